@@ -1,0 +1,164 @@
+package agent
+
+import (
+	"context"
+	"sync"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// Status is whether the agent is working.
+type Status string
+
+const (
+	StatusIdle    Status = "idle"
+	StatusRunning Status = "running"
+)
+
+// Event is what a subscriber receives: a durable session event (Logged) or
+// a live-only one.
+type Event interface{ isEvent() }
+
+// Logged is a durable event, already appended to the session log.
+type Logged struct{ session.Event }
+
+// StatusChanged reports a change of Status.
+type StatusChanged struct{ Status Status }
+
+// Delta is a streamed piece of the current step's response. Adjacent deltas
+// of one kind may arrive coalesced into one.
+type Delta struct {
+	Turn, Step int
+	Chunk      llm.Chunk
+}
+
+// StepDiscarded says the live deltas of a step were thrown away (the request
+// failed and is retried, or the turn was cancelled mid-stream).
+type StepDiscarded struct{ Turn, Step int }
+
+// InboxChanged reports the input waiting for the loop: steering messages
+// that join the running turn at its next step, and follow-ups that become
+// later turns.
+type InboxChanged struct {
+	Steering  []string
+	FollowUps []string
+}
+
+// Phase is what a running turn is waiting for, for running indicators.
+type Phase string
+
+const (
+	PhaseIdle       Phase = ""
+	PhaseModelWait  Phase = "model-wait"
+	PhaseThinking   Phase = "thinking"
+	PhaseResponding Phase = "responding"
+	PhaseTools      Phase = "tools"
+	PhaseCompacting Phase = "compacting"
+)
+
+// PhaseChanged reports a change of Phase.
+type PhaseChanged struct{ Phase Phase }
+
+func (Logged) isEvent()        {}
+func (StatusChanged) isEvent() {}
+func (Delta) isEvent()         {}
+func (StepDiscarded) isEvent() {}
+func (InboxChanged) isEvent()  {}
+func (PhaseChanged) isEvent()  {}
+
+// Subscription is one subscriber's queue. The agent never blocks on it: the
+// queue grows instead, and adjacent deltas of the same kind are merged so a
+// slow reader catches up in few events.
+type Subscription struct {
+	mu     sync.Mutex
+	queue  []Event
+	ready  chan struct{}
+	closed bool
+	cancel func()
+}
+
+func newSubscription() *Subscription {
+	return &Subscription{ready: make(chan struct{}, 1)}
+}
+
+func (s *Subscription) push(e Event) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	if d, ok := e.(Delta); ok && len(s.queue) > 0 {
+		if last, ok := s.queue[len(s.queue)-1].(Delta); ok && mergeable(last, d) {
+			last.Chunk.Text += d.Chunk.Text
+			if d.Chunk.ToolCall != nil {
+				tc := *last.Chunk.ToolCall
+				tc.Arguments += d.Chunk.ToolCall.Arguments
+				last.Chunk.ToolCall = &tc
+			}
+			s.queue[len(s.queue)-1] = last
+			s.mu.Unlock()
+			return
+		}
+	}
+	s.queue = append(s.queue, e)
+	s.mu.Unlock()
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+func mergeable(a, b Delta) bool {
+	if a.Turn != b.Turn || a.Step != b.Step || a.Chunk.Kind != b.Chunk.Kind {
+		return false
+	}
+	switch a.Chunk.Kind {
+	case llm.ChunkText, llm.ChunkReasoning:
+		return true
+	case llm.ChunkToolCall:
+		return a.Chunk.ToolCall.Index == b.Chunk.ToolCall.Index && b.Chunk.ToolCall.ID == "" && b.Chunk.ToolCall.Name == ""
+	}
+	return false
+}
+
+// Wait blocks until events are queued, then returns all of them in order.
+// It returns ctx.Err() when ctx ends, and nil events once Close was called.
+func (s *Subscription) Wait(ctx context.Context) ([]Event, error) {
+	for {
+		s.mu.Lock()
+		if len(s.queue) > 0 {
+			q := s.queue
+			s.queue = nil
+			s.mu.Unlock()
+			return q, nil
+		}
+		closed := s.closed
+		s.mu.Unlock()
+		if closed {
+			return nil, nil
+		}
+		select {
+		case <-s.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Close ends the subscription; a pending Wait returns.
+func (s *Subscription) Close() {
+	s.mu.Lock()
+	already := s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if !already {
+		if s.cancel != nil {
+			s.cancel()
+		}
+		select {
+		case s.ready <- struct{}{}:
+		default:
+		}
+	}
+}

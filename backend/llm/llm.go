@@ -1,0 +1,162 @@
+// Package llm is the model-provider seam: requests, streamed chunks, usage,
+// failures and the model catalog. Providers speak the OpenAI-compatible
+// chat-completions wire; DeepSeek is the default.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Role is the author of a Message.
+type Role string
+
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// ToolCall is one complete function call requested by the model. Arguments
+// stay the raw JSON text the model produced.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Message is one entry of the conversation sent to the model.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content,omitempty"`
+	// Reasoning is DeepSeek's reasoning_content. It is sent back with every
+	// assistant message that had one: thinking mode rejects tool-call
+	// histories without it.
+	Reasoning  string     `json:"reasoning,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolSpec describes a tool to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Effort is the reasoning effort of thinking mode.
+type Effort string
+
+const (
+	EffortOff  Effort = "off"
+	EffortLow  Effort = "low"
+	EffortHigh Effort = "high"
+	EffortMax  Effort = "max"
+)
+
+// Efforts lists the valid efforts, weakest first.
+var Efforts = []Effort{EffortOff, EffortLow, EffortHigh, EffortMax}
+
+// ParseEffort validates an effort name.
+func ParseEffort(s string) (Effort, bool) {
+	for _, e := range Efforts {
+		if string(e) == s {
+			return e, true
+		}
+	}
+	return "", false
+}
+
+// Purpose tags a request that is not an ordinary agent step.
+type Purpose string
+
+const (
+	PurposeStep       Purpose = ""
+	PurposeTitle      Purpose = "title"
+	PurposeCompaction Purpose = "compaction"
+)
+
+// Request is one model call.
+type Request struct {
+	Model     string
+	Effort    Effort
+	MaxTokens int
+	Messages  []Message
+	Tools     []ToolSpec
+	Purpose   Purpose
+	SessionID string
+}
+
+// ChunkKind says which field of a Chunk is set.
+type ChunkKind uint8
+
+const (
+	ChunkReasoning ChunkKind = iota + 1
+	ChunkText
+	ChunkToolCall
+	ChunkUsage
+	ChunkFinish
+)
+
+// ToolCallDelta is a fragment of a tool call. ID and Name arrive with the
+// first fragment of an Index; later fragments carry only Arguments text.
+type ToolCallDelta struct {
+	Index     int    `json:"index"`
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
+}
+
+// Chunk is one streamed piece of a response. Usage always precedes Finish
+// and nothing follows Finish.
+type Chunk struct {
+	Kind     ChunkKind      `json:"kind"`
+	Text     string         `json:"text,omitempty"`
+	ToolCall *ToolCallDelta `json:"tool_call,omitempty"`
+	Usage    *Usage         `json:"usage,omitempty"`
+	Finish   FinishReason   `json:"finish,omitempty"`
+}
+
+// FinishReason is why the model stopped.
+type FinishReason string
+
+const (
+	FinishStop      FinishReason = "stop"
+	FinishToolCalls FinishReason = "tool-calls"
+	FinishMaxTokens FinishReason = "max-tokens"
+	// FinishOther is any other provider reason (content_filter,
+	// insufficient_system_resource, ...); the stream reports it as an error.
+	FinishOther FinishReason = "other"
+)
+
+// Usage is token accounting in disjoint buckets: Input is uncached prompt
+// tokens, CacheRead prompt tokens served from the cache, Output completion
+// tokens of which Reasoning were thinking.
+type Usage struct {
+	Input     int `json:"input"`
+	CacheRead int `json:"cache_read"`
+	Output    int `json:"output"`
+	Reasoning int `json:"reasoning,omitempty"`
+}
+
+// Add returns the bucket-wise sum.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{u.Input + v.Input, u.CacheRead + v.CacheRead, u.Output + v.Output, u.Reasoning + v.Reasoning}
+}
+
+// Prompt is the whole prompt size: uncached plus cached input.
+func (u Usage) Prompt() int { return u.Input + u.CacheRead }
+
+// Stream yields the chunks of one response. Next returns io.EOF after the
+// final chunk; any other error is an *Error. Close releases the connection
+// and may be called at any time.
+type Stream interface {
+	Next() (Chunk, error)
+	Close() error
+}
+
+// Provider starts streamed model calls.
+type Provider interface {
+	Stream(ctx context.Context, req Request) (Stream, error)
+}

@@ -1,0 +1,89 @@
+// Package tools defines what a model-facing tool is, the registry the agent
+// dispatches through, and the environment a tool runs in. The tools
+// themselves live in subpackages (bash, fs, search, todo, ask).
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// Access is what a tool does to the world; permission modes decide by it.
+type Access uint8
+
+const (
+	// AccessRead only observes (read, glob, grep). Never asks.
+	AccessRead Access = iota
+	// AccessEdit changes files in the workspace (write, edit).
+	AccessEdit
+	// AccessExec runs programs (bash).
+	AccessExec
+	// AccessInteract talks to the user or the plan (ask_user_question,
+	// todo_write). Never asks.
+	AccessInteract
+)
+
+// Spec is the static description of a tool.
+type Spec struct {
+	Name        string
+	Description string
+	// Schema is the JSON schema of the arguments object.
+	Schema json.RawMessage
+	// Guidance is one short paragraph for the system prompt.
+	Guidance string
+	// ParallelSafe tools may run concurrently with each other within a step.
+	ParallelSafe bool
+	Access       Access
+}
+
+// Call is one invocation of a tool.
+type Call struct {
+	ID   string
+	Args json.RawMessage
+	Env  *Env
+}
+
+// Result is what a tool produced. Text is exactly what the model reads;
+// errors read "Error: <message>" (use Errorf).
+type Result struct {
+	Text    string
+	IsError bool
+	Code    string
+	Card    *card.Card
+}
+
+// Errorf makes an error result in the model-facing format.
+func Errorf(format string, args ...any) Result {
+	return Result{Text: "Error: " + fmt.Sprintf(format, args...), IsError: true}
+}
+
+// Tool is a model-facing tool.
+type Tool interface {
+	Spec() Spec
+	// Present is the card for a call before it has a result. It must be
+	// pure: it is replayed when a session is resumed.
+	Present(args json.RawMessage) card.Card
+	// Run executes the call. It must return promptly when ctx is done.
+	Run(ctx context.Context, call Call) Result
+}
+
+// Env is what a running tool may use of its session.
+type Env struct {
+	SessionID string
+	// Cwd is the session's working directory; relative paths resolve here.
+	Cwd string
+	// SpillDir is a private directory for full outputs too big to inline.
+	SpillDir string
+	// Interact asks the user questions. It may be nil in tests.
+	Interact *interact.Broker
+	// Record appends a session event (todo/write and the like).
+	Record func(session.Data) error
+	// Inject adds model-visible context to the session without waking the
+	// agent (background task notices).
+	Inject func(origin, text string)
+}
