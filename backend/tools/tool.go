@@ -45,6 +45,8 @@ type Spec struct {
 type Call struct {
 	ID   string
 	Args json.RawMessage
+	// Turn is the session turn the call belongs to, for events it records.
+	Turn int
 	Env  *Env
 }
 
