@@ -1,0 +1,46 @@
+package theme
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/views/internal/sgrtest"
+)
+
+func TestEveryRoleUsesOnlyThePalette(t *testing.T) {
+	for _, r := range New(true).Roles() {
+		out := r.Style.Render("x")
+		if v := sgrtest.Violation(out); v != "" {
+			t.Errorf("role %s: want only 16-colour foregrounds and attributes, got %s", r.Name, v)
+		}
+	}
+}
+
+func TestColourOffKeepsOnlyAttributes(t *testing.T) {
+	for _, r := range New(false).Roles() {
+		out := r.Style.Render("x")
+		if sgrtest.HasColour(out) {
+			t.Errorf("role %s: want no colour without colour, got %q", r.Name, out)
+		}
+	}
+}
+
+func TestRolesPaintTheirColours(t *testing.T) {
+	th := New(true)
+	tests := []struct {
+		name, out, want string
+	}{
+		{"accent", th.Accent.Render("x"), "95"},
+		{"success", th.Success.Render("x"), "32"},
+		{"warning", th.Warning.Render("x"), "33"},
+		{"error", th.Error.Render("x"), "31"},
+		{"code", th.Code.Render("x"), "36"},
+		{"dim", th.Dim.Render("x"), "2"},
+		{"selection", th.Selection.Render("x"), "7"},
+	}
+	for _, tt := range tests {
+		if got := sgrtest.StyleDump(tt.out); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: want SGR %s, got %q", tt.name, tt.want, got)
+		}
+	}
+}
