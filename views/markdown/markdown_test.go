@@ -1,0 +1,88 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/views/internal/sgrtest"
+)
+
+const sample = "# Title\n\nSome *emphasis*, **bold**, `code` and a [link](https://example.com).\n\n" +
+	"## Steps\n\n1. first\n2. second\n\n- bullet\n\n> quoted\n\n---\n\n```go\nfunc main() {\n\tfmt.Println(\"hi\") // greet\n}\n```\n\n" +
+	"| a | b |\n|---|---|\n| 1 | 2 |\n"
+
+func TestRenderUsesOnlyThePalette(t *testing.T) {
+	for _, dim := range []bool{false, true} {
+		lines := New(Options{Colour: true, Dim: dim}).Render(sample, 60)
+		for _, l := range lines {
+			if v := sgrtest.Violation(l); v != "" {
+				t.Fatalf("dim=%v: want only 16-colour SGR, got %s in %q", dim, v, l)
+			}
+		}
+	}
+}
+
+func TestRenderHighlightsCodeInColour(t *testing.T) {
+	out := strings.Join(New(Options{Colour: true}).Render(sample, 60), "\n")
+	if !sgrtest.HasColour(out) {
+		t.Fatalf("want colours in the output, got %q", out)
+	}
+}
+
+func TestRenderWithoutColourHasNoColour(t *testing.T) {
+	out := strings.Join(New(Options{}).Render(sample, 60), "\n")
+	if sgrtest.HasColour(out) {
+		t.Fatalf("want no colour, got %q", out)
+	}
+	if !strings.Contains(ansi.Strip(out), "fmt.Println") {
+		t.Fatalf("want the code text kept, got %q", ansi.Strip(out))
+	}
+}
+
+func TestRenderFitsWidthWithoutPaddingOrBlankEnds(t *testing.T) {
+	for _, width := range []int{20, 40, 80} {
+		lines := New(Options{Colour: true}).Render(sample, width)
+		if lines[0] == "" || lines[len(lines)-1] == "" {
+			t.Fatalf("width %d: want no blank first or last line, got %q", width, lines)
+		}
+		for _, l := range lines {
+			plain := ansi.Strip(l)
+			if w := ansi.StringWidth(plain); w > width {
+				t.Errorf("width %d: want lines at most %d wide, got %d: %q", width, width, w, plain)
+			}
+			if strings.HasSuffix(plain, " ") {
+				t.Errorf("width %d: want no right padding, got %q", width, plain)
+			}
+		}
+	}
+}
+
+func TestRenderShowsControlSequencesEscaped(t *testing.T) {
+	out := strings.Join(New(Options{Colour: true}).Render("title \x1b]2;pwned\x07 here", 60), "\n")
+	if strings.Contains(out, "\x1b]") || strings.Contains(out, "\x07") {
+		t.Fatalf("want no raw OSC, got %q", out)
+	}
+	if !strings.Contains(ansi.Strip(out), `\x1b]2;pwned\x07`) {
+		t.Fatalf("want the escape shown as text, got %q", ansi.Strip(out))
+	}
+}
+
+func TestRenderReusesOneRendererPerWidth(t *testing.T) {
+	r := New(Options{Colour: true})
+	for _, w := range []int{30, 40, 30, 50, 60, 70, 80} {
+		r.Render("x", w)
+	}
+	if len(r.byW) > maxRenderers {
+		t.Fatalf("want at most %d renderers kept, got %d", maxRenderers, len(r.byW))
+	}
+}
+
+func BenchmarkRenderMessage(b *testing.B) {
+	r := New(Options{Colour: true})
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Render(sample, 100)
+	}
+}
