@@ -1,0 +1,226 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// FormatVersion is the header version this package writes and reads.
+const FormatVersion = 1
+
+// headerType is the type field of the header line.
+const headerType = "session"
+
+// CompactionMarker stands in the transcript where a replacement rewrote the
+// model's view of history (compaction, pruned tool results). Projections
+// produce it; it is never written to a log.
+type CompactionMarker struct{}
+
+// EventType is "compaction/marker".
+func (CompactionMarker) EventType() string { return "compaction/marker" }
+
+// ErrCorrupt marks a log whose lines cannot be trusted: a broken line before
+// the last one, a gap in seq, a missing header.
+var ErrCorrupt = errors.New("session log is corrupt")
+
+// UnknownTypeError is returned by readers for a required event type this
+// version does not know. Ignorable unknown types are skipped instead.
+type UnknownTypeError struct {
+	Path string
+	Type string
+	Line int
+}
+
+func (e *UnknownTypeError) Error() string {
+	return fmt.Sprintf("session log %s uses event type %q at line %d, which this version of tack does not know; upgrade tack to open it",
+		e.Path, e.Type, e.Line)
+}
+
+// Ignorable reports whether events of type t are log-only, so that a reader
+// that does not know t may skip them.
+func Ignorable(t string) bool {
+	switch t {
+	case "session/title", "llm/retry", "command/run", "command/done",
+		"approval/asked", "approval/decided", "compact/start", "compact/end",
+		"inbox/discard":
+		return true
+	}
+	return false
+}
+
+// decodeData decodes the payload of a known type into its value type. known
+// is false for a type this version does not have.
+func decodeData(t string, raw []byte) (d Data, known bool, err error) {
+	switch t {
+	case "turn/start":
+		return decodeAs[TurnStart](raw)
+	case "user/message":
+		return decodeAs[UserMessage](raw)
+	case "steering/message":
+		return decodeAs[SteeringMessage](raw)
+	case "step/start":
+		return decodeAs[StepStart](raw)
+	case "assistant/message":
+		return decodeAs[AssistantMessage](raw)
+	case "tool/call":
+		return decodeAs[ToolCall](raw)
+	case "tool/result":
+		return decodeAs[ToolResult](raw)
+	case "step/end":
+		return decodeAs[StepEnd](raw)
+	case "turn/end":
+		return decodeAs[TurnEnd](raw)
+	case "todo/write":
+		return decodeAs[TodoWrite](raw)
+	case "llm/retry":
+		return decodeAs[Retry](raw)
+	case "inbox/discard":
+		return decodeAs[InboxDiscard](raw)
+	case "session/title":
+		return decodeAs[Title](raw)
+	case "model/select":
+		return decodeAs[ModelSelect](raw)
+	case "command/run":
+		return decodeAs[CommandRun](raw)
+	case "command/done":
+		return decodeAs[CommandDone](raw)
+	case "approval/asked":
+		return decodeAs[ApprovalAsked](raw)
+	case "approval/decided":
+		return decodeAs[ApprovalDecided](raw)
+	case "permission/mode":
+		return decodeAs[PermissionMode](raw)
+	case "plan/mode":
+		return decodeAs[PlanMode](raw)
+	case "compact/start":
+		return decodeAs[CompactStart](raw)
+	case "compact/end":
+		return decodeAs[CompactEnd](raw)
+	}
+	return nil, false, nil
+}
+
+func decodeAs[T Data](raw []byte) (Data, bool, error) {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, true, err
+	}
+	return v, true, nil
+}
+
+// envelope is the wire shape of one event line.
+type envelope struct {
+	Type      string          `json:"type"`
+	Seq       *int64          `json:"seq"`
+	Time      int64           `json:"time"`
+	Data      json.RawMessage `json:"data"`
+	Ignorable bool            `json:"ignorable"`
+}
+
+// decoded is one parsed event line. skip is set for an ignorable event of
+// an unknown type: it holds a seq but carries nothing for this version.
+type decoded struct {
+	event Event
+	skip  bool
+}
+
+// errUnknownType is wrapped into an *UnknownTypeError by the reader, which
+// knows the path and line.
+type errUnknownType struct{ typ string }
+
+func (e errUnknownType) Error() string { return "unknown event type " + e.typ }
+
+func decodeEvent(line []byte) (decoded, error) {
+	var env envelope
+	if err := json.Unmarshal(line, &env); err != nil {
+		return decoded{}, err
+	}
+	if env.Type == "" || env.Seq == nil {
+		return decoded{}, errors.New("event line without type or seq")
+	}
+	e := Event{Type: env.Type, Seq: *env.Seq, Time: time.UnixMilli(env.Time)}
+	d, known, err := decodeData(env.Type, env.Data)
+	switch {
+	case err != nil:
+		return decoded{}, fmt.Errorf("data of %s: %w", env.Type, err)
+	case !known && (env.Ignorable || Ignorable(env.Type)):
+		return decoded{event: e, skip: true}, nil
+	case !known:
+		return decoded{}, errUnknownType{env.Type}
+	}
+	e.Data = d
+	return decoded{event: e}, nil
+}
+
+// headerWire is the header line on disk; times are unix milliseconds like
+// event times.
+type headerWire struct {
+	Type    string `json:"type"`
+	Version int    `json:"version"`
+	ID      string `json:"id"`
+	Created int64  `json:"created"`
+	Cwd     string `json:"cwd"`
+	Model   string `json:"model"`
+}
+
+func encodeHeader(h Header) ([]byte, error) {
+	b, err := json.Marshal(headerWire{headerType, h.Version, h.ID, h.Created.UnixMilli(), h.Cwd, h.Model})
+	if err != nil {
+		return nil, fmt.Errorf("encode session header: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+func decodeHeader(line []byte) (Header, error) {
+	var w headerWire
+	if err := json.Unmarshal(line, &w); err != nil {
+		return Header{}, err
+	}
+	if w.Type != headerType {
+		return Header{}, fmt.Errorf("first line has type %q, want %q", w.Type, headerType)
+	}
+	if w.Version > FormatVersion {
+		return Header{}, fmt.Errorf("format version %d is newer than this tack reads (%d); upgrade tack to open it", w.Version, FormatVersion)
+	}
+	return Header{Version: w.Version, ID: w.ID, Created: time.UnixMilli(w.Created), Cwd: w.Cwd, Model: w.Model}, nil
+}
+
+// lineEncoder writes event lines into a reused buffer. It does not escape
+// HTML characters, which keeps code in tool output readable in the log.
+type lineEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newLineEncoder() *lineEncoder {
+	le := &lineEncoder{}
+	le.enc = json.NewEncoder(&le.buf)
+	le.enc.SetEscapeHTML(false)
+	return le
+}
+
+// encode returns the line for e, newline included. The slice is valid until
+// the next call.
+func (le *lineEncoder) encode(e Event) ([]byte, error) {
+	le.buf.Reset()
+	le.buf.WriteString(`{"type":`)
+	le.buf.WriteString(strconv.Quote(e.Type))
+	le.buf.WriteString(`,"seq":`)
+	le.buf.WriteString(strconv.FormatInt(e.Seq, 10))
+	le.buf.WriteString(`,"time":`)
+	le.buf.WriteString(strconv.FormatInt(e.Time.UnixMilli(), 10))
+	le.buf.WriteString(`,"data":`)
+	if err := le.enc.Encode(e.Data); err != nil {
+		return nil, fmt.Errorf("encode %s event: %w", e.Type, err)
+	}
+	le.buf.Truncate(le.buf.Len() - 1) // Encode's newline
+	if Ignorable(e.Type) {
+		le.buf.WriteString(`,"ignorable":true`)
+	}
+	le.buf.WriteString("}\n")
+	return le.buf.Bytes(), nil
+}

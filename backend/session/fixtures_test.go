@@ -1,0 +1,113 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/llm"
+)
+
+// t0 is the frozen clock of the tests.
+var t0 = time.UnixMilli(1_795_000_000_000)
+
+func at(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
+
+func testHeader(id string) Header {
+	return Header{Version: FormatVersion, ID: id, Created: t0, Cwd: "/work/proj", Model: "deepseek-v4-flash"}
+}
+
+// everyType holds one payload of every event type the log knows.
+func everyType() []Data {
+	exit := 0
+	return []Data{
+		TurnStart{Turn: 1},
+		UserMessage{Turn: 1, Kind: KindPrompt, Text: "list <files> & fix"},
+		UserMessage{Turn: 1, Kind: KindSummary, Text: "summary", Replace: &Span{Start: 0, End: 3}},
+		SteeringMessage{Turn: 1, Text: "also the tests"},
+		StepStart{Turn: 1, Step: 1, Model: "deepseek-v4-pro", Effort: llm.EffortHigh},
+		AssistantMessage{Turn: 1, Step: 1, Text: "ok", Reasoning: "think", Finish: llm.FinishToolCalls,
+			ToolCalls: []llm.ToolCall{{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}},
+			Usage:     llm.Usage{Input: 10, CacheRead: 90, Output: 20, Reasoning: 5}},
+		ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Arguments: `{"command":"ls"}`,
+			Card: card.Card{Kind: card.Terminal, Title: "ls", Terminal: &card.TerminalView{Command: "ls"}}},
+		ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Text: "a\nb", IsError: true, Code: CodeDenied,
+			Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "ls", ExitCode: &exit}}},
+		ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Text: "[pruned]", Replace: &Span{Start: 7, End: 7}},
+		StepEnd{Turn: 1, Step: 1, Timing: StepTiming{ModelWait: 1, Thinking: 2, Response: 3, Tools: 4}},
+		TurnEnd{Turn: 1, Reason: StopError, Error: &Failure{Kind: "rate-limit", Message: "slow down", Status: 429}},
+		TodoWrite{Turn: 1, Todos: []card.TodoItem{{Content: "a", Status: "pending"}}},
+		Retry{Turn: 1, Step: 1, Attempt: 1, Max: 5, DelayMs: 500, Failure: Failure{Kind: "server", Message: "503"}},
+		InboxDiscard{Texts: []string{"x", "y"}},
+		Title{Title: "Fix files", Source: "model"},
+		ModelSelect{Model: "deepseek-v4-pro", Effort: llm.EffortMax},
+		CommandRun{ID: "r1", Name: "compact", Input: "/compact"},
+		CommandDone{ID: "r1", Outcome: "success", Text: "done"},
+		ApprovalAsked{CallID: "c1", Tool: "bash", Summary: "rm -rf build"},
+		ApprovalDecided{CallID: "c1", Tool: "bash", Decision: "allow-session", Remember: "rm", Policy: "ask"},
+		PermissionMode{Mode: "auto-edit"},
+		PlanMode{Active: true},
+		CompactStart{Turn: 2},
+		CompactEnd{Items: 4, Tokens: 1200},
+	}
+}
+
+// writeFile writes a log from raw lines, each given without its newline.
+func writeFile(t testing.TB, lines ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// createLog makes a log with the given payloads appended one second apart,
+// synced and closed.
+func createLog(t testing.TB, path string, data ...Data) {
+	t.Helper()
+	l, err := Create(path, testHeader(idFromPath(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range data {
+		if _, err := l.Append(at(i), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// types lists the event types of events, for compact comparisons.
+func types(events []Event) string {
+	var s []string
+	for _, e := range events {
+		s = append(s, e.Type)
+	}
+	return strings.Join(s, " ")
+}
+
+// completedTurn is a whole turn with one tool call, closed properly.
+func completedTurn(turn int, prompt string) []Data {
+	return []Data{
+		TurnStart{Turn: turn},
+		UserMessage{Turn: turn, Kind: KindPrompt, Text: prompt},
+		StepStart{Turn: turn, Step: 1, Model: "deepseek-v4-flash", Effort: llm.EffortHigh},
+		AssistantMessage{Turn: turn, Step: 1, Reasoning: "look", Finish: llm.FinishToolCalls,
+			ToolCalls: []llm.ToolCall{{ID: prompt + "-c1", Name: "bash", Arguments: `{"command":"ls"}`}},
+			Usage:     llm.Usage{Input: 100, CacheRead: 0, Output: 10}},
+		ToolCall{Turn: turn, Step: 1, CallID: prompt + "-c1", Name: "bash", Arguments: `{"command":"ls"}`},
+		ToolResult{Turn: turn, Step: 1, CallID: prompt + "-c1", Name: "bash", Text: "main.go"},
+		StepEnd{Turn: turn, Step: 1},
+		StepStart{Turn: turn, Step: 2, Model: "deepseek-v4-flash", Effort: llm.EffortHigh},
+		AssistantMessage{Turn: turn, Step: 2, Text: "done", Finish: llm.FinishStop,
+			Usage: llm.Usage{Input: 20, CacheRead: 100, Output: 5}},
+		StepEnd{Turn: turn, Step: 2},
+		TurnEnd{Turn: turn, Reason: StopCompleted},
+	}
+}

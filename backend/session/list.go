@@ -1,0 +1,213 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// listWindow is how much of each end of a log List reads.
+const listWindow = 64 << 10
+
+// Summary describes one session for pickers, read from the ends of its log.
+type Summary struct {
+	ID      string
+	Path    string
+	Cwd     string
+	Title   string // "" when the log has neither a title nor a prompt near its ends
+	Created time.Time
+	// LastActive is the time of the last complete event, else the file's
+	// modification time.
+	LastActive time.Time
+	Size       int64
+	// OpenPID is the process holding the session open: 0 when none, -1
+	// when the holder is unknown.
+	OpenPID int
+	// Err says why the log cannot be read; the other fields are partial.
+	Err error
+}
+
+// List summarizes the sessions of workspace cwd, or of every workspace when
+// all is set, newest activity first. It reads only the first and last
+// 64 KB of each log, so its cost does not grow with session length.
+func List(home, cwd string, all bool) ([]Summary, error) {
+	dirs := []string{Dir(home, cwd)}
+	if all {
+		entries, err := os.ReadDir(sessionsRoot(home))
+		if err != nil && !isNotExist(err) {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		dirs = dirs[:0]
+		for _, e := range entries {
+			if e.IsDir() {
+				dirs = append(dirs, filepath.Join(sessionsRoot(home), e.Name()))
+			}
+		}
+	}
+	var out []Summary
+	buf := make([]byte, 2*listWindow)
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !isNotExist(err) {
+			return nil, fmt.Errorf("list sessions in %s: %w", dir, err)
+		}
+		for _, e := range entries {
+			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), logExt) {
+				out = append(out, summarize(filepath.Join(dir, e.Name()), buf))
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Summary) int {
+		if c := b.LastActive.Compare(a.LastActive); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	return out, nil
+}
+
+// summarize reads the ends of one log into buf, which must hold two
+// windows.
+func summarize(path string, buf []byte) Summary {
+	s := Summary{ID: idFromPath(path), Path: path}
+	f, err := os.Open(path)
+	if err != nil {
+		s.Err = err
+		return s
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		s.Err = err
+		return s
+	}
+	s.Size, s.LastActive = info.Size(), info.ModTime()
+	head, tail, err := readEnds(f, s.Size, buf)
+	if err != nil {
+		s.Err = fmt.Errorf("read session log %s: %w", path, err)
+		return s
+	}
+	nl := bytes.IndexByte(head, '\n')
+	if nl < 0 {
+		s.Err = fmt.Errorf("%w: %s has no complete header line", ErrCorrupt, path)
+		return s
+	}
+	h, err := decodeHeader(head[:nl])
+	if err != nil {
+		s.Err = fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+		return s
+	}
+	s.Cwd, s.Created = h.Cwd, h.Created
+	head = head[nl+1:]
+	if tail == nil {
+		tail = head
+	}
+	if t, ok := lastEventTime(tail); ok {
+		s.LastActive = t
+	}
+	s.Title = lastTitle(tail)
+	if s.Title == "" {
+		s.Title = lastTitle(head)
+	}
+	if s.Title == "" {
+		s.Title = firstPromptTitle(head)
+	}
+	s.OpenPID = lockHolder(path)
+	return s
+}
+
+// readEnds returns the first window of the file and, when the file is
+// longer than one window, its last window starting at a line boundary
+// (nil otherwise).
+func readEnds(f *os.File, size int64, buf []byte) (head, tail []byte, err error) {
+	n, err := f.ReadAt(buf[:min(size, listWindow)], 0)
+	if err != nil && err != io.EOF {
+		return nil, nil, err
+	}
+	head = buf[:n]
+	if size <= listWindow {
+		return head, nil, nil
+	}
+	start := max(size-listWindow, int64(n))
+	m, err := f.ReadAt(buf[listWindow:listWindow+(size-start)], start)
+	if err != nil && err != io.EOF {
+		return nil, nil, err
+	}
+	tail = buf[listWindow : listWindow+m]
+	if start > int64(n) || head[n-1] != '\n' {
+		// The window may begin mid-line: drop up to the first newline.
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+			tail = tail[i+1:]
+		} else {
+			tail = tail[:0]
+		}
+	}
+	return head, tail, nil
+}
+
+// completeLines cuts a trailing partial line off chunk.
+func completeLines(chunk []byte) []byte {
+	return chunk[:bytes.LastIndexByte(chunk, '\n')+1]
+}
+
+// lastEventTime is the time of the last complete line of chunk.
+func lastEventTime(chunk []byte) (time.Time, bool) {
+	chunk = completeLines(chunk)
+	for len(chunk) > 0 {
+		line := chunk[bytes.LastIndexByte(chunk[:len(chunk)-1], '\n')+1:]
+		chunk = chunk[:len(chunk)-len(line)]
+		var env struct {
+			Time *int64 `json:"time"`
+		}
+		if json.Unmarshal(line, &env) == nil && env.Time != nil {
+			return time.UnixMilli(*env.Time), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// lastTitle is the title of the last complete session/title event in chunk.
+func lastTitle(chunk []byte) string {
+	chunk = completeLines(chunk)
+	needle := []byte(`"session/title"`)
+	for {
+		i := bytes.LastIndex(chunk, needle)
+		if i < 0 {
+			return ""
+		}
+		start := bytes.LastIndexByte(chunk[:i], '\n') + 1
+		end := i + bytes.IndexByte(chunk[i:], '\n')
+		if d, err := decodeEvent(chunk[start:end]); err == nil {
+			if t, ok := d.event.Data.(Title); ok && t.Title != "" {
+				return t.Title
+			}
+		}
+		chunk = chunk[:start]
+	}
+}
+
+// firstPromptTitle is the title made from the first prompt in chunk.
+func firstPromptTitle(chunk []byte) string {
+	chunk = completeLines(chunk)
+	needle := []byte(`"user/message"`)
+	for {
+		i := bytes.Index(chunk, needle)
+		if i < 0 {
+			return ""
+		}
+		start := bytes.LastIndexByte(chunk[:i], '\n') + 1
+		end := i + bytes.IndexByte(chunk[i:], '\n')
+		if d, err := decodeEvent(chunk[start:end]); err == nil {
+			if m, ok := d.event.Data.(UserMessage); ok && m.Kind == KindPrompt && m.Replace == nil {
+				return promptTitle(m.Text)
+			}
+		}
+		chunk = chunk[end+1:]
+	}
+}

@@ -1,0 +1,246 @@
+package session
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// writeBufferSize is how much Append buffers before the kernel sees it.
+const writeBufferSize = 64 << 10
+
+// ErrClosed is returned by a Log's methods after Close.
+var ErrClosed = errors.New("session log is closed")
+
+// Log is an open session log: the single writer of one JSONL file. It holds
+// the session's lock from Create or Open until Close. Its methods are safe
+// for concurrent use.
+type Log struct {
+	mu       sync.Mutex
+	path     string
+	header   Header
+	file     *os.File
+	w        *bufio.Writer
+	enc      *lineEncoder
+	lock     *fileLock
+	events   []Event
+	repaired []Event
+	nextSeq  int64
+	closed   bool
+}
+
+// Create starts a new log at path (directories 0700, file 0600), writes and
+// syncs the header and takes the session's lock. A zero h.Version becomes
+// FormatVersion. It fails if a log already exists at path.
+func Create(path string, h Header) (*Log, error) {
+	if h.Version == 0 {
+		h.Version = FormatVersion
+	}
+	h.Created = time.UnixMilli(h.Created.UnixMilli())
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create session %s: %w", h.ID, err)
+	}
+	lock, err := acquireLock(path, h.ID, os.Getpid())
+	if err != nil {
+		return nil, err
+	}
+	line, err := encodeHeader(h)
+	if err != nil {
+		return nil, errors.Join(err, lock.release())
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("create session %s: %w", h.ID, err), lock.release())
+	}
+	if _, err := f.Write(line); err == nil {
+		err = syncFileAndDir(f, path)
+	}
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("create session %s: %w", h.ID, err), f.Close(), lock.release())
+	}
+	return newLog(path, h, f, lock, nil, 0), nil
+}
+
+// Open takes the lock of the log at path, reads it, truncates a torn last
+// line away and appends and syncs the events that close what a killed
+// writer left open (see Repaired). Appends continue the log.
+func Open(path string) (*Log, error) {
+	id := idFromPath(path)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open session %s: %w", id, err)
+	}
+	lock, err := acquireLock(path, id, os.Getpid())
+	if err != nil {
+		return nil, err
+	}
+	l, err := openLocked(path, lock)
+	if err != nil {
+		return nil, errors.Join(err, lock.release())
+	}
+	return l, nil
+}
+
+func openLocked(path string, lock *fileLock) (*Log, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open session log: %w", err)
+	}
+	c, err := readContents(f, path)
+	if err == nil && c.torn {
+		err = f.Truncate(c.validSize)
+	}
+	if err != nil {
+		return nil, errors.Join(err, f.Close())
+	}
+	l := newLog(path, c.header, f, lock, c.events, c.nextSeq)
+	at := repairTime(c.header, c.events)
+	for _, d := range closers(c.events) {
+		e, err := l.Append(at, d)
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("repair session log %s: %w", path, err), f.Close())
+		}
+		l.repaired = append(l.repaired, e)
+	}
+	if err := l.Sync(); err != nil {
+		return nil, errors.Join(fmt.Errorf("repair session log %s: %w", path, err), f.Close())
+	}
+	return l, nil
+}
+
+// Read loads the log at path without locking or writing it. A torn last
+// line is dropped and the repair events Open would append are added in
+// memory only, so the result equals what Open would load.
+func Read(path string) (Header, []Event, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, nil, fmt.Errorf("read session log: %w", err)
+	}
+	defer f.Close()
+	c, err := readContents(f, path)
+	if err != nil {
+		return Header{}, nil, err
+	}
+	at := repairTime(c.header, c.events)
+	seq := c.nextSeq
+	for _, d := range closers(c.events) {
+		c.events = append(c.events, Event{Type: d.EventType(), Seq: seq, Time: at, Data: d})
+		seq++
+	}
+	return c.header, c.events, nil
+}
+
+// repairTime stamps repair events with the last time the log shows, when
+// the writer was known to be alive.
+func repairTime(h Header, events []Event) time.Time {
+	if len(events) > 0 {
+		return events[len(events)-1].Time
+	}
+	return h.Created
+}
+
+func newLog(path string, h Header, f *os.File, lock *fileLock, events []Event, nextSeq int64) *Log {
+	return &Log{path: path, header: h, file: f, w: bufio.NewWriterSize(f, writeBufferSize),
+		enc: newLineEncoder(), lock: lock, events: events, nextSeq: nextSeq}
+}
+
+// Append assigns the next seq, stamps now (to the millisecond) and buffers
+// the event's line. It never syncs: call Sync at the durability barriers.
+func (l *Log) Append(now time.Time, d Data) (Event, error) {
+	if _, ok := d.(CompactionMarker); ok || d == nil {
+		return Event{}, fmt.Errorf("append to session %s: %T is not a log event", l.header.ID, d)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return Event{}, ErrClosed
+	}
+	e := Event{Type: d.EventType(), Seq: l.nextSeq, Time: time.UnixMilli(now.UnixMilli()), Data: d}
+	line, err := l.enc.encode(e)
+	if err != nil {
+		return Event{}, fmt.Errorf("append to session %s: %w", l.header.ID, err)
+	}
+	if _, err := l.w.Write(line); err != nil {
+		return Event{}, fmt.Errorf("append to session %s: %w", l.header.ID, err)
+	}
+	l.nextSeq++
+	l.events = append(l.events, e)
+	return e, nil
+}
+
+// Sync writes buffered events to the file and fsyncs it.
+func (l *Log) Sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	return l.syncLocked()
+}
+
+func (l *Log) syncLocked() error {
+	if err := l.w.Flush(); err != nil {
+		return fmt.Errorf("sync session %s: %w", l.header.ID, err)
+	}
+	if err := l.file.Sync(); err != nil {
+		return fmt.Errorf("sync session %s: %w", l.header.ID, err)
+	}
+	return nil
+}
+
+// Events returns the loaded and appended events in seq order (events of
+// unknown ignorable types are absent). The slice is shared with the Log
+// and must not be modified; later appends do not change it.
+func (l *Log) Events() []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.events[:len(l.events):len(l.events)]
+}
+
+// Repaired returns the events Open appended to close what the previous
+// writer left open; empty for a cleanly closed log.
+func (l *Log) Repaired() []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.repaired[:len(l.repaired):len(l.repaired)]
+}
+
+// Header returns the log's header.
+func (l *Log) Header() Header { return l.header }
+
+// Path returns the log's file path.
+func (l *Log) Path() string { return l.path }
+
+// Close syncs, closes the file and releases the lock. Later calls return
+// nil.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	return errors.Join(l.syncLocked(), l.file.Close(), l.lock.release())
+}
+
+// syncFileAndDir makes a newly created file and its directory entry durable.
+func syncFileAndDir(f *os.File, path string) error {
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	dir, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	return errors.Join(dir.Sync(), dir.Close())
+}
+
+// idFromPath is the session id of a log path: its file name without
+// ".jsonl".
+func idFromPath(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), logExt)
+}
