@@ -1,0 +1,152 @@
+package fs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Edit is the edit tool: replace an exact string in a file.
+type Edit struct{ tracker *Tracker }
+
+type editArgs struct {
+	FilePath   string  `json:"file_path"`
+	OldString  *string `json:"old_string"`
+	NewString  *string `json:"new_string"`
+	ReplaceAll bool    `json:"replace_all"`
+}
+
+var editSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"file_path":{"type":"string","description":"Path of the file to edit, absolute or relative to the working directory."},` +
+	`"old_string":{"type":"string","description":"The exact text to replace, including whitespace and indentation. Must occur exactly once unless replace_all is set."},` +
+	`"new_string":{"type":"string","description":"The text to put in its place. Must differ from old_string."},` +
+	`"replace_all":{"type":"boolean","description":"Replace every occurrence of old_string. Default false."}},` +
+	`"required":["file_path","old_string","new_string"],"additionalProperties":false}`)
+
+// Spec describes edit to the model.
+func (*Edit) Spec() tools.Spec {
+	return tools.Spec{
+		Name: "edit",
+		Description: "Replace an exact string in a UTF-8 text file. old_string must match the file exactly, " +
+			"whitespace included, and occur exactly once unless replace_all is true. The file must have been read " +
+			"in this session and be unchanged on disk since. Line endings of CRLF files are kept.",
+		Schema: editSchema,
+		Guidance: "Use edit for targeted changes: copy old_string from the file as read, without the `N: ` line " +
+			"prefixes, with enough surrounding lines to be unique. Use replace_all to rename throughout a file. " +
+			"If edit says the file changed on disk, read it again before retrying.",
+		Access: tools.AccessEdit,
+	}
+}
+
+// Present shows old_string replaced by new_string. It does not look at the
+// disk, so a resumed session shows the same card.
+func (*Edit) Present(raw json.RawMessage) card.Card {
+	var a editArgs
+	_ = json.Unmarshal(raw, &a)
+	var before, after string
+	if a.OldString != nil {
+		before = *a.OldString
+	}
+	if a.NewString != nil {
+		after = *a.NewString
+	}
+	return card.Card{Kind: card.Diff, Title: "Edit " + a.FilePath,
+		Diffs: []card.FileDiff{fileDiff(a.FilePath, before, after, false)}}
+}
+
+// Run applies the replacement after the read-before-write and stale checks.
+func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
+	a, res, ok := editArguments(call.Args)
+	if !ok {
+		return res
+	}
+	path := resolve(call.Env.Cwd, a.FilePath)
+	before, res, ok := e.current(path)
+	if !ok {
+		return res
+	}
+	old, repl := matchLineEndings(before, *a.OldString, *a.NewString)
+	switch n := strings.Count(before, old); {
+	case n == 0:
+		return tools.Errorf("old_string was not found in %s; read the file again and copy the exact text, including whitespace", path)
+	case n > 1 && !a.ReplaceAll:
+		return tools.Errorf("old_string matches %d places in %s; include more surrounding lines to make it unique, or set replace_all", n, path)
+	}
+	after := strings.Replace(before, old, repl, 1)
+	text := fmt.Sprintf("The file %s has been updated successfully.", path)
+	if a.ReplaceAll {
+		after = strings.ReplaceAll(before, old, repl)
+		text = fmt.Sprintf("The file %s has been updated. All occurrences were successfully replaced.", path)
+	}
+	if err := writeObserved(e.tracker, path, []byte(after)); err != nil {
+		return tools.Errorf("cannot edit %q: %v", path, err)
+	}
+	name := display(call.Env.Cwd, path)
+	c := &card.Card{Kind: card.Diff, Title: "Edit " + name,
+		Diffs: []card.FileDiff{fileDiff(name, before, after, false)}}
+	return tools.Result{Text: text, Card: c}
+}
+
+// editArguments decodes and validates edit's arguments.
+func editArguments(raw json.RawMessage) (editArgs, tools.Result, bool) {
+	var a editArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return a, invalid("%v", err), false
+	}
+	switch {
+	case a.FilePath == "":
+		return a, invalid("invalid file_path: expected a non-empty string"), false
+	case a.OldString == nil || *a.OldString == "":
+		return a, invalid("old_string must be a non-empty string"), false
+	case a.NewString == nil:
+		return a, invalid("invalid new_string: expected a string"), false
+	case *a.OldString == *a.NewString:
+		return a, invalid("old_string and new_string must differ"), false
+	}
+	return a, tools.Result{}, true
+}
+
+// current is the text file's content, if the session may change it.
+func (e *Edit) current(path string) (string, tools.Result, bool) {
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", tools.Errorf("cannot edit %q: not found; use write to create a new file", path), false
+	case err != nil:
+		return "", tools.Errorf("cannot edit %q: %v", path, errors.Unwrap(err)), false
+	case !info.Mode().IsRegular():
+		return "", tools.Errorf("cannot edit %q: not a regular file", path), false
+	}
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return "", tools.Errorf("cannot edit %q: %v", path, errors.Unwrap(err)), false
+	}
+	if looksBinary(content, false) {
+		return "", binaryError("edit", path), false
+	}
+	if err := e.tracker.Check(path, versionOf(content, info)); err != nil {
+		return "", policyError(err), false
+	}
+	return string(content), tools.Result{}, true
+}
+
+// matchLineEndings adapts old and repl to a CRLF file when the model wrote
+// them with LF endings (it reads files without the "\r"), so the edit
+// matches and the file keeps its line endings. Text that already matches
+// as given is left alone.
+func matchLineEndings(content, old, repl string) (string, string) {
+	if strings.Contains(content, old) || !strings.Contains(content, "\r\n") || strings.Contains(old, "\r\n") {
+		return old, repl
+	}
+	crlf := func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
+	}
+	return crlf(old), crlf(repl)
+}

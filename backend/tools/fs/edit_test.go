@@ -1,0 +1,190 @@
+package fs
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// readFirst reads name so that the session may edit it.
+func (b *bench) readFirst(name string) {
+	b.t.Helper()
+	wantOK(b.t, b.run(b.read, map[string]any{"file_path": name}))
+}
+
+func TestEditResultFormat(t *testing.T) {
+	t.Run("one", func(t *testing.T) {
+		b := newBench(t)
+		b.file("f.go", "package a\n\nfunc A() {}\n")
+		b.readFirst("f.go")
+		r := b.run(b.edit, map[string]any{"file_path": "f.go", "old_string": "A()", "new_string": "B()"})
+		wantOK(t, r)
+		golden(t, b.dir, r.Text)
+	})
+	t.Run("all", func(t *testing.T) {
+		b := newBench(t)
+		b.file("f.go", "x x x\n")
+		b.readFirst("f.go")
+		r := b.run(b.edit, map[string]any{"file_path": "f.go", "old_string": "x", "new_string": "y", "replace_all": true})
+		wantOK(t, r)
+		golden(t, b.dir, r.Text)
+	})
+}
+
+func TestEditReplaceAll(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "foo bar foo\nfoo\n")
+	b.readFirst("f.txt")
+	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "foo", "new_string": "baz", "replace_all": true}))
+	if got := b.content("f.txt"); got != "baz bar baz\nbaz\n" {
+		t.Errorf("want every foo replaced, got %q", got)
+	}
+}
+
+func TestEditRefusesNonUniqueOldString(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "foo\nfoo\nfoo\n")
+	b.readFirst("f.txt")
+	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "foo", "new_string": "bar"})
+	wantError(t, r, "old_string matches 3 places in "+p+"; include more surrounding lines to make it unique, or set replace_all")
+	if got := b.content("f.txt"); got != "foo\nfoo\nfoo\n" {
+		t.Errorf("want the file untouched, got %q", got)
+	}
+}
+
+func TestEditRefusesMissingOldString(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "hello\n")
+	b.readFirst("f.txt")
+	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "hello ", "new_string": "bye"})
+	wantError(t, r, "old_string was not found in "+p+"; read the file again and copy the exact text, including whitespace")
+}
+
+func TestEditOfFileChangedOnDiskSinceReadIsRefused(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "a\nb\n")
+	b.readFirst("f.txt")
+	b.file("f.txt", "a\nb\nc\n")
+	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "a", "new_string": "z"})
+	wantError(t, r, p+" changed on disk since it was read — re-read the file, then retry")
+	b.readFirst("f.txt")
+	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "a", "new_string": "z"}))
+}
+
+func TestEditWithoutReadIsRefused(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "a\n")
+	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "a", "new_string": "z"})
+	wantError(t, r, p+" has not been read in this session — read the file, then retry")
+}
+
+func TestEditKeepsCRLFLineEndings(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "one\r\ntwo\r\nthree\r\n")
+	b.readFirst("f.txt")
+	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "one\ntwo\n", "new_string": "one\n2\n2b\n"}))
+	if got, want := b.content("f.txt"), "one\r\n2\r\n2b\r\nthree\r\n"; got != want {
+		t.Errorf("want %q, got %q", want, got)
+	}
+}
+
+func TestEditOfFileWithoutTrailingNewline(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "one\ntwo")
+	b.readFirst("f.txt")
+	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "two", "new_string": "2"}))
+	if got, want := b.content("f.txt"), "one\n2"; got != want {
+		t.Errorf("want %q, got %q", want, got)
+	}
+}
+
+func TestEditRefusesBinaryFile(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.bin", "a\x00b")
+	r := b.run(b.edit, map[string]any{"file_path": "f.bin", "old_string": "a", "new_string": "z"})
+	wantError(t, r, fmt.Sprintf("cannot edit %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported", p))
+}
+
+func TestEditArgumentErrors(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "a\n")
+	cases := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"file_path": "f.txt", "old_string": "", "new_string": "x"}, "old_string must be a non-empty string"},
+		{map[string]any{"file_path": "f.txt", "new_string": "x"}, "old_string must be a non-empty string"},
+		{map[string]any{"file_path": "f.txt", "old_string": "a", "new_string": "a"}, "old_string and new_string must differ"},
+		{map[string]any{"file_path": "f.txt", "old_string": "a"}, "invalid new_string: expected a string"},
+	}
+	for _, c := range cases {
+		r := b.run(b.edit, c.args)
+		wantError(t, r, c.want)
+		if r.Code != session.CodeInvalidArgs {
+			t.Errorf("args %v: want code %s, got %q", c.args, session.CodeInvalidArgs, r.Code)
+		}
+	}
+	wantError(t, b.run(b.edit, map[string]any{"file_path": "gone.txt", "old_string": "a", "new_string": "b"}),
+		fmt.Sprintf("cannot edit %q: not found; use write to create a new file", b.dir+"/gone.txt"))
+}
+
+func TestEditCardShowsHunksWithContextAndGaps(t *testing.T) {
+	b := newBench(t)
+	var lines []string
+	for i := 1; i <= 20; i++ {
+		lines = append(lines, fmt.Sprintf("l%d", i))
+	}
+	b.file("f.txt", strings.Join(lines, "\n")+"\n")
+	b.readFirst("f.txt")
+	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "l2\n", "new_string": "L2\n"})
+	wantOK(t, r)
+	r = b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "L2\nl3", "new_string": "l3"})
+	wantOK(t, r)
+	d := r.Card.Diffs[0]
+	if d.Added != 0 || d.Removed != 1 {
+		t.Errorf("want +0 -1, got +%d -%d", d.Added, d.Removed)
+	}
+	twoHunks := fileDiff("f", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n", "A\nb\nc\nd\ne\nf\ng\nh\ni\nj\nK\n", false)
+	want := []card.DiffLine{
+		{Op: card.OpDelete, Text: "a"}, {Op: card.OpAdd, Text: "A"},
+		{Op: card.OpContext, Text: "b"}, {Op: card.OpContext, Text: "c"}, {Op: card.OpContext, Text: "d"},
+		{Op: card.OpGap, Text: "3 unchanged lines"},
+		{Op: card.OpContext, Text: "h"}, {Op: card.OpContext, Text: "i"}, {Op: card.OpContext, Text: "j"},
+		{Op: card.OpDelete, Text: "k"}, {Op: card.OpAdd, Text: "K"},
+	}
+	if !reflect.DeepEqual(twoHunks.Lines, want) {
+		t.Errorf("want lines %v, got %v", want, twoHunks.Lines)
+	}
+}
+
+func TestDiffOverBudgetIsApproximate(t *testing.T) {
+	var before, after strings.Builder
+	for i := range 1200 {
+		fmt.Fprintf(&before, "old %d\n", i)
+		fmt.Fprintf(&after, "new %d\n", i)
+	}
+	d := fileDiff("f", "keep\n"+before.String(), "keep\n"+after.String(), false)
+	if !d.Approximate || d.Added != 1200 || d.Removed != 1200 {
+		t.Errorf("want approximate +1200 -1200, got approximate=%v +%d -%d", d.Approximate, d.Added, d.Removed)
+	}
+	if n := len(d.Lines); n != 2002 {
+		t.Errorf("want 1000 lines per side plus a gap line each (2002), got %d", n)
+	}
+}
+
+func TestPresentIsPure(t *testing.T) {
+	b := newBench(t)
+	c := b.edit.Present([]byte(`{"file_path":"x.go","old_string":"a\nb","new_string":"a\nc"}`))
+	want := []card.DiffLine{{Op: card.OpContext, Text: "a"}, {Op: card.OpDelete, Text: "b"}, {Op: card.OpAdd, Text: "c"}}
+	if c.Title != "Edit x.go" || len(c.Diffs) != 1 || !reflect.DeepEqual(c.Diffs[0].Lines, want) {
+		t.Errorf("want edit call card with lines %v, got %+v", want, c)
+	}
+	w := b.write.Present([]byte(`{"file_path":"y.txt","content":"1\n2\n"}`))
+	if w.Title != "Write y.txt" || w.Diffs[0].Added != 2 {
+		t.Errorf("want write call card with 2 added lines, got %+v", w)
+	}
+}

@@ -1,0 +1,94 @@
+// Package fs holds the file tools the model uses: read, write and edit.
+// They share a per-session Tracker so that a file is only overwritten by a
+// model that has seen its current content.
+package fs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Result codes of the read-before-write policy.
+const (
+	CodeNotObserved  = "FS_NOT_OBSERVED"
+	CodeStaleVersion = "FS_STALE_VERSION"
+)
+
+// New makes read, write and edit over one session's tracker, in that order.
+func New(t *Tracker) []tools.Tool {
+	return []tools.Tool{&Read{tracker: t}, &Write{tracker: t}, &Edit{tracker: t}}
+}
+
+// decodeArgs parses a tool's arguments strictly: unknown fields are refused
+// as the schema says (additionalProperties false).
+func decodeArgs(raw json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("invalid arguments: %v", err)
+	}
+	return nil
+}
+
+// invalid is an argument validation error result.
+func invalid(format string, args ...any) tools.Result {
+	r := tools.Errorf(format, args...)
+	r.Code = session.CodeInvalidArgs
+	return r
+}
+
+// resolve makes p absolute, relative to the session's working directory.
+func resolve(cwd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(cwd, p)
+}
+
+// display is how a card names a path: relative to cwd when inside it.
+func display(cwd, abs string) string {
+	if cwd == "" {
+		return abs
+	}
+	rel, err := filepath.Rel(cwd, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return abs
+	}
+	return rel
+}
+
+// sniffLen is how much of a file decides whether it is text.
+const sniffLen = 8 << 10
+
+// looksBinary reports whether head, the first bytes of a file, shows it is
+// not UTF-8 text: a NUL byte or an invalid UTF-8 sequence. When the head is
+// a prefix of a longer file, a rune cut at its end is not held against it.
+func looksBinary(head []byte, prefix bool) bool {
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	if prefix {
+		for i := 0; i < utf8.UTFMax-1 && len(head) > 0; i++ {
+			if utf8.Valid(head) {
+				return false
+			}
+			head = head[:len(head)-1]
+		}
+	}
+	return !utf8.Valid(head)
+}
+
+// binaryError is the refusal for files that are not UTF-8 text.
+func binaryError(verb, path string) tools.Result {
+	return tools.Errorf("cannot %s %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported", verb, path)
+}

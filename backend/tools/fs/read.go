@@ -1,0 +1,204 @@
+package fs
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Limits of read.
+const (
+	readLimit       = 2000   // lines per call, default and maximum
+	readMaxLineLen  = 2000   // runes kept of one line
+	readMaxBytes    = 51_200 // bytes of line text per call
+	lineTruncSuffix = "... (line truncated to 2000 chars)"
+)
+
+// Read is the read tool: a window of a UTF-8 text file, line-numbered.
+type Read struct{ tracker *Tracker }
+
+type readArgs struct {
+	FilePath string `json:"file_path"`
+	Offset   *int   `json:"offset"`
+	Limit    *int   `json:"limit"`
+}
+
+var readSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"file_path":{"type":"string","description":"Path of the file to read, absolute or relative to the working directory."},` +
+	`"offset":{"type":"integer","minimum":1,"description":"1-based line number to start from. Default 1."},` +
+	`"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"Maximum number of lines to return. Default and maximum 2000."}},` +
+	`"required":["file_path"],"additionalProperties":false}`)
+
+// Spec describes read to the model.
+func (*Read) Spec() tools.Spec {
+	return tools.Spec{
+		Name: "read",
+		Description: "Read a UTF-8 text file. Returns lines prefixed with their 1-based line number (`N: text`). " +
+			"Reads at most 2000 lines and 50 KB per call, and cuts lines longer than 2000 characters; " +
+			"the footer says which lines were shown and the offset to continue from. Binary files are refused.",
+		Schema: readSchema,
+		Guidance: "Use read to look at a file before changing it: write and edit refuse a file you have not read in " +
+			"this session, or that changed since you read it. For large files read a window with offset and limit, " +
+			"and follow the footer's offset to continue. The `N: ` prefixes are not part of the file.",
+		ParallelSafe: true,
+		Access:       tools.AccessRead,
+	}
+}
+
+// Present is the read card before the result: the path and requested range.
+func (*Read) Present(raw json.RawMessage) card.Card {
+	var a readArgs
+	_ = json.Unmarshal(raw, &a)
+	title := "Read " + a.FilePath
+	if a.Offset != nil || a.Limit != nil {
+		first, n := 1, readLimit
+		if a.Offset != nil {
+			first = *a.Offset
+		}
+		if a.Limit != nil {
+			n = *a.Limit
+		}
+		title += fmt.Sprintf(" (%d-%d)", first, first+n-1)
+	}
+	return card.Card{Kind: card.Read, Title: title}
+}
+
+// Run reads the window and records the file's version in the tracker.
+func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
+	var a readArgs
+	if err := decodeArgs(call.Args, &a); err != nil {
+		return invalid("%v", err)
+	}
+	if a.FilePath == "" {
+		return invalid("invalid file_path: expected a non-empty string")
+	}
+	offset, limit := 1, readLimit
+	if a.Offset != nil {
+		if *a.Offset < 1 {
+			return invalid("offset must be greater than or equal to 1")
+		}
+		offset = *a.Offset
+	}
+	if a.Limit != nil {
+		if *a.Limit < 1 {
+			return invalid("limit must be greater than or equal to 1")
+		}
+		if *a.Limit > readLimit {
+			return invalid("limit must be less than or equal to %d", readLimit)
+		}
+		limit = *a.Limit
+	}
+	cwd := call.Env.Cwd
+	path := resolve(cwd, a.FilePath)
+	w, res, ok := r.readWindow(ctx, path, offset, limit)
+	if !ok {
+		return res
+	}
+	text := w.format(path, offset)
+	return tools.Result{Text: text, Card: w.card(display(cwd, path), offset)}
+}
+
+// readWindow opens, checks and scans the file, recording its version.
+func (r *Read) readWindow(ctx context.Context, path string, offset, limit int) (window, tools.Result, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return window{}, openError("read", path, err), false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return window{}, tools.Errorf("cannot read %q: %v", path, err), false
+	}
+	if !info.Mode().IsRegular() {
+		return window{}, tools.Errorf("cannot read %q: not a regular file", path), false
+	}
+	hr := newHashingReader(f)
+	br := bufio.NewReaderSize(hr, 64<<10)
+	head, err := br.Peek(sniffLen)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return window{}, tools.Errorf("cannot read %q: %v", path, err), false
+	}
+	if looksBinary(head, len(head) == sniffLen) {
+		return window{}, binaryError("read", path), false
+	}
+	w, err := scanWindow(ctx, br, offset, limit)
+	if err != nil {
+		return window{}, tools.Errorf("cannot read %q: %v", path, err), false
+	}
+	if w.total < offset && !(w.total == 0 && offset == 1) {
+		return window{}, tools.Errorf("offset %d is out of range for %q (%d lines)", offset, path, w.total), false
+	}
+	v, err := hr.version(info)
+	if err != nil {
+		return window{}, tools.Errorf("cannot read %q: %v", path, err), false
+	}
+	r.tracker.Observe(path, v)
+	return w, tools.Result{}, true
+}
+
+// openError turns an open failure into the model-facing error.
+func openError(verb, path string, err error) tools.Result {
+	if errors.Is(err, fs.ErrNotExist) {
+		return tools.Errorf("cannot %s %q: not found", verb, path)
+	}
+	return tools.Errorf("cannot %s %q: %v", verb, path, errors.Unwrap(err))
+}
+
+// window is the part of a file one read shows.
+type window struct {
+	lines []string // shown lines, already cut to readMaxLineLen
+	total int      // lines in the file; only lines up to the window when capped
+	more  bool     // lines after the window exist
+	// capped says the byte budget ended the window; total is then unknown.
+	capped bool
+}
+
+// format renders the window in the reference's envelope.
+func (w window) format(path string, offset int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<path>%s</path>\n<type>file</type>\n<content>\n", path)
+	for i, l := range w.lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%d: %s", offset+i, l)
+	}
+	b.WriteString("\n\n")
+	last := offset + len(w.lines) - 1
+	switch {
+	case w.capped:
+		fmt.Fprintf(&b, "(Output capped. Showing lines %d-%d. Use offset=%d to continue.)", offset, last, last+1)
+	case w.more:
+		fmt.Fprintf(&b, "(Showing lines %d-%d of %d. Use offset=%d to continue.)", offset, last, w.total, last+1)
+	default:
+		fmt.Fprintf(&b, "(End of file - total %d lines)", w.total)
+	}
+	b.WriteString("\n</content>")
+	return b.String()
+}
+
+// card is the read result card: the numbered lines without the envelope.
+func (w window) card(name string, offset int) *card.Card {
+	var b strings.Builder
+	for i, l := range w.lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%d: %s", offset+i, l)
+	}
+	partial := w.more || w.capped || offset > 1
+	title := "Read " + name
+	if partial && len(w.lines) > 0 {
+		title += fmt.Sprintf(" (%d-%d)", offset, offset+len(w.lines)-1)
+	}
+	return &card.Card{Kind: card.Read, Title: title, Body: b.String(), Truncated: partial}
+}

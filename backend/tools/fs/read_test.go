@@ -1,0 +1,174 @@
+package fs
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+func TestReadResultFormat(t *testing.T) {
+	five := "alpha\nbeta\ngamma\ndelta\nepsilon\n"
+	cases := []struct {
+		name    string
+		content string
+		args    map[string]any
+	}{
+		{"whole", five, map[string]any{}},
+		{"window", five, map[string]any{"offset": 2, "limit": 2}},
+		{"tail", five, map[string]any{"offset": 4}},
+		{"empty", "", map[string]any{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := newBench(t)
+			b.file("f.txt", c.content)
+			c.args["file_path"] = "f.txt"
+			r := b.run(b.read, c.args)
+			wantOK(t, r)
+			golden(t, b.dir, r.Text)
+		})
+	}
+}
+
+func TestReadFooters(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", strings.Repeat("line\n", 2500))
+	cases := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "(Showing lines 1-2000 of 2500. Use offset=2001 to continue.)"},
+		{map[string]any{"offset": 2001}, "(End of file - total 2500 lines)"},
+		{map[string]any{"offset": 2500, "limit": 1}, "(End of file - total 2500 lines)"},
+		{map[string]any{"offset": 10, "limit": 5}, "(Showing lines 10-14 of 2500. Use offset=15 to continue.)"},
+	}
+	for _, c := range cases {
+		c.args["file_path"] = "f.txt"
+		r := b.run(b.read, c.args)
+		wantOK(t, r)
+		if !strings.HasSuffix(r.Text, "\n\n"+c.want+"\n</content>") {
+			t.Errorf("args %v: want footer %q, got tail %q", c.args, c.want, r.Text[max(0, len(r.Text)-120):])
+		}
+	}
+}
+
+func TestReadCapsOutputAt50KB(t *testing.T) {
+	b := newBench(t)
+	var long strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&long, "%04d %s\n", i, strings.Repeat("x", 1000))
+	}
+	b.file("f.txt", long.String())
+	r := b.run(b.read, map[string]any{"file_path": "f.txt", "offset": 3})
+	wantOK(t, r)
+	want := "\n52: 0051 " + strings.Repeat("x", 1000) + "\n\n(Output capped. Showing lines 3-52. Use offset=53 to continue.)\n</content>"
+	if !strings.HasSuffix(r.Text, want) {
+		t.Errorf("want 50 lines of 1005 bytes then the capped footer, got tail %q", r.Text[len(r.Text)-100:])
+	}
+}
+
+func TestReadOffsetBeyondEndIsAnError(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "one\ntwo\nthree\n")
+	r := b.run(b.read, map[string]any{"file_path": "f.txt", "offset": 4})
+	wantError(t, r, fmt.Sprintf("offset 4 is out of range for %q (3 lines)", p))
+}
+
+func TestReadShowsCRLFLinesWithoutCarriageReturn(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "one\r\ntwo\r\n")
+	r := b.run(b.read, map[string]any{"file_path": "f.txt"})
+	wantOK(t, r)
+	if strings.Contains(r.Text, "\r") {
+		t.Errorf("want no carriage return in %q", r.Text)
+	}
+	if !strings.Contains(r.Text, "<content>\n1: one\n2: two\n\n(End of file - total 2 lines)") {
+		t.Errorf("want two numbered lines, got %q", r.Text)
+	}
+}
+
+func TestReadCountsLastLineWithoutNewline(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "one\ntwo")
+	r := b.run(b.read, map[string]any{"file_path": "f.txt"})
+	wantOK(t, r)
+	if !strings.Contains(r.Text, "1: one\n2: two\n\n(End of file - total 2 lines)") {
+		t.Errorf("want the unterminated last line counted, got %q", r.Text)
+	}
+}
+
+func TestReadCutsAThreeMegabyteLine(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "first\n"+strings.Repeat("é", 1_500_000)+"\nlast\n")
+	r := b.run(b.read, map[string]any{"file_path": "f.txt"})
+	wantOK(t, r)
+	want := "2: " + strings.Repeat("é", 2000) + "... (line truncated to 2000 chars)\n3: last\n"
+	if !strings.Contains(r.Text, want) {
+		t.Errorf("want line 2 cut to 2000 characters and line 3 intact, got %d bytes", len(r.Text))
+	}
+	if !strings.Contains(r.Text, "(End of file - total 3 lines)") {
+		t.Errorf("want 3 lines counted, got tail %q", r.Text[len(r.Text)-60:])
+	}
+}
+
+func TestReadRefusesBinaryFiles(t *testing.T) {
+	for name, content := range map[string]string{
+		"nul":     "text\x00more",
+		"invalid": "ok\xff\xfe\n",
+	} {
+		b := newBench(t)
+		p := b.file("f.bin", content)
+		r := b.run(b.read, map[string]any{"file_path": "f.bin"})
+		wantError(t, r, fmt.Sprintf("cannot read %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported", p))
+		if r.IsError != true {
+			t.Errorf("%s: want an error", name)
+		}
+	}
+}
+
+func TestReadAcceptsRuneCutAtSniffBoundary(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", strings.Repeat("a", sniffLen-1)+"é\n")
+	wantOK(t, b.run(b.read, map[string]any{"file_path": "f.txt"}))
+}
+
+func TestReadErrors(t *testing.T) {
+	b := newBench(t)
+	b.file("sub/x.txt", "x\n")
+	cases := []struct {
+		args map[string]any
+		want string
+		code string
+	}{
+		{map[string]any{"file_path": "nope.txt"}, fmt.Sprintf("cannot read %q: not found", b.dir+"/nope.txt"), ""},
+		{map[string]any{"file_path": "sub"}, fmt.Sprintf("cannot read %q: not a regular file", b.dir+"/sub"), ""},
+		{map[string]any{"file_path": "sub/x.txt", "limit": 2001}, "limit must be less than or equal to 2000", session.CodeInvalidArgs},
+		{map[string]any{"file_path": "sub/x.txt", "offset": 0}, "offset must be greater than or equal to 1", session.CodeInvalidArgs},
+		{map[string]any{"file_path": ""}, "invalid file_path: expected a non-empty string", session.CodeInvalidArgs},
+	}
+	for _, c := range cases {
+		r := b.run(b.read, c.args)
+		wantError(t, r, c.want)
+		if r.Code != c.code {
+			t.Errorf("args %v: want code %q, got %q", c.args, c.code, r.Code)
+		}
+	}
+}
+
+func TestReadCard(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "a\nb\nc\n")
+	r := b.run(b.read, map[string]any{"file_path": "f.txt", "offset": 2, "limit": 1})
+	wantOK(t, r)
+	want := card.Card{Kind: card.Read, Title: "Read f.txt (2-2)", Body: "2: b", Truncated: true}
+	if r.Card == nil || !reflect.DeepEqual(*r.Card, want) {
+		t.Errorf("want card %+v, got %+v", want, r.Card)
+	}
+	if got := b.read.Present([]byte(`{"file_path":"f.txt","offset":5,"limit":10}`)); got.Title != "Read f.txt (5-14)" {
+		t.Errorf("want call card title %q, got %q", "Read f.txt (5-14)", got.Title)
+	}
+}

@@ -1,0 +1,108 @@
+package fs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/card"
+)
+
+func TestWriteResultFormat(t *testing.T) {
+	t.Run("created", func(t *testing.T) {
+		b := newBench(t)
+		r := b.run(b.write, map[string]any{"file_path": "new/dir/f.txt", "content": "hello\n"})
+		wantOK(t, r)
+		golden(t, b.dir, r.Text)
+		if got := b.content("new/dir/f.txt"); got != "hello\n" {
+			t.Errorf("want file content %q, got %q", "hello\n", got)
+		}
+	})
+	t.Run("updated", func(t *testing.T) {
+		b := newBench(t)
+		b.file("f.txt", "old\n")
+		wantOK(t, b.run(b.read, map[string]any{"file_path": "f.txt"}))
+		r := b.run(b.write, map[string]any{"file_path": "f.txt", "content": "new\n"})
+		wantOK(t, r)
+		golden(t, b.dir, r.Text)
+	})
+}
+
+func TestWriteWithoutReadIsRefused(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "keep\n")
+	r := b.run(b.write, map[string]any{"file_path": "f.txt", "content": "lost\n"})
+	wantError(t, r, p+" has not been read in this session — read the file, then retry")
+	if r.Code != CodeNotObserved {
+		t.Errorf("want code %s, got %q", CodeNotObserved, r.Code)
+	}
+	if got := b.content("f.txt"); got != "keep\n" {
+		t.Errorf("want the file untouched, got %q", got)
+	}
+}
+
+func TestWriteOfFileChangedSinceReadIsRefused(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "v1\n")
+	wantOK(t, b.run(b.read, map[string]any{"file_path": "f.txt"}))
+	b.file("f.txt", "v2 by someone else\n")
+	r := b.run(b.write, map[string]any{"file_path": "f.txt", "content": "mine\n"})
+	wantError(t, r, p+" changed on disk since it was read — re-read the file, then retry")
+	if r.Code != CodeStaleVersion {
+		t.Errorf("want code %s, got %q", CodeStaleVersion, r.Code)
+	}
+}
+
+func TestWriteAfterTouchWithSameContentIsAllowed(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "v1\n")
+	wantOK(t, b.run(b.read, map[string]any{"file_path": "f.txt"}))
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	wantOK(t, b.run(b.write, map[string]any{"file_path": "f.txt", "content": "v2\n"}))
+}
+
+func TestWriteThenWriteAgainNeedsNoRead(t *testing.T) {
+	b := newBench(t)
+	wantOK(t, b.run(b.write, map[string]any{"file_path": "f.txt", "content": "a\n"}))
+	wantOK(t, b.run(b.write, map[string]any{"file_path": "f.txt", "content": "b\n"}))
+	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "b", "new_string": "c"}))
+	if got := b.content("f.txt"); got != "c\n" {
+		t.Errorf("want %q, got %q", "c\n", got)
+	}
+}
+
+func TestWriteCardIsALineDiff(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "one\ntwo\nthree\n")
+	wantOK(t, b.run(b.read, map[string]any{"file_path": "f.txt"}))
+	r := b.run(b.write, map[string]any{"file_path": "f.txt", "content": "one\n2\nthree\nfour\n"})
+	wantOK(t, r)
+	want := []card.FileDiff{{Path: "f.txt", Added: 2, Removed: 1, Lines: []card.DiffLine{
+		{Op: card.OpContext, Text: "one"}, {Op: card.OpDelete, Text: "two"}, {Op: card.OpAdd, Text: "2"},
+		{Op: card.OpContext, Text: "three"}, {Op: card.OpAdd, Text: "four"},
+	}}}
+	if r.Card == nil || r.Card.Kind != card.Diff || r.Card.Title != "Write f.txt" || !reflect.DeepEqual(r.Card.Diffs, want) {
+		t.Errorf("want diff card %+v, got %+v", want, r.Card)
+	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	b := newBench(t)
+	if err := os.Mkdir(filepath.Join(b.dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, b.run(b.write, map[string]any{"file_path": "d", "content": "x"}),
+		fmt.Sprintf("cannot write %q: not a regular file", filepath.Join(b.dir, "d")))
+	wantError(t, b.run(b.write, map[string]any{"file_path": "f"}), "invalid content: expected a string")
+	r := b.run(b.write, map[string]any{"file_path": "f", "content": "x", "mode": 1})
+	if !r.IsError || !strings.Contains(r.Text, `unknown field "mode"`) {
+		t.Errorf("want unknown argument refused, got %q", r.Text)
+	}
+}
