@@ -1,71 +1,97 @@
 package llm
 
-import "strings"
+import (
+	"errors"
+	"io"
+	"slices"
+	"strings"
+)
 
-// Accumulator folds a response's chunks into the settled assistant message.
-// The zero value is ready to use.
+// Accumulator folds the chunks of one response into the assistant Message
+// they make up: text, reasoning, tool calls assembled by index, usage and
+// finish reason. The zero value is ready to use.
 type Accumulator struct {
 	text, reasoning strings.Builder
-	calls           []ToolCall
-	index           map[int]int // chunk tool-call index → position in calls
-	usage           Usage
+	calls           []indexedCall
+	usage           *Usage
 	finish          FinishReason
 }
 
-// Add folds one chunk in.
+type indexedCall struct {
+	index int
+	call  ToolCall
+}
+
+// Add folds one chunk in. Tool-call fragments are appended to the call with
+// the same Index; the first fragment's ID and Name stick.
 func (a *Accumulator) Add(c Chunk) {
 	switch c.Kind {
-	case ChunkText:
-		a.text.WriteString(c.Text)
 	case ChunkReasoning:
 		a.reasoning.WriteString(c.Text)
+	case ChunkText:
+		a.text.WriteString(c.Text)
 	case ChunkToolCall:
 		a.addToolCall(*c.ToolCall)
 	case ChunkUsage:
-		a.usage = *c.Usage
+		u := *c.Usage
+		a.usage = &u
 	case ChunkFinish:
 		a.finish = c.Finish
 	}
 }
 
 func (a *Accumulator) addToolCall(d ToolCallDelta) {
-	if a.index == nil {
-		a.index = map[int]int{}
-	}
-	i, ok := a.index[d.Index]
-	if !ok {
+	i := slices.IndexFunc(a.calls, func(c indexedCall) bool { return c.index == d.Index })
+	if i < 0 {
 		i = len(a.calls)
-		a.index[d.Index] = i
-		a.calls = append(a.calls, ToolCall{})
+		a.calls = append(a.calls, indexedCall{index: d.Index})
 	}
-	tc := &a.calls[i]
-	if d.ID != "" {
+	tc := &a.calls[i].call
+	if tc.ID == "" {
 		tc.ID = d.ID
 	}
-	if d.Name != "" {
+	if tc.Name == "" {
 		tc.Name = d.Name
 	}
 	tc.Arguments += d.Arguments
 }
 
-// Message is the assistant message so far.
+// Message is the assistant message so far, tool calls ordered by index.
 func (a *Accumulator) Message() Message {
-	return Message{
-		Role:      RoleAssistant,
-		Content:   a.text.String(),
-		Reasoning: a.reasoning.String(),
-		ToolCalls: append([]ToolCall(nil), a.calls...),
+	m := Message{Role: RoleAssistant, Content: a.text.String(), Reasoning: a.reasoning.String()}
+	calls := slices.Clone(a.calls)
+	slices.SortStableFunc(calls, func(x, y indexedCall) int { return x.index - y.index })
+	for _, c := range calls {
+		m.ToolCalls = append(m.ToolCalls, c.call)
 	}
+	return m
 }
 
-// Usage is the response's token usage (zero until the usage chunk).
-func (a *Accumulator) Usage() Usage { return a.usage }
+// Usage is the reported usage, if any arrived.
+func (a *Accumulator) Usage() (Usage, bool) {
+	if a.usage == nil {
+		return Usage{}, false
+	}
+	return *a.usage, true
+}
 
-// Finish is why the response ended (empty until the finish chunk).
+// Finish is the finish reason, empty until the finish chunk arrived.
 func (a *Accumulator) Finish() FinishReason { return a.finish }
 
-// Empty reports whether the response carried no reasoning, text or tool
-// call.
-func (a *Accumulator) Empty() bool {
-	return a.text.Len() == 0 && a.reasoning.Len() == 0 && len(a.calls) == 0
+// Collect reads s to its end, closes it and returns what it carried. On a
+// failed stream the Accumulator still holds the chunks (and usage) that
+// arrived before the error.
+func Collect(s Stream) (*Accumulator, error) {
+	defer s.Close()
+	var a Accumulator
+	for {
+		c, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return &a, nil
+		}
+		if err != nil {
+			return &a, err
+		}
+		a.Add(c)
+	}
 }

@@ -1,0 +1,153 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// DefaultIdleTimeout is how long a stream may go without a byte before the
+// client gives up on it.
+const DefaultIdleTimeout = 300 * time.Second
+
+// ClientConfig configures a Client. Only BaseURL is required.
+type ClientConfig struct {
+	BaseURL string // e.g. https://api.deepseek.com; /chat/completions is appended
+	APIKey  string // sent as a bearer token when set
+	// KeyEnv names where the key comes from, for the auth-failure message;
+	// DEEPSEEK_API_KEY when empty.
+	KeyEnv      string
+	HTTPClient  *http.Client // http.DefaultClient when nil; must have no overall timeout
+	Version     string       // tack's version, sent as User-Agent tack/<version>
+	IdleTimeout time.Duration
+	Now         func() time.Time // for Retry-After dates; time.Now when nil
+}
+
+// Client streams chat completions from an OpenAI-compatible server. It
+// never retries: the caller owns the retry policy.
+type Client struct {
+	cfg ClientConfig
+}
+
+// NewClient returns a Client with cfg's defaults filled in.
+func NewClient(cfg ClientConfig) *Client {
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.KeyEnv == "" {
+		cfg.KeyEnv = "DEEPSEEK_API_KEY"
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = http.DefaultClient
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Client{cfg: cfg}
+}
+
+// Stream sends req and returns its response stream. Failures are *Error;
+// cancelling ctx ends a pending Stream or Next with ErrAborted.
+func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
+	payload, err := json.Marshal(encodeRequest(req))
+	if err != nil {
+		return nil, &Error{Kind: ErrInvalidRequest, Err: err, Message: "tack could not encode the request: " + err.Error()}
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	call := &call{parent: ctx, ctx: cctx, cancel: cancel, idle: c.cfg.IdleTimeout}
+	call.timer = time.AfterFunc(call.idle, func() { cancel(errIdle) })
+
+	hreq, err := http.NewRequestWithContext(cctx, http.MethodPost, c.cfg.BaseURL+"/chat/completions", bytes.NewReader(payload))
+	if err != nil {
+		call.Close()
+		return nil, &Error{Kind: ErrTransport, Err: err, Message: fmt.Sprintf("the base URL %q is not usable: %v; check DEEPSEEK_BASE_URL or OPENAI_BASE_URL", c.cfg.BaseURL, err)}
+	}
+	c.setHeaders(hreq.Header, req)
+	resp, err := c.cfg.HTTPClient.Do(hreq)
+	call.timer.Stop()
+	if err != nil {
+		call.Close()
+		return nil, call.failure(err)
+	}
+	call.body = resp.Body
+	if resp.StatusCode != http.StatusOK {
+		defer call.Close()
+		return nil, statusError(resp, c.cfg.Now(), c.cfg.KeyEnv)
+	}
+	return newStream(call), nil
+}
+
+func (c *Client) setHeaders(h http.Header, req Request) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	h.Set("User-Agent", "tack/"+c.cfg.Version)
+	if c.cfg.APIKey != "" {
+		h.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	}
+	if req.SessionID != "" {
+		h.Set("X-Session-Id", req.SessionID)
+	}
+	if req.Purpose != PurposeStep {
+		h.Set("X-Tack-Purpose", string(req.Purpose))
+	}
+}
+
+var (
+	errIdle   = errors.New("idle timeout")
+	errClosed = errors.New("stream closed by the caller")
+)
+
+// call is one HTTP exchange: its context, the idle watchdog that cancels it
+// when a read waits too long, and the response body.
+type call struct {
+	parent context.Context
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	timer  *time.Timer
+	idle   time.Duration
+	body   io.ReadCloser
+}
+
+// Read arms the watchdog for exactly the time the read is outstanding, so a
+// slow consumer never trips it.
+func (c *call) Read(p []byte) (int, error) {
+	c.timer.Reset(c.idle)
+	n, err := c.body.Read(p)
+	c.timer.Stop()
+	return n, err
+}
+
+func (c *call) Close() error {
+	c.timer.Stop()
+	c.cancel(errClosed)
+	if c.body == nil {
+		return nil
+	}
+	return c.body.Close()
+}
+
+// failure explains why the exchange broke: the caller cancelled, the
+// watchdog fired, or the network failed.
+func (c *call) failure(err error) *Error {
+	switch cause := context.Cause(c.ctx); {
+	case c.parent.Err() != nil || errors.Is(cause, errClosed):
+		return &Error{Kind: ErrAborted, Err: err, Message: "the model request was cancelled"}
+	case errors.Is(cause, errIdle):
+		return &Error{Kind: ErrTransport, Err: err, Message: fmt.Sprintf(
+			"the provider sent nothing for %s; tack retries automatically, or check the network and try again", c.idle)}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &Error{Kind: ErrTransport, Err: err, Message: "the connection to the provider broke mid-response; tack retries automatically"}
+	default:
+		return &Error{Kind: ErrTransport, Err: err, Message: fmt.Sprintf(
+			"could not reach the model provider (%v); check the network and the base URL (DEEPSEEK_BASE_URL or OPENAI_BASE_URL)", err)}
+	}
+}
+
+var _ Provider = (*Client)(nil)

@@ -1,0 +1,134 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// wireError is a provider error object: {"message","type","code"}, or the
+// bare string some compatible servers send instead.
+type wireError struct {
+	Message string
+	Type    string
+	Code    string
+}
+
+func (e *wireError) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		e.Message = s
+		return nil
+	}
+	var obj struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+		Code    any    `json:"code"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return err
+	}
+	e.Message, e.Type = obj.Message, obj.Type
+	if obj.Code != nil {
+		e.Code = fmt.Sprint(obj.Code)
+	}
+	return nil
+}
+
+// maxErrorBody bounds how much of an error response is read.
+const maxErrorBody = 64 << 10
+
+// statusError classifies a non-200 response. keyEnv names where the API key
+// came from, so an auth failure says what to fix.
+func statusError(resp *http.Response, now time.Time, keyEnv string) *Error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	detail := errorDetail(body, resp.Status)
+	e := &Error{
+		Status:    resp.StatusCode,
+		RequestID: requestID(resp.Header),
+	}
+	switch code := resp.StatusCode; {
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		e.Kind = ErrAuth
+		e.Message = fmt.Sprintf("the API key was rejected; check %s or $TACK_HOME/credentials (%s)", keyEnv, detail.Message)
+	case code == http.StatusPaymentRequired || code == http.StatusTooManyRequests && isQuota(detail):
+		e.Kind = ErrQuota
+		e.Message = fmt.Sprintf("the account has insufficient balance; top up at the provider or switch model with /model (%s)", detail.Message)
+	case code == http.StatusTooManyRequests:
+		e.Kind = ErrRateLimit
+		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
+		e.Message = fmt.Sprintf("the provider is rate-limiting requests; tack retries automatically, or wait a minute and try again (%s)", detail.Message)
+	case code == http.StatusBadRequest && isOverflow(detail):
+		e.Kind = ErrContextOverflow
+		e.Message = fmt.Sprintf("the conversation no longer fits the model's context window; run /compact or start a new session (%s)", detail.Message)
+	case code == http.StatusNotFound:
+		e.Kind = ErrInvalidRequest
+		e.Message = fmt.Sprintf("the provider has no such endpoint or model; check the base URL (DEEPSEEK_BASE_URL or OPENAI_BASE_URL) and the model name (%s)", detail.Message)
+	case code >= 500:
+		e.Kind = ErrServer
+		e.Message = fmt.Sprintf("the provider failed with a server error; tack retries automatically, or try again later (%s)", detail.Message)
+	default:
+		e.Kind = ErrInvalidRequest
+		e.Message = fmt.Sprintf("the provider rejected the request; check the model name and settings with /model, and report a bug if it persists (%s)", detail.Message)
+	}
+	return e
+}
+
+// errorDetail extracts the provider's own explanation, falling back to the
+// raw body or the status line.
+func errorDetail(body []byte, status string) wireError {
+	var env struct {
+		Error *wireError `json:"error"`
+	}
+	if json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Message != "" {
+		return *env.Error
+	}
+	if text := strings.TrimSpace(string(body)); text != "" && len(text) <= 300 {
+		return wireError{Message: text}
+	}
+	return wireError{Message: status}
+}
+
+func isQuota(d wireError) bool {
+	return strings.Contains(d.Code+" "+d.Type, "insufficient_quota")
+}
+
+func isOverflow(d wireError) bool {
+	text := strings.ToLower(d.Message + " " + d.Code)
+	for _, s := range []string{"context length", "context_length", "maximum context", "too long", "context window"} {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func requestID(h http.Header) string {
+	if id := h.Get("X-Request-Id"); id != "" {
+		return id
+	}
+	return h.Get("X-Deepseek-Request-Id")
+}
+
+// retryAfter parses a Retry-After header given in seconds or as an HTTP
+// date; anything unparsable or in the past is 0.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(secs * float64(time.Second))
+	}
+	if at, err := http.ParseTime(v); err == nil && at.After(now) {
+		return at.Sub(now)
+	}
+	return 0
+}

@@ -1,0 +1,55 @@
+// Package llmtest is a scripted fake of an OpenAI-compatible (DeepSeek)
+// chat-completions server, for tests and manual tries.
+//
+// A script is a list of Responses, served one per request in order:
+//
+//	srv := llmtest.New(t,
+//		llmtest.Reply(llmtest.Reasoning("Let me look.", 4),
+//			llmtest.ToolCall("call_1", "bash", `{"command":"ls"}`, 3),
+//			llmtest.Usage(0, 120, 30, 5)),
+//		llmtest.RateLimited("1"),
+//		llmtest.Reply(llmtest.Text("Done.", 2), llmtest.Usage(100, 40, 8, 0)),
+//	)
+//	client := llm.NewClient(llm.ClientConfig{BaseURL: srv.URL()})
+//	...
+//	srv.AssertConsumed(t)
+//
+// Reply builds a DeepSeek-shaped stream from Parts (Text, Reasoning,
+// ToolCall, Usage, Finish, Pace, KeepAlive, Malformed, Disconnect, Stall,
+// NoDone); HTTPError and RateLimited answer with an error; Replay sends a
+// recorded .chunks.jsonl or .sse file.
+//
+// Every request is recorded (Requests) and validated the way DeepSeek
+// validates it: each tool result must answer a pending tool call of an
+// earlier assistant message, every tool call must be answered before the
+// next user or assistant message, and an assistant message replaying tool
+// calls this server sent together with reasoning must pass that reasoning
+// back as reasoning_content. A violating request is answered with HTTP 400
+// and recorded (Violations); so is a request that arrives after the script
+// ran out, unless WithFallback supplies an answer.
+//
+// # Script files
+//
+// LoadScript reads the same scripts from JSON, for cmd/fakellm:
+//
+//	{"responses": [
+//	  {"reasoning": "Checking.", "text": "Hello!", "chunk": 4, "delay_ms": 30,
+//	   "usage": {"hit": 0, "miss": 120, "output": 12, "reasoning": 3}},
+//	  {"tool_calls": [{"id": "call_1", "name": "bash", "arguments": "{\"command\":\"ls\"}"}]},
+//	  {"status": 429, "retry_after": "2"},
+//	  {"status": 401, "body": "{\"error\":{\"message\":\"Authentication Fails\"}}"},
+//	  {"keep_alive": 3, "text": "slow start"},
+//	  {"text": "partial", "disconnect": true},
+//	  {"stall": true},
+//	  {"replay": "../../testdata/deepseek/deepseek-chat-v31_content-then-tool-call.sse"}
+//	]}
+//
+// Fields of a response: status, body and retry_after make an HTTP error
+// (status other than 200); replay sends a recording (path relative to the
+// script file); otherwise a stream is built from keep_alive (count of
+// comments sent first), reasoning, text, tool_calls (each in three argument
+// fragments), then the faults malformed, disconnect, stall and no_done,
+// then usage and finish (default stop, or tool_calls when there are tool
+// calls). chunk is the delta size in runes (0: one delta) and delay_ms the
+// pause before each event.
+package llmtest

@@ -1,0 +1,159 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// Request is a chat-completions request as the server received it.
+type Request struct {
+	Model           string         `json:"model"`
+	Messages        []Message      `json:"messages"`
+	Tools           []Tool         `json:"tools"`
+	Thinking        *Thinking      `json:"thinking"`
+	ReasoningEffort string         `json:"reasoning_effort"`
+	MaxTokens       int            `json:"max_tokens"`
+	Stream          bool           `json:"stream"`
+	StreamOptions   *StreamOptions `json:"stream_options"`
+
+	Header http.Header     `json:"-"`
+	Body   json.RawMessage `json:"-"` // the body exactly as sent
+}
+
+// Message is one message of a request. Content is the text, joined from
+// content parts when the client sent an array.
+type Message struct {
+	Role             string `json:"role"`
+	Content          string `json:"-"`
+	ReasoningContent string `json:"reasoning_content"`
+	ToolCalls        []Call `json:"tool_calls"`
+	ToolCallID       string `json:"tool_call_id"`
+
+	nullContent bool
+}
+
+// Call is an assistant tool call replayed in the history.
+type Call struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// Tool is a tool offered to the model.
+type Tool struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+	} `json:"function"`
+}
+
+// Thinking is DeepSeek's thinking switch.
+type Thinking struct {
+	Type string `json:"type"`
+}
+
+// StreamOptions are the OpenAI stream options.
+type StreamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+func (m *Message) UnmarshalJSON(b []byte) error {
+	type plain Message
+	var aux struct {
+		*plain
+		Content json.RawMessage `json:"content"`
+	}
+	aux.plain = (*plain)(m)
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	switch c := aux.Content; {
+	case len(c) == 0 || string(c) == "null":
+		m.nullContent = true
+	case c[0] == '"':
+		return json.Unmarshal(c, &m.Content)
+	default:
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(c, &parts); err != nil {
+			return fmt.Errorf("content: %w", err)
+		}
+		for _, p := range parts {
+			m.Content += p.Text
+		}
+	}
+	return nil
+}
+
+func decodeRequest(raw []byte, h http.Header) (*Request, []string) {
+	var req Request
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, []string{fmt.Sprintf("the body is not a chat-completions request: %v", err)}
+	}
+	req.Header = h.Clone()
+	req.Body = append(json.RawMessage(nil), raw...)
+	return &req, nil
+}
+
+// validate checks what DeepSeek rejects with HTTP 400: tool results that
+// answer no pending call, calls left unanswered before the next user or
+// assistant message, reasoning not passed back on an assistant message whose
+// tool calls were sent with reasoning, and null assistant content.
+func validate(req *Request, reasoned map[string]string) []string {
+	var problems []string
+	var open []string // tool-call ids awaiting an answer, in call order
+	seen := map[string]bool{}
+	unanswered := func(i int, m Message) {
+		if len(open) > 0 {
+			problems = append(problems, fmt.Sprintf("message %d (%s) comes before tool calls %s are answered", i, m.Role, strings.Join(open, ", ")))
+			open = nil
+		}
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case "user", "system":
+			unanswered(i, m)
+		case "assistant":
+			unanswered(i, m)
+			if m.nullContent && len(m.ToolCalls) == 0 {
+				problems = append(problems, fmt.Sprintf("message %d: assistant content is null", i))
+			}
+			for _, tc := range m.ToolCalls {
+				open, seen[tc.ID] = append(open, tc.ID), true
+				if want := reasoned[tc.ID]; want != "" && m.ReasoningContent != want {
+					problems = append(problems, fmt.Sprintf("message %d: tool call %s came with reasoning, want it passed back as reasoning_content, got %q", i, tc.ID, clip(m.ReasoningContent)))
+				}
+			}
+		case "tool":
+			j := slices.Index(open, m.ToolCallID)
+			switch {
+			case j >= 0:
+				open = slices.Delete(open, j, j+1)
+			case seen[m.ToolCallID]:
+				problems = append(problems, fmt.Sprintf("message %d: tool result for %s answers an already answered call", i, m.ToolCallID))
+			default:
+				problems = append(problems, fmt.Sprintf("message %d: orphan tool result: %q answers no earlier tool call", i, m.ToolCallID))
+			}
+		}
+	}
+	if len(open) > 0 {
+		problems = append(problems, fmt.Sprintf("tool calls %s are never answered", strings.Join(open, ", ")))
+	}
+	return problems
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,40 @@
+package llm
+
+import "time"
+
+// RetryPolicy decides whether and when a failed model call is tried again.
+// The agent loop does the waiting and logs each retry; the policy only
+// computes delays.
+type RetryPolicy struct {
+	Max    int            // retries after the first attempt
+	Base   time.Duration  // delay before the first retry
+	Cap    time.Duration  // no delay exceeds it
+	Jitter float64        // ± fraction applied to the backoff
+	Rand   func() float64 // uniform in [0,1); nil means no jitter
+}
+
+// DefaultRetryPolicy is 5 retries, 500 ms doubling to 10 s, ±10% jitter.
+func DefaultRetryPolicy(rand func() float64) RetryPolicy {
+	return RetryPolicy{Max: 5, Base: 500 * time.Millisecond, Cap: 10 * time.Second, Jitter: 0.1, Rand: rand}
+}
+
+// Delay returns how long to wait before retry number attempt (1 for the
+// first retry) after err, and false when err must not be retried or the
+// retries are used up. A provider Retry-After within Cap replaces the
+// backoff; a longer one is ignored in favour of the backoff.
+func (p RetryPolicy) Delay(attempt int, err *Error) (time.Duration, bool) {
+	if err == nil || !err.Retryable() || attempt < 1 || attempt > p.Max {
+		return 0, false
+	}
+	if err.RetryAfter > 0 && err.RetryAfter <= p.Cap {
+		return err.RetryAfter, true
+	}
+	d := p.Base
+	for i := 1; i < attempt && d < p.Cap; i++ {
+		d *= 2
+	}
+	if p.Rand != nil && p.Jitter > 0 {
+		d = time.Duration(float64(d) * (1 + p.Jitter*(2*p.Rand()-1)))
+	}
+	return min(d, p.Cap), true
+}
