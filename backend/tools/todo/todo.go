@@ -1,0 +1,147 @@
+// Package todo is the todo_write tool: the model's plan for the current
+// task, replaced whole on every call and logged as a todo/write event that
+// the front doors fold into their plan strip.
+package todo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Write is the todo_write tool.
+type Write struct{}
+
+// New makes the todo_write tool.
+func New() *Write { return &Write{} }
+
+type args struct {
+	Todos *[]item `json:"todos"`
+}
+
+type item struct {
+	Content string `json:"content"`
+	Status  string `json:"status"`
+}
+
+var schema = json.RawMessage(`{"type":"object","properties":{"todos":{"type":"array",` +
+	`"description":"The complete todo list; it replaces the previous one.","items":{"type":"object","properties":{` +
+	`"content":{"type":"string","description":"What to do, as a short imperative sentence."},` +
+	`"status":{"type":"string","enum":["pending","in_progress","completed"]}},` +
+	`"required":["content","status"],"additionalProperties":false}}},` +
+	`"required":["todos"],"additionalProperties":false}`)
+
+// Spec describes todo_write to the model.
+func (*Write) Spec() tools.Spec {
+	return tools.Spec{
+		Name: "todo_write",
+		Description: "Replace the todo list for the current task. Send the whole list every time; each item has " +
+			"content and a status of pending, in_progress or completed. At most one item may be in_progress, and " +
+			"contents must be non-empty and distinct. The user sees the list as the plan.",
+		Schema: schema,
+		Guidance: "For tasks with three or more steps, keep a todo list with todo_write: write it before starting, " +
+			"mark one item in_progress while you work on it, and mark items completed as soon as they are done. " +
+			"Skip it for single quick steps.",
+		Access: tools.AccessInteract,
+	}
+}
+
+// Present is the plan card of the list as sent.
+func (*Write) Present(raw json.RawMessage) card.Card {
+	var a args
+	_ = json.Unmarshal(raw, &a)
+	var items []item
+	if a.Todos != nil {
+		items = *a.Todos
+	}
+	return planCard(cardItems(items))
+}
+
+// Run validates the list and records it as a todo/write event.
+func (*Write) Run(_ context.Context, call tools.Call) tools.Result {
+	items, res, ok := decode(call.Args)
+	if !ok {
+		return res
+	}
+	if call.Env == nil || call.Env.Record == nil {
+		return tools.Errorf("todo_write requires an owning agent session")
+	}
+	todos := cardItems(items)
+	if err := call.Env.Record(session.TodoWrite{Turn: call.Turn, Todos: todos}); err != nil {
+		return tools.Errorf("cannot record the todo list: %v", err)
+	}
+	counts := map[card.TodoStatus]int{}
+	for _, t := range todos {
+		counts[t.Status]++
+	}
+	text := fmt.Sprintf("Updated todo list: %d pending, %d in progress, %d completed.",
+		counts[card.TodoPending], counts[card.TodoInProgress], counts[card.TodoCompleted])
+	c := planCard(todos)
+	return tools.Result{Text: text, Card: &c}
+}
+
+// decode parses and validates the arguments.
+func decode(raw json.RawMessage) ([]item, tools.Result, bool) {
+	var a args
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return nil, invalid("invalid arguments: %v", err), false
+	}
+	if a.Todos == nil {
+		return nil, invalid("invalid todos: expected an array of {content, status}"), false
+	}
+	seen := map[string]bool{}
+	inProgress := 0
+	for _, it := range *a.Todos {
+		switch card.TodoStatus(it.Status) {
+		case card.TodoPending, card.TodoCompleted:
+		case card.TodoInProgress:
+			inProgress++
+		default:
+			return nil, invalid("invalid todo: `status` must be pending, in_progress or completed, got %q", it.Status), false
+		}
+		if strings.TrimSpace(it.Content) == "" {
+			return nil, invalid("invalid todo: `content` must be a non-empty string"), false
+		}
+		if seen[it.Content] {
+			return nil, invalid("invalid todos: duplicate content %q", it.Content), false
+		}
+		seen[it.Content] = true
+	}
+	if inProgress > 1 {
+		return nil, invalid("invalid todos: at most one task may be in_progress (got %d)", inProgress), false
+	}
+	return *a.Todos, tools.Result{}, true
+}
+
+func invalid(format string, a ...any) tools.Result {
+	r := tools.Errorf(format, a...)
+	r.Code = session.CodeInvalidArgs
+	return r
+}
+
+func cardItems(items []item) []card.TodoItem {
+	out := make([]card.TodoItem, len(items))
+	for i, it := range items {
+		out[i] = card.TodoItem{Content: it.Content, Status: card.TodoStatus(it.Status)}
+	}
+	return out
+}
+
+// planCard titles the plan with its progress, e.g. "Plan (2/5 done)".
+func planCard(todos []card.TodoItem) card.Card {
+	done := 0
+	for _, t := range todos {
+		if t.Status == card.TodoCompleted {
+			done++
+		}
+	}
+	return card.Card{Kind: card.Todo, Title: fmt.Sprintf("Plan (%d/%d done)", done, len(todos)), Todos: todos}
+}

@@ -1,0 +1,99 @@
+package todo
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func run(t *testing.T, args string, record func(session.Data) error) tools.Result {
+	t.Helper()
+	return New().Run(context.Background(), tools.Call{ID: "c", Turn: 4, Args: []byte(args), Env: &tools.Env{Record: record}})
+}
+
+func TestTodoWriteRecordsTheWholeListAndCounts(t *testing.T) {
+	var got []session.Data
+	r := run(t, `{"todos":[{"content":"read the code","status":"completed"},`+
+		`{"content":"fix the bug","status":"in_progress"},{"content":"run tests","status":"pending"},`+
+		`{"content":"commit","status":"pending"}]}`, func(d session.Data) error { got = append(got, d); return nil })
+	if r.IsError {
+		t.Fatalf("want success, got %q", r.Text)
+	}
+	golden(t, r.Text)
+	todos := []card.TodoItem{{Content: "read the code", Status: card.TodoCompleted},
+		{Content: "fix the bug", Status: card.TodoInProgress}, {Content: "run tests", Status: card.TodoPending},
+		{Content: "commit", Status: card.TodoPending}}
+	want := []session.Data{session.TodoWrite{Turn: 4, Todos: todos}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("want recorded %+v, got %+v", want, got)
+	}
+	wantCard := &card.Card{Kind: card.Todo, Title: "Plan (1/4 done)", Todos: todos}
+	if !reflect.DeepEqual(r.Card, wantCard) {
+		t.Errorf("want card %+v, got %+v", wantCard, r.Card)
+	}
+}
+
+func TestTodoWriteRefusesInvalidLists(t *testing.T) {
+	cases := []struct{ args, want string }{
+		{`{"todos":[{"content":"a","status":"in_progress"},{"content":"b","status":"in_progress"}]}`,
+			"Error: invalid todos: at most one task may be in_progress (got 2)"},
+		{`{"todos":[{"content":" ","status":"pending"}]}`, "Error: invalid todo: `content` must be a non-empty string"},
+		{`{"todos":[{"content":"a","status":"pending"},{"content":"a","status":"completed"}]}`,
+			`Error: invalid todos: duplicate content "a"`},
+		{`{"todos":[{"content":"a","status":"done"}]}`,
+			`Error: invalid todo: ` + "`status`" + ` must be pending, in_progress or completed, got "done"`},
+		{`{}`, "Error: invalid todos: expected an array of {content, status}"},
+	}
+	for _, c := range cases {
+		r := run(t, c.args, func(session.Data) error { t.Errorf("%s: want nothing recorded", c.args); return nil })
+		if !r.IsError || r.Text != c.want || r.Code != session.CodeInvalidArgs {
+			t.Errorf("%s: want %q (%s), got %q (%s)", c.args, c.want, session.CodeInvalidArgs, r.Text, r.Code)
+		}
+	}
+}
+
+func TestTodoWriteEmptyListClearsThePlan(t *testing.T) {
+	r := run(t, `{"todos":[]}`, func(session.Data) error { return nil })
+	if want := "Updated todo list: 0 pending, 0 in progress, 0 completed."; r.Text != want {
+		t.Errorf("want %q, got %q", want, r.Text)
+	}
+}
+
+func TestTodoWriteWithoutSessionOrFailingRecord(t *testing.T) {
+	args := `{"todos":[{"content":"a","status":"pending"}]}`
+	if r := run(t, args, nil); r.Text != "Error: todo_write requires an owning agent session" {
+		t.Errorf("want no-session error, got %q", r.Text)
+	}
+	r := run(t, args, func(session.Data) error { return errors.New("disk full") })
+	if r.Text != "Error: cannot record the todo list: disk full" {
+		t.Errorf("want record error, got %q", r.Text)
+	}
+}
+
+func golden(t *testing.T, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", t.Name()+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run with -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("want %q (from %s), got %q", want, path, got)
+	}
+}
