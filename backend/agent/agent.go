@@ -1,0 +1,375 @@
+// Package agent drives one session: it turns user input into turns of model
+// requests and tool calls, records every step in the session log, and
+// publishes what happens to the front doors.
+package agent
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Log is the durable session log the agent appends to (*session.Log).
+type Log interface {
+	Header() session.Header
+	Events() []session.Event
+	Append(now time.Time, d session.Data) (session.Event, error)
+	Sync() error
+}
+
+// Gate decides whether a tool call may run. A non-nil error is a refusal;
+// the model reads "Error: " and its text.
+type Gate interface {
+	Authorize(ctx context.Context, t tools.Tool, call tools.Call) error
+}
+
+// Config wires an Agent. Log, Provider and Tools are required.
+type Config struct {
+	Log      Log
+	Provider llm.Provider
+	Catalog  *llm.Catalog
+	Model    string
+	Effort   llm.Effort
+	// System is the system prompt. It is sent byte-identical on every
+	// request so the provider's prompt cache keeps hitting.
+	System string
+	Tools  *tools.Registry
+	Gate   Gate
+	Broker *interact.Broker
+	Retry  llm.RetryPolicy
+	// MaxParallel bounds concurrently running parallel-safe tools (10).
+	MaxParallel int
+	Cwd         string
+	SpillDir    string
+	Now         func() time.Time
+	// Sleep waits between retries; tests make it instant.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Agent drives one session. Its methods are safe for concurrent use.
+type Agent struct {
+	cfg Config
+
+	// logMu orders appends: log, projection and subscribers see events in
+	// sequence order.
+	logMu sync.Mutex
+	proj  *session.Projection
+	subs  map[*Subscription]struct{}
+
+	mu        sync.Mutex
+	status    Status
+	closing   bool // the running turn no longer takes steering
+	steering  []string
+	followUps []string
+	injected  []injection
+	cancel    context.CancelFunc
+	model     string
+	effort    llm.Effort
+	wake      chan struct{}
+	changed   chan struct{} // closed and replaced on every status or inbox change
+
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+type injection struct{ origin, text string }
+
+// ErrClosed is returned by verbs used after Close.
+var ErrClosed = errors.New("agent is closed")
+
+// New makes an agent over a loaded session log and starts its loop. The loop
+// runs until Close.
+func New(cfg Config) *Agent {
+	if cfg.MaxParallel <= 0 {
+		cfg.MaxParallel = 10
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	if cfg.Catalog == nil {
+		cfg.Catalog = llm.NewCatalog()
+	}
+	a := &Agent{
+		cfg:     cfg,
+		proj:    session.NewProjection(cfg.Log.Header()),
+		subs:    map[*Subscription]struct{}{},
+		status:  StatusIdle,
+		wake:    make(chan struct{}, 1),
+		changed: make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	for _, e := range cfg.Log.Events() {
+		a.proj.Apply(e)
+	}
+	a.model, a.effort = a.proj.Model()
+	if cfg.Model != "" {
+		a.model = cfg.Model
+	}
+	if cfg.Effort != "" {
+		a.effort = cfg.Effort
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	a.stop = stop
+	go a.loop(ctx)
+	return a
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// SessionID is the id of the driven session.
+func (a *Agent) SessionID() string { return a.cfg.Log.Header().ID }
+
+// Header is the session log's header.
+func (a *Agent) Header() session.Header { return a.cfg.Log.Header() }
+
+// Events is a snapshot of the session's durable events.
+func (a *Agent) Events() []session.Event {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	return a.cfg.Log.Events()
+}
+
+// Tools is the agent's tool registry.
+func (a *Agent) Tools() *tools.Registry { return a.cfg.Tools }
+
+// ToolNames lists the registered tools, sorted.
+func (a *Agent) ToolNames() []string { return a.cfg.Tools.Names() }
+
+// Catalog is the model catalog the agent prices and sizes requests with.
+func (a *Agent) Catalog() *llm.Catalog { return a.cfg.Catalog }
+
+// System is the system prompt.
+func (a *Agent) System() string { return a.cfg.System }
+
+// Status reports whether the agent is idle or running.
+func (a *Agent) Status() Status {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.status
+}
+
+// AcceptsNextStep reports whether Steer would join the running turn rather
+// than queue a follow-up.
+func (a *Agent) AcceptsNextStep() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.status == StatusRunning && !a.closing
+}
+
+// Model is the model and effort the next step will use.
+func (a *Agent) Model() (string, llm.Effort) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.model, a.effort
+}
+
+// SetModel switches model and effort from the next step on, and records the
+// choice so a resumed session keeps it.
+func (a *Agent) SetModel(model string, effort llm.Effort) error {
+	if model == "" {
+		return errors.New("empty model name")
+	}
+	if _, ok := llm.ParseEffort(string(effort)); !ok {
+		return errors.New("unknown reasoning effort " + string(effort) + " (use off, low, high or max)")
+	}
+	a.mu.Lock()
+	a.model, a.effort = model, effort
+	a.mu.Unlock()
+	_, err := a.Record(session.ModelSelect{Model: model, Effort: effort})
+	return err
+}
+
+// Send submits a message. Idle, it starts a turn; running, it becomes the
+// next turn after the current one.
+func (a *Agent) Send(text string) {
+	a.mu.Lock()
+	a.followUps = append(a.followUps, text)
+	a.mu.Unlock()
+	a.publishInbox()
+	a.poke()
+}
+
+// Steer submits a message that joins the running turn at its next step
+// boundary. When the turn can no longer take it, it queues as a follow-up;
+// idle, it starts a turn.
+func (a *Agent) Steer(text string) {
+	a.mu.Lock()
+	if a.status == StatusRunning && !a.closing {
+		a.steering = append(a.steering, text)
+	} else {
+		a.followUps = append(a.followUps, text)
+	}
+	a.mu.Unlock()
+	a.publishInbox()
+	a.poke()
+}
+
+// Inject adds model-visible context without waking the agent. Idle, it is
+// recorded at once; running, it joins at the next step boundary so it never
+// splits a tool call from its result.
+func (a *Agent) Inject(origin, text string) {
+	a.mu.Lock()
+	if a.status == StatusRunning {
+		a.injected = append(a.injected, injection{origin, text})
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	_, _ = a.record(session.UserMessage{Turn: a.turn(), Kind: session.KindContext, Origin: origin, Text: text})
+	_ = a.cfg.Log.Sync()
+}
+
+// Cancel aborts the running turn and discards queued and steering input,
+// recording what was dropped. Idle, it does nothing.
+func (a *Agent) Cancel() {
+	a.mu.Lock()
+	if a.status != StatusRunning {
+		a.mu.Unlock()
+		return
+	}
+	dropped := append(append([]string(nil), a.steering...), a.followUps...)
+	a.steering, a.followUps = nil, nil
+	cancel := a.cancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	if len(dropped) > 0 {
+		_, _ = a.record(session.InboxDiscard{Texts: dropped})
+		a.publishInbox()
+	}
+}
+
+// WhenIdle waits until the agent has no turn running and nothing queued.
+func (a *Agent) WhenIdle(ctx context.Context) error {
+	for {
+		a.mu.Lock()
+		idle, ch := a.status == StatusIdle && len(a.followUps) == 0 && len(a.steering) == 0, a.changed
+		a.mu.Unlock()
+		if idle {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Record appends a log-only event (commands, approvals, titles) and
+// publishes it.
+func (a *Agent) Record(d session.Data) (session.Event, error) { return a.record(d) }
+
+// Subscribe returns the events logged so far and a subscription to every
+// later event, with no gap or overlap between the two.
+func (a *Agent) Subscribe() ([]session.Event, *Subscription) {
+	s := newSubscription()
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	a.subs[s] = struct{}{}
+	s.cancel = func() {
+		a.logMu.Lock()
+		delete(a.subs, s)
+		a.logMu.Unlock()
+	}
+	s.push(StatusChanged{Status: a.Status()})
+	return a.cfg.Log.Events(), s
+}
+
+// Close cancels any running turn, stops the loop and ends every
+// subscription. The caller closes the session log afterwards.
+func (a *Agent) Close() {
+	a.Cancel()
+	a.stop()
+	<-a.done
+	a.logMu.Lock()
+	subs := a.subs
+	a.subs = map[*Subscription]struct{}{}
+	a.logMu.Unlock()
+	for s := range subs {
+		s.cancel = nil
+		s.Close()
+	}
+}
+
+func (a *Agent) poke() {
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (a *Agent) record(d session.Data) (session.Event, error) {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	e, err := a.cfg.Log.Append(a.cfg.Now(), d)
+	if err != nil {
+		return e, err
+	}
+	a.proj.Apply(e)
+	a.publishLocked(Logged{e})
+	return e, nil
+}
+
+func (a *Agent) publish(e Event) {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	a.publishLocked(e)
+}
+
+func (a *Agent) publishLocked(e Event) {
+	for s := range a.subs {
+		s.push(e)
+	}
+}
+
+// notifyLocked wakes WhenIdle waiters; a.mu must be held.
+func (a *Agent) notifyLocked() {
+	close(a.changed)
+	a.changed = make(chan struct{})
+}
+
+func (a *Agent) publishInbox() {
+	a.mu.Lock()
+	a.notifyLocked()
+	e := InboxChanged{Steering: append([]string(nil), a.steering...), FollowUps: append([]string(nil), a.followUps...)}
+	a.mu.Unlock()
+	a.publish(e)
+}
+
+func (a *Agent) setStatus(s Status) {
+	a.mu.Lock()
+	if a.status == s {
+		a.mu.Unlock()
+		return
+	}
+	a.status = s
+	a.notifyLocked()
+	a.mu.Unlock()
+	a.publish(StatusChanged{Status: s})
+}
+
+func (a *Agent) turn() int {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	return a.proj.Turn()
+}

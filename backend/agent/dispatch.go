@@ -1,0 +1,157 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/spill"
+)
+
+// maxInlineResult is the size above which a tool's text result is spilled
+// to a file and replaced by a preview.
+const maxInlineResult = 50_000
+
+// dispatch is one requested tool call on its way to a result.
+type dispatch struct {
+	call   llm.ToolCall
+	tool   tools.Tool
+	args   json.RawMessage
+	early  *tools.Result // set when the call fails before running
+	result tools.Result
+}
+
+// runTools runs a step's tool calls and records their results in the
+// model's order. Consecutive parallel-safe calls run together in a bounded
+// pool; any other call runs alone.
+func (a *Agent) runTools(ctx context.Context, turn, step int, calls []llm.ToolCall) {
+	env := a.toolEnv()
+	for i := 0; i < len(calls); {
+		if ctx.Err() != nil {
+			a.abortUndispatched(turn, step, calls[i:])
+			return
+		}
+		batch := []*dispatch{a.prepare(calls[i])}
+		i++
+		for batch[0].parallel() && i < len(calls) {
+			d := a.prepare(calls[i])
+			if !d.parallel() {
+				break
+			}
+			batch = append(batch, d)
+			i++
+		}
+		a.runBatch(ctx, turn, step, env, batch)
+	}
+}
+
+func (d *dispatch) parallel() bool {
+	return d.early == nil && d.tool.Spec().ParallelSafe
+}
+
+func (a *Agent) prepare(c llm.ToolCall) *dispatch {
+	d := &dispatch{call: c, args: json.RawMessage(c.Arguments)}
+	if len(d.args) == 0 {
+		d.args = json.RawMessage("{}")
+	}
+	t, ok := a.cfg.Tools.Get(c.Name)
+	switch {
+	case !ok:
+		r := tools.Errorf("unknown tool %q; available tools: %v", c.Name, a.cfg.Tools.Names())
+		r.Code = session.CodeUnknownTool
+		d.early = &r
+	case !json.Valid(d.args):
+		r := tools.Errorf("invalid arguments for %s: not valid JSON; send one JSON object matching the tool's schema", c.Name)
+		r.Code = session.CodeInvalidArgs
+		d.early = &r
+	}
+	d.tool = t
+	return d
+}
+
+func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, batch []*dispatch) {
+	for _, d := range batch {
+		tc := session.ToolCall{Turn: turn, Step: step, CallID: d.call.ID, Name: d.call.Name, Arguments: d.call.Arguments}
+		if d.tool != nil {
+			tc.Card = d.tool.Present(d.args)
+		}
+		a.record(tc)
+	}
+	_ = a.cfg.Log.Sync()
+	sem := make(chan struct{}, a.cfg.MaxParallel)
+	var wg sync.WaitGroup
+	for _, d := range batch {
+		if d.early != nil {
+			d.result = *d.early
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			d.result = a.runOne(ctx, turn, env, d)
+		}()
+	}
+	wg.Wait()
+	for _, d := range batch {
+		r := d.result
+		a.record(session.ToolResult{
+			Turn: turn, Step: step, CallID: d.call.ID, Name: d.call.Name,
+			Text: r.Text, IsError: r.IsError, Code: r.Code, Card: r.Card,
+		})
+	}
+}
+
+// runOne authorizes and runs one call. A panicking tool becomes an error
+// result instead of taking the process down.
+func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatch) (r tools.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = tools.Errorf("tool %s failed: %v", d.call.Name, p)
+		}
+	}()
+	call := tools.Call{ID: d.call.ID, Args: d.args, Turn: turn, Env: env}
+	if a.cfg.Gate != nil {
+		if err := a.cfg.Gate.Authorize(ctx, d.tool, call); err != nil {
+			r := tools.Errorf("%s", err.Error())
+			r.Code = session.CodeDenied
+			return r
+		}
+	}
+	_ = a.cfg.Log.Sync()
+	r = d.tool.Run(ctx, call)
+	if d.call.Name != "read" && len(r.Text) > maxInlineResult && a.cfg.SpillDir != "" {
+		r.Text, _ = spill.Spill(a.cfg.SpillDir, d.call.Name, r.Text, maxInlineResult)
+	}
+	return r
+}
+
+// abortUndispatched answers calls that never ran because the turn was
+// cancelled, so every call in the history has a result.
+func (a *Agent) abortUndispatched(turn, step int, calls []llm.ToolCall) {
+	for _, c := range calls {
+		a.record(session.ToolResult{
+			Turn: turn, Step: step, CallID: c.ID, Name: c.Name,
+			Text: "Error: tool call aborted before dispatch", IsError: true,
+			Code: session.CodeAbortedBeforeDispatch,
+		})
+	}
+}
+
+func (a *Agent) toolEnv() *tools.Env {
+	return &tools.Env{
+		SessionID: a.SessionID(),
+		Cwd:       a.cfg.Cwd,
+		SpillDir:  a.cfg.SpillDir,
+		Interact:  a.cfg.Broker,
+		Record: func(d session.Data) error {
+			_, err := a.record(d)
+			return err
+		},
+		Inject: a.Inject,
+	}
+}

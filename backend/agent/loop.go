@@ -1,0 +1,194 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// loop runs turns while there is input, one follow-up per turn, until ctx
+// ends.
+func (a *Agent) loop(ctx context.Context) {
+	defer close(a.done)
+	for {
+		a.mu.Lock()
+		var prompt string
+		have := len(a.followUps) > 0
+		if have {
+			prompt, a.followUps = a.followUps[0], a.followUps[1:]
+		} else if len(a.steering) > 0 {
+			prompt, a.steering = strings.Join(a.steering, "\n\n"), nil
+			have = true
+		}
+		a.mu.Unlock()
+		if !have {
+			a.flushInjected()
+			a.setStatus(StatusIdle)
+			select {
+			case <-a.wake:
+				continue
+			case <-ctx.Done():
+				return
+			}
+		}
+		a.setStatus(StatusRunning)
+		a.publishInbox()
+		a.runTurn(ctx, prompt)
+	}
+}
+
+// turnState is what one turn accumulates while it runs.
+type turnState struct {
+	turn      int
+	maxTokens bool
+}
+
+func (a *Agent) runTurn(parent context.Context, prompt string) {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	a.mu.Lock()
+	a.cancel = cancel
+	a.closing = false
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		a.cancel = nil
+		a.closing = false
+		a.mu.Unlock()
+	}()
+
+	ts := &turnState{turn: a.turn() + 1}
+	firstPrompt := a.projTitle() == ""
+	a.record(session.TurnStart{Turn: ts.turn})
+	a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindPrompt, Text: prompt})
+	if firstPrompt {
+		a.record(session.Title{Title: titleFromPrompt(prompt), Source: "prompt"})
+	}
+	end := a.runSteps(ctx, ts)
+	a.publish(PhaseChanged{Phase: PhaseIdle})
+	a.record(end)
+	_ = a.cfg.Log.Sync()
+}
+
+// runSteps runs model steps until the turn is done and returns its end.
+func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
+	for step := 1; ; step++ {
+		a.flushSteering(ts.turn)
+		a.flushInjected()
+		model, effort := a.Model()
+		a.record(session.StepStart{Turn: ts.turn, Step: step, Model: model, Effort: effort})
+		if err := a.cfg.Log.Sync(); err != nil {
+			a.record(session.StepEnd{Turn: ts.turn, Step: step})
+			return failed(err)
+		}
+		st := newStepTimer(a.cfg.Now)
+		msg, err := a.request(ctx, ts.turn, step, model, effort, st)
+		if err != nil {
+			a.publish(StepDiscarded{Turn: ts.turn, Step: step})
+			a.record(session.StepEnd{Turn: ts.turn, Step: step, Timing: st.timing()})
+			if ctx.Err() != nil {
+				return session.TurnEnd{Turn: ts.turn, Reason: session.StopAborted}
+			}
+			end := failed(err)
+			end.Turn = ts.turn
+			return end
+		}
+		a.record(msg)
+		if msg.Finish == llm.FinishMaxTokens {
+			ts.maxTokens = true
+		}
+		if len(msg.ToolCalls) > 0 {
+			a.publish(PhaseChanged{Phase: PhaseTools})
+			st.toolsStart()
+			a.runTools(ctx, ts.turn, step, msg.ToolCalls)
+			st.toolsEnd()
+		}
+		a.record(session.StepEnd{Turn: ts.turn, Step: step, Timing: st.timing()})
+		if ctx.Err() != nil {
+			return session.TurnEnd{Turn: ts.turn, Reason: session.StopAborted}
+		}
+		if len(msg.ToolCalls) > 0 || !a.takeClosing() {
+			continue // tool results or steering need another request
+		}
+		reason := session.StopCompleted
+		if ts.maxTokens {
+			reason = session.StopMaxTokens
+		}
+		return session.TurnEnd{Turn: ts.turn, Reason: reason}
+	}
+}
+
+// takeClosing marks the turn as closing unless steering is waiting, in which
+// case the turn goes on with another step. It reports whether it closed.
+func (a *Agent) takeClosing() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.steering) > 0 {
+		return false
+	}
+	a.closing = true
+	a.notifyLocked()
+	return true
+}
+
+func failed(err error) session.TurnEnd {
+	f := session.Failure{Kind: "error", Message: err.Error()}
+	var le *llm.Error
+	if errors.As(err, &le) {
+		f = session.Failure{Kind: string(le.Kind), Message: le.Message, Status: le.Status}
+	}
+	return session.TurnEnd{Reason: session.StopError, Error: &f}
+}
+
+// flushSteering records waiting steering messages so they join this step.
+func (a *Agent) flushSteering(turn int) {
+	a.mu.Lock()
+	msgs := a.steering
+	a.steering = nil
+	a.mu.Unlock()
+	for _, m := range msgs {
+		a.record(session.SteeringMessage{Turn: turn, Text: m})
+	}
+	if len(msgs) > 0 {
+		a.publishInbox()
+	}
+}
+
+// flushInjected records context injected while a turn was running.
+func (a *Agent) flushInjected() {
+	a.mu.Lock()
+	inj := a.injected
+	a.injected = nil
+	a.mu.Unlock()
+	turn := a.turn()
+	for _, in := range inj {
+		a.record(session.UserMessage{Turn: turn, Kind: session.KindContext, Origin: in.origin, Text: in.text})
+	}
+}
+
+func (a *Agent) projTitle() string {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	return a.proj.Title()
+}
+
+// titleFromPrompt is the first line of the prompt, cut at a word near 50
+// characters.
+func titleFromPrompt(p string) string {
+	p = strings.TrimSpace(p)
+	if i := strings.IndexByte(p, '\n'); i >= 0 {
+		p = strings.TrimSpace(p[:i])
+	}
+	r := []rune(p)
+	if len(r) <= 50 {
+		return p
+	}
+	cut := string(r[:50])
+	if i := strings.LastIndexByte(cut, ' '); i > 20 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}

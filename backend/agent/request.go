@@ -1,0 +1,160 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// request makes the step's model call, retrying as the policy allows, and
+// returns the settled assistant message.
+func (a *Agent) request(ctx context.Context, turn, step int, model string, effort llm.Effort, st *stepTimer) (session.AssistantMessage, error) {
+	req := a.buildRequest(model, effort)
+	for attempt := 1; ; attempt++ {
+		a.publish(PhaseChanged{Phase: PhaseModelWait})
+		msg, streamed, err := a.stream(ctx, req, turn, step, st)
+		if err == nil {
+			msg.Turn, msg.Step = turn, step
+			return msg, nil
+		}
+		if ctx.Err() != nil {
+			return msg, ctx.Err()
+		}
+		var le *llm.Error
+		if !errors.As(err, &le) {
+			le = &llm.Error{Kind: llm.ErrTransport, Message: err.Error(), Err: err}
+		}
+		delay, ok := a.cfg.Retry.Delay(attempt, le)
+		if !ok {
+			return msg, le
+		}
+		if streamed {
+			a.publish(StepDiscarded{Turn: turn, Step: step})
+		}
+		a.record(session.Retry{
+			Turn: turn, Step: step, Attempt: attempt, Max: a.cfg.Retry.Max, DelayMs: delay.Milliseconds(),
+			Failure: session.Failure{Kind: string(le.Kind), Message: le.Message, Status: le.Status},
+		})
+		if err := a.cfg.Sleep(ctx, delay); err != nil {
+			return msg, err
+		}
+	}
+}
+
+func (a *Agent) buildRequest(model string, effort llm.Effort) llm.Request {
+	a.logMu.Lock()
+	surface := a.proj.Surface()
+	a.logMu.Unlock()
+	msgs := make([]llm.Message, 0, len(surface)+1)
+	if a.cfg.System != "" {
+		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: a.cfg.System})
+	}
+	msgs = append(msgs, surface...)
+	m, _ := a.cfg.Catalog.Lookup(model)
+	return llm.Request{
+		Model:     model,
+		Effort:    effort,
+		MaxTokens: m.MaxOutput,
+		Messages:  msgs,
+		Tools:     a.cfg.Tools.Specs(),
+		SessionID: a.SessionID(),
+	}
+}
+
+// stream runs one attempt, publishing deltas as they arrive. streamed
+// reports whether any delta was published.
+func (a *Agent) stream(ctx context.Context, req llm.Request, turn, step int, st *stepTimer) (msg session.AssistantMessage, streamed bool, err error) {
+	s, err := a.cfg.Provider.Stream(ctx, req)
+	if err != nil {
+		return msg, false, err
+	}
+	defer s.Close()
+	var acc llm.Accumulator
+	for {
+		c, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return msg, streamed, err
+		}
+		acc.Add(c)
+		switch c.Kind {
+		case llm.ChunkReasoning:
+			if st.mark(PhaseThinking) {
+				a.publish(PhaseChanged{Phase: PhaseThinking})
+			}
+		case llm.ChunkText, llm.ChunkToolCall:
+			if st.mark(PhaseResponding) {
+				a.publish(PhaseChanged{Phase: PhaseResponding})
+			}
+		default:
+			continue
+		}
+		streamed = true
+		a.publish(Delta{Turn: turn, Step: step, Chunk: c})
+	}
+	st.streamEnd()
+	m := acc.Message()
+	usage, _ := acc.Usage()
+	return session.AssistantMessage{
+		Text: m.Content, Reasoning: m.Reasoning, ToolCalls: m.ToolCalls,
+		Usage: usage, Finish: acc.Finish(),
+	}, streamed, nil
+}
+
+// stepTimer splits a step's wall time into model wait, thinking, response
+// and tools.
+type stepTimer struct {
+	now                            func() time.Time
+	start, phaseAt, toolsAt        time.Time
+	phase                          Phase
+	wait, thinking, response, tool time.Duration
+}
+
+func newStepTimer(now func() time.Time) *stepTimer {
+	t := now()
+	return &stepTimer{now: now, start: t, phaseAt: t, phase: PhaseModelWait}
+}
+
+// mark moves to phase p and reports whether it changed.
+func (t *stepTimer) mark(p Phase) bool {
+	if t.phase == p {
+		return false
+	}
+	t.close()
+	t.phase = p
+	return true
+}
+
+func (t *stepTimer) close() {
+	now := t.now()
+	d := now.Sub(t.phaseAt)
+	switch t.phase {
+	case PhaseModelWait:
+		t.wait += d
+	case PhaseThinking:
+		t.thinking += d
+	case PhaseResponding:
+		t.response += d
+	}
+	t.phaseAt = now
+}
+
+func (t *stepTimer) streamEnd()  { t.close(); t.phase = PhaseIdle }
+func (t *stepTimer) toolsStart() { t.toolsAt = t.now() }
+func (t *stepTimer) toolsEnd()   { t.tool += t.now().Sub(t.toolsAt) }
+
+func (t *stepTimer) timing() session.StepTiming {
+	if t.phase != PhaseIdle {
+		t.streamEnd()
+	}
+	return session.StepTiming{
+		ModelWait: t.wait.Milliseconds(), Thinking: t.thinking.Milliseconds(),
+		Response: t.response.Milliseconds(), Tools: t.tool.Milliseconds(),
+	}
+}

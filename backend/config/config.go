@@ -1,0 +1,152 @@
+// Package config resolves tack's settings: the home directory, the config
+// file ($TACK_HOME/config.toml), stored credentials and the environment.
+package config
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/tack-agent/tack/backend/llm"
+)
+
+// File is the config file's content. Every field is optional.
+type File struct {
+	Provider       string  `toml:"provider"`
+	Model          string  `toml:"model"`
+	Effort         string  `toml:"effort"`
+	PermissionMode string  `toml:"permission_mode"`
+	Color          *bool   `toml:"color"`
+	Welcome        string  `toml:"welcome"`
+	BaseURL        string  `toml:"base_url"`
+	Models         []Model `toml:"models"`
+	// CompactAt is the share of the context window at which the session is
+	// compacted automatically (0.8 when unset).
+	CompactAt float64 `toml:"compact_at"`
+}
+
+// Model extends or overrides the built-in model catalog.
+type Model struct {
+	ID             string  `toml:"id"`
+	Provider       string  `toml:"provider"`
+	Name           string  `toml:"name"`
+	ContextWindow  int     `toml:"context_window"`
+	MaxOutput      int     `toml:"max_output"`
+	PriceCacheHit  float64 `toml:"price_cache_hit"`
+	PriceCacheMiss float64 `toml:"price_cache_miss"`
+	PriceOutput    float64 `toml:"price_output"`
+}
+
+// Home is $TACK_HOME, or ~/.tack.
+func Home(getenv func(string) string) (string, error) {
+	if h := getenv("TACK_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	u := getenv("HOME")
+	if u == "" {
+		return "", errors.New("neither TACK_HOME nor HOME is set; set TACK_HOME to a directory tack may write")
+	}
+	return filepath.Join(u, ".tack"), nil
+}
+
+// Path is the config file's location.
+func Path(home string) string { return filepath.Join(home, "config.toml") }
+
+// Load reads the config file. A missing file is an empty config; a bad one
+// is an error naming the file and the problem.
+func Load(home string) (File, error) {
+	var f File
+	p := Path(home)
+	md, err := toml.DecodeFile(p, &f)
+	if errors.Is(err, fs.ErrNotExist) {
+		return File{}, nil
+	}
+	if err != nil {
+		return File{}, fmt.Errorf("config file %s: %w; fix or remove it", p, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return File{}, fmt.Errorf("config file %s: unknown setting %q; see README.md for the settings", p, und[0].String())
+	}
+	return f, nil
+}
+
+// Apply adds the file's models to the catalog.
+func (f File) Apply(c *llm.Catalog) {
+	for _, m := range f.Models {
+		c.Add(llm.Model{
+			ID: m.ID, Provider: m.Provider, Name: m.Name,
+			ContextWindow: m.ContextWindow, MaxOutput: m.MaxOutput,
+			Price: llm.Price{CacheHit: m.PriceCacheHit, CacheMiss: m.PriceCacheMiss, Output: m.PriceOutput},
+		})
+	}
+}
+
+// CredentialsPath is where a key typed at first run is stored.
+func CredentialsPath(home string) string { return filepath.Join(home, "credentials") }
+
+// Credentials reads KEY=value lines from the credentials file. A missing
+// file is no credentials.
+func Credentials(home string) (map[string]string, error) {
+	f, err := os.Open(CredentialsPath(home))
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read credentials: %w", err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		out[strings.TrimSpace(k)] = strings.Trim(strings.TrimSpace(v), `"'`)
+	}
+	return out, sc.Err()
+}
+
+// SaveCredential stores KEY=value in the credentials file with mode 0600,
+// keeping other keys.
+func SaveCredential(home, key, value string) error {
+	creds, err := Credentials(home)
+	if err != nil {
+		return err
+	}
+	creds[key] = value
+	var b strings.Builder
+	for k, v := range creds {
+		fmt.Fprintf(&b, "%s=%s\n", k, v)
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("save credentials: %w", err)
+	}
+	p := CredentialsPath(home)
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
+		return fmt.Errorf("save credentials: %w", err)
+	}
+	return os.Rename(tmp, p)
+}
+
+// Env layers the credentials file under the process environment: a
+// variable set in the environment wins.
+func Env(getenv func(string) string, creds map[string]string) func(string) string {
+	return func(k string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return creds[k]
+	}
+}

@@ -1,0 +1,127 @@
+// Package prompt assembles the system prompt: a short coding-agent brief,
+// each tool's guidance paragraph, and the project instructions found in
+// AGENTS.md (or CLAUDE.md) files. The result is byte-stable for a given
+// workspace so the provider's prompt cache keeps hitting across steps and
+// resumes: it holds no timestamps or counters.
+package prompt
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// MaxInstructions caps the project instructions included in the prompt.
+const MaxInstructions = 64 << 10
+
+const brief = `You are tack, a coding agent working in the user's terminal, in the workspace %s.
+
+Work the task through with the tools: read before you change, make focused edits, and verify your work by running the code or its tests. Keep answers brief and factual, in Markdown. When a request is ambiguous or risky, ask with ask_user_question instead of guessing. Plan multi-step work with todo_write and keep the plan current.
+
+Paths prefixed with @ are files explicitly referenced by the user. Use the read tool when their contents are needed; do not claim to have inspected a file before reading it.`
+
+// Build returns the system prompt for the workspace cwd with the given
+// tools and instruction files.
+func Build(cwd string, ts []tools.Tool, instructions []Instruction) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, brief, cwd)
+	var guide []string
+	for _, t := range ts {
+		if g := t.Spec().Guidance; g != "" {
+			guide = append(guide, "- "+t.Spec().Name+": "+g)
+		}
+	}
+	if len(guide) > 0 {
+		b.WriteString("\n\n# Tools\n\n")
+		b.WriteString(strings.Join(guide, "\n"))
+	}
+	if len(instructions) > 0 {
+		b.WriteString("\n\n# Project instructions\n\nThe following instructions from the user's files apply to this workspace.\n")
+		for _, in := range instructions {
+			fmt.Fprintf(&b, "\n<instructions path=%q>\n%s\n</instructions>\n", in.Path, strings.TrimRight(in.Text, "\n"))
+		}
+	}
+	return b.String()
+}
+
+// Instruction is one instructions file and its text.
+type Instruction struct {
+	Path string
+	Text string
+}
+
+// FindInstructions collects AGENTS.md (or CLAUDE.md where a directory has no
+// AGENTS.md) from home, then from the repository root down to cwd. The total
+// is capped at MaxInstructions; what is cut is replaced by a notice.
+func FindInstructions(home, cwd string) ([]Instruction, error) {
+	dirs := []string{home}
+	dirs = append(dirs, chain(cwd)...)
+	var out []Instruction
+	total := 0
+	for _, d := range dirs {
+		in, ok, err := readDir(d)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if total+len(in.Text) > MaxInstructions {
+			keep := MaxInstructions - total
+			if keep < 0 {
+				keep = 0
+			}
+			in.Text = strings.ToValidUTF8(in.Text[:keep], "") +
+				fmt.Sprintf("\n[instructions cut: over %d KB in total; the rest of %s and later files were left out]", MaxInstructions>>10, in.Path)
+			out = append(out, in)
+			break
+		}
+		total += len(in.Text)
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+func readDir(dir string) (Instruction, bool, error) {
+	if dir == "" {
+		return Instruction{}, false, nil
+	}
+	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return Instruction{}, false, fmt.Errorf("read instructions %s: %w", p, err)
+		}
+		return Instruction{Path: p, Text: string(b)}, true, nil
+	}
+	return Instruction{}, false, nil
+}
+
+// chain lists the directories from the repository root (the nearest
+// ancestor holding .git) down to cwd; without a repository, cwd alone.
+func chain(cwd string) []string {
+	var up []string
+	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+		up = append(up, d)
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			break
+		}
+		if filepath.Dir(d) == d {
+			up = up[:1]
+			break
+		}
+	}
+	out := make([]string, len(up))
+	for i, d := range up {
+		out[len(up)-1-i] = d
+	}
+	return out
+}
