@@ -1,0 +1,143 @@
+package cards
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/views/internal/golden"
+	"github.com/tack-agent/tack/views/internal/sgrtest"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+func intp(n int) *int { return &n }
+
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+func bashCall() card.Card {
+	return card.Card{Kind: card.Terminal, Title: "go test ./...", Description: "Run the tests",
+		Terminal: &card.TerminalView{Command: "go test ./...", Cwd: "/home/u/proj"}}
+}
+
+func sampleTools() map[string]Tool {
+	return map[string]Tool{
+		"bash_pending": {Name: "bash", Call: bashCall()},
+		"bash_done": {Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: numbered(20), ExitCode: intp(0)}}},
+		"bash_signal": {Name: "bash", Call: bashCall(), Done: true, Failed: true, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: "partial\n", Signal: "SIGKILL"}}},
+		"bash_timeout": {Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: "waiting\n", TimedOut: true}}},
+		"edit_diff": {Name: "edit", Call: card.Card{Kind: card.Diff, Title: "Edit main.go"}, Done: true,
+			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{{Path: "main.go", Added: 2, Removed: 1, Lines: []card.DiffLine{
+				{Op: card.OpContext, Text: "package main"}, {Op: card.OpGap},
+				{Op: card.OpDelete, Text: `	fmt.Println("old")`}, {Op: card.OpAdd, Text: `	fmt.Println("new")`},
+				{Op: card.OpAdd, Text: "	return"}, {Op: card.OpContext, Text: "}"}}}}}},
+		"write_created": {Name: "write", Call: card.Card{Kind: card.Diff, Title: "Write a.txt"}, Done: true,
+			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{
+				{Path: "a.txt", Created: true, Added: 1, Lines: []card.DiffLine{{Op: card.OpAdd, Text: "hello"}}},
+				{Path: "b.txt", Added: 0, Removed: 1, Approximate: true, Lines: []card.DiffLine{{Op: card.OpDelete, Text: "bye"}}}}}},
+		"error_no_card": {Name: "read", Call: card.Card{Kind: card.Read, Title: "Read missing.go"}, Done: true, Failed: true,
+			Output: "Error: open missing.go: no such file or directory"},
+		"read": {Name: "read", Call: card.Card{Kind: card.Read, Title: "Read a.go (1-3)"}, Done: true,
+			Result: &card.Card{Kind: card.Read, Body: "1\tpackage a\n2\t\n3\tfunc A() {}\n"}},
+		"search_truncated": {Name: "grep", Call: card.Card{Kind: card.Search, Title: "Grep TODO"}, Done: true,
+			Result: &card.Card{Kind: card.Search, Body: "a.go:1: x\nb.go:2: y", Truncated: true}},
+		"todo": {Name: "todo_write", Call: card.Card{Kind: card.Todo, Title: "Update todo list"}, Done: true,
+			Result: &card.Card{Kind: card.Todo, Todos: []card.TodoItem{{Content: "Read", Status: card.TodoCompleted},
+				{Content: "Edit", Status: card.TodoInProgress}, {Content: "Test", Status: card.TodoPending}}}},
+		"generic_title_is_name": {Name: "think", Call: card.Card{Kind: card.Generic, Title: "think", Body: "{\"a\": 1}"}},
+		"hostile_terminal": {Name: "bash", Done: true, Call: card.Card{Kind: card.Terminal, Description: "evil\x1b]2;pwned\x07",
+			Terminal: &card.TerminalView{Command: "cat f\x1b[2J"}}, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: "ok\x1b]2;pwned\x07\r\nbell\x07\x9b1m\n", ExitCode: intp(1)}}},
+		"hostile_diff": {Name: "write", Done: true, Call: card.Card{Kind: card.Diff, Title: "Write x\x1b]2;pwned\x07.go"}, Result: &card.Card{Kind: card.Diff,
+			Diffs: []card.FileDiff{{Path: "x\x1b]2;pwned\x07.go", Added: 1, Lines: []card.DiffLine{{Op: card.OpAdd, Text: "\x1b]2;pwned\x07"}}}}}},
+	}
+}
+
+func TestCardsMatchGoldenInEveryMode(t *testing.T) {
+	th := theme.New(true)
+	modes := map[Mode]string{Collapsed: "collapsed", Expanded: "expanded", Hidden: "hidden"}
+	for name, tool := range sampleTools() {
+		for mode, mname := range modes {
+			lines := Render(tool, 60, mode, th)
+			if mode == Hidden {
+				if len(lines) != 0 {
+					t.Errorf("%s hidden: want no rows, got %q", name, lines)
+				}
+				continue
+			}
+			golden.Lines(t, name+"_"+mname, lines)
+		}
+	}
+}
+
+func TestCardRowsStayInWidthAndPalette(t *testing.T) {
+	th := theme.New(true)
+	for name, tool := range sampleTools() {
+		for _, width := range []int{10, 24, 60} {
+			for _, l := range Render(tool, width, Expanded, th) {
+				if w := ansi.StringWidth(l); w > width {
+					t.Errorf("%s at %d: want rows at most %d wide, got %d: %q", name, width, width, w, ansi.Strip(l))
+				}
+				if v := sgrtest.Violation(l); v != "" {
+					t.Errorf("%s: want palette only, got %s", name, v)
+				}
+				if strings.Contains(ansi.Strip(l), "\x1b") || strings.ContainsRune(l, 0x07) {
+					t.Errorf("%s: want no raw control bytes, got %q", name, l)
+				}
+			}
+		}
+	}
+}
+
+func TestCollapsedCardPreviewsHeadAndTail(t *testing.T) {
+	lines := Render(sampleTools()["bash_done"], 60, Collapsed, theme.New(false))
+	plain := make([]string, len(lines))
+	for i, l := range lines {
+		plain[i] = ansi.Strip(l)
+	}
+	got := strings.Join(plain, "\n")
+	for _, want := range []string{"line 1\nline 2\nline 3\n… +14 lines (ctrl+o to expand)\nline 18\nline 19\nline 20", "[exit 0]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want %q in\n%s", want, got)
+		}
+	}
+}
+
+func TestHeaderShowsStatusGlyphAndColour(t *testing.T) {
+	th := theme.New(true)
+	tools := sampleTools()
+	tests := []struct {
+		tool      Tool
+		glyph, fg string
+	}{
+		{tools["bash_pending"], "○ Tool / bash / Run the tests", "33"},
+		{tools["bash_done"], "● Tool / bash / Run the tests", "32"},
+		{tools["error_no_card"], "● Tool / read", "31"},
+	}
+	for _, tt := range tests {
+		head := Render(tt.tool, 60, Collapsed, th)[0]
+		if ansi.Strip(head) != tt.glyph {
+			t.Errorf("want header %q, got %q", tt.glyph, ansi.Strip(head))
+		}
+		if !strings.Contains(sgrtest.StyleDump(head), "‹"+tt.fg+"›") {
+			t.Errorf("want header colour %s, got %q", tt.fg, sgrtest.StyleDump(head))
+		}
+	}
+}
+
+func TestModeCyclesCollapsedExpandedHidden(t *testing.T) {
+	if Collapsed.Next() != Expanded || Expanded.Next() != Hidden || Hidden.Next() != Collapsed {
+		t.Fatal("want collapsed → expanded → hidden → collapsed")
+	}
+}
