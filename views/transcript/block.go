@@ -1,0 +1,147 @@
+package transcript
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tack-agent/tack/views/cards"
+)
+
+type kind uint8
+
+const (
+	kindUser kind = iota
+	kindSteering
+	kindContext
+	kindAssistant
+	kindTool
+	kindNotice
+	kindTiming
+	kindCompaction
+)
+
+// block is one unit of the transcript: a message, a step, a tool card or a
+// notice. Its rendered lines are cached under key.
+type block struct {
+	kind     kind
+	version  int
+	finished bool
+
+	turn, step int
+	text       string // message text, notice text, answer of a step
+	reasoning  string
+	origin     string // who injected a context message
+	tone       NoticeKind
+	calls      []streamingCall // tool calls announced while the step streams
+	tool       cards.Tool
+
+	answerStream, reasoningStream streamed
+
+	// sourceRows and sourceCols summarise the text for height estimates.
+	sourceRows, sourceCols int
+
+	cached bool
+	key    renderKey
+	lines  []string
+}
+
+// streamingCall is a tool call whose arguments are still arriving.
+type streamingCall struct {
+	index int
+	name  string
+}
+
+// renderKey is what a block's rendering depends on. Settings that do not
+// affect a kind are left zero, so changing them keeps its cache.
+type renderKey struct {
+	version   int
+	width     int
+	colour    bool
+	cards     cards.Mode
+	reasoning bool
+	header    bool
+}
+
+// keyFor is the key block i renders under with the current settings.
+func (t *Transcript) keyFor(i int) renderKey {
+	b := t.blocks[i]
+	k := renderKey{version: b.version, width: t.set.Width, colour: t.set.Colour}
+	switch b.kind {
+	case kindTool, kindContext:
+		k.cards = t.set.Cards
+	case kindAssistant:
+		k.reasoning = t.set.Reasoning
+		k.header = t.showHeader(i)
+		if !k.header {
+			k.cards = t.set.Cards
+		}
+	}
+	return k
+}
+
+// measure records the size of the block's source text.
+func (b *block) measure() {
+	rows, cols := 0, 0
+	for _, s := range []string{b.text, b.reasoning, b.tool.Output} {
+		if s == "" {
+			continue
+		}
+		rows += strings.Count(s, "\n") + 1
+		cols += utf8.RuneCountInString(s)
+	}
+	if b.kind == kindTool {
+		rows += 4 + len(b.tool.Call.Diffs)*2
+		if b.tool.Result != nil {
+			r := b.tool.Result
+			rows += len(r.Diffs)*2 + len(r.Todos)
+			if r.Terminal != nil {
+				rows += strings.Count(r.Terminal.Output, "\n")
+			}
+			rows += strings.Count(r.Body, "\n")
+		}
+	}
+	b.sourceRows, b.sourceCols = rows, cols
+}
+
+// estimate guesses the rendered height of a block without rendering it.
+func (t *Transcript) estimate(b *block) int {
+	w := t.set.Width
+	if w < 1 {
+		w = 1
+	}
+	switch {
+	case b.kind == kindTool && t.set.Cards == cards.Hidden:
+		return 0
+	case b.kind == kindTool && t.set.Cards == cards.Collapsed:
+		return min(b.sourceRows, cards.PreviewRows+5) + 1
+	}
+	return 2 + b.sourceRows + b.sourceCols/w
+}
+
+// showHeader reports whether assistant block i starts with its header. With
+// tool cards hidden, later steps of a turn fold under the first visible one.
+func (t *Transcript) showHeader(i int) bool {
+	if t.set.Cards != cards.Hidden {
+		return true
+	}
+	turn := t.blocks[i].turn
+	for j := i - 1; j >= 0 && i-j <= 256; j-- {
+		p := t.blocks[j]
+		switch {
+		case p.kind == kindTool || p.kind == kindTiming:
+			continue
+		case p.kind == kindAssistant && p.turn == turn:
+			if p.visibleBody(t.set.Reasoning) {
+				return false
+			}
+			continue
+		}
+		return true
+	}
+	return true
+}
+
+// visibleBody reports whether an assistant step has anything to show.
+func (b *block) visibleBody(reasoning bool) bool {
+	return strings.TrimSpace(b.text) != "" || (reasoning && strings.TrimSpace(b.reasoning) != "") || len(b.calls) > 0
+}

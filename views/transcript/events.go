@@ -1,0 +1,249 @@
+package transcript
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/views/cards"
+	"github.com/tack-agent/tack/views/textfmt"
+)
+
+// Apply folds one agent event into the transcript and reports whether the
+// transcript changed. Durable events go through ApplyLogged; live deltas
+// grow the block of their step, which the settled assistant/message later
+// replaces; a discarded step loses its streamed content.
+func (t *Transcript) Apply(e agent.Event) bool {
+	switch e := e.(type) {
+	case agent.Logged:
+		return t.ApplyLogged(e.Event)
+	case agent.Delta:
+		return t.delta(e)
+	case agent.StepDiscarded:
+		return t.discard(e.Turn, e.Step)
+	}
+	return false
+}
+
+// ApplyLogged folds one durable session event, live or replayed on resume;
+// both paths build the same blocks.
+func (t *Transcript) ApplyLogged(e session.Event) bool {
+	switch d := e.Data.(type) {
+	case session.UserMessage:
+		return t.userMessage(d)
+	case session.SteeringMessage:
+		t.add(&block{kind: kindSteering, turn: d.Turn, text: d.Text, finished: true})
+	case session.StepStart:
+		t.stepBlock(d.Turn, d.Step)
+		return false
+	case session.AssistantMessage:
+		t.settle(d)
+	case session.ToolCall:
+		t.toolCall(d)
+	case session.ToolResult:
+		t.toolResult(d)
+	case session.StepEnd:
+		t.add(&block{kind: kindTiming, turn: d.Turn, step: d.Step, text: timing(d.Timing), finished: true})
+	case session.TurnEnd:
+		return t.turnEnd(d)
+	case session.Retry:
+		t.discard(d.Turn, d.Step)
+		t.AddNotice(retryText(d), NoticeWarning)
+	case session.InboxDiscard:
+		t.AddNotice(discardText(len(d.Texts)), NoticeDim)
+	case session.CommandDone:
+		if d.Text == "" {
+			return false
+		}
+		tone := NoticeInfo
+		if d.Outcome == "error" {
+			tone = NoticeError
+		}
+		t.AddNotice(d.Text, tone)
+	case session.CompactEnd:
+		if d.Error == "" {
+			return false
+		}
+		t.AddNotice("Compaction failed: "+d.Error, NoticeError)
+	default:
+		return false
+	}
+	return true
+}
+
+func (t *Transcript) userMessage(d session.UserMessage) bool {
+	switch {
+	case d.Replace != nil || d.Kind == session.KindSummary:
+		t.add(&block{kind: kindCompaction, turn: d.Turn, finished: true})
+	case d.Kind == session.KindContext:
+		t.add(&block{kind: kindContext, turn: d.Turn, text: d.Text, origin: d.Origin, finished: true})
+	default:
+		t.add(&block{kind: kindUser, turn: d.Turn, text: d.Text, finished: true})
+	}
+	return true
+}
+
+// stepBlock returns the assistant block of (turn, step), creating it.
+func (t *Transcript) stepBlock(turn, step int) int {
+	if i, ok := t.steps[[2]int{turn, step}]; ok {
+		return i
+	}
+	i := t.add(&block{kind: kindAssistant, turn: turn, step: step})
+	t.steps[[2]int{turn, step}] = i
+	t.open = append(t.open, i)
+	return i
+}
+
+func (t *Transcript) delta(e agent.Delta) bool {
+	i := t.stepBlock(e.Turn, e.Step)
+	b := t.blocks[i]
+	if b.finished {
+		return false
+	}
+	switch e.Chunk.Kind {
+	case llm.ChunkReasoning:
+		b.reasoning += e.Chunk.Text
+	case llm.ChunkText:
+		b.text += e.Chunk.Text
+	case llm.ChunkToolCall:
+		if !b.growCall(e.Chunk.ToolCall) {
+			return false
+		}
+	default:
+		return false
+	}
+	t.changed(i)
+	return true
+}
+
+// growCall records a streamed tool call; only a new call or its name
+// changes what is shown.
+func (b *block) growCall(d *llm.ToolCallDelta) bool {
+	if d == nil {
+		return false
+	}
+	for k := range b.calls {
+		if b.calls[k].index == d.Index {
+			if d.Name == "" {
+				return false
+			}
+			b.calls[k].name += d.Name
+			return true
+		}
+	}
+	b.calls = append(b.calls, streamingCall{index: d.Index, name: d.Name})
+	return true
+}
+
+func (t *Transcript) discard(turn, step int) bool {
+	i, ok := t.steps[[2]int{turn, step}]
+	if !ok || t.blocks[i].finished {
+		return false
+	}
+	b := t.blocks[i]
+	b.text, b.reasoning, b.calls = "", "", nil
+	b.answerStream, b.reasoningStream = streamed{}, streamed{}
+	t.changed(i)
+	return true
+}
+
+// settle replaces the streamed step with the logged message.
+func (t *Transcript) settle(d session.AssistantMessage) {
+	i := t.stepBlock(d.Turn, d.Step)
+	b := t.blocks[i]
+	b.text, b.reasoning, b.calls = d.Text, d.Reasoning, nil
+	b.answerStream, b.reasoningStream = streamed{}, streamed{}
+	b.finished = true
+	t.changed(i)
+}
+
+func (t *Transcript) toolCall(d session.ToolCall) {
+	t.tools[d.CallID] = t.add(&block{kind: kindTool, turn: d.Turn, step: d.Step,
+		tool: cards.Tool{Name: d.Name, Call: d.Card}})
+}
+
+func (t *Transcript) toolResult(d session.ToolResult) {
+	i, ok := t.tools[d.CallID]
+	if !ok {
+		i = t.add(&block{kind: kindTool, turn: d.Turn, step: d.Step, tool: cards.Tool{Name: d.Name}})
+		t.tools[d.CallID] = i
+	}
+	b := t.blocks[i]
+	b.tool.Result, b.tool.Done, b.tool.Failed, b.tool.Output = d.Card, true, d.IsError, d.Text
+	b.finished = true
+	t.changed(i)
+}
+
+// turnEnd closes what the turn left streaming and explains every stop
+// other than completion.
+func (t *Transcript) turnEnd(d session.TurnEnd) bool {
+	for _, i := range t.open {
+		if b := t.blocks[i]; !b.finished {
+			b.finished = true
+			b.calls = nil
+			t.changed(i)
+		}
+	}
+	t.open = t.open[:0]
+	text, tone := TurnEndNotice(d)
+	if text == "" {
+		return true
+	}
+	t.AddNotice(text, tone)
+	return true
+}
+
+// TurnEndNotice is the notice that explains why a turn stopped, or "" for
+// a completed turn.
+func TurnEndNotice(d session.TurnEnd) (string, NoticeKind) {
+	switch d.Reason {
+	case session.StopCompleted:
+		return "", NoticeInfo
+	case session.StopAborted:
+		return "Turn cancelled.", NoticeWarning
+	case session.StopMaxTokens:
+		return "The model reached its output-token limit.", NoticeWarning
+	case session.StopInterrupted:
+		return "The previous process ended during this turn.", NoticeWarning
+	case session.StopError:
+		if d.Error != nil && d.Error.Message != "" {
+			return d.Error.Message, NoticeError
+		}
+		return "The turn failed.", NoticeError
+	}
+	return "Turn ended: " + string(d.Reason) + ".", NoticeWarning
+}
+
+func retryText(d session.Retry) string {
+	limit := strconv.Itoa(d.Max)
+	if d.Max <= 0 {
+		limit = "∞"
+	}
+	return "Retrying model request (" + strconv.Itoa(d.Attempt) + "/" + limit + ") in " +
+		textfmt.Delay(time.Duration(d.DelayMs)*time.Millisecond) + ": " + d.Failure.Message
+}
+
+func discardText(n int) string {
+	if n == 1 {
+		return "Discarded 1 queued message."
+	}
+	return "Discarded " + strconv.Itoa(n) + " queued messages."
+}
+
+// timing is the step footer: non-zero buckets, Model wait always.
+func timing(s session.StepTiming) string {
+	ms := func(v int64) string { return textfmt.Duration(time.Duration(v) * time.Millisecond) }
+	parts := []string{"Model wait " + ms(s.ModelWait)}
+	for _, p := range []struct {
+		name string
+		v    int64
+	}{{"Thinking", s.Thinking}, {"Response", s.Response}, {"Tools", s.Tools}} {
+		if p.v > 0 {
+			parts = append(parts, p.name+" "+ms(p.v))
+		}
+	}
+	return strings.Join(parts, " · ")
+}

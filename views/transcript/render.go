@@ -1,0 +1,164 @@
+package transcript
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/views/cards"
+	"github.com/tack-agent/tack/views/textfmt"
+)
+
+// contextPreview is how many rows of an injected context message show
+// unless tool cards are expanded.
+const contextPreview = 3
+
+// linesOf returns block i's rendered lines, rendering it only when its key
+// changed, and records its exact height.
+func (t *Transcript) linesOf(i int) []string {
+	b := t.blocks[i]
+	k := t.keyFor(i)
+	if !b.cached || b.key != k {
+		b.lines = t.render(b, k)
+		b.key = k
+		b.cached = true
+	}
+	if t.h.vals[i] != len(b.lines) {
+		t.h.set(i, len(b.lines))
+	}
+	return b.lines
+}
+
+// render draws one block. Every non-empty block starts with a blank row
+// that separates it from the one above.
+func (t *Transcript) render(b *block, k renderKey) []string {
+	w := max(t.set.Width, 10)
+	var body []string
+	switch b.kind {
+	case kindUser:
+		body = t.message("You", b.text, w)
+	case kindSteering:
+		body = t.message("Steering", b.text, w)
+	case kindContext:
+		body = t.context(b, w)
+	case kindAssistant:
+		body = t.assistant(b, k.header, w)
+	case kindTool:
+		body = cards.Render(b.tool, w, t.set.Cards, t.th)
+	case kindNotice:
+		body = wrapStyled(textfmt.Sanitize(b.text), w, t.noticeStyle(b.tone))
+	case kindTiming:
+		body = []string{t.th.Dim.Render(ansi.Truncate(b.text, w, "…"))}
+	case kindCompaction:
+		body = []string{t.th.Dim.Render(ansi.Truncate("… earlier context was compacted …", w, "…"))}
+	}
+	if len(body) == 0 {
+		return nil
+	}
+	return append([]string{""}, body...)
+}
+
+func (t *Transcript) noticeStyle(k NoticeKind) lipgloss.Style {
+	switch k {
+	case NoticeDim:
+		return t.th.Dim
+	case NoticeWarning:
+		return t.th.Warning
+	case NoticeError:
+		return t.th.Error
+	}
+	return t.th.Plain
+}
+
+// message draws a typed message: its header, then the text as written
+// (wrapped, not reflowed as Markdown, so the user's line breaks stay).
+func (t *Transcript) message(header, text string, w int) []string {
+	return append([]string{t.th.Header.Render(header)}, wrapStyled(textfmt.Sanitize(text), w, t.th.Plain)...)
+}
+
+// context draws model-visible context nobody typed, folded like a card
+// unless cards are expanded; it is never hidden.
+func (t *Transcript) context(b *block, w int) []string {
+	head := "Context"
+	if o := textfmt.SanitizeLine(b.origin); o != "" {
+		head += " · " + o
+	}
+	rows := wrapStyled(textfmt.Sanitize(stripFrame(b.text)), w, t.th.Dim)
+	if t.set.Cards != cards.Expanded && len(rows) > contextPreview+1 {
+		more := len(rows) - contextPreview
+		rows = append(rows[:contextPreview:contextPreview],
+			t.th.Dim.Render(ansi.Truncate("… +"+textfmt.Thousands(more)+" lines (ctrl+o to expand)", w, "…")))
+	}
+	return append([]string{t.th.Dim.Render(ansi.Truncate(head, w, "…"))}, rows...)
+}
+
+// stripFrame removes an outer <tag>…</tag> reminder frame.
+func stripFrame(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "<") {
+		return s
+	}
+	end := strings.IndexByte(s, '>')
+	if end < 0 || strings.ContainsAny(s[1:end], " \n/") {
+		return s
+	}
+	closing := "</" + s[1:end] + ">"
+	if !strings.HasSuffix(s, closing) {
+		return s
+	}
+	return strings.TrimSpace(s[end+1 : len(s)-len(closing)])
+}
+
+// assistant draws a step: header, reasoning under its label when shown,
+// the answer as Markdown, and tool calls still being written.
+func (t *Transcript) assistant(b *block, header bool, w int) []string {
+	if !b.visibleBody(t.set.Reasoning) {
+		return nil
+	}
+	var out []string
+	if header {
+		out = append(out, t.th.Header.Render("Assistant"))
+	}
+	if t.set.Reasoning && strings.TrimSpace(b.reasoning) != "" {
+		out = append(out, t.th.Reasoning.Render("Reasoning"))
+		if b.finished {
+			out = append(out, t.mdDim.Render(b.reasoning, w)...)
+		} else {
+			out = append(out, b.reasoningStream.render(b.reasoning, w, t.mdDim, t.th)...)
+		}
+	}
+	if strings.TrimSpace(b.text) != "" {
+		if len(out) > 0 && t.set.Reasoning && strings.TrimSpace(b.reasoning) != "" {
+			out = append(out, "")
+		}
+		if b.finished {
+			out = append(out, t.md.Render(b.text, w)...)
+		} else {
+			out = append(out, b.answerStream.render(b.text, w, t.md, t.th)...)
+		}
+	}
+	for _, c := range b.calls {
+		out = append(out, t.th.Warning.Render(ansi.Truncate("○ Tool / "+textfmt.SanitizeLine(c.name), w, "…")))
+	}
+	return out
+}
+
+// wrapStyled wraps sanitised text at w and styles each row.
+func wrapStyled(text string, w int, style lipgloss.Style) []string {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if ansi.StringWidth(l) > w {
+			for _, p := range strings.Split(ansi.Wrap(l, w, ""), "\n") {
+				out = append(out, style.Render(p))
+			}
+			continue
+		}
+		out = append(out, style.Render(l))
+	}
+	return out
+}

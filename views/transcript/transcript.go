@@ -1,0 +1,146 @@
+// Package transcript is the scrollable record of the conversation: blocks
+// built incrementally from session events and live agent events, rendered
+// to lines with a per-block cache, and a viewport that renders only what is
+// visible.
+//
+// Cost model. Every block carries a version, bumped on each change, and a
+// finished flag. Rendered lines are cached per block under a key of
+// (version, width, the display settings that block depends on); a finished
+// block therefore renders once per width and setting, and while a step
+// streams only its block re-renders (the app throttles that to the frame
+// rate). Block heights live in a Fenwick tree, so finding the block at a
+// row, and updating one height, is O(log n); View and Render walk only the
+// blocks on screen.
+//
+// Lazy layout. A block that has never been rendered under the current key
+// has an estimated height (source lines plus source width divided by the
+// width). Resizing or changing a setting re-estimates every stale block in
+// one O(n) pass without rendering any of them; blocks are rendered, and
+// their exact heights recorded, only as they become visible. Lines() is
+// therefore exact for every block seen at the current width and an
+// estimate for the rest; a bottom-anchored View is exact at the bottom, and
+// scroll positions far from anything seen may shift a little as estimates
+// become exact.
+package transcript
+
+import (
+	"github.com/tack-agent/tack/views/cards"
+	"github.com/tack-agent/tack/views/markdown"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+// Settings are the display choices that change how blocks render.
+type Settings struct {
+	Width int
+	// Cards is how tool cards show: collapsed, expanded or hidden.
+	Cards cards.Mode
+	// Reasoning shows the model's thinking above its answer.
+	Reasoning bool
+	// Colour paints the palette; off leaves attributes only.
+	Colour bool
+}
+
+// NoticeKind is the tone of a notice.
+type NoticeKind int
+
+const (
+	NoticeInfo NoticeKind = iota
+	NoticeDim
+	NoticeWarning
+	NoticeError
+)
+
+// Transcript holds the blocks of one conversation view. It is not safe for
+// concurrent use; the app owns it and calls it from Update and View.
+type Transcript struct {
+	set    Settings
+	th     theme.Theme
+	md     *markdown.Renderer
+	mdDim  *markdown.Renderer
+	blocks []*block
+	h      heights
+	// tools maps a call id to the block of its card.
+	tools map[string]int
+	// steps maps (turn, step) to the block of that assistant step.
+	steps map[[2]int]int
+	// open lists the assistant blocks not yet settled, closed at turn end.
+	open []int
+}
+
+// New returns an empty transcript with the given settings.
+func New(s Settings) *Transcript {
+	t := &Transcript{tools: map[string]int{}, steps: map[[2]int]int{}}
+	t.set = s
+	t.palette()
+	return t
+}
+
+func (t *Transcript) palette() {
+	t.th = theme.New(t.set.Colour)
+	t.md = markdown.New(markdown.Options{Colour: t.set.Colour})
+	t.mdDim = markdown.New(markdown.Options{Colour: t.set.Colour, Dim: true})
+}
+
+// Settings returns the current display settings.
+func (t *Transcript) Settings() Settings { return t.set }
+
+// SetSettings changes the display settings. Nothing is rendered here:
+// blocks whose look depends on a changed setting get an estimated height
+// and re-render when they next become visible.
+func (t *Transcript) SetSettings(s Settings) {
+	if s == t.set {
+		return
+	}
+	if s.Colour != t.set.Colour {
+		t.set.Colour = s.Colour
+		t.palette()
+	}
+	t.set = s
+	vals := make([]int, len(t.blocks))
+	for i, b := range t.blocks {
+		if b.cached && b.key == t.keyFor(i) {
+			vals[i] = len(b.lines)
+		} else {
+			vals[i] = t.estimate(b)
+		}
+	}
+	t.h.reset(vals)
+}
+
+// Clear empties the view; the session itself is unchanged.
+func (t *Transcript) Clear() {
+	*t = Transcript{set: t.set, th: t.th, md: t.md, mdDim: t.mdDim, tools: map[string]int{}, steps: map[[2]int]int{}}
+}
+
+// Blocks is the number of blocks.
+func (t *Transcript) Blocks() int { return len(t.blocks) }
+
+// Lines is the height of the whole transcript in rows at the current
+// width: exact for blocks rendered under the current settings, estimated
+// for the others.
+func (t *Transcript) Lines() int { return t.h.total() }
+
+// AddNotice appends a front-door notice (a key's effect, a command result).
+// The text is sanitised when rendered.
+func (t *Transcript) AddNotice(text string, kind NoticeKind) {
+	t.add(&block{kind: kindNotice, text: text, tone: kind, finished: true})
+}
+
+// add appends a block with an estimated height.
+func (t *Transcript) add(b *block) int {
+	b.measure()
+	t.blocks = append(t.blocks, b)
+	t.h.push(t.estimate(b))
+	return len(t.blocks) - 1
+}
+
+// changed records a change to block i: its cache is stale and its height
+// is estimated until it is rendered again.
+func (t *Transcript) changed(i int) {
+	b := t.blocks[i]
+	b.version++
+	b.measure()
+	if !b.cached {
+		t.h.set(i, t.estimate(b))
+	}
+}
