@@ -1,0 +1,62 @@
+package commands
+
+import (
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Parse splits a command line. A command starts with a slash at byte zero,
+// then a name of lowercase letters, digits, '_' or '-', then the end of the
+// line or whitespace. Everything after the name, the separating whitespace
+// included, is rawInput. ok is false for anything else, which is not a
+// command.
+func Parse(line string) (name, rawInput string, ok bool) {
+	if len(line) < 2 || line[0] != '/' {
+		return "", "", false
+	}
+	end := 1
+	for end < len(line) && isNameByte(line[end]) {
+		end++
+	}
+	if end == 1 {
+		return "", "", false
+	}
+	if end < len(line) {
+		r, _ := utf8.DecodeRuneInString(line[end:])
+		if !unicode.IsSpace(r) {
+			return "", "", false
+		}
+	}
+	return line[1:end], line[end:], true
+}
+
+// UnknownMessage is what front doors show for a line that starts with a
+// slash but is not a known command.
+func UnknownMessage(line string) string {
+	word := line
+	for i, r := range line {
+		if unicode.IsSpace(r) {
+			word = line[:i]
+			break
+		}
+	}
+	return fmt.Sprintf("Unknown command: %s", word)
+}
+
+// ValidName reports whether name may name a command.
+func ValidName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isNameByte(name[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isNameByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-'
+}

@@ -1,0 +1,85 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/session"
+)
+
+func statusCommand(models Models) Command {
+	return Command{
+		Name: "status", Description: "Show the session, model, usage, context and tools", WhileRunning: true,
+		Handler: func(_ context.Context, inv Invocation) Result {
+			sa, fail, ok := sessionAgent(inv)
+			if !ok {
+				return fail
+			}
+			return Succeed(statusCard(sa, models))
+		},
+	}
+}
+
+// statusCard is the /status text: labelled rows in groups, then the tools.
+func statusCard(sa SessionAgent, models Models) string {
+	header, events := sa.Header(), sa.Events()
+	proj := session.NewProjection(header)
+	for _, e := range events {
+		proj.Apply(e)
+	}
+	totals := proj.Usage()
+	model, effort := sa.Model()
+	title := proj.Title()
+	if title == "" {
+		title = "untitled"
+	}
+	if effort == "" {
+		effort = "default"
+	}
+	cost, unpriced := sessionCost(models, events)
+	groups := [][][2]string{
+		{
+			{"Session", header.ID},
+			{"Title", title},
+			{"Directory", header.Cwd},
+			{"Model", fmt.Sprintf("%s (effort %s)", displayModel(models, model), effort)},
+		},
+		{
+			{"Agent", fmt.Sprintf("%s · %s · %s · %s · %s", sa.Status(), plural(len(events), "event"),
+				plural(totals.Turns, "turn"), plural(totals.Steps, "step"), plural(totals.ToolCalls, "tool call"))},
+			{"Tokens", tokensText(totals.Sum)},
+			{"KV cache", cacheText(totals.Sum)},
+			{"Context", contextText(models, model, proj.ContextTokens())},
+			{"Cost", costText(cost, unpriced)},
+		},
+		{
+			{"Created", clock(proj.Created())},
+			{"Active", clock(proj.LastActive())},
+		},
+	}
+	var b strings.Builder
+	b.WriteString("Session status\n")
+	for _, group := range groups {
+		b.WriteString("\n")
+		for _, row := range group {
+			fmt.Fprintf(&b, "%-11s%s\n", row[0], row[1])
+		}
+	}
+	tools := strings.Join(sa.ToolNames(), ", ")
+	if tools == "" {
+		tools = "none"
+	}
+	b.WriteString("\nRegistered tools\n" + tools)
+	return b.String()
+}
+
+// contextText is how full the model's context window is, with a meter.
+func contextText(models Models, model string, used int) string {
+	m, ok := findModel(models, model)
+	if !ok || m.ContextWindow <= 0 {
+		return fmt.Sprintf("%s used · capacity unknown", grouped(used))
+	}
+	ratio := float64(used) / float64(m.ContextWindow)
+	return fmt.Sprintf("%s %d%% used (%s / %s)", meter(ratio), percent(ratio), grouped(used), grouped(m.ContextWindow))
+}
