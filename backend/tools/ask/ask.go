@@ -1,0 +1,213 @@
+// Package ask is the ask_user_question tool: the model puts one or more
+// questions to the user through the interact broker and waits for the
+// answers. It never hangs without an answerer and never invents answers.
+package ask
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Question is the ask_user_question tool.
+type Question struct{}
+
+// New makes the ask_user_question tool.
+func New() *Question { return &Question{} }
+
+type args struct {
+	Questions []question `json:"questions"`
+}
+
+type question struct {
+	ID          string   `json:"id"`
+	Header      string   `json:"header"`
+	Question    string   `json:"question"`
+	Options     []option `json:"options"`
+	MultiSelect bool     `json:"multi_select"`
+	// AllowCustom defaults to true: a free-text answer is the user's way
+	// out of options that all miss the point.
+	AllowCustom *bool `json:"allow_custom"`
+}
+
+type option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+	Recommended bool   `json:"recommended"`
+}
+
+var schema = json.RawMessage(`{"type":"object","properties":{"questions":{"type":"array","minItems":1,` +
+	`"description":"Questions to ask together; each is answered separately.","items":{"type":"object","properties":{` +
+	`"id":{"type":"string","description":"Unique id of the question; the answer carries it back."},` +
+	`"header":{"type":"string","description":"Very short label shown above the question, e.g. \"Database\"."},` +
+	`"question":{"type":"string","description":"The full question."},` +
+	`"options":{"type":"array","description":"Choices to offer.","items":{"type":"object","properties":{` +
+	`"label":{"type":"string","description":"The choice, a few words."},` +
+	`"description":{"type":"string","description":"What choosing it means."},` +
+	`"recommended":{"type":"boolean","description":"Mark the option you recommend."}},` +
+	`"required":["label"],"additionalProperties":false}},` +
+	`"multi_select":{"type":"boolean","description":"Allow choosing several options. Default false."},` +
+	`"allow_custom":{"type":"boolean","description":"Allow a free-text answer. Default true."}},` +
+	`"required":["id","question"],"additionalProperties":false}}},` +
+	`"required":["questions"],"additionalProperties":false}`)
+
+// Spec describes ask_user_question to the model.
+func (*Question) Spec() tools.Spec {
+	return tools.Spec{
+		Name: "ask_user_question",
+		Description: "Ask the user one or more questions and wait for the answers. Each question may offer " +
+			"options (label, description, recommended), allow several choices (multi_select) and a free-text " +
+			"answer (allow_custom, default true). Returns JSON: " +
+			`{"answers":[{"id":"…","selected":["…"],"custom":"…"}]}. There is no timeout.`,
+		Schema: schema,
+		Guidance: "Use ask_user_question when a decision is the user's to make or the request is ambiguous in a " +
+			"way that changes the work; do not ask about things you can find out yourself. Offer concrete options " +
+			"and mark the one you recommend.",
+		Access: tools.AccessInteract,
+	}
+}
+
+// Present is the question card before the answers.
+func (*Question) Present(raw json.RawMessage) card.Card {
+	var a args
+	_ = json.Unmarshal(raw, &a)
+	return questionCard(toInteract(a.Questions), nil)
+}
+
+// Run asks the questions and returns the answers as compact JSON.
+func (*Question) Run(ctx context.Context, call tools.Call) tools.Result {
+	qs, res, ok := decode(call.Args)
+	if !ok {
+		return res
+	}
+	if call.Env == nil || call.Env.Interact == nil {
+		return tools.Errorf("%v", interact.ErrNoAnswerer)
+	}
+	answers, err := call.Env.Interact.Ask(ctx, qs)
+	if err != nil {
+		return askError(ctx, err)
+	}
+	for i := range answers {
+		if answers[i].Selected == nil {
+			answers[i].Selected = []string{}
+		}
+	}
+	text, err := json.Marshal(struct {
+		Answers []interact.Answer `json:"answers"`
+	}{answers})
+	if err != nil {
+		return tools.Errorf("cannot encode the answers: %v", err)
+	}
+	c := questionCard(qs, answers)
+	return tools.Result{Text: string(text), Card: &c}
+}
+
+// askError maps a broker failure to the model-facing error.
+func askError(ctx context.Context, err error) tools.Result {
+	switch {
+	case errors.Is(err, interact.ErrStdinClosed), errors.Is(err, interact.ErrNoAnswerer):
+		return tools.Errorf("%v", err)
+	case errors.Is(err, interact.ErrInterrupted), ctx.Err() != nil:
+		return tools.Errorf("%v", interact.ErrInterrupted)
+	}
+	return tools.Errorf("ask_user_question failed: %v", err)
+}
+
+// decode parses and validates the arguments into broker questions.
+func decode(raw json.RawMessage) ([]interact.Question, tools.Result, bool) {
+	var a args
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return nil, invalid("invalid arguments: %v", err), false
+	}
+	if len(a.Questions) == 0 {
+		return nil, invalid("invalid questions: expected at least one question"), false
+	}
+	seen := map[string]bool{}
+	for _, q := range a.Questions {
+		if strings.TrimSpace(q.ID) == "" {
+			return nil, invalid("invalid question: `id` must be a non-empty string"), false
+		}
+		if seen[q.ID] {
+			return nil, invalid("invalid questions: duplicate id %q", q.ID), false
+		}
+		seen[q.ID] = true
+		if strings.TrimSpace(q.Question) == "" {
+			return nil, invalid("invalid question %q: `question` must be a non-empty string", q.ID), false
+		}
+		for _, o := range q.Options {
+			if strings.TrimSpace(o.Label) == "" {
+				return nil, invalid("invalid question %q: every option needs a non-empty `label`", q.ID), false
+			}
+		}
+		if len(q.Options) == 0 && q.AllowCustom != nil && !*q.AllowCustom {
+			return nil, invalid("invalid question %q: give options or allow a custom answer", q.ID), false
+		}
+	}
+	return toInteract(a.Questions), tools.Result{}, true
+}
+
+func invalid(format string, a ...any) tools.Result {
+	r := tools.Errorf(format, a...)
+	r.Code = session.CodeInvalidArgs
+	return r
+}
+
+func toInteract(qs []question) []interact.Question {
+	out := make([]interact.Question, len(qs))
+	for i, q := range qs {
+		opts := make([]interact.Option, len(q.Options))
+		for j, o := range q.Options {
+			opts[j] = interact.Option{Label: o.Label, Description: o.Description, Recommended: o.Recommended}
+		}
+		out[i] = interact.Question{ID: q.ID, Header: q.Header, Question: q.Question, Options: opts,
+			MultiSelect: q.MultiSelect, AllowCustom: q.AllowCustom == nil || *q.AllowCustom}
+	}
+	return out
+}
+
+// questionCard shows the questions with their options, then the answers
+// when there are any.
+func questionCard(qs []interact.Question, answers []interact.Answer) card.Card {
+	title := "Question"
+	if len(qs) > 0 && qs[0].Header != "" {
+		title = qs[0].Header
+	}
+	var b strings.Builder
+	for i, q := range qs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(q.Question + "\n")
+		for j, o := range q.Options {
+			fmt.Fprintf(&b, "  %d. %s", j+1, o.Label)
+			if o.Description != "" {
+				b.WriteString(" — " + o.Description)
+			}
+			if o.Recommended {
+				b.WriteString(" (recommended)")
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(answers) > 0 {
+		b.WriteString("\n")
+	}
+	for _, a := range answers {
+		parts := append([]string(nil), a.Selected...)
+		if a.Custom != "" {
+			parts = append(parts, a.Custom)
+		}
+		fmt.Fprintf(&b, "%s: %s\n", a.ID, strings.Join(parts, ", "))
+	}
+	return card.Card{Kind: card.Question, Title: title, Body: strings.TrimSuffix(b.String(), "\n")}
+}

@@ -1,0 +1,149 @@
+package ask
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const twoQuestions = `{"questions":[` +
+	`{"id":"db","header":"Database","question":"Which database?","options":[` +
+	`{"label":"Postgres","description":"relational","recommended":true},{"label":"SQLite"}]},` +
+	`{"id":"name","question":"What should the service be called?","allow_custom":true}]}`
+
+func run(ctx context.Context, b *interact.Broker, args string) tools.Result {
+	return New().Run(ctx, tools.Call{ID: "c", Args: []byte(args), Env: &tools.Env{Interact: b}})
+}
+
+// answerer settles the first pending request with answer, as a front door
+// would, and hands back the questions it saw.
+func answerer(t *testing.T, b *interact.Broker, answer func(*interact.Request)) <-chan []interact.Question {
+	t.Helper()
+	seen := make(chan []interact.Question, 1)
+	unmount := b.Mount()
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop); unmount() })
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-b.Changes():
+			}
+			if p := b.Pending(); len(p) > 0 {
+				seen <- p[0].Questions
+				answer(p[0])
+				return
+			}
+		}
+	}()
+	return seen
+}
+
+func TestAskReturnsAnswersAsCompactJSON(t *testing.T) {
+	b := interact.NewBroker()
+	seen := answerer(t, b, func(r *interact.Request) {
+		r.Answer([]interact.Answer{{ID: "db", Selected: []string{"Postgres"}}, {ID: "name", Custom: "ledger"}})
+	})
+	r := run(context.Background(), b, twoQuestions)
+	if r.IsError {
+		t.Fatalf("want answers, got %q", r.Text)
+	}
+	golden(t, r.Text)
+	qs := <-seen
+	if len(qs) != 2 || !qs[0].AllowCustom || !qs[1].AllowCustom || !qs[0].Options[0].Recommended {
+		t.Errorf("want two questions allowing custom answers by default, got %+v", qs)
+	}
+	wantBody := "Which database?\n  1. Postgres — relational (recommended)\n  2. SQLite\n\n" +
+		"What should the service be called?\n\ndb: Postgres\nname: ledger"
+	if r.Card == nil || r.Card.Title != "Database" || r.Card.Body != wantBody {
+		t.Errorf("want question card titled Database with body %q, got %+v", wantBody, r.Card)
+	}
+}
+
+func TestAskFailures(t *testing.T) {
+	closed := interact.NewBroker()
+	closed.Mount()
+	closed.FailAll(interact.ErrStdinClosed)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	mounted := interact.NewBroker()
+	mounted.Mount()
+	cases := []struct {
+		name   string
+		ctx    context.Context
+		broker *interact.Broker
+		want   string
+	}{
+		{"stdin closed", context.Background(), closed, "Error: ask_user_question cannot be answered because stdin is closed"},
+		{"cancelled", cancelled, mounted, "Error: ask_user_question was interrupted before the user answered"},
+		{"no broker", context.Background(), nil, "Error: no user-questions provider is registered"},
+		{"no answerer", context.Background(), interact.NewBroker(), "Error: no user-questions provider is registered"},
+	}
+	for _, c := range cases {
+		if r := run(c.ctx, c.broker, twoQuestions); !r.IsError || r.Text != c.want {
+			t.Errorf("%s: want %q, got %q", c.name, c.want, r.Text)
+		}
+	}
+}
+
+func TestAskInterruptedWhileWaiting(t *testing.T) {
+	b := interact.NewBroker()
+	answerer(t, b, func(r *interact.Request) { r.Fail(interact.ErrInterrupted) })
+	want := "Error: ask_user_question was interrupted before the user answered"
+	if r := run(context.Background(), b, twoQuestions); r.Text != want {
+		t.Errorf("want %q, got %q", want, r.Text)
+	}
+}
+
+func TestAskRefusesInvalidQuestions(t *testing.T) {
+	cases := []struct{ args, want string }{
+		{`{"questions":[]}`, "Error: invalid questions: expected at least one question"},
+		{`{"questions":[{"id":"a","question":"x"},{"id":"a","question":"y"}]}`, `Error: invalid questions: duplicate id "a"`},
+		{`{"questions":[{"id":"a","question":" "}]}`, "Error: invalid question \"a\": `question` must be a non-empty string"},
+		{`{"questions":[{"id":"","question":"x"}]}`, "Error: invalid question: `id` must be a non-empty string"},
+		{`{"questions":[{"id":"a","question":"x","options":[{"label":""}]}]}`,
+			"Error: invalid question \"a\": every option needs a non-empty `label`"},
+		{`{"questions":[{"id":"a","question":"x","allow_custom":false}]}`,
+			`Error: invalid question "a": give options or allow a custom answer`},
+	}
+	for _, c := range cases {
+		r := run(context.Background(), nil, c.args)
+		if r.Text != c.want || r.Code != session.CodeInvalidArgs {
+			t.Errorf("%s: want %q (%s), got %q (%s)", c.args, c.want, session.CodeInvalidArgs, r.Text, r.Code)
+		}
+	}
+}
+
+func TestAskPresentShowsQuestionsOnly(t *testing.T) {
+	c := New().Present([]byte(`{"questions":[{"id":"a","question":"Go on?","options":[{"label":"yes"}]}]}`))
+	if c.Title != "Question" || c.Body != "Go on?\n  1. yes" {
+		t.Errorf("want card Question / %q, got %q / %q", "Go on?\n  1. yes", c.Title, c.Body)
+	}
+}
+
+func golden(t *testing.T, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", t.Name()+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run with -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("want %q (from %s), got %q", want, path, got)
+	}
+}
