@@ -73,7 +73,7 @@ func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
 	resp, err := c.cfg.HTTPClient.Do(hreq)
 	call.timer.Stop()
 	if err != nil {
-		call.Close()
+		defer call.Close()
 		return nil, call.failure(err)
 	}
 	call.body = resp.Body
@@ -81,7 +81,7 @@ func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
 		defer call.Close()
 		return nil, statusError(resp, c.cfg.Now(), c.cfg.KeyEnv)
 	}
-	return newStream(call), nil
+	return newStream(call, requestID(resp.Header)), nil
 }
 
 func (c *Client) setHeaders(h http.Header, req Request) {

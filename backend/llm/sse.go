@@ -3,7 +3,6 @@ package llm
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -82,12 +81,13 @@ type body interface {
 // until [DONE] so that usage always precedes finish, whichever order the
 // server sent them in.
 type stream struct {
-	body  body
-	sse   *sseReader
-	wire  wireChunk
-	queue []Chunk
-	head  int
-	err   error // returned once the queue is drained: io.EOF or an *Error
+	body      body
+	requestID string
+	sse       *sseReader
+	wire      wireChunk
+	queue     []Chunk
+	head      int
+	err       error // returned once the queue is drained: io.EOF or an *Error
 
 	finish    string
 	usage     *Usage
@@ -95,8 +95,8 @@ type stream struct {
 	toolCalls bool
 }
 
-func newStream(b body) *stream {
-	return &stream{body: b, sse: newSSEReader(b)}
+func newStream(b body, requestID string) *stream {
+	return &stream{body: b, requestID: requestID, sse: newSSEReader(b)}
 }
 
 // Next returns the next chunk; io.EOF after the finish chunk.
@@ -107,6 +107,9 @@ func (s *stream) Next() (Chunk, error) {
 		}
 		s.queue, s.head = s.queue[:0], 0
 		s.err = s.advance()
+		if e, ok := s.err.(*Error); ok && e.RequestID == "" {
+			e.RequestID = s.requestID
+		}
 	}
 	c := s.queue[s.head]
 	s.head++
@@ -129,8 +132,7 @@ func (s *stream) advance() error {
 	case err != nil:
 		return s.body.failure(err)
 	}
-	s.wire = wireChunk{}
-	if err := json.Unmarshal(data, &s.wire); err != nil {
+	if err := decodeChunk(data, &s.wire); err != nil {
 		return &Error{Kind: ErrMalformed, Err: err, Message: fmt.Sprintf(
 			"the provider sent data tack cannot decode (%v) in %q; try again, and report it if it persists", err, clip(data, 120))}
 	}

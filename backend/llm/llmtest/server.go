@@ -209,7 +209,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp Response, n
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Request-Id", fmt.Sprintf("llmtest-%d", n))
+	if w.Header().Get("X-Request-Id") == "" {
+		w.Header().Set("X-Request-Id", fmt.Sprintf("llmtest-%d", n))
+	}
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
 	turn := &sentTurn{}

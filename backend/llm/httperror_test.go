@@ -1,0 +1,127 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+func TestFailuresMapToKindsWithActionableMessages(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name       string
+		resp       llmtest.Response
+		kind       ErrorKind
+		status     int
+		retryable  bool
+		retryAfter time.Duration
+		message    string // a fragment the user can act on
+	}{
+		{"401", llmtest.HTTPError(401, "Authentication Fails"), ErrAuth, 401, false, 0, "check DEEPSEEK_API_KEY or $TACK_HOME/credentials"},
+		{"403", llmtest.HTTPError(403, "Forbidden"), ErrAuth, 403, false, 0, "the API key was rejected"},
+		{"402", llmtest.HTTPError(402, "Insufficient Balance"), ErrQuota, 402, false, 0, "top up at the provider or switch model with /model"},
+		{"400", llmtest.HTTPError(400, "Invalid Format"), ErrInvalidRequest, 400, false, 0, "(Invalid Format)"},
+		{"400-context-overflow", llmtest.HTTPError(400, "This model's maximum context length is 1000000 tokens. However, you requested 1200000 tokens."),
+			ErrContextOverflow, 400, false, 0, "run /compact"},
+		{"404", llmtest.HTTPError(404, "Not Found"), ErrInvalidRequest, 404, false, 0, "check the base URL"},
+		{"413", llmtest.HTTPError(413, "Payload Too Large"), ErrInvalidRequest, 413, false, 0, "rejected the request"},
+		{"422", llmtest.HTTPError(422, "Invalid Parameters"), ErrInvalidRequest, 422, false, 0, "(Invalid Parameters)"},
+		{"429-retry-after-seconds", llmtest.RateLimited("7"), ErrRateLimit, 429, true, 7 * time.Second, "rate-limiting"},
+		{"429-retry-after-date", llmtest.RateLimited(now.Add(3 * time.Second).Format(http.TimeFormat)), ErrRateLimit, 429, true, 3 * time.Second, "retries automatically"},
+		{"429-without-retry-after", llmtest.RateLimited(""), ErrRateLimit, 429, true, 0, "(Rate Limit Reached)"},
+		{"429-insufficient-quota", llmtest.Response{Status: 429, Body: `{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}`},
+			ErrQuota, 429, false, 0, "insufficient balance"},
+		{"500", llmtest.HTTPError(500, "Server Error"), ErrServer, 500, true, 0, "server error"},
+		{"503", llmtest.HTTPError(503, "Server Overloaded"), ErrServer, 503, true, 0, "(Server Overloaded)"},
+		{"503-plain-body", llmtest.Response{Status: 503, Body: "upstream connect error"}, ErrServer, 503, true, 0, "(upstream connect error)"},
+		{"malformed-json", llmtest.Reply(llmtest.Text("a", 0), llmtest.Malformed()), ErrMalformed, 0, false, 0, "cannot decode"},
+		{"no-done", llmtest.Reply(llmtest.Text("hi", 0), llmtest.NoDone()), ErrStreamClosed, 0, false, 0, "before it finished"},
+		{"disconnect", llmtest.Reply(llmtest.Text("hi", 0), llmtest.Disconnect()), ErrTransport, 0, true, 0, "broke mid-response"},
+		{"empty-response", llmtest.Reply(llmtest.Usage(10, 5, 0, 0)), ErrEmptyResponse, 0, true, 0, "empty response"},
+		{"model-stopped", llmtest.Reply(llmtest.Text("x", 0), llmtest.Finish("content_filter")), ErrModelStopped, 0, false, 0, "model stopped: content_filter"},
+		{"mid-stream-error", llmtest.Response{Events: []llmtest.Event{{Data: `{"error":{"message":"overloaded"}}`}}}, ErrServer, 0, true, 0, "(overloaded)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t, tt.resp.WithHeader("X-Request-Id", "req-42"))
+			c := NewClient(ClientConfig{BaseURL: srv.URL(), Now: func() time.Time { return now }})
+			s, err := c.Stream(context.Background(), Request{Model: "m"})
+			if err == nil {
+				_, err = Collect(s)
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("want an *Error of kind %q, got %v", tt.kind, err)
+			}
+			if e.Kind != tt.kind || e.Status != tt.status || e.Retryable() != tt.retryable || e.RetryAfter != tt.retryAfter {
+				t.Errorf("want kind %q status %d retryable %v retry-after %v, got %q %d %v %v",
+					tt.kind, tt.status, tt.retryable, tt.retryAfter, e.Kind, e.Status, e.Retryable(), e.RetryAfter)
+			}
+			if !strings.Contains(e.Message, tt.message) {
+				t.Errorf("want the message to contain %q, got %q", tt.message, e.Message)
+			}
+			if e.RequestID != "req-42" {
+				t.Errorf("want request id req-42 kept, got %q", e.RequestID)
+			}
+		})
+	}
+}
+
+func TestModelStoppedMessageIsExact(t *testing.T) {
+	_, _, err := streamOne(t, llmtest.Reply(llmtest.Finish("insufficient_system_resource")))
+	var e *Error
+	if !errors.As(err, &e) || e.Message != "model stopped: insufficient_system_resource" {
+		t.Errorf("want message %q, got %v", "model stopped: insufficient_system_resource", err)
+	}
+}
+
+func TestFailedStreamStillReportsUsage(t *testing.T) {
+	chunks, _, err := streamOne(t, llmtest.Reply(llmtest.Usage(1, 2, 0, 0)))
+	if kindOf(err) != ErrEmptyResponse || len(chunks) != 1 || chunks[0].Kind != ChunkUsage {
+		t.Errorf("want a usage chunk then an empty-response error, got %+v, %v", chunks, err)
+	}
+}
+
+func TestUnreachableServerIsTransportError(t *testing.T) {
+	srv := llmtest.NewServer(nil)
+	url := srv.URL()
+	srv.Close()
+	_, err := NewClient(ClientConfig{BaseURL: url}).Stream(context.Background(), Request{Model: "m"})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrTransport || !strings.Contains(e.Message, "check the network") {
+		t.Errorf("want a transport error telling the user to check the network, got %v", err)
+	}
+}
+
+func TestCancelledBeforeResponseIsAborted(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("never read"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := newTestClient(srv).Stream(ctx, Request{Model: "m"})
+	if kindOf(err) != ErrAborted {
+		t.Errorf("want kind %q, got %v", ErrAborted, err)
+	}
+}
+
+func TestRetryAfterParsing(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	tests := map[string]time.Duration{
+		"":     0,
+		"0":    0,
+		"2":    2 * time.Second,
+		"1.5":  1500 * time.Millisecond,
+		"soon": 0,
+		now.Add(90 * time.Second).Format(http.TimeFormat):  90 * time.Second,
+		now.Add(-10 * time.Second).Format(http.TimeFormat): 0,
+	}
+	for in, want := range tests {
+		if got := retryAfter(in, now); got != want {
+			t.Errorf("retryAfter(%q): want %v, got %v", in, want, got)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package llm
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// memBody is an in-memory response body.
+type memBody struct{ io.Reader }
+
+func (memBody) Close() error { return nil }
+func (memBody) failure(err error) *Error {
+	return &Error{Kind: ErrTransport, Err: err, Message: err.Error()}
+}
+
+func collectBody(raw string) ([]Chunk, error) {
+	s := newStream(memBody{strings.NewReader(raw)}, "")
+	var out []Chunk
+	for {
+		c, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, c)
+	}
+}
+
+func TestSSEFraming(t *testing.T) {
+	text := func(s string) Chunk { return Chunk{Kind: ChunkText, Text: s} }
+	stop := Chunk{Kind: ChunkFinish, Finish: FinishStop}
+	tests := []struct {
+		name string
+		raw  string
+		want []Chunk
+	}{
+		{"data with and without a space", "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata:{\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\ndata: [DONE]\n\n",
+			[]Chunk{text("a"), text("b"), stop}},
+		{"comments and other fields skipped", ": keep-alive\n\nevent: message\nid: 7\ndata: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n: keep-alive\n\ndata: [DONE]\n\n",
+			[]Chunk{text("a"), stop}},
+		{"CRLF line endings", "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\r\n\r\ndata: [DONE]\r\n\r\n",
+			[]Chunk{text("a"), stop}},
+		{"multi-line data joins with newline", "data: {\"choices\":\ndata: [{\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]\n\n",
+			[]Chunk{text("a"), stop}},
+		{"[DONE] without a trailing blank line", "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]",
+			[]Chunk{text("a"), stop}},
+		{"first empty reasoning ignored", "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"reasoning_content\":\"r\"}}]}\n\ndata: [DONE]\n\n",
+			[]Chunk{{Kind: ChunkReasoning, Text: "r"}, stop}},
+		{"usage after finish still precedes it", "data: {\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"length\"}]}\n\ndata: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":4,\"prompt_tokens_details\":{\"cached_tokens\":6}}}\n\ndata: [DONE]\n\n",
+			[]Chunk{text("a"), {Kind: ChunkUsage, Usage: &Usage{Input: 4, CacheRead: 6, Output: 4}}, {Kind: ChunkFinish, Finish: FinishMaxTokens}}},
+		{"tool calls ended with stop finish as tool calls", "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
+			[]Chunk{{Kind: ChunkToolCall, ToolCall: &ToolCallDelta{ID: "c", Name: "f", Arguments: "{}"}}, {Kind: ChunkFinish, Finish: FinishToolCalls}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := collectBody(tt.raw)
+			if err != nil {
+				t.Fatalf("want a clean stream, got %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("\nwant %s\ngot  %s", show(tt.want), show(got))
+			}
+		})
+	}
+}
+
+func show(cs []Chunk) string {
+	var b strings.Builder
+	for _, c := range cs {
+		b.WriteString(c.Text)
+		if c.ToolCall != nil {
+			b.WriteString(c.ToolCall.ID + c.ToolCall.Arguments)
+		}
+		if c.Usage != nil {
+			b.WriteString("usage")
+		}
+		b.WriteString(string(c.Finish) + " | ")
+	}
+	return b.String()
+}
+
+func TestSSELineLongerThanTheBuffer(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	got, err := collectBody("data: {\"choices\":[{\"delta\":{\"content\":\"" + long + "\"}}]}\n\ndata: [DONE]\n\n")
+	if err != nil || len(got) != 2 || got[0].Text != long {
+		t.Errorf("want one 200 KiB text chunk and finish, got %d chunks, %v", len(got), err)
+	}
+}
+
+// BenchmarkSSE measures parsing throughput of a DeepSeek stream: SSE
+// framing, JSON decoding and chunk translation, with no network.
+func BenchmarkSSE(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join(fixtures, "deepseek-reasoner-v32_reasoning-then-content.chunks.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var one bytes.Buffer
+	for line := range bytes.Lines(raw) {
+		if line[0] != '#' {
+			one.WriteString("data: ")
+			one.Write(bytes.TrimSpace(line))
+			one.WriteString("\n\n")
+		}
+	}
+	body := bytes.Repeat(one.Bytes(), 64)
+	body = append(body, "data: [DONE]\n\n"...)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := newStream(memBody{bytes.NewReader(body)}, "")
+		for {
+			if _, err := s.Next(); err != nil {
+				if !errors.Is(err, io.EOF) {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+}
