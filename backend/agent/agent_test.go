@@ -1,0 +1,334 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// testTool is a tool defined by the test: it runs fn.
+type testTool struct {
+	name     string
+	parallel bool
+	fn       func(ctx context.Context, args json.RawMessage) tools.Result
+}
+
+func (t testTool) Spec() tools.Spec {
+	return tools.Spec{Name: t.name, Description: "test tool", Schema: json.RawMessage(`{"type":"object"}`), ParallelSafe: t.parallel}
+}
+func (t testTool) Present(json.RawMessage) card.Card { return card.Card{Kind: card.Generic, Title: t.name} }
+func (t testTool) Run(ctx context.Context, c tools.Call) tools.Result {
+	return t.fn(ctx, c.Args)
+}
+
+func echoTool() testTool {
+	return testTool{name: "echo", parallel: true, fn: func(_ context.Context, args json.RawMessage) tools.Result {
+		return tools.Result{Text: "echo " + string(args)}
+	}}
+}
+
+type fixture struct {
+	t     *testing.T
+	srv   *llmtest.Server
+	log   *session.Log
+	agent *agent.Agent
+	path  string
+}
+
+func newFixture(t *testing.T, script []llmtest.Response, ts ...tools.Tool) *fixture {
+	t.Helper()
+	srv := llmtest.New(t, script...)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	log, err := session.Create(path, session.Header{Version: 1, ID: "test-session", Created: time.Unix(0, 0).UTC(), Cwd: dir, Model: "deepseek-v4-flash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, srv: srv, log: log, path: path}
+	f.agent = f.start(ts...)
+	t.Cleanup(func() { f.agent.Close(); f.log.Close() })
+	return f
+}
+
+func (f *fixture) start(ts ...tools.Tool) *agent.Agent {
+	client := llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: "test"})
+	retry := llm.DefaultRetryPolicy(nil)
+	return agent.New(agent.Config{
+		Log: f.log, Provider: client, System: "You are a test.", Tools: tools.NewRegistry(ts...),
+		Retry: retry, Cwd: f.t.TempDir(), SpillDir: f.t.TempDir(),
+		Sleep: func(context.Context, time.Duration) error { return nil },
+	})
+}
+
+// waitIdle waits until the agent has settled with nothing queued.
+func (f *fixture) waitIdle() {
+	f.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := f.agent.WhenIdle(ctx); err != nil {
+		f.t.Fatalf("agent did not settle: %v", err)
+	}
+}
+
+// types lists the event types of the log, skipping chunk-free noise.
+func types(evs []session.Event) []string {
+	var out []string
+	for _, e := range evs {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+func TestThreeStepTurnIsLoggedInLifecycleOrder(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.Reasoning("I should look.", 4), llmtest.ToolCall("call_1", "echo", `{"x":1}`, 3), llmtest.Usage(0, 100, 20, 5), llmtest.Finish("tool_calls")),
+		llmtest.Reply(llmtest.Reasoning("Now again.", 4), llmtest.ToolCall("call_2", "echo", `{"x":2}`, 2), llmtest.Usage(100, 30, 10, 3), llmtest.Finish("tool_calls")),
+		llmtest.Reply(llmtest.Text("All done.", 3), llmtest.Usage(130, 10, 5, 0), llmtest.Finish("stop")),
+	}, echoTool())
+	f.agent.Send("run the test")
+	f.waitIdle()
+	want := []string{
+		"turn/start", "user/message", "session/title",
+		"step/start", "assistant/message", "tool/call", "tool/result", "step/end",
+		"step/start", "assistant/message", "tool/call", "tool/result", "step/end",
+		"step/start", "assistant/message", "step/end",
+		"turn/end",
+	}
+	got := types(f.log.Events())
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("event order\nwant %v\ngot  %v", want, got)
+	}
+	last := f.log.Events()[len(got)-1].Data.(session.TurnEnd)
+	if last.Reason != session.StopCompleted {
+		t.Fatalf("want turn end completed, got %+v", last)
+	}
+	if v := f.srv.Violations(); len(v) > 0 {
+		t.Fatalf("fake server found violations: %v", v)
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("want 3 requests, got %d", len(reqs))
+	}
+	third := reqs[2].Messages
+	var sawReasoning bool
+	for _, m := range third {
+		if m.Role == "assistant" && m.ReasoningContent == "I should look." {
+			sawReasoning = true
+		}
+	}
+	if !sawReasoning {
+		t.Fatalf("the third request must pass back the first step's reasoning_content; messages: %+v", third)
+	}
+}
+
+func TestSteerWhileToolRunsJoinsNextStep(t *testing.T) {
+	started := make(chan struct{})
+	release := make(chan struct{})
+	block := testTool{name: "block", fn: func(ctx context.Context, _ json.RawMessage) tools.Result {
+		close(started)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return tools.Result{Text: "unblocked"}
+	}}
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Understood."),
+	}, block)
+	f.agent.Send("start")
+	<-started
+	if !f.agent.AcceptsNextStep() {
+		t.Fatal("want AcceptsNextStep while a tool runs")
+	}
+	f.agent.Steer("also check the docs")
+	close(release)
+	f.waitIdle()
+	reqs := f.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("want 2 requests in one turn, got %d", len(reqs))
+	}
+	msgs := reqs[1].Messages
+	lastMsg := msgs[len(msgs)-1]
+	if lastMsg.Role != "user" || lastMsg.Content != "also check the docs" {
+		t.Fatalf("want the steering message last in the second request, got %+v", lastMsg)
+	}
+	if got := countType(f.log.Events(), "turn/start"); got != 1 {
+		t.Fatalf("steering must not start a new turn; turns: %d", got)
+	}
+	if got := countType(f.log.Events(), "steering/message"); got != 1 {
+		t.Fatalf("want one steering/message event, got %d", got)
+	}
+}
+
+func TestSendWhileRunningBecomesNextTurn(t *testing.T) {
+	started := make(chan struct{})
+	release := make(chan struct{})
+	block := testTool{name: "block", fn: func(ctx context.Context, _ json.RawMessage) tools.Result {
+		close(started)
+		<-release
+		return tools.Result{Text: "ok"}
+	}}
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("First done."),
+		llmtest.ReplyText("Second done."),
+	}, block)
+	f.agent.Send("first")
+	<-started
+	f.agent.Send("second")
+	close(release)
+	f.waitIdle()
+	if got := countType(f.log.Events(), "turn/start"); got != 2 {
+		t.Fatalf("want 2 turns, got %d", got)
+	}
+	reqs := f.srv.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if m := last[len(last)-1]; m.Content != "second" {
+		t.Fatalf("want the follow-up as the last message of the last request, got %+v", m)
+	}
+}
+
+func TestCancelDuringStalledStreamAbortsPromptlyAndDiscardsQueue(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.Text("Thinking about", 4), llmtest.Stall()),
+	})
+	f.agent.Send("hang")
+	<-f.srv.Stalled()
+	f.agent.Send("queued follow-up")
+	start := time.Now()
+	f.agent.Cancel()
+	f.waitIdle()
+	if d := time.Since(start); d > 200*time.Millisecond {
+		t.Fatalf("cancel took %v, want under 200ms", d)
+	}
+	evs := f.log.Events()
+	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	if end.Reason != session.StopAborted {
+		t.Fatalf("want aborted, got %+v", end)
+	}
+	var discarded []string
+	for _, e := range evs {
+		if d, ok := e.Data.(session.InboxDiscard); ok {
+			discarded = d.Texts
+		}
+	}
+	if len(discarded) != 1 || discarded[0] != "queued follow-up" {
+		t.Fatalf("want the queued follow-up discarded with an event, got %v", discarded)
+	}
+	if got := countType(evs, "turn/start"); got != 1 {
+		t.Fatalf("the discarded follow-up must not run; turns: %d", got)
+	}
+}
+
+func TestRateLimitIsRetriedWithAnEvent(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.RateLimited("1"),
+		llmtest.ReplyText("Recovered."),
+	})
+	f.agent.Send("go")
+	f.waitIdle()
+	var retries []session.Retry
+	for _, e := range f.log.Events() {
+		if r, ok := e.Data.(session.Retry); ok {
+			retries = append(retries, r)
+		}
+	}
+	if len(retries) != 1 || retries[0].Attempt != 1 || retries[0].DelayMs != 1000 || retries[0].Failure.Kind != string(llm.ErrRateLimit) {
+		t.Fatalf("want one rate-limit retry honouring Retry-After 1s, got %+v", retries)
+	}
+	evs := f.log.Events()
+	if end := evs[len(evs)-1].Data.(session.TurnEnd); end.Reason != session.StopCompleted {
+		t.Fatalf("want completed after the retry, got %+v", end)
+	}
+}
+
+func TestAuthFailureEndsTurnWithErrorAndNoRetry(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{llmtest.HTTPError(401, "Authentication Fails")})
+	f.agent.Send("go")
+	f.waitIdle()
+	evs := f.log.Events()
+	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	if end.Reason != session.StopError || end.Error == nil || end.Error.Kind != string(llm.ErrAuth) {
+		t.Fatalf("want an auth error end, got %+v", end)
+	}
+	if n := countType(evs, "llm/retry"); n != 0 {
+		t.Fatalf("auth failures must not be retried; retries: %d", n)
+	}
+}
+
+func TestParallelToolResultsKeepModelOrder(t *testing.T) {
+	slow := testTool{name: "slow", parallel: true, fn: func(ctx context.Context, args json.RawMessage) tools.Result {
+		time.Sleep(30 * time.Millisecond)
+		return tools.Result{Text: "slow"}
+	}}
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("a", "slow", `{}`, 1), llmtest.ToolCall("b", "echo", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("ok"),
+	}, slow, echoTool())
+	f.agent.Send("go")
+	f.waitIdle()
+	var ids []string
+	for _, e := range f.log.Events() {
+		if r, ok := e.Data.(session.ToolResult); ok {
+			ids = append(ids, r.CallID)
+		}
+	}
+	if strings.Join(ids, ",") != "a,b" {
+		t.Fatalf("want results in model order a,b; got %v", ids)
+	}
+}
+
+func TestUnknownToolGetsAnErrorResult(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("a", "nope", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("ok"),
+	}, echoTool())
+	f.agent.Send("go")
+	f.waitIdle()
+	for _, e := range f.log.Events() {
+		if r, ok := e.Data.(session.ToolResult); ok {
+			if !r.IsError || !strings.HasPrefix(r.Text, "Error: unknown tool") {
+				t.Fatalf("want an unknown-tool error, got %+v", r)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool result logged")
+}
+
+func TestInjectWhileIdleIsRecordedWithoutAWakeUp(t *testing.T) {
+	f := newFixture(t, nil)
+	f.agent.Inject("tool-bash", "background task 1 finished")
+	f.waitIdle()
+	evs := f.log.Events()
+	if len(evs) != 1 {
+		t.Fatalf("want exactly one event, got %v", types(evs))
+	}
+	if m, ok := evs[0].Data.(session.UserMessage); !ok || m.Kind != session.KindContext {
+		t.Fatalf("want a context user/message, got %+v", evs[0])
+	}
+	if n := len(f.srv.Requests()); n != 0 {
+		t.Fatalf("inject must not wake the agent; requests: %d", n)
+	}
+}
+
+func countType(evs []session.Event, typ string) int {
+	n := 0
+	for _, e := range evs {
+		if e.Type == typ {
+			n++
+		}
+	}
+	return n
+}
