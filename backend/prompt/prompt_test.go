@@ -1,0 +1,72 @@
+package prompt
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	repo := filepath.Join(root, "repo")
+	cwd := filepath.Join(repo, "pkg", "sub")
+	write(t, filepath.Join(home, "AGENTS.md"), "home rules")
+	write(t, filepath.Join(repo, ".git", "HEAD"), "ref")
+	write(t, filepath.Join(repo, "AGENTS.md"), "repo rules")
+	write(t, filepath.Join(repo, "CLAUDE.md"), "ignored: AGENTS.md wins")
+	write(t, filepath.Join(repo, "pkg", "CLAUDE.md"), "pkg rules")
+	if err := os.MkdirAll(cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := FindInstructions(home, cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, in := range got {
+		texts = append(texts, in.Text)
+	}
+	want := "home rules|repo rules|pkg rules"
+	if strings.Join(texts, "|") != want {
+		t.Fatalf("want %q, got %q", want, strings.Join(texts, "|"))
+	}
+}
+
+func TestInstructionsAreCappedWithANotice(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "AGENTS.md"), strings.Repeat("x", MaxInstructions+100))
+	got, err := FindInstructions("", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Text, "[instructions cut") {
+		t.Fatalf("want one cut instruction with a notice, got %d", len(got))
+	}
+	if len(got[0].Text) > MaxInstructions+200 {
+		t.Fatalf("instructions not capped: %d bytes", len(got[0].Text))
+	}
+}
+
+func TestBuildIsByteStable(t *testing.T) {
+	ins := []Instruction{{Path: "/r/AGENTS.md", Text: "rules\n"}}
+	a := Build("/r", nil, ins)
+	b := Build("/r", nil, ins)
+	if a != b {
+		t.Fatal("the same inputs must give the same prompt")
+	}
+	if !strings.Contains(a, `<instructions path="/r/AGENTS.md">`) || !strings.Contains(a, "Paths prefixed with @") {
+		t.Fatalf("prompt misses its parts:\n%s", a)
+	}
+}
