@@ -1,0 +1,228 @@
+package bash
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+func TestBashResultTextMatchesGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args map[string]any
+	}{
+		{"output", map[string]any{"command": "echo hello"}},
+		{"no_output", map[string]any{"command": "true"}},
+		{"stderr_only", map[string]any{"command": "echo oops >&2"}},
+		{"stdout_and_stderr", map[string]any{"command": "printf out; echo err >&2; exit 1"}},
+		{"exit_3", map[string]any{"command": "echo failing; exit 3"}},
+		{"timeout_trapped", map[string]any{"command": `trap "exit 0" TERM; sleep 30 & wait`, "timeoutMs": 200}},
+		{"timeout_killed", map[string]any{"command": "sleep 30", "timeoutMs": 100}},
+		{"signal_death", map[string]any{"command": "echo before; kill -KILL $$"}},
+		{"relative_workdir", map[string]any{"command": "pwd", "workdir": "sub"}},
+		{"environment", map[string]any{"command": `echo "$NO_COLOR $TERM $PAGER $GIT_PAGER $TACK_SESSION_ID ${DEEPSEEK_API_KEY-removed}"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, Local{})
+			if err := os.Mkdir(filepath.Join(f.env.Cwd, "sub"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			c.args["description"] = "Run the " + c.name + " case"
+			res := f.run(t, "bash", c.args)
+			if res.IsError {
+				t.Fatalf("want a result, got error %q", res.Text)
+			}
+			golden(t, "bash_"+c.name, f.normalise(res.Text))
+		})
+	}
+}
+
+func TestBashCardCarriesStatusFromTheOutcome(t *testing.T) {
+	f := newFixture(t, Local{})
+	exit := f.run(t, "bash", map[string]any{"command": "echo failing; exit 3", "description": "Fail"})
+	v := exit.Card.Terminal
+	if v.ExitCode == nil || *v.ExitCode != 3 || v.Output != "failing\n" || v.Cwd != f.env.Cwd || exit.Card.Description != "Fail" {
+		t.Fatalf("want exit 3, output %q, cwd %s and the description, got %+v (%q)", "failing\n", f.env.Cwd, v, exit.Card.Description)
+	}
+	sig := f.run(t, "bash", map[string]any{"command": "kill -KILL $$", "description": "Die"})
+	if v := sig.Card.Terminal; v.ExitCode != nil || v.Signal != "SIGKILL" {
+		t.Fatalf("want signal SIGKILL and no exit code, got %+v", v)
+	}
+	slow := f.run(t, "bash", map[string]any{"command": "sleep 30", "description": "Sleep", "timeoutMs": 50})
+	if v := slow.Card.Terminal; !v.TimedOut || v.Signal != "SIGTERM" || strings.Contains(v.Output, "[") {
+		t.Fatalf("want timed out by SIGTERM with no markers in the output, got %+v", v)
+	}
+}
+
+func TestBashKeepsTheTailOfLargeOutputAndSpillsAllOfIt(t *testing.T) {
+	f := newFixture(t, Local{})
+	var want strings.Builder
+	for i := 1; i <= 800_000; i++ {
+		want.WriteString(strconv.Itoa(i))
+		want.WriteByte('\n')
+	}
+	res := f.run(t, "bash", map[string]any{"command": "seq 1 800000", "description": "Print many numbers"})
+	body, notice, ok := strings.Cut(res.Text, "\n[output truncated; full output: ")
+	if !ok {
+		t.Fatalf("want a truncation notice, got the end %q", res.Text[len(res.Text)-100:])
+	}
+	if len(body) > DefaultTailBytes || !strings.HasSuffix(want.String(), body) || !strings.HasSuffix(body, "800000\n") {
+		t.Fatalf("want the last ≤%d bytes of the output, got %d bytes ending %q", DefaultTailBytes, len(body), body[len(body)-20:])
+	}
+	path := strings.TrimSuffix(notice, "]")
+	spilled, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("want the spill file at %s, got %v", path, err)
+	}
+	if string(spilled) != want.String() {
+		t.Fatalf("want the spill file byte-identical to the output (%d bytes), got %d bytes", want.Len(), len(spilled))
+	}
+	golden(t, "bash_large_output", f.normalise("<"+strconv.Itoa(len(body))+" bytes of tail>\n[output truncated; full output: "+notice))
+}
+
+func TestBashKillsWhatTheShellLeftRunning(t *testing.T) {
+	f := newFixture(t, Local{})
+	start := time.Now()
+	res := f.run(t, "bash", map[string]any{"command": "sleep 30 & echo $!", "description": "Leave a child behind"})
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Fatalf("want the call to end with the shell, it took %v", elapsed)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(res.Text))
+	if err != nil {
+		t.Fatalf("want the child's pid, got %q", res.Text)
+	}
+	eventually(t, "the child "+res.Text+" to be gone", func() bool { return gone(pid) })
+}
+
+// gone reports whether pid no longer runs (a zombie waiting for its reaper
+// counts as gone).
+func gone(pid int) bool {
+	if syscall.Kill(pid, 0) == syscall.ESRCH {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	_, after, _ := strings.Cut(string(stat), ") ")
+	return strings.HasPrefix(after, "Z")
+}
+
+func TestBashRejectsInvalidArguments(t *testing.T) {
+	cases := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "Error: invalid command: expected a non-empty string"},
+		{map[string]any{"command": "  ", "description": "d"}, "Error: invalid command: expected a non-empty string"},
+		{map[string]any{"command": 7, "description": "d"}, "Error: invalid command: expected a non-empty string"},
+		{map[string]any{"command": "ls"}, "Error: invalid description: expected a non-empty string"},
+		{map[string]any{"command": "ls", "description": "d", "timeoutMs": -1}, "Error: invalid timeoutMs: expected a positive number, got -1"},
+		{map[string]any{"command": "ls", "description": "d", "timeoutMs": 0}, "Error: invalid timeoutMs: expected a positive number, got 0"},
+		{map[string]any{"command": "ls", "description": "d", "timeoutMs": "soon"}, `Error: invalid timeoutMs: expected a positive number, got "soon"`},
+		{map[string]any{"command": "ls", "description": "d", "workdir": 7}, "Error: invalid workdir: expected a string"},
+		{map[string]any{"command": "ls", "description": "d", "run_in_background": "yes"}, "Error: invalid run_in_background: expected a boolean"},
+	}
+	f := newFixture(t, Local{})
+	for _, c := range cases {
+		res := f.run(t, "bash", c.args)
+		if !res.IsError || res.Text != c.want {
+			t.Errorf("args %v: want error %q, got %q (IsError %v)", c.args, c.want, res.Text, res.IsError)
+		}
+	}
+	res := f.tool("bash").Run(context.Background(), tools.Call{Args: json.RawMessage(`[1]`), Env: f.env})
+	if res.Text != "Error: invalid arguments: expected a JSON object" {
+		t.Errorf("want the object error, got %q", res.Text)
+	}
+}
+
+func TestBashReportsSpawnFailureAsError(t *testing.T) {
+	f := newFixture(t, Local{})
+	res := f.run(t, "bash", map[string]any{"command": "true", "description": "d", "workdir": "/nonexistent-tack-dir"})
+	if !res.IsError || !strings.HasPrefix(res.Text, "Error: cannot run command: workdir /nonexistent-tack-dir does not exist or is not a directory") {
+		t.Fatalf("want a spawn error naming the directory, got %q", res.Text)
+	}
+}
+
+func TestBashAbortKillsTheCommand(t *testing.T) {
+	f := newFixture(t, Local{})
+	ctx, cancel := context.WithCancel(context.Background())
+	raw := json.RawMessage(`{"command":"echo started; sleep 30","description":"Sleep"}`)
+	done := make(chan tools.Result)
+	go func() { done <- f.tool("bash").Run(ctx, tools.Call{Args: raw, Env: f.env}) }()
+	cancel()
+	select {
+	case res := <-done:
+		if !res.IsError || res.Text != "Error: command aborted" {
+			t.Fatalf("want Error: command aborted, got %q", res.Text)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("want the call to return after the abort, it did not within 5s")
+	}
+}
+
+func TestBashClampsTimeoutToTheMaximum(t *testing.T) {
+	ts := New(Local{}, Options{MaxTimeout: time.Second})
+	spec := ts.spec(bashArgs{Command: "x", Timeout: time.Hour}, &tools.Env{Cwd: "/w"})
+	if spec.Timeout != time.Second {
+		t.Fatalf("want the timeout clamped to 1s, got %v", spec.Timeout)
+	}
+	if spec = ts.spec(bashArgs{Command: "x"}, &tools.Env{Cwd: "/w"}); spec.Timeout != DefaultTimeout {
+		t.Fatalf("want the default timeout %v, got %v", DefaultTimeout, spec.Timeout)
+	}
+	if spec = ts.spec(bashArgs{Command: "x", Background: true, Timeout: time.Hour}, &tools.Env{Cwd: "/w"}); spec.Timeout != 0 {
+		t.Fatalf("want no timeout for a background task, got %v", spec.Timeout)
+	}
+}
+
+func TestCommandEnvRemovesProviderKeysAndSetsPlainOutput(t *testing.T) {
+	env := commandEnv([]string{"PATH=/bin", "OPENAI_API_KEY=x", "HF_TOKEN=y", "TERM=xterm", "STRIPE_API_KEY=kept"}, "s9")
+	want := []string{"PATH=/bin", "STRIPE_API_KEY=kept", "NO_COLOR=1", "TERM=dumb", "PAGER=cat", "GIT_PAGER=cat", "TACK_SESSION_ID=s9"}
+	if strings.Join(env, " ") != strings.Join(want, " ") {
+		t.Fatalf("want %v, got %v", want, env)
+	}
+}
+
+func TestBashSchemasAreStrictObjects(t *testing.T) {
+	f := newFixture(t, Local{})
+	wantRequired := map[string]string{"bash": "command,description", "bash_output": "task_id", "bash_kill": "task_id"}
+	for _, tool := range f.tools.All() {
+		var s struct {
+			Type       string         `json:"type"`
+			Properties map[string]any `json:"properties"`
+			Required   []string       `json:"required"`
+			Additional *bool          `json:"additionalProperties"`
+		}
+		spec := tool.Spec()
+		if err := json.Unmarshal(spec.Schema, &s); err != nil {
+			t.Fatalf("%s: want valid JSON schema, got %v", spec.Name, err)
+		}
+		if s.Type != "object" || s.Additional == nil || *s.Additional || strings.Join(s.Required, ",") != wantRequired[spec.Name] {
+			t.Fatalf("%s: want a closed object requiring %s, got %+v", spec.Name, wantRequired[spec.Name], s)
+		}
+	}
+	var props struct {
+		Properties map[string]any `json:"properties"`
+	}
+	_ = json.Unmarshal(f.tool("bash").Spec().Schema, &props)
+	for _, name := range []string{"command", "description", "timeoutMs", "workdir", "run_in_background"} {
+		if props.Properties[name] == nil {
+			t.Errorf("want bash property %s, it is missing", name)
+		}
+	}
+	if g := f.tool("bash").Spec().Guidance; !strings.Contains(g, "Check the [exit code: N] marker on every bash result; investigate failures before moving on.") {
+		t.Errorf("want the exit-code guidance, got %q", g)
+	}
+}
+
+var taskIDRE = regexp.MustCompile(`^started background task (bash-\d+)$`)

@@ -1,0 +1,106 @@
+package bash
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// bashTool runs one command, in the foreground or as a background task.
+type bashTool struct{ ts *Tools }
+
+const bashSchema = `{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "description": "The command to run with bash -c."},
+    "description": {"type": "string", "description": "What the command does, in active voice, 5-10 words (shown to the user; no effect on execution). Examples: \"ls\" -> \"List files in current directory\"; \"git status\" -> \"Show working tree status\"."},
+    "timeoutMs": {"type": "number", "description": "Timeout in milliseconds (default %[1]d, at most %[2]d). Ignored with run_in_background."},
+    "workdir": {"type": "string", "description": "Directory to run in. Defaults to the session's working directory; a relative path is resolved against it."},
+    "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once. No timeout applies."}
+  },
+  "required": ["command", "description"],
+  "additionalProperties": false
+}`
+
+func (b bashTool) Spec() tools.Spec {
+	def, max := b.ts.opts.DefaultTimeout.Milliseconds(), b.ts.opts.MaxTimeout.Milliseconds()
+	return tools.Spec{
+		Name: "bash",
+		Description: "Run a command with `bash -c` and return its output. " +
+			"Each call starts a fresh non-interactive shell with empty stdin: no state (cwd, variables, functions) persists between calls, so pass `workdir` instead of using `cd`. " +
+			"The result is stdout, then a `[stderr]` section, or `(no output)`; then status markers, one per line: `[timed out after Nms]`, `[killed by signal: SIGNAL]`, and `[exit code: N]` for a non-zero exit. A non-zero exit is a reported fact, not a tool error: read it and react. " +
+			fmt.Sprintf("Timeout: %d ms by default, at most %d ms; when it fires the command's process group gets SIGTERM, then SIGKILL after a grace period. ", def, max) +
+			fmt.Sprintf("Each stream keeps its last %d bytes; when more was produced the result ends with `[output truncated; full output: <path>]` and that file holds the whole stream (up to 64 MiB). ", DefaultTailBytes) +
+			"Processes the command leaves running are killed when it exits. " +
+			"For servers, watchers and other long jobs set `run_in_background: true`: the call returns `started background task <id>` at once and no timeout applies; read its output with `bash_output` and stop it with `bash_kill`. " +
+			"When a background task finishes a notice is added to the conversation, but nothing wakes you: poll with `bash_output`.",
+		Schema: json.RawMessage(fmt.Sprintf(bashSchema, def, max)),
+		Guidance: "Check the [exit code: N] marker on every bash result; investigate failures before moving on. " +
+			"No state persists between bash calls — use workdir, not cd. " +
+			"Run servers and long jobs with run_in_background and poll them with bash_output.",
+		Access: tools.AccessExec,
+	}
+}
+
+// Present is the terminal card of a call: command, description and the
+// workdir the model gave (the session cwd is not known here).
+func (bashTool) Present(args json.RawMessage) card.Card {
+	var a struct {
+		Command     string `json:"command"`
+		Description string `json:"description"`
+		Workdir     string `json:"workdir"`
+	}
+	_ = json.Unmarshal(args, &a)
+	return card.Card{
+		Kind:        card.Terminal,
+		Title:       a.Command,
+		Description: a.Description,
+		Terminal:    &card.TerminalView{Command: a.Command, Cwd: a.Workdir},
+	}
+}
+
+func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
+	a, err := parseBashArgs(call.Args)
+	if err != nil {
+		return tools.Errorf("%v", err)
+	}
+	env := call.Env
+	if env == nil {
+		env = &tools.Env{}
+	}
+	spec := b.ts.spec(a, env)
+	if a.Background {
+		return b.ts.startTask(a, spec, env)
+	}
+	proc, err := b.ts.start(spec)
+	if err != nil {
+		return tools.Errorf("%v", err)
+	}
+	if wait(ctx, proc) {
+		return tools.Errorf("command aborted")
+	}
+	r := result{stdout: proc.Stdout().Tail(), stderr: proc.Stderr().Tail(), outcome: proc.Outcome()}
+	c := b.Present(call.Args)
+	c.Terminal = terminalView(a.Command, spec.Workdir, r)
+	return tools.Result{Text: render(r), Card: &c}
+}
+
+// terminalView is the result card: the output the model saw without its
+// markers, and the exit status from the outcome itself.
+func terminalView(command, cwd string, r result) *card.TerminalView {
+	v := &card.TerminalView{
+		Command:  command,
+		Cwd:      cwd,
+		Output:   renderBody(r.stdout.Text, r.stderr.Text),
+		Signal:   r.outcome.Signal,
+		TimedOut: r.outcome.TimedOut,
+	}
+	if r.outcome.Signal == "" {
+		code := r.outcome.ExitCode
+		v.ExitCode = &code
+	}
+	return v
+}

@@ -1,0 +1,104 @@
+package bash
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// fixture is one session's bash tools over the local executor, with fast
+// kills and a notice channel.
+type fixture struct {
+	tools   *Tools
+	env     *tools.Env
+	notices chan string
+}
+
+func newFixture(t *testing.T, exec Local) *fixture {
+	t.Helper()
+	if exec.Grace == 0 {
+		exec.Grace = 200 * time.Millisecond
+	}
+	f := &fixture{notices: make(chan string, 8)}
+	f.env = &tools.Env{
+		SessionID: "session-1",
+		Cwd:       t.TempDir(),
+		SpillDir:  filepath.Join(t.TempDir(), "spill"),
+		Inject: func(origin, text string) {
+			f.notices <- origin + ": " + text
+		},
+	}
+	f.tools = New(exec, Options{Environ: append(os.Environ(), "DEEPSEEK_API_KEY=sk-secret", "TERM=xterm-256color")})
+	t.Cleanup(f.tools.Close)
+	return f
+}
+
+func (f *fixture) tool(name string) tools.Tool {
+	for _, t := range f.tools.All() {
+		if t.Spec().Name == name {
+			return t
+		}
+	}
+	panic("no tool " + name)
+}
+
+func (f *fixture) run(t *testing.T, name string, args map[string]any) tools.Result {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.tool(name).Run(context.Background(), tools.Call{ID: "call-1", Args: raw, Env: f.env})
+}
+
+var spillName = regexp.MustCompile(`bash-\d+-(stdout|stderr)\.log`)
+
+// normalise replaces the temporary directories and random file names of a
+// result so it can be compared with a golden file.
+func (f *fixture) normalise(text string) string {
+	text = strings.ReplaceAll(text, f.env.SpillDir, "$SPILL")
+	text = strings.ReplaceAll(text, f.env.Cwd, "$CWD")
+	return spillName.ReplaceAllString(text, "bash-N-$1.log")
+}
+
+// golden compares got with testdata/<name>.golden, rewriting it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run with -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Fatalf("result text differs from %s\nwant %q\ngot  %q", path, want, got)
+	}
+}
+
+// eventually polls check until it passes or the deadline expires; for
+// external processes only.
+func eventually(t *testing.T, what string, check func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !check() {
+		if time.Now().After(deadline) {
+			t.Fatalf("want %s within 5s, it did not happen", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,200 @@
+//go:build unix
+
+package bash
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// DefaultGrace is how long a process group has between SIGTERM and SIGKILL.
+const DefaultGrace = 3 * time.Second
+
+// Local runs commands on this machine: `bash -c` in its own process group,
+// stdin from /dev/null. When the shell exits, whatever it left running in
+// its group is terminated too, so no command outlives its call.
+type Local struct {
+	// Shell is the shell binary; empty means "bash" found on PATH.
+	Shell string
+	// Grace is the time between SIGTERM and SIGKILL; zero means DefaultGrace.
+	Grace time.Duration
+	// TailBytes and SpillBytes bound each captured stream; zero means the
+	// defaults (DefaultTailBytes, DefaultSpillBytes).
+	TailBytes  int
+	SpillBytes int64
+}
+
+// Start spawns spec.Command.
+func (l Local) Start(spec Spec) (Process, error) {
+	// exec reports a bad directory as the shell missing; say what is wrong.
+	if fi, err := os.Stat(spec.Workdir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("workdir %s does not exist or is not a directory", spec.Workdir)
+	}
+	shell := l.Shell
+	if shell == "" {
+		shell = "bash"
+	}
+	cmd := exec.Command(shell, "-c", spec.Command)
+	cmd.Dir = spec.Workdir
+	cmd.Env = spec.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{} // nil would inherit tack's own environment
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	// Own pipes rather than exec's copying goroutines: Wait then returns when
+	// the shell exits, even while a leftover child still holds the pipe.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("make stdout pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(outR, outW)
+		return nil, fmt.Errorf("make stderr pipe: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll(outR, outW, errR, errW)
+		return nil, err
+	}
+	closeAll(outW, errW)
+
+	grace := l.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	p := &localProcess{
+		cmd:     cmd,
+		pgid:    cmd.Process.Pid,
+		grace:   grace,
+		timeout: spec.Timeout,
+		stdout:  NewStream(spec.SpillDir, "bash-*-stdout.log", l.TailBytes, l.SpillBytes),
+		stderr:  NewStream(spec.SpillDir, "bash-*-stderr.log", l.TailBytes, l.SpillBytes),
+		kill:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	go p.run(outR, errR)
+	return p, nil
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
+}
+
+type localProcess struct {
+	cmd            *exec.Cmd
+	pgid           int
+	grace, timeout time.Duration
+	stdout, stderr *Stream
+
+	kill     chan struct{}
+	killOnce sync.Once
+	done     chan struct{}
+	outcome  Outcome
+}
+
+func (p *localProcess) Stdout() *Stream       { return p.stdout }
+func (p *localProcess) Stderr() *Stream       { return p.stderr }
+func (p *localProcess) Done() <-chan struct{} { return p.done }
+func (p *localProcess) Outcome() Outcome      { <-p.done; return p.outcome }
+func (p *localProcess) Kill()                 { p.killOnce.Do(func() { close(p.kill) }) }
+
+// run owns the process from start to Done: it drains the pipes, enforces the
+// timeout, answers Kill, and sweeps the group when the shell has exited.
+func (p *localProcess) run(outR, errR *os.File) {
+	defer close(p.done)
+	drained := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, c := range []struct {
+		r *os.File
+		s *Stream
+	}{{outR, p.stdout}, {errR, p.stderr}} {
+		wg.Go(func() { io.Copy(c.s, c.r) })
+	}
+	go func() { wg.Wait(); close(drained) }()
+
+	exited := make(chan struct{})
+	go func() { p.cmd.Wait(); close(exited) }()
+
+	var timeout <-chan time.Time
+	if p.timeout > 0 {
+		t := time.NewTimer(p.timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	p.outcome.Timeout = p.timeout
+	select {
+	case <-exited:
+	case <-timeout:
+		p.outcome.TimedOut = true
+		p.terminate(exited)
+	case <-p.kill:
+		p.outcome.Killed = true
+		p.terminate(exited)
+	}
+	p.outcome.ExitCode, p.outcome.Signal = exitStatus(p.cmd.ProcessState)
+	p.sweep(drained)
+	closeAll(outR, errR)
+	<-drained
+	p.stdout.Close()
+	p.stderr.Close()
+}
+
+// terminate sends SIGTERM to the group and SIGKILL if the shell is still
+// there after the grace period, then waits for the shell to exit.
+func (p *localProcess) terminate(exited <-chan struct{}) {
+	p.signal(syscall.SIGTERM)
+	t := time.NewTimer(p.grace)
+	defer t.Stop()
+	select {
+	case <-exited:
+	case <-t.C:
+		p.signal(syscall.SIGKILL)
+		<-exited
+	}
+}
+
+// sweep ends what the shell left running in its group, and stops waiting
+// for pipes held open by processes that escaped the group.
+func (p *localProcess) sweep(drained <-chan struct{}) {
+	t := time.NewTimer(p.grace)
+	defer t.Stop()
+	if p.signal(syscall.SIGTERM) {
+		select {
+		case <-drained:
+		case <-t.C:
+		}
+		p.signal(syscall.SIGKILL)
+		t.Reset(p.grace)
+	}
+	select {
+	case <-drained:
+	case <-t.C:
+	}
+}
+
+// signal sends sig to the process group and reports whether any process
+// was there to receive it.
+func (p *localProcess) signal(sig syscall.Signal) bool {
+	err := syscall.Kill(-p.pgid, sig)
+	return !errors.Is(err, syscall.ESRCH)
+}
+
+func exitStatus(ps *os.ProcessState) (code int, signal string) {
+	if ps == nil {
+		return -1, ""
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1, signalName(ws.Signal())
+	}
+	return ps.ExitCode(), ""
+}

@@ -1,0 +1,97 @@
+package bash
+
+import (
+	"fmt"
+	"strings"
+)
+
+// result is a finished foreground run, as the renderer needs it.
+type result struct {
+	stdout, stderr Capture
+	outcome        Outcome
+}
+
+// render shapes a finished run into the text the model reads: stdout, then
+// a "[stderr]" section, each followed by its truncation notice, or
+// "(no output)"; then one marker per line: "[timed out after Nms]" whenever
+// the timeout fired (even if the command then exited 0),
+// "[killed by signal: SIG]" for a signal death, else "[exit code: N]" for a
+// non-zero exit.
+func render(r result) string {
+	body := renderBody(streamText(r.stdout), streamText(r.stderr))
+	if body == "" {
+		body = "(no output)"
+	}
+	markers := statusMarkers(r.outcome)
+	if len(markers) == 0 {
+		return body
+	}
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return body + strings.Join(markers, "\n")
+}
+
+// renderBody joins stdout and a "[stderr]" section with a single newline.
+func renderBody(out, errText string) string {
+	if errText == "" {
+		return out
+	}
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return out + "[stderr]\n" + errText
+}
+
+func streamText(c Capture) string {
+	if !c.Truncated {
+		return c.Text
+	}
+	return c.Text + "\n" + truncationNotice(c.SpillPath)
+}
+
+func truncationNotice(path string) string {
+	if path == "" {
+		path = "(unavailable)"
+	}
+	return "[output truncated; full output: " + path + "]"
+}
+
+func statusMarkers(o Outcome) []string {
+	var m []string
+	if o.TimedOut {
+		m = append(m, fmt.Sprintf("[timed out after %dms]", o.Timeout.Milliseconds()))
+	}
+	switch {
+	case o.Signal != "":
+		m = append(m, "[killed by signal: "+o.Signal+"]")
+	case o.ExitCode != 0:
+		m = append(m, fmt.Sprintf("[exit code: %d]", o.ExitCode))
+	}
+	return m
+}
+
+// statusLine is the last line of a bash_output read and of the completion
+// notice.
+func statusLine(running bool, killed bool, o Outcome) string {
+	switch {
+	case running:
+		return "[status: running]"
+	case o.Signal != "":
+		return "[status: killed by " + o.Signal + "]"
+	case killed:
+		return "[status: killed]"
+	default:
+		return fmt.Sprintf("[status: completed, exit code: %d]", o.ExitCode)
+	}
+}
+
+// lossNotice says a background read skipped bytes that only the spill files
+// still hold.
+func lossNotice(paths []string) string {
+	where := "(unavailable)"
+	if len(paths) > 0 {
+		where = strings.Join(paths, ", ")
+	}
+	return "[some output was dropped from memory; full output: " + where + "]"
+}

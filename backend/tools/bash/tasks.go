@@ -1,0 +1,221 @@
+package bash
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// task is one background command of the session.
+type task struct {
+	id, command, description, cwd string
+	proc                          Process
+	env                           *tools.Env
+
+	// Guarded by Tools.mu.
+	outOffset, errOffset int64
+	killRequested        bool
+}
+
+// startTask starts a background task and returns its id at once.
+func (ts *Tools) startTask(a bashArgs, spec Spec, env *tools.Env) tools.Result {
+	proc, err := ts.start(spec)
+	if err != nil {
+		return tools.Errorf("%v", err)
+	}
+	ts.mu.Lock()
+	ts.nextID++
+	t := &task{
+		id:          fmt.Sprintf("bash-%d", ts.nextID),
+		command:     a.Command,
+		description: a.Description,
+		cwd:         spec.Workdir,
+		proc:        proc,
+		env:         env,
+	}
+	ts.tasks[t.id] = t
+	ts.watchers.Go(func() { ts.watch(t) })
+	ts.mu.Unlock()
+	return tools.Result{
+		Text: "started background task " + t.id,
+		Card: &card.Card{
+			Kind:        card.Terminal,
+			Title:       a.Command,
+			Description: a.Description,
+			Terminal:    &card.TerminalView{Command: a.Command, Cwd: spec.Workdir, Background: t.id},
+		},
+	}
+}
+
+// watch posts the completion notice of t: durable context for the next
+// model request, not a wake-up. Tasks the model killed, and tasks ended by
+// Close, get none.
+func (ts *Tools) watch(t *task) {
+	<-t.proc.Done()
+	ts.mu.Lock()
+	quiet := ts.closed || t.killRequested || t.env.Inject == nil
+	ts.mu.Unlock()
+	if quiet {
+		return
+	}
+	t.env.Inject("tool-bash", fmt.Sprintf("background task %s (%s) finished %s. Read its output with bash_output.",
+		t.id, t.description, statusLine(false, false, t.proc.Outcome())))
+}
+
+func (ts *Tools) lookup(id string) (*task, error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t, ok := ts.tasks[id]
+	if !ok {
+		return nil, fmt.Errorf("unknown bash task %q", id)
+	}
+	return t, nil
+}
+
+func taskCard(verb string, args json.RawMessage) card.Card {
+	var a struct {
+		TaskID string `json:"task_id"`
+	}
+	_ = json.Unmarshal(args, &a)
+	return card.Card{Kind: card.Generic, Title: verb + " background task " + a.TaskID}
+}
+
+const taskSchema = `{
+  "type": "object",
+  "properties": {
+    "task_id": {"type": "string", "description": "Task id returned by the bash tool (bash-N)."}
+  },
+  "required": ["task_id"],
+  "additionalProperties": false
+}`
+
+// outputTool reads what a background task wrote since the last read.
+type outputTool struct{ ts *Tools }
+
+func (outputTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name: "bash_output",
+		Description: "Read new output from a background task started by `bash` with `run_in_background`. " +
+			"Returns only the output produced since the previous bash_output call for that task (`(no new output)` when there is none; stderr in a `[stderr]` section), " +
+			"then a status line: `[status: running]`, `[status: completed, exit code: N]`, `[status: killed by SIGNAL]` or `[status: killed]`. " +
+			fmt.Sprintf("Memory keeps the last %d bytes of each stream; when output was produced faster than you read it, ", DefaultTailBytes) +
+			"`[some output was dropped from memory; full output: <paths>]` names the files that hold all of it. " +
+			"Tasks keep running while you do other work; poll again later for more.",
+		Schema: json.RawMessage(taskSchema),
+		// It only observes a task this session started.
+		Access:       tools.AccessRead,
+		ParallelSafe: true,
+	}
+}
+
+func (outputTool) Present(args json.RawMessage) card.Card { return taskCard("Read output from", args) }
+
+func (o outputTool) Run(_ context.Context, call tools.Call) tools.Result {
+	id, err := parseTaskID(call.Args)
+	if err != nil {
+		return tools.Errorf("%v", err)
+	}
+	t, err := o.ts.lookup(id)
+	if err != nil {
+		return tools.Errorf("%v", err)
+	}
+	// Status first: a finished task's streams are complete, so this read
+	// cannot miss output that the status line claims is final.
+	var running bool
+	select {
+	case <-t.proc.Done():
+	default:
+		running = true
+	}
+	o.ts.mu.Lock()
+	out := t.proc.Stdout().ReadFrom(t.outOffset)
+	errs := t.proc.Stderr().ReadFrom(t.errOffset)
+	t.outOffset, t.errOffset = out.Next, errs.Next
+	killed := t.killRequested
+	o.ts.mu.Unlock()
+
+	text := renderBody(out.Text, errs.Text)
+	c := &card.Card{Kind: card.Terminal, Title: t.command, Description: t.description,
+		Terminal: &card.TerminalView{Command: t.command, Cwd: t.cwd, Output: text, Background: t.id}}
+	if text == "" {
+		text = "(no new output)"
+	}
+	var lines []string
+	if out.Lossy || errs.Lossy {
+		var paths []string
+		for _, p := range []string{out.SpillPath, errs.SpillPath} {
+			if p != "" {
+				paths = append(paths, p)
+			}
+		}
+		lines = append(lines, lossNotice(paths))
+	}
+	var outcome Outcome
+	if !running {
+		outcome = t.proc.Outcome()
+		c.Terminal.Signal = outcome.Signal
+		if outcome.Signal == "" {
+			c.Terminal.ExitCode = &outcome.ExitCode
+		}
+	}
+	lines = append(lines, statusLine(running, killed, outcome))
+	return tools.Result{Text: joinLines(text, lines), Card: c}
+}
+
+// joinLines appends lines to text, each on its own line.
+func joinLines(text string, lines []string) string {
+	for _, l := range lines {
+		if text != "" && text[len(text)-1] != '\n' {
+			text += "\n"
+		}
+		text += l
+	}
+	return text
+}
+
+// killTool stops a background task.
+type killTool struct{ ts *Tools }
+
+func (killTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name: "bash_kill",
+		Description: "Stop a background task started by `bash`: SIGTERM to its whole process group, then SIGKILL after a grace period. " +
+			"Returns `killed background task <id>`, or `task <id> had already finished` when it had ended on its own.",
+		Schema: json.RawMessage(taskSchema),
+		// It only stops a task this session started, so it never asks.
+		Access: tools.AccessRead,
+	}
+}
+
+func (killTool) Present(args json.RawMessage) card.Card { return taskCard("Kill", args) }
+
+func (k killTool) Run(ctx context.Context, call tools.Call) tools.Result {
+	id, err := parseTaskID(call.Args)
+	if err != nil {
+		return tools.Errorf("%v", err)
+	}
+	t, err := k.ts.lookup(id)
+	if err != nil {
+		return tools.Errorf("%v", err)
+	}
+	c := k.Present(call.Args)
+	k.ts.mu.Lock()
+	select {
+	case <-t.proc.Done():
+		k.ts.mu.Unlock()
+		return tools.Result{Text: fmt.Sprintf("task %s had already finished", id), Card: &c}
+	default:
+		t.killRequested = true
+	}
+	k.ts.mu.Unlock()
+	t.proc.Kill()
+	select {
+	case <-t.proc.Done():
+	case <-ctx.Done():
+		return tools.Errorf("tool call aborted while task %s was being killed; it is still being stopped", id)
+	}
+	return tools.Result{Text: "killed background task " + id, Card: &c}
+}
