@@ -33,6 +33,7 @@ func (p RetryPolicy) Delay(attempt int, err *Error) (time.Duration, bool) {
 	for i := 1; i < attempt && d < p.Cap; i++ {
 		d *= 2
 	}
+	d = min(d, p.Cap)
 	if p.Rand != nil && p.Jitter > 0 {
 		d = time.Duration(float64(d) * (1 + p.Jitter*(2*p.Rand()-1)))
 	}

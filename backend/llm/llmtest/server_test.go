@@ -1,0 +1,187 @@
+package llmtest_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+func post(t *testing.T, srv *llmtest.Server, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(srv.URL()+"/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func wantViolation(t *testing.T, srv *llmtest.Server, fragment string) {
+	t.Helper()
+	v := srv.Violations()
+	if len(v) != 1 || !strings.Contains(v[0], fragment) {
+		t.Errorf("want one violation mentioning %q, got %q", fragment, v)
+	}
+}
+
+func TestOrphanToolResultIsRejectedAndRecorded(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("unused"))
+	status, body := post(t, srv, `{"model":"m","messages":[{"role":"user","content":"hi"},{"role":"tool","tool_call_id":"call_9","content":"x"}]}`)
+	if status != 400 || !strings.Contains(body, "orphan tool result") {
+		t.Errorf("want HTTP 400 naming the orphan tool result, got %d %s", status, body)
+	}
+	wantViolation(t, srv, `request 1: message 1: orphan tool result: "call_9"`)
+	if srv.Remaining() != 1 {
+		t.Errorf("want a rejected request to leave the script untouched, got %d remaining", srv.Remaining())
+	}
+}
+
+func TestUnansweredToolCallIsRejected(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("unused"))
+	post(t, srv, `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"again"}]}`)
+	wantViolation(t, srv, "message 2 (user) comes before tool calls c1 are answered")
+}
+
+func TestNullAssistantContentIsRejected(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("unused"))
+	post(t, srv, `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null},{"role":"user","content":"x"}]}`)
+	wantViolation(t, srv, "assistant content is null")
+}
+
+// TestReasoningMustBePassedBackAfterReasonedToolCalls replays a reasoned
+// tool-call turn through the real client, once faithfully and once with the
+// reasoning dropped.
+func TestReasoningMustBePassedBackAfterReasonedToolCalls(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.Reasoning("I should list files.", 5), llmtest.ToolCall("call_1", "bash", `{"command":"ls"}`, 2)),
+		llmtest.ReplyText("Two files."),
+	)
+	client := llm.NewClient(llm.ClientConfig{BaseURL: srv.URL()})
+	ask := func(msgs []llm.Message) (*llm.Accumulator, error) {
+		s, err := client.Stream(context.Background(), llm.Request{Model: "m", Effort: llm.EffortHigh, Messages: msgs})
+		if err != nil {
+			return nil, err
+		}
+		return llm.Collect(s)
+	}
+	history := []llm.Message{{Role: llm.RoleUser, Content: "list"}}
+	first, err := ask(history)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := first.Message()
+	result := llm.Message{Role: llm.RoleTool, ToolCallID: "call_1", Content: "a\nb"}
+
+	stripped := turn
+	stripped.Reasoning = ""
+	if _, err := ask(append(history, stripped, result)); err == nil {
+		t.Fatal("want the request without reasoning_content rejected, got success")
+	}
+	wantViolation(t, srv, "tool call call_1 came with reasoning, want it passed back as reasoning_content")
+
+	if _, err := ask(append(history, turn, result)); err != nil {
+		t.Fatalf("want the faithful replay accepted, got %v", err)
+	}
+	got := srv.Requests()[2].Messages[1]
+	if got.ReasoningContent != "I should list files." || got.ToolCalls[0].Function.Arguments != `{"command":"ls"}` {
+		t.Errorf("want the recorded request to carry the reasoning and arguments, got %+v", got)
+	}
+	if len(srv.Violations()) != 1 {
+		t.Errorf("want no new violations, got %q", srv.Violations())
+	}
+	if srv.Remaining() != 0 {
+		t.Errorf("want the script consumed, got %d left", srv.Remaining())
+	}
+}
+
+func TestRequestAfterScriptRunsOutIsAViolationUnlessFallback(t *testing.T) {
+	srv := llmtest.New(t)
+	if status, _ := post(t, srv, `{"messages":[{"role":"user","content":"hi"}]}`); status != 400 {
+		t.Errorf("want 400 after the script ran out, got %d", status)
+	}
+	wantViolation(t, srv, "the script has run out")
+
+	fb := llmtest.NewServer(nil, llmtest.WithFallback(llmtest.ReplyText("default")))
+	defer fb.Close()
+	if status, body := post(t, fb, `{"messages":[{"role":"user","content":"hi"}]}`); status != 200 || !strings.Contains(body, `"default"`) {
+		t.Errorf("want the fallback reply, got %d %s", status, body)
+	}
+}
+
+func TestStallSignalsAndCloseReleasesIt(t *testing.T) {
+	srv := llmtest.NewServer([]llmtest.Response{llmtest.Reply(llmtest.Text("so far", 0), llmtest.Stall())})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		resp, err := http.Post(srv.URL()+"/v1/chat/completions", "application/json", strings.NewReader(`{"messages":[]}`))
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	<-srv.Stalled()
+	srv.Close()
+	<-done
+}
+
+func TestScriptFileServesEachKindOfResponse(t *testing.T) {
+	dir := t.TempDir()
+	script := `{"responses": [
+		{"reasoning": "Hmm.", "text": "Hello!", "chunk": 2, "usage": {"hit": 1, "miss": 2, "output": 3, "reasoning": 1}},
+		{"tool_calls": [{"id": "call_1", "name": "bash", "arguments": "{\"command\":\"ls\"}"}]},
+		{"status": 429, "retry_after": "2"},
+		{"text": "partial", "no_done": true},
+		{"replay": "` + filepath.ToSlash(mustAbs(t, "../../../testdata/deepseek/deepseek-chat-v31_content-then-tool-call.sse")) + `"}
+	]}`
+	path := filepath.Join(dir, "script.json")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	responses, err := llmtest.LoadScript(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, responses...)
+	client := llm.NewClient(llm.ClientConfig{BaseURL: srv.URL()})
+	var results []string
+	for range responses {
+		s, err := client.Stream(context.Background(), llm.Request{Model: "m", Messages: []llm.Message{{Role: llm.RoleUser, Content: "go"}}})
+		if err == nil {
+			var acc *llm.Accumulator
+			acc, err = llm.Collect(s)
+			if err == nil {
+				m := acc.Message()
+				results = append(results, m.Reasoning+"|"+m.Content+"|"+string(acc.Finish()))
+				continue
+			}
+		}
+		results = append(results, err.Error())
+	}
+	want := []string{
+		"Hmm.|Hello!|stop",
+		"||tool-calls",
+		"rate-limit (HTTP 429): the provider is rate-limiting requests; tack retries automatically, or wait a minute and try again (scripted HTTP 429)",
+		"stream-closed: the provider closed the stream before it finished (no [DONE]); try again",
+		"|I'll check the current weather in Tokyo for you.|tool-calls",
+	}
+	if strings.Join(results, "\n") != strings.Join(want, "\n") {
+		t.Errorf("\nwant %q\ngot  %q", want, results)
+	}
+	srv.AssertConsumed(t)
+}
+
+func mustAbs(t *testing.T, p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}

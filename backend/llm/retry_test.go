@@ -1,0 +1,64 @@
+package llm
+
+import (
+	"testing"
+	"time"
+)
+
+func TestRetryPolicyDelays(t *testing.T) {
+	p := DefaultRetryPolicy(nil)
+	server := &Error{Kind: ErrServer}
+	tests := []struct {
+		attempt int
+		err     *Error
+		want    time.Duration
+		ok      bool
+	}{
+		{1, server, 500 * time.Millisecond, true},
+		{2, server, time.Second, true},
+		{3, &Error{Kind: ErrTransport}, 2 * time.Second, true},
+		{4, &Error{Kind: ErrEmptyResponse}, 4 * time.Second, true},
+		{5, &Error{Kind: ErrRateLimit}, 8 * time.Second, true},
+		{6, server, 0, false},
+		{0, server, 0, false},
+		{1, &Error{Kind: ErrRateLimit, RetryAfter: 3 * time.Second}, 3 * time.Second, true},
+		{1, &Error{Kind: ErrRateLimit, RetryAfter: 30 * time.Second}, 500 * time.Millisecond, true},
+		{1, &Error{Kind: ErrAuth}, 0, false},
+		{1, &Error{Kind: ErrQuota}, 0, false},
+		{1, &Error{Kind: ErrInvalidRequest}, 0, false},
+		{1, &Error{Kind: ErrContextOverflow}, 0, false},
+		{1, &Error{Kind: ErrMalformed}, 0, false},
+		{1, &Error{Kind: ErrStreamClosed}, 0, false},
+		{1, &Error{Kind: ErrModelStopped}, 0, false},
+		{1, &Error{Kind: ErrAborted}, 0, false},
+		{1, nil, 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := p.Delay(tt.attempt, tt.err)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("Delay(%d, %v): want %v %v, got %v %v", tt.attempt, tt.err, tt.want, tt.ok, got, ok)
+		}
+	}
+}
+
+func TestRetryBackoffIsCappedAndJittered(t *testing.T) {
+	p := RetryPolicy{Max: 10, Base: 500 * time.Millisecond, Cap: 10 * time.Second, Jitter: 0.1}
+	err := &Error{Kind: ErrServer}
+	for _, tt := range []struct {
+		rand    float64
+		attempt int
+		want    time.Duration
+	}{
+		{0, 1, 450 * time.Millisecond}, // -10%
+		{1, 1, 550 * time.Millisecond}, // +10%
+		{0.5, 3, 2 * time.Second},      // centre
+		{0, 9, 9 * time.Second},        // capped, then -10%
+		{1, 9, 10 * time.Second},       // never above the cap
+		{0.5, 10, 10 * time.Second},    // many doublings stay capped
+	} {
+		p.Rand = func() float64 { return tt.rand }
+		if got, _ := p.Delay(tt.attempt, err); got != tt.want {
+			t.Errorf("attempt %d with rand %v: want %v, got %v", tt.attempt, tt.rand, tt.want, got)
+		}
+	}
+}
