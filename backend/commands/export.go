@@ -61,7 +61,7 @@ func exportMarkdown(h session.Header, events []session.Event, models Models) str
 	if title == "" {
 		title = "Session " + h.ID
 	}
-	fmt.Fprintf(&w.b, "# %s\n\n", oneLine(title))
+	fmt.Fprintf(&w.b, "# %s\n\n", escapeInline(title))
 	fmt.Fprintf(&w.b, "- Session: %s\n- Directory: %s\n- Created: %s\n", code(h.ID), code(h.Cwd), clock(h.Created))
 	for _, e := range proj.Transcript() {
 		w.event(e)

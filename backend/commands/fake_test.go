@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
@@ -31,7 +32,8 @@ func (f *fakeAgent) Record(d session.Data) (session.Event, error) {
 	if f.failLog {
 		return session.Event{}, errors.New("disk full")
 	}
-	e := session.Event{Type: d.EventType(), Seq: int64(len(f.events) + 1), Data: d}
+	seq := int64(len(f.events) + 1)
+	e := session.Event{Type: d.EventType(), Seq: seq, Time: created.Add(time.Duration(seq) * time.Minute), Data: d}
 	f.events = append(f.events, e)
 	return e, nil
 }
