@@ -54,7 +54,8 @@ func NewClient(cfg ClientConfig) *Client {
 }
 
 // Stream sends req and returns its response stream. Failures are *Error;
-// cancelling ctx ends a pending Stream or Next with ErrAborted.
+// cancelling ctx ends a pending Stream or Next with ErrAborted. An empty
+// req.Effort sends no thinking switch, leaving the server's default.
 func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
 	payload, err := json.Marshal(encodeRequest(req))
 	if err != nil {

@@ -70,6 +70,7 @@ func statusError(resp *http.Response, now time.Time, keyEnv string) *Error {
 		e.Message = fmt.Sprintf("the provider has no such endpoint or model; check the base URL (DEEPSEEK_BASE_URL or OPENAI_BASE_URL) and the model name (%s)", detail.Message)
 	case code >= 500:
 		e.Kind = ErrServer
+		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
 		e.Message = fmt.Sprintf("the provider failed with a server error; tack retries automatically, or try again later (%s)", detail.Message)
 	default:
 		e.Kind = ErrInvalidRequest

@@ -37,7 +37,7 @@ func TestFailuresMapToKindsWithActionableMessages(t *testing.T) {
 		{"429-insufficient-quota", llmtest.Response{Status: 429, Body: `{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}`},
 			ErrQuota, 429, false, 0, "insufficient balance"},
 		{"500", llmtest.HTTPError(500, "Server Error"), ErrServer, 500, true, 0, "server error"},
-		{"503", llmtest.HTTPError(503, "Server Overloaded"), ErrServer, 503, true, 0, "(Server Overloaded)"},
+		{"503", llmtest.HTTPError(503, "Server Overloaded").WithHeader("Retry-After", "4"), ErrServer, 503, true, 4 * time.Second, "(Server Overloaded)"},
 		{"503-plain-body", llmtest.Response{Status: 503, Body: "upstream connect error"}, ErrServer, 503, true, 0, "(upstream connect error)"},
 		{"malformed-json", llmtest.Reply(llmtest.Text("a", 0), llmtest.Malformed()), ErrMalformed, 0, false, 0, "cannot decode"},
 		{"no-done", llmtest.Reply(llmtest.Text("hi", 0), llmtest.NoDone()), ErrStreamClosed, 0, false, 0, "before it finished"},

@@ -140,6 +140,8 @@ func (s *Server) AssertConsumed(t testing.TB) {
 // exactly while the stream is stalled.
 func (s *Server) Stalled() <-chan struct{} { return s.stalled }
 
+// ServeHTTP answers POST .../chat/completions from the script and anything
+// else with 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		writeError(w, HTTPError(http.StatusNotFound, "llmtest serves POST /chat/completions only"))

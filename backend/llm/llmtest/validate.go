@@ -65,6 +65,8 @@ type StreamOptions struct {
 	IncludeUsage bool `json:"include_usage"`
 }
 
+// UnmarshalJSON accepts content as a string, an array of text parts, or
+// null (which validation then reports on assistant messages).
 func (m *Message) UnmarshalJSON(b []byte) error {
 	type plain Message
 	var aux struct {
