@@ -45,9 +45,12 @@ type Config struct {
 	Retry  llm.RetryPolicy
 	// MaxParallel bounds concurrently running parallel-safe tools (10).
 	MaxParallel int
-	Cwd         string
-	SpillDir    string
-	Now         func() time.Time
+	// CompactAt is the share of the context window at which the history is
+	// compacted before a step (0.8 when zero).
+	CompactAt float64
+	Cwd       string
+	SpillDir  string
+	Now       func() time.Time
 	// Sleep waits between retries; tests make it instant.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
@@ -68,6 +71,7 @@ type Agent struct {
 	steering  []string
 	followUps []string
 	injected  []injection
+	jobs      []compactJob
 	cancel    context.CancelFunc
 	model     string
 	effort    llm.Effort

@@ -26,7 +26,9 @@ type testTool struct {
 func (t testTool) Spec() tools.Spec {
 	return tools.Spec{Name: t.name, Description: "test tool", Schema: json.RawMessage(`{"type":"object"}`), ParallelSafe: t.parallel}
 }
-func (t testTool) Present(json.RawMessage) card.Card { return card.Card{Kind: card.Generic, Title: t.name} }
+func (t testTool) Present(json.RawMessage) card.Card {
+	return card.Card{Kind: card.Generic, Title: t.name}
+}
 func (t testTool) Run(ctx context.Context, c tools.Call) tools.Result {
 	return t.fn(ctx, c.Args)
 }

@@ -14,6 +14,7 @@ import (
 func (a *Agent) loop(ctx context.Context) {
 	defer close(a.done)
 	for {
+		a.runJobs(ctx)
 		a.mu.Lock()
 		var prompt string
 		have := len(a.followUps) > 0
@@ -23,7 +24,11 @@ func (a *Agent) loop(ctx context.Context) {
 			prompt, a.steering = strings.Join(a.steering, "\n\n"), nil
 			have = true
 		}
+		pending := len(a.jobs) > 0
 		a.mu.Unlock()
+		if pending {
+			continue
+		}
 		if !have {
 			a.flushInjected()
 			a.setStatus(StatusIdle)
@@ -79,6 +84,9 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		a.flushSteering(ts.turn)
 		a.flushInjected()
 		model, effort := a.Model()
+		if a.shouldCompact(model) {
+			a.compact(ctx, ts.turn)
+		}
 		a.record(session.StepStart{Turn: ts.turn, Step: step, Model: model, Effort: effort})
 		if err := a.cfg.Log.Sync(); err != nil {
 			a.record(session.StepEnd{Turn: ts.turn, Step: step})

@@ -14,6 +14,7 @@ import (
 // returns the settled assistant message.
 func (a *Agent) request(ctx context.Context, turn, step int, model string, effort llm.Effort, st *stepTimer) (session.AssistantMessage, error) {
 	req := a.buildRequest(model, effort)
+	compacted := false
 	for attempt := 1; ; attempt++ {
 		a.publish(PhaseChanged{Phase: PhaseModelWait})
 		msg, streamed, err := a.stream(ctx, req, turn, step, st)
@@ -27,6 +28,20 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 		var le *llm.Error
 		if !errors.As(err, &le) {
 			le = &llm.Error{Kind: llm.ErrTransport, Message: err.Error(), Err: err}
+		}
+		if le.Kind == llm.ErrContextOverflow && !compacted {
+			// Summarise the history and try once more; a second overflow
+			// ends the turn.
+			compacted = true
+			if streamed {
+				a.publish(StepDiscarded{Turn: turn, Step: step})
+			}
+			if _, err := a.compact(ctx, turn); err != nil {
+				return msg, le
+			}
+			req = a.buildRequest(model, effort)
+			attempt--
+			continue
 		}
 		delay, ok := a.cfg.Retry.Delay(attempt, le)
 		if !ok {

@@ -1,0 +1,197 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// Compaction settings.
+const (
+	defaultCompactAt = 0.8  // share of the window that triggers compaction
+	retainShare      = 0.16 // share of the window kept verbatim
+	charsPerToken    = 4
+	summaryMaxTokens = 8192
+)
+
+// ErrNothingToCompact means the history is too short to summarise.
+var ErrNothingToCompact = errors.New("no compactable history yet")
+
+// summaryInstruction is appended to the replayed conversation; the request
+// otherwise matches a step's, so the provider's prompt cache serves it.
+const summaryInstruction = `Summarise the conversation so far so that it can replace the earlier history. Write in English, in Markdown, with exactly these sections:
+
+## Request and Intent
+## Key Concepts
+## Files and Code
+## Errors and Fixes
+## Pending Work
+## Current Work
+## Next Step
+
+Keep file paths, names, commands, decisions and the user's exact requirements. Do not call tools.`
+
+const summaryPreamble = "This is an automatically generated checkpoint condensing an earlier span of the conversation. Continue the work from it.\n\n"
+
+// CompactResult says what a compaction did.
+type CompactResult struct {
+	Items  int // surface messages summarised
+	Tokens int // estimated tokens they held
+}
+
+// Compact summarises the older part of the history now. It waits for the
+// agent to be idle-admitted: prompts sent meanwhile run after it.
+func (a *Agent) Compact(ctx context.Context) (CompactResult, error) {
+	j := compactJob{reply: make(chan compactReply, 1)}
+	a.mu.Lock()
+	if a.status == StatusRunning {
+		a.mu.Unlock()
+		return CompactResult{}, errors.New("compaction needs an idle agent; wait for the turn to finish or cancel it")
+	}
+	a.jobs = append(a.jobs, j)
+	a.mu.Unlock()
+	a.poke()
+	select {
+	case r := <-j.reply:
+		return r.res, r.err
+	case <-ctx.Done():
+		return CompactResult{}, ctx.Err()
+	}
+}
+
+type compactJob struct{ reply chan compactReply }
+
+type compactReply struct {
+	res CompactResult
+	err error
+}
+
+// runJobs runs queued compactions on the loop goroutine.
+func (a *Agent) runJobs(ctx context.Context) {
+	for {
+		a.mu.Lock()
+		if len(a.jobs) == 0 {
+			a.mu.Unlock()
+			return
+		}
+		j := a.jobs[0]
+		a.jobs = a.jobs[1:]
+		a.mu.Unlock()
+		a.setStatus(StatusRunning)
+		res, err := a.compact(ctx, a.turn())
+		j.reply <- compactReply{res, err}
+	}
+}
+
+// shouldCompact reports whether the context has reached the threshold.
+func (a *Agent) shouldCompact(model string) bool {
+	m, _ := a.cfg.Catalog.Lookup(model)
+	if m.ContextWindow <= 0 {
+		return false
+	}
+	at := a.cfg.CompactAt
+	if at <= 0 {
+		at = defaultCompactAt
+	}
+	a.logMu.Lock()
+	used := a.proj.ContextTokens()
+	a.logMu.Unlock()
+	return float64(used) >= at*float64(m.ContextWindow)
+}
+
+// compact summarises everything but the recent tail and records the summary
+// as a replacement on the surface, bracketed by compact/start and
+// compact/end. On failure the history is left untouched.
+func (a *Agent) compact(ctx context.Context, turn int) (CompactResult, error) {
+	a.publish(PhaseChanged{Phase: PhaseCompacting})
+	defer a.publish(PhaseChanged{Phase: PhaseIdle})
+	a.record(session.CompactStart{Turn: turn})
+	res, err := a.summarise(ctx)
+	end := session.CompactEnd{Items: res.Items, Tokens: res.Tokens}
+	if err != nil {
+		end.Error = err.Error()
+	}
+	a.record(end)
+	_ = a.cfg.Log.Sync()
+	return res, err
+}
+
+func (a *Agent) summarise(ctx context.Context) (CompactResult, error) {
+	model, _ := a.Model()
+	m, _ := a.cfg.Catalog.Lookup(model)
+	a.logMu.Lock()
+	surface, seqs := a.proj.Surface(), a.proj.SurfaceSeqs()
+	a.logMu.Unlock()
+	cut := cutPoint(surface, int(retainShare*float64(m.ContextWindow))*charsPerToken)
+	if cut == 0 {
+		return CompactResult{}, ErrNothingToCompact
+	}
+	req := a.buildRequest(model, llm.EffortOff)
+	req.Purpose = llm.PurposeCompaction
+	req.MaxTokens = summaryMaxTokens
+	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: summaryInstruction})
+	s, err := a.cfg.Provider.Stream(ctx, req)
+	if err != nil {
+		return CompactResult{}, fmt.Errorf("summary request: %w", err)
+	}
+	acc, err := llm.Collect(s)
+	if err != nil {
+		return CompactResult{}, fmt.Errorf("summary request: %w", err)
+	}
+	summary := strings.TrimSpace(acc.Message().Content)
+	if summary == "" {
+		return CompactResult{}, errors.New("the model returned an empty summary")
+	}
+	res := CompactResult{Items: cut, Tokens: textBytes(surface[:cut]) / charsPerToken}
+	_, err = a.record(session.UserMessage{
+		Turn: a.turn(), Kind: session.KindSummary,
+		Text:    summaryPreamble + "<compacted-summary>\n" + summary + "\n</compacted-summary>",
+		Replace: &session.Span{Start: seqs[0], End: seqs[cut-1]},
+	})
+	return res, err
+}
+
+// cutPoint is the index of the first message kept verbatim: the tail holds
+// about retainChars, and the cut never separates a tool result from the
+// call that asked for it. 0 means there is nothing to summarise.
+func cutPoint(msgs []llm.Message, retainChars int) int {
+	kept := 0
+	cut := len(msgs)
+	for cut > 0 && kept+messageChars(msgs[cut-1]) <= retainChars {
+		cut--
+		kept += messageChars(msgs[cut])
+	}
+	for cut < len(msgs) && msgs[cut].Role == llm.RoleTool {
+		cut++ // a result whose call is summarised goes with it
+	}
+	if cut >= len(msgs) {
+		cut = len(msgs) - 1 // keep at least the latest message
+	}
+	for cut > 0 && msgs[cut].Role == llm.RoleTool {
+		cut--
+	}
+	if cut < 0 {
+		return 0
+	}
+	return cut
+}
+
+func messageChars(m llm.Message) int {
+	n := len(m.Content) + len(m.Reasoning)
+	for _, c := range m.ToolCalls {
+		n += len(c.Name) + len(c.Arguments)
+	}
+	return n
+}
+
+func textBytes(msgs []llm.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += messageChars(m)
+	}
+	return n
+}
