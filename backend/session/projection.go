@@ -129,6 +129,9 @@ func (p *Projection) place(e Event, m llm.Message, replace *Span) {
 		p.show(e)
 		return
 	}
+	// The summary stands where the span began, so a later span that starts
+	// at or before it replaces it too.
+	entry.seq = replace.Start
 	p.replace(*replace, entry)
 	p.replaced = true
 	if n := len(p.transcript); n == 0 || p.transcript[n-1].Type != (CompactionMarker{}).EventType() {
@@ -166,6 +169,17 @@ func messageBytes(m llm.Message) int {
 		n += len(c.Name) + len(c.Arguments)
 	}
 	return n
+}
+
+// SurfaceSeqs is, for each message of Surface, the seq that positions it:
+// the event that appended it, or the start of the span a replacement took
+// over. Compaction uses it to name what it replaces.
+func (p *Projection) SurfaceSeqs() []int64 {
+	out := make([]int64, len(p.surface))
+	for i, s := range p.surface {
+		out[i] = s.seq
+	}
+	return out
 }
 
 // Surface is the conversation the model sees next, oldest first, without
