@@ -17,6 +17,9 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 )
 
+// The real agent is what front doors pass to Execute.
+var _ SessionAgent = (*agent.Agent)(nil)
+
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // golden compares got with testdata/name, rewriting it under -update.

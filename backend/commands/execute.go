@@ -18,7 +18,9 @@ import (
 // handler and records command/done, and returns the settled execution.
 // Refusals (busy agent, rejected attachments), handler panics and ctx
 // ending all settle as error results. When ctx ends the executor stops
-// waiting; a handler that ignores ctx may keep running on its own.
+// waiting; a handler that ignores ctx may keep running on its own. When
+// command/run cannot be recorded the handler does not run and the result is
+// an error.
 func (r *Registry) Execute(ctx context.Context, a Agent, line string, attachments []Attachment) (Execution, bool) {
 	name, raw, ok := Parse(line)
 	if !ok {

@@ -35,7 +35,7 @@ func exportCommand(deps Deps) Command {
 			}
 			doc := exportMarkdown(header, sa.Events(), deps.Models)
 			if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-				return Failf("Could not export the transcript: %v", err)
+				return Failf("Could not export the transcript: %v. Name a writable file: /export <file>.", err)
 			}
 			return Succeed(fmt.Sprintf("Exported the transcript to %s.", path))
 		},

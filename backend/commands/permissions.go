@@ -7,11 +7,12 @@ import (
 	"strings"
 )
 
-// PermissionModes are the permission modes, most restrictive first.
-var PermissionModes = []string{"read-only", "ask", "auto-edit", "full-access"}
+// permissionModes are the permission modes, most restrictive first.
+func permissionModes() []string { return []string{"read-only", "ask", "auto-edit", "full-access"} }
 
 func permissionsCommand(perms Permissions) Command {
-	available := strings.Join(PermissionModes, ", ")
+	modes := permissionModes()
+	available := strings.Join(modes, ", ")
 	return Command{
 		Name: "permissions", Description: "Show or set the permission mode",
 		Input: Input{Hint: "[mode]"}, WhileRunning: true,
@@ -20,7 +21,7 @@ func permissionsCommand(perms Permissions) Command {
 			switch {
 			case len(args) == 0:
 				return Succeed(fmt.Sprintf("Permission mode: %s (available: %s)", perms.Mode(), available))
-			case len(args) > 1 || !slices.Contains(PermissionModes, args[0]):
+			case len(args) > 1 || !slices.Contains(modes, args[0]):
 				return Failf("Unknown permission mode %q (available: %s)", strings.TrimSpace(inv.RawInput), available)
 			}
 			if err := perms.SetMode(args[0]); err != nil {

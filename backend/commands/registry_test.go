@@ -189,3 +189,24 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestRegistryIsSafeForConcurrentUse(t *testing.T) {
+	reg := New(Options{})
+	must(t, reg.Register(Command{Name: "plan", WhileRunning: true, Handler: echo("x")}))
+	reg.Subscribe(func() {})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 200; i++ {
+			_ = reg.RegisterFor("a", Command{Name: "plan", Handler: echo("a")})
+			reg.UnregisterFor("a", "plan")
+		}
+	}()
+	for i := 0; i < 200; i++ {
+		if _, ok := reg.Execute(context.Background(), newFakeAgent("a"), "/plan", nil); !ok {
+			t.Fatal("/plan vanished while a scoped command came and went")
+		}
+		reg.List("a")
+	}
+	<-done
+}
