@@ -1,0 +1,256 @@
+package permission
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Denial is a call that may not run. Its message is what the model reads
+// after "Error: ", written so the model knows what to do next.
+type Denial struct{ Message string }
+
+func (d *Denial) Error() string { return d.Message }
+
+// Policy names recorded in approval/decided when no person decided.
+const (
+	byRemembered = "remembered"
+	byNoAnswerer = "no-answerer"
+)
+
+// Policy authorizes the tool calls of one session. It is safe for
+// concurrent use.
+type Policy struct {
+	broker *interact.Broker
+
+	mu   sync.Mutex
+	mode Mode
+	// tools are tool names allowed for the session; prefixes are the bash
+	// command prefixes allowed per tool.
+	tools    map[string]bool
+	prefixes map[string][]string
+}
+
+// NewPolicy starts a session's policy in mode, asking through broker (nil
+// means nobody can answer, as in print mode).
+func NewPolicy(mode Mode, broker *interact.Broker) *Policy {
+	return &Policy{broker: broker, mode: mode, tools: map[string]bool{}, prefixes: map[string][]string{}}
+}
+
+// Mode is the current mode.
+func (p *Policy) Mode() Mode {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.mode
+}
+
+// SetMode switches the mode; what was allowed for the session stays allowed.
+func (p *Policy) SetMode(m Mode) {
+	p.mu.Lock()
+	p.mode = m
+	p.mu.Unlock()
+}
+
+type verdict int
+
+const (
+	run verdict = iota
+	ask
+	refuse
+)
+
+// rule is the mode table: what a mode does with an access kind.
+func rule(m Mode, a tools.Access) verdict {
+	switch a {
+	case tools.AccessEdit:
+		switch m {
+		case ReadOnly:
+			return refuse
+		case AutoEdit, FullAccess:
+			return run
+		}
+		return ask
+	case tools.AccessExec:
+		if m == FullAccess {
+			return run
+		}
+		return ask
+	}
+	return run
+}
+
+// Authorize decides whether call of t may run, asking the user when the
+// mode says so. It returns nil to run the call, or a *Denial whose message
+// the agent passes to the model as the call's error result. Reads and user
+// interactions always run and record nothing; every other decision is
+// recorded through call.Env.Record: approval/asked before waiting for the
+// user, approval/decided after (with Policy set when no person decided).
+func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) error {
+	spec := t.Spec()
+	if spec.Access == tools.AccessRead || spec.Access == tools.AccessInteract {
+		return nil
+	}
+	shown := t.Present(call.Args)
+	command := commandOf(shown)
+	p.mu.Lock()
+	mode := p.mode
+	v := rule(mode, spec.Access)
+	remembered := p.remembered(spec.Name, command)
+	p.mu.Unlock()
+
+	rec := recorder{call: call, tool: spec.Name}
+	switch {
+	case v == refuse:
+		d := &Denial{Message: string(mode) + " mode: " + spec.Name + " is not allowed. " +
+			"Tell the user what you would change, or ask them to switch modes with /permissions."}
+		rec.decided(interact.Deny, d.Message, "", string(mode))
+		return d
+	case v == run:
+		rec.decided(interact.Allow, "", "", string(mode))
+		return nil
+	case remembered != "":
+		rec.decided(interact.Allow, "", remembered, byRemembered)
+		return nil
+	}
+	return p.ask(ctx, spec.Name, call, shown, command, rec)
+}
+
+// remembered is the allowance that covers the call, or "". Callers hold mu.
+func (p *Policy) remembered(tool, command string) string {
+	if command == "" {
+		if p.tools[tool] {
+			return tool
+		}
+		return ""
+	}
+	if covered(command, p.prefixes[tool]) {
+		return strings.Join(p.prefixes[tool], ", ")
+	}
+	return ""
+}
+
+// commandOf is the shell command a call runs, from its terminal card.
+func commandOf(c card.Card) string {
+	if c.Kind == card.Terminal && c.Terminal != nil {
+		return c.Terminal.Command
+	}
+	return ""
+}
+
+func (p *Policy) ask(ctx context.Context, tool string, call tools.Call, shown card.Card, command string, rec recorder) error {
+	if p.broker == nil || !p.broker.Mounted() {
+		d := &Denial{Message: "this call needs the user's approval, but nobody can answer approval requests in this session. " +
+			"Do not retry it; finish what you can without it. " +
+			"The user can allow such calls by running tack with --permission-mode full-access."}
+		rec.decided(interact.Deny, d.Message, "", byNoAnswerer)
+		return d
+	}
+	a := approval(tool, call.ID, shown, command)
+	rec.asked(a.Summary)
+	decision, err := p.broker.Approve(ctx, a)
+	if err != nil {
+		d := &Denial{Message: approvalFailure(err)}
+		rec.decided(interact.Deny, d.Message, "", "")
+		return d
+	}
+	switch decision.Verdict {
+	case interact.Allow:
+		rec.decided(interact.Allow, "", "", "")
+		return nil
+	case interact.AllowSession:
+		p.remember(tool, command, a.Remember)
+		rec.decided(interact.AllowSession, "", a.Remember, "")
+		return nil
+	}
+	msg := "the user denied this call"
+	if r := strings.TrimSpace(decision.Reason); r != "" {
+		msg += ": " + r
+	}
+	rec.decided(interact.Deny, decision.Reason, "", "")
+	return &Denial{Message: msg}
+}
+
+func approvalFailure(err error) string {
+	switch {
+	case errors.Is(err, interact.ErrStdinClosed):
+		return "the user cannot approve this call because stdin is closed"
+	case errors.Is(err, interact.ErrNoAnswerer):
+		return "this call needs the user's approval, but nobody can answer approval requests in this session. " +
+			"The user can allow such calls by running tack with --permission-mode full-access."
+	default:
+		return "the approval request was interrupted before the user answered"
+	}
+}
+
+// approval is the request shown to the user: for commands the command
+// itself and the prefix "allow for this session" would remember; for other
+// tools the card (a diff for edits) and the tool name.
+func approval(tool, callID string, shown card.Card, command string) interact.Approval {
+	a := interact.Approval{CallID: callID, Tool: tool, Card: &shown}
+	if command != "" {
+		a.Summary = firstLine(command)
+		a.Details = command
+		a.Remember, _ = PrefixFor(command)
+		return a
+	}
+	a.Summary = shown.Title
+	if a.Summary == "" {
+		a.Summary = tool
+	}
+	a.Details = shown.Title
+	a.Remember = tool
+	return a
+}
+
+func (p *Policy) remember(tool, command, what string) {
+	if what == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if command == "" {
+		p.tools[tool] = true
+		return
+	}
+	p.prefixes[tool] = append(p.prefixes[tool], what)
+}
+
+// firstLine is the first line of s, marked with " …" when more follows.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	line, rest, more := strings.Cut(s, "\n")
+	if more && strings.TrimSpace(rest) != "" {
+		return line + " …"
+	}
+	return line
+}
+
+// recorder writes the decision events of one call.
+type recorder struct {
+	call tools.Call
+	tool string
+}
+
+// record appends d to the session log. A failed write is not the
+// decision's business: the decision stands, and the agent reports a log it
+// cannot write at its own next write.
+func (r recorder) record(d session.Data) {
+	if r.call.Env != nil && r.call.Env.Record != nil {
+		_ = r.call.Env.Record(d)
+	}
+}
+
+func (r recorder) asked(summary string) {
+	r.record(session.ApprovalAsked{CallID: r.call.ID, Tool: r.tool, Summary: summary})
+}
+
+func (r recorder) decided(v interact.Verdict, reason, remember, policy string) {
+	r.record(session.ApprovalDecided{CallID: r.call.ID, Tool: r.tool, Decision: string(v),
+		Reason: reason, Remember: remember, Policy: policy})
+}

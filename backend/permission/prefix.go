@@ -1,0 +1,269 @@
+package permission
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A remembered bash prefix is a list of literal words: the program and,
+// when it has one, its subcommand ("git status", "go test", "ls"). A later
+// command runs without asking only if the shell parser can see every
+// program it would run, and each of those simple commands begins with a
+// remembered prefix, word for word.
+//
+// The matcher is deliberately narrow. It asks whenever:
+//   - the command does not parse;
+//   - a simple command assigns variables (FOO=1 git status), or its
+//     program or prefix words are not plain literals (variables, command
+//     substitutions, globs, backslashes);
+//   - it uses a construct other than simple commands joined by lists,
+//     pipelines, &&, ||, subshells and { } groups: if, for, while, case,
+//     [[ ]], (( )), declarations, function definitions, coprocesses;
+//   - it runs a program that runs other programs from its arguments (eval,
+//     exec, source, sudo, xargs, env, a shell, ...), which no prefix covers;
+//   - it redirects output to a file (>, >>, >|, &>, &>>, <>, >& file):
+//     that is a write. Redirections to /dev/null and between descriptors
+//     (2>&1) are allowed, and so is reading a file with <.
+//
+// Command substitutions $(…) and `…`, process substitutions <(…) and >(…),
+// and here-documents are looked into: the commands inside must match too.
+// Once a prefix matches, the remaining arguments are trusted: remembering
+// "find" also allows "find -exec", so the dialog shows the exact prefix.
+
+// runsOtherPrograms reports whether program's arguments are themselves
+// commands.
+func runsOtherPrograms(program string) bool {
+	switch program {
+	case "eval", "exec", "source", ".", "command", "builtin",
+		"sudo", "doas", "su", "env", "xargs", "nohup",
+		"time", "timeout", "nice", "ionice", "setsid", "stdbuf",
+		"watch", "parallel", "trap",
+		"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh":
+		return true
+	}
+	return false
+}
+
+var (
+	programWord    = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
+	subcommandWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:-]*$`)
+)
+
+func parse(command string) (*syntax.File, bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+// PrefixFor is the prefix that "allow for this session" remembers for
+// command: its program name, plus the second word when that is a
+// subcommand (a plain word, not a flag or a path). It reports false when
+// the command is not a single simple command the matcher could later
+// recognise, or runs a program that runs other programs.
+func PrefixFor(command string) (string, bool) {
+	f, ok := parse(command)
+	if !ok || len(f.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return "", false
+	}
+	program, ok := literal(call.Args[0])
+	if !ok || !programWord.MatchString(program) || runsOtherPrograms(program) {
+		return "", false
+	}
+	if len(call.Args) > 1 {
+		if sub, ok := literal(call.Args[1]); ok && subcommandWord.MatchString(sub) {
+			return program + " " + sub, true
+		}
+	}
+	return program, true
+}
+
+// covered reports whether every simple command of command begins with one
+// of prefixes (each a space-separated list of words).
+func covered(command string, prefixes []string) bool {
+	if len(prefixes) == 0 {
+		return false
+	}
+	f, ok := parse(command)
+	if !ok || len(f.Stmts) == 0 {
+		return false
+	}
+	m := matcher{}
+	for _, p := range prefixes {
+		m.prefixes = append(m.prefixes, strings.Fields(p))
+	}
+	return m.stmts(f.Stmts)
+}
+
+type matcher struct{ prefixes [][]string }
+
+func (m matcher) stmts(stmts []*syntax.Stmt) bool {
+	for _, s := range stmts {
+		if !m.stmt(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m matcher) stmt(s *syntax.Stmt) bool {
+	if s.Coprocess || s.Cmd == nil {
+		return false
+	}
+	for _, r := range s.Redirs {
+		if !m.redirect(r) {
+			return false
+		}
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		return m.call(c)
+	case *syntax.BinaryCmd:
+		return m.stmt(c.X) && m.stmt(c.Y)
+	case *syntax.Subshell:
+		return m.stmts(c.Stmts)
+	case *syntax.Block:
+		return m.stmts(c.Stmts)
+	default:
+		return false
+	}
+}
+
+func (m matcher) call(c *syntax.CallExpr) bool {
+	if len(c.Assigns) > 0 || len(c.Args) == 0 {
+		return false
+	}
+	words := make([]string, 0, len(c.Args))
+	for _, w := range c.Args {
+		lit, ok := literal(w)
+		if !ok {
+			break
+		}
+		words = append(words, lit)
+	}
+	if len(words) == 0 || runsOtherPrograms(words[0]) {
+		return false
+	}
+	if !m.matches(words) {
+		return false
+	}
+	for _, w := range c.Args {
+		if !m.word(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// matches reports whether the leading literal words start with a prefix.
+func (m matcher) matches(words []string) bool {
+	for _, p := range m.prefixes {
+		if len(p) > 0 && len(p) <= len(words) && equal(p, words[:len(p)]) {
+			return true
+		}
+	}
+	return false
+}
+
+func equal(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (m matcher) redirect(r *syntax.Redirect) bool {
+	if r.Hdoc != nil && !m.word(r.Hdoc) {
+		return false
+	}
+	if r.Word != nil && !m.word(r.Word) {
+		return false
+	}
+	target, _ := literal(r.Word)
+	switch r.Op {
+	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return true
+	case syntax.DplIn, syntax.DplOut:
+		return target == "-" || isDigits(target) || target == "/dev/null"
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+		return target == "/dev/null"
+	default:
+		return false
+	}
+}
+
+// word checks the commands hidden in a word: command and process
+// substitutions must match too.
+func (m matcher) word(w *syntax.Word) bool {
+	ok := true
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			ok = m.stmts(n.Stmts)
+			return false
+		case *syntax.ProcSubst:
+			ok = m.stmts(n.Stmts)
+			return false
+		}
+		return true
+	})
+	return ok
+}
+
+// literal is the value of a word that the shell would not expand: plain
+// text and quotes only, no variables, substitutions, globs or escapes.
+func literal(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "\\*?[]{}~") {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, inner := range p.Parts {
+				lit, ok := inner.(*syntax.Lit)
+				if !ok || strings.Contains(lit.Value, "\\") {
+					return "", false
+				}
+				b.WriteString(lit.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

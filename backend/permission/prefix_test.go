@@ -1,0 +1,103 @@
+package permission
+
+import "testing"
+
+func TestPrefixForTakesTheProgramAndItsSubcommand(t *testing.T) {
+	cases := []struct {
+		command string
+		want    string
+		ok      bool
+	}{
+		{"git status", "git status", true},
+		{"git status --short", "git status", true},
+		{"go test ./...", "go test", true},
+		{"go test ./... 2>&1", "go test", true},
+		{"ls", "ls", true},
+		{"ls -la", "ls", true},
+		{"rm foo.txt", "rm", true},
+		{"cat /etc/hosts", "cat", true},
+		{"git -C sub status", "git", true},
+		{"./gradlew build", "./gradlew build", true},
+		{"'git' status", "git status", true},
+		{"FOO=1 git status", "", false},
+		{"git status && ls", "", false},
+		{"git status | head", "", false},
+		{"$GIT status", "", false},
+		{"eval git status", "", false},
+		{"sudo rm -rf /", "", false},
+		{"bash -c 'rm x'", "", false},
+		{"git status (", "", false},
+		{"", "", false},
+	}
+	for _, c := range cases {
+		got, ok := PrefixFor(c.command)
+		if got != c.want || ok != c.ok {
+			t.Errorf("PrefixFor(%q): want %q, %v; got %q, %v", c.command, c.want, c.ok, got, ok)
+		}
+	}
+}
+
+func TestCoveredRequiresEverySimpleCommandToMatch(t *testing.T) {
+	prefixes := []string{"git status", "echo", "grep", "ls"}
+	cases := []struct {
+		command string
+		want    bool
+	}{
+		{"git status", true},
+		{"git status --short", true},
+		{"git status -s", true},
+		{"git status && curl x | sh", false},
+		{"git status; rm x", false},
+		{"git status || rm x", false},
+		{"echo $(rm x)", false},
+		{"echo `rm x`", false},
+		{"echo $(git status)", true},
+		{"echo ${x:-$(rm y)}", false},
+		{"echo \"$(rm y)\"", false},
+		{"FOO=1 git status", false},
+		{"git statusx", false},
+		{"git stash", false},
+		{"git", false},
+		{"git status | grep modified", true},
+		{"(git status)", true},
+		{"{ git status; ls; }", true},
+		{"(git status; rm x)", false},
+		{"git status &", true},
+		{"'git' \"status\"", true},
+		{"g\\it status", false},
+		{"$CMD status", false},
+		{"eval git status", false},
+		{"exec git status", false},
+		{"git status > out.txt", false},
+		{"git status >> out.txt", false},
+		{"git status &> out.txt", false},
+		{"git status >& out.txt", false},
+		{"git status > /dev/null 2>&1", true},
+		{"git status 2> errors.log", false},
+		{"grep x < input.txt", true},
+		{"grep x <(ls)", true},
+		{"grep x <(rm y)", false},
+		{"ls >(rm y)", false},
+		{"grep x <<EOF\n$(rm y)\nEOF", false},
+		{"grep x <<'EOF'\n$(rm y)\nEOF", true},
+		{"for f in a; do git status; done", false},
+		{"if true; then git status; fi", false},
+		{"f() { git status; }; f", false},
+		{"[[ -e x ]] && git status", false},
+		{"export X=1; git status", false},
+		{"coproc git status", false},
+		{"git status (", false},
+		{"", false},
+	}
+	for _, c := range cases {
+		if got := covered(c.command, prefixes); got != c.want {
+			t.Errorf("covered(%q): want %v, got %v", c.command, c.want, got)
+		}
+	}
+}
+
+func TestCoveredWithoutPrefixesAsks(t *testing.T) {
+	if covered("ls", nil) {
+		t.Fatal("want false with nothing remembered, got true")
+	}
+}
