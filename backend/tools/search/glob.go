@@ -1,0 +1,141 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// globLimit is the most paths glob returns.
+const globLimit = 100
+
+// Glob is the glob tool: files whose name or path matches a glob, newest
+// first.
+type Glob struct{}
+
+// NewGlob makes the glob tool.
+func NewGlob() *Glob { return &Glob{} }
+
+type globArgs struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path"`
+}
+
+var globSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"pattern":{"type":"string","description":"Glob to match, e.g. \"*.go\" (basename at any depth) or \"src/**/*.ts\" (path relative to the search directory)."},` +
+	`"path":{"type":"string","description":"Directory to search, absolute or relative to the working directory. Default: the working directory."}},` +
+	`"required":["pattern"],"additionalProperties":false}`)
+
+// Spec describes glob to the model.
+func (*Glob) Spec() tools.Spec {
+	return tools.Spec{
+		Name: "glob",
+		Description: "Find files by glob. A pattern without \"/\" matches the file name at any depth; with \"/\" it " +
+			"matches the path relative to the search directory (`**` spans directories, `{a,b}` alternates). " +
+			"Returns absolute paths, most recently modified first, at most 100. Honours .gitignore, .ignore and " +
+			".git/info/exclude and skips .git.",
+		Schema: globSchema,
+		Guidance: "Use glob to find files by name or extension instead of listing directories with bash. " +
+			"Narrow the pattern or path when it reports more than 100 matches.",
+		ParallelSafe: true,
+		Access:       tools.AccessRead,
+	}
+}
+
+// Present is the search card before results.
+func (*Glob) Present(raw json.RawMessage) card.Card {
+	var a globArgs
+	_ = json.Unmarshal(raw, &a)
+	return card.Card{Kind: card.Search, Title: "Glob " + a.Pattern}
+}
+
+type globHit struct {
+	abs   string
+	mtime time.Time
+}
+
+// Run walks the search directory and lists matching files.
+func (*Glob) Run(ctx context.Context, call tools.Call) tools.Result {
+	var a globArgs
+	if err := decodeArgs(call.Args, &a); err != nil {
+		return invalid("%v", err)
+	}
+	if a.Pattern == "" {
+		return invalid("invalid pattern: expected a non-empty string")
+	}
+	pm, err := newPathMatcher(a.Pattern)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	root, info, res := target(call.Env.Cwd, a.Path)
+	if res != nil {
+		return *res
+	}
+	if !info.IsDir() {
+		return tools.Errorf("cannot search %q: not a directory", root)
+	}
+	hits, err := globFiles(ctx, root, pm)
+	if err != nil {
+		return tools.Errorf("glob was interrupted: %v", err)
+	}
+	return globResult(call.Env.Cwd, a.Pattern, hits)
+}
+
+// globFiles collects the matching files, newest first, then by path.
+func globFiles(ctx context.Context, root string, pm *pathMatcher) ([]globHit, error) {
+	var (
+		mu   sync.Mutex
+		hits []globHit
+	)
+	err := walk(ctx, root, func(f file) {
+		if !pm.match(f) {
+			return
+		}
+		info, err := f.entry.Info()
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		hits = append(hits, globHit{abs: f.abs, mtime: info.ModTime()})
+		mu.Unlock()
+	})
+	slices.SortFunc(hits, func(x, y globHit) int {
+		if c := y.mtime.Compare(x.mtime); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.abs, y.abs)
+	})
+	return hits, err
+}
+
+func globResult(cwd, pattern string, hits []globHit) tools.Result {
+	c := &card.Card{Kind: card.Search, Title: "Glob " + pattern}
+	if len(hits) == 0 {
+		c.Body = "No files found"
+		return tools.Result{Text: "No files found", Card: c}
+	}
+	shown := hits[:min(len(hits), globLimit)]
+	var text, body strings.Builder
+	for i, h := range shown {
+		if i > 0 {
+			text.WriteByte('\n')
+			body.WriteByte('\n')
+		}
+		text.WriteString(h.abs)
+		body.WriteString(display(cwd, h.abs))
+	}
+	if len(hits) > len(shown) {
+		fmt.Fprintf(&text, "\n\n(Showing %d of %d matches. Narrow the pattern or path to see the rest.)", len(shown), len(hits))
+		c.Truncated = true
+	}
+	c.Body = body.String()
+	return tools.Result{Text: text.String(), Card: c}
+}

@@ -1,0 +1,126 @@
+package search
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	// chunkSize is how much of a file a scanner holds at once; a line
+	// longer than that is searched in its first chunkSize bytes only.
+	chunkSize = 4 << 20
+	// sniffLen is how much of a file decides whether it is binary.
+	sniffLen = 8 << 10
+)
+
+// scanner greps one file at a time with a reusable buffer; each worker
+// owns one.
+type scanner struct {
+	q   *query
+	buf []byte
+}
+
+func newScanner(q *query) *scanner { return &scanner{q: q} }
+
+// file greps one file. Unreadable and binary (NUL in the first 8 KB)
+// files count as having no matches.
+func (s *scanner) file(path string) fileMatches {
+	f, err := os.Open(path)
+	if err != nil {
+		return fileMatches{}
+	}
+	defer f.Close()
+	var fm fileMatches
+	line, carry, skipRest, first := 1, 0, false, true
+	for {
+		if s.buf == nil {
+			s.buf = make([]byte, 64<<10)
+		}
+		n, err := io.ReadFull(f, s.buf[carry:])
+		data := s.buf[:carry+n]
+		eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+		if err != nil && !eof {
+			return fm
+		}
+		if first && bytes.IndexByte(data[:min(len(data), sniffLen)], 0) >= 0 {
+			return fileMatches{}
+		}
+		first = false
+		if skipRest {
+			// The tail of a line longer than the buffer: not searched.
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				if eof {
+					return fm
+				}
+				carry = 0
+				continue
+			}
+			data, skipRest = s.buf[:copy(s.buf, data[i+1:])], false
+		}
+		chunk := data
+		if !eof {
+			if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+				chunk = data[:i+1]
+			} else if len(s.buf) < chunkSize {
+				s.buf = append(s.buf[:len(s.buf)], make([]byte, len(s.buf))...)
+				carry = len(data)
+				continue
+			} else {
+				skipRest = true
+			}
+		}
+		line = s.chunk(chunk, line, &fm)
+		if eof {
+			return fm
+		}
+		carry = copy(s.buf, data[len(chunk):])
+	}
+}
+
+// chunk greps the lines of data, the first numbered line, and returns the
+// number of the line after them. A last line without "\n" counts.
+func (s *scanner) chunk(data []byte, line int, fm *fileMatches) int {
+	if s.q.whole != nil && !s.q.whole.Match(data) {
+		n := bytes.Count(data, []byte{'\n'})
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			n++
+		}
+		return line + n
+	}
+	for len(data) > 0 {
+		end := bytes.IndexByte(data, '\n')
+		text := data
+		if end >= 0 {
+			text, data = data[:end], data[end+1:]
+		} else {
+			data = nil
+		}
+		text = bytes.TrimSuffix(text, []byte{'\r'})
+		if s.q.line.Match(text) {
+			fm.count++
+			if len(fm.lines) < grepLimit {
+				fm.lines = append(fm.lines, match{line: line, text: preview(text)})
+			}
+		}
+		line++
+	}
+	return line
+}
+
+// preview is a matching line as shown: valid UTF-8, cut at grepMaxPreview
+// bytes on a rune boundary.
+func preview(text []byte) string {
+	if len(text) <= grepMaxPreview {
+		return strings.ToValidUTF8(string(text), "\uFFFD")
+	}
+	cut := grepMaxPreview
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(string(text[:cut]), "\uFFFD") + "... (line truncated)"
+}

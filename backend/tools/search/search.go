@@ -1,0 +1,94 @@
+// Package search holds the glob and grep tools: pure Go searches of the
+// workspace that honour .gitignore (nested, with negations), .ignore and
+// .git/info/exclude, and never enter .git.
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// decodeArgs parses a tool's arguments strictly: unknown fields are refused
+// as the schema says (additionalProperties false).
+func decodeArgs(raw json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("invalid arguments: %v", err)
+	}
+	return nil
+}
+
+// invalid is an argument validation error result.
+func invalid(format string, args ...any) tools.Result {
+	r := tools.Errorf(format, args...)
+	r.Code = session.CodeInvalidArgs
+	return r
+}
+
+// target resolves the optional path argument against cwd and stats it.
+func target(cwd, p string) (string, fs.FileInfo, *tools.Result) {
+	abs := cwd
+	if p != "" {
+		abs = p
+		if !filepath.IsAbs(p) {
+			abs = filepath.Join(cwd, p)
+		}
+	}
+	abs = filepath.Clean(abs)
+	info, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		r := tools.Errorf("cannot search %q: not found", abs)
+		return "", nil, &r
+	}
+	if err != nil {
+		r := tools.Errorf("cannot search %q: %v", abs, errors.Unwrap(err))
+		return "", nil, &r
+	}
+	return abs, info, nil
+}
+
+// pathMatcher applies a glob the way glob and grep's include do: without
+// "/" to the basename at any depth, with "/" to the path relative to the
+// search root.
+type pathMatcher struct {
+	m       *nameMatcher
+	usePath bool
+}
+
+func newPathMatcher(glob string) (*pathMatcher, error) {
+	glob = strings.TrimPrefix(glob, "./")
+	m, err := compileGlob(glob, true)
+	if err != nil {
+		return nil, err
+	}
+	return &pathMatcher{m: m, usePath: strings.Contains(glob, "/")}, nil
+}
+
+func (p *pathMatcher) match(f file) bool {
+	if p.usePath {
+		return p.m.match(f.rel)
+	}
+	return p.m.match(f.entry.Name())
+}
+
+// display is how a card names a path: relative to cwd when inside it.
+func display(cwd, abs string) string {
+	rel, err := filepath.Rel(cwd, abs)
+	if cwd == "" || err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return abs
+	}
+	return rel
+}

@@ -1,0 +1,204 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// writeTree creates files (path → content) under dir.
+func writeTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// ignoreTree is a git work tree exercising every ignore source.
+var ignoreTree = map[string]string{
+	".git/HEAD":                  "ref: refs/heads/main\n",
+	".git/info/exclude":          "secret.txt\n",
+	".gitignore":                 "# logs\n*.log\n!keep.log\nbuild/\n/top-only.txt\n",
+	"a.go":                       "package a\n",
+	"app.log":                    "x\n",
+	"keep.log":                   "x\n",
+	"secret.txt":                 "x\n",
+	"top-only.txt":               "x\n",
+	"build/out.go":               "package build\n",
+	"sub/.gitignore":             "gen/\n!debug.log\n*.tmp\n",
+	"sub/.ignore":                "hidden-by-dotignore.go\n",
+	"sub/b.go":                   "package sub\n",
+	"sub/debug.log":              "x\n",
+	"sub/trace.log":              "x\n",
+	"sub/x.tmp":                  "x\n",
+	"sub/gen/g.go":               "package gen\n",
+	"sub/top-only.txt":           "x\n",
+	"sub/build":                  "a file, not a directory\n",
+	"sub/hidden-by-dotignore.go": "package sub\n",
+	"sub/deep/c.go":              "package deep\n",
+	"sub/deep/keep.log":          "x\n",
+}
+
+// run calls tool in a session whose working directory is dir.
+func run(t testing.TB, tool tools.Tool, dir string, args map[string]any) tools.Result {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool.Run(context.Background(), tools.Call{ID: "c", Args: raw, Env: &tools.Env{Cwd: dir}})
+}
+
+// relLines turns a glob result into sorted paths relative to dir.
+func relLines(dir, text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, strings.TrimPrefix(l, dir+"/"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestGlobHonoursNestedIgnoreFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, ignoreTree)
+	r := run(t, NewGlob(), dir, map[string]any{"pattern": "*"})
+	want := []string{".gitignore", "a.go", "keep.log", "sub/.gitignore", "sub/.ignore", "sub/b.go", "sub/build",
+		"sub/debug.log", "sub/deep/c.go", "sub/deep/keep.log", "sub/top-only.txt"}
+	if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("want %v, got %v", want, got)
+	}
+}
+
+func TestGlobInSubdirectoryAppliesParentIgnoreFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, ignoreTree)
+	r := run(t, NewGlob(), dir, map[string]any{"pattern": "*.log", "path": "sub"})
+	want := []string{"sub/debug.log", "sub/deep/keep.log"}
+	if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("want %v, got %v", want, got)
+	}
+}
+
+func TestGlobPatternForms(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.go": "", "x/b.go": "", "x/y/c.go": "", "x/y/d.ts": "", "x/y/e.tsx": ""})
+	cases := []struct {
+		pattern string
+		want    []string
+	}{
+		{"*.go", []string{"a.go", "x/b.go", "x/y/c.go"}},
+		{"x/*.go", []string{"x/b.go"}},
+		{"x/**/*.go", []string{"x/b.go", "x/y/c.go"}},
+		{"**/*.{ts,tsx}", []string{"x/y/d.ts", "x/y/e.tsx"}},
+		{"?.go", []string{"a.go", "x/b.go", "x/y/c.go"}},
+		{"x/?/*.go", []string{"x/y/c.go"}},
+		{"[ab].go", []string{"a.go", "x/b.go"}},
+	}
+	for _, c := range cases {
+		r := run(t, NewGlob(), dir, map[string]any{"pattern": c.pattern})
+		if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%s: want %v, got %v", c.pattern, c.want, got)
+		}
+	}
+}
+
+func TestGlobResultFormat(t *testing.T) {
+	t.Run("newest_first", func(t *testing.T) {
+		dir := t.TempDir()
+		writeTree(t, dir, map[string]string{"old.go": "", "mid.go": "", "new.go": "", "b/tie1.go": "", "a/tie2.go": ""})
+		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for name, age := range map[string]int{"old.go": 3, "mid.go": 2, "new.go": 0, "b/tie1.go": 1, "a/tie2.go": 1} {
+			at := base.Add(-time.Duration(age) * time.Hour)
+			if err := os.Chtimes(filepath.Join(dir, name), at, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		golden(t, dir, run(t, NewGlob(), dir, map[string]any{"pattern": "*.go"}).Text)
+	})
+	t.Run("capped", func(t *testing.T) {
+		dir := t.TempDir()
+		files := map[string]string{}
+		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i := range 120 {
+			files[filepath.Join("d", strings.Repeat("f", 1)+string(rune('a'+i%26))+strings.Repeat("0", i/26)+".txt")] = ""
+		}
+		writeTree(t, dir, files)
+		i := 0
+		for name := range files {
+			at := base.Add(time.Duration(i) * time.Minute)
+			i++
+			if err := os.Chtimes(filepath.Join(dir, name), at, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := run(t, NewGlob(), dir, map[string]any{"pattern": "*.txt"})
+		lines := strings.Split(r.Text, "\n")
+		if len(lines) != 102 || lines[100] != "" {
+			t.Fatalf("want 100 paths, a blank line and a footer, got %d lines", len(lines))
+		}
+		golden(t, dir, lines[101])
+		if !r.Card.Truncated {
+			t.Errorf("want the card marked truncated")
+		}
+	})
+	t.Run("none", func(t *testing.T) {
+		dir := t.TempDir()
+		golden(t, dir, run(t, NewGlob(), dir, map[string]any{"pattern": "*.rs"}).Text)
+	})
+}
+
+func TestGlobErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"f.txt": ""})
+	cases := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"pattern": ""}, "Error: invalid pattern: expected a non-empty string"},
+		{map[string]any{"pattern": "[a"}, `Error: invalid glob "[a": unclosed [`},
+		{map[string]any{"pattern": "*", "path": "nope"}, `Error: cannot search "` + dir + `/nope": not found`},
+		{map[string]any{"pattern": "*", "path": "f.txt"}, `Error: cannot search "` + dir + `/f.txt": not a directory`},
+	}
+	for _, c := range cases {
+		if r := run(t, NewGlob(), dir, c.args); r.Text != c.want {
+			t.Errorf("%v: want %q, got %q", c.args, c.want, r.Text)
+		}
+	}
+}
+
+// golden compares got, with dir replaced by $DIR, to testdata/<test>.golden.
+func golden(t *testing.T, dir, got string) {
+	t.Helper()
+	got = strings.ReplaceAll(got, dir, "$DIR")
+	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run with -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("result text differs from %s\nwant:\n%s\ngot:\n%s", path, want, got)
+	}
+}
