@@ -45,6 +45,8 @@ type Config struct {
 	Retry  llm.RetryPolicy
 	// MaxParallel bounds concurrently running parallel-safe tools (10).
 	MaxParallel int
+	// RefineTitle asks the model for a short title after the first turn.
+	RefineTitle bool
 	// CompactAt is the share of the context window at which the history is
 	// compacted before a step (0.8 when zero).
 	CompactAt float64
@@ -72,6 +74,7 @@ type Agent struct {
 	followUps []string
 	injected  []injection
 	jobs      []compactJob
+	titled    bool // a model-written title exists or was asked for
 	cancel    context.CancelFunc
 	model     string
 	effort    llm.Effort
@@ -80,6 +83,7 @@ type Agent struct {
 
 	stop context.CancelFunc
 	done chan struct{}
+	bg   sync.WaitGroup // background requests (titles)
 }
 
 type injection struct{ origin, text string }
@@ -115,6 +119,7 @@ func New(cfg Config) *Agent {
 		a.proj.Apply(e)
 	}
 	a.model, a.effort = a.proj.Model()
+	a.titled = hasModelTitle(cfg.Log.Events())
 	if cfg.Model != "" {
 		a.model = cfg.Model
 	}
@@ -305,6 +310,7 @@ func (a *Agent) Close() {
 	a.Cancel()
 	a.stop()
 	<-a.done
+	a.bg.Wait()
 	a.logMu.Lock()
 	subs := a.subs
 	a.subs = map[*Subscription]struct{}{}

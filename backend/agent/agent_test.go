@@ -334,3 +334,31 @@ func countType(evs []session.Event, typ string) int {
 	}
 	return n
 }
+
+func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("one"), llmtest.ReplyText("two")})
+	f.agent.Close()
+	client := llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: "test"})
+	f.agent = agent.New(agent.Config{Log: f.log, Provider: client, Tools: tools.NewRegistry(), RefineTitle: true,
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	f.agent.Send("please fix the flaky test in parser_test.go")
+	f.waitIdle()
+	f.agent.Send("and again")
+	f.waitIdle()
+	f.agent.Close()
+	var titles []session.Title
+	for _, e := range f.log.Events() {
+		if tt, ok := e.Data.(session.Title); ok {
+			titles = append(titles, tt)
+		}
+	}
+	if len(titles) != 2 || titles[0].Source != "prompt" || titles[1] != (session.Title{Title: llmtest.TitleText, Source: "model"}) {
+		t.Fatalf("want the prompt title then one model title, got %+v", titles)
+	}
+	if n := len(f.srv.TitleRequests()); n != 1 {
+		t.Fatalf("want one title request, got %d", n)
+	}
+	if r := f.srv.TitleRequests()[0]; r.Thinking == nil || r.Thinking.Type != "disabled" {
+		t.Fatalf("title requests run without thinking, got %+v", r.Thinking)
+	}
+}

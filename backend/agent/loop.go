@@ -76,6 +76,9 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(end)
 	_ = a.cfg.Log.Sync()
+	if end.Reason == session.StopCompleted {
+		a.maybeRefineTitle(parent, prompt)
+	}
 }
 
 // runSteps runs model steps until the turn is done and returns its end.

@@ -152,12 +152,16 @@ func TestRequestSerialisation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := llmtest.New(t, llmtest.ReplyText("ok"))
+			var script []llmtest.Response
+			if tt.req.Purpose != PurposeTitle {
+				script = append(script, llmtest.ReplyText("ok")) // title requests are answered outside the script
+			}
+			srv := llmtest.New(t, script...)
 			if _, err := Collect(must(newTestClient(srv).Stream(context.Background(), tt.req))); err != nil {
 				t.Fatal(err)
 			}
 			srv.AssertConsumed(t)
-			got := srv.Requests()[0]
+			got := append(srv.Requests(), srv.TitleRequests()...)[0]
 			golden(t, filepath.Join("testdata", "request-"+tt.name+".json"), got.Body)
 			h := got.Header
 			for key, want := range map[string]string{

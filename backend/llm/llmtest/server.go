@@ -25,6 +25,7 @@ type Server struct {
 	mu         sync.Mutex
 	script     []Response
 	requests   []Request
+	titles     []Request // title requests, answered outside the script
 	violations []string
 	reasoned   map[string]*sentTurn // tool-call id → the turn that sent it
 }
@@ -151,12 +152,38 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
+	if r.Header.Get("X-Tack-Purpose") == "title" {
+		s.stream(w, r, s.admitTitle(raw, r.Header), 0)
+		return
+	}
 	resp, n := s.admit(raw, r.Header)
 	if resp.Status != 0 && resp.Status != http.StatusOK {
 		writeError(w, resp)
 		return
 	}
 	s.stream(w, r, resp, n)
+}
+
+// TitleText is the answer to every session-title request.
+const TitleText = "Scripted session"
+
+// admitTitle records a session-title request. Titles are answered with
+// TitleText without consuming the script, so scripts describe only the
+// conversation.
+func (s *Server) admitTitle(raw []byte, h http.Header) Response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if req, _ := decodeRequest(raw, h); req != nil {
+		s.titles = append(s.titles, *req)
+	}
+	return ReplyText(TitleText)
+}
+
+// TitleRequests are the session-title requests received so far.
+func (s *Server) TitleRequests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.titles...)
 }
 
 // admit records and validates one request and picks its answer.

@@ -1,0 +1,80 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+const (
+	titleTimeout   = 60 * time.Second
+	titleMaxTokens = 64
+	titleMaxRunes  = 60
+	titlePrompt    = "Write a title of at most five words for the conversation that starts with the message below. Answer with the title alone: no quotes, no punctuation at the end.\n\n<message>\n%s\n</message>"
+)
+
+// hasModelTitle reports whether the log already holds a model-written title.
+func hasModelTitle(evs []session.Event) bool {
+	for _, e := range evs {
+		if t, ok := e.Data.(session.Title); ok && t.Source == "model" {
+			return true
+		}
+	}
+	return false
+}
+
+// maybeRefineTitle starts one cheap request for a better title after the
+// session's first completed turn. Failures are ignored: the title from the
+// first prompt stays.
+func (a *Agent) maybeRefineTitle(ctx context.Context, firstPrompt string) {
+	a.mu.Lock()
+	if !a.cfg.RefineTitle || a.titled {
+		a.mu.Unlock()
+		return
+	}
+	a.titled = true
+	a.mu.Unlock()
+	model, _ := a.Model()
+	if len(firstPrompt) > 4096 {
+		firstPrompt = strings.ToValidUTF8(firstPrompt[:4096], "")
+	}
+	req := llm.Request{
+		Model: model, Effort: llm.EffortOff, MaxTokens: titleMaxTokens, Purpose: llm.PurposeTitle,
+		SessionID: a.SessionID(),
+		Messages:  []llm.Message{{Role: llm.RoleUser, Content: strings.Replace(titlePrompt, "%s", firstPrompt, 1)}},
+	}
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		ctx, cancel := context.WithTimeout(ctx, titleTimeout)
+		defer cancel()
+		s, err := a.cfg.Provider.Stream(ctx, req)
+		if err != nil {
+			return
+		}
+		acc, err := llm.Collect(s)
+		if err != nil {
+			return
+		}
+		if t := cleanTitle(acc.Message().Content); t != "" {
+			a.record(session.Title{Title: t, Source: "model"})
+		}
+	}()
+}
+
+// cleanTitle keeps the first line, without quotes or trailing punctuation.
+func cleanTitle(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.Trim(s, "\"'`*# ")
+	s = strings.TrimRight(s, ".!?:;,")
+	if r := []rune(s); len(r) > titleMaxRunes {
+		s = string(r[:titleMaxRunes])
+	}
+	return strings.TrimSpace(s)
+}
