@@ -1,0 +1,215 @@
+// Package app is tack's full-screen program: the bubbletea root model that
+// composes the views (transcript, plan strip, status row, editor), routes
+// keys and turns backend events into messages.
+//
+// Update does no I/O. Every call into the backend happens in a tea.Cmd; one
+// pump command turns the agent's live events into batches of messages, and
+// a second one watches the question and approval queue. A test with a
+// counting fake backend holds Update to that.
+package app
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/views/cards"
+	"github.com/tack-agent/tack/views/theme"
+	"github.com/tack-agent/tack/views/transcript"
+)
+
+// Options are everything the program takes from outside. Nothing is read
+// from globals, so tests freeze the clock, the directory and the colours.
+type Options struct {
+	Backend Backend
+	// Now is the clock for timestamps on screen.
+	Now func() time.Time
+	// Cwd, Home and Branch fill the status row (home shows as ~).
+	Cwd, Home, Branch string
+	// Colour paints the 16-colour palette; false keeps attributes only.
+	Colour bool
+	// Welcome is the banner subtitle until the session has a title.
+	Welcome string
+	// Prompt, when set, is sent as the first prompt once the program runs.
+	Prompt string
+	// HideReasoning starts with reasoning blocks hidden.
+	HideReasoning bool
+	// Frame is the shortest gap between event batches (1/60 s when zero).
+	Frame time.Duration
+	// Width and Height are the initial terminal size, until the first
+	// WindowSizeMsg.
+	Width, Height int
+}
+
+// Model is the root model of the chat screen. Use it through a pointer.
+type Model struct {
+	opts  Options
+	be    Backend
+	ctx   context.Context
+	stop  context.CancelFunc
+	sub   Subscription
+	theme theme.Theme
+
+	width, height int
+	tr            *transcript.Transcript
+	proj          *session.Projection
+	model         modelInfo
+
+	sessionID string
+	status    agent.Status
+	phase     agent.Phase
+	queued    int // steering and follow-ups waiting for the loop
+	requests  []*interact.Request
+
+	editor   editor
+	scroll   int // rows above the bottom; 0 follows new output
+	mouse    bool
+	armedCtC bool // a second Ctrl+C exits
+	help     bool
+	hint     string // a one-row reminder above the editor, until the next key
+	exiting  bool   // exit once the running turn ends
+	ended    bool
+}
+
+// New makes the chat model over o.Backend. Nothing is asked of the backend
+// until the program runs Init's command.
+func New(o Options) *Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Frame == 0 {
+		o.Frame = defaultFrame
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	m := &Model{
+		opts: o, be: o.Backend, ctx: ctx, stop: stop,
+		theme:  theme.New(o.Colour),
+		width:  max(o.Width, 20),
+		height: max(o.Height, 6),
+		status: agent.StatusIdle,
+		mouse:  true,
+		proj:   session.NewProjection(session.Header{}),
+	}
+	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Reasoning: !o.HideReasoning, Cards: cards.Collapsed})
+	m.editor = newEditor(m.theme)
+	m.layout()
+	return m
+}
+
+// Close stops the program's backend commands (the pump and the request
+// watcher). The owner calls it after the program ended.
+func (m *Model) Close() {
+	m.stop()
+	if m.sub != nil {
+		m.sub.Close()
+	}
+}
+
+// Init subscribes to the agent.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true))
+}
+
+// Update applies one message. It calls nothing on the backend and does no
+// I/O: what must happen outside comes back as a tea.Cmd.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
+		m.layout()
+		return m, nil
+	case subscribedMsg:
+		return m, m.subscribed(msg)
+	case eventsMsg:
+		return m, m.applyEvents(msg)
+	case requestsMsg:
+		m.requests = msg.pending
+		return m, watchRequests(m.ctx, m.be, false)
+	case commandMsg:
+		return m, m.commandDone(msg)
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		m.editor.paste(msg.Content)
+		m.layout()
+		return m, nil
+	case tea.MouseWheelMsg:
+		m.wheel(msg)
+		return m, nil
+	}
+	return m, nil
+}
+
+// layout sizes the editor and the transcript to the window.
+func (m *Model) layout() {
+	m.editor.setWidth(m.width)
+	m.tr.SetSettings(transcript.Settings{
+		Width: m.width, Colour: m.opts.Colour,
+		Reasoning: m.tr.Settings().Reasoning, Cards: m.tr.Settings().Cards,
+	})
+}
+
+// subscribed replays the history and starts the pump.
+func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
+	m.sub = msg.sub
+	m.model = msg.model
+	m.sessionID = msg.sessionID
+	m.proj = session.NewProjection(msg.header)
+	for _, e := range msg.history {
+		m.applyLogged(e)
+	}
+	m.editor.setHistory(m.proj.Prompts())
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0)}
+	if m.opts.Prompt != "" {
+		cmds = append(cmds, m.submit(m.opts.Prompt))
+	}
+	return tea.Batch(cmds...)
+}
+
+// applyLogged folds a durable event into the projection and transcript.
+func (m *Model) applyLogged(e session.Event) {
+	m.proj.Apply(e)
+	m.tr.ApplyLogged(e)
+}
+
+// applyEvents folds one batch of live events in and asks for the next.
+func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
+	if msg.ended {
+		m.ended = true
+		return nil
+	}
+	m.model = msg.model
+	before := m.tr.Lines()
+	for _, e := range msg.events {
+		switch e := e.(type) {
+		case agent.Logged:
+			m.applyLogged(e.Event)
+		case agent.StatusChanged:
+			m.status = e.Status
+			if e.Status != agent.StatusRunning {
+				m.queued = 0
+			}
+		case agent.PhaseChanged:
+			m.phase = e.Phase
+		case agent.InboxChanged:
+			m.queued = len(e.Steering) + len(e.FollowUps)
+		default:
+			m.tr.Apply(e)
+		}
+	}
+	if m.scroll > 0 {
+		m.scroll += m.tr.Lines() - before // keep the rows on screen still
+	}
+	next := pump(m.ctx, m.be, m.sub, m.opts.Frame)
+	if m.exiting && m.status == agent.StatusIdle {
+		return tea.Quit
+	}
+	return next
+}
+
+// running reports whether a turn is in progress.
+func (m *Model) running() bool { return m.status == agent.StatusRunning }

@@ -1,0 +1,94 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// defaultFrame is the shortest gap between two event batches: one frame at
+// 60 Hz. bubbletea renders after every message, so the pump is what keeps
+// a fast stream at one Update and one View per frame; the deltas that
+// arrive in between merge in the subscription's queue.
+const defaultFrame = time.Second / 60
+
+// subscribedMsg carries the history and the live queue, once.
+type subscribedMsg struct {
+	sessionID string
+	header    session.Header
+	history   []session.Event
+	sub       Subscription
+	model     modelInfo
+}
+
+// eventsMsg is one batch of live events. ended says the subscription is
+// over (the agent closed).
+type eventsMsg struct {
+	events []agent.Event
+	model  modelInfo
+	ended  bool
+}
+
+// requestsMsg is the current queue of questions and approvals.
+type requestsMsg struct{ pending []*interact.Request }
+
+// modelInfo is the model the next step uses, with its catalog entry.
+type modelInfo struct {
+	id     string
+	effort llm.Effort
+	spec   llm.Model
+	known  bool
+}
+
+func lookupModel(be Backend) modelInfo {
+	id, effort := be.Model()
+	spec, ok := be.LookupModel(id)
+	return modelInfo{id: id, effort: effort, spec: spec, known: ok}
+}
+
+// subscribe asks the backend for its history and live events.
+func subscribe(be Backend) tea.Cmd {
+	return func() tea.Msg {
+		history, sub := be.Subscribe()
+		return subscribedMsg{sessionID: be.SessionID(), header: be.Header(), history: history, sub: sub, model: lookupModel(be)}
+	}
+}
+
+// pump waits for the next batch of live events. It first lets the rest of
+// the current frame pass (gap, measured from when the previous batch was
+// taken), so batches come at most once per frame.
+func pump(ctx context.Context, be Backend, sub Subscription, gap time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		if gap > 0 {
+			t := time.NewTimer(gap)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return eventsMsg{ended: true}
+			}
+		}
+		events, err := sub.Wait(ctx)
+		if err != nil || events == nil {
+			return eventsMsg{ended: true}
+		}
+		return eventsMsg{events: events, model: lookupModel(be)}
+	}
+}
+
+// watchRequests waits for the question and approval queue to change.
+func watchRequests(ctx context.Context, be Backend, first bool) tea.Cmd {
+	return func() tea.Msg {
+		pending, err := be.WaitRequests(ctx, first)
+		if err != nil {
+			return nil
+		}
+		return requestsMsg{pending: pending}
+	}
+}

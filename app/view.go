@@ -1,0 +1,124 @@
+package app
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/views/textfmt"
+)
+
+// windowTitleSuffix ends every window title.
+const windowTitleSuffix = "tack"
+
+// View draws the screen, top to bottom: the transcript (the banner heads
+// it), a spacer, the plan strip, the status row, the pending request or a
+// hint, the help panel, and the editor.
+func (m *Model) View() tea.View {
+	bottom := m.bottomRows()
+	vp := m.viewportRows()
+	rows := m.viewport(vp)
+	rows = append(rows, "")
+	rows = append(rows, bottom...)
+	rows = append(rows, m.editor.view())
+	v := tea.NewView(strings.Join(rows, "\n"))
+	v.AltScreen = true
+	if m.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.WindowTitle = m.windowTitle()
+	if c := m.editor.cursor(); c != nil {
+		c.Y += vp + 1 + len(bottom)
+		v.Cursor = c
+	}
+	return v
+}
+
+// bottomRows are the rows between the transcript and the editor.
+func (m *Model) bottomRows() []string {
+	rows := m.planRows()
+	rows = append(rows, m.statusRow())
+	if l := m.requestLine(); l != "" {
+		rows = append(rows, ansi.Truncate(l, m.width, "…"))
+	}
+	if m.hint != "" {
+		rows = append(rows, m.theme.Warning.Render(m.hint))
+	}
+	if m.help {
+		for _, l := range strings.Split(helpText, "\n") {
+			rows = append(rows, ansi.Truncate(m.theme.Dim.Render(l), m.width, "…"))
+		}
+	}
+	return rows
+}
+
+// viewportRows is the height of the transcript area.
+func (m *Model) viewportRows() int {
+	m.editor.setPlaceholder(m.running())
+	return max(m.height-len(m.bottomRows())-m.editor.rows()-1, 1)
+}
+
+// bannerRows head the transcript: the name, the session title (or the
+// welcome text) and the session id.
+func (m *Model) bannerRows() []string {
+	rows := []string{m.theme.Label.Render("tack")}
+	sub := m.proj.Title()
+	if sub == "" {
+		sub = m.opts.Welcome
+	}
+	if sub != "" {
+		rows = append(rows, ansi.Truncate(textfmt.SanitizeLine(sub), m.width, "…"))
+	}
+	if m.sessionID != "" {
+		rows = append(rows, m.theme.Dim.Render(textfmt.SanitizeLine(m.sessionID)))
+	}
+	return append(rows, "")
+}
+
+// maxScroll is how far up the view can scroll.
+func (m *Model) maxScroll() int {
+	return max(len(m.bannerRows())+m.tr.Lines()-m.viewportRows(), 0)
+}
+
+// viewport returns exactly h rows of banner and transcript, m.scroll rows
+// above the bottom; short content sits at the top.
+func (m *Model) viewport(h int) []string {
+	banner := m.bannerRows()
+	total := len(banner) + m.tr.Lines()
+	m.scroll = min(m.scroll, max(total-h, 0))
+	var rows []string
+	switch {
+	case total <= h:
+		rows = append(banner, m.tr.View(0, m.tr.Lines())...)
+	case m.scroll+h <= m.tr.Lines():
+		rows = m.tr.View(m.scroll, h)
+	default:
+		tr := m.tr.View(m.scroll, m.tr.Lines()-m.scroll)
+		rows = append(banner[len(banner)-(h-len(tr)):], tr...)
+	}
+	for i, r := range rows {
+		if ansi.StringWidth(r) > m.width {
+			rows[i] = ansi.Truncate(r, m.width, "")
+		}
+	}
+	for len(rows) < h {
+		rows = append(rows, "")
+	}
+	return rows[:h]
+}
+
+// windowTitle is `<session title> — tack`, sanitised.
+func (m *Model) windowTitle() string {
+	if t := textfmt.SanitizeLine(m.proj.Title()); t != "" {
+		return t + " — " + windowTitleSuffix
+	}
+	return windowTitleSuffix
+}
+
+// helpText is what `?` shows.
+const helpText = `Keyboard shortcuts
+Enter send (steer while running) • Tab queue a follow-up while running • Shift/Alt+Enter or Ctrl+J newline • Up/Down history
+Esc close or cancel turn • Ctrl+O cycle cards (collapse/expand/hide) • Ctrl+T toggle reasoning • Ctrl+L redraw
+Ctrl+C cancel while running; clear input or exit while idle • Ctrl+D exit
+PgUp/PgDn, Home/End (empty editor), wheel scroll • F2 toggle mouse capture (terminal selection) • /help commands`

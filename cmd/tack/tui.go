@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"golang.org/x/term"
+
+	"github.com/tack-agent/tack/app"
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/launch"
+)
+
+// runTUI runs the full-screen program. The session is opened before the
+// screen is taken, so a session that cannot start is reported as plain
+// text; only a missing key (with no local server configured) opens the
+// first-run screen instead. The terminal is restored on every way out
+// (bubbletea restores it when the program ends, is killed by SIGTERM or
+// SIGHUP through its context, or when the guard turns a panic into an
+// exit), and the panic report and the resume line are printed after.
+func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stderr io.Writer) int {
+	s, err := launch.Open(lo)
+	firstRun := err != nil && launch.ErrNoCredentials(err) && lo.Getenv("OPENAI_BASE_URL") == ""
+	if err != nil && !firstRun {
+		fmt.Fprintln(stderr, "tack: "+launchError(err))
+		return 1
+	}
+	var held heldSession
+	if s != nil {
+		held.set(s)
+	}
+	defer held.close()
+	chat := chatOptions(lo, o, s, stdout)
+	var root tea.Model
+	if firstRun {
+		root = app.NewFirstRun(app.FirstRunOptions{
+			CredentialsPath: config.CredentialsPath(lo.Home), Home: lo.Getenv("HOME"), Chat: chat,
+			Open: func(key string) (app.Backend, error) {
+				if err := config.SaveCredential(lo.Home, "DEEPSEEK_API_KEY", key); err != nil {
+					return nil, err
+				}
+				s, err := launch.Open(lo)
+				if err != nil {
+					return nil, fmt.Errorf("%s", launchError(err))
+				}
+				return held.set(s), nil
+			},
+		})
+	} else {
+		chat.Backend = held.backend
+		root = app.New(chat)
+	}
+	ctx, which, stop := signalContext()
+	defer stop()
+	guard := app.NewGuard(root)
+	p := tea.NewProgram(guard, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
+	_, runErr := p.Run()
+	if m, ok := guard.Inner().(*app.Model); ok {
+		m.Close()
+	}
+	code := 0
+	if rep := guard.Report(); rep != "" {
+		fmt.Fprintf(stderr, "tack: internal error; the terminal was restored.\n%s\n", rep)
+		code = 1
+	} else if sig := which(); sig != nil {
+		code = exitForSignal(sig)
+	} else if runErr != nil {
+		fmt.Fprintf(stderr, "tack: %v\n", runErr)
+		code = 1
+	}
+	if id := held.id(); id != "" {
+		fmt.Fprintf(stderr, "To resume this session: tack --resume %s\n", id)
+	}
+	return code
+}
+
+// chatOptions are the chat screen's inputs: directory, home, branch,
+// colour, size and the initial task.
+func chatOptions(lo launch.Options, o options, s *launch.Session, stdout io.Writer) app.Options {
+	cwd := lo.Cwd
+	colour := o.color != "never" && (o.color == "always" || lo.Getenv("NO_COLOR") == "")
+	welcome := ""
+	if s != nil {
+		cwd = s.Cwd
+		if s.Config.Color != nil && !*s.Config.Color && o.color != "always" {
+			colour = false
+		}
+		welcome = s.Config.Welcome
+	}
+	w, h := 100, 30
+	if f, ok := stdout.(*os.File); ok {
+		if tw, th, err := term.GetSize(int(f.Fd())); err == nil {
+			w, h = tw, th
+		}
+	}
+	return app.Options{
+		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: gitBranch(cwd),
+		Colour: colour, Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
+	}
+}
+
+// gitBranch reads the branch of the repository holding dir from its HEAD
+// file: "" outside a repository, the short hash when detached.
+func gitBranch(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		head, err := os.ReadFile(filepath.Join(d, ".git", "HEAD"))
+		if err == nil {
+			ref := strings.TrimSpace(string(head))
+			if b, ok := strings.CutPrefix(ref, "ref: refs/heads/"); ok {
+				return b
+			}
+			return ref[:min(len(ref), 7)]
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// heldSession is the open session, set from the first-run screen's command
+// goroutine or before the program starts.
+type heldSession struct {
+	mu      sync.Mutex
+	s       *launch.Session
+	unmount func()
+	backend app.Backend
+}
+
+func (h *heldSession) set(s *launch.Session) app.Backend {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.s = s
+	h.unmount = s.Broker.Mount()
+	h.backend = app.AgentBackend{Agent: s.Agent, Commands: s.Commands, Broker: s.Broker}
+	return h.backend
+}
+
+func (h *heldSession) id() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.s == nil {
+		return ""
+	}
+	return h.s.Agent.SessionID()
+}
+
+func (h *heldSession) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.s != nil {
+		h.unmount()
+		h.s.Close()
+		h.s = nil
+	}
+}

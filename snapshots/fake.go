@@ -1,0 +1,138 @@
+package snapshots
+
+import (
+	"context"
+	"sync"
+
+	"github.com/tack-agent/tack/app"
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+var _ app.Backend = (*Fake)(nil)
+
+// Fake is a backend driven by the test: it replays History on subscribe
+// and delivers whatever Push is given as live events. It records the
+// verbs the program calls.
+type Fake struct {
+	Head     session.Header
+	History  []session.Event
+	ModelID  string
+	Effort   llm.Effort
+	Spec     llm.Model
+	Requests []*interact.Request
+
+	mu     sync.Mutex
+	queue  []agent.Event
+	ready  chan struct{}
+	closed bool
+	status agent.Status
+	calls  []string
+}
+
+// NewFake makes a fake backend for the session with header h.
+func NewFake(h session.Header, history ...session.Event) *Fake {
+	return &Fake{Head: h, History: history, ModelID: "deepseek-v4-flash", Effort: llm.EffortHigh,
+		Spec:  llm.Model{ID: "deepseek-v4-flash", ContextWindow: 1_000_000, Price: llm.Price{CacheHit: 0.028, CacheMiss: 0.28, Output: 0.42}},
+		ready: make(chan struct{}, 1), status: agent.StatusIdle}
+}
+
+// Push delivers live events to the program.
+func (f *Fake) Push(events ...agent.Event) {
+	f.mu.Lock()
+	f.queue = append(f.queue, events...)
+	for _, e := range events {
+		if s, ok := e.(agent.StatusChanged); ok {
+			f.status = s.Status
+		}
+	}
+	f.mu.Unlock()
+	select {
+	case f.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Calls lists the verbs called so far, like "send hello".
+func (f *Fake) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+func (f *Fake) call(s string) {
+	f.mu.Lock()
+	f.calls = append(f.calls, s)
+	f.mu.Unlock()
+}
+
+func (f *Fake) SessionID() string           { return f.Head.ID }
+func (f *Fake) Header() session.Header      { return f.Head }
+func (f *Fake) Send(text string)            { f.call("send " + text) }
+func (f *Fake) Steer(text string)           { f.call("steer " + text) }
+func (f *Fake) Cancel()                     { f.call("cancel") }
+func (f *Fake) AcceptsNextStep() bool       { return f.Status() == agent.StatusRunning }
+func (f *Fake) Model() (string, llm.Effort) { return f.ModelID, f.Effort }
+
+func (f *Fake) Status() agent.Status {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.status
+}
+
+func (f *Fake) LookupModel(id string) (llm.Model, bool) { return f.Spec, id == f.Spec.ID }
+
+func (f *Fake) Execute(_ context.Context, line string) (commands.Execution, bool) {
+	f.call("execute " + line)
+	return commands.Execution{}, false
+}
+
+func (f *Fake) WaitRequests(ctx context.Context, first bool) ([]*interact.Request, error) {
+	if first {
+		return f.Requests, nil
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// Subscribe returns the history and the fake itself as the live queue.
+func (f *Fake) Subscribe() ([]session.Event, app.Subscription) {
+	return f.History, f
+}
+
+// Wait returns the pushed events.
+func (f *Fake) Wait(ctx context.Context) ([]agent.Event, error) {
+	for {
+		f.mu.Lock()
+		if len(f.queue) > 0 {
+			q := f.queue
+			f.queue = nil
+			f.mu.Unlock()
+			return q, nil
+		}
+		closed := f.closed
+		f.mu.Unlock()
+		if closed {
+			return nil, nil
+		}
+		select {
+		case <-f.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Close ends the live queue.
+func (f *Fake) Close() {
+	f.mu.Lock()
+	f.closed = true
+	f.mu.Unlock()
+	select {
+	case f.ready <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,289 @@
+// Package snapshots runs tack's real bubbletea program inside the x/vt
+// terminal emulator and compares what the screen shows with golden files:
+// rows of text, runs of style (colour, bold, faint, italic, underline,
+// reverse) and the cursor. Every golden screen is also checked against the
+// palette: a colour outside the 16 ANSI colours, or any explicit
+// background, fails the test.
+package snapshots
+
+import (
+	"flag"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden screens under testdata/")
+
+// waitLimit bounds every wait for the screen.
+const waitLimit = 5 * time.Second
+
+// Term is a running program in an emulated terminal.
+type Term struct {
+	E    *vt.SafeEmulator
+	P    *tea.Program
+	done chan error
+
+	mu    sync.Mutex
+	modes map[ansi.Mode]bool
+	title string
+}
+
+// Start runs m in a w×h emulator. The emulator is both the program's
+// input (so terminal query replies are read) and its output; LNM is set
+// first because bubbletea writes bare line feeds when its input is not a
+// TTY. The colour profile is TrueColor on purpose: anything the program
+// draws outside the 16-colour palette then reaches the screen as it is and
+// the palette check catches it, where a 16-colour profile would quietly
+// map it into the palette.
+func Start(t testing.TB, m tea.Model, w, h int) *Term {
+	t.Helper()
+	e := vt.NewSafeEmulator(w, h)
+	tt := &Term{E: e, done: make(chan error, 1), modes: map[ansi.Mode]bool{}}
+	e.SetCallbacks(vt.Callbacks{
+		EnableMode:  func(m ansi.Mode) { tt.setMode(m, true) },
+		DisableMode: func(m ansi.Mode) { tt.setMode(m, false) },
+		Title:       func(s string) { tt.mu.Lock(); tt.title = s; tt.mu.Unlock() },
+	})
+	_, _ = e.WriteString(ansi.SetModeLineFeedNewLine)
+	tt.P = tea.NewProgram(m,
+		tea.WithInput(e), tea.WithOutput(e),
+		tea.WithWindowSize(w, h),
+		tea.WithColorProfile(colorprofile.TrueColor),
+		tea.WithEnvironment([]string{"TERM=xterm-256color", "LANG=C.UTF-8"}),
+		tea.WithoutSignals())
+	go func() { _, err := tt.P.Run(); tt.done <- err }()
+	t.Cleanup(func() {
+		tt.P.Kill()
+		<-tt.done
+	})
+	return tt
+}
+
+func (tt *Term) setMode(m ansi.Mode, on bool) {
+	tt.mu.Lock()
+	tt.modes[m] = on
+	tt.mu.Unlock()
+}
+
+// ModeSet reports whether the program left mode m switched on.
+func (tt *Term) ModeSet(m ansi.Mode) bool {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return tt.modes[m]
+}
+
+// Title is the window title the program set last.
+func (tt *Term) Title() string {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return tt.title
+}
+
+// WaitFor polls the screen until pred holds, failing with the screen after
+// waitLimit.
+func (tt *Term) WaitFor(t testing.TB, what string, pred func(screen string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		s := tt.E.String()
+		if pred(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("want the screen to show %s within %v, got:\n%s", what, waitLimit, s)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// WaitText waits until the screen contains every one of texts.
+func (tt *Term) WaitText(t testing.TB, texts ...string) string {
+	t.Helper()
+	return tt.WaitFor(t, fmt.Sprintf("%q", texts), func(s string) bool {
+		for _, x := range texts {
+			if !strings.Contains(s, x) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// WaitGone waits until the screen no longer contains text.
+func (tt *Term) WaitGone(t testing.TB, text string) string {
+	t.Helper()
+	return tt.WaitFor(t, "no "+fmt.Sprintf("%q", text), func(s string) bool { return !strings.Contains(s, text) })
+}
+
+// Wait blocks until the program ended and returns its error.
+func (tt *Term) Wait(t testing.TB) error {
+	t.Helper()
+	select {
+	case err := <-tt.done:
+		tt.done <- err
+		return err
+	case <-time.After(waitLimit):
+		t.Fatalf("want the program to end within %v; the screen is:\n%s", waitLimit, tt.E.String())
+		return nil
+	}
+}
+
+// Type sends text as typed keys.
+func (tt *Term) Type(s string) { tt.E.SendText(s) }
+
+// Key sends one key, with optional modifiers.
+func (tt *Term) Key(code rune, mod ...uv.KeyMod) {
+	var m uv.KeyMod
+	for _, x := range mod {
+		m |= x
+	}
+	tt.E.SendKey(vt.KeyPressEvent{Code: code, Mod: m})
+}
+
+// Ctrl sends Ctrl+letter.
+func (tt *Term) Ctrl(r rune) { tt.Key(r, vt.ModCtrl) }
+
+// paletteName names the 16 ANSI colours.
+var paletteName = [16]string{
+	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+	"bright-black", "bright-red", "bright-green", "bright-yellow", "bright-blue", "bright-magenta", "bright-cyan", "bright-white",
+}
+
+// colourName names a foreground colour, or reports that it is outside the
+// palette.
+func colourName(c color.Color) (string, bool) {
+	switch c := c.(type) {
+	case nil:
+		return "", true
+	case ansi.BasicColor:
+		return paletteName[c&15], true
+	case ansi.IndexedColor:
+		if c < 16 {
+			return paletteName[c], true
+		}
+	}
+	r, g, b, _ := c.RGBA()
+	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8), false
+}
+
+// styleOf describes a cell's style, "" for the default.
+func styleOf(c *uv.Cell) string {
+	if c == nil {
+		return ""
+	}
+	var parts []string
+	if n, _ := colourName(c.Style.Fg); n != "" {
+		parts = append(parts, n)
+	}
+	for _, a := range []struct {
+		bit  uint8
+		name string
+	}{{uv.AttrBold, "bold"}, {uv.AttrFaint, "faint"}, {uv.AttrItalic, "italic"}, {uv.AttrReverse, "reverse"}} {
+		if c.Style.Attrs&a.bit != 0 {
+			parts = append(parts, a.name)
+		}
+	}
+	if c.Style.Underline != uv.UnderlineNone {
+		parts = append(parts, "underline")
+	}
+	return strings.Join(parts, " ")
+}
+
+// Snapshot serialises the screen: a header with the size and cursor, the
+// rows of text, then the style runs of each row that has any. It also
+// returns every palette violation found.
+func (tt *Term) Snapshot() (string, []string) {
+	e := tt.E
+	w, h := e.Width(), e.Height()
+	var b strings.Builder
+	cur := e.CursorPosition()
+	vis := "shown"
+	if e.CursorHidden() {
+		vis = "hidden"
+	}
+	fmt.Fprintf(&b, "size %dx%d  cursor %d,%d %s\n", w, h, cur.X, cur.Y, vis)
+	text := strings.Split(e.String(), "\n")
+	b.WriteString("┌" + strings.Repeat("─", w) + "┐\n")
+	for y := 0; y < h; y++ {
+		row := ""
+		if y < len(text) {
+			row = text[y]
+		}
+		b.WriteString("│" + row + strings.Repeat(" ", max(w-ansi.StringWidth(row), 0)) + "│\n")
+	}
+	b.WriteString("└" + strings.Repeat("─", w) + "┘\n")
+	var bad []string
+	for y := 0; y < h; y++ {
+		runs := rowRuns(e, y, w, &bad)
+		if runs != "" {
+			fmt.Fprintf(&b, "%2d: %s\n", y, runs)
+		}
+	}
+	return b.String(), bad
+}
+
+// rowRuns lists the styled runs of row y as `from-to style`, and records
+// palette violations in bad.
+func rowRuns(e *vt.SafeEmulator, y, w int, bad *[]string) string {
+	var runs []string
+	start, cur := 0, ""
+	flush := func(end int) {
+		if cur != "" {
+			runs = append(runs, fmt.Sprintf("%d-%d %s", start, end-1, cur))
+		}
+	}
+	for x := 0; x < w; x++ {
+		c := e.CellAt(x, y)
+		if c != nil {
+			if _, ok := colourName(c.Style.Fg); !ok {
+				*bad = append(*bad, fmt.Sprintf("cell %d,%d: foreground %v outside the 16-colour palette", x, y, c.Style.Fg))
+			}
+			if c.Style.Bg != nil {
+				*bad = append(*bad, fmt.Sprintf("cell %d,%d: explicit background %v", x, y, c.Style.Bg))
+			}
+		}
+		s := styleOf(c)
+		if s != cur {
+			flush(x)
+			start, cur = x, s
+		}
+	}
+	flush(w)
+	return strings.Join(runs, "; ")
+}
+
+// Golden compares the screen with testdata/<name>.golden (rewritten with
+// -update) and fails on any palette violation.
+func (tt *Term) Golden(t testing.TB, name string) {
+	t.Helper()
+	got, bad := tt.Snapshot()
+	if len(bad) > 0 {
+		t.Errorf("screen %s leaves the 16-colour palette (%d cells), first: %s", name, len(bad), bad[0])
+	}
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden %s: %v (run go test ./snapshots -update to create it)", path, err)
+	}
+	if string(want) != got {
+		t.Errorf("screen %s differs from its golden file (go test ./snapshots -update rewrites it)\nwant:\n%s\ngot:\n%s", name, want, got)
+	}
+}
