@@ -1,0 +1,206 @@
+// Package launch assembles a working session from settings: the config
+// file, credentials, the model provider, the session log (new, resumed or
+// continued), the tools, the permission policy and the agent. Every front
+// door starts through it.
+package launch
+
+import (
+	crand "crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/permission"
+	"github.com/tack-agent/tack/backend/prompt"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// Options are the settings a front door launches with. Flags override the
+// config file; the config file overrides built-in defaults.
+type Options struct {
+	Home   string
+	Cwd    string
+	Getenv func(string) string
+	Now    func() time.Time
+	Rand   io.Reader
+
+	Provider       string
+	Model          string
+	Effort         string
+	PermissionMode string
+	// Resume names a session to continue; Continue picks this workspace's
+	// latest.
+	Resume   string
+	Continue bool
+
+	HTTPClient *http.Client
+	Version    string
+	// HelpKeys is the front door's key list for /help.
+	HelpKeys string
+}
+
+// Session is an open, running session and everything it owns.
+type Session struct {
+	Agent    *agent.Agent
+	Log      *session.Log
+	Broker   *interact.Broker
+	Policy   *permission.Policy
+	Commands *commands.Registry
+	Config   config.File
+	Catalog  *llm.Catalog
+	Home     string
+	Cwd      string
+	// Resumed is set when the session existed before this process.
+	Resumed bool
+
+	closers []func()
+}
+
+// Settings resolves the config file and credentials without opening a
+// session: the first-run screen uses it to learn whether a key is missing.
+func Settings(o Options) (config.File, func(string) string, error) {
+	cfg, err := config.Load(o.Home)
+	if err != nil {
+		return cfg, nil, err
+	}
+	creds, err := config.Credentials(o.Home)
+	if err != nil {
+		return cfg, nil, err
+	}
+	return cfg, config.Env(o.Getenv, creds), nil
+}
+
+// Open launches a session. A missing API key is an *llm.Error of kind
+// ErrNoCredentials, returned before anything is written.
+func Open(o Options) (*Session, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	cfg, env, err := Settings(o)
+	if err != nil {
+		return nil, err
+	}
+	provider := first(o.Provider, cfg.Provider, llm.ProviderDeepSeek)
+	base, key, err := llm.Resolve(provider, env, nil)
+	if err != nil {
+		return nil, err
+	}
+	catalog := llm.NewCatalog()
+	cfg.Apply(catalog)
+	mode, err := permission.ParseMode(first(o.PermissionMode, cfg.PermissionMode, string(permission.Ask)))
+	if err != nil {
+		return nil, err
+	}
+	log, resumed, err := openLog(o, first(o.Model, cfg.Model, llm.DefaultModel))
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{Log: log, Config: cfg, Catalog: catalog, Home: o.Home, Cwd: log.Header().Cwd, Resumed: resumed}
+	s.closers = append(s.closers, func() { log.Close() })
+	if err := s.start(o, cfg, provider, base, key, mode); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) start(o Options, cfg config.File, provider, base, key string, mode permission.Mode) error {
+	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
+	if err := os.MkdirAll(spill, 0o700); err != nil {
+		return fmt.Errorf("create spill directory: %w", err)
+	}
+	s.Broker = interact.NewBroker()
+	s.Policy = permission.NewPolicy(mode, s.Broker)
+	registry, closeTools := Tools()
+	s.closers = append(s.closers, closeTools)
+	instructions, err := prompt.FindInstructions(o.Home, s.Cwd)
+	if err != nil {
+		return err
+	}
+	client := llm.NewClient(llm.ClientConfig{
+		BaseURL: base, APIKey: key, KeyEnv: llm.KeyEnv(provider), HTTPClient: o.HTTPClient, Version: o.Version,
+	})
+	proj := session.NewProjection(s.Log.Header())
+	for _, e := range s.Log.Events() {
+		proj.Apply(e)
+	}
+	model, effort := proj.Model()
+	model = first(o.Model, model, cfg.Model, llm.DefaultModel)
+	if o.Effort != "" || cfg.Effort != "" {
+		effort = llm.Effort(first(o.Effort, cfg.Effort))
+	}
+	if effort == "" {
+		m, _ := s.Catalog.Lookup(model)
+		effort = first(m.DefaultEffort, llm.EffortHigh)
+	}
+	s.Agent = agent.New(agent.Config{
+		Log: s.Log, Provider: client, Catalog: s.Catalog, Model: model, Effort: effort,
+		System: prompt.Build(s.Cwd, registry.Tools(), instructions),
+		Tools:  registry, Gate: s.Policy, Broker: s.Broker,
+		Retry: llm.DefaultRetryPolicy(rand.Float64),
+		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
+	})
+	s.closers = append(s.closers, s.Agent.Close)
+	return s.registerCommands(o.HelpKeys)
+}
+
+// Close stops the agent, the tools' background work and the log, in that
+// order.
+func (s *Session) Close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
+
+// openLog creates a new session log, or opens the one to resume.
+func openLog(o Options, model string) (*session.Log, bool, error) {
+	var path string
+	var err error
+	switch {
+	case o.Resume != "":
+		path, err = session.Find(o.Home, o.Resume)
+	case o.Continue:
+		path, err = session.Latest(o.Home, o.Cwd)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if path != "" {
+		l, err := session.Open(path)
+		return l, true, err
+	}
+	r := o.Rand
+	if r == nil {
+		r = crand.Reader
+	}
+	id := session.NewID(o.Now(), r)
+	h := session.Header{Version: 1, ID: id, Created: o.Now().UTC(), Cwd: o.Cwd, Model: model}
+	l, err := session.Create(session.PathFor(o.Home, o.Cwd, id), h)
+	return l, false, err
+}
+
+// ErrNoCredentials reports whether err is the missing-API-key error.
+func ErrNoCredentials(err error) bool {
+	var le *llm.Error
+	return errors.As(err, &le) && le.Kind == llm.ErrNoCredentials
+}
+
+func first[T ~string](vs ...T) T {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
