@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/permission"
+)
+
+// options are the parsed command line.
+type options struct {
+	print          string
+	ui             string
+	model          string
+	provider       string
+	effort         string
+	resume         string
+	resumeSet      bool
+	cont           bool
+	dir            string
+	permissionMode string
+	outputFormat   string
+	color          string
+	version        bool
+	help           bool
+	task           string // positional arguments joined
+}
+
+const usage = `Usage: tack [flags] [task]
+
+tack is a coding agent for your terminal. In a terminal it opens the
+full-screen interface; with pipes it runs in line mode.
+
+Flags:
+  -p, --print TASK          run one task, print the answer and exit
+      --ui MODE             front door: auto, tui or line (default auto)
+      --model ID            model to use (default from config, else deepseek-v4-flash)
+      --effort LEVEL        reasoning effort: off, low, high or max
+      --provider NAME       deepseek or openai (any OpenAI-compatible server)
+      --resume [ID]         continue session ID (no ID: pick one)
+  -c, --continue            continue the latest session of this directory
+  -C DIR                    run in DIR instead of the current directory
+      --permission-mode M   read-only, ask, auto-edit or full-access
+                            (default ask; also TACK_PERMISSION_MODE)
+      --output-format F     print mode output: text, json or stream-json
+      --color WHEN          auto, always or never
+      --version             print the version and exit
+  -h, --help                show this help
+
+Environment:
+  DEEPSEEK_API_KEY, DEEPSEEK_BASE_URL   DeepSeek credentials and endpoint
+  OPENAI_API_KEY, OPENAI_BASE_URL       any OpenAI-compatible server
+  TACK_HOME                             sessions, config and credentials (default ~/.tack)
+`
+
+// errUsage is a command-line mistake: exit 2.
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+// parseFlags parses args (without the program name). getenv supplies
+// TACK_PERMISSION_MODE.
+func parseFlags(args []string, getenv func(string) string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("tack", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.print, "p", "", "")
+	fs.StringVar(&o.print, "print", "", "")
+	fs.StringVar(&o.ui, "ui", "auto", "")
+	fs.StringVar(&o.model, "model", "", "")
+	fs.StringVar(&o.effort, "effort", "", "")
+	fs.StringVar(&o.provider, "provider", "", "")
+	fs.BoolVar(&o.cont, "c", false, "")
+	fs.BoolVar(&o.cont, "continue", false, "")
+	fs.StringVar(&o.dir, "C", "", "")
+	fs.StringVar(&o.permissionMode, "permission-mode", getenv("TACK_PERMISSION_MODE"), "")
+	fs.StringVar(&o.outputFormat, "output-format", "text", "")
+	fs.StringVar(&o.color, "color", "auto", "")
+	fs.BoolVar(&o.version, "version", false, "")
+	fs.BoolVar(&o.help, "h", false, "")
+	fs.BoolVar(&o.help, "help", false, "")
+	args, o.resume, o.resumeSet = takeResume(args)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			o.help = true
+			return o, nil
+		}
+		return o, errUsage{err.Error()}
+	}
+	o.task = strings.Join(fs.Args(), " ")
+	return o, o.validate()
+}
+
+// takeResume pulls --resume out of args by hand: its id is optional, which
+// package flag cannot express.
+func takeResume(args []string) (rest []string, id string, set bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(rest, args[i:]...), id, set
+		case a == "--resume" || a == "-resume":
+			set = true
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				id = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--resume=") || strings.HasPrefix(a, "-resume="):
+			set = true
+			id = a[strings.IndexByte(a, '=')+1:]
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, id, set
+}
+
+func (o options) validate() error {
+	oneOf := func(name, v string, allowed ...string) error {
+		for _, a := range allowed {
+			if v == a {
+				return nil
+			}
+		}
+		return errUsage{fmt.Sprintf("invalid value %q for --%s: use %s", v, name, strings.Join(allowed, ", "))}
+	}
+	if err := oneOf("ui", o.ui, "auto", "tui", "line"); err != nil {
+		return err
+	}
+	if err := oneOf("output-format", o.outputFormat, "text", "json", "stream-json"); err != nil {
+		return err
+	}
+	if err := oneOf("color", o.color, "auto", "always", "never"); err != nil {
+		return err
+	}
+	if o.provider != "" {
+		if err := oneOf("provider", o.provider, "deepseek", "openai"); err != nil {
+			return err
+		}
+	}
+	if o.effort != "" {
+		if _, ok := llm.ParseEffort(o.effort); !ok {
+			return errUsage{fmt.Sprintf("invalid value %q for --effort: use off, low, high, max", o.effort)}
+		}
+	}
+	if o.permissionMode != "" {
+		if _, err := permission.ParseMode(o.permissionMode); err != nil {
+			return errUsage{fmt.Sprintf("invalid permission mode %q: use read-only, ask, auto-edit, full-access", o.permissionMode)}
+		}
+	}
+	if o.resumeSet && o.cont {
+		return errUsage{"--resume and --continue cannot be used together"}
+	}
+	if o.resumeSet && o.resume == "" && o.print != "" {
+		return errUsage{"--resume needs a session id in print mode"}
+	}
+	return nil
+}

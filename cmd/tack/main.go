@@ -1,0 +1,178 @@
+// Command tack is a coding agent for the terminal.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/linemode"
+	"github.com/tack-agent/tack/views/textfmt"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// maxPipedContext bounds how much piped stdin is appended to a task.
+const maxPipedContext = 1 << 20
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}
+
+// run is tack's whole life; it returns the exit status.
+func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(string) string) int {
+	o, err := parseFlags(args, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "tack: %s (see tack --help)\n", err)
+		return 2
+	}
+	switch {
+	case o.help:
+		fmt.Fprint(stdout, usage)
+		return 0
+	case o.version:
+		fmt.Fprintf(stdout, "tack %s\n", version)
+		return 0
+	}
+	if o.dir != "" {
+		if err := os.Chdir(o.dir); err != nil {
+			fmt.Fprintf(stderr, "tack: cannot use -C %s: %v\n", o.dir, err)
+			return 2
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "tack: cannot find the current directory: %v\n", err)
+		return 1
+	}
+	home, err := config.Home(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "tack: %v\n", err)
+		return 1
+	}
+	lo := launch.Options{
+		Home: home, Cwd: cwd, Getenv: getenv, Provider: o.provider, Model: o.model, Effort: o.effort,
+		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
+	}
+	stdinTTY := term.IsTerminal(int(stdin.Fd()))
+	stdoutTTY := isTerminal(stdout)
+	task := o.print
+	if task == "" && o.task != "" && !stdinTTY {
+		task = o.task
+	}
+	if task != "" {
+		if !stdinTTY {
+			task = withPipedContext(task, stdin)
+		}
+		return runPrint(lo, task, o.outputFormat, stdout, stderr)
+	}
+	if o.ui == "tui" && !(stdinTTY && stdoutTTY) {
+		fmt.Fprintln(stderr, "tack: the full-screen interface needs a terminal on stdin and stdout; use --ui line for line mode, or tack -p \"task\" for pipes and scripts")
+		return 1
+	}
+	if o.ui != "line" && stdinTTY && stdoutTTY {
+		return runTUI(lo, o, stdin, stdout, stderr)
+	}
+	return runLine(lo, o, stdin, stdout, stderr, stdinTTY && stdoutTTY)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// withPipedContext appends what was piped on stdin to the task.
+func withPipedContext(task string, stdin io.Reader) string {
+	b, err := io.ReadAll(io.LimitReader(stdin, maxPipedContext))
+	if err != nil || len(strings.TrimSpace(string(b))) == 0 {
+		return task
+	}
+	return task + "\n\n<stdin>\n" + strings.TrimRight(string(b), "\n") + "\n</stdin>"
+}
+
+// signalContext is cancelled by SIGINT, SIGTERM or SIGHUP and reports which.
+func signalContext() (context.Context, func() os.Signal, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	var got os.Signal
+	done := make(chan struct{})
+	go func() {
+		select {
+		case got = <-ch:
+			cancel()
+		case <-done:
+		}
+	}()
+	which := func() os.Signal {
+		if ctx.Err() == nil {
+			return nil
+		}
+		return got
+	}
+	stop := func() {
+		signal.Stop(ch)
+		close(done)
+		cancel()
+	}
+	return ctx, which, stop
+}
+
+// exitForSignal is the conventional status for death by signal.
+func exitForSignal(s os.Signal) int {
+	switch s {
+	case syscall.SIGINT:
+		return 130
+	case syscall.SIGTERM:
+		return 143
+	case syscall.SIGHUP:
+		return 129
+	}
+	return 1
+}
+
+func runPrint(lo launch.Options, task, format string, stdout, stderr io.Writer) int {
+	if strings.TrimSpace(task) == "" {
+		fmt.Fprintln(stderr, "tack: --print needs a task (see tack --help)")
+		return 2
+	}
+	s, err := launch.Open(lo)
+	if err != nil {
+		fmt.Fprintln(stderr, "tack: "+launchError(err))
+		return 1
+	}
+	defer s.Close()
+	ctx, which, stop := signalContext()
+	defer stop()
+	res := linemode.Print(ctx, s.Agent, linemode.PrintOptions{Task: task, Format: format, Stdout: stdout, Stderr: stderr, Now: time.Now})
+	if sig := which(); sig != nil {
+		return exitForSignal(sig)
+	}
+	if !res.Success {
+		return 1
+	}
+	return 0
+}
+
+// launchError explains a failure to start a session.
+func launchError(err error) string {
+	if launch.ErrNoCredentials(err) {
+		return textfmt.SanitizeLine(err.Error()) + " (config file: $TACK_HOME/config.toml)"
+	}
+	var e interface{ Unwrap() error }
+	if errors.As(err, &e) {
+		return textfmt.SanitizeLine(err.Error())
+	}
+	return textfmt.SanitizeLine(err.Error())
+}
