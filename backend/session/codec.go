@@ -52,73 +52,84 @@ func Ignorable(t string) bool {
 	return false
 }
 
-// decodeData decodes the payload of a known type into its value type. known
-// is false for a type this version does not have.
-func decodeData(t string, raw []byte) (d Data, known bool, err error) {
+// decodeTyped decodes a whole event line whose type is t into the
+// payload's value type, in one json.Unmarshal. known is false for a type
+// this version does not have.
+func decodeTyped(t string, line []byte) (e Event, known bool, err error) {
 	switch t {
 	case "turn/start":
-		return decodeAs[TurnStart](raw)
+		return decodeAs[TurnStart](line)
 	case "user/message":
-		return decodeAs[UserMessage](raw)
+		return decodeAs[UserMessage](line)
 	case "steering/message":
-		return decodeAs[SteeringMessage](raw)
+		return decodeAs[SteeringMessage](line)
 	case "step/start":
-		return decodeAs[StepStart](raw)
+		return decodeAs[StepStart](line)
 	case "assistant/message":
-		return decodeAs[AssistantMessage](raw)
+		return decodeAs[AssistantMessage](line)
 	case "tool/call":
-		return decodeAs[ToolCall](raw)
+		return decodeAs[ToolCall](line)
 	case "tool/result":
-		return decodeAs[ToolResult](raw)
+		return decodeAs[ToolResult](line)
 	case "step/end":
-		return decodeAs[StepEnd](raw)
+		return decodeAs[StepEnd](line)
 	case "turn/end":
-		return decodeAs[TurnEnd](raw)
+		return decodeAs[TurnEnd](line)
 	case "todo/write":
-		return decodeAs[TodoWrite](raw)
+		return decodeAs[TodoWrite](line)
 	case "llm/retry":
-		return decodeAs[Retry](raw)
+		return decodeAs[Retry](line)
 	case "inbox/discard":
-		return decodeAs[InboxDiscard](raw)
+		return decodeAs[InboxDiscard](line)
 	case "session/title":
-		return decodeAs[Title](raw)
+		return decodeAs[Title](line)
 	case "model/select":
-		return decodeAs[ModelSelect](raw)
+		return decodeAs[ModelSelect](line)
 	case "command/run":
-		return decodeAs[CommandRun](raw)
+		return decodeAs[CommandRun](line)
 	case "command/done":
-		return decodeAs[CommandDone](raw)
+		return decodeAs[CommandDone](line)
 	case "approval/asked":
-		return decodeAs[ApprovalAsked](raw)
+		return decodeAs[ApprovalAsked](line)
 	case "approval/decided":
-		return decodeAs[ApprovalDecided](raw)
+		return decodeAs[ApprovalDecided](line)
 	case "permission/mode":
-		return decodeAs[PermissionMode](raw)
+		return decodeAs[PermissionMode](line)
 	case "plan/mode":
-		return decodeAs[PlanMode](raw)
+		return decodeAs[PlanMode](line)
 	case "compact/start":
-		return decodeAs[CompactStart](raw)
+		return decodeAs[CompactStart](line)
 	case "compact/end":
-		return decodeAs[CompactEnd](raw)
+		return decodeAs[CompactEnd](line)
 	}
-	return nil, false, nil
+	return Event{}, false, nil
 }
 
-func decodeAs[T Data](raw []byte) (Data, bool, error) {
-	var v T
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, true, err
-	}
-	return v, true, nil
+// typedLine is the wire shape of an event line of a known type. The type
+// and ignorable keys are left to the caller.
+type typedLine[T Data] struct {
+	Seq  *int64 `json:"seq"`
+	Time int64  `json:"time"`
+	Data T      `json:"data"`
 }
 
-// envelope is the wire shape of one event line.
-type envelope struct {
-	Type      string          `json:"type"`
-	Seq       *int64          `json:"seq"`
-	Time      int64           `json:"time"`
-	Data      json.RawMessage `json:"data"`
-	Ignorable bool            `json:"ignorable"`
+func decodeAs[T Data](line []byte) (Event, bool, error) {
+	var w typedLine[T]
+	if err := json.Unmarshal(line, &w); err != nil {
+		return Event{}, true, err
+	}
+	if w.Seq == nil {
+		return Event{}, true, errors.New("event line without seq")
+	}
+	return Event{Type: w.Data.EventType(), Seq: *w.Seq, Time: time.UnixMilli(w.Time), Data: w.Data}, true, nil
+}
+
+// untypedLine is the wire shape of an event line of an unknown type.
+type untypedLine struct {
+	Type      string `json:"type"`
+	Seq       *int64 `json:"seq"`
+	Time      int64  `json:"time"`
+	Ignorable bool   `json:"ignorable"`
 }
 
 // decoded is one parsed event line. skip is set for an ignorable event of
@@ -134,26 +145,51 @@ type errUnknownType struct{ typ string }
 
 func (e errUnknownType) Error() string { return "unknown event type " + e.typ }
 
+// typePrefix starts every line this package writes; lineType reads the
+// type from it without decoding the line.
+var typePrefix = []byte(`{"type":"`)
+
+// lineType returns the type of an event line: from the prefix when the line
+// has the canonical key order, else by decoding the line.
+func lineType(line []byte) (string, error) {
+	if rest, ok := bytes.CutPrefix(line, typePrefix); ok {
+		if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
+			return string(rest[:i]), nil
+		}
+	}
+	var w untypedLine
+	if err := json.Unmarshal(line, &w); err != nil {
+		return "", err
+	}
+	return w.Type, nil
+}
+
 func decodeEvent(line []byte) (decoded, error) {
-	var env envelope
-	if err := json.Unmarshal(line, &env); err != nil {
+	t, err := lineType(line)
+	if err != nil {
 		return decoded{}, err
 	}
-	if env.Type == "" || env.Seq == nil {
-		return decoded{}, errors.New("event line without type or seq")
+	if t == "" {
+		return decoded{}, errors.New("event line without type")
 	}
-	e := Event{Type: env.Type, Seq: *env.Seq, Time: time.UnixMilli(env.Time)}
-	d, known, err := decodeData(env.Type, env.Data)
-	switch {
-	case err != nil:
-		return decoded{}, fmt.Errorf("data of %s: %w", env.Type, err)
-	case !known && (env.Ignorable || Ignorable(env.Type)):
-		return decoded{event: e, skip: true}, nil
-	case !known:
-		return decoded{}, errUnknownType{env.Type}
+	e, known, err := decodeTyped(t, line)
+	if err != nil {
+		return decoded{}, fmt.Errorf("%s event: %w", t, err)
 	}
-	e.Data = d
-	return decoded{event: e}, nil
+	if known {
+		return decoded{event: e}, nil
+	}
+	var w untypedLine
+	if err := json.Unmarshal(line, &w); err != nil {
+		return decoded{}, err
+	}
+	if w.Seq == nil {
+		return decoded{}, errors.New("event line without seq")
+	}
+	if !w.Ignorable && !Ignorable(t) {
+		return decoded{}, errUnknownType{t}
+	}
+	return decoded{event: Event{Type: t, Seq: *w.Seq, Time: time.UnixMilli(w.Time)}, skip: true}, nil
 }
 
 // headerWire is the header line on disk; times are unix milliseconds like

@@ -5,11 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 )
 
-// readBufferSize is the reader's buffer; lines longer than it are gathered
-// from several reads.
-const readBufferSize = 1 << 20
+const (
+	// readBufferSize is the reader's buffer; lines longer than it are
+	// gathered from several reads.
+	readBufferSize = 1 << 20
+	// batchBytes is how many bytes of lines one decode job carries.
+	batchBytes = 256 << 10
+)
 
 // contents is what a reader found in a log before repair.
 type contents struct {
@@ -23,60 +29,156 @@ type contents struct {
 	torn bool
 }
 
+// batch is a run of consecutive lines decoded by one worker. The reader
+// fills everything but results; the worker fills results and closes done.
+type batch struct {
+	buf   []byte
+	ends  []int // end offset in buf of each line
+	first int   // line number of the first line
+	// final says the batch holds the log's last line, and open that this
+	// line has no newline.
+	final, open bool
+	err         error // a read error ends the log here
+	results     []lineResult
+	done        chan struct{}
+}
+
+type lineResult struct {
+	d   decoded
+	err error
+}
+
+func (b *batch) line(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = b.ends[i-1]
+	}
+	return b.buf[start:b.ends[i]]
+}
+
 // readContents parses a whole log. A broken last line is dropped and
 // reported in torn; any other broken line, a seq gap or an unknown required
-// event type is an error naming path and line.
+// event type is an error naming path and line. Lines are decoded in
+// parallel and checked in order.
 func readContents(r io.Reader, path string) (contents, error) {
 	br := bufio.NewReaderSize(r, readBufferSize)
 	var c contents
 	var long []byte
-	sawHeader := false
-	for lineNo := 1; ; lineNo++ {
-		line, complete, err := readLine(br, &long)
-		if err != nil {
-			return c, fmt.Errorf("read session log %s: %w", path, err)
-		}
-		if line == nil {
-			break
-		}
-		if lineNo == 1 {
-			if c.header, err = decodeHeader(line); err != nil || !complete {
-				return c, fmt.Errorf("%w: %s has no readable header line (%v); it cannot be opened", ErrCorrupt, path, err)
-			}
-			c.validSize = int64(len(line)) + 1
-			sawHeader = true
-			continue
-		}
-		if !complete {
-			c.torn = true
-			break
-		}
-		d, err := decodeEvent(line)
-		if err != nil {
-			var unknown errUnknownType
-			if errors.As(err, &unknown) {
-				return c, &UnknownTypeError{Path: path, Type: unknown.typ, Line: lineNo}
-			}
-			// Peek may move the buffer under line; line is not used again.
-			if atEOF(br) {
-				c.torn = true
-				break
-			}
-			return c, fmt.Errorf("%w: %s line %d: %v", ErrCorrupt, path, lineNo, err)
-		}
-		if d.event.Seq != c.nextSeq {
-			return c, fmt.Errorf("%w: %s line %d has seq %d, want %d", ErrCorrupt, path, lineNo, d.event.Seq, c.nextSeq)
-		}
-		c.nextSeq++
-		c.validSize += int64(len(line)) + 1
-		if !d.skip {
-			c.events = append(c.events, d.event)
-		}
+	line, complete, err := readLine(br, &long)
+	if err != nil {
+		return c, fmt.Errorf("read session log %s: %w", path, err)
 	}
-	if !sawHeader {
+	if line == nil {
 		return c, fmt.Errorf("%w: %s is empty", ErrCorrupt, path)
 	}
-	return c, nil
+	if c.header, err = decodeHeader(line); err != nil || !complete {
+		return c, fmt.Errorf("%w: %s has no readable header line (%v); it cannot be opened", ErrCorrupt, path, err)
+	}
+	c.validSize = int64(len(line)) + 1
+
+	workers := runtime.GOMAXPROCS(0)
+	jobs, order, stop := make(chan *batch, workers), make(chan *batch, 2*workers), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() { batchLines(br, 2, jobs, order, stop) })
+	for range workers {
+		wg.Go(func() { decodeBatches(jobs) })
+	}
+	err = c.collect(order, path)
+	close(stop)
+	wg.Wait()
+	return c, err
+}
+
+// collect checks decoded batches in log order and keeps their events.
+func (c *contents) collect(order <-chan *batch, path string) error {
+	for b := range order {
+		<-b.done
+		for i, r := range b.results {
+			lineNo := b.first + i
+			last := b.final && i == len(b.results)-1
+			if last && b.open {
+				c.torn = true
+				return nil
+			}
+			if r.err != nil {
+				var unknown errUnknownType
+				switch {
+				case errors.As(r.err, &unknown):
+					return &UnknownTypeError{Path: path, Type: unknown.typ, Line: lineNo}
+				case last:
+					c.torn = true
+					return nil
+				}
+				return fmt.Errorf("%w: %s line %d: %v", ErrCorrupt, path, lineNo, r.err)
+			}
+			if r.d.event.Seq != c.nextSeq {
+				return fmt.Errorf("%w: %s line %d has seq %d, want %d", ErrCorrupt, path, lineNo, r.d.event.Seq, c.nextSeq)
+			}
+			c.nextSeq++
+			c.validSize += int64(len(b.line(i))) + 1
+			if !r.d.skip {
+				c.events = append(c.events, r.d.event)
+			}
+		}
+		if b.err != nil {
+			return fmt.Errorf("read session log %s: %w", path, b.err)
+		}
+	}
+	return nil
+}
+
+// batchLines cuts the rest of the log into batches, sending each to jobs
+// and then to order, until the end, a read error or stop.
+func batchLines(br *bufio.Reader, firstLine int, jobs, order chan<- *batch, stop <-chan struct{}) {
+	defer close(order)
+	defer close(jobs)
+	var long []byte
+	b := newBatch(firstLine)
+	for {
+		line, complete, err := readLine(br, &long)
+		if line != nil {
+			b.buf = append(b.buf, line...)
+			b.ends = append(b.ends, len(b.buf))
+			b.open = !complete
+		}
+		b.err = err
+		b.final = line == nil || !complete || err != nil
+		if !b.final && len(b.buf) < batchBytes {
+			continue
+		}
+		for _, ch := range []chan<- *batch{jobs, order} {
+			select {
+			case ch <- b:
+			case <-stop:
+				return
+			}
+		}
+		if b.final {
+			return
+		}
+		b = newBatch(b.first + len(b.ends))
+	}
+}
+
+// newBatch starts a batch with room for a full batch of lines plus one
+// typical long line, so filling it rarely reallocates.
+func newBatch(first int) *batch {
+	return &batch{buf: make([]byte, 0, batchBytes+64<<10), first: first, done: make(chan struct{})}
+}
+
+// decodeBatches decodes the lines of each batch it receives. The open last
+// line of a log is left undecoded.
+func decodeBatches(jobs <-chan *batch) {
+	for b := range jobs {
+		b.results = make([]lineResult, len(b.ends))
+		for i := range b.ends {
+			if b.final && b.open && i == len(b.ends)-1 {
+				continue
+			}
+			b.results[i].d, b.results[i].err = decodeEvent(b.line(i))
+		}
+		close(b.done)
+	}
 }
 
 // readLine returns the next line without its newline, or nil at the end.
@@ -102,9 +204,4 @@ func readLine(br *bufio.Reader, long *[]byte) (line []byte, complete bool, err e
 		return frag, false, nil
 	}
 	return nil, false, err
-}
-
-func atEOF(br *bufio.Reader) bool {
-	_, err := br.Peek(1)
-	return err != nil
 }

@@ -10,7 +10,8 @@ const (
 // the order they must be appended: a result for every unanswered tool call
 // (outcome unknown when its tool/call was logged, not started otherwise, in
 // the model's order), then the open step's end, then the open turn's end.
-// It returns nothing for a log that was closed properly.
+// Calls of turns that ended are not revisited. It returns nothing for a
+// log that was closed properly.
 func closers(events []Event) []Data {
 	var (
 		answered   = map[string]bool{}
@@ -38,7 +39,10 @@ func closers(events []Event) []Data {
 		case TurnStart:
 			turn = &d
 		case TurnEnd:
-			turn, step = nil, nil
+			// A closed turn answered its calls; only the open one matters.
+			turn, step, last, dispatch = nil, nil, nil, nil
+			clear(answered)
+			clear(dispatched)
 		}
 	}
 	var out []Data

@@ -57,7 +57,7 @@ func Create(path string, h Header) (*Log, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("create session %s: %w", h.ID, err), lock.release())
 	}
-	if _, err := f.Write(line); err == nil {
+	if _, err = f.Write(line); err == nil {
 		err = syncFileAndDir(f, path)
 	}
 	if err != nil {

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -190,5 +192,41 @@ func TestNewerFormatVersionIsRefused(t *testing.T) {
 	path := writeFile(t, `{"type":"session","version":2,"id":"s1","created":1,"cwd":"/w","model":"m"}`)
 	if _, _, err := Read(path); err == nil || !strings.Contains(err.Error(), "upgrade tack") {
 		t.Errorf("want an upgrade error, got %v", err)
+	}
+}
+
+func TestConcurrentAppendsGetContiguousSeqs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	l, err := Create(path, testHeader("s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writers, each = 8, 200
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				if _, err := l.Append(at(i), CommandRun{ID: strconv.Itoa(w), Name: "x"}); err != nil {
+					t.Error(err)
+				}
+				if i%50 == 0 {
+					l.Events()
+					if err := l.Sync(); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, events, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != writers*each {
+		t.Errorf("want %d events, got %d", writers*each, len(events))
 	}
 }

@@ -1,0 +1,185 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/llm"
+)
+
+// syntheticTurn is one realistic turn of about 27 events and 12 KB: a
+// prompt, four tool steps with reasoning, a final answer and a todo list.
+func syntheticTurn(turn int) []Data {
+	prose := func(n int) string { return strings.Repeat("the quick brown fox jumps over a lazy dog. ", n/43+1)[:n] }
+	out := []Data{
+		TurnStart{Turn: turn},
+		UserMessage{Turn: turn, Kind: KindPrompt, Text: prose(200)},
+	}
+	for step := 1; step <= 4; step++ {
+		id := fmt.Sprintf("call_%d_%d", turn, step)
+		args := `{"command":"go test ./backend/... -run TestSomething -count=1"}`
+		exit := 1
+		out = append(out,
+			StepStart{Turn: turn, Step: step, Model: "deepseek-v4-pro", Effort: llm.EffortHigh},
+			AssistantMessage{Turn: turn, Step: step, Text: prose(150), Reasoning: prose(500), Finish: llm.FinishToolCalls,
+				ToolCalls: []llm.ToolCall{{ID: id, Name: "bash", Arguments: args}},
+				Usage:     llm.Usage{Input: 300, CacheRead: 20000, Output: 180, Reasoning: 120}},
+			ToolCall{Turn: turn, Step: step, CallID: id, Name: "bash", Arguments: args,
+				Card: card.Card{Kind: card.Terminal, Title: "go test", Terminal: &card.TerminalView{Command: "go test ./backend/..."}}},
+			ToolResult{Turn: turn, Step: step, CallID: id, Name: "bash", Text: prose(1200),
+				Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "go test", Output: prose(300), ExitCode: &exit}}},
+			StepEnd{Turn: turn, Step: step, Timing: StepTiming{ModelWait: 300, Thinking: 2000, Response: 800, Tools: 1500}},
+		)
+	}
+	return append(out,
+		StepStart{Turn: turn, Step: 5, Model: "deepseek-v4-pro", Effort: llm.EffortHigh},
+		AssistantMessage{Turn: turn, Step: 5, Text: prose(700), Finish: llm.FinishStop, Usage: llm.Usage{Input: 400, CacheRead: 24000, Output: 250}},
+		StepEnd{Turn: turn, Step: 5},
+		TodoWrite{Turn: turn, Todos: []card.TodoItem{{Content: prose(60), Status: "completed"}, {Content: prose(60), Status: "pending"}}},
+		TurnEnd{Turn: turn, Reason: StopCompleted},
+	)
+}
+
+func syntheticSession(n int) []Data {
+	var out []Data
+	for turn := 1; len(out) < n; turn++ {
+		out = append(out, syntheticTurn(turn)...)
+	}
+	return out[:n]
+}
+
+func BenchmarkAppend(b *testing.B) {
+	l, err := Create(filepath.Join(b.TempDir(), "s1.jsonl"), testHeader("s1"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	data := syntheticTurn(1)
+	i := 0
+	for b.Loop() {
+		if _, err := l.Append(t0, data[i%len(data)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// loadAndProject is what resume does: read the log, fold every event.
+func loadAndProject(b *testing.B, path string) *Projection {
+	h, events, err := Read(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := NewProjection(h)
+	for _, e := range events {
+		p.Apply(e)
+	}
+	return p
+}
+
+func BenchmarkLoad(b *testing.B) {
+	const n = 100_000
+	path := filepath.Join(b.TempDir(), "s1.jsonl")
+	createLog(b, path, syntheticSession(n)...)
+	info, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(info.Size())
+	for b.Loop() {
+		if p := loadAndProject(b, path); p.Usage().Turns == 0 {
+			b.Fatal("want turns, got none")
+		}
+	}
+	b.ReportMetric(float64(info.Size())/(1<<20), "log-MB")
+	b.ReportMetric(peakHeapMB(func() { loadAndProject(b, path) }), "peak-heap-MB")
+}
+
+// peakHeapMB runs f once and returns the most heap the process held in
+// objects meanwhile, sampled every 200µs, above what it held before.
+func peakHeapMB(f func()) float64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
+	base := read()
+	done, peak := make(chan struct{}), make(chan uint64)
+	go func() {
+		var top uint64
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			top = max(top, read())
+			select {
+			case <-done:
+				peak <- max(top, read())
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(done)
+	return float64(<-peak-base) / (1 << 20)
+}
+
+// writeSparseLog writes a log of size bytes from a head and a tail of
+// encoded events; the middle is a hole, which List never reads.
+func writeSparseLog(b *testing.B, path string, h Header, tail []Data, size int64) {
+	var head, end bytes.Buffer
+	line, _ := encodeHeader(h)
+	head.Write(line)
+	enc := newLineEncoder()
+	for i, d := range []Data{TurnStart{Turn: 1}, UserMessage{Turn: 1, Kind: KindPrompt, Text: "first prompt " + h.ID}} {
+		line, _ := enc.encode(Event{Type: d.EventType(), Seq: int64(i), Time: h.Created, Data: d})
+		head.Write(line)
+	}
+	end.WriteByte('\n')
+	for i, d := range tail {
+		line, _ := enc.encode(Event{Type: d.EventType(), Seq: int64(1000 + i), Time: h.Created.Add(time.Duration(i) * time.Minute), Data: d})
+		end.Write(line)
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		_, err = f.Write(head.Bytes())
+	}
+	if err == nil {
+		_, err = f.WriteAt(end.Bytes(), size-int64(end.Len()))
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+func BenchmarkList(b *testing.B) {
+	const sessions, size = 1000, 1 << 20
+	home, cwd := b.TempDir(), "/work/proj"
+	if err := os.MkdirAll(Dir(home, cwd), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	// A tail of about 64 KB: the last turn's events, one retitle among them.
+	tail := syntheticTurn(40)
+	tail = append(tail[:10:10], append([]Data{Title{Title: "Retitled", Source: "model"}}, tail[10:]...)...)
+	for i := range sessions {
+		h := testHeader(fmt.Sprintf("20261130-%06d-abcdef", i))
+		h.Created = t0.Add(time.Duration(i) * time.Hour)
+		writeSparseLog(b, PathFor(home, cwd, h.ID), h, tail, size)
+	}
+	for b.Loop() {
+		list, err := List(home, cwd, false)
+		if err != nil || len(list) != sessions || list[0].Title != "Retitled" {
+			b.Fatalf("want %d titled sessions, got %d (%v)", sessions, len(list), err)
+		}
+	}
+}

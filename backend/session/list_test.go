@@ -1,0 +1,190 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestHomeIsTackHomeElseDotTack(t *testing.T) {
+	env := map[string]string{"TACK_HOME": "/opt/tack"}
+	if got := Home(func(k string) string { return env[k] }, "/home/u"); got != "/opt/tack" {
+		t.Errorf("want /opt/tack, got %s", got)
+	}
+	if got := Home(func(string) string { return "" }, "/home/u"); got != "/home/u/.tack" {
+		t.Errorf("want /home/u/.tack, got %s", got)
+	}
+}
+
+func TestDirSlugIsReadableAndCollisionSafe(t *testing.T) {
+	a := filepath.Base(Dir("/h", "/home/u/my proj"))
+	b := filepath.Base(Dir("/h", "/home/u/my-proj"))
+	if !strings.HasPrefix(a, "home-u-my-proj-") || !strings.HasPrefix(b, "home-u-my-proj-") {
+		t.Errorf("want readable slugs, got %s and %s", a, b)
+	}
+	if a == b {
+		t.Errorf("want distinct slugs for distinct paths, both are %s", a)
+	}
+	long := filepath.Base(Dir("/h", "/"+strings.Repeat("deep/", 40)+"leaf"))
+	if len(long) > maxSlugPath+9 || !strings.Contains(long, "leaf-") {
+		t.Errorf("want a bounded slug keeping the path's tail, got %s", long)
+	}
+	if got := filepath.Dir(Dir("/h", "/")); got != "/h/sessions" {
+		t.Errorf("want workspace dirs under /h/sessions, got %s", got)
+	}
+}
+
+func TestNewIDSortsByTime(t *testing.T) {
+	rand := bytes.NewReader([]byte{0x3f, 0x9a, 0x2c, 0x00, 0x00, 0x01})
+	first := NewID(time.Date(2026, 11, 30, 7, 15, 2, 0, time.UTC), rand)
+	if first != "20261130-071502-3f9a2c" {
+		t.Errorf("want 20261130-071502-3f9a2c, got %s", first)
+	}
+	second := NewID(time.Date(2026, 11, 30, 7, 15, 3, 0, time.UTC), rand)
+	if second <= first {
+		t.Errorf("want %s to sort after %s", second, first)
+	}
+}
+
+func TestFindLooksAcrossWorkspaces(t *testing.T) {
+	home := t.TempDir()
+	path := PathFor(home, "/elsewhere", "20261130-071502-3f9a2c")
+	createLog(t, path)
+	got, err := Find(home, "20261130-071502-3f9a2c")
+	if err != nil || got != path {
+		t.Errorf("want %s, got %s (%v)", path, got, err)
+	}
+	_, err = Find(home, "nope")
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "run `tack --resume` with no id to pick one") {
+		t.Errorf("want ErrNotFound with a hint, got %v", err)
+	}
+	if _, err := Find(home, "../x"); err == nil {
+		t.Error("want an error for an id with a path in it")
+	}
+}
+
+// writeSummaryLog writes a log of size bytes whose middle is filler that is
+// not JSON, so a reader that reads it whole fails: the listing must not.
+func writeSummaryLog(t testing.TB, path string, h Header, head []Data, tail []Data, size int64) {
+	t.Helper()
+	var buf bytes.Buffer
+	line, _ := encodeHeader(h)
+	buf.Write(line)
+	enc := newLineEncoder()
+	seq := int64(0)
+	add := func(b *bytes.Buffer, i int, d Data) {
+		line, err := enc.encode(Event{Type: d.EventType(), Seq: seq, Time: h.Created.Add(time.Duration(i) * time.Second), Data: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		seq++
+	}
+	for i, d := range head {
+		add(&buf, i, d)
+	}
+	var end bytes.Buffer
+	for i, d := range tail {
+		add(&end, 1000+i, d)
+	}
+	if filler := size - int64(buf.Len()+end.Len()); filler > 0 {
+		buf.Write(bytes.Repeat([]byte("#"), int(filler-1)))
+		buf.WriteByte('\n')
+	}
+	buf.Write(end.Bytes())
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestListIsNewestFirstWithTitlesFromTheEnds(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/proj"
+	old := testHeader("20261101-000000-aaaaaa")
+	writeSummaryLog(t, PathFor(home, cwd, old.ID), old,
+		[]Data{TurnStart{Turn: 1}, UserMessage{Turn: 1, Kind: KindPrompt, Text: "old prompt"}, Title{Title: "Early title"}},
+		[]Data{TurnEnd{Turn: 1, Reason: StopCompleted}}, 300<<10)
+	recent := testHeader("20261102-000000-bbbbbb")
+	recent.Created = t0.Add(time.Hour)
+	writeSummaryLog(t, PathFor(home, cwd, recent.ID), recent,
+		[]Data{Title{Title: "Early title"}},
+		[]Data{Title{Title: "Renamed late"}, TurnStart{Turn: 9}}, 200<<10)
+	untitled := testHeader("20261103-000000-cccccc")
+	untitled.Created = t0.Add(-time.Hour)
+	writeSummaryLog(t, PathFor(home, cwd, untitled.ID), untitled,
+		[]Data{TurnStart{Turn: 1}, UserMessage{Turn: 1, Kind: KindPrompt, Text: "small session\nmore"}}, nil, 0)
+	other := testHeader("20261104-000000-dddddd")
+	other.Cwd = "/other"
+	writeSummaryLog(t, PathFor(home, "/other", other.ID), other, nil, nil, 0)
+
+	list, err := List(home, cwd, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range list {
+		if s.Err != nil {
+			t.Errorf("%s: %v", s.ID, s.Err)
+		}
+		got = append(got, s.ID+" "+s.Title+" "+s.LastActive.Sub(t0).String())
+	}
+	want := []string{
+		"20261102-000000-bbbbbb Renamed late 1h16m41s",
+		"20261101-000000-aaaaaa Early title 16m40s",
+		"20261103-000000-cccccc small session -59m59s",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("want\n%s\ngot\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+	if list[1].Size != 300<<10 || list[1].Cwd != cwd || !list[1].Created.Equal(t0) || list[1].OpenPID != 0 {
+		t.Errorf("want size, cwd, created and no holder, got %+v", list[1])
+	}
+
+	all, err := List(home, cwd, true)
+	if err != nil || len(all) != 4 {
+		t.Fatalf("want 4 sessions across workspaces, got %d (%v)", len(all), err)
+	}
+	latest, err := Latest(home, cwd)
+	if err != nil || latest != list[0].Path {
+		t.Errorf("want Latest %s, got %s (%v)", list[0].Path, latest, err)
+	}
+}
+
+func TestListReportsHolderAndUnreadableLogs(t *testing.T) {
+	home, cwd := t.TempDir(), "/w"
+	l, err := Create(PathFor(home, cwd, "s-open"), testHeader("s-open"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := os.WriteFile(PathFor(home, cwd, "s-bad"), []byte("not json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	list, err := List(home, cwd, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]Summary{}
+	for _, s := range list {
+		byID[s.ID] = s
+	}
+	if got := byID["s-open"].OpenPID; got != os.Getpid() {
+		t.Errorf("want the open session held by pid %d, got %d", os.Getpid(), got)
+	}
+	if byID["s-bad"].Err == nil {
+		t.Error("want an error for the unreadable log")
+	}
+}
+
+func TestLatestWithoutSessionsSaysSo(t *testing.T) {
+	_, err := Latest(t.TempDir(), "/w")
+	if !errors.Is(err, ErrNotFound) {
+		t.Errorf("want ErrNotFound, got %v", err)
+	}
+}

@@ -1,0 +1,183 @@
+package session
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/llm"
+)
+
+// project applies payloads as events with seqs from 0, one second apart.
+func project(data ...Data) *Projection {
+	p := NewProjection(testHeader("s1"))
+	for i, d := range data {
+		p.Apply(Event{Type: d.EventType(), Seq: int64(i), Time: at(i), Data: d})
+	}
+	return p
+}
+
+func TestSurfaceIsTheModelViewInOrder(t *testing.T) {
+	p := project(append(completedTurn(1, "a"),
+		TurnStart{Turn: 2},
+		UserMessage{Turn: 2, Kind: KindContext, Text: "notice", Origin: "tasks"},
+		SteeringMessage{Turn: 2, Text: "steer"},
+	)...)
+	want := []llm.Message{
+		{Role: llm.RoleUser, Content: "a"},
+		{Role: llm.RoleAssistant, Reasoning: "look", ToolCalls: []llm.ToolCall{{ID: "a-c1", Name: "bash", Arguments: `{"command":"ls"}`}}},
+		{Role: llm.RoleTool, Content: "main.go", ToolCallID: "a-c1"},
+		{Role: llm.RoleAssistant, Content: "done"},
+		{Role: llm.RoleUser, Content: "notice"},
+		{Role: llm.RoleUser, Content: "steer"},
+	}
+	if got := p.Surface(); !reflect.DeepEqual(got, want) {
+		t.Errorf("want surface\n%#v\ngot\n%#v", want, got)
+	}
+}
+
+// compacted is two turns whose first was compacted into a summary, then a
+// third prompt. Seqs 0–10 are turn 1, 11–21 turn 2.
+func compacted() []Data {
+	data := append(completedTurn(1, "a"), completedTurn(2, "b")...)
+	return append(data,
+		CompactStart{Turn: 0},
+		UserMessage{Kind: KindSummary, Text: "summary of a", Replace: &Span{Start: 0, End: 10}},
+		CompactEnd{Items: 4, Tokens: 50},
+		TurnStart{Turn: 3},
+		UserMessage{Turn: 3, Kind: KindPrompt, Text: "c"},
+	)
+}
+
+func TestCompactionReplacesTheSpanAtItsFirstEntry(t *testing.T) {
+	p := project(compacted()...)
+	var got []string
+	for _, m := range p.Surface() {
+		got = append(got, string(m.Role)+":"+m.Content)
+	}
+	want := []string{"user:summary of a", "user:b", "assistant:", "tool:main.go", "assistant:done", "user:c"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("want surface %v, got %v", want, got)
+	}
+}
+
+func TestPrunedToolResultReplacesItInPlace(t *testing.T) {
+	data := completedTurn(1, "a")
+	data = append(data, ToolResult{CallID: "a-c1", Name: "bash", Text: "[pruned]", Replace: &Span{Start: 5, End: 5}})
+	p := project(data...)
+	s := p.Surface()
+	if len(s) != 4 || s[2].Content != "[pruned]" || s[2].ToolCallID != "a-c1" {
+		t.Errorf("want the tool result replaced in place, got %#v", s)
+	}
+}
+
+func TestTranscriptKeepsAppendOriginEventsAndOneMarker(t *testing.T) {
+	p := project(compacted()...)
+	tr := p.Transcript()
+	want := "turn/start user/message step/start assistant/message tool/call tool/result step/end " +
+		"step/start assistant/message step/end turn/end"
+	want = want + " " + want // turn 2 looks like turn 1
+	want += " compaction/marker compact/end turn/start user/message"
+	if got := types(tr); got != want {
+		t.Errorf("want transcript\n%s\ngot\n%s", want, got)
+	}
+	marker := tr[len(tr)-4]
+	if marker.Seq != 23 || !marker.Time.Equal(at(23)) {
+		t.Errorf("want the marker at the replacement's seq 23 and time, got seq %d at %v", marker.Seq, marker.Time)
+	}
+	if _, ok := marker.Data.(CompactionMarker); !ok {
+		t.Errorf("want CompactionMarker data, got %T", marker.Data)
+	}
+}
+
+func TestTodosAreClearedAtTheNextTurn(t *testing.T) {
+	todos := []card.TodoItem{{Content: "write tests", Status: "in_progress"}}
+	p := project(TurnStart{Turn: 1}, TodoWrite{Turn: 1, Todos: todos})
+	if got := p.Todos(); !reflect.DeepEqual(got, todos) {
+		t.Errorf("want todos %v, got %v", todos, got)
+	}
+	p.Apply(Event{Type: "turn/start", Seq: 2, Time: at(2), Data: TurnStart{Turn: 2}})
+	if got := p.Todos(); got != nil {
+		t.Errorf("want no todos after the next turn/start, got %v", got)
+	}
+}
+
+func TestUsageTotalsSumAssistantMessages(t *testing.T) {
+	p := project(append(completedTurn(1, "a"), completedTurn(2, "b")...)...)
+	want := Totals{
+		Sum:   llm.Usage{Input: 240, CacheRead: 200, Output: 30},
+		Last:  llm.Usage{Input: 20, CacheRead: 100, Output: 5},
+		Turns: 2, Steps: 4, ToolCalls: 2,
+	}
+	if got := p.Usage(); got != want {
+		t.Errorf("want %+v, got %+v", want, got)
+	}
+	if p.Turn() != 2 || p.Steps() != 4 {
+		t.Errorf("want turn 2 and 4 steps, got %d and %d", p.Turn(), p.Steps())
+	}
+}
+
+func TestContextTokens(t *testing.T) {
+	base := completedTurn(1, "a")
+	tests := []struct {
+		name string
+		data []Data
+		want int
+	}{
+		{"nothing after the last response", base, 125},
+		{"a prompt appended since", append(base[:len(base):len(base)],
+			UserMessage{Kind: KindPrompt, Text: strings.Repeat("x", 400)}), 225},
+		{"no response yet", []Data{UserMessage{Kind: KindPrompt, Text: strings.Repeat("x", 80)}}, 20},
+		{"after a replacement", append(base[:len(base):len(base)],
+			UserMessage{Kind: KindSummary, Text: strings.Repeat("s", 40), Replace: &Span{Start: 0, End: 10}}), 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := project(tt.data...).ContextTokens(); got != tt.want {
+				t.Errorf("want %d tokens, got %d", tt.want, got)
+			}
+		})
+	}
+}
+
+func TestTitleComesFromTitleEventElseFirstPrompt(t *testing.T) {
+	long := "  \n  Refactor   the session store so that listing never reads whole files again\nsecond line"
+	p := project(TurnStart{Turn: 1}, UserMessage{Turn: 1, Kind: KindPrompt, Text: long})
+	want := "Refactor the session store so that listing never…"
+	if got := p.Title(); got != want {
+		t.Errorf("want fallback title %q, got %q", want, got)
+	}
+	p.Apply(Event{Type: "session/title", Seq: 2, Data: Title{Title: "Faster listing", Source: "model"}})
+	if got := p.Title(); got != "Faster listing" {
+		t.Errorf("want the title event's title, got %q", got)
+	}
+}
+
+func TestModesModelAndPromptsFollowTheLatestEvents(t *testing.T) {
+	p := project(
+		TurnStart{Turn: 1},
+		UserMessage{Turn: 1, Kind: KindPrompt, Text: "one"},
+		UserMessage{Turn: 1, Kind: KindContext, Text: "ctx"},
+		SteeringMessage{Turn: 1, Text: "two"},
+		PermissionMode{Mode: "read-only"},
+		PlanMode{Active: true},
+		StepStart{Turn: 1, Step: 1, Model: "deepseek-v4-pro", Effort: llm.EffortMax},
+		ModelSelect{Model: "deepseek-v4-flash", Effort: llm.EffortOff},
+	)
+	if m, e := p.Model(); m != "deepseek-v4-flash" || e != llm.EffortOff {
+		t.Errorf("want deepseek-v4-flash/off, got %s/%s", m, e)
+	}
+	if got := p.Prompts(); !reflect.DeepEqual(got, []string{"one", "two"}) {
+		t.Errorf("want prompts [one two], got %v", got)
+	}
+	if p.PermissionMode() != "read-only" || !p.PlanMode() {
+		t.Errorf("want read-only and plan mode on, got %q and %v", p.PermissionMode(), p.PlanMode())
+	}
+	if !p.Created().Equal(t0) || !p.LastActive().Equal(at(7)) {
+		t.Errorf("want created %v last active %v, got %v %v", t0, at(7), p.Created(), p.LastActive())
+	}
+	if m, _ := NewProjection(testHeader("s1")).Model(); m != "deepseek-v4-flash" {
+		t.Errorf("want the header's model before any step, got %s", m)
+	}
+}
