@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -29,7 +28,7 @@ func newScanner(q *query) *scanner { return &scanner{q: q} }
 // file greps one file. Unreadable and binary (NUL in the first 8 KB)
 // files count as having no matches.
 func (s *scanner) file(path string) fileMatches {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return fileMatches{}
 	}
