@@ -59,8 +59,9 @@ func TestFindLooksAcrossWorkspaces(t *testing.T) {
 		t.Errorf("want %s, got %s (%v)", path, got, err)
 	}
 	_, err = Find(home, "nope")
-	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "run `tack --resume` with no id to pick one") {
-		t.Errorf("want ErrNotFound with a hint, got %v", err)
+	want := "no session nope under " + filepath.Join(home, "sessions") + "; run `tack --resume` with no id to pick one"
+	if !errors.Is(err, ErrNotFound) || err.Error() != want {
+		t.Errorf("want ErrNotFound saying %q, got %v", want, err)
 	}
 	if _, err := Find(home, "../x"); err == nil {
 		t.Error("want an error for an id with a path in it")

@@ -91,8 +91,8 @@ func Find(home, id string) (string, error) {
 		return "", fmt.Errorf("find session %s: %w", id, err)
 	}
 	if len(matches) == 0 {
-		return "", fmt.Errorf("%w: no session %s under %s; run `tack --resume` with no id to pick one",
-			ErrNotFound, id, sessionsRoot(home))
+		return "", notFoundError(fmt.Sprintf("no session %s under %s; run `tack --resume` with no id to pick one",
+			id, sessionsRoot(home)))
 	}
 	return matches[0], nil
 }
@@ -109,9 +109,17 @@ func Latest(home, cwd string) (string, error) {
 			return s.Path, nil
 		}
 	}
-	return "", fmt.Errorf("%w: no session to continue in %s (looked in %s); start one without -c",
-		ErrNotFound, cwd, Dir(home, cwd))
+	return "", notFoundError(fmt.Sprintf("no session to continue in %s (looked in %s); start one without -c",
+		cwd, Dir(home, cwd)))
 }
+
+// notFoundError is a user-facing message that matches ErrNotFound.
+type notFoundError string
+
+func (e notFoundError) Error() string { return string(e) }
+
+// Is makes errors.Is(err, ErrNotFound) true.
+func (e notFoundError) Is(target error) bool { return target == ErrNotFound }
 
 // isNotExist reports a missing directory, which listing treats as empty.
 func isNotExist(err error) bool { return errors.Is(err, os.ErrNotExist) }

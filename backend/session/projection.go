@@ -80,7 +80,9 @@ func (p *Projection) Apply(e Event) {
 		p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text}, nil)
 	case StepStart:
 		p.totals.Steps++
-		p.model, p.effort = d.Model, d.Effort
+		if d.Model != "" {
+			p.model, p.effort = d.Model, d.Effort
+		}
 		p.show(e)
 	case AssistantMessage:
 		p.place(e, llm.Message{Role: llm.RoleAssistant, Content: d.Text, Reasoning: d.Reasoning, ToolCalls: d.ToolCalls}, nil)
