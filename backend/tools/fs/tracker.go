@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"sync"
@@ -66,13 +67,8 @@ func versionOf(content []byte, info os.FileInfo) Version {
 // hashingReader counts and hashes what is read through it.
 type hashingReader struct {
 	r    io.Reader
-	h    hashWriter
+	h    hash.Hash
 	size int64
-}
-
-type hashWriter interface {
-	io.Writer
-	Sum(b []byte) []byte
 }
 
 func newHashingReader(r io.Reader) *hashingReader {

@@ -93,6 +93,9 @@ func TestGrepSkipsBinaryFilesAndSearchesOneFile(t *testing.T) {
 	if want := "Found 1 match\n\n" + dir + "/u.txt:\n  Line 1: Hello"; r.Text != want {
 		t.Errorf("want %q, got %q", want, r.Text)
 	}
+	if r.Card == nil || r.Card.Title != "Grep Hello" || r.Card.Body != "u.txt:\n  Line 1: Hello" || r.Card.Truncated {
+		t.Errorf("want search card Grep Hello listing u.txt, got %+v", r.Card)
+	}
 }
 
 func TestGrepErrors(t *testing.T) {

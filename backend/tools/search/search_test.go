@@ -111,6 +111,10 @@ func TestGlobPatternForms(t *testing.T) {
 		{"x/?/*.go", []string{"x/y/c.go"}},
 		{"[ab].go", []string{"a.go", "x/b.go"}},
 	}
+	r := run(t, NewGlob(), dir, map[string]any{"pattern": "x/y/*.ts"})
+	if r.Card == nil || r.Card.Title != "Glob x/y/*.ts" || r.Card.Body != "x/y/d.ts" {
+		t.Errorf("want search card Glob x/y/*.ts listing x/y/d.ts, got %+v", r.Card)
+	}
 	for _, c := range cases {
 		r := run(t, NewGlob(), dir, map[string]any{"pattern": c.pattern})
 		if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(c.want, " ") {
