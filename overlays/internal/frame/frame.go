@@ -1,0 +1,123 @@
+// Package frame holds the layout pieces every overlay shares: fitting rows
+// into a width and height, wrapping text, a rounded box, hint rows that
+// shrink to a compact form, and the scroll window of a list.
+package frame
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/views/theme"
+)
+
+// Join truncates every row to width, keeps at most height rows and joins
+// them with newlines: the string has exactly min(len(rows), height) rows,
+// none wider than width.
+func Join(rows []string, width, height int) string {
+	if height <= 0 || width <= 0 {
+		return ""
+	}
+	if len(rows) > height {
+		rows = rows[:height]
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = Truncate(r, width)
+	}
+	return strings.Join(out, "\n")
+}
+
+// Truncate cuts a styled row to width cells, ending it with … when cut.
+func Truncate(row string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(row) <= width {
+		return row
+	}
+	return ansi.Truncate(row, width, "…")
+}
+
+// Wrap breaks plain text into rows of at most width cells, at spaces where
+// it can and inside long words where it must. Empty lines are kept.
+func Wrap(text string, width int) []string {
+	if width < 1 {
+		width = 1
+	}
+	var rows []string
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" {
+			rows = append(rows, "")
+			continue
+		}
+		rows = append(rows, strings.Split(ansi.Wrap(line, width, ""), "\n")...)
+	}
+	return rows
+}
+
+// Indent prefixes every row with pad.
+func Indent(rows []string, pad string) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = pad + r
+	}
+	return out
+}
+
+// Hint picks the first form of a control hint that fits width, else the
+// last (most compact) form truncated.
+func Hint(width int, forms ...string) string {
+	for _, f := range forms {
+		if ansi.StringWidth(f) <= width {
+			return f
+		}
+	}
+	if len(forms) == 0 {
+		return ""
+	}
+	return Truncate(forms[len(forms)-1], width)
+}
+
+// Box draws rows inside a rounded, faint border with title in its top
+// edge: the result is at most width wide and height tall, and the inner
+// rows (height-2 of them at most) are truncated to width-4 with one space
+// of padding each side. A box needs 5×3 cells; smaller, it is just rows.
+func Box(th theme.Theme, title string, rows []string, width, height int) []string {
+	if width < 5 || height < 3 {
+		return rows
+	}
+	inner := width - 4
+	if len(rows) > height-2 {
+		rows = rows[:height-2]
+	}
+	top := th.Dim.Render("╭" + strings.Repeat("─", width-2) + "╮")
+	if title != "" {
+		t := Truncate(" "+title+" ", inner)
+		top = th.Dim.Render("╭─") + th.Label.Render(t) +
+			th.Dim.Render(strings.Repeat("─", inner-ansi.StringWidth(t))+"─╮")
+	}
+	out := []string{top}
+	side := th.Dim.Render("│")
+	for _, r := range rows {
+		r = Truncate(r, inner)
+		out = append(out, side+" "+r+strings.Repeat(" ", inner-ansi.StringWidth(r))+" "+side)
+	}
+	return append(out, th.Dim.Render("╰"+strings.Repeat("─", width-2)+"╯"))
+}
+
+// Window returns the first visible index of a list of n items that shows
+// size at a time, keeping cursor visible and moving as little as possible
+// from the previous top.
+func Window(n, cursor, size, top int) int {
+	if size <= 0 || n <= size {
+		return 0
+	}
+	if cursor < top {
+		top = cursor
+	}
+	if cursor >= top+size {
+		top = cursor - size + 1
+	}
+	return max(0, min(top, n-size))
+}

@@ -1,0 +1,381 @@
+// Package question is the panel that answers ask_user_question: one
+// question set at a time, each question answered by choosing options or
+// typing a custom answer, the answers returned together when the last one
+// is submitted. The panel does no I/O; its caller settles the request with
+// the Outcome.
+package question
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/overlays/internal/field"
+	"github.com/tack-agent/tack/overlays/internal/frame"
+	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+// MaxHeight is the most rows the panel takes, however tall the terminal.
+const MaxHeight = 20
+
+// Guard is how long after opening the panel ignores keys, so that someone
+// typing in the editor when a question arrives does not answer it by
+// accident.
+const Guard = 300 * time.Millisecond
+
+// Validation messages, shown above the control hints.
+const (
+	MsgSelectOne = "Select at least one option, or press Tab for a custom answer."
+	MsgEmpty     = "Enter an answer before submitting."
+)
+
+// Kind says what came of a key.
+type Kind int
+
+const (
+	// None: the panel is still open.
+	None Kind = iota
+	// Answered: every question has an answer, in Outcome.Answers.
+	Answered
+	// Interrupted: the user dismissed the questions (Esc or Ctrl+C); the
+	// request fails with interact.ErrInterrupted.
+	Interrupted
+)
+
+// Outcome is what Update reports.
+type Outcome struct {
+	Kind    Kind
+	Answers []interact.Answer // one per question, in order, when Answered
+}
+
+// Panel shows one question set. Create it with New; feed it keys with
+// Update and draw it with View.
+type Panel struct {
+	th      theme.Theme
+	qs      []interact.Question
+	states  []state
+	answers []interact.Answer
+	opened  time.Time
+	queued  int
+
+	scroll int  // first body row shown
+	page   int  // body rows the last View showed
+	follow bool // scroll to the cursor at the next View (after it moved)
+}
+
+type state struct {
+	cursor  int
+	checked []bool
+	custom  field.Field
+	typing  bool // custom answer mode
+	problem string
+}
+
+// New opens a panel for qs at time now; keys within Guard of now are
+// ignored. qs must not be empty.
+func New(qs []interact.Question, th theme.Theme, now time.Time) *Panel {
+	p := &Panel{th: th, qs: qs, opened: now}
+	for _, q := range qs {
+		s := state{checked: make([]bool, len(q.Options)), typing: len(q.Options) == 0}
+		for i, o := range q.Options {
+			if o.Recommended {
+				if q.MultiSelect {
+					s.checked[i] = true
+				} else if s.cursor == 0 {
+					s.cursor = i
+				}
+			}
+		}
+		p.states = append(p.states, s)
+	}
+	return p
+}
+
+// SetQueued tells the panel how many more requests wait behind it, shown
+// in its header.
+func (p *Panel) SetQueued(n int) { p.queued = n }
+
+// Update handles a key press or paste received at now.
+func (p *Panel) Update(msg tea.Msg, now time.Time) Outcome {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+	default:
+		return Outcome{}
+	}
+	if now.Sub(p.opened) < Guard || len(p.states) == 0 {
+		return Outcome{}
+	}
+	k, isKey := msg.(tea.KeyPressMsg)
+	s := &p.states[len(p.answers)]
+	switch key := k.String(); {
+	case isKey && key == "ctrl+c":
+		return Outcome{Kind: Interrupted}
+	case isKey && key == "pgup":
+		p.scroll -= max(1, p.page)
+		p.follow = false
+	case isKey && key == "pgdown":
+		p.scroll += max(1, p.page)
+		p.follow = false
+	case s.typing:
+		return p.customKey(msg, s)
+	case isKey:
+		return p.optionKey(key, s)
+	}
+	return Outcome{}
+}
+
+func (p *Panel) optionKey(key string, s *state) Outcome {
+	q := p.qs[len(p.answers)]
+	switch key {
+	case "esc":
+		return Outcome{Kind: Interrupted}
+	case "up", "down":
+		d := 1
+		if key == "up" {
+			d = -1
+		}
+		s.cursor = min(max(0, s.cursor+d), len(q.Options)-1)
+		p.follow = true
+	case "space":
+		if q.MultiSelect {
+			s.checked[s.cursor] = !s.checked[s.cursor]
+			s.problem = ""
+		}
+	case "tab", "c":
+		if q.AllowCustom {
+			s.typing, s.problem = true, ""
+		}
+	case "enter":
+		if !q.MultiSelect {
+			return p.submit(interact.Answer{ID: q.ID, Selected: []string{q.Options[s.cursor].Label}})
+		}
+		sel := checkedLabels(q, s)
+		if len(sel) == 0 {
+			s.problem = MsgSelectOne
+			return Outcome{}
+		}
+		return p.submit(interact.Answer{ID: q.ID, Selected: sel})
+	default:
+		if n, err := strconv.Atoi(key); err == nil && n >= 1 && n <= len(q.Options) {
+			s.cursor = n - 1
+			p.follow = true
+		}
+	}
+	return Outcome{}
+}
+
+func (p *Panel) customKey(msg tea.Msg, s *state) Outcome {
+	q := p.qs[len(p.answers)]
+	k, _ := msg.(tea.KeyPressMsg)
+	switch k.String() {
+	case "esc":
+		if len(q.Options) == 0 {
+			return Outcome{Kind: Interrupted}
+		}
+		s.typing, s.problem = false, ""
+	case "enter":
+		text := strings.TrimSpace(s.custom.Value())
+		sel := []string{}
+		if q.MultiSelect {
+			sel = checkedLabels(q, s)
+		}
+		if text == "" && len(sel) == 0 {
+			s.problem = MsgEmpty
+			return Outcome{}
+		}
+		return p.submit(interact.Answer{ID: q.ID, Selected: sel, Custom: text})
+	default:
+		if s.custom.Update(msg) {
+			s.problem = ""
+		}
+	}
+	return Outcome{}
+}
+
+func checkedLabels(q interact.Question, s *state) []string {
+	sel := []string{}
+	for i, on := range s.checked {
+		if on {
+			sel = append(sel, q.Options[i].Label)
+		}
+	}
+	return sel
+}
+
+// submit records the current question's answer and moves to the next, or
+// reports every answer after the last.
+func (p *Panel) submit(a interact.Answer) Outcome {
+	p.answers = append(p.answers, a)
+	p.scroll, p.follow = 0, false
+	if len(p.answers) < len(p.qs) {
+		return Outcome{}
+	}
+	return Outcome{Kind: Answered, Answers: p.answers}
+}
+
+// View draws the panel in at most width×height cells: the header, the
+// question, its options (paged when they do not fit; never taller than
+// MaxHeight), the custom answer
+// field, a validation message and the control hints. It remembers the page
+// height it used, which PgUp and PgDn step by.
+func (p *Panel) View(width, height int) string {
+	if len(p.answers) >= len(p.qs) || width <= 0 || height <= 0 {
+		return ""
+	}
+	height = min(height, MaxHeight)
+	i := len(p.answers)
+	q, s := p.qs[i], &p.states[i]
+	body, cursorRows := p.body(q, s, width)
+	var tail []string
+	if s.typing {
+		label := "Custom answer: "
+		tail = append(tail, p.th.Accent.Render(label)+s.custom.View(p.th, width-len(label), "type your answer"))
+	}
+	if s.problem != "" {
+		tail = append(tail, p.th.Error.Render(s.problem))
+	}
+	avail := max(0, height-2-len(tail))
+	shown, paged := p.window(body, cursorRows, avail)
+	rows := append([]string{p.header(i)}, shown...)
+	rows = append(rows, tail...)
+	rows = append(rows, p.th.Dim.Render(p.hint(q, s, paged, width)))
+	return frame.Join(rows, width, height)
+}
+
+func (p *Panel) header(i int) string {
+	q := p.qs[i]
+	h := "Question " + strconv.Itoa(i+1) + "/" + strconv.Itoa(len(p.qs)) +
+		" (" + strconv.Itoa(len(p.qs)-i) + " unanswered)"
+	if q.Header != "" {
+		h += " · " + textfmt.SanitizeLine(q.Header)
+	}
+	out := p.th.Label.Render(h)
+	if p.queued > 0 {
+		out += p.th.Dim.Render(" · " + strconv.Itoa(p.queued) + " more waiting")
+	}
+	return out
+}
+
+// body is every row under the header: the question, its detail and the
+// options; cursorRows is the span of the cursor's option.
+func (p *Panel) body(q interact.Question, s *state, width int) (rows []string, cursorRows [2]int) {
+	rows = frame.Wrap(textfmt.Sanitize(q.Question), width)
+	if q.Detail != "" {
+		for _, r := range frame.Wrap(textfmt.Sanitize(q.Detail), width) {
+			rows = append(rows, p.th.Dim.Render(r))
+		}
+	}
+	for j, o := range q.Options {
+		mark := "  "
+		style := p.th.Plain
+		if j == s.cursor && !s.typing {
+			mark, style = "› ", p.th.Label
+		}
+		lead := mark + strconv.Itoa(j+1) + ". "
+		if q.MultiSelect {
+			lead += map[bool]string{true: "[x] ", false: "[ ] "}[s.checked[j]]
+		}
+		pad := strings.Repeat(" ", len([]rune(lead)))
+		if j == s.cursor {
+			cursorRows[0] = len(rows)
+		}
+		label := frame.Wrap(textfmt.SanitizeLine(o.Label), max(1, width-len(pad)))
+		for k, l := range label {
+			r := pad + style.Render(l)
+			if k == 0 {
+				r = style.Render(lead+l)
+			}
+			if k == len(label)-1 && o.Recommended {
+				r += p.th.Dim.Render(" (recommended)")
+			}
+			rows = append(rows, r)
+		}
+		if o.Description != "" {
+			for _, d := range frame.Wrap(textfmt.Sanitize(o.Description), max(1, width-len(pad))) {
+				rows = append(rows, pad+p.th.Dim.Render(d))
+			}
+		}
+		if j == s.cursor {
+			cursorRows[1] = len(rows)
+		}
+	}
+	return rows, cursorRows
+}
+
+// window picks the body rows that fit in avail rows, with "↑ N more" and
+// "↓ N more" rows when some are hidden; paged reports that some are.
+func (p *Panel) window(body []string, cursor [2]int, avail int) (shown []string, paged bool) {
+	if len(body) <= avail {
+		p.scroll, p.page = 0, avail
+		return body, false
+	}
+	if avail < 3 {
+		top := min(max(0, cursor[0]), len(body)-avail)
+		p.scroll, p.page = top, avail
+		return body[top : top+avail], true
+	}
+	k := avail - 2
+	top := p.scroll
+	if p.follow {
+		if cursor[1] > top+k {
+			top = cursor[1] - k
+		}
+		if cursor[0] < top {
+			top = cursor[0]
+		}
+	}
+	top = min(max(0, top), len(body)-(avail-1))
+	k = avail
+	if top > 0 {
+		k--
+	}
+	if top+k < len(body) {
+		k--
+	}
+	p.scroll, p.page = top, k
+	if top > 0 {
+		shown = append(shown, p.th.Dim.Render("↑ "+strconv.Itoa(top)+" more"))
+	}
+	shown = append(shown, body[top:top+k]...)
+	if rest := len(body) - top - k; rest > 0 {
+		shown = append(shown, p.th.Dim.Render("↓ "+strconv.Itoa(rest)+" more"))
+	}
+	return shown, true
+}
+
+// hint is the control row, in its compact form when the full one does not
+// fit.
+func (p *Panel) hint(q interact.Question, s *state, paged bool, width int) string {
+	var full, short []string
+	if s.typing {
+		if q.MultiSelect {
+			n := strconv.Itoa(len(checkedLabels(q, s))) + " selected"
+			full, short = append(full, n), append(short, n)
+		}
+		esc := "Esc options"
+		if len(q.Options) == 0 {
+			esc = "Esc cancel"
+		}
+		full = append(full, "Enter submit", esc)
+		short = append(short, "↵", "Esc")
+	} else {
+		if q.AllowCustom {
+			full, short = append(full, "Tab custom answer"), append(short, "Tab")
+		}
+		if len(q.Options) > 1 {
+			full, short = append(full, "↑/↓ navigate"), append([]string{"↑↓"}, short...)
+		}
+		if q.MultiSelect {
+			full, short = append(full, "Space toggle"), append(short, "Sp")
+		}
+		full, short = append(full, "Enter submit", "Esc interrupt"), append(short, "↵", "Esc")
+	}
+	if paged {
+		full, short = append(full, "PgUp/PgDn page"), append(short, "PgUp/PgDn")
+	}
+	return frame.Hint(width, strings.Join(full, " • "), strings.Join(short, " "))
+}

@@ -1,0 +1,220 @@
+package question
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/overlays/internal/overlaytest"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+var th = theme.New(true)
+
+func single() interact.Question {
+	return interact.Question{
+		ID: "db", Header: "Database", Question: "Which database should the service use?",
+		Options: []interact.Option{
+			{Label: "PostgreSQL", Description: "Relational, already used by billing."},
+			{Label: "SQLite", Description: "Embedded, no server to run.", Recommended: true},
+			{Label: "Redis", Description: "In-memory key-value store."},
+		},
+		AllowCustom: true,
+	}
+}
+
+func multi() interact.Question {
+	return interact.Question{
+		ID: "checks", Header: "CI", Question: "Which checks should run on every push?", MultiSelect: true,
+		Options: []interact.Option{
+			{Label: "go vet", Recommended: true},
+			{Label: "staticcheck", Description: "Slower, catches more."},
+			{Label: "race tests"},
+		},
+		AllowCustom: true,
+	}
+}
+
+func long() interact.Question {
+	q := single()
+	q.Header = "Plan review"
+	q.Question = "Approve this plan and leave plan mode?"
+	var b strings.Builder
+	for i := 1; i <= 30; i++ {
+		b.WriteString("Step " + string(rune('A'+i%26)) + ": change one more thing in the code base carefully\n")
+	}
+	q.Detail = strings.TrimSuffix(b.String(), "\n")
+	return q
+}
+
+// press feeds keys after the guard and returns the last outcome.
+func press(p *Panel, keys ...string) Outcome {
+	var out Outcome
+	for _, k := range keys {
+		out = p.Update(overlaytest.Key(k), overlaytest.Later)
+	}
+	return out
+}
+
+func typeText(p *Panel, s string) {
+	for _, k := range overlaytest.Type(s) {
+		p.Update(k, overlaytest.Later)
+	}
+}
+
+func TestGoldenScreens(t *testing.T) {
+	tests := []struct {
+		name  string
+		qs    []interact.Question
+		keys  []string
+		typed string
+	}{
+		{"single", []interact.Question{single(), multi()}, nil, ""},
+		{"multi", []interact.Question{multi()}, []string{"down", "space"}, ""},
+		{"custom", []interact.Question{multi()}, []string{"tab"}, "only on main"},
+		{"custom_free_text", []interact.Question{{ID: "name", Question: "What should the binary be called?", AllowCustom: true}}, nil, ""},
+		{"validation_select", []interact.Question{multi()}, []string{"space", "enter"}, ""},
+		{"validation_empty", []interact.Question{single()}, []string{"c", "enter"}, ""},
+		{"paged", []interact.Question{long()}, []string{"pgdown"}, ""},
+	}
+	for _, tt := range tests {
+		for _, size := range [][2]int{{100, 30}, {50, 14}} {
+			p := New(tt.qs, th, overlaytest.Epoch)
+			p.SetQueued(1)
+			p.View(size[0], size[1])
+			press(p, tt.keys...)
+			typeText(p, tt.typed)
+			name := fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1])
+			overlaytest.Golden(t, name, p.View(size[0], size[1]), size[0], size[1])
+		}
+	}
+}
+
+func TestAnswers(t *testing.T) {
+	tests := []struct {
+		name  string
+		qs    []interact.Question
+		keys  []string
+		typed string
+		final []string
+		want  []interact.Answer
+	}{
+		{"arrow and enter picks the option under the cursor", []interact.Question{single()}, []string{"down"}, "", []string{"enter"},
+			[]interact.Answer{{ID: "db", Selected: []string{"Redis"}}}},
+		{"enter alone takes the recommended option", []interact.Question{single()}, nil, "", []string{"enter"},
+			[]interact.Answer{{ID: "db", Selected: []string{"SQLite"}}}},
+		{"custom text overrides a single selection", []interact.Question{single()}, []string{"tab"}, "MySQL 8", []string{"enter"},
+			[]interact.Answer{{ID: "db", Selected: []string{}, Custom: "MySQL 8"}}},
+		{"multi-select returns checked labels and custom text", []interact.Question{multi()}, []string{"down", "down", "space", "c"}, "lint", []string{"enter"},
+			[]interact.Answer{{ID: "checks", Selected: []string{"go vet", "race tests"}, Custom: "lint"}}},
+		{"digits move the cursor", []interact.Question{single()}, []string{"1"}, "", []string{"enter"},
+			[]interact.Answer{{ID: "db", Selected: []string{"PostgreSQL"}}}},
+		{"a set is answered question by question", []interact.Question{single(), multi()}, []string{"up", "enter"}, "", []string{"enter"},
+			[]interact.Answer{{ID: "db", Selected: []string{"PostgreSQL"}}, {ID: "checks", Selected: []string{"go vet"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := New(tt.qs, th, overlaytest.Epoch)
+			press(p, tt.keys...)
+			typeText(p, tt.typed)
+			got := press(p, tt.final...)
+			if got.Kind != Answered || !reflect.DeepEqual(got.Answers, tt.want) {
+				t.Errorf("want answered %+v, got kind %v answers %+v", tt.want, got.Kind, got.Answers)
+			}
+		})
+	}
+}
+
+func TestEscInterrupts(t *testing.T) {
+	for _, keys := range [][]string{{"esc"}, {"ctrl+c"}, {"tab", "esc", "esc"}} {
+		p := New([]interact.Question{single()}, th, overlaytest.Epoch)
+		if got := press(p, keys...); got.Kind != Interrupted {
+			t.Errorf("keys %v: want Interrupted, got %v", keys, got.Kind)
+		}
+	}
+	p := New([]interact.Question{{ID: "x", Question: "Name?", AllowCustom: true}}, th, overlaytest.Epoch)
+	if got := press(p, "esc"); got.Kind != Interrupted {
+		t.Errorf("free-text question: want Esc to interrupt, got %v", got.Kind)
+	}
+}
+
+func TestEscFromCustomReturnsToOptions(t *testing.T) {
+	p := New([]interact.Question{single()}, th, overlaytest.Epoch)
+	if got := press(p, "tab", "esc"); got.Kind != None {
+		t.Fatalf("want the panel open after Esc in custom mode, got %v", got.Kind)
+	}
+	if got := press(p, "enter"); got.Kind != Answered || got.Answers[0].Selected[0] != "SQLite" {
+		t.Errorf("want the option answer after leaving custom mode, got %+v", got)
+	}
+}
+
+func TestValidationMessages(t *testing.T) {
+	p := New([]interact.Question{multi()}, th, overlaytest.Epoch)
+	press(p, "space", "enter")
+	if v := ansi.Strip(p.View(100, 30)); !strings.Contains(v, MsgSelectOne) {
+		t.Errorf("want %q with nothing checked, got\n%s", MsgSelectOne, v)
+	}
+	press(p, "space")
+	if v := ansi.Strip(p.View(100, 30)); strings.Contains(v, MsgSelectOne) {
+		t.Errorf("want the message gone after toggling, got\n%s", v)
+	}
+	q := New([]interact.Question{single()}, th, overlaytest.Epoch)
+	if got := press(q, "tab", "space", "enter"); got.Kind != None {
+		t.Fatalf("want a blank custom answer refused, got %v", got.Kind)
+	}
+	if v := ansi.Strip(q.View(100, 30)); !strings.Contains(v, MsgEmpty) {
+		t.Errorf("want %q, got\n%s", MsgEmpty, v)
+	}
+}
+
+func TestKeysWithinGuardAreIgnored(t *testing.T) {
+	p := New([]interact.Question{single()}, th, overlaytest.Epoch)
+	early := overlaytest.Epoch.Add(Guard - time.Millisecond)
+	for _, k := range []string{"down", "enter", "esc"} {
+		if got := p.Update(overlaytest.Key(k), early); got.Kind != None {
+			t.Fatalf("key %s at %v: want ignored, got %v", k, Guard-time.Millisecond, got.Kind)
+		}
+	}
+	got := p.Update(overlaytest.Key("enter"), overlaytest.Epoch.Add(Guard))
+	if got.Kind != Answered || got.Answers[0].Selected[0] != "SQLite" {
+		t.Errorf("want Enter at %v to answer the untouched default SQLite, got %+v", Guard, got)
+	}
+}
+
+func TestLongQuestionPages(t *testing.T) {
+	p := New([]interact.Question{long()}, th, overlaytest.Epoch)
+	first := ansi.Strip(p.View(60, 12))
+	if !strings.Contains(first, "↓ ") || strings.Contains(first, "↑ ") {
+		t.Fatalf("want only a ↓ N more row on the first page, got\n%s", first)
+	}
+	press(p, "pgdown")
+	second := ansi.Strip(p.View(60, 12))
+	if !strings.Contains(second, "↑ ") {
+		t.Errorf("want a ↑ N more row after PgDn, got\n%s", second)
+	}
+	press(p, "pgup", "pgup")
+	if again := ansi.Strip(p.View(60, 12)); again != first {
+		t.Errorf("want PgUp back at the first page\n%s\ngot\n%s", first, again)
+	}
+	press(p, "down")
+	if v := ansi.Strip(p.View(60, 12)); !strings.Contains(v, "› 3. Redis") {
+		t.Errorf("want the cursor scrolled into view, got\n%s", v)
+	}
+}
+
+func TestViewFitsEverySize(t *testing.T) {
+	for _, qs := range [][]interact.Question{{single()}, {multi()}, {long()}} {
+		p := New(qs, th, overlaytest.Epoch)
+		press(p, "down", "tab")
+		typeText(p, strings.Repeat("a long custom answer ", 10))
+		press(p, "enter")
+		for _, size := range overlaytest.Sizes {
+			overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
+		}
+	}
+}
