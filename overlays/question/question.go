@@ -287,7 +287,7 @@ func (p *Panel) body(q interact.Question, s *state, width int) (rows []string, c
 		for k, l := range label {
 			r := pad + style.Render(l)
 			if k == 0 {
-				r = style.Render(lead+l)
+				r = style.Render(lead + l)
 			}
 			if k == len(label)-1 && o.Recommended {
 				r += p.th.Dim.Render(" (recommended)")
