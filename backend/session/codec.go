@@ -15,14 +15,6 @@ const FormatVersion = 1
 // headerType is the type field of the header line.
 const headerType = "session"
 
-// CompactionMarker stands in the transcript where a replacement rewrote the
-// model's view of history (compaction, pruned tool results). Projections
-// produce it; it is never written to a log.
-type CompactionMarker struct{}
-
-// EventType is "compaction/marker".
-func (CompactionMarker) EventType() string { return "compaction/marker" }
-
 // ErrCorrupt marks a log whose lines cannot be trusted: a broken line before
 // the last one, a gap in seq, a missing header.
 var ErrCorrupt = errors.New("session log is corrupt")
@@ -36,7 +28,7 @@ type UnknownTypeError struct {
 }
 
 func (e *UnknownTypeError) Error() string {
-	return fmt.Sprintf("session log %s uses event type %q at line %d, which this version of tack does not know; upgrade tack to open it",
+	return fmt.Sprintf("session log %s uses event type %s at line %d, which this version of tack does not know; upgrade tack to open it",
 		e.Path, e.Type, e.Line)
 }
 
@@ -147,12 +139,13 @@ func (e errUnknownType) Error() string { return "unknown event type " + e.typ }
 
 // typePrefix starts every line this package writes; lineType reads the
 // type from it without decoding the line.
-var typePrefix = []byte(`{"type":"`)
+const typePrefix = `{"type":"`
 
 // lineType returns the type of an event line: from the prefix when the line
 // has the canonical key order, else by decoding the line.
 func lineType(line []byte) (string, error) {
-	if rest, ok := bytes.CutPrefix(line, typePrefix); ok {
+	if len(line) > len(typePrefix) && string(line[:len(typePrefix)]) == typePrefix {
+		rest := line[len(typePrefix):]
 		if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
 			return string(rest[:i]), nil
 		}

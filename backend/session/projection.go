@@ -18,6 +18,14 @@ const maxPromptTitle = 50
 // character, which bytes/4 approximates better than runes/4.
 const bytesPerToken = 4
 
+// CompactionMarker stands in the transcript where a replacement rewrote the
+// model's view of history (compaction, pruned tool results). Projections
+// produce it; it is never written to a log.
+type CompactionMarker struct{}
+
+// EventType is "compaction/marker".
+func (CompactionMarker) EventType() string { return "compaction/marker" }
+
 // Totals is the usage of a session so far.
 type Totals struct {
 	Sum       llm.Usage // all assistant messages

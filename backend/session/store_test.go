@@ -134,7 +134,7 @@ func TestUnknownRequiredTypeIsRefusedNamingTypeLineAndFile(t *testing.T) {
 		if !errors.As(err, &unknown) {
 			t.Fatalf("%s: want *UnknownTypeError, got %v", name, err)
 		}
-		want := "session log " + path + ` uses event type "goal/set" at line 3, which this version of tack does not know; upgrade tack to open it`
+		want := "session log " + path + ` uses event type goal/set at line 3, which this version of tack does not know; upgrade tack to open it`
 		if err.Error() != want {
 			t.Errorf("%s: want %q, got %q", name, want, err.Error())
 		}
