@@ -181,3 +181,18 @@ func TestModesModelAndPromptsFollowTheLatestEvents(t *testing.T) {
 		t.Errorf("want the header's model before any step, got %s", m)
 	}
 }
+
+func TestSecondCompactionReplacesTheFirstSummary(t *testing.T) {
+	data := append(compacted(), UserMessage{Kind: KindSummary, Text: "summary of a and b", Replace: &Span{Start: 0, End: 21}})
+	p := project(data...)
+	var got []string
+	for _, m := range p.Surface() {
+		got = append(got, m.Content)
+	}
+	if want := []string{"summary of a and b", "c"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("want surface %v, got %v", want, got)
+	}
+	if seqs := p.SurfaceSeqs(); !reflect.DeepEqual(seqs, []int64{0, 26}) {
+		t.Errorf("want surface seqs [0 26], got %v", seqs)
+	}
+}
