@@ -306,21 +306,12 @@ func (p *Panel) body(q interact.Question, s *state, width int) (rows []string, c
 	return rows, cursorRows
 }
 
-// window picks the body rows that fit in avail rows, with "↑ N more" and
-// "↓ N more" rows when some are hidden; paged reports that some are.
+// window picks the body rows that fit in avail rows, scrolled to the
+// cursor's option after it moved; paged reports that some are hidden.
 func (p *Panel) window(body []string, cursor [2]int, avail int) (shown []string, paged bool) {
-	if len(body) <= avail {
-		p.scroll, p.page = 0, avail
-		return body, false
-	}
-	if avail < 3 {
-		top := min(max(0, cursor[0]), len(body)-avail)
-		p.scroll, p.page = top, avail
-		return body[top : top+avail], true
-	}
-	k := avail - 2
 	top := p.scroll
 	if p.follow {
+		k := max(1, avail-2)
 		if cursor[1] > top+k {
 			top = cursor[1] - k
 		}
@@ -328,23 +319,8 @@ func (p *Panel) window(body []string, cursor [2]int, avail int) (shown []string,
 			top = cursor[0]
 		}
 	}
-	top = min(max(0, top), len(body)-(avail-1))
-	k = avail
-	if top > 0 {
-		k--
-	}
-	if top+k < len(body) {
-		k--
-	}
-	p.scroll, p.page = top, k
-	if top > 0 {
-		shown = append(shown, p.th.Dim.Render("↑ "+strconv.Itoa(top)+" more"))
-	}
-	shown = append(shown, body[top:top+k]...)
-	if rest := len(body) - top - k; rest > 0 {
-		shown = append(shown, p.th.Dim.Render("↓ "+strconv.Itoa(rest)+" more"))
-	}
-	return shown, true
+	shown, p.scroll, p.page = frame.Scroll(p.th, body, top, avail)
+	return shown, len(body) > avail
 }
 
 // hint is the control row, in its compact form when the full one does not

@@ -4,6 +4,7 @@
 package frame
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -120,4 +121,34 @@ func Window(n, cursor, size, top int) int {
 		top = cursor - size + 1
 	}
 	return max(0, min(top, n-size))
+}
+
+// Scroll shows rows from top in at most avail rows, marking hidden rows
+// above and below with faint "↑ N more" and "↓ N more" rows. It returns
+// the rows, the top it used (clamped) and how many content rows it showed,
+// which is the page PgUp and PgDn should step by.
+func Scroll(th theme.Theme, rows []string, top, avail int) (shown []string, usedTop, page int) {
+	if len(rows) <= avail {
+		return rows, 0, len(rows)
+	}
+	if avail < 3 {
+		top = min(max(0, top), len(rows)-max(0, avail))
+		return rows[top : top+max(0, avail)], top, max(0, avail)
+	}
+	top = min(max(0, top), len(rows)-(avail-1))
+	k := avail
+	if top > 0 {
+		k--
+	}
+	if top+k < len(rows) {
+		k--
+	}
+	if top > 0 {
+		shown = append(shown, th.Dim.Render("↑ "+strconv.Itoa(top)+" more"))
+	}
+	shown = append(shown, rows[top:top+k]...)
+	if rest := len(rows) - top - k; rest > 0 {
+		shown = append(shown, th.Dim.Render("↓ "+strconv.Itoa(rest)+" more"))
+	}
+	return shown, top, k
 }

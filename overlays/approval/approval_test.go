@@ -1,0 +1,169 @@
+package approval
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/overlays/internal/overlaytest"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+var th = theme.New(true)
+
+func bash() interact.Approval {
+	cmd := "git status -s && go test ./..."
+	return interact.Approval{
+		CallID: "c1", Tool: "bash", Summary: cmd, Details: cmd, Remember: "git status",
+		Card: &card.Card{Kind: card.Terminal, Description: "Check the tree and run the tests",
+			Terminal: &card.TerminalView{Command: cmd, Cwd: "/work/proj"}},
+	}
+}
+
+func edit() interact.Approval {
+	var lines []card.DiffLine
+	for i := 1; i <= 24; i++ {
+		op := card.OpContext
+		switch i % 4 {
+		case 1:
+			op = card.OpDelete
+		case 2:
+			op = card.OpAdd
+		}
+		lines = append(lines, card.DiffLine{Op: op, Text: fmt.Sprintf("line %d of main.go", i)})
+	}
+	return interact.Approval{
+		CallID: "c2", Tool: "edit", Summary: "Edit main.go", Remember: "edit",
+		Card: &card.Card{Kind: card.Diff, Title: "Edit main.go",
+			Diffs: []card.FileDiff{{Path: "main.go", Added: 6, Removed: 6, Lines: lines}}},
+	}
+}
+
+func press(d *Dialog, keys ...string) Outcome {
+	var out Outcome
+	for _, k := range keys {
+		out = d.Update(overlaytest.Key(k), overlaytest.Later)
+	}
+	return out
+}
+
+func TestGoldenScreens(t *testing.T) {
+	tests := []struct {
+		name  string
+		a     interact.Approval
+		keys  []string
+		typed string
+	}{
+		{"bash", bash(), nil, ""},
+		{"edit", edit(), []string{"down", "down"}, ""},
+		{"deny_reason", bash(), []string{"n"}, "use make test"},
+	}
+	for _, tt := range tests {
+		for _, size := range [][2]int{{100, 30}, {50, 14}} {
+			d := New(tt.a, th, overlaytest.Epoch)
+			d.View(size[0], size[1])
+			press(d, tt.keys...)
+			for _, k := range overlaytest.Type(tt.typed) {
+				d.Update(k, overlaytest.Later)
+			}
+			name := fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1])
+			overlaytest.Golden(t, name, d.View(size[0], size[1]), size[0], size[1])
+		}
+	}
+}
+
+func TestDecisions(t *testing.T) {
+	tests := []struct {
+		name  string
+		keys  []string
+		typed string
+		final []string
+		want  interact.Decision
+	}{
+		{"y allows once", nil, "", []string{"y"}, interact.Decision{Verdict: interact.Allow}},
+		{"enter confirms the first choice", nil, "", []string{"enter"}, interact.Decision{Verdict: interact.Allow}},
+		{"a allows for the session", nil, "", []string{"a"}, interact.Decision{Verdict: interact.AllowSession}},
+		{"tab then enter allows for the session", []string{"tab"}, "", []string{"enter"}, interact.Decision{Verdict: interact.AllowSession}},
+		{"n then enter denies without a reason", []string{"n"}, "", []string{"enter"}, interact.Decision{Verdict: interact.Deny}},
+		{"n, a reason and enter deny with it", []string{"n"}, "  try make test ", []string{"enter"},
+			interact.Decision{Verdict: interact.Deny, Reason: "try make test"}},
+		{"esc denies", nil, "", []string{"esc"}, interact.Decision{Verdict: interact.Deny}},
+		{"ctrl+c denies while typing a reason", []string{"n"}, "x", []string{"ctrl+c"}, interact.Decision{Verdict: interact.Deny}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := New(bash(), th, overlaytest.Epoch)
+			if got := press(d, tt.keys...); got.Decided {
+				t.Fatalf("want no decision before the final key, got %+v", got)
+			}
+			for _, k := range overlaytest.Type(tt.typed) {
+				d.Update(k, overlaytest.Later)
+			}
+			got := press(d, tt.final...)
+			if !got.Decided || got.Decision != tt.want {
+				t.Errorf("want decided %+v, got %+v", tt.want, got)
+			}
+		})
+	}
+}
+
+func TestAllowForSessionShowsWhatItRemembers(t *testing.T) {
+	d := New(bash(), th, overlaytest.Epoch)
+	if v := ansi.Strip(d.View(100, 30)); !strings.Contains(v, "Allow for this session (git status)") {
+		t.Errorf("want the remembered prefix in the choice, got\n%s", v)
+	}
+	a := bash()
+	a.Remember = ""
+	d = New(a, th, overlaytest.Epoch)
+	if v := ansi.Strip(d.View(100, 30)); strings.Contains(v, "this session") {
+		t.Errorf("want no session choice without a Remember text, got\n%s", v)
+	}
+	if got := press(d, "a"); got.Decided {
+		t.Errorf("want a ignored without a Remember text, got %+v", got)
+	}
+}
+
+func TestEscInReasonReturnsToChoices(t *testing.T) {
+	d := New(bash(), th, overlaytest.Epoch)
+	press(d, "n", "esc")
+	if got := press(d, "y"); !got.Decided || got.Decision.Verdict != interact.Allow {
+		t.Errorf("want y to allow after leaving the reason, got %+v", got)
+	}
+}
+
+func TestKeysWithinGuardAreIgnored(t *testing.T) {
+	d := New(bash(), th, overlaytest.Epoch)
+	if got := d.Update(overlaytest.Key("y"), overlaytest.Epoch.Add(Guard-time.Millisecond)); got.Decided {
+		t.Fatalf("want y within the guard ignored, got %+v", got)
+	}
+	if got := d.Update(overlaytest.Key("y"), overlaytest.Epoch.Add(Guard)); !got.Decided {
+		t.Errorf("want y after the guard to decide, got %+v", got)
+	}
+}
+
+func TestDiffScrolls(t *testing.T) {
+	d := New(edit(), th, overlaytest.Epoch)
+	first := ansi.Strip(d.View(60, 14))
+	if !strings.Contains(first, "↓ ") {
+		t.Fatalf("want a ↓ N more row for a long diff, got\n%s", first)
+	}
+	press(d, "pgdown")
+	if v := ansi.Strip(d.View(60, 14)); !strings.Contains(v, "↑ ") || v == first {
+		t.Errorf("want PgDn to scroll the diff, got\n%s", v)
+	}
+}
+
+func TestViewFitsEverySize(t *testing.T) {
+	for _, a := range []interact.Approval{bash(), edit()} {
+		d := New(a, th, overlaytest.Epoch)
+		press(d, "n")
+		for _, size := range overlaytest.Sizes {
+			overlaytest.CheckFits(t, d.View(size[0], size[1]), size[0], size[1])
+		}
+	}
+}
