@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+// tackBin is the binary built once for the end-to-end tests.
+var tackBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "tack-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: temp dir:", err)
+		os.Exit(1)
+	}
+	tackBin = filepath.Join(dir, "tack")
+	if out, err := exec.Command("go", "build", "-o", tackBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: go build: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// lockedBuffer collects a process's output while tests read it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// process is one tack process with piped stdin, stdout and stderr.
+type process struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *lockedBuffer
+	stderr *lockedBuffer
+	home   string
+	done   chan struct{}
+	err    error
+}
+
+// startTack runs the built binary against srv in a fresh TACK_HOME and
+// working directory.
+func startTack(t *testing.T, srv *llmtest.Server, args ...string) *process {
+	t.Helper()
+	r := &process{t: t, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, home: t.TempDir(), done: make(chan struct{})}
+	r.cmd = exec.Command(tackBin, args...)
+	r.cmd.Dir = t.TempDir()
+	r.cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + r.home, "TACK_HOME=" + r.home,
+		"DEEPSEEK_BASE_URL=" + srv.URL(), "DEEPSEEK_API_KEY=test",
+	}
+	r.cmd.Stdout, r.cmd.Stderr = r.stdout, r.stderr
+	var err error
+	if r.stdin, err = r.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		r.err = r.cmd.Wait()
+		close(r.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-r.done:
+		default:
+			_ = r.cmd.Process.Kill()
+			<-r.done
+		}
+	})
+	return r
+}
+
+func (r *process) write(s string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.stdin, s); err != nil {
+		r.t.Fatalf("write stdin: %v", err)
+	}
+}
+
+func (r *process) closeStdin() { _ = r.stdin.Close() }
+
+// waitOutput polls stdout until it contains want.
+func (r *process) waitOutput(want string) {
+	r.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(r.stdout.String(), want) {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("want stdout to contain %q within 10s, got %q (stderr %q)", want, r.stdout.String(), r.stderr.String())
+		}
+		select {
+		case <-r.done:
+			if !strings.Contains(r.stdout.String(), want) {
+				r.t.Fatalf("want stdout to contain %q, but tack exited: stdout %q, stderr %q", want, r.stdout.String(), r.stderr.String())
+			}
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// exitCode waits at most within for the process to end.
+func (r *process) exitCode(within time.Duration) int {
+	r.t.Helper()
+	select {
+	case <-r.done:
+	case <-time.After(within):
+		r.t.Fatalf("want tack to exit within %s, still running; stdout %q, stderr %q", within, r.stdout.String(), r.stderr.String())
+	}
+	var ee *exec.ExitError
+	if errors.As(r.err, &ee) {
+		return ee.ExitCode()
+	}
+	if r.err != nil {
+		r.t.Fatalf("wait: %v", r.err)
+	}
+	return 0
+}
+
+// waitRequests polls until srv has received n requests.
+func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(srv.Requests()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("want %d requests within 10s, got %d", n, len(srv.Requests()))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// toolMessage is the content of the tool message answering callID in the
+// request's messages.
+func toolMessage(t *testing.T, req llmtest.Request, callID string) string {
+	t.Helper()
+	for _, m := range req.Messages {
+		if m.Role == "tool" && m.ToolCallID == callID {
+			return m.Content
+		}
+	}
+	t.Fatalf("want a tool message for %s in the request, got %+v", callID, req.Messages)
+	return ""
+}
+
+// sessionEvents reads the session log of the run: the type and data of
+// every event after the header.
+func sessionEvents(t *testing.T, home string) []struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+} {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*.jsonl"))
+	if len(logs) != 1 {
+		t.Fatalf("want one session log under %s, got %v", home, logs)
+	}
+	b, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []struct {
+		Type string          `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if i == 0 {
+			continue
+		}
+		var e struct {
+			Type string          `json:"type"`
+			Data json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("session log line %d: %v", i+1, err)
+		}
+		out = append(out, e)
+	}
+	return out
+}

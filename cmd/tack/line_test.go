@@ -1,0 +1,276 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+func TestLinePipedPromptRunsOneTurnThenExits(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Hello!", 2), llmtest.Usage(0, 10, 3, 0)))
+	r := startTack(t, srv, "--ui", "line")
+	r.write("hi\n")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	}
+	want := "ready.\n> \n[main turn 1] Hello!\n> "
+	if got := r.stdout.String(); got != want {
+		t.Errorf("want stdout %q, got %q", want, got)
+	}
+	evs := sessionEvents(t, r.home)
+	if last := evs[len(evs)-1]; last.Type != "turn/end" {
+		t.Errorf("want the turn finished before exit (log ending in turn/end), got %s", last.Type)
+	}
+	if !strings.Contains(r.stderr.String(), "To resume this session: tack --resume ") {
+		t.Errorf("want the resume hint on stderr, got %q", r.stderr.String())
+	}
+	srv.AssertConsumed(t)
+}
+
+func TestLineExitsAtOnceWhenNothingIsSubmitted(t *testing.T) {
+	for name, in := range map[string]string{"empty stdin": "", "blank lines": "\n\n"} {
+		t.Run(name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			r := startTack(t, srv, "--ui", "line")
+			r.write(in)
+			r.closeStdin()
+			if code := r.exitCode(3 * time.Second); code != 0 {
+				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+			}
+			if got := r.stdout.String(); got != "ready.\n> " {
+				t.Errorf("want only the banner and prompt, got %q", got)
+			}
+			if n := len(srv.Requests()); n != 0 {
+				t.Errorf("want no model request, got %d", n)
+			}
+		})
+	}
+}
+
+func TestLineSecondLineSteersTheRunningTurn(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.Pace(40*time.Millisecond), llmtest.Text("Working on it.", 1)),
+		llmtest.ReplyText("Done with both."),
+	)
+	r := startTack(t, srv, "--ui", "line")
+	r.write("first task\n")
+	waitRequests(t, srv, 1)
+	r.write("and this too\n")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("want 2 requests (one turn, two steps), got %d", len(reqs))
+	}
+	last := reqs[1].Messages[len(reqs[1].Messages)-1]
+	if last.Role != "user" || !strings.Contains(last.Content, "and this too") {
+		t.Errorf("want the second line steered into the next request as a user message, got %+v", last)
+	}
+	if n := strings.Count(r.stdout.String(), "[main turn"); n != 1 {
+		t.Errorf("want one turn header (the line joined the running turn), got %d in %q", n, r.stdout.String())
+	}
+	srv.AssertConsumed(t)
+}
+
+const askArgs = `{"questions":[{"id":"db","header":"Database","question":"Which database?",` +
+	`"options":[{"label":"SQLite","description":"a file"},{"label":"Postgres","recommended":true}]}]}`
+
+func TestLineAnswersAQuestionFromStdin(t *testing.T) {
+	tests := []struct {
+		name, answer, want string
+	}{
+		{"by number", "2\n", `{"answers":[{"id":"db","selected":["SQLite"]}]}`},
+		{"by empty line for the recommended option", "\n", `{"answers":[{"id":"db","selected":["Postgres"]}]}`},
+		{"by free text", "MySQL\n", `{"answers":[{"id":"db","selected":[],"custom":"MySQL"}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t,
+				llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question", askArgs, 2)),
+				llmtest.ReplyText("Noted."),
+			)
+			r := startTack(t, srv, "--ui", "line")
+			r.write("pick a database\n")
+			r.waitOutput("[Database] Which database?\n  1. Postgres (recommended)\n  2. SQLite\n     a file\n> ")
+			r.write(tt.answer)
+			r.closeStdin()
+			if code := r.exitCode(10 * time.Second); code != 0 {
+				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+			}
+			waitRequests(t, srv, 2)
+			if got := toolMessage(t, srv.Requests()[1], "call_1"); got != tt.want {
+				t.Errorf("want the tool result %s, got %s", tt.want, got)
+			}
+			srv.AssertConsumed(t)
+		})
+	}
+}
+
+func TestLineReasksAnInvalidAnswer(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question",
+			`{"questions":[{"id":"n","question":"How many?","options":[{"label":"one"},{"label":"two"}],"allow_custom":false}]}`, 1)),
+		llmtest.ReplyText("Ok."),
+	)
+	r := startTack(t, srv, "--ui", "line")
+	r.write("ask me\n")
+	r.waitOutput("  2. two\n> ")
+	r.write("7\n")
+	r.waitOutput("Please enter one of the option numbers.\n> ")
+	r.write("1\n")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	if got, want := toolMessage(t, srv.Requests()[1], "call_1"), `{"answers":[{"id":"n","selected":["one"]}]}`; got != want {
+		t.Errorf("want %s, got %s", want, got)
+	}
+}
+
+func TestLineQuestionFailsWhenStdinCloses(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question", askArgs, 2)),
+		llmtest.ReplyText("I will assume SQLite."),
+	)
+	r := startTack(t, srv, "--ui", "line")
+	r.write("pick a database\n")
+	r.waitOutput("Which database?")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	}
+	const want = "Error: ask_user_question cannot be answered because stdin is closed"
+	if got := toolMessage(t, srv.Requests()[1], "call_1"); got != want {
+		t.Errorf("want the model to read %q, got %q", want, got)
+	}
+	if !strings.Contains(r.stdout.String(), "[tool result] "+want) {
+		t.Errorf("want the closed-stdin error shown as the tool result, got %q", r.stdout.String())
+	}
+}
+
+func TestLineApprovalFromStdin(t *testing.T) {
+	tests := []struct {
+		name, answer, want string
+	}{
+		{"allowed", "y\n", "approved-run"},
+		{"denied with a reason", "n use ls instead\n", "Error: the user denied this call: use ls instead"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t,
+				llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo approved-run","description":"Say it"}`, 2)),
+				llmtest.ReplyText("Done."),
+			)
+			r := startTack(t, srv, "--ui", "line", "--permission-mode", "ask")
+			r.write("run it\n")
+			r.waitOutput("allow? [y]es / [a]lways for this session / [n]o (reason)\n> ")
+			r.write(tt.answer)
+			r.closeStdin()
+			if code := r.exitCode(10 * time.Second); code != 0 {
+				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+			}
+			if got := toolMessage(t, srv.Requests()[1], "call_1"); !strings.Contains(got, tt.want) {
+				t.Errorf("want the tool result to contain %q, got %q", tt.want, got)
+			}
+		})
+	}
+}
+
+func TestLineShowsToolOutputEscapeSequencesEscaped(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"printf 'a\\033]2;pwned\\007b'","description":"Print"}`, 2)),
+		llmtest.ReplyText("Printed."),
+	)
+	r := startTack(t, srv, "--ui", "line", "--permission-mode", "full-access")
+	r.write("print the title\n")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	}
+	out := r.stdout.String()
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Errorf("want no raw ESC or BEL on stdout, got %q", out)
+	}
+	if !strings.Contains(out, `[tool result] a\x1b]2;pwned\x07b`) {
+		t.Errorf("want the output shown with visible escapes, got %q", out)
+	}
+}
+
+func TestLineSlashCommandsNeverReachTheModel(t *testing.T) {
+	srv := llmtest.New(t)
+	r := startTack(t, srv, "--ui", "line")
+	r.write("/bogus now\n/help\n")
+	r.closeStdin()
+	if code := r.exitCode(5 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	out := r.stdout.String()
+	if !strings.Contains(out, "Unknown command: /bogus\n> ") {
+		t.Errorf("want the unknown command rejected, got %q", out)
+	}
+	if !strings.Contains(out, "/exit") {
+		t.Errorf("want /help to list /exit, got %q", out)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("want no model request, got %d", n)
+	}
+}
+
+func TestLineExitCommandLeavesWithStdinOpen(t *testing.T) {
+	srv := llmtest.New(t)
+	r := startTack(t, srv, "--ui", "line")
+	r.write("/exit\n")
+	if code := r.exitCode(5 * time.Second); code != 0 {
+		t.Fatalf("want exit 0 after /exit, got %d", code)
+	}
+}
+
+func TestLineSessionThatFailsToStartDropsQueuedLines(t *testing.T) {
+	srv := llmtest.New(t)
+	r := startTack(t, srv, "--ui", "line", "--resume", "no-such-session")
+	r.write("hello\nworld\n")
+	r.closeStdin()
+	if code := r.exitCode(5 * time.Second); code != 1 {
+		t.Fatalf("want exit 1, got %d (stderr %q)", code, r.stderr.String())
+	}
+	if !strings.Contains(r.stderr.String(), "tack: the session failed to start: ") {
+		t.Errorf("want the start failure on stderr, got %q", r.stderr.String())
+	}
+}
+
+func TestLineSIGTERMDuringAStalledStreamAbortsTheTurn(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
+	r := startTack(t, srv, "--ui", "line")
+	r.write("go\n")
+	select {
+	case <-srv.Stalled():
+	case <-time.After(10 * time.Second):
+		t.Fatal("want the stream to stall within 10s")
+	}
+	r.waitOutput("partial")
+	start := time.Now()
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := r.exitCode(2 * time.Second); code != 143 {
+		t.Fatalf("want exit 143, got %d (stderr %q)", code, r.stderr.String())
+	}
+	t.Logf("exited %s after SIGTERM", time.Since(start))
+	evs := sessionEvents(t, r.home)
+	last := evs[len(evs)-1]
+	var end struct{ Reason string }
+	_ = json.Unmarshal(last.Data, &end)
+	if last.Type != "turn/end" || end.Reason != "aborted" {
+		t.Errorf("want the log closed by an aborted turn/end, got %s %s", last.Type, last.Data)
+	}
+	if !strings.Contains(r.stdout.String(), "Turn cancelled.") {
+		t.Errorf("want the cancellation shown, got %q", r.stdout.String())
+	}
+}

@@ -1,0 +1,427 @@
+package linemode
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/views/textfmt"
+)
+
+// DefaultWelcome is the banner when the config sets none.
+const DefaultWelcome = "ready."
+
+// shutdownGrace bounds how long a cancelled turn may take to record its end
+// before line mode closes the session anyway.
+const shutdownGrace = 1500 * time.Millisecond
+
+// Options configures line mode.
+type Options struct {
+	// Welcome is the banner printed before the first prompt (DefaultWelcome
+	// when empty).
+	Welcome string
+	// Label names the driven session in turn headers ("main" when empty).
+	Label  string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Terminal is set when stdin and stdout are a terminal: lines are read
+	// with editing and history, and Ctrl+C cancels the running turn (a
+	// second one, or one while idle, exits).
+	Terminal bool
+	// Color turns on the dim rendering of reasoning.
+	Color bool
+	// Signals delivers SIGINT, SIGTERM and SIGHUP; nil receives none.
+	Signals <-chan os.Signal
+	// HistoryFile keeps the terminal's input history; empty keeps none.
+	HistoryFile string
+}
+
+// opening is the outcome of opening the session.
+type opening struct {
+	s   *launch.Session
+	err error
+}
+
+// Run is line mode: it prints the banner, opens the session with open while
+// already reading input (lines typed before the session has started are
+// queued and sent once it starts), then sends each non-empty line while the
+// agent is idle and steers it in while a turn runs, renders every event of
+// the session, answers questions and approvals from the next lines, and runs
+// slash commands. It returns the exit status: 0 after stdin ends (once
+// submitted work has run), 1 when the session fails to start, 130, 143 or
+// 129 after SIGINT, SIGTERM or SIGHUP.
+func Run(ctx context.Context, open func() (*launch.Session, error), o Options) int {
+	if o.Welcome == "" {
+		o.Welcome = DefaultWelcome
+	}
+	if o.Label == "" {
+		o.Label = "main"
+	}
+	d := &door{o: o, r: NewRenderer(o.Stdout, o.Color, o.Label), opened: make(chan opening, 1)}
+	d.r.terminal = o.Terminal
+	done := make(chan struct{})
+	defer close(done)
+	lines := make(chan input)
+	if o.Terminal {
+		t := newTerminalInput(o.HistoryFile)
+		defer t.close()
+		go t.read(lines, done)
+	} else {
+		go readPiped(o.Stdin, lines, done)
+	}
+	d.r.Banner(o.Welcome)
+	go func() {
+		s, err := open()
+		d.opened <- opening{s, err}
+	}()
+	return d.loop(ctx, lines)
+}
+
+// door is line mode's state. Only the goroutine running loop touches it.
+type door struct {
+	o      Options
+	r      *Renderer
+	opened chan opening
+
+	s        *launch.Session // nil until started
+	reg      *commands.Registry
+	queued   []string // lines typed before the session started
+	events   chan []agent.Event
+	stopPump context.CancelFunc
+	unmount  func()
+
+	status      agent.Status
+	submitted   bool // a line went to the model
+	sawRunning  bool // the agent was seen running after a submission
+	stdinClosed bool
+	interrupted bool // Ctrl+C was pressed during the running turn
+	active      *asking
+	// settled holds requests answered here that the broker may still list
+	// for a moment, so they are not asked twice.
+	settled map[*interact.Request]bool
+}
+
+// asking is the request whose prompt is on screen.
+type asking struct {
+	req     *interact.Request
+	index   int // the question being asked
+	answers []interact.Answer
+}
+
+func (d *door) loop(ctx context.Context, lines <-chan input) int {
+	for {
+		var changes <-chan struct{}
+		if d.s != nil {
+			changes = d.s.Broker.Changes()
+		}
+		var code int
+		var exit bool
+		select {
+		case <-ctx.Done():
+			code, exit = d.shutdown(1), true
+		case sig := <-d.o.Signals:
+			code, exit = d.signal(sig)
+		case op := <-d.opened:
+			code, exit = d.start(ctx, op)
+		case in, ok := <-lines:
+			if !ok {
+				lines = nil
+				continue
+			}
+			code, exit = d.input(ctx, in)
+		case evs := <-d.events:
+			d.render(evs)
+		case <-changes:
+			d.showRequest()
+		}
+		if exit {
+			return code
+		}
+		if d.eofDone() {
+			return d.finish(0)
+		}
+	}
+}
+
+// start takes over the opened session and sends the queued lines.
+func (d *door) start(ctx context.Context, op opening) (int, bool) {
+	d.opened = nil
+	if op.err != nil {
+		msg := "tack: the session failed to start: " + textfmt.SanitizeLine(op.err.Error())
+		if len(d.queued) > 0 {
+			msg += fmt.Sprintf("; dropped %d queued line(s)", len(d.queued))
+		}
+		fmt.Fprintln(d.o.Stderr, msg)
+		return 1, true
+	}
+	d.s = op.s
+	d.reg = d.s.Commands
+	if d.reg == nil {
+		d.reg = commands.New(commands.Options{})
+	}
+	if _, ok := d.reg.Find(d.s.Agent.SessionID(), "exit"); !ok {
+		// a registry without the built-ins still gets /help and /exit
+		_ = commands.RegisterBuiltins(d.reg, commands.Deps{})
+	}
+	d.unmount = d.s.Broker.Mount()
+	_, sub := d.s.Agent.Subscribe()
+	pumpCtx, stop := context.WithCancel(context.Background())
+	d.stopPump = stop
+	d.events = make(chan []agent.Event)
+	go pump(pumpCtx, sub, d.events)
+	if d.stdinClosed {
+		d.s.Broker.FailAll(interact.ErrStdinClosed)
+	}
+	queued := d.queued
+	d.queued = nil
+	for _, line := range queued {
+		if code, exit := d.submit(ctx, line); exit {
+			return code, true
+		}
+	}
+	return 0, false
+}
+
+// pump forwards the subscription's batches to the loop until the
+// subscription or ctx ends; it owns sub and closes it.
+func pump(ctx context.Context, sub *agent.Subscription, out chan<- []agent.Event) {
+	defer sub.Close()
+	for {
+		evs, err := sub.Wait(ctx)
+		if err != nil || evs == nil {
+			return
+		}
+		select {
+		case out <- evs:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (d *door) input(ctx context.Context, in input) (int, bool) {
+	switch {
+	case in.interrupt:
+		return d.interrupt()
+	case in.eof:
+		d.stdinClosed = true
+		if d.s != nil {
+			d.s.Broker.FailAll(interact.ErrStdinClosed)
+			d.active = nil
+		}
+		return 0, false
+	case d.active != nil:
+		d.answer(in.line)
+		return 0, false
+	case strings.TrimSpace(in.line) == "":
+		return 0, false
+	case d.s == nil:
+		d.queued = append(d.queued, in.line)
+		return 0, false
+	}
+	return d.submit(ctx, in.line)
+}
+
+// submit runs a slash command, or sends the line to the model: sent while
+// the agent is idle, steered into the running turn otherwise.
+func (d *door) submit(ctx context.Context, line string) (int, bool) {
+	text := strings.TrimSpace(line)
+	if strings.HasPrefix(text, "/") {
+		return d.command(ctx, text)
+	}
+	d.submitted = true
+	if d.s.Agent.Status() == agent.StatusRunning {
+		d.s.Agent.Steer(text)
+	} else {
+		d.s.Agent.Send(text)
+	}
+	return 0, false
+}
+
+func (d *door) render(evs []agent.Event) {
+	for _, e := range evs {
+		d.r.Event(e)
+		if st, ok := e.(agent.StatusChanged); ok {
+			d.status = st.Status
+			switch {
+			case st.Status == agent.StatusRunning && d.submitted:
+				d.sawRunning = true
+			case st.Status == agent.StatusIdle:
+				d.interrupted = false
+			}
+		}
+	}
+	d.showRequest()
+}
+
+// eofDone reports whether stdin has ended and nothing is left to wait for:
+// no work was submitted, or the agent went idle after it was seen running.
+func (d *door) eofDone() bool {
+	if !d.stdinClosed || d.s == nil {
+		return false
+	}
+	return !d.submitted || (d.sawRunning && d.status == agent.StatusIdle)
+}
+
+// interrupt is Ctrl+C at a terminal: the first cancels the running turn,
+// a second one, or one while idle, exits.
+func (d *door) interrupt() (int, bool) {
+	if d.s == nil || d.status != agent.StatusRunning {
+		return d.finish(0), true
+	}
+	if d.interrupted {
+		return d.shutdown(130), true
+	}
+	d.interrupted = true
+	d.s.Agent.Cancel()
+	return 0, false
+}
+
+func (d *door) signal(sig os.Signal) (int, bool) {
+	switch sig {
+	case syscall.SIGINT:
+		if d.o.Terminal {
+			return d.interrupt()
+		}
+		return d.shutdown(130), true
+	case syscall.SIGHUP:
+		return d.shutdown(129), true
+	}
+	return d.shutdown(143), true
+}
+
+// shutdown cancels the running turn, shows its end while it is recorded
+// (waiting at most shutdownGrace), and finishes with code.
+func (d *door) shutdown(code int) int {
+	if d.s == nil {
+		return d.finish(code)
+	}
+	d.s.Agent.Cancel()
+	timer := time.NewTimer(shutdownGrace)
+	defer timer.Stop()
+	for d.status == agent.StatusRunning {
+		select {
+		case evs := <-d.events:
+			d.render(evs)
+		case <-timer.C:
+			return d.finish(code)
+		}
+	}
+	return d.finish(code)
+}
+
+// finish closes the session (waiting for a pending open first) and says how
+// to resume it.
+func (d *door) finish(code int) int {
+	if d.s == nil && d.opened != nil {
+		select {
+		case op := <-d.opened:
+			d.s = op.s
+		case <-time.After(shutdownGrace):
+		}
+	}
+	if d.s == nil {
+		return code
+	}
+	if d.unmount != nil {
+		d.unmount()
+	}
+	if d.stopPump != nil {
+		d.stopPump()
+	}
+	closed := make(chan struct{})
+	go func() {
+		d.s.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(shutdownGrace):
+	}
+	fmt.Fprintf(d.o.Stderr, "\nTo resume this session: tack --resume %s\n", d.s.Agent.SessionID())
+	return code
+}
+
+// showRequest puts the oldest pending question or approval on screen once
+// the tool call that asks it has been rendered, and drops a request that was
+// settled elsewhere (the turn was cancelled).
+func (d *door) showRequest() {
+	if d.s == nil {
+		return
+	}
+	all := d.s.Broker.Pending()
+	for r := range d.settled {
+		if !slices.Contains(all, r) {
+			delete(d.settled, r)
+		}
+	}
+	pending := slices.DeleteFunc(all, func(r *interact.Request) bool { return d.settled[r] })
+	if d.active != nil && !slices.Contains(pending, d.active.req) {
+		d.active = nil
+		d.r.Write("\n")
+	}
+	if d.active != nil || len(pending) == 0 || d.r.OpenCalls() == 0 {
+		return
+	}
+	d.active = &asking{req: pending[0]}
+	d.prompt()
+}
+
+func (d *door) settle(r *interact.Request) {
+	d.active = nil
+	if d.settled == nil {
+		d.settled = map[*interact.Request]bool{}
+	}
+	d.settled[r] = true
+}
+
+func (d *door) prompt() {
+	a := d.active
+	if a.req.Approval != nil {
+		d.r.Write(ApprovalPrompt(*a.req.Approval))
+		return
+	}
+	d.r.Write(QuestionPrompt(a.req.Questions[a.index]))
+}
+
+// answer reads line as the answer to the request on screen, re-asking when
+// it is not one.
+func (d *door) answer(line string) {
+	a := d.active
+	if a.req.Approval != nil {
+		dec, reask, ok := ParseDecision(*a.req.Approval, line)
+		if !ok {
+			d.r.Write(reask + "\n" + Prompt)
+			return
+		}
+		d.settle(a.req)
+		a.req.Decide(dec)
+		d.showRequest()
+		return
+	}
+	ans, reask, ok := ParseAnswer(a.req.Questions[a.index], line)
+	if !ok {
+		d.r.Write(reask + "\n" + Prompt)
+		return
+	}
+	a.answers = append(a.answers, ans)
+	a.index++
+	if a.index < len(a.req.Questions) {
+		d.prompt()
+		return
+	}
+	d.settle(a.req)
+	a.req.Answer(a.answers)
+	d.r.Write("\n")
+	d.showRequest()
+}
