@@ -1,0 +1,123 @@
+package modelpicker
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/overlays/internal/overlaytest"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+var th = theme.New(true)
+
+func catalog() []llm.Model {
+	c := llm.NewCatalog()
+	c.Add(llm.Model{ID: "qwen3-coder", Provider: "ollama", Name: "Qwen3 Coder", ContextWindow: 262_144,
+		Efforts: []llm.Effort{llm.EffortOff}, DefaultEffort: llm.EffortOff})
+	return c.Models()
+}
+
+func press(p *Picker, keys ...string) Outcome {
+	var out Outcome
+	for _, k := range keys {
+		out = p.Update(overlaytest.Key(k))
+	}
+	return out
+}
+
+func typeText(p *Picker, s string) {
+	for _, k := range overlaytest.Type(s) {
+		p.Update(k)
+	}
+}
+
+func TestGoldenScreens(t *testing.T) {
+	tests := []struct{ name, typed string }{
+		{"all", ""},
+		{"filtered", "PRO"},
+		{"no_match", "gpt"},
+	}
+	for _, tt := range tests {
+		for _, size := range [][2]int{{100, 30}, {50, 14}} {
+			p := New(catalog(), "deepseek-v4-flash", llm.EffortMax, th)
+			typeText(p, tt.typed)
+			overlaytest.Golden(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), p.View(size[0], size[1]), size[0], size[1])
+		}
+	}
+}
+
+func TestFilterMatchesProviderModelAndName(t *testing.T) {
+	tests := []struct {
+		typed string
+		want  []string
+	}{
+		{"", []string{"deepseek-v4-flash", "deepseek-v4-pro", "deepseek-flash", "qwen3-coder"}},
+		{"ollama/", []string{"qwen3-coder"}},
+		{"v4.1", []string{"deepseek-flash"}},
+		{"PRO", []string{"deepseek-v4-pro"}},
+		{"nothing", nil},
+	}
+	for _, tt := range tests {
+		p := New(catalog(), "", "", th)
+		typeText(p, tt.typed)
+		var got []string
+		for _, i := range p.matches {
+			got = append(got, p.models[i].ID)
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("filter %q: want %v, got %v", tt.typed, tt.want, got)
+		}
+	}
+}
+
+func TestEnterSelectsWithCycledEffort(t *testing.T) {
+	p := New(catalog(), "deepseek-v4-flash", llm.EffortHigh, th)
+	got := press(p, "down", "shift+tab", "shift+tab", "enter")
+	want := Outcome{Kind: Selected, Model: "deepseek-v4-pro", Effort: llm.EffortOff}
+	if got != want {
+		t.Errorf("want %+v (high → max → off), got %+v", want, got)
+	}
+	p = New(catalog(), "deepseek-v4-flash", llm.EffortLow, th)
+	if got := press(p, "enter"); got != (Outcome{Kind: Selected, Model: "deepseek-v4-flash", Effort: llm.EffortLow}) {
+		t.Errorf("want the current model and effort on Enter, got %+v", got)
+	}
+}
+
+func TestEscClearsFilterThenCloses(t *testing.T) {
+	p := New(catalog(), "", "", th)
+	typeText(p, "pro")
+	if got := press(p, "esc"); got.Kind != None || !p.filter.Empty() || len(p.matches) != 4 {
+		t.Fatalf("want the first Esc to clear the filter, got %+v filter %q", got, p.filter.Value())
+	}
+	if got := press(p, "esc"); got.Kind != Closed {
+		t.Errorf("want the second Esc to close, got %+v", got)
+	}
+}
+
+func TestUnlistedCurrentModelIsShown(t *testing.T) {
+	p := New(catalog(), "my-local-model", llm.EffortOff, th)
+	v := ansi.Strip(p.View(100, 30))
+	if !strings.Contains(v, "› my-local-model") || !strings.Contains(v, "current") {
+		t.Errorf("want the unlisted current model highlighted and marked, got\n%s", v)
+	}
+}
+
+func TestContextSizes(t *testing.T) {
+	for n, want := range map[int]string{1_000_000: "1M", 128_000: "128K", 1_500_000: "1.5M", 262_144: "262K", 512: "512"} {
+		if got := contextSize(n); got != want {
+			t.Errorf("contextSize(%d): want %s, got %s", n, want, got)
+		}
+	}
+}
+
+func TestViewFitsEverySize(t *testing.T) {
+	p := New(catalog(), "deepseek-v4-flash", llm.EffortHigh, th)
+	press(p, "down", "down", "down")
+	for _, size := range overlaytest.Sizes {
+		overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
+	}
+}
