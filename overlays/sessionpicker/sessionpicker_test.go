@@ -1,0 +1,151 @@
+package sessionpicker
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/overlays/internal/overlaytest"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+var th = theme.New(true)
+
+const cwd = "/home/ada/proj"
+
+func listing() Loaded {
+	at := func(h int) time.Time { return time.Date(2026, 11, 30, h, 15, 0, 0, time.UTC) }
+	here := []session.Summary{
+		{ID: "20261130-1100-aaaa", Cwd: cwd, Title: "Fix the flaky lock test", LastActive: at(11), Size: 48_210},
+		{ID: "20261130-0900-bbbb", Cwd: cwd, Title: "Add the resume picker", LastActive: at(9), Size: 912},
+		{ID: "20261130-0800-cccc", Cwd: cwd, LastActive: at(8), Size: 3 << 20, OpenPID: 4242},
+		{ID: "20261130-0700-dddd", Cwd: cwd, Title: "\x1b[31mred title", LastActive: at(7), Size: 10,
+			Err: errors.New("line 1: not a session header")},
+	}
+	other := session.Summary{ID: "20261130-1000-eeee", Cwd: "/home/ada/site", Title: "Write the blog post", LastActive: at(10), Size: 2048}
+	all := []session.Summary{here[0], other, here[1], here[2], here[3]}
+	return Loaded{Workspace: here, All: all}
+}
+
+func press(p *Picker, keys ...string) Outcome {
+	var out Outcome
+	for _, k := range keys {
+		out = p.Update(overlaytest.Key(k))
+	}
+	return out
+}
+
+func typeText(p *Picker, s string) {
+	for _, k := range overlaytest.Type(s) {
+		p.Update(k)
+	}
+}
+
+func TestGoldenScreens(t *testing.T) {
+	tests := []struct {
+		name   string
+		loaded bool
+		keys   []string
+		typed  string
+	}{
+		{"loading", false, nil, ""},
+		{"workspace", true, []string{"down", "down"}, ""},
+		{"all", true, []string{"tab"}, ""},
+		{"search", true, nil, "RESUME"},
+	}
+	for _, tt := range tests {
+		for _, size := range [][2]int{{100, 30}, {50, 14}} {
+			p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+			if tt.loaded {
+				p.Update(listing())
+			}
+			press(p, tt.keys...)
+			typeText(p, tt.typed)
+			overlaytest.Golden(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), p.View(size[0], size[1]), size[0], size[1])
+		}
+	}
+}
+
+func TestEnterResumesAnEnabledSession(t *testing.T) {
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+	p.Update(listing())
+	if got := press(p, "enter"); got.Kind != None {
+		t.Errorf("want the current session refused, got %+v", got)
+	}
+	for _, k := range []string{"down", "down"} {
+		press(p, k)
+		if got := press(p, "enter"); got.Kind != None && got.Session.ID != "20261130-0900-bbbb" {
+			t.Errorf("want only the enabled session chosen, got %+v", got)
+		}
+	}
+	press(p, "down")
+	if got := press(p, "enter"); got.Kind != None {
+		t.Errorf("want the unreadable session refused, got %+v", got)
+	}
+	press(p, "up", "up")
+	got := press(p, "enter")
+	if got.Kind != Chosen || got.Session.ID != "20261130-0900-bbbb" {
+		t.Errorf("want 20261130-0900-bbbb chosen, got %+v", got)
+	}
+}
+
+func TestDisabledRowsSayWhy(t *testing.T) {
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+	p.Update(listing())
+	v := ansi.Strip(p.View(120, 30))
+	for _, want := range []string{"11:15 · current ·", "08:15 · open in process 4242 ·", "07:15 · unreadable: line 1: not a session header ·", Untitled, `\x1b[31mred title`} {
+		if !strings.Contains(v, want) {
+			t.Errorf("want %q in\n%s", want, v)
+		}
+	}
+}
+
+func TestTabTogglesScopeAndClearsSearch(t *testing.T) {
+	p := New(cwd, "/home/ada", "", th)
+	p.Update(listing())
+	typeText(p, "blog")
+	if len(p.matches) != 0 {
+		t.Fatalf("want no blog post in this workspace, got %d matches", len(p.matches))
+	}
+	press(p, "tab")
+	if !p.search.Empty() || len(p.matches) != 5 {
+		t.Fatalf("want the search cleared and 5 sessions in all workspaces, got %q and %d", p.search.Value(), len(p.matches))
+	}
+	typeText(p, "site")
+	if got := press(p, "enter"); got.Kind != Chosen || got.Session.Cwd != "/home/ada/site" {
+		t.Errorf("want the other workspace's session found by its workspace, got %+v", got)
+	}
+}
+
+func TestEscClearsSearchThenCloses(t *testing.T) {
+	p := New(cwd, "/home/ada", "", th)
+	typeText(p, "x")
+	if got := press(p, "esc"); got.Kind != None || !p.search.Empty() {
+		t.Fatalf("want the first Esc to clear the search, got %+v", got)
+	}
+	if got := press(p, "esc"); got.Kind != Closed {
+		t.Errorf("want the second Esc to close, got %+v", got)
+	}
+}
+
+func TestListingErrorIsShown(t *testing.T) {
+	p := New(cwd, "", "", th)
+	p.Update(Loaded{Err: errors.New("permission denied")})
+	if v := ansi.Strip(p.View(100, 30)); !strings.Contains(v, "Could not list sessions: permission denied") {
+		t.Errorf("want the listing error, got\n%s", v)
+	}
+}
+
+func TestViewFitsEverySize(t *testing.T) {
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+	p.Update(listing())
+	press(p, "tab", "down", "down", "down")
+	for _, size := range overlaytest.Sizes {
+		overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
+	}
+}
