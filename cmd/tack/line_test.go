@@ -274,3 +274,20 @@ func TestLineSIGTERMDuringAStalledStreamAbortsTheTurn(t *testing.T) {
 		t.Errorf("want the cancellation shown, got %q", r.stdout.String())
 	}
 }
+
+func TestLineSIGINTWithoutATerminalExits130(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
+	r := startTack(t, srv, "--ui", "line")
+	r.write("go\n")
+	select {
+	case <-srv.Stalled():
+	case <-time.After(10 * time.Second):
+		t.Fatal("want the stream to stall within 10s")
+	}
+	if err := r.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := r.exitCode(2 * time.Second); code != 130 {
+		t.Fatalf("want exit 130, got %d (stderr %q)", code, r.stderr.String())
+	}
+}

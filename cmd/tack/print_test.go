@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -189,5 +190,37 @@ func TestPrintQuestionsFailWithAnErrorTheModelSees(t *testing.T) {
 	}
 	if got := toolMessage(t, srv.Requests()[1], "call_1"); !strings.HasPrefix(got, "Error: ") {
 		t.Errorf("want an error result for the question, got %q", got)
+	}
+}
+
+func TestPrintSignalStillPrintsTheResultRecord(t *testing.T) {
+	tests := []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}}
+	for _, tt := range tests {
+		t.Run(tt.sig.String(), func(t *testing.T) {
+			srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
+			r := startTack(t, srv, "-p", "hi", "--output-format", "json")
+			r.closeStdin()
+			select {
+			case <-srv.Stalled():
+			case <-time.After(10 * time.Second):
+				t.Fatal("want the stream to stall within 10s")
+			}
+			if err := r.cmd.Process.Signal(tt.sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := r.exitCode(2 * time.Second); code != tt.code {
+				t.Fatalf("want exit %d, got %d (stderr %q)", tt.code, code, r.stderr.String())
+			}
+			var rec printRecord
+			if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil {
+				t.Fatalf("want the result record on stdout, got %q: %v", r.stdout.String(), err)
+			}
+			if rec.Success || rec.StopReason != "aborted" || rec.Error == nil {
+				t.Errorf("want an aborted result record with an error, got %+v", rec)
+			}
+		})
 	}
 }
