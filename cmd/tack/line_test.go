@@ -291,3 +291,28 @@ func TestLineSIGINTWithoutATerminalExits130(t *testing.T) {
 		t.Fatalf("want exit 130, got %d (stderr %q)", code, r.stderr.String())
 	}
 }
+
+func TestLineDimsReasoningOnlyWithColour(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"colour always", []string{"--color", "always"}, "\x1b[2mLet me think.\x1b[0m\nAnswer."},
+		{"auto without a terminal", nil, "] Let me think.\nAnswer."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t, llmtest.Reply(llmtest.Reasoning("Let me think.", 4), llmtest.Text("Answer.", 0)))
+			r := startTack(t, srv, append([]string{"--ui", "line"}, tt.args...)...)
+			r.write("q\n")
+			r.closeStdin()
+			if code := r.exitCode(10 * time.Second); code != 0 {
+				t.Fatalf("want exit 0, got %d", code)
+			}
+			if out := r.stdout.String(); !strings.Contains(out, tt.want) {
+				t.Errorf("want stdout to contain %q, got %q", tt.want, out)
+			}
+		})
+	}
+}
