@@ -17,6 +17,18 @@ const (
 	detailsUsageText  = "Usage: /details [collapsed|expanded|hidden] [reasoning [on|off]]"
 )
 
+// HelpKeys is the key list /help shows in line mode.
+func HelpKeys(terminal bool) string {
+	keys := "Enter   send the line; while a turn runs, steer it into the turn\n" +
+		"/name   run a slash command; lines starting with / never reach the model"
+	if terminal {
+		keys += "\nCtrl+C  cancel the running turn; again, or while idle, exit\n" +
+			"Ctrl+D  exit at an empty prompt (after the running turn)\n" +
+			"Up/Down input history"
+	}
+	return keys
+}
+
 // command runs a slash command through the registry and shows its result.
 // Lines that name no command are rejected, never sent to the model.
 func (d *door) command(ctx context.Context, text string) (int, bool) {

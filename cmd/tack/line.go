@@ -17,6 +17,7 @@ import (
 // are both terminals.
 func runLine(lo launch.Options, o options, stdin *os.File, stdout, stderr io.Writer, interactive bool) int {
 	cfg, _, _ := launch.Settings(lo) // a broken config fails the open below, with its message
+	lo.HelpKeys = linemode.HelpKeys(interactive)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
