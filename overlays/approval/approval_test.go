@@ -158,7 +158,7 @@ func TestDiffScrolls(t *testing.T) {
 	}
 }
 
-func TestViewFitsEverySize(t *testing.T) {
+func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	for _, a := range []interact.Approval{bash(), edit()} {
 		d := New(a, th, overlaytest.Epoch)
 		press(d, "n")

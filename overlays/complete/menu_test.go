@@ -143,7 +143,7 @@ func TestFileMenuWaitsForTheIndex(t *testing.T) {
 	}
 }
 
-func TestViewFitsEverySize(t *testing.T) {
+func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	for _, draft := range []string{"/", "@", strings.Repeat("x", 3) + " @o"} {
 		m := newMenu()
 		m.Refresh(draft, len(draft))

@@ -114,7 +114,7 @@ func TestContextSizes(t *testing.T) {
 	}
 }
 
-func TestViewFitsEverySize(t *testing.T) {
+func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	p := New(catalog(), "deepseek-v4-flash", llm.EffortHigh, th)
 	press(p, "down", "down", "down")
 	for _, size := range overlaytest.Sizes {

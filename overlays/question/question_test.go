@@ -207,7 +207,7 @@ func TestLongQuestionPages(t *testing.T) {
 	}
 }
 
-func TestViewFitsEverySize(t *testing.T) {
+func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	for _, qs := range [][]interact.Question{{single()}, {multi()}, {long()}} {
 		p := New(qs, th, overlaytest.Epoch)
 		press(p, "down", "tab")

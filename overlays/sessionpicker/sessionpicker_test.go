@@ -141,7 +141,7 @@ func TestListingErrorIsShown(t *testing.T) {
 	}
 }
 
-func TestViewFitsEverySize(t *testing.T) {
+func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
 	p.Update(listing())
 	press(p, "tab", "down", "down", "down")

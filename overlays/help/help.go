@@ -1,0 +1,138 @@
+// Package help is the help overlay: the keys, then every slash command as
+// "/<name> <hint> — <description>", scrollable.
+package help
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tack-agent/tack/overlays/complete"
+	"github.com/tack-agent/tack/overlays/internal/frame"
+	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+// Title heads the overlay.
+const Title = "Help"
+
+// Binding is one line of the keys list: the keys and what they do.
+type Binding struct {
+	Keys   string
+	Action string
+}
+
+// DefaultKeys is the full-screen front door's key list.
+func DefaultKeys() []Binding {
+	return []Binding{
+		{"Enter", "send (steer while the agent runs)"},
+		{"Shift/Alt+Enter, Ctrl+J", "newline"},
+		{"Up/Down", "prompt history; menu navigation"},
+		{"Tab", "accept completion; queue a follow-up while running"},
+		{"Esc", "close overlay; cancel the running turn"},
+		{"Ctrl+C", "cancel while running; clear input or exit while idle"},
+		{"Ctrl+D", "exit when idle"},
+		{"Ctrl+O", "cycle tool cards: collapsed, expanded, hidden"},
+		{"Ctrl+T", "show or hide reasoning"},
+		{"Ctrl+R", "search prompt history"},
+		{"Ctrl+G", "edit the draft in $VISUAL or $EDITOR"},
+		{"Ctrl+L", "redraw"},
+		{"PgUp/PgDn, wheel", "scroll the transcript"},
+		{"Shift+Tab", "cycle the permission mode"},
+		{"F2", "toggle mouse capture (off: select text to copy)"},
+		{"@path", "reference a file; / lists commands; ? this help"},
+	}
+}
+
+// Outcome is what Update reports: Closed when the overlay is done.
+type Outcome struct{ Closed bool }
+
+// Help is the help overlay. Create it with New.
+type Help struct {
+	th       theme.Theme
+	keys     []Binding
+	commands []complete.Command
+	scroll   int
+	page     int
+}
+
+// New builds the overlay from the key list and the commands (listed in
+// the order given).
+func New(keys []Binding, commands []complete.Command, th theme.Theme) *Help {
+	return &Help{th: th, keys: keys, commands: commands}
+}
+
+// Update handles a key: ↑/↓ and PgUp/PgDn scroll, Esc, Enter, q, ? and
+// Ctrl+C close.
+func (h *Help) Update(msg tea.Msg) Outcome {
+	k, _ := msg.(tea.KeyPressMsg)
+	switch k.String() {
+	case "esc", "enter", "q", "?", "ctrl+c":
+		return Outcome{Closed: true}
+	case "up":
+		h.scroll--
+	case "down":
+		h.scroll++
+	case "pgup":
+		h.scroll -= max(1, h.page)
+	case "pgdown", "space":
+		h.scroll += max(1, h.page)
+	case "home":
+		h.scroll = 0
+	}
+	return Outcome{}
+}
+
+// View draws the overlay as a box of at most width×height; it remembers
+// the page height PgUp and PgDn step by.
+func (h *Help) View(width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	inner := max(1, width-4)
+	body := h.body(inner)
+	hint := h.th.Dim.Render(frame.Hint(inner, "↑/↓ PgUp/PgDn scroll • Esc close", "↑↓ Esc"))
+	shown, top, page := frame.Scroll(h.th, body, h.scroll, max(0, height-3))
+	h.scroll, h.page = top, page
+	return frame.Join(frame.Box(h.th, Title, append(shown, hint), width, height), width, height)
+}
+
+func (h *Help) body(width int) []string {
+	rows := []string{h.th.Label.Render("Keyboard shortcuts")}
+	keyWidth := 0
+	for _, b := range h.keys {
+		keyWidth = max(keyWidth, len([]rune(b.Keys)))
+	}
+	keyWidth = min(keyWidth, width/3)
+	for _, b := range h.keys {
+		k := frame.Truncate(b.Keys, keyWidth)
+		pad := strings.Repeat(" ", keyWidth-len([]rune(k))+2)
+		for j, line := range frame.Wrap(b.Action, max(1, width-keyWidth-2)) {
+			if j == 0 {
+				rows = append(rows, h.th.Bold.Render(k)+pad+line)
+			} else {
+				rows = append(rows, strings.Repeat(" ", keyWidth+2)+line)
+			}
+		}
+	}
+	if len(h.commands) > 0 {
+		rows = append(rows, "", h.th.Label.Render("Commands"))
+	}
+	for _, c := range h.commands {
+		name := "/" + textfmt.SanitizeLine(c.Name)
+		if c.Hint != "" {
+			name += " " + textfmt.SanitizeLine(c.Hint)
+		}
+		text := name + " — " + textfmt.SanitizeLine(c.Description)
+		for j, line := range frame.Wrap(text, max(1, width-2)) {
+			switch {
+			case j > 0:
+				line = "  " + line
+			case strings.HasPrefix(line, name):
+				line = h.th.Code.Render(name) + line[len(name):]
+			}
+			rows = append(rows, line)
+		}
+	}
+	return rows
+}

@@ -1,0 +1,96 @@
+package historysearch
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/overlays/internal/overlaytest"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+var th = theme.New(true)
+
+func prompts() []string {
+	return []string{
+		"run the tests again",
+		"Fix the failing TestLock in backend/session",
+		"explain\nthe retry policy",
+		"add a test for the resume picker",
+		"what does \x1b[2J do",
+	}
+}
+
+func press(s *Search, keys ...string) Outcome {
+	var out Outcome
+	for _, k := range keys {
+		out = s.Update(overlaytest.Key(k))
+	}
+	return out
+}
+
+func typeText(s *Search, text string) {
+	for _, k := range overlaytest.Type(text) {
+		s.Update(k)
+	}
+}
+
+func TestGoldenScreens(t *testing.T) {
+	tests := []struct {
+		name, typed string
+		keys        []string
+	}{
+		{"all", "", []string{"down"}},
+		{"filtered", "TEST", []string{"ctrl+r"}},
+		{"no_match", "zebra", nil},
+	}
+	for _, tt := range tests {
+		for _, size := range [][2]int{{100, 30}, {50, 14}} {
+			s := New(prompts(), th)
+			typeText(s, tt.typed)
+			press(s, tt.keys...)
+			overlaytest.Golden(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), s.View(size[0], size[1]), size[0], size[1])
+		}
+	}
+}
+
+func TestSearchChoosesTheMatch(t *testing.T) {
+	tests := []struct {
+		typed string
+		keys  []string
+		want  Outcome
+	}{
+		{"test", []string{"enter"}, Outcome{Kind: Chosen, Prompt: "run the tests again"}},
+		{"test", []string{"ctrl+r", "enter"}, Outcome{Kind: Chosen, Prompt: "Fix the failing TestLock in backend/session"}},
+		{"test", []string{"ctrl+r", "ctrl+r", "ctrl+r", "enter"}, Outcome{Kind: Chosen, Prompt: "add a test for the resume picker"}},
+		{"test", []string{"down", "up", "enter"}, Outcome{Kind: Chosen, Prompt: "run the tests again"}},
+		{"retry", []string{"enter"}, Outcome{Kind: Chosen, Prompt: "explain\nthe retry policy"}},
+		{"test", []string{"esc"}, Outcome{Kind: Cancelled}},
+		{"nothing like it", []string{"enter"}, Outcome{Kind: Cancelled}},
+	}
+	for _, tt := range tests {
+		s := New(prompts(), th)
+		typeText(s, tt.typed)
+		if got := press(s, tt.keys...); got != tt.want {
+			t.Errorf("%q then %v: want %+v, got %+v", tt.typed, tt.keys, tt.want, got)
+		}
+	}
+}
+
+func TestControlsInPromptsAreEscaped(t *testing.T) {
+	s := New(prompts(), th)
+	v := s.View(100, 30)
+	if strings.Contains(v, "\x1b[2J") || !strings.Contains(ansi.Strip(v), `\x1b[2J`) {
+		t.Errorf("want the escape shown as text, got %q", v)
+	}
+}
+
+func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
+	s := New(prompts(), th)
+	typeText(s, "e")
+	for _, size := range overlaytest.Sizes {
+		overlaytest.CheckFits(t, s.View(size[0], size[1]), size[0], size[1])
+	}
+}
