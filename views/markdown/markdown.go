@@ -4,6 +4,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strings"
 
 	"charm.land/glamour/v2"
@@ -22,6 +23,7 @@ type Options struct {
 	// only attributes remain and code is not highlighted.
 	Colour bool
 	// Dim renders the whole document faint and italic, for reasoning.
+	// glamour has no faint attribute, so faint is added to each line.
 	Dim bool
 }
 
@@ -56,7 +58,24 @@ func (r *Renderer) Render(src string, width int) []string {
 	if err != nil {
 		return Plain(src, width)
 	}
-	return trimLines(strings.Split(out, "\n"))
+	lines := trimLines(strings.Split(out, "\n"))
+	if r.opts.Dim {
+		for i, l := range lines {
+			lines[i] = faint(l)
+		}
+	}
+	return lines
+}
+
+// faint makes a whole line faint. glamour has no faint attribute, so the
+// line starts faint and every reset inside it restores faint.
+func faint(l string) string {
+	if l == "" {
+		return l
+	}
+	l = strings.ReplaceAll(l, "\x1b[0m", "\x1b[0;2m")
+	l = strings.ReplaceAll(l, "\x1b[m", "\x1b[0;2m")
+	return "\x1b[2m" + l + "\x1b[m"
 }
 
 func (r *Renderer) renderer(width int) (*glamour.TermRenderer, error) {
@@ -118,5 +137,9 @@ func trimRight(l string) string {
 	if w == 0 {
 		return ""
 	}
-	return ansi.Truncate(l, w, "") + "\x1b[m"
+	return trailingSGR.ReplaceAllString(ansi.Truncate(l, w, ""), "") + "\x1b[m"
 }
+
+// trailingSGR matches the style sequences left after the last visible
+// character once the padding is cut.
+var trailingSGR = regexp.MustCompile("(\x1b\\[[0-9;]*m)+$")

@@ -1,0 +1,146 @@
+package transcript
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+const benchAnswer = "## Plan\n\nI will change `main.go` so the server **retries** requests:\n\n" +
+	"1. read the config\n2. add a backoff\n3. run the tests\n\n```go\nfunc retry(n int) error {\n\tfor i := 0; i < n; i++ {\n\t\tif err := call(); err == nil {\n\t\t\treturn nil\n\t\t}\n\t}\n\treturn errFailed\n}\n```\n\n" +
+	"That keeps the change small and testable."
+
+// session10k appends 2,500 settled turns of four blocks each (prompt,
+// step with reasoning and Markdown, a tool card, a timing footer): 10,000
+// blocks, as a resumed session builds them.
+func session10k(tr *Transcript) {
+	output := strings.Repeat("ok  \tgithub.com/x/pkg\t0.01s\n", 20)
+	for turn := 1; turn <= 2500; turn++ {
+		var c, r card.Card
+		if turn%2 == 0 {
+			c = card.Card{Kind: card.Terminal, Description: "Run tests", Terminal: &card.TerminalView{Command: "go test ./...", Cwd: "/src"}}
+			r = card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Output: output, ExitCode: intp(0)}}
+		} else {
+			c = card.Card{Kind: card.Diff, Title: "Edit main.go"}
+			r = card.Card{Kind: card.Diff, Diffs: []card.FileDiff{{Path: "main.go", Added: 2, Removed: 1, Lines: []card.DiffLine{
+				{Op: card.OpContext, Text: "func main() {"}, {Op: card.OpDelete, Text: "\tserve()"},
+				{Op: card.OpAdd, Text: "\tretry(3)"}, {Op: card.OpAdd, Text: "\tserve()"}, {Op: card.OpContext, Text: "}"}}}}}
+		}
+		for _, d := range []session.Data{
+			session.UserMessage{Turn: turn, Kind: session.KindPrompt, Text: fmt.Sprintf("Please make change number %d to the server.", turn)},
+			session.AssistantMessage{Turn: turn, Step: 1, Text: benchAnswer,
+				Reasoning: "The user wants a retry loop. I should read main.go first, then edit it and run the tests."},
+			session.ToolCall{Turn: turn, Step: 1, CallID: fmt.Sprint("c", turn), Name: "tool", Card: c},
+			session.ToolResult{Turn: turn, Step: 1, CallID: fmt.Sprint("c", turn), Name: "tool", Text: "done", Card: &r},
+			session.StepEnd{Turn: turn, Step: 1, Timing: session.StepTiming{ModelWait: 900, Thinking: 1200, Response: 800, Tools: 300}},
+		} {
+			tr.ApplyLogged(session.Event{Type: d.EventType(), Data: d})
+		}
+	}
+}
+
+func benchTranscript(b *testing.B) *Transcript {
+	b.Helper()
+	tr := New(Settings{Width: 100, Reasoning: true, Colour: true})
+	session10k(tr)
+	if tr.Blocks() != 10_000 {
+		b.Fatalf("want 10,000 blocks, got %d", tr.Blocks())
+	}
+	tr.View(0, 30)
+	return tr
+}
+
+// BenchmarkStreamDeltaFrame appends one streamed delta to the step at the
+// bottom of a 10,000-block transcript and renders the visible 30 rows.
+func BenchmarkStreamDeltaFrame(b *testing.B) {
+	tr := benchTranscript(b)
+	tr.Apply(text(2501, 1, benchAnswer+"\n\n"))
+	tr.View(0, 30)
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		d := " word"
+		if i++; i%40 == 0 {
+			d = ".\n\n"
+		}
+		tr.Apply(text(2501, 1, d))
+		if rows := tr.View(0, 30); len(rows) != 30 {
+			b.Fatalf("want 30 rows, got %d", len(rows))
+		}
+	}
+}
+
+// BenchmarkScrollPageFrame scrolls up one page of 30 rows and renders it;
+// every page shows blocks not rendered before.
+func BenchmarkScrollPageFrame(b *testing.B) {
+	tr := benchTranscript(b)
+	off := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		off += 30
+		if off > tr.Lines()-30 {
+			off = 0
+		}
+		tr.View(off, 30)
+	}
+}
+
+// BenchmarkScrollPageSeenFrame scrolls over pages already rendered once.
+func BenchmarkScrollPageSeenFrame(b *testing.B) {
+	tr := benchTranscript(b)
+	for off := 0; off < 3000; off += 30 {
+		tr.View(off, 30)
+	}
+	off := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		off = (off + 30) % 3000
+		tr.View(off, 30)
+	}
+}
+
+// BenchmarkResizeFrame changes the width and renders the visible rows.
+func BenchmarkResizeFrame(b *testing.B) {
+	tr := benchTranscript(b)
+	widths := []int{80, 100, 120, 60}
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		s := tr.Settings()
+		s.Width = widths[i%len(widths)]
+		i++
+		tr.SetSettings(s)
+		tr.View(0, 30)
+	}
+}
+
+// BenchmarkMemory10k builds 10,000 blocks and reports the live heap twice:
+// after showing the bottom screen (a resumed session), and after rendering
+// every row once (the worst case: every block cached).
+func BenchmarkMemory10k(b *testing.B) {
+	var built, rendered float64
+	for b.Loop() {
+		tr := New(Settings{Width: 100, Reasoning: true, Colour: true})
+		session10k(tr)
+		tr.View(0, 30)
+		built = heapMB()
+		for top := 0; top < tr.Lines(); top += 200 {
+			tr.Render(top, 200)
+		}
+		rendered = heapMB()
+		runtime.KeepAlive(tr)
+	}
+	b.ReportMetric(built, "heap-MB-built")
+	b.ReportMetric(rendered, "heap-MB-all-rendered")
+}
+
+func heapMB() float64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapAlloc) / (1 << 20)
+}

@@ -1,0 +1,338 @@
+package transcript
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/views/cards"
+	"github.com/tack-agent/tack/views/internal/golden"
+	"github.com/tack-agent/tack/views/internal/sgrtest"
+)
+
+func build(s Settings, events []agent.Event) *Transcript {
+	tr := New(s)
+	for _, e := range events {
+		tr.Apply(e)
+	}
+	return tr
+}
+
+func all(tr *Transcript) []string { return tr.Render(0, tr.Lines()+100) }
+
+func plain(lines []string) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = ansi.Strip(l)
+	}
+	return strings.Join(out, "\n")
+}
+
+var wide = Settings{Width: 60, Reasoning: true, Colour: true}
+
+const answer = "Here are **the files**:\n\n```go\nfunc main() {}\n```\n\nDone."
+
+func TestTurnMatchesGolden(t *testing.T) {
+	golden.Lines(t, "turn", all(build(wide, turnEvents(1, "list files", answer))))
+}
+
+func TestReasoningHiddenWhenOff(t *testing.T) {
+	s := wide
+	s.Reasoning = false
+	got := plain(all(build(s, turnEvents(1, "list files", answer))))
+	if strings.Contains(got, "Reasoning") || strings.Contains(got, "a listing") {
+		t.Fatalf("want no reasoning, got\n%s", got)
+	}
+	if !strings.Contains(got, "Assistant") {
+		t.Fatalf("want the Assistant header, got\n%s", got)
+	}
+}
+
+func TestStreamingUpdatesTheBlockTheSettledMessageReplaces(t *testing.T) {
+	tr := New(wide)
+	tr.Apply(logged(session.StepStart{Turn: 1, Step: 1}))
+	tr.Apply(text(1, 1, "Hello "))
+	tr.Apply(text(1, 1, "world"))
+	if n := tr.Blocks(); n != 1 {
+		t.Fatalf("want one block while streaming, got %d", n)
+	}
+	if got := plain(all(tr)); !strings.Contains(got, "Hello world") {
+		t.Fatalf("want streamed text shown, got\n%s", got)
+	}
+	tr.Apply(logged(session.AssistantMessage{Turn: 1, Step: 1, Text: "Hello, settled world."}))
+	if n := tr.Blocks(); n != 1 {
+		t.Fatalf("want the settled message in the same block, got %d blocks", n)
+	}
+	if got := plain(all(tr)); !strings.Contains(got, "Hello, settled world.") || strings.Contains(got, "Hello world") {
+		t.Fatalf("want only the settled text, got\n%s", got)
+	}
+}
+
+func TestStepDiscardedRemovesStreamedContent(t *testing.T) {
+	tr := New(wide)
+	tr.Apply(text(1, 1, "partial answer"))
+	tr.Apply(agent.StepDiscarded{Turn: 1, Step: 1})
+	if got := plain(all(tr)); strings.Contains(got, "partial") {
+		t.Fatalf("want streamed content gone, got\n%s", got)
+	}
+	tr.Apply(text(1, 1, "retried"))
+	if got := plain(all(tr)); !strings.Contains(got, "retried") {
+		t.Fatalf("want the retried stream shown, got\n%s", got)
+	}
+}
+
+func TestStreamingCodeFenceShowsCodeBeforeItCloses(t *testing.T) {
+	tr := New(wide)
+	tr.Apply(text(1, 1, "Intro para.\n\n```go\nfunc a() {}\n"))
+	got := plain(all(tr))
+	if !strings.Contains(got, "Intro para.") || !strings.Contains(got, "  func a() {}") || strings.Contains(got, "```") {
+		t.Fatalf("want intro and indented code without the fence, got\n%s", got)
+	}
+	tr.Apply(text(1, 1, "```\n\nAfter."))
+	got = plain(all(tr))
+	if !strings.Contains(got, "func a() {}") || !strings.Contains(got, "After.") {
+		t.Fatalf("want code and the next paragraph, got\n%s", got)
+	}
+}
+
+func TestNoticesUseTheReferenceWording(t *testing.T) {
+	tests := []struct {
+		event agent.Event
+		want  string
+		fg    string
+	}{
+		{logged(session.TurnEnd{Turn: 1, Reason: session.StopAborted}), "Turn cancelled.", "33"},
+		{logged(session.TurnEnd{Turn: 1, Reason: session.StopMaxTokens}), "The model reached its output-token limit.", "33"},
+		{logged(session.TurnEnd{Turn: 1, Reason: session.StopInterrupted}), "The previous process ended during this turn.", "33"},
+		{logged(session.TurnEnd{Turn: 1, Reason: session.StopError, Error: &session.Failure{Message: "rate limited: try later"}}), "rate limited: try later", "31"},
+		{logged(session.TurnEnd{Turn: 1, Reason: "disposed"}), "Turn ended: disposed.", "33"},
+		{logged(session.Retry{Turn: 1, Step: 1, Attempt: 1, Max: 5, DelayMs: 500, Failure: session.Failure{Message: "server error 503"}}),
+			"Retrying model request (1/5) in 500ms: server error 503", "33"},
+		{logged(session.InboxDiscard{Texts: []string{"a", "b"}}), "Discarded 2 queued messages.", "2"},
+		{logged(session.CommandDone{ID: "1", Outcome: "error", Text: "Unknown command: /nope"}), "Unknown command: /nope", "31"},
+		{logged(session.CommandDone{ID: "1", Outcome: "success", Text: "Model selected."}), "Model selected.", ""},
+		{logged(session.UserMessage{Turn: 2, Kind: session.KindSummary, Text: "secret summary", Replace: &session.Span{Start: 1, End: 9}}),
+			"… earlier context was compacted …", "2"},
+		{logged(session.StepEnd{Turn: 1, Step: 1, Timing: session.StepTiming{ModelWait: 1000, Response: 400}}), "Model wait 1.0s · Response 0.4s", "2"},
+	}
+	for _, tt := range tests {
+		tr := build(wide, []agent.Event{tt.event})
+		lines := all(tr)
+		if got := plain(lines); got != "\n"+tt.want {
+			t.Errorf("want %q, got %q", tt.want, got)
+			continue
+		}
+		if tt.fg != "" && !strings.HasPrefix(sgrtest.StyleDump(lines[1]), "‹"+tt.fg+"›") {
+			t.Errorf("%q: want style %s, got %q", tt.want, tt.fg, sgrtest.StyleDump(lines[1]))
+		}
+	}
+}
+
+func TestCompletedTurnAddsNoNotice(t *testing.T) {
+	tr := build(wide, []agent.Event{logged(session.TurnEnd{Turn: 1, Reason: session.StopCompleted})})
+	if tr.Lines() != 0 {
+		t.Fatalf("want nothing for a completed turn, got %q", plain(all(tr)))
+	}
+}
+
+func TestSteeringAndContextMessages(t *testing.T) {
+	tr := build(wide, []agent.Event{
+		logged(session.SteeringMessage{Turn: 1, Text: "also check tests"}),
+		logged(session.UserMessage{Turn: 1, Kind: session.KindContext, Origin: "bash", Text: "<notice>\nTask 1 finished\n</notice>"}),
+	})
+	golden.Lines(t, "steering_context", all(tr))
+}
+
+func TestHostileControlSequencesShowEscaped(t *testing.T) {
+	evil := "\x1b]2;pwned\x07"
+	tr := build(wide, []agent.Event{
+		logged(session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "hi " + evil}),
+		thinking(1, 1, "think "+evil),
+		text(1, 1, "model says "+evil),
+		logged(session.AssistantMessage{Turn: 1, Step: 1, Text: "model says " + evil, Reasoning: "think " + evil}),
+		logged(session.ToolCall{Turn: 1, Step: 1, CallID: "c", Name: "bash", Card: card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Command: "cat " + evil}}}),
+		logged(session.ToolResult{Turn: 1, Step: 1, CallID: "c", Name: "bash", Card: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: "out " + evil + "\n", ExitCode: intp(0)}}}),
+		logged(session.ToolCall{Turn: 1, Step: 1, CallID: "d", Name: "write", Card: card.Card{Kind: card.Diff, Title: "Write " + evil}}),
+		logged(session.ToolResult{Turn: 1, Step: 1, CallID: "d", Name: "write", Card: &card.Card{Kind: card.Diff,
+			Diffs: []card.FileDiff{{Path: "f" + evil + ".go", Created: true, Added: 1, Lines: []card.DiffLine{{Op: card.OpAdd, Text: evil}}}}}}),
+	})
+	lines := all(tr)
+	for _, l := range lines {
+		if strings.Contains(l, "\x07") || strings.Contains(l, "\x1b]2") {
+			t.Fatalf("want no raw OSC, got %q", l)
+		}
+	}
+	if n := strings.Count(plain(lines), `\x1b]2;pwned\x07`); n < 6 {
+		t.Fatalf("want the sequence shown escaped in every place, got %d in\n%s", n, plain(lines))
+	}
+	golden.Lines(t, "hostile", lines)
+}
+
+func TestCardModesApplyToToolBlocks(t *testing.T) {
+	tr := build(wide, turnEvents(1, "list files", answer))
+	before := tr.Lines()
+	s := wide
+	s.Cards = cards.Hidden
+	tr.SetSettings(s)
+	got := plain(all(tr))
+	if strings.Contains(got, "Tool / bash") {
+		t.Fatalf("want tool cards hidden, got\n%s", got)
+	}
+	if tr.Lines() >= before {
+		t.Fatalf("want fewer rows with cards hidden, got %d (was %d)", tr.Lines(), before)
+	}
+}
+
+func TestHiddenCardsFoldLaterStepsUnderOneHeader(t *testing.T) {
+	s := wide
+	s.Cards = cards.Hidden
+	tr := build(s, []agent.Event{
+		logged(session.AssistantMessage{Turn: 1, Step: 1, Text: "first"}),
+		logged(session.ToolCall{Turn: 1, Step: 1, CallID: "a", Name: "read"}),
+		logged(session.AssistantMessage{Turn: 1, Step: 2, Text: "second"}),
+	})
+	if n := strings.Count(plain(all(tr)), "Assistant"); n != 1 {
+		t.Fatalf("want one Assistant header, got %d in\n%s", n, plain(all(tr)))
+	}
+}
+
+func TestViewFromBottomMatchesFullRender(t *testing.T) {
+	tr := New(wide)
+	for turn := 1; turn <= 20; turn++ {
+		for _, e := range turnEvents(turn, "prompt", answer) {
+			tr.Apply(e)
+		}
+	}
+	full := all(tr)
+	for _, off := range []int{0, 1, 7, 50, len(full) - 10} {
+		got := tr.View(off, 10)
+		want := full[len(full)-off-10 : len(full)-off]
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("offset %d: want\n%s\ngot\n%s", off, plain(want), plain(got))
+		}
+	}
+	if got := tr.Render(5, 8); strings.Join(got, "\n") != strings.Join(full[5:13], "\n") {
+		t.Fatalf("want rows 5..13, got\n%s", plain(got))
+	}
+}
+
+func TestResizeRewrapsVisibleBlocksLazily(t *testing.T) {
+	tr := New(wide)
+	for turn := 1; turn <= 50; turn++ {
+		for _, e := range turnEvents(turn, strings.Repeat("word ", 30), answer) {
+			tr.Apply(e)
+		}
+	}
+	tr.View(0, 30)
+	s := wide
+	s.Width = 30
+	tr.SetSettings(s)
+	rendered := 0
+	for _, b := range tr.blocks {
+		if b.cached && b.key.width == 30 {
+			rendered++
+		}
+	}
+	if rendered != 0 {
+		t.Fatalf("want no block rendered by the resize itself, got %d", rendered)
+	}
+	for _, l := range tr.View(0, 30) {
+		if w := ansi.StringWidth(l); w > 30 {
+			t.Fatalf("want rows at most 30 wide after resize, got %d: %q", w, ansi.Strip(l))
+		}
+	}
+	rendered = 0
+	for _, b := range tr.blocks {
+		if b.cached && b.key.width == 30 {
+			rendered++
+		}
+	}
+	if rendered == 0 || rendered > 12 {
+		t.Fatalf("want only the visible blocks rendered at the new width, got %d of %d", rendered, tr.Blocks())
+	}
+}
+
+func TestFinishedBlockRendersOnce(t *testing.T) {
+	tr := build(wide, turnEvents(1, "list files", answer))
+	first := tr.View(0, 40)
+	b := tr.blocks[1]
+	lines := b.lines
+	tr.View(0, 40)
+	tr.Apply(text(2, 1, "more"))
+	second := tr.View(0, 40)
+	if &b.lines[0] != &lines[0] {
+		t.Fatal("want the finished block's cached lines reused, got a re-render")
+	}
+	if len(second) <= len(first)-10 {
+		t.Fatalf("want the view to keep its rows, got %d then %d", len(first), len(second))
+	}
+}
+
+func TestRowsStayWithinWidthAndPalette(t *testing.T) {
+	for _, w := range []int{10, 33, 80} {
+		s := wide
+		s.Width = w
+		for _, l := range all(build(s, turnEvents(1, strings.Repeat("long prompt ", 20), answer))) {
+			if sw := ansi.StringWidth(l); sw > max(w, 10) {
+				t.Errorf("width %d: want rows within width, got %d: %q", w, sw, ansi.Strip(l))
+			}
+			if v := sgrtest.Violation(l); v != "" {
+				t.Errorf("want palette only, got %s", v)
+			}
+		}
+	}
+}
+
+func TestHeightsMatchNaiveSums(t *testing.T) {
+	var h heights
+	var naive []int
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 500; i++ {
+		v := rng.IntN(5)
+		h.push(v)
+		naive = append(naive, v)
+		if i%3 == 0 {
+			j := rng.IntN(len(naive))
+			v := rng.IntN(7)
+			h.set(j, v)
+			naive[j] = v
+		}
+	}
+	sum := 0
+	for i, v := range naive {
+		for r := sum; r < sum+v; r++ {
+			if b, off := h.find(r); b != i || off != r-sum {
+				t.Fatalf("row %d: want block %d offset %d, got %d %d", r, i, r-sum, b, off)
+			}
+		}
+		sum += v
+	}
+	if h.total() != sum {
+		t.Fatalf("want total %d, got %d", sum, h.total())
+	}
+	var r heights
+	r.reset(append([]int(nil), naive...))
+	for i := range naive {
+		if r.prefix(i) != h.prefix(i) {
+			t.Fatalf("prefix %d: want %d after reset, got %d", i, h.prefix(i), r.prefix(i))
+		}
+	}
+}
+
+func TestStreamingToolCallShowsPendingHeader(t *testing.T) {
+	tr := build(wide, []agent.Event{
+		agent.Delta{Turn: 1, Step: 1, Chunk: llm.Chunk{Kind: llm.ChunkToolCall, ToolCall: &llm.ToolCallDelta{Index: 0, ID: "x", Name: "grep"}}},
+		agent.Delta{Turn: 1, Step: 1, Chunk: llm.Chunk{Kind: llm.ChunkToolCall, ToolCall: &llm.ToolCallDelta{Index: 0, Arguments: `{"p`}}},
+	})
+	if got := plain(all(tr)); !strings.Contains(got, "○ Tool / grep") {
+		t.Fatalf("want a pending tool row, got\n%s", got)
+	}
+}
