@@ -47,7 +47,7 @@ func edit() interact.Approval {
 func press(d *Dialog, keys ...string) Outcome {
 	var out Outcome
 	for _, k := range keys {
-		out = d.Update(overlaytest.Key(k), overlaytest.Later)
+		out = d.Update(overlaytest.Key(k), overlaytest.Later())
 	}
 	return out
 }
@@ -65,11 +65,11 @@ func TestGoldenScreens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
-			d := New(tt.a, th, overlaytest.Epoch)
+			d := New(tt.a, th, overlaytest.Epoch())
 			d.View(size[0], size[1])
 			press(d, tt.keys...)
 			for _, k := range overlaytest.Type(tt.typed) {
-				d.Update(k, overlaytest.Later)
+				d.Update(k, overlaytest.Later())
 			}
 			name := fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1])
 			overlaytest.Golden(t, name, d.View(size[0], size[1]), size[0], size[1])
@@ -97,12 +97,12 @@ func TestDecisions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := New(bash(), th, overlaytest.Epoch)
+			d := New(bash(), th, overlaytest.Epoch())
 			if got := press(d, tt.keys...); got.Decided {
 				t.Fatalf("want no decision before the final key, got %+v", got)
 			}
 			for _, k := range overlaytest.Type(tt.typed) {
-				d.Update(k, overlaytest.Later)
+				d.Update(k, overlaytest.Later())
 			}
 			got := press(d, tt.final...)
 			if !got.Decided || got.Decision != tt.want {
@@ -113,13 +113,13 @@ func TestDecisions(t *testing.T) {
 }
 
 func TestAllowForSessionShowsWhatItRemembers(t *testing.T) {
-	d := New(bash(), th, overlaytest.Epoch)
+	d := New(bash(), th, overlaytest.Epoch())
 	if v := ansi.Strip(d.View(100, 30)); !strings.Contains(v, "Allow for this session (git status)") {
 		t.Errorf("want the remembered prefix in the choice, got\n%s", v)
 	}
 	a := bash()
 	a.Remember = ""
-	d = New(a, th, overlaytest.Epoch)
+	d = New(a, th, overlaytest.Epoch())
 	if v := ansi.Strip(d.View(100, 30)); strings.Contains(v, "this session") {
 		t.Errorf("want no session choice without a Remember text, got\n%s", v)
 	}
@@ -129,7 +129,7 @@ func TestAllowForSessionShowsWhatItRemembers(t *testing.T) {
 }
 
 func TestEscInReasonReturnsToChoices(t *testing.T) {
-	d := New(bash(), th, overlaytest.Epoch)
+	d := New(bash(), th, overlaytest.Epoch())
 	press(d, "n", "esc")
 	if got := press(d, "y"); !got.Decided || got.Decision.Verdict != interact.Allow {
 		t.Errorf("want y to allow after leaving the reason, got %+v", got)
@@ -137,17 +137,17 @@ func TestEscInReasonReturnsToChoices(t *testing.T) {
 }
 
 func TestKeysWithinGuardAreIgnored(t *testing.T) {
-	d := New(bash(), th, overlaytest.Epoch)
-	if got := d.Update(overlaytest.Key("y"), overlaytest.Epoch.Add(Guard-time.Millisecond)); got.Decided {
+	d := New(bash(), th, overlaytest.Epoch())
+	if got := d.Update(overlaytest.Key("y"), overlaytest.Epoch().Add(Guard-time.Millisecond)); got.Decided {
 		t.Fatalf("want y within the guard ignored, got %+v", got)
 	}
-	if got := d.Update(overlaytest.Key("y"), overlaytest.Epoch.Add(Guard)); !got.Decided {
+	if got := d.Update(overlaytest.Key("y"), overlaytest.Epoch().Add(Guard)); !got.Decided {
 		t.Errorf("want y after the guard to decide, got %+v", got)
 	}
 }
 
 func TestDiffScrolls(t *testing.T) {
-	d := New(edit(), th, overlaytest.Epoch)
+	d := New(edit(), th, overlaytest.Epoch())
 	first := ansi.Strip(d.View(60, 14))
 	if !strings.Contains(first, "↓ ") {
 		t.Fatalf("want a ↓ N more row for a long diff, got\n%s", first)
@@ -160,9 +160,9 @@ func TestDiffScrolls(t *testing.T) {
 
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	for _, a := range []interact.Approval{bash(), edit()} {
-		d := New(a, th, overlaytest.Epoch)
+		d := New(a, th, overlaytest.Epoch())
 		press(d, "n")
-		for _, size := range overlaytest.Sizes {
+		for _, size := range overlaytest.Sizes() {
 			overlaytest.CheckFits(t, d.View(size[0], size[1]), size[0], size[1])
 		}
 	}

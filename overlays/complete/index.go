@@ -15,8 +15,8 @@ import (
 // the shallowest paths kept.
 const MaxEntries = 100_000
 
-// skipped are directory names never indexed, ignored or not.
-var skipped = []string{".git", "node_modules"}
+// skipped reports the directory names never indexed, ignored or not.
+func skipped(name string) bool { return name == ".git" || name == "node_modules" }
 
 // dirEntry is a directory waiting to be read, with the ignore patterns in
 // force inside it.
@@ -59,7 +59,7 @@ func Index(root string) ([]string, error) {
 		m := gitignore.NewMatcher(patterns)
 		for _, e := range entries {
 			isDir := e.IsDir()
-			if isDir && slices.Contains(skipped, e.Name()) {
+			if isDir && skipped(e.Name()) {
 				continue
 			}
 			rel := append(slices.Clip(d.rel), e.Name())

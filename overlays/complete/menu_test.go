@@ -147,7 +147,7 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	for _, draft := range []string{"/", "@", strings.Repeat("x", 3) + " @o"} {
 		m := newMenu()
 		m.Refresh(draft, len(draft))
-		for _, size := range overlaytest.Sizes {
+		for _, size := range overlaytest.Sizes() {
 			overlaytest.CheckFits(t, m.View(size[0], size[1]), size[0], size[1])
 		}
 	}

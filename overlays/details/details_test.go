@@ -44,7 +44,7 @@ func TestTabCyclesAndAppliesLive(t *testing.T) {
 
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	d := New(cards.Expanded, false, th)
-	for _, size := range overlaytest.Sizes {
+	for _, size := range overlaytest.Sizes() {
 		overlaytest.CheckFits(t, d.View(size[0], size[1]), size[0], size[1])
 	}
 }

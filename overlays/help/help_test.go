@@ -48,7 +48,7 @@ func TestScrollsToTheCommands(t *testing.T) {
 
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	h := New(DefaultKeys(), commands(), th)
-	for _, size := range overlaytest.Sizes {
+	for _, size := range overlaytest.Sizes() {
 		overlaytest.CheckFits(t, h.View(size[0], size[1]), size[0], size[1])
 	}
 }

@@ -90,7 +90,7 @@ func TestControlsInPromptsAreEscaped(t *testing.T) {
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	s := New(prompts(), th)
 	typeText(s, "e")
-	for _, size := range overlaytest.Sizes {
+	for _, size := range overlaytest.Sizes() {
 		overlaytest.CheckFits(t, s.View(size[0], size[1]), size[0], size[1])
 	}
 }

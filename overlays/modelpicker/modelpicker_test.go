@@ -117,7 +117,7 @@ func TestContextSizes(t *testing.T) {
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	p := New(catalog(), "deepseek-v4-flash", llm.EffortHigh, th)
 	press(p, "down", "down", "down")
-	for _, size := range overlaytest.Sizes {
+	for _, size := range overlaytest.Sizes() {
 		overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
 	}
 }

@@ -56,14 +56,14 @@ func long() interact.Question {
 func press(p *Panel, keys ...string) Outcome {
 	var out Outcome
 	for _, k := range keys {
-		out = p.Update(overlaytest.Key(k), overlaytest.Later)
+		out = p.Update(overlaytest.Key(k), overlaytest.Later())
 	}
 	return out
 }
 
 func typeText(p *Panel, s string) {
 	for _, k := range overlaytest.Type(s) {
-		p.Update(k, overlaytest.Later)
+		p.Update(k, overlaytest.Later())
 	}
 }
 
@@ -84,7 +84,7 @@ func TestGoldenScreens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
-			p := New(tt.qs, th, overlaytest.Epoch)
+			p := New(tt.qs, th, overlaytest.Epoch())
 			p.SetQueued(1)
 			p.View(size[0], size[1])
 			press(p, tt.keys...)
@@ -119,7 +119,7 @@ func TestAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := New(tt.qs, th, overlaytest.Epoch)
+			p := New(tt.qs, th, overlaytest.Epoch())
 			press(p, tt.keys...)
 			typeText(p, tt.typed)
 			got := press(p, tt.final...)
@@ -132,19 +132,19 @@ func TestAnswers(t *testing.T) {
 
 func TestEscInterrupts(t *testing.T) {
 	for _, keys := range [][]string{{"esc"}, {"ctrl+c"}, {"tab", "esc", "esc"}} {
-		p := New([]interact.Question{single()}, th, overlaytest.Epoch)
+		p := New([]interact.Question{single()}, th, overlaytest.Epoch())
 		if got := press(p, keys...); got.Kind != Interrupted {
 			t.Errorf("keys %v: want Interrupted, got %v", keys, got.Kind)
 		}
 	}
-	p := New([]interact.Question{{ID: "x", Question: "Name?", AllowCustom: true}}, th, overlaytest.Epoch)
+	p := New([]interact.Question{{ID: "x", Question: "Name?", AllowCustom: true}}, th, overlaytest.Epoch())
 	if got := press(p, "esc"); got.Kind != Interrupted {
 		t.Errorf("free-text question: want Esc to interrupt, got %v", got.Kind)
 	}
 }
 
 func TestEscFromCustomReturnsToOptions(t *testing.T) {
-	p := New([]interact.Question{single()}, th, overlaytest.Epoch)
+	p := New([]interact.Question{single()}, th, overlaytest.Epoch())
 	if got := press(p, "tab", "esc"); got.Kind != None {
 		t.Fatalf("want the panel open after Esc in custom mode, got %v", got.Kind)
 	}
@@ -154,7 +154,7 @@ func TestEscFromCustomReturnsToOptions(t *testing.T) {
 }
 
 func TestValidationMessages(t *testing.T) {
-	p := New([]interact.Question{multi()}, th, overlaytest.Epoch)
+	p := New([]interact.Question{multi()}, th, overlaytest.Epoch())
 	press(p, "space", "enter")
 	if v := ansi.Strip(p.View(100, 30)); !strings.Contains(v, MsgSelectOne) {
 		t.Errorf("want %q with nothing checked, got\n%s", MsgSelectOne, v)
@@ -163,7 +163,7 @@ func TestValidationMessages(t *testing.T) {
 	if v := ansi.Strip(p.View(100, 30)); strings.Contains(v, MsgSelectOne) {
 		t.Errorf("want the message gone after toggling, got\n%s", v)
 	}
-	q := New([]interact.Question{single()}, th, overlaytest.Epoch)
+	q := New([]interact.Question{single()}, th, overlaytest.Epoch())
 	if got := press(q, "tab", "space", "enter"); got.Kind != None {
 		t.Fatalf("want a blank custom answer refused, got %v", got.Kind)
 	}
@@ -173,21 +173,21 @@ func TestValidationMessages(t *testing.T) {
 }
 
 func TestKeysWithinGuardAreIgnored(t *testing.T) {
-	p := New([]interact.Question{single()}, th, overlaytest.Epoch)
-	early := overlaytest.Epoch.Add(Guard - time.Millisecond)
+	p := New([]interact.Question{single()}, th, overlaytest.Epoch())
+	early := overlaytest.Epoch().Add(Guard - time.Millisecond)
 	for _, k := range []string{"down", "enter", "esc"} {
 		if got := p.Update(overlaytest.Key(k), early); got.Kind != None {
 			t.Fatalf("key %s at %v: want ignored, got %v", k, Guard-time.Millisecond, got.Kind)
 		}
 	}
-	got := p.Update(overlaytest.Key("enter"), overlaytest.Epoch.Add(Guard))
+	got := p.Update(overlaytest.Key("enter"), overlaytest.Epoch().Add(Guard))
 	if got.Kind != Answered || got.Answers[0].Selected[0] != "SQLite" {
 		t.Errorf("want Enter at %v to answer the untouched default SQLite, got %+v", Guard, got)
 	}
 }
 
 func TestLongQuestionPages(t *testing.T) {
-	p := New([]interact.Question{long()}, th, overlaytest.Epoch)
+	p := New([]interact.Question{long()}, th, overlaytest.Epoch())
 	first := ansi.Strip(p.View(60, 12))
 	if !strings.Contains(first, "↓ ") || strings.Contains(first, "↑ ") {
 		t.Fatalf("want only a ↓ N more row on the first page, got\n%s", first)
@@ -209,12 +209,29 @@ func TestLongQuestionPages(t *testing.T) {
 
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	for _, qs := range [][]interact.Question{{single()}, {multi()}, {long()}} {
-		p := New(qs, th, overlaytest.Epoch)
+		p := New(qs, th, overlaytest.Epoch())
 		press(p, "down", "tab")
 		typeText(p, strings.Repeat("a long custom answer ", 10))
 		press(p, "enter")
-		for _, size := range overlaytest.Sizes {
+		for _, size := range overlaytest.Sizes() {
 			overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
 		}
+	}
+}
+
+func TestExternalTextIsSanitized(t *testing.T) {
+	q := single()
+	q.Header = "evil\x1b]2;title\x07"
+	q.Question = "pick\x1b[2J one"
+	q.Options[0].Label = "a\nb"
+	p := New([]interact.Question{q}, th, overlaytest.Epoch())
+	v := p.View(100, 30)
+	for _, bad := range []string{"\x1b]2;", "\x1b[2J", "\x07"} {
+		if strings.Contains(v, bad) {
+			t.Errorf("want %q escaped, got %q", bad, v)
+		}
+	}
+	if plain := ansi.Strip(v); !strings.Contains(plain, `evil\x1b]2;title\x07`) || !strings.Contains(plain, `1. a\x0ab`) {
+		t.Errorf("want controls shown as \\xNN, got\n%s", plain)
 	}
 }

@@ -145,7 +145,7 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
 	p.Update(listing())
 	press(p, "tab", "down", "down", "down")
-	for _, size := range overlaytest.Sizes {
+	for _, size := range overlaytest.Sizes() {
 		overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
 	}
 }

@@ -99,7 +99,9 @@ func CheckPalette(t *testing.T, view string) {
 
 // Sizes are the sizes the fit tests render at, from roomy to absurdly
 // small, in shrinking order.
-var Sizes = [][2]int{{100, 30}, {80, 24}, {50, 14}, {40, 10}, {30, 6}, {20, 4}, {12, 3}, {8, 2}, {5, 1}, {1, 1}}
+func Sizes() [][2]int {
+	return [][2]int{{100, 30}, {80, 24}, {50, 14}, {40, 10}, {30, 6}, {20, 4}, {12, 3}, {8, 2}, {5, 1}, {1, 1}}
+}
 
 // Key makes the key press that k names: "enter", "esc", "up", "tab",
 // "shift+tab", "ctrl+r", "pgdown", "space", or a printable string typed as
@@ -130,7 +132,7 @@ func Type(s string) []tea.KeyPressMsg {
 }
 
 // Epoch is the fixed clock the guarded overlays open at in tests.
-var Epoch = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+func Epoch() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
 
 // Later is Epoch plus a second: past every keystroke guard.
-var Later = Epoch.Add(time.Second)
+func Later() time.Time { return Epoch().Add(time.Second) }

@@ -1,0 +1,77 @@
+package frame
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/views/theme"
+)
+
+var th = theme.New(true)
+
+func TestBoxIsExactlyItsWidth(t *testing.T) {
+	for _, w := range []int{5, 6, 20, 80} {
+		rows := Box(th, "A long title that does not fit", []string{"short", strings.Repeat("wide ", 30)}, w, 10)
+		if len(rows) != 4 {
+			t.Fatalf("width %d: want 4 rows, got %d", w, len(rows))
+		}
+		for i, r := range rows {
+			if got := ansi.StringWidth(r); got != w {
+				t.Errorf("width %d row %d: want %d cells, got %d: %q", w, i, w, got, ansi.Strip(r))
+			}
+		}
+	}
+}
+
+func TestBoxKeepsToItsHeight(t *testing.T) {
+	if rows := Box(th, "t", make([]string, 20), 30, 6); len(rows) != 6 {
+		t.Errorf("want 6 rows, got %d", len(rows))
+	}
+}
+
+func TestScrollMarksHiddenRows(t *testing.T) {
+	rows := make([]string, 10)
+	for i := range rows {
+		rows[i] = string(rune('a' + i))
+	}
+	tests := []struct {
+		top, avail int
+		want       string
+		usedTop    int
+		page       int
+	}{
+		{0, 20, "a b c d e f g h i j", 0, 10},
+		{0, 5, "a b c d ↓ 6 more", 0, 4},
+		{3, 5, "↑ 3 more d e f ↓ 4 more", 3, 3},
+		{99, 5, "↑ 6 more g h i j", 6, 4},
+		{4, 2, "e f", 4, 2},
+	}
+	for _, tt := range tests {
+		shown, top, page := Scroll(th, rows, tt.top, tt.avail)
+		got := ansi.Strip(strings.Join(shown, " "))
+		if got != tt.want || top != tt.usedTop || page != tt.page {
+			t.Errorf("Scroll(top %d, avail %d): want %q top %d page %d, got %q top %d page %d",
+				tt.top, tt.avail, tt.want, tt.usedTop, tt.page, got, top, page)
+		}
+	}
+}
+
+func TestWindowFollowsTheCursor(t *testing.T) {
+	tests := []struct{ n, cursor, size, top, want int }{
+		{5, 4, 10, 0, 0}, {20, 15, 10, 0, 6}, {20, 3, 10, 6, 3}, {20, 8, 10, 6, 6}, {20, 19, 10, 15, 10},
+	}
+	for _, tt := range tests {
+		if got := Window(tt.n, tt.cursor, tt.size, tt.top); got != tt.want {
+			t.Errorf("Window(%d, %d, %d, %d): want %d, got %d", tt.n, tt.cursor, tt.size, tt.top, tt.want, got)
+		}
+	}
+}
+
+func TestJoinNeverExceedsItsSize(t *testing.T) {
+	out := Join([]string{"abcdef", "g", "h"}, 3, 2)
+	if got := ansi.Strip(out); got != "ab…\ng" {
+		t.Errorf("want %q, got %q", "ab…\ng", got)
+	}
+}
