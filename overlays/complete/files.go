@@ -148,19 +148,19 @@ func (f *Files) score(i int, q string) int {
 // last of q's characters matched in order (leftmost), or -1 when q is not
 // a subsequence of s.
 func subsequenceGap(s, q string) int {
-	start, j := -1, 0
-	for i := 0; i < len(s) && j < len(q); i++ {
-		if s[i] == q[j] {
-			if j == 0 {
-				start = i
-			}
-			j++
-			if j == len(q) {
-				return i - start + 1 - len(q)
-			}
-		}
+	start := strings.IndexByte(s, q[0])
+	if start < 0 {
+		return -1
 	}
-	return -1
+	i := start + 1
+	for j := 1; j < len(q); j++ {
+		k := strings.IndexByte(s[i:], q[j])
+		if k < 0 {
+			return -1
+		}
+		i += k + 1
+	}
+	return i - start - len(q)
 }
 
 // charMask has one bit per letter and digit, and one for any other byte,
