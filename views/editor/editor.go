@@ -1,0 +1,177 @@
+// Package editor is the multi-line prompt editor: Enter submits, Shift+Enter,
+// Alt+Enter and Ctrl+J insert a newline, Up and Down browse earlier prompts
+// at the first and last line, and large pastes are kept whole. It wraps the
+// bubbles textarea with the terminal's real cursor, and does no I/O.
+package editor
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tack-agent/tack/views/theme"
+)
+
+const (
+	// MaxRows is the tallest the editor grows before it scrolls.
+	MaxRows = 10
+	// RunningPlaceholder shows in an empty editor while a turn runs.
+	RunningPlaceholder = "enter to steer · esc to cancel"
+	prompt             = "> "
+	// maxContentRows only keeps the textarea from refusing input: typed
+	// and pasted text is never cut short.
+	maxContentRows = 1 << 30
+)
+
+// SubmitMsg carries the text the user sent with Enter, pastes expanded.
+type SubmitMsg struct{ Text string }
+
+// Editor is the prompt editor. The zero value is not usable; call New.
+type Editor struct {
+	ta      textarea.Model
+	history []string
+	// browse is the history entry shown, len(history) for the draft.
+	browse int
+	draft  string
+	pastes pastes
+}
+
+// New returns a focused editor in the palette, width columns wide.
+func New(th theme.Theme, width int) Editor {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.CharLimit = 0
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = MaxRows
+	ta.MaxContentHeight = maxContentRows
+	ta.SetPromptFunc(len(prompt), func(info textarea.PromptInfo) string {
+		if info.LineNumber == 0 {
+			return prompt
+		}
+		return strings.Repeat(" ", len(prompt))
+	})
+	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
+	state := textarea.StyleState{
+		Base:        th.Plain,
+		Text:        th.Plain,
+		CursorLine:  th.Plain,
+		EndOfBuffer: th.Plain,
+		Placeholder: th.Dim,
+		Prompt:      th.Accent,
+		Selection:   th.Selection,
+	}
+	ta.SetStyles(textarea.Styles{Focused: state, Blurred: state})
+	ta.SetVirtualCursor(false)
+	ta.Focus()
+	ta.SetWidth(width)
+	return Editor{ta: ta}
+}
+
+// SetWidth changes the editor's width in columns.
+func (e *Editor) SetWidth(w int) { e.ta.SetWidth(w) }
+
+// SetRunning shows the steering placeholder while a turn runs.
+func (e *Editor) SetRunning(running bool) {
+	e.ta.Placeholder = ""
+	if running {
+		e.ta.Placeholder = RunningPlaceholder
+	}
+}
+
+// SetHistory seeds prompt history, oldest first (the session's earlier
+// prompts on resume).
+func (e *Editor) SetHistory(prompts []string) {
+	e.history = append([]string(nil), prompts...)
+	e.browse = len(e.history)
+}
+
+// Value is the text in the editor with pastes expanded.
+func (e Editor) Value() string { return e.pastes.expand(e.ta.Value()) }
+
+// Empty reports whether the editor holds no text.
+func (e Editor) Empty() bool { return e.ta.Value() == "" }
+
+// Reset empties the editor.
+func (e *Editor) Reset() {
+	e.ta.Reset()
+	e.pastes = nil
+	e.browse = len(e.history)
+	e.draft = ""
+}
+
+// Height is the number of rows View takes.
+func (e Editor) Height() int { return e.ta.Height() }
+
+// View renders the editor rows.
+func (e Editor) View() string { return e.ta.View() }
+
+// Cursor is the real terminal cursor relative to the editor's top-left
+// corner; the app shifts it by where the editor sits on screen.
+func (e Editor) Cursor() *tea.Cursor { return e.ta.Cursor() }
+
+// Update handles a key or paste. Enter on non-blank text resets the editor,
+// records the text in history and returns a command yielding SubmitMsg.
+func (e Editor) Update(msg tea.Msg) (Editor, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		var insert string
+		e.pastes, insert = e.pastes.add(msg.Content)
+		e.ta.InsertString(insert)
+		return e, nil
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "enter":
+			return e.submit()
+		case "up":
+			if e.ta.Line() == 0 && e.recall(-1) {
+				return e, nil
+			}
+		case "down":
+			if e.ta.Line() == e.ta.LineCount()-1 && e.recall(+1) {
+				return e, nil
+			}
+		}
+	}
+	var cmd tea.Cmd
+	e.ta, cmd = e.ta.Update(msg)
+	return e, cmd
+}
+
+func (e Editor) submit() (Editor, tea.Cmd) {
+	text := e.Value()
+	if strings.TrimSpace(text) == "" {
+		return e, nil
+	}
+	if n := len(e.history); n == 0 || e.history[n-1] != text {
+		e.history = append(e.history, text)
+	}
+	e.Reset()
+	return e, func() tea.Msg { return SubmitMsg{Text: text} }
+}
+
+// recall moves through history by dir, keeping the unsent draft to come
+// back to. It reports whether it moved.
+func (e *Editor) recall(dir int) bool {
+	next := e.browse + dir
+	if next < 0 || next > len(e.history) {
+		return false
+	}
+	if e.browse == len(e.history) {
+		e.draft = e.ta.Value()
+	}
+	e.browse = next
+	text := e.draft
+	if next < len(e.history) {
+		text = e.history[next]
+	}
+	e.ta.SetValue(text)
+	if dir < 0 {
+		e.ta.MoveToBegin()
+	} else {
+		e.ta.MoveToEnd()
+	}
+	return true
+}

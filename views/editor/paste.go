@@ -1,0 +1,42 @@
+package editor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A paste over these sizes shows as one marker row and is expanded when the
+// text is submitted, so a large paste neither floods the editor nor loses a
+// byte to its line limits.
+const (
+	pasteMaxLines = 10
+	pasteMaxBytes = 1000
+)
+
+// paste is one large paste of the current draft and its marker.
+type paste struct{ marker, text string }
+
+// pastes are the large pastes of the current draft. It is a value: add
+// returns a new list, so an Editor copy never sees another's pastes.
+type pastes []paste
+
+// add returns the list with the paste recorded and what to insert: the
+// text itself when it is small, otherwise a marker such as
+// `[paste #1 +42 lines]`.
+func (p pastes) add(text string) (pastes, string) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	lines := strings.Count(text, "\n") + 1
+	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes {
+		return p, text
+	}
+	marker := fmt.Sprintf("[paste #%d +%d lines]", len(p)+1, lines)
+	return append(p[:len(p):len(p)], paste{marker, text}), marker
+}
+
+// expand replaces every marker still in text with its paste.
+func (p pastes) expand(text string) string {
+	for _, x := range p {
+		text = strings.Replace(text, x.marker, x.text, 1)
+	}
+	return text
+}
