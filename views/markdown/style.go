@@ -5,10 +5,6 @@ import (
 	"charm.land/glamour/v2/styles"
 )
 
-// palette maps a role to a 16-colour index ("0".."15"), or to nothing when
-// colour is off.
-type palette func(index string) *string
-
 // styleConfig starts from glamour's dark style and recolours every element
 // with palette indexes, removes every background and the document margin,
 // so the output uses only the 16 ANSI colours and the default background.

@@ -8,8 +8,6 @@ type heights struct {
 	tree []int // 1-based Fenwick sums
 }
 
-func (h *heights) len() int { return len(h.vals) }
-
 // push appends a block of height v.
 func (h *heights) push(v int) {
 	h.vals = append(h.vals, v)

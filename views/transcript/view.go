@@ -24,7 +24,10 @@ func (t *Transcript) Render(top, height int) []string {
 // View returns the height rows that end offsetFromBottom rows above the
 // last row: View(0, h) is the bottom of the transcript, which is exact
 // even when blocks far above have only estimated heights. The rows come
-// from rendering the blocks on screen and nothing else.
+// from rendering the blocks on screen and nothing else. Fewer than height
+// rows come back when the transcript above that point is shorter; an app
+// that keeps its scroll position while new rows arrive at the bottom adds
+// the growth of Lines() to offsetFromBottom.
 func (t *Transcript) View(offsetFromBottom, height int) []string {
 	if height <= 0 || len(t.blocks) == 0 {
 		return nil
