@@ -1,0 +1,325 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// fakeTool is a tool with a given access; with shell set it presents its
+// "command" argument as a terminal card, as bash does.
+type fakeTool struct {
+	name   string
+	access tools.Access
+	shell  bool
+}
+
+func (f fakeTool) Spec() tools.Spec { return tools.Spec{Name: f.name, Access: f.access} }
+
+func (f fakeTool) Present(args json.RawMessage) card.Card {
+	var a struct {
+		Command  string `json:"command"`
+		FilePath string `json:"file_path"`
+	}
+	_ = json.Unmarshal(args, &a)
+	if f.shell {
+		return card.Card{Kind: card.Terminal, Title: a.Command, Terminal: &card.TerminalView{Command: a.Command}}
+	}
+	return card.Card{Kind: card.Diff, Title: "Edit " + a.FilePath}
+}
+
+func (fakeTool) Run(context.Context, tools.Call) tools.Result { return tools.Result{} }
+
+var (
+	readTool  = fakeTool{name: "read", access: tools.AccessRead}
+	askTool   = fakeTool{name: "ask_user_question", access: tools.AccessInteract}
+	writeTool = fakeTool{name: "write", access: tools.AccessEdit}
+	editTool  = fakeTool{name: "edit", access: tools.AccessEdit}
+	bashTool  = fakeTool{name: "bash", access: tools.AccessExec, shell: true}
+)
+
+// log collects the events a Policy records.
+type log struct {
+	mu     sync.Mutex
+	events []session.Data
+}
+
+func (l *log) record(d session.Data) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, d)
+	return nil
+}
+
+func (l *log) take() []session.Data {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.events
+	l.events = nil
+	return out
+}
+
+func call(l *log, args string) tools.Call {
+	return tools.Call{ID: "call-1", Args: json.RawMessage(args), Env: &tools.Env{Record: l.record}}
+}
+
+// answerer answers every approval with the next decision and remembers
+// what it was asked.
+type answerer struct {
+	asked chan interact.Approval
+}
+
+func mountAnswerer(t *testing.T, b *interact.Broker, decisions ...interact.Decision) *answerer {
+	t.Helper()
+	unmount := b.Mount()
+	a := &answerer{asked: make(chan interact.Approval, len(decisions)+1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var last int64
+		for _, d := range decisions {
+			r := nextAfter(ctx, b, last)
+			if r == nil {
+				return
+			}
+			last = r.ID
+			a.asked <- *r.Approval
+			r.Decide(d)
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done; unmount() })
+	return a
+}
+
+// nextAfter waits for the first pending request newer than id: a settled
+// request stays pending until its waiter has taken the answer.
+func nextAfter(ctx context.Context, b *interact.Broker, id int64) *interact.Request {
+	for {
+		for _, r := range b.Pending() {
+			if r.ID > id {
+				return r
+			}
+		}
+		select {
+		case <-b.Changes():
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+func (a *answerer) count() int { return len(a.asked) }
+
+func TestModeTable(t *testing.T) {
+	const (
+		runs    = "runs"
+		asks    = "asks"
+		refuses = "refuses"
+	)
+	want := map[Mode]map[string]string{
+		ReadOnly:   {"read": runs, "ask_user_question": runs, "write": refuses, "bash": asks},
+		Ask:        {"read": runs, "ask_user_question": runs, "write": asks, "bash": asks},
+		AutoEdit:   {"read": runs, "ask_user_question": runs, "write": runs, "bash": asks},
+		FullAccess: {"read": runs, "ask_user_question": runs, "write": runs, "bash": runs},
+	}
+	for _, mode := range Modes() {
+		for _, tool := range []fakeTool{readTool, askTool, writeTool, bashTool} {
+			b := interact.NewBroker()
+			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
+			p := NewPolicy(mode, b)
+			err := p.Authorize(context.Background(), tool, call(&log{}, `{"command":"ls","file_path":"a.go"}`))
+			got := runs
+			switch {
+			case err != nil:
+				got = refuses
+			case a.count() == 1:
+				got = asks
+			}
+			if got != want[mode][tool.name] {
+				t.Errorf("%s mode, %s: want it %s, got %s (err %v)", mode, tool.name, want[mode][tool.name], got, err)
+			}
+		}
+	}
+}
+
+func TestReadOnlyRefusesWritesWithAnActionableError(t *testing.T) {
+	l := &log{}
+	err := NewPolicy(ReadOnly, nil).Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`))
+	want := "read-only mode: write is not allowed. Tell the user what you would change, or ask them to switch modes with /permissions."
+	if err == nil || err.Error() != want {
+		t.Fatalf("want %q, got %v", want, err)
+	}
+	events := l.take()
+	if len(events) != 1 || events[0].(session.ApprovalDecided).Policy != "read-only" || events[0].(session.ApprovalDecided).Decision != "deny" {
+		t.Fatalf("want one deny decided by the read-only policy, got %+v", events)
+	}
+}
+
+func TestReadsRecordNoDecision(t *testing.T) {
+	l := &log{}
+	if err := NewPolicy(ReadOnly, nil).Authorize(context.Background(), readTool, call(l, `{}`)); err != nil {
+		t.Fatalf("want reads to run, got %v", err)
+	}
+	if e := l.take(); len(e) != 0 {
+		t.Fatalf("want no events for a read, got %+v", e)
+	}
+}
+
+func TestPolicyDecisionsAreRecorded(t *testing.T) {
+	l := &log{}
+	if err := NewPolicy(FullAccess, nil).Authorize(context.Background(), bashTool, call(l, `{"command":"rm -rf build"}`)); err != nil {
+		t.Fatalf("want full-access to run bash, got %v", err)
+	}
+	want := session.ApprovalDecided{CallID: "call-1", Tool: "bash", Decision: "allow", Policy: "full-access"}
+	if e := l.take(); len(e) != 1 || e[0] != want {
+		t.Fatalf("want %+v, got %+v", want, e)
+	}
+}
+
+func TestAllowForSessionRemembersTheBashPrefix(t *testing.T) {
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b,
+		interact.Decision{Verdict: interact.AllowSession},
+		interact.Decision{Verdict: interact.Deny, Reason: "do not delete files"},
+	)
+	p := NewPolicy(Ask, b)
+	l := &log{}
+	if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status"}`)); err != nil {
+		t.Fatalf("want the allowed call to run, got %v", err)
+	}
+	got := <-a.asked
+	if got.Tool != "bash" || got.Summary != "git status" || got.Details != "git status" || got.Remember != "git status" || got.Card == nil || got.CallID != "call-1" {
+		t.Fatalf("want an approval naming bash, the command and the prefix, got %+v", got)
+	}
+	wantEvents := []session.Data{
+		session.ApprovalAsked{CallID: "call-1", Tool: "bash", Summary: "git status"},
+		session.ApprovalDecided{CallID: "call-1", Tool: "bash", Decision: "allow-session", Remember: "git status"},
+	}
+	if e := l.take(); len(e) != 2 || e[0] != wantEvents[0] || e[1] != wantEvents[1] {
+		t.Fatalf("want events %+v, got %+v", wantEvents, e)
+	}
+
+	for _, cmd := range []string{"git status --short", "git status -s"} {
+		if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"`+cmd+`"}`)); err != nil {
+			t.Fatalf("%s: want it to run on the remembered prefix, got %v", cmd, err)
+		}
+		if e := l.take(); len(e) != 1 || e[0].(session.ApprovalDecided).Policy != "remembered" {
+			t.Fatalf("%s: want one decision by the remembered policy, got %+v", cmd, e)
+		}
+	}
+
+	err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status; rm x"}`))
+	if err == nil || err.Error() != "the user denied this call: do not delete files" {
+		t.Fatalf("want the user's reason to reach the model, got %v", err)
+	}
+	if got := <-a.asked; got.Remember != "" {
+		t.Fatalf("want no prefix offered for a compound command, got %q", got.Remember)
+	}
+}
+
+func TestAllowForSessionRemembersTheToolForEdits(t *testing.T) {
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
+	p := NewPolicy(Ask, b)
+	l := &log{}
+	if err := p.Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-a.asked; got.Summary != "Edit a.go" || got.Remember != "write" || got.Card == nil || got.Card.Kind != card.Diff {
+		t.Fatalf("want an approval with the diff card remembering write, got %+v", got)
+	}
+	if err := p.Authorize(context.Background(), writeTool, call(l, `{"file_path":"b.go"}`)); err != nil {
+		t.Fatalf("want the remembered write to run, got %v", err)
+	}
+	err := p.Authorize(context.Background(), editTool, call(l, `{"file_path":"b.go"}`))
+	if err == nil || err.Error() != "the user denied this call" {
+		t.Fatalf("want edit to ask again and be denied without a reason, got %v", err)
+	}
+}
+
+func TestWithoutAnswererAskingDeniesAndNamesTheFlag(t *testing.T) {
+	for name, b := range map[string]*interact.Broker{"nil broker": nil, "unmounted broker": interact.NewBroker()} {
+		l := &log{}
+		err := NewPolicy(Ask, b).Authorize(context.Background(), bashTool, call(l, `{"command":"ls"}`))
+		if err == nil || !strings.Contains(err.Error(), "--permission-mode full-access") {
+			t.Fatalf("%s: want a denial naming --permission-mode full-access, got %v", name, err)
+		}
+		if e := l.take(); len(e) != 1 || e[0].(session.ApprovalDecided).Policy != "no-answerer" {
+			t.Fatalf("%s: want one decision by the no-answerer policy, got %+v", name, e)
+		}
+	}
+}
+
+func TestClosedStdinDeniesTheCall(t *testing.T) {
+	b := interact.NewBroker()
+	unmount := b.Mount()
+	defer unmount()
+	b.FailAll(interact.ErrStdinClosed)
+	err := NewPolicy(Ask, b).Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`))
+	if err == nil || err.Error() != "the user cannot approve this call because stdin is closed" {
+		t.Fatalf("want the stdin-closed denial, got %v", err)
+	}
+}
+
+func TestCancelWhileAskingInterrupts(t *testing.T) {
+	b := interact.NewBroker()
+	unmount := b.Mount()
+	defer unmount()
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &log{}
+	errc := make(chan error)
+	go func() { errc <- NewPolicy(Ask, b).Authorize(ctx, bashTool, call(l, `{"command":"ls"}`)) }()
+	if nextAfter(context.Background(), b, 0) == nil {
+		t.Fatal("want a pending approval")
+	}
+	cancel()
+	select {
+	case err := <-errc:
+		if err == nil || err.Error() != "the approval request was interrupted before the user answered" {
+			t.Fatalf("want the interrupted denial, got %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("want Authorize to return after cancel, it did not")
+	}
+	if e := l.take(); len(e) != 2 || e[0].EventType() != "approval/asked" || e[1].EventType() != "approval/decided" {
+		t.Fatalf("want asked then decided, got %+v", e)
+	}
+}
+
+func TestSetModeIsSeenByTheNextCall(t *testing.T) {
+	p := NewPolicy(Ask, nil)
+	p.SetMode(FullAccess)
+	if p.Mode() != FullAccess {
+		t.Fatalf("want full-access, got %s", p.Mode())
+	}
+	if err := p.Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`)); err != nil {
+		t.Fatalf("want bash to run in full-access, got %v", err)
+	}
+}
+
+func TestParseModeAndNext(t *testing.T) {
+	for _, m := range Modes() {
+		got, err := ParseMode(string(m))
+		if err != nil || got != m {
+			t.Errorf("ParseMode(%q): want %q, got %q, %v", m, m, got, err)
+		}
+	}
+	if _, err := ParseMode("yolo"); err == nil || !strings.Contains(err.Error(), "read-only, ask, auto-edit, full-access") {
+		t.Errorf("want an error listing the modes, got %v", err)
+	}
+	cycle := []Mode{ReadOnly, Ask, AutoEdit, FullAccess, ReadOnly}
+	for i := 0; i < len(cycle)-1; i++ {
+		if got := cycle[i].Next(); got != cycle[i+1] {
+			t.Errorf("%s.Next(): want %s, got %s", cycle[i], cycle[i+1], got)
+		}
+	}
+}
