@@ -25,7 +25,7 @@ func TestBashResultTextMatchesGolden(t *testing.T) {
 		{"stderr_only", map[string]any{"command": "echo oops >&2"}},
 		{"stdout_and_stderr", map[string]any{"command": "printf out; echo err >&2; exit 1"}},
 		{"exit_3", map[string]any{"command": "echo failing; exit 3"}},
-		{"timeout_trapped", map[string]any{"command": `trap "exit 0" TERM; sleep 30 & wait`, "timeoutMs": 200}},
+		{"timeout_trapped", map[string]any{"command": `trap "exit 0" TERM; sleep 30 & wait`, "timeoutMs": 500}},
 		{"timeout_killed", map[string]any{"command": "sleep 30", "timeoutMs": 100}},
 		{"signal_death", map[string]any{"command": "echo before; kill -KILL $$"}},
 		{"relative_workdir", map[string]any{"command": "pwd", "workdir": "sub"}},

@@ -27,6 +27,12 @@ func (ts *Tools) startTask(a bashArgs, spec Spec, env *tools.Env) tools.Result {
 		return tools.Errorf("%v", err)
 	}
 	ts.mu.Lock()
+	if ts.closed { // Close ran while the command was starting
+		ts.mu.Unlock()
+		proc.Kill()
+		<-proc.Done()
+		return tools.Errorf("%v", errClosed)
+	}
 	ts.nextID++
 	t := &task{
 		id:          fmt.Sprintf("bash-%d", ts.nextID),

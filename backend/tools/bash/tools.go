@@ -110,7 +110,7 @@ func workdir(cwd, dir string) string {
 	}
 }
 
-// start runs spec, as a background task when background is set.
+// start runs spec unless the tools are closed.
 func (ts *Tools) start(spec Spec) (Process, error) {
 	ts.mu.Lock()
 	closed := ts.closed
