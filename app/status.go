@@ -28,7 +28,7 @@ func (m *Model) statusRow() string {
 		parts = append(parts, model)
 	}
 	u := m.proj.Usage()
-	if u.Steps > 0 {
+	if u.Sum.Prompt()+u.Sum.Output > 0 {
 		parts = append(parts, "↑"+textfmt.Compact(u.Sum.Input)+" ↓"+textfmt.Compact(u.Sum.Output))
 		if p := u.Sum.Prompt(); p > 0 {
 			parts = append(parts, fmt.Sprintf("cache %d%%", u.Sum.CacheRead*100/p))
@@ -37,7 +37,7 @@ func (m *Model) statusRow() string {
 	if m.model.known && m.model.spec.ContextWindow > 0 {
 		parts = append(parts, fmt.Sprintf("%d%% context", m.proj.ContextTokens()*100/m.model.spec.ContextWindow))
 	}
-	if m.model.known && u.Steps > 0 {
+	if m.model.known && u.Sum.Prompt()+u.Sum.Output > 0 {
 		parts = append(parts, textfmt.Cost(m.model.spec.Cost(u.Sum)))
 	}
 	left := m.theme.Dim.Render(strings.Join(parts, "  "))

@@ -4,7 +4,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/vt"
+
 	"github.com/tack-agent/tack/app"
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 )
 
@@ -55,4 +60,210 @@ func itoa(n int) string {
 		s = string(rune('0'+n%10)) + s
 	}
 	return s
+}
+
+func lines(prefix string, n int) string {
+	s := ""
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			s += "\n"
+		}
+		s += prefix + " " + itoa(i)
+	}
+	return s
+}
+
+func TestStreamingAnswerWithReasoningAndCode(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{100, 30}, {60, 20}} {
+		f := NewFake(header())
+		tt := start(t, f, size.w, size.h)
+		var l log
+		f.Push(events(running(), turnOpening(&l, 1, "Write a hello world in Go"), []agent.Event{
+			reasoning(1, 1, "The user wants a **minimal** program.\n\nI will show main.go."),
+			text(1, 1, "Here is the program:\n\n```go\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n```\n\nRun it with `go run"),
+		}, []agent.Event{agent.PhaseChanged{Phase: agent.PhaseResponding}})...)
+		tt.WaitText(t, "Run it with")
+		tt.Golden(t, "streaming_"+sizeName(size.w, size.h))
+	}
+}
+
+func TestBashCardCollapsedAndExpanded(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	f.Push(events(running(), turnOpening(&l, 1, "Run the tests"),
+		bashCall(&l, 1, 1, "call_1", "go test ./...", lines("ok  \tpkg", 14), 0),
+		l.live(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}), idle())...)
+	tt.WaitText(t, "lines (ctrl+o to expand)")
+	tt.Golden(t, "bash_collapsed")
+	tt.Ctrl('o')
+	tt.WaitText(t, "Tool and context cards expanded.")
+	tt.Golden(t, "bash_expanded")
+	tt.Ctrl('o')
+	tt.WaitText(t, "Tool cards hidden.")
+	tt.Golden(t, "bash_hidden")
+}
+
+func TestEditDiffCard(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	diff := card.Card{Kind: card.Diff, Title: "Edit main.go", Diffs: []card.FileDiff{{
+		Path: "main.go", Added: 2, Removed: 1, Lines: []card.DiffLine{
+			{Op: card.OpContext, Text: "func main() {"},
+			{Op: card.OpDelete, Text: "\tfmt.Println(\"hello\")"},
+			{Op: card.OpAdd, Text: "\tname := os.Args[1]"},
+			{Op: card.OpAdd, Text: "\tfmt.Println(\"hello\", name)"},
+			{Op: card.OpContext, Text: "}"},
+		}}}}
+	f.Push(events(running(), turnOpening(&l, 1, "Greet by name"), l.live(
+		session.AssistantMessage{Turn: 1, Step: 1, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "edit"}}, Finish: llm.FinishToolCalls},
+		session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "edit", Card: diff},
+		session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "edit", Text: "Edited main.go", Card: &diff},
+	))...)
+	tt.WaitText(t, "main.go", "1 file")
+	tt.Golden(t, "edit_diff")
+}
+
+func TestErrorCard(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	call := card.Card{Kind: card.Read, Title: "Read missing.go"}
+	f.Push(events(running(), turnOpening(&l, 1, "Read missing.go"), l.live(
+		session.AssistantMessage{Turn: 1, Step: 1, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read"}}, Finish: llm.FinishToolCalls},
+		session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "read", Card: call},
+		session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "read", Text: "open missing.go: no such file or directory", IsError: true},
+	))...)
+	tt.WaitText(t, "no such file or directory")
+	tt.Golden(t, "error_card")
+}
+
+func TestPlanStripThreeStates(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	f.Push(events(running(), turnOpening(&l, 1, "Refactor the parser"), l.live(session.TodoWrite{Turn: 1, Todos: []card.TodoItem{
+		{Content: "Read the parser", Status: card.TodoCompleted},
+		{Content: "Split the lexer out", Status: card.TodoInProgress},
+		{Content: "Run the tests", Status: card.TodoPending},
+	}}))...)
+	tt.WaitText(t, "Split the lexer out")
+	tt.Golden(t, "plan_strip")
+}
+
+func TestQueuedBadgeWithTwoSteeringMessages(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	f.Push(events(running(), turnOpening(&l, 1, "Write the docs"))...)
+	tt.WaitText(t, "Write the docs")
+	tt.Type("also the README")
+	tt.Key(vt.KeyEnter)
+	tt.Type("and the changelog")
+	tt.Key(vt.KeyEnter)
+	waitCalls(t, f, "steer also the README", "steer and the changelog")
+	f.Push(agent.InboxChanged{Steering: []string{"also the README", "and the changelog"}})
+	tt.WaitText(t, "2 queued")
+	tt.Golden(t, "queued_badge")
+	f.Push(events([]agent.Event{agent.InboxChanged{}}, l.live(
+		session.SteeringMessage{Turn: 1, Text: "also the README"},
+		session.SteeringMessage{Turn: 1, Text: "and the changelog"},
+	))...)
+	tt.WaitGone(t, "2 queued")
+	tt.WaitText(t, "Steering")
+	tt.Golden(t, "steering_taken")
+}
+
+func waitCalls(t *testing.T, f *Fake, want ...string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		got := f.Calls()
+		if len(got) >= len(want) {
+			for i, w := range want {
+				if got[len(got)-len(want)+i] != w {
+					t.Fatalf("want backend calls ending %q, got %q", want, got)
+				}
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("want backend calls %q, got %q", want, got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestEveryTurnEndNotice(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	ends := []session.TurnEnd{
+		{Turn: 1, Reason: session.StopCompleted},
+		{Turn: 2, Reason: session.StopAborted},
+		{Turn: 3, Reason: session.StopMaxTokens},
+		{Turn: 4, Reason: session.StopInterrupted},
+		{Turn: 5, Reason: session.StopError, Error: &session.Failure{Kind: "auth", Message: "The API key was rejected (401): check DEEPSEEK_API_KEY."}},
+		{Turn: 6, Reason: "disposed"},
+	}
+	for _, e := range ends {
+		f.Push(events(running(), l.live(session.TurnStart{Turn: e.Turn},
+			session.UserMessage{Turn: e.Turn, Kind: session.KindPrompt, Text: "turn " + itoa(e.Turn)}, e), idle())...)
+	}
+	tt.WaitText(t, "Turn ended: disposed.")
+	tt.Golden(t, "turn_end_notices")
+}
+
+func TestRetryNotice(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	f.Push(events(running(), turnOpening(&l, 1, "Hello"), []agent.Event{text(1, 1, "Partial ans")}, l.live(
+		session.Retry{Turn: 1, Step: 1, Attempt: 1, Max: 5, DelayMs: 500, Failure: session.Failure{Kind: "rate-limit", Message: "rate limited (429)"}},
+	))...)
+	tt.WaitText(t, "Retrying model request (1/5) in 500ms")
+	tt.Golden(t, "retry_notice")
+}
+
+func TestLongAnswerScrolledToTheMiddle(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	answer := ""
+	for i := 1; i <= 80; i++ {
+		answer += "Paragraph " + itoa(i) + " of the long answer.\n\n"
+	}
+	f.Push(events(running(), turnOpening(&l, 1, "Tell me a long story"), l.live(
+		session.AssistantMessage{Turn: 1, Step: 1, Text: answer, Finish: llm.FinishStop},
+		session.TurnEnd{Turn: 1, Reason: session.StopCompleted},
+	), idle())...)
+	tt.WaitText(t, "Paragraph 80 of")
+	tt.Key(vt.KeyPgUp)
+	tt.Key(vt.KeyPgUp)
+	tt.Key(vt.KeyPgUp)
+	tt.WaitText(t, "Paragraph 35 of", "Paragraph 41 of")
+	tt.Golden(t, "long_answer_middle")
+	tt.Key(vt.KeyEnd)
+	tt.WaitText(t, "Paragraph 80 of")
+}
+
+func TestHostileControlSequencesShowEscaped(t *testing.T) {
+	f := NewFake(header())
+	tt := start(t, f, 100, 30)
+	var l log
+	evil := "evil\x1b]0;pwned\x07.go"
+	out := "before\x1b[2J\x1b[31mred\x1b[0m after\x1b]52;c;aGk=\x07"
+	call := card.Card{Kind: card.Terminal, Title: "cat " + evil, Terminal: &card.TerminalView{Command: "cat " + evil}}
+	res := call
+	res.Terminal = &card.TerminalView{Command: "cat " + evil, Output: out, ExitCode: exit(0)}
+	f.Push(events(running(), turnOpening(&l, 1, "Show "+evil), l.live(
+		session.AssistantMessage{Turn: 1, Step: 1, Text: "Model says \x1b[5mblink\x1b[0m and \x9b31m", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "bash"}}, Finish: llm.FinishToolCalls},
+		session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Card: call},
+		session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Text: out, Card: &res},
+		session.Title{Title: "Title \x1b[31mred\x07 here", Source: "model"},
+	))...)
+	tt.WaitText(t, `\x1b]0;pwned`, `\x1b[2J`)
+	tt.Golden(t, "hostile")
+	tt.WaitTitle(t, `Title \x1b[31mred\x07 here — tack`) // x/vt drops titles that contain a semicolon
 }

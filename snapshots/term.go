@@ -127,6 +127,18 @@ func (tt *Term) WaitGone(t testing.TB, text string) string {
 	return tt.WaitFor(t, "no "+fmt.Sprintf("%q", text), func(s string) bool { return !strings.Contains(s, text) })
 }
 
+// WaitTitle waits until the window title is want.
+func (tt *Term) WaitTitle(t testing.TB, want string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for tt.Title() != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("want window title %q, got %q", want, tt.Title())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // Wait blocks until the program ended and returns its error.
 func (tt *Term) Wait(t testing.TB) error {
 	t.Helper()
