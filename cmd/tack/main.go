@@ -147,15 +147,16 @@ func runPrint(lo launch.Options, task, format string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "tack: --print needs a task (see tack --help)")
 		return 2
 	}
+	po := linemode.PrintOptions{Task: task, Format: format, Stdout: stdout, Stderr: stderr, Now: time.Now}
 	s, err := launch.Open(lo)
 	if err != nil {
-		fmt.Fprintln(stderr, "tack: "+launchError(err))
+		linemode.PrintFailure(po, errors.New(launchError(err)))
 		return 1
 	}
 	defer s.Close()
 	ctx, which, stop := signalContext()
 	defer stop()
-	res := linemode.Print(ctx, s.Agent, linemode.PrintOptions{Task: task, Format: format, Stdout: stdout, Stderr: stderr, Now: time.Now})
+	res := linemode.Print(ctx, s.Agent, po)
 	if sig := which(); sig != nil {
 		return exitForSignal(sig)
 	}
@@ -167,12 +168,9 @@ func runPrint(lo launch.Options, task, format string, stdout, stderr io.Writer) 
 
 // launchError explains a failure to start a session.
 func launchError(err error) string {
+	msg := textfmt.SanitizeLine(err.Error())
 	if launch.ErrNoCredentials(err) {
-		return textfmt.SanitizeLine(err.Error()) + " (config file: $TACK_HOME/config.toml)"
+		msg += " (settings: $TACK_HOME/config.toml)"
 	}
-	var e interface{ Unwrap() error }
-	if errors.As(err, &e) {
-		return textfmt.SanitizeLine(err.Error())
-	}
-	return textfmt.SanitizeLine(err.Error())
+	return msg
 }
