@@ -149,6 +149,7 @@ func (s *Session) start(o Options, cfg config.File, provider, base, key string, 
 		Tools:  registry, Gate: s.Policy, Broker: s.Broker,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
+		RefineTitle: true, CompactAt: cfg.CompactAt,
 	})
 	s.closers = append(s.closers, s.Agent.Close)
 	return s.registerCommands(o.HelpKeys)
