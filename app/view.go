@@ -82,20 +82,24 @@ func (m *Model) maxScroll() int {
 }
 
 // viewport returns exactly h rows of banner and transcript, m.scroll rows
-// above the bottom; short content sits at the top.
+// above the bottom; short content sits at the top. Transcript heights far
+// from anything rendered are estimates, so nothing here trusts a row count
+// it did not get back from the transcript.
 func (m *Model) viewport(h int) []string {
 	banner := m.bannerRows()
-	total := len(banner) + m.tr.Lines()
-	m.scroll = min(m.scroll, max(total-h, 0))
-	var rows []string
-	switch {
-	case total <= h:
-		rows = append(banner, m.tr.View(0, m.tr.Lines())...)
-	case m.scroll+h <= m.tr.Lines():
-		rows = m.tr.View(m.scroll, h)
-	default:
-		tr := m.tr.View(m.scroll, m.tr.Lines()-m.scroll)
-		rows = append(banner[len(banner)-(h-len(tr)):], tr...)
+	trLines := m.tr.Lines()
+	m.scroll = min(m.scroll, max(len(banner)+trLines-h, 0))
+	var tr []string
+	bannerEnd := len(banner)
+	if m.scroll < trLines {
+		tr = m.tr.View(m.scroll, h)
+	} else {
+		bannerEnd = max(len(banner)-(m.scroll-trLines), 0)
+	}
+	need := max(h-len(tr), 0)
+	rows := append(append([]string{}, banner[max(bannerEnd-need, 0):bannerEnd]...), tr...)
+	if len(rows) > h {
+		rows = rows[len(rows)-h:]
 	}
 	for i, r := range rows {
 		if ansi.StringWidth(r) > m.width {
@@ -105,7 +109,7 @@ func (m *Model) viewport(h int) []string {
 	for len(rows) < h {
 		rows = append(rows, "")
 	}
-	return rows[:h]
+	return rows
 }
 
 // windowTitle is `<session title> — tack`, sanitised.

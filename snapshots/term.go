@@ -47,7 +47,7 @@ type Term struct {
 // draws outside the 16-colour palette then reaches the screen as it is and
 // the palette check catches it, where a 16-colour profile would quietly
 // map it into the palette.
-func Start(t testing.TB, m tea.Model, w, h int) *Term {
+func Start(t testing.TB, m tea.Model, w, h int, opts ...tea.ProgramOption) *Term {
 	t.Helper()
 	e := vt.NewSafeEmulator(w, h)
 	tt := &Term{E: e, done: make(chan error, 1), modes: map[ansi.Mode]bool{}}
@@ -57,12 +57,14 @@ func Start(t testing.TB, m tea.Model, w, h int) *Term {
 		Title:       func(s string) { tt.mu.Lock(); tt.title = s; tt.mu.Unlock() },
 	})
 	_, _ = e.WriteString(ansi.SetModeLineFeedNewLine)
-	tt.P = tea.NewProgram(m,
+	opts = append([]tea.ProgramOption{
 		tea.WithInput(e), tea.WithOutput(e),
 		tea.WithWindowSize(w, h),
 		tea.WithColorProfile(colorprofile.TrueColor),
 		tea.WithEnvironment([]string{"TERM=xterm-256color", "LANG=C.UTF-8"}),
-		tea.WithoutSignals())
+		tea.WithoutSignals(),
+	}, opts...)
+	tt.P = tea.NewProgram(m, opts...)
 	go func() { _, err := tt.P.Run(); tt.done <- err }()
 	t.Cleanup(func() {
 		tt.P.Kill()
