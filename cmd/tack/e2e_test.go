@@ -71,12 +71,19 @@ type process struct {
 // working directory.
 func startTack(t *testing.T, srv *llmtest.Server, args ...string) *process {
 	t.Helper()
-	r := &process{t: t, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, home: t.TempDir(), done: make(chan struct{})}
+	return startTackIn(t, srv, t.TempDir(), t.TempDir(), args...)
+}
+
+// startTackIn runs the built binary against srv with TACK_HOME home in the
+// working directory dir; a nil srv leaves the provider unconfigured.
+func startTackIn(t *testing.T, srv *llmtest.Server, home, dir string, args ...string) *process {
+	t.Helper()
+	r := &process{t: t, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, home: home, done: make(chan struct{})}
 	r.cmd = exec.Command(tackBin, args...)
-	r.cmd.Dir = t.TempDir()
-	r.cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + r.home, "TACK_HOME=" + r.home,
-		"DEEPSEEK_BASE_URL=" + srv.URL(), "DEEPSEEK_API_KEY=test",
+	r.cmd.Dir = dir
+	r.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + r.home, "TACK_HOME=" + r.home}
+	if srv != nil {
+		r.cmd.Env = append(r.cmd.Env, "DEEPSEEK_BASE_URL="+srv.URL(), "DEEPSEEK_API_KEY=test")
 	}
 	r.cmd.Stdout, r.cmd.Stderr = r.stdout, r.stderr
 	var err error
