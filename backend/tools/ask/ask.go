@@ -13,7 +13,6 @@ import (
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
-	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -127,39 +126,33 @@ func decode(raw json.RawMessage) ([]interact.Question, tools.Result, bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
-		return nil, invalid("invalid arguments: %v", err), false
+		return nil, tools.InvalidArgs("invalid arguments: %v", err), false
 	}
 	if len(a.Questions) == 0 {
-		return nil, invalid("invalid questions: expected at least one question"), false
+		return nil, tools.InvalidArgs("invalid questions: expected at least one question"), false
 	}
 	seen := map[string]bool{}
 	for _, q := range a.Questions {
 		if strings.TrimSpace(q.ID) == "" {
-			return nil, invalid("invalid question: `id` must be a non-empty string"), false
+			return nil, tools.InvalidArgs("invalid question: `id` must be a non-empty string"), false
 		}
 		if seen[q.ID] {
-			return nil, invalid("invalid questions: duplicate id %q", q.ID), false
+			return nil, tools.InvalidArgs("invalid questions: duplicate id %q", q.ID), false
 		}
 		seen[q.ID] = true
 		if strings.TrimSpace(q.Question) == "" {
-			return nil, invalid("invalid question %q: `question` must be a non-empty string", q.ID), false
+			return nil, tools.InvalidArgs("invalid question %q: `question` must be a non-empty string", q.ID), false
 		}
 		for _, o := range q.Options {
 			if strings.TrimSpace(o.Label) == "" {
-				return nil, invalid("invalid question %q: every option needs a non-empty `label`", q.ID), false
+				return nil, tools.InvalidArgs("invalid question %q: every option needs a non-empty `label`", q.ID), false
 			}
 		}
 		if len(q.Options) == 0 && q.AllowCustom != nil && !*q.AllowCustom {
-			return nil, invalid("invalid question %q: give options or allow a custom answer", q.ID), false
+			return nil, tools.InvalidArgs("invalid question %q: give options or allow a custom answer", q.ID), false
 		}
 	}
 	return toInteract(a.Questions), tools.Result{}, true
-}
-
-func invalid(format string, a ...any) tools.Result {
-	r := tools.Errorf(format, a...)
-	r.Code = session.CodeInvalidArgs
-	return r
 }
 
 func toInteract(qs []question) []interact.Question {

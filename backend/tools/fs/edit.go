@@ -97,18 +97,18 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 // editArguments decodes and validates edit's arguments.
 func editArguments(raw json.RawMessage) (editArgs, tools.Result, bool) {
 	var a editArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return a, invalid("%v", err), false
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return a, tools.InvalidArgs("%v", err), false
 	}
 	switch {
 	case a.FilePath == "":
-		return a, invalid("invalid file_path: expected a non-empty string"), false
+		return a, tools.InvalidArgs("invalid file_path: expected a non-empty string"), false
 	case a.OldString == nil || *a.OldString == "":
-		return a, invalid("old_string must be a non-empty string"), false
+		return a, tools.InvalidArgs("old_string must be a non-empty string"), false
 	case a.NewString == nil:
-		return a, invalid("invalid new_string: expected a string"), false
+		return a, tools.InvalidArgs("invalid new_string: expected a string"), false
 	case *a.OldString == *a.NewString:
-		return a, invalid("old_string and new_string must differ"), false
+		return a, tools.InvalidArgs("old_string and new_string must differ"), false
 	}
 	return a, tools.Result{}, true
 }

@@ -5,13 +5,10 @@ package fs
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -24,27 +21,6 @@ const (
 // New makes read, write and edit over one session's tracker, in that order.
 func New(t *Tracker) []tools.Tool {
 	return []tools.Tool{&Read{tracker: t}, &Write{tracker: t}, &Edit{tracker: t}}
-}
-
-// decodeArgs parses a tool's arguments strictly: unknown fields are refused
-// as the schema says (additionalProperties false).
-func decodeArgs(raw json.RawMessage, v any) error {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments: %v", err)
-	}
-	return nil
-}
-
-// invalid is an argument validation error result.
-func invalid(format string, args ...any) tools.Result {
-	r := tools.Errorf(format, args...)
-	r.Code = session.CodeInvalidArgs
-	return r
 }
 
 // resolve makes p absolute, relative to the session's working directory.

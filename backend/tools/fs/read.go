@@ -75,25 +75,25 @@ func (*Read) Present(raw json.RawMessage) card.Card {
 // Run reads the window and records the file's version in the tracker.
 func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 	var a readArgs
-	if err := decodeArgs(call.Args, &a); err != nil {
-		return invalid("%v", err)
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
+		return tools.InvalidArgs("%v", err)
 	}
 	if a.FilePath == "" {
-		return invalid("invalid file_path: expected a non-empty string")
+		return tools.InvalidArgs("invalid file_path: expected a non-empty string")
 	}
 	offset, limit := 1, readLimit
 	if a.Offset != nil {
 		if *a.Offset < 1 {
-			return invalid("offset must be greater than or equal to 1")
+			return tools.InvalidArgs("offset must be greater than or equal to 1")
 		}
 		offset = *a.Offset
 	}
 	if a.Limit != nil {
 		if *a.Limit < 1 {
-			return invalid("limit must be greater than or equal to 1")
+			return tools.InvalidArgs("limit must be greater than or equal to 1")
 		}
 		if *a.Limit > readLimit {
-			return invalid("limit must be less than or equal to %d", readLimit)
+			return tools.InvalidArgs("limit must be less than or equal to %d", readLimit)
 		}
 		limit = *a.Limit
 	}

@@ -56,14 +56,14 @@ func (*Write) Present(raw json.RawMessage) card.Card {
 // Run writes the file after the read-before-write and stale checks.
 func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 	var a writeArgs
-	if err := decodeArgs(call.Args, &a); err != nil {
-		return invalid("%v", err)
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
+		return tools.InvalidArgs("%v", err)
 	}
 	if a.FilePath == "" {
-		return invalid("invalid file_path: expected a non-empty string")
+		return tools.InvalidArgs("invalid file_path: expected a non-empty string")
 	}
 	if a.Content == nil {
-		return invalid("invalid content: expected a string")
+		return tools.InvalidArgs("invalid content: expected a string")
 	}
 	path := resolve(call.Env.Cwd, a.FilePath)
 	before, existed, res, ok := w.current(path)

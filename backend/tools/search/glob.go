@@ -65,15 +65,15 @@ type globHit struct {
 // Run walks the search directory and lists matching files.
 func (*Glob) Run(ctx context.Context, call tools.Call) tools.Result {
 	var a globArgs
-	if err := decodeArgs(call.Args, &a); err != nil {
-		return invalid("%v", err)
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
+		return tools.InvalidArgs("%v", err)
 	}
 	if a.Pattern == "" {
-		return invalid("invalid pattern: expected a non-empty string")
+		return tools.InvalidArgs("invalid pattern: expected a non-empty string")
 	}
 	pm, err := newPathMatcher(a.Pattern)
 	if err != nil {
-		return invalid("%v", err)
+		return tools.InvalidArgs("%v", err)
 	}
 	root, info, res := target(call.Env.Cwd, a.Path)
 	if res != nil {

@@ -67,8 +67,8 @@ func (*Grep) Present(raw json.RawMessage) card.Card {
 // Run searches the files and formats the matches.
 func (*Grep) Run(ctx context.Context, call tools.Call) tools.Result {
 	var a grepArgs
-	if err := decodeArgs(call.Args, &a); err != nil {
-		return invalid("%v", err)
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
+		return tools.InvalidArgs("%v", err)
 	}
 	q, res := newQuery(a)
 	if res != nil {
@@ -107,7 +107,7 @@ type query struct {
 
 func newQuery(a grepArgs) (*query, *tools.Result) {
 	fail := func(format string, args ...any) (*query, *tools.Result) {
-		r := invalid(format, args...)
+		r := tools.InvalidArgs(format, args...)
 		return nil, &r
 	}
 	if a.Pattern == "" {

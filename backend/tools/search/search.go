@@ -4,39 +4,14 @@
 package search
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
-
-// decodeArgs parses a tool's arguments strictly: unknown fields are refused
-// as the schema says (additionalProperties false).
-func decodeArgs(raw json.RawMessage, v any) error {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments: %v", err)
-	}
-	return nil
-}
-
-// invalid is an argument validation error result.
-func invalid(format string, args ...any) tools.Result {
-	r := tools.Errorf(format, args...)
-	r.Code = session.CodeInvalidArgs
-	return r
-}
 
 // target resolves the optional path argument against cwd and stats it.
 func target(cwd, p string) (string, fs.FileInfo, *tools.Result) {

@@ -92,10 +92,10 @@ func decode(raw json.RawMessage) ([]item, tools.Result, bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
-		return nil, invalid("invalid arguments: %v", err), false
+		return nil, tools.InvalidArgs("invalid arguments: %v", err), false
 	}
 	if a.Todos == nil {
-		return nil, invalid("invalid todos: expected an array of {content, status}"), false
+		return nil, tools.InvalidArgs("invalid todos: expected an array of {content, status}"), false
 	}
 	seen := map[string]bool{}
 	inProgress := 0
@@ -105,26 +105,20 @@ func decode(raw json.RawMessage) ([]item, tools.Result, bool) {
 		case card.TodoInProgress:
 			inProgress++
 		default:
-			return nil, invalid("invalid todo: `status` must be pending, in_progress or completed, got %q", it.Status), false
+			return nil, tools.InvalidArgs("invalid todo: `status` must be pending, in_progress or completed, got %q", it.Status), false
 		}
 		if strings.TrimSpace(it.Content) == "" {
-			return nil, invalid("invalid todo: `content` must be a non-empty string"), false
+			return nil, tools.InvalidArgs("invalid todo: `content` must be a non-empty string"), false
 		}
 		if seen[it.Content] {
-			return nil, invalid("invalid todos: duplicate content %q", it.Content), false
+			return nil, tools.InvalidArgs("invalid todos: duplicate content %q", it.Content), false
 		}
 		seen[it.Content] = true
 	}
 	if inProgress > 1 {
-		return nil, invalid("invalid todos: at most one task may be in_progress (got %d)", inProgress), false
+		return nil, tools.InvalidArgs("invalid todos: at most one task may be in_progress (got %d)", inProgress), false
 	}
 	return *a.Todos, tools.Result{}, true
-}
-
-func invalid(format string, a ...any) tools.Result {
-	r := tools.Errorf(format, a...)
-	r.Code = session.CodeInvalidArgs
-	return r
 }
 
 func cardItems(items []item) []card.TodoItem {
