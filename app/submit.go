@@ -86,8 +86,6 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 		return tea.SetClipboard(a.Text)
 	case commands.ActionDetails:
 		m.applyDetails(a)
-	case commands.ActionHelp:
-		m.help = true
 	}
 	return nil
 }

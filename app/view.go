@@ -120,9 +120,11 @@ func (m *Model) windowTitle() string {
 	return windowTitleSuffix
 }
 
-// helpText is what `?` shows.
+// helpText is what `?` shows; /help adds the commands.
 const helpText = `Keyboard shortcuts
-Enter send (steer while running) • Tab queue a follow-up while running • Shift/Alt+Enter or Ctrl+J newline • Up/Down history
-Esc close or cancel turn • Ctrl+O cycle cards (collapse/expand/hide) • Ctrl+T toggle reasoning • Ctrl+L redraw
-Ctrl+C cancel while running; clear input or exit while idle • Ctrl+D exit
-PgUp/PgDn, Home/End (empty editor), wheel scroll • F2 toggle mouse capture (terminal selection) • /help commands`
+Enter send, or steer while running • Tab queue a follow-up while running
+Shift/Alt+Enter or Ctrl+J newline • Up/Down prompt history
+Esc close, or cancel the turn • Ctrl+C cancel; clear input or exit • Ctrl+D exit
+Ctrl+O cycle cards (collapse/expand/hide) • Ctrl+T reasoning • Ctrl+L redraw
+PgUp/PgDn, Home/End (empty editor) and the wheel scroll • F2 mouse capture on/off
+/help lists the commands • Esc closes this help`
