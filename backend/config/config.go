@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -126,8 +128,8 @@ func SaveCredential(home, key, value string) error {
 	}
 	creds[key] = value
 	var b strings.Builder
-	for k, v := range creds {
-		fmt.Fprintf(&b, "%s=%s\n", k, v)
+	for _, k := range slices.Sorted(maps.Keys(creds)) {
+		fmt.Fprintf(&b, "%s=%s\n", k, creds[k])
 	}
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("save credentials: %w", err)

@@ -1,0 +1,106 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/llm"
+)
+
+func TestLoadReadsSettingsAndExtendsTheCatalog(t *testing.T) {
+	home := t.TempDir()
+	src := `model = "qwen3"
+provider = "openai"
+color = false
+
+[[models]]
+id = "qwen3"
+provider = "openai"
+context_window = 131072
+max_output = 8192
+price_output = 1.5
+`
+	if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Model != "qwen3" || f.Provider != "openai" || f.Color == nil || *f.Color {
+		t.Fatalf("settings not read: %+v", f)
+	}
+	c := llm.NewCatalog()
+	f.Apply(c)
+	m, ok := c.Lookup("qwen3")
+	if !ok || m.ContextWindow != 131072 || m.Price.Output != 1.5 {
+		t.Fatalf("want qwen3 in the catalog with its limits, got %+v (%v)", m, ok)
+	}
+}
+
+func TestLoadRefusesBadFilesWithTheirPath(t *testing.T) {
+	for name, src := range map[string]string{
+		"syntax":  "model = ",
+		"unknown": "modle = \"x\"",
+	} {
+		home := t.TempDir()
+		if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(home)
+		if err == nil || !strings.Contains(err.Error(), Path(home)) {
+			t.Errorf("%s: want an error naming %s, got %v", name, Path(home), err)
+		}
+	}
+}
+
+func TestMissingConfigIsEmpty(t *testing.T) {
+	f, err := Load(t.TempDir())
+	if err != nil || f.Model != "" {
+		t.Fatalf("want an empty config, got %+v, %v", f, err)
+	}
+}
+
+func TestSavedCredentialsArePrivateAndLayeredUnderTheEnvironment(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "tack")
+	if err := SaveCredential(home, "DEEPSEEK_API_KEY", "sk-stored"); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(CredentialsPath(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("want mode 0600, got %v", fi.Mode().Perm())
+	}
+	creds, err := Credentials(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env(func(k string) string {
+		if k == "OPENAI_API_KEY" {
+			return "sk-env"
+		}
+		return ""
+	}, creds)
+	if env("DEEPSEEK_API_KEY") != "sk-stored" || env("OPENAI_API_KEY") != "sk-env" {
+		t.Fatalf("want the stored key under an empty environment, got %q / %q", env("DEEPSEEK_API_KEY"), env("OPENAI_API_KEY"))
+	}
+}
+
+func TestHomeDefaultsToDotTack(t *testing.T) {
+	h, err := Home(func(k string) string {
+		if k == "HOME" {
+			return "/home/u"
+		}
+		return ""
+	})
+	if err != nil || h != "/home/u/.tack" {
+		t.Fatalf("want /home/u/.tack, got %q, %v", h, err)
+	}
+	if _, err := Home(func(string) string { return "" }); err == nil {
+		t.Fatal("want an error without TACK_HOME and HOME")
+	}
+}
