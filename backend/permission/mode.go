@@ -22,6 +22,9 @@ const (
 	FullAccess Mode = "full-access"
 )
 
+// PlanLabel is how plan mode is named where a mode is shown.
+const PlanLabel = "plan"
+
 // Modes lists every mode, from most to least restricted.
 func Modes() []Mode { return []Mode{ReadOnly, Ask, AutoEdit, FullAccess} }
 
@@ -66,4 +69,19 @@ func (m Mode) Summary() string {
 		return "everything runs without asking"
 	}
 	return "unknown mode"
+}
+
+// Cycle is the step Shift+Tab takes through the modes with plan mode
+// placed between full-access and read-only: ask, auto-edit, full-access,
+// plan, read-only, ask. Entering plan mode keeps mode underneath, so
+// leaving it with /plan off returns to full-access; the next step from plan
+// mode is read-only.
+func Cycle(mode Mode, plan bool) (Mode, bool) {
+	switch {
+	case plan:
+		return ReadOnly, false
+	case mode == FullAccess:
+		return FullAccess, true
+	}
+	return mode.Next(), false
 }

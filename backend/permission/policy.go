@@ -22,6 +22,7 @@ func (d *Denial) Error() string { return d.Message }
 const (
 	byRemembered = "remembered"
 	byNoAnswerer = "no-answerer"
+	byPlan       = "plan"
 )
 
 // Policy authorizes the tool calls of one session. It is safe for
@@ -31,6 +32,9 @@ type Policy struct {
 
 	mu   sync.Mutex
 	mode Mode
+	// plan is plan mode, which sits on top of mode: leaving it restores
+	// mode unchanged.
+	plan bool
 	// tools are tool names allowed for the session; prefixes are the bash
 	// command prefixes allowed per tool.
 	tools    map[string]bool
@@ -55,6 +59,35 @@ func (p *Policy) SetMode(m Mode) {
 	p.mu.Lock()
 	p.mode = m
 	p.mu.Unlock()
+}
+
+// Plan reports whether plan mode is on.
+func (p *Policy) Plan() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.plan
+}
+
+// SetPlan turns plan mode on or off and reports whether that changed it,
+// so that of two callers racing to leave plan mode exactly one records the
+// change. The mode underneath is kept.
+func (p *Policy) SetPlan(on bool) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	changed := p.plan != on
+	p.plan = on
+	return changed
+}
+
+// Label is the mode as the status row and /permissions show it: "plan"
+// while planning, else the mode's name.
+func (p *Policy) Label() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.plan {
+		return PlanLabel
+	}
+	return string(p.mode)
 }
 
 type verdict int
@@ -91,6 +124,8 @@ func rule(m Mode, a tools.Access) verdict {
 // interactions always run and record nothing; every other decision is
 // recorded through call.Env.Record: approval/asked before waiting for the
 // user, approval/decided after (with Policy set when no person decided).
+// While planning, edits and commands that may change things are refused
+// whatever the mode, and read-only commands run.
 func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) error {
 	spec := t.Spec()
 	if spec.Access == tools.AccessRead || spec.Access == tools.AccessInteract {
@@ -99,12 +134,15 @@ func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) e
 	shown := t.Present(call.Args)
 	command := commandOf(shown)
 	p.mu.Lock()
-	mode := p.mode
+	mode, planning := p.mode, p.plan
 	v := rule(mode, spec.Access)
 	remembered := p.remembered(spec.Name, command)
 	p.mu.Unlock()
 
 	rec := recorder{call: call, tool: spec.Name}
+	if planning {
+		return planned(spec, command, rec)
+	}
 	switch {
 	case v == refuse:
 		d := &Denial{Message: string(mode) + " mode: " + spec.Name + " is not allowed. " +
@@ -119,6 +157,25 @@ func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) e
 		return nil
 	}
 	return p.ask(ctx, spec.Name, call, shown, command, rec)
+}
+
+// planned decides a call that changes things while planning: read-only
+// commands run; edits and every other command are refused with a message
+// that sends the model back to its plan. Nothing is asked, and what the
+// user allowed for the session does not apply.
+func planned(spec tools.Spec, command string, rec recorder) error {
+	if spec.Access == tools.AccessExec && command != "" && readOnlyCommand(command) {
+		rec.decided(interact.Allow, "", "", byPlan)
+		return nil
+	}
+	msg := "plan mode: " + spec.Name + " is not allowed while planning. " +
+		"Finish the plan and call exit_plan_mode to present it for review."
+	if spec.Access == tools.AccessExec && command != "" {
+		msg = `plan mode: only read-only commands run while planning; "` + firstLine(command) + `" may change things.`
+	}
+	d := &Denial{Message: msg}
+	rec.decided(interact.Deny, d.Message, "", byPlan)
+	return d
 }
 
 // remembered is the allowance that covers the call, or "". Callers hold mu.

@@ -95,14 +95,21 @@ func covered(command string, prefixes []string) bool {
 	if !ok || len(f.Stmts) == 0 {
 		return false
 	}
-	m := matcher{}
+	var words [][]string
 	for _, p := range prefixes {
-		m.prefixes = append(m.prefixes, strings.Fields(p))
+		words = append(words, strings.Fields(p))
 	}
-	return m.stmts(f.Stmts)
+	return matcher{allows: startsWithPrefix(words)}.stmts(f.Stmts)
 }
 
-type matcher struct{ prefixes [][]string }
+// matcher walks a parsed command line and accepts it only when every
+// simple command in it, including those in substitutions, is one allows
+// accepts, and nothing writes a file through a redirection.
+type matcher struct {
+	// allows judges a simple command by its leading literal words (the
+	// program first); allLiteral says no word after them was left out.
+	allows func(words []string, allLiteral bool) bool
+}
 
 func (m matcher) stmts(stmts []*syntax.Stmt) bool {
 	for _, s := range stmts {
@@ -136,6 +143,9 @@ func (m matcher) stmt(s *syntax.Stmt) bool {
 	}
 }
 
+// call checks one simple command: no variable assignments, a literal
+// program that does not run other programs, accepted by allows with its
+// leading literal words, and substitutions in its words accepted too.
 func (m matcher) call(c *syntax.CallExpr) bool {
 	if len(c.Assigns) > 0 || len(c.Args) == 0 {
 		return false
@@ -151,7 +161,7 @@ func (m matcher) call(c *syntax.CallExpr) bool {
 	if len(words) == 0 || runsOtherPrograms(words[0]) {
 		return false
 	}
-	if !m.matches(words) {
+	if !m.allows(words, len(words) == len(c.Args)) {
 		return false
 	}
 	for _, w := range c.Args {
@@ -162,14 +172,17 @@ func (m matcher) call(c *syntax.CallExpr) bool {
 	return true
 }
 
-// matches reports whether the leading literal words start with a prefix.
-func (m matcher) matches(words []string) bool {
-	for _, p := range m.prefixes {
-		if len(p) > 0 && len(p) <= len(words) && equal(p, words[:len(p)]) {
-			return true
+// startsWithPrefix accepts a command whose leading literal words start
+// with one of prefixes.
+func startsWithPrefix(prefixes [][]string) func([]string, bool) bool {
+	return func(words []string, _ bool) bool {
+		for _, p := range prefixes {
+			if len(p) > 0 && len(p) <= len(words) && equal(p, words[:len(p)]) {
+				return true
+			}
 		}
+		return false
 	}
-	return false
 }
 
 func equal(a, b []string) bool {
