@@ -1,0 +1,111 @@
+package commands
+
+import (
+	"context"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// PlanSwitch is the session's plan-mode state (*permission.Policy).
+type PlanSwitch interface {
+	Plan() bool
+	// SetPlan reports whether the state changed.
+	SetPlan(on bool) bool
+}
+
+// Submitter is an agent that takes the user's messages (*agent.Agent).
+type Submitter interface {
+	Send(text string)
+	Steer(text string)
+}
+
+// Injector is an agent that takes model-visible context (*agent.Agent).
+type Injector interface {
+	Inject(origin, text string)
+}
+
+// PlanOrigin names the context notices that tell the model plan mode
+// changed.
+const PlanOrigin = "plan-mode"
+
+// PlanNotice is the context the model reads when plan mode turns on or off,
+// so it plans instead of finding out from refused edits.
+func PlanNotice(on bool) string {
+	if on {
+		return "Plan mode is on. Explore with read-only tools and commands; edits and commands that may change " +
+			"things are refused. When the plan is ready, call exit_plan_mode with it for the user's review."
+	}
+	return "Plan mode is off. Edits and commands run again as the permission mode allows."
+}
+
+// PlanCommand is /plan [off|message]: enter plan mode (submitting message,
+// when given, as the user's next message), or leave it with /plan off.
+// Every change is recorded as a plan/mode event.
+func PlanCommand(plans PlanSwitch) Command {
+	return Command{
+		Name: "plan", Description: "Enter plan mode (read-only until you approve a plan); /plan off leaves it",
+		Input: Input{Hint: "[off|message]"}, WhileRunning: true,
+		Handler: func(_ context.Context, inv Invocation) Result {
+			msg := strings.TrimSpace(inv.RawInput)
+			running := inv.Agent.Status() == agent.StatusRunning
+			if msg == "off" {
+				return leavePlan(plans, inv, running)
+			}
+			sub, ok := inv.Agent.(Submitter)
+			if msg != "" && !ok {
+				return Fail("/plan <message> needs an agent that takes messages; use /plan alone.")
+			}
+			res := enterPlan(plans, inv, running)
+			if res.Kind == Error || msg == "" {
+				return res
+			}
+			if running {
+				sub.Steer(msg)
+			} else {
+				sub.Send(msg)
+			}
+			return res
+		},
+	}
+}
+
+func enterPlan(plans PlanSwitch, inv Invocation, running bool) Result {
+	if !plans.SetPlan(true) {
+		return Succeed("Plan mode is already on.")
+	}
+	if res, ok := recordPlan(plans, inv, true); !ok {
+		return res
+	}
+	if running {
+		return Succeed("Entering plan mode (applies from the next step). Use /plan off to leave.")
+	}
+	return Succeed("Plan mode on. Use /plan off to leave.")
+}
+
+func leavePlan(plans PlanSwitch, inv Invocation, running bool) Result {
+	if !plans.SetPlan(false) {
+		return Succeed("Plan mode is already inactive.")
+	}
+	if res, ok := recordPlan(plans, inv, false); !ok {
+		return res
+	}
+	if running {
+		return Succeed("Leaving plan mode (applies from the next step).")
+	}
+	return Succeed("Plan mode off.")
+}
+
+// recordPlan logs the change and tells the model. When the log refuses the
+// event the change is undone, so the session and its log agree.
+func recordPlan(plans PlanSwitch, inv Invocation, on bool) (Result, bool) {
+	if _, err := inv.Agent.Record(session.PlanMode{Active: on}); err != nil {
+		plans.SetPlan(!on)
+		return Failf("Could not record the plan mode change, so plan mode is unchanged: %v", err), false
+	}
+	if in, ok := inv.Agent.(Injector); ok {
+		in.Inject(PlanOrigin, PlanNotice(on))
+	}
+	return Result{}, true
+}
