@@ -1,13 +1,15 @@
 package launch
 
 import (
+	"errors"
+
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 )
 
 // registerCommands builds the session's command registry: the built-ins,
-// /compact and /permissions over this session's policy.
+// /compact, and /permissions and /plan over this session's policy.
 func (s *Session) registerCommands(keys string) error {
 	s.Commands = commands.New(commands.Options{})
 	deps := commands.Deps{
@@ -20,15 +22,21 @@ func (s *Session) registerCommands(keys string) error {
 	if err := commands.RegisterBuiltins(s.Commands, deps); err != nil {
 		return err
 	}
-	return s.Commands.Register(commands.CompactCommand())
+	if err := s.Commands.Register(commands.CompactCommand()); err != nil {
+		return err
+	}
+	return s.Commands.Register(commands.PlanCommand(s.Policy))
 }
 
 // permissionModes lets /permissions change the session's policy and records
 // each change in the log.
 type permissionModes struct{ s *Session }
 
-func (p permissionModes) Mode() string { return string(p.s.Policy.Mode()) }
+// Mode is "plan" while planning, else the mode.
+func (p permissionModes) Mode() string { return p.s.Policy.Label() }
 
+// SetMode switches the mode; choosing a mode while planning also leaves
+// plan mode, so the mode named is the one in force.
 func (p permissionModes) SetMode(mode string) error {
 	m, err := permission.ParseMode(mode)
 	if err != nil {
@@ -36,6 +44,31 @@ func (p permissionModes) SetMode(mode string) error {
 	}
 	p.s.Policy.SetMode(m)
 	_, err = p.s.Agent.Record(session.PermissionMode{Mode: string(m)})
+	return errors.Join(err, p.s.setPlan(false))
+}
+
+// CyclePermissions is Shift+Tab: it moves the session to the next step of
+// permission.Cycle (ask, auto-edit, full-access, plan, read-only, ask …),
+// records each change and, when plan mode changes, tells the model. It
+// returns the new label, as Policy.Label shows it.
+func (s *Session) CyclePermissions() (string, error) {
+	mode, plan := permission.Cycle(s.Policy.Mode(), s.Policy.Plan())
+	var err error
+	if mode != s.Policy.Mode() {
+		s.Policy.SetMode(mode)
+		_, err = s.Agent.Record(session.PermissionMode{Mode: string(mode)})
+	}
+	return s.Policy.Label(), errors.Join(err, s.setPlan(plan))
+}
+
+// setPlan turns plan mode on or off; a change is recorded and told to the
+// model, as /plan does.
+func (s *Session) setPlan(on bool) error {
+	if !s.Policy.SetPlan(on) {
+		return nil
+	}
+	_, err := s.Agent.Record(session.PlanMode{Active: on})
+	s.Agent.Inject(commands.PlanOrigin, commands.PlanNotice(on))
 	return err
 }
 

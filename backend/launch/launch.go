@@ -121,7 +121,7 @@ func (s *Session) start(o Options, cfg config.File, provider, base, key string, 
 	}
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
-	registry, closeTools := Tools()
+	registry, closeTools := Tools(s.Policy)
 	s.closers = append(s.closers, closeTools)
 	instructions, err := prompt.FindInstructions(o.Home, s.Cwd)
 	if err != nil {
@@ -134,6 +134,7 @@ func (s *Session) start(o Options, cfg config.File, provider, base, key string, 
 	for _, e := range s.Log.Events() {
 		proj.Apply(e)
 	}
+	s.Policy.SetPlan(proj.PlanMode())
 	model, effort := proj.Model()
 	model = first(o.Model, model, cfg.Model, llm.DefaultModel)
 	if o.Effort != "" || cfg.Effort != "" {

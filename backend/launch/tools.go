@@ -7,13 +7,15 @@ import (
 	"github.com/tack-agent/tack/backend/tools/ask"
 	"github.com/tack-agent/tack/backend/tools/bash"
 	"github.com/tack-agent/tack/backend/tools/fs"
+	"github.com/tack-agent/tack/backend/tools/plan"
 	"github.com/tack-agent/tack/backend/tools/search"
 	"github.com/tack-agent/tack/backend/tools/todo"
 )
 
 // Tools is the default tool set of one session, in the order the model sees
-// them, and a function that ends their background work.
-func Tools() (*tools.Registry, func()) {
+// them, and a function that ends their background work. exit_plan_mode
+// leaves plan mode through plans, the session's policy.
+func Tools(plans plan.Switch) (*tools.Registry, func()) {
 	sh := bash.New(bash.Local{}, bash.Options{Environ: os.Environ()})
 	r := tools.NewRegistry(fs.New(fs.NewTracker())...)
 	r.Add(search.NewGlob())
@@ -23,5 +25,6 @@ func Tools() (*tools.Registry, func()) {
 	}
 	r.Add(todo.New())
 	r.Add(ask.New())
+	r.Add(plan.New(plans))
 	return r, sh.Close
 }

@@ -4,7 +4,6 @@
 package plan
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -154,21 +153,13 @@ func withCard(r tools.Result, plan, outcome string) tools.Result {
 // decode parses the arguments; the plan must not be blank.
 func decode(raw json.RawMessage) (string, tools.Result, bool) {
 	var a args
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return "", invalid("invalid arguments: %v", err), false
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return "", tools.InvalidArgs("%v", err), false
 	}
 	if strings.TrimSpace(a.Plan) == "" {
-		return "", invalid("invalid plan: `plan` must be a non-empty Markdown string"), false
+		return "", tools.InvalidArgs("invalid plan: `plan` must be a non-empty Markdown string"), false
 	}
 	return a.Plan, tools.Result{}, true
-}
-
-func invalid(format string, a ...any) tools.Result {
-	r := tools.Errorf(format, a...)
-	r.Code = session.CodeInvalidArgs
-	return r
 }
 
 // askError maps a broker failure to the model-facing error, as
