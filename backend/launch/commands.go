@@ -58,7 +58,8 @@ func (s *Session) CyclePermissions() (string, error) {
 		s.Policy.SetMode(mode)
 		_, err = s.Agent.Record(session.PermissionMode{Mode: string(mode)})
 	}
-	return s.Policy.Label(), errors.Join(err, s.setPlan(plan))
+	err = errors.Join(err, s.setPlan(plan))
+	return s.Policy.Label(), err
 }
 
 // setPlan turns plan mode on or off; a change is recorded and told to the
