@@ -64,21 +64,10 @@ func observes(program string) bool {
 
 // readOnlyGit accepts the git subcommands that only inspect the repository.
 func readOnlyGit(args []string) bool {
-	for len(args) > 0 {
-		switch {
-		case args[0] == "--no-pager" || args[0] == "-P":
-			args = args[1:]
-			continue
-		case args[0] == "-C" && len(args) > 1:
-			args = args[2:]
-			continue
-		}
-		break
-	}
-	if len(args) == 0 {
+	sub, rest, ok := gitSubcommand(args)
+	if !ok {
 		return false
 	}
-	sub, rest := args[0], args[1:]
 	// --output writes the diff to a file; -O opens a pager program.
 	if hasFlag(rest, "--output", "--open-files-in-pager") || (sub == "grep" && hasShortFlag(rest, 'O')) {
 		return false
@@ -90,6 +79,24 @@ func readOnlyGit(args []string) bool {
 		return listsBranches(rest)
 	}
 	return false
+}
+
+// gitSubcommand skips the global options that only change where git looks
+// or whether it pages (-C dir, --no-pager). Any other global option, -c
+// included (it can name a pager or an external diff program), leaves no
+// subcommand to accept.
+func gitSubcommand(args []string) (string, []string, bool) {
+	for len(args) > 0 {
+		switch {
+		case args[0] == "--no-pager" || args[0] == "-P":
+			args = args[1:]
+		case args[0] == "-C" && len(args) > 1:
+			args = args[2:]
+		default:
+			return args[0], args[1:], true
+		}
+	}
+	return "", nil, false
 }
 
 // listsBranches accepts git branch only in its listing forms: no branch is
