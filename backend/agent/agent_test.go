@@ -362,3 +362,24 @@ func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
 		t.Fatalf("title requests run without thinking, got %+v", r.Thinking)
 	}
 }
+
+func TestOversizedToolResultIsSpilledToAFile(t *testing.T) {
+	big := testTool{name: "big", parallel: true, fn: func(context.Context, json.RawMessage) tools.Result {
+		return tools.Result{Text: strings.Repeat("line of output\n", 5000)}
+	}}
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("c1", "big", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("ok"),
+	}, big)
+	f.agent.Send("go")
+	f.waitIdle()
+	for _, e := range f.log.Events() {
+		if r, ok := e.Data.(session.ToolResult); ok {
+			if len(r.Text) > 50_000 || !strings.Contains(r.Text, "Full result stored at") {
+				t.Fatalf("want a preview under 50,000 bytes naming the spill file, got %d bytes", len(r.Text))
+			}
+			return
+		}
+	}
+	t.Fatal("no tool result")
+}
