@@ -18,10 +18,27 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 )
 
+// benchText is n bytes cut from a repeated sample.
+func benchText(sample string, n int) string {
+	return strings.ToValidUTF8(strings.Repeat(sample, n/len(sample)+1)[:n], "")
+}
+
+// proseSample is model prose: paragraphs, inline code and quotes, as
+// reasoning and answers are written.
+const proseSample = "The quick brown fox jumps over the lazy dog, so `go test` runs again. " +
+	"It said \"want 3, got 2\" — the loop stops early.\n\n"
+
+// outputSample is tool output: short lines with tabs and quotes, which
+// the log stores escaped, and a non-ASCII mark.
+const outputSample = "=== RUN   TestParse\n--- FAIL: TestParse (0.01s)\n\tparse_test.go:42: want \"a<b>\", got \"a&b\"\n" +
+	"✓ ok  \tgithub.com/tack-agent/tack/backend/llm\t0.12s\n"
+
 // syntheticTurn is one realistic turn of about 27 events and 12 KB: a
 // prompt, four tool steps with reasoning, a final answer and a todo list.
+// Texts carry newlines, tabs, quotes and non-ASCII runes, as real ones do.
 func syntheticTurn(turn int) []Data {
-	prose := func(n int) string { return strings.Repeat("the quick brown fox jumps over a lazy dog. ", n/43+1)[:n] }
+	prose := func(n int) string { return benchText(proseSample, n) }
+	output := func(n int) string { return benchText(outputSample, n) }
 	out := []Data{
 		TurnStart{Turn: turn},
 		UserMessage{Turn: turn, Kind: KindPrompt, Text: prose(200)},
@@ -37,8 +54,8 @@ func syntheticTurn(turn int) []Data {
 				Usage:     llm.Usage{Input: 300, CacheRead: 20000, Output: 180, Reasoning: 120}},
 			ToolCall{Turn: turn, Step: step, CallID: id, Name: "bash", Arguments: args,
 				Card: card.Card{Kind: card.Terminal, Title: "go test", Terminal: &card.TerminalView{Command: "go test ./backend/..."}}},
-			ToolResult{Turn: turn, Step: step, CallID: id, Name: "bash", Text: prose(1200),
-				Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "go test", Output: prose(300), ExitCode: &exit}}},
+			ToolResult{Turn: turn, Step: step, CallID: id, Name: "bash", Text: output(1200),
+				Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "go test", Output: output(300), ExitCode: &exit}}},
 			StepEnd{Turn: turn, Step: step, Timing: StepTiming{ModelWait: 300, Thinking: 2000, Response: 800, Tools: 1500}},
 		)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -157,13 +158,18 @@ func lineType(line []byte) (string, error) {
 	return w.Type, nil
 }
 
-func decodeEvent(line []byte) (decoded, error) {
+// decodeEvent decodes an event line. The strings of the event are written
+// to text and share its memory.
+func decodeEvent(line []byte, text *strings.Builder) (decoded, error) {
 	t, err := lineType(line)
 	if err != nil {
 		return decoded{}, err
 	}
 	if t == "" {
 		return decoded{}, errors.New("event line without type")
+	}
+	if e, ok := scanEvent(t, line, text); ok {
+		return decoded{event: e}, nil
 	}
 	e, known, err := decodeTyped(t, line)
 	if err != nil {

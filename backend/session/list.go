@@ -183,7 +183,7 @@ func lastTitle(chunk []byte) string {
 		}
 		start := bytes.LastIndexByte(chunk[:i], '\n') + 1
 		end := i + bytes.IndexByte(chunk[i:], '\n')
-		if d, err := decodeEvent(chunk[start:end]); err == nil {
+		if d, err := decodeEvent(chunk[start:end], new(strings.Builder)); err == nil {
 			if t, ok := d.event.Data.(Title); ok && t.Title != "" {
 				return t.Title
 			}
@@ -203,7 +203,7 @@ func firstPromptTitle(chunk []byte) string {
 		}
 		start := bytes.LastIndexByte(chunk[:i], '\n') + 1
 		end := i + bytes.IndexByte(chunk[i:], '\n')
-		if d, err := decodeEvent(chunk[start:end]); err == nil {
+		if d, err := decodeEvent(chunk[start:end], new(strings.Builder)); err == nil {
 			if m, ok := d.event.Data.(UserMessage); ok && m.Kind == KindPrompt && m.Replace == nil {
 				return promptTitle(m.Text)
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 )
 
@@ -171,11 +172,15 @@ func newBatch(first int) *batch {
 func decodeBatches(jobs <-chan *batch) {
 	for b := range jobs {
 		b.results = make([]lineResult, len(b.ends))
+		// Decoded strings are never longer than the lines that hold them,
+		// so all of a batch's fit in one allocation.
+		text := new(strings.Builder)
+		text.Grow(len(b.buf))
 		for i := range b.ends {
 			if b.final && b.open && i == len(b.ends)-1 {
 				continue
 			}
-			b.results[i].d, b.results[i].err = decodeEvent(b.line(i))
+			b.results[i].d, b.results[i].err = decodeEvent(b.line(i), text)
 		}
 		close(b.done)
 	}
