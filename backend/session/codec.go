@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -158,9 +157,8 @@ func lineType(line []byte) (string, error) {
 	return w.Type, nil
 }
 
-// decodeEvent decodes an event line. The strings of the event are written
-// to text and share its memory.
-func decodeEvent(line []byte, text *strings.Builder) (decoded, error) {
+// decodeEvent decodes an event line, most of its strings into text.
+func decodeEvent(line []byte, text *textArena) (decoded, error) {
 	t, err := lineType(line)
 	if err != nil {
 		return decoded{}, err

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -19,7 +18,7 @@ import (
 // scanEvent decodes an event line of type t with the scanner. ok is false
 // for a type it does not decode and for a line it cannot decode exactly as
 // encoding/json would. The event's strings are written to text.
-func scanEvent(t string, line []byte, text *strings.Builder) (e Event, ok bool) {
+func scanEvent(t string, line []byte, text *textArena) (e Event, ok bool) {
 	s := &scanner{b: line, text: text}
 	switch t {
 	case "turn/start":

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -63,7 +62,7 @@ func checkScanAgrees(t *testing.T, line []byte) bool {
 	if err != nil || typ == "" {
 		return false
 	}
-	got, ok := scanEvent(typ, line, new(strings.Builder))
+	got, ok := scanEvent(typ, line, new(textArena))
 	if !ok {
 		return false
 	}

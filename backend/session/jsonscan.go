@@ -18,9 +18,32 @@ type scanner struct {
 	b      []byte
 	i      int
 	failed bool
-	// text holds the bytes of every decoded string, which are slices of
-	// its String: the strings of a batch of lines share one allocation.
-	text *strings.Builder
+	text   *textArena // holds the decoded strings
+}
+
+// A textArena's allocations grow from minTextChunk to textChunk bytes, so
+// that decoding a few lines takes little.
+const minTextChunk, textChunk = 1 << 10, 64 << 10
+
+// textArena holds the decoded strings of many lines in a few large
+// allocations, which are cheaper to make and for the collector to track
+// than a string each. A string keeps its whole chunk alive, which costs
+// nothing when, as on load, all of a log's events are kept.
+type textArena struct {
+	cur  *strings.Builder
+	next int // the size of the next chunk
+}
+
+// room returns the chunk to write a string of at most n bytes to. The
+// strings are slices of the chunk's String; writes only append, so earlier
+// ones never change.
+func (a *textArena) room(n int) *strings.Builder {
+	if a.cur == nil || a.cur.Cap()-a.cur.Len() < n {
+		a.next = min(max(2*a.next, minTextChunk), textChunk)
+		a.cur = new(strings.Builder)
+		a.cur.Grow(max(n, a.next))
+	}
+	return a.cur
 }
 
 func (s *scanner) fail() {
@@ -149,19 +172,21 @@ func pointer[T any](s *scanner, p **T, decode func(*T)) {
 	decode(*p)
 }
 
-// str reads a string value into the scanner's text.
+// str reads a string value. Decoding never makes a string longer than
+// its body, so the body's length is enough room.
 func (s *scanner) str() string {
 	body, escaped := s.stringBody()
 	if s.failed {
 		return ""
 	}
-	from := s.text.Len()
+	out := s.text.room(len(body))
+	from := out.Len()
 	if escaped {
-		s.unescape(body)
+		s.unescape(out, body)
 	} else {
-		s.text.Write(body)
+		out.Write(body)
 	}
-	return s.text.String()[from:]
+	return out.String()[from:]
 }
 
 // stringBody consumes a string and returns its body as written; escaped
@@ -216,10 +241,8 @@ func validText(b []byte) bool {
 	return true
 }
 
-// unescape decodes the body of a string that holds escapes into the
-// scanner's text.
-func (s *scanner) unescape(body []byte) {
-	out := s.text
+// unescape decodes the body of a string that holds escapes into out.
+func (s *scanner) unescape(out *strings.Builder, body []byte) {
 	for len(body) > 0 {
 		i := bytes.IndexByte(body, '\\')
 		if i < 0 {

@@ -176,6 +176,7 @@ func lastEventTime(chunk []byte) (time.Time, bool) {
 func lastTitle(chunk []byte) string {
 	chunk = completeLines(chunk)
 	needle := []byte(`"session/title"`)
+	var text textArena
 	for {
 		i := bytes.LastIndex(chunk, needle)
 		if i < 0 {
@@ -183,7 +184,7 @@ func lastTitle(chunk []byte) string {
 		}
 		start := bytes.LastIndexByte(chunk[:i], '\n') + 1
 		end := i + bytes.IndexByte(chunk[i:], '\n')
-		if d, err := decodeEvent(chunk[start:end], new(strings.Builder)); err == nil {
+		if d, err := decodeEvent(chunk[start:end], &text); err == nil {
 			if t, ok := d.event.Data.(Title); ok && t.Title != "" {
 				return t.Title
 			}
@@ -196,6 +197,7 @@ func lastTitle(chunk []byte) string {
 func firstPromptTitle(chunk []byte) string {
 	chunk = completeLines(chunk)
 	needle := []byte(`"user/message"`)
+	var text textArena
 	for {
 		i := bytes.Index(chunk, needle)
 		if i < 0 {
@@ -203,7 +205,7 @@ func firstPromptTitle(chunk []byte) string {
 		}
 		start := bytes.LastIndexByte(chunk[:i], '\n') + 1
 		end := i + bytes.IndexByte(chunk[i:], '\n')
-		if d, err := decodeEvent(chunk[start:end], new(strings.Builder)); err == nil {
+		if d, err := decodeEvent(chunk[start:end], &text); err == nil {
 			if m, ok := d.event.Data.(UserMessage); ok && m.Kind == KindPrompt && m.Replace == nil {
 				return promptTitle(m.Text)
 			}

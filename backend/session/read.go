@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"sync"
 )
 
@@ -79,19 +78,23 @@ func readContents(r io.Reader, path string) (contents, error) {
 
 	workers := runtime.GOMAXPROCS(0)
 	jobs, order, stop := make(chan *batch, workers), make(chan *batch, 2*workers), make(chan struct{})
+	// Decoded events do not point into the lines, so collect hands each
+	// batch's buffer back for the reader to fill again.
+	free := make(chan []byte, 3*workers+1)
 	var wg sync.WaitGroup
-	wg.Go(func() { batchLines(br, 2, jobs, order, stop) })
+	wg.Go(func() { batchLines(br, 2, jobs, order, free, stop) })
 	for range workers {
 		wg.Go(func() { decodeBatches(jobs) })
 	}
-	err = c.collect(order, path)
+	err = c.collect(order, free, path)
 	close(stop)
 	wg.Wait()
 	return c, err
 }
 
-// collect checks decoded batches in log order and keeps their events.
-func (c *contents) collect(order <-chan *batch, path string) error {
+// collect checks decoded batches in log order and keeps their events. It
+// sends the buffers of the batches it is done with to free.
+func (c *contents) collect(order <-chan *batch, free chan<- []byte, path string) error {
 	for b := range order {
 		<-b.done
 		for i, r := range b.results {
@@ -124,17 +127,22 @@ func (c *contents) collect(order <-chan *batch, path string) error {
 		if b.err != nil {
 			return fmt.Errorf("read session log %s: %w", path, b.err)
 		}
+		select {
+		case free <- b.buf[:0]:
+		default:
+		}
 	}
 	return nil
 }
 
 // batchLines cuts the rest of the log into batches, sending each to jobs
-// and then to order, until the end, a read error or stop.
-func batchLines(br *bufio.Reader, firstLine int, jobs, order chan<- *batch, stop <-chan struct{}) {
+// and then to order, until the end, a read error or stop. It fills buffers
+// from free when there are some.
+func batchLines(br *bufio.Reader, firstLine int, jobs, order chan<- *batch, free <-chan []byte, stop <-chan struct{}) {
 	defer close(order)
 	defer close(jobs)
 	var long []byte
-	b := newBatch(firstLine)
+	b := newBatch(firstLine, free)
 	for {
 		line, complete, err := readLine(br, &long)
 		if line != nil {
@@ -157,30 +165,34 @@ func batchLines(br *bufio.Reader, firstLine int, jobs, order chan<- *batch, stop
 		if b.final {
 			return
 		}
-		b = newBatch(b.first + len(b.ends))
+		b = newBatch(b.first+len(b.ends), free)
 	}
 }
 
-// newBatch starts a batch with room for a full batch of lines plus one
-// typical long line, so filling it rarely reallocates.
-func newBatch(first int) *batch {
-	return &batch{buf: make([]byte, 0, batchBytes+64<<10), first: first, done: make(chan struct{})}
+// newBatch starts a batch in a buffer from free, else in a new one with
+// room for a full batch of lines plus one typical long line, so filling it
+// rarely reallocates.
+func newBatch(first int, free <-chan []byte) *batch {
+	b := &batch{first: first, done: make(chan struct{})}
+	select {
+	case b.buf = <-free:
+	default:
+		b.buf = make([]byte, 0, batchBytes+64<<10)
+	}
+	return b
 }
 
 // decodeBatches decodes the lines of each batch it receives. The open last
 // line of a log is left undecoded.
 func decodeBatches(jobs <-chan *batch) {
+	var text textArena
 	for b := range jobs {
 		b.results = make([]lineResult, len(b.ends))
-		// Decoded strings are never longer than the lines that hold them,
-		// so all of a batch's fit in one allocation.
-		text := new(strings.Builder)
-		text.Grow(len(b.buf))
 		for i := range b.ends {
 			if b.final && b.open && i == len(b.ends)-1 {
 				continue
 			}
-			b.results[i].d, b.results[i].err = decodeEvent(b.line(i), text)
+			b.results[i].d, b.results[i].err = decodeEvent(b.line(i), &text)
 		}
 		close(b.done)
 	}
