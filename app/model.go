@@ -72,7 +72,6 @@ type Model struct {
 	help     bool
 	hint     string // a one-row reminder above the editor, until the next key
 	exiting  bool   // exit once the running turn ends
-	ended    bool
 }
 
 // New makes the chat model over o.Backend. Nothing is asked of the backend
@@ -179,7 +178,6 @@ func (m *Model) applyLogged(e session.Event) {
 // applyEvents folds one batch of live events in and asks for the next.
 func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	if msg.ended {
-		m.ended = true
 		return nil
 	}
 	m.model = msg.model

@@ -1,0 +1,166 @@
+package pty
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+// Sequences that switch terminal modes on and off.
+const (
+	altScreenOn       = "\x1b[?1049h"
+	altScreenOff      = "\x1b[?1049l"
+	bracketedPasteOn  = "\x1b[?2004h"
+	bracketedPasteOff = "\x1b[?2004l"
+	cursorHidden      = "\x1b[?25l"
+	cursorShown       = "\x1b[?25h"
+)
+
+// resumeLine is what tack prints after restoring the terminal.
+var resumeLine = regexp.MustCompile(`To resume this session: tack --resume (\d{8}-\d{6}-[0-9a-f]+)`)
+
+// assertRestored checks that the program left the terminal as it found
+// it: every mode it switched on is switched off again later in the raw
+// output, and the emulator is back on the main screen with the cursor
+// shown and bracketed paste off. It returns the offset after the last
+// restoring sequence.
+func assertRestored(t *testing.T, r *run) int {
+	t.Helper()
+	raw := r.Raw()
+	end := 0
+	for _, m := range []struct{ name, on, off string }{
+		{"the alternate screen", altScreenOn, altScreenOff},
+		{"bracketed paste", bracketedPasteOn, bracketedPasteOff},
+		{"the hidden cursor", cursorHidden, cursorShown},
+	} {
+		on, off := strings.LastIndex(raw, m.on), strings.LastIndex(raw, m.off)
+		if on >= 0 && off < on {
+			t.Errorf("want %s switched off (%q) after it was last switched on at byte %d, got no %q after it; output tail %q",
+				m.name, m.off, on, m.off, tail(raw))
+		}
+		if off >= 0 {
+			end = max(end, off+len(m.off))
+		}
+	}
+	if r.AltScreen() {
+		t.Errorf("want the emulator back on the main screen, got the alternate screen")
+	}
+	if r.CursorHidden() {
+		t.Errorf("want the cursor shown after exit, got it hidden")
+	}
+	if r.ModeSet(ansi.ModeBracketedPaste) {
+		t.Errorf("want bracketed paste off after exit, got it on")
+	}
+	return end
+}
+
+// assertResumeLineLast checks that the resume line follows the restoring
+// sequences and names the session shown in the banner.
+func assertResumeLineLast(t *testing.T, r *run, restoredAt int) {
+	t.Helper()
+	raw := r.Raw()
+	loc := resumeLine.FindStringIndex(raw)
+	if loc == nil {
+		t.Fatalf("want %q in the output, got tail %q", "To resume this session: tack --resume <id>", tail(raw))
+	}
+	if loc[0] < restoredAt {
+		t.Errorf("want the resume line after the terminal was restored (byte %d), got it at byte %d; tail %q", restoredAt, loc[0], tail(raw))
+	}
+	id := resumeLine.FindStringSubmatch(raw)[1]
+	if !strings.Contains(raw[:loc[0]], id) {
+		t.Errorf("want the resume line to name the session the screen showed, got %s", id)
+	}
+}
+
+func tail(s string) string { return s[max(len(s)-300, 0):] }
+
+func TestCtrlCTwiceExitsAndRestoresTheTerminal(t *testing.T) {
+	r := start(t, setup{srv: llmtest.New(t)})
+	r.waitIdle()
+	r.script(
+		step{do: ctrl('c')},
+		step{want: []string{"Press Ctrl+C again to exit."}, do: ctrl('c')},
+	)
+	if code := r.exitCode(); code != 0 {
+		t.Errorf("want exit code 0 after Ctrl+C twice, got %d; output tail %q", code, tail(r.Raw()))
+	}
+	if !strings.Contains(r.Raw(), altScreenOn) {
+		t.Fatalf("want the program to have used the alternate screen, got no %q", altScreenOn)
+	}
+	assertResumeLineLast(t, r, assertRestored(t, r))
+}
+
+func TestSIGTERMWhileRunningExitsAndRestoresTheTerminal(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Still going", 0), llmtest.Stall()))
+	r := start(t, setup{srv: srv})
+	r.waitIdle()
+	r.script(step{do: both(typed("long task"), key('\r'))})
+	select {
+	case <-srv.Stalled():
+	case <-time.After(stepLimit):
+		t.Fatalf("want the stream to stall within %v, the screen is:\n%s", stepLimit, frame(r.Screen()))
+	}
+	r.waitText("streaming", "Still going")
+	if err := r.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := r.exitCode(); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("want exit code %d after SIGTERM, got %d; output tail %q", 128+int(syscall.SIGTERM), code, tail(r.Raw()))
+	}
+	assertResumeLineLast(t, r, assertRestored(t, r))
+}
+
+func TestStartupFailuresFailLoudWithTheTerminalRestored(t *testing.T) {
+	cases := []struct {
+		name    string
+		home    func(t *testing.T) string // TACK_HOME
+		message []string                  // what the screen must show
+	}{{
+		name: "invalid config file",
+		home: func(t *testing.T) string {
+			home := t.TempDir()
+			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("model = [unclosed\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return home
+		},
+		message: []string{"tack:", "config.toml"},
+	}, {
+		// A regular file where the directory should be: unwritable even for
+		// root, where permission bits do not bind.
+		name: "TACK_HOME is a file",
+		home: func(t *testing.T) string {
+			home := filepath.Join(t.TempDir(), "home")
+			if err := os.WriteFile(home, []byte("not a directory"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return home
+		},
+		message: []string{"tack:", "not a directory"},
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			r := start(t, setup{srv: srv, home: c.home(t)})
+			if code := r.exitCode(); code != 1 {
+				t.Errorf("want exit code 1, got %d; the screen is:\n%s", code, frame(r.Screen()))
+			}
+			screen := r.Screen()
+			if !containsAll(screen, c.message) {
+				t.Errorf("want the screen to show %q, got:\n%s", c.message, frame(screen))
+			}
+			assertRestored(t, r)
+			if n := len(srv.Requests()); n != 0 {
+				t.Errorf("want no model request from a session that failed to start, got %d", n)
+			}
+		})
+	}
+}

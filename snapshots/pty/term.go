@@ -1,0 +1,298 @@
+// Package pty runs the built tack binary in a pseudo-terminal and renders
+// what it writes in the x/vt emulator, so tests can wait for text on the
+// screen, type keys the way a terminal sends them and check the raw escape
+// sequences the program leaves behind.
+//
+// The emulator also plays the terminal's part in conversations: its replies
+// to queries (primary device attributes, cursor position reports, colour
+// queries) travel back into the pseudo-terminal like a real terminal's,
+// and keys are sent through it so they are encoded for the modes the
+// program switched on.
+package pty
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+	creack "github.com/creack/pty"
+)
+
+// Build compiles ./cmd/tack of the module at root into dir and returns the
+// binary's path.
+func Build(root, dir string) (string, error) {
+	bin := filepath.Join(dir, "tack")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/tack")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build tack in %s: %w\n%s", root, err, out)
+	}
+	return bin, nil
+}
+
+// ModuleRoot is the directory of the go.mod that the go command finds from
+// the current directory.
+func ModuleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("find the module root with go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("find the module root: not inside a Go module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// Options describe one run of the binary.
+type Options struct {
+	Bin  string
+	Args []string
+	Dir  string   // working directory
+	Env  []string // the whole environment; nothing is inherited
+	Cols int
+	Rows int
+}
+
+// Terminal is a running process on the slave side of a pseudo-terminal
+// whose master side is read into an emulator.
+type Terminal struct {
+	cmd     *exec.Cmd
+	master  *os.File
+	em      *vt.SafeEmulator
+	started time.Time
+
+	mu      sync.Mutex
+	raw     bytes.Buffer
+	changed chan struct{} // closed and replaced after every write to the screen
+	wrote   time.Time     // when the screen last changed
+	modes   map[ansi.Mode]bool
+
+	readDone    chan struct{} // the master reader ended: the slave side is closed
+	forwardDone chan struct{} // the reply forwarder ended: the emulator is closed
+	exited      chan struct{} // the process was reaped
+	waitErr     error
+}
+
+// Start runs the binary in a Cols×Rows pseudo-terminal. Close it when done.
+func Start(o Options) (*Terminal, error) {
+	em := vt.NewSafeEmulator(o.Cols, o.Rows)
+	t := &Terminal{
+		em: em, changed: make(chan struct{}), modes: map[ansi.Mode]bool{},
+		readDone: make(chan struct{}), forwardDone: make(chan struct{}), exited: make(chan struct{}),
+	}
+	em.SetCallbacks(vt.Callbacks{
+		EnableMode:  func(m ansi.Mode) { t.modes[m] = true },
+		DisableMode: func(m ansi.Mode) { t.modes[m] = false },
+	})
+	t.cmd = exec.Command(o.Bin, o.Args...)
+	t.cmd.Dir = o.Dir
+	t.cmd.Env = o.Env
+	t.started = time.Now()
+	master, err := creack.StartWithSize(t.cmd, &creack.Winsize{Rows: uint16(o.Rows), Cols: uint16(o.Cols)})
+	if err != nil {
+		return nil, fmt.Errorf("start %s in a pseudo-terminal: %w", o.Bin, err)
+	}
+	t.master = master
+	go t.readScreen()
+	go t.forwardInput()
+	go func() {
+		t.waitErr = t.cmd.Wait()
+		close(t.exited)
+	}()
+	return t, nil
+}
+
+// readScreen copies the program's output into the emulator and the raw
+// log until the slave side is closed (EIO on Linux).
+func (t *Terminal) readScreen() {
+	defer close(t.readDone)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := t.master.Read(buf)
+		if n > 0 {
+			t.mu.Lock()
+			t.raw.Write(buf[:n])
+			_, _ = t.em.Write(buf[:n])
+			t.wrote = time.Now()
+			close(t.changed)
+			t.changed = make(chan struct{})
+			t.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// forwardInput copies what the emulator sends — keys and replies to the
+// program's queries — into the pseudo-terminal until the emulator closes.
+// Writes after the program exited fail and are dropped, as a terminal
+// drops them.
+func (t *Terminal) forwardInput() {
+	defer close(t.forwardDone)
+	buf := make([]byte, 4096)
+	for {
+		n, err := t.em.Read(buf)
+		if n > 0 {
+			_, _ = t.master.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// PID is the process id of the program.
+func (t *Terminal) PID() int { return t.cmd.Process.Pid }
+
+// Started is when the process was started.
+func (t *Terminal) Started() time.Time { return t.started }
+
+// Screen is the text the emulator shows, rows joined by newlines.
+func (t *Terminal) Screen() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.em.String()
+}
+
+// Raw is every byte the program wrote to the terminal so far.
+func (t *Terminal) Raw() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.raw.String()
+}
+
+// ModeSet reports whether the program left terminal mode m switched on.
+func (t *Terminal) ModeSet(m ansi.Mode) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.modes[m]
+}
+
+// CursorHidden reports whether the emulator's cursor is hidden.
+func (t *Terminal) CursorHidden() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.em.CursorHidden()
+}
+
+// AltScreen reports whether the emulator shows the alternate screen.
+func (t *Terminal) AltScreen() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.em.IsAltScreen()
+}
+
+// ErrTimeout is returned by WaitScreen when the screen never matched.
+var ErrTimeout = errors.New("timed out waiting for the screen")
+
+// WaitScreen waits until match holds for the screen, checking after every
+// change, and returns the screen and the time of the write that made it
+// hold. It gives up with ErrTimeout after limit, or when the program closed
+// the terminal without the screen matching.
+func (t *Terminal) WaitScreen(limit time.Duration, match func(screen string) bool) (string, time.Time, error) {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for {
+		t.mu.Lock()
+		screen, at, changed := t.em.String(), t.wrote, t.changed
+		t.mu.Unlock()
+		if match(screen) {
+			return screen, at, nil
+		}
+		select {
+		case <-changed:
+		case <-t.readDone:
+			if s := t.Screen(); match(s) {
+				return s, at, nil
+			}
+			return t.Screen(), at, fmt.Errorf("%w: the program closed the terminal", ErrTimeout)
+		case <-timer.C:
+			return screen, at, ErrTimeout
+		}
+	}
+}
+
+// Type sends text as typed characters.
+func (t *Terminal) Type(text string) { t.em.SendText(text) }
+
+// Key sends one key press, encoded as the emulator encodes it for the
+// modes the program set.
+func (t *Terminal) Key(code rune, mods ...uv.KeyMod) {
+	var m uv.KeyMod
+	for _, x := range mods {
+		m |= x
+	}
+	t.em.SendKey(vt.KeyPressEvent{Code: code, Mod: m})
+}
+
+// Signal sends sig to the program.
+func (t *Terminal) Signal(sig syscall.Signal) error { return t.cmd.Process.Signal(sig) }
+
+// Wait waits at most limit for the program to exit and for the terminal to
+// be drained, and returns the exit code (-1 when killed by a signal it did
+// not handle).
+func (t *Terminal) Wait(limit time.Duration) (int, error) {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for _, ch := range []chan struct{}{t.exited, t.readDone} {
+		select {
+		case <-ch:
+		case <-timer.C:
+			return 0, fmt.Errorf("the program did not exit within %v", limit)
+		}
+	}
+	var ee *exec.ExitError
+	if errors.As(t.waitErr, &ee) {
+		return ee.ExitCode(), nil
+	}
+	if t.waitErr != nil {
+		return 0, fmt.Errorf("wait for the program: %w", t.waitErr)
+	}
+	return 0, nil
+}
+
+// Close kills the program if it still runs, closes the terminal and waits
+// for the goroutines that serve it.
+func (t *Terminal) Close() {
+	select {
+	case <-t.exited:
+	default:
+		_ = t.cmd.Process.Kill()
+		<-t.exited
+	}
+	_ = t.master.Close()
+	<-t.readDone
+	_ = t.em.Close()
+	<-t.forwardDone
+}
+
+// VmRSS is the resident set size of process pid in bytes, from
+// /proc/<pid>/status.
+func VmRSS(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("read the status of process %d: %w", pid, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb); err != nil {
+				return 0, fmt.Errorf("parse VmRSS %q of process %d: %w", rest, pid, err)
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, fmt.Errorf("process %d reports no VmRSS", pid)
+}

@@ -1,0 +1,147 @@
+package pty
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+// model is the status row's model and effort with the default config.
+const model = "deepseek-v4-flash"
+
+// rowsOf splits a screen into its rows, padded to the terminal's height.
+func rowsOf(screen string) []string {
+	r := strings.Split(screen, "\n")
+	for len(r) < rows {
+		r = append(r, "")
+	}
+	return r
+}
+
+// hasRow reports whether a row of the screen reads exactly text, ignoring
+// surrounding blanks.
+func hasRow(screen, text string) bool {
+	for _, row := range rowsOf(screen) {
+		if strings.TrimSpace(row) == text {
+			return true
+		}
+	}
+	return false
+}
+
+// waitIdle waits for the empty chat screen: the status row naming the
+// working directory and the model above an editor on the last row.
+func (r *run) waitIdle() string {
+	r.t.Helper()
+	screen, _, err := r.WaitScreen(stepLimit, func(s string) bool { return idleScreen(s, r.dir) })
+	if err != nil {
+		r.t.Fatalf("want the status row (%s, %s) above the editor (>) within %v, got (%v):\n%s", r.dir, model, stepLimit, err, frame(screen))
+	}
+	return screen
+}
+
+// idleScreen holds when the second-to-last row is the status row of dir
+// and the last row is the editor's prompt.
+func idleScreen(screen, dir string) bool {
+	rs := rowsOf(screen)
+	status, editor := rs[rows-2], rs[rows-1]
+	return strings.Contains(status, dir) && strings.Contains(status, model) && strings.HasPrefix(editor, ">")
+}
+
+func TestPromptStreamsTheAnswer(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("The answer is **42**, as computed.", 4), llmtest.Pace(5*time.Millisecond)))
+	r := start(t, setup{srv: srv})
+	r.waitIdle()
+	r.script(step{do: both(typed("What is the answer?"), key(vt.KeyEnter))})
+	screen := r.waitText("answer", "You", "What is the answer?", "Assistant", "The answer is 42, as computed.")
+	if !idleScreen(screen, r.dir) {
+		t.Errorf("want the status row and editor back at the bottom after the turn, got:\n%s", frame(screen))
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("want 1 model request, got %d", n)
+	}
+}
+
+func TestBashCallAsksApprovalThenShowsItsOutput(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo hi","description":"Say hi"}`, 2)),
+		llmtest.Reply(llmtest.Text("Said hi.", 0)),
+	)
+	r := start(t, setup{srv: srv})
+	r.waitIdle()
+	r.script(
+		step{do: both(typed("greet"), key(vt.KeyEnter))},
+		step{want: []string{"Allow bash: echo hi?", "y allow"}, do: typed("y")},
+	)
+	screen := r.waitText("bash card", "$ echo hi", "Said hi.")
+	if !hasRow(screen, "hi") {
+		t.Errorf("want the bash card to show the output row %q, got:\n%s", "hi", frame(screen))
+	}
+	if strings.Contains(screen, "Allow bash") {
+		t.Errorf("want the approval notice gone once answered, got:\n%s", frame(screen))
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("want 2 model requests, got %d", len(reqs))
+	}
+	if got := toolMessage(t, reqs[1], "call_1"); !strings.Contains(got, "hi") {
+		t.Errorf("want the bash result to carry %q to the model, got %q", "hi", got)
+	}
+}
+
+func TestQuestionIsShownAndItsOutcomeReachesTheModel(t *testing.T) {
+	args := `{"questions":[{"id":"db","header":"Database","question":"Which database should I use?",` +
+		`"options":[{"label":"Postgres"},{"label":"SQLite","recommended":true}]}]}`
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_q", "ask_user_question", args, 2)),
+		llmtest.Reply(llmtest.Text("Understood, no answer.", 0)),
+	)
+	r := start(t, setup{srv: srv})
+	r.waitIdle()
+	r.script(
+		step{do: both(typed("set up storage"), key(vt.KeyEnter))},
+		// Until the question panel is mounted, the screen offers Esc only.
+		step{want: []string{"Which database should I use?", "esc to dismiss"}, do: key(vt.KeyEscape)},
+		step{want: []string{"Understood, no answer."}},
+	)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("want 2 model requests, got %d", len(reqs))
+	}
+	if got := toolMessage(t, reqs[1], "call_q"); !strings.Contains(got, "interrupted before the user answered") {
+		t.Errorf("want the dismissed question's result in the next request, got %q", got)
+	}
+}
+
+func TestEscCancelsAStalledTurn(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Working on it", 0), llmtest.Stall()))
+	r := start(t, setup{srv: srv})
+	r.waitIdle()
+	r.script(step{do: both(typed("do the thing"), key(vt.KeyEnter))})
+	select {
+	case <-srv.Stalled():
+	case <-time.After(stepLimit):
+		t.Fatalf("want the stream to stall within %v, the screen is:\n%s", stepLimit, frame(r.Screen()))
+	}
+	r.script(
+		step{want: []string{"Working on it", "esc to cancel"}, do: key(vt.KeyEscape)},
+		step{want: []string{"Turn cancelled."}},
+	)
+	r.waitIdle()
+}
+
+// toolMessage is the content of the tool message answering callID.
+func toolMessage(t *testing.T, req llmtest.Request, callID string) string {
+	t.Helper()
+	for _, m := range req.Messages {
+		if m.Role == "tool" && m.ToolCallID == callID {
+			return m.Content
+		}
+	}
+	t.Fatalf("want a tool message for %s in the request, got %+v", callID, req.Messages)
+	return ""
+}
