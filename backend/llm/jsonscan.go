@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // decodeChunk decodes one stream payload into w. A stream is thousands of
@@ -165,7 +166,8 @@ func (s *jsonScan) str() string {
 		return ""
 	}
 	raw := s.b[start:end]
-	if bytes.IndexByte(raw, '\\') < 0 {
+	// encoding/json turns invalid UTF-8 into U+FFFD; so does the slow path.
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw)
 	}
 	var out string

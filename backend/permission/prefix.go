@@ -77,12 +77,18 @@ func PrefixFor(command string) (string, bool) {
 	if !ok || !programWord.MatchString(program) || runsOtherPrograms(program) {
 		return "", false
 	}
+	prefix := program
 	if len(call.Args) > 1 {
 		if sub, ok := literal(call.Args[1]); ok && subcommandWord.MatchString(sub) {
-			return program + " " + sub, true
+			prefix = program + " " + sub
 		}
 	}
-	return program, true
+	// A write to a file or a command hidden in a substitution would ask
+	// again under the remembered prefix; offering it would mislead.
+	if !covered(command, []string{prefix}) {
+		return "", false
+	}
+	return prefix, true
 }
 
 // covered reports whether every simple command of command begins with one
