@@ -126,7 +126,7 @@ func (p *Projection) applyUser(e Event, d UserMessage) {
 }
 
 // show appends e to the transcript.
-func (p *Projection) show(e Event) { p.transcript = append(p.transcript, e) }
+func (p *Projection) show(e Event) { p.transcript = push(p.transcript, e) }
 
 // place puts a message on the surface: appended, or in place of the span it
 // replaces. Appends also join the transcript; a replacement leaves one
@@ -134,7 +134,7 @@ func (p *Projection) show(e Event) { p.transcript = append(p.transcript, e) }
 func (p *Projection) place(e Event, m llm.Message, replace *Span) {
 	entry := surfaceEntry{seq: e.Seq, msg: m}
 	if replace == nil {
-		p.surface = append(p.surface, entry)
+		p.surface = push(p.surface, entry)
 		p.afterLast += messageBytes(m)
 		p.show(e)
 		return
@@ -171,6 +171,17 @@ func (p *Projection) replace(span Span, entry surfaceEntry) {
 		}
 	}
 	p.surface = slices.Insert(kept, at, entry)
+}
+
+// push appends v to s, doubling the capacity of a full s. A log's events
+// and the views folded from them grow to hundreds of thousands of entries,
+// where append's smaller steps for large slices copy each entry about four
+// times over.
+func push[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 16))
+	}
+	return append(s, v)
 }
 
 func messageBytes(m llm.Message) int {

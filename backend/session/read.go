@@ -121,7 +121,7 @@ func (c *contents) collect(order <-chan *batch, free chan<- []byte, path string)
 			c.nextSeq++
 			c.validSize += int64(len(b.line(i))) + 1
 			if !r.d.skip {
-				c.events = append(c.events, r.d.event)
+				c.events = push(c.events, r.d.event)
 			}
 		}
 		if b.err != nil {

@@ -13,6 +13,14 @@ const (
 // Calls of turns that ended are not revisited. It returns nothing for a
 // log that was closed properly.
 func closers(events []Event) []Data {
+	// A closed turn answered its calls: only events after the last turn/end
+	// matter, and a long log is mostly closed turns.
+	for i := len(events) - 1; i >= 0; i-- {
+		if _, ok := events[i].Data.(TurnEnd); ok {
+			events = events[i+1:]
+			break
+		}
+	}
 	var (
 		answered   = map[string]bool{}
 		dispatched = map[string]ToolCall{}
@@ -38,11 +46,6 @@ func closers(events []Event) []Data {
 			step = nil
 		case TurnStart:
 			turn = &d
-		case TurnEnd:
-			// A closed turn answered its calls; only the open one matters.
-			turn, step, last, dispatch = nil, nil, nil, nil
-			clear(answered)
-			clear(dispatched)
 		}
 	}
 	var out []Data
