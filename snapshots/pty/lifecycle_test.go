@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -103,12 +102,8 @@ func TestSIGTERMWhileRunningExitsAndRestoresTheTerminal(t *testing.T) {
 	r := start(t, setup{srv: srv})
 	r.waitIdle()
 	r.script(step{do: both(typed("long task"), key('\r'))})
-	select {
-	case <-srv.Stalled():
-	case <-time.After(stepLimit):
-		t.Fatalf("want the stream to stall within %v, the screen is:\n%s", stepLimit, frame(r.Screen()))
-	}
-	r.waitText("streaming", "Still going")
+	r.waitStalled(srv)
+	r.waitText("running", "esc to cancel")
 	if err := r.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
