@@ -62,7 +62,7 @@ func assertRestored(t *testing.T, r *run) int {
 }
 
 // assertResumeLineLast checks that the resume line follows the restoring
-// sequences and names the session shown in the banner.
+// sequences and names a session whose log is in TACK_HOME.
 func assertResumeLineLast(t *testing.T, r *run, restoredAt int) {
 	t.Helper()
 	raw := r.Raw()
@@ -74,8 +74,9 @@ func assertResumeLineLast(t *testing.T, r *run, restoredAt int) {
 		t.Errorf("want the resume line after the terminal was restored (byte %d), got it at byte %d; tail %q", restoredAt, loc[0], tail(raw))
 	}
 	id := resumeLine.FindStringSubmatch(raw)[1]
-	if !strings.Contains(raw[:loc[0]], id) {
-		t.Errorf("want the resume line to name the session the screen showed, got %s", id)
+	logs, _ := filepath.Glob(filepath.Join(r.home, "sessions", "*", id+".jsonl"))
+	if len(logs) != 1 {
+		t.Errorf("want the resume line to name a session logged under %s, got %s (logs %v)", r.home, id, logs)
 	}
 }
 
@@ -141,21 +142,33 @@ func TestStartupFailuresFailLoudWithTheTerminalRestored(t *testing.T) {
 		},
 		message: []string{"tack:", "not a directory"},
 	}}
+	fronts := []struct {
+		name string
+		args []string
+	}{{"full screen", nil}, {"line mode", lineMode}}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			srv := llmtest.New(t)
-			r := start(t, setup{srv: srv, home: c.home(t)})
-			if code := r.exitCode(); code != 1 {
-				t.Errorf("want exit code 1, got %d; the screen is:\n%s", code, frame(r.Screen()))
-			}
-			screen := r.Screen()
-			if !containsAll(screen, c.message) {
-				t.Errorf("want the screen to show %q, got:\n%s", c.message, frame(screen))
-			}
-			assertRestored(t, r)
-			if n := len(srv.Requests()); n != 0 {
-				t.Errorf("want no model request from a session that failed to start, got %d", n)
-			}
-		})
+		for _, f := range fronts {
+			t.Run(c.name+"/"+f.name, func(t *testing.T) {
+				startupFailure(t, c.home(t), f.args, c.message)
+			})
+		}
+	}
+}
+
+// startupFailure runs tack with TACK_HOME home and checks that it fails
+// loud: exit 1, message on the screen, terminal restored, no request.
+func startupFailure(t *testing.T, home string, args, message []string) {
+	srv := llmtest.New(t)
+	r := start(t, setup{srv: srv, home: home, args: args})
+	if code := r.exitCode(); code != 1 {
+		t.Errorf("want exit code 1, got %d; the screen is:\n%s", code, frame(r.Screen()))
+	}
+	screen := r.Screen()
+	if !containsAll(screen, message) {
+		t.Errorf("want the screen to show %q, got:\n%s", message, frame(screen))
+	}
+	assertRestored(t, r)
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("want no model request from a session that failed to start, got %d", n)
 	}
 }
