@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
@@ -175,4 +177,29 @@ func FuzzScanEvent(f *testing.F) {
 		f.Add(line)
 	}
 	f.Fuzz(func(t *testing.T, line []byte) { checkScanAgrees(t, line) })
+}
+
+func TestValidTextRefusesControlCharactersAndInvalidUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"", true}, {"plain ascii text of some length", true}, {"é and 😀 and ✓ past eight bytes", true}, {"\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f", true},
+		{"\x1f", false}, {"12345678\x00", false}, {"1234567\x01", false}, {" !\x1f#$%&'", false}, {"\x1f!\"#$%&'()", false},
+		{"é\x1fé", false}, {"abcdefgh\xff", false}, {"\xc3", false}, {"\xed\xa0\x80 surrogate", false},
+	} {
+		if got := validText([]byte(tc.in)); got != tc.want {
+			t.Errorf("validText(%q): want %v, got %v", tc.in, tc.want, got)
+		}
+	}
+	for c := range 256 {
+		for at := range 10 {
+			in := []byte(strings.Repeat("a", at) + "bcdefghijk")
+			in[at] = byte(c)
+			want := c >= ' ' && c < utf8.RuneSelf
+			if got := validText(in); got != want {
+				t.Errorf("validText(%q): want %v, got %v", in, want, got)
+			}
+		}
+	}
 }
