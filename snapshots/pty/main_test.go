@@ -60,6 +60,7 @@ type run struct {
 type setup struct {
 	srv  *llmtest.Server
 	home string // TACK_HOME; a fresh directory when empty
+	dir  string // working directory; a fresh directory when empty
 	args []string
 }
 
@@ -84,7 +85,10 @@ func start(t *testing.T, s setup) *run {
 	if home == "" {
 		home = t.TempDir()
 	}
-	dir := t.TempDir()
+	dir := s.dir
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	term, err := Start(Options{Bin: tackBin, Args: s.args, Dir: dir, Env: s.env(home, t.TempDir()), Cols: cols, Rows: rows})
 	if err != nil {
 		t.Fatal(err)

@@ -76,6 +76,7 @@ type Terminal struct {
 	raw     bytes.Buffer
 	changed chan struct{} // closed and replaced after every write to the screen
 	wrote   time.Time     // when the screen last changed
+	first   time.Time     // when the program first wrote
 	modes   map[ansi.Mode]bool
 
 	readDone    chan struct{} // the master reader ended: the slave side is closed
@@ -122,6 +123,9 @@ func (t *Terminal) readScreen() {
 		n, err := t.master.Read(buf)
 		if n > 0 {
 			t.mu.Lock()
+			if t.raw.Len() == 0 {
+				t.first = time.Now()
+			}
 			t.raw.Write(buf[:n])
 			_, _ = t.em.Write(buf[:n])
 			t.wrote = time.Now()
@@ -158,6 +162,14 @@ func (t *Terminal) PID() int { return t.cmd.Process.Pid }
 
 // Started is when the process was started.
 func (t *Terminal) Started() time.Time { return t.started }
+
+// FirstOutput is when the program first wrote to the terminal; zero
+// before that.
+func (t *Terminal) FirstOutput() time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.first
+}
 
 // Screen is the text the emulator shows, rows joined by newlines.
 func (t *Terminal) Screen() string {
