@@ -103,7 +103,7 @@ func TestFirstRunTakesAMaskedKeyAndContinues(t *testing.T) {
 	tt.Golden(t, "first_run")
 	tt.Type("sk-test")
 	tt.WaitText(t, "DeepSeek API key: •••••••")
-	if strings.Contains(tt.E.String(), "sk-test") {
+	if strings.Contains(tt.Text(), "sk-test") {
 		t.Fatal("want the key masked, got it on screen")
 	}
 	tt.Key(vt.KeyEnter)

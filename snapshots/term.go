@@ -93,13 +93,24 @@ func (tt *Term) Title() string {
 	return tt.title
 }
 
+// Text is the screen's text, one line per row without trailing spaces.
+// It reads through the emulator's lock (vt's own String does not take it,
+// and the program writes concurrently).
+func (tt *Term) Text() string {
+	lines := strings.Split(ansi.Strip(tt.E.Render()), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
 // WaitFor polls the screen until pred holds, failing with the screen after
 // waitLimit.
 func (tt *Term) WaitFor(t testing.TB, what string, pred func(screen string) bool) string {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	for {
-		s := tt.E.String()
+		s := tt.Text()
 		if pred(s) {
 			return s
 		}
@@ -149,7 +160,7 @@ func (tt *Term) Wait(t testing.TB) error {
 		tt.done <- err
 		return err
 	case <-time.After(waitLimit):
-		t.Fatalf("want the program to end within %v; the screen is:\n%s", waitLimit, tt.E.String())
+		t.Fatalf("want the program to end within %v; the screen is:\n%s", waitLimit, tt.Text())
 		return nil
 	}
 }
@@ -228,7 +239,7 @@ func (tt *Term) Snapshot() (string, []string) {
 		vis = "hidden"
 	}
 	fmt.Fprintf(&b, "size %dx%d  cursor %d,%d %s\n", w, h, cur.X, cur.Y, vis)
-	text := strings.Split(e.String(), "\n")
+	text := strings.Split(tt.Text(), "\n")
 	b.WriteString("┌" + strings.Repeat("─", w) + "┐\n")
 	for y := 0; y < h; y++ {
 		row := ""
