@@ -9,11 +9,12 @@ import (
 // Resuming a session decodes every line of its log, and a long session has
 // hundreds of thousands. encoding/json spends most of that time on
 // reflection, on validating each line before decoding it and on rescanning
-// literals; the scanner below walks each line once and, for the event types
-// a turn is made of, decodes about five times faster. The rarer types,
-// and every line the scanner cannot decode exactly as encoding/json would,
-// go through decodeTyped. TestScanEventAgreesWithEncodingJSON and
-// FuzzScanEvent pin the two paths to each other.
+// literals. The scanner below walks each line once and decodes the event
+// types a turn is made of directly into their structs, which took the CPU
+// time of loading and projecting a 100,000-event log (BenchmarkLoad) from
+// about 1.1 s to 0.3 s. The rarer types, and every line the scanner cannot
+// decode exactly as encoding/json would, go through decodeTyped. The
+// TestScanEvent tests and FuzzScanEvent pin the two paths to each other.
 
 // scanEvent decodes an event line of type t with the scanner. ok is false
 // for a type it does not decode and for a line it cannot decode exactly as
