@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
@@ -33,6 +34,36 @@ type Backend interface {
 	// WaitRequests blocks until the pending questions and approvals may have
 	// changed (it returns at once the first time) and returns them.
 	WaitRequests(ctx context.Context, first bool) ([]*interact.Request, error)
+
+	// PermissionLabel is the permission mode as the status row shows it:
+	// "plan" while planning, else the mode's name.
+	PermissionLabel() string
+	// CyclePermissions moves to the next permission mode (Shift+Tab) and
+	// returns its label.
+	CyclePermissions() (string, error)
+	// Models lists the catalog for the model picker.
+	Models() []llm.Model
+	// SetModel switches model and effort from the next step on.
+	SetModel(model string, effort llm.Effort) error
+	// SlashCommands lists the commands, for completion and help.
+	SlashCommands() []commands.Command
+	// Sessions lists the sessions of this workspace, or of every
+	// workspace when all is set, newest first.
+	Sessions(all bool) ([]session.Summary, error)
+	// Inject adds model-visible context for the next step or turn.
+	Inject(origin, text string)
+	// Shell runs a command the user typed after `!` through the bash tool,
+	// under the session's permission rules, and returns its card; the
+	// command and its output reach the model as context.
+	Shell(ctx context.Context, command string) ShellRun
+}
+
+// ShellRun is the outcome of Backend.Shell: the card of the command (with
+// its output when it ran) and whether it failed or was refused.
+type ShellRun struct {
+	Card   card.Card
+	Output string // what the model reads, also shown when there is no card body
+	Failed bool
 }
 
 // Subscription is a live event queue (*agent.Subscription).
@@ -41,76 +72,4 @@ type Subscription interface {
 	// events and a nil error mean the subscription ended.
 	Wait(ctx context.Context) ([]agent.Event, error)
 	Close()
-}
-
-// AgentBackend adapts a running agent, its command registry and its
-// interaction broker to Backend.
-type AgentBackend struct {
-	Agent    *agent.Agent
-	Commands *commands.Registry
-	Broker   *interact.Broker
-}
-
-var _ Backend = AgentBackend{}
-
-// SessionID is the session's id.
-func (b AgentBackend) SessionID() string { return b.Agent.SessionID() }
-
-// Header is the session log's header.
-func (b AgentBackend) Header() session.Header { return b.Agent.Header() }
-
-// Subscribe subscribes to the agent.
-func (b AgentBackend) Subscribe() ([]session.Event, Subscription) {
-	events, sub := b.Agent.Subscribe()
-	return events, sub
-}
-
-// Send submits a prompt or queues a follow-up.
-func (b AgentBackend) Send(text string) { b.Agent.Send(text) }
-
-// Steer joins the running turn at its next step.
-func (b AgentBackend) Steer(text string) { b.Agent.Steer(text) }
-
-// Cancel aborts the running turn.
-func (b AgentBackend) Cancel() { b.Agent.Cancel() }
-
-// Status is idle or running.
-func (b AgentBackend) Status() agent.Status { return b.Agent.Status() }
-
-// AcceptsNextStep reports whether steering joins the running turn.
-func (b AgentBackend) AcceptsNextStep() bool { return b.Agent.AcceptsNextStep() }
-
-// Model is the model and effort of the next step.
-func (b AgentBackend) Model() (string, llm.Effort) { return b.Agent.Model() }
-
-// LookupModel finds a model in the agent's catalog.
-func (b AgentBackend) LookupModel(id string) (llm.Model, bool) {
-	if c := b.Agent.Catalog(); c != nil {
-		return c.Lookup(id)
-	}
-	return llm.Model{}, false
-}
-
-// Execute runs a slash command through the registry.
-func (b AgentBackend) Execute(ctx context.Context, line string) (commands.Execution, bool) {
-	if b.Commands == nil {
-		return commands.Execution{}, false
-	}
-	return b.Commands.Execute(ctx, b.Agent, line, nil)
-}
-
-// WaitRequests waits for the broker's queue to change.
-func (b AgentBackend) WaitRequests(ctx context.Context, first bool) ([]*interact.Request, error) {
-	if b.Broker == nil {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	if !first {
-		select {
-		case <-b.Broker.Changes():
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	return b.Broker.Pending(), nil
 }

@@ -12,6 +12,11 @@ import (
 //     draft they move the cursor); Ctrl+Home and Ctrl+End always scroll.
 //   - F2 toggles mouse capture. With capture on, the wheel scrolls the
 //     transcript; off, the terminal's own selection and copy work.
+//   - Ctrl+Y copies the last answer (as /copy does).
+//
+// A key goes to the first that is open of: the question or approval, an
+// overlay, the completion menu; only then to the global shortcuts and the
+// editor. Global shortcuts are therefore ignored while an overlay is open.
 
 // wheelRows is how far one wheel notch scrolls.
 const wheelRows = 3
@@ -23,30 +28,83 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.armedCtC = false
 	}
 	m.hint = ""
-	if cmd, ok := m.requestKey(s); ok {
+	switch {
+	case m.requestOpen():
+		return m.requestKey(k)
+	case m.ov.open():
+		return m.overlayKey(k)
+	}
+	if cmd, ok := m.menuKey(k); ok {
 		return cmd
 	}
+	if cmd, ok := m.globalKey(s); ok {
+		return cmd
+	}
+	return m.editorKey(k)
+}
+
+// paste goes where a key would.
+func (m *Model) paste(p tea.PasteMsg) tea.Cmd {
+	switch {
+	case m.requestOpen():
+		return m.requestKey(p)
+	case m.ov.open():
+		return m.overlayKey(p)
+	}
+	return m.editorKey(p)
+}
+
+// editorKey passes a key or paste to the editor and follows the draft with
+// the completion menu.
+func (m *Model) editorKey(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	m.editor, cmd = m.editor.Update(msg)
+	m.refreshMenu()
+	return cmd
+}
+
+// globalKey handles the shortcuts; ok is false for a key the editor takes.
+func (m *Model) globalKey(s string) (cmd tea.Cmd, ok bool) {
 	switch s {
-	case "enter":
-		return m.enter()
-	case "shift+enter", "alt+enter", "ctrl+j":
-		m.editor.newline()
 	case "tab":
-		return m.followUp()
+		return m.followUp(), true
+	case "shift+tab":
+		return m.cyclePermissions(), true
 	case "esc":
-		return m.escape()
+		return m.escape(), true
 	case "ctrl+c":
-		return m.interrupt()
+		return m.interrupt(), true
 	case "ctrl+d":
-		return m.exitKey()
+		return m.exitKey(), true
 	case "ctrl+l":
-		return tea.ClearScreen
+		return tea.ClearScreen, true
 	case "ctrl+o":
 		m.cycleCards()
 	case "ctrl+t":
 		m.toggleReasoning()
+	case "ctrl+r":
+		m.openHistory()
+	case "ctrl+g":
+		return m.externalEditor(), true
+	case "ctrl+y":
+		return m.copyLastAnswer(), true
 	case "f2":
 		m.mouse = !m.mouse
+	case "?":
+		if !m.editor.Empty() {
+			return nil, false
+		}
+		m.openHelp()
+	default:
+		return m.scrollKey(s)
+	}
+	return nil, true
+}
+
+// scrollKey moves the transcript; Home and End do so only while the editor
+// is empty.
+func (m *Model) scrollKey(s string) (tea.Cmd, bool) {
+	switch s {
 	case "pgup":
 		m.scrollBy(m.viewportRows() - 1)
 	case "pgdown":
@@ -56,42 +114,23 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+end":
 		m.scroll = 0
 	case "home", "end":
-		if !m.editor.empty() {
-			return m.editor.update(k)
+		if !m.editor.Empty() {
+			return nil, false
 		}
 		if s == "home" {
 			m.scrollBy(m.maxScroll())
 		} else {
 			m.scroll = 0
 		}
-	case "up", "down":
-		dir := -1
-		if s == "down" {
-			dir = 1
-		}
-		if !m.editor.historyStep(dir) {
-			return m.editor.update(k)
-		}
-	case "?":
-		if m.editor.empty() {
-			m.help = !m.help
-			return nil
-		}
-		return m.editor.update(k)
 	default:
-		return m.editor.update(k)
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
-// escape closes what is open, else cancels the running turn.
+// escape cancels the running turn (overlays and the menu took Esc first).
 func (m *Model) escape() tea.Cmd {
-	switch {
-	case m.help:
-		m.help = false
-	case len(m.requests) > 0:
-		return m.dismissRequest()
-	case m.running():
+	if m.running() {
 		return m.cancel()
 	}
 	return nil
@@ -103,8 +142,8 @@ func (m *Model) interrupt() tea.Cmd {
 	switch {
 	case m.running():
 		return m.cancel()
-	case !m.editor.empty():
-		m.editor.clear()
+	case !m.editor.Empty():
+		m.setDraft("")
 	case m.armedCtC:
 		return tea.Quit
 	default:
@@ -119,6 +158,16 @@ func (m *Model) exitKey() tea.Cmd {
 	if m.running() {
 		m.notice("Cancel the active turn before exiting.", transcript.NoticeWarning)
 		return nil
+	}
+	return tea.Quit
+}
+
+// exit quits, cancelling a running turn first.
+func (m *Model) exit() tea.Cmd {
+	if m.running() {
+		m.exiting = true
+		m.notice("Cancelling the active turn before exit…", transcript.NoticeDim)
+		return m.cancel()
 	}
 	return tea.Quit
 }

@@ -1,6 +1,7 @@
 // Package app is tack's full-screen program: the bubbletea root model that
-// composes the views (transcript, plan strip, status row, editor), routes
-// keys and turns backend events into messages.
+// composes the views (transcript, plan strip, status row, editor) and the
+// overlays (questions, approvals, pickers, completion, history search,
+// details, help), routes keys and turns backend events into messages.
 //
 // Update does no I/O. Every call into the backend happens in a tea.Cmd; one
 // pump command turns the agent's live events into batches of messages, and
@@ -17,7 +18,9 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/overlays/complete"
 	"github.com/tack-agent/tack/views/cards"
+	"github.com/tack-agent/tack/views/editor"
 	"github.com/tack-agent/tack/views/theme"
 	"github.com/tack-agent/tack/views/transcript"
 )
@@ -26,10 +29,14 @@ import (
 // from globals, so tests freeze the clock, the directory and the colours.
 type Options struct {
 	Backend Backend
-	// Now is the clock for timestamps on screen.
+	// Now is the clock for timestamps on screen and for the keystroke
+	// guard of questions and approvals.
 	Now func() time.Time
-	// Cwd, Home and Branch fill the status row (home shows as ~).
+	// Cwd, Home and Branch fill the status row (home shows as ~); Cwd is
+	// also the root the @ file completion lists.
 	Cwd, Home, Branch string
+	// Getenv reads VISUAL and EDITOR for Ctrl+G (os.Getenv when nil).
+	Getenv func(string) string
 	// Colour paints the 16-colour palette; false keeps attributes only.
 	Colour bool
 	// Welcome is the banner subtitle until the session has a title.
@@ -45,6 +52,13 @@ type Options struct {
 	Width, Height int
 }
 
+// Result is what the program asks its owner to do after it ended: resume
+// another session (ResumeID, in directory Cwd when it is not empty).
+type Result struct {
+	ResumeID string
+	Cwd      string
+}
+
 // Model is the root model of the chat screen. Use it through a pointer.
 type Model struct {
 	opts  Options
@@ -58,20 +72,26 @@ type Model struct {
 	tr            *transcript.Transcript
 	proj          *session.Projection
 	model         modelInfo
+	permission    string
 
-	sessionID string
-	status    agent.Status
-	phase     agent.Phase
-	queued    int // steering and follow-ups waiting for the loop
-	requests  []*interact.Request
+	sessionID  string
+	status     agent.Status
+	phase      agent.Phase
+	phaseSince time.Time
+	queued     int // steering and follow-ups waiting for the loop
+	requests   []*interact.Request
 
-	editor   editor
+	editor   editor.Editor
+	menu     *complete.Menu
+	files    fileIndex
+	ov       overlays
 	scroll   int // rows above the bottom; 0 follows new output
 	mouse    bool
-	armedCtC bool // a second Ctrl+C exits
-	help     bool
+	armedCtC bool   // a second Ctrl+C exits
 	hint     string // a one-row reminder above the editor, until the next key
 	exiting  bool   // exit once the running turn ends
+	shells   int    // `!command`s run, to name their cards
+	result   Result
 }
 
 // New makes the chat model over o.Backend. Nothing is asked of the backend
@@ -94,7 +114,8 @@ func New(o Options) *Model {
 		proj:   session.NewProjection(session.Header{}),
 	}
 	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Reasoning: !o.HideReasoning, Cards: cards.Collapsed})
-	m.editor = newEditor(m.theme)
+	m.editor = editor.New(m.theme, m.width)
+	m.menu = complete.NewMenu(m.theme)
 	m.layout()
 	return m
 }
@@ -108,9 +129,13 @@ func (m *Model) Close() {
 	}
 }
 
-// Init subscribes to the agent.
+// Result is what the owner should do once the program ended; the zero
+// Result asks for nothing.
+func (m *Model) Result() Result { return m.result }
+
+// Init subscribes to the agent and starts listing the workspace.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true))
+	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true), m.files.start(m.opts.Cwd))
 }
 
 // Update applies one message. It calls nothing on the backend and does no
@@ -120,32 +145,59 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
 		m.layout()
-		return m, nil
 	case subscribedMsg:
 		return m, m.subscribed(msg)
 	case eventsMsg:
 		return m, m.applyEvents(msg)
 	case requestsMsg:
-		m.requests = msg.pending
+		m.setRequests(msg.pending)
 		return m, watchRequests(m.ctx, m.be, false)
 	case commandMsg:
 		return m, m.commandDone(msg)
+	case editor.SubmitMsg:
+		return m, m.submit(msg.Text)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.PasteMsg:
-		m.editor.paste(msg.Content)
-		m.layout()
-		return m, nil
+		return m, m.paste(msg)
 	case tea.MouseWheelMsg:
 		m.wheel(msg)
-		return m, nil
+	case tickMsg:
+		return m, m.tick()
+	default:
+		return m, m.updateOther(msg)
 	}
 	return m, nil
 }
 
+// updateOther handles the results of the overlays' and tools' commands.
+func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case filesMsg:
+		return m.filesIndexed(msg)
+	case permissionMsg:
+		return m.permissionChanged(msg)
+	case modelsMsg:
+		m.openModelPicker(msg)
+	case modelSetMsg:
+		m.modelSet(msg)
+	case sessionsMsg:
+		m.sessionsLoaded(msg)
+	case shellMsg:
+		m.shellDone(msg)
+	case draftFileMsg:
+		return m.editDraftIn(msg)
+	case draftEditedMsg:
+		return m.draftEdited(msg)
+	case draftReadMsg:
+		m.draftRead(msg)
+	}
+	return nil
+}
+
 // layout sizes the editor and the transcript to the window.
 func (m *Model) layout() {
-	m.editor.setWidth(m.width)
+	m.editor.SetWidth(m.width)
 	m.tr.SetSettings(transcript.Settings{
 		Width: m.width, Colour: m.opts.Colour,
 		Reasoning: m.tr.Settings().Reasoning, Cards: m.tr.Settings().Cards,
@@ -156,12 +208,15 @@ func (m *Model) layout() {
 func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	m.sub = msg.sub
 	m.model = msg.model
+	m.permission = msg.permission
 	m.sessionID = msg.sessionID
 	m.proj = session.NewProjection(msg.header)
+	m.menu.SetCommands(completionCommands(msg.commands), nil)
+	m.ov.commands = msg.commands
 	for _, e := range msg.history {
 		m.applyLogged(e)
 	}
-	m.editor.setHistory(m.proj.Prompts())
+	m.editor.SetHistory(m.proj.Prompts())
 	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0)}
 	if m.opts.Prompt != "" {
 		cmds = append(cmds, m.submit(m.opts.Prompt))
@@ -173,6 +228,9 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 func (m *Model) applyLogged(e session.Event) {
 	m.proj.Apply(e)
 	m.tr.ApplyLogged(e)
+	if _, ok := e.Data.(session.ToolResult); ok {
+		m.files.stale = true
+	}
 }
 
 // applyEvents folds one batch of live events in and asks for the next.
@@ -181,7 +239,9 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 		return nil
 	}
 	m.model = msg.model
+	m.permission = msg.permission
 	before := m.tr.Lines()
+	wasCompacting := m.phase == agent.PhaseCompacting
 	for _, e := range msg.events {
 		switch e := e.(type) {
 		case agent.Logged:
@@ -190,23 +250,28 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 			m.status = e.Status
 			if e.Status != agent.StatusRunning {
 				m.queued = 0
+				m.phase = agent.PhaseIdle
 			}
 		case agent.PhaseChanged:
-			m.phase = e.Phase
+			m.phase, m.phaseSince = e.Phase, m.opts.Now()
 		case agent.InboxChanged:
 			m.queued = len(e.Steering) + len(e.FollowUps)
 		default:
 			m.tr.Apply(e)
 		}
 	}
+	m.editor.SetRunning(m.running())
 	if m.scroll > 0 {
 		m.scroll += m.tr.Lines() - before // keep the rows on screen still
 	}
-	next := pump(m.ctx, m.be, m.sub, m.opts.Frame)
 	if m.exiting && m.status == agent.StatusIdle {
 		return tea.Quit
 	}
-	return next
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.opts.Cwd)}
+	if !wasCompacting && m.phase == agent.PhaseCompacting {
+		cmds = append(cmds, tickEverySecond())
+	}
+	return tea.Batch(cmds...)
 }
 
 // running reports whether a turn is in progress.

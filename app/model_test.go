@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/views/editor"
 )
 
 // countingBackend counts every call made into it.
@@ -49,7 +51,36 @@ func (c *countingBackend) Wait(context.Context) ([]agent.Event, error) {
 	c.hit()
 	return nil, nil
 }
-func (c *countingBackend) Close() { c.hit() }
+func (c *countingBackend) Close()                  { c.hit() }
+func (c *countingBackend) PermissionLabel() string { c.hit(); return "ask" }
+func (c *countingBackend) CyclePermissions() (string, error) {
+	c.hit()
+	c.sent.Store("cycle")
+	return "auto-edit", nil
+}
+func (c *countingBackend) Models() []llm.Model {
+	c.hit()
+	return []llm.Model{{ID: "m", Name: "M"}, {ID: "n", Name: "N"}}
+}
+func (c *countingBackend) SetModel(model string, effort llm.Effort) error {
+	c.hit()
+	c.sent.Store("model " + model)
+	return nil
+}
+func (c *countingBackend) SlashCommands() []commands.Command {
+	c.hit()
+	return []commands.Command{{Name: "model"}, {Name: "help"}}
+}
+func (c *countingBackend) Sessions(bool) ([]session.Summary, error) {
+	c.hit()
+	return []session.Summary{{ID: "s-0", Cwd: "/w", Title: "older"}}, nil
+}
+func (c *countingBackend) Inject(origin, text string) { c.hit() }
+func (c *countingBackend) Shell(_ context.Context, command string) ShellRun {
+	c.hit()
+	c.sent.Store("shell " + command)
+	return ShellRun{Output: "ok"}
+}
 
 func key(s string) tea.KeyPressMsg {
 	switch s {
@@ -59,6 +90,10 @@ func key(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEscape}
 	case "tab":
 		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "pgup":
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
 	}
@@ -66,6 +101,58 @@ func key(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
 	}
 	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
+}
+
+// noIO drives a model and fails when Update or View calls the backend.
+type noIO struct {
+	t  *testing.T
+	be *countingBackend
+	m  *Model
+}
+
+func (d noIO) step(msg tea.Msg) tea.Cmd {
+	d.t.Helper()
+	before := d.be.calls.Load()
+	_, cmd := d.m.Update(msg)
+	_ = d.m.View()
+	if n := d.be.calls.Load() - before; n != 0 {
+		d.t.Fatalf("want Update(%T) and View to call the backend 0 times, got %d", msg, n)
+	}
+	return cmd
+}
+
+// run runs cmd, which must call the backend, and steps the message it
+// returns (following an editor submission to the command it becomes).
+func (d noIO) run(cmd tea.Cmd) tea.Msg {
+	d.t.Helper()
+	if cmd == nil {
+		d.t.Fatal("want a command, got nil")
+	}
+	before := d.be.calls.Load()
+	msg := cmd()
+	if s, ok := msg.(editor.SubmitMsg); ok {
+		return d.run(d.step(s))
+	}
+	if d.be.calls.Load() == before {
+		d.t.Fatalf("want the returned command to call the backend, got no call (message %T)", msg)
+	}
+	if msg != nil {
+		d.step(msg)
+	}
+	return msg
+}
+
+func (d noIO) typeText(s string) {
+	for _, r := range s {
+		d.step(key(string(r)))
+	}
+}
+
+func (d noIO) wantSent(what, want string) {
+	d.t.Helper()
+	if got := d.be.sent.Load(); got != want {
+		d.t.Fatalf("want %s to reach the backend as %q, got %v", what, want, got)
+	}
 }
 
 // TestUpdateCallsNoBackendOutsideCommands drives Update through typing,
@@ -77,64 +164,105 @@ func TestUpdateCallsNoBackendOutsideCommands(t *testing.T) {
 	if n := be.calls.Load(); n != 0 {
 		t.Fatalf("want New to call the backend 0 times, got %d", n)
 	}
-	step := func(msg tea.Msg) tea.Cmd {
-		t.Helper()
-		before := be.calls.Load()
-		_, cmd := m.Update(msg)
-		_ = m.View()
-		if n := be.calls.Load() - before; n != 0 {
-			t.Fatalf("want Update(%T) and View to call the backend 0 times, got %d", msg, n)
-		}
-		return cmd
-	}
-	run := func(cmd tea.Cmd) {
-		t.Helper()
-		if cmd == nil {
-			t.Fatal("want a command, got nil")
-		}
-		before := be.calls.Load()
-		cmd()
-		if be.calls.Load() == before {
-			t.Fatal("want the returned command to call the backend, got no call")
-		}
-	}
-	step(tea.WindowSizeMsg{Width: 100, Height: 30})
-	step(subscribedMsg{sessionID: "s-1", sub: be})
-	for _, k := range []string{"h", "i"} {
-		step(key(k))
-	}
-	run(step(key("enter")))
-	if got := be.sent.Load(); got != "send hi" {
-		t.Fatalf("want Enter while idle to send, got %v", got)
-	}
-	step(eventsMsg{events: []agent.Event{
+	d := noIO{t: t, be: be, m: m}
+	d.step(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.step(subscribedMsg{sessionID: "s-1", sub: be})
+	d.typeText("hi")
+	d.run(d.step(key("enter")))
+	d.wantSent("Enter while idle", "send hi")
+	d.step(eventsMsg{events: []agent.Event{
 		agent.StatusChanged{Status: agent.StatusRunning},
 		agent.Logged{Event: session.Event{Type: "turn/start", Seq: 1, Data: session.TurnStart{Turn: 1}}},
 		agent.Delta{Turn: 1, Step: 1, Chunk: llm.Chunk{Kind: llm.ChunkText, Text: "Hel"}},
 		agent.Delta{Turn: 1, Step: 1, Chunk: llm.Chunk{Kind: llm.ChunkText, Text: "lo"}},
 		agent.InboxChanged{Steering: []string{"more"}},
+		agent.PhaseChanged{Phase: agent.PhaseCompacting},
 	}})
-	step(key("x"))
-	run(step(key("enter")))
-	if got := be.sent.Load(); got != "steer x" {
-		t.Fatalf("want Enter while running to steer, got %v", got)
+	d.step(tickMsg{})
+	d.step(key("x"))
+	d.run(d.step(key("enter")))
+	d.wantSent("Enter while running", "steer x")
+	d.step(key("y"))
+	d.run(d.step(key("tab")))
+	d.wantSent("Tab while running", "send y")
+	d.step(key("pgup"))
+	d.step(key("ctrl+o"))
+	d.step(key("ctrl+t"))
+	d.run(d.step(key("esc")))
+	d.wantSent("Esc while running", "cancel")
+	d.step(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusIdle}}})
+	d.typeText("/x")
+	d.run(d.step(key("enter")))
+	d.step(commandMsg{line: "/x"})
+	d.step(requestsMsg{})
+}
+
+// TestOverlayPathsCallNoBackendOutsideCommands covers Shift+Tab, the model
+// and session pickers, completion, history search, details, help, `!` and
+// a question: each reaches the backend only through a command.
+func TestOverlayPathsCallNoBackendOutsideCommands(t *testing.T) {
+	be := &countingBackend{}
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	m := New(Options{Backend: be, Width: 80, Height: 24, Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
+	d := noIO{t: t, be: be, m: m}
+	d.step(subscribedMsg{sessionID: "s-1", sub: be, commands: be.SlashCommands()})
+	d.run(d.step(key("shift+tab")))
+	d.wantSent("Shift+Tab", "cycle")
+	if m.permission != "auto-edit" {
+		t.Fatalf("want the status row to show the new mode auto-edit, got %q", m.permission)
 	}
-	step(key("y"))
-	run(step(key("tab")))
-	if got := be.sent.Load(); got != "send y" {
-		t.Fatalf("want Tab while running to queue a follow-up, got %v", got)
+
+	d.typeText("/model")
+	if !m.menu.Open() {
+		t.Fatal("want the command menu open on a /model draft, got it closed")
 	}
-	step(key("pgup"))
-	step(key("ctrl+o"))
-	step(key("ctrl+t"))
-	run(step(key("esc")))
-	if got := be.sent.Load(); got != "cancel" {
-		t.Fatalf("want Esc while running to cancel, got %v", got)
+	d.step(key("esc"))
+	d.run(d.step(key("enter")))
+	if m.ov.models == nil {
+		t.Fatal("want /model to open the model picker, got none")
 	}
-	step(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusIdle}}})
-	step(key("/"))
-	step(key("x"))
-	run(step(key("enter")))
-	step(commandMsg{line: "/x"})
-	step(requestsMsg{})
+	d.step(key("down"))
+	d.run(d.step(key("enter")))
+	d.wantSent("choosing a model", "model n")
+
+	d.typeText("/resume")
+	d.step(key("esc"))
+	d.run(d.step(key("enter")))
+	if m.ov.sessions == nil {
+		t.Fatal("want /resume to open the session picker, got none")
+	}
+	d.step(key("esc"))
+
+	d.step(key("ctrl+r"))
+	d.step(key("esc"))
+	d.step(key("?"))
+	d.step(key("esc"))
+	d.typeText("/details")
+	d.step(key("esc"))
+	d.step(key("enter"))
+	d.step(key("tab"))
+	d.step(key("esc"))
+
+	d.typeText("!ls")
+	d.run(d.step(key("enter")))
+	d.wantSent("a ! draft", "shell ls")
+
+	broker := interact.NewBroker()
+	defer broker.Mount()()
+	answered := make(chan []interact.Answer, 1)
+	go func() {
+		a, _ := broker.Ask(context.Background(), []interact.Question{{ID: "q", Question: "Which?", Options: []interact.Option{{Label: "A"}, {Label: "B"}}}})
+		answered <- a
+	}()
+	<-broker.Changes()
+	d.step(requestsMsg{pending: broker.Pending()})
+	d.step(key("down"))
+	cmd := d.step(key("enter"))
+	if cmd == nil {
+		t.Fatal("want Enter on the question to return the command that answers it, got nil")
+	}
+	cmd()
+	if got := <-answered; len(got) != 1 || got[0].Selected[0] != "B" {
+		t.Fatalf("want the answer B, got %+v", got)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
@@ -20,19 +21,22 @@ const defaultFrame = time.Second / 60
 
 // subscribedMsg carries the history and the live queue, once.
 type subscribedMsg struct {
-	sessionID string
-	header    session.Header
-	history   []session.Event
-	sub       Subscription
-	model     modelInfo
+	sessionID  string
+	header     session.Header
+	history    []session.Event
+	sub        Subscription
+	model      modelInfo
+	permission string
+	commands   []commands.Command
 }
 
 // eventsMsg is one batch of live events. ended says the subscription is
 // over (the agent closed).
 type eventsMsg struct {
-	events []agent.Event
-	model  modelInfo
-	ended  bool
+	events     []agent.Event
+	model      modelInfo
+	permission string
+	ended      bool
 }
 
 // requestsMsg is the current queue of questions and approvals.
@@ -56,7 +60,8 @@ func lookupModel(be Backend) modelInfo {
 func subscribe(be Backend) tea.Cmd {
 	return func() tea.Msg {
 		history, sub := be.Subscribe()
-		return subscribedMsg{sessionID: be.SessionID(), header: be.Header(), history: history, sub: sub, model: lookupModel(be)}
+		return subscribedMsg{sessionID: be.SessionID(), header: be.Header(), history: history, sub: sub,
+			model: lookupModel(be), permission: be.PermissionLabel(), commands: be.SlashCommands()}
 	}
 }
 
@@ -78,7 +83,7 @@ func pump(ctx context.Context, be Backend, sub Subscription, gap time.Duration) 
 		if err != nil || events == nil {
 			return eventsMsg{ended: true}
 		}
-		return eventsMsg{events: events, model: lookupModel(be)}
+		return eventsMsg{events: events, model: lookupModel(be), permission: be.PermissionLabel()}
 	}
 }
 

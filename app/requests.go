@@ -4,65 +4,101 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/backend/interact"
-	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/overlays/approval"
+	"github.com/tack-agent/tack/overlays/question"
 )
 
-// The question panel and approval dialog are overlays of their own; until
-// they exist the app shows that a request waits and settles it without
-// ever leaving it hanging: approvals take y (allow), a (allow for the
-// session) or n; Esc denies an approval or interrupts a question.
+// Pending questions and approvals open, oldest first, as the question
+// panel or the approval dialog between the status row and the editor.
+// They take every key while open; each is settled in a command, since
+// settling unblocks a backend goroutine.
 
-// requestKey answers an approval with y, a or n while the editor is empty.
-func (m *Model) requestKey(key string) (tea.Cmd, bool) {
-	if len(m.requests) == 0 || m.requests[0].Approval == nil || !m.editor.empty() {
-		return nil, false
-	}
-	var v interact.Verdict
-	switch key {
-	case "y":
-		v = interact.Allow
-	case "a":
-		v = interact.AllowSession
-	case "n":
-		v = interact.Deny
-	default:
-		return nil, false
-	}
-	return m.settle(func(r *interact.Request) { r.Decide(interact.Decision{Verdict: v}) }), true
-}
-
-// dismissRequest is Esc with a request pending: deny it or interrupt it.
-func (m *Model) dismissRequest() tea.Cmd {
-	return m.settle(func(r *interact.Request) {
-		if r.Approval != nil {
-			r.Decide(interact.Decision{Verdict: interact.Deny, Reason: "The user declined."})
-			return
+// setRequests takes the broker's queue and opens the panel for its head.
+// Requests settled here but still queued (their answer command has not
+// run yet) are left out, so they never open twice.
+func (m *Model) setRequests(pending []*interact.Request) {
+	m.requests = nil
+	kept := map[int64]bool{}
+	for _, r := range pending {
+		if m.ov.settled[r.ID] {
+			kept[r.ID] = true
+			continue
 		}
-		r.Fail(interact.ErrInterrupted)
-	})
+		m.requests = append(m.requests, r)
+	}
+	m.ov.settled = kept
+	m.openRequest()
 }
 
-// settle answers the oldest request in a command and drops it from view;
-// the watcher brings the queue's new state.
+// openRequest mounts the panel or dialog for the oldest request, keeping
+// the one already open for it.
+func (m *Model) openRequest() {
+	if len(m.requests) == 0 {
+		m.ov.reqID, m.ov.question, m.ov.approval = 0, nil, nil
+		return
+	}
+	r := m.requests[0]
+	if r.ID != m.ov.reqID || (m.ov.question == nil && m.ov.approval == nil) {
+		m.ov.reqID, m.ov.question, m.ov.approval = r.ID, nil, nil
+		switch {
+		case r.Approval != nil:
+			m.ov.approval = approval.New(*r.Approval, m.theme, m.opts.Now())
+		case len(r.Questions) > 0:
+			m.ov.question = question.New(r.Questions, m.theme, m.opts.Now())
+		}
+	}
+	if m.ov.approval != nil {
+		m.ov.approval.SetQueued(len(m.requests) - 1)
+	}
+	if m.ov.question != nil {
+		m.ov.question.SetQueued(len(m.requests) - 1)
+	}
+}
+
+// requestOpen reports whether a question or approval takes the keys.
+func (m *Model) requestOpen() bool { return m.ov.question != nil || m.ov.approval != nil }
+
+// requestKey hands a key or paste to the open question or approval.
+func (m *Model) requestKey(msg tea.Msg) tea.Cmd {
+	now := m.opts.Now()
+	if d := m.ov.approval; d != nil {
+		out := d.Update(msg, now)
+		if !out.Decided {
+			return nil
+		}
+		return m.settle(func(r *interact.Request) { r.Decide(out.Decision) })
+	}
+	out := m.ov.question.Update(msg, now)
+	switch out.Kind {
+	case question.Answered:
+		return m.settle(func(r *interact.Request) { r.Answer(out.Answers) })
+	case question.Interrupted:
+		return m.settle(func(r *interact.Request) { r.Fail(interact.ErrInterrupted) })
+	}
+	return nil
+}
+
+// settle answers the oldest request in a command, drops it from view and
+// opens the next; the watcher brings the queue's new state.
 func (m *Model) settle(answer func(*interact.Request)) tea.Cmd {
 	r := m.requests[0]
 	m.requests = m.requests[1:]
+	if m.ov.settled == nil {
+		m.ov.settled = map[int64]bool{}
+	}
+	m.ov.settled[r.ID] = true
+	m.ov.question, m.ov.approval = nil, nil
+	m.openRequest()
 	return func() tea.Msg { answer(r); return nil }
 }
 
-// requestLine is the one-row notice of the oldest pending request.
-func (m *Model) requestLine() string {
-	if len(m.requests) == 0 {
-		return ""
+// requestView draws the open question or approval in width×height.
+func (m *Model) requestView(height int) string {
+	switch {
+	case m.ov.approval != nil:
+		return m.ov.approval.View(m.width, height)
+	case m.ov.question != nil:
+		return m.ov.question.View(m.width, height)
 	}
-	r := m.requests[0]
-	if a := r.Approval; a != nil {
-		return m.theme.Warning.Render("Allow "+textfmt.SanitizeLine(a.Tool)+": "+textfmt.SanitizeLine(a.Summary)+"?") +
-			m.theme.Dim.Render("  y allow · a allow for this session · n or esc deny")
-	}
-	q := "The model asks a question"
-	if len(r.Questions) > 0 {
-		q = textfmt.SanitizeLine(r.Questions[0].Question)
-	}
-	return m.theme.Warning.Render("? "+q) + m.theme.Dim.Render("  esc to dismiss (answering questions is not available yet)")
+	return ""
 }

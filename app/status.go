@@ -1,91 +1,123 @@
 package app
 
 import (
-	"fmt"
-	"strings"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/permission"
+	"github.com/tack-agent/tack/views/planstrip"
+	"github.com/tack-agent/tack/views/statusrow"
 	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/views/transcript"
 )
 
-// statusRow is the one row above the editor: where, which model, what it
-// cost, how full the context is; `N queued` on the right while input waits.
-// The right side wins when the row is too narrow.
-func (m *Model) statusRow() string {
-	var parts []string
-	where := textfmt.SanitizeLine(textfmt.HomeRel(m.opts.Cwd, m.opts.Home))
-	if m.opts.Branch != "" {
-		where += " (" + textfmt.SanitizeLine(m.opts.Branch) + ")"
-	}
-	parts = append(parts, where)
-	if m.model.id != "" {
-		model := textfmt.SanitizeLine(m.model.id)
-		if m.model.effort != "" {
-			model += " " + string(m.model.effort)
-		}
-		parts = append(parts, model)
-	}
-	u := m.proj.Usage()
-	if u.Sum.Prompt()+u.Sum.Output > 0 {
-		parts = append(parts, "↑"+textfmt.Compact(u.Sum.Input)+" ↓"+textfmt.Compact(u.Sum.Output))
-		if p := u.Sum.Prompt(); p > 0 {
-			parts = append(parts, fmt.Sprintf("cache %d%%", u.Sum.CacheRead*100/p))
-		}
-	}
-	if m.model.known && m.model.spec.ContextWindow > 0 {
-		parts = append(parts, fmt.Sprintf("%d%% context", m.proj.ContextTokens()*100/m.model.spec.ContextWindow))
-	}
-	if m.model.known && u.Sum.Prompt()+u.Sum.Output > 0 {
-		parts = append(parts, textfmt.Cost(m.model.spec.Cost(u.Sum)))
-	}
-	left := m.theme.Dim.Render(strings.Join(parts, "  "))
-	right := ""
-	if n := m.queued; n > 0 && m.running() {
-		right = m.theme.Warning.Render(fmt.Sprintf("%d queued", n))
-	}
-	return joinEnds(left, right, m.width)
+// phaseGlyphs mark what a running turn waits for, at the start of the
+// status row.
+var phaseGlyphs = map[agent.Phase]string{
+	agent.PhaseModelWait:  "◍",
+	agent.PhaseThinking:   "✻",
+	agent.PhaseResponding: "●",
+	agent.PhaseTools:      "⚙",
+	agent.PhaseCompacting: "⊙",
 }
 
-// joinEnds puts left and right on one row of width w; left is cut first.
-func joinEnds(left, right string, w int) string {
-	rw := ansi.StringWidth(right)
-	if rw >= w {
-		return ansi.Truncate(right, w, "")
+// tickMsg redraws the compaction timer.
+type tickMsg struct{}
+
+// permissionMsg is the outcome of Shift+Tab.
+type permissionMsg struct {
+	label string
+	err   error
+}
+
+func tickEverySecond() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// tick keeps the compaction timer running while compaction lasts.
+func (m *Model) tick() tea.Cmd {
+	if m.phase != agent.PhaseCompacting {
+		return nil
 	}
-	room := w - rw
-	if right != "" {
-		room--
+	return tickEverySecond()
+}
+
+// statusRow is the row above the editor: the running phase, then where,
+// which model, what it cost, how full the context is; the permission
+// badge and `N queued` on the right.
+func (m *Model) statusRow() string {
+	u := m.proj.Usage()
+	s := statusrow.Status{
+		Cwd: m.opts.Cwd, Home: m.opts.Home, Branch: m.opts.Branch,
+		Model: m.model.id, Effort: string(m.model.effort),
+		Uncached: u.Sum.Input, CacheRead: u.Sum.CacheRead, Output: u.Sum.Output,
+		ContextPct: -1,
 	}
-	if ansi.StringWidth(left) > room {
-		left = ansi.Truncate(left, room, "…")
+	if m.model.known && m.model.spec.ContextWindow > 0 {
+		s.ContextPct = m.proj.ContextTokens() * 100 / m.model.spec.ContextWindow
 	}
-	if right == "" {
-		return left
+	if m.model.known {
+		s.Cost = m.model.spec.Cost(u.Sum)
 	}
-	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-rw) + right
+	if m.running() {
+		s.Queued = m.queued
+	}
+	switch m.permission {
+	case permission.PlanLabel:
+		s.PlanMode = true
+	case "", string(permission.Ask):
+	default:
+		s.Mode = m.permission
+	}
+	lead := ""
+	if g, ok := phaseGlyphs[m.phase]; ok && m.running() {
+		lead = m.theme.Dim.Render(g) + " "
+	}
+	return lead + statusrow.Render(s, m.width-ansi.StringWidth(lead), m.theme)
+}
+
+// compactionRow is `Context being compacted <elapsed>` while compacting.
+func (m *Model) compactionRow() []string {
+	if m.phase != agent.PhaseCompacting || !m.running() {
+		return nil
+	}
+	text := "Context being compacted " + textfmt.Duration(m.opts.Now().Sub(m.phaseSince).Truncate(time.Second))
+	return []string{ansi.Truncate(m.theme.Dim.Render(text), m.width, "…")}
 }
 
 // planRows is the plan strip: the latest todo list of the current turn.
 func (m *Model) planRows() []string {
-	todos := m.proj.Todos()
-	if len(todos) == 0 {
+	return planstrip.Render(m.proj.Todos(), m.width, m.theme)
+}
+
+// cyclePermissions is Shift+Tab.
+func (m *Model) cyclePermissions() tea.Cmd {
+	be := m.be
+	return func() tea.Msg {
+		label, err := be.CyclePermissions()
+		return permissionMsg{label: label, err: err}
+	}
+}
+
+func (m *Model) permissionChanged(msg permissionMsg) tea.Cmd {
+	if msg.err != nil {
+		m.notice("Could not change the permission mode: "+msg.err.Error(), transcript.NoticeError)
+	}
+	if msg.label == "" {
 		return nil
 	}
-	rows := []string{"", m.theme.Label.Render("Plan")}
-	for _, t := range todos {
-		text := textfmt.SanitizeLine(t.Content)
-		var row string
-		switch t.Status {
-		case card.TodoCompleted:
-			row = "  " + m.theme.Success.Render("✓") + " " + m.theme.Dim.Render(text)
-		case card.TodoInProgress:
-			row = "  " + m.theme.Warning.Render("● "+text)
-		default:
-			row = "  " + m.theme.Dim.Render("○ "+text)
-		}
-		rows = append(rows, ansi.Truncate(row, m.width, "…"))
+	m.permission = msg.label
+	m.notice("Permission mode: "+msg.label+permissionSummary(msg.label), transcript.NoticeDim)
+	return nil
+}
+
+// permissionSummary explains a mode label after its name.
+func permissionSummary(label string) string {
+	if label == permission.PlanLabel {
+		return " — read and plan; edits and changing commands are refused."
 	}
-	return rows
+	return " — " + permission.Mode(label).Summary() + "."
 }

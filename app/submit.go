@@ -18,42 +18,60 @@ type commandMsg struct {
 	found bool
 }
 
-// enter sends the draft: a prompt while idle, steering while running, a
-// command when it starts with a slash.
-func (m *Model) enter() tea.Cmd {
-	if strings.TrimSpace(m.editor.value()) == "" {
-		return nil
-	}
-	return m.submit(m.editor.take())
-}
-
 // followUp is Tab while running: the draft waits for the turn to end and
 // becomes the next turn.
 func (m *Model) followUp() tea.Cmd {
-	text := m.editor.value()
-	if !m.running() || strings.TrimSpace(text) == "" || strings.HasPrefix(text, "/") {
+	text := m.editor.Value()
+	if !m.running() || strings.TrimSpace(text) == "" || strings.HasPrefix(text, "/") || strings.HasPrefix(text, "!") {
 		return nil
 	}
-	m.editor.take()
+	m.setDraft("")
 	m.scroll = 0
 	be := m.be
 	return func() tea.Msg { be.Send(text); return nil }
 }
 
+// submit sends what Enter gave: a shell command after `!`, a slash command,
+// else a prompt while idle or steering while running.
 func (m *Model) submit(text string) tea.Cmd {
 	m.scroll = 0
+	m.refreshMenu()
+	if cmd, ok := strings.CutPrefix(text, "!"); ok && strings.TrimSpace(cmd) != "" {
+		return m.shell(strings.TrimSpace(cmd))
+	}
 	if strings.HasPrefix(text, "/") {
-		be, ctx, line := m.be, m.ctx, strings.TrimSpace(text)
-		return func() tea.Msg {
-			exec, ok := be.Execute(ctx, line)
-			return commandMsg{line: line, exec: exec, found: ok}
-		}
+		return m.command(strings.TrimSpace(text))
 	}
 	be := m.be
 	if m.running() {
 		return func() tea.Msg { be.Steer(text); return nil }
 	}
 	return func() tea.Msg { be.Send(text); return nil }
+}
+
+// command runs a slash command line. The bare forms that open an overlay
+// open it here, so their line-mode listing does not fill the transcript;
+// every other line goes to the registry.
+func (m *Model) command(line string) tea.Cmd {
+	switch line {
+	case "/model":
+		return m.loadModels()
+	case "/resume":
+		return m.openSessionPicker()
+	case "/details":
+		m.openDetails()
+		return nil
+	case "/help":
+		m.openHelp()
+		return nil
+	case "/copy":
+		return m.copyLastAnswer()
+	}
+	be, ctx := m.be, m.ctx
+	return func() tea.Msg {
+		exec, ok := be.Execute(ctx, line)
+		return commandMsg{line: line, exec: exec, found: ok}
+	}
 }
 
 // commandDone performs what a command asked of the front door. Its text
@@ -73,19 +91,24 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 	}
 	switch a := res.Action.(type) {
 	case commands.ActionExit:
-		if m.running() {
-			m.exiting = true
-			m.notice("Cancelling the active turn before exit…", transcript.NoticeDim)
-			return m.cancel()
-		}
-		return tea.Quit
+		return m.exit()
 	case commands.ActionClear:
 		m.tr.Clear()
 		m.scroll = 0
 	case commands.ActionCopy:
-		return tea.SetClipboard(a.Text)
+		return m.copyText(a.Text)
 	case commands.ActionDetails:
 		m.applyDetails(a)
+	case commands.ActionOpenDetails:
+		m.openDetails()
+	case commands.ActionHelp:
+		m.openHelp()
+	case commands.ActionOpenModelPicker:
+		return m.loadModels()
+	case commands.ActionOpenResumePicker:
+		return m.openSessionPicker()
+	case commands.ActionResume:
+		return m.resume(a.ID, "")
 	}
 	return nil
 }

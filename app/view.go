@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tack-agent/tack/overlays/modelpicker"
 	"github.com/tack-agent/tack/views/textfmt"
 )
 
@@ -13,22 +14,26 @@ import (
 const windowTitleSuffix = "tack"
 
 // View draws the screen, top to bottom: the transcript (the banner heads
-// it), a spacer, the plan strip, the status row, the pending request or a
-// hint, the help panel, and the editor.
+// it; the pickers, details and help cover it), a spacer, the plan strip,
+// the compaction timer, the status row, then what sits above the editor
+// (a question or approval, the history search or the completion menu),
+// a hint, and the editor. Every row is drawn every frame, so nothing an
+// overlay drew outlives it.
 func (m *Model) View() tea.View {
 	bottom := m.bottomRows()
-	vp := m.viewportRows()
-	rows := m.viewport(vp)
+	vp := max(m.height-len(bottom)-m.editor.Height()-1, 1)
+	rows := m.cover(m.viewport(vp))
 	rows = append(rows, "")
 	rows = append(rows, bottom...)
-	rows = append(rows, m.editor.view())
+	rows = append(rows, m.editor.View())
 	v := tea.NewView(strings.Join(rows, "\n"))
 	v.AltScreen = true
 	if m.mouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
 	v.WindowTitle = m.windowTitle()
-	if c := m.editor.cursor(); c != nil {
+	if c := m.editor.Cursor(); c != nil && !m.requestOpen() && !m.ov.open() {
+		c.Color, c.Blink = nil, false
 		c.Y += vp + 1 + len(bottom)
 		v.Cursor = c
 	}
@@ -38,25 +43,90 @@ func (m *Model) View() tea.View {
 // bottomRows are the rows between the transcript and the editor.
 func (m *Model) bottomRows() []string {
 	rows := m.planRows()
+	rows = append(rows, m.compactionRow()...)
 	rows = append(rows, m.statusRow())
-	if l := m.requestLine(); l != "" {
-		rows = append(rows, ansi.Truncate(l, m.width, "…"))
+	hint := 0
+	if m.hint != "" {
+		hint = 1
+	}
+	// What sits above the editor gets the room left after one transcript
+	// row and the spacer.
+	room := m.height - len(rows) - hint - m.editor.Height() - 2
+	if above := m.aboveEditor(room); above != "" {
+		rows = append(rows, strings.Split(above, "\n")...)
 	}
 	if m.hint != "" {
-		rows = append(rows, m.theme.Warning.Render(m.hint))
+		rows = append(rows, m.theme.Warning.Render(ansi.Truncate(m.hint, m.width, "…")))
 	}
-	if m.help {
-		for _, l := range strings.Split(helpText, "\n") {
-			rows = append(rows, ansi.Truncate(m.theme.Dim.Render(l), m.width, "…"))
+	return rows
+}
+
+// aboveEditor draws the question or approval, else the history search,
+// else the completion menu, in at most height rows.
+func (m *Model) aboveEditor(height int) string {
+	if height <= 0 {
+		return ""
+	}
+	switch {
+	case m.requestOpen():
+		return m.requestView(height)
+	case m.ov.history != nil:
+		return m.ov.history.View(m.width, height)
+	}
+	return m.menu.View(m.width, height)
+}
+
+// cover draws the open picker, details or help over the transcript rows:
+// the session picker and help fill them, the model picker and details sit
+// in their middle.
+func (m *Model) cover(rows []string) []string {
+	h := len(rows)
+	var box string
+	switch {
+	case m.ov.sessions != nil:
+		box = m.ov.sessions.View(m.width, h)
+	case m.ov.help != nil:
+		box = m.ov.help.View(m.width, h)
+	case m.ov.models != nil:
+		box = m.ov.models.View(min(m.width, modelpicker.Width), h)
+	case m.ov.details != nil:
+		box = m.ov.details.View(m.width, h)
+	default:
+		return rows
+	}
+	lines := strings.Split(box, "\n")
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	x, y := max((m.width-w)/2, 0), max((h-len(lines))/2, 0)
+	if m.ov.sessions != nil || m.ov.help != nil {
+		x, y = 0, 0
+	}
+	for i, l := range lines {
+		if y+i < h {
+			rows[y+i] = splice(rows[y+i], l, x, w, m.width)
 		}
 	}
 	return rows
 }
 
+// splice puts over (w cells wide) at column x of row, keeping what the
+// row shows on either side; the left part's styles are reset first.
+func splice(row, over string, x, w, width int) string {
+	left := ansi.Truncate(row, x, "")
+	left += strings.Repeat(" ", x-ansi.StringWidth(left))
+	over += strings.Repeat(" ", max(w-ansi.StringWidth(over), 0))
+	right := ""
+	if ansi.StringWidth(row) > x+w && x+w < width {
+		right = "\x1b[m" + ansi.TruncateLeft(row, x+w, "")
+	}
+	return left + "\x1b[m" + over + right
+}
+
 // viewportRows is the height of the transcript area.
 func (m *Model) viewportRows() int {
-	m.editor.setPlaceholder(m.running())
-	return max(m.height-len(m.bottomRows())-m.editor.rows()-1, 1)
+	return max(m.height-len(m.bottomRows())-m.editor.Height()-1, 1)
 }
 
 // bannerRows head the transcript: the name, the session title (or the
@@ -119,12 +189,3 @@ func (m *Model) windowTitle() string {
 	}
 	return windowTitleSuffix
 }
-
-// helpText is what `?` shows; /help adds the commands.
-const helpText = `Keyboard shortcuts
-Enter send, or steer while running • Tab queue a follow-up while running
-Shift/Alt+Enter or Ctrl+J newline • Up/Down prompt history
-Esc close, or cancel the turn • Ctrl+C cancel; clear input or exit • Ctrl+D exit
-Ctrl+O cycle cards (collapse/expand/hide) • Ctrl+T reasoning • Ctrl+L redraw
-PgUp/PgDn, Home/End (empty editor) and the wheel scroll • F2 mouse capture on/off
-/help lists the commands • Esc closes this help`

@@ -24,6 +24,16 @@ type Fake struct {
 	Effort   llm.Effort
 	Spec     llm.Model
 	Requests []*interact.Request
+	// Permission is the permission label; Catalog the models; Commands
+	// the slash commands; Listing the sessions of this workspace and All
+	// of every workspace.
+	Permission   string
+	Catalog      []llm.Model
+	CommandList  []commands.Command
+	Listing, All []session.Summary
+	// Broker, when set, is the queue WaitRequests watches instead of
+	// Requests.
+	Broker *interact.Broker
 
 	mu     sync.Mutex
 	queue  []agent.Event
@@ -91,6 +101,9 @@ func (f *Fake) Execute(_ context.Context, line string) (commands.Execution, bool
 }
 
 func (f *Fake) WaitRequests(ctx context.Context, first bool) ([]*interact.Request, error) {
+	if f.Broker != nil {
+		return app.AgentBackend{Broker: f.Broker}.WaitRequests(ctx, first)
+	}
 	if first {
 		return f.Requests, nil
 	}
@@ -135,4 +148,60 @@ func (f *Fake) Close() {
 	case f.ready <- struct{}{}:
 	default:
 	}
+}
+
+// PermissionLabel is Permission, "ask" when unset.
+func (f *Fake) PermissionLabel() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.Permission == "" {
+		return "ask"
+	}
+	return f.Permission
+}
+
+// CyclePermissions records the call and moves ask → auto-edit → plan.
+func (f *Fake) CyclePermissions() (string, error) {
+	f.call("cycle-permissions")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch f.Permission {
+	case "", "ask":
+		f.Permission = "auto-edit"
+	case "auto-edit":
+		f.Permission = "plan"
+	default:
+		f.Permission = "ask"
+	}
+	return f.Permission, nil
+}
+
+func (f *Fake) Models() []llm.Model { return f.Catalog }
+
+// SetModel records the choice.
+func (f *Fake) SetModel(model string, effort llm.Effort) error {
+	f.call("set-model " + model + " " + string(effort))
+	f.mu.Lock()
+	f.ModelID, f.Effort = model, effort
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *Fake) SlashCommands() []commands.Command { return f.CommandList }
+
+// Sessions returns Listing, or All when all is set.
+func (f *Fake) Sessions(all bool) ([]session.Summary, error) {
+	if all {
+		return f.All, nil
+	}
+	return f.Listing, nil
+}
+
+// Inject records the context.
+func (f *Fake) Inject(origin, text string) { f.call("inject " + origin + " " + text) }
+
+// Shell records the command and reports it ran with no output.
+func (f *Fake) Shell(_ context.Context, command string) app.ShellRun {
+	f.call("shell " + command)
+	return app.ShellRun{Output: "(no output)"}
 }

@@ -1,0 +1,193 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/permission"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// ShellOrigin marks the context a `!command` adds to the session.
+const ShellOrigin = "shell"
+
+// AgentBackend adapts a running agent, its command registry and its
+// interaction broker to Backend. Session, when set, brings the permission
+// policy, the session store and the mode cycle; without it the permission
+// mode reads as the default and sessions cannot be listed.
+type AgentBackend struct {
+	Agent    *agent.Agent
+	Commands *commands.Registry
+	Broker   *interact.Broker
+	Session  *launch.Session
+}
+
+var _ Backend = AgentBackend{}
+
+// shellCalls numbers the calls of `!command`s across the process.
+var shellCalls atomic.Int64
+
+// SessionID is the session's id.
+func (b AgentBackend) SessionID() string { return b.Agent.SessionID() }
+
+// Header is the session log's header.
+func (b AgentBackend) Header() session.Header { return b.Agent.Header() }
+
+// Subscribe subscribes to the agent.
+func (b AgentBackend) Subscribe() ([]session.Event, Subscription) {
+	events, sub := b.Agent.Subscribe()
+	return events, sub
+}
+
+// Send submits a prompt or queues a follow-up.
+func (b AgentBackend) Send(text string) { b.Agent.Send(text) }
+
+// Steer joins the running turn at its next step.
+func (b AgentBackend) Steer(text string) { b.Agent.Steer(text) }
+
+// Cancel aborts the running turn.
+func (b AgentBackend) Cancel() { b.Agent.Cancel() }
+
+// Status is idle or running.
+func (b AgentBackend) Status() agent.Status { return b.Agent.Status() }
+
+// AcceptsNextStep reports whether steering joins the running turn.
+func (b AgentBackend) AcceptsNextStep() bool { return b.Agent.AcceptsNextStep() }
+
+// Model is the model and effort of the next step.
+func (b AgentBackend) Model() (string, llm.Effort) { return b.Agent.Model() }
+
+// LookupModel finds a model in the agent's catalog.
+func (b AgentBackend) LookupModel(id string) (llm.Model, bool) {
+	if c := b.Agent.Catalog(); c != nil {
+		return c.Lookup(id)
+	}
+	return llm.Model{}, false
+}
+
+// Models lists the agent's catalog.
+func (b AgentBackend) Models() []llm.Model {
+	if c := b.Agent.Catalog(); c != nil {
+		return c.Models()
+	}
+	return nil
+}
+
+// SetModel switches the agent's model and effort.
+func (b AgentBackend) SetModel(model string, effort llm.Effort) error {
+	return b.Agent.SetModel(model, effort)
+}
+
+// Execute runs a slash command through the registry.
+func (b AgentBackend) Execute(ctx context.Context, line string) (commands.Execution, bool) {
+	if b.Commands == nil {
+		return commands.Execution{}, false
+	}
+	return b.Commands.Execute(ctx, b.Agent, line, nil)
+}
+
+// SlashCommands lists the registry's commands for this session.
+func (b AgentBackend) SlashCommands() []commands.Command {
+	if b.Commands == nil {
+		return nil
+	}
+	return b.Commands.List(b.Agent.SessionID())
+}
+
+// WaitRequests waits for the broker's queue to change.
+func (b AgentBackend) WaitRequests(ctx context.Context, first bool) ([]*interact.Request, error) {
+	if b.Broker == nil {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	if !first {
+		select {
+		case <-b.Broker.Changes():
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return b.Broker.Pending(), nil
+}
+
+// PermissionLabel is the policy's label, or the default mode without a
+// launched session.
+func (b AgentBackend) PermissionLabel() string {
+	if b.Session == nil || b.Session.Policy == nil {
+		return string(permission.Ask)
+	}
+	return b.Session.Policy.Label()
+}
+
+// CyclePermissions moves the launched session to its next mode.
+func (b AgentBackend) CyclePermissions() (string, error) {
+	if b.Session == nil || b.Session.Policy == nil {
+		return b.PermissionLabel(), errors.New("this session has no permission policy to change")
+	}
+	return b.Session.CyclePermissions()
+}
+
+// Sessions lists the sessions of the launched session's workspace.
+func (b AgentBackend) Sessions(all bool) ([]session.Summary, error) {
+	if b.Session == nil {
+		return nil, errors.New("sessions cannot be listed here; run tack --resume <id>")
+	}
+	return session.List(b.Session.Home, b.Session.Cwd, all)
+}
+
+// Inject adds model-visible context.
+func (b AgentBackend) Inject(origin, text string) { b.Agent.Inject(origin, text) }
+
+// Shell runs command through the session's bash tool after the permission
+// policy allows it (asking the user when the mode says so), and injects
+// the command and its output as context for the model.
+func (b AgentBackend) Shell(ctx context.Context, command string) ShellRun {
+	t, ok := b.Agent.Tools().Get("bash")
+	if !ok {
+		return ShellRun{Card: card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: command}},
+			Output: "This session has no bash tool.", Failed: true}
+	}
+	args, _ := json.Marshal(map[string]string{"command": command, "description": "Shell command typed by the user"})
+	call := tools.Call{ID: fmt.Sprintf("shell_%d", shellCalls.Add(1)), Args: args, Env: b.shellEnv()}
+	if b.Session != nil && b.Session.Policy != nil {
+		if err := b.Session.Policy.Authorize(ctx, t, call); err != nil {
+			return ShellRun{Card: t.Present(args), Output: "Not run: " + err.Error(), Failed: true}
+		}
+	}
+	res := t.Run(ctx, call)
+	run := ShellRun{Card: t.Present(args), Output: res.Text, Failed: res.IsError}
+	if res.Card != nil {
+		run.Card = *res.Card
+	}
+	b.Agent.Inject(ShellOrigin, shellContext(command, res.Text))
+	return run
+}
+
+// shellEnv is the tool environment of a `!command`: the session's
+// directory and spill directory, and no event recording (the command is
+// the user's, not a model call).
+func (b AgentBackend) shellEnv() *tools.Env {
+	env := &tools.Env{SessionID: b.Agent.SessionID(), Cwd: b.Agent.Header().Cwd, Interact: b.Broker, Inject: b.Agent.Inject}
+	if b.Session != nil {
+		env.Cwd = b.Session.Cwd
+		env.SpillDir = filepath.Join(b.Session.Home, "spill", b.Agent.SessionID())
+	}
+	return env
+}
+
+// shellContext is what the model reads about a `!command`.
+func shellContext(command, output string) string {
+	return "The user ran a shell command in the terminal:\n$ " + command + "\n" + strings.TrimRight(output, "\n")
+}

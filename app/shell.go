@@ -1,0 +1,45 @@
+package app
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// A draft that starts with `!` is a shell command: it runs through the
+// session's bash tool under the permission rules (an approval opens when
+// the mode asks), its card joins the transcript, and the backend adds the
+// command and its output to the session as context for the next turn.
+
+// shellMsg is a finished `!command`.
+type shellMsg struct {
+	callID string
+	run    ShellRun
+}
+
+// shellTool names the cards of `!command`s.
+const shellTool = "bash"
+
+// shell shows the pending card and runs command in a command.
+func (m *Model) shell(command string) tea.Cmd {
+	m.shells++
+	id := fmt.Sprintf("user_shell_%d", m.shells)
+	m.tr.ApplyLogged(session.Event{Type: session.ToolCall{}.EventType(), Data: session.ToolCall{
+		Turn: m.proj.Turn(), CallID: id, Name: shellTool,
+		Card: card.Card{Kind: card.Terminal, Description: "!" + command, Terminal: &card.TerminalView{Command: command}},
+	}})
+	be, ctx := m.be, m.ctx
+	return func() tea.Msg { return shellMsg{callID: id, run: be.Shell(ctx, command)} }
+}
+
+// shellDone settles the card of a `!command`.
+func (m *Model) shellDone(msg shellMsg) {
+	c := msg.run.Card
+	m.tr.ApplyLogged(session.Event{Type: session.ToolResult{}.EventType(), Data: session.ToolResult{
+		Turn: m.proj.Turn(), CallID: msg.callID, Name: shellTool, Text: msg.run.Output, IsError: msg.run.Failed, Card: &c,
+	}})
+	m.scroll = 0
+}
