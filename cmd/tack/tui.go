@@ -137,7 +137,7 @@ func (h *heldSession) set(s *launch.Session) app.Backend {
 	defer h.mu.Unlock()
 	h.s = s
 	h.unmount = s.Broker.Mount()
-	h.backend = app.AgentBackend{Agent: s.Agent, Commands: s.Commands, Broker: s.Broker}
+	h.backend = app.AgentBackend{Agent: s.Agent, Commands: s.Commands, Broker: s.Broker, Session: s}
 	return h.backend
 }
 
