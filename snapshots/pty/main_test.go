@@ -98,10 +98,13 @@ func start(t *testing.T, s setup) *run {
 }
 
 // step is one line of a script: wait until the screen shows want (every
-// one of them), then do the input.
+// one of them), then, after pause, do the input.
 type step struct {
 	want []string
-	do   func(*run)
+	// pause is how long a person takes to read what appeared; dialogs that
+	// ignore keys for a moment after opening need it.
+	pause time.Duration
+	do    func(*run)
 }
 
 // script runs steps in order, each with its own deadline.
@@ -109,6 +112,9 @@ func (r *run) script(steps ...step) {
 	r.t.Helper()
 	for i, s := range steps {
 		r.waitText(fmt.Sprintf("step %d", i+1), s.want...)
+		if s.pause > 0 {
+			<-time.After(s.pause)
+		}
 		if s.do != nil {
 			s.do(r)
 		}

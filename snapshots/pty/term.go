@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -286,7 +287,11 @@ func (t *Terminal) Close() {
 	}
 	_ = t.master.Close()
 	<-t.readDone
-	_ = t.em.Close()
+	// Emulator.Close sets a flag that Read checks without a lock, a data
+	// race with the forwarder; closing the input pipe ends Read the same way.
+	if c, ok := t.em.InputPipe().(io.Closer); ok {
+		_ = c.Close()
+	}
 	<-t.forwardDone
 }
 
