@@ -1,0 +1,248 @@
+package snapshots
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/tack-agent/tack/app"
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// overlaySizes are the sizes every overlay is pinned at: roomy and cramped.
+var overlaySizes = []struct{ w, h int }{{100, 30}, {50, 14}}
+
+// ticking is a clock that moves one second per reading, so the keystroke
+// guard of questions and approvals has passed by the next key.
+func ticking() func() time.Time {
+	var mu sync.Mutex
+	now := frozen
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
+}
+
+// startOverlay runs the chat screen over f with a ticking clock.
+func startOverlay(t *testing.T, f *Fake, w, h int, tweak ...func(*app.Options)) *Term {
+	t.Helper()
+	o := options(f, w, h)
+	o.Now = ticking()
+	for _, fn := range tweak {
+		fn(&o)
+	}
+	tt := Start(t, app.New(o), w, h)
+	tt.WaitText(t, "deepseek-v4-flash")
+	return tt
+}
+
+// ask puts qs in front of the program through a broker and returns the
+// answers or error the asking side gets.
+func ask(t *testing.T, f *Fake, qs ...interact.Question) <-chan error {
+	t.Helper()
+	b := interact.NewBroker()
+	t.Cleanup(b.Mount())
+	f.Broker = b
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	done := make(chan error, 1)
+	go func() { _, err := b.Ask(ctx, qs); done <- err }()
+	return done
+}
+
+// approve puts an approval in front of the program.
+func approve(t *testing.T, f *Fake, a interact.Approval) {
+	t.Helper()
+	b := interact.NewBroker()
+	t.Cleanup(b.Mount())
+	f.Broker = b
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { _, _ = b.Approve(ctx, a) }()
+}
+
+func checksQuestion(multi bool) interact.Question {
+	return interact.Question{ID: "checks", Header: "CI", Question: "Which checks should run on every push?",
+		MultiSelect: multi, AllowCustom: true, Options: []interact.Option{
+			{Label: "go vet", Recommended: true},
+			{Label: "staticcheck", Description: "Slower, catches more."},
+			{Label: "race tests"},
+		}}
+}
+
+// overlayCase drives one overlay open; want is text the screen shows once
+// it is ready for its golden.
+type overlayCase struct {
+	name  string
+	setup func(t *testing.T, f *Fake) []func(*app.Options)
+	drive func(t *testing.T, tt *Term)
+	want  []string
+}
+
+var overlayCases = []overlayCase{
+	{name: "question_single", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		ask(t, f, checksQuestion(false), interact.Question{ID: "second", Question: "And then?", Options: []interact.Option{{Label: "Ship"}}})
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeyDown) }, want: []string{"› 2. staticcheck"}},
+	{name: "question_multi", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		ask(t, f, checksQuestion(true))
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeyDown); tt.Key(vt.KeySpace) }, want: []string{"[x] staticcheck"}},
+	{name: "question_custom", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		ask(t, f, checksQuestion(true))
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeyTab); tt.Type("only on main") }, want: []string{"only on main"}},
+	{name: "question_validation", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		ask(t, f, checksQuestion(true))
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeySpace); tt.Key(vt.KeyEnter) }, want: []string{"Select at least one"}},
+	{name: "question_paged", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		ask(t, f, interact.Question{ID: "plan", Header: "Plan review", Question: "Approve this plan and leave plan mode?",
+			Detail: lines("Step", 30), Options: []interact.Option{{Label: "Approve"}, {Label: "Keep planning"}}, AllowCustom: true})
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeyPgDown) }, want: []string{"↑ ", "↓ "}},
+	{name: "approval_bash", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		approve(t, f, interact.Approval{CallID: "c1", Tool: "bash", Summary: "git status; rm x", Remember: "git status",
+			Card: &card.Card{Kind: card.Terminal, Description: "Check the tree", Terminal: &card.TerminalView{Command: "git status; rm x"}}})
+		return nil
+	}, want: []string{"Allow once"}},
+	{name: "approval_edit", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		approve(t, f, interact.Approval{CallID: "c2", Tool: "edit", Summary: "Edit main.go", Remember: "edit",
+			Card: &card.Card{Kind: card.Diff, Title: "Edit main.go", Diffs: []card.FileDiff{{Path: "main.go", Added: 1, Removed: 1,
+				Lines: []card.DiffLine{{Op: card.OpContext, Text: "func main() {"}, {Op: card.OpDelete, Text: "\tfmt.Println(\"hello\")"},
+					{Op: card.OpAdd, Text: "\tfmt.Println(\"hello\", os.Args[1])"}, {Op: card.OpContext, Text: "}"}}}}}})
+		return nil
+	}, want: []string{"Allow once"}},
+	{name: "model_picker", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		f.Catalog = []llm.Model{
+			{Provider: "deepseek", ID: "deepseek-v4-flash", Name: "DeepSeek V4 Flash", ContextWindow: 1_000_000, Price: llm.Price{CacheMiss: 0.28, Output: 0.42}, DefaultEffort: llm.EffortHigh},
+			{Provider: "deepseek", ID: "deepseek-v4-pro", Name: "DeepSeek V4 Pro", ContextWindow: 1_000_000, Price: llm.Price{CacheMiss: 0.56, Output: 1.68}, DefaultEffort: llm.EffortHigh},
+			{Provider: "openai", ID: "local-qwen", Name: "Local Qwen", ContextWindow: 128_000},
+		}
+		return nil
+	}, drive: func(t *testing.T, tt *Term) {
+		tt.Type("/model")
+		tt.Key(vt.KeyEnter)
+		tt.WaitText(t, "Select model")
+		tt.Type("v4")
+	}, want: []string{"Filter: v4"}},
+	{name: "session_picker", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		at := func(m int) time.Time { return frozen.Add(-time.Duration(m) * time.Minute) }
+		f.Listing = []session.Summary{
+			{ID: sessionID, Cwd: "/workspace/project", Title: "This session", LastActive: at(0), Size: 2048},
+			{ID: "20260313-180000-aa11", Cwd: "/workspace/project", Title: "Fix the lexer", LastActive: at(900), Size: 48_000, OpenPID: 4242},
+			{ID: "20260312-100000-bb22", Cwd: "/workspace/project", Title: "Write the docs", LastActive: at(2000), Size: 1_300_000},
+		}
+		f.All = f.Listing
+		return nil
+	}, drive: func(t *testing.T, tt *Term) {
+		tt.Type("/resume")
+		tt.Key(vt.KeyEnter)
+	}, want: []string{"Write the docs"}},
+	{name: "command_menu", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		f.CommandList = []commands.Command{
+			{Name: "model", Description: "List models, or switch model and reasoning effort", Input: commands.Input{Hint: "[[provider/]model] [effort]"}},
+			{Name: "mcp", Description: "List MCP servers"},
+			{Name: "help", Description: "Show keyboard shortcuts and commands"},
+			{Name: "compact", Description: "Summarise the conversation to free context"},
+		}
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Type("/m") }, want: []string{"/model [[provider/]model]"}},
+	{name: "file_menu", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		home := t.TempDir()
+		root := filepath.Join(home, "project")
+		for _, p := range []string{"main.go", "main_test.go", "cmd/tack/main.go", "docs/manual.md", ".hidden/main.go"} {
+			full := filepath.Join(root, p)
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return []func(*app.Options){func(o *app.Options) { o.Cwd, o.Home = root, home }}
+	}, drive: func(t *testing.T, tt *Term) { tt.Type("look at @ma") }, want: []string{"look at @ma", "File · main.go"}},
+	{name: "history_search", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		var l log
+		for i, p := range []string{"Fix the failing parser test", "Add a README section on install", "Fix the lexer's last token"} {
+			f.History = append(f.History, l.event(session.TurnStart{Turn: i + 1}),
+				l.event(session.UserMessage{Turn: i + 1, Kind: session.KindPrompt, Text: p}),
+				l.event(session.TurnEnd{Turn: i + 1, Reason: session.StopCompleted}))
+		}
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Ctrl('r'); tt.Type("fix") }, want: []string{"History search: fix"}},
+}
+
+// TestOverlayScreens pins every overlay mounted in the running program at
+// 100×30 and 50×14.
+func TestOverlayScreens(t *testing.T) {
+	for _, c := range overlayCases {
+		for _, size := range overlaySizes {
+			t.Run(c.name+"_"+sizeName(size.w, size.h), func(t *testing.T) {
+				f := NewFake(header())
+				tweak := c.setup(t, f)
+				tt := startOverlay(t, f, size.w, size.h, tweak...)
+				if c.drive != nil {
+					c.drive(t, tt)
+				}
+				tt.WaitText(t, c.want...)
+				tt.Golden(t, c.name+"_"+sizeName(size.w, size.h))
+			})
+		}
+	}
+}
+
+// screenText is the screen's rows without the size header or styles.
+func screenText(tt *Term) string {
+	s, _ := tt.Snapshot()
+	return s[strings.Index(s, "\n")+1 : strings.Index(s, "└")]
+}
+
+// TestOverlaysLeaveNoStaleRows opens overlays at 100×30, shrinks the
+// terminal to 50×14 while they are open, and closes them: the shrunk screen
+// must equal a program started at 50×14 with the overlay open, and the
+// closed one a program that never opened it.
+func TestOverlaysLeaveNoStaleRows(t *testing.T) {
+	for _, name := range []string{"question_single", "approval_bash", "model_picker", "session_picker", "history_search", "command_menu"} {
+		t.Run(name, func(t *testing.T) {
+			var c overlayCase
+			for _, oc := range overlayCases {
+				if oc.name == name {
+					c = oc
+				}
+			}
+			open := func(w, h int) (*Term, *Fake) {
+				f := NewFake(header())
+				tt := startOverlay(t, f, w, h, c.setup(t, f)...)
+				if c.drive != nil {
+					c.drive(t, tt)
+				}
+				tt.WaitText(t, c.want...)
+				return tt, f
+			}
+			want, _ := open(50, 14)
+			wantOpen := screenText(want)
+			want.Key(vt.KeyEscape)
+			tt, _ := open(100, 30)
+			tt.E.Resize(50, 14)
+			tt.P.Send(tea.WindowSizeMsg{Width: 50, Height: 14})
+			tt.WaitFor(t, "the overlay as a program started at 50×14 shows it", func(string) bool { return screenText(tt) == wantOpen })
+			tt.Key(vt.KeyEscape)
+			want.WaitFor(t, "the overlay closed", func(string) bool { return !strings.Contains(screenText(want), c.want[len(c.want)-1]) })
+			tt.WaitFor(t, "the same screen as a program that closed it at 50×14", func(string) bool { return screenText(tt) == screenText(want) })
+		})
+	}
+}
