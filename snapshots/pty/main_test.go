@@ -101,6 +101,8 @@ func start(t *testing.T, s setup) *run {
 // one of them), then, after pause, do the input.
 type step struct {
 	want []string
+	// until, when set, must hold for the screen as well.
+	until func(screen string) bool
 	// pause is how long a person takes to read what appeared; dialogs that
 	// ignore keys for a moment after opening need it.
 	pause time.Duration
@@ -111,7 +113,7 @@ type step struct {
 func (r *run) script(steps ...step) {
 	r.t.Helper()
 	for i, s := range steps {
-		r.waitText(fmt.Sprintf("step %d", i+1), s.want...)
+		r.waitScreen(fmt.Sprintf("step %d", i+1), s.want, s.until)
 		if s.pause > 0 {
 			<-time.After(s.pause)
 		}
@@ -125,9 +127,22 @@ func (r *run) script(steps ...step) {
 // screen.
 func (r *run) waitText(label string, texts ...string) string {
 	r.t.Helper()
-	screen, _, err := r.WaitScreen(stepLimit, func(s string) bool { return containsAll(s, texts) })
+	return r.waitScreen(label, texts, nil)
+}
+
+// waitScreen waits until the screen shows every one of texts and, when
+// until is set, until holds for it.
+func (r *run) waitScreen(label string, texts []string, until func(string) bool) string {
+	r.t.Helper()
+	screen, _, err := r.WaitScreen(stepLimit, func(s string) bool {
+		return containsAll(s, texts) && (until == nil || until(s))
+	})
 	if err != nil {
-		r.t.Fatalf("%s: want the screen to show %q within %v, got (%v):\n%s", label, texts, stepLimit, err, frame(screen))
+		what := fmt.Sprintf("%q", texts)
+		if until != nil {
+			what += " and the step's condition"
+		}
+		r.t.Fatalf("%s: want the screen to show %s within %v, got (%v):\n%s", label, what, stepLimit, err, frame(screen))
 	}
 	return screen
 }

@@ -193,13 +193,6 @@ func (t *Terminal) ModeSet(m ansi.Mode) bool {
 	return t.modes[m]
 }
 
-// CursorHidden reports whether the emulator's cursor is hidden.
-func (t *Terminal) CursorHidden() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.em.CursorHidden()
-}
-
 // AltScreen reports whether the emulator shows the alternate screen.
 func (t *Terminal) AltScreen() bool {
 	t.mu.Lock()
