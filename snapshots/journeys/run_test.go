@@ -327,12 +327,13 @@ func (r *run) programAt(status agent.Status) {
 	})
 }
 
-// log closes the session and returns its log file, normalised.
+// log is the session's log file as it stands, normalised.
 func (r *run) log() []byte {
 	r.t.Helper()
-	path := r.sess.Log.Path()
-	r.closeSession()
-	b, err := os.ReadFile(path)
+	if err := r.sess.Log.Sync(); err != nil {
+		r.t.Fatalf("sync the session log: %v", err)
+	}
+	b, err := os.ReadFile(r.sess.Log.Path())
 	if err != nil {
 		r.t.Fatalf("read the session log: %v", err)
 	}

@@ -81,7 +81,7 @@ func main() {
 // scriptedJourneys are the journeys -record can write.
 func scriptedJourneys() []scripted {
 	return []scripted{
-		{name: "multi-turn-conversation", moves: []move{
+		{name: "multi-turn-conversation", settings: settings{Height: 50}, moves: []move{
 			user("What is a goroutine, in one paragraph?"),
 			model(reasoning("The user wants a short definition."),
 				text("A **goroutine** is a function running concurrently with the rest of the program in the same "+
@@ -110,7 +110,7 @@ func scriptedJourneys() []scripted {
 					`"new_string":"import (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println(\"hello\", os.Args[1])"}`), usage(896, 80, 60)),
 				model(text("Done: `main` now greets `os.Args[1]`."), usage(970, 40, 12)),
 			}},
-		{name: "todo-plan", settings: settings{Mode: "full-access"}, moves: []move{
+		{name: "todo-plan", settings: settings{Mode: "full-access", Height: 50}, moves: []move{
 			user("Prepare the release"),
 			model(call("call_todo1", "todo_write", `{"todos":[{"content":"Write the changelog","status":"in_progress"},`+
 				`{"content":"Tag the release","status":"pending"},{"content":"Announce it","status":"pending"}]}`), usage(0, 900, 50)),
@@ -119,22 +119,27 @@ func scriptedJourneys() []scripted {
 				`{"content":"Tag the release","status":"in_progress"},{"content":"Announce it","status":"pending"}]}`), usage(950, 40, 50)),
 			model(text("The changelog is written; tagging the release is next."), usage(990, 40, 14)),
 		}},
-		{name: "question-answered", moves: []move{
+		{name: "question-answered", settings: settings{Height: 50}, moves: []move{
 			user("Add a database to the service"),
 			model(call("call_ask", "ask_user_question", `{"questions":[{"id":"db","header":"Database",`+
 				`"question":"Which database should the service use?","options":[`+
 				`{"label":"SQLite","description":"a file next to the binary","recommended":true},`+
-				`{"label":"PostgreSQL","description":"a server to run"}]}]}`), usage(0, 900, 60)),
-			answer(interact.Answer{ID: "db", Selected: []string{"SQLite"}}),
-			model(text("SQLite it is: one file next to the binary, nothing to run."), usage(950, 50, 16)),
+				`{"label":"PostgreSQL","description":"a server to run"}]},`+
+				`{"id":"tables","question":"Which tables should it have?","multi_select":true,"options":[`+
+				`{"label":"users"},{"label":"orders","recommended":true},{"label":"invoices","recommended":true}]}]}`), usage(0, 900, 90)),
+			answer(interact.Answer{ID: "db", Selected: []string{"PostgreSQL"}},
+				interact.Answer{ID: "tables", Selected: []string{"users", "orders"}, Custom: "an audit log"}),
+			model(text("PostgreSQL with `users`, `orders` and an audit log table."), usage(950, 80, 16)),
 		}},
-		{name: "approvals", files: map[string]string{"notes.txt": notes}, moves: []move{
-			user("Show the notes, then delete them"),
+		{name: "approvals", settings: settings{Height: 50}, files: map[string]string{"notes.txt": notes}, moves: []move{
+			user("Show the notes, count them, then delete them"),
 			model(call("call_cat", "bash", `{"command":"cat notes.txt","description":"Show the notes"}`), usage(0, 900, 20)),
 			decide("bash", interact.Allow, ""),
-			model(call("call_rm", "bash", `{"command":"rm notes.txt","description":"Delete the notes"}`), usage(896, 40, 20)),
+			model(call("call_wc", "bash", `{"command":"wc -l notes.txt","description":"Count the notes"}`), usage(896, 40, 20)),
+			decide("bash", interact.AllowSession, ""),
+			model(call("call_rm", "bash", `{"command":"rm notes.txt","description":"Delete the notes"}`), usage(930, 40, 20)),
 			decide("bash", interact.Deny, "keep the notes"),
-			model(text("I showed the notes and left `notes.txt` in place, as you asked."), usage(930, 60, 20)),
+			model(text("The notes have 2 lines; I left `notes.txt` in place, as you asked."), usage(960, 60, 20)),
 		}},
 		{name: "steering", settings: settings{Mode: "full-access"}, files: map[string]string{"notes.txt": notes}, moves: []move{
 			user("Count the lines of notes.txt"),
