@@ -78,7 +78,7 @@ type Terminal struct {
 	changed chan struct{} // closed and replaced after every write to the screen
 	wrote   time.Time     // when the screen last changed
 	first   time.Time     // when the program first wrote
-	modes   map[ansi.Mode]bool
+	modes   map[ansi.Mode]bool // set by the emulator's callbacks, inside Write under mu
 
 	readDone    chan struct{} // the master reader ended: the slave side is closed
 	forwardDone chan struct{} // the reply forwarder ended: the emulator is closed
