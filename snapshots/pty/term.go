@@ -75,9 +75,9 @@ type Terminal struct {
 
 	mu      sync.Mutex
 	raw     bytes.Buffer
-	changed chan struct{} // closed and replaced after every write to the screen
-	wrote   time.Time     // when the screen last changed
-	first   time.Time     // when the program first wrote
+	changed chan struct{}      // closed and replaced after every write to the screen
+	wrote   time.Time          // when the screen last changed
+	first   time.Time          // when the program first wrote
 	modes   map[ansi.Mode]bool // set by the emulator's callbacks, inside Write under mu
 
 	readDone    chan struct{} // the master reader ended: the slave side is closed
