@@ -140,7 +140,10 @@ func (t *Transcript) changed(i int) {
 	b := t.blocks[i]
 	b.version++
 	b.measure()
-	if !b.cached {
-		t.h.set(i, t.estimate(b))
+	// A cached height is still the best guess for a block that was drawn
+	// and is growing (it stays still on screen until redrawn), but a block
+	// drawn empty must get a height, or it never comes into view.
+	if !b.cached || len(b.lines) == 0 {
+		t.h.set(i, max(t.estimate(b), len(b.lines)))
 	}
 }

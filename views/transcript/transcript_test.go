@@ -336,3 +336,20 @@ func TestStreamingToolCallShowsPendingHeader(t *testing.T) {
 		t.Fatalf("want a pending tool row, got\n%s", got)
 	}
 }
+
+// The app renders the bottom of the transcript after every batch; a step
+// drawn empty when it started must still grow into view as text streams.
+func TestStreamedTextShowsAtTheBottomWhileItStreams(t *testing.T) {
+	tr := New(wide)
+	tr.ApplyLogged(session.Event{Type: "user/message", Data: session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "do the thing"}})
+	tr.Apply(logged(session.StepStart{Turn: 1, Step: 1}))
+	tr.View(0, 20) // the empty step is rendered and cached
+	tr.Apply(text(1, 1, "Hello from the model."))
+	if got := plain(tr.View(0, 20)); !strings.Contains(got, "Hello from the model.") {
+		t.Fatalf("want the streamed text at the bottom, got\n%s", got)
+	}
+	tr.Apply(text(1, 1, "\n\nA second paragraph.\n\nA third one, last."))
+	if got := plain(tr.View(0, 20)); !strings.Contains(got, "A third one, last.") {
+		t.Fatalf("want the growing text's end at the bottom, got\n%s", got)
+	}
+}
