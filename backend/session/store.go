@@ -32,11 +32,18 @@ type Log struct {
 	repaired []Event
 	nextSeq  int64
 	closed   bool
+	// newEntry is set while the directory entry of a newly created log
+	// has not been synced: the first Sync makes it durable.
+	newEntry bool
 }
 
-// Create starts a new log at path (directories 0700, file 0600), writes and
-// syncs the header and takes the session's lock. A zero h.Version becomes
-// FormatVersion. It fails if a log already exists at path.
+// Create starts a new log at path (directories 0700, file 0600), writes the
+// header and takes the session's lock. A zero h.Version becomes
+// FormatVersion. It fails if a log already exists at path. The header is
+// written through to the file but synced, with the file's directory entry,
+// only by the first Sync or by Close: a session that crashes before its
+// first durability barrier has no event worth keeping, and starting a
+// session does not wait for the disk.
 func Create(path string, h Header) (*Log, error) {
 	if h.Version == 0 {
 		h.Version = FormatVersion
@@ -57,13 +64,12 @@ func Create(path string, h Header) (*Log, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("create session %s: %w", h.ID, err), lock.release())
 	}
-	if _, err = f.Write(line); err == nil {
-		err = syncFileAndDir(f, path)
-	}
-	if err != nil {
+	if _, err = f.Write(line); err != nil {
 		return nil, errors.Join(fmt.Errorf("create session %s: %w", h.ID, err), f.Close(), lock.release())
 	}
-	return newLog(path, h, f, lock, nil, 0), nil
+	l := newLog(path, h, f, lock, nil, 0)
+	l.newEntry = true
+	return l, nil
 }
 
 // Open takes the lock of the log at path, reads it, truncates a torn last
@@ -172,7 +178,8 @@ func (l *Log) Append(now time.Time, d Data) (Event, error) {
 	return e, nil
 }
 
-// Sync writes buffered events to the file and fsyncs it.
+// Sync writes buffered events to the file and fsyncs it (and, the first
+// time after Create, the directory holding it).
 func (l *Log) Sync() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -188,6 +195,12 @@ func (l *Log) syncLocked() error {
 	}
 	if err := l.file.Sync(); err != nil {
 		return fmt.Errorf("sync session %s: %w", l.header.ID, err)
+	}
+	if l.newEntry {
+		if err := syncDir(filepath.Dir(l.path)); err != nil {
+			return fmt.Errorf("sync session %s: %w", l.header.ID, err)
+		}
+		l.newEntry = false
 	}
 	return nil
 }
@@ -227,12 +240,9 @@ func (l *Log) Close() error {
 	return errors.Join(l.syncLocked(), l.file.Close(), l.lock.release())
 }
 
-// syncFileAndDir makes a newly created file and its directory entry durable.
-func syncFileAndDir(f *os.File, path string) error {
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	dir, err := os.Open(filepath.Dir(path))
+// syncDir makes the entries of a directory durable.
+func syncDir(path string) error {
+	dir, err := os.Open(path)
 	if err != nil {
 		return err
 	}

@@ -107,6 +107,22 @@ func TestCreateRefusesAnExistingLog(t *testing.T) {
 	}
 }
 
+func TestCreatedHeaderIsReadableBeforeTheFirstSync(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ws", "s1.jsonl")
+	l, err := Create(path, testHeader("s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	h, events, err := Read(path)
+	if err != nil || h.ID != "s1" || len(events) != 0 {
+		t.Fatalf("want header s1 and no events before any Sync, got %+v, %d events, %v", h, len(events), err)
+	}
+	if err := l.Sync(); err != nil {
+		t.Fatalf("want the first Sync to make the new log durable, got %v", err)
+	}
+}
+
 func TestAppendRefusesTheTranscriptMarker(t *testing.T) {
 	l, err := Create(filepath.Join(t.TempDir(), "s1.jsonl"), testHeader("s1"))
 	if err != nil {
