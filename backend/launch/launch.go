@@ -7,11 +7,9 @@ package launch
 import (
 	crand "crypto/rand"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -115,10 +113,9 @@ func Open(o Options) (*Session, error) {
 }
 
 func (s *Session) start(o Options, cfg config.File, provider, base, key string, mode permission.Mode) error {
+	// The tools create the spill directory when they first spill, so a
+	// session that never spills leaves none behind.
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
-	if err := os.MkdirAll(spill, 0o700); err != nil {
-		return fmt.Errorf("create spill directory: %w", err)
-	}
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
 	registry, closeTools := Tools(s.Policy)

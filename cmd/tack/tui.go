@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/term"
 
 	"github.com/tack-agent/tack/app"
@@ -59,7 +60,8 @@ func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stde
 	ctx, which, stop := signalContext()
 	defer stop()
 	guard := app.NewGuard(root)
-	p := tea.NewProgram(guard, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
+	p := tea.NewProgram(guard, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler(),
+		tea.WithFPS(maxFPS), tea.WithColorProfile(renderProfile(chat.Colour)))
 	_, runErr := p.Run()
 	if m, ok := guard.Inner().(*app.Model); ok {
 		m.Close()
@@ -158,4 +160,22 @@ func (h *heldSession) close() {
 		h.s.Close()
 		h.s = nil
 	}
+}
+
+// maxFPS is bubbletea's highest frame rate. The renderer writes a frame
+// only on its ticker, so the first frame and every key echo wait up to one
+// period: at 120 Hz that is 8 ms instead of 17. The app still delivers
+// streamed events at most once per its own frame.
+const maxFPS = 120
+
+// renderProfile is the colour profile the renderer downsamples to. tack
+// draws only the 16 ANSI colours and has already decided whether to use
+// colour, so the profile follows that decision instead of being detected,
+// which would read the terminfo database and, inside tmux, run `tmux info`
+// before the first frame.
+func renderProfile(colour bool) colorprofile.Profile {
+	if colour {
+		return colorprofile.ANSI
+	}
+	return colorprofile.ASCII
 }

@@ -1,0 +1,19 @@
+package launch
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestOpeningASessionWritesOnlyItsLog(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	s := openForTest(t, home, cwd, "")
+	defer s.Close()
+	if _, err := os.Stat(filepath.Join(home, "spill")); !os.IsNotExist(err) {
+		t.Errorf("want no spill directory before a tool spills, got %v", err)
+	}
+	if _, err := os.Stat(s.Log.Path()); err != nil {
+		t.Errorf("want the session log at %s, got %v", s.Log.Path(), err)
+	}
+}
