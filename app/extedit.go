@@ -41,7 +41,9 @@ func (m *Model) externalEditor() tea.Cmd {
 		if err != nil {
 			return draftFileMsg{err: fmt.Errorf("create the draft file: %w", err)}
 		}
-		_, err = f.WriteString(draft)
+		// A text file ends with a newline; editors and scripts that
+		// append lines expect one.
+		_, err = f.WriteString(draft + "\n")
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
