@@ -20,8 +20,12 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// ShellOrigin marks the context a `!command` adds to the session.
-const ShellOrigin = "shell"
+// ShellOrigin marks the context a `!command` adds to the session, and
+// ShellDescription describes its bash call on the card.
+const (
+	ShellOrigin      = "shell"
+	ShellDescription = "Shell command typed by the user"
+)
 
 // AgentBackend adapts a running agent, its command registry and its
 // interaction broker to Backend. Session, when set, brings the permission
@@ -159,7 +163,7 @@ func (b AgentBackend) Shell(ctx context.Context, command string) ShellRun {
 		return ShellRun{Card: card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: command}},
 			Output: "This session has no bash tool.", Failed: true}
 	}
-	args, _ := json.Marshal(map[string]string{"command": command, "description": "Shell command typed by the user"})
+	args, _ := json.Marshal(map[string]string{"command": command, "description": ShellDescription})
 	call := tools.Call{ID: fmt.Sprintf("shell_%d", shellCalls.Add(1)), Args: args, Env: b.shellEnv()}
 	if b.Session != nil && b.Session.Policy != nil {
 		if err := b.Session.Policy.Authorize(ctx, t, call); err != nil {

@@ -83,6 +83,7 @@ type Model struct {
 
 	editor   editor.Editor
 	menu     *complete.Menu
+	uses     map[string]int // command runs by name, frequent first in the menu
 	files    fileIndex
 	ov       overlays
 	scroll   int // rows above the bottom; 0 follows new output
@@ -112,6 +113,7 @@ func New(o Options) *Model {
 		status: agent.StatusIdle,
 		mouse:  true,
 		proj:   session.NewProjection(session.Header{}),
+		uses:   map[string]int{},
 	}
 	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Reasoning: !o.HideReasoning, Cards: cards.Collapsed})
 	m.editor = editor.New(m.theme, m.width)
@@ -211,7 +213,7 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	m.permission = msg.permission
 	m.sessionID = msg.sessionID
 	m.proj = session.NewProjection(msg.header)
-	m.menu.SetCommands(completionCommands(msg.commands), nil)
+	m.menu.SetCommands(completionCommands(msg.commands), m.uses)
 	m.ov.commands = msg.commands
 	for _, e := range msg.history {
 		m.applyLogged(e)
@@ -228,8 +230,11 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 func (m *Model) applyLogged(e session.Event) {
 	m.proj.Apply(e)
 	m.tr.ApplyLogged(e)
-	if _, ok := e.Data.(session.ToolResult); ok {
+	switch d := e.Data.(type) {
+	case session.ToolResult:
 		m.files.stale = true
+	case session.CommandRun:
+		m.uses[d.Name]++
 	}
 }
 

@@ -29,7 +29,7 @@ func (m *Model) shell(command string) tea.Cmd {
 	id := fmt.Sprintf("user_shell_%d", m.shells)
 	m.tr.ApplyLogged(session.Event{Type: session.ToolCall{}.EventType(), Data: session.ToolCall{
 		Turn: m.proj.Turn(), CallID: id, Name: shellTool,
-		Card: card.Card{Kind: card.Terminal, Description: "!" + command, Terminal: &card.TerminalView{Command: command}},
+		Card: card.Card{Kind: card.Terminal, Description: ShellDescription, Terminal: &card.TerminalView{Command: command}},
 	}})
 	be, ctx := m.be, m.ctx
 	return func() tea.Msg { return shellMsg{callID: id, run: be.Shell(ctx, command)} }
