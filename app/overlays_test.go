@@ -1,0 +1,111 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/overlays/sessionpicker"
+	"github.com/tack-agent/tack/views/cards"
+)
+
+// screen is the model's view as plain text.
+func screen(m *Model) string { return m.View().Content }
+
+func newTestModel(now func() time.Time) (*Model, *countingBackend) {
+	be := &countingBackend{}
+	m := New(Options{Backend: be, Width: 80, Height: 24, Now: now})
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be})
+	return m, be
+}
+
+func TestEscClosesTheOverlayBeforeCancellingTheTurn(t *testing.T) {
+	m, be := newTestModel(nil)
+	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning}}})
+	m.Update(key("?"))
+	if m.ov.help == nil {
+		t.Fatal("want ? on an empty editor to open help, got it closed")
+	}
+	before := m.tr.Settings().Cards
+	m.Update(key("ctrl+o"))
+	if got := m.tr.Settings().Cards; got != before {
+		t.Fatalf("want Ctrl+O ignored while help is open, got cards %v", got)
+	}
+	_, cmd := m.Update(key("esc"))
+	if m.ov.help != nil || cmd != nil {
+		t.Fatalf("want the first Esc to close help and cancel nothing, got help open %v, command %v", m.ov.help != nil, cmd != nil)
+	}
+	_, cmd = m.Update(key("esc"))
+	if cmd == nil {
+		t.Fatal("want the second Esc to cancel the running turn, got no command")
+	}
+	cmd()
+	if got := be.sent.Load(); got != "cancel" {
+		t.Fatalf("want the second Esc to cancel, got %v", got)
+	}
+}
+
+func TestCompactionShowsItsElapsedTime(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	m, _ := newTestModel(func() time.Time { return now })
+	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning}, agent.PhaseChanged{Phase: agent.PhaseCompacting}}})
+	now = now.Add(12 * time.Second)
+	m.Update(tickMsg{})
+	s := screen(m)
+	if !strings.Contains(s, "Context being compacted 12.0s") || !strings.Contains(s, "⊙") {
+		t.Fatalf("want the compaction timer and ⊙ on screen, got:\n%s", s)
+	}
+	m.Update(eventsMsg{events: []agent.Event{agent.PhaseChanged{Phase: agent.PhaseResponding}}})
+	if s := screen(m); strings.Contains(s, "Context being compacted") || !strings.Contains(s, "●") {
+		t.Fatalf("want the timer gone and ● shown once the model responds, got:\n%s", s)
+	}
+}
+
+func TestChoosingASessionEndsTheProgramWithItsID(t *testing.T) {
+	m, _ := newTestModel(nil)
+	m.typeInto("/resume")
+	_, cmd := m.Update(key("enter"))
+	m.Update(cmd())
+	if m.ov.sessions == nil {
+		t.Fatal("want /resume to open the session picker, got none")
+	}
+	m.Update(sessionsMsg{loaded: sessionpicker.Loaded{Workspace: []session.Summary{
+		{ID: "s-1", Cwd: "/w"}, {ID: "s-0", Cwd: "/elsewhere"},
+	}}})
+	m.Update(key("down"))
+	_, cmd = m.Update(key("enter"))
+	if got := m.Result(); got != (Result{ResumeID: "s-0", Cwd: "/elsewhere"}) {
+		t.Fatalf("want the result to resume s-0 in /elsewhere, got %+v", got)
+	}
+	if cmd == nil {
+		t.Fatal("want choosing a session to quit the program, got no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("want choosing a session to quit the program, got another command")
+	}
+}
+
+func TestDetailsDialogAppliesLive(t *testing.T) {
+	m, _ := newTestModel(nil)
+	m.typeInto("/details")
+	_, cmd := m.Update(key("enter"))
+	m.Update(cmd())
+	if m.ov.details == nil {
+		t.Fatal("want /details to open the dialog, got none")
+	}
+	m.Update(key("tab"))
+	if got := m.tr.Settings().Cards; got != cards.Expanded {
+		t.Fatalf("want Tab in the dialog to expand cards at once, got %v", got)
+	}
+}
+
+// typeInto types s into the editor, key by key.
+func (m *Model) typeInto(s string) {
+	for _, r := range s {
+		m.Update(key(string(r)))
+	}
+}
