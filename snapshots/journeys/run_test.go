@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/vt"
-
 	"github.com/tack-agent/tack/app"
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
@@ -236,7 +234,7 @@ func (r *run) decide(a action) {
 	}
 	n := r.w.count(isDecided)
 	r.showing(r.pending(t, func(q *interact.Request) bool { return q.Approval != nil && q.Approval.Tool == a.tool }))
-	approvalKeys(r.term, a.decision)
+	approvalKeys(r.keys(), a.decision)
 	r.w.until(t, fmt.Sprintf("the %s approval decided", a.tool), func() bool { return r.w.count(isDecided) > n })
 }
 
@@ -252,7 +250,7 @@ func (r *run) answer(answers []interact.Answer) {
 	n := r.w.count(isAnswered)
 	q := r.pending(t, func(q *interact.Request) bool { return q.Questions != nil })
 	r.showing(q)
-	questionKeys(r.term, q.Questions, answers)
+	questionKeys(r.keys(), q.Questions, answers)
 	r.w.until(t, "the question answered", func() bool { return r.w.count(isAnswered) > n })
 }
 
@@ -288,7 +286,7 @@ func (r *run) restart() {
 	r.w.until(t, "the agent idle before the restart", r.w.settled)
 	r.restarts = append(r.restarts, r.w.events[len(r.w.events)-1].Seq)
 	r.programAt(agent.StatusIdle)
-	r.term.Ctrl('d')
+	r.keys().typ(keyCtrlD)
 	if err := r.term.Wait(t); err != nil {
 		t.Fatalf("want the program to exit on Ctrl+D, got %v", err)
 	}
@@ -299,14 +297,17 @@ func (r *run) restart() {
 
 // typeLine types text (lines joined with Ctrl+J) and presses Enter.
 func (r *run) typeLine(text string) {
+	kb := r.keys()
 	for i, line := range strings.Split(text, "\n") {
 		if i > 0 {
-			r.term.Ctrl('j')
+			kb.typ(keyCtrlJ)
 		}
-		r.term.Type(line)
+		kb.typ(line)
 	}
-	r.term.Key(vt.KeyEnter)
+	kb.typ(keyEnter)
 }
+
+func (r *run) keys() keyboard { return keyboard{r.term.E.Emulator} }
 
 // finish waits until the session has settled and the program shows it
 // idle.

@@ -12,11 +12,34 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/tack-agent/tack/backend/interact"
-	"github.com/tack-agent/tack/snapshots"
 )
 
 // What a run reads off the screen and the keys it presses. They are kept
 // here, together, because they follow the program's interface.
+
+// keyboard types into the program by writing to the emulator's input
+// pipe. It does not go through snapshots.Term's Type and Key: those hold
+// the emulator's lock while the unbuffered pipe blocks, and when the
+// program's renderer is waiting for that lock to draw a frame, its event
+// loop waits for the renderer and its input reader for the event loop,
+// nobody reads the pipe and the run deadlocks. Writing to the pipe reads
+// no emulator state, so it needs no lock.
+type keyboard struct{ e *vt.Emulator }
+
+func (k keyboard) typ(s string) { k.e.SendText(s) }
+
+// The bytes a terminal sends for the keys a run presses (cursor keys in
+// normal mode, which is the program's).
+const (
+	keyEnter = "\r"
+	keyEsc   = "\x1b"
+	keyTab   = "\t"
+	keySpace = " "
+	keyUp    = "\x1b[A"
+	keyDown  = "\x1b[B"
+	keyCtrlJ = "\n"
+	keyCtrlD = "\x04"
+)
 
 // keyGuard is more than the time the approval dialog and the question
 // panel ignore keys for after they open; the run moves the program's
@@ -26,18 +49,18 @@ const keyGuard = time.Second
 // approvalKeys decides the approval on screen as d says: y allows, a
 // allows for the session, Esc denies without a reason, and n opens the
 // reason field, where the reason is typed and Enter denies.
-func approvalKeys(tt *snapshots.Term, d interact.Decision) {
+func approvalKeys(kb keyboard, d interact.Decision) {
 	switch {
 	case d.Verdict == interact.Allow:
-		tt.Type("y")
+		kb.typ("y")
 	case d.Verdict == interact.AllowSession:
-		tt.Type("a")
+		kb.typ("a")
 	case d.Reason == "":
-		tt.Key(vt.KeyEscape)
+		kb.typ(keyEsc)
 	default:
-		tt.Type("n")
-		tt.Type(d.Reason)
-		tt.Key(vt.KeyEnter)
+		kb.typ("n")
+		kb.typ(d.Reason)
+		kb.typ(keyEnter)
 	}
 }
 
@@ -46,26 +69,26 @@ func approvalKeys(tt *snapshots.Term, d interact.Decision) {
 // Enter; for several choices Space toggles every option whose mark differs
 // from the answer (recommended options start marked); a custom answer is
 // typed after Tab.
-func questionKeys(tt *snapshots.Term, qs []interact.Question, answers []interact.Answer) {
+func questionKeys(kb keyboard, qs []interact.Question, answers []interact.Answer) {
 	for i, q := range qs {
 		var a interact.Answer
 		if i < len(answers) {
 			a = answers[i]
 		}
 		for range q.Options {
-			tt.Key(vt.KeyUp)
+			kb.typ(keyUp)
 		}
 		cursor := 0
 		moveTo := func(j int) {
 			for ; cursor < j; cursor++ {
-				tt.Key(vt.KeyDown)
+				kb.typ(keyDown)
 			}
 		}
 		for j, o := range q.Options {
 			chosen := slices.Contains(a.Selected, o.Label)
 			if q.MultiSelect && chosen != o.Recommended {
 				moveTo(j)
-				tt.Key(vt.KeySpace)
+				kb.typ(keySpace)
 			}
 			if !q.MultiSelect && chosen && a.Custom == "" {
 				moveTo(j)
@@ -73,11 +96,11 @@ func questionKeys(tt *snapshots.Term, qs []interact.Question, answers []interact
 		}
 		if a.Custom != "" {
 			if len(q.Options) > 0 {
-				tt.Key(vt.KeyTab)
+				kb.typ(keyTab)
 			}
-			tt.Type(a.Custom)
+			kb.typ(a.Custom)
 		}
-		tt.Key(vt.KeyEnter)
+		kb.typ(keyEnter)
 	}
 }
 
