@@ -11,10 +11,8 @@ import (
 // from the registry) or an "@path" token (files and folders of the
 // workspace). The workspace is indexed in a command when the program
 // starts and again after tools changed files.
-//
-// The editor does not report its cursor offset or let its text be set, so
-// the menu reads the draft as if the cursor were at its end, and an
-// accepted completion replaces the draft through a paste.
+// The menu reads the token under the editor's cursor, and an accepted
+// completion replaces that token, leaving the cursor after it.
 
 // fileIndex tracks the workspace index the @ menu ranks.
 type fileIndex struct {
@@ -71,8 +69,7 @@ func completionCommands(cmds []commands.Command) []complete.Command {
 
 // refreshMenu follows the draft after every edit.
 func (m *Model) refreshMenu() {
-	draft := m.editor.Value()
-	m.menu.Refresh(draft, len(draft))
+	m.menu.Refresh(m.editor.Value(), m.editor.CursorOffset())
 }
 
 // menuKey gives an open menu the keys it navigates with; handled is false
@@ -86,19 +83,15 @@ func (m *Model) menuKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return nil, false
 	}
 	if out.Accepted {
-		draft := m.editor.Value()
-		e := out.Edit
-		e.Start, e.End = min(e.Start, len(draft)), min(max(e.End, e.Start), len(draft))
-		m.setDraft(draft[:e.Start] + e.Text + draft[e.End:])
+		m.editor.Replace(out.Edit.Start, out.Edit.End, out.Edit.Text)
+		m.refreshMenu()
 	}
 	return nil, true
 }
 
-// setDraft replaces the editor's text (its cursor goes to the end).
+// setDraft replaces the editor's text as typed text, however long, with
+// the cursor at its end.
 func (m *Model) setDraft(text string) {
-	m.editor.Reset()
-	if text != "" {
-		m.editor, _ = m.editor.Update(tea.PasteMsg{Content: text})
-	}
+	m.editor.SetValue(text)
 	m.refreshMenu()
 }

@@ -83,7 +83,7 @@ func (m *Model) globalKey(s string) (cmd tea.Cmd, ok bool) {
 	case "ctrl+t":
 		m.toggleReasoning()
 	case "ctrl+r":
-		m.openHistory()
+		return m.openHistory(), true
 	case "ctrl+g":
 		return m.externalEditor(), true
 	case "ctrl+y":

@@ -185,6 +185,8 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 		m.modelSet(msg)
 	case sessionsMsg:
 		m.sessionsLoaded(msg)
+	case historyMsg:
+		m.historyLoaded(msg)
 	case shellMsg:
 		m.shellDone(msg)
 	case draftFileMsg:

@@ -94,6 +94,8 @@ func key(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	case "down":
 		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
 	case "pgup":
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
 	}
@@ -233,7 +235,7 @@ func TestOverlayPathsCallNoBackendOutsideCommands(t *testing.T) {
 	}
 	d.step(key("esc"))
 
-	d.step(key("ctrl+r"))
+	d.run(d.step(key("ctrl+r")))
 	d.step(key("esc"))
 	d.step(key("?"))
 	d.step(key("esc"))

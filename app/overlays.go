@@ -1,8 +1,6 @@
 package app
 
 import (
-	"slices"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/backend/commands"
@@ -32,6 +30,7 @@ type overlays struct {
 	models   *modelpicker.Picker
 	sessions *sessionpicker.Picker
 	history  *historysearch.Search
+	search   historySearch
 	details  *details.Dialog
 	help     *help.Help
 
@@ -73,13 +72,7 @@ func (m *Model) overlayKey(msg tea.Msg) tea.Cmd {
 	case m.ov.sessions != nil:
 		return m.sessionPickerKey(msg)
 	case m.ov.history != nil:
-		out := m.ov.history.Update(msg)
-		if out.Kind != historysearch.None {
-			m.ov.history = nil
-		}
-		if out.Kind == historysearch.Chosen {
-			m.setDraft(out.Prompt)
-		}
+		m.historyKey(msg)
 	case m.ov.details != nil:
 		out := m.ov.details.Update(msg)
 		if out.Kind == details.Closed {
@@ -180,14 +173,6 @@ func (m *Model) sessionPickerKey(msg tea.Msg) tea.Cmd {
 func (m *Model) resume(id, cwd string) tea.Cmd {
 	m.result = Result{ResumeID: id, Cwd: cwd}
 	return m.exit()
-}
-
-// openHistory is Ctrl+R: search this session's prompts, newest first.
-func (m *Model) openHistory() {
-	m.ov.closeAll()
-	prompts := slices.Clone(m.proj.Prompts())
-	slices.Reverse(prompts)
-	m.ov.history = historysearch.New(prompts, m.theme)
 }
 
 func (m *Model) openDetails() {

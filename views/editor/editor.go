@@ -91,6 +91,45 @@ func (e *Editor) SetHistory(prompts []string) {
 // Value is the text in the editor with pastes expanded.
 func (e Editor) Value() string { return e.pastes.expand(e.ta.Value()) }
 
+// CursorOffset is the byte offset of the cursor in Value().
+func (e Editor) CursorOffset() int {
+	raw := e.ta.Value()
+	off := 0
+	for i, line := range strings.Split(raw, "\n") {
+		if i == e.ta.Line() {
+			runes := []rune(line)
+			off += len(string(runes[:min(e.ta.Column(), len(runes))]))
+			break
+		}
+		off += len(line) + 1
+	}
+	return len(e.pastes.expand(raw[:off]))
+}
+
+// SetValue replaces the draft with s and puts the cursor at its end. The
+// text lands as typed text, however long; only pastes of the old draft
+// still whole in s keep their markers.
+func (e *Editor) SetValue(s string) { e.Replace(0, len(e.Value()), s) }
+
+// Replace replaces Value()[start:end] with text and puts the cursor right
+// after text. Offsets outside the draft are clamped to it.
+func (e *Editor) Replace(start, end int, text string) {
+	v := e.Value()
+	start = min(max(start, 0), len(v))
+	end = min(max(end, start), len(v))
+	head, tail := v[:start]+text, v[end:]
+	var kept pastes
+	kept, head = e.pastes.collapse(kept, head)
+	kept, tail = e.pastes.collapse(kept, tail)
+	e.ta.Reset()
+	e.ta.InsertString(tail)
+	e.ta.MoveToBegin()
+	e.ta.InsertString(head)
+	e.pastes = kept
+	e.browse = len(e.history)
+	e.draft = ""
+}
+
 // Empty reports whether the editor holds no text.
 func (e Editor) Empty() bool { return e.ta.Value() == "" }
 

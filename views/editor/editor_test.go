@@ -181,3 +181,73 @@ func TestEditorUsesOnlyThePalette(t *testing.T) {
 		}
 	}
 }
+
+var left = tea.KeyPressMsg{Code: tea.KeyLeft}
+
+func TestCursorOffsetIsTheByteOffsetInValue(t *testing.T) {
+	e := typeText(New(theme.New(true), 40), "héllo")
+	e, _ = press(e, ctrlJ)
+	e = typeText(e, "wörld")
+	if got, want := e.CursorOffset(), len("héllo\nwörld"); got != want {
+		t.Fatalf("want the cursor at the end (%d), got %d", want, got)
+	}
+	for range 3 {
+		e, _ = press(e, left)
+	}
+	if got, want := e.CursorOffset(), len("héllo\nwö"); got != want {
+		t.Fatalf("want the cursor after %q (%d), got %d", "héllo\nwö", want, got)
+	}
+}
+
+func TestCursorOffsetCountsPastesExpanded(t *testing.T) {
+	big := strings.Repeat("x\n", 20)
+	e := typeText(New(theme.New(true), 40), "a ")
+	e, _ = e.Update(tea.PasteMsg{Content: big})
+	e = typeText(e, " b")
+	e, _ = press(e, left)
+	if got, want := e.CursorOffset(), len("a "+big+" "); got != want {
+		t.Fatalf("want the offset in the expanded text (%d), got %d", want, got)
+	}
+}
+
+func TestSetValueLandsLongTextAsTextWithTheCursorAtTheEnd(t *testing.T) {
+	long := strings.TrimSuffix(strings.Repeat("line\n", 15), "\n")
+	e := typeText(New(theme.New(true), 40), "old")
+	e.SetValue(long)
+	if got := ansi.Strip(e.View()); strings.Contains(got, "[paste") {
+		t.Fatalf("want the text itself in the editor, got a paste marker: %q", got)
+	}
+	if e.Value() != long || e.CursorOffset() != len(long) {
+		t.Fatalf("want %d bytes with the cursor at the end, got %q with the cursor at %d", len(long), e.Value(), e.CursorOffset())
+	}
+	e = typeText(e, "!")
+	if e.Value() != long+"!" {
+		t.Fatalf("want typing to continue at the end, got %q", e.Value())
+	}
+}
+
+func TestReplacePutsTheCursorAfterTheText(t *testing.T) {
+	e := typeText(New(theme.New(true), 40), "see @ma and more")
+	e.Replace(len("see "), len("see @ma"), "@main.go ")
+	e = typeText(e, "X")
+	if want := "see @main.go X and more"; e.Value() != want {
+		t.Fatalf("want %q, got %q", want, e.Value())
+	}
+}
+
+func TestReplaceKeepsUntouchedPastesAsMarkers(t *testing.T) {
+	big := strings.Repeat("pasted\n", 20)
+	e := typeText(New(theme.New(true), 40), "@ma ")
+	e, _ = e.Update(tea.PasteMsg{Content: big})
+	e.Replace(0, len("@ma"), "@main.go")
+	if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +21 lines]") {
+		t.Fatalf("want the paste still shown as its marker, got %q", got)
+	}
+	if want := "@main.go " + big; e.Value() != want {
+		t.Fatalf("want the paste kept whole, got %q", e.Value())
+	}
+	e, _ = e.Update(tea.PasteMsg{Content: big})
+	if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #2 +21 lines]") {
+		t.Fatalf("want the next paste numbered 2, got %q", got)
+	}
+}

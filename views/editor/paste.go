@@ -13,8 +13,12 @@ const (
 	pasteMaxBytes = 1000
 )
 
-// paste is one large paste of the current draft and its marker.
-type paste struct{ marker, text string }
+// paste is one large paste of the current draft, its number and its
+// marker.
+type paste struct {
+	n            int
+	marker, text string
+}
 
 // pastes are the large pastes of the current draft. It is a value: add
 // returns a new list, so an Editor copy never sees another's pastes.
@@ -29,8 +33,12 @@ func (p pastes) add(text string) (pastes, string) {
 	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes {
 		return p, text
 	}
-	marker := fmt.Sprintf("[paste #%d +%d lines]", len(p)+1, lines)
-	return append(p[:len(p):len(p)], paste{marker, text}), marker
+	n := 1 // numbers stay unique when earlier pastes were edited away
+	for _, x := range p {
+		n = max(n, x.n+1)
+	}
+	marker := fmt.Sprintf("[paste #%d +%d lines]", n, lines)
+	return append(p[:len(p):len(p)], paste{n, marker, text}), marker
 }
 
 // expand replaces every marker still in text with its paste.
@@ -39,4 +47,16 @@ func (p pastes) expand(text string) string {
 		text = strings.Replace(text, x.marker, x.text, 1)
 	}
 	return text
+}
+
+// collapse puts back the marker of every paste of p whose text is whole in
+// text, adding the paste to kept, and returns kept and the text.
+func (p pastes) collapse(kept pastes, text string) (pastes, string) {
+	for _, x := range p {
+		if i := strings.Index(text, x.text); i >= 0 {
+			text = text[:i] + x.marker + text[i+len(x.text):]
+			kept = append(kept, x)
+		}
+	}
+	return kept, text
 }

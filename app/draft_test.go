@@ -1,0 +1,151 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/overlays/complete"
+)
+
+// fifteenLines is a draft long enough that a paste of it shows a marker.
+var fifteenLines = strings.TrimSuffix(strings.Repeat("a line of the draft\n", 15), "\n")
+
+func wantPlainDraft(t *testing.T, m *Model, what, want string) {
+	t.Helper()
+	if got := m.editor.Value(); got != want {
+		t.Fatalf("want %s in the editor (%d bytes), got %q", what, len(want), got)
+	}
+	if s := screen(m); strings.Contains(s, "[paste #") {
+		t.Fatalf("want %s as plain text, got a paste marker:\n%s", what, s)
+	}
+}
+
+func TestExternalEditorResultLandsAsPlainText(t *testing.T) {
+	m, _ := newTestModel(nil)
+	m.typeInto("short draft")
+	m.Update(draftReadMsg{text: fifteenLines})
+	wantPlainDraft(t, m, "the edited draft", fifteenLines)
+	m.typeInto("!")
+	if got := m.editor.Value(); got != fifteenLines+"!" {
+		t.Fatalf("want typing to continue at the end of the edited draft, got %q", got)
+	}
+}
+
+func TestHistoryPickLandsAsPlainText(t *testing.T) {
+	m, _ := newTestModel(nil)
+	m.applyLogged(session.Event{Type: "user/message", Data: session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: fifteenLines}})
+	_, cmd := m.Update(key("ctrl+r"))
+	if cmd == nil {
+		t.Fatal("want Ctrl+R to return the command that reads the workspace's history, got nil")
+	}
+	m.Update(cmd())
+	if m.ov.history == nil {
+		t.Fatal("want the history search open, got it closed")
+	}
+	m.Update(key("enter"))
+	wantPlainDraft(t, m, "the chosen prompt", fifteenLines)
+}
+
+func TestCompletionCompletesTheTokenUnderTheCursor(t *testing.T) {
+	m, _ := newTestModel(nil)
+	m.Update(filesMsg{files: complete.NewFiles([]string{"main.go", "docs/manual.md"})})
+	m.typeInto("look at @ma then run it")
+	for range len(" then run it") {
+		m.Update(key("left"))
+	}
+	if !m.menu.Open() {
+		t.Fatalf("want the file menu open for the @ma under the cursor, got it closed (draft %q, cursor %d)", m.editor.Value(), m.editor.CursorOffset())
+	}
+	m.Update(key("tab"))
+	m.typeInto("X")
+	if want := "look at @main.go X then run it"; m.editor.Value() != want {
+		t.Fatalf("want %q, got %q", want, m.editor.Value())
+	}
+}
+
+// workspaceBackend lists the session logs of a real workspace directory.
+type workspaceBackend struct {
+	countingBackend
+	home, cwd string
+}
+
+func (w *workspaceBackend) Sessions(all bool) ([]session.Summary, error) {
+	return session.List(w.home, w.cwd, all)
+}
+
+// writeSession writes a closed session log holding prompts, active at at.
+func writeSession(t *testing.T, home, cwd, id string, at time.Time, prompts ...string) {
+	t.Helper()
+	l, err := session.Create(session.PathFor(home, cwd, id), session.Header{Version: 1, ID: id, Created: at, Cwd: cwd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range prompts {
+		for _, d := range []session.Data{
+			session.TurnStart{Turn: i + 1},
+			session.UserMessage{Turn: i + 1, Kind: session.KindPrompt, Text: p},
+			session.TurnEnd{Turn: i + 1, Reason: session.StopCompleted},
+		} {
+			if _, err := l.Append(at.Add(time.Duration(i)*time.Minute), d); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHistorySearchCoversTheWorkspaceSessions(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/project"
+	day := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	writeSession(t, home, cwd, "older", day, "fix the parser", "shared prompt")
+	writeSession(t, home, cwd, "newer", day.Add(time.Hour), "write the README", "shared prompt")
+	writeSession(t, home, "/elsewhere", "other", day.Add(2*time.Hour), "not this workspace")
+	be := &workspaceBackend{home: home, cwd: cwd}
+	m := New(Options{Backend: be, Width: 80, Height: 24})
+	m.Update(subscribedMsg{sessionID: "live", sub: be})
+	m.applyLogged(session.Event{Type: "user/message", Data: session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "this session's prompt"}})
+
+	_, cmd := m.Update(key("ctrl+r"))
+	if m.ov.history == nil || cmd == nil {
+		t.Fatalf("want Ctrl+R to open the search at once and read the other sessions in a command, got open %v, command %v", m.ov.history != nil, cmd != nil)
+	}
+	m.Update(cmd())
+	s := screen(m)
+	if strings.Contains(s, "not this workspace") {
+		t.Fatalf("want only this workspace's prompts, got another workspace's:\n%s", s)
+	}
+	s = s[strings.LastIndex(s, "this session's prompt"):] // the overlay's list, below the transcript
+	at := -1
+	for _, p := range []string{"this session's prompt", "shared prompt", "write the README", "fix the parser"} {
+		i := strings.Index(s, p)
+		if i <= at || strings.Count(s, p) != 1 {
+			t.Fatalf("want %q once, below the newer prompts, got:\n%s", p, s)
+		}
+		at = i
+	}
+}
+
+func TestKeysTypedBeforeTheWorkspaceHistoryArrivesAreKept(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/project"
+	writeSession(t, home, cwd, "older", time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC), "fix the parser", "write the README")
+	be := &workspaceBackend{home: home, cwd: cwd}
+	m := New(Options{Backend: be, Width: 80, Height: 24})
+	m.Update(subscribedMsg{sessionID: "live", sub: be})
+
+	_, cmd := m.Update(key("ctrl+r"))
+	m.typeInto("fix")
+	m.Update(cmd())
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "History search: fix") || !strings.Contains(s, "fix the parser") || strings.Contains(s, "write the README") {
+		t.Fatalf("want the query typed while loading kept and applied to the other sessions' prompts, got:\n%s", s)
+	}
+	m.Update(key("enter"))
+	if got := m.editor.Value(); got != "fix the parser" {
+		t.Fatalf("want the match chosen, got %q", got)
+	}
+}

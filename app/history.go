@@ -1,0 +1,132 @@
+package app
+
+import (
+	"context"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/overlays/historysearch"
+)
+
+// Ctrl+R searches the prompts of every session of this workspace. The
+// search opens at once over this session's prompts (from its projection)
+// while a command reads the other sessions' logs (read-only, without their
+// locks); when they arrive the search is rebuilt over all of them and the
+// keys typed into it meanwhile are replayed, so nothing typed is lost.
+
+// Reading other sessions stops at the newest historySessions logs, or
+// once historyBytes of logs were read, so the search fills in quickly in a
+// workspace with a long past.
+const (
+	historySessions = 50
+	historyBytes    = 32 << 20
+)
+
+// historyMsg carries the prompts of the workspace's other sessions,
+// newest first, for the search opened as load.
+type historyMsg struct {
+	load    int
+	prompts []string
+}
+
+// historySearch is the open search's loading state.
+type historySearch struct {
+	load  int       // numbers each Ctrl+R; a stale historyMsg is dropped
+	keys  []tea.Msg // typed into the search since it opened
+	ready bool      // the other sessions' prompts arrived
+}
+
+// openHistory is Ctrl+R: open the search over this session's prompts and
+// read the other sessions' in a command.
+func (m *Model) openHistory() tea.Cmd {
+	m.ov.closeAll()
+	m.ov.search = historySearch{load: m.ov.search.load + 1}
+	m.ov.history = historysearch.New(m.sessionPrompts(), m.theme)
+	be, ctx, self, load := m.be, m.ctx, m.sessionID, m.ov.search.load
+	return func() tea.Msg { return historyMsg{load: load, prompts: workspacePrompts(ctx, be, self)} }
+}
+
+// historyKey hands a key to the search, remembering it until the other
+// sessions' prompts arrive.
+func (m *Model) historyKey(msg tea.Msg) {
+	if !m.ov.search.ready {
+		m.ov.search.keys = append(m.ov.search.keys, msg)
+	}
+	out := m.ov.history.Update(msg)
+	if out.Kind != historysearch.None {
+		m.ov.history = nil
+	}
+	if out.Kind == historysearch.Chosen {
+		m.setDraft(out.Prompt)
+	}
+}
+
+// historyLoaded rebuilds the open search over this session's prompts and
+// the other sessions', newest first and each once, and replays the keys.
+func (m *Model) historyLoaded(msg historyMsg) {
+	if m.ov.history == nil || msg.load != m.ov.search.load {
+		return
+	}
+	m.ov.search.ready = true
+	m.ov.history = historysearch.New(dedupe(append(m.sessionPrompts(), msg.prompts...)), m.theme)
+	for _, k := range m.ov.search.keys {
+		m.ov.history.Update(k)
+	}
+	m.ov.search.keys = nil
+}
+
+// sessionPrompts are this session's prompts, newest first.
+func (m *Model) sessionPrompts() []string {
+	prompts := slices.Clone(m.proj.Prompts())
+	slices.Reverse(prompts)
+	return prompts
+}
+
+// workspacePrompts reads the prompts of the workspace's sessions other
+// than self, newest session first and newest prompt first within each.
+// Logs that cannot be read are skipped.
+func workspacePrompts(ctx context.Context, be Backend, self string) []string {
+	list, err := be.Sessions(false)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	read, budget := 0, int64(historyBytes)
+	for _, s := range list {
+		if read == historySessions || ctx.Err() != nil {
+			break
+		}
+		if s.ID == self || s.Err != nil || s.Path == "" || s.Size > budget {
+			continue
+		}
+		read++
+		budget -= s.Size
+		h, events, err := session.Read(s.Path)
+		if err != nil {
+			continue
+		}
+		p := session.NewProjection(h)
+		for _, e := range events {
+			p.Apply(e)
+		}
+		prompts := p.Prompts()
+		for i := len(prompts) - 1; i >= 0; i-- {
+			out = append(out, prompts[i])
+		}
+	}
+	return out
+}
+
+// dedupe keeps the first of each equal prompt.
+func dedupe(prompts []string) []string {
+	seen := make(map[string]bool, len(prompts))
+	return slices.DeleteFunc(prompts, func(p string) bool {
+		if seen[p] {
+			return true
+		}
+		seen[p] = true
+		return false
+	})
+}
