@@ -58,10 +58,20 @@ func compareLogs(t testing.TB, want, got []byte) {
 			g = gl[i]
 		}
 		if !bytes.Equal(w, g) {
-			t.Errorf("the replay's log differs from the recording at line %d\nwant: %s\ngot:  %s", i+1, w, g)
+			at := 0
+			for at < min(len(w), len(g)) && w[at] == g[at] {
+				at++
+			}
+			t.Errorf("the replay's log differs from the recording at line %d, byte %d\nwant: …%s…\ngot:  …%s…", i+1, at+1, around(w, at), around(g, at))
 			return
 		}
 	}
+}
+
+// around is the part of line b near byte at.
+func around(b []byte, at int) []byte {
+	const span = 80
+	return b[max(at-span, 0):min(at+span, len(b))]
 }
 
 func toolCalls(events []session.Event) []string {

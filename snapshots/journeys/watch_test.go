@@ -108,8 +108,4 @@ func (w *watcher) count(pred func(session.Event) bool) int {
 
 func (w *watcher) queued(text string) bool { return slices.Contains(w.steering, text) }
 
-func isType(t string) func(session.Event) bool {
-	return func(e session.Event) bool { return e.Type == t }
-}
-
 func (w *watcher) close() { w.sub.Close() }
