@@ -26,9 +26,8 @@ type settings struct {
 	// ContextWindow, when set, runs the session on smallModel, added to the
 	// catalog with this window so that compaction comes early.
 	ContextWindow int `json:"context_window,omitempty"`
-	// Restarts are the numbers of logged events after which the program
-	// and the session were closed and the session resumed in a new
-	// program.
+	// Restarts are the seqs of the events after which the program and the
+	// session were closed and the session resumed in a new program.
 	Restarts []int64 `json:"restarts,omitempty"`
 }
 
@@ -139,6 +138,9 @@ func planFromLog(events []session.Event, s settings) (plan, error) {
 		case session.AssistantMessage:
 			request(reply(d))
 		case session.Retry:
+			if d.Failure.Status == 0 {
+				return p, fmt.Errorf("event %d: a retry after a failure without an HTTP status (%s) cannot be replayed", e.Seq, d.Failure.Kind)
+			}
 			request(failure(d.Failure, d.DelayMs))
 		case session.TurnEnd:
 			if d.Reason == session.StopError && d.Error != nil {

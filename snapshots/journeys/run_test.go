@@ -52,7 +52,8 @@ type run struct {
 	// closeSession ends the program's backend commands, the watcher and
 	// the session; it may be called more than once.
 	closeSession func()
-	// restarts are the logged-event counts at each restart.
+	// restarts are the seqs of the last events logged before each
+	// restart.
 	restarts []int64
 }
 
