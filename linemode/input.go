@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/peterh/liner"
 )
@@ -16,7 +18,15 @@ type input struct {
 	line      string
 	eof       bool
 	interrupt bool
+	// prompted, when not nil, closes once the reader's next prompt is on
+	// screen. The front door waits for it before acting on the input, so
+	// nothing the input causes is written before that prompt.
+	prompted <-chan struct{}
 }
+
+// promptWait bounds the wait for liner's next prompt (a terminal too
+// narrow for liner's editing never shows the sign that it is up).
+const promptWait = 250 * time.Millisecond
 
 // readPiped sends every line of r on out, then an eof input, then closes
 // out. It stops early when done closes. A read blocked on a pipe cannot be
@@ -80,6 +90,7 @@ func (t *terminalInput) read(out chan<- input, done <-chan struct{}) {
 			}
 			in = input{line: line}
 		}
+		in.prompted = watchPrompt(done)
 		if !send(out, in, done) {
 			return
 		}
@@ -95,6 +106,34 @@ func (t *terminalInput) close() {
 		}
 	}
 	_ = t.st.Close()
+}
+
+// watchPrompt returns a channel that closes once liner's next prompt is
+// on screen, or after promptWait. liner writes its prompt and then turns
+// the terminal's signal keys off (ISIG) to read Ctrl+C as a key, so their
+// going off is the sign; between prompts they are on. Where the terminal
+// mode cannot be read the channel closes at once.
+func watchPrompt(done <-chan struct{}) <-chan struct{} {
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		deadline := time.After(promptWait)
+		for {
+			if on, err := signalKeysOn(syscall.Stdin); err != nil || !on {
+				return
+			}
+			select {
+			case <-tick.C:
+			case <-deadline:
+				return
+			case <-done:
+				return
+			}
+		}
+	}()
+	return shown
 }
 
 func send(out chan<- input, in input, done <-chan struct{}) bool {

@@ -14,6 +14,7 @@ import (
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/views/textfmt"
 )
 
@@ -61,14 +62,6 @@ type opening struct {
 // submitted work has run), 1 when the session fails to start, 130, 143 or
 // 129 after SIGINT, SIGTERM or SIGHUP.
 func Run(ctx context.Context, open func() (*launch.Session, error), o Options) int {
-	if o.Welcome == "" {
-		o.Welcome = DefaultWelcome
-	}
-	if o.Label == "" {
-		o.Label = "main"
-	}
-	d := &door{o: o, r: NewRenderer(o.Stdout, o.Color, o.Label), opened: make(chan opening, 1)}
-	d.r.terminal = o.Terminal
 	done := make(chan struct{})
 	defer close(done)
 	lines := make(chan input)
@@ -79,6 +72,21 @@ func Run(ctx context.Context, open func() (*launch.Session, error), o Options) i
 	} else {
 		go readPiped(o.Stdin, lines, done)
 	}
+	return run(ctx, open, o, lines)
+}
+
+// run is Run over the inputs read from stdin. Every write to stdout but
+// the reader's own prompt and echo happens here, on the goroutine that
+// calls run, in the order of the inputs and events that cause them.
+func run(ctx context.Context, open func() (*launch.Session, error), o Options, lines <-chan input) int {
+	if o.Welcome == "" {
+		o.Welcome = DefaultWelcome
+	}
+	if o.Label == "" {
+		o.Label = "main"
+	}
+	d := &door{o: o, r: NewRenderer(o.Stdout, o.Color, o.Label), opened: make(chan opening, 1)}
+	d.r.terminal = o.Terminal
 	d.r.Banner(o.Welcome)
 	go func() {
 		s, err := open()
@@ -100,7 +108,12 @@ type door struct {
 	stopPump context.CancelFunc
 	unmount  func()
 
-	status      agent.Status
+	status agent.Status
+	// busy is a turn the user sees running: set by the running status or
+	// a turn/start, cleared by whichever of turn/end and the idle status
+	// comes first, together with the prompt that follows a turn. Ctrl+C
+	// cancels while busy and exits otherwise.
+	busy        bool
 	submitted   bool // a line went to the model
 	sawRunning  bool // the agent was seen running after a submission
 	stdinClosed bool
@@ -137,6 +150,9 @@ func (d *door) loop(ctx context.Context, lines <-chan input) int {
 			if !ok {
 				lines = nil
 				continue
+			}
+			if in.prompted != nil {
+				<-in.prompted
 			}
 			code, exit = d.input(ctx, in)
 		case evs := <-d.events:
@@ -251,17 +267,32 @@ func (d *door) submit(ctx context.Context, line string) (int, bool) {
 func (d *door) render(evs []agent.Event) {
 	for _, e := range evs {
 		d.r.Event(e)
-		if st, ok := e.(agent.StatusChanged); ok {
-			d.status = st.Status
-			switch {
-			case st.Status == agent.StatusRunning && d.submitted:
-				d.sawRunning = true
-			case st.Status == agent.StatusIdle:
-				d.interrupted = false
+		switch e := e.(type) {
+		case agent.StatusChanged:
+			d.status = e.Status
+			if e.Status == agent.StatusRunning {
+				d.sawRunning = d.sawRunning || d.submitted
+				d.busy = true
+			} else if d.busy {
+				d.turnOver()
+				d.r.Write("\n" + Prompt) // the turn ended without a turn/end to print it
+			}
+		case agent.Logged:
+			switch e.Event.Data.(type) {
+			case session.TurnStart:
+				d.busy = true
+			case session.TurnEnd:
+				d.turnOver() // the renderer printed the prompt for it
 			}
 		}
 	}
 	d.showRequest()
+}
+
+// turnOver ends the turn the user saw running: Ctrl+C exits from here on.
+func (d *door) turnOver() {
+	d.busy = false
+	d.interrupted = false
 }
 
 // eofDone reports whether stdin has ended and nothing is left to wait for:
@@ -276,7 +307,7 @@ func (d *door) eofDone() bool {
 // interrupt is Ctrl+C at a terminal: the first cancels the running turn,
 // a second one, or one while idle, exits.
 func (d *door) interrupt() (int, bool) {
-	if d.s == nil || d.status != agent.StatusRunning {
+	if d.s == nil || !d.busy {
 		return d.finish(0), true
 	}
 	if d.interrupted {

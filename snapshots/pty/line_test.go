@@ -51,10 +51,6 @@ func TestLineModeAnswersCancelsWithCtrlCAndExitsAtEOF(t *testing.T) {
 }
 
 func TestLineModeCtrlCRightAfterACancelExitsCleanly(t *testing.T) {
-	t.Skip("defect: line mode prints \"Turn cancelled.\" and the next prompt on turn/end, but counts as idle only " +
-		"once the later status event is taken (linemode door.render), and its loop may pick a pending SIGINT " +
-		"before that event; a Ctrl+C pressed at that prompt is taken as a second interrupt of the running turn " +
-		"and exits 130 instead of 0 (7 of 30 runs under -race, 3 of 30 without, on this 2-core machine)")
 	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Partial", 0), llmtest.Stall()))
 	r := start(t, setup{srv: srv, args: lineMode})
 	r.script(step{want: []string{"ready."}, do: both(typed("long task"), key(vt.KeyEnter))})
