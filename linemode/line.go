@@ -105,7 +105,7 @@ type door struct {
 	reg      *commands.Registry
 	queued   []string // lines typed before the session started
 	events   chan []agent.Event
-	stopPump context.CancelFunc
+	stopPump func() // stops the pump and waits until it closed its subscription
 	unmount  func()
 
 	status agent.Status
@@ -192,9 +192,13 @@ func (d *door) start(ctx context.Context, op opening) (int, bool) {
 	d.unmount = d.s.Broker.Mount()
 	_, sub := d.s.Agent.Subscribe()
 	pumpCtx, stop := context.WithCancel(context.Background())
-	d.stopPump = stop
 	d.events = make(chan []agent.Event)
-	go pump(pumpCtx, sub, d.events)
+	pumped := make(chan struct{})
+	d.stopPump = func() { stop(); <-pumped }
+	go func() {
+		defer close(pumped)
+		pump(pumpCtx, sub, d.events)
+	}()
 	if d.stdinClosed {
 		d.s.Broker.FailAll(interact.ErrStdinClosed)
 	}
