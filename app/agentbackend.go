@@ -191,7 +191,21 @@ func (b AgentBackend) shellEnv() *tools.Env {
 	return env
 }
 
+// shellContextLead starts what the model reads about a `!command`.
+const shellContextLead = "The user ran a shell command in the terminal:\n$ "
+
 // shellContext is what the model reads about a `!command`.
 func shellContext(command, output string) string {
-	return "The user ran a shell command in the terminal:\n$ " + command + "\n" + strings.TrimRight(output, "\n")
+	return shellContextLead + command + "\n" + strings.TrimRight(output, "\n")
+}
+
+// shellCommandOf is the first line of the command in a shellContext text,
+// or "" when text is not one.
+func shellCommandOf(text string) string {
+	rest, ok := strings.CutPrefix(text, shellContextLead)
+	if !ok {
+		return ""
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	return line
 }

@@ -231,13 +231,18 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 // applyLogged folds a durable event into the projection and transcript.
 func (m *Model) applyLogged(e session.Event) {
 	m.proj.Apply(e)
-	m.tr.ApplyLogged(e)
 	switch d := e.Data.(type) {
+	case session.UserMessage:
+		if d.Kind == session.KindContext && d.Origin == ShellOrigin {
+			m.tr.AddNotice(shellContextNote(d.Text), transcript.NoticeDim)
+			return
+		}
 	case session.ToolResult:
 		m.files.stale = true
 	case session.CommandRun:
 		m.uses[d.Name]++
 	}
+	m.tr.ApplyLogged(e)
 }
 
 // applyEvents folds one batch of live events in and asks for the next.

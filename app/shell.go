@@ -35,6 +35,17 @@ func (m *Model) shell(command string) tea.Cmd {
 	return func() tea.Msg { return shellMsg{callID: id, run: be.Shell(ctx, command)} }
 }
 
+// shellContextNote is how the context a `!command` added to the session
+// shows: one dim line, since the command's card already shows its output
+// (and a resumed session keeps this line where the card was).
+func shellContextNote(text string) string {
+	cmd := shellCommandOf(text)
+	if cmd == "" {
+		return "Context · " + ShellOrigin + ": added a shell command's output to the conversation"
+	}
+	return "Context · " + ShellOrigin + ": added the output of `" + cmd + "` to the conversation"
+}
+
 // shellDone settles the card of a `!command`.
 func (m *Model) shellDone(msg shellMsg) {
 	c := msg.run.Card
