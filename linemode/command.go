@@ -3,6 +3,8 @@ package linemode
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
+	"strings"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
@@ -17,16 +19,49 @@ const (
 	detailsUsageText  = "Usage: /details [collapsed|expanded|hidden] [reasoning [on|off]]"
 )
 
-// HelpKeys is the key list /help shows in line mode.
-func HelpKeys(terminal bool) string {
-	keys := "Enter   send the line; while a turn runs, steer it into the turn\n" +
-		"/name   run a slash command; lines starting with / never reach the model"
-	if terminal {
-		keys += "\nCtrl+C  cancel the running turn; again, or while idle, exit\n" +
-			"Ctrl+D  exit at an empty prompt (after the running turn)\n" +
-			"Up/Down input history"
+// binding is one line of line mode's key list. A terminal binding works
+// only at a terminal (line editing, Ctrl+C read as a key); a piped one only
+// when stdin is not a terminal.
+type binding struct {
+	keys, action string
+	terminal     bool
+	piped        bool
+}
+
+// bindings are line mode's keys and inputs, the one list /help shows.
+func bindings() []binding {
+	return []binding{
+		{keys: "Enter", action: "send the line; while a turn runs, steer it into the turn"},
+		{keys: "/name", action: "run a slash command; lines starting with / never reach the model"},
+		{keys: "1 2 3", action: "answer a question by number (Enter alone: the recommended option), or type an answer"},
+		{keys: "y a n", action: "answer an approval: yes, always for this session, no (a reason may follow n)"},
+		{keys: "Ctrl+C", action: "cancel the running turn; again, or at an idle prompt, exit", terminal: true},
+		{keys: "Ctrl+D", action: "exit at an empty prompt, once the running turn has ended", terminal: true},
+		{keys: "Up/Down", action: "input history; Ctrl+R searches it", terminal: true},
+		{keys: "EOF", action: "the end of input exits once the submitted work has run", piped: true},
 	}
-	return keys
+}
+
+// HelpKeys is the key list /help shows in line mode: the keys of a
+// terminal when terminal is set, else those of piped input.
+func HelpKeys(terminal bool) string {
+	var rows []binding
+	width := 0
+	for _, b := range bindings() {
+		if (b.terminal && !terminal) || (b.piped && terminal) {
+			continue
+		}
+		rows = append(rows, b)
+		width = max(width, len(b.keys))
+	}
+	var out strings.Builder
+	for i, b := range rows {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		fmt.Fprintf(&out, "%-*s  %s", width, b.keys, b.action)
+	}
+	return out.String()
 }
 
 // command runs a slash command through the registry and shows its result.

@@ -187,7 +187,7 @@ func (d *door) start(ctx context.Context, op opening) (int, bool) {
 	}
 	if _, ok := d.reg.Find(d.s.Agent.SessionID(), "exit"); !ok {
 		// a registry without the built-ins still gets /help and /exit
-		_ = commands.RegisterBuiltins(d.reg, commands.Deps{})
+		_ = commands.RegisterBuiltins(d.reg, commands.Deps{Keys: HelpKeys(d.o.Terminal)})
 	}
 	d.unmount = d.s.Broker.Mount()
 	_, sub := d.s.Agent.Subscribe()
