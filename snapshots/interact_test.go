@@ -209,8 +209,17 @@ func TestCtrlGEditsTheDraftInTheExternalEditor(t *testing.T) {
 	}
 	tt := Start(t, app.New(o), 100, 30, tea.WithInput(r))
 	copied := make(chan struct{})
-	go func() { _, _ = io.Copy(w, tt.E); w.Close(); close(copied) }()
-	t.Cleanup(func() { tt.E.Close(); <-copied; r.Close() })
+	go func() { _, _ = io.Copy(w, tt.In); w.Close(); close(copied) }()
+	t.Cleanup(func() {
+		tt.Stop() // the program reads r until it ends
+		// Emulator.Close sets a flag that Read checks without a lock; closing
+		// the input pipe ends the copy the same way without the race.
+		if c, ok := tt.E.InputPipe().(io.Closer); ok {
+			_ = c.Close()
+		}
+		<-copied
+		r.Close()
+	})
 	tt.WaitText(t, "deepseek-v4-flash")
 	tt.Type("first line")
 	tt.Ctrl('g')

@@ -160,7 +160,7 @@ var overlayCases = []overlayCase{
 			{Name: "compact", Description: "Summarise the conversation to free context"},
 		}
 		return nil
-	}, drive: func(t *testing.T, tt *Term) { tt.Type("/m") }, want: []string{"/model [[provider/]model]"}},
+	}, drive: func(t *testing.T, tt *Term) { tt.Type("/m") }, want: []string{"> /m", "/model [[provider/]model]"}},
 	{name: "file_menu", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
 		home := t.TempDir()
 		root := filepath.Join(home, "project")

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,13 +32,78 @@ const waitLimit = 5 * time.Second
 
 // Term is a running program in an emulated terminal.
 type Term struct {
-	E    *vt.SafeEmulator
+	E *vt.SafeEmulator
+	// In is what the program reads: the emulator's input, buffered.
+	In   io.Reader
 	P    *tea.Program
 	done chan error
 
 	mu    sync.Mutex
 	modes map[ansi.Mode]bool
 	title string
+
+	// screen is held while the program writes a frame and while a test
+	// reads the screen: vt hands out pointers to live cells, so reading them
+	// cell by cell under vt's own per-call lock could see a frame half drawn.
+	screen sync.Mutex
+}
+
+// inputQueue drains the emulator's input pipe into an unbounded buffer the
+// program reads from. vt writes keys and query replies into an unbuffered
+// pipe while holding its lock; were the program slow to read (its input
+// loop waiting on a frame being written), the writer and the renderer would
+// wait on each other forever.
+type inputQueue struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	buf  []byte
+	err  error
+}
+
+func newInputQueue(src io.Reader) *inputQueue {
+	q := &inputQueue{}
+	q.cond = sync.NewCond(&q.mu)
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := src.Read(b)
+			q.mu.Lock()
+			q.buf = append(q.buf, b[:n]...)
+			if err != nil {
+				q.err = err
+			}
+			q.cond.Broadcast()
+			q.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return q
+}
+
+func (q *inputQueue) Read(p []byte) (int, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.buf) == 0 && q.err == nil {
+		q.cond.Wait()
+	}
+	if len(q.buf) == 0 {
+		return 0, q.err
+	}
+	n := copy(p, q.buf)
+	q.buf = q.buf[n:]
+	return n, nil
+}
+
+// frameWriter passes the program's output to the emulator under the
+// screen lock.
+type frameWriter struct{ tt *Term }
+
+func (w frameWriter) Write(p []byte) (int, error) {
+	w.tt.screen.Lock()
+	defer w.tt.screen.Unlock()
+	return w.tt.E.Write(p)
 }
 
 // Start runs m in a w×h emulator. The emulator is both the program's
@@ -50,7 +116,7 @@ type Term struct {
 func Start(t testing.TB, m tea.Model, w, h int, opts ...tea.ProgramOption) *Term {
 	t.Helper()
 	e := vt.NewSafeEmulator(w, h)
-	tt := &Term{E: e, done: make(chan error, 1), modes: map[ansi.Mode]bool{}}
+	tt := &Term{E: e, In: newInputQueue(e), done: make(chan error, 1), modes: map[ansi.Mode]bool{}}
 	e.SetCallbacks(vt.Callbacks{
 		EnableMode:  func(m ansi.Mode) { tt.setMode(m, true) },
 		DisableMode: func(m ansi.Mode) { tt.setMode(m, false) },
@@ -58,7 +124,7 @@ func Start(t testing.TB, m tea.Model, w, h int, opts ...tea.ProgramOption) *Term
 	})
 	_, _ = e.WriteString(ansi.SetModeLineFeedNewLine)
 	opts = append([]tea.ProgramOption{
-		tea.WithInput(e), tea.WithOutput(e),
+		tea.WithInput(tt.In), tea.WithOutput(frameWriter{tt}),
 		tea.WithWindowSize(w, h),
 		tea.WithColorProfile(colorprofile.TrueColor),
 		tea.WithEnvironment([]string{"TERM=xterm-256color", "LANG=C.UTF-8"}),
@@ -66,10 +132,7 @@ func Start(t testing.TB, m tea.Model, w, h int, opts ...tea.ProgramOption) *Term
 	}, opts...)
 	tt.P = tea.NewProgram(m, opts...)
 	go func() { _, err := tt.P.Run(); tt.done <- err }()
-	t.Cleanup(func() {
-		tt.P.Kill()
-		<-tt.done
-	})
+	t.Cleanup(tt.Stop)
 	return tt
 }
 
@@ -97,6 +160,12 @@ func (tt *Term) Title() string {
 // It reads through the emulator's lock (vt's own String does not take it,
 // and the program writes concurrently).
 func (tt *Term) Text() string {
+	tt.screen.Lock()
+	defer tt.screen.Unlock()
+	return tt.text()
+}
+
+func (tt *Term) text() string {
 	lines := strings.Split(ansi.Strip(tt.E.Render()), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
@@ -150,6 +219,21 @@ func (tt *Term) WaitTitle(t testing.TB, want string) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// Stop ends the program, if it still runs, and waits until it ended. It
+// asks the program to quit first: Kill races with bubbletea's event loop
+// (the race detector sees it), so it is only the fallback.
+func (tt *Term) Stop() {
+	tt.P.Quit()
+	var err error
+	select {
+	case err = <-tt.done:
+	case <-time.After(waitLimit):
+		tt.P.Kill()
+		err = <-tt.done
+	}
+	tt.done <- err
 }
 
 // Wait blocks until the program ended and returns its error.
@@ -230,16 +314,19 @@ func styleOf(c *uv.Cell) string {
 // rows of text, then the style runs of each row that has any. It also
 // returns every palette violation found.
 func (tt *Term) Snapshot() (string, []string) {
+	tt.screen.Lock()
+	defer tt.screen.Unlock()
 	e := tt.E
 	w, h := e.Width(), e.Height()
 	var b strings.Builder
-	cur := e.CursorPosition()
-	vis := "shown"
-	if e.CursorHidden() {
-		vis = "hidden"
+	// A hidden cursor's position is wherever the renderer last wrote, which
+	// depends on how frames were batched: only a shown cursor's is pinned.
+	if cur := e.CursorPosition(); e.CursorHidden() {
+		fmt.Fprintf(&b, "size %dx%d  cursor hidden\n", w, h)
+	} else {
+		fmt.Fprintf(&b, "size %dx%d  cursor %d,%d shown\n", w, h, cur.X, cur.Y)
 	}
-	fmt.Fprintf(&b, "size %dx%d  cursor %d,%d %s\n", w, h, cur.X, cur.Y, vis)
-	text := strings.Split(tt.Text(), "\n")
+	text := strings.Split(tt.text(), "\n")
 	b.WriteString("┌" + strings.Repeat("─", w) + "┐\n")
 	for y := 0; y < h; y++ {
 		row := ""
