@@ -316,8 +316,7 @@ func (a *Agent) Close() {
 	a.subs = map[*Subscription]struct{}{}
 	a.logMu.Unlock()
 	for s := range subs {
-		s.cancel = nil
-		s.Close()
+		s.Close() // its unsubscribe finds it already gone
 	}
 }
 

@@ -149,12 +149,12 @@ func (s *Subscription) Wait(ctx context.Context) ([]Event, error) {
 // Close ends the subscription; a pending Wait returns.
 func (s *Subscription) Close() {
 	s.mu.Lock()
-	already := s.closed
+	already, cancel := s.closed, s.cancel
 	s.closed = true
 	s.mu.Unlock()
 	if !already {
-		if s.cancel != nil {
-			s.cancel()
+		if cancel != nil {
+			cancel()
 		}
 		select {
 		case s.ready <- struct{}{}:
