@@ -43,6 +43,9 @@ type Options struct {
 	Welcome string
 	// Prompt, when set, is sent as the first prompt once the program runs.
 	Prompt string
+	// PickSession opens the session picker as soon as the program runs
+	// (tack --resume with no id).
+	PickSession bool
 	// HideReasoning starts with reasoning blocks hidden.
 	HideReasoning bool
 	// Frame is the shortest gap between event batches (1/60 s when zero).
@@ -224,6 +227,9 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0)}
 	if m.opts.Prompt != "" {
 		cmds = append(cmds, m.submit(m.opts.Prompt))
+	}
+	if m.opts.PickSession {
+		cmds = append(cmds, m.openSessionPicker())
 	}
 	return tea.Batch(cmds...)
 }

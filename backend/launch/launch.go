@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -104,7 +105,7 @@ func Open(o Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{Log: log, Config: cfg, Catalog: catalog, Home: o.Home, Cwd: log.Header().Cwd, Resumed: resumed}
-	s.closers = append(s.closers, func() { log.Close() })
+	s.closers = append(s.closers, func() { closeLog(log, resumed) })
 	if err := s.start(o, cfg, provider, base, key, mode); err != nil {
 		s.Close()
 		return nil, err
@@ -160,6 +161,18 @@ func (s *Session) Close() {
 		s.closers[i]()
 	}
 	s.closers = nil
+}
+
+// closeLog closes the log. A session this process created that never got
+// an event holds nothing of the user's; its file is removed so it does not
+// crowd the session list.
+func closeLog(l *session.Log, resumed bool) {
+	empty := !resumed && len(l.Events()) == 0
+	l.Close()
+	if empty {
+		os.Remove(l.Path())
+		os.Remove(l.Path() + ".lock")
+	}
 }
 
 // openLog creates a new session log, or opens the one to resume.

@@ -17,3 +17,11 @@ func TestOpeningASessionWritesOnlyItsLog(t *testing.T) {
 		t.Errorf("want the session log at %s, got %v", s.Log.Path(), err)
 	}
 }
+
+func TestAnUnusedNewSessionLeavesNoLog(t *testing.T) {
+	home := t.TempDir()
+	openForTest(t, home, t.TempDir(), "").Close()
+	if left, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*")); len(left) != 0 {
+		t.Fatalf("want no files left for a session without events, got %v", left)
+	}
+}

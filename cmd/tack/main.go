@@ -84,6 +84,10 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 	if o.ui != "line" && stdinTTY && stdoutTTY {
 		return runTUI(lo, o, stdin, stdout, stderr)
 	}
+	if o.resumeSet && o.resume == "" {
+		fmt.Fprintln(stderr, "tack: --resume needs a session id in line mode; run tack --resume in a terminal to pick one (see tack --help)")
+		return 2
+	}
 	return runLine(lo, o, stdin, stdout, stderr, stdinTTY && stdoutTTY)
 }
 

@@ -25,12 +25,35 @@ import (
 // (bubbletea restores it when the program ends, is killed by SIGTERM or
 // SIGHUP through its context, or when the guard turns a panic into an
 // exit), and the panic report and the resume line are printed after.
+//
+// Choosing another session in the session picker ends the program and runs
+// the next one on that session, in its directory.
 func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stderr io.Writer) int {
+	pick := o.resumeSet && o.resume == ""
+	for {
+		code, next := runChat(lo, o, pick, stdin, stdout, stderr)
+		if next.ResumeID == "" {
+			return code
+		}
+		if next.Cwd != "" && next.Cwd != lo.Cwd {
+			if err := os.Chdir(next.Cwd); err != nil {
+				fmt.Fprintf(stderr, "tack: cannot resume in %s: %v\n", next.Cwd, err)
+				return 1
+			}
+			lo.Cwd = next.Cwd
+		}
+		lo.Resume, lo.Continue, pick, o.task = next.ResumeID, false, false, ""
+	}
+}
+
+// runChat runs the program once and returns its exit status and what it
+// asks to do next.
+func runChat(lo launch.Options, o options, pick bool, stdin *os.File, stdout io.Writer, stderr io.Writer) (int, app.Result) {
 	s, err := launch.Open(lo)
 	firstRun := err != nil && launch.ErrNoCredentials(err) && lo.Getenv("OPENAI_BASE_URL") == ""
 	if err != nil && !firstRun {
 		fmt.Fprintln(stderr, "tack: "+launchError(err))
-		return 1
+		return 1, app.Result{}
 	}
 	var held heldSession
 	if s != nil {
@@ -38,6 +61,7 @@ func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stde
 	}
 	defer held.close()
 	chat := chatOptions(lo, o, s, stdout)
+	chat.PickSession = pick
 	var root tea.Model
 	if firstRun {
 		root = app.NewFirstRun(app.FirstRunOptions{
@@ -63,8 +87,10 @@ func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stde
 	p := tea.NewProgram(guard, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler(),
 		tea.WithFPS(maxFPS), tea.WithColorProfile(renderProfile(chat.Colour)))
 	_, runErr := p.Run()
+	var next app.Result
 	if m, ok := guard.Inner().(*app.Model); ok {
 		m.Close()
+		next = m.Result()
 	}
 	code := 0
 	if rep := guard.Report(); rep != "" {
@@ -76,10 +102,13 @@ func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stde
 		fmt.Fprintf(stderr, "tack: %v\n", runErr)
 		code = 1
 	}
-	if id := held.id(); id != "" {
+	if id := held.id(); id != "" && next.ResumeID == "" {
 		fmt.Fprintf(stderr, "To resume this session: tack --resume %s\n", id)
 	}
-	return code
+	if code != 0 {
+		next = app.Result{}
+	}
+	return code, next
 }
 
 // chatOptions are the chat screen's inputs: directory, home, branch,

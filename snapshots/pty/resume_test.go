@@ -1,0 +1,40 @@
+package pty
+
+import (
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+// TestResumeWithoutAnIDPicksASessionAndContinuesIt: `tack --resume` opens
+// the session picker; choosing a session ends that program and starts the
+// chosen session's, showing its history and taking the next prompt.
+func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("Apples are red."), llmtest.ReplyText("Still red."))
+	home, dir := t.TempDir(), t.TempDir()
+	first := start(t, setup{srv: srv, home: home, dir: dir})
+	first.waitIdle()
+	first.script(
+		step{do: both(typed("tell me about apples"), key(vt.KeyEnter))},
+		step{want: []string{"Apples are red."}, do: func(r *run) { r.Key('d', vt.ModCtrl) }},
+	)
+	if code := first.exitCode(); code != 0 {
+		t.Fatalf("first run: want exit 0, got %d", code)
+	}
+	r := start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume"}})
+	r.script(
+		step{want: []string{"Resume session", llmtest.TitleText, "current"}, do: key(vt.KeyDown)},
+		step{pause: 50 * time.Millisecond, do: key(vt.KeyEnter)},
+		step{want: []string{"Apples are red."}, until: func(s string) bool { return idleScreen(s, r.dir) },
+			do: both(typed("and now?"), key(vt.KeyEnter))},
+		step{want: []string{"Still red."}},
+	)
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if len(last) < 3 || last[len(last)-2].Content != "Apples are red." {
+		t.Fatalf("want the resumed history in the next request, got %+v", last)
+	}
+}
