@@ -2,6 +2,7 @@ package app
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"strings"
 
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/overlays/complete"
@@ -85,8 +86,26 @@ func (m *Model) menuKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	if out.Accepted {
 		m.editor.Replace(out.Edit.Start, out.Edit.End, out.Edit.Text)
 		m.refreshMenu()
+		if k.String() == "enter" && m.runsBare(out.Command) && !m.menu.Open() {
+			return m.key(k), true // the menu is closed: Enter now submits
+		}
 	}
 	return nil, true
+}
+
+// runsBare reports whether a command accepted with Enter runs at once: it
+// takes no input, or only optional input (a hint in brackets). Tab always
+// just completes, so arguments can follow.
+func (m *Model) runsBare(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range m.ov.commands {
+		if c.Name == name {
+			return c.Input.Hint == "" || strings.HasPrefix(c.Input.Hint, "[")
+		}
+	}
+	return false
 }
 
 // setDraft replaces the editor's text as typed text, however long, with

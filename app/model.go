@@ -56,11 +56,16 @@ type Options struct {
 }
 
 // Result is what the program asks its owner to do after it ended: resume
-// another session (ResumeID, in directory Cwd when it is not empty).
+// another session (ResumeID, in directory Cwd when it is not empty), or
+// start a new one with the same settings (New).
 type Result struct {
 	ResumeID string
 	Cwd      string
+	New      bool
 }
+
+// Next reports whether the owner should run another session.
+func (r Result) Next() bool { return r.ResumeID != "" || r.New }
 
 // Model is the root model of the chat screen. Use it through a pointer.
 type Model struct {

@@ -109,6 +109,9 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 		return m.openSessionPicker()
 	case commands.ActionResume:
 		return m.resume(a.ID, "")
+	case commands.ActionNewSession:
+		m.result = Result{New: true}
+		return m.exit()
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stde
 	pick := o.resumeSet && o.resume == ""
 	for {
 		code, next := runChat(lo, o, pick, stdin, stdout, stderr)
-		if next.ResumeID == "" {
+		if !next.Next() {
 			return code
 		}
 		if next.Cwd != "" && next.Cwd != lo.Cwd {

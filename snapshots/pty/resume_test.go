@@ -1,6 +1,7 @@
 package pty
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -36,5 +37,25 @@ func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
 	last := reqs[len(reqs)-1].Messages
 	if len(last) < 3 || last[len(last)-2].Content != "Apples are red." {
 		t.Fatalf("want the resumed history in the next request, got %+v", last)
+	}
+}
+
+// TestNewCommandStartsAFreshSession: /new ends this session's screen and
+// opens a new, empty session with the same settings.
+func TestNewCommandStartsAFreshSession(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("First answer."), llmtest.ReplyText("Fresh answer."))
+	r := start(t, setup{srv: srv})
+	r.waitIdle()
+	r.script(
+		step{do: both(typed("hello"), key(vt.KeyEnter))},
+		step{want: []string{"First answer."}, until: func(s string) bool { return idleScreen(s, r.dir) },
+			do: both(typed("/new"), key(vt.KeyEnter))},
+		step{until: func(s string) bool { return idleScreen(s, r.dir) && !strings.Contains(s, "First answer.") },
+			do: both(typed("again"), key(vt.KeyEnter))},
+		step{want: []string{"Fresh answer."}},
+	)
+	last := srv.Requests()[1].Messages
+	if n := len(last); n != 2 || last[1].Content != "again" {
+		t.Fatalf("want the new session's request to hold only the system prompt and the new prompt, got %+v", last)
 	}
 }
