@@ -1,8 +1,9 @@
 package app
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"strings"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/overlays/complete"
