@@ -374,6 +374,7 @@ func (d *door) finish(code int) int {
 	if d.stopPump != nil {
 		d.stopPump()
 	}
+	resumable := d.s.Resumable()
 	closed := make(chan struct{})
 	go func() {
 		d.s.Close()
@@ -383,7 +384,9 @@ func (d *door) finish(code int) int {
 	case <-closed:
 	case <-time.After(shutdownGrace):
 	}
-	fmt.Fprintf(d.o.Stderr, "\nTo resume this session: tack --resume %s\n", d.s.Agent.SessionID())
+	if resumable {
+		fmt.Fprintf(d.o.Stderr, "\nTo resume this session: tack --resume %s\n", d.s.Agent.SessionID())
+	}
 	return code
 }
 

@@ -163,6 +163,11 @@ func (s *Session) Close() {
 	s.closers = nil
 }
 
+// Resumable reports whether the session holds anything to resume: it
+// existed before this process, or got an event in it. An empty new session
+// is removed when it closes.
+func (s *Session) Resumable() bool { return s.Resumed || len(s.Log.Events()) > 0 }
+
 // closeLog closes the log. A session this process created that never got
 // an event holds nothing of the user's; its file is removed so it does not
 // crowd the session list.

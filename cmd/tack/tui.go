@@ -175,7 +175,7 @@ func (h *heldSession) set(s *launch.Session) app.Backend {
 func (h *heldSession) id() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.s == nil {
+	if h.s == nil || !h.s.Resumable() {
 		return ""
 	}
 	return h.s.Agent.SessionID()

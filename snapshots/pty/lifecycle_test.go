@@ -82,10 +82,11 @@ func assertResumeLineLast(t *testing.T, r *run, restoredAt int) {
 func tail(s string) string { return s[max(len(s)-300, 0):] }
 
 func TestCtrlCTwiceExitsAndRestoresTheTerminal(t *testing.T) {
-	r := start(t, setup{srv: llmtest.New(t)})
+	r := start(t, setup{srv: llmtest.New(t, llmtest.ReplyText("Hi there."))})
 	r.waitIdle()
 	r.script(
-		step{do: ctrl('c')},
+		step{do: both(typed("hi"), key('\r'))},
+		step{want: []string{"Hi there."}, until: func(s string) bool { return idleScreen(s, r.dir) }, do: ctrl('c')},
 		step{want: []string{"Press Ctrl+C again to exit."}, do: ctrl('c')},
 	)
 	if code := r.exitCode(); code != 0 {
