@@ -119,14 +119,7 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 // applyDetails applies /details: reasoning first, then cards.
 func (m *Model) applyDetails(a commands.ActionDetails) {
 	s := m.tr.Settings()
-	switch a.Reasoning {
-	case commands.ReasoningOn:
-		s.Reasoning = true
-	case commands.ReasoningOff:
-		s.Reasoning = false
-	case commands.ReasoningToggle:
-		s.Reasoning = !s.Reasoning
-	}
+	s.Reasoning = a.ShowReasoning(s.Reasoning)
 	switch a.Cards {
 	case commands.CardsCollapsed:
 		s.Cards = cards.Collapsed

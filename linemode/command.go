@@ -111,14 +111,7 @@ func (d *door) copy(text, done string) string {
 
 // applyDetails shows or hides reasoning and tool lines as /details asks.
 func (r *Renderer) applyDetails(a commands.ActionDetails) {
-	switch a.Reasoning {
-	case commands.ReasoningOn:
-		r.HideReasoning = false
-	case commands.ReasoningOff:
-		r.HideReasoning = true
-	case commands.ReasoningToggle:
-		r.HideReasoning = !r.HideReasoning
-	}
+	r.HideReasoning = !a.ShowReasoning(!r.HideReasoning)
 	switch a.Cards {
 	case commands.CardsHidden:
 		r.HideTools = true

@@ -49,6 +49,20 @@ type ActionDetails struct {
 	Reasoning ReasoningSwitch
 }
 
+// ShowReasoning is whether reasoning shows after the action, given whether
+// it shows now.
+func (a ActionDetails) ShowReasoning(shown bool) bool {
+	switch a.Reasoning {
+	case ReasoningOn:
+		return true
+	case ReasoningOff:
+		return false
+	case ReasoningToggle:
+		return !shown
+	}
+	return shown
+}
+
 // ActionOpenModelPicker asks for the model selector overlay. Front doors
 // without overlays show the result text, which lists the models.
 type ActionOpenModelPicker struct{}
