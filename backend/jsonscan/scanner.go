@@ -5,8 +5,6 @@
 // encoding/json would.
 package jsonscan
 
-import "strings"
-
 // Scanner reads one JSON text. The first failure sticks: it moves the
 // position to the end, so every later step is a no-op that returns a zero
 // value, and Failed reports it.
@@ -86,7 +84,7 @@ func (s *Scanner) End() {
 // literal consumes word if it comes next.
 func (s *Scanner) literal(word string) bool {
 	s.ws()
-	if strings.HasPrefix(string(s.data[s.pos:]), word) {
+	if end := s.pos + len(word); end <= len(s.data) && string(s.data[s.pos:end]) == word {
 		s.pos += len(word)
 		return true
 	}
