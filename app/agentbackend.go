@@ -2,12 +2,11 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
@@ -39,9 +38,6 @@ type AgentBackend struct {
 }
 
 var _ Backend = AgentBackend{}
-
-// shellCalls numbers the calls of `!command`s across the process.
-var shellCalls atomic.Int64
 
 // SessionID is the session's id.
 func (b AgentBackend) SessionID() string { return b.Agent.SessionID() }
@@ -164,7 +160,7 @@ func (b AgentBackend) Shell(ctx context.Context, command string) ShellRun {
 			Output: "This session has no bash tool.", Failed: true}
 	}
 	args, _ := json.Marshal(map[string]string{"command": command, "description": ShellDescription})
-	call := tools.Call{ID: fmt.Sprintf("shell_%d", shellCalls.Add(1)), Args: args, Env: b.shellEnv()}
+	call := tools.Call{ID: "shell_" + rand.Text()[:12], Args: args, Env: b.shellEnv()}
 	if b.Session != nil && b.Session.Policy != nil {
 		if err := b.Session.Policy.Authorize(ctx, t, call); err != nil {
 			return ShellRun{Card: t.Present(args), Output: "Not run: " + err.Error(), Failed: true}
