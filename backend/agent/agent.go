@@ -4,6 +4,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -126,6 +127,10 @@ func New(cfg Config) *Agent {
 	if cfg.Effort != "" {
 		a.effort = cfg.Effort
 	}
+	if a.effort == "" {
+		m, _ := cfg.Catalog.Lookup(a.model)
+		a.effort = cmp.Or(m.DefaultEffort, llm.EffortHigh)
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	a.stop = stop
 	go a.loop(ctx)
@@ -181,6 +186,13 @@ func (a *Agent) AcceptsNextStep() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.status == StatusRunning && !a.closing
+}
+
+// PlanMode reports whether the session's log leaves it in plan mode.
+func (a *Agent) PlanMode() bool {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	return a.proj.PlanMode()
 }
 
 // Model is the model and effort the next step will use.

@@ -128,22 +128,10 @@ func (s *Session) start(o Options, cfg config.File, provider, base, key string, 
 	client := llm.NewClient(llm.ClientConfig{
 		BaseURL: base, APIKey: key, KeyEnv: llm.KeyEnv(provider), HTTPClient: o.HTTPClient, Version: o.Version,
 	})
-	proj := session.NewProjection(s.Log.Header())
-	for _, e := range s.Log.Events() {
-		proj.Apply(e)
-	}
-	s.Policy.SetPlan(proj.PlanMode())
-	model, effort := proj.Model()
-	model = first(o.Model, model, cfg.Model, llm.DefaultModel)
-	if o.Effort != "" || cfg.Effort != "" {
-		effort = llm.Effort(first(o.Effort, cfg.Effort))
-	}
-	if effort == "" {
-		m, _ := s.Catalog.Lookup(model)
-		effort = first(m.DefaultEffort, llm.EffortHigh)
-	}
 	s.Agent = agent.New(agent.Config{
-		Log: s.Log, Provider: client, Catalog: s.Catalog, Model: model, Effort: effort,
+		// The model of a resumed session stays unless a flag names one; the
+		// effort follows the flag, then the config, then the session.
+		Log: s.Log, Provider: client, Catalog: s.Catalog, Model: o.Model, Effort: llm.Effort(first(o.Effort, cfg.Effort)),
 		System: prompt.Build(s.Cwd, registry.Tools(), instructions),
 		Tools:  registry, Gate: s.Policy, Broker: s.Broker,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
@@ -151,6 +139,7 @@ func (s *Session) start(o Options, cfg config.File, provider, base, key string, 
 		RefineTitle: true, CompactAt: cfg.CompactAt,
 	})
 	s.closers = append(s.closers, s.Agent.Close)
+	s.Policy.SetPlan(s.Agent.PlanMode())
 	return s.registerCommands(o.HelpKeys)
 }
 
