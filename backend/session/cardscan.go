@@ -9,93 +9,93 @@ import (
 // calls, usage, timings, failures and spans.
 
 func (s *scanner) span(d *Span) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "start":
-			d.Start = s.int64()
+			d.Start = s.Int64()
 		case "end":
-			d.End = s.int64()
+			d.End = s.Int64()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) llmToolCall(d *llm.ToolCall) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "id":
-			d.ID = s.str()
+			d.ID = s.Str()
 		case "name":
-			d.Name = s.str()
+			d.Name = s.Str()
 		case "arguments":
-			d.Arguments = s.str()
+			d.Arguments = s.Str()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) usage(d *llm.Usage) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "input":
-			d.Input = s.int()
+			d.Input = s.Int()
 		case "cache_read":
-			d.CacheRead = s.int()
+			d.CacheRead = s.Int()
 		case "output":
-			d.Output = s.int()
+			d.Output = s.Int()
 		case "reasoning":
-			d.Reasoning = s.int()
+			d.Reasoning = s.Int()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) stepTiming(d *StepTiming) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "model_wait":
-			d.ModelWait = s.int64()
+			d.ModelWait = s.Int64()
 		case "thinking":
-			d.Thinking = s.int64()
+			d.Thinking = s.Int64()
 		case "response":
-			d.Response = s.int64()
+			d.Response = s.Int64()
 		case "tools":
-			d.Tools = s.int64()
+			d.Tools = s.Int64()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) failure(d *Failure) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "kind":
-			d.Kind = s.str()
+			d.Kind = s.Str()
 		case "message":
-			d.Message = s.str()
+			d.Message = s.Str()
 		case "status":
-			d.Status = s.int()
+			d.Status = s.Int()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) card(d *card.Card) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "kind":
-			d.Kind = card.Kind(s.str())
+			d.Kind = card.Kind(s.Str())
 		case "title":
-			d.Title = s.str()
+			d.Title = s.Str()
 		case "description":
-			d.Description = s.str()
+			d.Description = s.Str()
 		case "body":
-			d.Body = s.str()
+			d.Body = s.Str()
 		case "terminal":
 			pointer(s, &d.Terminal, s.terminal)
 		case "diffs":
@@ -103,79 +103,79 @@ func (s *scanner) card(d *card.Card) {
 		case "todos":
 			list(s, &d.Todos, s.todoItem)
 		case "truncated":
-			d.Truncated = s.bool()
+			d.Truncated = s.Bool()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) terminal(d *card.TerminalView) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "command":
-			d.Command = s.str()
+			d.Command = s.Str()
 		case "cwd":
-			d.Cwd = s.str()
+			d.Cwd = s.Str()
 		case "output":
-			d.Output = s.str()
+			d.Output = s.Str()
 		case "exit_code":
-			pointer(s, &d.ExitCode, func(code *int) { *code = s.int() })
+			pointer(s, &d.ExitCode, func(code *int) { *code = s.Int() })
 		case "signal":
-			d.Signal = s.str()
+			d.Signal = s.Str()
 		case "timed_out":
-			d.TimedOut = s.bool()
+			d.TimedOut = s.Bool()
 		case "background":
-			d.Background = s.str()
+			d.Background = s.Str()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) fileDiff(d *card.FileDiff) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "path":
-			d.Path = s.str()
+			d.Path = s.Str()
 		case "created":
-			d.Created = s.bool()
+			d.Created = s.Bool()
 		case "added":
-			d.Added = s.int()
+			d.Added = s.Int()
 		case "removed":
-			d.Removed = s.int()
+			d.Removed = s.Int()
 		case "lines":
 			list(s, &d.Lines, s.diffLine)
 		case "approximate":
-			d.Approximate = s.bool()
+			d.Approximate = s.Bool()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) diffLine(d *card.DiffLine) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "op":
-			d.Op = card.DiffOp(s.str())
+			d.Op = card.DiffOp(s.Str())
 		case "text":
-			d.Text = s.str()
+			d.Text = s.Str()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) todoItem(d *card.TodoItem) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "content":
-			d.Content = s.str()
+			d.Content = s.Str()
 		case "status":
-			d.Status = card.TodoStatus(s.str())
+			d.Status = card.TodoStatus(s.Str())
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }

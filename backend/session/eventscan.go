@@ -3,6 +3,7 @@ package session
 import (
 	"time"
 
+	"github.com/tack-agent/tack/backend/jsonscan"
 	"github.com/tack-agent/tack/backend/llm"
 )
 
@@ -20,7 +21,7 @@ import (
 // for a type it does not decode and for a line it cannot decode exactly as
 // encoding/json would. The event's strings are written to text.
 func scanEvent(t string, line []byte, text *textArena) (e Event, ok bool) {
-	s := &scanner{b: line, text: text}
+	s := &scanner{jsonscan.New(line, text)}
 	switch t {
 	case "turn/start":
 		return scanAs(s, s.turnStart)
@@ -52,188 +53,189 @@ func scanAs[T Data](s *scanner, payload func(*T)) (Event, bool) {
 		seq, ms int64
 		hasSeq  bool
 	)
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "type":
-			if _, escaped := s.stringBody(); escaped {
-				s.fail()
+			if s.Peek() != '"' {
+				s.Fail()
 			}
+			s.Skip()
 		case "seq":
-			seq, hasSeq = s.int64(), true
+			seq, hasSeq = s.Int64(), true
 		case "time":
-			ms = s.int64()
+			ms = s.Int64()
 		case "data":
 			payload(&d)
 		case "ignorable":
-			s.bool()
+			s.Bool()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
-	s.end()
-	if s.failed || !hasSeq {
+	s.End()
+	if s.Failed() || !hasSeq {
 		return Event{}, false
 	}
 	return Event{Type: d.EventType(), Seq: seq, Time: time.UnixMilli(ms), Data: d}, true
 }
 
 func (s *scanner) turnStart(d *TurnStart) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) userMessage(d *UserMessage) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		case "kind":
-			d.Kind = MessageKind(s.str())
+			d.Kind = MessageKind(s.Str())
 		case "text":
-			d.Text = s.str()
+			d.Text = s.Str()
 		case "origin":
-			d.Origin = s.str()
+			d.Origin = s.Str()
 		case "replace":
 			pointer(s, &d.Replace, s.span)
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) stepStart(d *StepStart) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		case "step":
-			d.Step = s.int()
+			d.Step = s.Int()
 		case "model":
-			d.Model = s.str()
+			d.Model = s.Str()
 		case "effort":
-			d.Effort = llm.Effort(s.str())
+			d.Effort = llm.Effort(s.Str())
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) assistantMessage(d *AssistantMessage) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		case "step":
-			d.Step = s.int()
+			d.Step = s.Int()
 		case "text":
-			d.Text = s.str()
+			d.Text = s.Str()
 		case "reasoning":
-			d.Reasoning = s.str()
+			d.Reasoning = s.Str()
 		case "tool_calls":
 			list(s, &d.ToolCalls, s.llmToolCall)
 		case "usage":
 			s.usage(&d.Usage)
 		case "finish":
-			d.Finish = llm.FinishReason(s.str())
+			d.Finish = llm.FinishReason(s.Str())
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) toolCall(d *ToolCall) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		case "step":
-			d.Step = s.int()
+			d.Step = s.Int()
 		case "call_id":
-			d.CallID = s.str()
+			d.CallID = s.Str()
 		case "name":
-			d.Name = s.str()
+			d.Name = s.Str()
 		case "arguments":
-			d.Arguments = s.str()
+			d.Arguments = s.Str()
 		case "card":
 			s.card(&d.Card)
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) toolResult(d *ToolResult) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		case "step":
-			d.Step = s.int()
+			d.Step = s.Int()
 		case "call_id":
-			d.CallID = s.str()
+			d.CallID = s.Str()
 		case "name":
-			d.Name = s.str()
+			d.Name = s.Str()
 		case "text":
-			d.Text = s.str()
+			d.Text = s.Str()
 		case "is_error":
-			d.IsError = s.bool()
+			d.IsError = s.Bool()
 		case "code":
-			d.Code = s.str()
+			d.Code = s.Str()
 		case "card":
 			pointer(s, &d.Card, s.card)
 		case "replace":
 			pointer(s, &d.Replace, s.span)
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) stepEnd(d *StepEnd) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		case "step":
-			d.Step = s.int()
+			d.Step = s.Int()
 		case "timing":
 			s.stepTiming(&d.Timing)
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) turnEnd(d *TurnEnd) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		case "reason":
-			d.Reason = StopReason(s.str())
+			d.Reason = StopReason(s.Str())
 		case "error":
 			pointer(s, &d.Error, s.failure)
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
 
 func (s *scanner) todoWrite(d *TodoWrite) {
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
-			d.Turn = s.int()
+			d.Turn = s.Int()
 		case "todos":
 			list(s, &d.Todos, s.todoItem)
 		default:
-			s.fail()
+			s.Fail()
 		}
 	})
 }
