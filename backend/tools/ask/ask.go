@@ -87,12 +87,9 @@ func (*Question) Run(ctx context.Context, call tools.Call) tools.Result {
 	if !ok {
 		return res
 	}
-	if call.Env == nil || call.Env.Interact == nil {
-		return tools.Errorf("%v", interact.ErrNoAnswerer)
-	}
-	answers, err := call.Env.Interact.Ask(ctx, qs)
-	if err != nil {
-		return askError(ctx, err)
+	answers, res, ok := Put(ctx, call.Env, "ask_user_question", qs)
+	if !ok {
+		return res
 	}
 	for i := range answers {
 		if answers[i].Selected == nil {
@@ -109,15 +106,24 @@ func (*Question) Run(ctx context.Context, call tools.Call) tools.Result {
 	return tools.Result{Text: string(text), Card: &c}
 }
 
-// askError maps a broker failure to the model-facing error.
-func askError(ctx context.Context, err error) tools.Result {
-	switch {
-	case errors.Is(err, interact.ErrStdinClosed), errors.Is(err, interact.ErrNoAnswerer):
-		return tools.Errorf("%v", err)
-	case errors.Is(err, interact.ErrInterrupted), ctx.Err() != nil:
-		return tools.Errorf("%v", interact.ErrInterrupted)
+// Put puts questions to the user through env's broker for the tool named
+// tool and waits for the answers. When there are none it returns the
+// model-facing error and false: no answerer, stdin closed or interrupted in
+// the broker's own words, any other failure as "<tool> failed: <err>".
+func Put(ctx context.Context, env *tools.Env, tool string, qs []interact.Question) ([]interact.Answer, tools.Result, bool) {
+	if env == nil || env.Interact == nil {
+		return nil, tools.Errorf("%v", interact.ErrNoAnswerer), false
 	}
-	return tools.Errorf("ask_user_question failed: %v", err)
+	answers, err := env.Interact.Ask(ctx, qs)
+	switch {
+	case err == nil:
+		return answers, tools.Result{}, true
+	case errors.Is(err, interact.ErrStdinClosed), errors.Is(err, interact.ErrNoAnswerer):
+		return nil, tools.Errorf("%v", err), false
+	case errors.Is(err, interact.ErrInterrupted), ctx.Err() != nil:
+		return nil, tools.Errorf("%v", interact.ErrInterrupted), false
+	}
+	return nil, tools.Errorf("%s failed: %v", tool, err), false
 }
 
 // decode parses and validates the arguments into broker questions.

@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -145,5 +146,14 @@ func golden(t *testing.T, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("want %q (from %s), got %q", want, path, got)
+	}
+}
+
+func TestPutNamesTheToolInOtherFailures(t *testing.T) {
+	b := interact.NewBroker()
+	answerer(t, b, func(r *interact.Request) { r.Fail(errors.New("broker gone")) })
+	_, r, ok := Put(context.Background(), &tools.Env{Interact: b}, "exit_plan_mode", []interact.Question{{ID: "q", Question: "Go?"}})
+	if want := "Error: exit_plan_mode failed: broker gone"; ok || r.Text != want {
+		t.Errorf("want %q and no answers, got %q (ok %v)", want, r.Text, ok)
 	}
 }

@@ -6,13 +6,13 @@ package plan
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/ask"
 )
 
 // Switch is the session's plan-mode state (*permission.Policy).
@@ -80,12 +80,9 @@ func (e *Exit) Run(ctx context.Context, call tools.Call) tools.Result {
 	if !e.plans.Plan() {
 		return tools.Errorf("exit_plan_mode is only available in plan mode")
 	}
-	if call.Env == nil || call.Env.Interact == nil {
-		return tools.Errorf("%v", interact.ErrNoAnswerer)
-	}
-	answers, err := call.Env.Interact.Ask(ctx, []interact.Question{review(plan)})
-	if err != nil {
-		return askError(ctx, err)
+	answers, res, ok := ask.Put(ctx, call.Env, "exit_plan_mode", []interact.Question{review(plan)})
+	if !ok {
+		return res
 	}
 	var a interact.Answer
 	if len(answers) > 0 {
@@ -160,16 +157,4 @@ func decode(raw json.RawMessage) (string, tools.Result, bool) {
 		return "", tools.InvalidArgs("invalid plan: `plan` must be a non-empty Markdown string"), false
 	}
 	return a.Plan, tools.Result{}, true
-}
-
-// askError maps a broker failure to the model-facing error, as
-// ask_user_question does.
-func askError(ctx context.Context, err error) tools.Result {
-	switch {
-	case errors.Is(err, interact.ErrStdinClosed), errors.Is(err, interact.ErrNoAnswerer):
-		return tools.Errorf("%v", err)
-	case errors.Is(err, interact.ErrInterrupted), ctx.Err() != nil:
-		return tools.Errorf("%v", interact.ErrInterrupted)
-	}
-	return tools.Errorf("exit_plan_mode failed: %v", err)
 }
