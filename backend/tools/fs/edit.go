@@ -3,10 +3,7 @@ package fs
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -115,20 +112,13 @@ func editArguments(raw json.RawMessage) (editArgs, tools.Result, bool) {
 
 // current is the text file's content, if the session may change it.
 func (e *Edit) current(path string) (string, tools.Result, bool) {
-	info, err := os.Stat(path)
+	content, info, res, ok := readExisting("edit", path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case !ok:
+		return "", res, false
+	case info == nil:
 		return "", tools.Errorf("cannot edit %q: not found; use write to create a new file", path), false
-	case err != nil:
-		return "", tools.Errorf("cannot edit %q: %v", path, errors.Unwrap(err)), false
-	case !info.Mode().IsRegular():
-		return "", tools.Errorf("cannot edit %q: not a regular file", path), false
-	}
-	content, err := os.ReadFile(path)
-	if err != nil {
-		return "", tools.Errorf("cannot edit %q: %v", path, errors.Unwrap(err)), false
-	}
-	if looksBinary(content, false) {
+	case looksBinary(content, false):
 		return "", binaryError("edit", path), false
 	}
 	if err := e.tracker.Check(path, versionOf(content, info)); err != nil {

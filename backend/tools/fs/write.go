@@ -90,23 +90,34 @@ func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 // current is the content write replaces, after checking that the session
 // may replace it. A missing file needs no read.
 func (w *Write) current(path string) (before string, existed bool, res tools.Result, ok bool) {
-	info, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", false, tools.Result{}, true
-	case err != nil:
-		return "", false, tools.Errorf("cannot write %q: %v", path, errors.Unwrap(err)), false
-	case !info.Mode().IsRegular():
-		return "", false, tools.Errorf("cannot write %q: not a regular file", path), false
-	}
-	content, err := os.ReadFile(path)
-	if err != nil {
-		return "", false, tools.Errorf("cannot write %q: %v", path, errors.Unwrap(err)), false
+	content, info, res, ok := readExisting("write", path)
+	if !ok || info == nil {
+		return "", false, res, ok
 	}
 	if err := w.tracker.Check(path, versionOf(content, info)); err != nil {
 		return "", false, policyError(err), false
 	}
 	return string(content), true, tools.Result{}, true
+}
+
+// readExisting reads the regular file at path that the tool named verb is
+// to change, for it to check against what the session read. info is nil
+// for a missing file; any other failure is the tool's error.
+func readExisting(verb, path string) (content []byte, info os.FileInfo, res tools.Result, ok bool) {
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, tools.Result{}, true
+	case err != nil:
+		return nil, nil, tools.Errorf("cannot %s %q: %v", verb, path, errors.Unwrap(err)), false
+	case !info.Mode().IsRegular():
+		return nil, nil, tools.Errorf("cannot %s %q: not a regular file", verb, path), false
+	}
+	content, err = os.ReadFile(path)
+	if err != nil {
+		return nil, nil, tools.Errorf("cannot %s %q: %v", verb, path, errors.Unwrap(err)), false
+	}
+	return content, info, tools.Result{}, true
 }
 
 // policyError is the result for a Tracker refusal, with its code.
