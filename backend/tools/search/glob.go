@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -91,21 +90,15 @@ func (*Glob) Run(ctx context.Context, call tools.Call) tools.Result {
 
 // globFiles collects the matching files, newest first, then by path.
 func globFiles(ctx context.Context, root string, pm *pathMatcher) ([]globHit, error) {
-	var (
-		mu   sync.Mutex
-		hits []globHit
-	)
-	err := walk(ctx, root, func(f file) {
+	hits, err := collect(ctx, root, func(f file) (globHit, bool) {
 		if !pm.match(f) {
-			return
+			return globHit{}, false
 		}
 		info, err := f.entry.Info()
 		if err != nil {
-			return
+			return globHit{}, false
 		}
-		mu.Lock()
-		hits = append(hits, globHit{abs: f.abs, mtime: info.ModTime()})
-		mu.Unlock()
+		return globHit{abs: f.abs, mtime: info.ModTime()}, true
 	})
 	slices.SortFunc(hits, func(x, y globHit) int {
 		if c := y.mtime.Compare(x.mtime); c != 0 {

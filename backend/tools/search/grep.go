@@ -131,18 +131,7 @@ func newQuery(a grepArgs) (*query, *tools.Result) {
 
 // grepCandidates lists the files to search, sorted by path.
 func grepCandidates(ctx context.Context, root string, include *pathMatcher) ([]file, error) {
-	var (
-		mu    sync.Mutex
-		files []file
-	)
-	err := walk(ctx, root, func(f file) {
-		if include != nil && !include.match(f) {
-			return
-		}
-		mu.Lock()
-		files = append(files, f)
-		mu.Unlock()
-	})
+	files, err := collect(ctx, root, func(f file) (file, bool) { return f, include == nil || include.match(f) })
 	slices.SortFunc(files, func(x, y file) int { return strings.Compare(x.rel, y.rel) })
 	return files, err
 }

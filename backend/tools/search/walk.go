@@ -35,6 +35,23 @@ func walk(ctx context.Context, root string, visit func(file)) error {
 	return ctx.Err()
 }
 
+// collect walks root and gathers what pick makes of each file it keeps,
+// in no defined order; pick is called from several goroutines at once.
+func collect[T any](ctx context.Context, root string, pick func(file) (T, bool)) ([]T, error) {
+	var (
+		mu  sync.Mutex
+		out []T
+	)
+	err := walk(ctx, root, func(f file) {
+		if v, ok := pick(f); ok {
+			mu.Lock()
+			out = append(out, v)
+			mu.Unlock()
+		}
+	})
+	return out, err
+}
+
 type walker struct {
 	ctx   context.Context
 	visit func(file)
