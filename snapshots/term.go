@@ -7,16 +7,16 @@
 package snapshots
 
 import (
-	"flag"
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tack-agent/tack/snapshots/golden"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -24,8 +24,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden screens under testdata/")
 
 // waitLimit bounds every wait for the screen.
 const waitLimit = 5 * time.Second
@@ -384,18 +382,5 @@ func (tt *Term) Golden(t testing.TB, name string) {
 	if len(bad) > 0 {
 		t.Errorf("screen %s leaves the 16-colour palette (%d cells), first: %s", name, len(bad), bad[0])
 	}
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden %s: %v (run go test ./snapshots -update to create it)", path, err)
-	}
-	if string(want) != got {
-		t.Errorf("screen %s differs from its golden file (go test ./snapshots -update rewrites it)\nwant:\n%s\ngot:\n%s", name, want, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }

@@ -1,16 +1,15 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tack-agent/tack/snapshots/golden"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm"
@@ -20,23 +19,10 @@ import (
 // The real agent is what front doors pass to Execute.
 var _ SessionAgent = (*agent.Agent)(nil)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 // golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
+func matchGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		must(t, os.MkdirAll("testdata", 0o755))
-		must(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create it): %v", err)
-	}
-	if !bytes.Equal(want, []byte(got)) {
-		t.Errorf("%s: want\n%s\ngot\n%s", name, want, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", name), []byte(got))
 }
 
 type fakePermissions struct{ mode string }
@@ -78,7 +64,7 @@ func TestStatusCardMatchesGolden(t *testing.T) {
 	if res.Kind != Success {
 		t.Fatalf("want success, got %+v", res)
 	}
-	golden(t, "status.golden", res.Text+"\n")
+	matchGolden(t, "status.golden", res.Text+"\n")
 }
 
 func TestStatusWithoutUsageOrKnownModel(t *testing.T) {
@@ -191,7 +177,7 @@ func TestBareModelOpensThePickerWithAListing(t *testing.T) {
 	if _, ok := res.Action.(ActionOpenModelPicker); !ok {
 		t.Fatalf("want ActionOpenModelPicker, got %#v", res.Action)
 	}
-	golden(t, "model-list.golden", res.Text+"\n")
+	matchGolden(t, "model-list.golden", res.Text+"\n")
 }
 
 func TestPermissionsCommand(t *testing.T) {

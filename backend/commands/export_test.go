@@ -49,7 +49,7 @@ func TestExportWritesTheDefaultFileAndSaysWhere(t *testing.T) {
 
 func TestExportMatchesGolden(t *testing.T) {
 	doc, _ := exportSession(t, newSession(), "")
-	golden(t, "export.golden.md", doc)
+	matchGolden(t, "export.golden.md", doc)
 }
 
 func TestExportIsMarkdownHoldingEveryPromptAndAnswer(t *testing.T) {

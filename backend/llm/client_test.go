@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/snapshots/golden"
+
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const fixtures = "../../testdata/deepseek"
 
@@ -162,7 +161,7 @@ func TestRequestSerialisation(t *testing.T) {
 			}
 			srv.AssertConsumed(t)
 			got := append(srv.Requests(), srv.TitleRequests()...)[0]
-			golden(t, filepath.Join("testdata", "request-"+tt.name+".json"), got.Body)
+			matchGolden(t, filepath.Join("testdata", "request-"+tt.name+".json"), got.Body)
 			h := got.Header
 			for key, want := range map[string]string{
 				"User-Agent": "tack/1.2.3", "Authorization": "Bearer sk-test", "X-Session-Id": tt.req.SessionID,
@@ -183,26 +182,14 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-func golden(t *testing.T, path string, body []byte) {
+func matchGolden(t *testing.T, path string, body []byte) {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
 		t.Fatalf("request body is not JSON: %v", err)
 	}
 	got, _ := json.MarshalIndent(v, "", "  ")
-	got = append(got, '\n')
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("request body differs from %s (run with -update after reviewing):\nwant %s\ngot  %s", path, want, got)
-	}
+	golden.Assert(t, path, append(got, '\n'))
 }
 
 func TestCancellingAStalledStreamReturnsPromptly(t *testing.T) {

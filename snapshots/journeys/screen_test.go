@@ -1,13 +1,14 @@
 package journeys
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tack-agent/tack/snapshots/golden"
 
 	"github.com/charmbracelet/x/vt"
 
@@ -123,13 +124,6 @@ func (c *clock) advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// updateGoldens is the snapshots package's -update flag, shared so that
-// one flag rewrites every golden screen.
-func updateGoldens() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
 // settledScreen waits until the screen has stopped changing (the program
 // draws throttled frames) and returns it with any palette violations.
 // Recording trusts it; the replays then check that the screen is the same
@@ -161,7 +155,7 @@ func settledScreen(t testing.TB, screen func() (string, []string)) (string, []st
 func matchScreen(t testing.TB, screen func() (string, []string), dir string) {
 	t.Helper()
 	path := filepath.Join(dir, "screen.golden")
-	if updateGoldens() {
+	if golden.Updating() {
 		got, bad := settledScreen(t, screen)
 		checkPalette(t, bad)
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

@@ -3,17 +3,15 @@ package ask
 import (
 	"context"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/golden"
 
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const twoQuestions = `{"questions":[` +
 	`{"id":"db","header":"Database","question":"Which database?","options":[` +
@@ -58,7 +56,7 @@ func TestAskReturnsAnswersAsCompactJSON(t *testing.T) {
 	if r.IsError {
 		t.Fatalf("want answers, got %q", r.Text)
 	}
-	golden(t, r.Text)
+	matchGolden(t, r.Text)
 	qs := <-seen
 	if len(qs) != 2 || !qs[0].AllowCustom || !qs[1].AllowCustom || !qs[0].Options[0].Recommended {
 		t.Errorf("want two questions allowing custom answers by default, got %+v", qs)
@@ -131,22 +129,9 @@ func TestAskPresentShowsQuestionsOnly(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, got string) {
+func matchGolden(t *testing.T, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", t.Name()+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("want %q (from %s), got %q", want, path, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", t.Name()+".golden"), []byte(got))
 }
 
 func TestPutNamesTheToolInOtherFailures(t *testing.T) {

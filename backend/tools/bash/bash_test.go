@@ -42,7 +42,7 @@ func TestBashResultTextMatchesGolden(t *testing.T) {
 			if res.IsError {
 				t.Fatalf("want a result, got error %q", res.Text)
 			}
-			golden(t, "bash_"+c.name, f.normalise(res.Text))
+			matchGolden(t, "bash_"+c.name, f.normalise(res.Text))
 		})
 	}
 }
@@ -87,7 +87,7 @@ func TestBashKeepsTheTailOfLargeOutputAndSpillsAllOfIt(t *testing.T) {
 	if string(spilled) != want.String() {
 		t.Fatalf("want the spill file byte-identical to the output (%d bytes), got %d bytes", want.Len(), len(spilled))
 	}
-	golden(t, "bash_large_output", f.normalise("<"+strconv.Itoa(len(body))+" bytes of tail>\n[output truncated; full output: "+notice))
+	matchGolden(t, "bash_large_output", f.normalise("<"+strconv.Itoa(len(body))+" bytes of tail>\n[output truncated; full output: "+notice))
 }
 
 func TestBashKillsWhatTheShellLeftRunning(t *testing.T) {

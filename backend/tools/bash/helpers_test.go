@@ -3,7 +3,6 @@ package bash
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/snapshots/golden"
+
 	"github.com/tack-agent/tack/backend/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // fixture is one session's bash tools over the local executor, with fast
 // kills and a notice channel.
@@ -72,22 +71,9 @@ func (f *fixture) normalise(text string) string {
 }
 
 // golden compares got with testdata/<name>.golden, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
+func matchGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Fatalf("result text differs from %s\nwant %q\ngot  %q", path, want, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 // eventually polls check until it passes or the deadline expires; for

@@ -41,23 +41,23 @@ func TestBackgroundTaskLifecycle(t *testing.T) {
 		first = f.run(t, "bash_output", map[string]any{"task_id": id}).Text
 		return first != "(no new output)\n[status: running]"
 	})
-	golden(t, "output_running", first)
+	matchGolden(t, "output_running", first)
 
 	if err := os.WriteFile(filepath.Join(f.env.Cwd, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "notice_completed", f.notice(t))
+	matchGolden(t, "notice_completed", f.notice(t))
 
-	golden(t, "output_completed", f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
-	golden(t, "output_drained", f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
-	golden(t, "kill_finished", f.run(t, "bash_kill", map[string]any{"task_id": id}).Text)
+	matchGolden(t, "output_completed", f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
+	matchGolden(t, "output_drained", f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
+	matchGolden(t, "kill_finished", f.run(t, "bash_kill", map[string]any{"task_id": id}).Text)
 }
 
 func TestBashKillStopsARunningTaskWithoutANotice(t *testing.T) {
 	f := newFixture(t, Local{})
 	id := f.startTask(t, "sleep 30", "Sleep a while")
-	golden(t, "kill_running", f.run(t, "bash_kill", map[string]any{"task_id": id}).Text)
-	golden(t, "output_killed", f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
+	matchGolden(t, "kill_running", f.run(t, "bash_kill", map[string]any{"task_id": id}).Text)
+	matchGolden(t, "output_killed", f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
 	select {
 	case n := <-f.notices:
 		t.Fatalf("want no notice for a task the model killed, got %q", n)
@@ -68,8 +68,8 @@ func TestBashKillStopsARunningTaskWithoutANotice(t *testing.T) {
 func TestBackgroundTaskSignalDeathShowsInStatusAndNotice(t *testing.T) {
 	f := newFixture(t, Local{})
 	id := f.startTask(t, "echo bye >&2; kill -SEGV $$", "Crash")
-	golden(t, "notice_signal", f.notice(t))
-	golden(t, "output_signal", f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
+	matchGolden(t, "notice_signal", f.notice(t))
+	matchGolden(t, "output_signal", f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
 }
 
 func TestUnknownTaskIDIsAnError(t *testing.T) {
@@ -91,7 +91,7 @@ func TestBashOutputSaysWhenMemoryDroppedOutput(t *testing.T) {
 	id := f.startTask(t, "seq 1 200", "Print numbers")
 	f.notice(t)
 	text := f.normalise(f.run(t, "bash_output", map[string]any{"task_id": id}).Text)
-	golden(t, "output_lossy", text)
+	matchGolden(t, "output_lossy", text)
 }
 
 func TestCloseKillsRunningTasksQuietly(t *testing.T) {

@@ -23,7 +23,7 @@ func TestEditResultFormat(t *testing.T) {
 		b.readFirst("f.go")
 		r := b.run(b.edit, map[string]any{"file_path": "f.go", "old_string": "A()", "new_string": "B()"})
 		wantOK(t, r)
-		golden(t, b.dir, r.Text)
+		matchGolden(t, b.dir, r.Text)
 	})
 	t.Run("all", func(t *testing.T) {
 		b := newBench(t)
@@ -31,7 +31,7 @@ func TestEditResultFormat(t *testing.T) {
 		b.readFirst("f.go")
 		r := b.run(b.edit, map[string]any{"file_path": "f.go", "old_string": "x", "new_string": "y", "replace_all": true})
 		wantOK(t, r)
-		golden(t, b.dir, r.Text)
+		matchGolden(t, b.dir, r.Text)
 	})
 }
 

@@ -3,16 +3,15 @@ package fs
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tack-agent/tack/snapshots/golden"
+
 	"github.com/tack-agent/tack/backend/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // bench is one session's file tools over a temporary working directory.
 type bench struct {
@@ -59,23 +58,10 @@ func (b *bench) content(name string) string {
 
 // golden compares got, with the working directory replaced by $DIR, to
 // testdata/<test name>.golden.
-func golden(t *testing.T, dir, got string) {
+func matchGolden(t *testing.T, dir, got string) {
 	t.Helper()
 	got = strings.ReplaceAll(got, dir, "$DIR")
-	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("result text differs from %s\nwant:\n%s\ngot:\n%s", path, want, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden"), []byte(got))
 }
 
 func wantError(t *testing.T, r tools.Result, want string) {

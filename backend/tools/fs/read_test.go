@@ -29,7 +29,7 @@ func TestReadResultFormat(t *testing.T) {
 			c.args["file_path"] = "f.txt"
 			r := b.run(b.read, c.args)
 			wantOK(t, r)
-			golden(t, b.dir, r.Text)
+			matchGolden(t, b.dir, r.Text)
 		})
 	}
 }

@@ -17,7 +17,7 @@ func TestWriteResultFormat(t *testing.T) {
 		b := newBench(t)
 		r := b.run(b.write, map[string]any{"file_path": "new/dir/f.txt", "content": "hello\n"})
 		wantOK(t, r)
-		golden(t, b.dir, r.Text)
+		matchGolden(t, b.dir, r.Text)
 		if got := b.content("new/dir/f.txt"); got != "hello\n" {
 			t.Errorf("want file content %q, got %q", "hello\n", got)
 		}
@@ -28,7 +28,7 @@ func TestWriteResultFormat(t *testing.T) {
 		wantOK(t, b.run(b.read, map[string]any{"file_path": "f.txt"}))
 		r := b.run(b.write, map[string]any{"file_path": "f.txt", "content": "new\n"})
 		wantOK(t, r)
-		golden(t, b.dir, r.Text)
+		matchGolden(t, b.dir, r.Text)
 	})
 }
 

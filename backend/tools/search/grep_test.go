@@ -31,12 +31,12 @@ func TestGrepResultFormat(t *testing.T) {
 			"c.txt":    "nothing here\n",
 			"long.txt": strings.Repeat("é", 1500) + "Hello\n",
 		})
-		golden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "Hello"}).Text)
+		matchGolden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "Hello"}).Text)
 	})
 	t.Run("include", func(t *testing.T) {
 		dir := t.TempDir()
 		writeTree(t, dir, map[string]string{"a.go": "Hello\n", "b.txt": "Hello\n", "x/c.go": "Hello\n"})
-		golden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "Hello", "include": "*.go"}).Text)
+		matchGolden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "Hello", "include": "*.go"}).Text)
 	})
 	t.Run("capped", func(t *testing.T) {
 		dir := t.TempDir()
@@ -50,7 +50,7 @@ func TestGrepResultFormat(t *testing.T) {
 			t.Errorf("want 250 lines shown, got %d", n)
 		}
 		i := strings.LastIndex(r.Text, "\n\n")
-		golden(t, dir, strings.SplitN(r.Text, "\n", 2)[0]+"\n…"+r.Text[i:])
+		matchGolden(t, dir, strings.SplitN(r.Text, "\n", 2)[0]+"\n…"+r.Text[i:])
 		if !r.Card.Truncated {
 			t.Errorf("want the card marked truncated")
 		}
@@ -58,7 +58,7 @@ func TestGrepResultFormat(t *testing.T) {
 	t.Run("none", func(t *testing.T) {
 		dir := t.TempDir()
 		writeTree(t, dir, map[string]string{"a.go": "package a\n"})
-		golden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "zebra"}).Text)
+		matchGolden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "zebra"}).Text)
 	})
 }
 

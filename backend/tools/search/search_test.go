@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/snapshots/golden"
+
 	"github.com/tack-agent/tack/backend/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // writeTree creates files (path → content) under dir.
 func writeTree(t testing.TB, dir string, files map[string]string) {
@@ -134,7 +133,7 @@ func TestGlobResultFormat(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		golden(t, dir, run(t, NewGlob(), dir, map[string]any{"pattern": "*.go"}).Text)
+		matchGolden(t, dir, run(t, NewGlob(), dir, map[string]any{"pattern": "*.go"}).Text)
 	})
 	t.Run("capped", func(t *testing.T) {
 		dir := t.TempDir()
@@ -157,14 +156,14 @@ func TestGlobResultFormat(t *testing.T) {
 		if len(lines) != 102 || lines[100] != "" {
 			t.Fatalf("want 100 paths, a blank line and a footer, got %d lines", len(lines))
 		}
-		golden(t, dir, lines[101])
+		matchGolden(t, dir, lines[101])
 		if !r.Card.Truncated {
 			t.Errorf("want the card marked truncated")
 		}
 	})
 	t.Run("none", func(t *testing.T) {
 		dir := t.TempDir()
-		golden(t, dir, run(t, NewGlob(), dir, map[string]any{"pattern": "*.rs"}).Text)
+		matchGolden(t, dir, run(t, NewGlob(), dir, map[string]any{"pattern": "*.rs"}).Text)
 	})
 }
 
@@ -188,21 +187,8 @@ func TestGlobErrors(t *testing.T) {
 }
 
 // golden compares got, with dir replaced by $DIR, to testdata/<test>.golden.
-func golden(t *testing.T, dir, got string) {
+func matchGolden(t *testing.T, dir, got string) {
 	t.Helper()
 	got = strings.ReplaceAll(got, dir, "$DIR")
-	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("result text differs from %s\nwant:\n%s\ngot:\n%s", path, want, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden"), []byte(got))
 }

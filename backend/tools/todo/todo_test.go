@@ -3,18 +3,16 @@ package todo
 import (
 	"context"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/golden"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func run(t *testing.T, args string, record func(session.Data) error) tools.Result {
 	t.Helper()
@@ -29,7 +27,7 @@ func TestTodoWriteRecordsTheWholeListAndCounts(t *testing.T) {
 	if r.IsError {
 		t.Fatalf("want success, got %q", r.Text)
 	}
-	golden(t, r.Text)
+	matchGolden(t, r.Text)
 	todos := []card.TodoItem{{Content: "read the code", Status: card.TodoCompleted},
 		{Content: "fix the bug", Status: card.TodoInProgress}, {Content: "run tests", Status: card.TodoPending},
 		{Content: "commit", Status: card.TodoPending}}
@@ -80,20 +78,7 @@ func TestTodoWriteWithoutSessionOrFailingRecord(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, got string) {
+func matchGolden(t *testing.T, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", t.Name()+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("want %q (from %s), got %q", want, path, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", t.Name()+".golden"), []byte(got))
 }

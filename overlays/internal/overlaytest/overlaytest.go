@@ -4,9 +4,7 @@
 package overlaytest
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/snapshots/golden"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 var sgr = regexp.MustCompile("\x1b\\[([0-9;:]*)m")
 
@@ -41,23 +39,7 @@ func Golden(t *testing.T, name, view string, width, height int) {
 		b.WriteString(sgr.ReplaceAllStringFunc(r, func(m string) string { return "‹" + m[2:len(m)-1] + "›" }) + "\n")
 	}
 	got := b.String()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden %s: %v (run go test -update to create it)", path, err)
-	}
-	if string(want) != got {
-		t.Errorf("%s: want\n%s\ngot\n%s", path, want, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 // CheckFits fails unless view has at most height rows, none wider than

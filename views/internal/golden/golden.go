@@ -3,18 +3,16 @@
 package golden
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/tack-agent/tack/snapshots/golden"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/views/internal/sgrtest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // Lines compares lines with testdata/<name>.golden, which holds the plain
 // text of every line followed by a dump of its styling (SGR sequences shown
@@ -31,21 +29,5 @@ func Lines(t *testing.T, name string, lines []string) {
 		b.WriteString(sgrtest.StyleDump(l) + "\n")
 	}
 	got := b.String()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden %s: %v (run go test -update to create it)", path, err)
-	}
-	if string(want) != got {
-		t.Errorf("%s: want\n%s\ngot\n%s", path, want, got)
-	}
+	goldenfile.Assert(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
