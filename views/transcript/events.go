@@ -51,6 +51,7 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 		return t.turnEnd(d)
 	case session.Retry:
 		t.discard(d.Turn, d.Step)
+		t.detach(d.Turn, d.Step)
 		t.AddNotice(retryText(d), NoticeWarning)
 	case session.InboxDiscard:
 		t.AddNotice(discardText(len(d.Texts)), NoticeDim)
@@ -148,6 +149,17 @@ func (t *Transcript) discard(turn, step int) bool {
 	b.answerStream, b.reasoningStream = streamed{}, streamed{}
 	t.changed(i)
 	return true
+}
+
+// detach lets the step's next output start a new block, so a retried
+// step's answer lands below the retry notice. The emptied block draws
+// nothing.
+func (t *Transcript) detach(turn, step int) {
+	key := [2]int{turn, step}
+	if i, ok := t.steps[key]; ok {
+		t.blocks[i].finished = true
+		delete(t.steps, key)
+	}
 }
 
 // settle replaces the streamed step with the logged message.

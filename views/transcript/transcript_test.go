@@ -353,3 +353,17 @@ func TestStreamedTextShowsAtTheBottomWhileItStreams(t *testing.T) {
 		t.Fatalf("want the growing text's end at the bottom, got\n%s", got)
 	}
 }
+
+func TestRetriedStepAnswersBelowTheRetryNotice(t *testing.T) {
+	tr := New(wide)
+	tr.Apply(logged(session.StepStart{Turn: 1, Step: 1}))
+	tr.Apply(text(1, 1, "partial"))
+	tr.Apply(logged(session.Retry{Turn: 1, Step: 1, Attempt: 1, Max: 5, DelayMs: 500, Failure: session.Failure{Message: "rate limited"}}))
+	tr.Apply(text(1, 1, "Recovered answer."))
+	tr.Apply(logged(session.AssistantMessage{Turn: 1, Step: 1, Text: "Recovered answer."}))
+	got := plain(all(tr))
+	notice, answer := strings.Index(got, "Retrying model request"), strings.Index(got, "Recovered answer.")
+	if notice < 0 || answer < 0 || notice > answer || strings.Contains(got, "partial") {
+		t.Fatalf("want the retry notice, then the answer, and no partial text; got\n%s", got)
+	}
+}
