@@ -284,6 +284,11 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 		}
 	}
 	m.editor.SetRunning(m.running())
+	glyph := ""
+	if m.running() {
+		glyph = phaseGlyphs[m.phase]
+	}
+	m.editor.SetMark(glyph)
 	if m.scroll > 0 {
 		m.scroll += m.tr.Lines() - before // keep the rows on screen still
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/tack-agent/tack/views/transcript"
 )
 
-// phaseGlyphs mark what a running turn waits for, at the start of the
-// status row.
+// phaseGlyphs mark what a running turn waits for, in place of the
+// editor's ">".
 var phaseGlyphs = map[agent.Phase]string{
 	agent.PhaseModelWait:  "◍",
 	agent.PhaseThinking:   "✻",
@@ -72,11 +72,7 @@ func (m *Model) statusRow() string {
 	default:
 		s.Mode = m.permission
 	}
-	lead := ""
-	if g, ok := phaseGlyphs[m.phase]; ok && m.running() {
-		lead = m.theme.Dim.Render(g) + " "
-	}
-	return lead + statusrow.Render(s, m.width-ansi.StringWidth(lead), m.theme)
+	return statusrow.Render(s, m.width, m.theme)
 }
 
 // compactionRow is `Context being compacted <elapsed>` while compacting.

@@ -36,11 +36,15 @@ type Editor struct {
 	browse int
 	draft  string
 	pastes pastes
+	// mark replaces the prompt's ">" (a running turn's phase glyph); it is
+	// shared with the textarea's prompt function, which outlives copies.
+	mark *string
 }
 
 // New returns a focused editor in the palette, width columns wide.
 func New(th theme.Theme, width int) Editor {
 	ta := textarea.New()
+	mark := new(string)
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0
 	ta.DynamicHeight = true
@@ -49,6 +53,9 @@ func New(th theme.Theme, width int) Editor {
 	ta.MaxContentHeight = maxContentRows
 	ta.SetPromptFunc(len(prompt), func(info textarea.PromptInfo) string {
 		if info.LineNumber == 0 {
+			if *mark != "" {
+				return *mark + " "
+			}
 			return prompt
 		}
 		return strings.Repeat(" ", len(prompt))
@@ -67,8 +74,12 @@ func New(th theme.Theme, width int) Editor {
 	ta.SetVirtualCursor(false)
 	ta.Focus()
 	ta.SetWidth(width)
-	return Editor{ta: ta}
+	return Editor{ta: ta, mark: mark}
 }
+
+// SetMark shows glyph, one column wide, in place of the prompt's ">"; ""
+// restores it.
+func (e *Editor) SetMark(glyph string) { *e.mark = glyph }
 
 // SetWidth changes the editor's width in columns.
 func (e *Editor) SetWidth(w int) { e.ta.SetWidth(w) }
