@@ -153,6 +153,16 @@ func (r *process) exitCode(within time.Duration) int {
 	return 0
 }
 
+// waitStalled waits until srv's stream stalled, as the script asked.
+func waitStalled(t *testing.T, srv *llmtest.Server) {
+	t.Helper()
+	select {
+	case <-srv.Stalled():
+	case <-time.After(10 * time.Second):
+		t.Fatal("want the stream to stall within 10s")
+	}
+}
+
 // waitRequests polls until srv has received n requests.
 func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
 	t.Helper()

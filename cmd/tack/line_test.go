@@ -249,11 +249,7 @@ func TestLineSIGTERMDuringAStalledStreamAbortsTheTurn(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
 	r := startTack(t, srv, "--ui", "line")
 	r.write("go\n")
-	select {
-	case <-srv.Stalled():
-	case <-time.After(10 * time.Second):
-		t.Fatal("want the stream to stall within 10s")
-	}
+	waitStalled(t, srv)
 	r.waitOutput("partial")
 	start := time.Now()
 	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -279,11 +275,7 @@ func TestLineSIGINTWithoutATerminalExits130(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
 	r := startTack(t, srv, "--ui", "line")
 	r.write("go\n")
-	select {
-	case <-srv.Stalled():
-	case <-time.After(10 * time.Second):
-		t.Fatal("want the stream to stall within 10s")
-	}
+	waitStalled(t, srv)
 	if err := r.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

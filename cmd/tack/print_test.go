@@ -203,11 +203,7 @@ func TestPrintSignalStillPrintsTheResultRecord(t *testing.T) {
 			srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
 			r := startTack(t, srv, "-p", "hi", "--output-format", "json")
 			r.closeStdin()
-			select {
-			case <-srv.Stalled():
-			case <-time.After(10 * time.Second):
-				t.Fatal("want the stream to stall within 10s")
-			}
+			waitStalled(t, srv)
 			if err := r.cmd.Process.Signal(tt.sig); err != nil {
 				t.Fatal(err)
 			}
