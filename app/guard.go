@@ -60,7 +60,7 @@ func (g *Guard) Init() (cmd tea.Cmd) {
 }
 
 // Update passes msg on; a panic quits the program.
-func (g *Guard) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+func (g *Guard) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 	if p, ok := msg.(panicMsg); ok {
 		g.mu.Lock()
 		if g.report == "" {
@@ -72,7 +72,7 @@ func (g *Guard) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	defer func() {
 		if r := recover(); r != nil {
 			g.record(r)
-			cmd = tea.Quit
+			model, cmd = g, tea.Quit
 		}
 	}()
 	var next tea.Model

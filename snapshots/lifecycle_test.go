@@ -70,7 +70,11 @@ func TestPanicRestoresTheTerminalAndKeepsTheReport(t *testing.T) {
 	tt := Start(t, g, 100, 30)
 	tt.WaitText(t, sessionID)
 	tt.Ctrl('p')
-	_ = tt.Wait(t)
+	// The guard quits the program itself; bubbletea's own panic handler,
+	// which prints on the alternate screen, must not run.
+	if err := tt.Wait(t); err != nil {
+		t.Fatalf("want the guard to quit the program cleanly, got %v", err)
+	}
 	requireRestored(t, tt)
 	if rep := g.Report(); !strings.Contains(rep, "boom in update") {
 		t.Fatalf("want the panic report kept for after the restore, got %q", rep)
