@@ -20,7 +20,10 @@ func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
 	first.waitIdle()
 	first.script(
 		step{do: both(typed("tell me about apples"), key(vt.KeyEnter))},
-		step{want: []string{"Apples are red."}, do: func(r *run) { r.Key('d', vt.ModCtrl) }},
+		// The picker lists the session by its refined title, which the
+		// model names just after the turn; exit once the header shows it.
+		step{want: []string{"Apples are red.", llmtest.TitleText}, until: func(s string) bool { return idleScreen(s, first.dir) },
+			do: func(r *run) { r.Key('d', vt.ModCtrl) }},
 	)
 	if code := first.exitCode(); code != 0 {
 		t.Fatalf("first run: want exit 0, got %d", code)

@@ -46,11 +46,14 @@ func (r *run) waitIdle() string {
 }
 
 // idleScreen holds when the second-to-last row is the status row of dir
-// and the last row is the editor's prompt.
+// and the last row is the editor's prompt without the steering placeholder.
+// (Between a turn's end and the agent going idle the prompt is back but
+// the placeholder is not gone yet: keys there still reach a running agent.)
 func idleScreen(screen, dir string) bool {
 	rs := rowsOf(screen)
 	status, editor := rs[rows-2], rs[rows-1]
-	return strings.Contains(status, dir) && strings.Contains(status, model) && strings.HasPrefix(editor, ">")
+	return strings.Contains(status, dir) && strings.Contains(status, model) &&
+		strings.HasPrefix(editor, ">") && !strings.Contains(editor, "esc to cancel")
 }
 
 func TestPromptStreamsTheAnswer(t *testing.T) {
