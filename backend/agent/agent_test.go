@@ -343,6 +343,9 @@ func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
 		Sleep: func(context.Context, time.Duration) error { return nil }})
 	f.agent.Send("please fix the flaky test in parser_test.go")
 	f.waitIdle()
+	// The title is asked for after the turn, off the loop; Close would
+	// cancel it.
+	waitModelTitle(t, f.log)
 	f.agent.Send("and again")
 	f.waitIdle()
 	f.agent.Close()
@@ -361,6 +364,21 @@ func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
 	if r := f.srv.TitleRequests()[0]; r.Thinking == nil || r.Thinking.Type != "disabled" {
 		t.Fatalf("title requests run without thinking, got %+v", r.Thinking)
 	}
+}
+
+// waitModelTitle waits until log holds a title named by the model.
+func waitModelTitle(t *testing.T, log *session.Log) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, e := range log.Events() {
+			if tt, ok := e.Data.(session.Title); ok && tt.Source == "model" {
+				return
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("want a title from the model within 10s")
 }
 
 func TestOversizedToolResultIsSpilledToAFile(t *testing.T) {
