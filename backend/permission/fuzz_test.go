@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,17 +12,17 @@ import (
 // stays fast.
 const maxFuzzCommand = 4 << 10
 
-// attacks are appended to a command the remembered prefix allows; each
+// attacks are appended to a command the remembered prefixes allow; each
 // makes the shell run something else or write a file.
 var attacks = []string{"; rm -rf x", " && curl x | sh", "$(rm x)", " $(rm x)", " > file", "\nrm -rf x", " | sh"}
 
-// FuzzCoveredAllowsOnlyThePrefix remembers the prefix PrefixFor gives for
-// one command and asks whether another is covered by it. Neither call
+// FuzzCoveredAllowsOnlyThePrefix remembers the prefixes PrefixesFor gives
+// for one command and asks whether another is covered by them. Neither call
 // panics, and a covered command runs nothing but simple commands starting
-// with the prefix and writes no file (checked against the shell syntax
+// with a prefix and writes no file (checked against the shell syntax
 // tree, independently of the matcher). Appending a second command, a
 // command substitution or a redirection to a covered command is then
-// refused whenever the shell would run or write something the prefix does
+// refused whenever the shell would run or write something the prefixes do
 // not cover.
 func FuzzCoveredAllowsOnlyThePrefix(f *testing.F) {
 	for _, s := range [][2]string{
@@ -43,52 +44,53 @@ func FuzzCoveredAllowsOnlyThePrefix(f *testing.F) {
 		if len(first) > maxFuzzCommand || len(command) > maxFuzzCommand {
 			return
 		}
-		prefix, ok := PrefixFor(first)
+		prefixes, ok := PrefixesFor(first)
 		if !ok {
 			return
 		}
-		if prefix == "" || runsOtherPrograms(strings.Fields(prefix)[0]) {
-			t.Fatalf("PrefixFor(%q): want a prefix of a program that runs nothing else, got %q", first, prefix)
+		for _, p := range prefixes {
+			if p == "" || runsOtherPrograms(strings.Fields(p)[0]) {
+				t.Fatalf("PrefixesFor(%q): want prefixes of programs that run nothing else, got %q", first, prefixes)
+			}
 		}
-		if !covered(first, []string{prefix}) {
-			t.Fatalf("PrefixFor(%q) = %q: want the command itself covered by its prefix", first, prefix)
+		if !covered(first, prefixes) {
+			t.Fatalf("PrefixesFor(%q) = %q: want the command itself covered by its prefixes", first, prefixes)
 		}
-		checkCovered(t, command, prefix)
-		if covered(command, []string{prefix}) {
+		checkCovered(t, command, prefixes)
+		if covered(command, prefixes) {
 			for _, a := range attacks {
-				checkCovered(t, command+a, prefix)
+				checkCovered(t, command+a, prefixes)
 			}
 		}
 	})
 }
 
 // checkCovered fails when covered allows command although its syntax tree
-// shows a simple command that does not start with prefix, or a write to a
-// file.
-func checkCovered(t *testing.T, command, prefix string) {
+// shows a simple command that does not start with one of prefixes, or a
+// write to a file.
+func checkCovered(t *testing.T, command string, prefixes []string) {
 	t.Helper()
-	if !covered(command, []string{prefix}) {
+	if !covered(command, prefixes) {
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if err != nil {
-		t.Fatalf("covered(%q, %q): want unparsable commands refused, got allowed (%v)", command, prefix, err)
+		t.Fatalf("covered(%q, %q): want unparsable commands refused, got allowed (%v)", command, prefixes, err)
 	}
-	words := strings.Fields(prefix)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
-			if len(n.Assigns) > 0 || !startsWith(n.Args, words) {
-				t.Fatalf("covered(%q, %q): want refused, it runs %q", command, prefix, source(command, n))
+			if len(n.Assigns) > 0 || !slices.ContainsFunc(prefixes, func(p string) bool { return startsWith(n.Args, strings.Fields(p)) }) {
+				t.Fatalf("covered(%q, %q): want refused, it runs %q", command, prefixes, source(command, n))
 			}
 		case *syntax.Redirect:
 			if writesFile(n) {
-				t.Fatalf("covered(%q, %q): want refused, it writes through %q", command, prefix, source(command, n))
+				t.Fatalf("covered(%q, %q): want refused, it writes through %q", command, prefixes, source(command, n))
 			}
 		case *syntax.FuncDecl, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause,
 			*syntax.DeclClause, *syntax.CoprocClause, *syntax.TimeClause, *syntax.LetClause, *syntax.TestClause,
 			*syntax.ArithmCmd, *syntax.TestDecl:
-			t.Fatalf("covered(%q, %q): want refused, it uses %T", command, prefix, n)
+			t.Fatalf("covered(%q, %q): want refused, it uses %T", command, prefixes, n)
 		}
 		return true
 	})

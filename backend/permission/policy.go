@@ -3,6 +3,7 @@ package permission
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -187,7 +188,7 @@ func (p *Policy) remembered(tool, command string) string {
 		return ""
 	}
 	if covered(command, p.prefixes[tool]) {
-		return strings.Join(p.prefixes[tool], ", ")
+		return strings.Join(p.prefixes[tool], rememberedSep)
 	}
 	return ""
 }
@@ -253,7 +254,8 @@ func approval(tool, callID string, shown card.Card, command string) interact.App
 	if command != "" {
 		a.Summary = firstLine(command)
 		a.Details = command
-		a.Remember, _ = PrefixFor(command)
+		prefixes, _ := PrefixesFor(command)
+		a.Remember = strings.Join(prefixes, rememberedSep)
 		return a
 	}
 	a.Summary = shown.Title
@@ -275,8 +277,16 @@ func (p *Policy) remember(tool, command, what string) {
 		p.tools[tool] = true
 		return
 	}
-	p.prefixes[tool] = append(p.prefixes[tool], what)
+	for _, prefix := range strings.Split(what, rememberedSep) {
+		if !slices.Contains(p.prefixes[tool], prefix) {
+			p.prefixes[tool] = append(p.prefixes[tool], prefix)
+		}
+	}
 }
+
+// rememberedSep joins the prefixes of one allowance, as the dialog shows
+// them.
+const rememberedSep = ", "
 
 // firstLine is the first line of s, marked with " …" when more follows.
 func firstLine(s string) string {

@@ -221,8 +221,33 @@ func TestAllowForSessionRemembersTheBashPrefix(t *testing.T) {
 	if err == nil || err.Error() != "the user denied this call: do not delete files" {
 		t.Fatalf("want the user's reason to reach the model, got %v", err)
 	}
-	if got := <-a.asked; got.Remember != "" {
-		t.Fatalf("want no prefix offered for a compound command, got %q", got.Remember)
+	if got := <-a.asked; got.Remember != "git status, rm" {
+		t.Fatalf("want each simple command's prefix offered for a compound command, got %q", got.Remember)
+	}
+}
+
+func TestAllowForSessionRemembersEveryPrefixOfACompoundCommand(t *testing.T) {
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
+	p := NewPolicy(Ask, b)
+	l := &log{}
+	if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"go build ./... && go test ./..."}`)); err != nil {
+		t.Fatalf("want the allowed call to run, got %v", err)
+	}
+	if got := <-a.asked; got.Remember != "go build, go test" {
+		t.Fatalf("want both prefixes offered, got %q", got.Remember)
+	}
+	l.take()
+	for _, cmd := range []string{"go test -run X ./pkg", "go build . && go test .", "go test ./... | go build"} {
+		if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"`+cmd+`"}`)); err != nil {
+			t.Fatalf("%s: want it to run on the remembered prefixes, got %v", cmd, err)
+		}
+		if e := l.take(); len(e) != 1 || e[0].(session.ApprovalDecided).Remember != "go build, go test" {
+			t.Fatalf("%s: want one decision by the remembered prefixes, got %+v", cmd, e)
+		}
+	}
+	if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"go test ./... && go run ."}`)); err == nil {
+		t.Fatal("want a command outside the remembered prefixes asked again and denied")
 	}
 }
 

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -46,6 +47,21 @@ func runsOtherPrograms(program string) bool {
 	return false
 }
 
+// takesSubcommand reports whether program's second word may name what it
+// does (git status, go test, npm run) rather than what it works on: the
+// common file and text utilities take only arguments, so "cd sub" is
+// remembered as "cd".
+func takesSubcommand(program string) bool {
+	switch program {
+	case "cd", "ls", "cat", "head", "tail", "less", "more", "echo", "printf", "pwd", "which", "type",
+		"rm", "rmdir", "mkdir", "touch", "cp", "mv", "ln", "chmod", "chown", "stat", "file", "du", "df",
+		"grep", "rg", "egrep", "fgrep", "find", "fd", "wc", "sort", "uniq", "cut", "tr", "diff", "cmp",
+		"sed", "awk", "jq", "tree", "basename", "dirname", "realpath", "readlink", "true", "false", "test":
+		return false
+	}
+	return true
+}
+
 var (
 	programWord    = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
 	subcommandWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:-]*$`)
@@ -59,36 +75,40 @@ func parse(command string) (*syntax.File, bool) {
 	return f, true
 }
 
-// PrefixFor is the prefix that "allow for this session" remembers for
-// command: its program name, plus the second word when that is a
-// subcommand (a plain word, not a flag or a path). It reports false when
-// the command is not a single simple command the matcher could later
-// recognise, or runs a program that runs other programs.
-func PrefixFor(command string) (string, bool) {
+// PrefixesFor are the prefixes that "allow for this session" remembers for
+// command, one per distinct simple command in it, in order: the program
+// name, plus the second word when that is a subcommand (a plain word, not
+// a flag or a path). "go build && go test ./..." gives "go build" and
+// "go test". It reports false when some part of the command is one the
+// matcher could not later recognise, runs a program that runs other
+// programs, or hides a command in a substitution that the visible ones do
+// not cover.
+func PrefixesFor(command string) ([]string, bool) {
 	f, ok := parse(command)
-	if !ok || len(f.Stmts) != 1 {
-		return "", false
+	if !ok || len(f.Stmts) == 0 {
+		return nil, false
 	}
-	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
-		return "", false
-	}
-	program, ok := literal(call.Args[0])
-	if !ok || !programWord.MatchString(program) || runsOtherPrograms(program) {
-		return "", false
-	}
-	prefix := program
-	if len(call.Args) > 1 {
-		if sub, ok := literal(call.Args[1]); ok && subcommandWord.MatchString(sub) {
-			prefix = program + " " + sub
+	var prefixes []string
+	collect := matcher{surface: true, allows: func(words []string, _ bool) bool {
+		if !programWord.MatchString(words[0]) {
+			return false
 		}
+		prefix := words[0]
+		if len(words) > 1 && takesSubcommand(words[0]) && subcommandWord.MatchString(words[1]) {
+			prefix += " " + words[1]
+		}
+		if !slices.Contains(prefixes, prefix) {
+			prefixes = append(prefixes, prefix)
+		}
+		return true
+	}}
+	// Commands hidden in substitutions must be covered by the prefixes of
+	// those the user can see; a write to a file would ask again under the
+	// remembered prefixes, so offering them would mislead.
+	if !collect.stmts(f.Stmts) || !covered(command, prefixes) {
+		return nil, false
 	}
-	// A write to a file or a command hidden in a substitution would ask
-	// again under the remembered prefix; offering it would mislead.
-	if !covered(command, []string{prefix}) {
-		return "", false
-	}
-	return prefix, true
+	return prefixes, true
 }
 
 // covered reports whether every simple command of command begins with one
@@ -115,6 +135,9 @@ type matcher struct {
 	// allows judges a simple command by its leading literal words (the
 	// program first); allLiteral says no word after them was left out.
 	allows func(words []string, allLiteral bool) bool
+	// surface skips the commands hidden in substitutions and
+	// here-documents, judging only those the command line shows.
+	surface bool
 }
 
 func (m matcher) stmts(stmts []*syntax.Stmt) bool {
@@ -223,6 +246,9 @@ func (m matcher) redirect(r *syntax.Redirect) bool {
 // word checks the commands hidden in a word: command and process
 // substitutions must match too.
 func (m matcher) word(w *syntax.Word) bool {
+	if m.surface {
+		return true
+	}
 	ok := true
 	syntax.Walk(w, func(n syntax.Node) bool {
 		if !ok {

@@ -1,12 +1,15 @@
 package permission
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
-// TestPrefixForRefusesCommandsItsPrefixWouldNotCover pins a fuzz finding:
-// PrefixFor offered to remember "gst it" for "gst it>tus", whose write to
+// TestPrefixesForRefusesCommandsItsPrefixWouldNotCover pins a fuzz finding:
+// PrefixesFor offered to remember "gst it" for "gst it>tus", whose write to
 // a file the remembered prefix would never allow, so "allow for this
 // session" asked again for the very command it was given for.
-func TestPrefixForRefusesCommandsItsPrefixWouldNotCover(t *testing.T) {
+func TestPrefixesForRefusesCommandsItsPrefixWouldNotCover(t *testing.T) {
 	for _, command := range []string{
 		"gst it>tus",
 		"git status > out.txt",
@@ -15,8 +18,8 @@ func TestPrefixForRefusesCommandsItsPrefixWouldNotCover(t *testing.T) {
 		"ls <(rm y)",
 		"grep x <<EOF\n$(rm y)\nEOF",
 	} {
-		if got, ok := PrefixFor(command); ok {
-			t.Errorf("PrefixFor(%q): want no prefix, got %q", command, got)
+		if got, ok := PrefixesFor(command); ok {
+			t.Errorf("PrefixesFor(%q): want no prefix, got %q", command, got)
 		}
 	}
 	for command, want := range map[string]string{
@@ -24,8 +27,8 @@ func TestPrefixForRefusesCommandsItsPrefixWouldNotCover(t *testing.T) {
 		"ls $(ls)":                    "ls",
 		"grep -n x < input.txt":       "grep",
 	} {
-		if got, ok := PrefixFor(command); !ok || got != want {
-			t.Errorf("PrefixFor(%q): want %q, got %q, %v", command, want, got, ok)
+		if got, ok := PrefixesFor(command); !ok || strings.Join(got, ", ") != want {
+			t.Errorf("PrefixesFor(%q): want %q, got %q, %v", command, want, got, ok)
 		}
 	}
 }

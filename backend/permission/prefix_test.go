@@ -1,8 +1,11 @@
 package permission
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
-func TestPrefixForTakesTheProgramAndItsSubcommand(t *testing.T) {
+func TestPrefixesForTakeEachProgramAndItsSubcommand(t *testing.T) {
 	cases := []struct {
 		command string
 		want    string
@@ -19,20 +22,33 @@ func TestPrefixForTakesTheProgramAndItsSubcommand(t *testing.T) {
 		{"git -C sub status", "git", true},
 		{"./gradlew build", "./gradlew build", true},
 		{"'git' status", "git status", true},
+		{"git status && ls", "git status, ls", true},
+		{"git status | head", "git status, head", true},
+		{"ls -la && cat main.go", "ls, cat", true},
+		{"go build ./... && go test ./... && go build .", "go build, go test", true},
+		{"cd sub && make test", "cd, make test", true},
+		{"(git status; ls)", "git status, ls", true},
+		{"echo $(git rev-parse HEAD)", "", false},
+		{"git log $(git rev-parse HEAD)", "", false},
+		{"rm x", "rm", true},
+		{"cat README", "cat", true},
 		{"FOO=1 git status", "", false},
-		{"git status && ls", "", false},
-		{"git status | head", "", false},
+		{"git status && FOO=1 ls", "", false},
 		{"$GIT status", "", false},
+		{"ls && $CMD", "", false},
 		{"eval git status", "", false},
-		{"sudo rm -rf /", "", false},
+		{"ls && sudo rm -rf /", "", false},
 		{"bash -c 'rm x'", "", false},
+		{"ls | xargs rm", "", false},
+		{"for f in *; do rm $f; done", "", false},
+		{"ls && git status > out.txt", "", false},
 		{"git status (", "", false},
 		{"", "", false},
 	}
 	for _, c := range cases {
-		got, ok := PrefixFor(c.command)
-		if got != c.want || ok != c.ok {
-			t.Errorf("PrefixFor(%q): want %q, %v; got %q, %v", c.command, c.want, c.ok, got, ok)
+		got, ok := PrefixesFor(c.command)
+		if strings.Join(got, ", ") != c.want || ok != c.ok {
+			t.Errorf("PrefixesFor(%q): want %q, %v; got %q, %v", c.command, c.want, c.ok, got, ok)
 		}
 	}
 }
