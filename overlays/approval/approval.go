@@ -159,8 +159,9 @@ func (d *Dialog) View(width, height int) string {
 	if d.queued > 0 {
 		title += " (" + strconv.Itoa(d.queued) + " more waiting)"
 	}
+	// A card names the call itself; the summary would repeat it.
 	var head []string
-	if s := textfmt.SanitizeLine(d.a.Summary); s != "" {
+	if s := textfmt.SanitizeLine(d.a.Summary); s != "" && d.a.Card == nil {
 		head = append(head, d.th.Bold.Render(s))
 	}
 	tail := append([]string{""}, d.choiceRows(inner)...)

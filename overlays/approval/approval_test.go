@@ -19,7 +19,7 @@ var th = theme.New(true)
 func bash() interact.Approval {
 	cmd := "git status -s && go test ./..."
 	return interact.Approval{
-		CallID: "c1", Tool: "bash", Summary: cmd, Details: cmd, Remember: "git status",
+		CallID: "c1", Tool: "bash", Summary: cmd, Details: cmd, Remember: "git status, go test",
 		Card: &card.Card{Kind: card.Terminal, Description: "Check the tree and run the tests",
 			Terminal: &card.TerminalView{Command: cmd, Cwd: "/work/proj"}},
 	}
@@ -114,7 +114,7 @@ func TestDecisions(t *testing.T) {
 
 func TestAllowForSessionShowsWhatItRemembers(t *testing.T) {
 	d := New(bash(), th, overlaytest.Epoch())
-	if v := ansi.Strip(d.View(100, 30)); !strings.Contains(v, "Allow for this session (git status)") {
+	if v := ansi.Strip(d.View(100, 30)); !strings.Contains(v, "Allow for this session (git status, go test)") {
 		t.Errorf("want the remembered prefix in the choice, got\n%s", v)
 	}
 	a := bash()
