@@ -65,6 +65,11 @@ func (r *Registry) settle(ctx context.Context, cmd Command, inv Invocation, atta
 	go func() { done <- runHandler(ctx, cmd.Handler, inv) }()
 	select {
 	case res := <-done:
+		if ctx.Err() != nil {
+			// the handler returned because ctx ended: a cancellation, not
+			// its own outcome, whichever the select saw first
+			return Fail("command cancelled")
+		}
 		return res
 	case <-ctx.Done():
 		return Fail("command cancelled")
