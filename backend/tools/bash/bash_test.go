@@ -163,8 +163,8 @@ func TestBashAbortKillsTheCommand(t *testing.T) {
 	cancel()
 	select {
 	case res := <-done:
-		if !res.IsError || res.Text != "Error: command aborted" {
-			t.Fatalf("want Error: command aborted, got %q", res.Text)
+		if !res.IsError || res.Text != "Error: tool call aborted" {
+			t.Fatalf("want Error: tool call aborted, got %q", res.Text)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("want the call to return after the abort, it did not within 5s")

@@ -80,7 +80,7 @@ func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
 		return tools.Errorf("%v", err)
 	}
 	if wait(ctx, proc) {
-		return tools.Errorf("command aborted")
+		return tools.Errorf("tool call aborted")
 	}
 	r := result{stdout: proc.Stdout().Tail(), stderr: proc.Stderr().Tail(), outcome: proc.Outcome()}
 	c := b.Present(call.Args)

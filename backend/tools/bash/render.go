@@ -72,15 +72,17 @@ func statusMarkers(o Outcome) []string {
 }
 
 // statusLine is the last line of a bash_output read and of the completion
-// notice.
+// notice. A task stopped with bash_kill reads "killed" however it then
+// ended (a command that traps SIGTERM may exit 0); a task that died of a
+// signal on its own names the signal.
 func statusLine(running bool, killed bool, o Outcome) string {
 	switch {
 	case running:
 		return "[status: running]"
-	case o.Signal != "":
-		return "[status: killed by " + o.Signal + "]"
 	case killed:
 		return "[status: killed]"
+	case o.Signal != "":
+		return "[status: killed by " + o.Signal + "]"
 	default:
 		return fmt.Sprintf("[status: completed, exit code: %d]", o.ExitCode)
 	}

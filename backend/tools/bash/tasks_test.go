@@ -65,6 +65,16 @@ func TestBashKillStopsARunningTaskWithoutANotice(t *testing.T) {
 	}
 }
 
+func TestBashKillReportsKilledEvenWhenTheTaskExitsZeroOnSIGTERM(t *testing.T) {
+	f := newFixture(t, Local{})
+	id := f.startTask(t, `trap "exit 0" TERM; sleep 30 & wait`, "Trap the kill")
+	f.run(t, "bash_kill", map[string]any{"task_id": id})
+	got := f.run(t, "bash_output", map[string]any{"task_id": id}).Text
+	if got != "(no new output)\n[status: killed]" {
+		t.Fatalf("want the killed status line, got %q", got)
+	}
+}
+
 func TestBackgroundTaskSignalDeathShowsInStatusAndNotice(t *testing.T) {
 	f := newFixture(t, Local{})
 	id := f.startTask(t, "echo bye >&2; kill -SEGV $$", "Crash")

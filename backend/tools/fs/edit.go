@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -71,6 +72,8 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	}
 	old, repl := matchLineEndings(before, *a.OldString, *a.NewString)
 	switch n := strings.Count(before, old); {
+	case n == 0 && hasLinePrefixes(*a.OldString):
+		return tools.Errorf("old_string was not found in %s; it seems to include the `N: ` line-number prefixes that read adds, which are not part of the file: copy the text after them", path)
 	case n == 0:
 		return tools.Errorf("old_string was not found in %s; read the file again and copy the exact text, including whitespace", path)
 	case n > 1 && !a.ReplaceAll:
@@ -125,6 +128,25 @@ func (e *Edit) current(path string) (string, tools.Result, bool) {
 		return "", policyError(err), false
 	}
 	return string(content), tools.Result{}, true
+}
+
+// linePrefix is the "N: " that read puts before every line.
+var linePrefix = regexp.MustCompile(`^[0-9]+: `)
+
+// hasLinePrefixes reports whether every non-empty line of s starts like a
+// line of read's output, the usual reason a copied old_string is not found.
+func hasLinePrefixes(s string) bool {
+	seen := false
+	for _, l := range strings.Split(s, "\n") {
+		if l == "" {
+			continue
+		}
+		if !linePrefix.MatchString(l) {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }
 
 // matchLineEndings adapts old and repl to a CRLF file when the model wrote

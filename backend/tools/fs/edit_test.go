@@ -64,6 +64,35 @@ func TestEditRefusesMissingOldString(t *testing.T) {
 	wantError(t, r, "old_string was not found in "+p+"; read the file again and copy the exact text, including whitespace")
 }
 
+func TestEditWithReadLinePrefixesSaysToDropThem(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", "alpha\nbeta\n")
+	b.readFirst("f.txt")
+	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "1: alpha\n2: beta", "new_string": "gamma"})
+	wantError(t, r, "old_string was not found in "+p+"; it seems to include the `N: ` line-number prefixes that read adds, which are not part of the file: copy the text after them")
+}
+
+func TestEditRefusesInvalidUTF8PastTheReadSniff(t *testing.T) {
+	b := newBench(t)
+	p := b.file("f.txt", strings.Repeat("a\n", sniffLen)+"caf\xe9\n")
+	b.readFirst("f.txt")
+	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "caf", "new_string": "tea"})
+	wantError(t, r, fmt.Sprintf("cannot edit %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, change it with bash instead (sed, or iconv to convert it to UTF-8)", p))
+	if got := b.content("f.txt"); !strings.HasSuffix(got, "caf\xe9\n") {
+		t.Errorf("want the file untouched, got tail %q", got[len(got)-10:])
+	}
+}
+
+func TestEditReplaceAllInCRLFFile(t *testing.T) {
+	b := newBench(t)
+	b.file("f.txt", "x = 1\r\ny = x\r\n")
+	b.readFirst("f.txt")
+	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "x", "new_string": "z", "replace_all": true}))
+	if got, want := b.content("f.txt"), "z = 1\r\ny = z\r\n"; got != want {
+		t.Errorf("want %q, got %q", want, got)
+	}
+}
+
 func TestEditOfFileChangedOnDiskSinceReadIsRefused(t *testing.T) {
 	b := newBench(t)
 	p := b.file("f.txt", "a\nb\n")
@@ -106,7 +135,7 @@ func TestEditRefusesBinaryFile(t *testing.T) {
 	b := newBench(t)
 	p := b.file("f.bin", "a\x00b")
 	r := b.run(b.edit, map[string]any{"file_path": "f.bin", "old_string": "a", "new_string": "z"})
-	wantError(t, r, fmt.Sprintf("cannot edit %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported", p))
+	wantError(t, r, fmt.Sprintf("cannot edit %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, change it with bash instead (sed, or iconv to convert it to UTF-8)", p))
 }
 
 func TestEditArgumentErrors(t *testing.T) {

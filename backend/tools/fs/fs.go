@@ -64,7 +64,12 @@ func looksBinary(head []byte, prefix bool) bool {
 	return !utf8.Valid(head)
 }
 
-// binaryError is the refusal for files that are not UTF-8 text.
+// binaryError is the refusal for files that are not UTF-8 text, with the
+// way to work on them instead.
 func binaryError(verb, path string) tools.Result {
-	return tools.Errorf("cannot %s %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported", verb, path)
+	next := "inspect it with bash instead (file, xxd, strings)"
+	if verb == "edit" {
+		next = "change it with bash instead (sed, or iconv to convert it to UTF-8)"
+	}
+	return tools.Errorf("cannot %s %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, %s", verb, path, next)
 }

@@ -109,6 +109,12 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 
 // readWindow opens, checks and scans the file, recording its version.
 func (r *Read) readWindow(ctx context.Context, path string, offset, limit int) (window, tools.Result, bool) {
+	// Stat before opening: opening a FIFO would block until a writer came.
+	if info, err := os.Stat(path); err != nil {
+		return window{}, openError("read", path, err), false
+	} else if res, ok := regularFile("read", path, info); !ok {
+		return window{}, res, false
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return window{}, openError("read", path, err), false
@@ -118,8 +124,8 @@ func (r *Read) readWindow(ctx context.Context, path string, offset, limit int) (
 	if err != nil {
 		return window{}, tools.Errorf("cannot read %q: %v", path, err), false
 	}
-	if !info.Mode().IsRegular() {
-		return window{}, tools.Errorf("cannot read %q: not a regular file", path), false
+	if res, ok := regularFile("read", path, info); !ok {
+		return window{}, res, false
 	}
 	hr := newHashingReader(f)
 	br := bufio.NewReaderSize(hr, 64<<10)
@@ -143,6 +149,18 @@ func (r *Read) readWindow(ctx context.Context, path string, offset, limit int) (
 	}
 	r.tracker.Observe(path, v)
 	return w, tools.Result{}, true
+}
+
+// regularFile refuses what is not a regular file, pointing read at glob
+// for a directory.
+func regularFile(verb, path string, info os.FileInfo) (tools.Result, bool) {
+	switch {
+	case info.Mode().IsRegular():
+		return tools.Result{}, true
+	case info.IsDir() && verb == "read":
+		return tools.Errorf("cannot read %q: not a regular file (it is a directory; use glob to list its files)", path), false
+	}
+	return tools.Errorf("cannot %s %q: not a regular file", verb, path), false
 }
 
 // openError turns an open failure into the model-facing error.

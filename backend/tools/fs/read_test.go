@@ -2,8 +2,11 @@ package fs
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -123,7 +126,7 @@ func TestReadRefusesBinaryFiles(t *testing.T) {
 		b := newBench(t)
 		p := b.file("f.bin", content)
 		r := b.run(b.read, map[string]any{"file_path": "f.bin"})
-		wantError(t, r, fmt.Sprintf("cannot read %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported", p))
+		wantError(t, r, fmt.Sprintf("cannot read %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, inspect it with bash instead (file, xxd, strings)", p))
 		if r.IsError != true {
 			t.Errorf("%s: want an error", name)
 		}
@@ -145,7 +148,7 @@ func TestReadErrors(t *testing.T) {
 		code string
 	}{
 		{map[string]any{"file_path": "nope.txt"}, fmt.Sprintf("cannot read %q: not found", b.dir+"/nope.txt"), ""},
-		{map[string]any{"file_path": "sub"}, fmt.Sprintf("cannot read %q: not a regular file", b.dir+"/sub"), ""},
+		{map[string]any{"file_path": "sub"}, fmt.Sprintf("cannot read %q: not a regular file (it is a directory; use glob to list its files)", b.dir+"/sub"), ""},
 		{map[string]any{"file_path": "sub/x.txt", "limit": 2001}, "limit must be less than or equal to 2000", session.CodeInvalidArgs},
 		{map[string]any{"file_path": "sub/x.txt", "offset": 0}, "offset must be greater than or equal to 1", session.CodeInvalidArgs},
 		{map[string]any{"file_path": ""}, "invalid file_path: expected a non-empty string", session.CodeInvalidArgs},
@@ -171,4 +174,42 @@ func TestReadCard(t *testing.T) {
 	if got := b.read.Present([]byte(`{"file_path":"f.txt","offset":5,"limit":10}`)); got.Title != "Read f.txt (5-14)" {
 		t.Errorf("want call card title %q, got %q", "Read f.txt (5-14)", got.Title)
 	}
+}
+
+func TestReadRefusesAFIFOWithoutBlocking(t *testing.T) {
+	b := newBench(t)
+	p := filepath.Join(b.dir, "pipe")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	wantError(t, b.run(b.read, map[string]any{"file_path": "pipe"}), fmt.Sprintf("cannot read %q: not a regular file", p))
+}
+
+func TestReadFollowsSymlinksAndAllowsEditThroughThem(t *testing.T) {
+	b := newBench(t)
+	target := b.file("real.txt", "one\n")
+	if err := os.Symlink(target, filepath.Join(b.dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	r := b.run(b.read, map[string]any{"file_path": "link.txt"})
+	wantOK(t, r)
+	if !strings.Contains(r.Text, "1: one\n") {
+		t.Fatalf("want the target's line, got %q", r.Text)
+	}
+	wantOK(t, b.run(b.edit, map[string]any{"file_path": "link.txt", "old_string": "one", "new_string": "two"}))
+	if got := b.content("real.txt"); got != "two\n" {
+		t.Fatalf("want the edit written through the link to the target, got %q", got)
+	}
+}
+
+func TestReadPermissionDeniedSaysSo(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every file")
+	}
+	b := newBench(t)
+	p := b.file("secret.txt", "x\n")
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, b.run(b.read, map[string]any{"file_path": "secret.txt"}), fmt.Sprintf("cannot read %q: permission denied", p))
 }

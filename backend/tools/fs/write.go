@@ -110,8 +110,9 @@ func readExisting(verb, path string) (content []byte, info os.FileInfo, res tool
 		return nil, nil, tools.Result{}, true
 	case err != nil:
 		return nil, nil, tools.Errorf("cannot %s %q: %v", verb, path, errors.Unwrap(err)), false
-	case !info.Mode().IsRegular():
-		return nil, nil, tools.Errorf("cannot %s %q: not a regular file", verb, path), false
+	}
+	if res, ok := regularFile(verb, path, info); !ok {
+		return nil, nil, res, false
 	}
 	content, err = os.ReadFile(path)
 	if err != nil {

@@ -84,8 +84,11 @@ func (*Grep) Run(ctx context.Context, call tools.Call) tools.Result {
 		if files, err = grepCandidates(ctx, root, q.include); err != nil {
 			return tools.Errorf("grep was interrupted: %v", err)
 		}
-	} else {
+	} else if info.Mode().IsRegular() {
 		files = []file{{abs: root}}
+	} else {
+		// Opening a FIFO or a device would block or never end.
+		return tools.Errorf("cannot search %q: not a regular file or directory", root)
 	}
 	results, err := q.search(ctx, files)
 	if err != nil {
@@ -115,7 +118,7 @@ func newQuery(a grepArgs) (*query, *tools.Result) {
 	}
 	line, err := regexp.Compile(a.Pattern)
 	if err != nil {
-		return fail("invalid pattern: %v", err)
+		return fail("invalid pattern: %v (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)", err)
 	}
 	q := &query{line: line}
 	if !strings.Contains(a.Pattern, "$") && !strings.Contains(a.Pattern, `\A`) && !strings.Contains(a.Pattern, `\z`) {

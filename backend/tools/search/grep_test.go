@@ -2,7 +2,9 @@ package search
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -104,7 +106,8 @@ func TestGrepErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{map[string]any{"pattern": "("}, "Error: invalid pattern: error parsing regexp: missing closing ): `(`"},
+		{map[string]any{"pattern": "("}, "Error: invalid pattern: error parsing regexp: missing closing ): `(` (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)"},
+		{map[string]any{"pattern": "a(?=b)"}, "Error: invalid pattern: error parsing regexp: invalid or unsupported Perl syntax: `(?=` (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)"},
 		{map[string]any{"pattern": "a", "include": "{x"}, `Error: invalid include: invalid glob "{x": unclosed {`},
 		{map[string]any{"pattern": "a", "path": "nope"}, `Error: cannot search "` + dir + `/nope": not found`},
 		{map[string]any{"pattern": "a", "glob": "*"}, `Error: invalid arguments: json: unknown field "glob"`},
@@ -113,5 +116,21 @@ func TestGrepErrors(t *testing.T) {
 		if r := run(t, NewGrep(), dir, c.args); r.Text != c.want {
 			t.Errorf("%v: want %q, got %q", c.args, c.want, r.Text)
 		}
+	}
+}
+
+func TestGrepRefusesAFIFOWithoutBlocking(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	r := run(t, NewGrep(), dir, map[string]any{"pattern": "a", "path": "pipe"})
+	if want := `Error: cannot search "` + p + `": not a regular file or directory`; r.Text != want {
+		t.Errorf("want %q, got %q", want, r.Text)
+	}
+	r = run(t, NewGrep(), dir, map[string]any{"pattern": "a"})
+	if r.Text != "No matches found" {
+		t.Errorf("want the walk to skip the FIFO, got %q", r.Text)
 	}
 }
