@@ -44,7 +44,8 @@ func New(opts Options) *Renderer {
 // sanitised first, so control sequences in it show as `\xNN` text. Leading
 // and trailing blank lines and the right padding glamour adds are removed;
 // each styled line ends with a full SGR reset, so no style leaks into the
-// next row. Should glamour fail, the sanitised text is wrapped plainly.
+// next row. Tables are as wide as their content, not the whole width.
+// Should glamour fail, the sanitised text is wrapped plainly.
 func (r *Renderer) Render(src string, width int) []string {
 	if width < 8 {
 		width = 8
@@ -58,7 +59,7 @@ func (r *Renderer) Render(src string, width int) []string {
 	if err != nil {
 		return Plain(src, width)
 	}
-	lines := trimLines(strings.Split(out, "\n"))
+	lines := trimLines(fitTables(strings.Split(out, "\n")))
 	if r.opts.Dim {
 		for i, l := range lines {
 			lines[i] = faint(l)
