@@ -32,13 +32,13 @@ type binding struct {
 func bindings() []binding {
 	return []binding{
 		{keys: "Enter", action: "send the line; while a turn runs, steer it into the turn"},
-		{keys: "/name", action: "run a slash command; lines starting with / never reach the model"},
+		{keys: "/name", action: "run a slash command; lines starting with / never reach the model (start with a space to send one)"},
 		{keys: "1 2 3", action: "answer a question by number (Enter alone: the recommended option), or type an answer"},
 		{keys: "y a n", action: "answer an approval: yes, always for this session, no (a reason may follow n)"},
 		{keys: "Ctrl+C", action: "cancel the running turn; again, or at an idle prompt, exit", terminal: true},
 		{keys: "Ctrl+D", action: "exit at an empty prompt, once the running turn has ended", terminal: true},
 		{keys: "Up/Down", action: "input history; Ctrl+R searches it", terminal: true},
-		{keys: "EOF", action: "the end of input exits once the submitted work has run", piped: true},
+		{keys: "EOF", action: "the end of input, or /exit, exits once the submitted work has run", piped: true},
 	}
 }
 
@@ -66,17 +66,22 @@ func HelpKeys(terminal bool) string {
 
 // command runs a slash command through the registry and shows its result.
 // Lines that name no command are rejected, never sent to the model.
-func (d *door) command(ctx context.Context, text string) (int, bool) {
+func (d *door) command(ctx context.Context, line string) (int, bool) {
 	atPrompt := d.s.Agent.Status() != agent.StatusRunning
-	exec, ok := d.reg.Execute(ctx, d.s.Agent, text, nil)
+	exec, ok := d.reg.Execute(ctx, d.s.Agent, line, nil)
 	if !ok {
-		d.r.Notice(commands.UnknownMessage(text), atPrompt)
+		d.r.Notice(commands.UnknownMessage(strings.TrimSpace(line)), atPrompt)
 		return 0, false
 	}
 	res := exec.Result
 	out := res.Text
 	switch act := res.Action.(type) {
 	case commands.ActionExit:
+		if !d.o.Terminal {
+			// a script that ends in /exit wants its work done first
+			d.leaving = true
+			return 0, false
+		}
 		return d.shutdown(0), true
 	case commands.ActionHelp:
 		out = act.Text

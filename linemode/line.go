@@ -117,6 +117,10 @@ type door struct {
 	submitted   bool // a line went to the model
 	sawRunning  bool // the agent was seen running after a submission
 	stdinClosed bool
+	// leaving is /exit read from piped input: like the end of input, the
+	// door exits once the submitted work has run; later lines only answer
+	// questions and approvals.
+	leaving     bool
 	interrupted bool // Ctrl+C was pressed during the running turn
 	active      *asking
 	// settled holds requests answered here that the broker may still list
@@ -205,6 +209,9 @@ func (d *door) start(ctx context.Context, op opening) (int, bool) {
 	queued := d.queued
 	d.queued = nil
 	for _, line := range queued {
+		if d.leaving {
+			break // lines after a piped /exit are not run
+		}
 		if code, exit := d.submit(ctx, line); exit {
 			return code, true
 		}
@@ -243,7 +250,7 @@ func (d *door) input(ctx context.Context, in input) (int, bool) {
 	case d.active != nil:
 		d.answer(in.line)
 		return 0, false
-	case strings.TrimSpace(in.line) == "":
+	case strings.TrimSpace(in.line) == "" || d.leaving:
 		return 0, false
 	case d.s == nil:
 		d.queued = append(d.queued, in.line)
@@ -252,13 +259,16 @@ func (d *door) input(ctx context.Context, in input) (int, bool) {
 	return d.submit(ctx, in.line)
 }
 
-// submit runs a slash command, or sends the line to the model: sent while
-// the agent is idle, steered into the running turn otherwise.
+// submit runs a line that starts with a slash as a slash command (the
+// registry owns its grammar, so the line goes as typed), or sends the line
+// to the model: sent while the agent is idle, steered into the running
+// turn otherwise. A line that starts with a space is a prompt even when a
+// slash follows.
 func (d *door) submit(ctx context.Context, line string) (int, bool) {
-	text := strings.TrimSpace(line)
-	if strings.HasPrefix(text, "/") {
-		return d.command(ctx, text)
+	if strings.HasPrefix(line, "/") {
+		return d.command(ctx, line)
 	}
+	text := strings.TrimSpace(line)
 	d.submitted = true
 	if d.s.Agent.Status() == agent.StatusRunning {
 		d.s.Agent.Steer(text)
@@ -299,10 +309,11 @@ func (d *door) turnOver() {
 	d.interrupted = false
 }
 
-// eofDone reports whether stdin has ended and nothing is left to wait for:
-// no work was submitted, or the agent went idle after it was seen running.
+// eofDone reports whether stdin has ended (or /exit was piped) and nothing
+// is left to wait for: no work was submitted, or the agent went idle after
+// it was seen running.
 func (d *door) eofDone() bool {
-	if !d.stdinClosed || d.s == nil {
+	if !(d.stdinClosed || d.leaving) || d.s == nil {
 		return false
 	}
 	return !d.submitted || (d.sawRunning && d.status == agent.StatusIdle)

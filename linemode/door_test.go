@@ -1,0 +1,219 @@
+package linemode
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+// watchedScreen is a screen a test can wait on for text to appear.
+type watchedScreen struct {
+	screen
+	wrote chan struct{}
+}
+
+func newWatchedScreen() *watchedScreen { return &watchedScreen{wrote: make(chan struct{}, 1)} }
+
+func (w *watchedScreen) Write(p []byte) (int, error) {
+	n, err := w.screen.Write(p)
+	select {
+	case w.wrote <- struct{}{}:
+	default:
+	}
+	return n, err
+}
+
+// waitFor blocks until the screen shows want.
+func (w *watchedScreen) waitFor(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !strings.Contains(w.String(), want) {
+		select {
+		case <-w.wrote:
+		case <-deadline:
+			t.Fatalf("want %q on the screen within 10s, got %q", want, w.String())
+		}
+	}
+}
+
+// door runs line mode over a scripted model and feeds it inputs.
+type doorRun struct {
+	srv   *llmtest.Server
+	out   *watchedScreen
+	lines chan input
+	code  chan int
+	stop  chan struct{} // closed when the test ends, for a blocked feed
+}
+
+// startDoor runs line mode on piped input over script; extra, when not
+// nil, registers commands in the session's registry before it starts.
+func startDoor(t *testing.T, extra func(*commands.Registry) error, script ...llmtest.Response) *doorRun {
+	t.Helper()
+	srv := llmtest.New(t, script...)
+	home, cwd := t.TempDir(), t.TempDir()
+	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
+	open := func() (*launch.Session, error) {
+		s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }})
+		if err == nil && extra != nil {
+			err = extra(s.Commands)
+		}
+		return s, err
+	}
+	d := &doorRun{srv: srv, out: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1), stop: make(chan struct{})}
+	t.Cleanup(func() { close(d.stop) })
+	go func() {
+		d.code <- run(context.Background(), open, Options{Stdout: d.out, Stderr: &screen{}}, d.lines)
+	}()
+	return d
+}
+
+// feed hands the door one line; it returns once the door has taken it, or
+// when the door has already exited.
+func (d *doorRun) feed(line string) {
+	select {
+	case d.lines <- input{line: line}:
+	case <-d.stop:
+	}
+}
+
+func (d *doorRun) eof() { d.lines <- input{eof: true} }
+
+func (d *doorRun) exitCode(t *testing.T) int {
+	t.Helper()
+	select {
+	case c := <-d.code:
+		return c
+	case <-time.After(10 * time.Second):
+		t.Fatalf("want line mode to exit within 10s; screen %q", d.out.String())
+		return -1
+	}
+}
+
+// userTexts are the user messages of the last request the model received.
+func (d *doorRun) userTexts(t *testing.T) []string {
+	t.Helper()
+	reqs := d.srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("want a model request, got none")
+	}
+	var out []string
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if m.Role == "user" {
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
+
+func TestPipedExitWaitsForTheSubmittedWorkAndRunsNothingAfter(t *testing.T) {
+	d := startDoor(t, nil, llmtest.ReplyText("Hello there."))
+	d.feed("say hello")
+	d.feed("/exit")
+	go d.feed("never sent")
+	if code := d.exitCode(t); code != 0 {
+		t.Fatalf("want exit 0 after /exit with stdin still open, got %d", code)
+	}
+	if !strings.Contains(d.out.String(), "Hello there.") {
+		t.Errorf("want the turn submitted before /exit to run to its end, got %q", d.out.String())
+	}
+	if n := len(d.srv.Requests()); n != 1 {
+		t.Fatalf("want 1 model request, got %d", n)
+	}
+	for _, u := range d.userTexts(t) {
+		if strings.Contains(u, "never sent") {
+			t.Errorf("want no line after /exit sent to the model, got user message %q", u)
+		}
+	}
+}
+
+func TestPipedExitWithNothingSubmittedExitsAtOnce(t *testing.T) {
+	d := startDoor(t, nil)
+	d.feed("/exit")
+	if code := d.exitCode(t); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	if n := len(d.srv.Requests()); n != 0 {
+		t.Errorf("want no model request, got %d", n)
+	}
+}
+
+func TestALeadingSpaceSendsASlashLineToTheModel(t *testing.T) {
+	d := startDoor(t, nil, llmtest.ReplyText("It is fine."))
+	d.feed(" /etc/hosts looks wrong")
+	d.eof()
+	if code := d.exitCode(t); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	if strings.Contains(d.out.String(), "Unknown command") {
+		t.Errorf("want the line sent as a prompt, not rejected, got %q", d.out.String())
+	}
+	users := d.userTexts(t)
+	if len(users) == 0 || !strings.Contains(users[len(users)-1], "/etc/hosts looks wrong") {
+		t.Errorf("want the model to read the line, got user messages %q", users)
+	}
+}
+
+func TestSlashCommandsGetTheLineAsTyped(t *testing.T) {
+	echo := func(reg *commands.Registry) error {
+		return reg.Register(commands.Command{Name: "echo", Description: "echo", WhileRunning: true,
+			Handler: func(_ context.Context, inv commands.Invocation) commands.Result {
+				return commands.Succeed(fmt.Sprintf("raw=%q", inv.RawInput))
+			}})
+	}
+	d := startDoor(t, echo)
+	d.feed("/echo  two spaces and a tab\t")
+	d.feed("/Echo")
+	d.eof()
+	if code := d.exitCode(t); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	out := d.out.String()
+	for _, want := range []string{`raw="  two spaces and a tab\t"`, "Unknown command: /Echo\n> "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q on the screen, got %q", want, out)
+		}
+	}
+	if n := len(d.srv.Requests()); n != 0 {
+		t.Errorf("want no model request for commands, got %d", n)
+	}
+}
+
+func TestQuestionsOfOneRequestAreAskedInOrder(t *testing.T) {
+	args := `{"questions":[` +
+		`{"id":"db","header":"Database","question":"Which database?","options":[{"label":"SQLite"},{"label":"Postgres","recommended":true}]},` +
+		`{"id":"name","header":"Name","question":"What is it called?"}]}`
+	d := startDoor(t, nil,
+		llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question", args, 2)),
+		llmtest.ReplyText("Noted."),
+	)
+	d.feed("set up storage")
+	d.out.waitFor(t, "[Database] Which database?")
+	if strings.Contains(d.out.String(), "[Name]") {
+		t.Fatalf("want the second question held until the first is answered, got %q", d.out.String())
+	}
+	d.feed("")
+	d.out.waitFor(t, "[Name] What is it called?")
+	d.feed("")
+	d.out.waitFor(t, askAnswer)
+	d.feed("inventory")
+	d.eof()
+	if code := d.exitCode(t); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	reqs := d.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("want 2 model requests, got %d", len(reqs))
+	}
+	want := `{"answers":[{"id":"db","selected":["Postgres"]},{"id":"name","selected":[],"custom":"inventory"}]}`
+	for _, m := range reqs[1].Messages {
+		if m.ToolCallID == "call_1" && m.Content != want {
+			t.Errorf("want the tool result %s, got %s", want, m.Content)
+		}
+	}
+}
