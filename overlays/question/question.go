@@ -62,9 +62,14 @@ type Panel struct {
 	opened  time.Time
 	queued  int
 
-	scroll int  // first body row shown
-	page   int  // body rows the last View showed
-	follow bool // scroll to the cursor at the next View (after it moved)
+	// The question text and the options scroll apart, so the options
+	// stay in view however long the question is.
+	textTop   int  // first question row shown
+	textPage  int  // question rows the last View showed
+	textPaged bool // the last View hid some question rows
+	optTop    int  // first option row shown
+	optPage   int  // option rows the last View showed
+	follow    bool // scroll the options to the cursor at the next View
 }
 
 type state struct {
@@ -78,7 +83,7 @@ type state struct {
 // New opens a panel for qs at time now; keys within Guard of now are
 // ignored. qs must not be empty.
 func New(qs []interact.Question, th theme.Theme, now time.Time) *Panel {
-	p := &Panel{th: th, qs: qs, opened: now}
+	p := &Panel{th: th, qs: qs, opened: now, follow: true}
 	for _, q := range qs {
 		s := state{checked: make([]bool, len(q.Options)), typing: len(q.Options) == 0}
 		for i, o := range q.Options {
@@ -114,12 +119,8 @@ func (p *Panel) Update(msg tea.Msg, now time.Time) Outcome {
 	switch key := k.String(); {
 	case isKey && key == "ctrl+c":
 		return Outcome{Kind: Interrupted}
-	case isKey && key == "pgup":
-		p.scroll -= max(1, p.page)
-		p.follow = false
-	case isKey && key == "pgdown":
-		p.scroll += max(1, p.page)
-		p.follow = false
+	case isKey && (key == "pgup" || key == "pgdown"):
+		p.pageBy(key == "pgdown")
 	case s.typing:
 		return p.customKey(msg, s)
 	case isKey:
@@ -206,22 +207,38 @@ func checkedLabels(q interact.Question, s *state) []string {
 	return sel
 }
 
+// pageBy moves the question text a page down or up when it does not fit,
+// else the options.
+func (p *Panel) pageBy(down bool) {
+	sign := -1
+	if down {
+		sign = 1
+	}
+	if p.textPaged {
+		p.textTop += sign * max(1, p.textPage)
+		return
+	}
+	p.optTop += sign * max(1, p.optPage)
+	p.follow = false
+}
+
 // submit records the current question's answer and moves to the next, or
 // reports every answer after the last.
 func (p *Panel) submit(a interact.Answer) Outcome {
 	p.answers = append(p.answers, a)
-	p.scroll, p.follow = 0, false
+	p.textTop, p.optTop, p.follow = 0, 0, true
 	if len(p.answers) < len(p.qs) {
 		return Outcome{}
 	}
 	return Outcome{Kind: Answered, Answers: p.answers}
 }
 
-// View draws the panel in at most width×height cells: the header, the
-// question, its options (paged when they do not fit; never taller than
-// MaxHeight), the custom answer
-// field, a validation message and the control hints. It remembers the page
-// height it used, which PgUp and PgDn step by.
+// View draws the panel in at most width×height cells (never taller than
+// MaxHeight): the header, the question and its detail, the options, the
+// custom answer field, a validation message and the control hints. When
+// they do not fit, the question text pages (PgUp/PgDn) above options that
+// stay in view and scroll to the cursor. View remembers the page heights
+// it used, which PgUp and PgDn step by.
 func (p *Panel) View(width, height int) string {
 	if len(p.answers) >= len(p.qs) || width <= 0 || height <= 0 {
 		return ""
@@ -229,7 +246,8 @@ func (p *Panel) View(width, height int) string {
 	height = min(height, MaxHeight)
 	i := len(p.answers)
 	q, s := p.qs[i], &p.states[i]
-	body, cursorRows := p.body(q, s, width)
+	text := p.text(q, width)
+	opts, cursorRows := p.options(q, s, width)
 	var tail []string
 	if s.typing {
 		label := "Custom answer: "
@@ -239,11 +257,28 @@ func (p *Panel) View(width, height int) string {
 		tail = append(tail, p.th.Error.Render(s.problem))
 	}
 	avail := max(0, height-2-len(tail))
-	shown, paged := p.window(body, cursorRows, avail)
+	textRoom, optRoom := split(len(text), len(opts), avail)
+	var shown []string
+	shown, p.textTop, p.textPage = frame.Scroll(p.th, text, p.textTop, textRoom)
+	p.textPaged = len(text) > textRoom
+	shownOpts := p.window(opts, cursorRows, optRoom)
 	rows := append([]string{p.header(i)}, shown...)
-	rows = append(rows, tail...)
-	rows = append(rows, p.th.Dim.Render(p.hint(q, s, paged, width)))
+	rows = append(append(rows, shownOpts...), tail...)
+	rows = append(rows, p.th.Dim.Render(p.hint(q, s, p.textPaged || len(opts) > optRoom, width)))
 	return frame.Join(rows, width, height)
+}
+
+// split shares avail rows between the question text and the options:
+// everything when both fit, else the options as much as they need while
+// the text keeps at least a third of the room (and three rows, enough to
+// page with its ↑/↓ markers).
+func split(text, opts, avail int) (textRoom, optRoom int) {
+	if text+opts <= avail {
+		return text, opts
+	}
+	keep := min(text, max(3, avail/3))
+	optRoom = max(0, min(opts, avail-keep))
+	return max(0, avail-optRoom), optRoom
 }
 
 func (p *Panel) header(i int) string {
@@ -260,15 +295,20 @@ func (p *Panel) header(i int) string {
 	return out
 }
 
-// body is every row under the header: the question, its detail and the
-// options; cursorRows is the span of the cursor's option.
-func (p *Panel) body(q interact.Question, s *state, width int) (rows []string, cursorRows [2]int) {
-	rows = frame.Wrap(textfmt.Sanitize(q.Question), width)
+// text is the question and its detail, wrapped to width.
+func (p *Panel) text(q interact.Question, width int) []string {
+	rows := frame.Wrap(textfmt.Sanitize(q.Question), width)
 	if q.Detail != "" {
 		for _, r := range frame.Wrap(textfmt.Sanitize(q.Detail), width) {
 			rows = append(rows, p.th.Dim.Render(r))
 		}
 	}
+	return rows
+}
+
+// options is a row per line of every option with its description;
+// cursorRows is the span of the cursor's option.
+func (p *Panel) options(q interact.Question, s *state, width int) (rows []string, cursorRows [2]int) {
 	for j, o := range q.Options {
 		mark := "  "
 		style := p.th.Plain
@@ -306,10 +346,10 @@ func (p *Panel) body(q interact.Question, s *state, width int) (rows []string, c
 	return rows, cursorRows
 }
 
-// window picks the body rows that fit in avail rows, scrolled to the
-// cursor's option after it moved; paged reports that some are hidden.
-func (p *Panel) window(body []string, cursor [2]int, avail int) (shown []string, paged bool) {
-	top := p.scroll
+// window picks the option rows that fit in avail rows, scrolled to the
+// cursor's option after it moved.
+func (p *Panel) window(opts []string, cursor [2]int, avail int) []string {
+	top := p.optTop
 	if p.follow {
 		k := max(1, avail-2)
 		if cursor[1] > top+k {
@@ -319,8 +359,9 @@ func (p *Panel) window(body []string, cursor [2]int, avail int) (shown []string,
 			top = cursor[0]
 		}
 	}
-	shown, p.scroll, p.page = frame.Scroll(p.th, body, top, avail)
-	return shown, len(body) > avail
+	var shown []string
+	shown, p.optTop, p.optPage = frame.Scroll(p.th, opts, top, avail)
+	return shown
 }
 
 // hint is the control row, in its compact form when the full one does not

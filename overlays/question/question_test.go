@@ -235,3 +235,45 @@ func TestExternalTextIsSanitized(t *testing.T) {
 		t.Errorf("want controls shown as \\xNN, got\n%s", plain)
 	}
 }
+
+func TestOptionsStayInViewUnderALongQuestion(t *testing.T) {
+	p := New([]interact.Question{long()}, th, overlaytest.Epoch())
+	for _, keys := range [][]string{nil, {"pgdown"}, {"pgdown", "pgdown", "pgdown"}, {"pgup"}} {
+		press(p, keys...)
+		for _, size := range [][2]int{{100, 30}, {60, 12}, {50, 10}} {
+			v := ansi.Strip(p.View(size[0], size[1]))
+			if !strings.Contains(v, "› 2. SQLite") {
+				t.Errorf("after %v at %dx%d: want the recommended option under the cursor in view, got\n%s", keys, size[0], size[1], v)
+			}
+		}
+	}
+}
+
+func TestPageKeysScrollOptionsWhenTheQuestionFits(t *testing.T) {
+	q := single()
+	for i := range 12 {
+		q.Options = append(q.Options, interact.Option{Label: fmt.Sprintf("Extra %d", i+1), Description: "Another store."})
+	}
+	p := New([]interact.Question{q}, th, overlaytest.Epoch())
+	first := ansi.Strip(p.View(60, 12))
+	if !strings.Contains(first, "Which database") || !strings.Contains(first, "↓ ") {
+		t.Fatalf("want the question and a ↓ N more row below the options, got\n%s", first)
+	}
+	press(p, "pgdown")
+	second := ansi.Strip(p.View(60, 12))
+	if !strings.Contains(second, "Which database") || !strings.Contains(second, "↑ ") || second == first {
+		t.Errorf("want PgDn to page the options under the question, got\n%s", second)
+	}
+}
+
+func TestPanelOpensWithTheRecommendedOptionInView(t *testing.T) {
+	q := single()
+	q.Options[1].Recommended = false
+	for i := range 12 {
+		q.Options = append(q.Options, interact.Option{Label: fmt.Sprintf("Extra %d", i+1), Recommended: i == 9})
+	}
+	p := New([]interact.Question{q}, th, overlaytest.Epoch())
+	if v := ansi.Strip(p.View(60, 12)); !strings.Contains(v, "› 13. Extra 10") {
+		t.Errorf("want the recommended option 13 under the cursor in view, got\n%s", v)
+	}
+}
