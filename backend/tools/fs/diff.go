@@ -18,9 +18,9 @@ const (
 	diffMaxChanged = 1000
 )
 
-// fileDiff is the line diff from before to after for a diff card.
-// It uses go-udiff's bounded Myers LCS, so its cost stays linear-ish even
-// for large, very different files.
+// fileDiff is the line diff from before to after for a diff card: exact
+// up to diffMaxChanged changed lines, past that the changed region's whole
+// sides, marked approximate.
 func fileDiff(name, before, after string, created bool) card.FileDiff {
 	a, b := splitLines(before), splitLines(after)
 	pre, suf := commonEnds(a, b)
@@ -29,26 +29,114 @@ func fileDiff(name, before, after string, created bool) card.FileDiff {
 	if len(am) == 0 && len(bm) == 0 {
 		return fd
 	}
-	diffs := lcs.DiffLines(am, bm)
-	for i := range diffs {
-		diffs[i].Start += pre
-		diffs[i].End += pre
-		diffs[i].ReplStart += pre
-		diffs[i].ReplEnd += pre
-	}
-	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Start < diffs[j].Start })
-	for _, d := range diffs {
-		fd.Removed += d.End - d.Start
-		fd.Added += d.ReplEnd - d.ReplStart
-	}
-	if fd.Added+fd.Removed > diffMaxChanged {
+	diffs, exact := lineDiff(am, bm)
+	if !exact {
 		fd.Added, fd.Removed = len(bm), len(am)
 		fd.Approximate = true
 		fd.Lines = append(sideLines(card.OpDelete, am), sideLines(card.OpAdd, bm)...)
 		return fd
 	}
+	for i := range diffs {
+		diffs[i].Start += pre
+		diffs[i].End += pre
+		diffs[i].ReplStart += pre
+		diffs[i].ReplEnd += pre
+		fd.Removed += diffs[i].End - diffs[i].Start
+		fd.Added += diffs[i].ReplEnd - diffs[i].ReplStart
+	}
 	fd.Lines = hunkLines(a, b, diffs)
 	return fd
+}
+
+// udiffExact is the most edits for which go-udiff's LCS is a shortest
+// script: it stops searching at 50 edits (an unexported bound) and then
+// returns a coarse one, which turned 100 scattered one-line changes in a
+// 10,000-line file into an "approximate" card of thousands of lines.
+const udiffExact = 50
+
+// lineDiff is a shortest edit script from a to b, sorted, and whether one
+// with at most diffMaxChanged changed lines exists. Small diffs take
+// go-udiff's fast path; larger ones a Myers search bounded by
+// diffMaxChanged, so its cost stays O((len(a)+len(b))·diffMaxChanged).
+func lineDiff(a, b []string) ([]lcs.Diff, bool) {
+	diffs := lcs.DiffLines(a, b)
+	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Start < diffs[j].Start })
+	if changed(diffs) <= udiffExact {
+		return diffs, true
+	}
+	return boundedMyers(a, b, diffMaxChanged)
+}
+
+func changed(diffs []lcs.Diff) int {
+	n := 0
+	for _, d := range diffs {
+		n += d.End - d.Start + d.ReplEnd - d.ReplStart
+	}
+	return n
+}
+
+// boundedMyers is Myers' shortest edit script from a to b when it has at
+// most maxD deletions and insertions; ok is false when it has more.
+func boundedMyers(a, b []string, maxD int) (diffs []lcs.Diff, ok bool) {
+	n, m := len(a), len(b)
+	off := maxD + 1
+	v := make([]int, 2*maxD+3) // v[off+k]: furthest x on diagonal k
+	// trace[d] is v[off-d-1 .. off+d+1] as it was before step d.
+	var trace [][]int
+	for d := 0; d <= maxD; d++ {
+		trace = append(trace, append([]int(nil), v[off-d-1:off+d+2]...))
+		for k := -d; k <= d; k += 2 {
+			x := v[off+k-1] + 1 // from diagonal k-1: delete a[x-1]
+			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
+				x = v[off+k+1] // from diagonal k+1: insert b[y-1]
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x, y = x+1, y+1
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				return backtrack(trace, n, m), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// backtrack walks the trace of boundedMyers back from (n, m) and returns
+// the edits as sorted, merged diffs.
+func backtrack(trace [][]int, n, m int) []lcs.Diff {
+	var steps []lcs.Diff // one line each, last first
+	x, y := n, m
+	for d := len(trace) - 1; d > 0; d-- {
+		at := func(k int) int { return trace[d][k+d+1] }
+		k := x - y
+		prevK := k - 1
+		if k == -d || (k != d && at(k-1) < at(k+1)) {
+			prevK = k + 1
+		}
+		px := at(prevK)
+		py := px - prevK
+		for x > px && y > py {
+			x, y = x-1, y-1
+		}
+		if x == px {
+			steps = append(steps, lcs.Diff{Start: x, End: x, ReplStart: py, ReplEnd: py + 1})
+		} else {
+			steps = append(steps, lcs.Diff{Start: px, End: px + 1, ReplStart: y, ReplEnd: y})
+		}
+		x, y = px, py
+	}
+	var diffs []lcs.Diff
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := steps[i]
+		if last := len(diffs) - 1; last >= 0 && diffs[last].End == s.Start && diffs[last].ReplEnd == s.ReplStart {
+			diffs[last].End, diffs[last].ReplEnd = s.End, s.ReplEnd
+			continue
+		}
+		diffs = append(diffs, s)
+	}
+	return diffs
 }
 
 // hunkLines renders sorted diffs as hunks with context, joined by gaps.

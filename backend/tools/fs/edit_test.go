@@ -205,6 +205,91 @@ func TestDiffOverBudgetIsApproximate(t *testing.T) {
 	}
 }
 
+func TestDiffOfManyScatteredChangesIsExact(t *testing.T) {
+	scattered := func(changes int) (string, string) {
+		var before, after strings.Builder
+		for i := range 10_000 {
+			fmt.Fprintf(&before, "line %d\n", i)
+			if i%15 == 0 && i/15 < changes {
+				fmt.Fprintf(&after, "changed %d\n", i)
+			} else {
+				fmt.Fprintf(&after, "line %d\n", i)
+			}
+		}
+		return before.String(), after.String()
+	}
+	before, after := scattered(300)
+	d := fileDiff("f", before, after, false)
+	if d.Approximate || d.Added != 300 || d.Removed != 300 {
+		t.Fatalf("want an exact +300 -300 for 300 one-line changes, got approximate=%v +%d -%d", d.Approximate, d.Added, d.Removed)
+	}
+	ops := map[card.DiffOp]int{}
+	for _, l := range d.Lines {
+		ops[l.Op]++
+	}
+	if ops[card.OpAdd] != 300 || ops[card.OpDelete] != 300 || ops[card.OpGap] != 299 || ops[card.OpContext] != 300*6-3 {
+		t.Fatalf("want 300 hunks of one change with 3 lines of context joined by 299 gaps, got %v", ops)
+	}
+	before, after = scattered(501)
+	if d := fileDiff("f", before, after, false); !d.Approximate {
+		t.Fatalf("want 1002 changed lines approximate, got exact +%d -%d", d.Added, d.Removed)
+	}
+}
+
+func TestBoundedMyersFindsAShortestScript(t *testing.T) {
+	cases := []struct{ a, b string }{
+		{"", "x"},
+		{"x", ""},
+		{"a b c", "a c"},
+		{"a b c", "a x b c"},
+		{"a b c a b b a", "c b a b a c"},
+		{"x y z", "p q r s"},
+	}
+	for _, c := range cases {
+		a, b := strings.Fields(c.a), strings.Fields(c.b)
+		got, ok := boundedMyers(a, b, 20)
+		if !ok {
+			t.Fatalf("%q -> %q: want a script, got none", c.a, c.b)
+		}
+		// Applying the script to a must give b, with as few edits as the LCS allows.
+		var out []string
+		pos := 0
+		for _, d := range got {
+			out = append(out, a[pos:d.Start]...)
+			out = append(out, b[d.ReplStart:d.ReplEnd]...)
+			pos = d.End
+		}
+		out = append(out, a[pos:]...)
+		if strings.Join(out, " ") != strings.Join(b, " ") {
+			t.Errorf("%q -> %q: want the script to rebuild b, got %q from %+v", c.a, c.b, out, got)
+		}
+		if n, want := changed(got), len(a)+len(b)-2*lcsLen(a, b); n != want {
+			t.Errorf("%q -> %q: want %d edits, got %d", c.a, c.b, want, n)
+		}
+	}
+	if _, ok := boundedMyers(strings.Fields("a b c"), strings.Fields("x y z"), 5); ok {
+		t.Error("want no script within 5 edits for 6 needed, got one")
+	}
+}
+
+// lcsLen is the longest common subsequence by dynamic programming.
+func lcsLen(a, b []string) int {
+	row := make([]int, len(b)+1)
+	for i := range a {
+		prev := 0
+		for j := range b {
+			cur := row[j+1]
+			if a[i] == b[j] {
+				row[j+1] = prev + 1
+			} else {
+				row[j+1] = max(row[j+1], row[j])
+			}
+			prev = cur
+		}
+	}
+	return row[len(b)]
+}
+
 func TestPresentIsPure(t *testing.T) {
 	b := newBench(t)
 	c := b.edit.Present([]byte(`{"file_path":"x.go","old_string":"a\nb","new_string":"a\nc"}`))
