@@ -3,6 +3,7 @@ package bash
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -140,7 +141,7 @@ func (s *Stream) Tail() Capture {
 	if truncated {
 		b = trimRuneStart(b)
 	}
-	return Capture{Text: string(b), Truncated: truncated, SpillPath: s.path}
+	return Capture{Text: validText(b), Truncated: truncated, SpillPath: s.path}
 }
 
 // Total is the number of bytes written so far.
@@ -178,10 +179,15 @@ func (s *Stream) ReadFrom(offset int64) Read {
 	if !s.closed {
 		b = b[:len(b)-partialRuneSuffix(b)]
 	}
-	r.Text = string(b)
+	r.Text = validText(b)
 	r.Next = offset + int64(len(b))
 	return r
 }
+
+// validText is b as text the model and the session log can carry: invalid
+// UTF-8 (binary output, Latin-1) becomes U+FFFD, so that the result the
+// model reads is the one a resumed session shows.
+func validText(b []byte) string { return strings.ToValidUTF8(string(b), "\uFFFD") }
 
 // trimRuneStart drops continuation bytes at the start of b, so a tail cut
 // in the middle of a rune starts on the next one.

@@ -82,3 +82,15 @@ func TestStreamReadFromReportsDroppedBytes(t *testing.T) {
 		t.Fatalf("want the kept tail, lossy, with a spill path, got %+v", r)
 	}
 }
+
+func TestStreamTextIsValidUTF8(t *testing.T) {
+	s := NewStream(t.TempDir(), "s-*.log", 64, 0)
+	s.Write([]byte("caf\xe9 \xff\xfe ok"))
+	if r := s.ReadFrom(0); r.Text != "caf\uFFFD \uFFFD ok" {
+		t.Fatalf("want invalid bytes replaced while open, got %q", r.Text)
+	}
+	s.Close()
+	if c := s.Tail(); c.Text != "caf\uFFFD \uFFFD ok" {
+		t.Fatalf("want invalid bytes replaced in the tail, got %q", c.Text)
+	}
+}
