@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/overlays/internal/field"
@@ -172,28 +173,48 @@ func (p *Picker) list(width, n int) []string {
 		} else {
 			rows = append(rows, "  "+name)
 		}
-		rows = append(rows, "    "+p.th.Dim.Render(frame.Truncate(p.describe(m), width-4)))
+		rows = append(rows, "    "+p.th.Dim.Render(p.describe(m, width-4)))
 	}
 	return rows
 }
 
-// describe is the second row of a model: name, context, price, effort and
-// the current marker.
-func (p *Picker) describe(m llm.Model) string {
-	parts := []string{textfmt.SanitizeLine(m.Name)}
+// describe is the second row of a model in width cells: name, context,
+// price, effort and the current marker. When they do not fit, the price
+// goes first, then the context, then the name, so the effort Shift+Tab
+// changes and the current marker stay readable.
+func (p *Picker) describe(m llm.Model, width int) string {
+	type part struct {
+		text string
+		drop int // parts with a higher drop go first; 0 never does
+	}
+	parts := []part{{textfmt.SanitizeLine(m.Name), 1}}
 	if m.ContextWindow > 0 {
-		parts = append(parts, contextSize(m.ContextWindow)+" context")
+		parts = append(parts, part{contextSize(m.ContextWindow) + " context", 2})
 	}
 	if m.Price.CacheMiss > 0 || m.Price.Output > 0 {
-		parts = append(parts, fmt.Sprintf("$%.2f/$%.2f", m.Price.CacheMiss, m.Price.Output))
+		parts = append(parts, part{fmt.Sprintf("$%.2f/$%.2f", m.Price.CacheMiss, m.Price.Output), 3})
 	}
 	if e := p.efforts[m.ID]; e != "" {
-		parts = append(parts, "effort "+string(e))
+		parts = append(parts, part{"effort " + string(e), 0})
 	}
 	if m.ID == p.current {
-		parts = append(parts, "current")
+		parts = append(parts, part{"current", 0})
 	}
-	return strings.Join(parts, " — ")
+	join := func(min int) string {
+		var keep []string
+		for _, pt := range parts {
+			if pt.drop == 0 || pt.drop < min {
+				keep = append(keep, pt.text)
+			}
+		}
+		return strings.Join(keep, " — ")
+	}
+	for drop := 4; drop > 1; drop-- {
+		if s := join(drop); ansi.StringWidth(s) <= width {
+			return s
+		}
+	}
+	return frame.Truncate(join(1), width)
 }
 
 // contextSize writes a token count as 1M, 1.5M, 128K or 512.

@@ -121,3 +121,17 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 		overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
 	}
 }
+
+func TestNarrowRowsKeepEffortAndCurrentMarker(t *testing.T) {
+	p := New(catalog(), "deepseek-v4-flash", llm.EffortMax, th)
+	press(p, "shift+tab")
+	for _, width := range []int{76, 50, 40} {
+		v := ansi.Strip(p.View(width, 14))
+		if !strings.Contains(v, "effort off — current") {
+			t.Errorf("at width %d: want the cycled effort and the current marker on the current model, got\n%s", width, v)
+		}
+	}
+	if v := ansi.Strip(p.View(76, 14)); !strings.Contains(v, "1M context — $0.30/$1.20 — effort off — current") {
+		t.Errorf("at width 76: want the context and price, got\n%s", v)
+	}
+}
