@@ -86,3 +86,10 @@ func BenchmarkRenderMessage(b *testing.B) {
 		r.Render(sample, 100)
 	}
 }
+
+func TestRenderSetsQuotesInItalic(t *testing.T) {
+	lines := New(Options{}).Render("> quoted words", 60)
+	if len(lines) != 1 || !strings.Contains(lines[0], "\x1b[3m") || ansi.Strip(lines[0]) != "│ quoted words" {
+		t.Fatalf("want one italic quote row `│ quoted words`, got %q", lines)
+	}
+}

@@ -22,21 +22,20 @@ func styleConfig(colour, dim bool) ansi.StyleConfig {
 	s.Document.Color = nil
 	s.Document.Margin = &zero
 	if dim {
-		s.Document.Faint = &yes
 		s.Document.Italic = &yes
 	}
-	s.BlockQuote.Faint = &yes
+	// glamour ignores Faint (Render adds it for Dim), so quotes are set
+	// apart by italic as well as their bar.
+	s.BlockQuote.Italic = &yes
 	s.Heading.Color = p("13")
 	s.H1.Prefix, s.H1.Suffix = "# ", ""
 	s.H1.Color, s.H1.BackgroundColor = p("13"), nil
 	s.H6.Color = p("13")
 	s.HorizontalRule.Color = nil
-	s.HorizontalRule.Faint = &yes
 	s.Link.Color = p("13")
 	s.LinkText.Color = p("13")
 	s.Image.Color = p("13")
 	s.ImageText.Color = nil
-	s.ImageText.Faint = &yes
 	s.Code.Prefix, s.Code.Suffix = "", ""
 	s.Code.Color, s.Code.BackgroundColor = p("6"), nil
 	s.CodeBlock.Color = p("6")
