@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -38,7 +39,8 @@ func (*Glob) Spec() tools.Spec {
 	return tools.Spec{
 		Name: "glob",
 		Description: "Find files by glob. A pattern without \"/\" matches the file name at any depth; with \"/\" it " +
-			"matches the path relative to the search directory (`**` spans directories, `{a,b}` alternates). " +
+			"matches the path relative to the search directory (`**` spans directories, `{a,b}` alternates); " +
+			"an absolute pattern searches below its leading directory. " +
 			"Returns absolute paths, most recently modified first, at most 100. Honours .gitignore, .ignore and " +
 			".git/info/exclude and skips .git.",
 		Schema: globSchema,
@@ -70,11 +72,18 @@ func (*Glob) Run(ctx context.Context, call tools.Call) tools.Result {
 	if a.Pattern == "" {
 		return tools.InvalidArgs("invalid pattern: expected a non-empty string")
 	}
-	pm, err := newPathMatcher(a.Pattern)
+	pattern, dir := a.Pattern, a.Path
+	if filepath.IsAbs(pattern) && dir == "" {
+		dir, pattern = splitAbsolute(pattern)
+	}
+	pm, err := newPathMatcher(pattern)
 	if err != nil {
 		return tools.InvalidArgs("%v", err)
 	}
-	root, info, res := target(call.Env.Cwd, a.Path)
+	if dir != a.Path {
+		pm.anchor() // the rest of an absolute pattern is a path below dir
+	}
+	root, info, res := target(call.Env.Cwd, dir)
 	if res != nil {
 		return *res
 	}
@@ -86,6 +95,21 @@ func (*Glob) Run(ctx context.Context, call tools.Call) tools.Result {
 		return tools.Errorf("glob was interrupted: %v", err)
 	}
 	return globResult(call.Env.Cwd, a.Pattern, hits)
+}
+
+// splitAbsolute splits an absolute pattern, which models often send, into
+// the directory before its first wildcard and the pattern below it:
+// "/src/app/**/*.go" searches /src/app for "**/*.go".
+func splitAbsolute(pattern string) (dir, rest string) {
+	parts := strings.Split(filepath.ToSlash(pattern), "/")
+	i := 0
+	for i < len(parts)-1 && !strings.ContainsAny(parts[i], `*?[{\`) {
+		i++
+	}
+	if i < 2 { // no directory to search below: leave the pattern as it is
+		return "", pattern
+	}
+	return filepath.FromSlash(strings.Join(parts[:i], "/") + "/"), strings.Join(parts[i:], "/")
 }
 
 // globFiles collects the matching files, newest first, then by path.

@@ -41,6 +41,16 @@ func target(cwd, p string) (string, fs.FileInfo, *tools.Result) {
 type pathMatcher struct {
 	m       *nameMatcher
 	usePath bool
+	// topOnly limits an anchored glob without "/" to the files directly in
+	// the search root.
+	topOnly bool
+}
+
+// anchor makes the glob match paths relative to the search root even when
+// it has no "/": "*.go" then means the Go files in the root itself.
+func (p *pathMatcher) anchor() {
+	p.topOnly = !p.usePath
+	p.usePath = true
 }
 
 func newPathMatcher(glob string) (*pathMatcher, error) {
@@ -53,6 +63,9 @@ func newPathMatcher(glob string) (*pathMatcher, error) {
 }
 
 func (p *pathMatcher) match(f file) bool {
+	if p.topOnly && strings.Contains(f.rel, "/") {
+		return false
+	}
 	if p.usePath {
 		return p.m.match(f.rel)
 	}

@@ -122,6 +122,30 @@ func TestGlobPatternForms(t *testing.T) {
 	}
 }
 
+func TestGlobTakesAnAbsolutePattern(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.go": "", "x/b.go": "", "x/y/c.go": "", "x/y/b.go": ""})
+	cases := []struct {
+		pattern string
+		want    []string
+	}{
+		{dir + "/x/**/*.go", []string{"x/b.go", "x/y/b.go", "x/y/c.go"}},
+		{dir + "/x/*.go", []string{"x/b.go"}},
+		{dir + "/x/b.go", []string{"x/b.go"}},
+		{dir + "/*/y/c.go", []string{"x/y/c.go"}},
+		{dir + "/*.go", []string{"a.go"}},
+	}
+	if d, rest := splitAbsolute("/*.go"); d != "" || rest != "/*.go" {
+		t.Errorf("want a pattern in / left alone (no walk of the whole disk), got %q, %q", d, rest)
+	}
+	for _, c := range cases {
+		r := run(t, NewGlob(), t.TempDir(), map[string]any{"pattern": c.pattern})
+		if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%s: want %v, got %v", c.pattern, c.want, got)
+		}
+	}
+}
+
 func TestGlobResultFormat(t *testing.T) {
 	t.Run("newest_first", func(t *testing.T) {
 		dir := t.TempDir()
