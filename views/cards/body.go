@@ -19,7 +19,7 @@ func body(t Tool, c card.Card, th theme.Theme) sections {
 	case c.Terminal != nil:
 		s = terminalBody(*c.Terminal, th)
 	case len(c.Diffs) > 0:
-		s = diffBody(c.Diffs, th)
+		s = diffBody(c.Diffs, t.Done && t.Failed, th)
 	case len(c.Todos) > 0:
 		s = sections{content: todoRows(c.Todos, th)}
 	default:
@@ -73,7 +73,9 @@ func exitPill(v card.TerminalView, th theme.Theme) (string, lipgloss.Style) {
 	return "", th.Dim
 }
 
-func diffBody(diffs []card.FileDiff, th theme.Theme) sections {
+// diffBody draws each file's diff and a `└ +A -R · N files` footer. A
+// failed call changed nothing, so its footer says the diff was not applied.
+func diffBody(diffs []card.FileDiff, failed bool, th theme.Theme) sections {
 	var s sections
 	added, removed, approximate := 0, 0, false
 	for _, d := range diffs {
@@ -96,6 +98,9 @@ func diffBody(diffs []card.FileDiff, th theme.Theme) sections {
 	footer := "└ +" + strconv.Itoa(added) + " -" + strconv.Itoa(removed) + " · " + files
 	if approximate {
 		footer += " · approximate"
+	}
+	if failed {
+		footer += " · not applied"
 	}
 	s.after = []row{{text: footer, style: th.Dim, clip: true}}
 	return s

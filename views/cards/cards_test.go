@@ -46,6 +46,9 @@ func sampleTools() map[string]Tool {
 			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{
 				{Path: "a.txt", Created: true, Added: 1, Lines: []card.DiffLine{{Op: card.OpAdd, Text: "hello"}}},
 				{Path: "b.txt", Added: 0, Removed: 1, Approximate: true, Lines: []card.DiffLine{{Op: card.OpDelete, Text: "bye"}}}}}},
+		"edit_failed": {Name: "edit", Done: true, Failed: true, Output: "Error: a.txt has not been read in this session",
+			Call: card.Card{Kind: card.Diff, Title: "Edit a.txt", Diffs: []card.FileDiff{{Path: "a.txt", Added: 1, Removed: 1,
+				Lines: []card.DiffLine{{Op: card.OpDelete, Text: "line2"}, {Op: card.OpAdd, Text: "LINE TWO"}}}}}},
 		"error_no_card": {Name: "read", Call: card.Card{Kind: card.Read, Title: "Read missing.go"}, Done: true, Failed: true,
 			Output: "Error: open missing.go: no such file or directory"},
 		"read": {Name: "read", Call: card.Card{Kind: card.Read, Title: "Read a.go (1-3)"}, Done: true,
