@@ -150,12 +150,13 @@ func (p *Picker) View(width, height int) string {
 		return ""
 	}
 	inner := max(1, width-4)
-	rows := []string{p.th.Accent.Render("Filter: ") + p.filter.View(p.th, inner-8, "provider/model or name")}
-	listRows := min(MaxListRows, height-2-2)
+	shown := max(1, min(MaxListRows, height-2-2)/2)
+	filter := p.th.Accent.Render("Filter: ") + p.filter.View(p.th, inner-8-6, "provider/model or name")
+	rows := []string{frame.WithPosition(p.th, filter, inner, p.cursor, len(p.matches), shown)}
 	if len(p.matches) == 0 {
 		rows = append(rows, p.th.Dim.Render(NoMatch))
 	} else {
-		rows = append(rows, p.list(inner, max(1, listRows/2))...)
+		rows = append(rows, p.list(inner, shown)...)
 	}
 	rows = append(rows, p.th.Dim.Render(frame.Hint(inner, Footer, "↑↓ ⇧Tab effort ↵ Esc")))
 	return frame.Join(frame.Box(p.th, Title, rows, width, height), width, height)

@@ -135,3 +135,14 @@ func TestNarrowRowsKeepEffortAndCurrentMarker(t *testing.T) {
 		t.Errorf("at width 76: want the context and price, got\n%s", v)
 	}
 }
+
+func TestAScrollingListShowsTheCursorPosition(t *testing.T) {
+	p := New(catalog(), "deepseek-v4-flash", llm.EffortMax, th)
+	press(p, "down")
+	if v := ansi.Strip(p.View(60, 10)); !strings.Contains(v, "2/4 │") {
+		t.Errorf("want the position 2/4 when three of four models show, got\n%s", v)
+	}
+	if v := ansi.Strip(p.View(60, 30)); strings.Contains(v, "/4") {
+		t.Errorf("want no position when every model shows, got\n%s", v)
+	}
+}

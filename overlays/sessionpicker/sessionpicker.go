@@ -159,8 +159,9 @@ func (p *Picker) View(width, height int) string {
 		return ""
 	}
 	inner := max(1, width-4)
-	rows := []string{p.scopeLine(), p.th.Accent.Render("Search: ") + p.search.View(p.th, inner-8, "title or id")}
-	listRows := max(1, height-2-len(rows)-1)
+	shown := max(1, (height-2-2-1)/2)
+	search := p.th.Accent.Render("Search: ") + p.search.View(p.th, inner-8-10, "title or id")
+	rows := []string{p.scopeLine(), frame.WithPosition(p.th, search, inner, p.cursor, len(p.matches), shown)}
 	switch {
 	case !p.loaded:
 		rows = append(rows, p.th.Dim.Render(Loading))
@@ -171,7 +172,7 @@ func (p *Picker) View(width, height int) string {
 	case len(p.matches) == 0:
 		rows = append(rows, p.th.Dim.Render("No sessions match the search"))
 	default:
-		rows = append(rows, p.list(inner, max(1, listRows/2))...)
+		rows = append(rows, p.list(inner, shown)...)
 	}
 	rows = append(rows, p.th.Dim.Render(frame.Hint(inner, Footer, "Type • ↑↓ • Tab scope • ↵ • Esc", "↑↓ Tab ↵ Esc")))
 	return frame.Join(frame.Box(p.th, Title, rows, width, height), width, height)

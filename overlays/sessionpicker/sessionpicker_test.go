@@ -149,3 +149,21 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 		overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
 	}
 }
+
+func TestALongListShowsTheCursorPosition(t *testing.T) {
+	var many []session.Summary
+	for i := range 1000 {
+		many = append(many, session.Summary{ID: fmt.Sprintf("s%04d", i), Cwd: cwd, Title: fmt.Sprintf("Session %d", i)})
+	}
+	p := New(cwd, "/home/ada", "", th)
+	p.Update(Loaded{Workspace: many, All: many})
+	press(p, "down", "down")
+	if v := ansi.Strip(p.View(80, 14)); !strings.Contains(v, "3/1000 │") {
+		t.Errorf("want the position 3/1000 at the end of the search row, got\n%s", v)
+	}
+	short := New(cwd, "/home/ada", "", th)
+	short.Update(Loaded{Workspace: many[:2], All: many[:2]})
+	if v := ansi.Strip(short.View(80, 14)); strings.Contains(v, "/2") {
+		t.Errorf("want no position when every session shows, got\n%s", v)
+	}
+}

@@ -152,3 +152,20 @@ func Scroll(th theme.Theme, rows []string, top, avail int) (shown []string, used
 	}
 	return shown, top, k
 }
+
+// WithPosition ends row with a faint "k/n" (cursor k of n items) at the
+// right of width cells when the list shows fewer than n items at a time,
+// so the user knows there is more to scroll to; otherwise row is returned
+// as it is. The row is truncated to leave room for the position.
+func WithPosition(th theme.Theme, row string, width, cursor, n, shown int) string {
+	if n <= shown || n == 0 {
+		return row
+	}
+	pos := strconv.Itoa(cursor+1) + "/" + strconv.Itoa(n)
+	room := width - ansi.StringWidth(pos) - 1
+	if room < 1 {
+		return row
+	}
+	row = Truncate(row, room)
+	return row + strings.Repeat(" ", width-ansi.StringWidth(row)-ansi.StringWidth(pos)) + th.Dim.Render(pos)
+}

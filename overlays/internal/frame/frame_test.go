@@ -75,3 +75,22 @@ func TestJoinNeverExceedsItsSize(t *testing.T) {
 		t.Errorf("want %q, got %q", "ab…\ng", got)
 	}
 }
+
+func TestWithPositionShowsWhereTheCursorIsOnlyWhenTheListScrolls(t *testing.T) {
+	tests := []struct {
+		name                  string
+		width, cursor, n, all int
+		want                  string
+	}{
+		{"everything shown", 20, 0, 3, 3, "Filter: x"},
+		{"scrolling list", 20, 4, 12, 5, "Filter: x       5/12"},
+		{"row cut for the position", 12, 0, 9, 2, "Filter:… 1/9"},
+		{"no room", 4, 0, 9, 2, "Filter: x"},
+	}
+	for _, tt := range tests {
+		got := ansi.Strip(WithPosition(th, "Filter: x", tt.width, tt.cursor, tt.n, tt.all))
+		if got != tt.want {
+			t.Errorf("%s: want %q, got %q", tt.name, tt.want, got)
+		}
+	}
+}
