@@ -16,6 +16,7 @@ const (
 	switchSessionText = "Line mode cannot switch sessions: exit, then run tack --resume "
 	newSessionText    = "Line mode cannot start another session: exit, then run tack again."
 	noClipboardText   = "Nothing copied: without a terminal line mode cannot reach the clipboard."
+	noViewText        = "Nothing cleared: without a terminal line mode has no view to clear; the session history is unchanged."
 	detailsUsageText  = "Usage: /details [collapsed|expanded|hidden] [reasoning [on|off]]"
 )
 
@@ -86,9 +87,17 @@ func (d *door) command(ctx context.Context, line string) (int, bool) {
 	case commands.ActionHelp:
 		out = act.Text
 	case commands.ActionResume:
+		if d.o.Reopen != nil {
+			return d.switchTo(ctx, act.ID)
+		}
 		out = switchSessionText + act.ID
 	case commands.ActionNewSession:
+		if d.o.Reopen != nil {
+			return d.switchTo(ctx, "")
+		}
 		out = newSessionText
+	case commands.ActionClear:
+		out = d.clear(out)
 	case commands.ActionCopy:
 		out = d.copy(act.Text, res.Text)
 	case commands.ActionDetails:
@@ -102,6 +111,16 @@ func (d *door) command(ctx context.Context, line string) (int, bool) {
 		d.r.Notice(out, atPrompt)
 	}
 	return 0, false
+}
+
+// clear clears a terminal screen and its scrollback; piped output has no
+// view to clear.
+func (d *door) clear(done string) string {
+	if !d.o.Terminal {
+		return noViewText
+	}
+	d.r.Write("\x1b[H\x1b[2J\x1b[3J")
+	return done
 }
 
 // copy puts text on the terminal's clipboard with OSC 52; without a

@@ -2,6 +2,7 @@ package linemode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -46,29 +47,49 @@ func (w *watchedScreen) waitFor(t *testing.T, want string) {
 type doorRun struct {
 	srv   *llmtest.Server
 	out   *watchedScreen
+	errs  *watchedScreen
 	lines chan input
 	code  chan int
 	stop  chan struct{} // closed when the test ends, for a blocked feed
 }
 
-// startDoor runs line mode on piped input over script; extra, when not
-// nil, registers commands in the session's registry before it starts.
-func startDoor(t *testing.T, extra func(*commands.Registry) error, script ...llmtest.Response) *doorRun {
+// doorConfig varies how startDoor runs line mode.
+type doorConfig struct {
+	// extra registers commands in each session's registry.
+	extra func(*commands.Registry) error
+	// reopen lets /new and /resume switch sessions.
+	reopen bool
+	// reopenErr makes every switch fail.
+	reopenErr error
+	terminal  bool
+}
+
+// startDoor runs line mode on piped input over script.
+func startDoor(t *testing.T, c doorConfig, script ...llmtest.Response) *doorRun {
 	t.Helper()
 	srv := llmtest.New(t, script...)
 	home, cwd := t.TempDir(), t.TempDir()
 	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
-	open := func() (*launch.Session, error) {
-		s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }})
-		if err == nil && extra != nil {
-			err = extra(s.Commands)
+	opened := false // the first open is line mode's own; only later ones may fail
+	reopen := func(id string) (*launch.Session, error) {
+		if id == "" && c.reopenErr != nil && opened {
+			return nil, c.reopenErr
+		}
+		opened = true
+		s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Resume: id, Getenv: func(k string) string { return env[k] }})
+		if err == nil && c.extra != nil {
+			err = c.extra(s.Commands)
 		}
 		return s, err
 	}
-	d := &doorRun{srv: srv, out: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1), stop: make(chan struct{})}
+	d := &doorRun{srv: srv, out: newWatchedScreen(), errs: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1), stop: make(chan struct{})}
 	t.Cleanup(func() { close(d.stop) })
+	o := Options{Stdout: d.out, Stderr: d.errs, Terminal: c.terminal}
+	if c.reopen {
+		o.Reopen = reopen
+	}
 	go func() {
-		d.code <- run(context.Background(), open, Options{Stdout: d.out, Stderr: &screen{}}, d.lines)
+		d.code <- run(context.Background(), func() (*launch.Session, error) { return reopen("") }, o, d.lines)
 	}()
 	return d
 }
@@ -112,7 +133,7 @@ func (d *doorRun) userTexts(t *testing.T) []string {
 }
 
 func TestPipedExitWaitsForTheSubmittedWorkAndRunsNothingAfter(t *testing.T) {
-	d := startDoor(t, nil, llmtest.ReplyText("Hello there."))
+	d := startDoor(t, doorConfig{}, llmtest.ReplyText("Hello there."))
 	d.feed("say hello")
 	d.feed("/exit")
 	go d.feed("never sent")
@@ -133,7 +154,7 @@ func TestPipedExitWaitsForTheSubmittedWorkAndRunsNothingAfter(t *testing.T) {
 }
 
 func TestPipedExitWithNothingSubmittedExitsAtOnce(t *testing.T) {
-	d := startDoor(t, nil)
+	d := startDoor(t, doorConfig{})
 	d.feed("/exit")
 	if code := d.exitCode(t); code != 0 {
 		t.Fatalf("want exit 0, got %d", code)
@@ -144,7 +165,7 @@ func TestPipedExitWithNothingSubmittedExitsAtOnce(t *testing.T) {
 }
 
 func TestALeadingSpaceSendsASlashLineToTheModel(t *testing.T) {
-	d := startDoor(t, nil, llmtest.ReplyText("It is fine."))
+	d := startDoor(t, doorConfig{}, llmtest.ReplyText("It is fine."))
 	d.feed(" /etc/hosts looks wrong")
 	d.eof()
 	if code := d.exitCode(t); code != 0 {
@@ -166,7 +187,7 @@ func TestSlashCommandsGetTheLineAsTyped(t *testing.T) {
 				return commands.Succeed(fmt.Sprintf("raw=%q", inv.RawInput))
 			}})
 	}
-	d := startDoor(t, echo)
+	d := startDoor(t, doorConfig{extra: echo})
 	d.feed("/echo  two spaces and a tab\t")
 	d.feed("/Echo")
 	d.eof()
@@ -188,7 +209,7 @@ func TestQuestionsOfOneRequestAreAskedInOrder(t *testing.T) {
 	args := `{"questions":[` +
 		`{"id":"db","header":"Database","question":"Which database?","options":[{"label":"SQLite"},{"label":"Postgres","recommended":true}]},` +
 		`{"id":"name","header":"Name","question":"What is it called?"}]}`
-	d := startDoor(t, nil,
+	d := startDoor(t, doorConfig{},
 		llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question", args, 2)),
 		llmtest.ReplyText("Noted."),
 	)
@@ -214,6 +235,93 @@ func TestQuestionsOfOneRequestAreAskedInOrder(t *testing.T) {
 	for _, m := range reqs[1].Messages {
 		if m.ToolCallID == "call_1" && m.Content != want {
 			t.Errorf("want the tool result %s, got %s", want, m.Content)
+		}
+	}
+}
+
+// resumeIDs are the session ids of the resume lines on stderr, in order.
+func (d *doorRun) resumeIDs() []string {
+	var ids []string
+	for _, l := range strings.Split(d.errs.String(), "\n") {
+		if id, ok := strings.CutPrefix(l, "To resume this session: tack --resume "); ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+func TestNewSwitchesToAFreshSessionAndResumeSwitchesBack(t *testing.T) {
+	d := startDoor(t, doorConfig{reopen: true}, llmtest.ReplyText("Answer in the first session."))
+	d.feed("/new")
+	d.out.waitFor(t, "Started a new session with the same settings: ")
+	d.errs.waitFor(t, "To resume this session")
+	first := d.resumeIDs()[0]
+	d.feed("/resume " + first)
+	d.out.waitFor(t, "Resumed session "+first+".")
+	d.feed("hello")
+	d.eof()
+	if code := d.exitCode(t); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	if !strings.Contains(d.out.String(), "[main turn 1] Answer in the first session.") {
+		t.Errorf("want the prompt after /resume answered, got %q", d.out.String())
+	}
+	ids := d.resumeIDs()
+	if len(ids) != 3 || ids[0] != first || ids[1] == first || ids[2] != first {
+		t.Fatalf("want resume lines for the first, the new, then the first session again, got %q", ids)
+	}
+	if users := d.userTexts(t); len(users) != 1 || users[0] != "hello" {
+		t.Errorf("want the request to hold only the prompt (commands never reach the model), got %q", users)
+	}
+}
+
+func TestNewWithoutReopenSaysHowToStartAnother(t *testing.T) {
+	d := startDoor(t, doorConfig{})
+	d.feed("/new")
+	d.eof()
+	if code := d.exitCode(t); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	if !strings.Contains(d.out.String(), newSessionText) {
+		t.Errorf("want %q, got %q", newSessionText, d.out.String())
+	}
+	if n := len(d.resumeIDs()); n != 1 {
+		t.Errorf("want one session (one resume line), got %d", n)
+	}
+}
+
+func TestASessionThatCannotOpenKeepsTheCurrentOne(t *testing.T) {
+	d := startDoor(t, doorConfig{reopen: true, reopenErr: errors.New("session X is open in pid 42")}, llmtest.ReplyText("Still here."))
+	d.feed("/new")
+	d.out.waitFor(t, "Could not open the session: session X is open in pid 42\n> ")
+	d.feed("hello")
+	d.eof()
+	if code := d.exitCode(t); code != 0 {
+		t.Fatalf("want exit 0, got %d", code)
+	}
+	if !strings.Contains(d.out.String(), "Still here.") {
+		t.Errorf("want the current session to keep answering, got %q", d.out.String())
+	}
+	if n := len(d.resumeIDs()); n != 1 {
+		t.Errorf("want one session (one resume line), got %d", n)
+	}
+}
+
+func TestClearWipesATerminalAndExplainsItselfInAPipe(t *testing.T) {
+	for _, terminal := range []bool{true, false} {
+		d := startDoor(t, doorConfig{terminal: terminal})
+		d.feed("/clear")
+		d.eof()
+		if code := d.exitCode(t); code != 0 {
+			t.Fatalf("want exit 0, got %d", code)
+		}
+		out := d.out.String()
+		cleared := strings.Contains(out, "\x1b[2J")
+		if terminal && (!cleared || !strings.Contains(out, "Cleared the view")) {
+			t.Errorf("terminal: want the screen cleared and said so, got %q", out)
+		}
+		if !terminal && (cleared || !strings.Contains(out, noViewText)) {
+			t.Errorf("pipe: want no escape and %q, got %q", noViewText, out)
 		}
 	}
 }

@@ -45,6 +45,10 @@ type Options struct {
 	Signals <-chan os.Signal
 	// HistoryFile keeps the terminal's input history; empty keeps none.
 	HistoryFile string
+	// Reopen opens another session with the same settings: a fresh one for
+	// /new (id ""), the session id for /resume <id>. Nil leaves both to
+	// the user, who exits and runs tack again.
+	Reopen func(id string) (*launch.Session, error)
 }
 
 // opening is the outcome of opening the session.
@@ -376,9 +380,15 @@ func (d *door) finish(code int) int {
 		case <-time.After(shutdownGrace):
 		}
 	}
-	if d.s == nil {
-		return code
+	if d.s != nil {
+		d.closeSession()
 	}
+	return code
+}
+
+// closeSession stops answering and rendering for the session, closes it
+// (waiting at most shutdownGrace) and says how to resume it.
+func (d *door) closeSession() {
 	if d.unmount != nil {
 		d.unmount()
 	}
@@ -398,7 +408,29 @@ func (d *door) finish(code int) int {
 	if resumable {
 		fmt.Fprintf(d.o.Stderr, "\nTo resume this session: tack --resume %s\n", d.s.Agent.SessionID())
 	}
-	return code
+}
+
+// switchTo opens the session id ("" for a fresh one) and, once it is open,
+// closes the current one and drives the new one from the next line. The
+// registry runs /new and /resume only while the agent is idle. When the
+// session cannot be opened the current one stays.
+func (d *door) switchTo(ctx context.Context, id string) (int, bool) {
+	next, err := d.o.Reopen(id)
+	if err != nil {
+		d.r.Notice("Could not open the session: "+err.Error(), true)
+		return 0, false
+	}
+	d.closeSession()
+	d.s, d.reg, d.events, d.stopPump, d.unmount = nil, nil, nil, nil, nil
+	d.status, d.busy, d.submitted, d.sawRunning, d.interrupted = agent.StatusIdle, false, false, false, false
+	d.active, d.settled = nil, nil
+	d.r.reset()
+	if id == "" {
+		d.r.Notice("Started a new session with the same settings: "+next.Agent.SessionID()+".", true)
+	} else {
+		d.r.Notice("Resumed session "+id+".", true)
+	}
+	return d.start(ctx, opening{s: next})
 }
 
 // showRequest puts the oldest pending question or approval on screen once

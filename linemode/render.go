@@ -52,6 +52,13 @@ func NewRenderer(w io.Writer, color bool, label string) *Renderer {
 	return &Renderer{w: w, color: color, label: label, openCalls: map[string]bool{}}
 }
 
+// reset forgets the stream state of the previous session's turns.
+func (r *Renderer) reset() {
+	r.endReasoning(true)
+	r.pendingCR = false
+	clear(r.openCalls)
+}
+
 // OpenCalls is how many rendered tool calls have no result yet. A question
 // or approval comes from one of them.
 func (r *Renderer) OpenCalls() int { return len(r.openCalls) }
