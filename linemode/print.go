@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -134,10 +135,9 @@ func (p *printer) handle(e session.Event) (session.TurnEnd, bool) {
 		m, _ := p.ag.Catalog().Lookup(modelOf(p.ag))
 		p.cost += m.Cost(d.Usage)
 	case session.ToolCall:
-		fmt.Fprintf(p.o.Stderr, "[tool call] %s(%s)\n", d.Name, textfmt.SanitizeLine(d.Arguments))
+		fmt.Fprintf(p.o.Stderr, "[tool call] %s(%s)\n", textfmt.SanitizeLine(d.Name), textfmt.SanitizeLine(d.Arguments))
 	case session.Retry:
-		fmt.Fprintf(p.o.Stderr, "Retrying model request (%d/%d) in %s: %s\n", d.Attempt, d.Max,
-			textfmt.Delay(time.Duration(d.DelayMs)*time.Millisecond), textfmt.SanitizeLine(d.Failure.Message))
+		fmt.Fprintln(p.o.Stderr, RetryNotice(d))
 	case session.TurnEnd:
 		if d.Turn == p.turn {
 			return d, true
@@ -154,7 +154,7 @@ func modelOf(ag *agent.Agent) string {
 func (p *printer) result(end session.TurnEnd) PrintResult {
 	r := PrintResult{
 		Type: "result", Success: end.Reason == session.StopCompleted, SessionID: p.ag.SessionID(),
-		Result: p.answer, StopReason: string(end.Reason), NumSteps: p.steps, Cost: p.cost,
+		Result: p.answer, StopReason: string(end.Reason), NumSteps: p.steps, Cost: roundCost(p.cost),
 		Usage: PrintUsage{Input: p.usage.Input, CacheHit: p.usage.CacheRead, Output: p.usage.Output, Reasoning: p.usage.Reasoning},
 	}
 	if !r.Success {
@@ -167,6 +167,11 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 	}
 	return r
 }
+
+// roundCost drops the float noise of summing per-step costs (0.0003246,
+// not 0.00032460000000000003); a tenth of a micro-dollar is far below any
+// price per token.
+func roundCost(usd float64) float64 { return math.Round(usd*1e10) / 1e10 }
 
 // write prints the result: in text format the answer alone, when the turn
 // completed or stopped at the output-token limit; otherwise the record.
