@@ -164,7 +164,7 @@ func (d *Dialog) View(width, height int) string {
 	if s := textfmt.SanitizeLine(d.a.Summary); s != "" && d.a.Card == nil {
 		head = append(head, d.th.Bold.Render(s))
 	}
-	tail := append([]string{""}, d.choiceRows(inner)...)
+	tail := d.choiceRows(inner)
 	if d.denying {
 		label := "Reason (optional): "
 		tail = append(tail, d.th.Accent.Render(label)+d.reason.View(d.th, inner-len(label), "why not, for the model"))
@@ -172,6 +172,12 @@ func (d *Dialog) View(width, height int) string {
 	tail = append(tail, d.th.Dim.Render(d.hint(inner)))
 	body := d.body(inner)
 	avail := max(0, height-2-len(head)-len(tail))
+	// A blank row sets the choices apart when the body fits with it; a
+	// scrolling body gets the row instead.
+	if len(body) > 0 && len(body) < avail {
+		tail = append([]string{""}, tail...)
+		avail--
+	}
 	shown, top, page := frame.Scroll(d.th, body, d.scroll, avail)
 	d.scroll, d.page = top, page
 	rows := append(append(head, shown...), tail...)

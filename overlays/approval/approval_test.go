@@ -167,3 +167,27 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 		}
 	}
 }
+
+func TestBlankRowBeforeTheChoicesOnlyWhenTheBodyFits(t *testing.T) {
+	tests := []struct {
+		name      string
+		a         interact.Approval
+		height    int
+		wantBlank bool
+	}{
+		{"short command, roomy", bash(), 30, true},
+		{"long diff, scrolling", edit(), 14, false},
+	}
+	for _, tt := range tests {
+		rows := strings.Split(ansi.Strip(New(tt.a, th, overlaytest.Epoch()).View(60, tt.height)), "\n")
+		blank := false
+		for i, r := range rows {
+			if strings.Contains(r, "Allow once") && i > 0 {
+				blank = strings.TrimSpace(strings.Trim(rows[i-1], "│")) == ""
+			}
+		}
+		if blank != tt.wantBlank {
+			t.Errorf("%s: want a blank row above the choices %v, got %v in\n%s", tt.name, tt.wantBlank, blank, strings.Join(rows, "\n"))
+		}
+	}
+}
