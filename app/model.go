@@ -290,6 +290,7 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	}
 	m.editor.SetMark(glyph)
 	if m.scroll > 0 {
+		m.tr.Measure()
 		m.scroll += m.tr.Lines() - before // keep the rows on screen still
 	}
 	if m.exiting && m.status == agent.StatusIdle {

@@ -65,6 +65,9 @@ type Transcript struct {
 	steps map[[2]int]int
 	// open lists the assistant blocks not yet settled, closed at turn end.
 	open []int
+	// unmeasured lists the blocks added or changed since the last View or
+	// Measure, whose heights may be estimates.
+	unmeasured []int
 }
 
 // New returns an empty transcript with the given settings.
@@ -131,6 +134,7 @@ func (t *Transcript) add(b *block) int {
 	b.measure()
 	t.blocks = append(t.blocks, b)
 	t.h.push(t.estimate(b))
+	t.unmeasured = append(t.unmeasured, len(t.blocks)-1)
 	return len(t.blocks) - 1
 }
 
@@ -146,4 +150,19 @@ func (t *Transcript) changed(i int) {
 	if !b.cached || len(b.lines) == 0 {
 		t.h.set(i, max(t.estimate(b), len(b.lines)))
 	}
+	if n := len(t.unmeasured); n == 0 || t.unmeasured[n-1] != i {
+		t.unmeasured = append(t.unmeasured, i)
+	}
+}
+
+// Measure renders the blocks added or changed since the last View or
+// Measure and records their exact heights, so the growth of Lines() over
+// one batch of events is exact. An app that keeps a scrolled-up view still
+// while output arrives below it calls Measure before reading Lines(); at
+// the bottom there is no need, as View renders those blocks anyway.
+func (t *Transcript) Measure() {
+	for _, i := range t.unmeasured {
+		t.linesOf(i)
+	}
+	t.unmeasured = t.unmeasured[:0]
 }

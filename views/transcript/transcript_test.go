@@ -367,3 +367,18 @@ func TestRetriedStepAnswersBelowTheRetryNotice(t *testing.T) {
 		t.Fatalf("want the retry notice, then the answer, and no partial text; got\n%s", got)
 	}
 }
+
+// An app keeps a scrolled-up view still by adding the growth of Lines() to
+// its offset; that growth must be exact for the blocks that just changed.
+func TestMeasureMakesTheGrowthOfChangedBlocksExact(t *testing.T) {
+	tr := New(wide)
+	tr.Apply(logged(session.StepStart{Turn: 1, Step: 1}))
+	tr.Apply(text(1, 1, "First paragraph.\n\n"))
+	tr.View(0, 20) // the step is rendered and cached
+	tr.Apply(text(1, 1, "Second.\n\nThird.\n\nFourth, long enough to wrap over more than one row of the width.\n\n"))
+	tr.Apply(logged(session.Retry{Turn: 1, Step: 2, Attempt: 1, Max: 5, DelayMs: 500, Failure: session.Failure{Message: "x"}}))
+	tr.Measure()
+	if got, want := tr.Lines(), len(all(tr)); got != want {
+		t.Fatalf("want Lines() %d after Measure, got %d", want, got)
+	}
+}

@@ -27,11 +27,12 @@ func (t *Transcript) Render(top, height int) []string {
 // from rendering the blocks on screen and nothing else. Fewer than height
 // rows come back when the transcript above that point is shorter; an app
 // that keeps its scroll position while new rows arrive at the bottom adds
-// the growth of Lines() to offsetFromBottom.
+// the growth of Lines() to offsetFromBottom, measured with Measure.
 func (t *Transcript) View(offsetFromBottom, height int) []string {
 	if height <= 0 || len(t.blocks) == 0 {
 		return nil
 	}
+	t.unmeasured = t.unmeasured[:0]
 	offsetFromBottom = max(offsetFromBottom, 0)
 	total := t.h.total()
 	last := total - 1 - offsetFromBottom // the row at the bottom of the view
