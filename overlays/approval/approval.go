@@ -199,39 +199,45 @@ func (d *Dialog) body(width int) []string {
 	return frame.Wrap(textfmt.Sanitize(d.a.Details), width)
 }
 
-// choiceRows lays the choices out on one row when they fit, else one per
-// row; the highlighted choice is in reverse video.
+// choiceRows lays the choices out on one row when they fit, then on one
+// row with their short labels, else one per row with the full labels; the
+// highlighted choice is in reverse video.
 func (d *Dialog) choiceRows(width int) []string {
-	labels := make([]string, len(d.choices))
+	full := make([]string, len(d.choices))
+	short := make([]string, len(d.choices))
 	for i, c := range d.choices {
-		labels[i] = d.label(c)
+		full[i], short[i] = d.label(c)
 	}
-	oneRow := 0
-	for _, l := range labels {
-		oneRow += ansi.StringWidth(l) + 4
-	}
-	var rows []string
-	for i, l := range labels {
-		cell := " " + l + " "
-		if i == d.choice {
-			cell = d.th.Selection.Render(cell)
+	cells := func(labels []string) (cells []string, oneRow int) {
+		for i, l := range labels {
+			cell := " " + l + " "
+			oneRow += ansi.StringWidth(cell) + 2
+			if i == d.choice {
+				cell = d.th.Selection.Render(cell)
+			}
+			cells = append(cells, cell)
 		}
-		rows = append(rows, cell)
+		return cells, oneRow - 2
 	}
-	if oneRow <= width {
-		return []string{strings.Join(rows, "  ")}
+	for _, labels := range [][]string{full, short} {
+		if c, w := cells(labels); w <= width {
+			return []string{strings.Join(c, "  ")}
+		}
 	}
-	return rows
+	c, _ := cells(full)
+	return c
 }
 
-func (d *Dialog) label(v interact.Verdict) string {
+// label is the full and the short label of a choice.
+func (d *Dialog) label(v interact.Verdict) (full, short string) {
 	switch v {
 	case interact.Allow:
-		return "Allow once"
+		return "Allow once", "Allow once"
 	case interact.AllowSession:
-		return "Allow for this session (" + textfmt.SanitizeLine(d.a.Remember) + ")"
+		what := "(" + textfmt.SanitizeLine(d.a.Remember) + ")"
+		return "Allow for this session " + what, "This session " + what
 	}
-	return "Deny"
+	return "Deny", "Deny"
 }
 
 func (d *Dialog) hint(width int) string {

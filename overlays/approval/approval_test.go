@@ -182,12 +182,33 @@ func TestBlankRowBeforeTheChoicesOnlyWhenTheBodyFits(t *testing.T) {
 		rows := strings.Split(ansi.Strip(New(tt.a, th, overlaytest.Epoch()).View(60, tt.height)), "\n")
 		blank := false
 		for i, r := range rows {
-			if strings.Contains(r, "Allow once") && i > 0 {
+			if (strings.Contains(r, "Allow once")) && i > 0 {
 				blank = strings.TrimSpace(strings.Trim(rows[i-1], "│")) == ""
 			}
 		}
 		if blank != tt.wantBlank {
 			t.Errorf("%s: want a blank row above the choices %v, got %v in\n%s", tt.name, tt.wantBlank, blank, strings.Join(rows, "\n"))
+		}
+	}
+}
+
+func TestChoicesShortenToStayOnOneRow(t *testing.T) {
+	tests := []struct {
+		name  string
+		a     interact.Approval
+		width int
+		want  []string // the rows holding the choices
+	}{
+		{"roomy", edit(), 100, []string{"Allow once    Allow for this session (edit)    Deny"}},
+		{"cramped, short labels fit", edit(), 50, []string{"Allow once    This session (edit)    Deny"}},
+		{"cramped, too long even short", bash(), 50, []string{"Allow once", "Allow for this session (git status, go test)", "Deny"}},
+	}
+	for _, tt := range tests {
+		v := ansi.Strip(New(tt.a, th, overlaytest.Epoch()).View(tt.width, 14))
+		for _, w := range tt.want {
+			if !strings.Contains(v, "│  "+w+" ") {
+				t.Errorf("%s: want a row %q, got\n%s", tt.name, w, v)
+			}
 		}
 	}
 }
