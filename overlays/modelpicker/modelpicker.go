@@ -75,8 +75,13 @@ func New(models []llm.Model, current string, effort llm.Effort, th theme.Theme) 
 		p.efforts[current] = effort
 	}
 	p.refilter()
-	p.cursor = max(0, slices.IndexFunc(p.matches, func(i int) bool { return models[i].ID == current }))
+	p.toCurrent()
 	return p
+}
+
+// toCurrent puts the cursor on the current model when it is listed.
+func (p *Picker) toCurrent() {
+	p.cursor = max(0, slices.IndexFunc(p.matches, func(i int) bool { return p.models[i].ID == p.current }))
 }
 
 // Update handles a key press or paste.
@@ -87,6 +92,7 @@ func (p *Picker) Update(msg tea.Msg) Outcome {
 		if k.String() == "esc" && !p.filter.Empty() {
 			p.filter.SetValue("")
 			p.refilter()
+			p.toCurrent()
 			return Outcome{}
 		}
 		return Outcome{Kind: Closed}

@@ -146,3 +146,14 @@ func TestAScrollingListShowsTheCursorPosition(t *testing.T) {
 		t.Errorf("want no position when every model shows, got\n%s", v)
 	}
 }
+
+func TestEscClearingTheFilterReturnsToTheCurrentModel(t *testing.T) {
+	p := New(catalog(), "deepseek-v4-pro", llm.EffortMax, th)
+	typeText(p, "qwen")
+	if got := press(p, "esc"); got.Kind != None {
+		t.Fatalf("want the first Esc to clear the filter, got %v", got.Kind)
+	}
+	if got := press(p, "enter"); got.Model != "deepseek-v4-pro" {
+		t.Errorf("want Enter after clearing to select the current deepseek-v4-pro, got %q", got.Model)
+	}
+}
