@@ -270,13 +270,18 @@ func (p *Panel) View(width, height int) string {
 
 // split shares avail rows between the question text and the options:
 // everything when both fit, else the options as much as they need while
-// the text keeps at least a third of the room (and three rows, enough to
-// page with its ↑/↓ markers).
+// the text keeps a third of the room, and three rows (enough to page with
+// its ↑/↓ markers) unless the room is so small that the options matter
+// more.
 func split(text, opts, avail int) (textRoom, optRoom int) {
 	if text+opts <= avail {
 		return text, opts
 	}
-	keep := min(text, max(3, avail/3))
+	keep := max(3, avail/3)
+	if avail < 8 {
+		keep = max(1, avail/3)
+	}
+	keep = min(text, keep)
 	optRoom = max(0, min(opts, avail-keep))
 	return max(0, avail-optRoom), optRoom
 }

@@ -277,3 +277,17 @@ func TestPanelOpensWithTheRecommendedOptionInView(t *testing.T) {
 		t.Errorf("want the recommended option 13 under the cursor in view, got\n%s", v)
 	}
 }
+
+func TestTinyPanelsGiveTheRoomToTheOptions(t *testing.T) {
+	q := long()
+	for i := range q.Options {
+		q.Options[i].Description = ""
+	}
+	p := New([]interact.Question{q}, th, overlaytest.Epoch())
+	v := ansi.Strip(p.View(40, 6))
+	for _, want := range []string{"1. PostgreSQL", "› 2. SQLite", "3. Redis"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("want %q in a 6-row panel, got\n%s", want, v)
+		}
+	}
+}
