@@ -39,8 +39,9 @@ func (c *countingBackend) LookupModel(string) (llm.Model, bool) {
 	c.hit()
 	return llm.Model{}, false
 }
-func (c *countingBackend) Execute(context.Context, string) (commands.Execution, bool) {
+func (c *countingBackend) Execute(_ context.Context, line string) (commands.Execution, bool) {
 	c.hit()
+	c.sent.Store("execute " + line)
 	return commands.Execution{}, false
 }
 func (c *countingBackend) WaitRequests(context.Context, bool) ([]*interact.Request, error) {

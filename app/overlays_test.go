@@ -11,6 +11,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/overlays/sessionpicker"
 	"github.com/tack-agent/tack/views/cards"
+	"github.com/tack-agent/tack/views/editor"
 )
 
 // screen is the model's view as plain text.
@@ -107,5 +108,30 @@ func TestDetailsDialogAppliesLive(t *testing.T) {
 func (m *Model) typeInto(s string) {
 	for _, r := range s {
 		m.Update(key(string(r)))
+	}
+}
+
+func TestResumeWhileATurnRunsGoesToTheRegistry(t *testing.T) {
+	m, be := newTestModel(nil)
+	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning}}})
+	_, cmd := m.Update(editor.SubmitMsg{Text: "/resume"})
+	if m.ov.sessions != nil {
+		t.Fatal("want no session picker while a turn runs, got one")
+	}
+	if cmd == nil {
+		t.Fatal("want /resume sent to the registry, which refuses it as busy, got no command")
+	}
+	cmd()
+	if got := be.sent.Load(); got != "execute /resume" {
+		t.Fatalf("want the registry to run %q, got %v", "/resume", got)
+	}
+}
+
+func TestCommandInputKeepsItsTrailingText(t *testing.T) {
+	m, be := newTestModel(nil)
+	_, cmd := m.Update(editor.SubmitMsg{Text: "/export notes.md  "})
+	cmd()
+	if got := be.sent.Load(); got != "execute /export notes.md  " {
+		t.Fatalf("want the line passed as typed, got %q", got)
 	}
 }

@@ -40,7 +40,7 @@ func (m *Model) submit(text string) tea.Cmd {
 		return m.shell(strings.TrimSpace(cmd))
 	}
 	if strings.HasPrefix(text, "/") {
-		return m.command(strings.TrimSpace(text))
+		return m.command(text)
 	}
 	be := m.be
 	if m.running() {
@@ -49,14 +49,19 @@ func (m *Model) submit(text string) tea.Cmd {
 	return func() tea.Msg { be.Send(text); return nil }
 }
 
-// command runs a slash command line. The bare forms that open an overlay
-// open it here, so their line-mode listing does not fill the transcript;
-// every other line goes to the registry.
+// command runs a slash command line as typed (the registry takes what
+// follows the name, separators included). The bare forms that open an
+// overlay open it here, so their line-mode listing does not fill the
+// transcript; every other line goes to the registry, and so does a bare
+// /resume while a turn runs, which the registry refuses as busy.
 func (m *Model) command(line string) tea.Cmd {
-	switch line {
+	switch strings.TrimRight(line, " \t\n") {
 	case "/model":
 		return m.loadModels()
 	case "/resume":
+		if m.running() {
+			break
+		}
 		return m.openSessionPicker()
 	case "/details":
 		m.openDetails()
