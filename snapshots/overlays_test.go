@@ -115,8 +115,8 @@ var overlayCases = []overlayCase{
 		return nil
 	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeyPgDown) }, want: []string{"↑ ", "↓ "}},
 	{name: "approval_bash", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
-		approve(t, f, interact.Approval{CallID: "c1", Tool: "bash", Summary: "git status; rm x", Remember: "git status, rm",
-			Card: &card.Card{Kind: card.Terminal, Description: "Check the tree", Terminal: &card.TerminalView{Command: "git status; rm x"}}})
+		approve(t, f, interact.Approval{CallID: "c1", Tool: "bash", Summary: "git status; go vet ./...", Remember: "git status, go vet",
+			Card: &card.Card{Kind: card.Terminal, Description: "Check the tree", Terminal: &card.TerminalView{Command: "git status; go vet ./..."}}})
 		return nil
 	}, want: []string{"Allow once"}},
 	{name: "approval_edit", setup: func(t *testing.T, f *Fake) []func(*app.Options) {

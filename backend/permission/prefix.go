@@ -47,6 +47,18 @@ func runsOtherPrograms(program string) bool {
 	return false
 }
 
+// destroys reports whether program deletes or overwrites data or stops
+// processes whatever its arguments: remembering it would allow "rm -rf ~"
+// because "rm x" was allowed once, so it is never offered.
+func destroys(program string) bool {
+	switch program {
+	case "rm", "rmdir", "shred", "dd", "mkfs", "truncate", "kill", "killall", "pkill",
+		"reboot", "shutdown", "halt", "poweroff":
+		return true
+	}
+	return false
+}
+
 // takesSubcommand reports whether program's second word may name what it
 // does (git status, go test, npm run) rather than what it works on: the
 // common file and text utilities take only arguments, so "cd sub" is
@@ -81,7 +93,7 @@ func parse(command string) (*syntax.File, bool) {
 // a flag or a path). "go build && go test ./..." gives "go build" and
 // "go test". It reports false when some part of the command is one the
 // matcher could not later recognise, runs a program that runs other
-// programs, or hides a command in a substitution that the visible ones do
+// programs or destroys data, or hides a command in a substitution that the visible ones do
 // not cover.
 func PrefixesFor(command string) ([]string, bool) {
 	f, ok := parse(command)
@@ -90,7 +102,7 @@ func PrefixesFor(command string) ([]string, bool) {
 	}
 	var prefixes []string
 	collect := matcher{surface: true, allows: func(words []string, _ bool) bool {
-		if !programWord.MatchString(words[0]) {
+		if !programWord.MatchString(words[0]) || destroys(words[0]) {
 			return false
 		}
 		prefix := words[0]
