@@ -23,7 +23,7 @@ func requireRestored(t *testing.T, tt *Term) {
 	if tt.E.IsAltScreen() {
 		t.Error("want the main screen after exit, got the alternate screen")
 	}
-	if tt.E.CursorHidden() {
+	if tt.CursorHidden() {
 		t.Error("want the cursor shown after exit, got it hidden")
 	}
 	if tt.ModeSet(ansi.ModeBracketedPaste) {

@@ -147,6 +147,18 @@ func (tt *Term) ModeSet(m ansi.Mode) bool {
 	return tt.modes[m]
 }
 
+// CursorHidden reports whether the program's last word on the cursor
+// (DECTCEM, mode ?25) hid it. A real terminal has one cursor visibility;
+// vt keeps one per screen, so its own CursorHidden still reports a cursor
+// hidden on the main screen before the program entered the alternate one
+// after the program showed it there and left.
+func (tt *Term) CursorHidden() bool {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	on, seen := tt.modes[ansi.ModeTextCursorEnable]
+	return seen && !on
+}
+
 // Title is the window title the program set last.
 func (tt *Term) Title() string {
 	tt.mu.Lock()
