@@ -31,7 +31,7 @@ func TestLineModeAnswersCancelsWithCtrlCAndExitsAtEOF(t *testing.T) {
 	)
 	r := start(t, setup{srv: srv, args: lineMode})
 	r.script(
-		step{want: []string{"ready."}, do: both(typed("say hello"), key(vt.KeyEnter))},
+		step{want: []string{"ready."}, until: atPrompt, do: both(typed("say hello"), key(vt.KeyEnter))},
 		step{want: []string{"> say hello", "[main turn 1]", "Hello from line mode."}, until: atPrompt, do: both(typed("long task"), key(vt.KeyEnter))},
 	)
 	r.waitStalled(srv)
@@ -53,7 +53,7 @@ func TestLineModeAnswersCancelsWithCtrlCAndExitsAtEOF(t *testing.T) {
 func TestLineModeCtrlCRightAfterACancelExitsCleanly(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Partial", 0), llmtest.Stall()))
 	r := start(t, setup{srv: srv, args: lineMode})
-	r.script(step{want: []string{"ready."}, do: both(typed("long task"), key(vt.KeyEnter))})
+	r.script(step{want: []string{"ready."}, until: atPrompt, do: both(typed("long task"), key(vt.KeyEnter))})
 	r.waitStalled(srv)
 	r.script(
 		step{want: []string{"[main turn 1]", "Partial"}, do: ctrl('c')},
@@ -67,7 +67,7 @@ func TestLineModeCtrlCRightAfterACancelExitsCleanly(t *testing.T) {
 func TestLineModeSIGTERMWhileRunningExits(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Partial", 0), llmtest.Stall()))
 	r := start(t, setup{srv: srv, args: lineMode})
-	r.script(step{want: []string{"ready."}, do: both(typed("long task"), key(vt.KeyEnter))})
+	r.script(step{want: []string{"ready."}, until: atPrompt, do: both(typed("long task"), key(vt.KeyEnter))})
 	r.waitStalled(srv)
 	r.waitText("streaming", "[main turn 1]", "Partial")
 	if err := r.Signal(syscall.SIGTERM); err != nil {

@@ -3,7 +3,6 @@ package pty
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/vt"
 
@@ -31,7 +30,9 @@ func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
 	r := start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume"}})
 	r.script(
 		step{want: []string{"Resume session", llmtest.TitleText, "current"}, do: key(vt.KeyDown)},
-		step{pause: 50 * time.Millisecond, do: key(vt.KeyEnter)},
+		// Enter only once the cursor is on the earlier session: the list
+		// puts the current one first, and Enter there does nothing.
+		step{until: func(s string) bool { return rowHasAll(s, cursorMark, llmtest.TitleText) }, do: key(vt.KeyEnter)},
 		step{want: []string{"Apples are red."}, until: func(s string) bool { return idleScreen(s, r.dir) },
 			do: both(typed("and now?"), key(vt.KeyEnter))},
 		step{want: []string{"Still red."}},
@@ -61,4 +62,18 @@ func TestNewCommandStartsAFreshSession(t *testing.T) {
 	if n := len(last); n != 2 || last[1].Content != "again" {
 		t.Fatalf("want the new session's request to hold only the system prompt and the new prompt, got %+v", last)
 	}
+}
+
+// cursorMark marks the row under a picker's cursor.
+const cursorMark = "❯ "
+
+// rowHasAll reports whether one row of the screen contains every one of
+// texts.
+func rowHasAll(screen string, texts ...string) bool {
+	for _, row := range rowsOf(screen) {
+		if containsAll(row, texts) {
+			return true
+		}
+	}
+	return false
 }
