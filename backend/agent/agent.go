@@ -379,14 +379,22 @@ func (a *Agent) publishInbox() {
 
 func (a *Agent) setStatus(s Status) {
 	a.mu.Lock()
+	changed := a.setStatusLocked(s)
+	a.mu.Unlock()
+	if changed {
+		a.publish(StatusChanged{Status: s})
+	}
+}
+
+// setStatusLocked changes the status and wakes WhenIdle waiters, reporting
+// whether it changed; a.mu must be held and the caller publishes.
+func (a *Agent) setStatusLocked(s Status) bool {
 	if a.status == s {
-		a.mu.Unlock()
-		return
+		return false
 	}
 	a.status = s
 	a.notifyLocked()
-	a.mu.Unlock()
-	a.publish(StatusChanged{Status: s})
+	return true
 }
 
 func (a *Agent) turn() int {

@@ -44,9 +44,10 @@ type CompactResult struct {
 }
 
 // Compact summarises the older part of the history now. It waits for the
-// agent to be idle-admitted: prompts sent meanwhile run after it.
+// agent to be idle-admitted: prompts sent meanwhile run after it. Ending ctx
+// or calling Cancel stops the summary request and leaves history untouched.
 func (a *Agent) Compact(ctx context.Context) (CompactResult, error) {
-	j := compactJob{reply: make(chan compactReply, 1)}
+	j := compactJob{ctx: ctx, reply: make(chan compactReply, 1)}
 	a.mu.Lock()
 	if a.status == StatusRunning {
 		a.mu.Unlock()
@@ -60,17 +61,24 @@ func (a *Agent) Compact(ctx context.Context) (CompactResult, error) {
 		return r.res, r.err
 	case <-ctx.Done():
 		return CompactResult{}, ctx.Err()
+	case <-a.done:
+		return CompactResult{}, ErrClosed
 	}
 }
 
-type compactJob struct{ reply chan compactReply }
+// compactJob is a /compact waiting for the loop; ctx is its caller's.
+type compactJob struct {
+	ctx   context.Context
+	reply chan compactReply
+}
 
 type compactReply struct {
 	res CompactResult
 	err error
 }
 
-// runJobs runs queued compactions on the loop goroutine.
+// runJobs runs queued compactions on the loop goroutine. Each runs under a
+// context that its caller's context and Cancel both end.
 func (a *Agent) runJobs(ctx context.Context) {
 	for {
 		a.mu.Lock()
@@ -80,11 +88,34 @@ func (a *Agent) runJobs(ctx context.Context) {
 		}
 		j := a.jobs[0]
 		a.jobs = a.jobs[1:]
+		started := a.setStatusLocked(StatusRunning)
 		a.mu.Unlock()
-		a.setStatus(StatusRunning)
-		res, err := a.compact(ctx, a.turn())
-		j.reply <- compactReply{res, err}
+		if started {
+			a.publish(StatusChanged{Status: StatusRunning})
+		}
+		if err := j.ctx.Err(); err != nil {
+			j.reply <- compactReply{err: err}
+			continue
+		}
+		j.reply <- a.runJob(ctx, j)
 	}
+}
+
+func (a *Agent) runJob(parent context.Context, j compactJob) compactReply {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	stop := context.AfterFunc(j.ctx, cancel)
+	defer stop()
+	a.mu.Lock()
+	a.cancel = cancel
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		a.cancel = nil
+		a.mu.Unlock()
+	}()
+	res, err := a.compact(ctx, a.turn())
+	return compactReply{res, err}
 }
 
 // shouldCompact reports whether the context has reached the threshold.

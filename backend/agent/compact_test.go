@@ -113,3 +113,142 @@ func toolsJSON(r llmtest.Request) []byte {
 	}
 	return []byte(b.String())
 }
+
+// gatedProvider holds every compaction request until release is closed or
+// the request's context ends, announcing it on started first.
+type gatedProvider struct {
+	llm.Provider
+	started chan struct{}
+	release chan struct{}
+}
+
+func (p *gatedProvider) Stream(ctx context.Context, req llm.Request) (llm.Stream, error) {
+	if req.Purpose == llm.PurposeCompaction {
+		close(p.started)
+		select {
+		case <-p.release:
+		case <-ctx.Done():
+			return nil, &llm.Error{Kind: llm.ErrAborted, Message: "the model request was cancelled"}
+		}
+	}
+	return p.Provider.Stream(ctx, req)
+}
+
+// startGated starts an agent on the tiny window whose compaction requests
+// wait for the returned provider's release.
+func (f *fixture) startGated() *gatedProvider {
+	f.agent.Close()
+	g := &gatedProvider{
+		Provider: llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: "test"}),
+		started:  make(chan struct{}), release: make(chan struct{}),
+	}
+	f.agent = agent.New(agent.Config{
+		Log: f.log, Provider: g, Catalog: tinyCatalog(), Model: "tiny", Effort: llm.EffortOff,
+		System: "You are a test.", Tools: tools.NewRegistry(), Retry: llm.DefaultRetryPolicy(nil),
+		Cwd: f.t.TempDir(), SpillDir: f.t.TempDir(),
+		Sleep: func(context.Context, time.Duration) error { return nil },
+	})
+	return g
+}
+
+// surfaceOf folds the log into the model's view.
+func surfaceOf(log *session.Log) []llm.Message {
+	proj := session.NewProjection(log.Header())
+	for _, e := range log.Events() {
+		proj.Apply(e)
+	}
+	return proj.Surface()
+}
+
+func TestPromptSentDuringCompactRunsAfterIt(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.ReplyText("First answer " + strings.Repeat("x", 900)),
+		llmtest.ReplyText("## Request and Intent\nsummary"),
+		llmtest.ReplyText("Second answer."),
+	})
+	g := f.startGated()
+	f.agent.Send("first " + strings.Repeat("word ", 300))
+	f.waitIdle()
+
+	type outcome struct {
+		res agent.CompactResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := f.agent.Compact(context.Background())
+		done <- outcome{res, err}
+	}()
+	<-g.started
+	f.agent.Send("second")
+	close(g.release)
+	got := <-done
+	if got.err != nil || got.res.Items != 1 {
+		t.Fatalf("want one history item compacted, got %+v, %v", got.res, got.err)
+	}
+	f.waitIdle()
+
+	evs := types(f.log.Events())
+	compactEnd, secondTurn := -1, -1
+	for i, typ := range evs {
+		switch {
+		case typ == "compact/end":
+			compactEnd = i
+		case typ == "turn/start" && compactEnd >= 0:
+			secondTurn = i
+		}
+	}
+	if compactEnd < 0 || secondTurn < 0 {
+		t.Fatalf("want the second turn after compact/end, got %v", evs)
+	}
+	reqs := f.srv.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if !strings.Contains(last[1].Content, "<compacted-summary>") || last[len(last)-1].Content != "second" {
+		t.Fatalf("want the summary then the prompt sent during compaction, got %+v", last)
+	}
+}
+
+func TestStoppedCompactLeavesHistoryUntouched(t *testing.T) {
+	tests := []struct {
+		name string
+		stop func(a *agent.Agent, cancel context.CancelFunc)
+	}{
+		{"agent cancel", func(a *agent.Agent, _ context.CancelFunc) { a.Cancel() }},
+		{"caller context", func(_ *agent.Agent, cancel context.CancelFunc) { cancel() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, []llmtest.Response{llmtest.ReplyText("First answer " + strings.Repeat("x", 900))})
+			g := f.startGated()
+			f.agent.Send("first " + strings.Repeat("word ", 300))
+			f.waitIdle()
+			before := surfaceOf(f.log)
+
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				_, err := f.agent.Compact(ctx)
+				done <- err
+			}()
+			<-g.started
+			tt.stop(f.agent, cancel)
+			if err := <-done; err == nil {
+				t.Fatal("want an error from a stopped compaction, got nil")
+			}
+			f.waitIdle()
+
+			evs := f.log.Events()
+			end, ok := evs[len(evs)-1].Data.(session.CompactEnd)
+			if !ok || end.Error == "" {
+				t.Fatalf("want a compact/end recording the failure last, got %+v", evs[len(evs)-1])
+			}
+			if after := surfaceOf(f.log); len(after) != len(before) || after[0].Content != before[0].Content {
+				t.Fatalf("want the history untouched: %d messages before, %d after", len(before), len(after))
+			}
+			if n := f.srv.Remaining(); n != 0 {
+				t.Fatalf("want no summary request sent, %d scripted responses unused", n)
+			}
+		})
+	}
+}

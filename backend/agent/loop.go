@@ -16,19 +16,16 @@ func (a *Agent) loop(ctx context.Context) {
 	for {
 		a.runJobs(ctx)
 		a.mu.Lock()
-		var prompt string
-		have := len(a.followUps) > 0
-		if have {
-			prompt, a.followUps = a.followUps[0], a.followUps[1:]
-		} else if len(a.steering) > 0 {
-			prompt, a.steering = strings.Join(a.steering, "\n\n"), nil
-			have = true
-		}
-		pending := len(a.jobs) > 0
-		a.mu.Unlock()
-		if pending {
+		if len(a.jobs) > 0 {
+			a.mu.Unlock()
 			continue
 		}
+		prompt, have := a.takeInputLocked()
+		// The status turns running in the same critical section that takes
+		// the input, so WhenIdle never sees an empty inbox and an idle agent
+		// while a turn is about to start.
+		started := have && a.setStatusLocked(StatusRunning)
+		a.mu.Unlock()
 		if !have {
 			a.flushInjected()
 			a.setStatus(StatusIdle)
@@ -39,10 +36,28 @@ func (a *Agent) loop(ctx context.Context) {
 				return
 			}
 		}
-		a.setStatus(StatusRunning)
+		if started {
+			a.publish(StatusChanged{Status: StatusRunning})
+		}
 		a.publishInbox()
 		a.runTurn(ctx, prompt)
 	}
+}
+
+// takeInputLocked takes the next turn's prompt: the oldest follow-up, else
+// all steering joined. a.mu must be held.
+func (a *Agent) takeInputLocked() (string, bool) {
+	switch {
+	case len(a.followUps) > 0:
+		prompt := a.followUps[0]
+		a.followUps = a.followUps[1:]
+		return prompt, true
+	case len(a.steering) > 0:
+		prompt := strings.Join(a.steering, "\n\n")
+		a.steering = nil
+		return prompt, true
+	}
+	return "", false
 }
 
 // turnState is what one turn accumulates while it runs.
