@@ -99,6 +99,9 @@ func TestContextOverflowCompactsAndRetriesOnce(t *testing.T) {
 	if end.Reason != session.StopError || end.Error == nil || end.Error.Kind != string(llm.ErrContextOverflow) {
 		t.Fatalf("a second overflow must end the turn with the overflow error, got %+v", end)
 	}
+	if msg := end.Error.Message; !strings.Contains(msg, "even after compaction") || !strings.Contains(msg, "/new") {
+		t.Fatalf("want the error to say compaction did not help and point to /new, got %q", msg)
+	}
 	if n := countType(evs, "compact/end"); n != 1 {
 		t.Fatalf("want exactly one compaction, got %d", n)
 	}
@@ -250,5 +253,23 @@ func TestStoppedCompactLeavesHistoryUntouched(t *testing.T) {
 				t.Fatalf("want no summary request sent, %d scripted responses unused", n)
 			}
 		})
+	}
+}
+
+func TestOverflowThatCannotBeCompactedSaysWhy(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.HTTPError(400, "This model's maximum context length is 1000 tokens"),
+	})
+	f.agent.Close()
+	f.agent = f.startTiny()
+	f.agent.Send("only prompt")
+	f.waitIdle()
+	evs := f.log.Events()
+	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	if end.Error == nil || end.Error.Kind != string(llm.ErrContextOverflow) {
+		t.Fatalf("want the turn ended by the overflow, got %+v", end)
+	}
+	if msg := end.Error.Message; !strings.Contains(msg, "compacting it failed (no compactable history yet)") || !strings.Contains(msg, "/new") {
+		t.Fatalf("want the compaction failure named and /new suggested, got %q", msg)
 	}
 }

@@ -29,15 +29,21 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 		if !errors.As(err, &le) {
 			le = &llm.Error{Kind: llm.ErrTransport, Message: err.Error(), Err: err}
 		}
-		if le.Kind == llm.ErrContextOverflow && !compacted {
+		if le.Kind == llm.ErrContextOverflow {
 			// Summarise the history and try once more; a second overflow
 			// ends the turn.
+			if compacted {
+				return msg, overflowAfter(le, "even after compaction", nil)
+			}
 			compacted = true
 			if streamed {
 				a.publish(StepDiscarded{Turn: turn, Step: step})
 			}
 			if _, err := a.compact(ctx, turn); err != nil {
-				return msg, le
+				if ctx.Err() != nil {
+					return msg, ctx.Err()
+				}
+				return msg, overflowAfter(le, "and compacting it failed", err)
 			}
 			req = a.buildRequest(model, effort)
 			attempt--
@@ -58,6 +64,19 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 			return msg, err
 		}
 	}
+}
+
+// overflowAfter rewords a context overflow that compaction could not cure,
+// so the user is not sent to /compact again.
+func overflowAfter(le *llm.Error, what string, cause error) *llm.Error {
+	e := *le
+	e.Err = le
+	if cause != nil {
+		what += " (" + cause.Error() + ")"
+	}
+	e.Message = "the conversation does not fit the model's context window " + what +
+		"; start a new session with /new, or switch to a model with a larger window with /model"
+	return &e
 }
 
 func (a *Agent) buildRequest(model string, effort llm.Effort) llm.Request {
