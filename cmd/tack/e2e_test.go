@@ -188,12 +188,15 @@ func toolMessage(t *testing.T, req llmtest.Request, callID string) string {
 	return ""
 }
 
-// sessionEvents reads the session log of the run: the type and data of
-// every event after the header.
-func sessionEvents(t *testing.T, home string) []struct {
+// loggedEvent is one line of a session log after the header.
+type loggedEvent struct {
 	Type string          `json:"type"`
 	Data json.RawMessage `json:"data"`
-} {
+}
+
+// sessionEvents reads the session log of the run: the type and data of
+// every event after the header.
+func sessionEvents(t *testing.T, home string) []loggedEvent {
 	t.Helper()
 	logs, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*.jsonl"))
 	if len(logs) != 1 {
@@ -203,22 +206,28 @@ func sessionEvents(t *testing.T, home string) []struct {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []struct {
-		Type string          `json:"type"`
-		Data json.RawMessage `json:"data"`
-	}
+	var out []loggedEvent
 	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		if i == 0 {
 			continue
 		}
-		var e struct {
-			Type string          `json:"type"`
-			Data json.RawMessage `json:"data"`
-		}
+		var e loggedEvent
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("session log line %d: %v", i+1, err)
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// lastOfTurn is the last logged event other than a session title, which
+// the model names off the loop once a turn ended and which may land at
+// any point after it.
+func lastOfTurn(evs []loggedEvent) loggedEvent {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type != "session/title" {
+			return evs[i]
+		}
+	}
+	return loggedEvent{}
 }
