@@ -82,6 +82,11 @@ type Agent struct {
 	wake      chan struct{}
 	changed   chan struct{} // closed and replaced on every status or inbox change
 
+	// logErr is the first failed write of the log; nextSeq the seq an
+	// event kept in memory after it gets. Both under logMu.
+	logErr  error
+	nextSeq int64
+
 	stop context.CancelFunc
 	done chan struct{}
 	bg   sync.WaitGroup // background requests (titles)
@@ -118,6 +123,7 @@ func New(cfg Config) *Agent {
 	}
 	for _, e := range cfg.Log.Events() {
 		a.proj.Apply(e)
+		a.nextSeq = e.Seq + 1
 	}
 	a.model, a.effort = a.proj.Model()
 	a.titled = hasModelTitle(cfg.Log.Events())
@@ -255,7 +261,7 @@ func (a *Agent) Inject(origin, text string) {
 	}
 	a.mu.Unlock()
 	_, _ = a.record(session.UserMessage{Turn: a.turn(), Kind: session.KindContext, Origin: origin, Text: text})
-	_ = a.cfg.Log.Sync()
+	_ = a.sync()
 }
 
 // Cancel aborts the running turn and discards queued and steering input,
@@ -297,7 +303,8 @@ func (a *Agent) WhenIdle(ctx context.Context) error {
 }
 
 // Record appends a log-only event (commands, approvals, titles) and
-// publishes it.
+// publishes it. When the log cannot be written the event is still applied
+// and published, and the write error is returned.
 func (a *Agent) Record(d session.Data) (session.Event, error) { return a.record(d) }
 
 // Subscribe returns the events logged so far and a subscription to every
@@ -342,10 +349,15 @@ func (a *Agent) poke() {
 func (a *Agent) record(d session.Data) (session.Event, error) {
 	a.logMu.Lock()
 	defer a.logMu.Unlock()
-	e, err := a.cfg.Log.Append(a.cfg.Now(), d)
+	now := a.cfg.Now()
+	e, err := a.cfg.Log.Append(now, d)
 	if err != nil {
-		return e, err
+		var ok bool
+		if e, ok = a.memoryEvent(now, d, err); !ok {
+			return e, err
+		}
 	}
+	a.nextSeq = e.Seq + 1
 	a.proj.Apply(e)
 	a.publishLocked(Logged{e})
 	return e, nil

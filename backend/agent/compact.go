@@ -147,7 +147,7 @@ func (a *Agent) compact(ctx context.Context, turn int) (CompactResult, error) {
 		end.Error = err.Error()
 	}
 	a.record(end)
-	_ = a.cfg.Log.Sync()
+	_ = a.sync()
 	return res, err
 }
 

@@ -80,7 +80,16 @@ func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, ba
 		}
 		a.record(tc)
 	}
-	_ = a.cfg.Log.Sync()
+	if err := a.sync(); err != nil {
+		// A call whose record is not durable must not run: after a crash
+		// nothing would say it might have.
+		for _, d := range batch {
+			if d.early == nil {
+				r := tools.Errorf("%s was not run: %v", d.call.Name, err)
+				d.early = &r
+			}
+		}
+	}
 	sem := make(chan struct{}, a.cfg.MaxParallel)
 	var wg sync.WaitGroup
 	for _, d := range batch {
@@ -122,7 +131,9 @@ func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatc
 			return r
 		}
 	}
-	_ = a.cfg.Log.Sync()
+	if err := a.sync(); err != nil {
+		return tools.Errorf("%s was not run: %v", d.call.Name, err)
+	}
 	r = d.tool.Run(ctx, call)
 	if d.call.Name != "read" && len(r.Text) > maxInlineResult && a.cfg.SpillDir != "" {
 		r.Text, _ = spill.Spill(a.cfg.SpillDir, d.call.Name, r.Text, maxInlineResult)

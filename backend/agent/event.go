@@ -20,7 +20,8 @@ const (
 // a live-only one.
 type Event interface{ isEvent() }
 
-// Logged is a durable event, already appended to the session log.
+// Logged is a durable event, already appended to the session log. After a
+// write of the log failed (see LogError) it is kept in memory only.
 type Logged struct{ session.Event }
 
 // StatusChanged reports a change of Status.

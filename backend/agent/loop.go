@@ -88,9 +88,13 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 		a.record(session.Title{Title: titleFromPrompt(prompt), Source: "prompt"})
 	}
 	end := a.runSteps(ctx, ts)
+	if err := a.sync(); err != nil && end.Reason != session.StopError {
+		end = failed(err)
+		end.Turn = ts.turn
+	}
 	a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(end)
-	_ = a.cfg.Log.Sync()
+	_ = a.sync()
 	if end.Reason == session.StopCompleted {
 		a.maybeRefineTitle(parent, prompt)
 	}
@@ -106,9 +110,11 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 			a.compact(ctx, ts.turn)
 		}
 		a.record(session.StepStart{Turn: ts.turn, Step: step, Model: model, Effort: effort})
-		if err := a.cfg.Log.Sync(); err != nil {
+		if err := a.sync(); err != nil {
 			a.record(session.StepEnd{Turn: ts.turn, Step: step})
-			return failed(err)
+			end := failed(err)
+			end.Turn = ts.turn
+			return end
 		}
 		st := newStepTimer(a.cfg.Now)
 		msg, err := a.request(ctx, ts.turn, step, model, effort, st)
@@ -163,7 +169,11 @@ func (a *Agent) takeClosing() bool {
 func failed(err error) session.TurnEnd {
 	f := session.Failure{Kind: "error", Message: err.Error()}
 	var le *llm.Error
-	if errors.As(err, &le) {
+	var lge *LogError
+	switch {
+	case errors.As(err, &lge):
+		f.Kind = failureKindLog
+	case errors.As(err, &le):
 		f = session.Failure{Kind: string(le.Kind), Message: le.Message, Status: le.Status}
 	}
 	return session.TurnEnd{Reason: session.StopError, Error: &f}
