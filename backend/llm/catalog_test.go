@@ -72,11 +72,14 @@ func TestResolveProviders(t *testing.T) {
 }
 
 func TestResolveWithoutKeyNamesEveryWayToAddOne(t *testing.T) {
-	for _, provider := range []string{"deepseek", "openai"} {
+	for provider, first := range map[string]string{"deepseek": "set DEEPSEEK_API_KEY", "openai": "set OPENAI_API_KEY"} {
 		_, _, err := Resolve(provider, func(string) string { return "" }, func() string { return "" })
 		var e *Error
 		if !errors.As(err, &e) || e.Kind != ErrNoCredentials {
 			t.Fatalf("%s: want a no-credentials error, got %v", provider, err)
+		}
+		if i := strings.Index(e.Message, ": "); i < 0 || !strings.HasPrefix(e.Message[i+2:], first) {
+			t.Errorf("%s: want the message to start with the provider's own advice %q, got %q", provider, first, e.Message)
 		}
 		for _, want := range []string{"DEEPSEEK_API_KEY", "OPENAI_BASE_URL", "$TACK_HOME/credentials"} {
 			if !strings.Contains(e.Message, want) {

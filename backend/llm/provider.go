@@ -46,7 +46,7 @@ func Resolve(provider string, env func(string) string, creds func() string) (bas
 		custom := strings.TrimSpace(env("OPENAI_BASE_URL"))
 		base = orDefault(custom, DefaultOpenAIBaseURL)
 		if key == "" && custom == "" {
-			return "", "", noCredentials()
+			return "", "", noOpenAICredentials()
 		}
 	default:
 		return "", "", fmt.Errorf("unknown provider %q: use %s or %s", provider, ProviderDeepSeek, ProviderOpenAI)
@@ -58,6 +58,14 @@ func noCredentials() *Error {
 	return &Error{Kind: ErrNoCredentials, Message: "no API key: set DEEPSEEK_API_KEY, " +
 		"or put the key in $TACK_HOME/credentials, " +
 		"or use --provider openai with OPENAI_API_KEY or a local server in OPENAI_BASE_URL"}
+}
+
+// noOpenAICredentials is noCredentials for a user who chose the openai
+// provider: their own variables first.
+func noOpenAICredentials() *Error {
+	return &Error{Kind: ErrNoCredentials, Message: "no API key for --provider openai: set OPENAI_API_KEY, " +
+		"or point OPENAI_BASE_URL at a local server that needs none (Ollama, llama.cpp, vLLM), " +
+		"or put the key in $TACK_HOME/credentials; for DeepSeek, drop --provider openai and set DEEPSEEK_API_KEY"}
 }
 
 func orDefault(v, def string) string {
