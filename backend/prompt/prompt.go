@@ -98,7 +98,7 @@ func readDir(dir string) (Instruction, bool, error) {
 			continue
 		}
 		if err != nil {
-			return Instruction{}, false, fmt.Errorf("read instructions %s: %w", p, err)
+			return Instruction{}, false, fmt.Errorf("read project instructions %s: %w; make it a readable file or remove it", p, err)
 		}
 		return Instruction{Path: p, Text: string(b)}, true, nil
 	}

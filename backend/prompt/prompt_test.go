@@ -70,3 +70,15 @@ func TestBuildIsByteStable(t *testing.T) {
 		t.Fatalf("prompt misses its parts:\n%s", a)
 	}
 }
+
+func TestUnreadableInstructionsNameTheFileAndTheFix(t *testing.T) {
+	root := t.TempDir()
+	bad := filepath.Join(root, "AGENTS.md")
+	if err := os.Mkdir(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := FindInstructions("", root)
+	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "make it a readable file or remove it") {
+		t.Fatalf("want an error naming %s and the fix, got %v", bad, err)
+	}
+}
