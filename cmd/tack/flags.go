@@ -14,6 +14,7 @@ import (
 // options are the parsed command line.
 type options struct {
 	print          string
+	printSet       bool // -p was given, even if empty
 	ui             string
 	model          string
 	provider       string
@@ -84,15 +85,40 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.BoolVar(&o.help, "h", false, "")
 	fs.BoolVar(&o.help, "help", false, "")
 	args, o.resume, o.resumeSet = takeResume(args)
-	if err := fs.Parse(args); err != nil {
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			o.help = true
 			return o, nil
 		}
 		return o, errUsage{err.Error()}
 	}
-	o.task = strings.Join(fs.Args(), " ")
+	fs.Visit(func(f *flag.Flag) { o.printSet = o.printSet || f.Name == "p" || f.Name == "print" })
+	if o.printSet && len(positional) > 0 {
+		return o, errUsage{fmt.Sprintf("unexpected argument %q after -p TASK: quote the whole task, as in tack -p \"fix the failing test\"", positional[0])}
+	}
+	o.task = strings.Join(positional, " ")
 	return o, o.validate()
+}
+
+// parseInterspersed parses flags wherever they stand among the positional
+// arguments (tack "fix it" --model x), as users expect; everything after
+// "--" is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional, args = append(positional, rest[0]), rest[1:]
+	}
 }
 
 // takeResume pulls --resume out of args by hand: its id is optional, which
@@ -154,6 +180,9 @@ func (o options) validate() error {
 	}
 	if o.resumeSet && o.cont {
 		return errUsage{"--resume and --continue cannot be used together"}
+	}
+	if o.printSet && strings.TrimSpace(o.print) == "" {
+		return errUsage{"--print needs a task, as in tack -p \"fix the failing test\""}
 	}
 	if o.resumeSet && o.resume == "" && o.print != "" {
 		return errUsage{"--resume needs a session id in print mode"}

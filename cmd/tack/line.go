@@ -21,12 +21,19 @@ func runLine(lo launch.Options, o options, stdin *os.File, stdout, stderr io.Wri
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	open := func() (*launch.Session, error) {
+	openWith := func(lo launch.Options) (*launch.Session, error) {
 		s, err := launch.Open(lo)
 		if err != nil {
 			return nil, errors.New(launchError(err))
 		}
 		return s, nil
+	}
+	open := func() (*launch.Session, error) { return openWith(lo) }
+	// /new and /resume <id> open another session with the same settings.
+	reopen := func(id string) (*launch.Session, error) {
+		next := lo
+		next.Resume, next.Continue = id, false
+		return openWith(next)
 	}
 	return linemode.Run(context.Background(), open, linemode.Options{
 		Welcome:     cfg.Welcome,
@@ -37,6 +44,7 @@ func runLine(lo launch.Options, o options, stdin *os.File, stdout, stderr io.Wri
 		Color:       lineColor(o.color, cfg.Color, lo.Getenv, isTerminal(stdout)),
 		Signals:     sigs,
 		HistoryFile: filepath.Join(lo.Home, "line_history"),
+		Reopen:      reopen,
 	})
 }
 

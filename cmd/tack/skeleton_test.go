@@ -10,7 +10,7 @@ import (
 )
 
 func TestUnknownFlagExitsTwoWithAPointerToHelp(t *testing.T) {
-	for _, args := range [][]string{{"--frobnicate"}, {"--ui", "fancy"}, {"--permission-mode", "yolo"}, {"--effort", "extreme"}} {
+	for _, args := range [][]string{{"--frobnicate"}, {"--ui", "fancy"}, {"--permission-mode", "yolo"}, {"--effort", "extreme"}, {"-p", ""}, {"-p", "fix", "it"}} {
 		r := startTackIn(t, nil, t.TempDir(), t.TempDir(), args...)
 		r.closeStdin()
 		if code := r.exitCode(5 * time.Second); code != 2 {
