@@ -393,7 +393,7 @@ func TestOversizedToolResultIsSpilledToAFile(t *testing.T) {
 	f.waitIdle()
 	for _, e := range f.log.Events() {
 		if r, ok := e.Data.(session.ToolResult); ok {
-			if len(r.Text) > 50_000 || !strings.Contains(r.Text, "Full result stored at") {
+			if len(r.Text) > 50_000 || !strings.Contains(r.Text, "Full formatted result stored at") {
 				t.Fatalf("want a preview under 50,000 bytes naming the spill file, got %d bytes", len(r.Text))
 			}
 			return

@@ -46,7 +46,7 @@ func store(dir, name, text string) string {
 	if err != nil {
 		return fmt.Sprintf("The full result could not be saved (%v).", err)
 	}
-	return fmt.Sprintf("Full result stored at: %s. Use read with offset/limit, or grep this path to search within it.", path)
+	return fmt.Sprintf("Full formatted result stored at: %s. Use read with offset/limit, or grep this path to search within it.", path)
 }
 
 func notice(omitted int, where string) string {

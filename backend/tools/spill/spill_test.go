@@ -23,7 +23,7 @@ func TestSpillLeavesSmallTextAlone(t *testing.T) {
 	}
 }
 
-var noticeRE = regexp.MustCompile(`\n\n\(Omitted (\d+) bytes\. Full result stored at: (\S+)\. Use read with offset/limit, or grep this path to search within it\.\)\n\n`)
+var noticeRE = regexp.MustCompile(`\n\n\(Omitted (\d+) bytes\. Full formatted result stored at: (\S+)\. Use read with offset/limit, or grep this path to search within it\.\)\n\n`)
 
 func TestSpillSavesWholeTextAndPreviewsHeadAndTail(t *testing.T) {
 	dir := t.TempDir()
