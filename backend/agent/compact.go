@@ -137,11 +137,16 @@ func (a *Agent) shouldCompact(model string) bool {
 // compact summarises everything but the recent tail and records the summary
 // as a replacement on the surface, bracketed by compact/start and
 // compact/end. On failure the history is left untouched.
+// A history too short to summarise records nothing.
 func (a *Agent) compact(ctx context.Context, turn int) (CompactResult, error) {
+	p := a.planCompaction()
+	if p.cut == 0 {
+		return CompactResult{}, ErrNothingToCompact
+	}
 	a.publish(PhaseChanged{Phase: PhaseCompacting})
 	defer a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(session.CompactStart{Turn: turn})
-	res, err := a.summarise(ctx)
+	res, err := a.summarise(ctx, p)
 	end := session.CompactEnd{Items: res.Items, Tokens: res.Tokens}
 	if err != nil {
 		end.Error = err.Error()
@@ -151,16 +156,27 @@ func (a *Agent) compact(ctx context.Context, turn int) (CompactResult, error) {
 	return res, err
 }
 
-func (a *Agent) summarise(ctx context.Context) (CompactResult, error) {
+// compaction is what a compaction would summarise: the model's surface,
+// the log seqs of its items, and the index of the first item kept.
+type compaction struct {
+	model   string
+	surface []llm.Message
+	seqs    []int64
+	cut     int
+}
+
+func (a *Agent) planCompaction() compaction {
 	model, _ := a.Model()
 	m, _ := a.cfg.Catalog.Lookup(model)
 	a.logMu.Lock()
 	surface, seqs := a.proj.Surface(), a.proj.SurfaceSeqs()
 	a.logMu.Unlock()
 	cut := cutPoint(surface, int(retainShare*float64(m.ContextWindow))*charsPerToken)
-	if cut == 0 {
-		return CompactResult{}, ErrNothingToCompact
-	}
+	return compaction{model: model, surface: surface, seqs: seqs, cut: cut}
+}
+
+func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, error) {
+	model, surface, seqs, cut := p.model, p.surface, p.seqs, p.cut
 	req := a.buildRequest(model, llm.EffortOff)
 	req.Purpose = llm.PurposeCompaction
 	req.MaxTokens = summaryMaxTokens

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -271,5 +272,18 @@ func TestOverflowThatCannotBeCompactedSaysWhy(t *testing.T) {
 	}
 	if msg := end.Error.Message; !strings.Contains(msg, "compacting it failed (no compactable history yet)") || !strings.Contains(msg, "/new") {
 		t.Fatalf("want the compaction failure named and /new suggested, got %q", msg)
+	}
+}
+
+func TestCompactWithNothingToSummariseRecordsNothing(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("Short answer.")})
+	f.agent.Send("hi")
+	f.waitIdle()
+	before := len(f.log.Events())
+	if _, err := f.agent.Compact(context.Background()); !errors.Is(err, agent.ErrNothingToCompact) {
+		t.Fatalf("want ErrNothingToCompact, got %v", err)
+	}
+	if evs := f.log.Events()[before:]; len(evs) != 0 {
+		t.Fatalf("want no events for a compaction that had nothing to do, got %v", types(evs))
 	}
 }
