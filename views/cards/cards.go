@@ -124,8 +124,9 @@ func header(t Tool, c card.Card, width int, th theme.Theme) string {
 	return style.Render(truncate(text, width))
 }
 
-// row is one logical line of a card body in one style; it wraps to as many
-// display rows as the width needs.
+// row is one logical line of a card body in one style; it wraps at spaces
+// (a word longer than the width is broken) to as many display rows as the
+// width needs.
 type row struct {
 	text  string // sanitised, single line
 	style lipgloss.Style
@@ -137,7 +138,7 @@ func (r row) lines(width int) []string {
 	if r.clip || ansi.StringWidth(r.text) <= width {
 		return []string{r.style.Render(truncate(r.text, width))}
 	}
-	parts := strings.Split(ansi.Hardwrap(r.text, width, true), "\n")
+	parts := strings.Split(ansi.Wrap(r.text, width, ""), "\n")
 	for i, p := range parts {
 		parts[i] = r.style.Render(p)
 	}

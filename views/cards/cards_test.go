@@ -144,3 +144,18 @@ func TestModeCyclesCollapsedExpandedHidden(t *testing.T) {
 		t.Fatal("want collapsed → expanded → hidden → collapsed")
 	}
 }
+
+func TestLongRowsWrapBetweenWords(t *testing.T) {
+	tool := Tool{Name: "ask_user_question", Call: card.Card{Kind: card.Generic, Title: "Question",
+		Body: "Which database should the service use in production on a narrow terminal?"}}
+	var rows []string
+	for _, l := range Render(tool, 30, Expanded, theme.New(false)) {
+		rows = append(rows, strings.TrimRight(ansi.Strip(l), " "))
+	}
+	got := strings.Join(rows, "\n")
+	for _, want := range []string{"Which database should the\nservice use in production on a\nnarrow terminal?"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want the body wrapped between words as %q, got\n%s", want, got)
+		}
+	}
+}
