@@ -78,3 +78,35 @@ func TestLineModeSIGTERMWhileRunningExits(t *testing.T) {
 	}
 	assertResumeLineLast(t, r, assertRestored(t, r))
 }
+
+func TestLineModeAnswersAnApprovalAndAQuestionAtThePrompt(t *testing.T) {
+	question := `{"questions":[{"id":"db","header":"Database","question":"Which database?",` +
+		`"options":[{"label":"SQLite","description":"a file"},{"label":"Postgres","recommended":true}]}]}`
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo hi","description":"Say hi"}`, 2)),
+		llmtest.Reply(llmtest.ToolCall("call_q", "ask_user_question", question, 2)),
+		llmtest.Reply(llmtest.Text("SQLite it is.", 0)),
+	)
+	r := start(t, setup{srv: srv, args: append(lineMode, "--permission-mode", "ask")})
+	r.script(
+		step{want: []string{"ready."}, until: atPrompt, do: both(typed("set up storage"), key(vt.KeyEnter))},
+		step{want: []string{"echo hi", "allow? [y]es / [a]lways for this session / [n]o (reason)"}, until: atPrompt,
+			do: both(typed("y"), key(vt.KeyEnter))},
+		step{want: []string{"[Database] Which database?", "1. Postgres (recommended)", "2. SQLite"}, until: atPrompt,
+			do: both(typed("2"), key(vt.KeyEnter))},
+		step{want: []string{"SQLite it is."}, until: atPrompt, do: ctrl('d')},
+	)
+	if code := r.exitCode(); code != 0 {
+		t.Errorf("want exit code 0 at end of input, got %d; the screen is:\n%s", code, frame(r.Screen()))
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("want 3 model requests, got %d", len(reqs))
+	}
+	if got := toolMessage(t, reqs[1], "call_1"); !strings.Contains(got, "hi") {
+		t.Errorf("want the approved bash call's output %q to reach the model, got %q", "hi", got)
+	}
+	if got, want := toolMessage(t, reqs[2], "call_q"), `{"answers":[{"id":"db","selected":["SQLite"]}]}`; got != want {
+		t.Errorf("want the answer %s in the next request, got %s", want, got)
+	}
+}
