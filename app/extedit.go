@@ -2,9 +2,11 @@ package app
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -78,9 +80,44 @@ func (m *Model) editDraftIn(msg draftFileMsg) tea.Cmd {
 		m.notice("Could not open the external editor: "+msg.err.Error(), transcript.NoticeError)
 		return nil
 	}
-	return tea.ExecProcess(m.editorCommand(msg.path), func(err error) tea.Msg {
+	return tea.Exec(settledExec{m.editorCommand(msg.path)}, func(err error) tea.Msg {
 		return draftEditedMsg{path: msg.path, err: err}
 	})
+}
+
+// renderSettle is how long the editor waits to start after bubbletea has
+// handed over the terminal.
+const renderSettle = 50 * time.Millisecond
+
+// settledExec runs an external command once bubbletea's old render loop has
+// had time to stop. bubbletea v2.1.1 stops its frame ticker from that loop
+// after releasing the terminal; an editor that returns at once (a GUI
+// editor without --wait, a failing command) lets the restart reset the
+// ticker first, and the stale Stop then leaves the program without frames
+// for good (charmbracelet/bubbletea#1778).
+type settledExec struct{ *exec.Cmd }
+
+func (c settledExec) Run() error {
+	time.Sleep(renderSettle)
+	return c.Cmd.Run()
+}
+
+func (c settledExec) SetStdin(r io.Reader) {
+	if c.Stdin == nil {
+		c.Stdin = r
+	}
+}
+
+func (c settledExec) SetStdout(w io.Writer) {
+	if c.Stdout == nil {
+		c.Stdout = w
+	}
+}
+
+func (c settledExec) SetStderr(w io.Writer) {
+	if c.Stderr == nil {
+		c.Stderr = w
+	}
 }
 
 // draftEdited reads the file back in a command (and removes it).
