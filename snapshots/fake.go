@@ -41,6 +41,10 @@ type Fake struct {
 	closed bool
 	status agent.Status
 	calls  []string
+	// asking is set while the program waits for the request queue to
+	// change; taken is the queue it got last.
+	asking bool
+	taken  []*interact.Request
 }
 
 // NewFake makes a fake backend for the session with header h.
@@ -100,7 +104,19 @@ func (f *Fake) Execute(_ context.Context, line string) (commands.Execution, bool
 	return commands.Execution{}, false
 }
 
+// WaitRequests returns Requests, or watches Broker when set.
 func (f *Fake) WaitRequests(ctx context.Context, first bool) ([]*interact.Request, error) {
+	f.mu.Lock()
+	f.asking = true
+	f.mu.Unlock()
+	pending, err := f.waitRequests(ctx, first)
+	f.mu.Lock()
+	f.asking, f.taken = false, pending
+	f.mu.Unlock()
+	return pending, err
+}
+
+func (f *Fake) waitRequests(ctx context.Context, first bool) ([]*interact.Request, error) {
 	if f.Broker != nil {
 		return app.AgentBackend{Broker: f.Broker}.WaitRequests(ctx, first)
 	}
@@ -109,6 +125,16 @@ func (f *Fake) WaitRequests(ctx context.Context, first bool) ([]*interact.Reques
 	}
 	<-ctx.Done()
 	return nil, ctx.Err()
+}
+
+// Showing reports whether the program has opened its panel or dialog for
+// a request: it took a queue holding one and waits for the next change.
+// The program asks again only after applying the queue it got, so keys
+// sent from now on reach the open panel.
+func (f *Fake) Showing() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.asking && len(f.taken) > 0
 }
 
 // Subscribe returns the history and the fake itself as the live queue.

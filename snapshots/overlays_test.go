@@ -46,6 +46,9 @@ func startOverlay(t *testing.T, f *Fake, w, h int, tweak ...func(*app.Options)) 
 	}
 	tt := Start(t, app.New(o), w, h)
 	tt.WaitText(t, "deepseek-v4-flash")
+	if f.Broker != nil { // a question or approval is put before the program starts
+		tt.WaitFor(t, "the program showing the pending request", func(string) bool { return f.Showing() })
+	}
 	return tt
 }
 
