@@ -122,6 +122,20 @@ func TestLargePasteIsKeptWhole(t *testing.T) {
 	}
 }
 
+func TestLargePasteWithCarriageReturnsCountsAndSubmitsNewlines(t *testing.T) {
+	for _, eol := range []string{"\r", "\r\n"} {
+		big := strings.Repeat("pasted row"+eol, 30)
+		e, _ := New(theme.New(true), 40).Update(tea.PasteMsg{Content: big})
+		if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +31 lines]") {
+			t.Fatalf("eol %q: want marker [paste #1 +31 lines], got %q", eol, got)
+		}
+		_, msg := press(e, enter)
+		if want, got := strings.Repeat("pasted row\n", 30), msg.(SubmitMsg).Text; got != want {
+			t.Fatalf("eol %q: want the paste submitted with LF line ends, got %q", eol, got)
+		}
+	}
+}
+
 func TestSmallPasteIsInsertedAsText(t *testing.T) {
 	e, _ := New(theme.New(true), 40).Update(tea.PasteMsg{Content: "a\nb"})
 	if e.Value() != "a\nb" {

@@ -26,9 +26,11 @@ type pastes []paste
 
 // add returns the list with the paste recorded and what to insert: the
 // text itself when it is small, otherwise a marker such as
-// `[paste #1 +42 lines]`.
+// `[paste #1 +42 lines]`. Line ends arrive as CR from most terminals
+// (xterm, tmux, iTerm2 send what the Return key sends), as CRLF from some;
+// both become LF, so the marker counts lines and the model gets newlines.
 func (p pastes) add(text string) (pastes, string) {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	lines := strings.Count(text, "\n") + 1
 	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes {
 		return p, text
