@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sync"
@@ -67,9 +68,35 @@ func (a *Agent) prepare(c llm.ToolCall) *dispatch {
 		r := tools.Errorf("invalid arguments for %s: not valid JSON; send one JSON object matching the tool's schema", c.Name)
 		r.Code = session.CodeInvalidArgs
 		d.early = &r
+	case !isObject(d.args):
+		r := tools.Errorf("invalid arguments for %s: expected a JSON object, got %s; send one JSON object matching the tool's schema", c.Name, jsonKind(d.args))
+		r.Code = session.CodeInvalidArgs
+		d.early = &r
 	}
 	d.tool = t
 	return d
+}
+
+// isObject reports whether valid JSON v is an object, the only argument
+// shape a tool accepts.
+func isObject(v json.RawMessage) bool {
+	t := bytes.TrimLeft(v, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
+// jsonKind names the kind of valid JSON value v, for error messages.
+func jsonKind(v json.RawMessage) string {
+	switch t := bytes.TrimLeft(v, " \t\r\n"); t[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
 }
 
 func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, batch []*dispatch) {

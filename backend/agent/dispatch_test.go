@@ -1,0 +1,58 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+func TestToolArgumentsThatAreNotAnObjectAreRejectedBeforeTheToolRuns(t *testing.T) {
+	for _, c := range []struct {
+		name, args, want string
+	}{
+		{"truncated", `{"path": "READ`, "Error: invalid arguments for probe: not valid JSON"},
+		{"array", `[1,2]`, "Error: invalid arguments for probe: expected a JSON object, got an array"},
+		{"string", ` "x"`, "Error: invalid arguments for probe: expected a JSON object, got a string"},
+		{"null", `null`, "Error: invalid arguments for probe: expected a JSON object, got null"},
+		{"number", `42`, "Error: invalid arguments for probe: expected a JSON object, got a number"},
+		{"boolean", `true`, "Error: invalid arguments for probe: expected a JSON object, got a boolean"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ran := false
+			probe := testTool{name: "probe", fn: func(context.Context, json.RawMessage) tools.Result {
+				ran = true
+				return tools.Result{Text: "ran"}
+			}}
+			f := newFixture(t, []llmtest.Response{
+				llmtest.Reply(llmtest.ToolCall("a", "probe", c.args, 1), llmtest.Finish("tool_calls")),
+				llmtest.ReplyText("ok"),
+			}, probe)
+			f.agent.Send("go")
+			f.waitIdle()
+			r, ok := firstToolResult(f.log.Events())
+			if !ok {
+				t.Fatal("no tool result logged")
+			}
+			if !r.IsError || r.Code != session.CodeInvalidArgs || !strings.HasPrefix(r.Text, c.want) {
+				t.Fatalf("want an %s error starting %q, got %+v", session.CodeInvalidArgs, c.want, r)
+			}
+			if ran {
+				t.Fatal("want the tool not to run on invalid arguments, but it ran")
+			}
+		})
+	}
+}
+
+func firstToolResult(evs []session.Event) (session.ToolResult, bool) {
+	for _, e := range evs {
+		if r, ok := e.Data.(session.ToolResult); ok {
+			return r, true
+		}
+	}
+	return session.ToolResult{}, false
+}
