@@ -117,7 +117,7 @@ func New(o Options) *Model {
 		opts: o, be: o.Backend, ctx: ctx, stop: stop,
 		theme:  theme.New(o.Colour),
 		width:  max(o.Width, 20),
-		height: max(o.Height, 6),
+		height: max(o.Height, 1),
 		status: agent.StatusIdle,
 		mouse:  true,
 		proj:   session.NewProjection(session.Header{}),
@@ -153,7 +153,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
+		m.width, m.height = max(msg.Width, 20), max(msg.Height, 1)
 		m.layout()
 	case subscribedMsg:
 		return m, m.subscribed(msg)

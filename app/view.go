@@ -26,7 +26,10 @@ func (m *Model) View() tea.View {
 	rows = append(rows, "")
 	rows = append(rows, bottom...)
 	rows = append(rows, m.editor.View())
-	v := tea.NewView(strings.Join(rows, "\n"))
+	// A screen too short for even one transcript row loses rows from the
+	// top, so the editor and what sits above it stay in sight.
+	cut := max(len(rows)-m.height, 0)
+	v := tea.NewView(strings.Join(rows[cut:], "\n"))
 	v.AltScreen = true
 	if m.mouse {
 		v.MouseMode = tea.MouseModeCellMotion
@@ -34,8 +37,10 @@ func (m *Model) View() tea.View {
 	v.WindowTitle = m.windowTitle()
 	if c := m.editor.Cursor(); c != nil && !m.requestOpen() && !m.ov.open() {
 		c.Color, c.Blink = nil, false
-		c.Y += vp + 1 + len(bottom)
-		v.Cursor = c
+		c.Y += vp + 1 + len(bottom) - cut
+		if c.Y >= 0 {
+			v.Cursor = c
+		}
 	}
 	return v
 }
