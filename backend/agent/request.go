@@ -50,6 +50,9 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 			continue
 		}
 		delay, ok := a.cfg.Retry.Delay(attempt, le)
+		if !ok && le.Retryable() && a.cfg.Retry.Max > 0 {
+			return msg, a.cfg.Retry.Exhausted(le)
+		}
 		if !ok {
 			return msg, le
 		}

@@ -142,9 +142,9 @@ func (c *call) failure(err error) *Error {
 		return &Error{Kind: ErrAborted, Err: err, Message: "the model request was cancelled"}
 	case errors.Is(cause, errIdle):
 		return &Error{Kind: ErrTransport, Err: err, Message: fmt.Sprintf(
-			"the provider sent nothing for %s; tack retries automatically, or check the network and try again", c.idle)}
+			"the provider sent nothing for %s; %scheck the network and try again", c.idle, autoRetry)}
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &Error{Kind: ErrTransport, Err: err, Message: "the connection to the provider broke mid-response; tack retries automatically"}
+		return &Error{Kind: ErrTransport, Err: err, Message: "the connection to the provider broke mid-response; " + autoRetry + "check the network and try again"}
 	default:
 		return &Error{Kind: ErrTransport, Err: err, Message: fmt.Sprintf(
 			"could not reach the model provider (%v); check the network and the base URL (DEEPSEEK_BASE_URL or OPENAI_BASE_URL)", err)}

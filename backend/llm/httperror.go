@@ -61,7 +61,7 @@ func statusError(resp *http.Response, now time.Time, keyEnv string) *Error {
 	case code == http.StatusTooManyRequests:
 		e.Kind = ErrRateLimit
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
-		e.Message = fmt.Sprintf("the provider is rate-limiting requests; tack retries automatically, or wait a minute and try again (%s)", detail.Message)
+		e.Message = fmt.Sprintf("the provider is rate-limiting requests; %swait a minute and try again (%s)", autoRetry, detail.Message)
 	case code == http.StatusBadRequest && isOverflow(detail):
 		e.Kind = ErrContextOverflow
 		e.Message = fmt.Sprintf("the conversation no longer fits the model's context window; run /compact or start a new session (%s)", detail.Message)
@@ -71,7 +71,7 @@ func statusError(resp *http.Response, now time.Time, keyEnv string) *Error {
 	case code >= 500:
 		e.Kind = ErrServer
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
-		e.Message = fmt.Sprintf("the provider failed with a server error; tack retries automatically, or try again later (%s)", detail.Message)
+		e.Message = fmt.Sprintf("the provider failed with a server error; %stry again later (%s)", autoRetry, detail.Message)
 	default:
 		e.Kind = ErrInvalidRequest
 		e.Message = fmt.Sprintf("the provider rejected the request; check the model name and settings with /model, and report a bug if it persists (%s)", detail.Message)

@@ -1,6 +1,14 @@
 package llm
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// autoRetry is the clause a retryable failure's message carries while
+// retries remain; Exhausted removes it.
+const autoRetry = "tack retries automatically, or "
 
 // RetryPolicy decides whether and when a failed model call is tried again.
 // The agent loop does the waiting and logs each retry; the policy only
@@ -38,4 +46,14 @@ func (p RetryPolicy) Delay(attempt int, err *Error) (time.Duration, bool) {
 		d = time.Duration(float64(d) * (1 + p.Jitter*(2*p.Rand()-1)))
 	}
 	return min(d, p.Cap), true
+}
+
+// Exhausted returns err reworded for when the policy's retries have run
+// out: it says how many were made and no longer promises another, keeping
+// the advice on what to do next.
+func (p RetryPolicy) Exhausted(err *Error) *Error {
+	e := *err
+	e.Err = err
+	e.Message = fmt.Sprintf("gave up after %d retries: %s", p.Max, strings.Replace(err.Message, autoRetry, "", 1))
+	return &e
 }

@@ -1,8 +1,12 @@
 package llm
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
 func TestRetryPolicyDelays(t *testing.T) {
@@ -60,5 +64,38 @@ func TestRetryBackoffIsCappedAndJittered(t *testing.T) {
 		if got, _ := p.Delay(tt.attempt, err); got != tt.want {
 			t.Errorf("attempt %d with rand %v: want %v, got %v", tt.attempt, tt.rand, tt.want, got)
 		}
+	}
+}
+
+func TestExhaustedRetryableFailuresNoLongerPromiseARetry(t *testing.T) {
+	p := DefaultRetryPolicy(nil)
+	for _, tt := range []struct {
+		name   string
+		resp   llmtest.Response
+		advice string
+	}{
+		{"429", llmtest.RateLimited(""), "wait a minute and try again (Rate Limit Reached)"},
+		{"500", llmtest.HTTPError(500, "Server Error"), "try again later (Server Error)"},
+		{"disconnect", llmtest.Reply(llmtest.Text("hi", 0), llmtest.Disconnect()), "check the network and try again"},
+		{"empty-response", llmtest.Reply(llmtest.Usage(10, 5, 0, 0)), "try again"},
+		{"mid-stream-error", llmtest.Response{Events: []llmtest.Event{{Data: `{"error":{"message":"overloaded"}}`}}}, "try again later (overloaded)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := streamOne(t, tt.resp)
+			var e *Error
+			if !errors.As(err, &e) || !e.Retryable() {
+				t.Fatalf("want a retryable *Error, got %v", err)
+			}
+			got := p.Exhausted(e)
+			if !strings.HasPrefix(got.Message, "gave up after 5 retries: ") || strings.Contains(got.Message, "retries automatically") {
+				t.Errorf("want a message saying tack gave up after 5 retries without promising another, got %q", got.Message)
+			}
+			if !strings.HasSuffix(got.Message, tt.advice) {
+				t.Errorf("want the advice %q kept, got %q", tt.advice, got.Message)
+			}
+			if got.Kind != e.Kind || got.Status != e.Status || !errors.Is(got, e) {
+				t.Errorf("want kind, status and cause kept, got %+v from %+v", got, e)
+			}
+		})
 	}
 }

@@ -137,7 +137,7 @@ func (s *stream) advance() error {
 			"the provider sent data tack cannot decode (%v) in %q; try again, and report it if it persists", err, clip(data, 120))}
 	}
 	if e := s.wire.Error; e != nil {
-		return &Error{Kind: ErrServer, Message: "the provider reported an error mid-stream; tack retries automatically (" + e.Message + ")"}
+		return &Error{Kind: ErrServer, Message: "the provider reported an error mid-stream; " + autoRetry + "try again later (" + e.Message + ")"}
 	}
 	s.translate()
 	return nil
@@ -198,7 +198,7 @@ func (s *stream) done() error {
 		return &Error{Kind: ErrModelStopped, Message: "model stopped: " + s.finish}
 	}
 	if reason == FinishStop && !s.content {
-		return &Error{Kind: ErrEmptyResponse, Message: "the model returned an empty response; tack retries automatically"}
+		return &Error{Kind: ErrEmptyResponse, Message: "the model returned an empty response; " + autoRetry + "try again"}
 	}
 	s.queue = append(s.queue, Chunk{Kind: ChunkFinish, Finish: reason})
 	return io.EOF
