@@ -189,3 +189,88 @@ func TestLatestWithoutSessionsSaysSo(t *testing.T) {
 		t.Errorf("want ErrNotFound, got %v", err)
 	}
 }
+
+// bigAnswer is an event larger than List's window.
+func bigAnswer(turn int) Data {
+	return AssistantMessage{Turn: turn, Step: 1, Text: strings.Repeat("word ", listWindow/4), Finish: "stop"}
+}
+
+// resumedTitle is the title a resumed session shows: the projection of the
+// whole log.
+func resumedTitle(t *testing.T, path string) string {
+	t.Helper()
+	h, events, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewProjection(h)
+	for _, e := range events {
+		p.Apply(e)
+	}
+	return p.Title()
+}
+
+func listedTitle(t *testing.T, home, cwd string) string {
+	t.Helper()
+	list, err := List(home, cwd, false)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("want one session, got %d (%v)", len(list), err)
+	}
+	return list[0].Title
+}
+
+func TestListShowsTheResumedTitleWhenItWasLoggedMidLog(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/proj"
+	path := PathFor(home, cwd, "20261130-071502-3f9a2c")
+	createLog(t, path,
+		Title{Title: "first prompt", Source: "prompt"},
+		bigAnswer(1),
+		Title{Title: "Scripted session", Source: "model"},
+		bigAnswer(2), bigAnswer(3))
+	want := resumedTitle(t, path)
+	if got := listedTitle(t, home, cwd); got != want {
+		t.Errorf("want the listed title to be the resumed one, %q, got %q", want, got)
+	}
+}
+
+func TestReopenedLogKeepsRepeatingItsTitle(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/proj"
+	path := PathFor(home, cwd, "20261130-071502-3f9a2c")
+	createLog(t, path,
+		Title{Title: "first prompt", Source: "prompt"},
+		bigAnswer(1),
+		Title{Title: "Scripted session", Source: "model"})
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for turn := 2; turn < 4; turn++ {
+		if _, err := l.Append(at(turn), bigAnswer(turn)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := listedTitle(t, home, cwd); got != "Scripted session" {
+		t.Errorf("want the title logged before the reopen, %q, got %q", "Scripted session", got)
+	}
+}
+
+func TestTitleIsNotRepeatedInAShortLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "20261130-071502-3f9a2c.jsonl")
+	createLog(t, path, append([]Data{Title{Title: "t", Source: "prompt"}}, completedTurn(1, "hi")...)...)
+	_, events, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles := 0
+	for _, e := range events {
+		if _, ok := e.Data.(Title); ok {
+			titles++
+		}
+	}
+	if titles != 1 {
+		t.Errorf("want 1 title event in a short log, got %d", titles)
+	}
+}

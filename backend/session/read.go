@@ -27,6 +27,10 @@ type contents struct {
 	validSize int64
 	// torn says the last line was incomplete or unparsable and was dropped.
 	torn bool
+	// title is the latest session/title (nil: none) and titleEnd the
+	// offset where its line ends.
+	title    *Title
+	titleEnd int64
 }
 
 // batch is a run of consecutive lines decoded by one worker. The reader
@@ -122,6 +126,9 @@ func (c *contents) collect(order <-chan *batch, free chan<- []byte, path string)
 			c.validSize += int64(len(b.line(i))) + 1
 			if !r.d.skip {
 				c.events = push(c.events, r.d.event)
+			}
+			if t, ok := r.d.event.Data.(Title); ok && !r.d.skip {
+				c.title, c.titleEnd = &t, c.validSize
 			}
 		}
 		if b.err != nil {

@@ -14,6 +14,12 @@ import (
 // writeBufferSize is how much Append buffers before the kernel sees it.
 const writeBufferSize = 64 << 10
 
+// titleRepeatBytes is how far the log may grow past its latest title
+// before Append logs that title again. It is well inside List's window, so
+// List finds the title a resumed session shows in the tail of the log
+// however long the log grows and wherever the title was first written.
+const titleRepeatBytes = listWindow / 2
+
 // ErrClosed is returned by a Log's methods after Close.
 var ErrClosed = errors.New("session log is closed")
 
@@ -32,6 +38,10 @@ type Log struct {
 	repaired []Event
 	nextSeq  int64
 	closed   bool
+	// size is the log's length including buffered lines; titleEnd is
+	// where the line of the latest title, title, ends (nil: no title yet).
+	size, titleEnd int64
+	title          *Title
 	// newEntry is set while the directory entry of a newly created log
 	// has not been synced: the first Sync makes it durable.
 	newEntry bool
@@ -68,6 +78,7 @@ func Create(path string, h Header) (*Log, error) {
 		return nil, errors.Join(fmt.Errorf("create session %s: %w", h.ID, err), f.Close(), lock.release())
 	}
 	l := newLog(path, h, f, lock, nil, 0)
+	l.size = int64(len(line))
 	l.newEntry = true
 	return l, nil
 }
@@ -104,6 +115,7 @@ func openLocked(path string, lock *fileLock) (*Log, error) {
 		return nil, errors.Join(err, f.Close())
 	}
 	l := newLog(path, c.header, f, lock, c.events, c.nextSeq)
+	l.size = c.validSize
 	at := repairTime(c.header, c.events)
 	for _, d := range closers(c.events) {
 		e, err := l.Append(at, d)
@@ -112,6 +124,9 @@ func openLocked(path string, lock *fileLock) (*Log, error) {
 		}
 		l.repaired = append(l.repaired, e)
 	}
+	// Known only after repair, so that repair appends exactly what Read
+	// adds; the next Append repeats the title if it is far behind.
+	l.title, l.titleEnd = c.title, c.titleEnd
 	if err := l.Sync(); err != nil {
 		return nil, errors.Join(fmt.Errorf("repair session log %s: %w", path, err), f.Close())
 	}
@@ -156,6 +171,10 @@ func newLog(path string, h Header, f *os.File, lock *fileLock, events []Event, n
 
 // Append assigns the next seq, stamps now (to the millisecond) and buffers
 // the event's line. It never syncs: call Sync at the durability barriers.
+// When the log has grown titleRepeatBytes past its latest session/title,
+// Append logs that title again after the event (with the next seq), so
+// List, which reads only the ends of a log, shows the title a resumed
+// session shows.
 func (l *Log) Append(now time.Time, d Data) (Event, error) {
 	if _, ok := d.(CompactionMarker); ok || d == nil {
 		return Event{}, fmt.Errorf("append to session %s: %T is not a log event", l.header.ID, d)
@@ -165,6 +184,19 @@ func (l *Log) Append(now time.Time, d Data) (Event, error) {
 	if l.closed {
 		return Event{}, ErrClosed
 	}
+	e, err := l.appendLocked(now, d)
+	if err != nil {
+		return Event{}, err
+	}
+	if l.title != nil && l.size-l.titleEnd > titleRepeatBytes {
+		// A failed write here is kept by the buffered writer and returned
+		// by the next Append or Sync; the event itself was appended.
+		_, _ = l.appendLocked(now, *l.title)
+	}
+	return e, nil
+}
+
+func (l *Log) appendLocked(now time.Time, d Data) (Event, error) {
 	e := Event{Type: d.EventType(), Seq: l.nextSeq, Time: time.UnixMilli(now.UnixMilli()), Data: d}
 	line, err := l.enc.encode(e)
 	if err != nil {
@@ -174,7 +206,11 @@ func (l *Log) Append(now time.Time, d Data) (Event, error) {
 		return Event{}, fmt.Errorf("append to session %s: %w", l.header.ID, err)
 	}
 	l.nextSeq++
+	l.size += int64(len(line))
 	l.events = append(l.events, e)
+	if t, ok := d.(Title); ok {
+		l.title, l.titleEnd = &t, l.size
+	}
 	return e, nil
 }
 
