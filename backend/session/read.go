@@ -17,6 +17,11 @@ const (
 	batchBytes = 256 << 10
 )
 
+// corruptHint tells the user what to do about a log broken before its last
+// line, which tack refuses to guess about.
+const corruptHint = "tack will not resume a log it cannot read whole: start a new session, " +
+	"or repair or delete that line (the log is plain JSONL, one event per line)"
+
 // contents is what a reader found in a log before repair.
 type contents struct {
 	header Header
@@ -117,10 +122,11 @@ func (c *contents) collect(order <-chan *batch, free chan<- []byte, path string)
 					c.torn = true
 					return nil
 				}
-				return fmt.Errorf("%w: %s line %d: %v", ErrCorrupt, path, lineNo, r.err)
+				return fmt.Errorf("%w: %s line %d: %v; %s", ErrCorrupt, path, lineNo, r.err, corruptHint)
 			}
 			if r.d.event.Seq != c.nextSeq {
-				return fmt.Errorf("%w: %s line %d has seq %d, want %d", ErrCorrupt, path, lineNo, r.d.event.Seq, c.nextSeq)
+				return fmt.Errorf("%w: %s line %d has seq %d, want %d; %s",
+					ErrCorrupt, path, lineNo, r.d.event.Seq, c.nextSeq, corruptHint)
 			}
 			c.nextSeq++
 			c.validSize += int64(len(b.line(i))) + 1

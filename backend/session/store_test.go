@@ -188,8 +188,9 @@ func TestSeqGapIsCorruption(t *testing.T) {
 		`{"type":"turn/end","seq":2,"time":3,"data":{"turn":1,"reason":"completed"}}`,
 	)
 	_, _, err := Read(path)
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "line 3") {
-		t.Errorf("want ErrCorrupt naming line 3, got %v", err)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "line 3") ||
+		!strings.Contains(err.Error(), "start a new session, or repair or delete that line") {
+		t.Errorf("want ErrCorrupt naming line 3 and what to do, got %v", err)
 	}
 }
 
@@ -199,8 +200,10 @@ func TestBrokenLineBeforeTheLastIsCorruption(t *testing.T) {
 		`{"type":"turn/start","seq":0,"ti`,
 		`{"type":"turn/end","seq":1,"time":3,"data":{"turn":1,"reason":"completed"}}`,
 	)
-	if _, _, err := Read(path); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("want ErrCorrupt, got %v", err)
+	_, _, err := Read(path)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "line 2") ||
+		!strings.Contains(err.Error(), "start a new session, or repair or delete that line") {
+		t.Errorf("want ErrCorrupt naming line 2 and what to do, got %v", err)
 	}
 }
 
