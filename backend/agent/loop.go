@@ -64,6 +64,7 @@ func (a *Agent) takeInputLocked() (string, bool) {
 type turnState struct {
 	turn      int
 	maxTokens bool
+	repeat    repeatGuard
 }
 
 func (a *Agent) runTurn(parent context.Context, prompt string) {
@@ -137,6 +138,7 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 			st.toolsStart()
 			a.runTools(ctx, ts.turn, step, msg.ToolCalls)
 			st.toolsEnd()
+			a.guardRepeats(ts, msg.ToolCalls)
 		}
 		a.record(session.StepEnd{Turn: ts.turn, Step: step, Timing: st.timing()})
 		if ctx.Err() != nil {
@@ -227,4 +229,16 @@ func titleFromPrompt(p string) string {
 		cut = cut[:i]
 	}
 	return cut + "…"
+}
+
+// guardRepeats reminds the model, in the session, when it keeps making the
+// same tool call.
+func (a *Agent) guardRepeats(ts *turnState, calls []llm.ToolCall) {
+	sigs := make([]callSig, len(calls))
+	for i, c := range calls {
+		sigs[i] = callSig{name: c.Name, args: c.Arguments}
+	}
+	if note := ts.repeat.observe(sigs); note != "" {
+		a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindContext, Origin: RepeatGuardOrigin, Text: note})
+	}
 }
