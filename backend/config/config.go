@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
 
@@ -61,19 +62,25 @@ func Home(getenv func(string) string) (string, error) {
 func Path(home string) string { return filepath.Join(home, "config.toml") }
 
 // Load reads the config file. A missing file is an empty config; a bad one
-// is an error naming the file and the problem.
+// is an error naming the file, the line and the problem.
 func Load(home string) (File, error) {
 	var f File
 	p := Path(home)
-	md, err := toml.DecodeFile(p, &f)
-	if errors.Is(err, fs.ErrNotExist) {
+	src, err := os.ReadFile(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return File{}, nil
+	case errors.Is(err, syscall.ENOTDIR):
+		return File{}, fmt.Errorf("tack home %s is not a directory; set TACK_HOME to a directory tack may write", home)
+	case err != nil:
+		return File{}, fmt.Errorf("config file %s: %w; make it readable, or remove it", p, err)
 	}
+	md, err := toml.Decode(string(src), &f)
 	if err != nil {
 		return File{}, fmt.Errorf("config file %s: %w; fix or remove it", p, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return File{}, fmt.Errorf("config file %s: unknown setting %q; see README.md for the settings", p, und[0].String())
+		return File{}, unknownSettingError(p, src, und[0])
 	}
 	return f, nil
 }

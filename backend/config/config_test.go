@@ -104,3 +104,35 @@ func TestHomeDefaultsToDotTack(t *testing.T) {
 		t.Fatal("want an error without TACK_HOME and HOME")
 	}
 }
+
+func TestUnknownSettingIsNamedWithItsLineAndNearestSetting(t *testing.T) {
+	for name, tc := range map[string]struct{ src, want string }{
+		"top level": {"model = \"x\"\n\neffrot = \"high\"\n",
+			`line 3: unknown setting "effrot" (did you mean "effort"?)`},
+		"in a model table": {"model = \"x\"\n[[models]]\nid = \"x\"\ncontext_windw = 5\n",
+			`line 4: unknown setting "models.context_windw" (did you mean "context_window"?)`},
+		"a table":      {"model = \"x\"\n[colours]\nred = 1\n", `line 2: unknown setting "colours"`},
+		"far from any": {"zzzzzzzz = 1\n", `line 1: unknown setting "zzzzzzzz"; fix or remove it`},
+	} {
+		home := t.TempDir()
+		if err := os.WriteFile(Path(home), []byte(tc.src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(home)
+		if err == nil || !strings.Contains(err.Error(), Path(home)+" "+tc.want) {
+			t.Errorf("%s: want an error containing %q, got %v", name, Path(home)+" "+tc.want, err)
+		}
+	}
+}
+
+func TestHomeThatIsAFileIsNamed(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(home, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(home)
+	want := "tack home " + home + " is not a directory; set TACK_HOME to a directory tack may write"
+	if err == nil || err.Error() != want {
+		t.Errorf("want %q, got %v", want, err)
+	}
+}
