@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +25,10 @@ func exportCommand(deps Deps) Command {
 			}
 			header := sa.Header()
 			path := strings.TrimSpace(inv.RawInput)
+			// The default file is this session's own export: writing it
+			// again refreshes it. A file the user names may be anything,
+			// so it is never overwritten.
+			overwrite := path == ""
 			if path == "" {
 				path = "tack-" + header.ID + ".md"
 			}
@@ -34,12 +40,29 @@ func exportCommand(deps Deps) Command {
 				path = filepath.Join(dir, path)
 			}
 			doc := exportMarkdown(header, sa.Events(), deps.Models)
-			if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			if err := writeExport(path, doc, overwrite); errors.Is(err, fs.ErrExist) {
+				return Failf("Did not export the transcript: %s already exists. Name a new file: /export <file>.", path)
+			} else if err != nil {
 				return Failf("Could not export the transcript: %v. Name a writable file: /export <file>.", err)
 			}
 			return Succeed(fmt.Sprintf("Exported the transcript to %s.", path))
 		},
 	}
+}
+
+// writeExport writes doc to path, failing with fs.ErrExist when path exists
+// and overwrite is not set.
+func writeExport(path, doc string, overwrite bool) error {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if !overwrite {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(doc)
+	return errors.Join(err, f.Close())
 }
 
 // transcriptWriter renders transcript events as Markdown sections.

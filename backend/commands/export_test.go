@@ -128,3 +128,29 @@ func TestOpenFenceFindsUnclosedBlocks(t *testing.T) {
 		}
 	}
 }
+
+func TestExportNeverOverwritesAFileTheUserNamed(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.md")
+	if err := os.WriteFile(notes, []byte("my notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, builtins(t, Deps{Models: catalog, WorkDir: dir}), newSession(), "/export notes.md")
+	want := "Did not export the transcript: " + notes + " already exists. Name a new file: /export <file>."
+	if res.Kind != Error || res.Text != want {
+		t.Errorf("want the error %q, got %+v", want, res)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "my notes\n" {
+		t.Errorf("want notes.md untouched, got %q", b)
+	}
+}
+
+func TestExportRefreshesTheSessionsOwnDefaultFile(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 2 {
+		res := run(t, builtins(t, Deps{Models: catalog, WorkDir: dir}), newSession(), "/export")
+		if res.Kind != Success {
+			t.Errorf("export %d: want success, got %+v", i+1, res)
+		}
+	}
+}
