@@ -80,7 +80,7 @@ func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
 	call.body = resp.Body
 	if resp.StatusCode != http.StatusOK {
 		defer call.Close()
-		return nil, statusError(resp, c.cfg.Now(), c.cfg.KeyEnv)
+		return nil, statusError(resp, c.cfg.Now(), c.cfg.KeyEnv, c.cfg.APIKey != "")
 	}
 	return newStream(call, requestID(resp.Header)), nil
 }

@@ -43,8 +43,9 @@ func (e *wireError) UnmarshalJSON(b []byte) error {
 const maxErrorBody = 64 << 10
 
 // statusError classifies a non-200 response. keyEnv names where the API key
-// came from, so an auth failure says what to fix.
-func statusError(resp *http.Response, now time.Time, keyEnv string) *Error {
+// comes from and keySent says whether one was sent, so an auth failure says
+// what to fix.
+func statusError(resp *http.Response, now time.Time, keyEnv string, keySent bool) *Error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	detail := errorDetail(body, resp.Status)
 	e := &Error{
@@ -52,6 +53,9 @@ func statusError(resp *http.Response, now time.Time, keyEnv string) *Error {
 		RequestID: requestID(resp.Header),
 	}
 	switch code := resp.StatusCode; {
+	case (code == http.StatusUnauthorized || code == http.StatusForbidden) && !keySent:
+		e.Kind = ErrAuth
+		e.Message = fmt.Sprintf("the provider wants an API key and none is set; set %s or add one to $TACK_HOME/credentials (%s)", keyEnv, detail.Message)
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		e.Kind = ErrAuth
 		e.Message = fmt.Sprintf("the API key was rejected; check %s or $TACK_HOME/credentials (%s)", keyEnv, detail.Message)
@@ -67,7 +71,7 @@ func statusError(resp *http.Response, now time.Time, keyEnv string) *Error {
 		e.Message = fmt.Sprintf("the conversation no longer fits the model's context window; run /compact or start a new session (%s)", detail.Message)
 	case code == http.StatusNotFound:
 		e.Kind = ErrInvalidRequest
-		e.Message = fmt.Sprintf("the provider has no such endpoint or model; check the base URL (DEEPSEEK_BASE_URL or OPENAI_BASE_URL) and the model name (%s)", detail.Message)
+		e.Message = fmt.Sprintf("the provider has no such endpoint or model at %s; check the base URL (DEEPSEEK_BASE_URL or OPENAI_BASE_URL) and the model name (%s)", requestURL(resp), detail.Message)
 	case code >= 500:
 		e.Kind = ErrServer
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
@@ -88,7 +92,9 @@ func errorDetail(body []byte, status string) wireError {
 	if json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Message != "" {
 		return *env.Error
 	}
-	if text := strings.TrimSpace(string(body)); text != "" && len(text) <= 300 {
+	// An HTML page (a web server's or proxy's error page) says nothing the
+	// status line does not, and would flood the message.
+	if text := strings.TrimSpace(string(body)); text != "" && len(text) <= 300 && !strings.HasPrefix(text, "<") {
 		return wireError{Message: text}
 	}
 	return wireError{Message: status}
@@ -106,6 +112,17 @@ func isOverflow(d wireError) bool {
 		}
 	}
 	return false
+}
+
+// requestURL is the URL the failed request went to, for messages that
+// send the user to check it.
+func requestURL(resp *http.Response) string {
+	if resp.Request == nil || resp.Request.URL == nil {
+		return "the configured base URL"
+	}
+	u := *resp.Request.URL
+	u.User = nil
+	return u.String()
 }
 
 func requestID(h http.Header) string {

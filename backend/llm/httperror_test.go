@@ -49,7 +49,7 @@ func TestFailuresMapToKindsWithActionableMessages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.New(t, tt.resp.WithHeader("X-Request-Id", "req-42"))
-			c := NewClient(ClientConfig{BaseURL: srv.URL(), Now: func() time.Time { return now }})
+			c := NewClient(ClientConfig{BaseURL: srv.URL(), APIKey: "sk-test", Now: func() time.Time { return now }})
 			s, err := c.Stream(context.Background(), Request{Model: "m"})
 			if err == nil {
 				_, err = Collect(s)
@@ -69,6 +69,29 @@ func TestFailuresMapToKindsWithActionableMessages(t *testing.T) {
 				t.Errorf("want request id req-42 kept, got %q", e.RequestID)
 			}
 		})
+	}
+}
+
+func TestAuthFailureWithoutAKeySaysToSetOne(t *testing.T) {
+	srv := llmtest.New(t, llmtest.HTTPError(401, "Missing bearer token"))
+	c := NewClient(ClientConfig{BaseURL: srv.URL(), KeyEnv: "OPENAI_API_KEY"})
+	_, err := c.Stream(context.Background(), Request{Model: "m"})
+	want := "the provider wants an API key and none is set; set OPENAI_API_KEY or add one to $TACK_HOME/credentials (Missing bearer token)"
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrAuth || e.Message != want {
+		t.Fatalf("want an auth error reading %q, got %v", want, err)
+	}
+}
+
+func TestNotFoundNamesTheURLAndLeavesOutAnHTMLErrorPage(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Response{Status: 404, Body: "<html><body><h1>404 Not Found</h1></body></html>"})
+	c := NewClient(ClientConfig{BaseURL: srv.URL() + "/v9/", APIKey: "k"})
+	_, err := c.Stream(context.Background(), Request{Model: "m"})
+	want := "the provider has no such endpoint or model at " + srv.URL() + "/v9/chat/completions; check the base URL " +
+		"(DEEPSEEK_BASE_URL or OPENAI_BASE_URL) and the model name (404 Not Found)"
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrInvalidRequest || e.Message != want {
+		t.Fatalf("want an error reading %q, got %v", want, err)
 	}
 }
 
