@@ -43,6 +43,7 @@ type Renderer struct {
 
 	inReasoning bool
 	pendingCR   bool // a text delta ended in '\r'; it may start a CRLF
+	lineStart   bool // the last thing written ended a line
 	openCalls   map[string]bool
 }
 
@@ -189,7 +190,7 @@ func (r *Renderer) logged(e session.Event) {
 	case session.TodoWrite:
 		r.Write(todoBlock(d.Todos))
 	case session.Retry:
-		r.Write("\n" + RetryNotice(d) + "\n")
+		r.Write(r.newLine() + RetryNotice(d) + "\n")
 	case session.CompactEnd:
 		if d.Error != "" {
 			r.Write("\nCompaction failed: " + textfmt.SanitizeLine(d.Error) + "\n")
@@ -275,8 +276,17 @@ func StopNotice(d session.TurnEnd) string {
 	return "Turn ended: " + textfmt.SanitizeLine(string(d.Reason)) + "."
 }
 
+// newLine is what starts a new line: nothing when one has just ended.
+func (r *Renderer) newLine() string {
+	if r.lineStart {
+		return ""
+	}
+	return "\n"
+}
+
 func (r *Renderer) write(s string) {
 	if s != "" {
 		_, _ = io.WriteString(r.w, s)
+		r.lineStart = strings.HasSuffix(s, "\n")
 	}
 }

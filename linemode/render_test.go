@@ -72,6 +72,10 @@ func TestRendererWritesTheLineModeGrammar(t *testing.T) {
 		{"retry notice", false, []agent.Event{
 			logged(session.Retry{Attempt: 1, Max: 5, DelayMs: 500, Failure: session.Failure{Message: "server error"}}),
 		}, "\nRetrying model request (1/5) in 500ms: server error\n"},
+		{"consecutive retry notices have no blank line between them", false, []agent.Event{
+			logged(session.Retry{Attempt: 1, Max: 5, DelayMs: 500, Failure: session.Failure{Message: "server error"}}),
+			logged(session.Retry{Attempt: 2, Max: 5, DelayMs: 1000, Failure: session.Failure{Message: "server error"}}),
+		}, "\nRetrying model request (1/5) in 500ms: server error\nRetrying model request (2/5) in 1.0s: server error\n"},
 		{"cancelled turn", false, []agent.Event{
 			logged(session.TurnEnd{Turn: 1, Reason: session.StopAborted}),
 		}, "\nTurn cancelled.\n> "},
