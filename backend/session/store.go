@@ -60,7 +60,8 @@ func Create(path string, h Header) (*Log, error) {
 	}
 	h.Created = time.UnixMilli(h.Created.UnixMilli())
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create session %s: %w", h.ID, err)
+		return nil, fmt.Errorf("create session %s: %w; tack keeps sessions in %s: make it writable, "+
+			"or set TACK_HOME to a directory tack may write", h.ID, err, filepath.Dir(path))
 	}
 	lock, err := acquireLock(path, h.ID, os.Getpid())
 	if err != nil {

@@ -249,3 +249,14 @@ func TestConcurrentAppendsGetContiguousSeqs(t *testing.T) {
 		t.Errorf("want %d events, got %d", writers*each, len(events))
 	}
 }
+
+func TestCreateInAnUnwritableHomeSaysWhatToDo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "home")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Create(PathFor(file, "/w", "s1"), testHeader("s1"))
+	if err == nil || !strings.Contains(err.Error(), "set TACK_HOME to a directory tack may write") {
+		t.Errorf("want an error saying to set TACK_HOME, got %v", err)
+	}
+}
