@@ -43,7 +43,7 @@ func TestFailuresMapToKindsWithActionableMessages(t *testing.T) {
 		{"no-done", llmtest.Reply(llmtest.Text("hi", 0), llmtest.NoDone()), ErrStreamClosed, 0, false, 0, "before it finished"},
 		{"disconnect", llmtest.Reply(llmtest.Text("hi", 0), llmtest.Disconnect()), ErrTransport, 0, true, 0, "broke mid-response"},
 		{"empty-response", llmtest.Reply(llmtest.Usage(10, 5, 0, 0)), ErrEmptyResponse, 0, true, 0, "empty response"},
-		{"model-stopped", llmtest.Reply(llmtest.Text("x", 0), llmtest.Finish("content_filter")), ErrModelStopped, 0, false, 0, "model stopped: content_filter"},
+		{"model-stopped", llmtest.Reply(llmtest.Text("x", 0), llmtest.Finish("content_filter")), ErrModelStopped, 0, false, 0, "model stopped: content_filter; the provider's content filter stopped the answer; rephrase the request"},
 		{"mid-stream-error", llmtest.Response{Events: []llmtest.Event{{Data: `{"error":{"message":"overloaded"}}`}}}, ErrServer, 0, true, 0, "(overloaded)"},
 	}
 	for _, tt := range tests {
@@ -98,8 +98,9 @@ func TestNotFoundNamesTheURLAndLeavesOutAnHTMLErrorPage(t *testing.T) {
 func TestModelStoppedMessageIsExact(t *testing.T) {
 	_, _, err := streamOne(t, llmtest.Reply(llmtest.Finish("insufficient_system_resource")))
 	var e *Error
-	if !errors.As(err, &e) || e.Message != "model stopped: insufficient_system_resource" {
-		t.Errorf("want message %q, got %v", "model stopped: insufficient_system_resource", err)
+	want := "model stopped: insufficient_system_resource; the provider ran out of capacity; try again later"
+	if !errors.As(err, &e) || e.Message != want {
+		t.Errorf("want message %q, got %v", want, err)
 	}
 }
 

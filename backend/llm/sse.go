@@ -195,7 +195,7 @@ func (s *stream) done() error {
 	case "length":
 		reason = FinishMaxTokens
 	default:
-		return &Error{Kind: ErrModelStopped, Message: "model stopped: " + s.finish}
+		return &Error{Kind: ErrModelStopped, Message: stoppedMessage(s.finish)}
 	}
 	if reason == FinishStop && !s.content {
 		return &Error{Kind: ErrEmptyResponse, Message: "the model returned an empty response; " + autoRetry + "try again"}
@@ -209,4 +209,17 @@ func clip(b []byte, n int) string {
 		return string(b[:n]) + "…"
 	}
 	return string(b)
+}
+
+// stoppedMessage explains a finish reason tack cannot continue from: the
+// provider's filter, or the server running short of capacity.
+func stoppedMessage(finish string) string {
+	advice := "try again, or rephrase the request"
+	switch finish {
+	case "content_filter":
+		advice = "the provider's content filter stopped the answer; rephrase the request"
+	case "insufficient_system_resource":
+		advice = "the provider ran out of capacity; try again later"
+	}
+	return "model stopped: " + finish + "; " + advice
 }
