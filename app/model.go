@@ -55,6 +55,10 @@ type Options struct {
 	Width, Height int
 }
 
+// minWidth is the narrowest layout: the editor's prompt and one wide
+// character. A narrower terminal clips the right-hand columns.
+const minWidth = 4
+
 // Result is what the program asks its owner to do after it ended: resume
 // another session (ResumeID, in directory Cwd when it is not empty), or
 // start a new one with the same settings (New).
@@ -116,7 +120,7 @@ func New(o Options) *Model {
 	m := &Model{
 		opts: o, be: o.Backend, ctx: ctx, stop: stop,
 		theme:  theme.New(o.Colour),
-		width:  max(o.Width, 20),
+		width:  max(o.Width, minWidth),
 		height: max(o.Height, 1),
 		status: agent.StatusIdle,
 		mouse:  true,
@@ -153,7 +157,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = max(msg.Width, 20), max(msg.Height, 1)
+		m.width, m.height = max(msg.Width, minWidth), max(msg.Height, 1)
 		m.layout()
 	case subscribedMsg:
 		return m, m.subscribed(msg)
