@@ -120,7 +120,8 @@ func (p *Picker) scope() []session.Summary {
 }
 
 // refilter keeps the sessions whose title or id (or workspace, in the
-// all-workspaces scope) contains the search, ignoring case.
+// all-workspaces scope) contains the search, ignoring case, and puts the
+// cursor on the first that can be opened.
 func (p *Picker) refilter() {
 	q := strings.ToLower(p.search.Value())
 	p.matches = p.matches[:0]
@@ -133,7 +134,14 @@ func (p *Picker) refilter() {
 			p.matches = append(p.matches, i)
 		}
 	}
+	// Start on the first session Enter can open, not on the current one.
 	p.cursor, p.top = 0, 0
+	for i, m := range p.matches {
+		if p.disabled(p.scope()[m]) == "" {
+			p.cursor = i
+			break
+		}
+	}
 }
 
 // disabled says why s cannot be resumed, or "".

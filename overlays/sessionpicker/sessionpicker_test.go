@@ -71,9 +71,18 @@ func TestGoldenScreens(t *testing.T) {
 	}
 }
 
+func TestPickerOpensOnTheFirstSessionItCanResume(t *testing.T) {
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+	p.Update(listing())
+	if got := press(p, "enter"); got.Kind != Chosen || got.Session.ID != "20261130-0900-bbbb" {
+		t.Errorf("want Enter at once to resume 20261130-0900-bbbb, the first row that is not the current session, got %+v", got)
+	}
+}
+
 func TestEnterResumesAnEnabledSession(t *testing.T) {
 	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
 	p.Update(listing())
+	press(p, "up")
 	if got := press(p, "enter"); got.Kind != None {
 		t.Errorf("want the current session refused, got %+v", got)
 	}

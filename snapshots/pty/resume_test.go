@@ -29,10 +29,10 @@ func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
 	}
 	r := start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume"}})
 	r.script(
-		step{want: []string{"Resume session", llmtest.TitleText, "current"}, do: key(vt.KeyDown)},
-		// Enter only once the cursor is on the earlier session: the list
-		// puts the current one first, and Enter there does nothing.
-		step{until: func(s string) bool { return rowHasAll(s, cursorMark, llmtest.TitleText) }, do: key(vt.KeyEnter)},
+		// The list puts the new, current session first; the picker opens
+		// with the cursor on the earlier one, which Enter resumes.
+		step{want: []string{"Resume session", llmtest.TitleText, "current"},
+			until: func(s string) bool { return rowHasAll(s, cursorMark, llmtest.TitleText) }, do: key(vt.KeyEnter)},
 		step{want: []string{"Apples are red."}, until: func(s string) bool { return idleScreen(s, r.dir) },
 			do: both(typed("and now?"), key(vt.KeyEnter))},
 		step{want: []string{"Still red."}},
