@@ -58,8 +58,8 @@ type opening struct {
 }
 
 // Run is line mode: it prints the banner, opens the session with open while
-// already reading input (lines typed before the session has started are
-// queued and sent once it starts), then sends each non-empty line while the
+// already reading piped input (lines read before the session has started
+// are queued and sent once it starts; a terminal holds them itself), then sends each non-empty line while the
 // agent is idle and steers it in while a turn runs, renders every event of
 // the session, answers questions and approvals from the next lines, and runs
 // slash commands. It returns the exit status: 0 after stdin ends (once
@@ -70,9 +70,15 @@ func Run(ctx context.Context, open func() (*launch.Session, error), o Options) i
 	defer close(done)
 	lines := make(chan input)
 	if o.Terminal {
-		t := newTerminalInput(o.HistoryFile)
-		defer t.close()
-		go t.read(lines, done)
+		// The terminal keeps what is typed meanwhile; opening first means
+		// a session that fails to start is not followed by a prompt.
+		s, err := open()
+		open = func() (*launch.Session, error) { return s, err }
+		if err == nil {
+			t := newTerminalInput(o.HistoryFile)
+			defer t.close()
+			go t.read(lines, done)
+		}
 	} else {
 		go readPiped(o.Stdin, lines, done)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/linemode"
 	"github.com/tack-agent/tack/views/textfmt"
 )
@@ -173,8 +174,10 @@ func runPrint(lo launch.Options, task, format string, stdout, stderr io.Writer) 
 // launchError explains a failure to start a session.
 func launchError(err error) string {
 	msg := textfmt.SanitizeLine(err.Error())
-	if launch.ErrNoCredentials(err) {
-		msg += " (settings: $TACK_HOME/config.toml)"
+	var le *llm.Error
+	if launch.ErrNoCredentials(err) && errors.As(err, &le) {
+		// The error kind is for programs; the user reads the advice.
+		msg = textfmt.SanitizeLine(le.Message) + " (settings: $TACK_HOME/config.toml)"
 	}
 	return msg
 }

@@ -168,6 +168,11 @@ func startupFailure(t *testing.T, home string, args, message []string) {
 	if !containsAll(strings.ReplaceAll(screen, "\n", ""), message) {
 		t.Errorf("want the screen to show %q, got:\n%s", message, frame(screen))
 	}
+	for _, row := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(row, ">") {
+			t.Errorf("want no prompt from a session that failed to start, got row %q in:\n%s", row, frame(screen))
+		}
+	}
 	assertRestored(t, r)
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("want no model request from a session that failed to start, got %d", n)
