@@ -190,21 +190,35 @@ func TestShellPassthroughAddsContext(t *testing.T) {
 
 // TestCtrlGEditsTheDraftInTheExternalEditor runs Ctrl+G with EDITOR set
 // to a script that appends a line: the draft comes back with the line, and
-// Enter sends it.
-//
-// The script saves only once the test has seen the program hand over the
-// terminal, as a person's editor would: an editor that returns at once
-// can leave bubbletea v2.1.1 without frames for good (its old render
-// goroutine stops the ticker that RestoreTerminal just reset;
-// charmbracelet/bubbletea#1778), a defect of the library this test does
-// not pin.
+// Enter sends it. The script saves only once the test has seen the program
+// hand over the terminal, as a person's editor would.
 func TestCtrlGEditsTheDraftInTheExternalEditor(t *testing.T) {
-	dir := t.TempDir()
-	script, saved := filepath.Join(dir, "append.sh"), filepath.Join(dir, "save")
+	saved := filepath.Join(t.TempDir(), "save")
 	// The editor waits at most 10 s for the go-ahead, so a failed test
 	// does not leave the program waiting on it.
 	editor := "#!/bin/sh\nfor i in $(seq 1000); do [ -e '" + saved + "' ] && break; sleep 0.01; done\n" +
 		"echo 'and a line from the editor' >> \"$1\"\n"
+	editDraft(t, editor, func(tt *Term) {
+		tt.WaitFor(t, "the main screen, handed to the editor", func(string) bool { return !tt.E.IsAltScreen() })
+		if err := os.WriteFile(saved, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestCtrlGWithAnEditorThatReturnsAtOnce pins the work-around for
+// bubbletea v2.1.1 freezing its frames when the command it hands the
+// terminal to returns at once (charmbracelet/bubbletea#1778), as a GUI
+// editor without --wait does: the screen must come back.
+func TestCtrlGWithAnEditorThatReturnsAtOnce(t *testing.T) {
+	editDraft(t, "#!/bin/sh\necho 'and a line from the editor' >> \"$1\"\n", func(*Term) {})
+}
+
+// editDraft types a draft, presses Ctrl+G with EDITOR set to the script
+// editor, calls handOver, then waits for the edited draft and sends it.
+func editDraft(t *testing.T, editor string, handOver func(*Term)) {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "editor.sh")
 	if err := os.WriteFile(script, []byte(editor), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -235,10 +249,7 @@ func TestCtrlGEditsTheDraftInTheExternalEditor(t *testing.T) {
 	tt.WaitText(t, "deepseek-v4-flash")
 	tt.Type("first line")
 	tt.Ctrl('g')
-	tt.WaitFor(t, "the main screen, handed to the editor", func(string) bool { return !tt.E.IsAltScreen() })
-	if err := os.WriteFile(saved, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	handOver(tt)
 	tt.WaitText(t, "and a line from the editor")
 	tt.Key(vt.KeyEnter)
 	waitCalls(t, f, "send first line\nand a line from the editor")
