@@ -204,7 +204,10 @@ func (d *door) start(ctx context.Context, op opening) (int, bool) {
 		_ = commands.RegisterBuiltins(d.reg, commands.Deps{Keys: HelpKeys(d.o.Terminal)})
 	}
 	d.unmount = d.s.Broker.Mount()
-	_, sub := d.s.Agent.Subscribe()
+	history, sub := d.s.Agent.Subscribe()
+	if text := resumedText(d.s.Agent.SessionID(), history); text != "" {
+		d.r.Notice(text, true)
+	}
 	pumpCtx, stop := context.WithCancel(context.Background())
 	d.events = make(chan []agent.Event)
 	pumped := make(chan struct{})
@@ -433,8 +436,6 @@ func (d *door) switchTo(ctx context.Context, id string) (int, bool) {
 	d.r.reset()
 	if id == "" {
 		d.r.Notice("Started a new session with the same settings: "+next.Agent.SessionID()+".", true)
-	} else {
-		d.r.Notice("Resumed session "+id+".", true)
 	}
 	return d.start(ctx, opening{s: next})
 }
@@ -511,4 +512,28 @@ func (d *door) answer(line string) {
 	a.req.Answer(a.answers)
 	d.r.Write("\n")
 	d.showRequest()
+}
+
+// resumedText tells the user what an opened session already holds: how
+// many turns, and whether the last one was cut short by a process that
+// ended (crash repair closed it). "" for a new session.
+func resumedText(id string, history []session.Event) string {
+	turns, interrupted := 0, false
+	for _, e := range history {
+		if end, ok := e.Data.(session.TurnEnd); ok {
+			turns++
+			interrupted = end.Reason == session.StopInterrupted
+		}
+	}
+	switch {
+	case len(history) == 0:
+		return ""
+	case turns == 0:
+		return "Resumed session " + id + "."
+	}
+	text := fmt.Sprintf("Resumed session %s: %d earlier turn(s); /export writes them to a file.", id, turns)
+	if interrupted {
+		text += " Its last turn was interrupted when the previous process ended: check the side effects of tools that were running."
+	}
+	return text
 }

@@ -147,3 +147,24 @@ func TestBannerEndsInThePrompt(t *testing.T) {
 		t.Errorf("want %q, got %q", "ready.\n> ", b.String())
 	}
 }
+
+func TestResumedSessionSaysWhatItHolds(t *testing.T) {
+	at := func(d session.Data) session.Event { return session.Event{Data: d} }
+	cases := []struct {
+		name    string
+		history []session.Event
+		want    string
+	}{
+		{"new", nil, ""},
+		{"no turns", []session.Event{at(session.CommandDone{ID: "1"})}, "Resumed session s1."},
+		{"two turns", []session.Event{at(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}), at(session.TurnEnd{Turn: 2, Reason: session.StopCompleted})},
+			"Resumed session s1: 2 earlier turn(s); /export writes them to a file."},
+		{"crashed", []session.Event{at(session.TurnEnd{Turn: 1, Reason: session.StopInterrupted})},
+			"Resumed session s1: 1 earlier turn(s); /export writes them to a file. Its last turn was interrupted when the previous process ended: check the side effects of tools that were running."},
+	}
+	for _, c := range cases {
+		if got := resumedText("s1", c.history); got != c.want {
+			t.Errorf("%s: want %q, got %q", c.name, c.want, got)
+		}
+	}
+}
