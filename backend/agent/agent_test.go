@@ -401,3 +401,62 @@ func TestOversizedToolResultIsSpilledToAFile(t *testing.T) {
 	}
 	t.Fatal("no tool result")
 }
+
+func TestCancelledAnswerKeepsWhatArrived(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.Reasoning("Let me think.", 3), llmtest.Text("The first half of", 4), llmtest.Stall()),
+		llmtest.ReplyText("Second answer."),
+	})
+	_, sub := f.agent.Subscribe()
+	defer sub.Close()
+	f.agent.Send("explain")
+	waitStreamed(t, sub, "The first half of")
+	f.agent.Cancel()
+	f.waitIdle()
+	var kept []session.AssistantMessage
+	for _, e := range f.log.Events() {
+		if m, ok := e.Data.(session.AssistantMessage); ok {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) != 1 || kept[0].Text != "The first half of" || kept[0].Finish != llm.FinishCancelled || len(kept[0].ToolCalls) != 0 {
+		t.Fatalf("want the partial answer logged as cancelled, got %+v", kept)
+	}
+	f.agent.Send("go on")
+	f.waitIdle()
+	reqs := f.srv.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	if n := len(msgs); n < 3 || msgs[n-2].Role != "assistant" || msgs[n-2].Content != "The first half of" || msgs[n-1].Content != "go on" {
+		t.Fatalf("want the partial answer then the next prompt in the next request, got %+v", msgs)
+	}
+}
+
+func TestCancelBeforeAnyTextDiscardsTheStep(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{llmtest.Reply(llmtest.Reasoning("Hmm", 2), llmtest.Stall())})
+	f.agent.Send("explain")
+	<-f.srv.Stalled()
+	f.agent.Cancel()
+	f.waitIdle()
+	if n := countType(f.log.Events(), "assistant/message"); n != 0 {
+		t.Fatalf("want no assistant message from a step cancelled before any text, got %d", n)
+	}
+}
+
+// waitStreamed waits until the live deltas have shown text.
+func waitStreamed(t *testing.T, sub *agent.Subscription, text string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var got strings.Builder
+	for got.String() != text {
+		evs, err := sub.Wait(ctx)
+		if err != nil {
+			t.Fatalf("want %q streamed, got %q (%v)", text, got.String(), err)
+		}
+		for _, e := range evs {
+			if d, ok := e.(agent.Delta); ok && d.Chunk.Kind == llm.ChunkText {
+				got.WriteString(d.Chunk.Text)
+			}
+		}
+	}
+}

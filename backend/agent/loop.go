@@ -120,9 +120,17 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		st := newStepTimer(a.cfg.Now)
 		msg, err := a.request(ctx, ts.turn, step, model, effort, st)
 		if err != nil {
-			a.publish(StepDiscarded{Turn: ts.turn, Step: step})
+			cancelled := ctx.Err() != nil
+			if cancelled && strings.TrimSpace(msg.Text) != "" {
+				// The user saw this much of the answer; it stays, on
+				// screen, in the log and in what the model reads next.
+				msg.Turn, msg.Step = ts.turn, step
+				a.record(msg)
+			} else {
+				a.publish(StepDiscarded{Turn: ts.turn, Step: step})
+			}
 			a.record(session.StepEnd{Turn: ts.turn, Step: step, Timing: st.timing()})
-			if ctx.Err() != nil {
+			if cancelled {
 				return session.TurnEnd{Turn: ts.turn, Reason: session.StopAborted}
 			}
 			end := failed(err)

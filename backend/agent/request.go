@@ -117,6 +117,9 @@ func (a *Agent) stream(ctx context.Context, req llm.Request, turn, step int, st 
 			break
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return partial(&acc), streamed, err
+			}
 			return msg, streamed, err
 		}
 		acc.Add(c)
@@ -142,6 +145,15 @@ func (a *Agent) stream(ctx context.Context, req llm.Request, turn, step int, st 
 		Text: m.Content, Reasoning: m.Reasoning, ToolCalls: m.ToolCalls,
 		Usage: usage, Finish: acc.Finish(),
 	}, streamed, nil
+}
+
+// partial is what a cancelled stream had said: its text and reasoning,
+// without the tool calls, which never ran. A stream cancelled before any
+// text gives a message without text, which is not kept.
+func partial(acc *llm.Accumulator) session.AssistantMessage {
+	m := acc.Message()
+	usage, _ := acc.Usage()
+	return session.AssistantMessage{Text: m.Content, Reasoning: m.Reasoning, Usage: usage, Finish: llm.FinishCancelled}
 }
 
 // stepTimer splits a step's wall time into model wait, thinking, response

@@ -128,6 +128,9 @@ const (
 	// FinishOther is any other provider reason (content_filter,
 	// insufficient_system_resource, ...); the stream reports it as an error.
 	FinishOther FinishReason = "other"
+	// FinishCancelled marks an answer the user cut short: the text is what
+	// had arrived when the turn was cancelled.
+	FinishCancelled FinishReason = "cancelled"
 )
 
 // Usage is token accounting in disjoint buckets: Input is uncached prompt

@@ -143,10 +143,13 @@ func TestEscCancelsAStalledTurn(t *testing.T) {
 	r.script(step{do: both(typed("do the thing"), key(vt.KeyEnter))})
 	r.waitStalled(srv)
 	r.script(
-		step{want: []string{"esc to cancel"}, do: key(vt.KeyEscape)},
+		step{want: []string{"Working on it", "esc to cancel"}, do: key(vt.KeyEscape)},
 		step{want: []string{"Turn cancelled."}},
 	)
-	r.waitIdle()
+	// What had arrived of the answer stays on screen.
+	if screen := r.waitIdle(); !strings.Contains(screen, "Working on it") {
+		t.Errorf("want the partial answer kept after the cancel, got:\n%s", frame(screen))
+	}
 }
 
 func TestStreamedTextShowsWhileTheModelIsSlow(t *testing.T) {
