@@ -252,6 +252,7 @@ func pump(ctx context.Context, sub *agent.Subscription, out chan<- []agent.Event
 func (d *door) input(ctx context.Context, in input) (int, bool) {
 	switch {
 	case in.interrupt:
+		d.r.PromptRedrawn()
 		return d.interrupt()
 	case in.eof:
 		d.stdinClosed = true

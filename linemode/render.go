@@ -44,6 +44,10 @@ type Renderer struct {
 	inReasoning bool
 	pendingCR   bool // a text delta ended in '\r'; it may start a CRLF
 	lineStart   bool // the last thing written ended a line
+	// overPrompt says the terminal's prompt was just drawn on a line of
+	// its own (after a Ctrl+C the line editor prompts again at once): the
+	// next write takes the prompt's place instead of leaving it behind.
+	overPrompt bool
 	openCalls   map[string]bool
 }
 
@@ -78,8 +82,16 @@ func (r *Renderer) Banner(welcome string) {
 func (r *Renderer) Write(s string) {
 	r.endReasoning(false)
 	r.flushCR()
+	if r.overPrompt && s != "" {
+		r.overPrompt = false
+		s = "\r\x1b[K" + strings.TrimPrefix(s, "\n")
+	}
 	r.write(s)
 }
+
+// PromptRedrawn says the line editor has drawn a fresh prompt on its own
+// line, as it does after Ctrl+C.
+func (r *Renderer) PromptRedrawn() { r.overPrompt = r.terminal }
 
 // Notice writes front-door text (command results) on its own lines. At the
 // prompt it takes the prompt's place and prints a fresh prompt after; during

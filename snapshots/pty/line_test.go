@@ -39,7 +39,17 @@ func TestLineModeAnswersCancelsWithCtrlCAndExitsAtEOF(t *testing.T) {
 		step{want: []string{"[main turn 2]", "Partial"}, do: ctrl('c')},
 		// Ctrl+D, not a second Ctrl+C: see
 		// TestLineModeCtrlCRightAfterACancelExitsCleanly.
-		step{want: []string{"Turn cancelled."}, do: ctrl('d')},
+		step{want: []string{"Turn cancelled."}, until: atPrompt, do: func(r *run) {
+			// The prompt the line editor draws after ^C gives its place
+			// to the notice instead of staying behind, empty, above it.
+			rows := strings.Split(r.Screen(), "\n")
+			for i, row := range rows[1:] {
+				if strings.TrimSpace(row) == "Turn cancelled." && strings.TrimSpace(rows[i]) == ">" {
+					t.Errorf("want no empty prompt left above the notice, got:\n%s", frame(r.Screen()))
+				}
+			}
+			ctrl('d')(r)
+		}},
 	)
 	if code := r.exitCode(); code != 0 {
 		t.Errorf("want exit code 0 at end of input, got %d; the screen is:\n%s", code, frame(r.Screen()))
