@@ -48,7 +48,7 @@ type Renderer struct {
 	// its own (after a Ctrl+C the line editor prompts again at once): the
 	// next write takes the prompt's place instead of leaving it behind.
 	overPrompt bool
-	openCalls   map[string]bool
+	openCalls  map[string]bool
 }
 
 // NewRenderer renders to w. color turns on the dim SGR around reasoning;
