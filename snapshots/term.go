@@ -25,8 +25,10 @@ import (
 	"github.com/charmbracelet/x/vt"
 )
 
-// waitLimit bounds every wait for the screen.
-const waitLimit = 5 * time.Second
+// waitLimit bounds every wait for the screen. Waits end as soon as the screen
+// is right; the limit only decides how long a failing test takes, so it is
+// generous for a loaded 2-core machine running the race detector.
+const waitLimit = 15 * time.Second
 
 // Term is a running program in an emulated terminal.
 type Term struct {
