@@ -61,7 +61,7 @@ func statusError(resp *http.Response, now time.Time, keyEnv string, keySent bool
 		e.Message = fmt.Sprintf("the API key was rejected; check %s or $TACK_HOME/credentials (%s)", keyEnv, detail.Message)
 	case code == http.StatusPaymentRequired || code == http.StatusTooManyRequests && isQuota(detail):
 		e.Kind = ErrQuota
-		e.Message = fmt.Sprintf("the account has insufficient balance; top up at the provider or switch model with /model (%s)", detail.Message)
+		e.Message = fmt.Sprintf("the account has insufficient balance; top up at the provider or switch model with /model or --model (%s)", detail.Message)
 	case code == http.StatusTooManyRequests:
 		e.Kind = ErrRateLimit
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
@@ -78,7 +78,7 @@ func statusError(resp *http.Response, now time.Time, keyEnv string, keySent bool
 		e.Message = fmt.Sprintf("the provider failed with a server error; %stry again later (%s)", autoRetry, detail.Message)
 	default:
 		e.Kind = ErrInvalidRequest
-		e.Message = fmt.Sprintf("the provider rejected the request; check the model name and settings with /model, and report a bug if it persists (%s)", detail.Message)
+		e.Message = fmt.Sprintf("the provider rejected the request; check the model name and settings (/model, or --model), and report a bug if it persists (%s)", detail.Message)
 	}
 	return e
 }
