@@ -40,7 +40,7 @@ func TestLineExitsAtOnceWhenNothingIsSubmitted(t *testing.T) {
 			r := startTack(t, srv, "--ui", "line")
 			r.write(in)
 			r.closeStdin()
-			if code := r.exitCode(3 * time.Second); code != 0 {
+			if code := r.exitCode(10 * time.Second); code != 0 {
 				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
 			}
 			if got := r.stdout.String(); got != "ready.\n> " {
@@ -209,7 +209,7 @@ func TestLineSlashCommandsNeverReachTheModel(t *testing.T) {
 	r := startTack(t, srv, "--ui", "line")
 	r.write("/bogus now\n/help\n")
 	r.closeStdin()
-	if code := r.exitCode(5 * time.Second); code != 0 {
+	if code := r.exitCode(10 * time.Second); code != 0 {
 		t.Fatalf("want exit 0, got %d", code)
 	}
 	out := r.stdout.String()
@@ -228,7 +228,7 @@ func TestLineExitCommandLeavesWithStdinOpen(t *testing.T) {
 	srv := llmtest.New(t)
 	r := startTack(t, srv, "--ui", "line")
 	r.write("/exit\n")
-	if code := r.exitCode(5 * time.Second); code != 0 {
+	if code := r.exitCode(10 * time.Second); code != 0 {
 		t.Fatalf("want exit 0 after /exit, got %d", code)
 	}
 }
@@ -238,7 +238,7 @@ func TestLineSessionThatFailsToStartDropsQueuedLines(t *testing.T) {
 	r := startTack(t, srv, "--ui", "line", "--resume", "no-such-session")
 	r.write("hello\nworld\n")
 	r.closeStdin()
-	if code := r.exitCode(5 * time.Second); code != 1 {
+	if code := r.exitCode(10 * time.Second); code != 1 {
 		t.Fatalf("want exit 1, got %d (stderr %q)", code, r.stderr.String())
 	}
 	if !strings.Contains(r.stderr.String(), "tack: the session failed to start: ") {
@@ -256,7 +256,7 @@ func TestLineSIGTERMDuringAStalledStreamAbortsTheTurn(t *testing.T) {
 	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if code := r.exitCode(2 * time.Second); code != 143 {
+	if code := r.exitCode(10 * time.Second); code != 143 {
 		t.Fatalf("want exit 143, got %d (stderr %q)", code, r.stderr.String())
 	}
 	t.Logf("exited %s after SIGTERM", time.Since(start))
@@ -279,7 +279,7 @@ func TestLineSIGINTWithoutATerminalExits130(t *testing.T) {
 	if err := r.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if code := r.exitCode(2 * time.Second); code != 130 {
+	if code := r.exitCode(10 * time.Second); code != 130 {
 		t.Fatalf("want exit 130, got %d (stderr %q)", code, r.stderr.String())
 	}
 }

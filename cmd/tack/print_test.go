@@ -207,7 +207,7 @@ func TestPrintSignalStillPrintsTheResultRecord(t *testing.T) {
 			if err := r.cmd.Process.Signal(tt.sig); err != nil {
 				t.Fatal(err)
 			}
-			if code := r.exitCode(2 * time.Second); code != tt.code {
+			if code := r.exitCode(10 * time.Second); code != tt.code {
 				t.Fatalf("want exit %d, got %d (stderr %q)", tt.code, code, r.stderr.String())
 			}
 			var rec printRecord

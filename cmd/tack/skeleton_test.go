@@ -13,7 +13,7 @@ func TestUnknownFlagExitsTwoWithAPointerToHelp(t *testing.T) {
 	for _, args := range [][]string{{"--frobnicate"}, {"--ui", "fancy"}, {"--permission-mode", "yolo"}, {"--effort", "extreme"}, {"-p", ""}, {"-p", "fix", "it"}} {
 		r := startTackIn(t, nil, t.TempDir(), t.TempDir(), args...)
 		r.closeStdin()
-		if code := r.exitCode(5 * time.Second); code != 2 {
+		if code := r.exitCode(10 * time.Second); code != 2 {
 			t.Errorf("%v: want exit 2, got %d", args, code)
 		}
 		errText := r.stderr.String()
@@ -26,7 +26,7 @@ func TestUnknownFlagExitsTwoWithAPointerToHelp(t *testing.T) {
 func TestPrintWithoutAnAPIKeyNamesTheWaysToConfigureOne(t *testing.T) {
 	r := startTackIn(t, nil, t.TempDir(), t.TempDir(), "-p", "hello")
 	r.closeStdin()
-	if code := r.exitCode(5 * time.Second); code != 1 {
+	if code := r.exitCode(10 * time.Second); code != 1 {
 		t.Fatalf("want exit 1, got %d", code)
 	}
 	for _, want := range []string{"DEEPSEEK_API_KEY", "OPENAI_BASE_URL", "config.toml"} {
