@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
 )
 
@@ -31,6 +33,30 @@ func TestShortScreenKeepsTheEditorAndCursorInSight(t *testing.T) {
 		}
 		if v.Cursor == nil || v.Cursor.Y != h-1 || v.Cursor.X != len("> draft") {
 			t.Fatalf("height %d: want the cursor at (7, %d), got %+v", h, h-1, v.Cursor)
+		}
+	}
+}
+
+func TestShortScreenGivesTheEditorRowsToAQuestion(t *testing.T) {
+	broker := interact.NewBroker()
+	defer broker.Mount()()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_, _ = broker.Ask(ctx, []interact.Question{{ID: "q", Question: "Which?", Options: []interact.Option{{Label: "Apples"}, {Label: "Pears"}}}})
+	}()
+	<-broker.Changes()
+	for _, h := range []int{5, 6, 8, 11, 12, 20} {
+		m, _ := newTestModel(nil)
+		m.Update(tea.WindowSizeMsg{Width: 40, Height: h})
+		m.typeInto("draft")
+		m.Update(requestsMsg{pending: broker.Pending()})
+		screen := ansi.Strip(m.View().Content)
+		if !strings.Contains(screen, "Apples") {
+			t.Errorf("height %d: want the question's first option on screen, got:\n%s", h, screen)
+		}
+		if shown := strings.Contains(screen, "draft"); shown != (h >= compactHeight) {
+			t.Errorf("height %d: want the draft shown %v, got:\n%s", h, h >= compactHeight, screen)
 		}
 	}
 }

@@ -21,11 +21,13 @@ const windowTitleSuffix = "tack"
 // overlay drew outlives it.
 func (m *Model) View() tea.View {
 	bottom := m.bottomRows()
-	vp := max(m.height-len(bottom)-m.editor.Height()-1, 1)
+	vp := max(m.height-len(bottom)-m.editorRows()-1, 1)
 	rows := m.cover(m.viewport(vp))
 	rows = append(rows, "")
 	rows = append(rows, bottom...)
-	rows = append(rows, m.editor.View())
+	if m.editorRows() > 0 {
+		rows = append(rows, m.editor.View())
+	}
 	// A screen too short for even one transcript row loses rows from the
 	// top, so the editor and what sits above it stay in sight.
 	cut := max(len(rows)-m.height, 0)
@@ -55,8 +57,13 @@ func (m *Model) bottomRows() []string {
 		hint = 1
 	}
 	// What sits above the editor gets the room left after one transcript
-	// row and the spacer.
-	room := m.height - len(rows) - hint - m.editor.Height() - 2
+	// row and the spacer, which a question or approval on a screen too
+	// short for the editor takes too (the top rows are then cut).
+	reserved := 2
+	if m.editorRows() == 0 {
+		reserved = 0
+	}
+	room := m.height - len(rows) - hint - m.editorRows() - reserved
 	if above := m.aboveEditor(room); above != "" {
 		rows = append(rows, strings.Split(above, "\n")...)
 	}
@@ -131,7 +138,20 @@ func splice(row, over string, x, w, width int) string {
 
 // viewportRows is the height of the transcript area.
 func (m *Model) viewportRows() int {
-	return max(m.height-len(m.bottomRows())-m.editor.Height()-1, 1)
+	return max(m.height-len(m.bottomRows())-m.editorRows()-1, 1)
+}
+
+// compactHeight is the screen height under which a question or approval
+// takes the editor's rows: keys go to it, and the draft would push its
+// options off the screen.
+const compactHeight = 12
+
+// editorRows is the height of the editor as drawn.
+func (m *Model) editorRows() int {
+	if m.requestOpen() && m.height < compactHeight {
+		return 0
+	}
+	return m.editor.Height()
 }
 
 // bannerRows head the transcript: the name, the session title (or the
