@@ -58,13 +58,13 @@ type opening struct {
 }
 
 // Run is line mode: it prints the banner, opens the session with open while
-// already reading piped input (lines read before the session has started
-// are queued and sent once it starts; a terminal holds them itself), then sends each non-empty line while the
-// agent is idle and steers it in while a turn runs, renders every event of
-// the session, answers questions and approvals from the next lines, and runs
-// slash commands. It returns the exit status: 0 after stdin ends (once
-// submitted work has run), 1 when the session fails to start, 130, 143 or
-// 129 after SIGINT, SIGTERM or SIGHUP.
+// already reading piped input (lines read before the session has started are
+// queued and sent once it starts; a terminal holds them itself), then sends
+// each non-empty line while the agent is idle and steers it in while a turn
+// runs, renders every event of the session, answers questions and approvals
+// from the next lines, and runs slash commands. It returns the exit status:
+// 0 after stdin ends (once submitted work has run), 1 when the session fails
+// to start, 130, 143 or 129 after SIGINT, SIGTERM or SIGHUP.
 func Run(ctx context.Context, open func() (*launch.Session, error), o Options) int {
 	done := make(chan struct{})
 	defer close(done)

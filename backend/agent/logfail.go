@@ -56,5 +56,11 @@ func (a *Agent) memoryEvent(now time.Time, d session.Data, err error) (session.E
 		return session.Event{}, false
 	}
 	a.noteLogErrLocked(err)
-	return session.Event{Type: d.EventType(), Seq: a.nextSeq, Time: time.UnixMilli(now.UnixMilli()), Data: d}, true
+	// The log may have written events of its own (a repeated title), so
+	// the next seq follows whichever is later.
+	seq := a.nextSeq
+	if evs := a.cfg.Log.Events(); len(evs) > 0 {
+		seq = max(seq, evs[len(evs)-1].Seq+1)
+	}
+	return session.Event{Type: d.EventType(), Seq: seq, Time: time.UnixMilli(now.UnixMilli()), Data: d}, true
 }

@@ -90,8 +90,7 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	}
 	end := a.runSteps(ctx, ts)
 	if err := a.sync(); err != nil && end.Reason != session.StopError {
-		end = failed(err)
-		end.Turn = ts.turn
+		end = failed(ts.turn, err)
 	}
 	a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(end)
@@ -113,9 +112,7 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		a.record(session.StepStart{Turn: ts.turn, Step: step, Model: model, Effort: effort})
 		if err := a.sync(); err != nil {
 			a.record(session.StepEnd{Turn: ts.turn, Step: step})
-			end := failed(err)
-			end.Turn = ts.turn
-			return end
+			return failed(ts.turn, err)
 		}
 		st := newStepTimer(a.cfg.Now)
 		msg, err := a.request(ctx, ts.turn, step, model, effort, st)
@@ -133,9 +130,7 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 			if cancelled {
 				return session.TurnEnd{Turn: ts.turn, Reason: session.StopAborted}
 			}
-			end := failed(err)
-			end.Turn = ts.turn
-			return end
+			return failed(ts.turn, err)
 		}
 		a.record(msg)
 		if msg.Finish == llm.FinishMaxTokens {
@@ -176,7 +171,7 @@ func (a *Agent) takeClosing() bool {
 	return true
 }
 
-func failed(err error) session.TurnEnd {
+func failed(turn int, err error) session.TurnEnd {
 	f := session.Failure{Kind: "error", Message: err.Error()}
 	var le *llm.Error
 	var lge *LogError
@@ -186,7 +181,7 @@ func failed(err error) session.TurnEnd {
 	case errors.As(err, &le):
 		f = session.Failure{Kind: string(le.Kind), Message: le.Message, Status: le.Status}
 	}
-	return session.TurnEnd{Reason: session.StopError, Error: &f}
+	return session.TurnEnd{Turn: turn, Reason: session.StopError, Error: &f}
 }
 
 // flushSteering records waiting steering messages so they join this step.
