@@ -66,7 +66,7 @@ func destroys(program string) bool {
 func takesSubcommand(program string) bool {
 	switch program {
 	case "cd", "ls", "cat", "head", "tail", "less", "more", "echo", "printf", "pwd", "which", "type",
-		"rm", "rmdir", "mkdir", "touch", "cp", "mv", "ln", "chmod", "chown", "stat", "file", "du", "df",
+		"mkdir", "touch", "cp", "mv", "ln", "chmod", "chown", "stat", "file", "du", "df",
 		"grep", "rg", "egrep", "fgrep", "find", "fd", "wc", "sort", "uniq", "cut", "tr", "diff", "cmp",
 		"sed", "awk", "jq", "tree", "basename", "dirname", "realpath", "readlink", "true", "false", "test":
 		return false
