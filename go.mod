@@ -18,6 +18,7 @@ require (
 	github.com/peterh/liner v1.2.3
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/yuin/goldmark v1.7.8
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/term v0.48.0
 	mvdan.cc/sh/v3 v3.14.1
 )

@@ -1,0 +1,123 @@
+package frontmatter
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+type command struct {
+	Description  string `yaml:"description"`
+	ArgumentHint Text   `yaml:"argument-hint"`
+	Model        string `yaml:"model"`
+	AllowedTools List   `yaml:"allowed-tools"`
+	Invocable    *bool  `yaml:"user-invocable"`
+}
+
+func TestParseSplitsFrontMatterFromBody(t *testing.T) {
+	src := "---\ndescription: Review the diff\nargument-hint: [pr-number]\nallowed-tools: Bash(git diff:*), Read\n---\nReview PR $1.\n"
+	var c command
+	doc, err := Parse([]byte(src), &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Body != "Review PR $1.\n" || doc.BodyLine != 6 || !doc.Present {
+		t.Errorf("doc = %+v", doc)
+	}
+	if c.Description != "Review the diff" || c.ArgumentHint != "[pr-number]" || !reflect.DeepEqual(c.AllowedTools, List{"Bash(git diff:*)", "Read"}) {
+		t.Errorf("decoded %+v", c)
+	}
+}
+
+func TestParseWithoutFrontMatterIsAllBody(t *testing.T) {
+	var c command
+	doc, err := Parse([]byte("\ufeffJust a prompt.\r\nSecond line.\r\n"), &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Present || doc.Body != "Just a prompt.\nSecond line.\n" || doc.BodyLine != 1 || !reflect.DeepEqual(c, command{}) {
+		t.Errorf("doc = %+v, c = %+v", doc, c)
+	}
+}
+
+func TestParseReportsTheFileLineOfAYAMLError(t *testing.T) {
+	src := "---\ndescription: fine\n\tmodel: tabbed\n---\nbody\n"
+	var c command
+	_, err := Parse([]byte(src), &c)
+	var fe *Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("err = %v, want *Error", err)
+	}
+	if fe.Line != 3 {
+		t.Errorf("line = %d (%v), want 3, the tab-indented line", fe.Line, err)
+	}
+}
+
+func TestParseReportsTypeErrorsAtTheirLine(t *testing.T) {
+	src := "---\ndescription: fine\nuser-invocable: [1, 2]\n---\n"
+	var c command
+	_, err := Parse([]byte(src), &c)
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Line != 3 {
+		t.Fatalf("err = %v, want a type error at line 3", err)
+	}
+}
+
+func TestParseUnclosedFrontMatter(t *testing.T) {
+	var c command
+	_, err := Parse([]byte("---\ndescription: x\nno fence\n"), &c)
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Line != 1 {
+		t.Fatalf("err = %v, want an unclosed-front-matter error at line 1", err)
+	}
+}
+
+func TestParseReadsUnquotedColonValuesAsPlainStrings(t *testing.T) {
+	src := "---\nname: pdf\ndescription: Use when: the user asks for PDFs\nuser-invocable: false\n---\nbody"
+	var c struct {
+		Name        string `yaml:"name"`
+		Description string `yaml:"description"`
+		Invocable   bool   `yaml:"user-invocable"`
+	}
+	c.Invocable = true
+	if _, err := Parse([]byte(src), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Description != "Use when: the user asks for PDFs" || c.Name != "pdf" || c.Invocable {
+		t.Errorf("decoded %+v", c)
+	}
+}
+
+func TestListAcceptsSequencesAndCommaStrings(t *testing.T) {
+	for _, src := range []string{
+		"---\nallowed-tools: [Read, \"Bash(git add:*)\"]\n---\n",
+		"---\nallowed-tools:\n  - Read\n  - Bash(git add:*)\n---\n",
+		"---\nallowed-tools: Read, Bash(git add:*)\n---\n",
+	} {
+		var c command
+		if _, err := Parse([]byte(src), &c); err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if !reflect.DeepEqual(c.AllowedTools, List{"Read", "Bash(git add:*)"}) {
+			t.Errorf("%q: allowed-tools = %q", src, c.AllowedTools)
+		}
+	}
+}
+
+func TestSplitListKeepsCommasInsideParentheses(t *testing.T) {
+	got := splitList("Bash(a, b), Read,, Write ")
+	if !reflect.DeepEqual(got, List{"Bash(a, b)", "Read", "Write"}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestParseReadsClaudeStyleArgumentHints(t *testing.T) {
+	src := "---\nargument-hint: [pr-number] [priority] [assignee]\ndescription: Review a PR\n---\nbody"
+	var c command
+	if _, err := Parse([]byte(src), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.ArgumentHint != "[pr-number] [priority] [assignee]" || c.Description != "Review a PR" {
+		t.Errorf("decoded %+v", c)
+	}
+}
