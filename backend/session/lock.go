@@ -1,5 +1,3 @@
-//go:build unix
-
 package session
 
 import (
@@ -8,13 +6,16 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
 // ErrLocked is matched (errors.Is) by the error of opening a session that
 // another Log holds, in this process or another.
 var ErrLocked = errors.New("session is open elsewhere")
+
+// errWouldBlock is what the platform's lock primitives return when another
+// holder has the lock.
+var errWouldBlock = errors.New("lock held elsewhere")
 
 // LockedError says which process holds a session. PID is 0 when the holder
 // did not record it.
@@ -38,9 +39,11 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 // which holds a shared lock for a few microseconds.
 const lockRetry = 100 * time.Millisecond
 
-// fileLock is an exclusive flock(2) on "<log>.lock". The kernel releases it
-// when the holder dies, so a lock file left by a crashed process never
-// blocks; the pid written into it only names the holder in errors.
+// fileLock is an exclusive OS lock on "<log>.lock" (flock(2) on Unix,
+// LockFileEx on Windows; lockExclusive and its kin live in the build-tagged
+// files). The kernel releases it when the holder dies, so a lock file left
+// by a crashed process never blocks; the pid written into it only names the
+// holder in errors.
 type fileLock struct{ f *os.File }
 
 func lockPath(logPath string) string { return logPath + ".lock" }
@@ -53,13 +56,13 @@ func acquireLock(logPath, id string, pid int) (*fileLock, error) {
 	}
 	deadline := time.Now().Add(lockRetry)
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+		err = lockExclusive(f)
+		if !errors.Is(err, errWouldBlock) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	if errors.Is(err, syscall.EWOULDBLOCK) {
+	if errors.Is(err, errWouldBlock) {
 		holder := readPID(f)
 		f.Close()
 		return nil, &LockedError{ID: id, PID: holder}
@@ -80,7 +83,7 @@ func acquireLock(logPath, id string, pid int) (*fileLock, error) {
 // locks a fresh one.
 func (l *fileLock) release() error {
 	truncErr := l.f.Truncate(0)
-	unlockErr := syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	unlockErr := unlock(l.f)
 	closeErr := l.f.Close()
 	return errors.Join(truncErr, unlockErr, closeErr)
 }
@@ -93,9 +96,8 @@ func lockHolder(logPath string) int {
 		return 0
 	}
 	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
-	if err == nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if lockShared(f) == nil {
+		unlock(f)
 		return 0
 	}
 	if pid := readPID(f); pid > 0 {
