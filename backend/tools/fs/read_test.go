@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -174,15 +173,6 @@ func TestReadCard(t *testing.T) {
 	if got := b.read.Present([]byte(`{"file_path":"f.txt","offset":5,"limit":10}`)); got.Title != "Read f.txt (5-14)" {
 		t.Errorf("want call card title %q, got %q", "Read f.txt (5-14)", got.Title)
 	}
-}
-
-func TestReadRefusesAFIFOWithoutBlocking(t *testing.T) {
-	b := newBench(t)
-	p := filepath.Join(b.dir, "pipe")
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Skipf("cannot make a FIFO here: %v", err)
-	}
-	wantError(t, b.run(b.read, map[string]any{"file_path": "pipe"}), fmt.Sprintf("cannot read %q: not a regular file", p))
 }
 
 func TestReadFollowsSymlinksAndAllowsEditThroughThem(t *testing.T) {
