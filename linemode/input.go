@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/peterh/liner"
@@ -121,7 +120,7 @@ func watchPrompt(done <-chan struct{}) <-chan struct{} {
 		defer tick.Stop()
 		deadline := time.After(promptWait)
 		for {
-			if on, err := signalKeysOn(syscall.Stdin); err != nil || !on {
+			if on, err := signalKeysOn(int(os.Stdin.Fd())); err != nil || !on {
 				return
 			}
 			select {
