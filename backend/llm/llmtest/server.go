@@ -28,6 +28,7 @@ type Server struct {
 	titles     []Request // title requests, answered outside the script
 	violations []string
 	reasoned   map[string]*sentTurn // tool-call id → the turn that sent it
+	web        webScript
 }
 
 // sentTurn is what one served response carried, for validating the
@@ -141,9 +142,12 @@ func (s *Server) AssertConsumed(t testing.TB) {
 // exactly while the stream is stalled.
 func (s *Server) Stalled() <-chan struct{} { return s.stalled }
 
-// ServeHTTP answers POST .../chat/completions from the script and anything
-// else with 404.
+// ServeHTTP answers POST .../chat/completions from the script, the Search
+// and Fetch APIs from theirs (web.go), and anything else with 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && s.serveWeb(w, r) {
+		return
+	}
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		writeError(w, HTTPError(http.StatusNotFound, "llmtest serves POST /chat/completions only"))
 		return
