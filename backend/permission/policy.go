@@ -115,8 +115,37 @@ func rule(m Mode, a tools.Access) verdict {
 			return run
 		}
 		return ask
+	case tools.AccessWebSearch:
+		if m == Ask {
+			return ask
+		}
+		return run
+	case tools.AccessNetwork:
+		if m == FullAccess {
+			return run
+		}
+		return ask
 	}
 	return run
+}
+
+// network reports whether a reaches the web. Such calls change nothing,
+// so plan mode leaves them to the mode's rule.
+func network(a tools.Access) bool { return a == tools.AccessWebSearch || a == tools.AccessNetwork }
+
+// allowanceOf is what "allow for this session" remembers for a call that is
+// not a command: the tool, or the tool and its scope (web_fetch and the
+// domain it reaches). In ask mode a network call is never remembered: the
+// mode asks before every one.
+func allowanceOf(t tools.Tool, call tools.Call, mode Mode) (key string, rememberable bool) {
+	spec := t.Spec()
+	key = spec.Name
+	if s, ok := t.(tools.Scoped); ok {
+		if scope := s.Scope(call.Args); scope != "" {
+			key += " " + scope
+		}
+	}
+	return key, !(network(spec.Access) && mode == Ask)
 }
 
 // Authorize decides whether call of t may run, asking the user when the
@@ -137,11 +166,15 @@ func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) e
 	p.mu.Lock()
 	mode, planning := p.mode, p.plan
 	v := rule(mode, spec.Access)
-	remembered := p.remembered(spec.Name, command)
+	allowance, rememberable := allowanceOf(t, call, mode)
+	remembered := ""
+	if rememberable {
+		remembered = p.remembered(allowance, command)
+	}
 	p.mu.Unlock()
 
 	rec := recorder{call: call, tool: spec.Name}
-	if planning {
+	if planning && !network(spec.Access) {
 		return planned(spec, command, rec)
 	}
 	switch {
@@ -157,7 +190,14 @@ func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) e
 		rec.decided(interact.Allow, "", remembered, byRemembered)
 		return nil
 	}
-	return p.ask(ctx, spec.Name, call, shown, command, rec)
+	a := approval(spec.Name, call.ID, shown, command)
+	if command == "" {
+		a.Remember = ""
+		if rememberable {
+			a.Remember = allowance
+		}
+	}
+	return p.ask(ctx, a, call, command, rec)
 }
 
 // planned decides a call that changes things while planning: read-only
@@ -201,7 +241,7 @@ func commandOf(c card.Card) string {
 	return ""
 }
 
-func (p *Policy) ask(ctx context.Context, tool string, call tools.Call, shown card.Card, command string, rec recorder) error {
+func (p *Policy) ask(ctx context.Context, a interact.Approval, call tools.Call, command string, rec recorder) error {
 	if p.broker == nil || !p.broker.Mounted() {
 		d := &Denial{Message: "this call needs the user's approval, but nobody can answer approval requests in this session. " +
 			"Do not retry it; finish what you can without it. " +
@@ -209,7 +249,6 @@ func (p *Policy) ask(ctx context.Context, tool string, call tools.Call, shown ca
 		rec.decided(interact.Deny, d.Message, "", byNoAnswerer)
 		return d
 	}
-	a := approval(tool, call.ID, shown, command)
 	rec.asked(a.Summary)
 	decision, err := p.broker.Approve(ctx, a)
 	if err != nil {
@@ -222,6 +261,10 @@ func (p *Policy) ask(ctx context.Context, tool string, call tools.Call, shown ca
 		rec.decided(interact.Allow, "", "", "")
 		return nil
 	case interact.AllowSession:
+		tool := a.Tool
+		if command == "" {
+			tool = a.Remember
+		}
 		p.remember(tool, command, a.Remember)
 		rec.decided(interact.AllowSession, "", a.Remember, "")
 		return nil

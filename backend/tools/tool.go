@@ -26,7 +26,19 @@ const (
 	// AccessInteract talks to the user or the plan (ask_user_question,
 	// todo_write). Never asks.
 	AccessInteract
+	// AccessWebSearch sends a query to the configured search service
+	// (web_search).
+	AccessWebSearch
+	// AccessNetwork reaches a host the model names (web_fetch).
+	AccessNetwork
 )
+
+// Scoped is a tool whose approvals for the session are remembered per
+// scope, such as the domain web_fetch reaches, rather than for the tool as
+// a whole.
+type Scoped interface {
+	Scope(args json.RawMessage) string
+}
 
 // Spec is the static description of a tool.
 type Spec struct {
