@@ -32,6 +32,20 @@ type File struct {
 	// CompactAt is the share of the context window at which the session is
 	// compacted automatically (0.8 when unset).
 	CompactAt float64 `toml:"compact_at"`
+	Web       Web     `toml:"web"`
+}
+
+// Web configures web_search and web_fetch ([web]).
+type Web struct {
+	// Search is the search backend: "deepseek" or "off". Unset, DeepSeek
+	// sessions search with DeepSeek and other providers have no web_search.
+	Search string `toml:"search"`
+	// Fetch is how pages are read: "deepseek" (DeepSeek's Fetch API) or
+	// "local" (tack's own HTTP client). Unset, DeepSeek sessions use
+	// DeepSeek and others fetch locally.
+	Fetch string `toml:"fetch"`
+	// DenyDomains are domains web_fetch never reaches (subdomains included).
+	DenyDomains []string `toml:"deny_domains"`
 }
 
 // Model extends or overrides the built-in model catalog.

@@ -22,6 +22,7 @@ import (
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/prompt"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools/web"
 )
 
 // Options are the settings a front door launches with. Flags override the
@@ -94,6 +95,10 @@ func Open(o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	webCfg, err := webConfig(cfg.Web, provider, env, o.HTTPClient, o.Version)
+	if err != nil {
+		return nil, err
+	}
 	catalog := llm.NewCatalog()
 	cfg.Apply(catalog)
 	mode, err := permission.ParseMode(first(o.PermissionMode, cfg.PermissionMode, string(permission.Ask)))
@@ -106,14 +111,14 @@ func Open(o Options) (*Session, error) {
 	}
 	s := &Session{Log: log, Config: cfg, Catalog: catalog, Home: o.Home, Cwd: log.Header().Cwd, Resumed: resumed}
 	s.closers = append(s.closers, func() { closeLog(log, resumed) })
-	if err := s.start(o, cfg, provider, base, key, mode); err != nil {
+	if err := s.start(o, cfg, provider, base, key, mode, webCfg); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Session) start(o Options, cfg config.File, provider, base, key string, mode permission.Mode) error {
+func (s *Session) start(o Options, cfg config.File, provider, base, key string, mode permission.Mode, webCfg web.Config) error {
 	// The tools create the spill directory when they first spill, so a
 	// session that never spills leaves none behind.
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
@@ -121,6 +126,9 @@ func (s *Session) start(o Options, cfg config.File, provider, base, key string, 
 	s.Policy = permission.NewPolicy(mode, s.Broker)
 	registry, closeTools := Tools(s.Policy)
 	s.closers = append(s.closers, closeTools)
+	for _, t := range web.New(webCfg) {
+		registry.Add(t)
+	}
 	instructions, err := prompt.FindInstructions(o.Home, s.Cwd)
 	if err != nil {
 		return err
