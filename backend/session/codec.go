@@ -38,7 +38,7 @@ func Ignorable(t string) bool {
 	switch t {
 	case "session/title", "llm/retry", "command/run", "command/done",
 		"approval/asked", "approval/decided", "compact/start", "compact/end",
-		"inbox/discard":
+		"inbox/discard", "checkpoint":
 		return true
 	}
 	return false
@@ -93,6 +93,10 @@ func decodeTyped(t string, line []byte) (e Event, known bool, err error) {
 		return decodeAs[CompactStart](line)
 	case "compact/end":
 		return decodeAs[CompactEnd](line)
+	case "checkpoint":
+		return decodeAs[Checkpoint](line)
+	case "session/rewind":
+		return decodeAs[Rewind](line)
 	}
 	return Event{}, false, nil
 }

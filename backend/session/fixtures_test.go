@@ -52,6 +52,11 @@ func everyType() []Data {
 		PlanMode{Active: true},
 		CompactStart{Turn: 2},
 		CompactEnd{Items: 4, Tokens: 1200},
+		Checkpoint{Turn: 1, Step: 2, Phase: PhaseToolsDone, ID: "3f1c", Store: "git", Changed: []string{"a.txt"},
+			Skipped: []SkippedFile{{Path: "big.bin", Size: 1 << 30, Reason: "larger than 10 MiB"}}},
+		Checkpoint{Turn: 2, Phase: PhaseTurn, Error: "git failed"},
+		Rewind{Turn: 2, Conversation: true, Back: 11, Files: "3f1c", Before: "9a0b"},
+		Rewind{Conversation: true, Back: 30, Undo: 30, Files: "9a0b", Before: "77aa"},
 	}
 }
 

@@ -65,6 +65,10 @@ type Projection struct {
 	permission   string
 	plan         bool
 	lastActive   time.Time
+	// turns, turnNotes and saved serve rewinds (rewind.go).
+	turns     []turnRef
+	turnNotes map[int]*turnNotes
+	saved     map[int64]conversation
 }
 
 // NewProjection starts an empty projection of the session with header h.
@@ -77,6 +81,7 @@ func (p *Projection) Apply(e Event) {
 	p.lastActive = e.Time
 	switch d := e.Data.(type) {
 	case TurnStart:
+		p.startTurn(e, d)
 		p.turn = d.Turn
 		p.totals.Turns++
 		p.todos = nil
@@ -113,6 +118,10 @@ func (p *Projection) Apply(e Event) {
 		p.permission = d.Mode
 	case PlanMode:
 		p.plan = d.Active
+	case Checkpoint:
+		p.checkpoint(d)
+	case Rewind:
+		p.rewind(e, d)
 	case StepEnd, TurnEnd, Retry, CommandDone, InboxDiscard, CompactEnd:
 		p.show(e)
 	}
@@ -121,6 +130,7 @@ func (p *Projection) Apply(e Event) {
 func (p *Projection) applyUser(e Event, d UserMessage) {
 	if d.Kind == KindPrompt && d.Replace == nil {
 		p.prompts = append(p.prompts, d.Text)
+		p.notePrompt(d)
 	}
 	p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text}, d.Replace)
 }
@@ -150,10 +160,11 @@ func (p *Projection) place(e Event, m llm.Message, replace *Span) {
 }
 
 // replace removes every entry whose seq lies in span and puts entry where
-// the first of them was (where such an entry would sort, if none was).
+// the first of them was (where such an entry would sort, if none was). It
+// makes a new slice: conversations saved for rewinds share the old one.
 func (p *Projection) replace(span Span, entry surfaceEntry) {
 	at := -1
-	kept := p.surface[:0]
+	kept := make([]surfaceEntry, 0, len(p.surface)+1)
 	for _, s := range p.surface {
 		if s.seq >= span.Start && s.seq <= span.End {
 			if at < 0 {
@@ -163,7 +174,6 @@ func (p *Projection) replace(span Span, entry surfaceEntry) {
 		}
 		kept = append(kept, s)
 	}
-	clear(p.surface[len(kept):])
 	if at < 0 {
 		at = slices.IndexFunc(kept, func(s surfaceEntry) bool { return s.seq > span.End })
 		if at < 0 {
@@ -262,7 +272,8 @@ func (p *Projection) Prompts() []string { return p.prompts[:len(p.prompts):len(p
 // step/start or model/select.
 func (p *Projection) Model() (string, llm.Effort) { return p.model, p.effort }
 
-// Turn is the number of the latest turn, 0 before the first.
+// Turn is the number of the latest turn started, rewound or not; 0 before
+// the first. Turn numbers are never reused: the next turn takes Turn()+1.
 func (p *Projection) Turn() int { return p.turn }
 
 // Steps is the number of steps started in the whole session.

@@ -1,0 +1,197 @@
+package session
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/llm"
+)
+
+// threeTurns is turns 1, 2 and 3 (seqs 0–10, 11–21, 22–32) with prompts a,
+// b and c.
+func threeTurns() []Data {
+	data := completedTurn(1, "a")
+	data = append(data, completedTurn(2, "b")...)
+	return append(data, completedTurn(3, "c")...)
+}
+
+func surfaceTexts(p *Projection) []string {
+	var out []string
+	for _, m := range p.Surface() {
+		if m.Role == llm.RoleUser {
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
+
+func transcriptTurns(p *Projection) []int {
+	var out []int
+	for _, e := range p.Transcript() {
+		if d, ok := e.Data.(TurnStart); ok {
+			out = append(out, d.Turn)
+		}
+	}
+	return out
+}
+
+func turnNumbers(p *Projection) []int {
+	var out []int
+	for _, t := range p.Turns() {
+		out = append(out, t.Turn)
+	}
+	return out
+}
+
+func TestRewindReturnsTheConversationToBeforeTheTurn(t *testing.T) {
+	p := project(append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})...)
+	if got := surfaceTexts(p); !reflect.DeepEqual(got, []string{"a"}) {
+		t.Errorf("want the surface to hold only turn 1's prompt, got %v", got)
+	}
+	if got := len(p.Surface()); got != 4 {
+		t.Errorf("want turn 1's 4 messages on the surface, got %d", got)
+	}
+	if got := transcriptTurns(p); !reflect.DeepEqual(got, []int{1}) {
+		t.Errorf("want the transcript to show only turn 1, got turns %v", got)
+	}
+	if got := turnNumbers(p); !reflect.DeepEqual(got, []int{1}) {
+		t.Errorf("want Turns to list only turn 1, got %v", got)
+	}
+	if p.Turn() != 3 {
+		t.Errorf("want Turn to stay 3 so the next turn is 4, got %d", p.Turn())
+	}
+	if got := p.Usage().Turns; got != 3 {
+		t.Errorf("want usage to keep counting all 3 turns, which were paid for, got %d", got)
+	}
+}
+
+func TestTurnsAfterARewindContinueFromTheEarlierPoint(t *testing.T) {
+	data := append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})
+	data = append(data, completedTurn(4, "d")...)
+	p := project(data...)
+	if got := surfaceTexts(p); !reflect.DeepEqual(got, []string{"a", "d"}) {
+		t.Errorf("want prompts a then d on the surface, got %v", got)
+	}
+	if got := transcriptTurns(p); !reflect.DeepEqual(got, []int{1, 4}) {
+		t.Errorf("want the transcript to show turns 1 and 4, got %v", got)
+	}
+	if got := RewoundTurns(testHeader("s1"), events(data...)); !reflect.DeepEqual(got, []int{2, 3}) {
+		t.Errorf("want turns 2 and 3 marked rewound, got %v", got)
+	}
+}
+
+func TestUndoingARewindBringsTheTurnsBack(t *testing.T) {
+	// The rewind is seq 33; the turn after it 34–44; the undo 45.
+	data := append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})
+	data = append(data, completedTurn(4, "d")...)
+	data = append(data, Rewind{Conversation: true, Back: 33, Undo: 33})
+	p := project(data...)
+	if got := surfaceTexts(p); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+		t.Errorf("want prompts a, b, c back on the surface, got %v", got)
+	}
+	if got := transcriptTurns(p); !reflect.DeepEqual(got, []int{1, 2, 3}) {
+		t.Errorf("want the transcript to show turns 1–3 again, got %v", got)
+	}
+	if got := turnNumbers(p); !reflect.DeepEqual(got, []int{1, 2, 3}) {
+		t.Errorf("want Turns 1–3, got %v", got)
+	}
+	if got := RewoundTurns(testHeader("s1"), events(data...)); !reflect.DeepEqual(got, []int{4}) {
+		t.Errorf("want only turn 4, taken back by the undo, marked rewound; got %v", got)
+	}
+}
+
+func TestRewindBeforeACompactionBringsBackTheUnsummarisedHistory(t *testing.T) {
+	// Turns 1 and 2 (0–21) are summarised at 22–24, then turn 3 starts at 25.
+	data := compacted()
+	data = append(data, Rewind{Turn: 2, Conversation: true, Back: 11})
+	p := project(data...)
+	var got []string
+	for _, m := range p.Surface() {
+		got = append(got, string(m.Role)+":"+m.Content)
+	}
+	want := []string{"user:a", "assistant:", "tool:main.go", "assistant:done"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("want turn 1 as it was before the summary, got %v", got)
+	}
+	for _, e := range p.Transcript() {
+		if e.Type == (CompactionMarker{}).EventType() {
+			t.Errorf("want no compaction marker before the compaction happened, got one at seq %d", e.Seq)
+		}
+	}
+}
+
+func TestSavedConversationsSurviveALaterCompaction(t *testing.T) {
+	// Compaction rewrites the surface; the conversation saved before turn 2
+	// must still hold turn 1 unsummarised.
+	data := append(compacted(), completedTurn(4, "x")...)
+	data = append(data, Rewind{Turn: 2, Conversation: true, Back: 11})
+	p := project(data...)
+	if got := surfaceTexts(p); !reflect.DeepEqual(got, []string{"a"}) {
+		t.Errorf("want only turn 1's prompt, got %v", got)
+	}
+}
+
+func TestFilesOnlyRewindKeepsTheConversation(t *testing.T) {
+	p := project(append(threeTurns(), Rewind{Turn: 2, Files: "abc", Before: "def"})...)
+	if got := surfaceTexts(p); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+		t.Errorf("want the conversation unchanged by a files-only rewind, got %v", got)
+	}
+}
+
+func TestRewindRestoresTheTodosOfItsPoint(t *testing.T) {
+	data := completedTurn(1, "a")
+	data = append(data, TodoWrite{Turn: 1, Todos: []card.TodoItem{{Content: "one", Status: card.TodoPending}}})
+	back := int64(len(data))
+	data = append(data, TurnStart{Turn: 2}, TodoWrite{Turn: 2, Todos: []card.TodoItem{{Content: "two"}}})
+	data = append(data, Rewind{Turn: 2, Conversation: true, Back: back})
+	p := project(data...)
+	if got := p.Todos(); len(got) != 1 || got[0].Content != "one" {
+		t.Errorf("want turn 1's todos back, got %v", got)
+	}
+}
+
+func TestContextEstimateAfterARewindCountsTheSurface(t *testing.T) {
+	p := project(append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})...)
+	bytes := 0
+	for _, m := range p.Surface() {
+		bytes += messageBytes(m)
+	}
+	if got, want := p.ContextTokens(), bytes/bytesPerToken; got != want {
+		t.Errorf("want the context estimated from the remaining surface (%d), got %d", want, got)
+	}
+}
+
+func TestTurnsCarryPromptCheckpointAndChangedFiles(t *testing.T) {
+	data := []Data{
+		TurnStart{Turn: 1},
+		UserMessage{Turn: 1, Kind: KindPrompt, Text: "write a.txt"},
+		Checkpoint{Turn: 1, Phase: PhaseTurn, ID: "c0", Store: "git"},
+		Checkpoint{Turn: 1, Step: 1, Phase: PhaseTools, ID: "c0", Store: "git", Changed: []string{"notes.md"}},
+		Checkpoint{Turn: 1, Step: 1, Phase: PhaseToolsDone, ID: "c1", Store: "git", Changed: []string{"b.txt", "a.txt"}},
+		Checkpoint{Turn: 1, Step: 2, Phase: PhaseToolsDone, ID: "c2", Store: "git", Changed: []string{"a.txt", "c.txt"}},
+		TurnEnd{Turn: 1, Reason: StopCompleted},
+	}
+	p := project(data...)
+	got := p.Turns()
+	if len(got) != 1 {
+		t.Fatalf("want 1 turn, got %d", len(got))
+	}
+	tp := got[0]
+	if tp.Turn != 1 || tp.Seq != 0 || !tp.Time.Equal(at(0)) || tp.Prompt != "write a.txt" || tp.Checkpoint.ID != "c0" {
+		t.Errorf("want turn 1 at seq 0 with its prompt and checkpoint c0, got %+v", tp)
+	}
+	if want := []string{"a.txt", "b.txt", "c.txt"}; !slices.Equal(tp.Changed, want) {
+		t.Errorf("want the files tack changed, sorted, without outside changes: %v, got %v", want, tp.Changed)
+	}
+}
+
+// events makes log events of payloads as project does.
+func events(data ...Data) []Event {
+	out := make([]Event, len(data))
+	for i, d := range data {
+		out[i] = Event{Type: d.EventType(), Seq: int64(i), Time: at(i), Data: d}
+	}
+	return out
+}
