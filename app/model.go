@@ -244,8 +244,22 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 }
 
 // applyLogged folds a durable event into the projection and transcript.
+// A rewind of the conversation redraws the transcript from the projection,
+// which no longer holds the rewound turns.
 func (m *Model) applyLogged(e session.Event) {
 	m.proj.Apply(e)
+	if d, ok := e.Data.(session.Rewind); ok && d.Conversation {
+		m.tr.Clear()
+		for _, e := range m.proj.Transcript() {
+			m.showLogged(e)
+		}
+		return
+	}
+	m.showLogged(e)
+}
+
+// showLogged adds a durable event to the transcript.
+func (m *Model) showLogged(e session.Event) {
 	switch d := e.Data.(type) {
 	case session.UserMessage:
 		if d.Kind == session.KindContext && d.Origin == ShellOrigin {

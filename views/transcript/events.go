@@ -64,6 +64,10 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 			tone = NoticeError
 		}
 		t.AddNotice(d.Text, tone)
+	case session.CompactionMarker:
+		// A projection's stand-in for a replacement, met when the
+		// transcript is rebuilt from one (after a rewind).
+		t.add(&block{kind: kindCompaction, finished: true})
 	case session.CompactEnd:
 		if d.Error == "" {
 			return false
