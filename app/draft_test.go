@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/complete"
 )
 
@@ -26,10 +27,10 @@ func wantPlainDraft(t *testing.T, m *Model, what, want string) {
 
 func TestExternalEditorResultLandsAsPlainText(t *testing.T) {
 	m, _ := newTestModel(nil)
-	m.typeInto("short draft")
+	keys.TypeText(keys.Into(m), "short draft")
 	m.Update(draftReadMsg{text: fifteenLines})
 	wantPlainDraft(t, m, "the edited draft", fifteenLines)
-	m.typeInto("!")
+	keys.TypeText(keys.Into(m), "!")
 	if got := m.editor.Value(); got != fifteenLines+"!" {
 		t.Fatalf("want typing to continue at the end of the edited draft, got %q", got)
 	}
@@ -38,7 +39,7 @@ func TestExternalEditorResultLandsAsPlainText(t *testing.T) {
 func TestHistoryPickLandsAsPlainText(t *testing.T) {
 	m, _ := newTestModel(nil)
 	m.applyLogged(session.Event{Type: "user/message", Data: session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: fifteenLines}})
-	_, cmd := m.Update(key("ctrl+r"))
+	_, cmd := m.Update(keys.Key("ctrl+r"))
 	if cmd == nil {
 		t.Fatal("want Ctrl+R to return the command that reads the workspace's history, got nil")
 	}
@@ -46,22 +47,22 @@ func TestHistoryPickLandsAsPlainText(t *testing.T) {
 	if m.ov.history == nil {
 		t.Fatal("want the history search open, got it closed")
 	}
-	m.Update(key("enter"))
+	m.Update(keys.Key("enter"))
 	wantPlainDraft(t, m, "the chosen prompt", fifteenLines)
 }
 
 func TestCompletionCompletesTheTokenUnderTheCursor(t *testing.T) {
 	m, _ := newTestModel(nil)
 	m.Update(filesMsg{files: complete.NewFiles([]string{"main.go", "docs/manual.md"})})
-	m.typeInto("look at @ma then run it")
+	keys.TypeText(keys.Into(m), "look at @ma then run it")
 	for range len(" then run it") {
-		m.Update(key("left"))
+		m.Update(keys.Key("left"))
 	}
 	if !m.menu.Open() {
 		t.Fatalf("want the file menu open for the @ma under the cursor, got it closed (draft %q, cursor %d)", m.editor.Value(), m.editor.CursorOffset())
 	}
-	m.Update(key("tab"))
-	m.typeInto("X")
+	m.Update(keys.Key("tab"))
+	keys.TypeText(keys.Into(m), "X")
 	if want := "look at @main.go X then run it"; m.editor.Value() != want {
 		t.Fatalf("want %q, got %q", want, m.editor.Value())
 	}
@@ -111,7 +112,7 @@ func TestHistorySearchCoversTheWorkspaceSessions(t *testing.T) {
 	m.Update(subscribedMsg{sessionID: "live", sub: be})
 	m.applyLogged(session.Event{Type: "user/message", Data: session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "this session's prompt"}})
 
-	_, cmd := m.Update(key("ctrl+r"))
+	_, cmd := m.Update(keys.Key("ctrl+r"))
 	if m.ov.history == nil || cmd == nil {
 		t.Fatalf("want Ctrl+R to open the search at once and read the other sessions in a command, got open %v, command %v", m.ov.history != nil, cmd != nil)
 	}
@@ -138,13 +139,13 @@ func TestKeysTypedBeforeTheWorkspaceHistoryArrivesAreKept(t *testing.T) {
 	m := New(Options{Backend: be, Width: 80, Height: 24})
 	m.Update(subscribedMsg{sessionID: "live", sub: be})
 
-	_, cmd := m.Update(key("ctrl+r"))
-	m.typeInto("fix")
+	_, cmd := m.Update(keys.Key("ctrl+r"))
+	keys.TypeText(keys.Into(m), "fix")
 	m.Update(cmd())
 	if s := ansi.Strip(screen(m)); !strings.Contains(s, "History search: fix") || !strings.Contains(s, "fix the parser") || strings.Contains(s, "write the README") {
 		t.Fatalf("want the query typed while loading kept and applied to the other sessions' prompts, got:\n%s", s)
 	}
-	m.Update(key("enter"))
+	m.Update(keys.Key("enter"))
 	if got := m.editor.Value(); got != "fix the parser" {
 		t.Fatalf("want the match chosen, got %q", got)
 	}

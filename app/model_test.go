@@ -13,6 +13,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/views/editor"
 )
 
@@ -83,29 +84,6 @@ func (c *countingBackend) Shell(_ context.Context, command string) ShellRun {
 	return ShellRun{Output: "ok"}
 }
 
-func key(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	}
-	if len(s) == 6 && s[:5] == "ctrl+" {
-		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
-	}
-	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
-}
-
 // noIO drives a model and fails when Update or View calls the backend.
 type noIO struct {
 	t  *testing.T
@@ -145,12 +123,6 @@ func (d noIO) run(cmd tea.Cmd) tea.Msg {
 	return msg
 }
 
-func (d noIO) typeText(s string) {
-	for _, r := range s {
-		d.step(key(string(r)))
-	}
-}
-
 func (d noIO) wantSent(what, want string) {
 	d.t.Helper()
 	if got := d.be.sent.Load(); got != want {
@@ -170,8 +142,8 @@ func TestUpdateCallsNoBackendOutsideCommands(t *testing.T) {
 	d := noIO{t: t, be: be, m: m}
 	d.step(tea.WindowSizeMsg{Width: 100, Height: 30})
 	d.step(subscribedMsg{sessionID: "s-1", sub: be})
-	d.typeText("hi")
-	d.run(d.step(key("enter")))
+	keys.TypeText(d.step, "hi")
+	d.run(d.step(keys.Key("enter")))
 	d.wantSent("Enter while idle", "send hi")
 	d.step(eventsMsg{events: []agent.Event{
 		agent.StatusChanged{Status: agent.StatusRunning},
@@ -182,20 +154,20 @@ func TestUpdateCallsNoBackendOutsideCommands(t *testing.T) {
 		agent.PhaseChanged{Phase: agent.PhaseCompacting},
 	}})
 	d.step(tickMsg{})
-	d.step(key("x"))
-	d.run(d.step(key("enter")))
+	d.step(keys.Key("x"))
+	d.run(d.step(keys.Key("enter")))
 	d.wantSent("Enter while running", "steer x")
-	d.step(key("y"))
-	d.run(d.step(key("tab")))
+	d.step(keys.Key("y"))
+	d.run(d.step(keys.Key("tab")))
 	d.wantSent("Tab while running", "send y")
-	d.step(key("pgup"))
-	d.step(key("ctrl+o"))
-	d.step(key("ctrl+t"))
-	d.run(d.step(key("esc")))
+	d.step(keys.Key("pgup"))
+	d.step(keys.Key("ctrl+o"))
+	d.step(keys.Key("ctrl+t"))
+	d.run(d.step(keys.Key("esc")))
 	d.wantSent("Esc while running", "cancel")
 	d.step(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusIdle}}})
-	d.typeText("/x")
-	d.run(d.step(key("enter")))
+	keys.TypeText(d.step, "/x")
+	d.run(d.step(keys.Key("enter")))
 	d.step(commandMsg{line: "/x"})
 	d.step(requestsMsg{})
 }
@@ -209,45 +181,45 @@ func TestOverlayPathsCallNoBackendOutsideCommands(t *testing.T) {
 	m := New(Options{Backend: be, Width: 80, Height: 24, Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
 	d := noIO{t: t, be: be, m: m}
 	d.step(subscribedMsg{sessionID: "s-1", sub: be, commands: be.SlashCommands()})
-	d.run(d.step(key("shift+tab")))
+	d.run(d.step(keys.Key("shift+tab")))
 	d.wantSent("Shift+Tab", "cycle")
 	if m.permission != "auto-edit" {
 		t.Fatalf("want the status row to show the new mode auto-edit, got %q", m.permission)
 	}
 
-	d.typeText("/model")
+	keys.TypeText(d.step, "/model")
 	if !m.menu.Open() {
 		t.Fatal("want the command menu open on a /model draft, got it closed")
 	}
-	d.step(key("esc"))
-	d.run(d.step(key("enter")))
+	d.step(keys.Key("esc"))
+	d.run(d.step(keys.Key("enter")))
 	if m.ov.models == nil {
 		t.Fatal("want /model to open the model picker, got none")
 	}
-	d.step(key("down"))
-	d.run(d.step(key("enter")))
+	d.step(keys.Key("down"))
+	d.run(d.step(keys.Key("enter")))
 	d.wantSent("choosing a model", "model n")
 
-	d.typeText("/resume")
-	d.step(key("esc"))
-	d.run(d.step(key("enter")))
+	keys.TypeText(d.step, "/resume")
+	d.step(keys.Key("esc"))
+	d.run(d.step(keys.Key("enter")))
 	if m.ov.sessions == nil {
 		t.Fatal("want /resume to open the session picker, got none")
 	}
-	d.step(key("esc"))
+	d.step(keys.Key("esc"))
 
-	d.run(d.step(key("ctrl+r")))
-	d.step(key("esc"))
-	d.step(key("?"))
-	d.step(key("esc"))
-	d.typeText("/details")
-	d.step(key("esc"))
-	d.step(key("enter"))
-	d.step(key("tab"))
-	d.step(key("esc"))
+	d.run(d.step(keys.Key("ctrl+r")))
+	d.step(keys.Key("esc"))
+	d.step(keys.Key("?"))
+	d.step(keys.Key("esc"))
+	keys.TypeText(d.step, "/details")
+	d.step(keys.Key("esc"))
+	d.step(keys.Key("enter"))
+	d.step(keys.Key("tab"))
+	d.step(keys.Key("esc"))
 
-	d.typeText("!ls")
-	d.run(d.step(key("enter")))
+	keys.TypeText(d.step, "!ls")
+	d.run(d.step(keys.Key("enter")))
 	d.wantSent("a ! draft", "shell ls")
 
 	broker := interact.NewBroker()
@@ -259,8 +231,8 @@ func TestOverlayPathsCallNoBackendOutsideCommands(t *testing.T) {
 	}()
 	<-broker.Changes()
 	d.step(requestsMsg{pending: broker.Pending()})
-	d.step(key("down"))
-	cmd := d.step(key("enter"))
+	d.step(keys.Key("down"))
+	cmd := d.step(keys.Key("enter"))
 	if cmd == nil {
 		t.Fatal("want Enter on the question to return the command that answers it, got nil")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 )
 
 func TestNarrowScreenRowsFitItsWidth(t *testing.T) {
@@ -33,9 +34,7 @@ func TestNarrowScreenRowsFitItsWidth(t *testing.T) {
 		m.Update(eventsMsg{events: append([]agent.Event{
 			agent.Logged{Event: session.Event{Type: "turn/start", Seq: 1, Data: session.TurnStart{Turn: 1}}},
 		}, paragraphs(1, 10)...)})
-		for _, r := range "draft 中文 text that wraps" {
-			m.Update(key(string(r)))
-		}
+		keys.TypeText(keys.Into(m), "draft 中文 text that wraps")
 		v := m.View()
 		if v.Cursor != nil && v.Cursor.X >= w {
 			t.Errorf("width %d: want the cursor within the screen, got column %d", w, v.Cursor.X)
@@ -46,7 +45,7 @@ func TestNarrowScreenRowsFitItsWidth(t *testing.T) {
 			wantRowsWithin(t, w, "request", m.View().Content)
 		}
 		m.Update(requestsMsg{})
-		m.Update(key("?"))
+		m.Update(keys.Key("?"))
 		wantRowsWithin(t, w, "help", m.View().Content)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/sessionpicker"
 	"github.com/tack-agent/tack/views/cards"
 	"github.com/tack-agent/tack/views/editor"
@@ -27,20 +28,20 @@ func newTestModel(now func() time.Time) (*Model, *countingBackend) {
 func TestEscClosesTheOverlayBeforeCancellingTheTurn(t *testing.T) {
 	m, be := newTestModel(nil)
 	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning}}})
-	m.Update(key("?"))
+	m.Update(keys.Key("?"))
 	if m.ov.help == nil {
 		t.Fatal("want ? on an empty editor to open help, got it closed")
 	}
 	before := m.tr.Settings().Cards
-	m.Update(key("ctrl+o"))
+	m.Update(keys.Key("ctrl+o"))
 	if got := m.tr.Settings().Cards; got != before {
 		t.Fatalf("want Ctrl+O ignored while help is open, got cards %v", got)
 	}
-	_, cmd := m.Update(key("esc"))
+	_, cmd := m.Update(keys.Key("esc"))
 	if m.ov.help != nil || cmd != nil {
 		t.Fatalf("want the first Esc to close help and cancel nothing, got help open %v, command %v", m.ov.help != nil, cmd != nil)
 	}
-	_, cmd = m.Update(key("esc"))
+	_, cmd = m.Update(keys.Key("esc"))
 	if cmd == nil {
 		t.Fatal("want the second Esc to cancel the running turn, got no command")
 	}
@@ -68,8 +69,8 @@ func TestCompactionShowsItsElapsedTime(t *testing.T) {
 
 func TestChoosingASessionEndsTheProgramWithItsID(t *testing.T) {
 	m, _ := newTestModel(nil)
-	m.typeInto("/resume")
-	_, cmd := m.Update(key("enter"))
+	keys.TypeText(keys.Into(m), "/resume")
+	_, cmd := m.Update(keys.Key("enter"))
 	m.Update(cmd())
 	if m.ov.sessions == nil {
 		t.Fatal("want /resume to open the session picker, got none")
@@ -77,8 +78,8 @@ func TestChoosingASessionEndsTheProgramWithItsID(t *testing.T) {
 	m.Update(sessionsMsg{loaded: sessionpicker.Loaded{Workspace: []session.Summary{
 		{ID: "s-1", Cwd: "/w"}, {ID: "s-0", Cwd: "/elsewhere"},
 	}}})
-	m.Update(key("down"))
-	_, cmd = m.Update(key("enter"))
+	m.Update(keys.Key("down"))
+	_, cmd = m.Update(keys.Key("enter"))
 	if got := m.Result(); got != (Result{ResumeID: "s-0", Cwd: "/elsewhere"}) {
 		t.Fatalf("want the result to resume s-0 in /elsewhere, got %+v", got)
 	}
@@ -92,22 +93,15 @@ func TestChoosingASessionEndsTheProgramWithItsID(t *testing.T) {
 
 func TestDetailsDialogAppliesLive(t *testing.T) {
 	m, _ := newTestModel(nil)
-	m.typeInto("/details")
-	_, cmd := m.Update(key("enter"))
+	keys.TypeText(keys.Into(m), "/details")
+	_, cmd := m.Update(keys.Key("enter"))
 	m.Update(cmd())
 	if m.ov.details == nil {
 		t.Fatal("want /details to open the dialog, got none")
 	}
-	m.Update(key("tab"))
+	m.Update(keys.Key("tab"))
 	if got := m.tr.Settings().Cards; got != cards.Expanded {
 		t.Fatalf("want Tab in the dialog to expand cards at once, got %v", got)
-	}
-}
-
-// typeInto types s into the editor, key by key.
-func (m *Model) typeInto(s string) {
-	for _, r := range s {
-		m.Update(key(string(r)))
 	}
 }
 

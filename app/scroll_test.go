@@ -11,6 +11,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 )
 
 // paragraphs streams n numbered paragraphs as one delta each.
@@ -36,7 +37,7 @@ func TestNewOutputFollowsOnlyAtTheBottom(t *testing.T) {
 		t.Fatalf("want the newest paragraph on screen while at the bottom, got\n%s", s)
 	}
 
-	m.Update(key("pgup"))
+	m.Update(keys.Key("pgup"))
 	before := ansi.Strip(screen(m))
 	m.Update(eventsMsg{events: paragraphs(21, 5)})
 	if after := ansi.Strip(screen(m)); after != before {

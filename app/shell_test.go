@@ -9,12 +9,13 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 )
 
 func TestShellCommandOutputShowsOnceOnItsCard(t *testing.T) {
 	m, _ := newTestModel(nil)
-	m.typeInto("!printf 'a\\nb'")
-	m.Update(key("enter"))
+	keys.TypeText(keys.Into(m), "!printf 'a\\nb'")
+	m.Update(keys.Key("enter"))
 	m.Update(shellMsg{callID: "user_shell_1", run: ShellRun{
 		Card:   card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "printf 'a\\nb'", Output: "first-row\nsecond-row\n"}},
 		Output: "first-row\nsecond-row\n",

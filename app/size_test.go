@@ -11,6 +11,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 )
 
 func TestShortScreenKeepsTheEditorAndCursorInSight(t *testing.T) {
@@ -20,9 +21,7 @@ func TestShortScreenKeepsTheEditorAndCursorInSight(t *testing.T) {
 		m.Update(eventsMsg{events: append([]agent.Event{
 			agent.Logged{Event: session.Event{Type: "turn/start", Seq: 1, Data: session.TurnStart{Turn: 1}}},
 		}, paragraphs(1, 10)...)})
-		for _, r := range "draft" {
-			m.Update(key(string(r)))
-		}
+		keys.TypeText(keys.Into(m), "draft")
 		v := m.View()
 		rows := strings.Split(ansi.Strip(v.Content), "\n")
 		if len(rows) != h {
@@ -49,7 +48,7 @@ func TestShortScreenGivesTheEditorRowsToAQuestion(t *testing.T) {
 	for _, h := range []int{5, 6, 8, 11, 12, 20} {
 		m, _ := newTestModel(nil)
 		m.Update(tea.WindowSizeMsg{Width: 40, Height: h})
-		m.typeInto("draft")
+		keys.TypeText(keys.Into(m), "draft")
 		m.Update(requestsMsg{pending: broker.Pending()})
 		screen := ansi.Strip(m.View().Content)
 		if !strings.Contains(screen, "Apples") {

@@ -3,25 +3,18 @@ package snapshots
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tack-agent/tack/internal/testkit/tackbin"
 )
 
-// buildTack builds the tack binary once per test.
-func buildTack(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tack")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/tack").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build tack: %v\n%s", err, out)
-	}
-	return bin
-}
+func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }
 
 func TestTUIRefusesWithoutATerminal(t *testing.T) {
-	bin := buildTack(t)
+	bin := tackbin.Path(t)
 	cmd := exec.Command(bin, "--ui", "tui")
 	cmd.Env = []string{"TACK_HOME=" + t.TempDir(), "HOME=" + t.TempDir(), "PATH=/usr/bin:/bin"}
 	cmd.Stdin = strings.NewReader("")

@@ -16,6 +16,7 @@ import (
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit"
 )
 
 // live is a launched session (real agent, tools, permission policy and
@@ -171,20 +172,18 @@ func TestShellPassthroughAddsContext(t *testing.T) {
 	l := launchLive(t, "full-access")
 	l.prompt("!echo hello from the shell")
 	l.tt.WaitText(t, "$ echo hello from the shell")
-	deadline := time.Now().Add(waitLimit)
-	for {
+	var context string
+	testkit.Eventually(t, "a shell context message in the session", func() bool {
 		for _, e := range l.s.Agent.Events() {
 			if m, ok := e.Data.(session.UserMessage); ok && m.Kind == session.KindContext && m.Origin == app.ShellOrigin {
-				if want := "$ echo hello from the shell\nhello from the shell"; !strings.Contains(m.Text, want) {
-					t.Fatalf("want the shell context to hold %q, got %q", want, m.Text)
-				}
-				return
+				context = m.Text
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("want a shell context message in the session, got none; screen:\n%s", l.tt.E.String())
-		}
-		time.Sleep(5 * time.Millisecond)
+		return false
+	}, l.tt.E.String)
+	if want := "$ echo hello from the shell\nhello from the shell"; !strings.Contains(context, want) {
+		t.Fatalf("want the shell context to hold %q, got %q", want, context)
 	}
 }
 

@@ -1,6 +1,7 @@
 package snapshots
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit"
 )
 
 // frozen is the clock of every screen.
@@ -177,21 +179,13 @@ func TestQueuedBadgeWithTwoSteeringMessages(t *testing.T) {
 
 func waitCalls(t *testing.T, f *Fake, want ...string) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		got := f.Calls()
-		if len(got) >= len(want) {
-			for i, w := range want {
-				if got[len(got)-len(want)+i] != w {
-					t.Fatalf("want backend calls ending %q, got %q", want, got)
-				}
-			}
-			return
+	testkit.Eventually(t, fmt.Sprintf("backend calls %q", want), func() bool { return len(f.Calls()) >= len(want) },
+		func() string { return fmt.Sprintf("%q", f.Calls()) })
+	got := f.Calls()
+	for i, w := range want {
+		if got[len(got)-len(want)+i] != w {
+			t.Fatalf("want backend calls ending %q, got %q", want, got)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("want backend calls %q, got %q", want, got)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

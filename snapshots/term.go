@@ -8,27 +8,22 @@ package snapshots
 
 import (
 	"fmt"
-	"image/color"
 	"io"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/tack-agent/tack/snapshots/golden"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
-)
 
-// waitLimit bounds every wait for the screen. Waits end as soon as the screen
-// is right; the limit only decides how long a failing test takes, so it is
-// generous for a loaded 2-core machine running the race detector.
-const waitLimit = 15 * time.Second
+	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/palette"
+)
 
 // Term is a running program in an emulated terminal.
 type Term struct {
@@ -186,20 +181,13 @@ func (tt *Term) text() string {
 }
 
 // WaitFor polls the screen until pred holds, failing with the screen after
-// waitLimit.
+// testkit.WaitLimit.
 func (tt *Term) WaitFor(t testing.TB, what string, pred func(screen string) bool) string {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		s := tt.Text()
-		if pred(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("want the screen to show %s within %v, got:\n%s", what, waitLimit, s)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	var s string
+	testkit.Eventually(t, "the screen to show "+what, func() bool { s = tt.Text(); return pred(s) },
+		func() string { return s })
+	return s
 }
 
 // WaitText waits until the screen contains every one of texts.
@@ -224,13 +212,7 @@ func (tt *Term) WaitGone(t testing.TB, text string) string {
 // WaitTitle waits until the window title is want.
 func (tt *Term) WaitTitle(t testing.TB, want string) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for tt.Title() != want {
-		if time.Now().After(deadline) {
-			t.Fatalf("want window title %q, got %q", want, tt.Title())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.Eventually(t, fmt.Sprintf("window title %q", want), func() bool { return tt.Title() == want }, tt.Title)
 }
 
 // Stop ends the program, if it still runs, and waits until it ended. It
@@ -241,7 +223,7 @@ func (tt *Term) Stop() {
 	var err error
 	select {
 	case err = <-tt.done:
-	case <-time.After(waitLimit):
+	case <-time.After(testkit.WaitLimit):
 		tt.P.Kill()
 		err = <-tt.done
 	}
@@ -255,8 +237,8 @@ func (tt *Term) Wait(t testing.TB) error {
 	case err := <-tt.done:
 		tt.done <- err
 		return err
-	case <-time.After(waitLimit):
-		t.Fatalf("want the program to end within %v; the screen is:\n%s", waitLimit, tt.Text())
+	case <-time.After(testkit.WaitLimit):
+		t.Fatalf("want the program to end within %v; the screen is:\n%s", testkit.WaitLimit, tt.Text())
 		return nil
 	}
 }
@@ -277,35 +259,13 @@ func (tt *Term) Key(code rune, mod ...uv.KeyMod) {
 func (tt *Term) Ctrl(r rune) { tt.Key(r, vt.ModCtrl) }
 
 // paletteName names the 16 ANSI colours.
-var paletteName = [16]string{
-	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
-	"bright-black", "bright-red", "bright-green", "bright-yellow", "bright-blue", "bright-magenta", "bright-cyan", "bright-white",
-}
-
-// colourName names a foreground colour, or reports that it is outside the
-// palette.
-func colourName(c color.Color) (string, bool) {
-	switch c := c.(type) {
-	case nil:
-		return "", true
-	case ansi.BasicColor:
-		return paletteName[c&15], true
-	case ansi.IndexedColor:
-		if c < 16 {
-			return paletteName[c], true
-		}
-	}
-	r, g, b, _ := c.RGBA()
-	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8), false
-}
-
 // styleOf describes a cell's style, "" for the default.
 func styleOf(c *uv.Cell) string {
 	if c == nil {
 		return ""
 	}
 	var parts []string
-	if n, _ := colourName(c.Style.Fg); n != "" {
+	if n, _ := palette.ColourName(c.Style.Fg); n != "" {
 		parts = append(parts, n)
 	}
 	for _, a := range []struct {
@@ -371,11 +331,8 @@ func rowRuns(e *vt.SafeEmulator, y, w int, bad *[]string) string {
 	for x := 0; x < w; x++ {
 		c := e.CellAt(x, y)
 		if c != nil {
-			if _, ok := colourName(c.Style.Fg); !ok {
-				*bad = append(*bad, fmt.Sprintf("cell %d,%d: foreground %v outside the 16-colour palette", x, y, c.Style.Fg))
-			}
-			if c.Style.Bg != nil {
-				*bad = append(*bad, fmt.Sprintf("cell %d,%d: explicit background %v", x, y, c.Style.Bg))
+			if v := palette.CellViolation(x, y, c.Style.Fg, c.Style.Bg); v != "" {
+				*bad = append(*bad, v)
 			}
 		}
 		s := styleOf(c)
@@ -396,5 +353,5 @@ func (tt *Term) Golden(t testing.TB, name string) {
 	if len(bad) > 0 {
 		t.Errorf("screen %s leaves the 16-colour palette (%d cells), first: %s", name, len(bad), bad[0])
 	}
-	golden.Assert(t, filepath.Join("testdata", name+".golden"), []byte(got))
+	golden.File(t, name, got)
 }

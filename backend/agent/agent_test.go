@@ -14,6 +14,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/internal/testkit"
 )
 
 // testTool is a tool defined by the test: it runs fn.
@@ -369,16 +370,14 @@ func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
 // waitModelTitle waits until log holds a title named by the model.
 func waitModelTitle(t *testing.T, log *session.Log) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	testkit.Eventually(t, "a title from the model", func() bool {
 		for _, e := range log.Events() {
 			if tt, ok := e.Data.(session.Title); ok && tt.Source == "model" {
-				return
+				return true
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatal("want a title from the model within 10s")
+		return false
+	})
 }
 
 func TestOversizedToolResultIsSpilledToAFile(t *testing.T) {

@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tack-agent/tack/snapshots/golden"
-
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/golden"
 )
 
 // The real agent is what front doors pass to Execute.

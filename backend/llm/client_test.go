@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tack-agent/tack/snapshots/golden"
-
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/internal/testkit/golden"
 )
 
 const fixtures = "../../testdata/deepseek"

@@ -15,27 +15,11 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/internal/testkit/tackbin"
 )
 
-// tackBin is the binary built once for the end-to-end tests.
-var tackBin string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "tack-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: temp dir:", err)
-		os.Exit(1)
-	}
-	tackBin = filepath.Join(dir, "tack")
-	if out, err := exec.Command("go", "build", "-o", tackBin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: go build: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }
 
 // lockedBuffer collects a process's output while tests read it.
 type lockedBuffer struct {
@@ -79,7 +63,7 @@ func startTack(t *testing.T, srv *llmtest.Server, args ...string) *process {
 func startTackIn(t *testing.T, srv *llmtest.Server, home, dir string, args ...string) *process {
 	t.Helper()
 	r := &process{t: t, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, home: home, done: make(chan struct{})}
-	r.cmd = exec.Command(tackBin, args...)
+	r.cmd = exec.Command(tackbin.Path(t), args...)
 	r.cmd.Dir = dir
 	r.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + r.home, "TACK_HOME=" + r.home}
 	if srv != nil {
@@ -120,19 +104,23 @@ func (r *process) closeStdin() { _ = r.stdin.Close() }
 // waitOutput polls stdout until it contains want.
 func (r *process) waitOutput(want string) {
 	r.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(r.stdout.String(), want) {
-		if time.Now().After(deadline) {
-			r.t.Fatalf("want stdout to contain %q within 10s, got %q (stderr %q)", want, r.stdout.String(), r.stderr.String())
-		}
+	exited := false
+	testkit.Eventually(r.t, fmt.Sprintf("stdout to contain %q", want), func() bool {
 		select {
 		case <-r.done:
-			if !strings.Contains(r.stdout.String(), want) {
-				r.t.Fatalf("want stdout to contain %q, but tack exited: stdout %q, stderr %q", want, r.stdout.String(), r.stderr.String())
-			}
-		case <-time.After(10 * time.Millisecond):
+			exited = true
+		default:
 		}
+		return strings.Contains(r.stdout.String(), want) || exited
+	}, r.output)
+	if !strings.Contains(r.stdout.String(), want) {
+		r.t.Fatalf("want stdout to contain %q, but tack exited: %s", want, r.output())
 	}
+}
+
+// output is what the process wrote so far, for failure messages.
+func (r *process) output() string {
+	return fmt.Sprintf("stdout %q, stderr %q", r.stdout.String(), r.stderr.String())
 }
 
 // exitCode waits at most within for the process to end.
@@ -166,13 +154,8 @@ func waitStalled(t *testing.T, srv *llmtest.Server) {
 // waitRequests polls until srv has received n requests.
 func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for len(srv.Requests()) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("want %d requests within 10s, got %d", n, len(srv.Requests()))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.Eventually(t, fmt.Sprintf("%d requests", n), func() bool { return len(srv.Requests()) >= n },
+		func() string { return fmt.Sprint(len(srv.Requests()), " requests") })
 }
 
 // toolMessage is the content of the tool message answering callID in the

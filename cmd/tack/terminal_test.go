@@ -1,14 +1,17 @@
 package main
 
 import (
-	"os/exec"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
+	"github.com/charmbracelet/x/vt"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/internal/testkit/ptyterm"
+	"github.com/tack-agent/tack/internal/testkit/tackbin"
 )
 
 // TestLineTerminalCtrlCCancelsTheTurnThenExits drives line mode in a
@@ -17,56 +20,35 @@ import (
 func TestLineTerminalCtrlCCancelsTheTurnThenExits(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
 	home := t.TempDir()
-	cmd := exec.Command(tackBin, "--ui", "line")
-	cmd.Dir = t.TempDir()
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home, "TACK_HOME=" + home, "TERM=xterm",
-		"DEEPSEEK_BASE_URL=" + srv.URL(), "DEEPSEEK_API_KEY=test"}
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 100})
+	term, err := ptyterm.Start(ptyterm.Options{
+		Bin: tackbin.Path(t), Args: []string{"--ui", "line"}, Dir: t.TempDir(), Cols: 100, Rows: 24,
+		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TACK_HOME=" + home, "TERM=xterm",
+			"DEEPSEEK_BASE_URL=" + srv.URL(), "DEEPSEEK_API_KEY=test"},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tty.Close()
-	out := &lockedBuffer{}
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := tty.Read(buf)
-			out.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	defer term.Close()
 	waitFor := func(want string) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(out.String(), want) {
-			if time.Now().After(deadline) {
-				t.Fatalf("want the terminal to show %q within 10s, got %q", want, out.String())
-			}
-			time.Sleep(10 * time.Millisecond)
+		if screen, _, err := term.WaitScreen(testkit.WaitLimit, func(s string) bool { return strings.Contains(s, want) }); err != nil {
+			t.Fatalf("want the terminal to show %q: %v; it shows:\n%s", want, err, screen)
 		}
 	}
-	waitFor("> ")
-	tty.WriteString("hi\r")
+	waitFor("\n>") // the prompt; the screen drops trailing blanks
+	term.Type("hi")
+	term.Key(vt.KeyEnter)
 	select {
 	case <-srv.Stalled():
-	case <-time.After(10 * time.Second):
-		t.Fatalf("want the stream to stall within 10s, terminal shows %q", out.String())
+	case <-time.After(testkit.WaitLimit):
+		t.Fatalf("want the stream to stall, terminal shows:\n%s", term.Screen())
 	}
 	waitFor("partial")
-	tty.WriteString("\x03")
+	term.Key('c', vt.ModCtrl)
 	waitFor("Turn cancelled.")
-	tty.WriteString("\x03")
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("want exit 0 after Ctrl+C at the idle prompt, got %v (terminal %q)", err, out.String())
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatalf("want tack to exit after the second Ctrl+C, terminal shows %q", out.String())
+	term.Key('c', vt.ModCtrl)
+	code, err := term.Wait(testkit.WaitLimit)
+	if err != nil || code != 0 {
+		t.Fatalf("want exit 0 after Ctrl+C at the idle prompt, got %d, %v; terminal shows:\n%s", code, err, term.Screen())
 	}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/views/theme"
 )
@@ -44,14 +46,6 @@ func edit() interact.Approval {
 	}
 }
 
-func press(d *Dialog, keys ...string) Outcome {
-	var out Outcome
-	for _, k := range keys {
-		out = d.Update(overlaytest.Key(k), overlaytest.Later())
-	}
-	return out
-}
-
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -67,12 +61,12 @@ func TestGoldenScreens(t *testing.T) {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
 			d := New(tt.a, th, overlaytest.Epoch())
 			d.View(size[0], size[1])
-			press(d, tt.keys...)
-			for _, k := range overlaytest.Type(tt.typed) {
+			keys.Press(overlaytest.AfterGuard(d.Update), tt.keys...)
+			for _, k := range keys.Type(tt.typed) {
 				d.Update(k, overlaytest.Later())
 			}
 			name := fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1])
-			overlaytest.Golden(t, name, d.View(size[0], size[1]), size[0], size[1])
+			golden.View(t, name, d.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }
@@ -98,13 +92,13 @@ func TestDecisions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := New(bash(), th, overlaytest.Epoch())
-			if got := press(d, tt.keys...); got.Decided {
+			if got := keys.Press(overlaytest.AfterGuard(d.Update), tt.keys...); got.Decided {
 				t.Fatalf("want no decision before the final key, got %+v", got)
 			}
-			for _, k := range overlaytest.Type(tt.typed) {
+			for _, k := range keys.Type(tt.typed) {
 				d.Update(k, overlaytest.Later())
 			}
-			got := press(d, tt.final...)
+			got := keys.Press(overlaytest.AfterGuard(d.Update), tt.final...)
 			if !got.Decided || got.Decision != tt.want {
 				t.Errorf("want decided %+v, got %+v", tt.want, got)
 			}
@@ -123,25 +117,25 @@ func TestAllowForSessionShowsWhatItRemembers(t *testing.T) {
 	if v := ansi.Strip(d.View(100, 30)); strings.Contains(v, "this session") {
 		t.Errorf("want no session choice without a Remember text, got\n%s", v)
 	}
-	if got := press(d, "a"); got.Decided {
+	if got := keys.Press(overlaytest.AfterGuard(d.Update), "a"); got.Decided {
 		t.Errorf("want a ignored without a Remember text, got %+v", got)
 	}
 }
 
 func TestEscInReasonReturnsToChoices(t *testing.T) {
 	d := New(bash(), th, overlaytest.Epoch())
-	press(d, "n", "esc")
-	if got := press(d, "y"); !got.Decided || got.Decision.Verdict != interact.Allow {
+	keys.Press(overlaytest.AfterGuard(d.Update), "n", "esc")
+	if got := keys.Press(overlaytest.AfterGuard(d.Update), "y"); !got.Decided || got.Decision.Verdict != interact.Allow {
 		t.Errorf("want y to allow after leaving the reason, got %+v", got)
 	}
 }
 
 func TestKeysWithinGuardAreIgnored(t *testing.T) {
 	d := New(bash(), th, overlaytest.Epoch())
-	if got := d.Update(overlaytest.Key("y"), overlaytest.Epoch().Add(Guard-time.Millisecond)); got.Decided {
+	if got := d.Update(keys.Key("y"), overlaytest.Epoch().Add(Guard-time.Millisecond)); got.Decided {
 		t.Fatalf("want y within the guard ignored, got %+v", got)
 	}
-	if got := d.Update(overlaytest.Key("y"), overlaytest.Epoch().Add(Guard)); !got.Decided {
+	if got := d.Update(keys.Key("y"), overlaytest.Epoch().Add(Guard)); !got.Decided {
 		t.Errorf("want y after the guard to decide, got %+v", got)
 	}
 }
@@ -152,7 +146,7 @@ func TestDiffScrolls(t *testing.T) {
 	if !strings.Contains(first, "↓ ") {
 		t.Fatalf("want a ↓ N more row for a long diff, got\n%s", first)
 	}
-	press(d, "pgdown")
+	keys.Press(overlaytest.AfterGuard(d.Update), "pgdown")
 	if v := ansi.Strip(d.View(60, 14)); !strings.Contains(v, "↑ ") || v == first {
 		t.Errorf("want PgDn to scroll the diff, got\n%s", v)
 	}
@@ -161,9 +155,9 @@ func TestDiffScrolls(t *testing.T) {
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	for _, a := range []interact.Approval{bash(), edit()} {
 		d := New(a, th, overlaytest.Epoch())
-		press(d, "n")
+		keys.Press(overlaytest.AfterGuard(d.Update), "n")
 		for _, size := range overlaytest.Sizes() {
-			overlaytest.CheckFits(t, d.View(size[0], size[1]), size[0], size[1])
+			golden.Fits(t, d.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/views/theme"
 )
@@ -52,9 +54,9 @@ func TestGoldenScreens(t *testing.T) {
 			m := newMenu()
 			m.Refresh(tt.draft, len(tt.draft))
 			for _, k := range tt.keys {
-				m.Update(overlaytest.Key(k))
+				m.Update(keys.Key(k))
 			}
-			overlaytest.Golden(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), m.View(size[0], size[1]), size[0], size[1])
+			golden.View(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), m.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }
@@ -63,7 +65,7 @@ func TestAcceptingAFolderKeepsTheMenuOpen(t *testing.T) {
 	m := newMenu()
 	e := &editor{draft: "look at @overl", cursor: 14}
 	m.Refresh(e.draft, e.cursor)
-	out := m.Update(overlaytest.Key("tab"))
+	out := m.Update(keys.Key("tab"))
 	if !out.Accepted {
 		t.Fatalf("want Tab to accept, got %+v", out)
 	}
@@ -75,8 +77,8 @@ func TestAcceptingAFolderKeepsTheMenuOpen(t *testing.T) {
 	if !m.Open() {
 		t.Fatal("want the menu open inside the folder")
 	}
-	m.Update(overlaytest.Key("down"))
-	out = m.Update(overlaytest.Key("enter"))
+	m.Update(keys.Key("down"))
+	out = m.Update(keys.Key("enter"))
 	e.apply(out.Edit)
 	if e.draft != "look at @overlays/complete/menu.go " {
 		t.Errorf("want the file inserted with a space, got %q", e.draft)
@@ -91,7 +93,7 @@ func TestAcceptingAPathWithSpacesQuotesIt(t *testing.T) {
 	m := newMenu()
 	e := &editor{draft: "@notes", cursor: 6}
 	m.Refresh(e.draft, e.cursor)
-	e.apply(m.Update(overlaytest.Key("enter")).Edit)
+	e.apply(m.Update(keys.Key("enter")).Edit)
 	if e.draft != `@"docs/my notes.md" ` {
 		t.Errorf("want a quoted path, got %q", e.draft)
 	}
@@ -101,7 +103,7 @@ func TestAcceptingACommand(t *testing.T) {
 	m := newMenu()
 	e := &editor{draft: "/mo", cursor: 3}
 	m.Refresh(e.draft, e.cursor)
-	out := m.Update(overlaytest.Key("enter"))
+	out := m.Update(keys.Key("enter"))
 	e.apply(out.Edit)
 	if e.draft != "/model " || out.Command != "model" {
 		t.Errorf("want /model accepted, got %q %+v", e.draft, out)
@@ -111,7 +113,7 @@ func TestAcceptingACommand(t *testing.T) {
 func TestEscClosesUntilTheTriggerChanges(t *testing.T) {
 	m := newMenu()
 	m.Refresh("@do", 3)
-	if out := m.Update(overlaytest.Key("esc")); !out.Handled || m.Open() {
+	if out := m.Update(keys.Key("esc")); !out.Handled || m.Open() {
 		t.Fatalf("want Esc handled and the menu closed, got %+v open=%v", out, m.Open())
 	}
 	m.Refresh("@doc", 4)
@@ -127,7 +129,7 @@ func TestEscClosesUntilTheTriggerChanges(t *testing.T) {
 func TestUnhandledKeysGoToTheEditor(t *testing.T) {
 	m := newMenu()
 	m.Refresh("@do", 3)
-	if out := m.Update(overlaytest.Key("x")); out.Handled {
+	if out := m.Update(keys.Key("x")); out.Handled {
 		t.Errorf("want typing left to the editor, got %+v", out)
 	}
 }
@@ -138,7 +140,7 @@ func TestFileMenuWaitsForTheIndex(t *testing.T) {
 	if v := ansi.Strip(m.View(50, 14)); v != Indexing {
 		t.Errorf("want %q before the index, got %q", Indexing, v)
 	}
-	if out := m.Update(overlaytest.Key("enter")); out.Accepted {
+	if out := m.Update(keys.Key("enter")); out.Accepted {
 		t.Errorf("want nothing to accept before the index, got %+v", out)
 	}
 }
@@ -148,7 +150,7 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 		m := newMenu()
 		m.Refresh(draft, len(draft))
 		for _, size := range overlaytest.Sizes() {
-			overlaytest.CheckFits(t, m.View(size[0], size[1]), size[0], size[1])
+			golden.Fits(t, m.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }

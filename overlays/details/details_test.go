@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/views/cards"
 	"github.com/tack-agent/tack/views/theme"
@@ -14,8 +16,8 @@ var th = theme.New(true)
 func TestGoldenScreens(t *testing.T) {
 	for _, size := range [][2]int{{100, 30}, {50, 14}} {
 		d := New(cards.Collapsed, true, th)
-		d.Update(overlaytest.Key("down"))
-		overlaytest.Golden(t, fmt.Sprintf("details_%dx%d", size[0], size[1]), d.View(size[0], size[1]), size[0], size[1])
+		d.Update(keys.Key("down"))
+		golden.View(t, fmt.Sprintf("details_%dx%d", size[0], size[1]), d.View(size[0], size[1]), size[0], size[1])
 	}
 }
 
@@ -33,11 +35,11 @@ func TestTabCyclesAndAppliesLive(t *testing.T) {
 		{"esc", Outcome{Kind: Closed, Cards: cards.Collapsed, Reasoning: false}},
 	}
 	for i, s := range steps {
-		if got := d.Update(overlaytest.Key(s.key)); got != s.want {
+		if got := d.Update(keys.Key(s.key)); got != s.want {
 			t.Errorf("step %d (%s): want %+v, got %+v", i, s.key, s.want, got)
 		}
 	}
-	if got := New(cards.Hidden, false, th).Update(overlaytest.Key("enter")); got.Kind != Closed {
+	if got := New(cards.Hidden, false, th).Update(keys.Key("enter")); got.Kind != Closed {
 		t.Errorf("want Enter to close, got %+v", got)
 	}
 }
@@ -45,6 +47,6 @@ func TestTabCyclesAndAppliesLive(t *testing.T) {
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	d := New(cards.Expanded, false, th)
 	for _, size := range overlaytest.Sizes() {
-		overlaytest.CheckFits(t, d.View(size[0], size[1]), size[0], size[1])
+		golden.Fits(t, d.View(size[0], size[1]), size[0], size[1])
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/complete"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/views/theme"
@@ -26,7 +28,7 @@ func commands() []complete.Command {
 func TestGoldenScreens(t *testing.T) {
 	for _, size := range [][2]int{{100, 30}, {50, 14}} {
 		h := New(DefaultKeys(), commands(), th)
-		overlaytest.Golden(t, fmt.Sprintf("help_%dx%d", size[0], size[1]), h.View(size[0], size[1]), size[0], size[1])
+		golden.View(t, fmt.Sprintf("help_%dx%d", size[0], size[1]), h.View(size[0], size[1]), size[0], size[1])
 	}
 }
 
@@ -36,12 +38,12 @@ func TestScrollsToTheCommands(t *testing.T) {
 		t.Fatalf("want the commands below the first page, got\n%s", v)
 	}
 	for range 5 {
-		h.Update(overlaytest.Key("pgdown"))
+		h.Update(keys.Key("pgdown"))
 	}
 	if v := ansi.Strip(h.View(60, 12)); !strings.Contains(v, "/resume [id] — Resume a session") {
 		t.Errorf("want the commands after paging down, got\n%s", v)
 	}
-	if got := h.Update(overlaytest.Key("esc")); !got.Closed {
+	if got := h.Update(keys.Key("esc")); !got.Closed {
 		t.Errorf("want Esc to close, got %+v", got)
 	}
 }
@@ -49,6 +51,6 @@ func TestScrollsToTheCommands(t *testing.T) {
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	h := New(DefaultKeys(), commands(), th)
 	for _, size := range overlaytest.Sizes() {
-		overlaytest.CheckFits(t, h.View(size[0], size[1]), size[0], size[1])
+		golden.Fits(t, h.View(size[0], size[1]), size[0], size[1])
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/views/theme"
 )
@@ -23,20 +25,6 @@ func prompts() []string {
 	}
 }
 
-func press(s *Search, keys ...string) Outcome {
-	var out Outcome
-	for _, k := range keys {
-		out = s.Update(overlaytest.Key(k))
-	}
-	return out
-}
-
-func typeText(s *Search, text string) {
-	for _, k := range overlaytest.Type(text) {
-		s.Update(k)
-	}
-}
-
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct {
 		name, typed string
@@ -49,9 +37,9 @@ func TestGoldenScreens(t *testing.T) {
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
 			s := New(prompts(), th)
-			typeText(s, tt.typed)
-			press(s, tt.keys...)
-			overlaytest.Golden(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), s.View(size[0], size[1]), size[0], size[1])
+			keys.TypeText(s.Update, tt.typed)
+			keys.Press(s.Update, tt.keys...)
+			golden.View(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), s.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }
@@ -72,8 +60,8 @@ func TestSearchChoosesTheMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := New(prompts(), th)
-		typeText(s, tt.typed)
-		if got := press(s, tt.keys...); got != tt.want {
+		keys.TypeText(s.Update, tt.typed)
+		if got := keys.Press(s.Update, tt.keys...); got != tt.want {
 			t.Errorf("%q then %v: want %+v, got %+v", tt.typed, tt.keys, tt.want, got)
 		}
 	}
@@ -89,8 +77,8 @@ func TestControlsInPromptsAreEscaped(t *testing.T) {
 
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	s := New(prompts(), th)
-	typeText(s, "e")
+	keys.TypeText(s.Update, "e")
 	for _, size := range overlaytest.Sizes() {
-		overlaytest.CheckFits(t, s.View(size[0], size[1]), size[0], size[1])
+		golden.Fits(t, s.View(size[0], size[1]), size[0], size[1])
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/views/theme"
 )
@@ -21,20 +23,6 @@ func catalog() []llm.Model {
 	return c.Models()
 }
 
-func press(p *Picker, keys ...string) Outcome {
-	var out Outcome
-	for _, k := range keys {
-		out = p.Update(overlaytest.Key(k))
-	}
-	return out
-}
-
-func typeText(p *Picker, s string) {
-	for _, k := range overlaytest.Type(s) {
-		p.Update(k)
-	}
-}
-
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct{ name, typed string }{
 		{"all", ""},
@@ -44,8 +32,8 @@ func TestGoldenScreens(t *testing.T) {
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
 			p := New(catalog(), "deepseek-v4-flash", llm.EffortMax, th)
-			typeText(p, tt.typed)
-			overlaytest.Golden(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), p.View(size[0], size[1]), size[0], size[1])
+			keys.TypeText(p.Update, tt.typed)
+			golden.View(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), p.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }
@@ -63,7 +51,7 @@ func TestFilterMatchesProviderModelAndName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := New(catalog(), "", "", th)
-		typeText(p, tt.typed)
+		keys.TypeText(p.Update, tt.typed)
 		var got []string
 		for _, i := range p.matches {
 			got = append(got, p.models[i].ID)
@@ -76,24 +64,24 @@ func TestFilterMatchesProviderModelAndName(t *testing.T) {
 
 func TestEnterSelectsWithCycledEffort(t *testing.T) {
 	p := New(catalog(), "deepseek-v4-flash", llm.EffortHigh, th)
-	got := press(p, "down", "shift+tab", "shift+tab", "enter")
+	got := keys.Press(p.Update, "down", "shift+tab", "shift+tab", "enter")
 	want := Outcome{Kind: Selected, Model: "deepseek-v4-pro", Effort: llm.EffortOff}
 	if got != want {
 		t.Errorf("want %+v (high → max → off), got %+v", want, got)
 	}
 	p = New(catalog(), "deepseek-v4-flash", llm.EffortLow, th)
-	if got := press(p, "enter"); got != (Outcome{Kind: Selected, Model: "deepseek-v4-flash", Effort: llm.EffortLow}) {
+	if got := keys.Press(p.Update, "enter"); got != (Outcome{Kind: Selected, Model: "deepseek-v4-flash", Effort: llm.EffortLow}) {
 		t.Errorf("want the current model and effort on Enter, got %+v", got)
 	}
 }
 
 func TestEscClearsFilterThenCloses(t *testing.T) {
 	p := New(catalog(), "", "", th)
-	typeText(p, "pro")
-	if got := press(p, "esc"); got.Kind != None || !p.filter.Empty() || len(p.matches) != 4 {
+	keys.TypeText(p.Update, "pro")
+	if got := keys.Press(p.Update, "esc"); got.Kind != None || !p.filter.Empty() || len(p.matches) != 4 {
 		t.Fatalf("want the first Esc to clear the filter, got %+v filter %q", got, p.filter.Value())
 	}
-	if got := press(p, "esc"); got.Kind != Closed {
+	if got := keys.Press(p.Update, "esc"); got.Kind != Closed {
 		t.Errorf("want the second Esc to close, got %+v", got)
 	}
 }
@@ -116,15 +104,15 @@ func TestContextSizes(t *testing.T) {
 
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	p := New(catalog(), "deepseek-v4-flash", llm.EffortHigh, th)
-	press(p, "down", "down", "down")
+	keys.Press(p.Update, "down", "down", "down")
 	for _, size := range overlaytest.Sizes() {
-		overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
+		golden.Fits(t, p.View(size[0], size[1]), size[0], size[1])
 	}
 }
 
 func TestNarrowRowsKeepEffortAndCurrentMarker(t *testing.T) {
 	p := New(catalog(), "deepseek-v4-flash", llm.EffortMax, th)
-	press(p, "shift+tab")
+	keys.Press(p.Update, "shift+tab")
 	for _, width := range []int{76, 50, 40} {
 		v := ansi.Strip(p.View(width, 14))
 		if !strings.Contains(v, "effort off — current") {
@@ -138,7 +126,7 @@ func TestNarrowRowsKeepEffortAndCurrentMarker(t *testing.T) {
 
 func TestAScrollingListShowsTheCursorPosition(t *testing.T) {
 	p := New(catalog(), "deepseek-v4-flash", llm.EffortMax, th)
-	press(p, "down")
+	keys.Press(p.Update, "down")
 	if v := ansi.Strip(p.View(60, 10)); !strings.Contains(v, "2/4 │") {
 		t.Errorf("want the position 2/4 when three of four models show, got\n%s", v)
 	}
@@ -149,11 +137,11 @@ func TestAScrollingListShowsTheCursorPosition(t *testing.T) {
 
 func TestEscClearingTheFilterReturnsToTheCurrentModel(t *testing.T) {
 	p := New(catalog(), "deepseek-v4-pro", llm.EffortMax, th)
-	typeText(p, "qwen")
-	if got := press(p, "esc"); got.Kind != None {
+	keys.TypeText(p.Update, "qwen")
+	if got := keys.Press(p.Update, "esc"); got.Kind != None {
 		t.Fatalf("want the first Esc to clear the filter, got %v", got.Kind)
 	}
-	if got := press(p, "enter"); got.Model != "deepseek-v4-pro" {
+	if got := keys.Press(p.Update, "enter"); got.Model != "deepseek-v4-pro" {
 		t.Errorf("want Enter after clearing to select the current deepseek-v4-pro, got %q", got.Model)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/views/theme"
 )
@@ -52,21 +54,6 @@ func long() interact.Question {
 	return q
 }
 
-// press feeds keys after the guard and returns the last outcome.
-func press(p *Panel, keys ...string) Outcome {
-	var out Outcome
-	for _, k := range keys {
-		out = p.Update(overlaytest.Key(k), overlaytest.Later())
-	}
-	return out
-}
-
-func typeText(p *Panel, s string) {
-	for _, k := range overlaytest.Type(s) {
-		p.Update(k, overlaytest.Later())
-	}
-}
-
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -87,10 +74,10 @@ func TestGoldenScreens(t *testing.T) {
 			p := New(tt.qs, th, overlaytest.Epoch())
 			p.SetQueued(1)
 			p.View(size[0], size[1])
-			press(p, tt.keys...)
-			typeText(p, tt.typed)
+			keys.Press(overlaytest.AfterGuard(p.Update), tt.keys...)
+			keys.TypeText(overlaytest.AfterGuard(p.Update), tt.typed)
 			name := fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1])
-			overlaytest.Golden(t, name, p.View(size[0], size[1]), size[0], size[1])
+			golden.View(t, name, p.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }
@@ -120,9 +107,9 @@ func TestAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := New(tt.qs, th, overlaytest.Epoch())
-			press(p, tt.keys...)
-			typeText(p, tt.typed)
-			got := press(p, tt.final...)
+			keys.Press(overlaytest.AfterGuard(p.Update), tt.keys...)
+			keys.TypeText(overlaytest.AfterGuard(p.Update), tt.typed)
+			got := keys.Press(overlaytest.AfterGuard(p.Update), tt.final...)
 			if got.Kind != Answered || !reflect.DeepEqual(got.Answers, tt.want) {
 				t.Errorf("want answered %+v, got kind %v answers %+v", tt.want, got.Kind, got.Answers)
 			}
@@ -131,40 +118,40 @@ func TestAnswers(t *testing.T) {
 }
 
 func TestEscInterrupts(t *testing.T) {
-	for _, keys := range [][]string{{"esc"}, {"ctrl+c"}, {"tab", "esc", "esc"}} {
+	for _, pressed := range [][]string{{"esc"}, {"ctrl+c"}, {"tab", "esc", "esc"}} {
 		p := New([]interact.Question{single()}, th, overlaytest.Epoch())
-		if got := press(p, keys...); got.Kind != Interrupted {
-			t.Errorf("keys %v: want Interrupted, got %v", keys, got.Kind)
+		if got := keys.Press(overlaytest.AfterGuard(p.Update), pressed...); got.Kind != Interrupted {
+			t.Errorf("keys %v: want Interrupted, got %v", pressed, got.Kind)
 		}
 	}
 	p := New([]interact.Question{{ID: "x", Question: "Name?", AllowCustom: true}}, th, overlaytest.Epoch())
-	if got := press(p, "esc"); got.Kind != Interrupted {
+	if got := keys.Press(overlaytest.AfterGuard(p.Update), "esc"); got.Kind != Interrupted {
 		t.Errorf("free-text question: want Esc to interrupt, got %v", got.Kind)
 	}
 }
 
 func TestEscFromCustomReturnsToOptions(t *testing.T) {
 	p := New([]interact.Question{single()}, th, overlaytest.Epoch())
-	if got := press(p, "tab", "esc"); got.Kind != None {
+	if got := keys.Press(overlaytest.AfterGuard(p.Update), "tab", "esc"); got.Kind != None {
 		t.Fatalf("want the panel open after Esc in custom mode, got %v", got.Kind)
 	}
-	if got := press(p, "enter"); got.Kind != Answered || got.Answers[0].Selected[0] != "SQLite" {
+	if got := keys.Press(overlaytest.AfterGuard(p.Update), "enter"); got.Kind != Answered || got.Answers[0].Selected[0] != "SQLite" {
 		t.Errorf("want the option answer after leaving custom mode, got %+v", got)
 	}
 }
 
 func TestValidationMessages(t *testing.T) {
 	p := New([]interact.Question{multi()}, th, overlaytest.Epoch())
-	press(p, "space", "enter")
+	keys.Press(overlaytest.AfterGuard(p.Update), "space", "enter")
 	if v := ansi.Strip(p.View(100, 30)); !strings.Contains(v, MsgSelectOne) {
 		t.Errorf("want %q with nothing checked, got\n%s", MsgSelectOne, v)
 	}
-	press(p, "space")
+	keys.Press(overlaytest.AfterGuard(p.Update), "space")
 	if v := ansi.Strip(p.View(100, 30)); strings.Contains(v, MsgSelectOne) {
 		t.Errorf("want the message gone after toggling, got\n%s", v)
 	}
 	q := New([]interact.Question{single()}, th, overlaytest.Epoch())
-	if got := press(q, "tab", "space", "enter"); got.Kind != None {
+	if got := keys.Press(overlaytest.AfterGuard(q.Update), "tab", "space", "enter"); got.Kind != None {
 		t.Fatalf("want a blank custom answer refused, got %v", got.Kind)
 	}
 	if v := ansi.Strip(q.View(100, 30)); !strings.Contains(v, MsgEmpty) {
@@ -176,11 +163,11 @@ func TestKeysWithinGuardAreIgnored(t *testing.T) {
 	p := New([]interact.Question{single()}, th, overlaytest.Epoch())
 	early := overlaytest.Epoch().Add(Guard - time.Millisecond)
 	for _, k := range []string{"down", "enter", "esc"} {
-		if got := p.Update(overlaytest.Key(k), early); got.Kind != None {
+		if got := p.Update(keys.Key(k), early); got.Kind != None {
 			t.Fatalf("key %s at %v: want ignored, got %v", k, Guard-time.Millisecond, got.Kind)
 		}
 	}
-	got := p.Update(overlaytest.Key("enter"), overlaytest.Epoch().Add(Guard))
+	got := p.Update(keys.Key("enter"), overlaytest.Epoch().Add(Guard))
 	if got.Kind != Answered || got.Answers[0].Selected[0] != "SQLite" {
 		t.Errorf("want Enter at %v to answer the untouched default SQLite, got %+v", Guard, got)
 	}
@@ -192,16 +179,16 @@ func TestLongQuestionPages(t *testing.T) {
 	if !strings.Contains(first, "↓ ") || strings.Contains(first, "↑ ") {
 		t.Fatalf("want only a ↓ N more row on the first page, got\n%s", first)
 	}
-	press(p, "pgdown")
+	keys.Press(overlaytest.AfterGuard(p.Update), "pgdown")
 	second := ansi.Strip(p.View(60, 12))
 	if !strings.Contains(second, "↑ ") {
 		t.Errorf("want a ↑ N more row after PgDn, got\n%s", second)
 	}
-	press(p, "pgup", "pgup")
+	keys.Press(overlaytest.AfterGuard(p.Update), "pgup", "pgup")
 	if again := ansi.Strip(p.View(60, 12)); again != first {
 		t.Errorf("want PgUp back at the first page\n%s\ngot\n%s", first, again)
 	}
-	press(p, "down")
+	keys.Press(overlaytest.AfterGuard(p.Update), "down")
 	if v := ansi.Strip(p.View(60, 12)); !strings.Contains(v, "› 3. Redis") {
 		t.Errorf("want the cursor scrolled into view, got\n%s", v)
 	}
@@ -210,11 +197,11 @@ func TestLongQuestionPages(t *testing.T) {
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	for _, qs := range [][]interact.Question{{single()}, {multi()}, {long()}} {
 		p := New(qs, th, overlaytest.Epoch())
-		press(p, "down", "tab")
-		typeText(p, strings.Repeat("a long custom answer ", 10))
-		press(p, "enter")
+		keys.Press(overlaytest.AfterGuard(p.Update), "down", "tab")
+		keys.TypeText(overlaytest.AfterGuard(p.Update), strings.Repeat("a long custom answer ", 10))
+		keys.Press(overlaytest.AfterGuard(p.Update), "enter")
 		for _, size := range overlaytest.Sizes() {
-			overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
+			golden.Fits(t, p.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }
@@ -238,12 +225,12 @@ func TestExternalTextIsSanitized(t *testing.T) {
 
 func TestOptionsStayInViewUnderALongQuestion(t *testing.T) {
 	p := New([]interact.Question{long()}, th, overlaytest.Epoch())
-	for _, keys := range [][]string{nil, {"pgdown"}, {"pgdown", "pgdown", "pgdown"}, {"pgup"}} {
-		press(p, keys...)
+	for _, pressed := range [][]string{nil, {"pgdown"}, {"pgdown", "pgdown", "pgdown"}, {"pgup"}} {
+		keys.Press(overlaytest.AfterGuard(p.Update), pressed...)
 		for _, size := range [][2]int{{100, 30}, {60, 12}, {50, 10}} {
 			v := ansi.Strip(p.View(size[0], size[1]))
 			if !strings.Contains(v, "› 2. SQLite") {
-				t.Errorf("after %v at %dx%d: want the recommended option under the cursor in view, got\n%s", keys, size[0], size[1], v)
+				t.Errorf("after %v at %dx%d: want the recommended option under the cursor in view, got\n%s", pressed, size[0], size[1], v)
 			}
 		}
 	}
@@ -259,7 +246,7 @@ func TestPageKeysScrollOptionsWhenTheQuestionFits(t *testing.T) {
 	if !strings.Contains(first, "Which database") || !strings.Contains(first, "↓ ") {
 		t.Fatalf("want the question and a ↓ N more row below the options, got\n%s", first)
 	}
-	press(p, "pgdown")
+	keys.Press(overlaytest.AfterGuard(p.Update), "pgdown")
 	second := ansi.Strip(p.View(60, 12))
 	if !strings.Contains(second, "Which database") || !strings.Contains(second, "↑ ") || second == first {
 		t.Errorf("want PgDn to page the options under the question, got\n%s", second)

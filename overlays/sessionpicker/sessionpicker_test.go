@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/views/theme"
 )
@@ -32,20 +34,6 @@ func listing() Loaded {
 	return Loaded{Workspace: here, All: all}
 }
 
-func press(p *Picker, keys ...string) Outcome {
-	var out Outcome
-	for _, k := range keys {
-		out = p.Update(overlaytest.Key(k))
-	}
-	return out
-}
-
-func typeText(p *Picker, s string) {
-	for _, k := range overlaytest.Type(s) {
-		p.Update(k)
-	}
-}
-
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -64,9 +52,9 @@ func TestGoldenScreens(t *testing.T) {
 			if tt.loaded {
 				p.Update(listing())
 			}
-			press(p, tt.keys...)
-			typeText(p, tt.typed)
-			overlaytest.Golden(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), p.View(size[0], size[1]), size[0], size[1])
+			keys.Press(p.Update, tt.keys...)
+			keys.TypeText(p.Update, tt.typed)
+			golden.View(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), p.View(size[0], size[1]), size[0], size[1])
 		}
 	}
 }
@@ -74,7 +62,7 @@ func TestGoldenScreens(t *testing.T) {
 func TestPickerOpensOnTheFirstSessionItCanResume(t *testing.T) {
 	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
 	p.Update(listing())
-	if got := press(p, "enter"); got.Kind != Chosen || got.Session.ID != "20261130-0900-bbbb" {
+	if got := keys.Press(p.Update, "enter"); got.Kind != Chosen || got.Session.ID != "20261130-0900-bbbb" {
 		t.Errorf("want Enter at once to resume 20261130-0900-bbbb, the first row that is not the current session, got %+v", got)
 	}
 }
@@ -82,22 +70,22 @@ func TestPickerOpensOnTheFirstSessionItCanResume(t *testing.T) {
 func TestEnterResumesAnEnabledSession(t *testing.T) {
 	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
 	p.Update(listing())
-	press(p, "up")
-	if got := press(p, "enter"); got.Kind != None {
+	keys.Press(p.Update, "up")
+	if got := keys.Press(p.Update, "enter"); got.Kind != None {
 		t.Errorf("want the current session refused, got %+v", got)
 	}
 	for _, k := range []string{"down", "down"} {
-		press(p, k)
-		if got := press(p, "enter"); got.Kind != None && got.Session.ID != "20261130-0900-bbbb" {
+		keys.Press(p.Update, k)
+		if got := keys.Press(p.Update, "enter"); got.Kind != None && got.Session.ID != "20261130-0900-bbbb" {
 			t.Errorf("want only the enabled session chosen, got %+v", got)
 		}
 	}
-	press(p, "down")
-	if got := press(p, "enter"); got.Kind != None {
+	keys.Press(p.Update, "down")
+	if got := keys.Press(p.Update, "enter"); got.Kind != None {
 		t.Errorf("want the unreadable session refused, got %+v", got)
 	}
-	press(p, "up", "up")
-	got := press(p, "enter")
+	keys.Press(p.Update, "up", "up")
+	got := keys.Press(p.Update, "enter")
 	if got.Kind != Chosen || got.Session.ID != "20261130-0900-bbbb" {
 		t.Errorf("want 20261130-0900-bbbb chosen, got %+v", got)
 	}
@@ -117,27 +105,27 @@ func TestDisabledRowsSayWhy(t *testing.T) {
 func TestTabTogglesScopeAndClearsSearch(t *testing.T) {
 	p := New(cwd, "/home/ada", "", th)
 	p.Update(listing())
-	typeText(p, "blog")
+	keys.TypeText(p.Update, "blog")
 	if len(p.matches) != 0 {
 		t.Fatalf("want no blog post in this workspace, got %d matches", len(p.matches))
 	}
-	press(p, "tab")
+	keys.Press(p.Update, "tab")
 	if !p.search.Empty() || len(p.matches) != 5 {
 		t.Fatalf("want the search cleared and 5 sessions in all workspaces, got %q and %d", p.search.Value(), len(p.matches))
 	}
-	typeText(p, "site")
-	if got := press(p, "enter"); got.Kind != Chosen || got.Session.Cwd != "/home/ada/site" {
+	keys.TypeText(p.Update, "site")
+	if got := keys.Press(p.Update, "enter"); got.Kind != Chosen || got.Session.Cwd != "/home/ada/site" {
 		t.Errorf("want the other workspace's session found by its workspace, got %+v", got)
 	}
 }
 
 func TestEscClearsSearchThenCloses(t *testing.T) {
 	p := New(cwd, "/home/ada", "", th)
-	typeText(p, "x")
-	if got := press(p, "esc"); got.Kind != None || !p.search.Empty() {
+	keys.TypeText(p.Update, "x")
+	if got := keys.Press(p.Update, "esc"); got.Kind != None || !p.search.Empty() {
 		t.Fatalf("want the first Esc to clear the search, got %+v", got)
 	}
-	if got := press(p, "esc"); got.Kind != Closed {
+	if got := keys.Press(p.Update, "esc"); got.Kind != Closed {
 		t.Errorf("want the second Esc to close, got %+v", got)
 	}
 }
@@ -153,9 +141,9 @@ func TestListingErrorIsShown(t *testing.T) {
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
 	p.Update(listing())
-	press(p, "tab", "down", "down", "down")
+	keys.Press(p.Update, "tab", "down", "down", "down")
 	for _, size := range overlaytest.Sizes() {
-		overlaytest.CheckFits(t, p.View(size[0], size[1]), size[0], size[1])
+		golden.Fits(t, p.View(size[0], size[1]), size[0], size[1])
 	}
 }
 
@@ -166,7 +154,7 @@ func TestALongListShowsTheCursorPosition(t *testing.T) {
 	}
 	p := New(cwd, "/home/ada", "", th)
 	p.Update(Loaded{Workspace: many, All: many})
-	press(p, "down", "down")
+	keys.Press(p.Update, "down", "down")
 	if v := ansi.Strip(p.View(80, 14)); !strings.Contains(v, "3/1000 │") {
 		t.Errorf("want the position 3/1000 at the end of the search row, got\n%s", v)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit"
 	"github.com/tack-agent/tack/snapshots"
 )
 
@@ -208,8 +209,8 @@ func (r *run) steer(a action, last bool) {
 	h := r.gate.held(a.hold)
 	select {
 	case <-h.arrived:
-	case <-time.After(waitLimit):
-		t.Fatalf("want model request %d (held for the steering %q) within %v, got %d requests", a.hold, a.text, waitLimit, len(r.srv.Requests()))
+	case <-time.After(testkit.WaitLimit):
+		t.Fatalf("want model request %d (held for the steering %q) within %v, got %d requests", a.hold, a.text, testkit.WaitLimit, len(r.srv.Requests()))
 	}
 	r.programAt(agent.StatusRunning)
 	r.typeLine(a.text)

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tack-agent/tack/snapshots/golden"
-
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/internal/testkit/golden"
 )
 
 // What a run reads off the screen and the keys it presses. They are kept
@@ -131,11 +131,11 @@ func (c *clock) advance(d time.Duration) {
 func settledScreen(t testing.TB, screen func() (string, []string)) (string, []string) {
 	t.Helper()
 	const still = 20 // polls 10 ms apart with the same screen
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(testkit.WaitLimit)
 	last, bad := screen()
 	for same := 0; same < still; {
 		if time.Now().After(deadline) {
-			t.Fatalf("want the screen to settle within %v, it kept changing; last:\n%s", waitLimit, last)
+			t.Fatalf("want the screen to settle within %v, it kept changing; last:\n%s", testkit.WaitLimit, last)
 		}
 		time.Sleep(10 * time.Millisecond)
 		s, b := screen()
@@ -167,12 +167,9 @@ func matchScreen(t testing.TB, screen func() (string, []string), dir string) {
 	if err != nil {
 		t.Fatalf("read golden screen: %v (go test ./snapshots/journeys -update writes it)", err)
 	}
-	deadline := time.Now().Add(waitLimit)
-	got, bad := screen()
-	for got != string(want) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-		got, bad = screen()
-	}
+	var got string
+	var bad []string
+	testkit.Poll(testkit.WaitLimit, func() bool { got, bad = screen(); return got == string(want) })
 	checkPalette(t, bad)
 	if got != string(want) {
 		t.Errorf("final screen differs from %s (go test ./snapshots/journeys -update rewrites it)\nwant:\n%s\ngot:\n%s", path, want, got)

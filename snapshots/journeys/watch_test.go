@@ -4,14 +4,11 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit"
 )
-
-// waitLimit bounds every wait of a run.
-const waitLimit = 10 * time.Second
 
 // watcher follows the agent through a subscription of its own: the
 // durable events logged so far, its status and its inbox. It is read only
@@ -41,15 +38,15 @@ func (w *watcher) apply(e agent.Event) {
 	}
 }
 
-// until waits for cond, failing with what after waitLimit.
+// until waits for cond, failing with what after testkit.WaitLimit.
 func (w *watcher) until(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 	defer cancel()
 	for !cond() {
 		evs, err := w.sub.Wait(ctx)
 		if err != nil {
-			t.Fatalf("want %s within %v, got none (%d events logged, agent %s)", what, waitLimit, len(w.events), w.status)
+			t.Fatalf("want %s within %v, got none (%d events logged, agent %s)", what, testkit.WaitLimit, len(w.events), w.status)
 		}
 		if evs == nil {
 			t.Fatalf("want %s, got the subscription closed", what)

@@ -11,33 +11,11 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/internal/testkit/ptyterm"
+	"github.com/tack-agent/tack/internal/testkit/tackbin"
 )
 
-// tackBin is the binary built once for the whole test run.
-var tackBin string
-
-func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
-	root, err := ModuleRoot()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "pty:", err)
-		return 1
-	}
-	dir, err := os.MkdirTemp("", "tack-pty-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "pty: temp dir:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	if tackBin, err = Build(root, dir); err != nil {
-		fmt.Fprintln(os.Stderr, "pty:", err)
-		return 1
-	}
-	return m.Run()
-}
+func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }
 
 const (
 	cols = 100
@@ -49,7 +27,7 @@ const (
 // run is one tack process in a 100×30 pseudo-terminal with its own
 // TACK_HOME, HOME and working directory.
 type run struct {
-	*Terminal
+	*ptyterm.Terminal
 	t    *testing.T
 	home string // TACK_HOME
 	dir  string // working directory
@@ -89,7 +67,7 @@ func start(t *testing.T, s setup) *run {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	term, err := Start(Options{Bin: tackBin, Args: s.args, Dir: dir, Env: s.env(home, t.TempDir()), Cols: cols, Rows: rows})
+	term, err := ptyterm.Start(ptyterm.Options{Bin: tackbin.Path(t), Args: s.args, Dir: dir, Env: s.env(home, t.TempDir()), Cols: cols, Rows: rows})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/ptyterm"
 )
 
 // The end-to-end budgets of issue 6, checked only when TACK_PTY_MEASURE=1:
@@ -76,7 +77,7 @@ func (r *run) ready(what string, match func(string) bool) (time.Duration, int64)
 	if err != nil {
 		r.t.Fatalf("want %s within %v, got (%v):\n%s", what, stepLimit, err, frame(screen))
 	}
-	rss, err := VmRSS(r.PID())
+	rss, err := ptyterm.VmRSS(r.PID())
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/card"
-	"github.com/tack-agent/tack/views/internal/golden"
-	"github.com/tack-agent/tack/views/internal/sgrtest"
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/palette"
 	"github.com/tack-agent/tack/views/theme"
 )
 
@@ -92,7 +92,7 @@ func TestCardRowsStayInWidthAndPalette(t *testing.T) {
 				if w := ansi.StringWidth(l); w > width {
 					t.Errorf("%s at %d: want rows at most %d wide, got %d: %q", name, width, width, w, ansi.Strip(l))
 				}
-				if v := sgrtest.Violation(l); v != "" {
+				if v := palette.Violation(l); v != "" {
 					t.Errorf("%s: want palette only, got %s", name, v)
 				}
 				if strings.Contains(ansi.Strip(l), "\x1b") || strings.ContainsRune(l, 0x07) {
@@ -133,8 +133,8 @@ func TestHeaderShowsStatusGlyphAndColour(t *testing.T) {
 		if ansi.Strip(head) != tt.glyph {
 			t.Errorf("want header %q, got %q", tt.glyph, ansi.Strip(head))
 		}
-		if !strings.Contains(sgrtest.StyleDump(head), "‹"+tt.fg+"›") {
-			t.Errorf("want header colour %s, got %q", tt.fg, sgrtest.StyleDump(head))
+		if !strings.Contains(palette.StyleDump(head), "‹"+tt.fg+"›") {
+			t.Errorf("want header colour %s, got %q", tt.fg, palette.StyleDump(head))
 		}
 	}
 }

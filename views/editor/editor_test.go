@@ -7,37 +7,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tack-agent/tack/views/internal/sgrtest"
+	"github.com/tack-agent/tack/internal/testkit/keys"
+	"github.com/tack-agent/tack/internal/testkit/palette"
 	"github.com/tack-agent/tack/views/theme"
 )
 
-func typeText(e Editor, s string) Editor {
-	for _, r := range s {
-		e, _ = e.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
-	return e
-}
-
-func press(e Editor, k tea.KeyPressMsg) (Editor, tea.Msg) {
-	e, cmd := e.Update(k)
-	if cmd == nil {
-		return e, nil
-	}
-	return e, cmd()
-}
-
-var (
-	enter      = tea.KeyPressMsg{Code: tea.KeyEnter}
-	shiftEnter = tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModShift}
-	altEnter   = tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
-	ctrlJ      = tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}
-	up         = tea.KeyPressMsg{Code: tea.KeyUp}
-	down       = tea.KeyPressMsg{Code: tea.KeyDown}
-)
-
 func TestEnterSubmitsAndClears(t *testing.T) {
-	e := typeText(New(theme.New(true), 40), "hello")
-	e, msg := press(e, enter)
+	e := keys.TypeInto(New(theme.New(true), 40), "hello")
+	e, msg := keys.PressOn(e, "enter")
 	if got, ok := msg.(SubmitMsg); !ok || got.Text != "hello" {
 		t.Fatalf("want SubmitMsg{hello}, got %#v", msg)
 	}
@@ -47,17 +24,17 @@ func TestEnterSubmitsAndClears(t *testing.T) {
 }
 
 func TestBlankInputIsNotSubmitted(t *testing.T) {
-	e := typeText(New(theme.New(true), 40), "   ")
-	if _, msg := press(e, enter); msg != nil {
+	e := keys.TypeInto(New(theme.New(true), 40), "   ")
+	if _, msg := keys.PressOn(e, "enter"); msg != nil {
 		t.Fatalf("want nothing submitted, got %#v", msg)
 	}
 }
 
 func TestNewlineKeysInsertNewlines(t *testing.T) {
-	for name, k := range map[string]tea.KeyPressMsg{"shift+enter": shiftEnter, "alt+enter": altEnter, "ctrl+j": ctrlJ} {
-		e := typeText(New(theme.New(true), 40), "a")
-		e, msg := press(e, k)
-		e = typeText(e, "b")
+	for _, name := range []string{"shift+enter", "alt+enter", "ctrl+j"} {
+		e := keys.TypeInto(New(theme.New(true), 40), "a")
+		e, msg := keys.PressOn(e, name)
+		e = keys.TypeInto(e, "b")
 		if msg != nil || e.Value() != "a\nb" {
 			t.Errorf("%s: want a newline inserted, got %q (msg %#v)", name, e.Value(), msg)
 		}
@@ -67,18 +44,18 @@ func TestNewlineKeysInsertNewlines(t *testing.T) {
 func TestUpAndDownBrowseHistoryKeepingTheDraft(t *testing.T) {
 	e := New(theme.New(true), 40)
 	e.SetHistory([]string{"first", "second"})
-	e = typeText(e, "draft")
-	e, _ = press(e, up)
+	e = keys.TypeInto(e, "draft")
+	e, _ = keys.PressOn(e, "up")
 	if e.Value() != "second" {
 		t.Fatalf("want the latest prompt, got %q", e.Value())
 	}
-	e, _ = press(e, up)
-	e, _ = press(e, up)
+	e, _ = keys.PressOn(e, "up")
+	e, _ = keys.PressOn(e, "up")
 	if e.Value() != "first" {
 		t.Fatalf("want the oldest prompt to stay, got %q", e.Value())
 	}
-	e, _ = press(e, down)
-	e, _ = press(e, down)
+	e, _ = keys.PressOn(e, "down")
+	e, _ = keys.PressOn(e, "down")
 	if e.Value() != "draft" {
 		t.Fatalf("want the draft back, got %q", e.Value())
 	}
@@ -87,23 +64,23 @@ func TestUpAndDownBrowseHistoryKeepingTheDraft(t *testing.T) {
 func TestUpMovesWithinMultiLineTextBeforeHistory(t *testing.T) {
 	e := New(theme.New(true), 40)
 	e.SetHistory([]string{"old"})
-	e = typeText(e, "a")
-	e, _ = press(e, shiftEnter)
-	e = typeText(e, "b")
-	e, _ = press(e, up)
+	e = keys.TypeInto(e, "a")
+	e, _ = keys.PressOn(e, "shift+enter")
+	e = keys.TypeInto(e, "b")
+	e, _ = keys.PressOn(e, "up")
 	if e.Value() != "a\nb" {
 		t.Fatalf("want the cursor to move up a line first, got %q", e.Value())
 	}
-	e, _ = press(e, up)
+	e, _ = keys.PressOn(e, "up")
 	if e.Value() != "old" {
 		t.Fatalf("want history from the first line, got %q", e.Value())
 	}
 }
 
 func TestSubmittedTextJoinsHistory(t *testing.T) {
-	e := typeText(New(theme.New(true), 40), "one")
-	e, _ = press(e, enter)
-	e, _ = press(e, up)
+	e := keys.TypeInto(New(theme.New(true), 40), "one")
+	e, _ = keys.PressOn(e, "enter")
+	e, _ = keys.PressOn(e, "up")
 	if e.Value() != "one" {
 		t.Fatalf("want the sent prompt in history, got %q", e.Value())
 	}
@@ -111,12 +88,12 @@ func TestSubmittedTextJoinsHistory(t *testing.T) {
 
 func TestLargePasteIsKeptWhole(t *testing.T) {
 	big := strings.Repeat("line of pasted text\n", 20000)
-	e := typeText(New(theme.New(true), 40), "see: ")
+	e := keys.TypeInto(New(theme.New(true), 40), "see: ")
 	e, _ = e.Update(tea.PasteMsg{Content: big})
 	if !strings.Contains(ansi.Strip(e.View()), "[paste #1 +20001 lines]") {
 		t.Fatalf("want a paste marker, got %q", ansi.Strip(e.View()))
 	}
-	_, msg := press(e, enter)
+	_, msg := keys.PressOn(e, "enter")
 	if got := msg.(SubmitMsg).Text; got != "see: "+big {
 		t.Fatalf("want the whole paste submitted (%d bytes), got %d bytes", len(big)+5, len(got))
 	}
@@ -129,7 +106,7 @@ func TestLargePasteWithCarriageReturnsCountsAndSubmitsNewlines(t *testing.T) {
 		if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +31 lines]") {
 			t.Fatalf("eol %q: want marker [paste #1 +31 lines], got %q", eol, got)
 		}
-		_, msg := press(e, enter)
+		_, msg := keys.PressOn(e, "enter")
 		if want, got := strings.Repeat("pasted row\n", 30), msg.(SubmitMsg).Text; got != want {
 			t.Fatalf("eol %q: want the paste submitted with LF line ends, got %q", eol, got)
 		}
@@ -161,8 +138,8 @@ func TestEditorGrowsToTenRows(t *testing.T) {
 		t.Fatalf("want one row when empty, got %d", e.Height())
 	}
 	for i := 0; i < 15; i++ {
-		e = typeText(e, "x")
-		e, _ = press(e, ctrlJ)
+		e = keys.TypeInto(e, "x")
+		e, _ = keys.PressOn(e, "ctrl+j")
 	}
 	if e.Height() != MaxRows {
 		t.Fatalf("want %d rows at most, got %d", MaxRows, e.Height())
@@ -173,13 +150,13 @@ func TestEditorGrowsToTenRows(t *testing.T) {
 }
 
 func TestRealCursorFollowsTheText(t *testing.T) {
-	e := typeText(New(theme.New(true), 40), "abc")
+	e := keys.TypeInto(New(theme.New(true), 40), "abc")
 	c := e.Cursor()
 	if c == nil || c.Position.X != len("> abc") || c.Position.Y != 0 {
 		t.Fatalf("want the cursor at (5,0), got %+v", c)
 	}
-	e, _ = press(e, ctrlJ)
-	e = typeText(e, "d")
+	e, _ = keys.PressOn(e, "ctrl+j")
+	e = keys.TypeInto(e, "d")
 	if c := e.Cursor(); c.Position.X != 3 || c.Position.Y != 1 {
 		t.Fatalf("want the cursor at (3,1), got %+v", c.Position)
 	}
@@ -188,25 +165,23 @@ func TestRealCursorFollowsTheText(t *testing.T) {
 func TestEditorUsesOnlyThePalette(t *testing.T) {
 	e := New(theme.New(true), 40)
 	e.SetRunning(true)
-	views := []string{e.View(), typeText(e, "text").View()}
+	views := []string{e.View(), keys.TypeInto(e, "text").View()}
 	for _, v := range views {
-		if s := sgrtest.Violation(v); s != "" {
+		if s := palette.Violation(v); s != "" {
 			t.Fatalf("want palette only, got %s in %q", s, v)
 		}
 	}
 }
 
-var left = tea.KeyPressMsg{Code: tea.KeyLeft}
-
 func TestCursorOffsetIsTheByteOffsetInValue(t *testing.T) {
-	e := typeText(New(theme.New(true), 40), "héllo")
-	e, _ = press(e, ctrlJ)
-	e = typeText(e, "wörld")
+	e := keys.TypeInto(New(theme.New(true), 40), "héllo")
+	e, _ = keys.PressOn(e, "ctrl+j")
+	e = keys.TypeInto(e, "wörld")
 	if got, want := e.CursorOffset(), len("héllo\nwörld"); got != want {
 		t.Fatalf("want the cursor at the end (%d), got %d", want, got)
 	}
 	for range 3 {
-		e, _ = press(e, left)
+		e, _ = keys.PressOn(e, "left")
 	}
 	if got, want := e.CursorOffset(), len("héllo\nwö"); got != want {
 		t.Fatalf("want the cursor after %q (%d), got %d", "héllo\nwö", want, got)
@@ -215,10 +190,10 @@ func TestCursorOffsetIsTheByteOffsetInValue(t *testing.T) {
 
 func TestCursorOffsetCountsPastesExpanded(t *testing.T) {
 	big := strings.Repeat("x\n", 20)
-	e := typeText(New(theme.New(true), 40), "a ")
+	e := keys.TypeInto(New(theme.New(true), 40), "a ")
 	e, _ = e.Update(tea.PasteMsg{Content: big})
-	e = typeText(e, " b")
-	e, _ = press(e, left)
+	e = keys.TypeInto(e, " b")
+	e, _ = keys.PressOn(e, "left")
 	if got, want := e.CursorOffset(), len("a "+big+" "); got != want {
 		t.Fatalf("want the offset in the expanded text (%d), got %d", want, got)
 	}
@@ -226,7 +201,7 @@ func TestCursorOffsetCountsPastesExpanded(t *testing.T) {
 
 func TestSetValueLandsLongTextAsTextWithTheCursorAtTheEnd(t *testing.T) {
 	long := strings.TrimSuffix(strings.Repeat("line\n", 15), "\n")
-	e := typeText(New(theme.New(true), 40), "old")
+	e := keys.TypeInto(New(theme.New(true), 40), "old")
 	e.SetValue(long)
 	if got := ansi.Strip(e.View()); strings.Contains(got, "[paste") {
 		t.Fatalf("want the text itself in the editor, got a paste marker: %q", got)
@@ -234,16 +209,16 @@ func TestSetValueLandsLongTextAsTextWithTheCursorAtTheEnd(t *testing.T) {
 	if e.Value() != long || e.CursorOffset() != len(long) {
 		t.Fatalf("want %d bytes with the cursor at the end, got %q with the cursor at %d", len(long), e.Value(), e.CursorOffset())
 	}
-	e = typeText(e, "!")
+	e = keys.TypeInto(e, "!")
 	if e.Value() != long+"!" {
 		t.Fatalf("want typing to continue at the end, got %q", e.Value())
 	}
 }
 
 func TestReplacePutsTheCursorAfterTheText(t *testing.T) {
-	e := typeText(New(theme.New(true), 40), "see @ma and more")
+	e := keys.TypeInto(New(theme.New(true), 40), "see @ma and more")
 	e.Replace(len("see "), len("see @ma"), "@main.go ")
-	e = typeText(e, "X")
+	e = keys.TypeInto(e, "X")
 	if want := "see @main.go X and more"; e.Value() != want {
 		t.Fatalf("want %q, got %q", want, e.Value())
 	}
@@ -251,7 +226,7 @@ func TestReplacePutsTheCursorAfterTheText(t *testing.T) {
 
 func TestReplaceKeepsUntouchedPastesAsMarkers(t *testing.T) {
 	big := strings.Repeat("pasted\n", 20)
-	e := typeText(New(theme.New(true), 40), "@ma ")
+	e := keys.TypeInto(New(theme.New(true), 40), "@ma ")
 	e, _ = e.Update(tea.PasteMsg{Content: big})
 	e.Replace(0, len("@ma"), "@main.go")
 	if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +21 lines]") {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tack-agent/tack/views/internal/sgrtest"
+	"github.com/tack-agent/tack/internal/testkit/palette"
 )
 
 const sample = "# Title\n\nSome *emphasis*, **bold**, `code` and a [link](https://example.com).\n\n" +
@@ -17,7 +17,7 @@ func TestRenderUsesOnlyThePalette(t *testing.T) {
 	for _, dim := range []bool{false, true} {
 		lines := New(Options{Colour: true, Dim: dim}).Render(sample, 60)
 		for _, l := range lines {
-			if v := sgrtest.Violation(l); v != "" {
+			if v := palette.Violation(l); v != "" {
 				t.Fatalf("dim=%v: want only 16-colour SGR, got %s in %q", dim, v, l)
 			}
 		}
@@ -26,14 +26,14 @@ func TestRenderUsesOnlyThePalette(t *testing.T) {
 
 func TestRenderHighlightsCodeInColour(t *testing.T) {
 	out := strings.Join(New(Options{Colour: true}).Render(sample, 60), "\n")
-	if !sgrtest.HasColour(out) {
+	if !palette.HasColour(out) {
 		t.Fatalf("want colours in the output, got %q", out)
 	}
 }
 
 func TestRenderWithoutColourHasNoColour(t *testing.T) {
 	out := strings.Join(New(Options{}).Render(sample, 60), "\n")
-	if sgrtest.HasColour(out) {
+	if palette.HasColour(out) {
 		t.Fatalf("want no colour, got %q", out)
 	}
 	if !strings.Contains(ansi.Strip(out), "fmt.Println") {

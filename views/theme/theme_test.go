@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tack-agent/tack/views/internal/sgrtest"
+	"github.com/tack-agent/tack/internal/testkit/palette"
 )
 
 func TestEveryRoleUsesOnlyThePalette(t *testing.T) {
 	for _, r := range New(true).Roles() {
 		out := r.Style.Render("x")
-		if v := sgrtest.Violation(out); v != "" {
+		if v := palette.Violation(out); v != "" {
 			t.Errorf("role %s: want only 16-colour foregrounds and attributes, got %s", r.Name, v)
 		}
 	}
@@ -19,7 +19,7 @@ func TestEveryRoleUsesOnlyThePalette(t *testing.T) {
 func TestColourOffKeepsOnlyAttributes(t *testing.T) {
 	for _, r := range New(false).Roles() {
 		out := r.Style.Render("x")
-		if sgrtest.HasColour(out) {
+		if palette.HasColour(out) {
 			t.Errorf("role %s: want no colour without colour, got %q", r.Name, out)
 		}
 	}
@@ -39,7 +39,7 @@ func TestRolesPaintTheirColours(t *testing.T) {
 		{"selection", th.Selection.Render("x"), "7"},
 	}
 	for _, tt := range tests {
-		if got := sgrtest.StyleDump(tt.out); !strings.Contains(got, tt.want) {
+		if got := palette.StyleDump(tt.out); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: want SGR %s, got %q", tt.name, tt.want, got)
 		}
 	}

@@ -11,9 +11,9 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/internal/testkit/palette"
 	"github.com/tack-agent/tack/views/cards"
-	"github.com/tack-agent/tack/views/internal/golden"
-	"github.com/tack-agent/tack/views/internal/sgrtest"
 )
 
 func build(s Settings, events []agent.Event) *Transcript {
@@ -128,8 +128,8 @@ func TestNoticesUseTheReferenceWording(t *testing.T) {
 			t.Errorf("want %q, got %q", tt.want, got)
 			continue
 		}
-		if tt.fg != "" && !strings.HasPrefix(sgrtest.StyleDump(lines[1]), "‹"+tt.fg+"›") {
-			t.Errorf("%q: want style %s, got %q", tt.want, tt.fg, sgrtest.StyleDump(lines[1]))
+		if tt.fg != "" && !strings.HasPrefix(palette.StyleDump(lines[1]), "‹"+tt.fg+"›") {
+			t.Errorf("%q: want style %s, got %q", tt.want, tt.fg, palette.StyleDump(lines[1]))
 		}
 	}
 }
@@ -284,7 +284,7 @@ func TestRowsStayWithinWidthAndPalette(t *testing.T) {
 			if sw := ansi.StringWidth(l); sw > max(w, 10) {
 				t.Errorf("width %d: want rows within width, got %d: %q", w, sw, ansi.Strip(l))
 			}
-			if v := sgrtest.Violation(l); v != "" {
+			if v := palette.Violation(l); v != "" {
 				t.Errorf("want palette only, got %s", v)
 			}
 		}

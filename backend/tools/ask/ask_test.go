@@ -6,11 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tack-agent/tack/snapshots/golden"
-
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/internal/testkit/golden"
 )
 
 const twoQuestions = `{"questions":[` +

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/internal/testkit"
 )
 
 func TestBashResultTextMatchesGolden(t *testing.T) {
@@ -103,7 +104,7 @@ func TestBashKillsWhatTheShellLeftRunning(t *testing.T) {
 	if err != nil {
 		t.Fatalf("want the child's pid, got %q", res.Text)
 	}
-	eventually(t, "the child "+res.Text+" to be gone", func() bool { return gone(pid) })
+	testkit.Eventually(t, "the child "+res.Text+" to be gone", func() bool { return gone(pid) })
 }
 
 // gone reports whether pid no longer runs (a zombie waiting for its reaper

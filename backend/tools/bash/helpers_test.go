@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tack-agent/tack/snapshots/golden"
-
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/internal/testkit/golden"
 )
 
 // fixture is one session's bash tools over the local executor, with fast
@@ -76,17 +75,4 @@ func (f *fixture) normalise(text string) string {
 func matchGolden(t *testing.T, name, got string) {
 	t.Helper()
 	golden.Assert(t, filepath.Join("testdata", name+".golden"), []byte(got))
-}
-
-// eventually polls check until it passes or the deadline expires; for
-// external processes only.
-func eventually(t *testing.T, what string, check func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !check() {
-		if time.Now().After(deadline) {
-			t.Fatalf("want %s within 5s, it did not happen", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tack-agent/tack/internal/testkit"
 )
 
 func (f *fixture) startTask(t *testing.T, command, description string) string {
@@ -39,7 +41,7 @@ func TestBackgroundTaskLifecycle(t *testing.T) {
 	id := f.startTask(t, "echo first; while [ ! -e go ]; do sleep 0.01; done; echo second", "Wait for the go file")
 
 	var first string
-	eventually(t, "the first line", func() bool {
+	testkit.Eventually(t, "the first line", func() bool {
 		first = f.run(t, "bash_output", map[string]any{"task_id": id}).Text
 		return first != "(no new output)\n[status: running]"
 	})

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tack-agent/tack/snapshots/golden"
-
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/internal/testkit/golden"
 )
 
 // bench is one session's file tools over a temporary working directory.

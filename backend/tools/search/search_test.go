@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tack-agent/tack/snapshots/golden"
-
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/internal/testkit/golden"
 )
 
 // writeTree creates files (path → content) under dir.

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tack-agent/tack/overlays/internal/overlaytest"
+	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/views/theme"
 )
 
@@ -17,14 +17,14 @@ func TestEditingKeys(t *testing.T) {
 		msgs []tea.Msg
 		want string
 	}{
-		{"typing", keys("abc"), "abc"},
-		{"backspace", append(keys("abc"), overlaytest.Key("backspace")), "ab"},
-		{"insert after left", append(keys("ac"), overlaytest.Key("left"), overlaytest.Key("b")), "abc"},
-		{"ctrl+u clears before the cursor", append(keys("abc"), overlaytest.Key("ctrl+u")), ""},
-		{"ctrl+w deletes a word", append(keys("git status"), tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}), "git "},
+		{"typing", typed("abc"), "abc"},
+		{"backspace", append(typed("abc"), keys.Key("backspace")), "ab"},
+		{"insert after left", append(typed("ac"), keys.Key("left"), keys.Key("b")), "abc"},
+		{"ctrl+u clears before the cursor", append(typed("abc"), keys.Key("ctrl+u")), ""},
+		{"ctrl+w deletes a word", append(typed("git status"), tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}), "git "},
 		{"paste joins lines", []tea.Msg{tea.PasteMsg{Content: "a\nb\tc"}}, "a b c"},
-		{"space types a space", append(keys("a"), overlaytest.Key("space"), overlaytest.Key("b")), "a b"},
-		{"ctrl keys are not text", append(keys("a"), overlaytest.Key("ctrl+r")), "a"},
+		{"space types a space", append(typed("a"), keys.Key("space"), keys.Key("b")), "a b"},
+		{"ctrl keys are not text", append(typed("a"), keys.Key("ctrl+r")), "a"},
 	}
 	for _, tt := range tests {
 		var f Field
@@ -37,9 +37,9 @@ func TestEditingKeys(t *testing.T) {
 	}
 }
 
-func keys(s string) []tea.Msg {
+func typed(s string) []tea.Msg {
 	var out []tea.Msg
-	for _, k := range overlaytest.Type(s) {
+	for _, k := range keys.Type(s) {
 		out = append(out, k)
 	}
 	return out

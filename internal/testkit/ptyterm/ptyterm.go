@@ -1,14 +1,14 @@
-// Package pty runs the built tack binary in a pseudo-terminal and renders
-// what it writes in the x/vt emulator, so tests can wait for text on the
-// screen, type keys the way a terminal sends them and check the raw escape
-// sequences the program leaves behind.
+// Package ptyterm runs a program (the built tack binary, see tackbin) in a
+// pseudo-terminal and renders what it writes in the x/vt emulator, so tests
+// can wait for text on the screen, type keys the way a terminal sends them
+// and check the raw escape sequences the program leaves behind.
 //
 // The emulator also plays the terminal's part in conversations: its replies
 // to queries (primary device attributes, cursor position reports, colour
 // queries) travel back into the pseudo-terminal like a real terminal's,
 // and keys are sent through it so they are encoded for the modes the
 // program switched on.
-package pty
+package ptyterm
 
 import (
 	"bytes"
@@ -17,7 +17,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,32 +27,6 @@ import (
 	"github.com/charmbracelet/x/vt"
 	creack "github.com/creack/pty"
 )
-
-// Build compiles ./cmd/tack of the module at root into dir and returns the
-// binary's path.
-func Build(root, dir string) (string, error) {
-	bin := filepath.Join(dir, "tack")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/tack")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build tack in %s: %w\n%s", root, err, out)
-	}
-	return bin, nil
-}
-
-// ModuleRoot is the directory of the go.mod that the go command finds from
-// the current directory.
-func ModuleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("find the module root with go env GOMOD: %w", err)
-	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == os.DevNull {
-		return "", errors.New("find the module root: not inside a Go module")
-	}
-	return filepath.Dir(mod), nil
-}
 
 // Options describe one run of the binary.
 type Options struct {

@@ -1,0 +1,65 @@
+// Package testkit holds what tests across tack share and that needs no
+// terminal: the bound on waits and Eventually. Its subpackages hold the
+// rest of the kit: golden files (golden), the colour rules (palette), key
+// presses (keys), a pseudo-terminal harness (ptyterm) and the built binary
+// (tackbin).
+package testkit
+
+import (
+	"testing"
+	"time"
+)
+
+// WaitLimit bounds every wait for something a test expects. It only bounds
+// a failing test, so it is generous: a loaded CI machine may take seconds
+// to start a process or draw a first frame.
+const WaitLimit = 15 * time.Second
+
+// pollEvery is how often Eventually checks.
+const pollEvery = 5 * time.Millisecond
+
+// Eventually checks cond until it holds and fails tb, saying what was
+// awaited, when it still does not after WaitLimit; state, when given,
+// describes what there was instead (a screen, a list of calls). It is for
+// state that announces no event (a screen another goroutine draws, a file
+// another process writes); where there is an event or a channel, wait for
+// that.
+func Eventually(tb testing.TB, what string, cond func() bool, state ...func() string) {
+	tb.Helper()
+	EventuallyWithin(tb, WaitLimit, what, cond, state...)
+}
+
+// EventuallyWithin is Eventually with its own limit.
+func EventuallyWithin(tb testing.TB, limit time.Duration, what string, cond func() bool, state ...func() string) {
+	tb.Helper()
+	if Poll(limit, cond) {
+		return
+	}
+	got := "it did not happen"
+	for _, st := range state {
+		got += "; got:\n" + st()
+	}
+	tb.Fatalf("want %s within %v, %s", what, limit, got)
+}
+
+// Poll checks cond until it holds or limit has passed, and reports whether
+// it held, for a caller that reports the failure itself.
+func Poll(limit time.Duration, cond func() bool) bool {
+	if cond() {
+		return true
+	}
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			if cond() {
+				return true
+			}
+		case <-deadline.C:
+			return cond()
+		}
+	}
+}
