@@ -35,10 +35,8 @@ type Fake struct {
 	// Requests.
 	Broker *interact.Broker
 
+	sub    *agent.Subscription
 	mu     sync.Mutex
-	queue  []agent.Event
-	ready  chan struct{}
-	closed bool
 	status agent.Status
 	calls  []string
 	// asking is set while the program waits for the request queue to
@@ -50,23 +48,21 @@ type Fake struct {
 // NewFake makes a fake backend for the session with header h.
 func NewFake(h session.Header, history ...session.Event) *Fake {
 	return &Fake{Head: h, History: history, ModelID: "deepseek-v4-flash", Effort: llm.EffortHigh,
-		Spec:  llm.Model{ID: "deepseek-v4-flash", ContextWindow: 1_000_000, Price: llm.Price{CacheHit: 0.028, CacheMiss: 0.28, Output: 0.42}},
-		ready: make(chan struct{}, 1), status: agent.StatusIdle}
+		Spec: llm.Model{ID: "deepseek-v4-flash", ContextWindow: 1_000_000, Price: llm.Price{CacheHit: 0.028, CacheMiss: 0.28, Output: 0.42}},
+		sub:  agent.NewSubscription(), status: agent.StatusIdle}
 }
 
 // Push delivers live events to the program.
 func (f *Fake) Push(events ...agent.Event) {
 	f.mu.Lock()
-	f.queue = append(f.queue, events...)
 	for _, e := range events {
 		if s, ok := e.(agent.StatusChanged); ok {
 			f.status = s.Status
 		}
 	}
 	f.mu.Unlock()
-	select {
-	case f.ready <- struct{}{}:
-	default:
+	for _, e := range events {
+		f.sub.Push(e)
 	}
 }
 
@@ -137,43 +133,9 @@ func (f *Fake) Showing() bool {
 	return f.asking && len(f.taken) > 0
 }
 
-// Subscribe returns the history and the fake itself as the live queue.
+// Subscribe returns the history and the queue Push feeds.
 func (f *Fake) Subscribe() ([]session.Event, app.Subscription) {
-	return f.History, f
-}
-
-// Wait returns the pushed events.
-func (f *Fake) Wait(ctx context.Context) ([]agent.Event, error) {
-	for {
-		f.mu.Lock()
-		if len(f.queue) > 0 {
-			q := f.queue
-			f.queue = nil
-			f.mu.Unlock()
-			return q, nil
-		}
-		closed := f.closed
-		f.mu.Unlock()
-		if closed {
-			return nil, nil
-		}
-		select {
-		case <-f.ready:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-}
-
-// Close ends the live queue.
-func (f *Fake) Close() {
-	f.mu.Lock()
-	f.closed = true
-	f.mu.Unlock()
-	select {
-	case f.ready <- struct{}{}:
-	default:
-	}
+	return f.History, f.sub
 }
 
 // PermissionLabel is Permission, "ask" when unset.

@@ -310,7 +310,7 @@ func (a *Agent) Record(d session.Data) (session.Event, error) { return a.record(
 // Subscribe returns the events logged so far and a subscription to every
 // later event, with no gap or overlap between the two.
 func (a *Agent) Subscribe() ([]session.Event, *Subscription) {
-	s := newSubscription()
+	s := NewSubscription()
 	a.logMu.Lock()
 	defer a.logMu.Unlock()
 	a.subs[s] = struct{}{}
@@ -319,7 +319,7 @@ func (a *Agent) Subscribe() ([]session.Event, *Subscription) {
 		delete(a.subs, s)
 		a.logMu.Unlock()
 	}
-	s.push(StatusChanged{Status: a.Status()})
+	s.Push(StatusChanged{Status: a.Status()})
 	return a.cfg.Log.Events(), s
 }
 
@@ -371,7 +371,7 @@ func (a *Agent) publish(e Event) {
 
 func (a *Agent) publishLocked(e Event) {
 	for s := range a.subs {
-		s.push(e)
+		s.Push(e)
 	}
 }
 

@@ -79,11 +79,16 @@ type Subscription struct {
 	cancel func()
 }
 
-func newSubscription() *Subscription {
+// NewSubscription makes a queue that no agent feeds: a fake backend in a
+// test pushes its events into it and hands it out as the agent's.
+func NewSubscription() *Subscription {
 	return &Subscription{ready: make(chan struct{}, 1)}
 }
 
-func (s *Subscription) push(e Event) {
+// Push queues e for the subscriber without blocking, merging it into the
+// last queued delta when they continue each other. It does nothing once
+// the subscription is closed.
+func (s *Subscription) Push(e Event) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
