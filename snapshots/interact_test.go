@@ -14,6 +14,7 @@ import (
 
 	"github.com/tack-agent/tack/app"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/internal/testkit"
@@ -46,7 +47,7 @@ func launchLive(t *testing.T, mode string, script ...llmtest.Response) *live {
 	o := options(be, 100, 30)
 	o.Now, o.Cwd, o.Home = ticking(), cwd, home
 	tt := Start(t, app.New(o), 100, 30)
-	tt.WaitText(t, "deepseek-v4-flash")
+	tt.WaitText(t, llm.DefaultModel)
 	return &live{s: s, srv: srv, tt: tt, cwd: cwd}
 }
 

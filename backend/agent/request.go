@@ -91,11 +91,17 @@ func (a *Agent) buildRequest(model string, effort llm.Effort) llm.Request {
 		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: a.cfg.System})
 	}
 	msgs = append(msgs, surface...)
-	m, _ := a.cfg.Catalog.Lookup(model)
+	// The output bound is sent only when the catalog knows the model's:
+	// a guess can exceed what a small local window holds beside the
+	// prompt, and vLLM refuses such a request (vllm#20409).
+	var maxTokens int
+	if m, ok := a.cfg.Catalog.Lookup(model); ok {
+		maxTokens = m.MaxOutput
+	}
 	return llm.Request{
 		Model:     model,
 		Effort:    effort,
-		MaxTokens: m.MaxOutput,
+		MaxTokens: maxTokens,
 		Messages:  msgs,
 		Tools:     a.cfg.Tools.Specs(),
 		SessionID: a.SessionID(),

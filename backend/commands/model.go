@@ -38,7 +38,13 @@ func modelCommand(models Models) Command {
 			if sameModel(m, current) && want == effort {
 				return Succeed(fmt.Sprintf("Model is already %s with reasoning effort %s.", ref, want))
 			}
-			if err := sa.SetModel(m.ID, want); err != nil {
+			// A bare id reaches the provider the catalog lists it under;
+			// one listed under several needs its provider.
+			name := m.ID
+			if len(matchModels(models, m.ID)) > 1 {
+				name = ref
+			}
+			if err := sa.SetModel(name, want); err != nil {
 				return Failf("Could not switch to %s: %v", ref, err)
 			}
 			return Succeed(fmt.Sprintf("Model selected: %s. Reasoning effort: %s. New steps will use it.", ref, want))

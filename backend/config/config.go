@@ -4,6 +4,7 @@ package config
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,14 +22,17 @@ import (
 
 // File is the config file's content. Every field is optional.
 type File struct {
-	Provider       string  `toml:"provider"`
-	Model          string  `toml:"model"`
-	Effort         string  `toml:"effort"`
-	PermissionMode string  `toml:"permission_mode"`
-	Color          *bool   `toml:"color"`
-	Welcome        string  `toml:"welcome"`
-	BaseURL        string  `toml:"base_url"`
-	Models         []Model `toml:"models"`
+	Provider       string `toml:"provider"`
+	Model          string `toml:"model"`
+	Effort         string `toml:"effort"`
+	PermissionMode string `toml:"permission_mode"`
+	Color          *bool  `toml:"color"`
+	Welcome        string `toml:"welcome"`
+	// BaseURL replaces the base URL of the provider in use; an explicit
+	// variable (DEEPSEEK_BASE_URL, OPENAI_BASE_URL) still wins.
+	BaseURL   string     `toml:"base_url"`
+	Models    []Model    `toml:"models"`
+	Providers []Provider `toml:"providers"`
 	// CompactAt is the share of the context window at which the session is
 	// compacted automatically (0.8 when unset).
 	CompactAt float64 `toml:"compact_at"`
@@ -58,6 +62,29 @@ type Model struct {
 	PriceCacheHit  float64 `toml:"price_cache_hit"`
 	PriceCacheMiss float64 `toml:"price_cache_miss"`
 	PriceOutput    float64 `toml:"price_output"`
+	// Reasoning is how requests ask the model to reason: none, effort
+	// (reasoning_effort) or deepseek (DeepSeek's thinking fields); empty
+	// keeps the provider profile's.
+	Reasoning string   `toml:"reasoning"`
+	Images    *bool    `toml:"images"`
+	Aliases   []string `toml:"aliases"`
+}
+
+// Provider is a [[providers]] entry: a server models can be sent to, picked
+// with --provider NAME or /model NAME/MODEL. An entry named like a built-in
+// (deepseek, openai) changes the fields it sets.
+type Provider struct {
+	Name    string `toml:"name"`
+	BaseURL string `toml:"base_url"`
+	// KeyEnv names the variable holding the API key (looked up in the
+	// environment, then in $TACK_HOME/credentials); empty for a server
+	// that takes none.
+	KeyEnv string `toml:"key_env"`
+	// Profile is what the server accepts: deepseek, openai or
+	// openai-compatible (the default).
+	Profile string `toml:"profile"`
+	// Model is the model used with --provider NAME and no --model.
+	Model string `toml:"model"`
 }
 
 // Home is $TACK_HOME, or ~/.tack.
@@ -96,18 +123,95 @@ func Load(home string) (File, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return File{}, unknownSettingError(p, src, und[0])
 	}
+	if err := f.validate(); err != nil {
+		return File{}, fmt.Errorf("config file %s: %w", p, err)
+	}
 	return f, nil
 }
 
-// Apply adds the file's models to the catalog.
-func (f File) Apply(c *llm.Catalog) {
-	for _, m := range f.Models {
-		c.Add(llm.Model{
-			ID: m.ID, Provider: m.Provider, Name: m.Name,
-			ContextWindow: m.ContextWindow, MaxOutput: m.MaxOutput,
-			Price: llm.Price{CacheHit: m.PriceCacheHit, CacheMiss: m.PriceCacheMiss, Output: m.PriceOutput},
-		})
+// validate checks the values the decoder cannot: names, profiles and
+// reasoning styles.
+func (f File) validate() error {
+	seen := map[string]bool{}
+	for i, p := range f.Providers {
+		switch {
+		case p.Name == "":
+			return fmt.Errorf("[[providers]] entry %d has no name; give it one, as in name = \"local\"", i+1)
+		case strings.ContainsAny(p.Name, "/ "):
+			return fmt.Errorf("provider name %q may not hold '/' or spaces, which /model PROVIDER/MODEL splits on; rename it", p.Name)
+		case seen[p.Name]:
+			return fmt.Errorf("provider %q is defined twice; keep one [[providers]] entry per name", p.Name)
+		}
+		seen[p.Name] = true
+		if p.Profile != "" {
+			if _, err := llm.ProfileByName(p.Profile); err != nil {
+				return fmt.Errorf("provider %s: %w", p.Name, err)
+			}
+		}
 	}
+	for _, m := range f.Models {
+		if m.ID == "" {
+			return errors.New("a [[models]] entry has no id; give it the model's name, as in id = \"qwen3\"")
+		}
+		if m.Reasoning != "" {
+			if _, err := llm.ParseReasoning(m.Reasoning); err != nil {
+				return fmt.Errorf("model %s: %w", m.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Apply adds the file's models to the catalog. An entry for a model the
+// catalog knows changes only the fields it sets.
+func (f File) Apply(c *llm.Catalog) {
+	for _, p := range f.Providers {
+		c.AddProvider(p.Name)
+	}
+	for _, m := range f.Models {
+		base, ok := c.LookupIn(m.Provider, m.ID)
+		if !ok {
+			base = llm.Model{ID: m.ID, Provider: m.Provider, Name: m.ID}
+		}
+		base.Provider = cmp.Or(m.Provider, base.Provider)
+		base.Name = cmp.Or(m.Name, base.Name)
+		base.ContextWindow = cmp.Or(m.ContextWindow, base.ContextWindow)
+		base.MaxOutput = cmp.Or(m.MaxOutput, base.MaxOutput)
+		if m.PriceCacheHit != 0 || m.PriceCacheMiss != 0 || m.PriceOutput != 0 || !ok {
+			base.Price = llm.Price{CacheHit: m.PriceCacheHit, CacheMiss: m.PriceCacheMiss, Output: m.PriceOutput}
+		}
+		base.Reasoning = cmp.Or(llm.Reasoning(m.Reasoning), base.Reasoning)
+		if m.Images != nil {
+			base.Images = *m.Images
+		}
+		base.Aliases = append(base.Aliases, m.Aliases...)
+		c.Add(base)
+	}
+}
+
+// ProviderList is the built-in providers with the file's entries applied:
+// an entry named like a built-in changes the fields it sets, any other is
+// added. base_url replaces the base URL of provider inUse.
+func (f File) ProviderList(inUse string) llm.Providers {
+	list := llm.Providers(llm.BuiltinProviders())
+	for _, p := range f.Providers {
+		i := slices.IndexFunc(list, func(b llm.ProviderConfig) bool { return b.Name == p.Name })
+		if i < 0 {
+			list = append(list, llm.ProviderConfig{Name: p.Name, Profile: llm.ProfileOpenAICompatible})
+			i = len(list) - 1
+		}
+		b := &list[i]
+		b.BaseURL = cmp.Or(p.BaseURL, b.BaseURL)
+		b.KeyEnv = cmp.Or(p.KeyEnv, b.KeyEnv)
+		b.Profile = cmp.Or(p.Profile, b.Profile)
+		b.Model = cmp.Or(p.Model, b.Model)
+	}
+	if f.BaseURL != "" {
+		if i := slices.IndexFunc(list, func(b llm.ProviderConfig) bool { return b.Name == inUse }); i >= 0 {
+			list[i].BaseURL = f.BaseURL
+		}
+	}
+	return list
 }
 
 // CredentialsPath is where a key typed at first run is stored.

@@ -136,3 +136,89 @@ func TestHomeThatIsAFileIsNamed(t *testing.T) {
 		t.Errorf("want %q, got %v", want, err)
 	}
 }
+
+func TestProvidersTableAddsAndChangesProviders(t *testing.T) {
+	home := t.TempDir()
+	src := `base_url = "http://proxy.example/v1"
+
+[[providers]]
+name = "local"
+base_url = "http://127.0.0.1:8080/v1"
+model = "qwen3"
+
+[[providers]]
+name = "openrouter"
+base_url = "https://openrouter.ai/api/v1"
+key_env = "OPENROUTER_API_KEY"
+profile = "openai-compatible"
+
+[[providers]]
+name = "deepseek"
+key_env = "MY_DEEPSEEK_KEY"
+
+[[models]]
+id = "qwen3"
+provider = "local"
+reasoning = "deepseek"
+images = true
+max_output = 8192
+`
+	if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := f.ProviderList("deepseek")
+	if got := strings.Join(list.Names(), " "); got != "deepseek openai local openrouter" {
+		t.Fatalf("want the built-ins then the new entries, got %s", got)
+	}
+	ds, _ := list.Find("deepseek")
+	if ds.KeyEnv != "MY_DEEPSEEK_KEY" || ds.BaseURL != "http://proxy.example/v1" || ds.Profile != llm.ProfileDeepSeek || ds.Model != llm.DefaultModel {
+		t.Errorf("want the deepseek entry to change only its key variable and base_url to apply to it, got %+v", ds)
+	}
+	local, _ := list.Find("local")
+	if local.Profile != llm.ProfileOpenAICompatible || local.KeyEnv != "" || local.Model != "qwen3" {
+		t.Errorf("want a keyless openai-compatible local provider, got %+v", local)
+	}
+	c := llm.NewCatalog()
+	f.Apply(c)
+	m, ok := c.Lookup("local/qwen3")
+	if !ok || m.Reasoning != llm.ReasoningDeepSeek || !m.Images || m.MaxOutput != 8192 {
+		t.Errorf("want local/qwen3 with DeepSeek reasoning and images, got %+v %v", m, ok)
+	}
+	if !c.IsProvider("openrouter") {
+		t.Error("want openrouter a provider refs may name")
+	}
+}
+
+func TestConfiguredModelChangesOnlyWhatItSets(t *testing.T) {
+	f := File{Models: []Model{{ID: "deepseek-v4-pro", ContextWindow: 500_000}}}
+	c := llm.NewCatalog()
+	f.Apply(c)
+	m, _ := c.Lookup("deepseek-v4-pro")
+	if m.ContextWindow != 500_000 || m.Price.CacheMiss != 1.32 || m.Provider != "deepseek" || m.DefaultEffort != llm.EffortHigh {
+		t.Errorf("want the window changed and the rest kept, got %+v", m)
+	}
+}
+
+func TestBadProviderEntriesAreRefusedWithWhatToDo(t *testing.T) {
+	for name, tc := range map[string]struct{ src, want string }{
+		"no name":     {"[[providers]]\nbase_url = \"http://x\"\n", "[[providers]] entry 1 has no name"},
+		"slash":       {"[[providers]]\nname = \"a/b\"\n", `provider name "a/b" may not hold '/'`},
+		"twice":       {"[[providers]]\nname = \"a\"\n[[providers]]\nname = \"a\"\n", `provider "a" is defined twice`},
+		"profile":     {"[[providers]]\nname = \"a\"\nprofile = \"vllm\"\n", `provider a: unknown profile "vllm": use deepseek, openai, openai-compatible`},
+		"reasoning":   {"[[models]]\nid = \"m\"\nreasoning = \"yes\"\n", `model m: unknown reasoning style "yes": use none, effort, deepseek`},
+		"unknown key": {"[[providers]]\nname = \"a\"\nkey_ev = \"x\"\n", `unknown setting "providers.key_ev" (did you mean "key_env"?)`},
+		"model no id": {"[[models]]\nname = \"x\"\n", "a [[models]] entry has no id"},
+	} {
+		home := t.TempDir()
+		if err := os.WriteFile(Path(home), []byte(tc.src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(home); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), Path(home)) {
+			t.Errorf("%s: want an error naming the file and %q, got %v", name, tc.want, err)
+		}
+	}
+}

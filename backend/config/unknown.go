@@ -67,9 +67,12 @@ func unquoteKey(k string) string {
 // to key's name, or "" when none is close.
 func nearestSetting(key toml.Key) string {
 	t := reflect.TypeFor[File]()
-	if len(key) == 2 && key[0] == "models" {
+	switch {
+	case len(key) == 2 && key[0] == "models":
 		t = reflect.TypeFor[Model]()
-	} else if len(key) != 1 {
+	case len(key) == 2 && key[0] == "providers":
+		t = reflect.TypeFor[Provider]()
+	case len(key) != 1:
 		return ""
 	}
 	name, best, bestDist := key[len(key)-1], "", 3

@@ -7,11 +7,13 @@ package launch
 import (
 	crand "crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -58,8 +60,11 @@ type Session struct {
 	Commands *commands.Registry
 	Config   config.File
 	Catalog  *llm.Catalog
-	Home     string
-	Cwd      string
+	// Router reaches the configured providers; Endpoint gives one's base
+	// URL, key and profile.
+	Router *llm.Router
+	Home   string
+	Cwd    string
 	// Resumed is set when the session existed before this process.
 	Resumed bool
 
@@ -90,12 +95,15 @@ func Open(o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	provider := first(o.Provider, cfg.Provider, llm.ProviderDeepSeek)
-	base, key, err := llm.Resolve(provider, env, nil)
+	providers := cfg.ProviderList(first(o.Provider, cfg.Provider, llm.ProviderDeepSeek))
+	provider, err := providers.Find(first(o.Provider, cfg.Provider, llm.ProviderDeepSeek))
 	if err != nil {
 		return nil, err
 	}
-	webCfg, err := webConfig(cfg.Web, provider, env, o.HTTPClient, o.Version)
+	if _, err := provider.Resolve(env); err != nil {
+		return nil, err
+	}
+	webCfg, err := webConfig(cfg.Web, provider.Name, providers, env, o.HTTPClient, o.Version)
 	if err != nil {
 		return nil, err
 	}
@@ -105,20 +113,34 @@ func Open(o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	log, resumed, err := openLog(o, first(o.Model, cfg.Model, llm.DefaultModel))
+	// A model flag, or a provider flag alone, names the model even of a
+	// resumed session; a new session falls back to the config's model, then
+	// the provider's default.
+	if o.Model != "" || o.Provider != "" {
+		o.Model = qualify(provider, first(o.Model, provider.Model))
+	}
+	model := first(o.Model, qualify(provider, first(cfg.Model, provider.Model)))
+	if model == "" {
+		return nil, fmt.Errorf("provider %s has no default model: pass --model, or set model in its [[providers]] entry of config.toml", provider.Name)
+	}
+	log, resumed, err := openLog(o, model)
 	if err != nil {
 		return nil, err
 	}
+	router := llm.NewRouter(llm.RouterConfig{
+		Providers: providers, Default: provider.Name, Env: env, Catalog: catalog,
+		HTTPClient: o.HTTPClient, Version: o.Version,
+	})
 	s := &Session{Log: log, Config: cfg, Catalog: catalog, Home: o.Home, Cwd: log.Header().Cwd, Resumed: resumed}
 	s.closers = append(s.closers, func() { closeLog(log, resumed) })
-	if err := s.start(o, cfg, provider, base, key, mode, webCfg); err != nil {
+	if err := s.start(o, cfg, router, mode, webCfg); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Session) start(o Options, cfg config.File, provider, base, key string, mode permission.Mode, webCfg web.Config) error {
+func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode permission.Mode, webCfg web.Config) error {
 	// The tools create the spill directory when they first spill, so a
 	// session that never spills leaves none behind.
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
@@ -133,13 +155,11 @@ func (s *Session) start(o Options, cfg config.File, provider, base, key string, 
 	if err != nil {
 		return err
 	}
-	client := llm.NewClient(llm.ClientConfig{
-		BaseURL: base, APIKey: key, KeyEnv: llm.KeyEnv(provider), HTTPClient: o.HTTPClient, Version: o.Version,
-	})
+	s.Router = router
 	s.Agent = agent.New(agent.Config{
 		// The model of a resumed session stays unless a flag names one; the
 		// effort follows the flag, then the config, then the session.
-		Log: s.Log, Provider: client, Catalog: s.Catalog, Model: o.Model, Effort: llm.Effort(first(o.Effort, cfg.Effort)),
+		Log: s.Log, Provider: router, Catalog: s.Catalog, Model: o.Model, Effort: llm.Effort(first(o.Effort, cfg.Effort)),
 		System: prompt.Build(s.Cwd, registry.Tools(), instructions),
 		Tools:  registry, Gate: s.Policy, Broker: s.Broker,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
@@ -202,6 +222,16 @@ func openLog(o Options, model string) (*session.Log, bool, error) {
 	h := session.Header{Version: 1, ID: id, Created: o.Now().UTC(), Cwd: o.Cwd, Model: model}
 	l, err := session.Create(session.PathFor(o.Home, o.Cwd, id), h)
 	return l, false, err
+}
+
+// qualify makes model a ref to provider: a model of any provider but the
+// default DeepSeek gets the provider's prefix, so the session log records
+// where it ran and a resume goes back there.
+func qualify(provider llm.ProviderConfig, model string) string {
+	if model == "" || provider.Name == llm.ProviderDeepSeek || strings.HasPrefix(model, provider.Name+"/") {
+		return model
+	}
+	return provider.Name + "/" + model
 }
 
 // ErrNoCredentials reports whether err is the missing-API-key error.

@@ -20,7 +20,7 @@ const (
 // webConfig picks the backends of web_search and web_fetch: DeepSeek's
 // Search and Fetch APIs with the DeepSeek key when the session talks to
 // DeepSeek (or [web] asks for them), else no search and a local fetch.
-func webConfig(w config.Web, provider string, env func(string) string, hc *http.Client, version string) (web.Config, error) {
+func webConfig(w config.Web, provider string, providers llm.Providers, env func(string) string, hc *http.Client, version string) (web.Config, error) {
 	search, fetch := webOff, webLocal
 	if provider == llm.ProviderDeepSeek || provider == "" {
 		search, fetch = webDeepSeek, webDeepSeek
@@ -40,11 +40,15 @@ func webConfig(w config.Web, provider string, env func(string) string, hc *http.
 	if search != webDeepSeek && fetch != webDeepSeek {
 		return cfg, nil
 	}
-	base, key, err := llm.Resolve(llm.ProviderDeepSeek, env, nil)
+	deepseek, err := providers.Find(llm.ProviderDeepSeek)
+	var e llm.Endpoint
+	if err == nil {
+		e, err = deepseek.Resolve(env)
+	}
 	if err != nil {
 		return web.Config{}, fmt.Errorf("config [web] uses DeepSeek's web APIs, which need a DeepSeek key: set DEEPSEEK_API_KEY, or set [web] search = \"off\" and fetch = \"local\"")
 	}
-	ds := &web.DeepSeek{BaseURL: base, APIKey: key, HTTP: hc, Retry: llm.DefaultRetryPolicy(rand.Float64), Version: version}
+	ds := &web.DeepSeek{BaseURL: e.BaseURL, APIKey: e.APIKey, HTTP: hc, Retry: llm.DefaultRetryPolicy(rand.Float64), Version: version}
 	if search == webDeepSeek {
 		cfg.Search = ds
 	}

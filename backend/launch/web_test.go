@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/llm"
 )
 
 func TestWebToolsFollowTheProviderAndConfig(t *testing.T) {
@@ -29,7 +30,7 @@ func TestWebToolsFollowTheProviderAndConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := webConfig(tt.web, tt.provider, func(k string) string { return tt.env[k] }, nil, "test")
+			cfg, err := webConfig(tt.web, tt.provider, llm.BuiltinProviders(), func(k string) string { return tt.env[k] }, nil, "test")
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("want an error containing %q, got %v", tt.wantErr, err)

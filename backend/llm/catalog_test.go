@@ -9,17 +9,46 @@ import (
 
 func TestCatalogKnowsDeepSeekModels(t *testing.T) {
 	c := NewCatalog()
-	for _, id := range []string{DefaultModel, "deepseek-v4-pro", "deepseek-flash"} {
+	for id, want := range map[string]struct {
+		id     string
+		images bool
+	}{
+		DefaultModel: {"deepseek-flash", true}, "deepseek/deepseek-flash": {"deepseek-flash", true},
+		"deepseek-v4-flash": {"deepseek-flash", true}, "deepseek-chat": {"deepseek-flash", true}, "deepseek-reasoner": {"deepseek-flash", true},
+		"deepseek-v4-pro": {"deepseek-v4-pro", false},
+	} {
 		m, ok := c.Lookup(id)
-		if !ok || m.Provider != "deepseek" || m.ContextWindow != 1_000_000 || m.MaxOutput != 384_000 || m.Price.CacheMiss == 0 {
-			t.Errorf("Lookup(%q): want a priced DeepSeek model with a 1M window and 384K output, got %+v %v", id, m, ok)
+		if !ok || m.ID != want.id || m.Provider != "deepseek" || m.ContextWindow != 1_000_000 || m.MaxOutput != 384_000 || m.Price.CacheMiss == 0 || m.Images != want.images {
+			t.Errorf("Lookup(%q): want %s (images %v), priced, with a 1M window and 384K output, got %+v %v", id, want.id, want.images, m, ok)
 		}
+	}
+	if DefaultModel != "deepseek-flash" {
+		t.Errorf("want the current name deepseek-flash as the default, got %s", DefaultModel)
+	}
+}
+
+func TestCatalogSplitsRefsOnlyAtKnownProviders(t *testing.T) {
+	c := NewCatalog()
+	c.AddProvider("openrouter")
+	for ref, want := range map[string][2]string{
+		"openai/gpt-5.4":                    {"openai", "gpt-5.4"},
+		"gpt-5.4":                           {"", "gpt-5.4"},
+		"Qwen/Qwen3-8B":                     {"", "Qwen/Qwen3-8B"},
+		"openrouter/deepseek/deepseek-chat": {"openrouter", "deepseek/deepseek-chat"},
+		"openrouter/":                       {"", "openrouter/"},
+	} {
+		if p, id := c.Split(ref); p != want[0] || id != want[1] {
+			t.Errorf("Split(%q): want %q %q, got %q %q", ref, want[0], want[1], p, id)
+		}
+	}
+	if m, ok := c.Lookup("openai/gpt-9"); ok || m.Provider != "openai" || m.ID != "gpt-9" || m.MaxOutput != 0 {
+		t.Errorf("want an unknown OpenAI model generic, at openai, with no output bound, got %+v %v", m, ok)
 	}
 }
 
 func TestUnknownModelGetsGenericEntry(t *testing.T) {
 	m, ok := NewCatalog().Lookup("llama3.1:8b")
-	if ok || m.ID != "llama3.1:8b" || m.ContextWindow != 128_000 || m.Price != (Price{}) || m.Cost(Usage{Input: 1e6, Output: 1e6}) != 0 {
+	if ok || m.ID != "llama3.1:8b" || m.ContextWindow != 128_000 || m.MaxOutput != 0 || m.Price != (Price{}) || m.Cost(Usage{Input: 1e6, Output: 1e6}) != 0 {
 		t.Errorf("want a free generic 128K entry named for the id, got %+v %v", m, ok)
 	}
 }
@@ -31,11 +60,11 @@ func TestCatalogAddExtendsAndReplaces(t *testing.T) {
 	if m, ok := c.Lookup("local"); !ok || m.ContextWindow != 32_000 {
 		t.Errorf("want the added model, got %+v %v", m, ok)
 	}
-	if m, _ := c.Lookup("deepseek-v4-pro"); m.ContextWindow != 500_000 {
-		t.Errorf("want the configured model to replace the built-in, got %+v", m)
+	if m, _ := c.Lookup("deepseek-v4-pro"); m.ContextWindow != 500_000 || m.Provider != "deepseek" {
+		t.Errorf("want the configured model to replace the built-in at its provider, got %+v", m)
 	}
-	if n := len(c.Models()); n != 4 {
-		t.Errorf("want 4 models, got %d", n)
+	if n := len(c.Models()); n != 5 {
+		t.Errorf("want 5 models, got %d", n)
 	}
 }
 
@@ -47,33 +76,44 @@ func TestCostPricesEachBucket(t *testing.T) {
 	}
 }
 
+func builtin(name string) ProviderConfig {
+	p, err := Providers(BuiltinProviders()).Find(name)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
 func TestResolveProviders(t *testing.T) {
 	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
-	stored := func() string { return "sk-stored" }
-	none := func() string { return "" }
+	local := ProviderConfig{Name: "local", BaseURL: "http://127.0.0.1:8080/v1/"}
+	router := ProviderConfig{Name: "openrouter", BaseURL: "https://openrouter.ai/api/v1", KeyEnv: "OPENROUTER_API_KEY", Profile: ProfileOpenAICompatible}
 	tests := []struct {
-		name, provider string
-		env            map[string]string
-		creds          func() string
-		base, key      string
+		name     string
+		provider ProviderConfig
+		env      map[string]string
+		base     string
+		key      string
+		profile  string
 	}{
-		{"deepseek from env", "deepseek", map[string]string{"DEEPSEEK_API_KEY": "sk-env"}, stored, DefaultDeepSeekBaseURL, "sk-env"},
-		{"deepseek is the default", "", map[string]string{"DEEPSEEK_API_KEY": "sk-env", "DEEPSEEK_BASE_URL": "http://x/"}, none, "http://x", "sk-env"},
-		{"deepseek from credentials", "deepseek", nil, stored, DefaultDeepSeekBaseURL, "sk-stored"},
-		{"openai with key", "openai", map[string]string{"OPENAI_API_KEY": "sk-oa"}, none, DefaultOpenAIBaseURL, "sk-oa"},
-		{"openai local server without key", "openai", map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1"}, none, "http://localhost:11434/v1", ""},
+		{"deepseek from env", builtin("deepseek"), map[string]string{"DEEPSEEK_API_KEY": "sk-env"}, DefaultDeepSeekBaseURL, "sk-env", ProfileDeepSeek},
+		{"deepseek base URL from env", builtin("deepseek"), map[string]string{"DEEPSEEK_API_KEY": "sk-env", "DEEPSEEK_BASE_URL": "http://x/"}, "http://x", "sk-env", ProfileDeepSeek},
+		{"openai with key", builtin("openai"), map[string]string{"OPENAI_API_KEY": "sk-oa"}, DefaultOpenAIBaseURL, "sk-oa", ProfileOpenAI},
+		{"openai local server without key", builtin("openai"), map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1"}, "http://localhost:11434/v1", "", ProfileOpenAICompatible},
+		{"configured server without key", local, nil, "http://127.0.0.1:8080/v1", "", ProfileOpenAICompatible},
+		{"configured gateway", router, map[string]string{"OPENROUTER_API_KEY": "sk-or"}, "https://openrouter.ai/api/v1", "sk-or", ProfileOpenAICompatible},
 	}
 	for _, tt := range tests {
-		base, key, err := Resolve(tt.provider, env(tt.env), tt.creds)
-		if err != nil || base != tt.base || key != tt.key {
-			t.Errorf("%s: want %q %q, got %q %q %v", tt.name, tt.base, tt.key, base, key, err)
+		e, err := tt.provider.Resolve(env(tt.env))
+		if err != nil || e.BaseURL != tt.base || e.APIKey != tt.key || e.Profile.Name != tt.profile {
+			t.Errorf("%s: want %q %q %s, got %+v %v", tt.name, tt.base, tt.key, tt.profile, e, err)
 		}
 	}
 }
 
 func TestResolveWithoutKeyNamesEveryWayToAddOne(t *testing.T) {
 	for provider, first := range map[string]string{"deepseek": "set DEEPSEEK_API_KEY", "openai": "set OPENAI_API_KEY"} {
-		_, _, err := Resolve(provider, func(string) string { return "" }, func() string { return "" })
+		_, err := builtin(provider).Resolve(func(string) string { return "" })
 		var e *Error
 		if !errors.As(err, &e) || e.Kind != ErrNoCredentials {
 			t.Fatalf("%s: want a no-credentials error, got %v", provider, err)
@@ -87,7 +127,11 @@ func TestResolveWithoutKeyNamesEveryWayToAddOne(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := Resolve("anthropic", func(string) string { return "" }, nil); err == nil || !strings.Contains(err.Error(), "deepseek or openai") {
+	_, err := ProviderConfig{Name: "openrouter", BaseURL: "https://openrouter.ai/api/v1", KeyEnv: "OPENROUTER_API_KEY"}.Resolve(func(string) string { return "" })
+	if kindOf(err) != ErrNoCredentials || !strings.Contains(err.Error(), "set OPENROUTER_API_KEY") {
+		t.Errorf("want a configured provider's missing key named, got %v", err)
+	}
+	if _, err := Providers(BuiltinProviders()).Find("anthropic"); err == nil || !strings.Contains(err.Error(), "deepseek, openai") {
 		t.Errorf("want an unknown provider rejected with the choices, got %v", err)
 	}
 }

@@ -27,6 +27,12 @@ type ClientConfig struct {
 	Version     string       // tack's version, sent as User-Agent tack/<version>
 	IdleTimeout time.Duration
 	Now         func() time.Time // for Retry-After dates; time.Now when nil
+	// Profile shapes requests; DeepSeek's when its Name is empty.
+	Profile Profile
+	// Catalog, when set, describes the models of Provider: a model's entry
+	// refines the profile and an alias is sent as the model's ID.
+	Catalog  *Catalog
+	Provider string
 }
 
 // Client streams chat completions from an OpenAI-compatible server. It
@@ -50,6 +56,9 @@ func NewClient(cfg ClientConfig) *Client {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Profile.Name == "" {
+		cfg.Profile = DeepSeekProfile
+	}
 	return &Client{cfg: cfg}
 }
 
@@ -57,7 +66,13 @@ func NewClient(cfg ClientConfig) *Client {
 // cancelling ctx ends a pending Stream or Next with ErrAborted. An empty
 // req.Effort sends no thinking switch, leaving the server's default.
 func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
-	payload, err := json.Marshal(encodeRequest(req))
+	var m Model
+	if c.cfg.Catalog != nil {
+		if known, ok := c.cfg.Catalog.LookupIn(c.cfg.Provider, req.Model); ok {
+			m, req.Model = known, known.ID
+		}
+	}
+	payload, err := json.Marshal(encodeRequest(req, c.cfg.Profile.shapeFor(m)))
 	if err != nil {
 		return nil, &Error{Kind: ErrInvalidRequest, Err: err, Message: "tack could not encode the request: " + err.Error()}
 	}

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 )
@@ -10,14 +11,15 @@ import (
 // as first-class fields.
 
 type wireRequest struct {
-	Model           string            `json:"model"`
-	Messages        []wireMessage     `json:"messages"`
-	Stream          bool              `json:"stream"`
-	StreamOptions   wireStreamOptions `json:"stream_options"`
-	MaxTokens       int               `json:"max_tokens,omitempty"`
-	Thinking        *wireThinking     `json:"thinking,omitempty"`
-	ReasoningEffort string            `json:"reasoning_effort,omitempty"`
-	Tools           []wireTool        `json:"tools,omitempty"`
+	Model               string            `json:"model"`
+	Messages            []wireMessage     `json:"messages"`
+	Stream              bool              `json:"stream"`
+	StreamOptions       wireStreamOptions `json:"stream_options"`
+	MaxTokens           int               `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int               `json:"max_completion_tokens,omitempty"`
+	Thinking            *wireThinking     `json:"thinking,omitempty"`
+	ReasoningEffort     string            `json:"reasoning_effort,omitempty"`
+	Tools               []wireTool        `json:"tools,omitempty"`
 }
 
 type wireStreamOptions struct {
@@ -64,28 +66,35 @@ type wireToolSpec struct {
 // noToolOutput replaces an empty tool result, which some servers reject.
 const noToolOutput = "(no output)"
 
-// encodeRequest builds the wire body of a streamed request. An empty Effort
-// leaves thinking to the server's default; title requests never think.
-func encodeRequest(r Request) wireRequest {
+// encodeRequest builds the wire body of a streamed request shaped as sh
+// says. An empty Effort leaves reasoning to the server's default; title
+// requests never think.
+func encodeRequest(r Request, sh shape) wireRequest {
 	w := wireRequest{
 		Model:         r.Model,
 		Stream:        true,
 		StreamOptions: wireStreamOptions{IncludeUsage: true},
-		MaxTokens:     r.MaxTokens,
+	}
+	if sh.maxField == "max_completion_tokens" {
+		w.MaxCompletionTokens = r.MaxTokens
+	} else {
+		w.MaxTokens = r.MaxTokens
 	}
 	effort := r.Effort
 	if r.Purpose == PurposeTitle {
 		effort = EffortOff
 	}
-	switch effort {
-	case "":
-	case EffortOff:
+	switch {
+	case effort == "":
+	case sh.reasoning == ReasoningDeepSeek && effort == EffortOff:
 		w.Thinking = &wireThinking{Type: "disabled"}
-	default:
+	case sh.reasoning == ReasoningDeepSeek:
 		w.Thinking = &wireThinking{Type: "enabled"}
-		w.ReasoningEffort = string(effort)
+		w.ReasoningEffort = cmp.Or(sh.efforts[effort], string(effort))
+	case sh.reasoning == ReasoningEffort:
+		w.ReasoningEffort = sh.efforts[effort]
 	}
-	w.Messages = encodeMessages(r.Messages)
+	w.Messages = encodeMessages(r.Messages, sh.reasoning == ReasoningDeepSeek)
 	for _, t := range r.Tools {
 		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireToolSpec(t)})
 	}
@@ -93,8 +102,10 @@ func encodeRequest(r Request) wireRequest {
 }
 
 // encodeMessages serialises the history with system messages first, in
-// their original order, then everything else in order.
-func encodeMessages(msgs []Message) []wireMessage {
+// their original order, then everything else in order. passBack sends
+// assistant reasoning back as reasoning_content, which only DeepSeek's
+// thinking mode wants (api.openai.com refuses unknown message fields).
+func encodeMessages(msgs []Message, passBack bool) []wireMessage {
 	ordered := slices.Concat(
 		slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m.Role != RoleSystem }),
 		slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m.Role == RoleSystem }),
@@ -104,7 +115,9 @@ func encodeMessages(msgs []Message) []wireMessage {
 		w := wireMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
 		switch m.Role {
 		case RoleAssistant:
-			w.ReasoningContent = m.Reasoning
+			if passBack {
+				w.ReasoningContent = m.Reasoning
+			}
 			for _, tc := range m.ToolCalls {
 				w.ToolCalls = append(w.ToolCalls, wireToolCall{
 					ID: tc.ID, Type: "function",

@@ -39,9 +39,11 @@ full-screen interface; with pipes it runs in line mode.
 Flags:
   -p, --print TASK          run one task, print the answer and exit
       --ui MODE             front door: auto, tui or line (default auto)
-      --model ID            model to use (default from config, else deepseek-v4-flash)
+      --model ID            model to use (default from config, else the provider's:
+                            deepseek-flash, gpt-5.4-mini for openai)
       --effort LEVEL        reasoning effort: off, low, high or max
-      --provider NAME       deepseek or openai (any OpenAI-compatible server)
+      --provider NAME       deepseek, openai (or the OpenAI-compatible server in
+                            OPENAI_BASE_URL), or a [[providers]] name of config.toml
       --resume [ID]         continue session ID (no ID: pick one)
   -c, --continue            continue the latest session of this directory
   -C DIR                    run in DIR instead of the current directory
@@ -162,11 +164,6 @@ func (o options) validate() error {
 	}
 	if err := oneOf("color", o.color, "auto", "always", "never"); err != nil {
 		return err
-	}
-	if o.provider != "" {
-		if err := oneOf("provider", o.provider, "deepseek", "openai"); err != nil {
-			return err
-		}
 	}
 	if o.effort != "" {
 		if _, ok := llm.ParseEffort(o.effort); !ok {

@@ -63,7 +63,11 @@ type Picker struct {
 
 // New opens the selector over models with current (and its effort)
 // marked and highlighted; a current model the list lacks is shown first.
+// A current model named by its ref or a legacy alias is the listed one.
 func New(models []llm.Model, current string, effort llm.Effort, th theme.Theme) *Picker {
+	if i := slices.IndexFunc(models, func(m llm.Model) bool { return m.Named(current) }); current != "" && i >= 0 {
+		current = models[i].ID
+	}
 	if current != "" && !slices.ContainsFunc(models, func(m llm.Model) bool { return m.ID == current }) {
 		models = append([]llm.Model{{ID: current, Name: current, Efforts: llm.Efforts, DefaultEffort: effort}}, models...)
 	}

@@ -27,7 +27,7 @@ func TestGoldenScreens(t *testing.T) {
 	tests := []struct{ name, typed string }{
 		{"all", ""},
 		{"filtered", "PRO"},
-		{"no_match", "gpt"},
+		{"no_match", "claude"},
 	}
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
@@ -43,7 +43,7 @@ func TestFilterMatchesProviderModelAndName(t *testing.T) {
 		typed string
 		want  []string
 	}{
-		{"", []string{"deepseek-v4-flash", "deepseek-v4-pro", "deepseek-flash", "qwen3-coder"}},
+		{"", []string{"deepseek-flash", "deepseek-v4-pro", "gpt-5.4-mini", "gpt-5.4", "qwen3-coder"}},
 		{"ollama/", []string{"qwen3-coder"}},
 		{"v4.1", []string{"deepseek-flash"}},
 		{"PRO", []string{"deepseek-v4-pro"}},
@@ -70,15 +70,15 @@ func TestEnterSelectsWithCycledEffort(t *testing.T) {
 		t.Errorf("want %+v (high → max → off), got %+v", want, got)
 	}
 	p = New(catalog(), "deepseek-v4-flash", llm.EffortLow, th)
-	if got := keys.Press(p.Update, "enter"); got != (Outcome{Kind: Selected, Model: "deepseek-v4-flash", Effort: llm.EffortLow}) {
-		t.Errorf("want the current model and effort on Enter, got %+v", got)
+	if got := keys.Press(p.Update, "enter"); got != (Outcome{Kind: Selected, Model: "deepseek-flash", Effort: llm.EffortLow}) {
+		t.Errorf("want the current model, named by its legacy alias, and effort on Enter, got %+v", got)
 	}
 }
 
 func TestEscClearsFilterThenCloses(t *testing.T) {
 	p := New(catalog(), "", "", th)
 	keys.TypeText(p.Update, "pro")
-	if got := keys.Press(p.Update, "esc"); got.Kind != None || !p.filter.Empty() || len(p.matches) != 4 {
+	if got := keys.Press(p.Update, "esc"); got.Kind != None || !p.filter.Empty() || len(p.matches) != 5 {
 		t.Fatalf("want the first Esc to clear the filter, got %+v filter %q", got, p.filter.Value())
 	}
 	if got := keys.Press(p.Update, "esc"); got.Kind != Closed {
@@ -111,7 +111,7 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 }
 
 func TestNarrowRowsKeepEffortAndCurrentMarker(t *testing.T) {
-	p := New(catalog(), "deepseek-v4-flash", llm.EffortMax, th)
+	p := New(catalog(), "deepseek-v4-pro", llm.EffortMax, th)
 	keys.Press(p.Update, "shift+tab")
 	for _, width := range []int{76, 50, 40} {
 		v := ansi.Strip(p.View(width, 14))
@@ -119,7 +119,7 @@ func TestNarrowRowsKeepEffortAndCurrentMarker(t *testing.T) {
 			t.Errorf("at width %d: want the cycled effort and the current marker on the current model, got\n%s", width, v)
 		}
 	}
-	if v := ansi.Strip(p.View(76, 14)); !strings.Contains(v, "1M context — $0.30/$1.20 — effort off — current") {
+	if v := ansi.Strip(p.View(76, 14)); !strings.Contains(v, "1M context — $1.32/$3.96 — effort off — current") {
 		t.Errorf("at width 76: want the context and price, got\n%s", v)
 	}
 }
@@ -127,10 +127,10 @@ func TestNarrowRowsKeepEffortAndCurrentMarker(t *testing.T) {
 func TestAScrollingListShowsTheCursorPosition(t *testing.T) {
 	p := New(catalog(), "deepseek-v4-flash", llm.EffortMax, th)
 	keys.Press(p.Update, "down")
-	if v := ansi.Strip(p.View(60, 10)); !strings.Contains(v, "2/4 │") {
-		t.Errorf("want the position 2/4 when three of four models show, got\n%s", v)
+	if v := ansi.Strip(p.View(60, 10)); !strings.Contains(v, "2/5 │") {
+		t.Errorf("want the position 2/5 when three of five models show, got\n%s", v)
 	}
-	if v := ansi.Strip(p.View(60, 30)); strings.Contains(v, "/4") {
+	if v := ansi.Strip(p.View(60, 30)); strings.Contains(v, "/5") {
 		t.Errorf("want no position when every model shows, got\n%s", v)
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // model is the status row's model and effort with the default config.
-const model = "deepseek-v4-flash"
+const model = "deepseek-flash"
 
 // rowsOf splits a screen into its rows, padded to the terminal's height.
 func rowsOf(screen string) []string {

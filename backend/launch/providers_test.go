@@ -1,0 +1,107 @@
+package launch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+func openWith(t *testing.T, home string, env map[string]string, provider, model string) (*Session, error) {
+	t.Helper()
+	s, err := Open(Options{
+		Home: home, Cwd: t.TempDir(), Getenv: func(k string) string { return env[k] },
+		Now:      func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		Provider: provider, Model: model, PermissionMode: "full-access",
+	})
+	if err == nil {
+		t.Cleanup(s.Close)
+	}
+	return s, err
+}
+
+func TestProvidersFromConfigSitSideBySide(t *testing.T) {
+	deepseek, local := llmtest.New(t, llmtest.ReplyText("from deepseek")), llmtest.New(t, llmtest.ReplyText("from local"))
+	home := t.TempDir()
+	src := "provider = \"local\"\n\n[[providers]]\nname = \"local\"\nbase_url = \"" + local.URL() + "\"\nmodel = \"qwen3\"\n"
+	if err := os.WriteFile(config.Path(home), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"DEEPSEEK_API_KEY": "sk-d", "DEEPSEEK_BASE_URL": deepseek.URL()}
+	s, err := openWith(t, home, env, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model, _ := s.Agent.Model(); model != "local/qwen3" {
+		t.Fatalf("want the local provider's model as a ref, got %q", model)
+	}
+	exec, ok := s.Commands.Execute(context.Background(), s.Agent, "/model deepseek/deepseek-v4-pro high", nil)
+	if !ok || !strings.Contains(exec.Result.Text, "Model selected: deepseek/deepseek-v4-pro") {
+		t.Fatalf("want /model provider/model to switch, got %+v", exec.Result)
+	}
+	for _, model := range []string{"local/qwen3", "deepseek-v4-pro"} {
+		if _, err := llm.Collect(mustStream(t, s.Router, model)); err != nil {
+			t.Fatalf("%s: %v", model, err)
+		}
+	}
+	deepseek.AssertConsumed(t)
+	local.AssertConsumed(t)
+	if got := local.Requests()[0]; got.Model != "qwen3" || got.Thinking != nil || got.Header.Get("Authorization") != "" {
+		t.Errorf("want the local server asked for qwen3 without thinking or a key, got %+v", got)
+	}
+	if got := deepseek.Requests()[0]; got.Model != "deepseek-v4-pro" || got.Header.Get("Authorization") != "Bearer sk-d" {
+		t.Errorf("want DeepSeek asked for deepseek-v4-pro with its key, got model %q", got.Model)
+	}
+}
+
+func mustStream(t *testing.T, r *llm.Router, model string) llm.Stream {
+	t.Helper()
+	s, err := r.Stream(context.Background(), llm.Request{Model: model, Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestProviderFlagPicksTheProvidersDefaultModel(t *testing.T) {
+	s, err := openWith(t, t.TempDir(), map[string]string{"OPENAI_API_KEY": "sk-o"}, "openai", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model, _ := s.Agent.Model(); model != "openai/"+llm.DefaultOpenAIModel {
+		t.Errorf("want --provider openai to pick %s, got %q", llm.DefaultOpenAIModel, model)
+	}
+	s, err = openWith(t, t.TempDir(), map[string]string{"DEEPSEEK_API_KEY": "sk-d"}, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model, _ := s.Agent.Model(); model != llm.DefaultModel {
+		t.Errorf("want the DeepSeek default %s, got %q", llm.DefaultModel, model)
+	}
+}
+
+func TestProviderProblemsAreNamedBeforeAnythingIsWritten(t *testing.T) {
+	home := t.TempDir()
+	src := "[[providers]]\nname = \"bare\"\nbase_url = \"http://127.0.0.1:1\"\n\n[[providers]]\nname = \"router\"\nbase_url = \"http://127.0.0.1:1\"\nkey_env = \"ROUTER_KEY\"\nmodel = \"m\"\n"
+	if err := os.WriteFile(config.Path(home), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for provider, want := range map[string]string{
+		"nowhere": `unknown provider "nowhere": use deepseek, openai, bare, router`,
+		"bare":    "provider bare has no default model: pass --model",
+		"router":  "no API key for provider router: set ROUTER_KEY",
+	} {
+		if _, err := openWith(t, home, nil, provider, ""); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: want %q, got %v", provider, want, err)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*")); len(left) != 0 {
+		t.Errorf("want no session written, got %v", left)
+	}
+}
