@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/complete"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 )
 
 // fifteenLines is a draft long enough that a paste of it shows a marker.

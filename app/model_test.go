@@ -13,7 +13,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit/keys"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 	"github.com/tack-agent/tack/views/editor"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/sessionpicker"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 	"github.com/tack-agent/tack/views/cards"
 	"github.com/tack-agent/tack/views/editor"
 )

@@ -9,7 +9,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit/keys"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 )
 
 func TestShellCommandOutputShowsOnceOnItsCard(t *testing.T) {

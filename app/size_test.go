@@ -11,7 +11,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit/keys"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 )
 
 func TestShortScreenKeepsTheEditorAndCursorInSight(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tack-agent/tack/internal/testkit/tackbin"
+	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
 func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }

@@ -17,7 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // live is a launched session (real agent, tools, permission policy and

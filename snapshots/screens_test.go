@@ -12,7 +12,7 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // frozen is the clock of every screen.

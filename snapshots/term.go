@@ -20,9 +20,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 
-	"github.com/tack-agent/tack/internal/testkit"
-	"github.com/tack-agent/tack/internal/testkit/golden"
-	"github.com/tack-agent/tack/internal/testkit/palette"
+	"github.com/tack-agent/tack/snapshots/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/palette"
 )
 
 // Term is a running program in an emulated terminal.

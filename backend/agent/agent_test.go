@@ -14,7 +14,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
-	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // testTool is a tool defined by the test: it runs fn.

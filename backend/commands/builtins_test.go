@@ -12,7 +12,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
 // The real agent is what front doors pass to Execute.

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
 const fixtures = "../../testdata/deepseek"

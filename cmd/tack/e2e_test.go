@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
-	"github.com/tack-agent/tack/internal/testkit"
-	"github.com/tack-agent/tack/internal/testkit/tackbin"
+	"github.com/tack-agent/tack/snapshots/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
 func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }

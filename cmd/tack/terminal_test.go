@@ -9,9 +9,9 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
-	"github.com/tack-agent/tack/internal/testkit"
-	"github.com/tack-agent/tack/internal/testkit/ptyterm"
-	"github.com/tack-agent/tack/internal/testkit/tackbin"
+	"github.com/tack-agent/tack/snapshots/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit/ptyterm"
+	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
 // TestLineTerminalCtrlCCancelsTheTurnThenExits drives line mode in a

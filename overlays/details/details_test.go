@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tack-agent/tack/internal/testkit/golden"
-	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 	"github.com/tack-agent/tack/views/cards"
 	"github.com/tack-agent/tack/views/theme"
 )

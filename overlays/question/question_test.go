@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/interact"
-	"github.com/tack-agent/tack/internal/testkit/golden"
-	"github.com/tack-agent/tack/internal/testkit/keys"
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 	"github.com/tack-agent/tack/views/theme"
 )
 

@@ -20,8 +20,8 @@ import (
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit"
 	"github.com/tack-agent/tack/snapshots"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // The fixed world every journey runs in: the clock, and the directories

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/tack-agent/tack/backend/interact"
-	"github.com/tack-agent/tack/internal/testkit"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
 // What a run reads off the screen and the keys it presses. They are kept

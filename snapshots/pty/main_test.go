@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
-	"github.com/tack-agent/tack/internal/testkit/ptyterm"
-	"github.com/tack-agent/tack/internal/testkit/tackbin"
+	"github.com/tack-agent/tack/snapshots/testkit/ptyterm"
+	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
 func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }

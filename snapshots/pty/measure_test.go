@@ -12,7 +12,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/internal/testkit/ptyterm"
+	"github.com/tack-agent/tack/snapshots/testkit/ptyterm"
 )
 
 // The end-to-end budgets of issue 6, checked only when TACK_PTY_MEASURE=1:

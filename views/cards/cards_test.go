@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/card"
-	"github.com/tack-agent/tack/internal/testkit/golden"
-	"github.com/tack-agent/tack/internal/testkit/palette"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/palette"
 	"github.com/tack-agent/tack/views/theme"
 )
 

@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tack-agent/tack/internal/testkit/keys"
-	"github.com/tack-agent/tack/internal/testkit/palette"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
+	"github.com/tack-agent/tack/snapshots/testkit/palette"
 	"github.com/tack-agent/tack/views/theme"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tack-agent/tack/internal/testkit/palette"
+	"github.com/tack-agent/tack/snapshots/testkit/palette"
 )
 
 const sample = "# Title\n\nSome *emphasis*, **bold**, `code` and a [link](https://example.com).\n\n" +

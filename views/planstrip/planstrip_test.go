@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/card"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 	"github.com/tack-agent/tack/views/theme"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tack-agent/tack/internal/testkit/palette"
+	"github.com/tack-agent/tack/snapshots/testkit/palette"
 )
 
 func TestEveryRoleUsesOnlyThePalette(t *testing.T) {

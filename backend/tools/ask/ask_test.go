@@ -9,7 +9,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
 const twoQuestions = `{"questions":[` +

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/tools"
-	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestBashResultTextMatchesGolden(t *testing.T) {

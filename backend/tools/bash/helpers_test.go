@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/tools"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
 // fixture is one session's bash tools over the local executor, with fast

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tack-agent/tack/internal/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func (f *fixture) startTask(t *testing.T, command, description string) string {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tack-agent/tack/backend/tools"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
 // bench is one session's file tools over a temporary working directory.

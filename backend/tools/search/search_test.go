@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/tools"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
 // writeTree creates files (path → content) under dir.

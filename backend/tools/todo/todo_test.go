@@ -10,7 +10,7 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
-	"github.com/tack-agent/tack/internal/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
 func run(t *testing.T, args string, record func(session.Data) error) tools.Result {

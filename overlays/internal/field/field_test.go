@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tack-agent/tack/internal/testkit/keys"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 	"github.com/tack-agent/tack/views/theme"
 )
 

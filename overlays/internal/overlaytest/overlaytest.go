@@ -1,7 +1,7 @@
 // Package overlaytest holds what only the overlay tests share: the sizes
 // the fit tests render at and the clock the guarded overlays open at. The
 // rest of the kit (golden files, the palette check, key presses) is in
-// internal/testkit.
+// snapshots/testkit.
 package overlaytest
 
 import (

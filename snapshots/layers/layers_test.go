@@ -54,11 +54,11 @@ func TestEveryRuleCatchesWhatItForbids(t *testing.T) {
 	m := Module + "/"
 	graph := []Package{
 		{Path: m + "backend/tools/search", Deps: []string{"regexp", "charm.land/lipgloss/v2", m + "views/theme"},
-			TestImports: []string{m + "internal/testkit/golden", m + "app"}},
+			TestImports: []string{m + "snapshots/testkit/golden", m + "app"}},
 		{Path: m + "views/editor", Deps: []string{m + "overlays/help", m + "backend/card"}},
 		{Path: m + "overlays/help", Deps: []string{m + "app"}},
 		{Path: m + "linemode", Deps: []string{m + "views/textfmt", "charm.land/bubbletea/v2"}},
-		{Path: m + "app", Deps: []string{m + "internal/testkit/keys"}},
+		{Path: m + "app", Deps: []string{m + "snapshots/testkit/keys"}},
 		{Path: m + "backendx", Deps: []string{m + "app"}}, // not under backend
 	}
 	var got []string
@@ -72,7 +72,7 @@ func TestEveryRuleCatchesWhatItForbids(t *testing.T) {
 		"views/editor → overlays/help",
 		"overlays/help → app",
 		"linemode → charm.land/bubbletea/v2",
-		"app → internal/testkit/keys",
+		"app → snapshots/testkit/keys",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("want violations\n%s\ngot\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))

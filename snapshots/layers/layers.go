@@ -35,7 +35,7 @@ type Rule struct {
 var ui = []string{"app", "overlays", "views", "charm.land", "github.com/charmbracelet"}
 
 // testOnly are packages that exist for tests.
-var testOnly = []string{"internal/testkit", "snapshots", "internal/layers"}
+var testOnly = []string{"snapshots"}
 
 // Rules are tack's dependency rules.
 var Rules = []Rule{
