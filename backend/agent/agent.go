@@ -225,7 +225,8 @@ func (a *Agent) SetModel(model string, effort llm.Effort) error {
 }
 
 // Send submits a message. Idle, it starts a turn; running, it becomes the
-// next turn after the current one.
+// next turn after the current one, together with every other message sent
+// meanwhile.
 func (a *Agent) Send(text string) {
 	a.mu.Lock()
 	a.followUps = append(a.followUps, text)
@@ -300,6 +301,20 @@ func (a *Agent) WhenIdle(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// Quiet reports whether the agent has nothing to do: no turn or
+// compaction running, nothing queued. lastSeq is the sequence number of the
+// last event recorded so far (-1 before any). Once the agent is quiet only
+// new input, an injection or a late title adds events, so a subscriber that
+// has received lastSeq has received everything the finished work produced.
+func (a *Agent) Quiet() (quiet bool, lastSeq int64) {
+	a.mu.Lock()
+	quiet = a.status == StatusIdle && len(a.followUps) == 0 && len(a.steering) == 0 && len(a.jobs) == 0
+	a.mu.Unlock()
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	return quiet, a.nextSeq - 1
 }
 
 // Record appends a log-only event (commands, approvals, titles) and

@@ -202,6 +202,56 @@ func TestSendWhileRunningBecomesNextTurn(t *testing.T) {
 	}
 }
 
+func TestFollowUpsQueuedWhileBusyJoinOneTurn(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	block := testTool{name: "block", fn: func(context.Context, json.RawMessage) tools.Result {
+		close(started)
+		<-release
+		return tools.Result{Text: "ok"}
+	}}
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("First done."),
+		llmtest.ReplyText("Both done."),
+	}, block)
+	f.agent.Send("first")
+	<-started
+	f.agent.Send("second")
+	f.agent.Send("third")
+	close(release)
+	f.waitIdle()
+	if got := countType(f.log.Events(), "turn/start"); got != 2 {
+		t.Fatalf("want 2 turns (the two follow-ups batched into one), got %d", got)
+	}
+	reqs := f.srv.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if m := last[len(last)-1]; m.Content != "second\n\nthird" {
+		t.Fatalf("want both follow-ups in one user message, got %+v", m)
+	}
+}
+
+func TestQuietOnlyOnceTheSentWorkHasEnded(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{llmtest.Reply(llmtest.Text("Thinking", 1), llmtest.Stall())})
+	if quiet, _ := f.agent.Quiet(); !quiet {
+		t.Fatal("want a new agent quiet")
+	}
+	f.agent.Send("hang")
+	if quiet, _ := f.agent.Quiet(); quiet {
+		t.Fatal("want the agent not quiet once a message is sent, before its turn starts")
+	}
+	<-f.srv.Stalled()
+	if quiet, _ := f.agent.Quiet(); quiet {
+		t.Fatal("want the agent not quiet while its turn runs")
+	}
+	f.agent.Cancel()
+	f.waitIdle()
+	quiet, last := f.agent.Quiet()
+	evs := f.log.Events()
+	if !quiet || last != evs[len(evs)-1].Seq {
+		t.Fatalf("want quiet at the last event (seq %d), got quiet=%v at %d", evs[len(evs)-1].Seq, quiet, last)
+	}
+}
+
 func TestCancelDuringStalledStreamAbortsPromptlyAndDiscardsQueue(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{
 		llmtest.Reply(llmtest.Text("Thinking about", 4), llmtest.Stall()),

@@ -9,8 +9,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 )
 
-// loop runs turns while there is input, one follow-up per turn, until ctx
-// ends.
+// loop runs turns while there is input, until ctx ends.
 func (a *Agent) loop(ctx context.Context) {
 	defer close(a.done)
 	for {
@@ -44,13 +43,15 @@ func (a *Agent) loop(ctx context.Context) {
 	}
 }
 
-// takeInputLocked takes the next turn's prompt: the oldest follow-up, else
-// all steering joined. a.mu must be held.
+// takeInputLocked takes the next turn's prompt: every queued follow-up
+// joined (the loop batches the messages that queued while it was busy into
+// one turn, as seeds/stdio-ui-plugin.md says), else all steering joined.
+// a.mu must be held.
 func (a *Agent) takeInputLocked() (string, bool) {
 	switch {
 	case len(a.followUps) > 0:
-		prompt := a.followUps[0]
-		a.followUps = a.followUps[1:]
+		prompt := strings.Join(a.followUps, "\n\n")
+		a.followUps = nil
 		return prompt, true
 	case len(a.steering) > 0:
 		prompt := strings.Join(a.steering, "\n\n")
