@@ -1,12 +1,10 @@
 package linemode
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"strings"
 
-	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
 )
 
@@ -65,22 +63,27 @@ func HelpKeys(terminal bool) string {
 	return out.String()
 }
 
-// command runs a slash command through the registry and shows its result.
-// Lines that name no command are rejected, never sent to the model.
-func (d *door) command(ctx context.Context, line string) (int, bool) {
-	atPrompt := d.s.Agent.Status() != agent.StatusRunning
-	exec, ok := d.reg.Execute(ctx, d.s.Agent, line, nil)
-	if !ok {
-		d.r.Notice(commands.UnknownMessage(strings.TrimSpace(line)), atPrompt)
+// commandSettled shows the result of the command that ran and performs
+// its action. A line that names no command is rejected, never sent to the
+// model.
+func (d *door) commandSettled(res commandResult) (int, bool) {
+	atPrompt := d.cmd.atPrompt
+	d.cmd.cancel()
+	d.cmd = nil
+	if !d.busy {
+		d.interrupted = false
+	}
+	if !res.found {
+		d.r.Notice(commands.UnknownMessage(strings.TrimSpace(res.line)), atPrompt)
 		return 0, false
 	}
-	res := exec.Result
-	out := res.Text
-	switch act := res.Action.(type) {
+	out := res.exec.Result.Text
+	switch act := res.exec.Result.Action.(type) {
 	case commands.ActionExit:
-		if !d.o.Terminal {
+		if !d.terminal {
 			// a script that ends in /exit wants its work done first
 			d.leaving = true
+			d.queue = nil
 			return 0, false
 		}
 		return d.shutdown(0), true
@@ -88,18 +91,18 @@ func (d *door) command(ctx context.Context, line string) (int, bool) {
 		out = act.Text
 	case commands.ActionResume:
 		if d.o.Reopen != nil {
-			return d.switchTo(ctx, act.ID)
+			return d.switchTo(act.ID)
 		}
 		out = switchSessionText + act.ID
 	case commands.ActionNewSession:
 		if d.o.Reopen != nil {
-			return d.switchTo(ctx, "")
+			return d.switchTo("")
 		}
 		out = newSessionText
 	case commands.ActionClear:
 		out = d.clear(out)
 	case commands.ActionCopy:
-		out = d.copy(act.Text, res.Text)
+		out = d.copy(act.Text, res.exec.Result.Text)
 	case commands.ActionDetails:
 		d.r.applyDetails(act)
 	case commands.ActionOpenDetails:
@@ -116,7 +119,7 @@ func (d *door) command(ctx context.Context, line string) (int, bool) {
 // clear clears a terminal screen and its scrollback; piped output has no
 // view to clear.
 func (d *door) clear(done string) string {
-	if !d.o.Terminal {
+	if !d.terminal {
 		return noViewText
 	}
 	d.r.Write("\x1b[H\x1b[2J\x1b[3J")
@@ -126,7 +129,7 @@ func (d *door) clear(done string) string {
 // copy puts text on the terminal's clipboard with OSC 52; without a
 // terminal there is no clipboard to reach.
 func (d *door) copy(text, done string) string {
-	if !d.o.Terminal {
+	if !d.terminal {
 		return noClipboardText
 	}
 	d.r.Write("\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07")

@@ -43,6 +43,19 @@ func (w *watchedScreen) waitFor(t *testing.T, want string) {
 	}
 }
 
+// waitCount blocks until the screen shows want n times.
+func (w *watchedScreen) waitCount(t *testing.T, want string, n int) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for strings.Count(w.String(), want) < n {
+		select {
+		case <-w.wrote:
+		case <-deadline:
+			t.Fatalf("want %q %d times on the screen within 10s, got %q", want, n, w.String())
+		}
+	}
+}
+
 // door runs line mode over a scripted model and feeds it inputs.
 type doorRun struct {
 	srv   *llmtest.Server
@@ -84,7 +97,7 @@ func startDoor(t *testing.T, c doorConfig, script ...llmtest.Response) *doorRun 
 	}
 	d := &doorRun{srv: srv, out: newWatchedScreen(), errs: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1), stop: make(chan struct{})}
 	t.Cleanup(func() { close(d.stop) })
-	o := Options{Stdout: d.out, Stderr: d.errs, Terminal: c.terminal}
+	o := Options{IO: testIO(nil, d.out, d.errs, c.terminal)}
 	if c.reopen {
 		o.Reopen = reopen
 	}

@@ -21,7 +21,7 @@ func TestRunDropsQueuedLinesWhenTheSessionFailsToStart(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := make(chan int, 1)
 	go func() {
-		code <- Run(context.Background(), open, Options{Stdin: pr, Stdout: &stdout, Stderr: &stderr})
+		code <- Run(context.Background(), open, Options{IO: testIO(pr, &stdout, &stderr, false)})
 	}()
 	// A pipe write returns once the reader took the bytes, and the reader
 	// takes the next line only after the loop received the previous one: when
@@ -48,7 +48,7 @@ func TestRunDropsQueuedLinesWhenTheSessionFailsToStart(t *testing.T) {
 func TestRunPrintsTheConfiguredWelcome(t *testing.T) {
 	var stdout bytes.Buffer
 	open := func() (*launch.Session, error) { return nil, errors.New("no key") }
-	Run(context.Background(), open, Options{Welcome: "coding agent ready.", Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: io.Discard})
+	Run(context.Background(), open, Options{Welcome: "coding agent ready.", IO: testIO(strings.NewReader(""), &stdout, io.Discard, false)})
 	if !strings.HasPrefix(stdout.String(), "coding agent ready.\n> ") {
 		t.Errorf("want the configured banner, got %q", stdout.String())
 	}

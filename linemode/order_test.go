@@ -3,6 +3,7 @@ package linemode
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/views/iostreams"
 )
 
 // screen is a terminal both the front door and the line reader write to.
@@ -28,6 +30,16 @@ func (s *screen) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.buf.String()
+}
+
+// testIO is a terminal seam over the given streams; terminal makes it
+// claim a terminal on stdin and stdout.
+func testIO(in io.Reader, out, errs io.Writer, terminal bool) *iostreams.IOStreams {
+	ios, _, _, _ := iostreams.Test()
+	ios.In, ios.Out, ios.ErrOut = in, out, errs
+	ios.SetStdinTTY(terminal)
+	ios.SetStdoutTTY(terminal)
+	return ios
 }
 
 // openSession opens a session in a fresh workspace over a scripted model.
@@ -60,7 +72,7 @@ func TestNextPromptIsWrittenBeforeTheTurnItStarts(t *testing.T) {
 		lines <- input{eof: true}
 	}()
 	code := run(context.Background(), openSession(t, llmtest.ReplyText("Hello from line mode.")),
-		Options{Stdout: out, Stderr: &screen{}, Terminal: true, Welcome: "ready."}, lines)
+		Options{IO: testIO(nil, out, &screen{}, true), Welcome: "ready."}, lines)
 	if code != 0 {
 		t.Fatalf("want exit 0 at end of input, got %d", code)
 	}

@@ -3,20 +3,21 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 
+	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/linemode"
+	"github.com/tack-agent/tack/views/iostreams"
 )
 
-// runLine runs line mode on stdin. interactive is set when stdin and stdout
-// are both terminals.
-func runLine(lo launch.Options, o options, stdin *os.File, stdout, stderr io.Writer, interactive bool) int {
-	cfg, _, _ := launch.Settings(lo) // a broken config fails the open below, with its message
+// runLine runs line mode on the seam's streams; cfg is the config file's
+// settings, already read.
+func runLine(lo launch.Options, cfg config.File, ios *iostreams.IOStreams) int {
+	interactive := ios.Interactive()
 	lo.HelpKeys = linemode.HelpKeys(interactive)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
@@ -37,29 +38,9 @@ func runLine(lo launch.Options, o options, stdin *os.File, stdout, stderr io.Wri
 	}
 	return linemode.Run(context.Background(), open, linemode.Options{
 		Welcome:     cfg.Welcome,
-		Stdin:       stdin,
-		Stdout:      stdout,
-		Stderr:      stderr,
-		Terminal:    interactive,
-		Color:       lineColor(o.color, cfg.Color, lo.Getenv, isTerminal(stdout)),
+		IO:          ios,
 		Signals:     sigs,
 		HistoryFile: filepath.Join(lo.Home, "line_history"),
 		Reopen:      reopen,
 	})
-}
-
-// lineColor decides whether line mode dims reasoning: --color always or
-// never wins; otherwise colour needs a terminal, no NO_COLOR and no
-// `color = false` in the config file.
-func lineColor(flag string, configured *bool, getenv func(string) string, stdoutTTY bool) bool {
-	switch flag {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	if getenv("NO_COLOR") != "" || (configured != nil && !*configured) {
-		return false
-	}
-	return stdoutTTY
 }

@@ -12,12 +12,11 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/linemode"
+	"github.com/tack-agent/tack/views/iostreams"
 	"github.com/tack-agent/tack/views/textfmt"
 )
 
@@ -66,35 +65,31 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 		Home: home, Cwd: cwd, Getenv: getenv, Provider: o.provider, Model: o.model, Effort: o.effort,
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
 	}
-	stdinTTY := term.IsTerminal(int(stdin.Fd()))
-	stdoutTTY := isTerminal(stdout)
+	ios := iostreams.System(stdin, stdout, stderr, getenv)
+	cfg, _, _ := launch.Settings(lo) // a broken config fails the open later, with its message
+	ios.DecideColor(o.color, cfg.Color)
 	task := o.print
-	if task == "" && o.task != "" && !stdinTTY {
+	if task == "" && o.task != "" && !ios.IsStdinTTY() {
 		task = o.task
 	}
 	if task != "" {
-		if !stdinTTY {
+		if !ios.IsStdinTTY() {
 			task = withPipedContext(task, stdin)
 		}
 		return runPrint(lo, task, o.outputFormat, stdout, stderr)
 	}
-	if o.ui == "tui" && !(stdinTTY && stdoutTTY) {
-		fmt.Fprintln(stderr, "tack: the full-screen interface needs a terminal on stdin and stdout; use --ui line for line mode, or tack -p \"task\" for pipes and scripts")
+	if o.ui == "tui" && !ios.CanFullScreen() {
+		fmt.Fprintln(stderr, "tack: "+ios.FullScreenRefusal())
 		return 1
 	}
-	if o.ui != "line" && stdinTTY && stdoutTTY {
-		return runTUI(lo, o, stdin, stdout, stderr)
+	if o.ui != "line" && ios.CanFullScreen() {
+		return runTUI(lo, o, ios)
 	}
 	if o.resumeSet && o.resume == "" {
 		fmt.Fprintln(stderr, "tack: --resume needs a session id in line mode; run tack --resume in a terminal to pick one (see tack --help)")
 		return 2
 	}
-	return runLine(lo, o, stdin, stdout, stderr, stdinTTY && stdoutTTY)
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	return runLine(lo, cfg, ios)
 }
 
 // withPipedContext appends what was piped on stdin to the task.

@@ -52,3 +52,43 @@ func TestLineTerminalCtrlCCancelsTheTurnThenExits(t *testing.T) {
 		t.Fatalf("want exit 0 after Ctrl+C at the idle prompt, got %d, %v; terminal shows:\n%s", code, err, term.Screen())
 	}
 }
+
+// startInTerminal runs the binary with args on a pseudo-terminal whose
+// TERM is term.
+func startInTerminal(t *testing.T, srv *llmtest.Server, term string, args ...string) *ptyterm.Terminal {
+	t.Helper()
+	home := t.TempDir()
+	tt, err := ptyterm.Start(ptyterm.Options{
+		Bin: tackbin.Path(t), Args: args, Dir: t.TempDir(), Cols: 100, Rows: 24,
+		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TACK_HOME=" + home, "TERM=" + term,
+			"DEEPSEEK_BASE_URL=" + srv.URL(), "DEEPSEEK_API_KEY=test"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tt.Close)
+	return tt
+}
+
+func TestDumbTerminalGetsLineModeAndTheFullScreenRefuses(t *testing.T) {
+	srv := llmtest.New(t)
+	term := startInTerminal(t, srv, "dumb")
+	if screen, _, err := term.WaitScreen(testkit.WaitLimit, func(s string) bool { return strings.Contains(s, "ready.") }); err != nil {
+		t.Fatalf("want line mode's banner on a dumb terminal: %v; it shows:\n%s", err, screen)
+	}
+	if term.AltScreen() || strings.Contains(term.Raw(), "\x1b[?1049h") {
+		t.Errorf("want no alternate screen on a dumb terminal, got %q", term.Raw())
+	}
+	term.Key('d', vt.ModCtrl)
+	if code, err := term.Wait(testkit.WaitLimit); err != nil || code != 0 {
+		t.Errorf("want exit 0 at Ctrl+D, got %d, %v; terminal shows:\n%s", code, err, term.Screen())
+	}
+
+	term = startInTerminal(t, srv, "dumb", "--ui", "tui")
+	if code, err := term.Wait(testkit.WaitLimit); err != nil || code != 1 {
+		t.Errorf("want exit 1 for --ui tui on a dumb terminal, got %d, %v", code, err)
+	}
+	want := "cannot draw on a dumb terminal (TERM=dumb); use --ui line"
+	testkit.Eventually(t, "the refusal naming TERM=dumb and --ui line", func() bool { return strings.Contains(term.Raw(), want) },
+		func() string { return term.Raw() })
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,11 +10,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"golang.org/x/term"
 
 	"github.com/tack-agent/tack/app"
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/views/iostreams"
 )
 
 // runTUI runs the full-screen program. The session is opened before the
@@ -28,10 +27,11 @@ import (
 //
 // Choosing another session in the session picker ends the program and runs
 // the next one on that session, in its directory.
-func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stderr io.Writer) int {
+func runTUI(lo launch.Options, o options, ios *iostreams.IOStreams) int {
+	stderr := ios.ErrOut
 	pick := o.resumeSet && o.resume == ""
 	for {
-		code, next := runChat(lo, o, pick, stdin, stdout, stderr)
+		code, next := runChat(lo, o, pick, ios)
 		if !next.Next() {
 			return code
 		}
@@ -48,7 +48,8 @@ func runTUI(lo launch.Options, o options, stdin *os.File, stdout io.Writer, stde
 
 // runChat runs the program once and returns its exit status and what it
 // asks to do next.
-func runChat(lo launch.Options, o options, pick bool, stdin *os.File, stdout io.Writer, stderr io.Writer) (int, app.Result) {
+func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) (int, app.Result) {
+	stderr := ios.ErrOut
 	s, err := launch.Open(lo)
 	firstRun := err != nil && launch.ErrNoCredentials(err) && lo.Getenv("OPENAI_BASE_URL") == ""
 	if err != nil && !firstRun {
@@ -60,7 +61,7 @@ func runChat(lo launch.Options, o options, pick bool, stdin *os.File, stdout io.
 		held.set(s)
 	}
 	defer held.close()
-	chat := chatOptions(lo, o, s, stdout)
+	chat := chatOptions(lo, o, s, ios)
 	chat.PickSession = pick
 	var root tea.Model
 	if firstRun {
@@ -84,7 +85,7 @@ func runChat(lo launch.Options, o options, pick bool, stdin *os.File, stdout io.
 	ctx, which, stop := signalContext()
 	defer stop()
 	guard := app.NewGuard(root)
-	p := tea.NewProgram(guard, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler(),
+	p := tea.NewProgram(guard, tea.WithContext(ctx), tea.WithInput(ios.StdinFile()), tea.WithOutput(ios.Out), tea.WithoutSignalHandler(),
 		tea.WithFPS(maxFPS), tea.WithColorProfile(renderProfile(chat.Colour)))
 	_, runErr := p.Run()
 	var next app.Result
@@ -112,27 +113,18 @@ func runChat(lo launch.Options, o options, pick bool, stdin *os.File, stdout io.
 }
 
 // chatOptions are the chat screen's inputs: directory, home, branch,
-// colour, size and the initial task.
-func chatOptions(lo launch.Options, o options, s *launch.Session, stdout io.Writer) app.Options {
+// colour and size (from the terminal seam) and the initial task.
+func chatOptions(lo launch.Options, o options, s *launch.Session, ios *iostreams.IOStreams) app.Options {
 	cwd := lo.Cwd
-	colour := o.color != "never" && (o.color == "always" || lo.Getenv("NO_COLOR") == "")
 	welcome := ""
 	if s != nil {
 		cwd = s.Cwd
-		if s.Config.Color != nil && !*s.Config.Color && o.color != "always" {
-			colour = false
-		}
 		welcome = s.Config.Welcome
 	}
-	w, h := 100, 30
-	if f, ok := stdout.(*os.File); ok {
-		if tw, th, err := term.GetSize(int(f.Fd())); err == nil {
-			w, h = tw, th
-		}
-	}
+	w, h, _ := ios.Size()
 	return app.Options{
 		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: gitBranch(cwd),
-		Colour: colour, Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
+		Colour: ios.ColorEnabled(), Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
 	}
 }
 

@@ -1,9 +1,12 @@
 package pty
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/vt"
 
@@ -119,4 +122,58 @@ func TestLineModeAnswersAnApprovalAndAQuestionAtThePrompt(t *testing.T) {
 	if got, want := toolMessage(t, reqs[2], "call_q"), `{"answers":[{"id":"db","selected":["SQLite"]}]}`; got != want {
 		t.Errorf("want the answer %s in the next request, got %s", want, got)
 	}
+}
+
+// hungCompact runs one turn in line mode, then /compact against a model
+// that never answers the summary request, and returns once it hangs. The
+// model's 100-token window leaves the first turn's history to compact.
+func hungCompact(t *testing.T) (*run, *llmtest.Server) {
+	t.Helper()
+	home := t.TempDir()
+	config := "model = \"tiny\"\n[[models]]\nid = \"tiny\"\nprovider = \"deepseek\"\ncontext_window = 100\nmax_output = 50\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, llmtest.ReplyText(strings.Repeat("A long answer. ", 20)), llmtest.Reply(llmtest.Stall()))
+	r := start(t, setup{srv: srv, home: home, args: lineMode})
+	r.script(
+		step{want: []string{"ready."}, until: atPrompt, do: both(typed("hi"), key(vt.KeyEnter))},
+		step{want: []string{"[main turn 1]", "A long answer."}, until: atPrompt, do: both(typed("/compact"), key(vt.KeyEnter))},
+	)
+	r.waitStalled(srv)
+	return r, srv
+}
+
+func TestLineModeCtrlCCancelsAHungCompactAndGivesThePromptBack(t *testing.T) {
+	r, _ := hungCompact(t)
+	start := time.Now()
+	ctrl('c')(r)
+	r.waitScreen("cancelled", []string{"command cancelled"}, atPrompt)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("want the command cancelled within 2s of Ctrl+C, took %v", took)
+	}
+	r.script(
+		step{do: both(typed("/status"), key(vt.KeyEnter))},
+		step{want: []string{"Session "}, until: atPrompt, do: ctrl('d')},
+	)
+	if code := r.exitCode(); code != 0 {
+		t.Errorf("want exit code 0 at end of input, got %d; the screen is:\n%s", code, frame(r.Screen()))
+	}
+	assertCooked(t, r)
+}
+
+func TestLineModeSIGTERMEndsAHungCompactWithTheTerminalRestored(t *testing.T) {
+	r, _ := hungCompact(t)
+	start := time.Now()
+	if err := r.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := r.exitCode(); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("want exit code %d after SIGTERM, got %d; the screen is:\n%s", 128+int(syscall.SIGTERM), code, frame(r.Screen()))
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("want exit within 2s of SIGTERM, took %v", took)
+	}
+	assertCooked(t, r)
+	assertResumeLineLast(t, r, assertRestored(t, r))
 }

@@ -134,6 +134,10 @@ func (t *Terminal) forwardInput() {
 // PID is the process id of the program.
 func (t *Terminal) PID() int { return t.cmd.Process.Pid }
 
+// MasterFd is the descriptor of the master side, for reading the modes the
+// program left the terminal in.
+func (t *Terminal) MasterFd() uintptr { return t.master.Fd() }
+
 // Started is when the process was started.
 func (t *Terminal) Started() time.Time { return t.started }
 
