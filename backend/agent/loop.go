@@ -106,6 +106,9 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 	for step := 1; ; step++ {
 		a.flushSteering(ts.turn)
 		a.flushInjected()
+		// Tools that changed (MCP servers starting or changing their
+		// lists) join here, between steps, never inside one.
+		a.cfg.Tools.Refresh(ctx)
 		model, effort := a.Model()
 		if a.shouldCompact(model) {
 			a.compact(ctx, ts.turn)
