@@ -204,6 +204,8 @@ func (d *door) render(evs []agent.Event) {
 	for _, e := range evs {
 		d.r.Event(e)
 		switch e := e.(type) {
+		case agent.Notice:
+			d.r.Notice(e.Text, !d.busy)
 		case agent.StatusChanged:
 			if e.Status == agent.StatusRunning {
 				d.busy = true

@@ -102,6 +102,10 @@ func (p *printer) follow(ctx context.Context, sub *agent.Subscription) PrintResu
 			return p.result(session.TurnEnd{Reason: session.StopAborted, Error: &session.Failure{Message: "the agent closed before the turn ended"}})
 		}
 		for _, e := range evs {
+			if n, ok := e.(agent.Notice); ok {
+				fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(n.Text))
+				continue
+			}
 			l, ok := e.(agent.Logged)
 			if !ok || l.Seq <= p.lastPast {
 				continue

@@ -67,6 +67,8 @@ type Agent struct {
 	logMu sync.Mutex
 	proj  *session.Projection
 	subs  map[*Subscription]struct{}
+	// notices are replayed to each new subscriber.
+	notices []Notice
 
 	mu        sync.Mutex
 	status    Status
@@ -335,6 +337,9 @@ func (a *Agent) Subscribe() ([]session.Event, *Subscription) {
 		a.logMu.Unlock()
 	}
 	s.Push(StatusChanged{Status: a.Status()})
+	for _, n := range a.notices {
+		s.Push(n)
+	}
 	return a.cfg.Log.Events(), s
 }
 

@@ -24,6 +24,13 @@ func (t *Transcript) Apply(e agent.Event) bool {
 		return t.delta(e)
 	case agent.StepDiscarded:
 		return t.discard(e.Turn, e.Step)
+	case agent.Notice:
+		tone := NoticeWarning
+		if e.Tone == agent.NoticeError {
+			tone = NoticeError
+		}
+		t.AddNotice(e.Text, tone)
+		return true
 	}
 	return false
 }

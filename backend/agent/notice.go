@@ -1,0 +1,34 @@
+package agent
+
+// NoticeTone is how a notice reads: a warning, or an error.
+type NoticeTone string
+
+const (
+	NoticeWarning NoticeTone = "warning"
+	NoticeError   NoticeTone = "error"
+)
+
+// Notice is a live message for the person at the terminal that is not part
+// of the conversation: an extension file that could not be read, an MCP
+// server that failed. It is not logged; every subscriber gets the notices
+// made before it subscribed, then the later ones.
+type Notice struct {
+	Tone NoticeTone
+	Text string
+}
+
+func (Notice) isEvent() {}
+
+// maxNotices bounds the notices kept for later subscribers.
+const maxNotices = 100
+
+// Notify publishes a notice to every subscriber and keeps it for later
+// ones.
+func (a *Agent) Notify(n Notice) {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	if len(a.notices) < maxNotices {
+		a.notices = append(a.notices, n)
+	}
+	a.publishLocked(n)
+}
