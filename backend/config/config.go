@@ -37,6 +37,13 @@ type File struct {
 	// compacted automatically (0.8 when unset).
 	CompactAt float64 `toml:"compact_at"`
 	Web       Web     `toml:"web"`
+	// MCPServers are the [mcp_servers.NAME] tables that could be read.
+	MCPServers map[string]MCPServer `toml:"-"`
+	// Hooks are the [[hooks.EVENT]] tables that could be read.
+	Hooks Hooks `toml:"-"`
+	// Problems are the tables that were skipped, each with file and line:
+	// tack starts without them and says so.
+	Problems []string `toml:"-"`
 }
 
 // Web configures web_search and web_fetch ([web]).
@@ -116,11 +123,16 @@ func Load(home string) (File, error) {
 	case err != nil:
 		return File{}, fmt.Errorf("config file %s: %w; make it readable, or remove it", p, err)
 	}
-	md, err := toml.Decode(string(src), &f)
+	var whole struct {
+		File
+		extensionTables
+	}
+	md, err := toml.Decode(string(src), &whole)
 	if err != nil {
 		return File{}, fmt.Errorf("config file %s: %w; fix or remove it", p, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
+	f = whole.File
+	if und := decodeExtensions(&f, p, src, md, whole.extensionTables); len(und) > 0 {
 		return File{}, unknownSettingError(p, src, und[0])
 	}
 	if err := f.validate(); err != nil {
