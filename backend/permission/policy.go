@@ -166,6 +166,9 @@ func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) e
 	p.mu.Lock()
 	mode, planning := p.mode, p.plan
 	v := rule(mode, spec.Access)
+	if spec.Access == tools.AccessExternal {
+		v = externalRule(mode, spec)
+	}
 	allowance, rememberable := allowanceOf(t, call, mode)
 	remembered := ""
 	if rememberable {
@@ -205,7 +208,8 @@ func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) e
 // that sends the model back to its plan. Nothing is asked, and what the
 // user allowed for the session does not apply.
 func planned(spec tools.Spec, command string, rec recorder) error {
-	if spec.Access == tools.AccessExec && command != "" && readOnlyCommand(command) {
+	if spec.Access == tools.AccessExec && command != "" && readOnlyCommand(command) ||
+		spec.Access == tools.AccessExternal && plannedExternal(spec) {
 		rec.decided(interact.Allow, "", "", byPlan)
 		return nil
 	}

@@ -31,6 +31,10 @@ const (
 	AccessWebSearch
 	// AccessNetwork reaches a host the model names (web_fetch).
 	AccessNetwork
+	// AccessExternal calls a tool outside tack, an MCP server's. It asks
+	// unless the user trusts the tool (Spec.Trusted) or the mode lets a
+	// tool that says it only reads (Spec.ReadOnlyHint) run.
+	AccessExternal
 )
 
 // Scoped is a tool whose approvals for the session are remembered per
@@ -51,6 +55,13 @@ type Spec struct {
 	// ParallelSafe tools may run concurrently with each other within a step.
 	ParallelSafe bool
 	Access       Access
+	// ReadOnlyHint is an external tool's own claim that it does not change
+	// anything (MCP's readOnlyHint annotation): a hint, which only the
+	// modes that accept hints act on.
+	ReadOnlyHint bool
+	// Trusted marks an external tool the user's configuration trusts to
+	// run without asking.
+	Trusted bool
 }
 
 // Call is one invocation of a tool.
