@@ -1,0 +1,243 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// protocolVersion is the version tack offers in its initialize request:
+// the newest one that servers written before 2026 answer with the classic
+// initialize handshake.
+const protocolVersion = "2025-11-25"
+
+// maxToolsPerServer bounds how many tools one server may offer.
+const maxToolsPerServer = 256
+
+// State is where a server is in its life.
+type State string
+
+const (
+	StateStarting State = "starting"
+	// StateApproval waits for the user to approve the project's servers.
+	StateApproval State = "awaiting approval"
+	StateReady    State = "ready"
+	StateFailed   State = "failed"
+	// StateDenied is a project server the user did not approve.
+	StateDenied  State = "not approved"
+	StateStopped State = "stopped"
+)
+
+// link is one attempt at running a server: its process (stdio) and
+// session. It is never reused: a restart makes a new one.
+type link struct {
+	cmd     *exec.Cmd
+	exited  chan struct{} // closed when the process has exited (stdio)
+	exitErr error
+	// drained is closed when the process's stderr reached its end.
+	drained chan struct{}
+	session *sdk.ClientSession
+	closing bool
+}
+
+// dialConfig is what connecting needs besides the server.
+type dialConfig struct {
+	version string
+	cwd     string
+	environ []string
+	http    *http.Client
+	stderr  *stderrTail
+	changed func() // the server said its tool list changed
+}
+
+// dial starts or reaches the server and completes the MCP handshake
+// within ctx.
+func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
+	client := sdk.NewClient(&sdk.Implementation{Name: "tack", Version: dc.version}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { dc.changed() },
+	})
+	if dc.cwd != "" {
+		client.AddRoots(&sdk.Root{URI: "file://" + filepath.ToSlash(dc.cwd), Name: filepath.Base(dc.cwd)})
+	}
+	l := &link{}
+	var transport sdk.Transport
+	if s.URL != "" {
+		transport = &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: withHeaders(dc.http, s.Headers), MaxRetries: 2}
+	} else {
+		t, err := l.spawn(s, dc)
+		if err != nil {
+			return nil, err
+		}
+		transport = t
+	}
+	session, err := client.Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil {
+		l.stop()
+		return nil, handshakeError(ctx, s, err)
+	}
+	l.session = session
+	return l, nil
+}
+
+func handshakeError(ctx context.Context, s Server, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("did not answer within %s (startup_timeout_ms)", s.StartupTimeout)
+	}
+	return fmt.Errorf("handshake failed: %v", err)
+}
+
+// spawn starts a stdio server with pipes of its own (so waiting for the
+// process never races the reads of its output) in a process group of its
+// own.
+func (l *link) spawn(s Server, dc dialConfig) (sdk.Transport, error) {
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Dir = s.Cwd
+	if cmd.Dir == "" {
+		cmd.Dir = dc.cwd
+	} else if !filepath.IsAbs(cmd.Dir) {
+		cmd.Dir = filepath.Join(dc.cwd, cmd.Dir)
+	}
+	cmd.Env = append(append([]string(nil), dc.environ...), envList(s.Env)...)
+	ownGroup(cmd)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	startErr := cmd.Start()
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if startErr != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("cannot start %s: %v", s.Command, startErr)
+	}
+	l.cmd, l.exited, l.drained = cmd, make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(l.drained)
+		buf := make([]byte, 4096)
+		for {
+			n, err := errR.Read(buf)
+			dc.stderr.Write(buf[:n])
+			if err != nil {
+				errR.Close()
+				return
+			}
+		}
+	}()
+	go func() {
+		l.exitErr = cmd.Wait()
+		close(l.exited)
+	}()
+	return &sdk.IOTransport{Reader: newJSONLines(outR, dc.stderr), Writer: inW}, nil
+}
+
+func envList(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// stop ends the session and the process: the session closes stdin, a
+// server that does not leave within a moment is sent SIGTERM, then
+// SIGKILL, with its process group.
+func (l *link) stop() {
+	if l.session != nil {
+		done := make(chan struct{})
+		go func() { l.session.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(time.Second):
+		}
+	}
+	if l.cmd == nil {
+		return
+	}
+	for _, kill := range []bool{false, true} {
+		select {
+		case <-l.exited:
+			signalGroup(l.cmd, true) // children it left behind
+			return
+		case <-time.After(500 * time.Millisecond):
+			signalGroup(l.cmd, kill)
+		}
+	}
+	<-l.exited
+}
+
+// exitText says how a stdio server's process ended, or "" while it runs.
+// It gives the process a moment to end and its last stderr lines to
+// arrive, for the report.
+func (l *link) exitText() string {
+	if l.exited == nil {
+		return ""
+	}
+	select {
+	case <-l.drained:
+	case <-time.After(500 * time.Millisecond):
+	}
+	select {
+	case <-l.exited:
+	case <-time.After(200 * time.Millisecond):
+		return ""
+	}
+	if l.exitErr == nil {
+		return "exited"
+	}
+	return "exited (" + l.exitErr.Error() + ")"
+}
+
+// headerTransport adds the configured headers to every request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.headers {
+		r.Header.Set(k, v)
+	}
+	return h.base.RoundTrip(r)
+}
+
+func withHeaders(c *http.Client, headers map[string]string) *http.Client {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	if len(headers) == 0 {
+		return c
+	}
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	cc := *c
+	cc.Transport = headerTransport{base: base, headers: headers}
+	return &cc
+}

@@ -1,0 +1,234 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Servers are the configured servers, the project's among them.
+	Servers []Server
+	// Skipped are the server definitions that could not be read, each
+	// with its file and line, for /mcp.
+	Skipped []string
+	// Approve asks the user whether the project's servers may start. It
+	// is asked at the first step (when a front door is there to answer),
+	// bounded by the step's ctx; an error with ctx done leaves the
+	// question for the next step. Nil never starts project servers.
+	Approve func(ctx context.Context, servers []Server) (bool, error)
+	// Report tells the user of a server that failed to start or stopped,
+	// once per failure.
+	Report func(text string)
+	// Cwd is the session's directory: stdio servers start there and it is
+	// offered to servers as the root.
+	Cwd string
+	// Environ is the environment stdio servers inherit (provider keys
+	// already removed); each server's env is added on top.
+	Environ []string
+	// SpillDir keeps images and other binary results, which the model
+	// reads through their files.
+	SpillDir   string
+	Version    string
+	HTTPClient *http.Client
+}
+
+// Manager runs the MCP servers of one session and is the tool source their
+// tools come from. Its methods are safe for concurrent use.
+type Manager struct {
+	opts    Options
+	ctx     context.Context
+	cancel  context.CancelFunc
+	servers []*conn // sorted by name
+	wg      sync.WaitGroup
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced when any state changes
+	// asking is held while the user is asked to approve project servers.
+	asking sync.Mutex
+}
+
+var _ tools.Source = (*Manager)(nil)
+
+// New makes a manager of the servers; nothing starts before Start.
+func New(o Options) *Manager {
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{})}
+	servers := slices.Clone(o.Servers)
+	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
+	for _, s := range servers {
+		m.servers = append(m.servers, &conn{m: m, srv: s, state: StateStopped, stderr: &stderrTail{}})
+	}
+	return m
+}
+
+// Start begins starting every configured server in the background and
+// returns at once. Project servers wait for the user's approval, which
+// the first Settle asks for.
+func (m *Manager) Start() {
+	for _, c := range m.servers {
+		if c.srv.Project {
+			c.setState(StateApproval, "")
+			continue
+		}
+		m.launch(c)
+	}
+}
+
+// approve asks the user about the project servers still awaiting approval
+// and starts or denies them. When ctx ends first they stay waiting.
+func (m *Manager) approve(ctx context.Context) {
+	m.asking.Lock()
+	defer m.asking.Unlock()
+	var waiting []*conn
+	var servers []Server
+	for _, c := range m.servers {
+		if c.currentState() == StateApproval {
+			waiting = append(waiting, c)
+			servers = append(servers, c.srv)
+		}
+	}
+	if len(waiting) == 0 {
+		return
+	}
+	ok := false
+	if m.opts.Approve != nil {
+		var err error
+		ok, err = m.opts.Approve(ctx, servers)
+		if err != nil && ctx.Err() != nil {
+			return
+		}
+	}
+	for _, c := range waiting {
+		if ok {
+			m.launch(c)
+		} else {
+			c.setState(StateDenied, "")
+		}
+	}
+}
+
+func (m *Manager) launch(c *conn) {
+	if m.ctx.Err() != nil {
+		return
+	}
+	gen := c.begin()
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		c.run(m.ctx, gen)
+	}()
+}
+
+// Restart stops the named server and starts it again (a project server
+// the user did not approve starts too: naming it is the approval).
+func (m *Manager) Restart(name string) error {
+	c := m.find(name)
+	if c == nil {
+		return fmt.Errorf("no MCP server %q; /mcp lists them", name)
+	}
+	c.shutdown()
+	m.launch(c)
+	return nil
+}
+
+func (m *Manager) find(name string) *conn {
+	for _, c := range m.servers {
+		if c.srv.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Close stops every server and waits for their goroutines.
+func (m *Manager) Close() {
+	m.cancel()
+	var wg sync.WaitGroup
+	for _, c := range m.servers {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.shutdown() }()
+	}
+	wg.Wait()
+	m.wg.Wait()
+}
+
+// Tools is every ready server's tools, sorted by name.
+func (m *Manager) Tools() []tools.Tool {
+	var out []tools.Tool
+	for _, c := range m.servers {
+		out = append(out, c.tools()...)
+	}
+	slices.SortFunc(out, func(a, b tools.Tool) int { return strings.Compare(a.Spec().Name, b.Spec().Name) })
+	return out
+}
+
+// Settle asks for the approval of project servers, then waits until no
+// server is starting or re-reading its tool list, or until ctx ends.
+func (m *Manager) Settle(ctx context.Context) {
+	m.approve(ctx)
+	for {
+		m.mu.Lock()
+		ch := m.changed
+		m.mu.Unlock()
+		if !m.busy() {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (m *Manager) busy() bool {
+	for _, c := range m.servers {
+		if c.busy() {
+			return true
+		}
+	}
+	return false
+}
+
+// notify wakes Settle.
+func (m *Manager) notify() {
+	m.mu.Lock()
+	close(m.changed)
+	m.changed = make(chan struct{})
+	m.mu.Unlock()
+}
+
+func (m *Manager) report(text string) {
+	if m.opts.Report != nil {
+		m.opts.Report(text)
+	}
+}
+
+// ServerStatus is one server as /mcp shows it.
+type ServerStatus struct {
+	Name      string
+	Origin    string
+	Transport string
+	State     State
+	Tools     []string
+	// Error is why it failed, cleaned for display.
+	Error string
+	// Stderr is the last lines it wrote to stderr, cleaned.
+	Stderr []string
+}
+
+// Status lists the servers, sorted by name.
+func (m *Manager) Status() []ServerStatus {
+	out := make([]ServerStatus, 0, len(m.servers))
+	for _, c := range m.servers {
+		out = append(out, c.status())
+	}
+	return out
+}

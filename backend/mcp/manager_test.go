@@ -1,0 +1,287 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/mcp/mcptest"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+func TestMain(m *testing.M) {
+	mcptest.RunIfServer()
+	os.Exit(m.Run())
+}
+
+// reports collects what a Manager reports.
+type reports struct {
+	mu   sync.Mutex
+	list []string
+	news chan struct{}
+}
+
+func (r *reports) add(s string) {
+	r.mu.Lock()
+	r.list = append(r.list, s)
+	r.mu.Unlock()
+	select {
+	case r.news <- struct{}{}:
+	default:
+	}
+}
+
+// wait waits for the first report.
+func (r *reports) wait(t *testing.T) {
+	t.Helper()
+	if len(r.all()) > 0 {
+		return
+	}
+	select {
+	case <-r.news:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no report in 30s")
+	}
+}
+func (r *reports) all() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.list...)
+}
+
+func stdioServer(name string, extra ...string) Server {
+	cmd, args, env := mcptest.Command(extra...)
+	envMap := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		envMap[k] = v
+	}
+	return Server{Name: name, Origin: "test", Command: cmd, Args: args, Env: envMap,
+		StartupTimeout: 20 * time.Second, ToolTimeout: 20 * time.Second}
+}
+
+func startManager(t *testing.T, servers ...Server) (*Manager, *reports) {
+	t.Helper()
+	r := &reports{news: make(chan struct{}, 1)}
+	m := New(Options{Servers: servers, Report: r.add, Cwd: t.TempDir(), Environ: os.Environ(), Version: "test"})
+	m.Start()
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m.Settle(ctx)
+	return m, r
+}
+
+func toolByName(t *testing.T, m *Manager, name string) tools.Tool {
+	t.Helper()
+	for _, tl := range m.Tools() {
+		if tl.Spec().Name == name {
+			return tl
+		}
+	}
+	var names []string
+	for _, tl := range m.Tools() {
+		names = append(names, tl.Spec().Name)
+	}
+	t.Fatalf("no tool %s; tools: %v (status: %s)", name, names, m.StatusText())
+	return nil
+}
+
+func run(t *testing.T, tl tools.Tool, args string, env *tools.Env) tools.Result {
+	t.Helper()
+	return tl.Run(context.Background(), tools.Call{ID: "c1", Args: json.RawMessage(args), Env: env})
+}
+
+func TestStdioServerToolsAreOfferedAndCalled(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	m, r := startManager(t, stdioServer("fake", mcptest.EnvLog+"="+log))
+	echo := toolByName(t, m, "mcp__fake__echo")
+	spec := echo.Spec()
+	if spec.Access != tools.AccessExternal || !spec.ReadOnlyHint || spec.Description != "Echo the text back." {
+		t.Errorf("spec = %+v", spec)
+	}
+	if got := string(spec.Schema); got != `{"properties":{"text":{"description":"what to echo","type":"string"}},"required":["text"],"type":"object"}` {
+		t.Errorf("schema = %s", got)
+	}
+	res := run(t, echo, `{"text":"hello"}`, nil)
+	if res.IsError || res.Text != "echo: hello" {
+		t.Fatalf("result = %+v", res)
+	}
+	calls, _ := os.ReadFile(log)
+	if !strings.Contains(string(calls), `"tool":"echo"`) || !strings.Contains(string(calls), `"text":"hello"`) {
+		t.Errorf("the server did not record the call: %q", calls)
+	}
+	card := echo.Present(json.RawMessage(`{"text":"hello"}`))
+	if card.Title != "fake · echo" || card.Body != "text: hello" || card.Description != "Echo" {
+		t.Errorf("card = %+v", card)
+	}
+	if len(r.all()) != 0 {
+		t.Errorf("reports = %q", r.all())
+	}
+}
+
+func TestErrorResultsImagesAndLinks(t *testing.T) {
+	m, _ := startManager(t, stdioServer("fake"))
+	if res := run(t, toolByName(t, m, "mcp__fake__fail"), `{}`, nil); !res.IsError || res.Text != "Error: it went wrong" {
+		t.Errorf("fail = %+v", res)
+	}
+	spill := t.TempDir()
+	res := run(t, toolByName(t, m, "mcp__fake__image"), `{}`, &tools.Env{SpillDir: spill})
+	lines := strings.Split(res.Text, "\n")
+	if len(lines) != 3 || lines[0] != "a pixel:" || !strings.HasPrefix(lines[1], "[image image/png, 0.1 KB, saved to "+spill) ||
+		lines[2] != "[resource link: file:///tmp/pixel.png (pixel), image/png]" {
+		t.Fatalf("image result = %q", res.Text)
+	}
+	saved, _ := filepath.Glob(filepath.Join(spill, "mcp-fake-image-*.png"))
+	if len(saved) != 1 {
+		t.Fatalf("saved images: %v", saved)
+	}
+	if b, _ := os.ReadFile(saved[0]); !strings.HasPrefix(string(b), "\x89PNG") {
+		t.Errorf("saved file is not the PNG: %q", b[:min(8, len(b))])
+	}
+}
+
+func TestCrashMidCallIsAnErrorResultAndReportedOnce(t *testing.T) {
+	m, r := startManager(t, stdioServer("fake"))
+	res := run(t, toolByName(t, m, "mcp__fake__crash"), `{}`, nil)
+	if !res.IsError || !strings.Contains(res.Text, "MCP server fake stopped during the call to crash") {
+		t.Fatalf("result = %+v", res)
+	}
+	r.wait(t)
+	got := r.all()
+	if len(got) != 1 || !strings.Contains(got[0], "MCP server fake stopped") || !strings.Contains(got[0], "crashing on purpose") ||
+		!strings.Contains(got[0], "/mcp restart fake") {
+		t.Fatalf("reports = %q", got)
+	}
+	if len(m.Tools()) != 0 {
+		t.Error("a stopped server still offers tools")
+	}
+	res = run(t, toolByName2(m, "mcp__fake__echo", res), `{"text":"x"}`, nil)
+	if !res.IsError || !strings.Contains(res.Text, "not running") {
+		t.Errorf("call after the crash = %+v", res)
+	}
+	if err := m.Restart("fake"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m.Settle(ctx)
+	if res := run(t, toolByName(t, m, "mcp__fake__echo"), `{"text":"again"}`, nil); res.Text != "echo: again" {
+		t.Errorf("after restart: %+v", res)
+	}
+	if len(r.all()) != 1 {
+		t.Errorf("reports after restart = %q", r.all())
+	}
+}
+
+// toolByName2 returns a stale tool value from before the crash: a model
+// may still call a tool it saw in the previous request.
+func toolByName2(m *Manager, name string, _ tools.Result) tools.Tool {
+	c := m.find("fake")
+	return &Tool{conn: c, name: strings.TrimPrefix(name, "mcp__fake__"), spec: tools.Spec{Name: name}}
+}
+
+func TestHangingCallTimesOutAndCancels(t *testing.T) {
+	srv := stdioServer("fake")
+	srv.ToolTimeout = 200 * time.Millisecond
+	m, _ := startManager(t, srv)
+	hang := toolByName(t, m, "mcp__fake__hang")
+	res := run(t, hang, `{}`, nil)
+	if !res.IsError || !strings.Contains(res.Text, "did not answer hang within 200ms") {
+		t.Errorf("timeout result = %+v", res)
+	}
+	srv.ToolTimeout = time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan tools.Result)
+	go func() { done <- hang.Run(ctx, tools.Call{Args: json.RawMessage(`{}`)}) }()
+	cancel()
+	if res := <-done; !strings.Contains(res.Text, "cancelled") {
+		t.Errorf("cancelled result = %+v", res)
+	}
+	if res := run(t, toolByName(t, m, "mcp__fake__echo"), `{"text":"still here"}`, nil); res.Text != "echo: still here" {
+		t.Errorf("server unusable after a hang: %+v", res)
+	}
+}
+
+func TestToolListChangeIsSeenAfterSettle(t *testing.T) {
+	m, _ := startManager(t, stdioServer("fake"))
+	before := len(m.Tools())
+	run(t, toolByName(t, m, "mcp__fake__change"), `{}`, nil)
+	deadline := time.After(30 * time.Second)
+	for len(m.Tools()) != before+1 {
+		m.mu.Lock()
+		ch := m.changed
+		m.mu.Unlock()
+		select {
+		case <-ch: // the relisting started or ended
+		case <-deadline:
+			t.Fatal("the changed tool list never arrived")
+		}
+	}
+	toolByName(t, m, "mcp__fake__added")
+}
+
+func TestServerThatFailsToStartIsReportedAndOthersRun(t *testing.T) {
+	garbage := stdioServer("garbage", mcptest.EnvGarbage+"=1")
+	slow := stdioServer("slow", mcptest.EnvDelay+"=5000")
+	slow.StartupTimeout = 300 * time.Millisecond
+	missing := Server{Name: "missing", Origin: "test", Command: filepath.Join(t.TempDir(), "no-such-server"),
+		StartupTimeout: time.Second, ToolTimeout: time.Second}
+	m, r := startManager(t, garbage, slow, missing, stdioServer("good"))
+	toolByName(t, m, "mcp__good__echo")
+	all := strings.Join(r.all(), "\n")
+	for _, want := range []string{"MCP server slow failed to start: did not answer within 300ms", "MCP server missing failed to start: cannot start"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("reports lack %q:\n%s", want, all)
+		}
+	}
+	st := map[string]ServerStatus{}
+	for _, s := range m.Status() {
+		st[s.Name] = s
+	}
+	if st["good"].State != StateReady || st["slow"].State != StateFailed || st["missing"].State != StateFailed {
+		t.Errorf("status = %+v", st)
+	}
+	// A server that prints a line that is not JSON-RPC on stdout keeps
+	// working; the line is kept with its stderr.
+	if res := run(t, toolByName(t, m, "mcp__garbage__echo"), `{"text":"ok"}`, nil); res.Text != "echo: ok" {
+		t.Errorf("garbage server: %+v", res)
+	}
+	if tail := strings.Join(m.find("garbage").stderr.Lines(5), "\n"); !strings.Contains(tail, "stdout: this is not JSON-RPC") {
+		t.Errorf("the stray stdout line is not kept: %q", tail)
+	}
+}
+
+func TestStreamableHTTPServerWithHeaders(t *testing.T) {
+	fake := mcptest.NewHTTP("web_")
+	ts := httptest.NewServer(fake)
+	defer ts.Close()
+	srv := Server{Name: "web", Origin: "test", URL: ts.URL + "/mcp", Headers: map[string]string{"Authorization": "Bearer t0ken"},
+		StartupTimeout: 10 * time.Second, ToolTimeout: 10 * time.Second}
+	m, r := startManager(t, srv)
+	res := run(t, toolByName(t, m, "mcp__web__web_echo"), `{"text":"over http"}`, nil)
+	if res.Text != "echo: over http" {
+		t.Fatalf("result = %+v (reports %q)", res, r.all())
+	}
+	for _, h := range fake.Headers() {
+		if h.Get("Authorization") != "Bearer t0ken" {
+			t.Fatalf("a request lacked the configured header: %v", h)
+		}
+	}
+}
+
+func TestToolNamesAreSafeAndBounded(t *testing.T) {
+	if got := ToolName("my docs", "search.v2"); got != "mcp__my_docs__search_v2" {
+		t.Errorf("got %q", got)
+	}
+	long := ToolName("server", strings.Repeat("x", 80))
+	if len(long) != 64 || long == ToolName("server", strings.Repeat("x", 81)) {
+		t.Errorf("long names: %q", long)
+	}
+}

@@ -1,0 +1,180 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// ProjectFile is the name of a project's MCP servers file, as Claude Code
+// reads it.
+const ProjectFile = ".mcp.json"
+
+// Project is what a project's .mcp.json defines.
+type Project struct {
+	Path    string
+	Servers []Server
+	// Content is the file as read, which an approval is of.
+	Content []byte
+	// Problems are the servers left out, each with the file and line.
+	Problems []string
+}
+
+// projectServer is one entry of mcpServers, Claude Code's shape.
+type projectServer struct {
+	Type    string            `json:"type"` // "stdio", "http", "sse"; empty infers
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+}
+
+// LoadProject reads dir's .mcp.json. A missing file is no servers. A file
+// that is not JSON is a problem with its line, and no servers; a bad entry
+// is a problem and is left out. ${VAR} and ${VAR:-default} in commands,
+// arguments, env values, urls and headers expand from getenv.
+func LoadProject(dir string, getenv func(string) string) Project {
+	p := Project{Path: filepath.Join(dir, ProjectFile)}
+	src, err := os.ReadFile(p.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return p
+	}
+	if err != nil {
+		p.Problems = append(p.Problems, fmt.Sprintf("%s: %v; its MCP servers are skipped", p.Path, err))
+		return p
+	}
+	p.Content = src
+	var file struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(src, &file); err != nil {
+		p.Problems = append(p.Problems, fmt.Sprintf("%s: %s; fix the file, its MCP servers are skipped", where(p.Path, src, err), jsonProblem(err)))
+		return p
+	}
+	names := make([]string, 0, len(file.MCPServers))
+	for n := range file.MCPServers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		raw := file.MCPServers[name]
+		line := lineOf(src, bytes.Index(src, []byte(`"`+name+`"`)))
+		origin := fmt.Sprintf("%s line %d", p.Path, line)
+		s, err := projectEntry(name, raw, getenv)
+		if err != nil {
+			p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q: %v; it is skipped", origin, name, err))
+			continue
+		}
+		s.Origin = origin
+		p.Servers = append(p.Servers, s)
+	}
+	return p
+}
+
+func projectEntry(name string, raw json.RawMessage, getenv func(string) string) (Server, error) {
+	var e projectServer
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&e); err != nil {
+		return Server{}, errors.New(jsonProblem(err))
+	}
+	expand := func(v string) string { return expandVars(v, getenv) }
+	s := Server{
+		Name: name, Project: true,
+		Command: expand(e.Command), Cwd: expand(e.Cwd), URL: expand(e.URL),
+		StartupTimeout: DefaultStartupTimeout, ToolTimeout: DefaultToolTimeout,
+	}
+	for _, a := range e.Args {
+		s.Args = append(s.Args, expand(a))
+	}
+	s.Env = expandMap(e.Env, expand)
+	s.Headers = expandMap(e.Headers, expand)
+	switch e.Type {
+	case "", "stdio", "http", "streamable-http":
+	case "sse":
+		return Server{}, errors.New(`type "sse" (the old HTTP+SSE transport) is not supported; use a streamable-HTTP url ("type": "http")`)
+	default:
+		return Server{}, fmt.Errorf("unknown type %q; use \"stdio\" or \"http\"", e.Type)
+	}
+	return s, s.check()
+}
+
+func expandMap(m map[string]string, expand func(string) string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = expand(v)
+	}
+	return out
+}
+
+var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+
+// expandVars replaces ${VAR} and ${VAR:-default}, as Claude Code does in
+// .mcp.json; an unset variable without a default becomes empty.
+func expandVars(s string, getenv func(string) string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	return varRef.ReplaceAllStringFunc(s, func(ref string) string {
+		m := varRef.FindStringSubmatch(ref)
+		if v := getenv(m[1]); v != "" {
+			return v
+		}
+		return m[3]
+	})
+}
+
+// where is path with the line a JSON error is at, when it can be told.
+func where(path string, src []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("%s line %d", path, lineOf(src, int(se.Offset)))
+	case errors.As(err, &te):
+		return fmt.Sprintf("%s line %d", path, lineOf(src, int(te.Offset)))
+	}
+	return path
+}
+
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "the top level"
+		}
+		return fmt.Sprintf("%s should be %s, not a JSON %s", field, jsonKindOf(te.Type.Kind().String()), te.Value)
+	}
+	return "not valid JSON: " + err.Error()
+}
+
+func jsonKindOf(k string) string {
+	switch k {
+	case "map", "struct":
+		return "an object"
+	case "slice":
+		return "an array"
+	}
+	return "a " + k
+}
+
+// lineOf is the 1-based line of byte offset off in src.
+func lineOf(src []byte, off int) int {
+	if off < 0 {
+		return 0
+	}
+	off = min(off, len(src))
+	return bytes.Count(src[:off], []byte("\n")) + 1
+}

@@ -1,0 +1,65 @@
+package mcp
+
+import (
+	"fmt"
+	"strings"
+)
+
+// StatusText is the /mcp listing: every server with its state, transport,
+// tools and, for a failed one, its error and last stderr lines.
+func (m *Manager) StatusText() string {
+	text := statusText(m.Status())
+	if len(m.opts.Skipped) > 0 {
+		text += "\n\nSkipped (fix these and restart tack):\n  " + strings.Join(m.opts.Skipped, "\n  ")
+	}
+	return text
+}
+
+// NoServersText is the /mcp listing of a session without servers.
+const NoServersText = "No MCP servers are configured. Add an [mcp_servers.NAME] table to $TACK_HOME/config.toml, " +
+	"or a .mcp.json to the project."
+
+func statusText(servers []ServerStatus) string {
+	if len(servers) == 0 {
+		return NoServersText
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "MCP servers (%d)\n", len(servers))
+	for _, s := range servers {
+		fmt.Fprintf(&b, "\n%s · %s · %s", s.Name, s.State, s.Transport)
+		if s.State == StateReady {
+			fmt.Fprintf(&b, " · %s", plural(len(s.Tools), "tool"))
+		}
+		b.WriteString("\n")
+		if len(s.Tools) > 0 {
+			b.WriteString("  tools: " + strings.Join(s.Tools, ", ") + "\n")
+		}
+		if s.Error != "" {
+			b.WriteString("  error: " + s.Error + "\n")
+		}
+		for i, l := range s.Stderr {
+			lead := "          "
+			if i == 0 {
+				lead = "  stderr: "
+			}
+			b.WriteString(lead + l + "\n")
+		}
+		switch s.State {
+		case StateApproval:
+			b.WriteString("  the project's server: you are asked to approve it at your next message\n")
+		case StateDenied:
+			b.WriteString("  not approved for this project; /mcp restart " + s.Name + " starts it for this session\n")
+		case StateFailed:
+			b.WriteString("  /mcp restart " + s.Name + " tries again\n")
+		}
+		b.WriteString("  from " + s.Origin + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
