@@ -2,8 +2,10 @@ package launch
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -23,6 +25,9 @@ func (s *Session) registerCommands(keys string) error {
 		return err
 	}
 	if err := s.Commands.Register(commands.CompactCommand()); err != nil {
+		return err
+	}
+	if err := s.Commands.Register(commands.MCPCommand(s.mcpServers())); err != nil {
 		return err
 	}
 	return s.Commands.Register(commands.PlanCommand(s.Policy))
@@ -78,4 +83,19 @@ type workspaceSessions struct{ home, cwd string }
 
 func (w workspaceSessions) Sessions() ([]session.Summary, error) {
 	return session.List(w.home, w.cwd, false)
+}
+
+// mcpServers is what /mcp reads: the session's servers, or none.
+func (s *Session) mcpServers() commands.MCPServers {
+	if s.MCP == nil {
+		return noMCPServers{}
+	}
+	return s.MCP
+}
+
+type noMCPServers struct{}
+
+func (noMCPServers) StatusText() string { return mcp.NoServersText }
+func (noMCPServers) Restart(name string) error {
+	return errors.New("no MCP server " + strconv.Quote(name) + " is configured; " + mcp.NoServersText)
 }

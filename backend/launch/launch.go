@@ -21,6 +21,7 @@ import (
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/prompt"
 	"github.com/tack-agent/tack/backend/session"
@@ -63,10 +64,14 @@ type Session struct {
 	// Router reaches the configured providers; Endpoint gives one's base
 	// URL, key and profile.
 	Router *llm.Router
-	Home   string
-	Cwd    string
+	// MCP runs the session's MCP servers; nil when none are configured.
+	MCP  *mcp.Manager
+	Home string
+	Cwd  string
 	// Resumed is set when the session existed before this process.
 	Resumed bool
+	// getenv is the environment layered over the credentials file.
+	getenv func(string) string
 
 	closers []func()
 }
@@ -133,6 +138,7 @@ func Open(o Options) (*Session, error) {
 	})
 	s := &Session{Log: log, Config: cfg, Catalog: catalog, Home: o.Home, Cwd: log.Header().Cwd, Resumed: resumed}
 	s.closers = append(s.closers, func() { closeLog(log, resumed) })
+	s.getenv = env
 	if err := s.start(o, cfg, router, mode, webCfg); err != nil {
 		s.Close()
 		return nil, err
@@ -168,6 +174,10 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	})
 	s.closers = append(s.closers, s.Agent.Close)
 	s.Policy.SetPlan(s.Agent.PlanMode())
+	for _, p := range cfg.Problems {
+		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
+	}
+	s.startMCP(o, cfg, registry)
 	return s.registerCommands(o.HelpKeys)
 }
 

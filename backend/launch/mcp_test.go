@@ -1,0 +1,338 @@
+package launch
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/mcp/mcptest"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestMain(m *testing.M) {
+	mcptest.RunIfServer()
+	os.Exit(m.Run())
+}
+
+// fakeServerTOML is an [mcp_servers.NAME] table that starts the fake
+// server (this test binary), logging calls to log.
+func fakeServerTOML(name, log string, extra ...string) string {
+	cmd, args, env := mcptest.Command(append([]string{mcptest.EnvLog + "=" + log}, extra...)...)
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	var envTOML []string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		envTOML = append(envTOML, k+" = "+q(v))
+	}
+	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = [%s]\nenv = { %s }\n", name, q(cmd), q(args[0]), strings.Join(envTOML, ", "))
+}
+
+// fakeServerJSON is a .mcp.json entry for the fake server.
+func fakeServerJSON(log string) map[string]any {
+	cmd, args, env := mcptest.Command(mcptest.EnvLog + "=" + log)
+	envMap := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		envMap[k] = v
+	}
+	return map[string]any{"command": cmd, "args": args, "env": envMap}
+}
+
+func openMCP(t *testing.T, home, cwd, mode string, llm *llmtest.Server) *Session {
+	t.Helper()
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: mode, Version: "test"})
+	if err != nil {
+		t.Fatalf("open session: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func runTurn(t *testing.T, s *Session, prompt string) {
+	t.Helper()
+	s.Agent.Send(prompt)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := s.Agent.WhenIdle(ctx); err != nil {
+		t.Fatalf("turn did not end: %v", err)
+	}
+}
+
+func toolNames(r llmtest.Request) []string {
+	var out []string
+	for _, tl := range r.Tools {
+		out = append(out, tl.Function.Name)
+	}
+	return out
+}
+
+func toolMessage(r llmtest.Request, callID string) string {
+	for _, m := range r.Messages {
+		if m.Role == "tool" && m.ToolCallID == callID {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fakeServerTOML("fake", log)+"trusted = true\n"), 0o600)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__fake__echo", `{"text":"hi"}`, 2)),
+		llmtest.ReplyText("The server said hi."),
+	)
+	s := openMCP(t, home, cwd, "ask", llm)
+	runTurn(t, s, "Use the echo tool.")
+	reqs := llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("want 2 requests, got %d (violations %v)", len(reqs), llm.Violations())
+	}
+	var echo *llmtest.Tool
+	for i, tl := range reqs[0].Tools {
+		if tl.Function.Name == "mcp__fake__echo" {
+			echo = &reqs[0].Tools[i]
+		}
+	}
+	if echo == nil {
+		t.Fatalf("the first request does not offer the server's tools: %v", toolNames(reqs[0]))
+	}
+	if !strings.Contains(string(echo.Function.Parameters), `"text"`) || echo.Function.Description != "Echo the text back." {
+		t.Errorf("echo offered as %+v", echo.Function)
+	}
+	calls, _ := os.ReadFile(log)
+	if !strings.Contains(string(calls), `"text":"hi"`) {
+		t.Errorf("the call did not reach the server: %q", calls)
+	}
+	if got := toolMessage(reqs[1], "call_1"); got != "echo: hi" {
+		t.Errorf("the next request carries %q as the result, want the server's answer", got)
+	}
+	if strings.Join(toolNames(reqs[0]), ",") != strings.Join(toolNames(reqs[1]), ",") {
+		t.Errorf("the tool list changed between steps: %v vs %v", toolNames(reqs[0]), toolNames(reqs[1]))
+	}
+}
+
+// answerQuestions answers every question of the broker with choice until
+// the test ends, counting them.
+func answerQuestions(t *testing.T, b *interact.Broker, choice string) *atomic.Int32 {
+	t.Helper()
+	unmount := b.Mount()
+	ctx, cancel := context.WithCancel(context.Background())
+	asked := new(atomic.Int32)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		answered := map[int64]bool{}
+		for {
+			for _, r := range b.Pending() {
+				if len(r.Questions) > 0 && !answered[r.ID] {
+					answered[r.ID] = true
+					asked.Add(1)
+					r.Answer([]interact.Answer{{ID: r.Questions[0].ID, Selected: []string{choice}}})
+				}
+			}
+			select {
+			case <-b.Changes():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done; unmount() })
+	return asked
+}
+
+func TestProjectMCPServersAreApprovedOnceAndRemembered(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	project, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{"proj": fakeServerJSON(log)}}, "", "  ")
+	os.WriteFile(filepath.Join(cwd, ".mcp.json"), project, 0o600)
+
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__proj__echo", `{"text":"from the project"}`, 1)),
+		llmtest.ReplyText("ok"),
+		llmtest.ReplyText("again"),
+	)
+	s := openMCP(t, home, cwd, "full-access", llm)
+	asked := answerQuestions(t, s.Broker, approveRemember)
+	runTurn(t, s, "Use the project's tool.")
+	if n := asked.Load(); n != 1 {
+		t.Fatalf("asked %d questions, want the one approval", n)
+	}
+	reqs := llm.Requests()
+	if got := toolMessage(reqs[1], "call_1"); got != "echo: from the project" {
+		t.Fatalf("result read by the model: %q (tools offered %v)", got, toolNames(reqs[0]))
+	}
+	s.Close()
+
+	s2 := openMCP(t, home, cwd, "full-access", llm)
+	asked2 := answerQuestions(t, s2.Broker, approveNo)
+	runTurn(t, s2, "Again.")
+	if asked2.Load() != 0 {
+		t.Errorf("an unchanged, remembered .mcp.json was asked about again")
+	}
+	if names := toolNames(llm.Requests()[2]); !strings.Contains(strings.Join(names, ","), "mcp__proj__echo") {
+		t.Errorf("the remembered project server's tools are not offered: %v", names)
+	}
+}
+
+func TestProjectMCPServersWithoutApprovalDoNotStart(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	project, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"proj": fakeServerJSON(log)}})
+	os.WriteFile(filepath.Join(cwd, ".mcp.json"), project, 0o600)
+	llm := llmtest.New(t, llmtest.ReplyText("no tools"))
+	s := openMCP(t, home, cwd, "full-access", llm) // nobody mounted: as in print mode
+	runTurn(t, s, "hello")
+	if names := toolNames(llm.Requests()[0]); strings.Contains(strings.Join(names, ","), "mcp__") {
+		t.Errorf("unapproved project tools offered: %v", names)
+	}
+	if !strings.Contains(s.MCP.StatusText(), "proj · not approved") {
+		t.Errorf("/mcp says:\n%s", s.MCP.StatusText())
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Error("the unapproved server ran")
+	}
+}
+
+func TestMCPServerCrashMidCallIsAnErrorResultAndTheSessionGoesOn(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fakeServerTOML("fake", filepath.Join(t.TempDir(), "log"))), 0o600)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__fake__crash", `{}`, 1)),
+		llmtest.ReplyText("The server crashed."),
+		llmtest.ReplyText("Still here."),
+	)
+	s := openMCP(t, home, cwd, "full-access", llm)
+	runTurn(t, s, "Crash it.")
+	reqs := llm.Requests()
+	if got := toolMessage(reqs[1], "call_1"); !strings.HasPrefix(got, "Error: MCP server fake stopped during the call to crash") {
+		t.Fatalf("the model read %q", got)
+	}
+	if names := strings.Join(toolNames(reqs[1]), ","); strings.Contains(names, "mcp__fake__") {
+		t.Errorf("the crashed server's tools are still offered: %s", names)
+	}
+	runTurn(t, s, "Go on.")
+	if n := len(llm.Requests()); n != 3 {
+		t.Fatalf("the session did not go on: %d requests", n)
+	}
+	if end := lastTurnEnd(s); end.Reason != session.StopCompleted {
+		t.Errorf("last turn ended %+v", end)
+	}
+}
+
+func lastTurnEnd(s *Session) session.TurnEnd {
+	evs := s.Agent.Events()
+	for i := len(evs) - 1; i >= 0; i-- {
+		if e, ok := evs[i].Data.(session.TurnEnd); ok {
+			return e
+		}
+	}
+	return session.TurnEnd{}
+}
+
+func TestMCPStreamableHTTPServerFromConfig(t *testing.T) {
+	fake := mcptest.NewHTTP("")
+	ts := httptest.NewServer(fake)
+	defer ts.Close()
+	home, cwd := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fmt.Sprintf(
+		"[mcp_servers.web]\nurl = %q\nbearer_token_env_var = \"WEB_TOKEN\"\n", ts.URL+"/mcp")), 0o600)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__web__echo", `{"text":"over http"}`, 1)),
+		llmtest.ReplyText("done"),
+	)
+	env := map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL(), "WEB_TOKEN": "s3cret"}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "full-access"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	runTurn(t, s, "Call it over HTTP.")
+	if got := toolMessage(llm.Requests()[1], "call_1"); got != "echo: over http" {
+		t.Fatalf("the model read %q", got)
+	}
+	for _, h := range fake.Headers() {
+		if h.Get("Authorization") != "Bearer s3cret" {
+			t.Fatalf("request without the bearer token: %v", h)
+		}
+	}
+}
+
+func TestMCPCommandListsServersGolden(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	cfg := fakeServerTOML("fake", filepath.Join(t.TempDir(), "log")) +
+		"disabled_tools = [\"hang\", \"big\"]\n\n[mcp_servers.missing]\ncommand = \"/nonexistent/mcp-server\"\n\n[mcp_servers.bad]\nargs = [\"x\"]\n"
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600)
+	os.WriteFile(filepath.Join(cwd, ".mcp.json"), []byte("{\n  \"mcpServers\": {\n    \"p\": {\"command\": 5}\n  }\n}\n"), 0o600)
+	llm := llmtest.New(t, llmtest.ReplyText("ok"))
+	s := openMCP(t, home, cwd, "full-access", llm)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s.MCP.Settle(ctx)
+	exec, ok := s.Commands.Execute(ctx, s.Agent, "/mcp", nil)
+	if !ok || exec.Result.Kind != "success" {
+		t.Fatalf("/mcp: %+v", exec)
+	}
+	got := strings.NewReplacer(home, "$TACK_HOME", cwd, "$PROJECT").Replace(exec.Result.Text)
+	got = regexp.MustCompile(`cannot start [^:]+: .*`).ReplaceAllString(got, "cannot start /nonexistent/mcp-server: …")
+	golden := filepath.Join("testdata", "mcp.golden")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(golden, []byte(got+"\n"), 0o644)
+	}
+	want, _ := os.ReadFile(golden)
+	if got+"\n" != string(want) {
+		t.Errorf("/mcp output differs from %s (run with -update):\n%s", golden, got)
+	}
+	// The files' problems and the failed server were each told once, with
+	// their file and line.
+	notices := noticesOf(t, s, 3)
+	for _, want := range []string{
+		"config.toml line 10: mcp_servers.bad: set command",
+		".mcp.json line 3: server \"p\": command should be a string",
+		"MCP server missing failed to start",
+	} {
+		if !strings.Contains(notices, want) {
+			t.Errorf("notices lack %q:\n%s", want, notices)
+		}
+	}
+}
+
+// noticesOf subscribes and returns the text of the first n notices.
+func noticesOf(t *testing.T, s *Session, n int) string {
+	t.Helper()
+	_, sub := s.Agent.Subscribe()
+	defer sub.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var texts []string
+	for len(texts) < n {
+		evs, err := sub.Wait(ctx)
+		if err != nil {
+			t.Fatalf("only %d notices: %q", len(texts), texts)
+		}
+		for _, e := range evs {
+			if n, ok := e.(agent.Notice); ok {
+				texts = append(texts, n.Text)
+			}
+		}
+	}
+	return strings.Join(texts, "\n")
+}
