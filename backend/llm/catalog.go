@@ -34,6 +34,9 @@ type Model struct {
 	EffortNames map[Effort]string
 	// Images says the model reads image parts in user messages.
 	Images bool
+	// MaxImageSide is the longest side in pixels the model takes; larger
+	// images are scaled down (DefaultMaxImageSide when 0).
+	MaxImageSide int
 }
 
 // Ref is "provider/id", or the bare id of a model no provider owns.

@@ -36,6 +36,9 @@ type Message struct {
 	Reasoning  string     `json:"reasoning,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+	// Images go to the model with a user message, or after a run of tool
+	// results as one user message.
+	Images []Image `json:"images,omitempty"`
 }
 
 // ToolSpec describes a tool to the model.

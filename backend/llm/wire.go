@@ -38,6 +38,8 @@ type wireMessage struct {
 	ReasoningContent string         `json:"reasoning_content,omitempty"`
 	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 	ToolCallID       string         `json:"tool_call_id,omitempty"`
+	// Parts replaces Content with an array when the message has images.
+	Parts []wirePart `json:"-"`
 }
 
 type wireToolCall struct {
@@ -111,7 +113,8 @@ func encodeMessages(msgs []Message, passBack bool) []wireMessage {
 		slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m.Role == RoleSystem }),
 	)
 	out := make([]wireMessage, 0, len(ordered))
-	for _, m := range ordered {
+	var toolImages []Image
+	for i, m := range ordered {
 		w := wireMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
 		switch m.Role {
 		case RoleAssistant:
@@ -128,8 +131,17 @@ func encodeMessages(msgs []Message, passBack bool) []wireMessage {
 			if w.Content == "" {
 				w.Content = noToolOutput
 			}
+			toolImages = append(toolImages, m.Images...)
+		case RoleUser:
+			if len(m.Images) > 0 {
+				w.Parts = imageContent(m.Content, m.Images)
+			}
 		}
 		out = append(out, w)
+		if len(toolImages) > 0 && (i+1 == len(ordered) || ordered[i+1].Role != RoleTool) {
+			out = append(out, toolImagesMessage(toolImages))
+			toolImages = nil
+		}
 	}
 	return out
 }

@@ -31,6 +31,8 @@ type Message struct {
 	ReasoningContent string `json:"reasoning_content"`
 	ToolCalls        []Call `json:"tool_calls"`
 	ToolCallID       string `json:"tool_call_id"`
+	// Images are the data URLs of the message's image_url parts.
+	Images []string `json:"-"`
 
 	nullContent bool
 }
@@ -84,13 +86,20 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		return json.Unmarshal(c, &m.Content)
 	default:
 		var parts []struct {
-			Text string `json:"text"`
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL struct {
+				URL string `json:"url"`
+			} `json:"image_url"`
 		}
 		if err := json.Unmarshal(c, &parts); err != nil {
 			return fmt.Errorf("content: %w", err)
 		}
 		for _, p := range parts {
 			m.Content += p.Text
+			if p.Type == "image_url" {
+				m.Images = append(m.Images, p.ImageURL.URL)
+			}
 		}
 	}
 	return nil
