@@ -92,11 +92,13 @@ type (
 		Text    string      `json:"text"`
 		Origin  string      `json:"origin,omitempty"` // who injected KindContext
 		Replace *Span       `json:"replace,omitempty"`
+		Images  []ImageRef  `json:"images,omitempty"`
 	}
 	// SteeringMessage is input that joined a running turn at a step boundary.
 	SteeringMessage struct {
-		Turn int    `json:"turn"`
-		Text string `json:"text"`
+		Turn   int        `json:"turn"`
+		Text   string     `json:"text"`
+		Images []ImageRef `json:"images,omitempty"`
 	}
 	StepStart struct {
 		Turn   int        `json:"turn"`
@@ -132,6 +134,7 @@ type (
 		Code    string     `json:"code,omitempty"`
 		Card    *card.Card `json:"card,omitempty"`
 		Replace *Span      `json:"replace,omitempty"`
+		Images  []ImageRef `json:"images,omitempty"`
 	}
 	// StepTiming splits a step's wall time, in milliseconds.
 	StepTiming struct {

@@ -90,7 +90,7 @@ func (p *Projection) Apply(e Event) {
 		p.applyUser(e, d)
 	case SteeringMessage:
 		p.prompts = append(p.prompts, d.Text)
-		p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text}, nil)
+		p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, nil)
 	case StepStart:
 		p.totals.Steps++
 		if d.Model != "" {
@@ -106,7 +106,7 @@ func (p *Projection) Apply(e Event) {
 		p.totals.ToolCalls++
 		p.show(e)
 	case ToolResult:
-		p.place(e, llm.Message{Role: llm.RoleTool, Content: d.Text, ToolCallID: d.CallID}, d.Replace)
+		p.place(e, llm.Message{Role: llm.RoleTool, Content: d.Text, ToolCallID: d.CallID, Images: llmImages(d.Images)}, d.Replace)
 	case TodoWrite:
 		p.todos = d.Todos
 		p.show(e)
@@ -132,7 +132,7 @@ func (p *Projection) applyUser(e Event, d UserMessage) {
 		p.prompts = append(p.prompts, d.Text)
 		p.notePrompt(d)
 	}
-	p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text}, d.Replace)
+	p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, d.Replace)
 }
 
 // show appends e to the transcript.
