@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tack-agent/tack/backend/images"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
@@ -53,7 +54,10 @@ type Config struct {
 	CompactAt float64
 	Cwd       string
 	SpillDir  string
-	Now       func() time.Time
+	// Images keeps the session's images; nil sends none (mentions stay
+	// text, read refuses image files).
+	Images *images.Store
+	Now    func() time.Time
 	// Sleep waits between retries; tests make it instant.
 	Sleep func(ctx context.Context, d time.Duration) error
 }

@@ -137,7 +137,7 @@ func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, ba
 		r := d.result
 		a.record(session.ToolResult{
 			Turn: turn, Step: step, CallID: d.call.ID, Name: d.call.Name,
-			Text: r.Text, IsError: r.IsError, Code: r.Code, Card: r.Card,
+			Text: r.Text, IsError: r.IsError, Code: r.Code, Card: r.Card, Images: r.Images,
 		})
 	}
 }
@@ -191,5 +191,10 @@ func (a *Agent) toolEnv() *tools.Env {
 			return err
 		},
 		Inject: a.Inject,
+		Images: a.cfg.Images,
+		Vision: func() tools.Vision {
+			model, _ := a.Model()
+			return a.vision(model)
+		},
 	}
 }

@@ -85,11 +85,18 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	ts := &turnState{turn: a.turn() + 1}
 	firstPrompt := a.projTitle() == ""
 	a.record(session.TurnStart{Turn: ts.turn})
-	a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindPrompt, Text: prompt})
+	model, _ := a.Model()
+	imgs, imgErr := a.attach(prompt, model)
+	a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindPrompt, Text: prompt, Images: imgs})
 	if firstPrompt {
 		a.record(session.Title{Title: titleFromPrompt(prompt), Source: "prompt"})
 	}
-	end := a.runSteps(ctx, ts)
+	var end session.TurnEnd
+	if imgErr != nil {
+		end = session.TurnEnd{Turn: ts.turn, Reason: session.StopError, Error: &session.Failure{Kind: failureKindImages, Message: imgErr.Error()}}
+	} else {
+		end = a.runSteps(ctx, ts)
+	}
 	if err := a.sync(); err != nil && end.Reason != session.StopError {
 		end = failed(ts.turn, err)
 	}
@@ -194,8 +201,13 @@ func (a *Agent) flushSteering(turn int) {
 	msgs := a.steering
 	a.steering = nil
 	a.mu.Unlock()
+	model, _ := a.Model()
 	for _, m := range msgs {
-		a.record(session.SteeringMessage{Turn: turn, Text: m})
+		imgs, err := a.attach(m, model)
+		a.record(session.SteeringMessage{Turn: turn, Text: m, Images: imgs})
+		if err != nil {
+			a.record(session.UserMessage{Turn: turn, Kind: session.KindContext, Origin: imagesOrigin, Text: "Note: " + err.Error()})
+		}
 	}
 	if len(msgs) > 0 {
 		a.publishInbox()

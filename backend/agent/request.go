@@ -90,7 +90,7 @@ func (a *Agent) buildRequest(model string, effort llm.Effort) llm.Request {
 	if a.cfg.System != "" {
 		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: a.cfg.System})
 	}
-	msgs = append(msgs, surface...)
+	msgs = append(msgs, a.withImages(surface, model)...)
 	// The output bound is sent only when the catalog knows the model's:
 	// a guess can exceed what a small local window holds beside the
 	// prompt, and vLLM refuses such a request (vllm#20409).

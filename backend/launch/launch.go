@@ -19,6 +19,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/images"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/mcp"
@@ -170,6 +171,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		Tools:  registry, Gate: s.Policy, Broker: s.Broker,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
+		Images:      images.NewStore(session.ImageDir(s.Log.Path())),
 		RefineTitle: true, CompactAt: cfg.CompactAt,
 	})
 	s.closers = append(s.closers, s.Agent.Close)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/images"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -80,6 +81,8 @@ type Result struct {
 	IsError bool
 	Code    string
 	Card    *card.Card
+	// Images go to the model with the result (read of an image file).
+	Images []session.ImageRef
 }
 
 // Errorf makes an error result in the model-facing format.
@@ -111,4 +114,17 @@ type Env struct {
 	// Inject adds model-visible context to the session without waking the
 	// agent (background task notices).
 	Inject func(origin, text string)
+	// Images keeps the images tools return; nil where none are kept.
+	Images *images.Store
+	// Vision says what the session's current model takes of images; nil
+	// means no images.
+	Vision func() Vision
+}
+
+// Vision is what a model takes of images.
+type Vision struct {
+	Model  string
+	Images bool
+	// MaxSide is the longest side in pixels; larger images are scaled.
+	MaxSide int
 }

@@ -42,7 +42,8 @@ var readSchema = json.RawMessage(`{"type":"object","properties":{` +
 func (*Read) Spec() tools.Spec {
 	return tools.Spec{
 		Name: "read",
-		Description: "Read a UTF-8 text file. Returns lines prefixed with their 1-based line number (`N: text`). " +
+		Description: "Read a UTF-8 text file, or a PNG, JPEG, GIF or WebP image (returned as an image for models that take images). " +
+			"Returns lines prefixed with their 1-based line number (`N: text`). " +
 			"Reads at most 2000 lines and 50 KB per call, and cuts lines longer than 2000 characters; " +
 			"the footer says which lines were shown and the offset to continue from. Binary files are refused.",
 		Schema: readSchema,
@@ -99,6 +100,9 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 	}
 	cwd := call.Env.Cwd
 	path := resolve(cwd, a.FilePath)
+	if isImageFile(path) {
+		return readImage(call.Env, path, display(cwd, path))
+	}
 	w, res, ok := r.readWindow(ctx, path, offset, limit)
 	if !ok {
 		return res

@@ -1,0 +1,166 @@
+package agent_test
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/images"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/fs"
+)
+
+// imageSession is an agent on model with the real read tool, an image
+// store beside its log, and shot.png (40×30) in its workspace.
+type imageSession struct {
+	srv   *llmtest.Server
+	agent *agent.Agent
+	log   *session.Log
+	cwd   string
+	store string
+}
+
+func newImageSession(t *testing.T, model string, script ...llmtest.Response) *imageSession {
+	t.Helper()
+	srv := llmtest.New(t, script...)
+	cwd, dir := t.TempDir(), t.TempDir()
+	var b bytes.Buffer
+	png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 40, 30)))
+	if err := os.WriteFile(filepath.Join(cwd, "shot.png"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.jsonl")
+	log, err := session.Create(path, session.Header{Version: 1, ID: "img", Created: time.Unix(0, 0).UTC(), Cwd: cwd, Model: model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &imageSession{srv: srv, log: log, cwd: cwd, store: session.ImageDir(path)}
+	s.agent = agent.New(agent.Config{
+		Log: log, Provider: llm.NewClient(llm.ClientConfig{BaseURL: srv.URL(), APIKey: "k"}),
+		Tools: tools.NewRegistry(fs.New(fs.NewTracker())...), Retry: llm.DefaultRetryPolicy(nil),
+		Cwd: cwd, SpillDir: t.TempDir(), Images: images.NewStore(s.store),
+		Sleep: func(context.Context, time.Duration) error { return nil },
+	})
+	t.Cleanup(func() { s.agent.Close(); log.Close() })
+	return s
+}
+
+func (s *imageSession) settle(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.agent.WhenIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readShot() llmtest.Response {
+	return llmtest.Reply(llmtest.ToolCall("r1", "read", `{"file_path":"shot.png"}`, 1))
+}
+
+func TestReadOfAPNGSendsAnImagePartToAModelThatTakesImages(t *testing.T) {
+	s := newImageSession(t, "deepseek-flash", readShot(), llmtest.ReplyText("a blank picture"))
+	s.agent.Send("what is in shot.png?")
+	s.settle(t)
+	s.srv.AssertConsumed(t)
+	msgs := s.srv.Requests()[1].Messages
+	last := msgs[len(msgs)-1]
+	tool := msgs[len(msgs)-2]
+	if tool.Role != "tool" || !strings.Contains(tool.Content, "Image file") || !strings.Contains(tool.Content, "40×30") {
+		t.Fatalf("want the read result to describe the image, got %+v", tool)
+	}
+	if last.Role != "user" || len(last.Images) != 1 || !strings.HasPrefix(last.Images[0], "data:image/png;base64,iVBOR") {
+		t.Fatalf("want the image sent as an image_url data part after the tool result, got %+v", last)
+	}
+}
+
+func TestReadOfAnImageIsRefusedForAModelWithoutImages(t *testing.T) {
+	s := newImageSession(t, "deepseek-v4-pro", readShot(), llmtest.ReplyText("ok"))
+	s.agent.Send("what is in shot.png?")
+	s.settle(t)
+	s.srv.AssertConsumed(t)
+	msgs := s.srv.Requests()[1].Messages
+	tool := msgs[len(msgs)-1]
+	if tool.Role != "tool" || !strings.Contains(tool.Content, "the model deepseek-v4-pro does not accept images") {
+		t.Fatalf("want a refusal the model can act on, got %+v", tool)
+	}
+	for _, m := range msgs {
+		if len(m.Images) > 0 {
+			t.Fatalf("want no image sent to deepseek-v4-pro, got one in %+v", m)
+		}
+	}
+}
+
+func TestAMentionedImageIsStoredOnceForTwoUses(t *testing.T) {
+	s := newImageSession(t, "deepseek-flash", llmtest.ReplyText("one"), llmtest.ReplyText("two"))
+	s.agent.Send("look at @shot.png")
+	s.settle(t)
+	s.agent.Send("and again @shot.png")
+	s.settle(t)
+	s.srv.AssertConsumed(t)
+	var refs []session.ImageRef
+	for _, e := range s.log.Events() {
+		if m, ok := e.Data.(session.UserMessage); ok {
+			refs = append(refs, m.Images...)
+		}
+	}
+	if len(refs) != 2 || refs[0].Hash != refs[1].Hash || refs[0].Name != "shot.png" || refs[0].Width != 40 {
+		t.Fatalf("want both prompts to reference the same stored shot.png, got %+v", refs)
+	}
+	entries, _ := os.ReadDir(s.store)
+	if len(entries) != 1 {
+		t.Fatalf("want one stored copy, got %d files", len(entries))
+	}
+	second := s.srv.Requests()[1].Messages
+	n := 0
+	for _, m := range second {
+		n += len(m.Images)
+	}
+	if n != 2 {
+		t.Fatalf("want both images in the history of the second request, got %d", n)
+	}
+}
+
+func TestAnImageForAModelWithoutImagesEndsTheTurnBeforeARequest(t *testing.T) {
+	s := newImageSession(t, "deepseek-v4-pro")
+	s.agent.Send("look at @shot.png")
+	s.settle(t)
+	if n := len(s.srv.Requests()); n != 0 {
+		t.Fatalf("want no model request, got %d", n)
+	}
+	evs := s.log.Events()
+	end, ok := evs[len(evs)-1].Data.(session.TurnEnd)
+	if !ok || end.Reason != session.StopError || !strings.Contains(end.Error.Message, "does not accept images") || !strings.Contains(end.Error.Message, "/model") {
+		t.Fatalf("want the turn to end saying what to do, got %+v", evs[len(evs)-1].Data)
+	}
+}
+
+func TestImagesInHistoryBecomeNotesAfterSwitchingToAModelWithoutImages(t *testing.T) {
+	s := newImageSession(t, "deepseek-flash", llmtest.ReplyText("one"), llmtest.ReplyText("two"))
+	s.agent.Send("look at @shot.png")
+	s.settle(t)
+	if err := s.agent.SetModel("deepseek-v4-pro", llm.EffortHigh); err != nil {
+		t.Fatal(err)
+	}
+	s.agent.Send("now think hard")
+	s.settle(t)
+	s.srv.AssertConsumed(t)
+	for _, m := range s.srv.Requests()[1].Messages {
+		if len(m.Images) > 0 {
+			t.Fatalf("want no image sent after switching to deepseek-v4-pro, got %+v", m)
+		}
+		if strings.Contains(m.Content, "look at") && !strings.Contains(m.Content, "[image shot.png not sent: the model deepseek-v4-pro does not accept images]") {
+			t.Fatalf("want a note where the image was, got %q", m.Content)
+		}
+	}
+}
