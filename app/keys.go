@@ -51,7 +51,7 @@ func (m *Model) paste(p tea.PasteMsg) tea.Cmd {
 	case m.ov.open():
 		return m.overlayKey(p)
 	}
-	return m.editorKey(p)
+	return checkPaste(p, m.opts.Cwd)
 }
 
 // editorKey passes a key or paste to the editor and follows the draft with

@@ -174,6 +174,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.key(msg)
 	case tea.PasteMsg:
 		return m, m.paste(msg)
+	case pasteCheckedMsg:
+		return m, m.editorKey(msg.paste)
 	case tea.MouseWheelMsg:
 		m.wheel(msg)
 	case tickMsg:

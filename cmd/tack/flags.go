@@ -29,6 +29,7 @@ type options struct {
 	version        bool
 	help           bool
 	task           string // positional arguments joined
+	images         []string
 }
 
 const usage = `Usage: tack [flags] [task]
@@ -50,6 +51,7 @@ Flags:
       --permission-mode M   read-only, ask, auto-edit or full-access
                             (default ask; also TACK_PERMISSION_MODE)
       --output-format F     print mode output: text, json or stream-json
+      --image FILE          attach an image to the print-mode task (repeatable)
       --color WHEN          auto, always or never
       --version             print the version and exit
   -h, --help                show this help
@@ -83,6 +85,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.permissionMode, "permission-mode", getenv("TACK_PERMISSION_MODE"), "")
 	fs.StringVar(&o.outputFormat, "output-format", "text", "")
 	fs.StringVar(&o.color, "color", "auto", "")
+	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
 	fs.BoolVar(&o.version, "version", false, "")
 	fs.BoolVar(&o.help, "h", false, "")
 	fs.BoolVar(&o.help, "help", false, "")

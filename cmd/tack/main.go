@@ -72,9 +72,17 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 	if task == "" && o.task != "" && !ios.IsStdinTTY() {
 		task = o.task
 	}
+	if len(o.images) > 0 && task == "" {
+		fmt.Fprintln(stderr, `tack: --image works in print mode: tack -p "what is wrong in this screenshot?" --image shot.png`)
+		return 2
+	}
 	if task != "" {
 		if !ios.IsStdinTTY() {
 			task = withPipedContext(task, stdin)
+		}
+		if task, err = withImages(task, o.images, cwd); err != nil {
+			fmt.Fprintf(stderr, "tack: %v\n", err)
+			return 2
 		}
 		return runPrint(lo, task, o.outputFormat, stdout, stderr)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/images"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/views/cards"
@@ -43,6 +44,7 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 		return t.userMessage(d)
 	case session.SteeringMessage:
 		t.add(&block{kind: kindSteering, turn: d.Turn, text: d.Text, finished: true})
+		t.imageLines(d.Images)
 	case session.StepStart:
 		t.stepBlock(d.Turn, d.Step)
 		return false
@@ -94,8 +96,17 @@ func (t *Transcript) userMessage(d session.UserMessage) bool {
 		t.add(&block{kind: kindContext, turn: d.Turn, text: d.Text, origin: d.Origin, finished: true})
 	default:
 		t.add(&block{kind: kindUser, turn: d.Turn, text: d.Text, finished: true})
+		t.imageLines(d.Images)
 	}
 	return true
+}
+
+// imageLines shows each image a message carries as one line: name, size
+// and dimensions.
+func (t *Transcript) imageLines(refs []session.ImageRef) {
+	for _, r := range refs {
+		t.AddNotice("[image] "+textfmt.SanitizeLine(images.Describe(r)), NoticeDim)
+	}
 }
 
 // stepBlock returns the assistant block of (turn, step), creating it.

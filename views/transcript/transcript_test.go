@@ -382,3 +382,17 @@ func TestMeasureMakesTheGrowthOfChangedBlocksExact(t *testing.T) {
 		t.Fatalf("want Lines() %d after Measure, got %d", want, got)
 	}
 }
+
+func TestAnAttachedImageShowsAsALineWithNameSizeAndDimensions(t *testing.T) {
+	shot := session.ImageRef{Hash: strings.Repeat("a", 64), MediaType: "image/png", Name: "shot.png", Bytes: 48_210, Width: 1280, Height: 800}
+	big := session.ImageRef{Hash: strings.Repeat("b", 64), MediaType: "image/jpeg", Name: "photo\x1b[31m.jpg", Bytes: 310_000, Width: 2048, Height: 1536, OrigWidth: 4032, OrigHeight: 3024}
+	tr := build(Settings{Width: 100}, []agent.Event{
+		logged(session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "what is wrong? @shot.png @photo.jpg", Images: []session.ImageRef{shot, big}}),
+	})
+	got := plain(all(tr))
+	for _, want := range []string{"[image] shot.png · 47.1 KB · 1280×800", `[image] photo\x1b[31m.jpg · 302.7 KB · 2048×1536 (scaled from 4032×3024)`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want the line %q, got\n%s", want, got)
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+func TestPrintImageFlagSendsTheImageWithTheTask(t *testing.T) {
+	dir := t.TempDir()
+	var b bytes.Buffer
+	png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 12, 9)))
+	if err := os.WriteFile(filepath.Join(dir, "shot.png"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, llmtest.ReplyText("A black rectangle."))
+	r := startTackIn(t, srv, t.TempDir(), dir, "-p", "what is this?", "--image", "shot.png", "--model", "deepseek-flash")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	}
+	msgs := srv.Requests()[0].Messages
+	last := msgs[len(msgs)-1]
+	if !strings.HasPrefix(last.Content, "what is this?") || len(last.Images) != 1 || !strings.HasPrefix(last.Images[0], "data:image/png;base64,") {
+		t.Fatalf("want the task with the image part, got %+v", last)
+	}
+}
+
+func TestPrintImageFlagRefusesWhatIsNoImage(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.png"), []byte("text"), 0o644)
+	r := startTackIn(t, nil, t.TempDir(), dir, "-p", "look", "--image", "notes.png")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 2 || !strings.Contains(r.stderr.String(), "--image notes.png: not a PNG, JPEG, GIF or WebP image") {
+		t.Fatalf("want exit 2 naming the file, got %d (stderr %q)", code, r.stderr.String())
+	}
+}
