@@ -27,6 +27,7 @@ import (
 	"github.com/tack-agent/tack/backend/prompt"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools/web"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // Options are the settings a front door launches with. Flags override the
@@ -66,9 +67,12 @@ type Session struct {
 	// URL, key and profile.
 	Router *llm.Router
 	// MCP runs the session's MCP servers; nil when none are configured.
-	MCP  *mcp.Manager
-	Home string
-	Cwd  string
+	MCP *mcp.Manager
+	// Workspace lists the files of Cwd for the search tools and for
+	// Files.
+	Workspace *workspace.Walker
+	Home      string
+	Cwd       string
 	// Resumed is set when the session existed before this process.
 	Resumed bool
 	// getenv is the environment layered over the credentials file.
@@ -153,7 +157,8 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
-	registry, closeTools := Tools(s.Policy)
+	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME")})
+	registry, closeTools := Tools(s.Policy, s.Workspace)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
 		registry.Add(t)
@@ -244,6 +249,15 @@ func qualify(provider llm.ProviderConfig, model string) string {
 		return model
 	}
 	return provider.Name + "/" + model
+}
+
+// getenv reads the environment the front door passed in; none when it
+// passed no Getenv.
+func (o Options) getenv(key string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(key)
 }
 
 // ErrNoCredentials reports whether err is the missing-API-key error.

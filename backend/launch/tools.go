@@ -10,16 +10,18 @@ import (
 	"github.com/tack-agent/tack/backend/tools/plan"
 	"github.com/tack-agent/tack/backend/tools/search"
 	"github.com/tack-agent/tack/backend/tools/todo"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // Tools is the default tool set of one session, in the order the model sees
 // them, and a function that ends their background work. exit_plan_mode
-// leaves plan mode through plans, the session's policy.
-func Tools(plans plan.Switch) (*tools.Registry, func()) {
+// leaves plan mode through plans, the session's policy; glob and grep
+// search the files files lists.
+func Tools(plans plan.Switch, files *workspace.Walker) (*tools.Registry, func()) {
 	sh := bash.New(bash.Local{}, bash.Options{Environ: os.Environ()})
 	r := tools.NewRegistry(fs.New(fs.NewTracker())...)
-	r.Add(search.NewGlob())
-	r.Add(search.NewGrep())
+	r.Add(search.NewGlob(files))
+	r.Add(search.NewGrep(files))
 	for _, t := range sh.All() {
 		r.Add(t)
 	}

@@ -54,7 +54,7 @@ func BenchmarkSearch(b *testing.B) {
 	makeLargeTree(b, dir)
 	b.Run("grep_literal", func(b *testing.B) {
 		for b.Loop() {
-			r := run(b, NewGrep(), dir, map[string]any{"pattern": "needle_literal"})
+			r := run(b, NewGrep(noUserConfig), dir, map[string]any{"pattern": "needle_literal"})
 			if !strings.HasPrefix(r.Text, "Found 51 matches") {
 				b.Fatalf("want 51 matches, got %q", r.Text[:min(len(r.Text), 80)])
 			}
@@ -62,7 +62,7 @@ func BenchmarkSearch(b *testing.B) {
 	})
 	b.Run("glob_basename", func(b *testing.B) {
 		for b.Loop() {
-			r := run(b, NewGlob(), dir, map[string]any{"pattern": "*.go"})
+			r := run(b, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*.go"})
 			if !strings.HasSuffix(r.Text, "(Showing 100 of 25000 matches. Narrow the pattern or path to see the rest.)") {
 				b.Fatalf("want 25000 matches, got tail %q", r.Text[max(0, len(r.Text)-80):])
 			}
@@ -70,7 +70,7 @@ func BenchmarkSearch(b *testing.B) {
 	})
 	b.Run("glob_path", func(b *testing.B) {
 		for b.Loop() {
-			r := run(b, NewGlob(), dir, map[string]any{"pattern": "pkg3/**/file1?.go"})
+			r := run(b, NewGlob(noUserConfig), dir, map[string]any{"pattern": "pkg3/**/file1?.go"})
 			if strings.Count(r.Text, "\n") < 99 {
 				b.Fatalf("want at least 100 matches, got %q", r.Text[:min(len(r.Text), 80)])
 			}

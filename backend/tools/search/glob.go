@@ -12,6 +12,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // globLimit is the most paths glob returns.
@@ -19,10 +20,10 @@ const globLimit = 100
 
 // Glob is the glob tool: files whose name or path matches a glob, newest
 // first.
-type Glob struct{}
+type Glob struct{ files *workspace.Walker }
 
-// NewGlob makes the glob tool.
-func NewGlob() *Glob { return &Glob{} }
+// NewGlob makes the glob tool over the files files lists.
+func NewGlob(files *workspace.Walker) *Glob { return &Glob{files: files} }
 
 type globArgs struct {
 	Pattern string `json:"pattern"`
@@ -41,8 +42,8 @@ func (*Glob) Spec() tools.Spec {
 		Description: "Find files by glob. A pattern without \"/\" matches the file name at any depth; with \"/\" it " +
 			"matches the path relative to the search directory (`**` spans directories, `{a,b}` alternates); " +
 			"an absolute pattern searches below its leading directory. " +
-			"Returns absolute paths, most recently modified first, at most 100. Honours .gitignore, .ignore and " +
-			".git/info/exclude and skips .git.",
+			"Returns absolute paths, most recently modified first, at most 100. Honours .gitignore, .ignore, " +
+			".git/info/exclude and the global git excludes file; skips .git, .hg, .svn and .jj.",
 		Schema: globSchema,
 		Guidance: "Use glob to find files by name or extension instead of listing directories with bash. " +
 			"Narrow the pattern or path when it reports more than 100 matches.",
@@ -64,7 +65,7 @@ type globHit struct {
 }
 
 // Run walks the search directory and lists matching files.
-func (*Glob) Run(ctx context.Context, call tools.Call) tools.Result {
+func (g *Glob) Run(ctx context.Context, call tools.Call) tools.Result {
 	var a globArgs
 	if err := tools.DecodeArgs(call.Args, &a); err != nil {
 		return tools.InvalidArgs("%v", err)
@@ -90,7 +91,7 @@ func (*Glob) Run(ctx context.Context, call tools.Call) tools.Result {
 	if !info.IsDir() {
 		return tools.Errorf("cannot search %q: not a directory", root)
 	}
-	hits, err := globFiles(ctx, root, pm)
+	hits, err := globFiles(ctx, g.files, root, pm)
 	if err != nil {
 		return tools.Errorf("glob was interrupted: %v", err)
 	}
@@ -113,16 +114,16 @@ func splitAbsolute(pattern string) (dir, rest string) {
 }
 
 // globFiles collects the matching files, newest first, then by path.
-func globFiles(ctx context.Context, root string, pm *pathMatcher) ([]globHit, error) {
-	hits, err := collect(ctx, root, func(f file) (globHit, bool) {
-		if !pm.match(f) {
+func globFiles(ctx context.Context, files *workspace.Walker, root string, pm *pathMatcher) ([]globHit, error) {
+	hits, err := collect(ctx, files, root, func(e workspace.Entry) (globHit, bool) {
+		if !pm.match(e) {
 			return globHit{}, false
 		}
-		info, err := f.entry.Info()
+		info, err := e.Info()
 		if err != nil {
 			return globHit{}, false
 		}
-		return globHit{abs: f.abs, mtime: info.ModTime()}, true
+		return globHit{abs: e.Abs, mtime: info.ModTime()}, true
 	})
 	slices.SortFunc(hits, func(x, y globHit) int {
 		if c := y.mtime.Compare(x.mtime); c != 0 {

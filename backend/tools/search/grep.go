@@ -12,6 +12,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // Limits of grep.
@@ -23,10 +24,10 @@ const (
 // Grep is the grep tool: lines matching a regular expression, grouped by
 // file. Files are listed in path order so that the same tree always gives
 // the same answer.
-type Grep struct{}
+type Grep struct{ files *workspace.Walker }
 
-// NewGrep makes the grep tool.
-func NewGrep() *Grep { return &Grep{} }
+// NewGrep makes the grep tool over the files files lists.
+func NewGrep(files *workspace.Walker) *Grep { return &Grep{files: files} }
 
 type grepArgs struct {
 	Pattern string `json:"pattern"`
@@ -47,7 +48,8 @@ func (*Grep) Spec() tools.Spec {
 		Description: "Search file contents with a regular expression (Go RE2 syntax, matched line by line). " +
 			"Results are grouped by file, in path order, as `Line N: text`; at most 250 matches are shown and " +
 			"lines are cut at 2000 bytes. include takes one glob on the file name (or on the path if it has \"/\"). " +
-			"Honours .gitignore, .ignore and .git/info/exclude, skips .git and binary files.",
+			"Honours .gitignore, .ignore, .git/info/exclude and the global git excludes file; skips .git, .hg, " +
+			".svn, .jj and binary files.",
 		Schema: grepSchema,
 		Guidance: "Use grep to find where something is defined or used before reading files. Escape regular " +
 			"expression metacharacters for literal text (`\\(`, `\\.`), narrow with include or path when there " +
@@ -65,7 +67,7 @@ func (*Grep) Present(raw json.RawMessage) card.Card {
 }
 
 // Run searches the files and formats the matches.
-func (*Grep) Run(ctx context.Context, call tools.Call) tools.Result {
+func (g *Grep) Run(ctx context.Context, call tools.Call) tools.Result {
 	var a grepArgs
 	if err := tools.DecodeArgs(call.Args, &a); err != nil {
 		return tools.InvalidArgs("%v", err)
@@ -78,14 +80,14 @@ func (*Grep) Run(ctx context.Context, call tools.Call) tools.Result {
 	if res != nil {
 		return *res
 	}
-	var files []file
+	var files []workspace.Entry
 	if info.IsDir() {
 		var err error
-		if files, err = grepCandidates(ctx, root, q.include); err != nil {
+		if files, err = grepCandidates(ctx, g.files, root, q.include); err != nil {
 			return tools.Errorf("grep was interrupted: %v", err)
 		}
 	} else if info.Mode().IsRegular() {
-		files = []file{{abs: root}}
+		files = []workspace.Entry{{Abs: root}}
 	} else {
 		// Opening a FIFO or a device would block or never end.
 		return tools.Errorf("cannot search %q: not a regular file or directory", root)
@@ -133,9 +135,11 @@ func newQuery(a grepArgs) (*query, *tools.Result) {
 }
 
 // grepCandidates lists the files to search, sorted by path.
-func grepCandidates(ctx context.Context, root string, include *pathMatcher) ([]file, error) {
-	files, err := collect(ctx, root, func(f file) (file, bool) { return f, include == nil || include.match(f) })
-	slices.SortFunc(files, func(x, y file) int { return strings.Compare(x.rel, y.rel) })
+func grepCandidates(ctx context.Context, w *workspace.Walker, root string, include *pathMatcher) ([]workspace.Entry, error) {
+	files, err := collect(ctx, w, root, func(e workspace.Entry) (workspace.Entry, bool) {
+		return e, include == nil || include.match(e)
+	})
+	slices.SortFunc(files, func(x, y workspace.Entry) int { return strings.Compare(x.Path, y.Path) })
 	return files, err
 }
 
@@ -152,7 +156,7 @@ type match struct {
 
 // search greps files with a bounded pool of workers, each taking the next
 // file in order.
-func (q *query) search(ctx context.Context, files []file) ([]fileMatches, error) {
+func (q *query) search(ctx context.Context, files []workspace.Entry) ([]fileMatches, error) {
 	results := make([]fileMatches, len(files))
 	t := newTally(len(files))
 	var next atomic.Int64
@@ -167,7 +171,7 @@ func (q *query) search(ctx context.Context, files []file) ([]fileMatches, error)
 				if i >= len(files) {
 					return
 				}
-				fm := s.file(files[i].abs)
+				fm := s.file(files[i].Abs)
 				if !t.finish(i, fm.count) {
 					fm.lines = nil
 				}
@@ -210,7 +214,7 @@ func (t *tally) finish(i, count int) (keep bool) {
 	return keep
 }
 
-func grepResult(cwd, pattern string, files []file, results []fileMatches) tools.Result {
+func grepResult(cwd, pattern string, files []workspace.Entry, results []fileMatches) tools.Result {
 	c := &card.Card{Kind: card.Search, Title: "Grep " + pattern}
 	total := 0
 	for _, r := range results {
@@ -231,11 +235,11 @@ func grepResult(cwd, pattern string, files []file, results []fileMatches) tools.
 		if r.count == 0 || shown >= grepLimit {
 			continue
 		}
-		fmt.Fprintf(&text, "\n\n%s:", files[i].abs)
+		fmt.Fprintf(&text, "\n\n%s:", files[i].Abs)
 		if body.Len() > 0 {
 			body.WriteString("\n")
 		}
-		fmt.Fprintf(&body, "%s:", display(cwd, files[i].abs))
+		fmt.Fprintf(&body, "%s:", display(cwd, files[i].Abs))
 		for _, m := range r.lines[:min(len(r.lines), grepLimit-shown)] {
 			fmt.Fprintf(&text, "\n  Line %d: %s", m.line, m.text)
 			fmt.Fprintf(&body, "\n  Line %d: %s", m.line, m.text)

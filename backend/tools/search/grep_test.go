@@ -9,7 +9,7 @@ import (
 func TestGrepHonoursNestedIgnoreFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, ignoreTree)
-	r := run(t, NewGrep(), dir, map[string]any{"pattern": "^x$|package"})
+	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "^x$|package"})
 	var got []string
 	for _, l := range strings.Split(r.Text, "\n") {
 		if strings.HasSuffix(l, ":") {
@@ -31,12 +31,12 @@ func TestGrepResultFormat(t *testing.T) {
 			"c.txt":    "nothing here\n",
 			"long.txt": strings.Repeat("é", 1500) + "Hello\n",
 		})
-		matchGolden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "Hello"}).Text)
+		matchGolden(t, dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello"}).Text)
 	})
 	t.Run("include", func(t *testing.T) {
 		dir := t.TempDir()
 		writeTree(t, dir, map[string]string{"a.go": "Hello\n", "b.txt": "Hello\n", "x/c.go": "Hello\n"})
-		matchGolden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "Hello", "include": "*.go"}).Text)
+		matchGolden(t, dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello", "include": "*.go"}).Text)
 	})
 	t.Run("capped", func(t *testing.T) {
 		dir := t.TempDir()
@@ -45,7 +45,7 @@ func TestGrepResultFormat(t *testing.T) {
 			files[fmt.Sprintf("f%02d.txt", i)] = strings.Repeat("match\n", 10)
 		}
 		writeTree(t, dir, files)
-		r := run(t, NewGrep(), dir, map[string]any{"pattern": "match"})
+		r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "match"})
 		if n := strings.Count(r.Text, "  Line "); n != 250 {
 			t.Errorf("want 250 lines shown, got %d", n)
 		}
@@ -58,7 +58,7 @@ func TestGrepResultFormat(t *testing.T) {
 	t.Run("none", func(t *testing.T) {
 		dir := t.TempDir()
 		writeTree(t, dir, map[string]string{"a.go": "package a\n"})
-		matchGolden(t, dir, run(t, NewGrep(), dir, map[string]any{"pattern": "zebra"}).Text)
+		matchGolden(t, dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "zebra"}).Text)
 	})
 }
 
@@ -74,7 +74,7 @@ func TestGrepLineNumbersAcrossChunksAndLongLines(t *testing.T) {
 	}
 	b.WriteString("needle at the end")
 	writeTree(t, dir, map[string]string{"big.txt": b.String()})
-	r := run(t, NewGrep(), dir, map[string]any{"pattern": `^line (19999|20001|49999)$|needle`})
+	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": `^line (19999|20001|49999)$|needle`})
 	for _, want := range []string{"Line 19999: line 19999", "Line 20001: line 20001", "Line 49999: line 49999", "Line 50001: needle at the end"} {
 		if !strings.Contains(r.Text, want) {
 			t.Errorf("want %q in %q", want, r.Text)
@@ -85,11 +85,11 @@ func TestGrepLineNumbersAcrossChunksAndLongLines(t *testing.T) {
 func TestGrepSkipsBinaryFilesAndSearchesOneFile(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"bin.dat": "Hello\x00\x01", "t.txt": "Hello\n", "u.txt": "Hello\n"})
-	r := run(t, NewGrep(), dir, map[string]any{"pattern": "Hello"})
+	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello"})
 	if strings.Contains(r.Text, "bin.dat") || !strings.HasPrefix(r.Text, "Found 2 matches") {
 		t.Errorf("want 2 matches in the text files only, got %q", r.Text)
 	}
-	r = run(t, NewGrep(), dir, map[string]any{"pattern": "Hello", "path": "u.txt"})
+	r = run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello", "path": "u.txt"})
 	if want := "Found 1 match\n\n" + dir + "/u.txt:\n  Line 1: Hello"; r.Text != want {
 		t.Errorf("want %q, got %q", want, r.Text)
 	}
@@ -111,7 +111,7 @@ func TestGrepErrors(t *testing.T) {
 		{map[string]any{"pattern": "a", "glob": "*"}, `Error: invalid arguments: json: unknown field "glob"`},
 	}
 	for _, c := range cases {
-		if r := run(t, NewGrep(), dir, c.args); r.Text != c.want {
+		if r := run(t, NewGrep(noUserConfig), dir, c.args); r.Text != c.want {
 			t.Errorf("%v: want %q, got %q", c.args, c.want, r.Text)
 		}
 	}

@@ -6,14 +6,14 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 const (
 	// chunkSize is how much of a file a scanner holds at once; a line
 	// longer than that is searched in its first chunkSize bytes only.
 	chunkSize = 4 << 20
-	// sniffLen is how much of a file decides whether it is binary.
-	sniffLen = 8 << 10
 )
 
 // scanner greps one file at a time with a reusable buffer; each worker
@@ -25,8 +25,8 @@ type scanner struct {
 
 func newScanner(q *query) *scanner { return &scanner{q: q} }
 
-// file greps one file. Unreadable and binary (NUL in the first 8 KB)
-// files count as having no matches.
+// file greps one file. Unreadable and binary (workspace.Binary) files
+// count as having no matches.
 func (s *scanner) file(path string) fileMatches {
 	f, err := openFile(path)
 	if err != nil {
@@ -45,7 +45,7 @@ func (s *scanner) file(path string) fileMatches {
 		if err != nil && !eof {
 			return fm
 		}
-		if first && bytes.IndexByte(data[:min(len(data), sniffLen)], 0) >= 0 {
+		if first && workspace.Binary(data) {
 			return fileMatches{}
 		}
 		first = false

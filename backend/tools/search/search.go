@@ -1,6 +1,7 @@
 // Package search holds the glob and grep tools: pure Go searches of the
-// workspace that honour .gitignore (nested, with negations), .ignore and
-// .git/info/exclude, and never enter .git.
+// files backend/workspace lists (what git shows: .gitignore at every
+// level, .ignore, info/exclude and the global excludes file honoured;
+// .git, .hg, .svn and .jj never entered).
 package search
 
 import (
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // target resolves the optional path argument against cwd and stats it.
@@ -39,7 +41,7 @@ func target(cwd, p string) (string, fs.FileInfo, *tools.Result) {
 // "/" to the basename at any depth, with "/" to the path relative to the
 // search root.
 type pathMatcher struct {
-	m       *nameMatcher
+	m       *workspace.Glob
 	usePath bool
 	// topOnly limits an anchored glob without "/" to the files directly in
 	// the search root.
@@ -55,21 +57,21 @@ func (p *pathMatcher) anchor() {
 
 func newPathMatcher(glob string) (*pathMatcher, error) {
 	glob = strings.TrimPrefix(glob, "./")
-	m, err := compileGlob(glob, true)
+	m, err := workspace.CompileGlob(glob, true)
 	if err != nil {
 		return nil, err
 	}
 	return &pathMatcher{m: m, usePath: strings.Contains(glob, "/")}, nil
 }
 
-func (p *pathMatcher) match(f file) bool {
-	if p.topOnly && strings.Contains(f.rel, "/") {
+func (p *pathMatcher) match(e workspace.Entry) bool {
+	if p.topOnly && strings.Contains(e.Path, "/") {
 		return false
 	}
 	if p.usePath {
-		return p.m.match(f.rel)
+		return p.m.Match(e.Path)
 	}
-	return p.m.match(f.entry.Name())
+	return p.m.Match(e.Name())
 }
 
 // display is how a card names a path: relative to cwd when inside it.

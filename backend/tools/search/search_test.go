@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/workspace"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
@@ -76,7 +77,7 @@ func relLines(dir, text string) []string {
 func TestGlobHonoursNestedIgnoreFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, ignoreTree)
-	r := run(t, NewGlob(), dir, map[string]any{"pattern": "*"})
+	r := run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*"})
 	want := []string{".gitignore", "a.go", "keep.log", "sub/.gitignore", "sub/.ignore", "sub/b.go", "sub/build",
 		"sub/debug.log", "sub/deep/c.go", "sub/deep/keep.log", "sub/top-only.txt"}
 	if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(want, " ") {
@@ -87,7 +88,7 @@ func TestGlobHonoursNestedIgnoreFiles(t *testing.T) {
 func TestGlobInSubdirectoryAppliesParentIgnoreFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, ignoreTree)
-	r := run(t, NewGlob(), dir, map[string]any{"pattern": "*.log", "path": "sub"})
+	r := run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*.log", "path": "sub"})
 	want := []string{"sub/debug.log", "sub/deep/keep.log"}
 	if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("want %v, got %v", want, got)
@@ -109,12 +110,12 @@ func TestGlobPatternForms(t *testing.T) {
 		{"x/?/*.go", []string{"x/y/c.go"}},
 		{"[ab].go", []string{"a.go", "x/b.go"}},
 	}
-	r := run(t, NewGlob(), dir, map[string]any{"pattern": "x/y/*.ts"})
+	r := run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": "x/y/*.ts"})
 	if r.Card == nil || r.Card.Title != "Glob x/y/*.ts" || r.Card.Body != "x/y/d.ts" {
 		t.Errorf("want search card Glob x/y/*.ts listing x/y/d.ts, got %+v", r.Card)
 	}
 	for _, c := range cases {
-		r := run(t, NewGlob(), dir, map[string]any{"pattern": c.pattern})
+		r := run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": c.pattern})
 		if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(c.want, " ") {
 			t.Errorf("%s: want %v, got %v", c.pattern, c.want, got)
 		}
@@ -138,7 +139,7 @@ func TestGlobTakesAnAbsolutePattern(t *testing.T) {
 		t.Errorf("want a pattern in / left alone (no walk of the whole disk), got %q, %q", d, rest)
 	}
 	for _, c := range cases {
-		r := run(t, NewGlob(), t.TempDir(), map[string]any{"pattern": c.pattern})
+		r := run(t, NewGlob(noUserConfig), t.TempDir(), map[string]any{"pattern": c.pattern})
 		if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(c.want, " ") {
 			t.Errorf("%s: want %v, got %v", c.pattern, c.want, got)
 		}
@@ -156,7 +157,7 @@ func TestGlobResultFormat(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		matchGolden(t, dir, run(t, NewGlob(), dir, map[string]any{"pattern": "*.go"}).Text)
+		matchGolden(t, dir, run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*.go"}).Text)
 	})
 	t.Run("capped", func(t *testing.T) {
 		dir := t.TempDir()
@@ -174,7 +175,7 @@ func TestGlobResultFormat(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		r := run(t, NewGlob(), dir, map[string]any{"pattern": "*.txt"})
+		r := run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*.txt"})
 		lines := strings.Split(r.Text, "\n")
 		if len(lines) != 102 || lines[100] != "" {
 			t.Fatalf("want 100 paths, a blank line and a footer, got %d lines", len(lines))
@@ -186,7 +187,7 @@ func TestGlobResultFormat(t *testing.T) {
 	})
 	t.Run("none", func(t *testing.T) {
 		dir := t.TempDir()
-		matchGolden(t, dir, run(t, NewGlob(), dir, map[string]any{"pattern": "*.rs"}).Text)
+		matchGolden(t, dir, run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*.rs"}).Text)
 	})
 }
 
@@ -203,7 +204,7 @@ func TestGlobErrors(t *testing.T) {
 		{map[string]any{"pattern": "*", "path": "f.txt"}, `Error: cannot search "` + dir + `/f.txt": not a directory`},
 	}
 	for _, c := range cases {
-		if r := run(t, NewGlob(), dir, c.args); r.Text != c.want {
+		if r := run(t, NewGlob(noUserConfig), dir, c.args); r.Text != c.want {
 			t.Errorf("%v: want %q, got %q", c.args, c.want, r.Text)
 		}
 	}
@@ -215,3 +216,7 @@ func matchGolden(t *testing.T, dir, got string) {
 	got = strings.ReplaceAll(got, dir, "$DIR")
 	golden.Assert(t, filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden"), []byte(got))
 }
+
+// noUserConfig walks without the user's git configuration, so no global
+// excludes file of the machine running the tests applies.
+var noUserConfig = &workspace.Walker{}

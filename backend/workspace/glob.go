@@ -1,4 +1,4 @@
-package search
+package workspace
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// nameMatcher tests one string (a basename or a slash-separated relative
-// path) against a compiled glob. Plain names and "*.ext" globs, by far the
+// Glob is a compiled glob, matched against one string: a basename or a
+// slash-separated relative path. Plain names and "*.ext" globs, by far the
 // most common, skip the regexp.
-type nameMatcher struct {
+type Glob struct {
 	literal  string
 	suffix   string
 	hasMeta  bool
@@ -17,7 +17,8 @@ type nameMatcher struct {
 	suffixOK bool
 }
 
-func (m *nameMatcher) match(s string) bool {
+// Match reports whether s matches the whole glob.
+func (m *Glob) Match(s string) bool {
 	switch {
 	case !m.hasMeta:
 		return s == m.literal
@@ -27,11 +28,12 @@ func (m *nameMatcher) match(s string) bool {
 	return m.re.MatchString(s)
 }
 
-// compileGlob compiles a glob: `*` and `?` within one path segment,
+// CompileGlob compiles a glob: `*` and `?` within one path segment,
 // `**` across segments, `[...]` classes (`[!...]` negated), `{a,b}`
-// alternatives when braces is set, and `\` escapes.
-func compileGlob(glob string, braces bool) (*nameMatcher, error) {
-	m := &nameMatcher{literal: glob, hasMeta: strings.ContainsAny(glob, `*?[\`) || braces && strings.Contains(glob, "{")}
+// alternatives when braces is set, and `\` escapes. Ignore files use it
+// without braces, as git does.
+func CompileGlob(glob string, braces bool) (*Glob, error) {
+	m := &Glob{literal: glob, hasMeta: strings.ContainsAny(glob, `*?[\`) || braces && strings.Contains(glob, "{")}
 	if !m.hasMeta {
 		return m, nil
 	}
