@@ -147,6 +147,14 @@ func (b AgentBackend) Sessions(all bool) ([]session.Summary, error) {
 	return session.List(b.Session.Home, b.Session.Cwd, all)
 }
 
+// Files lists the launched session's workspace.
+func (b AgentBackend) Files(ctx context.Context) ([]string, error) {
+	if b.Session == nil {
+		return nil, errors.New("no workspace to list without a launched session")
+	}
+	return b.Session.Files(ctx)
+}
+
 // Inject adds model-visible context.
 func (b AgentBackend) Inject(origin, text string) { b.Agent.Inject(origin, text) }
 

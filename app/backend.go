@@ -52,6 +52,9 @@ type Backend interface {
 	Sessions(all bool) ([]session.Summary, error)
 	// Inject adds model-visible context for the next step or turn.
 	Inject(origin, text string)
+	// Files lists the workspace for @ completion: paths relative to it,
+	// folders ending in "/", shallowest first.
+	Files(ctx context.Context) ([]string, error)
 	// Shell runs a command the user typed after `!` through the bash tool,
 	// under the session's permission rules, and returns its card; the
 	// command and its output reach the model as context.

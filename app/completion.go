@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,15 +12,16 @@ import (
 
 // The completion menu opens in the editor on a "/name" draft (commands
 // from the registry) or an "@path" token (files and folders of the
-// workspace). The workspace is indexed in a command when the program
-// starts and again after tools changed files.
+// workspace). The backend lists the workspace (Backend.Files, the walker
+// glob and grep use) in a command when the program starts and again after
+// tools changed files; the menu only ranks the list.
 // The menu reads the token under the editor's cursor, and an accepted
 // completion replaces that token, leaving the cursor after it.
 
-// fileIndex tracks the workspace index the @ menu ranks.
+// fileIndex tracks the workspace listing the @ menu ranks.
 type fileIndex struct {
-	running bool // an Index command is out
-	stale   bool // a tool result arrived since the last index began
+	running bool // a listing command is out
+	stale   bool // a tool result arrived since the last listing began
 }
 
 // filesMsg carries a finished workspace index.
@@ -28,14 +30,14 @@ type filesMsg struct {
 	err   error
 }
 
-// start indexes root in a command, unless one is already running.
-func (f *fileIndex) start(root string) tea.Cmd {
-	if f.running || root == "" {
+// start lists the workspace in a command, unless one is already running.
+func (f *fileIndex) start(ctx context.Context, be Backend) tea.Cmd {
+	if f.running {
 		return nil
 	}
 	f.running, f.stale = true, false
 	return func() tea.Msg {
-		paths, err := complete.Index(root)
+		paths, err := be.Files(ctx)
 		if err != nil {
 			return filesMsg{err: err}
 		}
@@ -43,12 +45,12 @@ func (f *fileIndex) start(root string) tea.Cmd {
 	}
 }
 
-// refresh re-indexes root when tools may have changed files.
-func (f *fileIndex) refresh(root string) tea.Cmd {
+// refresh lists the workspace again when tools may have changed files.
+func (f *fileIndex) refresh(ctx context.Context, be Backend) tea.Cmd {
 	if !f.stale {
 		return nil
 	}
-	return f.start(root)
+	return f.start(ctx, be)
 }
 
 func (m *Model) filesIndexed(msg filesMsg) tea.Cmd {
@@ -57,7 +59,7 @@ func (m *Model) filesIndexed(msg filesMsg) tea.Cmd {
 		m.menu.SetFiles(msg.files)
 		m.refreshMenu()
 	}
-	return m.files.refresh(m.opts.Cwd)
+	return m.files.refresh(m.ctx, m.be)
 }
 
 // completionCommands is the registry's list as the menu and help show it.

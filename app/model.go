@@ -32,8 +32,7 @@ type Options struct {
 	// Now is the clock for timestamps on screen and for the keystroke
 	// guard of questions and approvals.
 	Now func() time.Time
-	// Cwd, Home and Branch fill the status row (home shows as ~); Cwd is
-	// also the root the @ file completion lists.
+	// Cwd, Home and Branch fill the status row (home shows as ~).
 	Cwd, Home, Branch string
 	// Getenv reads VISUAL and EDITOR for Ctrl+G (os.Getenv when nil).
 	Getenv func(string) string
@@ -149,7 +148,7 @@ func (m *Model) Result() Result { return m.result }
 
 // Init subscribes to the agent and starts listing the workspace.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true), m.files.start(m.opts.Cwd))
+	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true), m.files.start(m.ctx, m.be))
 }
 
 // Update applies one message. It calls nothing on the backend and does no
@@ -316,7 +315,7 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	if m.exiting && m.status == agent.StatusIdle {
 		return tea.Quit
 	}
-	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.opts.Cwd)}
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be)}
 	if !wasCompacting && m.phase == agent.PhaseCompacting {
 		cmds = append(cmds, tickEverySecond())
 	}

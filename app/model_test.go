@@ -78,6 +78,10 @@ func (c *countingBackend) Sessions(bool) ([]session.Summary, error) {
 	return []session.Summary{{ID: "s-0", Cwd: "/w", Title: "older"}}, nil
 }
 func (c *countingBackend) Inject(origin, text string) { c.hit() }
+func (c *countingBackend) Files(context.Context) ([]string, error) {
+	c.hit()
+	return []string{"main.go"}, nil
+}
 func (c *countingBackend) Shell(_ context.Context, command string) ShellRun {
 	c.hit()
 	c.sent.Store("shell " + command)

@@ -8,8 +8,10 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 var _ app.Backend = (*Fake)(nil)
@@ -34,6 +36,9 @@ type Fake struct {
 	// Broker, when set, is the queue WaitRequests watches instead of
 	// Requests.
 	Broker *interact.Broker
+	// Workspace, when set, is the directory Files lists (without the
+	// user's git configuration).
+	Workspace string
 
 	sub    *agent.Subscription
 	mu     sync.Mutex
@@ -183,6 +188,14 @@ func (f *Fake) Sessions(all bool) ([]session.Summary, error) {
 		return f.All, nil
 	}
 	return f.Listing, nil
+}
+
+// Files lists Workspace, or nothing.
+func (f *Fake) Files(ctx context.Context) ([]string, error) {
+	if f.Workspace == "" {
+		return nil, nil
+	}
+	return (&workspace.Walker{}).List(ctx, f.Workspace, launch.FilesLimit)
 }
 
 // Inject records the context.

@@ -176,6 +176,7 @@ var overlayCases = []overlayCase{
 				t.Fatal(err)
 			}
 		}
+		f.Workspace = root
 		return []func(*app.Options){func(o *app.Options) { o.Cwd, o.Home = root, home }}
 	}, drive: func(t *testing.T, tt *Term) { tt.Type("look at @ma") }, want: []string{"look at @ma", "File · main.go"}},
 	{name: "history_search", setup: func(t *testing.T, f *Fake) []func(*app.Options) {

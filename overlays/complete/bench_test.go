@@ -31,7 +31,7 @@ func generated(n int) []string {
 // the query grows by one character and the menu re-ranks.
 func BenchmarkKeystroke(b *testing.B) {
 	m := NewMenu(th)
-	m.SetFiles(NewFiles(generated(MaxEntries)))
+	m.SetFiles(NewFiles(generated(benchPaths)))
 	drafts := []string{"@s", "@se", "@ser", "@serv", "@servh", "@servhan", "@servhandl", "@r", "@ro", "@rout", "@router3/"}
 	b.ReportAllocs()
 	i := 0
@@ -44,9 +44,13 @@ func BenchmarkKeystroke(b *testing.B) {
 
 // BenchmarkRank ranks one typical query over 100,000 paths.
 func BenchmarkRank(b *testing.B) {
-	f := NewFiles(generated(MaxEntries))
+	f := NewFiles(generated(benchPaths))
 	b.ReportAllocs()
 	for b.Loop() {
 		f.Rank("sesrend", MaxFileResults)
 	}
 }
+
+// benchPaths is the size of the workspace the benchmarks rank: the most
+// the backend lists (launch.FilesLimit).
+const benchPaths = 100_000
