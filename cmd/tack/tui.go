@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/tack-agent/tack/app"
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/workspace"
 	"github.com/tack-agent/tack/views/iostreams"
 )
 
@@ -123,26 +123,8 @@ func chatOptions(lo launch.Options, o options, s *launch.Session, ios *iostreams
 	}
 	w, h, _ := ios.Size()
 	return app.Options{
-		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: gitBranch(cwd),
+		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: workspace.Branch(cwd),
 		Colour: ios.ColorEnabled(), Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
-	}
-}
-
-// gitBranch reads the branch of the repository holding dir from its HEAD
-// file: "" outside a repository, the short hash when detached.
-func gitBranch(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		head, err := os.ReadFile(filepath.Join(d, ".git", "HEAD"))
-		if err == nil {
-			ref := strings.TrimSpace(string(head))
-			if b, ok := strings.CutPrefix(ref, "ref: refs/heads/"); ok {
-				return b
-			}
-			return ref[:min(len(ref), 7)]
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
 	}
 }
 
