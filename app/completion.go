@@ -66,7 +66,7 @@ func (m *Model) filesIndexed(msg filesMsg) tea.Cmd {
 func completionCommands(cmds []commands.Command) []complete.Command {
 	out := make([]complete.Command, len(cmds))
 	for i, c := range cmds {
-		out[i] = complete.Command{Name: c.Name, Hint: c.Input.Hint, Description: c.Description}
+		out[i] = complete.Command{Name: c.Name, Hint: c.Input.Hint, Description: c.Summary()}
 	}
 	return out
 }

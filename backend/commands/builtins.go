@@ -112,7 +112,7 @@ func helpCommand(reg *Registry, keys string) Command {
 				if cmd.Input.Hint != "" {
 					b.WriteString(" " + cmd.Input.Hint)
 				}
-				b.WriteString(" — " + cmd.Description + "\n")
+				b.WriteString(" — " + cmd.Summary() + "\n")
 			}
 			text := strings.TrimRight(b.String(), "\n")
 			return Result{Kind: Success, Text: text, Action: ActionHelp{Text: text}}

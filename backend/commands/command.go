@@ -25,9 +25,13 @@ type Agent interface {
 
 // Command is one slash command.
 type Command struct {
-	// Name is what follows the slash: lowercase letters, digits, '_' and '-'.
+	// Name is what follows the slash: lowercase letters, digits, '_', '-'
+	// and ':'.
 	Name        string
 	Description string
+	// Source says where a command that is not built in comes from, as
+	// discovery shows it: "project", "user", "skill".
+	Source string
 	Input       Input
 	// WhileRunning lets the command run while the agent is running. When it
 	// is false the executor refuses with BusyText instead of calling Handler.
@@ -39,6 +43,15 @@ type Command struct {
 	// own domain event already records it.
 	OmitInput bool
 	Handler   Handler
+}
+
+// Summary is the description as discovery shows it: with the source of
+// a command that is not built in.
+func (c Command) Summary() string {
+	if c.Source == "" {
+		return c.Description
+	}
+	return c.Description + " (" + c.Source + ")"
 }
 
 // Input describes what a command accepts after its name.

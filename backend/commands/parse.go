@@ -7,8 +7,9 @@ import (
 )
 
 // Parse splits a command line. A command starts with a slash at byte zero,
-// then a name of lowercase letters, digits, '_' or '-', then the end of the
-// line or whitespace. Everything after the name, the separating whitespace
+// then a name of lowercase letters, digits, '_', '-' and ':' (which
+// namespaces: /frontend:review, /skill:pdf), then the end of the line or
+// whitespace. Everything after the name, the separating whitespace
 // included, is rawInput. ok is false for anything else, which is not a
 // command.
 func Parse(line string) (name, rawInput string, ok bool) {
@@ -44,9 +45,10 @@ func UnknownMessage(line string) string {
 	return fmt.Sprintf("Unknown command: %s", word)
 }
 
-// ValidName reports whether name may name a command.
+// ValidName reports whether name may name a command: name bytes, with a
+// ':' only between two parts.
 func ValidName(name string) bool {
-	if name == "" {
+	if name == "" || name[0] == ':' || name[len(name)-1] == ':' {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
@@ -58,5 +60,5 @@ func ValidName(name string) bool {
 }
 
 func isNameByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-'
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-' || b == ':'
 }

@@ -71,7 +71,7 @@ func (r *Registry) RegisterFor(scope string, cmd Command) error {
 
 func (r *Registry) add(scope string, cmd Command) error {
 	if !ValidName(cmd.Name) {
-		return fmt.Errorf("register command %q: a name is lowercase letters, digits, '_' or '-'", cmd.Name)
+		return fmt.Errorf("register command %q: a name is lowercase letters, digits, '_', '-' or ':'", cmd.Name)
 	}
 	if cmd.Handler == nil {
 		return fmt.Errorf("register /%s: no handler", cmd.Name)

@@ -30,7 +30,8 @@ func TestParseFollowsCommandSyntax(t *testing.T) {
 		{"/", "", "", false},
 		{"", "", "", false},
 		{"plan", "", "", false},
-		{"/plan:x", "", "", false},
+		{"/plan:x", "plan:x", "", true},
+		{"/frontend:review 12", "frontend:review", " 12", true},
 		{"/plan/x", "", "", false},
 		{"//plan", "", "", false},
 		{"/plané", "", "", false},
@@ -73,7 +74,9 @@ func TestRegisterValidatesNamesAndRejectsDuplicatesInOneScope(t *testing.T) {
 		{"uppercase", "", Command{Name: "Plan", Handler: echo("x")}, false},
 		{"empty", "", Command{Name: "", Handler: echo("x")}, false},
 		{"space", "", Command{Name: "a b", Handler: echo("x")}, false},
-		{"colon", "", Command{Name: "skill:x", Handler: echo("x")}, false},
+		{"namespaced", "", Command{Name: "skill:x", Handler: echo("x")}, true},
+		{"leading colon", "", Command{Name: ":x", Handler: echo("x")}, false},
+		{"trailing colon", "", Command{Name: "x:", Handler: echo("x")}, false},
 		{"no handler", "", Command{Name: "nohandler"}, false},
 	}
 	for _, tt := range tests {
