@@ -79,14 +79,18 @@ type Agent struct {
 	closing   bool // the running turn no longer takes steering
 	steering  []string
 	followUps []string
-	injected  []injection
-	jobs      []compactJob
-	titled    bool // a model-written title exists or was asked for
-	cancel    context.CancelFunc
-	model     string
-	effort    llm.Effort
-	wake      chan struct{}
-	changed   chan struct{} // closed and replaced on every status or inbox change
+	// queuedOpts go with the queued follow-ups; turnOpts are the running
+	// turn's.
+	queuedOpts TurnOptions
+	turnOpts   TurnOptions
+	injected   []injection
+	jobs       []compactJob
+	titled     bool // a model-written title exists or was asked for
+	cancel     context.CancelFunc
+	model      string
+	effort     llm.Effort
+	wake       chan struct{}
+	changed    chan struct{} // closed and replaced on every status or inbox change
 
 	// logErr is the first failed write of the log; nextSeq the seq an
 	// event kept in memory after it gets. Both under logMu.
@@ -280,7 +284,7 @@ func (a *Agent) Cancel() {
 		return
 	}
 	dropped := append(append([]string(nil), a.steering...), a.followUps...)
-	a.steering, a.followUps = nil, nil
+	a.steering, a.followUps, a.queuedOpts = nil, nil, TurnOptions{}
 	cancel := a.cancel
 	a.mu.Unlock()
 	if cancel != nil {

@@ -193,8 +193,9 @@ func (a *Agent) toolEnv() *tools.Env {
 		Inject: a.Inject,
 		Images: a.cfg.Images,
 		Vision: func() tools.Vision {
-			model, _ := a.Model()
+			model, _ := a.stepModel()
 			return a.vision(model)
 		},
+		Allowed: a.allowedTools(),
 	}
 }

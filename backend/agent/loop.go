@@ -52,10 +52,12 @@ func (a *Agent) takeInputLocked() (string, bool) {
 	case len(a.followUps) > 0:
 		prompt := strings.Join(a.followUps, "\n\n")
 		a.followUps = nil
+		a.turnOpts, a.queuedOpts = a.queuedOpts, TurnOptions{}
 		return prompt, true
 	case len(a.steering) > 0:
 		prompt := strings.Join(a.steering, "\n\n")
 		a.steering = nil
+		a.turnOpts = TurnOptions{}
 		return prompt, true
 	}
 	return "", false
@@ -116,7 +118,7 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		// Tools that changed (MCP servers starting or changing their
 		// lists) join here, between steps, never inside one.
 		a.cfg.Tools.Refresh(ctx)
-		model, effort := a.Model()
+		model, effort := a.stepModel()
 		if a.shouldCompact(model) {
 			a.compact(ctx, ts.turn)
 		}

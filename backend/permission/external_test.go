@@ -54,3 +54,44 @@ func TestExternalToolWithoutAnswererIsDeniedAndReadOnlyOneRunsWhilePlanning(t *t
 		t.Fatal("a trusted MCP tool that may change things ran while planning")
 	}
 }
+
+func TestAllowedToolsOfATurnSkipTheQuestionForWhatTheyCover(t *testing.T) {
+	cases := []struct {
+		allowed []string
+		tool    string
+		command string
+		want    bool
+	}{
+		{[]string{"Read", "Bash(git add:*)"}, "bash", "git add main.go", true},
+		{[]string{"Bash(git add:*)"}, "bash", "git add . && rm -rf /", false},
+		{[]string{"Bash(git status)"}, "bash", "git status", true},
+		{[]string{"Bash(git status)"}, "bash", "git push", false},
+		{[]string{"Bash"}, "bash", "make test", true},
+		{[]string{"Edit", "Write"}, "write", "", true},
+		{[]string{"Edit"}, "bash", "ls", false},
+		{[]string{"mcp__docs__search"}, "mcp__docs__search", "", true},
+		{nil, "edit", "", false},
+	}
+	for _, c := range cases {
+		if got := turnAllows(c.allowed, c.tool, c.command); got != c.want {
+			t.Errorf("turnAllows(%q, %s, %q) = %v, want %v", c.allowed, c.tool, c.command, got, c.want)
+		}
+	}
+}
+
+func TestAllowedToolsRunWithoutAskingButNotPastReadOnlyOrPlan(t *testing.T) {
+	var l log
+	env := &tools.Env{Record: l.record, Allowed: []string{"Bash(git status:*)", "Edit"}}
+	call := func(args string) tools.Call { return tools.Call{ID: "c", Args: json.RawMessage(args), Env: env} }
+	p := NewPolicy(Ask, nil)
+	if err := p.Authorize(context.Background(), bashTool, call(`{"command":"git status --short"}`)); err != nil {
+		t.Errorf("allowed command asked: %v", err)
+	}
+	if err := p.Authorize(context.Background(), bashTool, call(`{"command":"git push"}`)); err == nil {
+		t.Error("a command outside allowed-tools ran without an answer")
+	}
+	ro := NewPolicy(ReadOnly, nil)
+	if err := ro.Authorize(context.Background(), editTool, call(`{"file_path":"a"}`)); err == nil {
+		t.Error("allowed-tools let an edit through read-only mode")
+	}
+}

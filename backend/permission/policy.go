@@ -192,6 +192,9 @@ func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) e
 	case remembered != "":
 		rec.decided(interact.Allow, "", remembered, byRemembered)
 		return nil
+	case turnAllows(allowedFor(call), spec.Name, command):
+		rec.decided(interact.Allow, "", "", byAllowedTools)
+		return nil
 	}
 	a := approval(spec.Name, call.ID, shown, command)
 	if command == "" {

@@ -119,6 +119,10 @@ type Env struct {
 	// Vision says what the session's current model takes of images; nil
 	// means no images.
 	Vision func() Vision
+	// Allowed are the tools the running turn may use without asking (a
+	// custom command's allowed-tools): tool names, and Bash(prefix:*)
+	// command prefixes.
+	Allowed []string
 }
 
 // Vision is what a model takes of images.
