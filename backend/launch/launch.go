@@ -148,6 +148,7 @@ func Open(o Options) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
+	s.addUserCommands(o)
 	return s, nil
 }
 

@@ -1,0 +1,215 @@
+// Package customcmd loads the user's own slash commands: Markdown prompt
+// files in a project's .tack/commands and .claude/commands and in the
+// user's $TACK_HOME/commands and ~/.claude/commands, as Claude Code reads
+// them. A file's name is the command (review.md is /review; a subfolder
+// namespaces it: frontend/review.md is /frontend:review), its optional
+// front matter describes it (description, argument-hint, model,
+// allowed-tools), and its body is the prompt, with $ARGUMENTS and $1…$9
+// replaced by what the user typed after the name.
+package customcmd
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/frontmatter"
+)
+
+// Command is one custom command.
+type Command struct {
+	// Name is what follows the slash, lowercase, namespaced by subfolder.
+	Name         string
+	Description  string
+	ArgumentHint string
+	// Model runs the command's turn on another model.
+	Model string
+	// AllowedTools run without asking during the command's turn.
+	AllowedTools []string
+	// Body is the prompt template.
+	Body string
+	// Path is the file it was read from; Source is "project" or "user".
+	Path   string
+	Source string
+}
+
+// Dir is a folder of command files and whose it is.
+type Dir struct {
+	Path   string
+	Source string
+}
+
+// maxFileSize bounds a command file.
+const maxFileSize = 256 << 10
+
+// Dirs are the folders commands are read from, first wins: the project's
+// (.tack/commands, then .claude/commands, in cwd and each parent up to the
+// repository root), then the user's ($TACK_HOME/commands, then
+// ~/.claude/commands).
+func Dirs(tackHome, userHome, cwd string) []Dir {
+	var out []Dir
+	for _, d := range projectChain(cwd) {
+		out = append(out, Dir{filepath.Join(d, ".tack", "commands"), "project"}, Dir{filepath.Join(d, ".claude", "commands"), "project"})
+	}
+	if tackHome != "" {
+		out = append(out, Dir{filepath.Join(tackHome, "commands"), "user"})
+	}
+	if userHome != "" {
+		out = append(out, Dir{filepath.Join(userHome, ".claude", "commands"), "user"})
+	}
+	return out
+}
+
+// projectChain is cwd and its parents up to the repository root (the
+// nearest one holding .git); without a repository, cwd alone.
+func projectChain(cwd string) []string {
+	var out []string
+	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return out
+		}
+		if filepath.Dir(d) == d {
+			return out[:1]
+		}
+	}
+}
+
+// Load reads the commands of dirs. A name found in an earlier folder
+// shadows the same name in later ones (so project commands shadow the
+// user's). A file that cannot be read or named is a problem, with its
+// file and line, and is skipped. Commands are sorted by name.
+func Load(dirs []Dir) ([]Command, []string) {
+	byName := map[string]Command{}
+	var problems []string
+	for _, d := range dirs {
+		cmds, probs := loadDir(d)
+		problems = append(problems, probs...)
+		for _, c := range cmds {
+			if _, taken := byName[c.Name]; !taken {
+				byName[c.Name] = c
+			}
+		}
+	}
+	out := make([]Command, 0, len(byName))
+	for _, c := range byName {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, problems
+}
+
+func loadDir(d Dir) ([]Command, []string) {
+	var cmds []Command
+	var problems []string
+	err := filepath.WalkDir(d.Path, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				problems = append(problems, fmt.Sprintf("%s: %v; its commands are skipped", p, err))
+			}
+			return nil
+		}
+		if e.IsDir() || !strings.EqualFold(filepath.Ext(p), ".md") {
+			return nil
+		}
+		c, err := loadFile(d, p)
+		if err != nil {
+			problems = append(problems, err.Error()+"; the command is skipped")
+			return nil
+		}
+		cmds = append(cmds, c)
+		return nil
+	})
+	if err != nil {
+		problems = append(problems, fmt.Sprintf("%s: %v", d.Path, err))
+	}
+	return cmds, problems
+}
+
+// front is a command file's front matter.
+type front struct {
+	Description  string           `yaml:"description"`
+	ArgumentHint frontmatter.Text `yaml:"argument-hint"`
+	Model        string           `yaml:"model"`
+	AllowedTools frontmatter.List `yaml:"allowed-tools"`
+}
+
+func loadFile(d Dir, p string) (Command, error) {
+	rel, _ := filepath.Rel(d.Path, p)
+	name := commandName(rel)
+	if !validName(name) {
+		return Command{}, fmt.Errorf("%s: %q cannot name a command (use letters, digits, '_' and '-')", p, strings.TrimSuffix(rel, filepath.Ext(rel)))
+	}
+	info, err := os.Stat(p)
+	if err == nil && info.Size() > maxFileSize {
+		err = fmt.Errorf("larger than %d KB", maxFileSize>>10)
+	}
+	var src []byte
+	if err == nil {
+		src, err = os.ReadFile(p)
+	}
+	if err != nil {
+		return Command{}, fmt.Errorf("%s: %v", p, err)
+	}
+	var f front
+	doc, err := frontmatter.Parse(src, &f)
+	if err != nil {
+		var fe *frontmatter.Error
+		if errors.As(err, &fe) && fe.Line > 0 {
+			return Command{}, fmt.Errorf("%s line %d: %s", p, fe.Line, fe.Msg)
+		}
+		return Command{}, fmt.Errorf("%s: %v", p, err)
+	}
+	body := strings.TrimSpace(doc.Body)
+	if body == "" {
+		return Command{}, fmt.Errorf("%s: the prompt is empty", p)
+	}
+	desc := strings.TrimSpace(f.Description)
+	if desc == "" {
+		desc = firstLine(body)
+	}
+	return Command{
+		Name: name, Description: desc, ArgumentHint: string(f.ArgumentHint), Model: strings.TrimSpace(f.Model),
+		AllowedTools: f.AllowedTools, Body: body, Path: p, Source: d.Source,
+	}, nil
+}
+
+// commandName is the command a file's path under its folder names:
+// lowercase, subfolders joined with ':'.
+func commandName(rel string) string {
+	rel = strings.TrimSuffix(rel, filepath.Ext(rel))
+	return strings.ToLower(strings.ReplaceAll(filepath.ToSlash(rel), "/", ":"))
+}
+
+func validName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for _, part := range strings.Split(n, ":") {
+		if part == "" {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			b := part[i]
+			if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// firstLine is the body's first line, cut near 80 characters, for a
+// command without a description.
+func firstLine(body string) string {
+	line, _, _ := strings.Cut(body, "\n")
+	line = strings.TrimSpace(strings.TrimLeft(line, "# "))
+	if r := []rune(line); len(r) > 80 {
+		line = string(r[:79]) + "…"
+	}
+	return line
+}

@@ -1,0 +1,134 @@
+package customcmd
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExpandSubstitutesArgumentsAndPositions(t *testing.T) {
+	c := Command{Body: "Fix issue #$1 with priority $2 ($$5 budget).\nAll: $ARGUMENTS\nMissing: [$3]"}
+	got := c.Expand(`  123 "very high"  `)
+	want := "Fix issue #123 with priority very high ($5 budget).\nAll: 123 \"very high\"\nMissing: []"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	plain := Command{Body: "Review the staged diff."}
+	if got := plain.Expand("focus on tests"); got != "Review the staged diff.\n\nfocus on tests" {
+		t.Errorf("a prompt without placeholders lost the input: %q", got)
+	}
+	if got := plain.Expand(""); got != "Review the staged diff." {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestSplitArgsLikeAShell(t *testing.T) {
+	got := splitArgs(`a "b c" 'd "e"' f\ g ""`)
+	want := []string{"a", "b c", `d "e"`, "f g", ""}
+	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
+	root, tackHome, home := t.TempDir(), t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	cwd := filepath.Join(root, "sub")
+	write(t, filepath.Join(cwd, ".tack/commands/deploy.md"), "---\ndescription: Deploy it\nmodel: deepseek-v4-pro\nallowed-tools: Bash(make deploy:*)\n---\nDeploy $1.")
+	write(t, filepath.Join(root, ".claude/commands/frontend/Review.md"), "---\nargument-hint: [component]\n---\nReview the $1 component.")
+	write(t, filepath.Join(root, ".claude/commands/deploy.md"), "Deploy from the root: shadowed by the nearer .tack one.")
+	write(t, filepath.Join(tackHome, "commands/deploy.md"), "User deploy: shadowed by the project's.")
+	write(t, filepath.Join(tackHome, "commands/notes.md"), "# Take notes\n\nWrite notes about $ARGUMENTS.")
+	write(t, filepath.Join(home, ".claude/commands/explain.md"), "Explain $ARGUMENTS simply.")
+	write(t, filepath.Join(home, ".claude/commands/broken.md"), "---\ndescription: x\n\tmodel: tab\n---\nbody")
+	write(t, filepath.Join(home, ".claude/commands/empty.md"), "---\ndescription: nothing\n---\n")
+	write(t, filepath.Join(home, ".claude/commands/bad name.md"), "x")
+	write(t, filepath.Join(home, ".claude/commands/README.txt"), "not a command")
+
+	cmds, problems := Load(Dirs(tackHome, home, cwd))
+	byName := map[string]Command{}
+	var names []string
+	for _, c := range cmds {
+		byName[c.Name] = c
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, " ") != "deploy explain frontend:review notes" {
+		t.Fatalf("commands = %v (problems %q)", names, problems)
+	}
+	d := byName["deploy"]
+	if d.Source != "project" || d.Description != "Deploy it" || d.Model != "deepseek-v4-pro" || d.AllowedTools[0] != "Bash(make deploy:*)" ||
+		!strings.HasPrefix(d.Path, cwd) {
+		t.Errorf("deploy = %+v", d)
+	}
+	if r := byName["frontend:review"]; r.ArgumentHint != "[component]" || r.Description != "Review the $1 component." || r.Source != "project" {
+		t.Errorf("frontend:review = %+v", r)
+	}
+	if n := byName["notes"]; n.Source != "user" || n.Description != "Take notes" {
+		t.Errorf("notes = %+v", n)
+	}
+	all := strings.Join(problems, "\n")
+	for _, want := range []string{"broken.md line 3:", "empty.md: the prompt is empty", `"bad name" cannot name a command`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("problems lack %q:\n%s", want, all)
+		}
+	}
+	if len(problems) != 3 {
+		t.Errorf("problems = %q", problems)
+	}
+}
+
+// sender records what a command submits.
+type sender struct {
+	text string
+	opts agent.TurnOptions
+}
+
+func (s *sender) SessionID() string                          { return "s" }
+func (s *sender) Status() agent.Status                       { return agent.StatusIdle }
+func (s *sender) Record(session.Data) (session.Event, error) { return session.Event{}, nil }
+func (s *sender) SendWith(text string, o agent.TurnOptions)  { s.text, s.opts = text, o }
+
+func TestRegisteredCommandsSubmitTheirPromptAndNeverShadowBuiltIns(t *testing.T) {
+	reg := commands.New(commands.Options{})
+	if err := commands.RegisterBuiltins(reg, commands.Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	problems := Register(reg, []Command{
+		{Name: "help", Body: "my help", Path: "/p/help.md", Source: "project"},
+		{Name: "frontend:review", Description: "Review", ArgumentHint: "[component]", Body: "Review $1.", Model: "m", AllowedTools: []string{"Read"}, Source: "project"},
+	})
+	if len(problems) != 1 || !strings.Contains(problems[0], "/p/help.md: /help is a built-in command") {
+		t.Errorf("problems = %q", problems)
+	}
+	s := &sender{}
+	exec, ok := reg.Execute(context.Background(), s, "/frontend:review Button", nil)
+	if !ok || exec.Result.Kind != commands.Success {
+		t.Fatalf("execute: %+v %v", exec, ok)
+	}
+	if s.text != "Review Button." || s.opts.Model != "m" || s.opts.AllowedTools[0] != "Read" {
+		t.Errorf("submitted %q with %+v", s.text, s.opts)
+	}
+	help, _ := reg.Execute(context.Background(), s, "/help", nil)
+	if !strings.Contains(help.Result.Text, "/frontend:review [component] — Review (project)") {
+		t.Errorf("/help lacks the custom command with its source:\n%s", help.Result.Text)
+	}
+	if strings.Contains(help.Result.Text, "my help") {
+		t.Error("a custom command shadowed /help")
+	}
+}

@@ -1,0 +1,52 @@
+package launch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+func TestCustomCommandRunsItsPromptOnItsModelWithItsAllowedTools(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	dir := filepath.Join(cwd, ".claude", "commands", "git")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "status.md"), []byte("---\ndescription: Show the status\nmodel: deepseek-v4-pro\n"+
+		"allowed-tools: Bash(echo:*)\n---\nRun `echo $1` and report on $ARGUMENTS."), 0o644)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo tracked","description":"Print the word"}`, 1)),
+		llmtest.ReplyText("Reported."),
+	)
+	s := openMCP(t, home, cwd, "ask", llm) // nobody can answer: an ask would be denied
+	ctx := context.Background()
+	exec, ok := s.Commands.Execute(ctx, s.Agent, "/git:status tracked files", nil)
+	if !ok || exec.Result.Kind != "success" {
+		t.Fatalf("/git:status: %+v (found %v)", exec, ok)
+	}
+	if err := s.Agent.WhenIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reqs := llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("requests: %d", len(reqs))
+	}
+	last := reqs[0].Messages[len(reqs[0].Messages)-1]
+	if last.Role != "user" || last.Content != "Run `echo tracked` and report on tracked files." {
+		t.Errorf("the model read %+v", last)
+	}
+	if reqs[0].Model != "deepseek-v4-pro" {
+		t.Errorf("model = %q, want the command's", reqs[0].Model)
+	}
+	if got := toolMessage(reqs[1], "call_1"); !strings.Contains(got, "tracked") || strings.HasPrefix(got, "Error") {
+		t.Errorf("the allowed command did not run: %q", got)
+	}
+	for _, e := range s.Agent.Events() {
+		if d, ok := e.Data.(session.ApprovalDecided); ok && d.Policy != "allowed-tools" {
+			t.Errorf("decided by %+v, want allowed-tools", d)
+		}
+	}
+}
