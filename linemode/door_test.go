@@ -58,6 +58,7 @@ func (w *watchedScreen) waitCount(t *testing.T, want string, n int) {
 
 // door runs line mode over a scripted model and feeds it inputs.
 type doorRun struct {
+	home  string
 	srv   *llmtest.Server
 	out   *watchedScreen
 	errs  *watchedScreen
@@ -75,6 +76,8 @@ type doorConfig struct {
 	// reopenErr makes every switch fail.
 	reopenErr error
 	terminal  bool
+	// mode is the permission mode ("" for the default).
+	mode string
 }
 
 // startDoor runs line mode on piped input over script.
@@ -89,13 +92,13 @@ func startDoor(t *testing.T, c doorConfig, script ...llmtest.Response) *doorRun 
 			return nil, c.reopenErr
 		}
 		opened = true
-		s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Resume: id, Getenv: func(k string) string { return env[k] }})
+		s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Resume: id, PermissionMode: c.mode, Getenv: func(k string) string { return env[k] }})
 		if err == nil && c.extra != nil {
 			err = c.extra(s.Commands)
 		}
 		return s, err
 	}
-	d := &doorRun{srv: srv, out: newWatchedScreen(), errs: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1), stop: make(chan struct{})}
+	d := &doorRun{home: home, srv: srv, out: newWatchedScreen(), errs: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1), stop: make(chan struct{})}
 	t.Cleanup(func() { close(d.stop) })
 	o := Options{IO: testIO(nil, d.out, d.errs, c.terminal)}
 	if c.reopen {

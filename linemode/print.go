@@ -139,7 +139,7 @@ func (p *printer) handle(e session.Event) (session.TurnEnd, bool) {
 		m, _ := p.ag.Catalog().Lookup(modelOf(p.ag))
 		p.cost += m.Cost(d.Usage)
 	case session.ToolCall:
-		fmt.Fprintf(p.o.Stderr, "[tool call] %s(%s)\n", textfmt.SanitizeLine(d.Name), textfmt.SanitizeLine(d.Arguments))
+		fmt.Fprintln(p.o.Stderr, CallText(d.Name, d.Arguments, d.Card))
 	case session.Retry:
 		fmt.Fprintln(p.o.Stderr, RetryNotice(d))
 	case session.TurnEnd:

@@ -17,9 +17,10 @@ const (
 	askApproval = "Please answer y (yes), a (always for this session) or n (no), optionally followed by a reason."
 )
 
-// approvalChoices is the approval prompt line.
+// approvalChoices is the approval prompt line; %s is what "always"
+// remembers.
 const (
-	approvalChoices     = "allow? [y]es / [a]lways for this session / [n]o (reason)"
+	approvalChoices     = "allow? [y]es / [a]lways for this session (%s) / [n]o (reason)"
 	approvalChoicesOnce = "allow? [y]es / [n]o (reason)"
 )
 
@@ -138,19 +139,30 @@ func reaskOptions(q interact.Question) string {
 	return msg + "."
 }
 
-// ApprovalPrompt is the text that asks whether a tool call may run.
-func ApprovalPrompt(a interact.Approval) string {
+// ApprovalPrompt is the text that asks whether a tool call may run: what
+// the full-screen dialog shows, in plain lines. The tool and summary, then
+// the call's card (a command with its working directory, cwd when the call
+// names none, and purpose; the diff of an edit), else the details; then the
+// choices, "always" naming the prefix or tool it would remember.
+func ApprovalPrompt(a interact.Approval, cwd string) string {
 	var b strings.Builder
 	b.WriteString("\n[approval] " + textfmt.SanitizeLine(a.Tool))
 	if a.Summary != "" {
 		b.WriteString(": " + textfmt.SanitizeLine(a.Summary))
 	}
 	b.WriteString("\n")
-	if a.Details != "" && a.Details != a.Summary {
-		b.WriteString(indent(textfmt.Sanitize(strings.TrimRight(a.Details, "\n")), "    ") + "\n")
+	var body []string
+	switch {
+	case a.Card != nil:
+		body = cardLines(*a.Card, cwd)
+	case a.Details != "" && a.Details != a.Summary:
+		body = strings.Split(textfmt.Sanitize(strings.TrimRight(a.Details, "\n")), "\n")
+	}
+	for _, l := range body {
+		b.WriteString("    " + l + "\n")
 	}
 	if a.Remember != "" {
-		b.WriteString(approvalChoices + "\n")
+		b.WriteString(fmt.Sprintf(approvalChoices, textfmt.SanitizeLine(a.Remember)) + "\n")
 	} else {
 		b.WriteString(approvalChoicesOnce + "\n")
 	}

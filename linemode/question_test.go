@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
 )
 
@@ -105,10 +106,40 @@ func TestParseDecision(t *testing.T) {
 }
 
 func TestApprovalPromptShowsToolSummaryDetailsAndChoices(t *testing.T) {
-	got := ApprovalPrompt(interact.Approval{Tool: "bash", Summary: "rm -rf build", Details: "rm -rf build\necho done", Remember: "rm"})
+	got := ApprovalPrompt(interact.Approval{Tool: "bash", Summary: "rm -rf build", Details: "rm -rf build\necho done", Remember: "rm"}, "/w")
 	want := "\n[approval] bash: rm -rf build\n    rm -rf build\n    echo done\n" +
-		"allow? [y]es / [a]lways for this session / [n]o (reason)\n> "
+		"allow? [y]es / [a]lways for this session (rm) / [n]o (reason)\n> "
 	if got != want {
 		t.Errorf("want %q, got %q", want, got)
+	}
+}
+
+func TestApprovalPromptShowsWhatTheDialogShows(t *testing.T) {
+	tests := []struct {
+		name string
+		a    interact.Approval
+		want string
+	}{
+		{"a command in the session's directory", interact.Approval{Tool: "bash", Summary: "git push", Remember: "git push",
+			Card: &card.Card{Kind: card.Terminal, Title: "git push", Description: "Publish the branch",
+				Terminal: &card.TerminalView{Command: "git push"}}},
+			"\n[approval] bash: git push\n    $ git push\n    in /work/repo\n    # Publish the branch\n" +
+				"allow? [y]es / [a]lways for this session (git push) / [n]o (reason)\n> "},
+		{"a command in the workdir the call names", interact.Approval{Tool: "bash", Summary: "make",
+			Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "make\nmake install", Cwd: "/work/repo/sub"}}},
+			"\n[approval] bash: make\n    $ make\n      make install\n    in /work/repo/sub\n" +
+				"allow? [y]es / [n]o (reason)\n> "},
+		{"an edit with its diff", interact.Approval{Tool: "edit", Summary: "Edit main.go", Remember: "edit",
+			Card: &card.Card{Kind: card.Diff, Title: "Edit main.go", Diffs: []card.FileDiff{{Path: "main.go", Added: 1, Removed: 1,
+				Lines: []card.DiffLine{{Op: card.OpContext, Text: "package main"}, {Op: card.OpDelete, Text: "old()"}, {Op: card.OpAdd, Text: "new()"}}}}}},
+			"\n[approval] edit: Edit main.go\n    main.go\n      package main\n    - old()\n    + new()\n    └ +1 -1 · 1 file\n" +
+				"allow? [y]es / [a]lways for this session (edit) / [n]o (reason)\n> "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ApprovalPrompt(tt.a, "/work/repo"); got != tt.want {
+				t.Errorf("want %q, got %q", tt.want, got)
+			}
+		})
 	}
 }

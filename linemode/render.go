@@ -19,11 +19,15 @@ const (
 	sgrReset = "\x1b[0m"
 )
 
+// reasoningTag opens reasoning on a line of its own when colour is off.
+const reasoningTag = "[reasoning]"
+
 // Prompt is what line mode prints when it waits for a line.
 const Prompt = "> "
 
 // Renderer writes a session's events in the line-mode grammar: turn
-// headers, streamed text, dimmed reasoning, tool call and result lines, todo
+// headers, streamed text, reasoning (dimmed with colour, framed by a
+// "[reasoning]" line and a blank line without), tool call and result lines, todo
 // blocks and notices. Every externally sourced string is sanitised, so only
 // the renderer itself ever writes an escape sequence. It is not safe for
 // concurrent use; the front door owns it.
@@ -51,8 +55,9 @@ type Renderer struct {
 	openCalls  map[string]bool
 }
 
-// NewRenderer renders to w. color turns on the dim SGR around reasoning;
-// label names the session in turn headers ("main").
+// NewRenderer renders to w. color turns on the dim SGR around reasoning
+// (without it reasoning is framed in text); label names the session in turn
+// headers ("main").
 func NewRenderer(w io.Writer, color bool, label string) *Renderer {
 	return &Renderer{w: w, color: color, label: label, openCalls: map[string]bool{}}
 }
@@ -129,6 +134,8 @@ func (r *Renderer) delta(c llm.Chunk) {
 			r.flushCR()
 			if r.color {
 				r.write(sgrDim)
+			} else {
+				r.write(r.newLine() + reasoningTag + "\n")
 			}
 			r.inReasoning = true
 		}
@@ -164,7 +171,9 @@ func (r *Renderer) flushCR() {
 }
 
 // endReasoning closes a reasoning run; newline separates it from the text
-// that follows.
+// that follows. Without colour a blank line ends it, as "[reasoning]"
+// began it, so a reader can tell it from the answer; front-door text, which
+// starts with a line break of its own, completes the blank line.
 func (r *Renderer) endReasoning(newline bool) {
 	if !r.inReasoning {
 		return
@@ -172,9 +181,14 @@ func (r *Renderer) endReasoning(newline bool) {
 	r.inReasoning = false
 	if r.color {
 		r.write(sgrReset)
+		if newline {
+			r.write("\n")
+		}
+		return
 	}
+	r.write(r.newLine())
 	if newline {
-		r.write("\n")
+		r.write("\n") // front-door text brings its own line break
 	}
 }
 
@@ -189,7 +203,7 @@ func (r *Renderer) logged(e session.Event) {
 	case session.ToolCall:
 		r.openCalls[d.CallID] = true
 		if !r.HideTools {
-			r.Write(fmt.Sprintf("\n  [tool call] %s(%s)", textfmt.SanitizeLine(d.Name), textfmt.SanitizeLine(d.Arguments)))
+			r.Write("\n" + tagIndent + CallText(d.Name, d.Arguments, d.Card))
 		}
 	case session.ToolResult:
 		if d.Replace != nil {
@@ -197,7 +211,7 @@ func (r *Renderer) logged(e session.Event) {
 		}
 		delete(r.openCalls, d.CallID)
 		if !r.HideTools {
-			r.Write("\n  [tool result] " + textfmt.Sanitize(ResultText(d)) + "\n  ")
+			r.Write("\n" + tagIndent + ResultText(d.Text) + "\n" + tagIndent)
 		}
 	case session.TodoWrite:
 		r.Write(todoBlock(d.Todos))
@@ -231,31 +245,6 @@ func todoBlock(todos []card.TodoItem) string {
 	}
 	b.WriteString("  ")
 	return b.String()
-}
-
-// ResultText is what a tool result shows: a terminal card's output with its
-// exit marker, otherwise the text the model read. It is not sanitised.
-func ResultText(d session.ToolResult) string {
-	if d.Card == nil || d.Card.Terminal == nil || d.IsError {
-		return d.Text
-	}
-	t := d.Card.Terminal
-	out := strings.TrimRight(t.Output, "\n")
-	var marks []string
-	switch {
-	case t.Background != "":
-		marks = append(marks, "[background task "+t.Background+"]")
-	case t.TimedOut:
-		marks = append(marks, "[timed out]")
-	case t.Signal != "":
-		marks = append(marks, "[signal "+t.Signal+"]")
-	case t.ExitCode != nil && *t.ExitCode != 0:
-		marks = append(marks, fmt.Sprintf("[exit code: %d]", *t.ExitCode))
-	}
-	if out != "" {
-		marks = append([]string{out}, marks...)
-	}
-	return strings.Join(marks, "\n")
 }
 
 // RetryNotice is the line shown before a model request is retried.

@@ -48,17 +48,30 @@ func TestRendererWritesTheLineModeGrammar(t *testing.T) {
 			logged(session.TurnStart{Turn: 2}), reasoning("think"), reasoning("ing"), text("Done."),
 			logged(session.TurnEnd{Turn: 2, Reason: session.StopCompleted}),
 		}, "\n[main turn 2] \x1b[2mthinking\x1b[0m\nDone.\n> "},
-		{"reasoning is plain when colour is off", false, []agent.Event{
-			reasoning("think"), text("Done."),
-		}, "think\nDone."},
+		{"reasoning is framed when colour is off", false, []agent.Event{
+			logged(session.TurnStart{Turn: 2}), reasoning("think"), reasoning("ing"), text("Done."),
+		}, "\n[main turn 2] \n[reasoning]\nthinking\n\nDone."},
+		{"reasoning that ends in a line break gets one blank line", false, []agent.Event{
+			reasoning("think\n"), text("Done."),
+		}, "\n[reasoning]\nthink\n\nDone."},
 		{"tool call and result", false, []agent.Event{
 			logged(session.ToolCall{CallID: "c1", Name: "read", Arguments: `{"path":"a.txt"}`}),
 			logged(session.ToolResult{CallID: "c1", Name: "read", Text: "1\thello"}),
 		}, "\n  [tool call] read({\"path\":\"a.txt\"})\n  [tool result] 1   hello\n  "},
-		{"terminal card output with its exit code", false, []agent.Event{
-			logged(session.ToolResult{CallID: "c1", Name: "bash", Text: "ignored",
-				Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "false", Output: "no\n", ExitCode: &exit1}}}),
-		}, "\n  [tool result] no\n[exit code: 1]\n  "},
+		{"the result the model read, continuation lines indented", false, []agent.Event{
+			logged(session.ToolResult{CallID: "c1", Name: "bash", Text: "no\n[exit code: 1]",
+				Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "false", Output: "other", ExitCode: &exit1}}}),
+		}, "\n  [tool result] no\n    [exit code: 1]\n  "},
+		{"long arguments as the title and one line per field", false, []agent.Event{
+			logged(session.ToolCall{CallID: "c1", Name: "write",
+				Arguments: `{"file_path":"main.go","content":"` + strings.Repeat("x", 200) + `\nend"}`,
+				Card:      card.Card{Kind: card.Diff, Title: "Write main.go"}}),
+		}, "\n  [tool call] write: Write main.go\n      file_path: main.go\n      content: 2 lines, 204 bytes"},
+		{"a multi-line command shows once, as the title", false, []agent.Event{
+			logged(session.ToolCall{CallID: "c1", Name: "bash",
+				Arguments: `{"command":"make test","description":"Run the tests","timeout":600000,"note":"` + strings.Repeat("n", 130) + `"}`,
+				Card:      card.Card{Kind: card.Terminal, Title: "make test"}}),
+		}, "\n  [tool call] bash: make test\n      description: Run the tests\n      timeout: 600000\n      note: 130 bytes"},
 		{"a replacement result is not rendered twice", false, []agent.Event{
 			logged(session.ToolResult{CallID: "c1", Name: "bash", Text: "short", Replace: &session.Span{Start: 3, End: 3}}),
 		}, ""},

@@ -49,7 +49,7 @@ func (d *door) settle(r *interact.Request) {
 func (d *door) prompt() {
 	a := d.active
 	if a.req.Approval != nil {
-		d.r.Write(ApprovalPrompt(*a.req.Approval))
+		d.r.Write(ApprovalPrompt(*a.req.Approval, d.s.Cwd))
 		return
 	}
 	d.r.Write(QuestionPrompt(a.req.Questions[a.index]))

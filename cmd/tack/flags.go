@@ -26,6 +26,7 @@ type options struct {
 	permissionMode string
 	outputFormat   string
 	color          string
+	noReasoning    bool
 	version        bool
 	help           bool
 	task           string // positional arguments joined
@@ -53,6 +54,7 @@ Flags:
       --output-format F     print mode output: text, json or stream-json
       --image FILE          attach an image to the print-mode task (repeatable)
       --color WHEN          auto, always or never
+      --no-reasoning        leave the model's reasoning out of the output
       --version             print the version and exit
   -h, --help                show this help
 
@@ -86,6 +88,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.outputFormat, "output-format", "text", "")
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
+	fs.BoolVar(&o.noReasoning, "no-reasoning", false, "")
 	fs.BoolVar(&o.version, "version", false, "")
 	fs.BoolVar(&o.help, "h", false, "")
 	fs.BoolVar(&o.help, "help", false, "")

@@ -16,7 +16,7 @@ import (
 
 // runLine runs line mode on the seam's streams; cfg is the config file's
 // settings, already read.
-func runLine(lo launch.Options, cfg config.File, ios *iostreams.IOStreams) int {
+func runLine(lo launch.Options, o options, cfg config.File, ios *iostreams.IOStreams) int {
 	interactive := ios.Interactive()
 	lo.HelpKeys = linemode.HelpKeys(interactive)
 	sigs := make(chan os.Signal, 2)
@@ -39,6 +39,7 @@ func runLine(lo launch.Options, cfg config.File, ios *iostreams.IOStreams) int {
 	return linemode.Run(context.Background(), open, linemode.Options{
 		Welcome:     cfg.Welcome,
 		IO:          ios,
+		NoReasoning: o.noReasoning,
 		Signals:     sigs,
 		HistoryFile: filepath.Join(lo.Home, "line_history"),
 		Reopen:      reopen,

@@ -171,7 +171,7 @@ func TestLineApprovalFromStdin(t *testing.T) {
 			)
 			r := startTack(t, srv, "--ui", "line", "--permission-mode", "ask")
 			r.write("run it\n")
-			r.waitOutput("allow? [y]es / [a]lways for this session / [n]o (reason)\n> ")
+			r.waitOutput("allow? [y]es / [a]lways for this session (echo) / [n]o (reason)\n> ")
 			r.write(tt.answer)
 			r.closeStdin()
 			if code := r.exitCode(10 * time.Second); code != 0 {
@@ -284,14 +284,16 @@ func TestLineSIGINTWithoutATerminalExits130(t *testing.T) {
 	}
 }
 
-func TestLineDimsReasoningOnlyWithColour(t *testing.T) {
+func TestLineDimsReasoningWithColourAndFramesItWithout(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
 		{"colour always", []string{"--color", "always"}, "\x1b[2mLet me think.\x1b[0m\nAnswer."},
-		{"auto without a terminal", nil, "] Let me think.\nAnswer."},
+		{"auto without a terminal: framed", nil, "] \n[reasoning]\nLet me think.\n\nAnswer."},
+		{"--color never: framed", []string{"--color", "never"}, "] \n[reasoning]\nLet me think.\n\nAnswer."},
+		{"--no-reasoning leaves it out", []string{"--no-reasoning"}, "[main turn 1] Answer."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

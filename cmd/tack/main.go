@@ -97,7 +97,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 		fmt.Fprintln(stderr, "tack: --resume needs a session id in line mode; run tack --resume in a terminal to pick one (see tack --help)")
 		return 2
 	}
-	return runLine(lo, cfg, ios)
+	return runLine(lo, o, cfg, ios)
 }
 
 // withPipedContext appends what was piped on stdin to the task.

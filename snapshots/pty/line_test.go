@@ -103,7 +103,7 @@ func TestLineModeAnswersAnApprovalAndAQuestionAtThePrompt(t *testing.T) {
 	r := start(t, setup{srv: srv, args: append(lineMode, "--permission-mode", "ask")})
 	r.script(
 		step{want: []string{"ready."}, until: atPrompt, do: both(typed("set up storage"), key(vt.KeyEnter))},
-		step{want: []string{"echo hi", "allow? [y]es / [a]lways for this session / [n]o (reason)"}, until: atPrompt,
+		step{want: []string{"echo hi", "allow? [y]es / [a]lways for this session (echo) / [n]o (reason)"}, until: atPrompt,
 			do: both(typed("y"), key(vt.KeyEnter))},
 		step{want: []string{"[Database] Which database?", "1. Postgres (recommended)", "2. SQLite"}, until: atPrompt,
 			do: both(typed("2"), key(vt.KeyEnter))},
