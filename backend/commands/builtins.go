@@ -46,6 +46,13 @@ type Deps struct {
 	// WorkDir is where /export writes relative paths; "" means the
 	// session's directory.
 	WorkDir string
+	// Skills adds the skills to /status.
+	Skills Skills
+}
+
+// Skills is the session's skills as /status shows them (*skills.Catalog).
+type Skills interface {
+	Status(events []session.Event) string
 }
 
 // RegisterBuiltins registers the backend-owned commands globally in reg:
@@ -54,7 +61,7 @@ type Deps struct {
 func RegisterBuiltins(reg *Registry, deps Deps) error {
 	cmds := []Command{
 		helpCommand(reg, deps.Keys),
-		statusCommand(deps.Models),
+		statusCommand(deps.Models, deps.Skills),
 		modelCommand(deps.Models),
 		exportCommand(deps),
 		resumeCommand(deps.Sessions),

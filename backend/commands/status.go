@@ -8,7 +8,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 )
 
-func statusCommand(models Models) Command {
+func statusCommand(models Models, skills Skills) Command {
 	return Command{
 		Name: "status", Description: "Show the session, model, usage, context and tools", WhileRunning: true,
 		Handler: func(_ context.Context, inv Invocation) Result {
@@ -16,7 +16,11 @@ func statusCommand(models Models) Command {
 			if !ok {
 				return fail
 			}
-			return Succeed(statusCard(sa, models))
+			text := statusCard(sa, models)
+			if skills != nil {
+				text += "\n\nSkills\n" + skills.Status(sa.Events())
+			}
+			return Succeed(text)
 		},
 	}
 }

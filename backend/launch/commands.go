@@ -20,6 +20,7 @@ func (s *Session) registerCommands(keys string) error {
 		Permissions: permissionModes{s},
 		Sessions:    workspaceSessions{home: s.Home, cwd: s.Cwd},
 		WorkDir:     s.Cwd,
+		Skills:      s.Skills,
 	}
 	if err := commands.RegisterBuiltins(s.Commands, deps); err != nil {
 		return err

@@ -26,6 +26,7 @@ import (
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/prompt"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/skills"
 	"github.com/tack-agent/tack/backend/tools/web"
 	"github.com/tack-agent/tack/backend/workspace"
 )
@@ -68,6 +69,8 @@ type Session struct {
 	Router *llm.Router
 	// MCP runs the session's MCP servers; nil when none are configured.
 	MCP *mcp.Manager
+	// Skills are the skills found for the session.
+	Skills *skills.Catalog
 	// Workspace lists the files of Cwd for the search tools and for
 	// Files.
 	Workspace *workspace.Walker
@@ -168,12 +171,13 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	if err != nil {
 		return err
 	}
+	skillProblems := s.loadSkills(o, registry)
 	s.Router = router
 	s.Agent = agent.New(agent.Config{
 		// The model of a resumed session stays unless a flag names one; the
 		// effort follows the flag, then the config, then the session.
 		Log: s.Log, Provider: router, Catalog: s.Catalog, Model: o.Model, Effort: llm.Effort(first(o.Effort, cfg.Effort)),
-		System: prompt.Build(s.Cwd, registry.Tools(), instructions),
+		System: prompt.Build(s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt(),
 		Tools:  registry, Gate: s.Policy, Broker: s.Broker,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
@@ -182,7 +186,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	})
 	s.closers = append(s.closers, s.Agent.Close)
 	s.Policy.SetPlan(s.Agent.PlanMode())
-	for _, p := range cfg.Problems {
+	for _, p := range append(cfg.Problems, skillProblems...) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}
 	s.startMCP(o, cfg, registry)

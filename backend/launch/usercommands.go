@@ -3,15 +3,34 @@ package launch
 import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/customcmd"
+	"github.com/tack-agent/tack/backend/skills"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // addUserCommands registers the user's own slash commands (Markdown files
-// in the project's and the user's command folders) after every built-in,
-// which they never replace. Files that cannot be used become notices.
+// in the project's and the user's command folders) and the skills'
+// /skill:NAME commands after every built-in, which they never replace.
+// Files that cannot be used become notices.
 func (s *Session) addUserCommands(o Options) {
 	cmds, problems := customcmd.Load(customcmd.Dirs(o.Home, o.Getenv("HOME"), s.Cwd))
 	problems = append(problems, customcmd.Register(s.Commands, cmds)...)
+	for _, c := range s.Skills.Commands() {
+		if err := s.Commands.Register(c); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
 	for _, p := range problems {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}
+}
+
+// loadSkills finds the session's skills and, when there are any, adds the
+// skill tool that loads them. It returns the SKILL.md files it skipped.
+func (s *Session) loadSkills(o Options, registry *tools.Registry) []string {
+	catalog, problems := skills.Load(skills.Dirs(o.Home, o.Getenv("HOME"), s.Cwd))
+	s.Skills = catalog
+	if len(catalog.Skills) > 0 {
+		registry.Add(skills.NewTool(catalog))
+	}
+	return problems
 }

@@ -1,0 +1,70 @@
+package launch
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+func TestSkillsAreListedByteStableAndLoadedByToolAndCommand(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	dir := filepath.Join(cwd, ".claude", "skills", "release-notes")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: release-notes\ndescription: Write release notes from the git log.\n---\n"+
+		"Read template.md in this folder, then write the notes."), 0o644)
+	os.WriteFile(filepath.Join(dir, "template.md"), []byte("## Changes"), 0o644)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "skill", `{"name":"release-notes"}`, 1)),
+		llmtest.ReplyText("Loaded."),
+		llmtest.ReplyText("Notes written."),
+	)
+	s := openMCP(t, home, cwd, "ask", llm)
+	runTurn(t, s, "Write the release notes.")
+	ctx := context.Background()
+	if exec, ok := s.Commands.Execute(ctx, s.Agent, "/skill:release-notes for v2", nil); !ok || exec.Result.Kind != "success" {
+		t.Fatalf("/skill:release-notes: %+v (found %v)", exec, ok)
+	}
+	if err := s.Agent.WhenIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reqs := llm.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("requests: %d", len(reqs))
+	}
+	system := reqs[0].Messages[0].Content
+	if !strings.Contains(system, "- release-notes: Write release notes from the git log.") || strings.Contains(system, "template.md") {
+		t.Errorf("system prompt's skills section:\n%s", system)
+	}
+	for i, r := range reqs[1:] {
+		if r.Messages[0].Content != system {
+			t.Errorf("request %d's system prompt differs from the first's", i+2)
+		}
+		if a, b := toolsJSON(reqs[0]), toolsJSON(r); a != b {
+			t.Errorf("request %d's tools differ from the first's", i+2)
+		}
+	}
+	loaded := toolMessage(reqs[1], "call_1")
+	if !strings.Contains(loaded, "Read template.md in this folder") || !strings.Contains(loaded, "The skill's folder is "+dir) ||
+		!strings.Contains(loaded, "Files: template.md") {
+		t.Errorf("skill tool result:\n%s", loaded)
+	}
+	user := reqs[2].Messages[len(reqs[2].Messages)-1]
+	if !strings.HasPrefix(user.Content, "<skill name=\"release-notes\">\nReferences in this skill are relative to "+dir) ||
+		!strings.HasSuffix(user.Content, "</skill>\n\nfor v2") {
+		t.Errorf("/skill: sent %q", user.Content)
+	}
+	status, _ := s.Commands.Execute(ctx, s.Agent, "/status", nil)
+	if !strings.Contains(status.Result.Text, "Skills\nloaded: release-notes\navailable: release-notes") {
+		t.Errorf("/status:\n%s", status.Result.Text)
+	}
+}
+
+func toolsJSON(r llmtest.Request) string {
+	b, _ := json.Marshal(r.Tools)
+	return string(b)
+}

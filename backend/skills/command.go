@@ -1,0 +1,102 @@
+package skills
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// CommandPrefix starts the name of a skill's command: /skill:NAME.
+const CommandPrefix = "skill:"
+
+// Commands are the /skill:NAME [instructions] commands of the skills the
+// user may invoke. Each sends the skill, then the instructions, as the
+// user's next message.
+func (c *Catalog) Commands() []commands.Command {
+	var out []commands.Command
+	for _, s := range c.Skills {
+		if !s.UserInvocable {
+			continue
+		}
+		out = append(out, commands.Command{
+			Name: CommandPrefix + s.Name, Description: s.Description, Source: s.Source + " skill",
+			Input: commands.Input{Hint: "[instructions]"}, WhileRunning: true,
+			Handler: func(_ context.Context, inv commands.Invocation) commands.Result {
+				sub, ok := inv.Agent.(commands.Submitter)
+				if !ok {
+					return commands.Failf("/%s needs an agent that takes messages.", inv.Name)
+				}
+				msg, err := s.Message(inv.RawInput)
+				if err != nil {
+					return commands.Failf("Cannot load skill %s: %v", s.Name, err)
+				}
+				sub.Send(msg)
+				return commands.Succeed("")
+			},
+		})
+	}
+	return out
+}
+
+// Message is the user message /skill:NAME sends: the skill in a <skill>
+// element that says where its files are, then the instructions.
+func (s Skill) Message(instructions string) (string, error) {
+	body, err := s.Body()
+	if err != nil {
+		return "", err
+	}
+	msg := fmt.Sprintf("<skill name=%q>\nReferences in this skill are relative to %s.\n\n%s\n</skill>", s.Name, s.Dir, body)
+	if in := strings.TrimSpace(instructions); in != "" {
+		msg += "\n\n" + in
+	}
+	return msg, nil
+}
+
+// Status is the /status section: the skills loaded in the session (by the
+// skill tool or /skill:NAME), then every skill there is.
+func (c *Catalog) Status(events []session.Event) string {
+	if len(c.Skills) == 0 {
+		return "none (add SKILL.md folders to .tack/skills, .claude/skills or $TACK_HOME/skills)"
+	}
+	loaded := Loaded(events)
+	var names []string
+	for _, s := range c.Skills {
+		names = append(names, s.Name)
+	}
+	text := "loaded: none"
+	if len(loaded) > 0 {
+		text = "loaded: " + strings.Join(loaded, ", ")
+	}
+	return text + "\navailable: " + strings.Join(names, ", ")
+}
+
+// Loaded lists, in first-use order, the skills a session's events loaded.
+func Loaded(events []session.Event) []string {
+	var out []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	for _, e := range events {
+		switch d := e.Data.(type) {
+		case session.ToolCall:
+			if d.Name == ToolName {
+				var a args
+				if json.Unmarshal([]byte(d.Arguments), &a) == nil {
+					add(strings.TrimSpace(a.Name))
+				}
+			}
+		case session.CommandRun:
+			if name, ok := strings.CutPrefix(d.Name, CommandPrefix); ok {
+				add(name)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,237 @@
+// Package skills finds Agent Skills: folders holding a SKILL.md whose
+// front matter names the skill and says when to use it, and whose body is
+// the instructions. Only the names and descriptions go into the system
+// prompt; the model loads a skill's body with the skill tool when a task
+// calls for it (and reads the skill's other files relative to its folder),
+// or the user loads one with /skill:NAME.
+package skills
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/frontmatter"
+)
+
+// FileName is the file that makes a folder a skill.
+const FileName = "SKILL.md"
+
+// Limits of what is read.
+const (
+	maxFileSize    = 512 << 10
+	maxDescription = 1024
+	maxSkills      = 200
+)
+
+// Skill is one skill.
+type Skill struct {
+	Name        string
+	Description string
+	// Dir is the skill's folder; its other files are relative to it.
+	Dir string
+	// Source is "project" or "user".
+	Source string
+	// ModelInvocable skills are listed for the model; UserInvocable ones
+	// are /skill:NAME commands.
+	ModelInvocable bool
+	UserInvocable  bool
+}
+
+// Path is the skill's SKILL.md.
+func (s Skill) Path() string { return filepath.Join(s.Dir, FileName) }
+
+// Body reads the skill's instructions (the text after its front matter).
+// It is read when used, so an edit shows at the next use.
+func (s Skill) Body() (string, error) {
+	src, err := readLimited(s.Path())
+	if err != nil {
+		return "", err
+	}
+	doc, err := frontmatter.Parse(src, &front{})
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", s.Path(), err)
+	}
+	return strings.TrimSpace(doc.Body), nil
+}
+
+// Dir is a folder of skill folders and whose it is.
+type Dir struct {
+	Path   string
+	Source string
+}
+
+// Dirs are the folders skills are found in, first wins: the project's
+// .tack/skills, .agents/skills and .claude/skills (in cwd and each parent
+// up to the repository root), then the user's $TACK_HOME/skills and
+// ~/.claude/skills.
+func Dirs(tackHome, userHome, cwd string) []Dir {
+	var out []Dir
+	for _, d := range projectChain(cwd) {
+		for _, sub := range []string{".tack", ".agents", ".claude"} {
+			out = append(out, Dir{filepath.Join(d, sub, "skills"), "project"})
+		}
+	}
+	if tackHome != "" {
+		out = append(out, Dir{filepath.Join(tackHome, "skills"), "user"})
+	}
+	if userHome != "" {
+		out = append(out, Dir{filepath.Join(userHome, ".claude", "skills"), "user"})
+	}
+	return out
+}
+
+func projectChain(cwd string) []string {
+	var out []string
+	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return out
+		}
+		if filepath.Dir(d) == d {
+			return out[:1]
+		}
+	}
+}
+
+// front is a SKILL.md's front matter: the Agent Skills fields, and Claude
+// Code's invocation switches.
+type front struct {
+	Name                   string `yaml:"name"`
+	Description            string `yaml:"description"`
+	DisableModelInvocation bool   `yaml:"disable-model-invocation"`
+	UserInvocable          *bool  `yaml:"user-invocable"`
+}
+
+// Catalog is the skills of a session, sorted by name.
+type Catalog struct {
+	Skills []Skill
+}
+
+// Find returns the skill called name.
+func (c *Catalog) Find(name string) (Skill, bool) {
+	for _, s := range c.Skills {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Skill{}, false
+}
+
+// Load finds the skills of dirs. A name found in an earlier folder shadows
+// it in later ones. A SKILL.md that cannot be used is a problem, with its
+// file and line, and is skipped.
+func Load(dirs []Dir) (*Catalog, []string) {
+	seen := map[string]bool{}
+	c := &Catalog{}
+	var problems []string
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d.Path)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				problems = append(problems, fmt.Sprintf("%s: %v; its skills are skipped", d.Path, err))
+			}
+			continue
+		}
+		for _, e := range entries {
+			dir := filepath.Join(d.Path, e.Name())
+			if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+				continue // a file, or a broken link
+			}
+			if _, err := os.Stat(filepath.Join(dir, FileName)); err != nil {
+				continue
+			}
+			s, err := loadSkill(dir, d.Source)
+			switch {
+			case err != nil:
+				problems = append(problems, err.Error()+"; the skill is skipped")
+			case seen[s.Name]:
+			case len(c.Skills) == maxSkills:
+				problems = append(problems, fmt.Sprintf("%s: more than %d skills; the rest are skipped", dir, maxSkills))
+			default:
+				seen[s.Name] = true
+				c.Skills = append(c.Skills, s)
+			}
+		}
+	}
+	sort.Slice(c.Skills, func(i, j int) bool { return c.Skills[i].Name < c.Skills[j].Name })
+	return c, problems
+}
+
+func loadSkill(dir, source string) (Skill, error) {
+	p := filepath.Join(dir, FileName)
+	src, err := readLimited(p)
+	if err != nil {
+		return Skill{}, err
+	}
+	var f front
+	if _, err := frontmatter.Parse(src, &f); err != nil {
+		var fe *frontmatter.Error
+		if errors.As(err, &fe) && fe.Line > 0 {
+			return Skill{}, fmt.Errorf("%s line %d: %s", p, fe.Line, fe.Msg)
+		}
+		return Skill{}, fmt.Errorf("%s: %v", p, err)
+	}
+	name := strings.TrimSpace(f.Name)
+	if name == "" {
+		name = filepath.Base(dir)
+	}
+	if !validName(name) {
+		return Skill{}, fmt.Errorf("%s: name %q is not a skill name (lowercase letters, digits and '-', at most 64)", p, name)
+	}
+	desc := strings.Join(strings.Fields(f.Description), " ")
+	if desc == "" {
+		return Skill{}, fmt.Errorf("%s: no description; add one to the front matter saying when to use the skill", p)
+	}
+	if r := []rune(desc); len(r) > maxDescription {
+		desc = string(r[:maxDescription-1]) + "…"
+	}
+	return Skill{
+		Name: name, Description: desc, Dir: dir, Source: source,
+		ModelInvocable: !f.DisableModelInvocation, UserInvocable: f.UserInvocable == nil || *f.UserInvocable,
+	}, nil
+}
+
+func readLimited(p string) ([]byte, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > maxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d KB", p, maxFileSize>>10)
+	}
+	return os.ReadFile(p)
+}
+
+func validName(n string) bool {
+	if n == "" || len(n) > 64 || n[0] == '-' || n[len(n)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		b := n[i]
+		if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Prompt is the system prompt's skills section: each skill the model may
+// load, with its description. It is the same bytes for the same skills, so
+// it never breaks the provider's prompt cache.
+func (c *Catalog) Prompt() string {
+	var lines []string
+	for _, s := range c.Skills {
+		if s.ModelInvocable {
+			lines = append(lines, "- "+s.Name+": "+s.Description)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n\n# Skills\n\nSkills are folders of instructions for particular tasks. When a task matches a skill's " +
+		"description, load the skill with the skill tool before you start, and follow it.\n\n" + strings.Join(lines, "\n")
+}

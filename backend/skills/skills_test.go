@@ -1,0 +1,141 @@
+package skills
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+func writeSkill(t *testing.T, dir, text string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func skill(name, desc string) string {
+	return "---\nname: " + name + "\ndescription: " + desc + "\n---\n# " + name + "\n\nDo the " + name + " thing.\n"
+}
+
+// everyLocation makes one skill in each folder skills are found in, and
+// returns the folders.
+func everyLocation(t *testing.T) (tackHome, home, cwd string) {
+	root, tackHome, home := t.TempDir(), t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	cwd = filepath.Join(root, "pkg")
+	writeSkill(t, filepath.Join(cwd, ".tack/skills/tack-local"), skill("tack-local", "From .tack."))
+	writeSkill(t, filepath.Join(cwd, ".agents/skills/agents-local"), skill("agents-local", "From .agents."))
+	writeSkill(t, filepath.Join(root, ".claude/skills/claude-root"), skill("claude-root", "From the repository root's .claude."))
+	writeSkill(t, filepath.Join(tackHome, "skills/tack-user"), skill("tack-user", "From $TACK_HOME."))
+	writeSkill(t, filepath.Join(home, ".claude/skills/claude-user"), skill("claude-user", "From ~/.claude."))
+	writeSkill(t, filepath.Join(home, ".claude/skills/tack-local"), skill("tack-local", "Shadowed by the project's."))
+	return tackHome, home, cwd
+}
+
+func TestSkillsAreFoundInEveryLocationAndProjectOnesShadowTheUsers(t *testing.T) {
+	tackHome, home, cwd := everyLocation(t)
+	c, problems := Load(Dirs(tackHome, home, cwd))
+	if len(problems) != 0 {
+		t.Fatalf("problems: %q", problems)
+	}
+	var got []string
+	for _, s := range c.Skills {
+		got = append(got, s.Name+"="+s.Source)
+	}
+	want := "agents-local=project claude-root=project claude-user=user tack-local=project tack-user=user"
+	if strings.Join(got, " ") != want {
+		t.Errorf("skills = %s\nwant     %s", strings.Join(got, " "), want)
+	}
+	if s, _ := c.Find("tack-local"); s.Description != "From .tack." {
+		t.Errorf("tack-local = %+v", s)
+	}
+}
+
+func TestPromptListsNamesAndDescriptionsOnlyAndIsStable(t *testing.T) {
+	tackHome, home, cwd := everyLocation(t)
+	a, _ := Load(Dirs(tackHome, home, cwd))
+	b, _ := Load(Dirs(tackHome, home, cwd))
+	if a.Prompt() != b.Prompt() {
+		t.Fatal("two loads of the same skills give different prompts")
+	}
+	p := a.Prompt()
+	if !strings.Contains(p, "- claude-root: From the repository root's .claude.") || strings.Contains(p, "Do the") {
+		t.Errorf("prompt:\n%s", p)
+	}
+	if (&Catalog{}).Prompt() != "" {
+		t.Error("no skills should add nothing to the prompt")
+	}
+}
+
+func TestBadSkillFilesAreReportedWithFileAndLineAndSkipped(t *testing.T) {
+	dir := t.TempDir()
+	writeSkill(t, filepath.Join(dir, "tabbed"), "---\nname: tabbed\n\tdescription: x\n---\nbody")
+	writeSkill(t, filepath.Join(dir, "nodesc"), "---\nname: nodesc\n---\nbody")
+	writeSkill(t, filepath.Join(dir, "Bad Name"), "---\ndescription: has a bad folder name\n---\nbody")
+	writeSkill(t, filepath.Join(dir, "good"), skill("good", "Works."))
+	os.MkdirAll(filepath.Join(dir, "not-a-skill"), 0o755)
+	c, problems := Load([]Dir{{dir, "user"}})
+	if len(c.Skills) != 1 || c.Skills[0].Name != "good" {
+		t.Errorf("skills = %+v", c.Skills)
+	}
+	all := strings.Join(problems, "\n")
+	for _, want := range []string{"tabbed/SKILL.md line 3:", "nodesc/SKILL.md: no description", `name "Bad Name" is not a skill name`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("problems lack %q:\n%s", want, all)
+		}
+	}
+}
+
+func TestSkillToolReturnsTheBodyAndTheFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pdf")
+	writeSkill(t, dir, skill("pdf", "Fill PDF forms."))
+	os.MkdirAll(filepath.Join(dir, "scripts"), 0o755)
+	os.WriteFile(filepath.Join(dir, "scripts", "fill.py"), []byte("print()"), 0o644)
+	os.WriteFile(filepath.Join(dir, "reference.md"), []byte("ref"), 0o644)
+	c, _ := Load([]Dir{{filepath.Dir(dir), "project"}})
+	tool := NewTool(c)
+	res := tool.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"name":"pdf"}`)})
+	for _, want := range []string{"<skill_content name=\"pdf\">\n# pdf\n\nDo the pdf thing.\n</skill_content>",
+		"The skill's folder is " + dir, "Files: reference.md, scripts/fill.py"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("result lacks %q:\n%s", want, res.Text)
+		}
+	}
+	if res := tool.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"name":"nope"}`)}); !res.IsError || !strings.Contains(res.Text, "you may load are: pdf") {
+		t.Errorf("unknown skill: %+v", res)
+	}
+}
+
+func TestSkillCommandAndStatus(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "review")
+	writeSkill(t, dir, skill("review", "Review code."))
+	writeSkill(t, filepath.Join(filepath.Dir(dir), "hidden"), "---\nname: hidden\ndescription: Model only.\nuser-invocable: false\n---\nx")
+	c, _ := Load([]Dir{{filepath.Dir(dir), "project"}})
+	cmds := c.Commands()
+	if len(cmds) != 1 || cmds[0].Name != "skill:review" || cmds[0].Summary() != "Review code. (project skill)" {
+		t.Fatalf("commands = %+v", cmds)
+	}
+	s, _ := c.Find("review")
+	msg, _ := s.Message(" focus on errors ")
+	want := "<skill name=\"review\">\nReferences in this skill are relative to " + dir + ".\n\n# review\n\nDo the review thing.\n</skill>\n\nfocus on errors"
+	if msg != want {
+		t.Errorf("message:\n%s\nwant:\n%s", msg, want)
+	}
+	events := []session.Event{
+		{Data: session.ToolCall{Name: ToolName, Arguments: `{"name":"hidden"}`}},
+		{Data: session.CommandRun{Name: "skill:review"}},
+		{Data: session.ToolCall{Name: ToolName, Arguments: `{"name":"hidden"}`}},
+	}
+	if got := c.Status(events); got != "loaded: hidden, review\navailable: hidden, review" {
+		t.Errorf("status = %q", got)
+	}
+}
