@@ -1,0 +1,63 @@
+package checkpoint
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// benchWorkspace writes n small files, 100 to a directory, and takes the
+// first checkpoint (which hashes them all) outside the timer.
+func benchWorkspace(b *testing.B, n int) (*Store, string) {
+	b.Helper()
+	needGit(b)
+	ws, home := b.TempDir(), b.TempDir()
+	for i := range n {
+		dir := filepath.Join(ws, fmt.Sprintf("pkg%03d", i/100))
+		if i%100 == 0 {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file%05d.go", i)), []byte(fmt.Sprintf("package p\n\n// %d\n", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := openStore(b, home, ws, "bench")
+	take(b, s)
+	return s, ws
+}
+
+// benchmarkTake measures a checkpoint of an n-file workspace in which 10
+// files changed since the last one: what tack pays before a turn.
+func benchmarkTake(b *testing.B, n int) {
+	s, ws := benchWorkspace(b, n)
+	ctx := context.Background()
+	cpu0 := childCPU()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		for k := range 10 {
+			f := filepath.Join(ws, fmt.Sprintf("pkg%03d", k*7%(n/100)), fmt.Sprintf("file%05d.go", k*7%(n/100)*100+k))
+			if err := os.WriteFile(f, []byte(fmt.Sprintf("package p\n\n// changed %d\n", i)), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		snap, err := s.Take(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(snap.Changed) != 10 {
+			b.Fatalf("want 10 changed files, got %d", len(snap.Changed))
+		}
+	}
+	// The CPU time of the git processes, which a loaded machine stretches
+	// less than the wall time.
+	b.ReportMetric(float64((childCPU()-cpu0).Microseconds())/1000/float64(b.N), "git-cpu-ms/op")
+}
+
+func BenchmarkTake10kFiles10Changed(b *testing.B)  { benchmarkTake(b, 10_000) }
+func BenchmarkTake100kFiles10Changed(b *testing.B) { benchmarkTake(b, 100_000) }

@@ -1,0 +1,192 @@
+package checkpoint
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// t0 is the frozen clock of the tests.
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func needGit(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed; the shadow repository tests need it (the files store has its own tests)")
+	}
+}
+
+// openStore opens the store of ws under home for session id.
+func openStore(t testing.TB, home, ws, id string, mod ...func(*Options)) *Store {
+	t.Helper()
+	o := Options{Home: home, Workspace: ws, Session: id, Now: func() time.Time { return t0 }}
+	for _, f := range mod {
+		f(&o)
+	}
+	s, err := Open(o)
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	return s
+}
+
+func take(t testing.TB, s *Store) Snapshot {
+	t.Helper()
+	snap, err := s.Take(context.Background())
+	if err != nil {
+		t.Fatalf("take a checkpoint: %v", err)
+	}
+	return snap
+}
+
+// restoreTo takes a checkpoint of the workspace now and restores target.
+func restoreTo(t testing.TB, s *Store, target string) (Plan, Restored) {
+	t.Helper()
+	before := take(t, s)
+	plan, err := s.Plan(context.Background(), target, before.ID)
+	if err != nil {
+		t.Fatalf("plan a restore of %s: %v", target, err)
+	}
+	token := NewToken()
+	done, err := s.Restore(context.Background(), plan, token)
+	if err != nil {
+		t.Fatalf("restore %s: %v", target, err)
+	}
+	if err := s.Finish(token); err != nil {
+		t.Fatalf("finish the restore: %v", err)
+	}
+	return plan, done
+}
+
+// writeFiles writes path → content into dir; a content starting with
+// "->" makes a symlink, "x:" an executable.
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Remove(full)
+		var err error
+		switch {
+		case strings.HasPrefix(content, "->"):
+			err = os.Symlink(strings.TrimPrefix(content, "->"), full)
+		case strings.HasPrefix(content, "x:"):
+			err = os.WriteFile(full, []byte(content), 0o755)
+		default:
+			err = os.WriteFile(full, []byte(content), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// tree reads dir back in writeFiles' form, skipping .git.
+func tree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(p)
+			out[rel] = "->" + target
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func wantTree(t testing.TB, dir string, want map[string]string) {
+	t.Helper()
+	got := tree(t, dir)
+	if !maps.Equal(got, want) {
+		t.Fatalf("want the workspace to hold\n%v\ngot\n%v", sorted(want), sorted(got))
+	}
+}
+
+func sorted(m map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+"="+m[k])
+	}
+	return out
+}
+
+// userGit runs the user's own git in dir, with a clean environment.
+func userGit(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x"}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// hashDir is a digest of every entry under dir: names, modes, contents,
+// link targets.
+func hashDir(t testing.TB, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		h.Write([]byte(rel + "\x00" + info.Mode().String() + "\x00" + info.ModTime().String() + "\x00"))
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			h.Write([]byte(target))
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(data)
+		}
+		h.Write([]byte{0})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,101 @@
+package checkpoint
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// noGit opens the store as where git is not installed.
+func noGit(o *Options) { o.Git = filepath.Join(os.TempDir(), "no-such-git-binary") }
+
+func TestWithoutGitTheStoreKeepsBeforeImagesOfToolEdits(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	writeFiles(t, ws, map[string]string{"a.txt": "one\n", "keep.txt": "k"})
+	s := openStore(t, home, ws, "s1", noGit)
+	if s.Kind() != KindFiles {
+		t.Fatalf("want the files store without git, got %s", s.Kind())
+	}
+	t1 := take(t, s)
+
+	// Turn 1's tools: edit a.txt, create b.txt (tack's tools preserve
+	// first); a shell command makes c.txt, which the store cannot see.
+	if err := s.Preserve([]string{filepath.Join(ws, "a.txt"), "b.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, ws, map[string]string{"a.txt": "two\n", "b.txt": "bee", "c.txt": "by bash"})
+	done := take(t, s)
+	if !slices.Equal(done.Changed, []string{"a.txt", "b.txt"}) {
+		t.Errorf("want the files tack's tools changed listed, got %v", done.Changed)
+	}
+	plan, restored := restoreTo(t, s, t1.ID)
+	if len(plan.Outside) != 0 {
+		t.Errorf("want no outside changes, got %v", plan.Outside)
+	}
+	wantTree(t, ws, map[string]string{"a.txt": "one\n", "keep.txt": "k", "c.txt": "by bash"})
+	if !slices.Equal(restored.Deleted, []string{"b.txt"}) || !slices.Equal(restored.Written, []string{"a.txt"}) {
+		t.Errorf("want b.txt deleted and a.txt written, got %+v", restored)
+	}
+}
+
+func TestWithoutGitARestoreCanBeUndone(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	writeFiles(t, ws, map[string]string{"a": "1"})
+	s := openStore(t, home, ws, "s1", noGit)
+	t1 := take(t, s)
+	s.Preserve([]string{"a"})
+	writeFiles(t, ws, map[string]string{"a": "2"})
+	take(t, s)
+	plan, _ := restoreTo(t, s, t1.ID)
+	take(t, s) // after the restore
+	wantTree(t, ws, map[string]string{"a": "1"})
+	restoreTo(t, s, plan.Before)
+	wantTree(t, ws, map[string]string{"a": "2"})
+}
+
+func TestWithoutGitChangesOutsideTackAreReported(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	writeFiles(t, ws, map[string]string{"a": "1", "b": "1"})
+	s := openStore(t, home, ws, "s1", noGit)
+	t1 := take(t, s)
+	s.Preserve([]string{"a", "b"})
+	writeFiles(t, ws, map[string]string{"a": "2", "b": "2"})
+	take(t, s)
+	writeFiles(t, ws, map[string]string{"b": "edited by the user"})
+	before := take(t, s)
+	plan, err := s.Plan(context.Background(), t1.ID, before.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plan.Outside, []string{"b"}) {
+		t.Errorf("want b, changed after tack left it, reported, got %v", plan.Outside)
+	}
+}
+
+func TestWithoutGitTheManifestSurvivesANewProcess(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	writeFiles(t, ws, map[string]string{"a": "1"})
+	s := openStore(t, home, ws, "s1", noGit)
+	t1 := take(t, s)
+	s.Preserve([]string{"a"})
+	writeFiles(t, ws, map[string]string{"a": "2"})
+	// The manifest's last line torn by a crash is dropped.
+	f, _ := os.OpenFile(s.files.manifest, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"n":1,"op":"ima`)
+	f.Close()
+	again := openStore(t, home, ws, "s1", noGit)
+	restoreTo(t, again, t1.ID)
+	wantTree(t, ws, map[string]string{"a": "1"})
+}
+
+func TestWithoutGitAGitCheckpointIsReportedUnrestorable(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	s := openStore(t, home, ws, "s1", noGit)
+	now := take(t, s)
+	_, err := s.Plan(context.Background(), "0123456789abcdef0123456789abcdef01234567", now.ID)
+	if err == nil {
+		t.Fatal("want a git checkpoint refused by the files store, got a plan")
+	}
+}
