@@ -190,3 +190,10 @@ func hashDir(t testing.TB, dir string) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+func removeFile(t testing.TB, dir, p string) {
+	t.Helper()
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+		t.Fatal(err)
+	}
+}
