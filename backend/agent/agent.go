@@ -52,8 +52,11 @@ type Config struct {
 	// CompactAt is the share of the context window at which the history is
 	// compacted before a step (0.8 when zero).
 	CompactAt float64
-	Cwd       string
-	SpillDir  string
+	// Checkpoints, when set, takes a checkpoint of the workspace before
+	// every turn and around each step's edits and commands.
+	Checkpoints Checkpoints
+	Cwd         string
+	SpillDir    string
 	// Images keeps the session's images; nil sends none (mentions stay
 	// text, read refuses image files).
 	Images *images.Store
@@ -77,6 +80,7 @@ type Agent struct {
 	mu        sync.Mutex
 	status    Status
 	closing   bool // the running turn no longer takes steering
+	inTurn    bool // a turn (not a job) is running
 	steering  []string
 	followUps []string
 	// queuedOpts go with the queued follow-ups; turnOpts are the running
@@ -84,8 +88,9 @@ type Agent struct {
 	queuedOpts TurnOptions
 	turnOpts   TurnOptions
 	injected   []injection
-	jobs       []compactJob
+	jobs       []job
 	titled     bool // a model-written title exists or was asked for
+	ckpt       checkpoints
 	cancel     context.CancelFunc
 	model      string
 	effort     llm.Effort

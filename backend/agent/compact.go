@@ -47,75 +47,13 @@ type CompactResult struct {
 // agent to be idle-admitted: prompts sent meanwhile run after it. Ending ctx
 // or calling Cancel stops the summary request and leaves history untouched.
 func (a *Agent) Compact(ctx context.Context) (CompactResult, error) {
-	j := compactJob{ctx: ctx, reply: make(chan compactReply, 1)}
-	a.mu.Lock()
-	if a.status == StatusRunning {
-		a.mu.Unlock()
-		return CompactResult{}, errors.New("compaction needs an idle agent; wait for the turn to finish or cancel it")
+	var res CompactResult
+	var err error
+	busy := "compaction needs an idle agent; wait for the turn to finish or cancel it"
+	if jerr := a.idleJob(ctx, busy, func(ctx context.Context) { res, err = a.compact(ctx, a.turn()) }); jerr != nil {
+		return CompactResult{}, jerr
 	}
-	a.jobs = append(a.jobs, j)
-	a.mu.Unlock()
-	a.poke()
-	select {
-	case r := <-j.reply:
-		return r.res, r.err
-	case <-ctx.Done():
-		return CompactResult{}, ctx.Err()
-	case <-a.done:
-		return CompactResult{}, ErrClosed
-	}
-}
-
-// compactJob is a /compact waiting for the loop; ctx is its caller's.
-type compactJob struct {
-	ctx   context.Context
-	reply chan compactReply
-}
-
-type compactReply struct {
-	res CompactResult
-	err error
-}
-
-// runJobs runs queued compactions on the loop goroutine. Each runs under a
-// context that its caller's context and Cancel both end.
-func (a *Agent) runJobs(ctx context.Context) {
-	for {
-		a.mu.Lock()
-		if len(a.jobs) == 0 {
-			a.mu.Unlock()
-			return
-		}
-		j := a.jobs[0]
-		a.jobs = a.jobs[1:]
-		started := a.setStatusLocked(StatusRunning)
-		a.mu.Unlock()
-		if started {
-			a.publish(StatusChanged{Status: StatusRunning})
-		}
-		if err := j.ctx.Err(); err != nil {
-			j.reply <- compactReply{err: err}
-			continue
-		}
-		j.reply <- a.runJob(ctx, j)
-	}
-}
-
-func (a *Agent) runJob(parent context.Context, j compactJob) compactReply {
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	stop := context.AfterFunc(j.ctx, cancel)
-	defer stop()
-	a.mu.Lock()
-	a.cancel = cancel
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		a.cancel = nil
-		a.mu.Unlock()
-	}()
-	res, err := a.compact(ctx, a.turn())
-	return compactReply{res, err}
+	return res, err
 }
 
 // shouldCompact reports whether the context has reached the threshold.

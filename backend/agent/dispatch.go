@@ -117,6 +117,10 @@ func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, ba
 			}
 		}
 	}
+	bracket := changesFiles(batch)
+	if bracket {
+		a.checkpoint(ctx, turn, step, session.PhaseTools)
+	}
 	sem := make(chan struct{}, a.cfg.MaxParallel)
 	var wg sync.WaitGroup
 	for _, d := range batch {
@@ -140,6 +144,10 @@ func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, ba
 			Text: r.Text, IsError: r.IsError, Code: r.Code, Card: r.Card, Images: r.Images,
 		})
 	}
+	if bracket {
+		// Even a cancelled batch may have changed files.
+		a.checkpoint(context.WithoutCancel(ctx), turn, step, session.PhaseToolsDone)
+	}
 }
 
 // runOne authorizes and runs one call. A panicking tool becomes an error
@@ -161,6 +169,7 @@ func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatc
 	if err := a.sync(); err != nil {
 		return tools.Errorf("%s was not run: %v", d.call.Name, err)
 	}
+	a.preserve(d, call)
 	r = d.tool.Run(ctx, call)
 	if d.call.Name != "read" && len(r.Text) > maxInlineResult && a.cfg.SpillDir != "" {
 		r.Text, _ = spill.Spill(a.cfg.SpillDir, d.call.Name, r.Text, maxInlineResult)

@@ -76,11 +76,13 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	a.mu.Lock()
 	a.cancel = cancel
 	a.closing = false
+	a.inTurn = true
 	a.mu.Unlock()
 	defer func() {
 		a.mu.Lock()
 		a.cancel = nil
 		a.closing = false
+		a.inTurn = false
 		a.mu.Unlock()
 	}()
 
@@ -97,6 +99,7 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	if imgErr != nil {
 		end = session.TurnEnd{Turn: ts.turn, Reason: session.StopError, Error: &session.Failure{Kind: failureKindImages, Message: imgErr.Error()}}
 	} else {
+		a.checkpoint(ctx, ts.turn, 0, session.PhaseTurn)
 		end = a.runSteps(ctx, ts)
 	}
 	if err := a.sync(); err != nil && end.Reason != session.StopError {

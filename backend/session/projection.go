@@ -65,8 +65,9 @@ type Projection struct {
 	permission   string
 	plan         bool
 	lastActive   time.Time
-	// turns, turnNotes and saved serve rewinds (rewind.go).
+	// turns, rewinds, turnNotes and saved serve rewinds (rewind.go).
 	turns     []turnRef
+	rewinds   []RewindPoint
 	turnNotes map[int]*turnNotes
 	saved     map[int64]conversation
 }

@@ -41,6 +41,9 @@ type (
 		Changed []string      `json:"changed,omitempty"`
 		Skipped []SkippedFile `json:"skipped,omitempty"`
 		Error   string        `json:"error,omitempty"`
+		// Notice is for the user: what the checkpoints cover, or that a
+		// damaged store was replaced.
+		Notice string `json:"notice,omitempty"`
 	}
 	// SkippedFile is a file a checkpoint does not hold, and why.
 	SkippedFile struct {
@@ -61,6 +64,10 @@ type (
 		Undo         int64  `json:"undo,omitempty"`
 		Files        string `json:"files,omitempty"`
 		Before       string `json:"before,omitempty"`
+		// Journal names the restore's journal in the checkpoint store, so
+		// a restore cut short is completed, not rolled back, once this
+		// event is in the log.
+		Journal string `json:"journal,omitempty"`
 	}
 )
 
@@ -106,6 +113,15 @@ type conversation struct {
 	transcript []Event
 	todos      []card.TodoItem
 	turns      []turnRef
+	rewinds    []RewindPoint
+}
+
+// RewindPoint is a rewind that stands: one that /redo can undo.
+type RewindPoint struct {
+	Seq int64
+	Rewind
+	// Turns are the turns it took back.
+	Turns []int
 }
 
 // saveConversation remembers the conversation as it stands before the
@@ -119,6 +135,7 @@ func (p *Projection) saveConversation(seq int64) {
 		transcript: slices.Clip(p.transcript),
 		todos:      p.todos,
 		turns:      slices.Clip(p.turns),
+		rewinds:    slices.Clip(p.rewinds),
 	}
 }
 
@@ -165,15 +182,24 @@ func (p *Projection) checkpoint(d Checkpoint) {
 // may belong to a rewound turn.
 func (p *Projection) rewind(e Event, d Rewind) {
 	p.saveConversation(e.Seq)
-	if !d.Conversation {
-		return
+	before := p.turns
+	if d.Conversation {
+		c, ok := p.saved[d.Back]
+		if !ok {
+			return
+		}
+		p.surface, p.transcript, p.todos, p.turns, p.rewinds = c.surface, c.transcript, c.todos, c.turns, c.rewinds
+		p.replaced = true
+	} else if d.Undo != 0 {
+		p.rewinds = slices.DeleteFunc(slices.Clone(p.rewinds), func(r RewindPoint) bool { return r.Seq == d.Undo })
 	}
-	c, ok := p.saved[d.Back]
-	if !ok {
-		return
+	if d.Undo == 0 {
+		rp := RewindPoint{Seq: e.Seq, Rewind: d}
+		for _, t := range before[len(p.turns):] {
+			rp.Turns = append(rp.Turns, t.turn)
+		}
+		p.rewinds = push(p.rewinds, rp)
 	}
-	p.surface, p.transcript, p.todos, p.turns = c.surface, c.transcript, c.todos, c.turns
-	p.replaced = true
 }
 
 // Turns are the turns of the conversation as it stands, oldest first:
@@ -188,6 +214,10 @@ func (p *Projection) Turns() []TurnPoint {
 	}
 	return out
 }
+
+// Rewinds are the rewinds that stand, oldest first: the latest is what
+// undoing a rewind undoes.
+func (p *Projection) Rewinds() []RewindPoint { return slices.Clone(p.rewinds) }
 
 // RewoundTurns are the turns of events that a rewind took back, in order:
 // they stay in the log but not in the conversation.

@@ -195,3 +195,24 @@ func events(data ...Data) []Event {
 	}
 	return out
 }
+
+func TestRewindsListWhatAnUndoWouldUndo(t *testing.T) {
+	data := append(threeTurns(), Rewind{Turn: 3, Conversation: true, Back: 22})
+	data = append(data, Rewind{Turn: 2, Files: "f", Before: "b"})
+	p := project(data...)
+	got := p.Rewinds()
+	if len(got) != 2 || got[0].Seq != 33 || !slices.Equal(got[0].Turns, []int{3}) || got[1].Seq != 34 || len(got[1].Turns) != 0 {
+		t.Fatalf("want the conversation rewind of turn 3 and the files-only one, got %+v", got)
+	}
+	p = project(append(data, Rewind{Files: "b", Before: "c", Undo: 34})...)
+	if got := p.Rewinds(); len(got) != 1 || got[0].Seq != 33 {
+		t.Fatalf("want the files-only rewind gone once undone, got %+v", got)
+	}
+	p = project(append(data, Rewind{Files: "b", Before: "c", Undo: 34}, Rewind{Conversation: true, Back: 33, Undo: 33})...)
+	if got := p.Rewinds(); len(got) != 0 {
+		t.Fatalf("want no rewind left to undo, got %+v", got)
+	}
+	if got := turnNumbers(p); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Errorf("want all three turns back, got %v", got)
+	}
+}

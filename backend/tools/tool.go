@@ -100,6 +100,13 @@ type Tool interface {
 	Run(ctx context.Context, call Call) Result
 }
 
+// Targeter is a tool that can say which files a call is about to change
+// (absolute paths), so that checkpoints kept without git can save what
+// those files held first.
+type Targeter interface {
+	Targets(call Call) []string
+}
+
 // Env is what a running tool may use of its session.
 type Env struct {
 	SessionID string

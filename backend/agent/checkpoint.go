@@ -1,0 +1,112 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tack-agent/tack/backend/checkpoint"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Checkpoints keeps the workspace states a session can return to
+// (*checkpoint.Store).
+type Checkpoints interface {
+	Kind() checkpoint.Kind
+	Take(ctx context.Context) (checkpoint.Snapshot, error)
+	Preserve(paths []string) error
+	Plan(ctx context.Context, target, before string) (checkpoint.Plan, error)
+	Restore(ctx context.Context, plan checkpoint.Plan, token string) (checkpoint.Restored, error)
+	Finish(token string) error
+}
+
+// checkpointTimeout bounds one checkpoint. The first of a large workspace
+// hashes every file; one that takes longer turns checkpoints off for the
+// session rather than hold up every turn.
+const checkpointTimeout = time.Minute
+
+// checkpoints is the agent's checkpoint bookkeeping, under its own lock.
+type checkpoints struct {
+	off          string // why checkpoints are off for this session
+	filesNoticed bool   // the files store's notice was logged
+}
+
+// checkpoint takes a checkpoint of the workspace and records it; a
+// failure is recorded too, with what to do. It reports the checkpoint, and
+// false when none was taken. Without a store, or once checkpoints are off,
+// it does nothing.
+func (a *Agent) checkpoint(ctx context.Context, turn, step int, phase session.CheckpointPhase) (session.Checkpoint, bool) {
+	store := a.cfg.Checkpoints
+	if store == nil {
+		return session.Checkpoint{}, false
+	}
+	a.mu.Lock()
+	off, noticed := a.ckpt.off, a.ckpt.filesNoticed
+	a.ckpt.filesNoticed = true
+	a.mu.Unlock()
+	if off != "" {
+		return session.Checkpoint{}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, checkpointTimeout)
+	defer cancel()
+	snap, err := store.Take(ctx)
+	c := session.Checkpoint{Turn: turn, Step: step, Phase: phase, ID: snap.ID, Store: string(store.Kind()),
+		Changed: snap.Changed, Skipped: snap.Skipped, Notice: snap.Notice}
+	if store.Kind() == checkpoint.KindFiles && !noticed {
+		c.Notice = checkpoint.FilesNotice
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return session.Checkpoint{}, false // the turn was cancelled
+		}
+		c.ID, c.Error = "", a.checkpointFailed(err)
+	}
+	a.record(c)
+	return c, c.ID != ""
+}
+
+// checkpointFailed is the message of a failed checkpoint; failures that
+// will not go away turn checkpoints off for the session.
+func (a *Agent) checkpointFailed(err error) string {
+	msg := "No checkpoint: " + err.Error()
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		msg = fmt.Sprintf("No checkpoint: taking one took longer than %s.", checkpointTimeout)
+	case !errors.Is(err, checkpoint.ErrUnavailable):
+		return msg + "; /rewind cannot restore files to this point."
+	}
+	msg += " Checkpoints are off for the rest of this session; /rewind can still rewind the conversation."
+	a.mu.Lock()
+	a.ckpt.off = msg
+	a.mu.Unlock()
+	return msg
+}
+
+// changesFiles reports whether a batch runs a tool that edits files or
+// runs commands, which a checkpoint must bracket.
+func changesFiles(batch []*dispatch) bool {
+	for _, d := range batch {
+		if d.early == nil && d.tool != nil {
+			if acc := d.tool.Spec().Access; acc == tools.AccessEdit || acc == tools.AccessExec {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// preserve lets the checkpoint store keep what the files a call will
+// change hold now, where it needs to (no git).
+func (a *Agent) preserve(d *dispatch, call tools.Call) {
+	t, ok := d.tool.(tools.Targeter)
+	if !ok || a.cfg.Checkpoints == nil {
+		return
+	}
+	if paths := t.Targets(call); len(paths) > 0 {
+		// A store that cannot be written fails the next checkpoint too,
+		// which says so; the edit itself goes ahead.
+		_ = a.cfg.Checkpoints.Preserve(paths)
+	}
+}

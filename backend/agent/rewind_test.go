@@ -1,0 +1,339 @@
+package agent_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/checkpoint"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/bash"
+	tfs "github.com/tack-agent/tack/backend/tools/fs"
+)
+
+// journey is a session over a real workspace, real file and bash tools, a
+// checkpoint store and the fake model server.
+type journey struct {
+	t     *testing.T
+	ws    string
+	srv   *llmtest.Server
+	log   *session.Log
+	agent *agent.Agent
+	store *checkpoint.Store
+}
+
+func newJourney(t *testing.T, files map[string]string, script []llmtest.Response, mod ...func(*checkpoint.Options)) *journey {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed; the rewind journey runs commands through it")
+	}
+	ws, home := t.TempDir(), t.TempDir()
+	writeTree(t, ws, files)
+	j := &journey{t: t, ws: ws, srv: llmtest.New(t, script...)}
+	var err error
+	path := filepath.Join(home, "s.jsonl")
+	j.log, err = session.Create(path, session.Header{Version: 1, ID: "s1", Created: time.Unix(0, 0).UTC(), Cwd: ws, Model: "deepseek-v4-flash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := checkpoint.Options{Home: home, Workspace: ws, Session: "s1"}
+	for _, f := range mod {
+		f(&opts)
+	}
+	if j.store, err = checkpoint.Open(opts); err != nil {
+		t.Fatal(err)
+	}
+	sh := bash.New(bash.Local{}, bash.Options{Environ: []string{"PATH=" + os.Getenv("PATH")}})
+	reg := tools.NewRegistry(tfs.New(tfs.NewTracker())...)
+	for _, tool := range sh.All() {
+		reg.Add(tool)
+	}
+	j.agent = agent.New(agent.Config{
+		Log: j.log, Provider: llm.NewClient(llm.ClientConfig{BaseURL: j.srv.URL(), APIKey: "test"}),
+		System: "You are a test.", Tools: reg, Checkpoints: j.store, Cwd: ws, SpillDir: t.TempDir(),
+		Retry: llm.DefaultRetryPolicy(nil), Sleep: func(context.Context, time.Duration) error { return nil },
+	})
+	t.Cleanup(func() { j.agent.Close(); sh.Close(); j.log.Close() })
+	return j
+}
+
+// turn sends a prompt and waits for the turn to end.
+func (j *journey) turn(prompt string) {
+	j.t.Helper()
+	j.agent.Send(prompt)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := j.agent.WhenIdle(ctx); err != nil {
+		j.t.Fatalf("turn %q did not end: %v", prompt, err)
+	}
+}
+
+func (j *journey) rewind(req agent.RewindRequest) agent.RewindResult {
+	j.t.Helper()
+	res, err := j.agent.Rewind(context.Background(), req)
+	if err != nil {
+		j.t.Fatalf("rewind %+v: %v", req, err)
+	}
+	return res
+}
+
+// lastUserTexts are the user and tool messages of the latest model
+// request, in order.
+func (j *journey) lastRequest() []string {
+	reqs := j.srv.Requests()
+	var out []string
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if m.Role != "system" {
+			out = append(out, m.Role+":"+m.Content)
+		}
+	}
+	return out
+}
+
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readTree is the workspace's files, .git left out.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			out[filepath.ToSlash(rel)] = string(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func wantFiles(t *testing.T, dir, when string, want map[string]string) {
+	t.Helper()
+	if got := readTree(t, dir); !maps.Equal(got, want) {
+		t.Fatalf("%s: want the workspace to hold %v, got %v", when, want, got)
+	}
+}
+
+// hashGitDir digests every name, mode, time and byte under dir.
+func hashGitDir(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		h.Write([]byte(rel + "|" + info.Mode().String() + "|" + info.ModTime().String() + "|"))
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func userGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// journeyScript is turns 1–3 of the acceptance journey, then two
+// text-only turns.
+func journeyScript() []llmtest.Response {
+	call := func(id, name, args string) llmtest.Response {
+		return llmtest.Reply(llmtest.ToolCall(id, name, args, 2), llmtest.Finish("tool_calls"))
+	}
+	return []llmtest.Response{
+		call("c1", "write", `{"file_path":"a.txt","content":"turn one\n"}`),
+		llmtest.ReplyText("Wrote a.txt."),
+		llmtest.Reply(llmtest.ToolCall("c2", "edit", `{"file_path":"a.txt","old_string":"one","new_string":"two"}`, 2),
+			llmtest.ToolCall("c3", "bash", `{"command":"echo x > b.txt","description":"Make b.txt"}`, 2), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Edited a.txt and made b.txt."),
+		call("c4", "bash", `{"command":"rm old.txt","description":"Delete old.txt"}`),
+		llmtest.ReplyText("Deleted old.txt."),
+		llmtest.ReplyText("Turn four."),
+		llmtest.ReplyText("Turn five."),
+	}
+}
+
+func TestRewindJourneyRestoresFilesAndConversationAndCanBeUndone(t *testing.T) {
+	needGit(t)
+	start := map[string]string{"old.txt": "from before\n"}
+	j := newJourney(t, start, journeyScript())
+	userGit(t, j.ws, "init", "-q")
+	userGit(t, j.ws, "add", "-A")
+	userGit(t, j.ws, "commit", "-q", "-m", "start")
+	gitBefore := hashGitDir(t, filepath.Join(j.ws, ".git"))
+
+	j.turn("write a.txt")
+	j.turn("edit a.txt and make b.txt")
+	j.turn("delete old.txt")
+	afterThree := map[string]string{"a.txt": "turn two\n", "b.txt": "x\n"}
+	wantFiles(t, j.ws, "after turn 3", afterThree)
+
+	res := j.rewind(agent.RewindRequest{Turn: 2, Files: true, Conversation: true})
+	wantFiles(t, j.ws, "after rewinding to turn 2", map[string]string{"a.txt": "turn one\n", "old.txt": "from before\n"})
+	if res.Prompt != "edit a.txt and make b.txt" || !slices.Equal(res.Rewound, []int{2, 3}) {
+		t.Errorf("want turn 2's prompt back and turns 2–3 rewound, got %+v", res)
+	}
+	if !slices.Equal(res.Files.Deleted, []string{"b.txt"}) || !slices.Equal(res.Files.Written, []string{"a.txt", "old.txt"}) {
+		t.Errorf("want b.txt deleted and a.txt, old.txt written, got %+v", res.Files)
+	}
+	h, events, err := session.Read(j.log.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := session.RewoundTurns(h, events); !slices.Equal(got, []int{2, 3}) {
+		t.Errorf("want the log to hold turns 2 and 3 marked rewound, got %v", got)
+	}
+
+	j.turn("turn four")
+	want := []string{"user:write a.txt", "assistant:", "tool:", "assistant:Wrote a.txt.", "user:turn four"}
+	if got := j.lastRequest(); !slices.Equal(trimTool(got), want) {
+		t.Errorf("want the next request to hold only turn 1, got %q", got)
+	}
+
+	undo := j.rewind(agent.RewindRequest{Undo: true, Files: true, Conversation: true})
+	if !slices.Equal(undo.Restored, []int{2, 3}) || !slices.Equal(undo.Rewound, []int{4}) {
+		t.Errorf("want the undo to bring back turns 2–3 and take back turn 4, got %+v", undo)
+	}
+	wantFiles(t, j.ws, "after undoing the rewind", afterThree)
+	j.turn("turn five")
+	got := strings.Join(trimTool(j.lastRequest()), " | ")
+	for _, p := range []string{"write a.txt", "edit a.txt and make b.txt", "delete old.txt", "turn five"} {
+		if !strings.Contains(got, "user:"+p) {
+			t.Errorf("want turn prompt %q in the request after the undo, got %s", p, got)
+		}
+	}
+	if strings.Contains(got, "turn four") {
+		t.Errorf("want turn four, taken back by the undo, out of the request, got %s", got)
+	}
+	if v := j.srv.Violations(); len(v) > 0 {
+		t.Errorf("want valid requests, the fake server found %v", v)
+	}
+	if got := hashGitDir(t, filepath.Join(j.ws, ".git")); got != gitBefore {
+		t.Error("want the user's .git byte-identical after the journey's checkpoints and restores, it changed")
+	}
+}
+
+// trimTool drops tool results' text, which holds paths of the temporary
+// workspace.
+func trimTool(msgs []string) []string {
+	out := slices.Clone(msgs)
+	for i, m := range out {
+		if strings.HasPrefix(m, "tool:") {
+			out[i] = "tool:"
+		}
+	}
+	return out
+}
+
+func needGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed; this journey needs the shadow repository")
+	}
+}
+
+func TestRewindRefusesToLoseChangesMadeOutsideTackUnlessForced(t *testing.T) {
+	needGit(t)
+	j := newJourney(t, map[string]string{"notes.md": "mine\n"}, journeyScript()[:4])
+	j.turn("write a.txt")
+	// The user edits a file between turns.
+	writeTree(t, j.ws, map[string]string{"notes.md": "edited by the user\n"})
+	j.turn("edit a.txt and make b.txt")
+	writeTree(t, j.ws, map[string]string{"late.txt": "made by the user after the turn\n"})
+
+	_, err := j.agent.Rewind(context.Background(), agent.RewindRequest{Turn: 1, Files: true, Conversation: true})
+	var outside *agent.OutsideChangesError
+	if !errors.As(err, &outside) || !slices.Equal(outside.Paths, []string{"late.txt", "notes.md"}) {
+		t.Fatalf("want a refusal listing notes.md and late.txt, got %v", err)
+	}
+	kept := map[string]string{"a.txt": "turn two\n", "b.txt": "x\n", "notes.md": "edited by the user\n", "late.txt": "made by the user after the turn\n"}
+	wantFiles(t, j.ws, "after the refusal", kept)
+	if turns := j.agent.Turns(); len(turns) != 2 {
+		t.Errorf("want the conversation untouched by a refused rewind, got %d turns", len(turns))
+	}
+
+	j.rewind(agent.RewindRequest{Turn: 1, Files: true, Conversation: true, Force: true})
+	wantFiles(t, j.ws, "after a forced rewind", map[string]string{"notes.md": "mine\n"})
+	// Forced, and still undoable: the user's changes come back.
+	j.rewind(agent.RewindRequest{Undo: true, Files: true, Conversation: true})
+	wantFiles(t, j.ws, "after undoing the forced rewind", kept)
+}
+
+func TestWithoutGitRewindRestoresWhatTacksEditsChangedAndSaysShellChangesAreNot(t *testing.T) {
+	noGit := func(o *checkpoint.Options) { o.Git = filepath.Join(t.TempDir(), "no-git") }
+	j := newJourney(t, map[string]string{"old.txt": "from before\n"}, journeyScript()[:4], noGit)
+	j.turn("write a.txt")
+	j.turn("edit a.txt and make b.txt")
+	var notice string
+	for _, e := range j.log.Events() {
+		if c, ok := e.Data.(session.Checkpoint); ok && c.Notice != "" {
+			notice = c.Notice
+		}
+	}
+	if !strings.Contains(notice, "git is not installed") || !strings.Contains(notice, "shell commands are not covered") {
+		t.Errorf("want the checkpoints to say shell changes are not covered without git, got %q", notice)
+	}
+	j.rewind(agent.RewindRequest{Turn: 2, Files: true, Conversation: true})
+	// a.txt's edit is undone; b.txt, made by bash, stays.
+	wantFiles(t, j.ws, "after rewinding to turn 2 without git",
+		map[string]string{"a.txt": "turn one\n", "b.txt": "x\n", "old.txt": "from before\n"})
+	j.rewind(agent.RewindRequest{Turn: 1, Files: true, Conversation: true})
+	wantFiles(t, j.ws, "after rewinding to turn 1 without git", map[string]string{"b.txt": "x\n", "old.txt": "from before\n"})
+}
