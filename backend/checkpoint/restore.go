@@ -167,7 +167,39 @@ func (s *Store) Recover(ctx context.Context, committed func(session, token strin
 	if _, err := s.apply(ctx, j.Plan, r.Completed); err != nil {
 		return r, true, fmt.Errorf("finish an interrupted restore of %d files: %w; tack tries again next time", r.Paths, err)
 	}
+	s.removeStrays(j.Plan)
 	return r, true, os.Remove(s.journalPath())
+}
+
+// tempPrefix starts the names of the files a restore writes before it
+// renames them into place.
+const tempPrefix = ".tack-restore-"
+
+// removeStrays deletes the temporary files a restore that died left in
+// the directories of plan.
+func (s *Store) removeStrays(plan Plan) {
+	root, err := os.OpenRoot(s.opts.Workspace)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	dirs := map[string]bool{}
+	for _, c := range plan.Changes {
+		dirs[filepath.Dir(filepath.FromSlash(c.Path))] = true
+	}
+	for dir := range dirs {
+		f, err := root.Open(dir)
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, n := range names {
+			if strings.HasPrefix(n, tempPrefix) {
+				_ = root.Remove(filepath.Join(dir, n))
+			}
+		}
+	}
 }
 
 func writeJournal(p string, j journal) error {
@@ -310,7 +342,7 @@ func writePath(root *os.Root, p string, data []byte, mode uint32) error {
 			return fmt.Errorf("write %s: %w", p, unwrapPath(err))
 		}
 	}
-	tmp := filepath.Join(filepath.Dir(name), ".tack-restore-"+NewToken()[:8])
+	tmp := filepath.Join(filepath.Dir(name), tempPrefix+NewToken()[:8])
 	if mode == modeSymlink {
 		if err := root.Symlink(string(data), tmp); err != nil {
 			return fmt.Errorf("write %s: %w", p, unwrapPath(err))
