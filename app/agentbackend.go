@@ -2,11 +2,7 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/json"
 	"errors"
-	"path/filepath"
-	"strings"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
@@ -16,14 +12,6 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/backend/tools"
-)
-
-// ShellOrigin marks the context a `!command` adds to the session, and
-// ShellDescription describes its bash call on the card.
-const (
-	ShellOrigin      = "shell"
-	ShellDescription = "Shell command typed by the user"
 )
 
 // AgentBackend adapts a running agent, its command registry and its
@@ -158,58 +146,19 @@ func (b AgentBackend) Files(ctx context.Context) ([]string, error) {
 // Inject adds model-visible context.
 func (b AgentBackend) Inject(origin, text string) { b.Agent.Inject(origin, text) }
 
-// Shell runs command through the session's bash tool after the permission
-// policy allows it (asking the user when the mode says so), and injects
-// the command and its output as context for the model.
-func (b AgentBackend) Shell(ctx context.Context, command string) ShellRun {
-	t, ok := b.Agent.Tools().Get("bash")
-	if !ok {
-		return ShellRun{Card: card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: command}},
-			Output: "This session has no bash tool.", Failed: true}
+// Shell runs a `!command` in the launched session.
+func (b AgentBackend) Shell(ctx context.Context, command string) launch.ShellRun {
+	if b.Session == nil {
+		return launch.ShellRun{Card: card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: command}},
+			Output: "Not run: this screen has no launched session to run shell commands in.", Failed: true}
 	}
-	args, _ := json.Marshal(map[string]string{"command": command, "description": ShellDescription})
-	call := tools.Call{ID: "shell_" + rand.Text()[:12], Args: args, Env: b.shellEnv()}
-	if b.Session != nil && b.Session.Policy != nil {
-		if err := b.Session.Policy.Authorize(ctx, t, call); err != nil {
-			return ShellRun{Card: t.Present(args), Output: "Not run: " + err.Error(), Failed: true}
-		}
-	}
-	res := t.Run(ctx, call)
-	run := ShellRun{Card: t.Present(args), Output: res.Text, Failed: res.IsError}
-	if res.Card != nil {
-		run.Card = *res.Card
-	}
-	b.Agent.Inject(ShellOrigin, shellContext(command, res.Text))
-	return run
+	return b.Session.Shell(ctx, command)
 }
 
-// shellEnv is the tool environment of a `!command`: the session's
-// directory and spill directory, and no event recording (the command is
-// the user's, not a model call).
-func (b AgentBackend) shellEnv() *tools.Env {
-	env := &tools.Env{SessionID: b.Agent.SessionID(), Cwd: b.Agent.Header().Cwd, Interact: b.Broker, Inject: b.Agent.Inject}
-	if b.Session != nil {
-		env.Cwd = b.Session.Cwd
-		env.SpillDir = filepath.Join(b.Session.Home, "spill", b.Agent.SessionID())
+// PromptHistory is the prompts of the launched session's other sessions.
+func (b AgentBackend) PromptHistory(ctx context.Context) []string {
+	if b.Session == nil {
+		return nil
 	}
-	return env
-}
-
-// shellContextLead starts what the model reads about a `!command`.
-const shellContextLead = "The user ran a shell command in the terminal:\n$ "
-
-// shellContext is what the model reads about a `!command`.
-func shellContext(command, output string) string {
-	return shellContextLead + command + "\n" + strings.TrimRight(output, "\n")
-}
-
-// shellCommandOf is the first line of the command in a shellContext text,
-// or "" when text is not one.
-func shellCommandOf(text string) string {
-	rest, ok := strings.CutPrefix(text, shellContextLead)
-	if !ok {
-		return ""
-	}
-	line, _, _ := strings.Cut(rest, "\n")
-	return line
+	return b.Session.PromptHistory(ctx)
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/tack-agent/tack/backend/agent"
-	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -55,18 +55,13 @@ type Backend interface {
 	// Files lists the workspace for @ completion: paths relative to it,
 	// folders ending in "/", shallowest first.
 	Files(ctx context.Context) ([]string, error)
-	// Shell runs a command the user typed after `!` through the bash tool,
-	// under the session's permission rules, and returns its card; the
-	// command and its output reach the model as context.
-	Shell(ctx context.Context, command string) ShellRun
-}
-
-// ShellRun is the outcome of Backend.Shell: the card of the command (with
-// its output when it ran) and whether it failed or was refused.
-type ShellRun struct {
-	Card   card.Card
-	Output string // what the model reads, also shown when there is no card body
-	Failed bool
+	// Shell runs a command the user typed after `!` (launch.Session.Shell)
+	// and returns its card; the command and its output reach the model as
+	// context.
+	Shell(ctx context.Context, command string) launch.ShellRun
+	// PromptHistory is the prompts of the workspace's other sessions,
+	// newest first, for Ctrl+R.
+	PromptHistory(ctx context.Context) []string
 }
 
 // Subscription is a live event queue (*agent.Subscription).

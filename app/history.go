@@ -1,28 +1,19 @@
 package app
 
 import (
-	"context"
 	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/overlays/historysearch"
 )
 
 // Ctrl+R searches the prompts of every session of this workspace. The
 // search opens at once over this session's prompts (from its projection)
-// while a command reads the other sessions' logs (read-only, without their
-// locks); when they arrive the search is rebuilt over all of them and the
-// keys typed into it meanwhile are replayed, so nothing typed is lost.
-
-// Reading other sessions stops at the newest historySessions logs, or
-// once historyBytes of logs were read, so the search fills in quickly in a
-// workspace with a long past.
-const (
-	historySessions = 50
-	historyBytes    = 32 << 20
-)
+// while a command asks the backend for the other sessions' prompts
+// (Backend.PromptHistory); when they arrive the search is rebuilt over all
+// of them and the keys typed into it meanwhile are replayed, so nothing
+// typed is lost.
 
 // historyMsg carries the prompts of the workspace's other sessions,
 // newest first, for the search opened as load.
@@ -44,8 +35,8 @@ func (m *Model) openHistory() tea.Cmd {
 	m.ov.closeAll()
 	m.ov.search = historySearch{load: m.ov.search.load + 1}
 	m.ov.history = historysearch.New(m.sessionPrompts(), m.theme)
-	be, ctx, self, load := m.be, m.ctx, m.sessionID, m.ov.search.load
-	return func() tea.Msg { return historyMsg{load: load, prompts: workspacePrompts(ctx, be, self)} }
+	be, ctx, load := m.be, m.ctx, m.ov.search.load
+	return func() tea.Msg { return historyMsg{load: load, prompts: be.PromptHistory(ctx)} }
 }
 
 // historyKey hands a key to the search, remembering it until the other
@@ -82,41 +73,6 @@ func (m *Model) sessionPrompts() []string {
 	prompts := slices.Clone(m.proj.Prompts())
 	slices.Reverse(prompts)
 	return prompts
-}
-
-// workspacePrompts reads the prompts of the workspace's sessions other
-// than self, newest session first and newest prompt first within each.
-// Logs that cannot be read are skipped.
-func workspacePrompts(ctx context.Context, be Backend, self string) []string {
-	list, err := be.Sessions(false)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	read, budget := 0, int64(historyBytes)
-	for _, s := range list {
-		if read == historySessions || ctx.Err() != nil {
-			break
-		}
-		if s.ID == self || s.Err != nil || s.Path == "" || s.Size > budget {
-			continue
-		}
-		read++
-		budget -= s.Size
-		h, events, err := session.Read(s.Path)
-		if err != nil {
-			continue
-		}
-		p := session.NewProjection(h)
-		for _, e := range events {
-			p.Apply(e)
-		}
-		prompts := p.Prompts()
-		for i := len(prompts) - 1; i >= 0; i-- {
-			out = append(out, prompts[i])
-		}
-	}
-	return out
 }
 
 // dedupe keeps the first of each equal prompt.

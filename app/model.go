@@ -17,6 +17,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/overlays/complete"
 	"github.com/tack-agent/tack/views/cards"
@@ -263,7 +264,7 @@ func (m *Model) applyLogged(e session.Event) {
 func (m *Model) showLogged(e session.Event) {
 	switch d := e.Data.(type) {
 	case session.UserMessage:
-		if d.Kind == session.KindContext && d.Origin == ShellOrigin {
+		if d.Kind == session.KindContext && d.Origin == launch.ShellOrigin {
 			m.tr.AddNotice(shellContextNote(d.Text), transcript.NoticeDim)
 			return
 		}

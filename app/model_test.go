@@ -11,6 +11,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
@@ -82,10 +83,14 @@ func (c *countingBackend) Files(context.Context) ([]string, error) {
 	c.hit()
 	return []string{"main.go"}, nil
 }
-func (c *countingBackend) Shell(_ context.Context, command string) ShellRun {
+func (c *countingBackend) Shell(_ context.Context, command string) launch.ShellRun {
 	c.hit()
 	c.sent.Store("shell " + command)
-	return ShellRun{Output: "ok"}
+	return launch.ShellRun{Output: "ok"}
+}
+func (c *countingBackend) PromptHistory(context.Context) []string {
+	c.hit()
+	return []string{"an older prompt"}
 }
 
 // noIO drives a model and fails when Update or View calls the backend.

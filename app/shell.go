@@ -6,18 +6,18 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/session"
 )
 
-// A draft that starts with `!` is a shell command: it runs through the
-// session's bash tool under the permission rules (an approval opens when
-// the mode asks), its card joins the transcript, and the backend adds the
-// command and its output to the session as context for the next turn.
+// A draft that starts with `!` is a shell command: the backend runs it at
+// once (launch.Session.Shell), its card joins the transcript, and the
+// command and its output join the session as context for the next turn.
 
 // shellMsg is a finished `!command`.
 type shellMsg struct {
 	callID string
-	run    ShellRun
+	run    launch.ShellRun
 }
 
 // shellTool names the cards of `!command`s.
@@ -29,7 +29,7 @@ func (m *Model) shell(command string) tea.Cmd {
 	id := fmt.Sprintf("user_shell_%d", m.shells)
 	m.tr.ApplyLogged(session.Event{Type: session.ToolCall{}.EventType(), Data: session.ToolCall{
 		Turn: m.proj.Turn(), CallID: id, Name: shellTool,
-		Card: card.Card{Kind: card.Terminal, Description: ShellDescription, Terminal: &card.TerminalView{Command: command}},
+		Card: card.Card{Kind: card.Terminal, Description: launch.ShellDescription, Terminal: &card.TerminalView{Command: command}},
 	}})
 	be, ctx := m.be, m.ctx
 	return func() tea.Msg { return shellMsg{callID: id, run: be.Shell(ctx, command)} }
@@ -39,11 +39,11 @@ func (m *Model) shell(command string) tea.Cmd {
 // shows: one dim line, since the command's card already shows its output
 // (and a resumed session keeps this line where the card was).
 func shellContextNote(text string) string {
-	cmd := shellCommandOf(text)
+	cmd := launch.ShellCommandOf(text)
 	if cmd == "" {
-		return "Context · " + ShellOrigin + ": added a shell command's output to the conversation"
+		return "Context · " + launch.ShellOrigin + ": added a shell command's output to the conversation"
 	}
-	return "Context · " + ShellOrigin + ": added the output of `" + cmd + "` to the conversation"
+	return "Context · " + launch.ShellOrigin + ": added the output of `" + cmd + "` to the conversation"
 }
 
 // shellDone settles the card of a `!command`.

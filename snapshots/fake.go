@@ -39,6 +39,9 @@ type Fake struct {
 	// Workspace, when set, is the directory Files lists (without the
 	// user's git configuration).
 	Workspace string
+	// OtherPrompts are the prompts of the workspace's other sessions,
+	// newest first.
+	OtherPrompts []string
 
 	sub    *agent.Subscription
 	mu     sync.Mutex
@@ -202,7 +205,10 @@ func (f *Fake) Files(ctx context.Context) ([]string, error) {
 func (f *Fake) Inject(origin, text string) { f.call("inject " + origin + " " + text) }
 
 // Shell records the command and reports it ran with no output.
-func (f *Fake) Shell(_ context.Context, command string) app.ShellRun {
+func (f *Fake) Shell(_ context.Context, command string) launch.ShellRun {
 	f.call("shell " + command)
-	return app.ShellRun{Output: "(no output)"}
+	return launch.ShellRun{Output: "(no output)"}
 }
+
+// PromptHistory is OtherPrompts.
+func (f *Fake) PromptHistory(context.Context) []string { return f.OtherPrompts }

@@ -176,7 +176,7 @@ func TestShellPassthroughAddsContext(t *testing.T) {
 	var context string
 	testkit.Eventually(t, "a shell context message in the session", func() bool {
 		for _, e := range l.s.Agent.Events() {
-			if m, ok := e.Data.(session.UserMessage); ok && m.Kind == session.KindContext && m.Origin == app.ShellOrigin {
+			if m, ok := e.Data.(session.UserMessage); ok && m.Kind == session.KindContext && m.Origin == launch.ShellOrigin {
 				context = m.Text
 				return true
 			}

@@ -1,0 +1,80 @@
+package launch
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// A line the user types after `!` is a shell command of their own: it
+// runs at once through the session's bash tool, the same executor (and so
+// the same sandbox) as the model's commands, and the command with its
+// output joins the session as context for the model's next step.
+
+// ShellOrigin marks the context a `!command` adds to the session, and
+// ShellDescription describes its bash call on the card.
+const (
+	ShellOrigin      = "shell"
+	ShellDescription = "Shell command typed by the user"
+)
+
+// ShellRun is the outcome of Session.Shell: the card of the command (with
+// its output when it ran) and whether it failed.
+type ShellRun struct {
+	Card   card.Card
+	Output string // what the model reads, also shown when there is no card body
+	Failed bool
+}
+
+// Shell runs command without asking: the user typed it, as they would in
+// their own shell. It returns when the command has ended (or ctx has).
+func (s *Session) Shell(ctx context.Context, command string) ShellRun {
+	t, ok := s.Agent.Tools().Get("bash")
+	if !ok {
+		return ShellRun{Card: card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: command}},
+			Output: "This session has no bash tool.", Failed: true}
+	}
+	args, _ := json.Marshal(map[string]string{"command": command, "description": ShellDescription})
+	call := tools.Call{ID: "shell_" + rand.Text()[:12], Args: args, Env: s.shellEnv()}
+	res := t.Run(ctx, call)
+	run := ShellRun{Card: t.Present(args), Output: res.Text, Failed: res.IsError}
+	if res.Card != nil {
+		run.Card = *res.Card
+	}
+	s.Agent.Inject(ShellOrigin, ShellContext(command, res.Text))
+	return run
+}
+
+// shellEnv is the tool environment of a `!command`: the session's
+// directory and spill directory, and no event recording (the command is
+// the user's, not a model call).
+func (s *Session) shellEnv() *tools.Env {
+	id := s.Agent.SessionID()
+	return &tools.Env{SessionID: id, Cwd: s.Cwd, SpillDir: filepath.Join(s.Home, "spill", id),
+		Interact: s.Broker, Inject: s.Agent.Inject}
+}
+
+// shellContextLead starts what the model reads about a `!command`.
+const shellContextLead = "The user ran a shell command in the terminal:\n$ "
+
+// ShellContext is what the model reads about a `!command`; ShellCommandOf
+// reads the command back.
+func ShellContext(command, output string) string {
+	return shellContextLead + command + "\n" + strings.TrimRight(output, "\n")
+}
+
+// ShellCommandOf is the first line of the command in the context a
+// `!command` added, or "" when text is not such a context.
+func ShellCommandOf(text string) string {
+	rest, ok := strings.CutPrefix(text, shellContextLead)
+	if !ok {
+		return ""
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	return line
+}
