@@ -32,6 +32,7 @@ func bindings() []binding {
 	return []binding{
 		{keys: "Enter", action: "send the line; while a turn runs, steer it into the turn"},
 		{keys: "/name", action: "run a slash command; lines starting with / never reach the model (start with a space to send one)"},
+		{keys: "!command", action: "run a shell command at once; it and its output become context for the model"},
 		{keys: "1 2 3", action: "answer a question by number (Enter alone: the recommended option), or type an answer"},
 		{keys: "y a n", action: "answer an approval: yes, always for this session, no (a reason may follow n)"},
 		{keys: "Ctrl+C", action: "cancel the running turn; again, or at an idle prompt, exit", terminal: true},
@@ -75,6 +76,10 @@ func (d *door) commandSettled(res commandResult) (int, bool) {
 	}
 	if !res.found {
 		d.r.Notice(commands.UnknownMessage(strings.TrimSpace(res.line)), atPrompt)
+		return 0, false
+	}
+	if run := res.shell; run != nil {
+		d.r.Notice("$ "+shellCommand(res.line)+"\n"+strings.TrimRight(run.Output, "\n"), atPrompt)
 		return 0, false
 	}
 	out := res.exec.Result.Text

@@ -107,11 +107,20 @@ func (d *door) drain() {
 	}
 }
 
-// isCommandLine reports whether line is meant as a slash command: it
-// starts with a slash (the registry owns the grammar, so the line goes as
-// typed). A line that starts with a space is a prompt even when a slash
-// follows.
-func isCommandLine(line string) bool { return strings.HasPrefix(line, "/") }
+// isCommandLine reports whether line is meant as a slash command (it
+// starts with a slash; the registry owns the grammar, so the line goes as
+// typed) or a shell command (`!command`). A line that starts with a space
+// is a prompt even when a slash or ! follows.
+func isCommandLine(line string) bool { return strings.HasPrefix(line, "/") || shellCommand(line) != "" }
+
+// shellCommand is the command of a `!command` line, or "".
+func shellCommand(line string) string {
+	rest, ok := strings.CutPrefix(line, "!")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(rest)
+}
 
 // submit sends prompt lines to the model as one message: sent while the
 // agent is idle, steered into the running turn otherwise.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/launch"
 )
 
 // shutdownGrace bounds how long leaving may take after a cancel: the
@@ -164,9 +165,14 @@ func (d *door) startCommand(line string) {
 	if d.commandDone == nil {
 		d.commandDone = make(chan commandResult, 1)
 	}
-	reg, ag, done := d.reg, d.s.Agent, d.commandDone
+	reg, s, done := d.reg, d.s, d.commandDone
 	go func() {
-		exec, found := reg.Execute(ctx, ag, line, nil)
+		if cmd := shellCommand(line); cmd != "" {
+			run := s.Shell(ctx, cmd)
+			done <- commandResult{line: line, shell: &run, found: true}
+			return
+		}
+		exec, found := reg.Execute(ctx, s.Agent, line, nil)
 		done <- commandResult{line: line, exec: exec, found: found}
 	}()
 }
@@ -180,9 +186,10 @@ type runningCommand struct {
 }
 
 // commandResult is a settled command line; found is false for a line that
-// names no command.
+// names no command. shell is the outcome of a `!command` line.
 type commandResult struct {
 	line  string
 	exec  commands.Execution
+	shell *launch.ShellRun
 	found bool
 }
