@@ -15,6 +15,7 @@ type Accumulator struct {
 	calls           []indexedCall
 	usage           *Usage
 	finish          FinishReason
+	notes           []string
 }
 
 type indexedCall struct {
@@ -37,6 +38,8 @@ func (a *Accumulator) Add(c Chunk) {
 		a.usage = &u
 	case ChunkFinish:
 		a.finish = c.Finish
+	case ChunkNote:
+		a.notes = append(a.notes, c.Text)
 	}
 }
 
@@ -74,6 +77,9 @@ func (a *Accumulator) Usage() (Usage, bool) {
 	}
 	return *a.usage, true
 }
+
+// Notes are what the stream noted about the answer, in order.
+func (a *Accumulator) Notes() []string { return slices.Clone(a.notes) }
 
 // Finish is the finish reason, empty until the finish chunk arrived.
 func (a *Accumulator) Finish() FinishReason { return a.finish }

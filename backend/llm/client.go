@@ -3,6 +3,8 @@ package llm
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +18,13 @@ import (
 // client gives up on it.
 const DefaultIdleTimeout = 300 * time.Second
 
+// DefaultQuietTimeout is how long a stream may go without an event, keep-
+// alive comments or not. DeepSeek queues a request under load, sending
+// ": keep-alive" meanwhile, and closes it when inference has not started
+// after 10 minutes; a server that never closes must not hold a turn for
+// ever.
+const DefaultQuietTimeout = 10 * time.Minute
+
 // ClientConfig configures a Client. Only BaseURL is required.
 type ClientConfig struct {
 	BaseURL string // e.g. https://api.deepseek.com; /chat/completions is appended
@@ -26,7 +35,9 @@ type ClientConfig struct {
 	HTTPClient  *http.Client // http.DefaultClient when nil; must have no overall timeout
 	Version     string       // tack's version, sent as User-Agent tack/<version>
 	IdleTimeout time.Duration
-	Now         func() time.Time // for Retry-After dates; time.Now when nil
+	// QuietTimeout bounds the wait for an event: DefaultQuietTimeout when 0.
+	QuietTimeout time.Duration
+	Now          func() time.Time // for Retry-After dates; time.Now when nil
 	// Profile shapes requests; DeepSeek's when its Name is empty.
 	Profile Profile
 	// Catalog, when set, describes the models of Provider: a model's entry
@@ -53,6 +64,9 @@ func NewClient(cfg ClientConfig) *Client {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
+	if cfg.QuietTimeout <= 0 {
+		cfg.QuietTimeout = DefaultQuietTimeout
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -77,8 +91,9 @@ func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
 		return nil, &Error{Kind: ErrInvalidRequest, Err: err, Message: "tack could not encode the request: " + err.Error()}
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
-	call := &call{parent: ctx, ctx: cctx, cancel: cancel, idle: c.cfg.IdleTimeout}
+	call := &call{parent: ctx, ctx: cctx, cancel: cancel, idle: c.cfg.IdleTimeout, quietFor: c.cfg.QuietTimeout}
 	call.timer = time.AfterFunc(call.idle, func() { cancel(errIdle) })
+	call.quiet = time.AfterFunc(call.quietFor, func() { cancel(errQuiet) })
 
 	hreq, err := http.NewRequestWithContext(cctx, http.MethodPost, c.cfg.BaseURL+"/chat/completions", bytes.NewReader(payload))
 	if err != nil {
@@ -97,7 +112,7 @@ func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
 		defer call.Close()
 		return nil, statusError(resp, c.cfg.Now(), c.cfg.KeyEnv, c.cfg.APIKey != "")
 	}
-	return newStream(call, requestID(resp.Header)), nil
+	return newStream(call, requestID(resp.Header), callSeed(payload)), nil
 }
 
 func (c *Client) setHeaders(h http.Header, req Request) {
@@ -115,21 +130,35 @@ func (c *Client) setHeaders(h http.Header, req Request) {
 	}
 }
 
+// callSeed makes the ids of calls a server sends without one from the
+// request: a retry of a request makes the same ids, another request others.
+func callSeed(payload []byte) string {
+	sum := sha256.Sum256(payload)
+	return hex.EncodeToString(sum[:6])
+}
+
 var (
 	errIdle   = errors.New("idle timeout")
+	errQuiet  = errors.New("no event before the quiet timeout")
 	errClosed = errors.New("stream closed by the caller")
 )
 
 // call is one HTTP exchange: its context, the idle watchdog that cancels it
-// when a read waits too long, and the response body.
+// when a read waits too long, the quiet watchdog that cancels it when only
+// keep-alives come, and the response body.
 type call struct {
-	parent context.Context
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	timer  *time.Timer
-	idle   time.Duration
-	body   io.ReadCloser
+	parent   context.Context
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	timer    *time.Timer
+	idle     time.Duration
+	quiet    *time.Timer
+	quietFor time.Duration
+	body     io.ReadCloser
 }
+
+// progress re-arms the quiet watchdog: an event arrived.
+func (c *call) progress() { c.quiet.Reset(c.quietFor) }
 
 // Read arms the watchdog for exactly the time the read is outstanding, so a
 // slow consumer never trips it.
@@ -142,6 +171,7 @@ func (c *call) Read(p []byte) (int, error) {
 
 func (c *call) Close() error {
 	c.timer.Stop()
+	c.quiet.Stop()
 	c.cancel(errClosed)
 	if c.body == nil {
 		return nil
@@ -155,6 +185,9 @@ func (c *call) failure(err error) *Error {
 	switch cause := context.Cause(c.ctx); {
 	case c.parent.Err() != nil || errors.Is(cause, errClosed):
 		return &Error{Kind: ErrAborted, Err: err, Message: "the model request was cancelled"}
+	case errors.Is(cause, errQuiet):
+		return &Error{Kind: ErrTransport, Err: err, Message: fmt.Sprintf(
+			"the provider sent only keep-alives for %s (it is holding the request in a queue); %stry again later", c.quietFor, autoRetry)}
 	case errors.Is(cause, errIdle):
 		return &Error{Kind: ErrTransport, Err: err, Message: fmt.Sprintf(
 			"the provider sent nothing for %s; %scheck the network and try again", c.idle, autoRetry)}

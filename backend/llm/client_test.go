@@ -249,3 +249,13 @@ func kindOf(err error) ErrorKind {
 	}
 	return ""
 }
+
+func TestKeepAlivesAloneDoNotHoldAStreamForEver(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Queued(5*time.Millisecond)))
+	c := NewClient(ClientConfig{BaseURL: srv.URL(), QuietTimeout: 100 * time.Millisecond})
+	_, err := Collect(must(c.Stream(context.Background(), Request{Model: "m"})))
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrTransport || !e.Retryable() || !strings.Contains(e.Message, "sent only keep-alives for 100ms") {
+		t.Errorf("want a retryable transport error naming the 100ms quiet timeout, got %v", err)
+	}
+}

@@ -17,7 +17,7 @@ const (
 	ErrServer          ErrorKind = "server"           // 5xx
 	ErrTransport       ErrorKind = "transport"        // network failure, idle timeout
 	ErrMalformed       ErrorKind = "malformed"        // undecodable stream data
-	ErrStreamClosed    ErrorKind = "stream-closed"    // EOF before [DONE]
+	ErrStreamClosed    ErrorKind = "stream-closed"    // EOF before the finish
 	ErrEmptyResponse   ErrorKind = "empty-response"   // finished with no content
 	ErrModelStopped    ErrorKind = "model-stopped"    // content_filter and other finish reasons
 	ErrNoCredentials   ErrorKind = "no-credentials"
@@ -30,8 +30,11 @@ type Error struct {
 	Status     int           // HTTP status, 0 when none
 	Message    string        // what went wrong, for the user
 	RetryAfter time.Duration // the provider's Retry-After, 0 when absent
-	RequestID  string
-	Err        error // underlying cause, if any
+	// MaxOutput is the largest output bound the server would take, when it
+	// refused the one asked for as too large for its window.
+	MaxOutput int
+	RequestID string
+	Err       error // underlying cause, if any
 }
 
 func (e *Error) Error() string {
@@ -46,7 +49,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Retryable reports whether the retry policy may try the call again.
 func (e *Error) Retryable() bool {
 	switch e.Kind {
-	case ErrRateLimit, ErrServer, ErrTransport, ErrEmptyResponse:
+	case ErrRateLimit, ErrServer, ErrTransport, ErrEmptyResponse, ErrStreamClosed:
 		return true
 	}
 	return false

@@ -18,37 +18,46 @@ var streamKinds = map[ErrorKind]bool{
 	ErrStreamClosed: true, ErrMalformed: true, ErrServer: true, ErrModelStopped: true, ErrEmptyResponse: true,
 }
 
-// recordedBodies returns the SSE body of every recording in the fixtures:
-// a .sse file verbatim, a .chunks.jsonl file as one data event per line
-// followed by [DONE].
+// recordedBodies returns the SSE body of every recording, DeepSeek's and
+// other servers'.
 func recordedBodies(tb testing.TB) [][]byte {
 	tb.Helper()
-	entries, err := os.ReadDir(fixtures)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var out [][]byte
-	for _, e := range entries {
-		raw, err := os.ReadFile(filepath.Join(fixtures, e.Name()))
+	for _, dir := range []string{fixtures, serverFixtures} {
+		entries, err := os.ReadDir(dir)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if strings.HasSuffix(e.Name(), ".sse") {
-			out = append(out, raw)
-			continue
-		}
-		var body bytes.Buffer
-		for line := range bytes.Lines(raw) {
-			if line = bytes.TrimSpace(line); len(line) > 0 && line[0] != '#' {
-				body.WriteString("data: ")
-				body.Write(line)
-				body.WriteString("\n\n")
+		for _, e := range entries {
+			if e.Name() == "README.md" {
+				continue
 			}
+			raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, sseBody(e.Name(), raw))
 		}
-		body.WriteString("data: [DONE]\n\n")
-		out = append(out, body.Bytes())
 	}
 	return out
+}
+
+// sseBody is a recording as a response body: a .sse file verbatim, a
+// .chunks.jsonl file as one data event per line followed by [DONE].
+func sseBody(name string, raw []byte) []byte {
+	if strings.HasSuffix(name, ".sse") {
+		return raw
+	}
+	var body bytes.Buffer
+	for line := range bytes.Lines(raw) {
+		if line = bytes.TrimSpace(line); len(line) > 0 && line[0] != '#' {
+			body.WriteString("data: ")
+			body.Write(line)
+			body.WriteString("\n\n")
+		}
+	}
+	body.WriteString("data: [DONE]\n\n")
+	return body.Bytes()
 }
 
 // headAndTail keeps the first head and the last tail events of an SSE
@@ -71,7 +80,7 @@ func FuzzStream(f *testing.F) {
 		f.Add(headAndTail(body, 10, 3))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		s := newStream(memBody{bytes.NewReader(body)}, "req-1")
+		s := newStream(memBody{bytes.NewReader(body)}, "req-1", "seed")
 		var chunks []Chunk
 		var err error
 		for len(chunks) <= 2*len(body)+2 {
@@ -106,20 +115,32 @@ func FuzzStream(f *testing.F) {
 }
 
 // checkChunks pins the shape of a chunk sequence: no empty text, a tool
-// call delta on tool call chunks, usage only right before the finish or
+// call delta on tool call chunks, calls numbered in order each with a
+// unique id on its first fragment, usage only right before the finish or
 // the end, and the finish last.
 func checkChunks(t *testing.T, chunks []Chunk) {
 	t.Helper()
+	ids := map[string]bool{}
 	for i, c := range chunks {
 		last := i == len(chunks)-1
 		switch c.Kind {
-		case ChunkText, ChunkReasoning:
+		case ChunkText, ChunkReasoning, ChunkNote:
 			if c.Text == "" {
 				t.Fatalf("chunk %d: want text in a %v chunk, got none", i, c.Kind)
 			}
 		case ChunkToolCall:
-			if c.ToolCall == nil {
+			d := c.ToolCall
+			switch {
+			case d == nil:
 				t.Fatalf("chunk %d: want a tool call delta, got nil", i)
+			case d.Index > len(ids):
+				t.Fatalf("chunk %d: want calls numbered in order, got index %d after %d calls", i, d.Index, len(ids))
+			case d.Index == len(ids) && (d.ID == "" || ids[d.ID]):
+				t.Fatalf("chunk %d: want a new, unique id on a call's first fragment, got %q (ids %v)", i, d.ID, ids)
+			case d.Index == len(ids):
+				ids[d.ID] = true
+			case d.ID != "":
+				t.Fatalf("chunk %d: want an id only on a call's first fragment, got %q", i, d.ID)
 			}
 		case ChunkUsage:
 			// Usage also comes last when the end is an error: the tokens
@@ -180,7 +201,7 @@ func FuzzDecodeChunk(f *testing.F) {
 
 // chunkKeys are the keys decodeChunk itself matches; encoding/json decodes
 // the values below tool_calls, usage and error on both sides.
-var chunkKeys = []string{"choices", "delta", "finish_reason", "usage", "error", "content", "reasoning_content", "reasoning", "tool_calls"}
+var chunkKeys = []string{"choices", "delta", "finish_reason", "usage", "error", "object", "message", "content", "reasoning_content", "reasoning", "tool_calls"}
 
 // canonicalChunk reports whether valid JSON data is in the form the scanner
 // promises to read like encoding/json: no key written with escapes, no key

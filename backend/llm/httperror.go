@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -66,6 +67,13 @@ func statusError(resp *http.Response, now time.Time, keyEnv string, keySent bool
 		e.Kind = ErrRateLimit
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
 		e.Message = fmt.Sprintf("the provider is rate-limiting requests; %swait a minute and try again (%s)", autoRetry, detail.Message)
+	case code == http.StatusBadRequest && outputBound(detail.Message) > 0:
+		// vLLM counts the output bound against the window: the prompt fits
+		// and a smaller bound would do (vllm#20409).
+		e.Kind = ErrInvalidRequest
+		e.MaxOutput = outputBound(detail.Message)
+		e.Message = fmt.Sprintf("the server's context window holds the prompt but not the output bound tack asked for; "+
+			"tack asks again with at most %d output tokens, or set max_output for this model in config.toml's [[models]] (%s)", e.MaxOutput, detail.Message)
 	case code == http.StatusBadRequest && isOverflow(detail):
 		e.Kind = ErrContextOverflow
 		e.Message = fmt.Sprintf("the conversation no longer fits the model's context window; run /compact or start a new session (%s)", detail.Message)
@@ -83,14 +91,28 @@ func statusError(resp *http.Response, now time.Time, keyEnv string, keySent bool
 	return e
 }
 
-// errorDetail extracts the provider's own explanation, falling back to the
-// raw body or the status line.
+// maxDetail bounds the provider's explanation quoted in a message.
+const maxDetail = 2000
+
+// errorDetail extracts the provider's own explanation: {"error":{...}},
+// or vLLM's and SGLang's top-level {"object":"error","message":...},
+// falling back to the raw body or the status line.
 func errorDetail(body []byte, status string) wireError {
 	var env struct {
-		Error *wireError `json:"error"`
+		Error   *wireError `json:"error"`
+		Object  string     `json:"object"`
+		Message string     `json:"message"`
+		Type    string     `json:"type"`
 	}
-	if json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Message != "" {
-		return *env.Error
+	if json.Unmarshal(body, &env) == nil {
+		switch {
+		case env.Error != nil && env.Error.Message != "":
+			d := *env.Error
+			d.Message = clipText(d.Message, maxDetail)
+			return d
+		case env.Message != "":
+			return wireError{Message: clipText(env.Message, maxDetail), Type: env.Type}
+		}
 	}
 	// An HTML page (a web server's or proxy's error page) says nothing the
 	// status line does not, and would flood the message.
@@ -98,6 +120,30 @@ func errorDetail(body []byte, status string) wireError {
 		return wireError{Message: text}
 	}
 	return wireError{Message: status}
+}
+
+var (
+	windowRe = regexp.MustCompile(`maximum context length is (\d+) tokens`)
+	promptRe = regexp.MustCompile(`(\d+) in the messages|request has (\d+) input tokens`)
+)
+
+// outputBound reads a context-length refusal that counts the requested
+// output: when the prompt alone fits the window, it returns the output
+// bound that would fit; 0 otherwise. vLLM words it "This model's maximum
+// context length is 16384 tokens. However, you requested 122946 tokens
+// (112946 in the messages, 10000 in the completion)" (vllm#20409); the
+// prompt may also be given as "your request has N input tokens".
+func outputBound(msg string) int {
+	w, p := windowRe.FindStringSubmatch(msg), promptRe.FindStringSubmatch(msg)
+	if w == nil || p == nil {
+		return 0
+	}
+	window, _ := strconv.Atoi(w[1])
+	prompt, _ := strconv.Atoi(p[1] + p[2])
+	if prompt >= window {
+		return 0
+	}
+	return window - prompt
 }
 
 func isQuota(d wireError) bool {

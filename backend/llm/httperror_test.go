@@ -40,7 +40,9 @@ func TestFailuresMapToKindsWithActionableMessages(t *testing.T) {
 		{"503", llmtest.HTTPError(503, "Server Overloaded").WithHeader("Retry-After", "4"), ErrServer, 503, true, 4 * time.Second, "(Server Overloaded)"},
 		{"503-plain-body", llmtest.Response{Status: 503, Body: "upstream connect error"}, ErrServer, 503, true, 0, "(upstream connect error)"},
 		{"malformed-json", llmtest.Reply(llmtest.Text("a", 0), llmtest.Malformed()), ErrMalformed, 0, false, 0, "cannot decode"},
-		{"no-done", llmtest.Reply(llmtest.Text("hi", 0), llmtest.NoDone()), ErrStreamClosed, 0, false, 0, "before it finished"},
+		{"no-done", llmtest.Response{Events: []llmtest.Event{{Data: `{"choices":[{"delta":{"content":"hi"}}]}`}}}, ErrStreamClosed, 0, true, 0, "before it finished"},
+		{"closed-before-content", llmtest.Response{Events: []llmtest.Event{{Comment: "keep-alive"}}}, ErrStreamClosed, 0, true, 0, "before sending anything"},
+		{"insufficient-system-resource", llmtest.Reply(llmtest.Text("par", 0), llmtest.Finish("insufficient_system_resource")), ErrServer, 0, true, 0, "ran out of capacity mid-answer"},
 		{"disconnect", llmtest.Reply(llmtest.Text("hi", 0), llmtest.Disconnect()), ErrTransport, 0, true, 0, "broke mid-response"},
 		{"empty-response", llmtest.Reply(llmtest.Usage(10, 5, 0, 0)), ErrEmptyResponse, 0, true, 0, "empty response"},
 		{"model-stopped", llmtest.Reply(llmtest.Text("x", 0), llmtest.Finish("content_filter")), ErrModelStopped, 0, false, 0, "model stopped: content_filter; the provider's content filter stopped the answer; rephrase the request"},
@@ -95,10 +97,10 @@ func TestNotFoundNamesTheURLAndLeavesOutAnHTMLErrorPage(t *testing.T) {
 	}
 }
 
-func TestModelStoppedMessageIsExact(t *testing.T) {
+func TestCapacityFinishMessageIsExact(t *testing.T) {
 	_, _, err := streamOne(t, llmtest.Reply(llmtest.Finish("insufficient_system_resource")))
 	var e *Error
-	want := "model stopped: insufficient_system_resource; the provider ran out of capacity; try again later"
+	want := "the provider ran out of capacity mid-answer (insufficient_system_resource); tack retries automatically, or try again later"
 	if !errors.As(err, &e) || e.Message != want {
 		t.Errorf("want message %q, got %v", want, err)
 	}
@@ -146,6 +148,29 @@ func TestRetryAfterParsing(t *testing.T) {
 	for in, want := range tests {
 		if got := retryAfter(in, now); got != want {
 			t.Errorf("retryAfter(%q): want %v, got %v", in, want, got)
+		}
+	}
+}
+
+func TestTopLevelErrorBodiesKeepTheServersExplanation(t *testing.T) {
+	long := "This model's maximum context length is 4096 tokens. However, you requested 4726 tokens (4700 in the messages, 26 in the completion). " + strings.Repeat("Please reduce the length of the messages or completion. ", 8)
+	srv := llmtest.New(t, llmtest.Response{Status: 400, Body: `{"object":"error","message":"` + long + `","type":"invalid_request_error","param":null,"code":null}`})
+	_, err := NewClient(ClientConfig{BaseURL: srv.URL()}).Stream(context.Background(), Request{Model: "m"})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrContextOverflow || !strings.Contains(e.Message, long) {
+		t.Fatalf("want a context overflow quoting the server's whole message, got %v", err)
+	}
+}
+
+func TestOutputBoundRefusals(t *testing.T) {
+	for msg, want := range map[string]int{
+		"This model's maximum context length is 16384 tokens. However, you requested 122946 tokens (112946 in the messages, 10000 in the completion).": 0,
+		"This model's maximum context length is 6048 tokens. However, you requested 6616 tokens (568 in the messages, 6048 in the completion).":        5480,
+		"This model's maximum context length is 1000000 tokens. However, you requested 1200000 tokens.":                                                0,
+		"Invalid Format": 0,
+	} {
+		if got := outputBound(msg); got != want {
+			t.Errorf("outputBound(%q): want %d, got %d", msg, want, got)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -36,9 +37,21 @@ func decodeChunk(data []byte, w *wireChunk) error {
 				w.Choices = append(w.Choices, ch)
 			})
 		case "usage":
-			s.into(&w.Usage)
+			if !s.Null() { // DeepSeek sends "usage":null in every chunk
+				s.into(&w.Usage)
+			}
 		case "error":
-			s.into(&w.Error)
+			if !s.Null() {
+				s.into(&w.Error)
+			}
+		case "object":
+			if raw := s.Raw(); bytes.IndexByte(raw, '\\') >= 0 {
+				s.intoRaw(raw, &w.Object)
+			} else {
+				w.Object = errorObject(string(raw) == `"error"`)
+			}
+		case "message":
+			w.Message = s.str()
 		default:
 			s.Skip()
 		}
@@ -57,7 +70,11 @@ func (s *chunkScan) delta(d *wireDelta) {
 	s.Object(func(key []byte) {
 		switch string(key) {
 		case "content":
-			d.Content = s.str()
+			if s.Peek() == '[' {
+				s.into(&d.Content) // an array of typed parts: rare, so encoding/json reads it
+				return
+			}
+			d.Content.Text = s.str()
 		case "reasoning_content":
 			d.ReasoningContent = s.str()
 		case "reasoning":
@@ -89,7 +106,11 @@ func (s *chunkScan) str() string {
 
 // into unmarshals the next value into v with encoding/json.
 func (s *chunkScan) into(v any) {
-	raw := s.Raw()
+	s.intoRaw(s.Raw(), v)
+}
+
+// intoRaw unmarshals raw, a value already read, into v with encoding/json.
+func (s *chunkScan) intoRaw(raw []byte, v any) {
 	if s.Failed() {
 		return
 	}

@@ -11,7 +11,7 @@ func TestDecodeChunkReplacesInvalidUTF8(t *testing.T) {
 	if err := decodeChunk([]byte("{\"choices\":[{\"delta\":{\"content\":\"a\xffb\",\"reasoning_content\":\"\xc3\"}}]}"), &got); err != nil {
 		t.Fatal(err)
 	}
-	if d := got.Choices[0].Delta; d.Content != "a\uFFFDb" || d.ReasoningContent != "\uFFFD" {
-		t.Errorf("want %q and %q, got %q and %q", "a\uFFFDb", "\uFFFD", d.Content, d.ReasoningContent)
+	if d := got.Choices[0].Delta; d.Content.Text != "a\uFFFDb" || d.ReasoningContent != "\uFFFD" {
+		t.Errorf("want %q and %q, got %q and %q", "a\uFFFDb", "\uFFFD", d.Content.Text, d.ReasoningContent)
 	}
 }

@@ -16,6 +16,12 @@ func TestDecodeChunkAgreesWithEncodingJSON(t *testing.T) {
 		` { "choices" : [ ] , "usage" : null , "extra" : [ true , false , -1.5e3 , { } ] } `,
 		`{"choices":[],"error":{"message":"boom","type":"server_error","code":500}}`,
 		`{"choices":[{"delta":{"reasoning":"think"}}]}`,
+		`{"usage":{"prompt_tokens":"many","completion_tokens":-3}}`,
+		`{"usage":"n/a"}`,
+		`{"choices":[{"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"hm"}]},{"type":"text","text":"3"},{"type":"image_url"}]}}]}`,
+		`{"choices":[{"delta":{"content":[{"type":"thinking","thinking":"plain"}]}}]}`,
+		`{"object":"error","message":"This model's maximum context length is 4096 tokens.","type":"BadRequestError","code":400}`,
+		`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"f","arguments":{"a": [1, 2]}}}]}}]}`,
 	}
 	for _, in := range valid {
 		var got, want wireChunk
@@ -35,7 +41,7 @@ func TestDecodeChunkAgreesWithEncodingJSON(t *testing.T) {
 	}
 	invalid := []string{
 		``, `{`, `{"choices":[{"delta":{"content":"cut`, `{"choices":[}`, `{"a" 1}`, `{"a":1,}x`, `{"a":1} trailing`,
-		`{"usage":{"prompt_tokens":"many"}}`, `{"choices":[{"delta":{"content":"bad \x escape"}}]}`, `{"a":}`,
+		`{"choices":[{"delta":{"content":"bad \x escape"}}]}`, `{"a":}`, `{"choices":[{"delta":{"content":{"text":"x"}}}]}`,
 	}
 	for _, in := range invalid {
 		var got wireChunk

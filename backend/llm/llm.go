@@ -100,10 +100,15 @@ const (
 	ChunkToolCall
 	ChunkUsage
 	ChunkFinish
+	// ChunkNote is something the user should know about an answer that is
+	// still good: an unknown finish reason, unusable usage numbers.
+	ChunkNote
 )
 
-// ToolCallDelta is a fragment of a tool call. ID and Name arrive with the
-// first fragment of an Index; later fragments carry only Arguments text.
+// ToolCallDelta is a fragment of a tool call. Each call of a response has
+// its own Index, in the order the calls began; its first fragment carries
+// its ID (one the stream made up when the server sent none or repeated
+// one) and Name, later fragments only Arguments text.
 type ToolCallDelta struct {
 	Index     int    `json:"index"`
 	ID        string `json:"id,omitempty"`
@@ -112,7 +117,7 @@ type ToolCallDelta struct {
 }
 
 // Chunk is one streamed piece of a response. Usage always precedes Finish
-// and nothing follows Finish.
+// and nothing follows Finish. Text holds a note's text too.
 type Chunk struct {
 	Kind     ChunkKind      `json:"kind"`
 	Text     string         `json:"text,omitempty"`
@@ -128,8 +133,8 @@ const (
 	FinishStop      FinishReason = "stop"
 	FinishToolCalls FinishReason = "tool-calls"
 	FinishMaxTokens FinishReason = "max-tokens"
-	// FinishOther is any other provider reason (content_filter,
-	// insufficient_system_resource, ...); the stream reports it as an error.
+	// FinishOther is any other provider reason (content_filter, ...); the
+	// stream reports it as an error.
 	FinishOther FinishReason = "other"
 	// FinishCancelled marks an answer the user cut short: the text is what
 	// had arrived when the turn was cancelled.

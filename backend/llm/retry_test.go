@@ -32,7 +32,7 @@ func TestRetryPolicyDelays(t *testing.T) {
 		{1, &Error{Kind: ErrInvalidRequest}, 0, false},
 		{1, &Error{Kind: ErrContextOverflow}, 0, false},
 		{1, &Error{Kind: ErrMalformed}, 0, false},
-		{1, &Error{Kind: ErrStreamClosed}, 0, false},
+		{1, &Error{Kind: ErrStreamClosed}, 500 * time.Millisecond, true},
 		{1, &Error{Kind: ErrModelStopped}, 0, false},
 		{1, &Error{Kind: ErrAborted}, 0, false},
 		{1, nil, 0, false},

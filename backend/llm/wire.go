@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"slices"
@@ -50,8 +51,28 @@ type wireToolCall struct {
 }
 
 type wireFunction struct {
-	Name      string `json:"name,omitempty"`
-	Arguments string `json:"arguments"`
+	Name      string   `json:"name,omitempty"`
+	Arguments wireArgs `json:"arguments"`
+}
+
+// wireArgs is a call's arguments: the JSON text in a string, as the
+// OpenAI format has it, or the object itself, as some gateways send it.
+type wireArgs string
+
+func (a *wireArgs) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		return json.Unmarshal(b, (*string)(a))
+	case 'n':
+		*a = ""
+	default:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			return err
+		}
+		*a = wireArgs(buf.String())
+	}
+	return nil
 }
 
 type wireTool struct {
@@ -64,9 +85,6 @@ type wireToolSpec struct {
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
 }
-
-// noToolOutput replaces an empty tool result, which some servers reject.
-const noToolOutput = "(no output)"
 
 // encodeRequest builds the wire body of a streamed request shaped as sh
 // says. An empty Effort leaves reasoning to the server's default; title
@@ -104,18 +122,37 @@ func encodeRequest(r Request, sh shape) wireRequest {
 }
 
 // encodeMessages serialises the history with system messages first, in
-// their original order, then everything else in order. passBack sends
-// assistant reasoning back as reasoning_content, which only DeepSeek's
-// thinking mode wants (api.openai.com refuses unknown message fields).
+// their original order, then everything else in order, with every tool
+// call paired with its result (see pairing). passBack sends assistant
+// reasoning back as reasoning_content, which only DeepSeek's thinking mode
+// wants (api.openai.com refuses unknown message fields).
 func encodeMessages(msgs []Message, passBack bool) []wireMessage {
 	ordered := slices.Concat(
 		slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m.Role != RoleSystem }),
 		slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m.Role == RoleSystem }),
 	)
+	p := newPairing(ordered)
 	out := make([]wireMessage, 0, len(ordered))
+	// Images of tool results follow their results as one user message,
+	// since a tool message carries text only.
 	var toolImages []Image
-	for i, m := range ordered {
-		w := wireMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+	closeResults := func() {
+		out = p.close(out)
+		if len(toolImages) > 0 {
+			out = append(out, toolImagesMessage(toolImages))
+			toolImages = nil
+		}
+	}
+	for _, m := range ordered {
+		if m.Role == RoleTool {
+			if w, ok := p.result(m); ok {
+				out = append(out, w)
+				toolImages = append(toolImages, m.Images...)
+			}
+			continue
+		}
+		closeResults()
+		w := wireMessage{Role: m.Role, Content: m.Content}
 		switch m.Role {
 		case RoleAssistant:
 			if passBack {
@@ -123,78 +160,17 @@ func encodeMessages(msgs []Message, passBack bool) []wireMessage {
 			}
 			for _, tc := range m.ToolCalls {
 				w.ToolCalls = append(w.ToolCalls, wireToolCall{
-					ID: tc.ID, Type: "function",
-					Function: wireFunction{Name: tc.Name, Arguments: tc.Arguments},
+					ID: p.call(tc.ID), Type: "function",
+					Function: wireFunction{Name: tc.Name, Arguments: wireArgs(tc.Arguments)},
 				})
 			}
-		case RoleTool:
-			if w.Content == "" {
-				w.Content = noToolOutput
-			}
-			toolImages = append(toolImages, m.Images...)
 		case RoleUser:
 			if len(m.Images) > 0 {
 				w.Parts = imageContent(m.Content, m.Images)
 			}
 		}
 		out = append(out, w)
-		if len(toolImages) > 0 && (i+1 == len(ordered) || ordered[i+1].Role != RoleTool) {
-			out = append(out, toolImagesMessage(toolImages))
-			toolImages = nil
-		}
 	}
-	return out
-}
-
-// wireChunk is one decoded SSE data payload of a streamed response.
-type wireChunk struct {
-	Choices []wireChoice `json:"choices"`
-	Usage   *wireUsage   `json:"usage"`
-	Error   *wireError   `json:"error"`
-}
-
-type wireChoice struct {
-	Delta        wireDelta `json:"delta"`
-	FinishReason string    `json:"finish_reason"`
-}
-
-// wireDelta accepts reasoning as DeepSeek's reasoning_content or as the
-// reasoning field some other compatible servers use.
-type wireDelta struct {
-	Content          string         `json:"content"`
-	ReasoningContent string         `json:"reasoning_content"`
-	Reasoning        string         `json:"reasoning"`
-	ToolCalls        []wireToolCall `json:"tool_calls"`
-}
-
-type wireUsage struct {
-	PromptTokens          int  `json:"prompt_tokens"`
-	CompletionTokens      int  `json:"completion_tokens"`
-	PromptCacheHitTokens  *int `json:"prompt_cache_hit_tokens"`
-	PromptCacheMissTokens *int `json:"prompt_cache_miss_tokens"`
-	PromptTokensDetails   struct {
-		CachedTokens int `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
-	CompletionTokensDetails struct {
-		ReasoningTokens int `json:"reasoning_tokens"`
-	} `json:"completion_tokens_details"`
-}
-
-// usage maps the wire counts into disjoint buckets. DeepSeek reports cache
-// hits and misses directly; other servers report cached_tokens, and the
-// uncached input is what remains of the prompt.
-func (u *wireUsage) usage() Usage {
-	out := Usage{
-		CacheRead: u.PromptTokensDetails.CachedTokens,
-		Output:    u.CompletionTokens,
-		Reasoning: u.CompletionTokensDetails.ReasoningTokens,
-	}
-	if u.PromptCacheHitTokens != nil {
-		out.CacheRead = *u.PromptCacheHitTokens
-	}
-	out.Input = u.PromptTokens - out.CacheRead
-	if u.PromptCacheMissTokens != nil {
-		out.Input = *u.PromptCacheMissTokens
-	}
+	closeResults()
 	return out
 }

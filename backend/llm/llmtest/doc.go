@@ -19,10 +19,20 @@
 // NoDone); HTTPError and RateLimited answer with an error; Replay sends a
 // recorded .chunks.jsonl or .sse file.
 //
+// The shapes other servers send have Parts too (providers.md §2):
+// ToolCallAt (whole calls at any index, with or without ids: Ollama, vLLM,
+// restarted indexes, repeated ids), ReasoningField (Ollama's reasoning),
+// ReasoningBoth (vLLM's reasoning and reasoning_content), ContentParts
+// (Mistral's content arrays), ErrorObject (vLLM's top-level error chunk),
+// RawUsage (counts of any type), Finish("eos"), Queued (keep-alives until
+// the client leaves), EndWithoutFinish, Data (any payload) and
+// CRLineEndings.
+//
 // Every request is recorded (Requests) and validated the way DeepSeek
 // validates it: each tool result must answer a pending tool call of an
 // earlier assistant message, every tool call must be answered before the
-// next user or assistant message, and an assistant message replaying tool
+// next user or assistant message, no call id may be empty or used twice,
+// and an assistant message replaying tool
 // calls this server sent together with reasoning must pass that reasoning
 // back as reasoning_content. A violating request is answered with HTTP 400
 // and recorded (Violations); so is a request that arrives after the script
@@ -41,15 +51,20 @@
 //	  {"keep_alive": 3, "text": "slow start"},
 //	  {"text": "partial", "disconnect": true},
 //	  {"stall": true},
-//	  {"replay": "../../testdata/deepseek/deepseek-chat-v31_content-then-tool-call.sse"}
+//	  {"replay": "../../testdata/deepseek/deepseek-chat-v31_content-then-tool-call.sse"},
+//	  {"data": ["{\"object\":\"error\",\"message\":\"boom\"}"]},
+//	  {"queued_ms": 500},
+//	  {"text": "lone CRs", "cr": true, "finish": "eos"}
 //	]}
 //
 // Fields of a response: status, body and retry_after make an HTTP error
 // (status other than 200); replay sends a recording (path relative to the
 // script file); otherwise a stream is built from keep_alive (count of
-// comments sent first), reasoning, text, tool_calls (each in three argument
-// fragments), then the faults malformed, disconnect, stall and no_done,
-// then usage and finish (default stop, or tool_calls when there are tool
-// calls). chunk is the delta size in runes (0: one delta) and delay_ms the
+// comments sent first), queued_ms (keep-alives at that interval until the
+// client leaves, and nothing else), data (raw payloads), reasoning, text,
+// tool_calls (each in three argument fragments), then the faults
+// malformed, disconnect, stall and no_done, then usage and finish (default
+// stop, or tool_calls when there are tool calls); cr ends lines with a
+// lone CR. chunk is the delta size in runes (0: one delta) and delay_ms the
 // pause before each event.
 package llmtest

@@ -30,6 +30,11 @@ type fileResponse struct {
 	Disconnect bool           `json:"disconnect"`
 	Stall      bool           `json:"stall"`
 	NoDone     bool           `json:"no_done"`
+	// Data are raw data payloads sent before the reasoning: any shape.
+	Data []string `json:"data"`
+	// QueuedMS sends keep-alives every so many ms until the client leaves.
+	QueuedMS int  `json:"queued_ms"`
+	CR       bool `json:"cr"`
 }
 
 type fileToolCall struct {
@@ -84,7 +89,9 @@ func (f fileResponse) response(dir string) (Response, error) {
 		}
 		return Replay(f.Replay)
 	}
-	return Reply(f.parts()...), nil
+	r := Reply(f.parts()...)
+	r.CR = f.CR
+	return r, nil
 }
 
 // parts lays the reply out in a fixed order: keep-alives, reasoning, text,
@@ -93,6 +100,12 @@ func (f fileResponse) parts() []Part {
 	parts := []Part{Pace(time.Duration(f.DelayMS) * time.Millisecond)}
 	for range f.KeepAlive {
 		parts = append(parts, KeepAlive())
+	}
+	if f.QueuedMS > 0 {
+		return append(parts, Queued(time.Duration(f.QueuedMS)*time.Millisecond))
+	}
+	for _, d := range f.Data {
+		parts = append(parts, Data(d))
 	}
 	if f.Reasoning != "" {
 		parts = append(parts, Reasoning(f.Reasoning, f.Chunk))

@@ -14,10 +14,11 @@ type Response struct {
 	Header http.Header
 	Body   string // the body of an HTTP error
 	Events []Event
+	CR     bool // end lines with a lone CR (see CRLineEndings)
 }
 
 // Event is one step of a streamed body. Exactly one of Data, Comment, Raw,
-// Disconnect or Stall is set; Delay is waited before it.
+// Disconnect, Stall or KeepAliveEvery is set; Delay is waited before it.
 type Event struct {
 	Delay      time.Duration
 	Data       string // written as "data: <Data>\n\n"
@@ -25,6 +26,9 @@ type Event struct {
 	Raw        string // written verbatim
 	Disconnect bool   // drop the connection mid-stream
 	Stall      bool   // send nothing more until the client goes away
+	// KeepAliveEvery sends ": keep-alive" at this interval until the
+	// client goes away.
+	KeepAliveEvery time.Duration
 }
 
 // WithHeader returns r with a response header added.

@@ -257,12 +257,24 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp Response, n
 			s.signalStall()
 			s.wait(r, -1)
 			return
+		case e.KeepAliveEvery > 0:
+			for s.wait(r, e.KeepAliveEvery) {
+				if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
+					return
+				}
+				flusher.Flush()
+			}
+			return
 		case e.Disconnect:
 			flusher.Flush()
 			panic(http.ErrAbortHandler)
 		}
 		s.remember(turn, e)
-		if _, err := io.WriteString(w, e.wire()); err != nil {
+		text := e.wire()
+		if resp.CR {
+			text = strings.ReplaceAll(text, "\n", "\r")
+		}
+		if _, err := io.WriteString(w, text); err != nil {
 			return
 		}
 		flusher.Flush()

@@ -169,7 +169,7 @@ func TestScriptFileServesEachKindOfResponse(t *testing.T) {
 		"Hmm.|Hello!|stop",
 		"||tool-calls",
 		"rate-limit (HTTP 429): the provider is rate-limiting requests; tack retries automatically, or wait a minute and try again (scripted HTTP 429)",
-		"stream-closed: the provider closed the stream before it finished (no [DONE]); try again",
+		"|partial|stop", // a finish reason without [DONE] is a finished answer
 		"|I'll check the current weather in Tokyo for you.|tool-calls",
 	}
 	if strings.Join(results, "\n") != strings.Join(want, "\n") {
@@ -184,4 +184,64 @@ func mustAbs(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return abs
+}
+
+func TestEmptyAndRepeatedCallIDsAreRejected(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("unused"))
+	post(t, srv, `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"","tool_calls":[{"id":"","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"","content":"x"}]}`)
+	wantViolation(t, srv, "message 1: a tool call has an empty id")
+	srv = llmtest.New(t, llmtest.ReplyText("unused"))
+	post(t, srv, `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":"x"},{"role":"tool","tool_call_id":"c","content":"y"}]}`)
+	if v := srv.Violations(); len(v) == 0 || !strings.Contains(v[0], "tool call id c is used twice") {
+		t.Errorf("want the repeated id named, got %q", v)
+	}
+}
+
+// TestShapesReachTheClientAsTheyWouldFromOtherServers runs each shape
+// part of the fake through the real client.
+func TestShapesReachTheClientAsTheyWouldFromOtherServers(t *testing.T) {
+	tests := []struct {
+		name string
+		resp llmtest.Response
+		want string // reasoning|text|calls|finish, or the error
+	}{
+		{"ollama reasoning field", llmtest.Reply(llmtest.ReasoningField("We need", 3), llmtest.Text("OK", 0)), "We need|OK||stop"},
+		{"vllm both reasoning fields", llmtest.Reply(llmtest.ReasoningBoth("Think", 2), llmtest.Text("2", 0)), "Think|2||stop"},
+		{"mistral content parts", llmtest.Reply(llmtest.ContentParts("hm", "3"), llmtest.Text("91", 0)), "hm|391||stop"},
+		{"calls without ids restarting at index 0", llmtest.Reply(llmtest.ToolCallAt(0, "", "read", `{"path":"a"}`), llmtest.ToolCallAt(0, "", "read", `{"path":"b"}`)),
+			`||read{"path":"a"} read{"path":"b"}|tool-calls`},
+		{"a new id at a used index", llmtest.Reply(llmtest.ToolCallAt(0, "x", "bash", `{}`), llmtest.ToolCallAt(0, "y", "bash", `{}`)), `||bash{} bash{}|tool-calls`},
+		{"error object after text", llmtest.Reply(llmtest.Text("partial", 0), llmtest.ErrorObject("boom")),
+			"server: the provider reported an error mid-stream; tack retries automatically, or try again later (boom)"},
+		{"unknown finish reason", llmtest.Reply(llmtest.Text("done", 0), llmtest.Finish("eos")), "|done||stop"},
+		{"bad usage", llmtest.Reply(llmtest.Text("done", 0), llmtest.RawUsage(`{"prompt_tokens":-5}`)), "|done||stop"},
+		{"closed before the finish", llmtest.Reply(llmtest.Text("half", 0), llmtest.EndWithoutFinish()),
+			"stream-closed: the provider closed the stream before it finished (no [DONE]); tack retries automatically, or try again"},
+		{"CR line endings", llmtest.CRLineEndings(llmtest.Reply(llmtest.Reasoning("r", 0), llmtest.Text("t", 0))), "r|t||stop"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t, tt.resp)
+			client := llm.NewClient(llm.ClientConfig{BaseURL: srv.URL()})
+			s, err := client.Stream(context.Background(), llm.Request{Model: "m", Messages: []llm.Message{{Role: llm.RoleUser, Content: "go"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			acc, err := llm.Collect(s)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				m := acc.Message()
+				var calls []string
+				for _, c := range m.ToolCalls {
+					calls = append(calls, c.Name+c.Arguments)
+				}
+				got = m.Reasoning + "|" + m.Content + "|" + strings.Join(calls, " ") + "|" + string(acc.Finish())
+			}
+			if got != tt.want {
+				t.Errorf("\nwant %s\ngot  %s", tt.want, got)
+			}
+		})
+	}
 }

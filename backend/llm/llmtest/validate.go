@@ -115,10 +115,11 @@ func decodeRequest(raw []byte, h http.Header) (*Request, []string) {
 	return &req, nil
 }
 
-// validate checks what DeepSeek rejects with HTTP 400: tool results that
-// answer no pending call, calls left unanswered before the next user or
-// assistant message, reasoning not passed back on an assistant message whose
-// tool calls were sent with reasoning, and null assistant content.
+// validate checks what DeepSeek and OpenAI reject with HTTP 400: tool
+// results that answer no pending call, calls left unanswered before the
+// next user or assistant message, calls with an empty or repeated id,
+// reasoning not passed back on an assistant message whose tool calls were
+// sent with reasoning, and null assistant content.
 func validate(req *Request, reasoned map[string]string) []string {
 	var problems []string
 	var open []string // tool-call ids awaiting an answer, in call order
@@ -139,6 +140,12 @@ func validate(req *Request, reasoned map[string]string) []string {
 				problems = append(problems, fmt.Sprintf("message %d: assistant content is null", i))
 			}
 			for _, tc := range m.ToolCalls {
+				switch {
+				case tc.ID == "":
+					problems = append(problems, fmt.Sprintf("message %d: a tool call has an empty id", i))
+				case seen[tc.ID]:
+					problems = append(problems, fmt.Sprintf("message %d: tool call id %s is used twice", i, tc.ID))
+				}
 				open, seen[tc.ID] = append(open, tc.ID), true
 				if want := reasoned[tc.ID]; want != "" && m.ReasoningContent != want {
 					problems = append(problems, fmt.Sprintf("message %d: tool call %s came with reasoning, want it passed back as reasoning_content, got %q", i, tc.ID, clip(m.ReasoningContent)))
