@@ -120,6 +120,9 @@ func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, err
 	req.MaxTokens = summaryMaxTokens
 	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: summaryInstruction})
 	s, err := a.cfg.Provider.Stream(ctx, req)
+	if le := (*llm.Error)(nil); errors.As(err, &le) && fitOutput(&req, le) {
+		s, err = a.cfg.Provider.Stream(ctx, req)
+	}
 	if err != nil {
 		return CompactResult{}, fmt.Errorf("summary request: %w", err)
 	}

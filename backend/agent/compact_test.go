@@ -270,8 +270,8 @@ func TestOverflowThatCannotBeCompactedSaysWhy(t *testing.T) {
 	if end.Error == nil || end.Error.Kind != string(llm.ErrContextOverflow) {
 		t.Fatalf("want the turn ended by the overflow, got %+v", end)
 	}
-	if msg := end.Error.Message; !strings.Contains(msg, "compacting it failed (no compactable history yet)") || !strings.Contains(msg, "/new") {
-		t.Fatalf("want the compaction failure named and /new suggested, got %q", msg)
+	if msg := end.Error.Message; !strings.Contains(msg, "there is no earlier history to compact") || !strings.Contains(msg, "send less at once") || !strings.Contains(msg, "/model") {
+		t.Fatalf("want the message to say nothing could be compacted and what to do instead, got %q", msg)
 	}
 }
 

@@ -23,3 +23,25 @@ func TestOutputBoundOnlyForModelsTheCatalogKnows(t *testing.T) {
 		t.Fatalf("want max_tokens 384000 for the catalog's DeepSeek model and none for an unknown one, got %+v", reqs)
 	}
 }
+
+// TestOutputBoundTooLargeForTheWindowIsLoweredNotCompacted: vLLM refuses
+// prompt + max_tokens beyond the window (vllm#20409); that is no context
+// overflow, and the request goes again with the bound that fits.
+func TestOutputBoundTooLargeForTheWindowIsLoweredNotCompacted(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		{Status: 400, Body: `{"object":"error","message":"This model's maximum context length is 16384 tokens. However, you requested 384100 tokens (100 in the messages, 384000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}`},
+		llmtest.ReplyText("fits now"),
+	})
+	f.agent.Send("hi")
+	f.waitIdle()
+	reqs := f.srv.Requests()
+	if len(reqs) != 2 || reqs[0].MaxTokens != 384_000 || reqs[1].MaxTokens != 16_284 {
+		t.Fatalf("want the request sent again with max_tokens 16284, got %d requests %+v", len(reqs), reqs)
+	}
+	for _, e := range f.log.Events() {
+		if e.Type == "compact/start" {
+			t.Fatal("want no compaction for an output bound too large")
+		}
+	}
+	f.srv.AssertConsumed(t)
+}

@@ -29,6 +29,13 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 		if !errors.As(err, &le) {
 			le = &llm.Error{Kind: llm.ErrTransport, Message: err.Error(), Err: err}
 		}
+		if fitOutput(&req, le) {
+			if streamed {
+				a.publish(StepDiscarded{Turn: turn, Step: step})
+			}
+			attempt--
+			continue
+		}
 		if le.Kind == llm.ErrContextOverflow {
 			// Summarise the history and try once more; a second overflow
 			// ends the turn.
@@ -42,6 +49,9 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 			if _, err := a.compact(ctx, turn); err != nil {
 				if ctx.Err() != nil {
 					return msg, ctx.Err()
+				}
+				if errors.Is(err, ErrNothingToCompact) {
+					return msg, tooLargeAlone(le)
 				}
 				return msg, overflowAfter(le, "and compacting it failed", err)
 			}
@@ -67,6 +77,27 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 			return msg, err
 		}
 	}
+}
+
+// fitOutput lowers the request's output bound to what the server said its
+// window leaves beside the prompt, and reports whether it did: the request
+// is then worth sending again at once.
+func fitOutput(req *llm.Request, le *llm.Error) bool {
+	if le.MaxOutput <= 0 || req.MaxTokens != 0 && req.MaxTokens <= le.MaxOutput {
+		return false
+	}
+	req.MaxTokens = le.MaxOutput
+	return true
+}
+
+// tooLargeAlone rewords an overflow with no history to compact: what was
+// just sent is itself too large.
+func tooLargeAlone(le *llm.Error) *llm.Error {
+	e := *le
+	e.Err = le
+	e.Message = "the request does not fit the model's context window and there is no earlier history to compact; " +
+		"send less at once (a shorter message, fewer or smaller files), or switch to a model with a larger window with /model"
+	return &e
 }
 
 // overflowAfter rewords a context overflow that compaction could not cure,
