@@ -138,6 +138,9 @@ func (p *printer) handle(e session.Event) (session.TurnEnd, bool) {
 		p.usage = p.usage.Add(d.Usage)
 		m, _ := p.ag.Catalog().Lookup(modelOf(p.ag))
 		p.cost += m.Cost(d.Usage)
+		for _, n := range d.Notes {
+			fmt.Fprintln(p.o.Stderr, "[note] "+textfmt.SanitizeLine(n))
+		}
 	case session.ToolCall:
 		fmt.Fprintln(p.o.Stderr, CallText(d.Name, d.Arguments, d.Card))
 	case session.Retry:

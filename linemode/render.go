@@ -213,6 +213,10 @@ func (r *Renderer) logged(e session.Event) {
 		if !r.HideTools {
 			r.Write("\n" + tagIndent + ResultText(d.Text) + "\n" + tagIndent)
 		}
+	case session.AssistantMessage:
+		for _, n := range d.Notes {
+			r.Write(r.newLine() + "[note] " + textfmt.SanitizeLine(n) + "\n")
+		}
 	case session.TodoWrite:
 		r.Write(todoBlock(d.Todos))
 	case session.Retry:

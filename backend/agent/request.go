@@ -180,7 +180,7 @@ func (a *Agent) stream(ctx context.Context, req llm.Request, turn, step int, st 
 	usage, _ := acc.Usage()
 	return session.AssistantMessage{
 		Text: m.Content, Reasoning: m.Reasoning, ToolCalls: m.ToolCalls,
-		Usage: usage, Finish: acc.Finish(),
+		Usage: usage, Finish: acc.Finish(), Notes: acc.Notes(),
 	}, streamed, nil
 }
 

@@ -114,6 +114,9 @@ type (
 		ToolCalls []llm.ToolCall   `json:"tool_calls,omitempty"`
 		Usage     llm.Usage        `json:"usage"`
 		Finish    llm.FinishReason `json:"finish"`
+		// Notes are what the stream noted about a good answer (an unknown
+		// finish reason, unusable token counts).
+		Notes []string `json:"notes,omitempty"`
 	}
 	ToolCall struct {
 		Turn      int       `json:"turn"`

@@ -50,6 +50,9 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 		return false
 	case session.AssistantMessage:
 		t.settle(d)
+		for _, n := range d.Notes {
+			t.AddNotice("Note: "+n+".", NoticeDim)
+		}
 	case session.ToolCall:
 		t.toolCall(d)
 	case session.ToolResult:
