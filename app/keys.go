@@ -7,16 +7,9 @@ import (
 	"github.com/tack-agent/tack/views/transcript"
 )
 
-// Keys that are not obvious from the help text:
-//   - Home and End scroll the transcript while the editor is empty (in a
-//     draft they move the cursor); Ctrl+Home and Ctrl+End always scroll.
-//   - F2 toggles mouse capture. With capture on, the wheel scrolls the
-//     transcript; off, the terminal's own selection and copy work.
-//   - Ctrl+Y copies the last answer (as /copy does).
-//
-// A key goes to the first that is open of: the question or approval, an
-// overlay, the completion menu; only then to the global shortcuts and the
-// editor. Global shortcuts are therefore ignored while an overlay is open.
+// The keys themselves are in keymap.go. F2 toggles mouse capture: with
+// capture on, the wheel scrolls the transcript; off, the terminal's own
+// selection and copy work.
 
 // wheelRows is how far one wheel notch scrolls.
 const wheelRows = 3
@@ -63,69 +56,33 @@ func (m *Model) editorKey(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// globalKey handles the shortcuts; ok is false for a key the editor takes.
+// globalKey runs the chat binding of key s; ok is false for a key the
+// editor takes.
 func (m *Model) globalKey(s string) (cmd tea.Cmd, ok bool) {
-	switch s {
-	case "tab":
-		return m.followUp(), true
-	case "shift+tab":
-		return m.cyclePermissions(), true
-	case "esc":
-		return m.escape(), true
-	case "ctrl+c":
-		return m.interrupt(), true
-	case "ctrl+d":
-		return m.exitKey(), true
-	case "ctrl+l":
-		return tea.ClearScreen, true
-	case "ctrl+o":
-		m.cycleCards()
-	case "ctrl+t":
-		m.toggleReasoning()
-	case "ctrl+r":
-		return m.openHistory(), true
-	case "ctrl+g":
-		return m.externalEditor(), true
-	case "ctrl+y":
-		return m.copyLastAnswer(), true
-	case "f2":
-		m.mouse = !m.mouse
-	case "?":
-		if !m.editor.Empty() {
-			return nil, false
-		}
-		m.openHelp()
-	default:
-		return m.scrollKey(s)
-	}
-	return nil, true
-}
-
-// scrollKey moves the transcript; Home and End do so only while the editor
-// is empty.
-func (m *Model) scrollKey(s string) (tea.Cmd, bool) {
-	switch s {
-	case "pgup":
-		m.scrollBy(m.viewportRows() - 1)
-	case "pgdown":
-		m.scrollBy(-(m.viewportRows() - 1))
-	case "ctrl+home":
-		m.scrollBy(m.maxScroll())
-	case "ctrl+end":
-		m.scroll = 0
-	case "home", "end":
-		if !m.editor.Empty() {
-			return nil, false
-		}
-		if s == "home" {
-			m.scrollBy(m.maxScroll())
-		} else {
-			m.scroll = 0
-		}
-	default:
+	b, found := m.bindings[s]
+	if !found {
 		return nil, false
 	}
-	return nil, true
+	return b.run(m, s)
+}
+
+// pageKey is PgUp and PgDn: a screen of the transcript, less one row.
+func (m *Model) pageKey(s string) {
+	if s == "pgup" {
+		m.scrollBy(m.viewportRows() - 1)
+	} else {
+		m.scrollBy(-(m.viewportRows() - 1))
+	}
+}
+
+// edgeKey is Home and End (with or without Ctrl): the top or the bottom
+// of the transcript.
+func (m *Model) edgeKey(s string) {
+	if s == "home" || s == "ctrl+home" {
+		m.scrollBy(m.maxScroll())
+	} else {
+		m.scroll = 0
+	}
 }
 
 // escape cancels the running turn (overlays and the menu took Esc first).

@@ -94,6 +94,7 @@ type Model struct {
 	requests   []*interact.Request
 
 	editor   editor.Editor
+	bindings map[string]binding // the chat keys of keyTable
 	menu     *complete.Menu
 	uses     map[string]int // command runs by name, frequent first in the menu
 	files    fileIndex
@@ -127,6 +128,7 @@ func New(o Options) *Model {
 		proj:   session.NewProjection(session.Header{}),
 		uses:   map[string]int{},
 	}
+	m.bindings = chatKeys(keyTable())
 	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Reasoning: !o.HideReasoning, Cards: cards.Collapsed})
 	m.editor = editor.New(m.theme, m.width)
 	m.menu = complete.NewMenu(m.theme)

@@ -184,8 +184,5 @@ func (m *Model) openDetails() {
 // openHelp shows the keys and the commands.
 func (m *Model) openHelp() {
 	m.ov.closeAll()
-	keys := append(help.DefaultKeys(),
-		help.Binding{Keys: "Ctrl+Y, /copy", Action: "copy the last answer (OSC 52)"},
-		help.Binding{Keys: "!command", Action: "run a shell command; its output becomes context"})
-	m.ov.help = help.New(keys, completionCommands(m.ov.commands), m.theme)
+	m.ov.help = help.New(helpKeys(keyTable()), completionCommands(m.ov.commands), m.theme)
 }

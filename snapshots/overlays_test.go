@@ -188,6 +188,10 @@ var overlayCases = []overlayCase{
 		}
 		return nil
 	}, drive: func(t *testing.T, tt *Term) { tt.Ctrl('r'); tt.Type("fix") }, want: []string{"History search: fix"}},
+	{name: "help", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		f.CommandList = []commands.Command{{Name: "compact", Description: "Summarise the conversation to free context"}}
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Type("?") }, want: []string{"Keyboard shortcuts"}},
 }
 
 // TestOverlayScreens pins every overlay mounted in the running program at

@@ -22,28 +22,6 @@ type Binding struct {
 	Action string
 }
 
-// DefaultKeys is the full-screen front door's key list.
-func DefaultKeys() []Binding {
-	return []Binding{
-		{"Enter", "send (steer while the agent runs)"},
-		{"Shift/Alt+Enter, Ctrl+J", "newline"},
-		{"Up/Down", "prompt history; menu navigation"},
-		{"Tab", "accept completion; queue a follow-up while running"},
-		{"Esc", "close overlay; cancel the running turn"},
-		{"Ctrl+C", "cancel while running; clear input or exit while idle"},
-		{"Ctrl+D", "exit when idle"},
-		{"Ctrl+O", "cycle tool cards: collapsed, expanded, hidden"},
-		{"Ctrl+T", "show or hide reasoning"},
-		{"Ctrl+R", "search prompt history"},
-		{"Ctrl+G", "edit the draft in $VISUAL or $EDITOR"},
-		{"Ctrl+L", "redraw"},
-		{"PgUp/PgDn, wheel", "scroll the transcript"},
-		{"Shift+Tab", "cycle the permission mode"},
-		{"F2", "toggle mouse capture (off: select text to copy)"},
-		{"@path", "reference a file; / lists commands; ? this help"},
-	}
-}
-
 // Outcome is what Update reports: Closed when the overlay is done.
 type Outcome struct{ Closed bool }
 
@@ -56,8 +34,8 @@ type Help struct {
 	page     int
 }
 
-// New builds the overlay from the key list and the commands (listed in
-// the order given).
+// New builds the overlay from the key list (the front door's key table
+// makes it) and the commands, each listed in the order given.
 func New(keys []Binding, commands []complete.Command, th theme.Theme) *Help {
 	return &Help{th: th, keys: keys, commands: commands}
 }

@@ -25,15 +25,30 @@ func commands() []complete.Command {
 	}
 }
 
+// keyList is a key list of the length and shapes the app's key table
+// gives: short and long keys, one action that wraps.
+func keyList() []Binding {
+	return []Binding{
+		{"Enter", "send (steer while the agent runs)"},
+		{"Shift/Alt+Enter, Ctrl+J", "newline"},
+		{"Esc", "close overlay; cancel the running turn"},
+		{"Ctrl+C", "cancel while running; clear input or exit while idle"},
+		{"PgUp/PgDn, wheel", "scroll the transcript"},
+		{"Home/End", "scroll to the top or bottom while the draft is empty"},
+		{"F2", "toggle mouse capture (off: select text to copy)"},
+		{"!command", "run a shell command at once; its output becomes context"},
+	}
+}
+
 func TestGoldenScreens(t *testing.T) {
 	for _, size := range [][2]int{{100, 30}, {50, 14}} {
-		h := New(DefaultKeys(), commands(), th)
+		h := New(keyList(), commands(), th)
 		golden.View(t, fmt.Sprintf("help_%dx%d", size[0], size[1]), h.View(size[0], size[1]), size[0], size[1])
 	}
 }
 
 func TestScrollsToTheCommands(t *testing.T) {
-	h := New(DefaultKeys(), commands(), th)
+	h := New(keyList(), commands(), th)
 	if v := ansi.Strip(h.View(60, 12)); strings.Contains(v, "/resume") {
 		t.Fatalf("want the commands below the first page, got\n%s", v)
 	}
@@ -49,7 +64,7 @@ func TestScrollsToTheCommands(t *testing.T) {
 }
 
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
-	h := New(DefaultKeys(), commands(), th)
+	h := New(keyList(), commands(), th)
 	for _, size := range overlaytest.Sizes() {
 		golden.Fits(t, h.View(size[0], size[1]), size[0], size[1])
 	}
