@@ -29,6 +29,7 @@ type Server struct {
 	violations []string
 	reasoned   map[string]*sentTurn // tool-call id → the turn that sent it
 	web        webScript
+	routes     []*route
 }
 
 // sentTurn is what one served response carried, for validating the
@@ -123,7 +124,7 @@ func (s *Server) Violations() []string {
 func (s *Server) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.script)
+	return len(s.script) + s.routesRemainingLocked()
 }
 
 // AssertConsumed fails t unless every scripted response was served and no
@@ -199,6 +200,11 @@ func (s *Server) admit(raw []byte, h http.Header) (Response, int) {
 	if req != nil {
 		s.requests = append(s.requests, *req)
 		problems = append(problems, validate(req, s.reasonedLocked())...)
+	}
+	if len(problems) == 0 && req != nil {
+		if resp, ok := s.routedLocked(req); ok {
+			return resp, n
+		}
 	}
 	if len(problems) == 0 && len(s.script) == 0 && s.fallback == nil {
 		problems = append(problems, "the script has run out")
