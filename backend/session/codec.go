@@ -38,7 +38,7 @@ func Ignorable(t string) bool {
 	switch t {
 	case "session/title", "llm/retry", "command/run", "command/done",
 		"approval/asked", "approval/decided", "compact/start", "compact/end",
-		"inbox/discard", "checkpoint":
+		"inbox/discard", "checkpoint", "task/start", "task/usage":
 		return true
 	}
 	return false
@@ -97,6 +97,10 @@ func decodeTyped(t string, line []byte) (e Event, known bool, err error) {
 		return decodeAs[Checkpoint](line)
 	case "session/rewind":
 		return decodeAs[Rewind](line)
+	case "task/start":
+		return decodeAs[TaskStart](line)
+	case "task/usage":
+		return decodeAs[TaskUsage](line)
 	}
 	return Event{}, false, nil
 }
@@ -202,10 +206,12 @@ type headerWire struct {
 	Created int64  `json:"created"`
 	Cwd     string `json:"cwd"`
 	Model   string `json:"model"`
+	Parent  string `json:"parent,omitempty"`
+	Agent   string `json:"agent,omitempty"`
 }
 
 func encodeHeader(h Header) ([]byte, error) {
-	b, err := json.Marshal(headerWire{headerType, h.Version, h.ID, h.Created.UnixMilli(), h.Cwd, h.Model})
+	b, err := json.Marshal(headerWire{headerType, h.Version, h.ID, h.Created.UnixMilli(), h.Cwd, h.Model, h.Parent, h.Agent})
 	if err != nil {
 		return nil, fmt.Errorf("encode session header: %w", err)
 	}
@@ -223,7 +229,7 @@ func decodeHeader(line []byte) (Header, error) {
 	if w.Version > FormatVersion {
 		return Header{}, fmt.Errorf("format version %d is newer than this tack reads (%d); upgrade tack to open it", w.Version, FormatVersion)
 	}
-	return Header{Version: w.Version, ID: w.ID, Created: time.UnixMilli(w.Created), Cwd: w.Cwd, Model: w.Model}, nil
+	return Header{Version: w.Version, ID: w.ID, Created: time.UnixMilli(w.Created), Cwd: w.Cwd, Model: w.Model, Parent: w.Parent, Agent: w.Agent}, nil
 }
 
 // lineEncoder writes event lines into a reused buffer. It does not escape

@@ -31,6 +31,10 @@ type Header struct {
 	Created time.Time `json:"created"`
 	Cwd     string    `json:"cwd"`
 	Model   string    `json:"model"`
+	// Parent is the session whose task tool started this one, and Agent
+	// the agent definition it runs; both empty for a user's session.
+	Parent string `json:"parent,omitempty"`
+	Agent  string `json:"agent,omitempty"`
 }
 
 // Span is an inclusive range of event sequence numbers.

@@ -29,6 +29,8 @@ type Summary struct {
 	// OpenPID is the process holding the session open: 0 when none, -1
 	// when the holder is unknown.
 	OpenPID int
+	// Parent is the session a subagent's session was started by.
+	Parent string
 	// Err says why the log cannot be read; the other fields are partial.
 	Err error
 }
@@ -103,7 +105,7 @@ func summarize(path string, buf []byte) Summary {
 		s.Err = fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 		return s
 	}
-	s.Cwd, s.Created = h.Cwd, h.Created
+	s.Cwd, s.Created, s.Parent = h.Cwd, h.Created, h.Parent
 	head = head[nl+1:]
 	if tail == nil {
 		tail = head
@@ -212,4 +214,40 @@ func firstPromptTitle(chunk []byte) string {
 		}
 		chunk = chunk[end+1:]
 	}
+}
+
+// Nest orders list so that each subagent's session follows its parent's,
+// children in the order they had. A child whose parent is not in list
+// stays where it was.
+func Nest(list []Summary) []Summary {
+	present := map[string]bool{}
+	for _, s := range list {
+		present[s.ID] = true
+	}
+	top := func(s Summary) bool { return s.Parent == "" || s.Parent == s.ID || !present[s.Parent] }
+	children := map[string][]Summary{}
+	for _, s := range list {
+		if !top(s) {
+			children[s.Parent] = append(children[s.Parent], s)
+		}
+	}
+	out := make([]Summary, 0, len(list))
+	seen := map[string]bool{}
+	var walk func(s Summary)
+	walk = func(s Summary) {
+		if seen[s.ID] {
+			return
+		}
+		seen[s.ID] = true
+		out = append(out, s)
+		for _, c := range children[s.ID] {
+			walk(c)
+		}
+	}
+	for _, s := range list {
+		if top(s) {
+			walk(s)
+		}
+	}
+	return out
 }

@@ -274,3 +274,14 @@ func TestTitleIsNotRepeatedInAShortLog(t *testing.T) {
 		t.Errorf("want 1 title event in a short log, got %d", titles)
 	}
 }
+
+func TestNestPutsSubagentSessionsUnderTheirParent(t *testing.T) {
+	list := []Summary{{ID: "c2", Parent: "p"}, {ID: "q"}, {ID: "orphan", Parent: "gone"}, {ID: "p"}, {ID: "c1", Parent: "p"}, {ID: "g", Parent: "c1"}}
+	var got []string
+	for _, s := range Nest(list) {
+		got = append(got, s.ID)
+	}
+	if want := "q orphan p c2 c1 g"; strings.Join(got, " ") != want {
+		t.Fatalf("want %s, got %s", want, strings.Join(got, " "))
+	}
+}

@@ -103,6 +103,10 @@ func (p *Projection) Apply(e Event) {
 		p.totals.Sum = p.totals.Sum.Add(d.Usage)
 		p.totals.Last = d.Usage
 		p.sawAssistant, p.afterLast, p.replaced = true, 0, false
+	case TaskUsage:
+		// A child's steps count in the session's totals, not in its
+		// context: Last stays the parent's own.
+		p.totals.Sum = p.totals.Sum.Add(d.Usage)
 	case ToolCall:
 		p.totals.ToolCalls++
 		p.show(e)
