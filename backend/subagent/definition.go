@@ -1,0 +1,185 @@
+// Package subagent describes the agents the task tool can start: their
+// definitions, read from Markdown files with front matter in the shape
+// Claude Code uses (.claude/agents/*.md), and the tool set each may use.
+package subagent
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/frontmatter"
+)
+
+// Definition is one agent the task tool can start.
+type Definition struct {
+	Name        string
+	Description string
+	// Tools are the tack tool names the agent may use; nil means
+	// DefaultTools.
+	Tools []string
+	// Model is the model it runs on; "" means the parent's model.
+	Model string
+	// Prompt is the file's body: instructions added to the child's system
+	// prompt.
+	Prompt string
+	// Path is the file it came from; "" for the built-in agent.
+	Path string
+}
+
+// GeneralName is the built-in agent used when a task names none.
+const GeneralName = "general"
+
+// DefaultTools are what an agent may use when its definition lists none:
+// the tools that only look, and bash, which runs inside the sandbox and
+// asks the parent's permission gate like every call.
+var DefaultTools = []string{"read", "glob", "grep", "bash", "bash_output", "bash_kill", "web_search", "web_fetch"}
+
+// never are tools no subagent gets: no nested tasks, and nothing that talks
+// to the user or the plan, which belong to the parent.
+var never = []string{"task", "ask_user_question", "exit_plan_mode"}
+
+// General is the built-in agent.
+func General() Definition {
+	return Definition{
+		Name: GeneralName,
+		Description: "General-purpose agent for research and multi-step investigation: " +
+			"searching the code, reading files, running read-only commands. It reports what it found.",
+	}
+}
+
+// Allowed reports whether the agent may use tool.
+func (d Definition) Allowed(tool string) bool {
+	if slices.Contains(never, tool) {
+		return false
+	}
+	if d.Tools == nil {
+		return slices.Contains(DefaultTools, tool)
+	}
+	return slices.Contains(d.Tools, tool)
+}
+
+// Dirs are where definitions are read from, in order of precedence: the
+// project's .tack/agents and .claude/agents, then $TACK_HOME/agents.
+func Dirs(cwd, home string) []string {
+	return []string{
+		filepath.Join(cwd, ".tack", "agents"),
+		filepath.Join(cwd, ".claude", "agents"),
+		filepath.Join(home, "agents"),
+	}
+}
+
+// Load reads the definitions in dirs, the first of a name winning, with
+// the built-in general agent unless a file replaces it. A file that cannot
+// be read or parsed is skipped and reported in problems, "path:line: what".
+func Load(dirs []string) (defs []Definition, problems []error) {
+	byName := map[string]bool{}
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			problems = append(problems, fmt.Errorf("%s: %v", dir, err))
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+				continue
+			}
+			d, err := parse(filepath.Join(dir, e.Name()))
+			if err != nil {
+				problems = append(problems, err)
+				continue
+			}
+			if !byName[d.Name] {
+				byName[d.Name] = true
+				defs = append(defs, d)
+			}
+		}
+	}
+	if !byName[GeneralName] {
+		defs = append(defs, General())
+	}
+	sort.SliceStable(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
+	return defs, problems
+}
+
+// Find returns the definition named name.
+func Find(defs []Definition, name string) (Definition, bool) {
+	i := slices.IndexFunc(defs, func(d Definition) bool { return d.Name == name })
+	if i < 0 {
+		return Definition{}, false
+	}
+	return defs[i], true
+}
+
+type front struct {
+	Name        string           `yaml:"name"`
+	Description string           `yaml:"description"`
+	Tools       frontmatter.List `yaml:"tools"`
+	Model       string           `yaml:"model"`
+}
+
+func parse(path string) (Definition, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return Definition{}, fmt.Errorf("%s: %v", path, err)
+	}
+	var f front
+	doc, err := frontmatter.Parse(src, &f)
+	if err != nil {
+		return Definition{}, fmt.Errorf("%s:%v", path, err)
+	}
+	d := Definition{
+		Name:        strings.TrimSpace(f.Name),
+		Description: strings.TrimSpace(f.Description),
+		Model:       modelOf(f.Model),
+		Prompt:      strings.TrimSpace(doc.Body),
+		Path:        path,
+	}
+	if d.Name == "" {
+		d.Name = strings.TrimSuffix(filepath.Base(path), ".md")
+	}
+	if f.Tools != nil {
+		d.Tools = []string{}
+		for _, t := range f.Tools {
+			if name := toolName(t); name != "" && !slices.Contains(d.Tools, name) {
+				d.Tools = append(d.Tools, name)
+			}
+		}
+	}
+	return d, nil
+}
+
+// claudeTools maps Claude Code's tool names to tack's.
+var claudeTools = map[string]string{
+	"Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
+	"Glob": "glob", "Grep": "grep", "LS": "glob",
+	"Bash": "bash", "BashOutput": "bash_output", "KillShell": "bash_kill", "KillBash": "bash_kill",
+	"WebFetch": "web_fetch", "WebSearch": "web_search", "TodoWrite": "todo_write",
+}
+
+// toolName reads one entry of a tools list: a tack name, or a Claude Code
+// name with an optional permission pattern (Bash(git diff:*)).
+func toolName(t string) string {
+	t = strings.TrimSpace(t)
+	if i := strings.IndexByte(t, '('); i >= 0 {
+		t = t[:i]
+	}
+	if n, ok := claudeTools[t]; ok {
+		return n
+	}
+	return t
+}
+
+// modelOf reads the model key. Claude Code's inherit and its own model
+// aliases mean the parent's model here.
+func modelOf(m string) string {
+	switch m = strings.TrimSpace(m); m {
+	case "", "inherit", "sonnet", "opus", "haiku":
+		return ""
+	}
+	return m
+}

@@ -1,0 +1,60 @@
+package subagent
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadReadsClaudeCodeAgentFilesWithProjectFirst(t *testing.T) {
+	cwd, home := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(cwd, ".claude", "agents", "reviewer.md"),
+		"---\nname: reviewer\ndescription: Reviews diffs. Use when: a change is ready\ntools: Read, Grep, Glob, Bash(git diff:*), Task\nmodel: opus\n---\nReview carefully.\n")
+	write(t, filepath.Join(cwd, ".tack", "agents", "explore.md"), "---\ndescription: Explores\ntools: [read, glob]\nmodel: deepseek-v4-pro\n---\nLook around.\n")
+	write(t, filepath.Join(home, "agents", "explore.md"), "---\ndescription: The user's explorer\n---\n")
+	write(t, filepath.Join(home, "agents", "broken.md"), "---\nname: x\n\tdescription: tabs are not YAML\n---\n")
+	defs, problems := Load(Dirs(cwd, home))
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
+	}
+	if !slices.Equal(names, []string{"explore", "general", "reviewer"}) {
+		t.Fatalf("want explore, general and reviewer, got %v", names)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "broken.md:") {
+		t.Errorf("want the broken file reported with its path, got %v", problems)
+	}
+	explore, _ := Find(defs, "explore")
+	if explore.Description != "Explores" || explore.Model != "deepseek-v4-pro" || explore.Prompt != "Look around." {
+		t.Errorf("want the project's explore to win, got %+v", explore)
+	}
+	rev, _ := Find(defs, "reviewer")
+	if rev.Model != "" || rev.Description != "Reviews diffs. Use when: a change is ready" {
+		t.Errorf("want Claude's model alias to mean the parent's model, got %+v", rev)
+	}
+	for tool, want := range map[string]bool{"read": true, "grep": true, "glob": true, "bash": true, "write": false, "task": false} {
+		if got := rev.Allowed(tool); got != want {
+			t.Errorf("reviewer, %s: want allowed %v, got %v", tool, want, got)
+		}
+	}
+}
+
+func TestTheGeneralAgentGetsReadOnlyToolsAndBash(t *testing.T) {
+	g := General()
+	for tool, want := range map[string]bool{"read": true, "grep": true, "bash": true, "web_fetch": true,
+		"write": false, "edit": false, "task": false, "ask_user_question": false} {
+		if got := g.Allowed(tool); got != want {
+			t.Errorf("%s: want allowed %v, got %v", tool, want, got)
+		}
+	}
+}
