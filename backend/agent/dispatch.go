@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
@@ -206,5 +207,6 @@ func (a *Agent) toolEnv() *tools.Env {
 			return a.vision(model)
 		},
 		Allowed: a.allowedTools(),
+		Progress: func(callID string, c card.Card) { a.publish(ToolProgress{CallID: callID, Card: c}) },
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -61,12 +62,21 @@ const (
 // PhaseChanged reports a change of Phase.
 type PhaseChanged struct{ Phase Phase }
 
+// ToolProgress is a running tool call's card as it changes (a subagent
+// working). It is live only: the call's result brings the card the log
+// keeps.
+type ToolProgress struct {
+	CallID string
+	Card   card.Card
+}
+
 func (Logged) isEvent()        {}
 func (StatusChanged) isEvent() {}
 func (Delta) isEvent()         {}
 func (StepDiscarded) isEvent() {}
 func (InboxChanged) isEvent()  {}
 func (PhaseChanged) isEvent()  {}
+func (ToolProgress) isEvent()  {}
 
 // Subscription is one subscriber's queue. The agent never blocks on it: the
 // queue grows instead, and adjacent deltas of the same kind are merged so a
@@ -103,6 +113,14 @@ func (s *Subscription) Push(e Event) {
 				last.Chunk.ToolCall = &tc
 			}
 			s.queue[len(s.queue)-1] = last
+			s.mu.Unlock()
+			return
+		}
+	}
+	if p, ok := e.(ToolProgress); ok && len(s.queue) > 0 {
+		// Only a call's latest card matters.
+		if last, ok := s.queue[len(s.queue)-1].(ToolProgress); ok && last.CallID == p.CallID {
+			s.queue[len(s.queue)-1] = p
 			s.mu.Unlock()
 			return
 		}

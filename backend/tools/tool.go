@@ -130,6 +130,10 @@ type Env struct {
 	// custom command's allowed-tools): tool names, and Bash(prefix:*)
 	// command prefixes.
 	Allowed []string
+	// Progress shows a running call's card as it changes (a subagent's
+	// steps); live only, the result's card is what the log keeps. It may
+	// be nil.
+	Progress func(callID string, c card.Card)
 }
 
 // Vision is what a model takes of images.

@@ -1,0 +1,206 @@
+// Package task is the task tool: the model hands a self-contained job to a
+// subagent, which runs in a session of its own on the same backend and
+// answers with its final message. Several tasks of one step run at once.
+package task
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/subagent"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// MaxRunning bounds the subagents that run at once; further tasks of the
+// step wait for a free slot.
+const MaxRunning = 4
+
+// Job is one task for a Runner.
+type Job struct {
+	CallID      string
+	Turn        int
+	Description string
+	Prompt      string
+	Agent       subagent.Definition
+	Env         *tools.Env
+}
+
+// Progress is what a running subagent has done so far.
+type Progress struct {
+	Child     string // the child session's id
+	Model     string
+	Steps     int
+	ToolCalls int
+	Usage     llm.Usage
+	Cost      float64
+	// Activity is what it is doing now: "thinking", "read main.go".
+	Activity string
+	// Transcript is the child's work so far, one line per answer or tool
+	// call, for the expanded card.
+	Transcript []string
+}
+
+// Outcome is how a subagent finished. Err is set when it did not finish
+// its turn; Answer is its final message.
+type Outcome struct {
+	Progress
+	Answer string
+	Err    error
+}
+
+// ErrCancelled is the Outcome error of a task cancelled with its turn.
+var ErrCancelled = errors.New("the task was cancelled with the turn (the user pressed Esc)")
+
+// Runner runs subagents. It reports progress as the child works and
+// returns when the child's turn ends or ctx is done.
+type Runner interface {
+	Run(ctx context.Context, job Job, progress func(Progress)) Outcome
+}
+
+// Tool is the task tool.
+type Tool struct {
+	runner Runner
+	agents []subagent.Definition
+	slots  chan struct{}
+}
+
+// New makes the task tool over runner, offering agents.
+func New(runner Runner, agents []subagent.Definition) *Tool {
+	return &Tool{runner: runner, agents: agents, slots: make(chan struct{}, MaxRunning)}
+}
+
+type args struct {
+	Description string `json:"description"`
+	Prompt      string `json:"prompt"`
+	Agent       string `json:"agent"`
+}
+
+// Spec describes task to the model, listing the agents it may name.
+func (t *Tool) Spec() tools.Spec {
+	var b strings.Builder
+	b.WriteString("Hand a self-contained job to a subagent, which works in its own context with its own tools " +
+		"and answers with a final report; only that report comes back to you. Several task calls in one step run in parallel. " +
+		"Subagents cannot ask the user questions or start tasks of their own. Agents:")
+	names := make([]string, len(t.agents))
+	for i, a := range t.agents {
+		names[i] = a.Name
+		fmt.Fprintf(&b, "\n- %s: %s", a.Name, a.Description)
+	}
+	nameList, _ := json.Marshal(names)
+	schema := `{"type":"object","properties":{` +
+		`"description":{"type":"string","description":"A short (3-5 word) label for the job, shown to the user."},` +
+		`"prompt":{"type":"string","description":"The full job: what to find or do, what to report back, and everything the subagent needs to know. It sees nothing of this conversation."},` +
+		`"agent":{"type":"string","enum":` + string(nameList) + `,"description":"Which agent runs it. Default general."}},` +
+		`"required":["description","prompt"],"additionalProperties":false}`
+	return tools.Spec{
+		Name:        "task",
+		Description: b.String(),
+		Schema:      json.RawMessage(schema),
+		Guidance: "Use task for broad searches and investigations whose details you do not need to keep in context, " +
+			"or to run independent investigations in parallel. Write each prompt so it stands alone, and say what the report must contain.",
+		ParallelSafe: true,
+		Access:       tools.AccessRead,
+	}
+}
+
+// Present is the card before the result: the job and its agent.
+func (t *Tool) Present(raw json.RawMessage) card.Card {
+	var a args
+	_ = json.Unmarshal(raw, &a)
+	return card.Card{Kind: card.Generic, Title: title(a.Description, a.Agent), Body: a.Prompt}
+}
+
+func title(description, agent string) string {
+	if agent == "" {
+		agent = subagent.GeneralName
+	}
+	return fmt.Sprintf("Task %s (%s)", strings.TrimSpace(description), agent)
+}
+
+// Run starts the subagent, shows its progress on the call's card, and
+// returns its final answer.
+func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
+	var a args
+	if err := tools.DecodeArgs(call.Args, &a); err != nil {
+		return tools.InvalidArgs("%v", err)
+	}
+	if strings.TrimSpace(a.Prompt) == "" || strings.TrimSpace(a.Description) == "" {
+		return tools.InvalidArgs("description and prompt must not be empty")
+	}
+	name := a.Agent
+	if name == "" {
+		name = subagent.GeneralName
+	}
+	def, ok := subagent.Find(t.agents, name)
+	if !ok {
+		names := make([]string, len(t.agents))
+		for i, d := range t.agents {
+			names[i] = d.Name
+		}
+		return tools.InvalidArgs("no agent named %q; use one of %s", name, strings.Join(names, ", "))
+	}
+	select {
+	case t.slots <- struct{}{}:
+		defer func() { <-t.slots }()
+	case <-ctx.Done():
+		return tools.Errorf("%v", ErrCancelled)
+	}
+	head := title(a.Description, name)
+	show := func(p Progress) {
+		if call.Env != nil && call.Env.Progress != nil {
+			call.Env.Progress(call.ID, progressCard(head, p, true))
+		}
+	}
+	out := t.runner.Run(ctx, Job{CallID: call.ID, Turn: call.Turn, Description: a.Description, Prompt: a.Prompt, Agent: def, Env: call.Env}, show)
+	c := progressCard(head, out.Progress, false)
+	if out.Err != nil {
+		r := tools.Errorf("the %s subagent did not finish: %v (its session is %s)", name, out.Err, out.Child)
+		c.Body = strings.Join(append(out.Transcript, "Error: "+out.Err.Error()), "\n")
+		r.Card = &c
+		return r
+	}
+	c.Body = strings.Join(append(out.Transcript, "", out.Answer), "\n")
+	answer := strings.TrimSpace(out.Answer)
+	if answer == "" {
+		answer = "(the subagent finished without a report)"
+	}
+	return tools.Result{Text: answer, Card: &c}
+}
+
+// progressCard is the task's card: the job, then a line of what the child
+// did (steps, tool calls, tokens, cost, and while running its current
+// activity), then its transcript.
+func progressCard(head string, p Progress, running bool) card.Card {
+	var parts []string
+	parts = append(parts, plural(p.Steps, "step"), plural(p.ToolCalls, "tool call"),
+		tokens(p.Usage.Prompt()+p.Usage.Output)+" tokens")
+	if p.Cost > 0 {
+		parts = append(parts, fmt.Sprintf("$%.4f", p.Cost))
+	}
+	if running && p.Activity != "" {
+		parts = append(parts, p.Activity)
+	}
+	return card.Card{Kind: card.Generic, Title: head, Description: strings.Join(parts, " · "), Body: strings.Join(p.Transcript, "\n")}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func tokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
