@@ -73,6 +73,16 @@ func sessionCost(models Models, events []session.Event) (cost float64, unpriced 
 				continue
 			}
 			cost += m.Cost(d.Usage)
+		case session.TaskUsage:
+			// A subagent's step, priced at the model it ran on.
+			m, ok := findModel(models, d.Model)
+			if !ok {
+				if unpriced == "" {
+					unpriced = d.Model
+				}
+				continue
+			}
+			cost += m.Cost(d.Usage)
 		}
 	}
 	return cost, unpriced

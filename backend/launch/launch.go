@@ -27,6 +27,8 @@ import (
 	"github.com/tack-agent/tack/backend/prompt"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/skills"
+	"github.com/tack-agent/tack/backend/subagent"
+	"github.com/tack-agent/tack/backend/tools/task"
 	"github.com/tack-agent/tack/backend/tools/web"
 	"github.com/tack-agent/tack/backend/workspace"
 )
@@ -172,6 +174,8 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		return err
 	}
 	skillProblems := s.loadSkills(o, registry)
+	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home))
+	registry.Add(task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents))
 	s.Router = router
 	s.Agent = agent.New(agent.Config{
 		// The model of a resumed session stays unless a flag names one; the
@@ -188,6 +192,9 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.Policy.SetPlan(s.Agent.PlanMode())
 	for _, p := range append(cfg.Problems, skillProblems...) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
+	}
+	for _, p := range agentProblems {
+		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: "agent definition skipped: " + p.Error()})
 	}
 	s.startMCP(o, cfg, registry)
 	return s.registerCommands(o.HelpKeys)

@@ -76,7 +76,9 @@ func New(cwd, home, current string, th theme.Theme) *Picker {
 // Update handles a Loaded message, a key press or a paste.
 func (p *Picker) Update(msg tea.Msg) Outcome {
 	if l, ok := msg.(Loaded); ok {
-		p.loaded, p.err, p.here, p.all = true, l.Err, l.Workspace, l.All
+		p.loaded, p.err = true, l.Err
+		// Subagents' sessions sit under the session that started them.
+		p.here, p.all = session.Nest(l.Workspace), session.Nest(l.All)
 		p.refilter()
 		return Outcome{}
 	}
@@ -215,6 +217,9 @@ func (p *Picker) list(width, n int) []string {
 		}
 		if why != "" {
 			style = style.Faint(true)
+		}
+		if s.Parent != "" {
+			title = "↳ " + title
 		}
 		rows = append(rows, style.Render(frame.Truncate(mark+title, width)))
 		rows = append(rows, "  "+p.th.Dim.Render(frame.Truncate(p.meta(s, why), width-2)))

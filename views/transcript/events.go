@@ -25,6 +25,8 @@ func (t *Transcript) Apply(e agent.Event) bool {
 		return t.delta(e)
 	case agent.StepDiscarded:
 		return t.discard(e.Turn, e.Step)
+	case agent.ToolProgress:
+		return t.toolProgress(e)
 	case agent.Notice:
 		tone := NoticeWarning
 		if e.Tone == agent.NoticeError {
@@ -200,6 +202,18 @@ func (t *Transcript) settle(d session.AssistantMessage) {
 func (t *Transcript) toolCall(d session.ToolCall) {
 	t.tools[d.CallID] = t.add(&block{kind: kindTool, turn: d.Turn, step: d.Step,
 		tool: cards.Tool{Name: d.Name, Call: d.Card}})
+}
+
+// toolProgress shows a running call's changed card (a subagent at work)
+// until its result arrives.
+func (t *Transcript) toolProgress(e agent.ToolProgress) bool {
+	i, ok := t.tools[e.CallID]
+	if !ok || t.blocks[i].tool.Done {
+		return false
+	}
+	t.blocks[i].tool.Call = e.Card
+	t.changed(i)
+	return true
 }
 
 func (t *Transcript) toolResult(d session.ToolResult) {
