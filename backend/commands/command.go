@@ -32,7 +32,7 @@ type Command struct {
 	// Source says where a command that is not built in comes from, as
 	// discovery shows it: "project", "user", "skill".
 	Source string
-	Input       Input
+	Input  Input
 	// WhileRunning lets the command run while the agent is running. When it
 	// is false the executor refuses with BusyText instead of calling Handler.
 	WhileRunning bool
