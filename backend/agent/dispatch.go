@@ -206,7 +206,7 @@ func (a *Agent) toolEnv() *tools.Env {
 			model, _ := a.stepModel()
 			return a.vision(model)
 		},
-		Allowed: a.allowedTools(),
+		Allowed:  a.allowedTools(),
 		Progress: func(callID string, c card.Card) { a.publish(ToolProgress{CallID: callID, Card: c}) },
 	}
 }
