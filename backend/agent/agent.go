@@ -43,6 +43,8 @@ type Config struct {
 	System string
 	Tools  *tools.Registry
 	Gate   Gate
+	// Hooks run the user's hook commands; nil runs none.
+	Hooks  Hooks
 	Broker *interact.Broker
 	Retry  llm.RetryPolicy
 	// MaxParallel bounds concurrently running parallel-safe tools (10).

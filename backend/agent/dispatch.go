@@ -160,7 +160,11 @@ func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatc
 		}
 	}()
 	call := tools.Call{ID: d.call.ID, Args: d.args, Turn: turn, Env: env}
-	if a.cfg.Gate != nil {
+	blocked, approved := a.beforeTool(ctx, turn, d)
+	if blocked != nil {
+		return *blocked
+	}
+	if a.cfg.Gate != nil && !approved {
 		if err := a.cfg.Gate.Authorize(ctx, d.tool, call); err != nil {
 			r := tools.Errorf("%s", err.Error())
 			r.Code = session.CodeDenied
@@ -171,7 +175,7 @@ func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatc
 		return tools.Errorf("%s was not run: %v", d.call.Name, err)
 	}
 	a.preserve(d, call)
-	r = d.tool.Run(ctx, call)
+	r = a.afterTool(ctx, turn, d, d.tool.Run(ctx, call))
 	if d.call.Name != "read" && len(r.Text) > maxInlineResult && a.cfg.SpillDir != "" {
 		r.Text, _ = spill.Spill(a.cfg.SpillDir, d.call.Name, r.Text, maxInlineResult)
 	}

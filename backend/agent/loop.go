@@ -68,6 +68,8 @@ type turnState struct {
 	turn      int
 	maxTokens bool
 	repeat    repeatGuard
+	// stopContinued counts the times stop hooks kept the turn going.
+	stopContinued int
 }
 
 func (a *Agent) runTurn(parent context.Context, prompt string) {
@@ -87,6 +89,16 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	}()
 
 	ts := &turnState{turn: a.turn() + 1}
+	hookContext, blocked := a.promptHook(ctx, ts.turn, prompt)
+	if blocked {
+		// The prompt never reaches the model; the turn ends at once, so
+		// every front door sees it end (the hook's logged run says why).
+		a.record(session.TurnStart{Turn: ts.turn})
+		a.record(session.TurnEnd{Turn: ts.turn, Reason: session.StopError, Error: &session.Failure{
+			Kind: failureKindHook, Message: "a user_prompt_submit hook blocked the prompt; it was not sent to the model"}})
+		_ = a.sync()
+		return
+	}
 	firstPrompt := a.projTitle() == ""
 	a.record(session.TurnStart{Turn: ts.turn})
 	model, _ := a.Model()
@@ -94,6 +106,9 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindPrompt, Text: prompt, Images: imgs})
 	if firstPrompt {
 		a.record(session.Title{Title: titleFromPrompt(prompt), Source: "prompt"})
+	}
+	if hookContext != "" {
+		a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindContext, Origin: HookOrigin, Text: hookContext})
 	}
 	var end session.TurnEnd
 	if imgErr != nil {
@@ -163,8 +178,8 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		if ctx.Err() != nil {
 			return session.TurnEnd{Turn: ts.turn, Reason: session.StopAborted}
 		}
-		if len(msg.ToolCalls) > 0 || !a.takeClosing() {
-			continue // tool results or steering need another request
+		if len(msg.ToolCalls) > 0 || a.stopHook(ctx, ts) || !a.takeClosing() {
+			continue // tool results, a stop hook or steering need another request
 		}
 		reason := session.StopCompleted
 		if ts.maxTokens {

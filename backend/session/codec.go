@@ -38,7 +38,7 @@ func Ignorable(t string) bool {
 	switch t {
 	case "session/title", "llm/retry", "command/run", "command/done",
 		"approval/asked", "approval/decided", "compact/start", "compact/end",
-		"inbox/discard", "checkpoint", "task/start", "task/usage":
+		"inbox/discard", "checkpoint", "task/start", "task/usage", "hook/run":
 		return true
 	}
 	return false
@@ -93,6 +93,8 @@ func decodeTyped(t string, line []byte) (e Event, known bool, err error) {
 		return decodeAs[CompactStart](line)
 	case "compact/end":
 		return decodeAs[CompactEnd](line)
+	case "hook/run":
+		return decodeAs[HookRun](line)
 	case "checkpoint":
 		return decodeAs[Checkpoint](line)
 	case "session/rewind":

@@ -1,0 +1,101 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Hooks are the user's commands run at points of a turn (backend/hooks).
+// Each method returns promptly when ctx ends and records its own runs.
+type Hooks interface {
+	// BeforeTool runs before a call is authorized: a non-empty block is
+	// the refusal the model reads; allow skips the permission question.
+	BeforeTool(ctx context.Context, turn int, call ToolUse) (block string, allow bool)
+	// AfterTool runs after a call ran; what it returns is added to the
+	// result the model reads.
+	AfterTool(ctx context.Context, turn int, call ToolUse, result string, isError bool) string
+	// PromptSubmitted runs before a turn starts: a non-empty block says
+	// why the prompt is refused; context is added after the prompt.
+	PromptSubmitted(ctx context.Context, turn int, prompt string) (block, context string)
+	// Stopping runs when the turn would end: a non-empty reason keeps it
+	// going, with the reason for the model. again says a stop hook kept
+	// this turn going before.
+	Stopping(ctx context.Context, turn int, again bool) string
+}
+
+// ToolUse is a tool call as hooks see it.
+type ToolUse struct {
+	ID   string
+	Name string
+	Args json.RawMessage
+}
+
+// HookOrigin marks the context hooks add to the conversation.
+const HookOrigin = "hook"
+
+// failureKindHook ends a turn whose prompt a hook blocked.
+const failureKindHook = "hook"
+
+// maxStopContinuations bounds how often stop hooks keep one turn going.
+const maxStopContinuations = 8
+
+// beforeTool runs the pre_tool_use hooks of a call: a refusal result, or
+// whether the hooks approved it.
+func (a *Agent) beforeTool(ctx context.Context, turn int, d *dispatch) (*tools.Result, bool) {
+	if a.cfg.Hooks == nil {
+		return nil, false
+	}
+	block, allow := a.cfg.Hooks.BeforeTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args})
+	if block == "" {
+		return nil, allow
+	}
+	r := tools.Errorf("a hook blocked this call: %s", block)
+	r.Code = session.CodeDenied
+	return &r, false
+}
+
+// afterTool adds what the post_tool_use hooks say to the result.
+func (a *Agent) afterTool(ctx context.Context, turn int, d *dispatch, r tools.Result) tools.Result {
+	if a.cfg.Hooks == nil || ctx.Err() != nil {
+		return r
+	}
+	if note := a.cfg.Hooks.AfterTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args}, r.Text, r.IsError); note != "" {
+		r.Text += "\n\n[hook] " + note
+	}
+	return r
+}
+
+// promptHook runs the user_prompt_submit hooks; blocked says the turn must
+// not start.
+func (a *Agent) promptHook(ctx context.Context, turn int, prompt string) (context string, blocked bool) {
+	if a.cfg.Hooks == nil {
+		return "", false
+	}
+	block, extra := a.cfg.Hooks.PromptSubmitted(ctx, turn, prompt)
+	return extra, block != ""
+}
+
+// stopHook runs the stop hooks when the turn would end and reports
+// whether it goes on; the reason joins the turn as context.
+func (a *Agent) stopHook(ctx context.Context, ts *turnState) bool {
+	if a.cfg.Hooks == nil || ctx.Err() != nil || ts.stopContinued >= maxStopContinuations {
+		return false
+	}
+	a.mu.Lock()
+	steering := len(a.steering) > 0
+	a.mu.Unlock()
+	if steering {
+		return false // the turn goes on anyway
+	}
+	reason := a.cfg.Hooks.Stopping(ctx, ts.turn, ts.stopContinued > 0)
+	if reason == "" || ctx.Err() != nil {
+		return false
+	}
+	ts.stopContinued++
+	a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindContext, Origin: HookOrigin,
+		Text: "A stop hook asks you to continue: " + reason})
+	return true
+}
