@@ -145,6 +145,10 @@ func (p *printer) handle(e session.Event) (session.TurnEnd, bool) {
 		fmt.Fprintln(p.o.Stderr, CallText(d.Name, d.Arguments, d.Card))
 	case session.Retry:
 		fmt.Fprintln(p.o.Stderr, RetryNotice(d))
+	case session.HookRun:
+		if n := d.Notice(); n != "" {
+			fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(n))
+		}
 	case session.TurnEnd:
 		if d.Turn == p.turn {
 			return d, true

@@ -225,6 +225,10 @@ func (r *Renderer) logged(e session.Event) {
 		if d.Error != "" {
 			r.Write("\nCompaction failed: " + textfmt.SanitizeLine(d.Error) + "\n")
 		}
+	case session.HookRun:
+		if n := d.Notice(); n != "" {
+			r.Write(r.newLine() + textfmt.Sanitize(n) + "\n")
+		}
 	case session.TurnEnd:
 		clear(r.openCalls)
 		if n := StopNotice(d); n != "" {

@@ -113,6 +113,15 @@ type Broker struct {
 	mounted  int
 	changes  chan struct{}
 	closeErr error
+	observe  []func(*Request)
+}
+
+// Observe calls f with every request as it is queued, before an answer
+// (notification hooks use it). f must not block.
+func (b *Broker) Observe(f func(*Request)) {
+	b.mu.Lock()
+	b.observe = append(b.observe, f)
+	b.mu.Unlock()
 }
 
 // NewBroker makes an empty broker with no answerer.
@@ -195,7 +204,11 @@ func (b *Broker) wait(ctx context.Context, r *Request) (reply, error) {
 	b.next++
 	r.ID = b.next
 	b.queue = append(b.queue, r)
+	observers := b.observe
 	b.mu.Unlock()
+	for _, f := range observers {
+		f(r)
+	}
 	b.signal()
 	defer b.remove(r)
 	select {

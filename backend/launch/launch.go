@@ -176,13 +176,14 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	skillProblems := s.loadSkills(o, registry)
 	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home))
 	registry.Add(task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents))
+	hookRunner, hookProblems := s.newHooks(o, cfg)
 	s.Router = router
 	s.Agent = agent.New(agent.Config{
 		// The model of a resumed session stays unless a flag names one; the
 		// effort follows the flag, then the config, then the session.
 		Log: s.Log, Provider: router, Catalog: s.Catalog, Model: o.Model, Effort: llm.Effort(first(o.Effort, cfg.Effort)),
 		System: prompt.Build(s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt(),
-		Tools:  registry, Gate: s.Policy, Broker: s.Broker,
+		Tools:  registry, Gate: s.Policy, Broker: s.Broker, Hooks: agentHooks(hookRunner),
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
 		Images:      images.NewStore(session.ImageDir(s.Log.Path())),
@@ -190,7 +191,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	})
 	s.closers = append(s.closers, s.Agent.Close)
 	s.Policy.SetPlan(s.Agent.PlanMode())
-	for _, p := range append(cfg.Problems, skillProblems...) {
+	for _, p := range append(append(cfg.Problems, skillProblems...), hookProblems...) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}
 	for _, p := range agentProblems {

@@ -82,6 +82,16 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 		// A projection's stand-in for a replacement, met when the
 		// transcript is rebuilt from one (after a rewind).
 		t.add(&block{kind: kindCompaction, finished: true})
+	case session.HookRun:
+		n := d.Notice()
+		if n == "" {
+			return false
+		}
+		tone := NoticeWarning
+		if d.Outcome == "failed" {
+			tone = NoticeError
+		}
+		t.AddNotice(n, tone)
 	case session.CompactEnd:
 		if d.Error == "" {
 			return false

@@ -1,0 +1,149 @@
+// Package hooks runs the user's hook commands at points of a session, in
+// the manner of Claude Code's hooks: before and after a tool call, when a
+// prompt is submitted, when the agent would stop, and when tack needs the
+// user. A hook gets a JSON object on stdin and answers with its exit code
+// (0 goes on, 2 blocks with stderr as the reason, anything else is a
+// failure that blocks nothing) and optionally a JSON object on stdout.
+// Every run is recorded as a hook/run session event.
+package hooks
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tack-agent/tack/backend/config"
+)
+
+// Event is a point of the session hooks run at.
+type Event string
+
+const (
+	PreToolUse       Event = "pre_tool_use"
+	PostToolUse      Event = "post_tool_use"
+	UserPromptSubmit Event = "user_prompt_submit"
+	Stop             Event = "stop"
+	Notification     Event = "notification"
+)
+
+// claudeName is the event's name in Claude Code, sent as hook_event_name
+// so scripts written for it work, and accepted as a table name.
+var claudeName = map[Event]string{
+	PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", UserPromptSubmit: "UserPromptSubmit",
+	Stop: "Stop", Notification: "Notification",
+}
+
+func parseEvent(name string) (Event, bool) {
+	for e, c := range claudeName {
+		if name == string(e) || name == c {
+			return e, true
+		}
+	}
+	return "", false
+}
+
+// DefaultTimeout bounds a hook that names no timeout.
+const DefaultTimeout = 60 * time.Second
+
+// Hook is one configured command.
+type Hook struct {
+	Event   Event
+	Command string
+	Timeout time.Duration
+	// matcher selects tools for the tool events; nil matches every tool.
+	matcher *regexp.Regexp
+	// Origin is where it was configured ("config.toml line 3").
+	Origin string
+	// Project hooks come from the repository and run once approved.
+	Project bool
+}
+
+// Matches reports whether the hook runs for the tool: its matcher finds
+// the tool's name, or the name Claude Code gives the same tool, so
+// "Bash" and "Edit|Write" work as they do there.
+func (h Hook) Matches(tool string) bool {
+	if h.matcher == nil {
+		return true
+	}
+	return h.matcher.MatchString(tool) || h.matcher.MatchString(claudeTool(tool))
+}
+
+// claudeTools names tack's tools as Claude Code does.
+var claudeTools = map[string]string{
+	"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob", "grep": "Grep",
+	"todo_write": "TodoWrite", "web_fetch": "WebFetch", "web_search": "WebSearch", "task": "Task",
+	"bash_output": "BashOutput", "bash_kill": "KillShell", "exit_plan_mode": "ExitPlanMode",
+	"ask_user_question": "AskUserQuestion", "skill": "Skill",
+}
+
+func claudeTool(name string) string {
+	if c, ok := claudeTools[name]; ok {
+		return c
+	}
+	return name
+}
+
+// FromConfig turns [[hooks.EVENT]] tables into hooks, in file order. A
+// table for an unknown event, without a command, or with a matcher that is
+// not a regular expression is a problem, and is left out.
+func FromConfig(tables config.Hooks, path string, project bool) ([]Hook, []string) {
+	var out []Hook
+	var problems []string
+	events := make([]string, 0, len(tables))
+	for e := range tables {
+		events = append(events, e)
+	}
+	slices.Sort(events)
+	for _, name := range events {
+		event, ok := parseEvent(name)
+		for _, g := range tables[name] {
+			where := fmt.Sprintf("%s line %d", path, g.Line)
+			if !ok {
+				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, user_prompt_submit, stop or notification); it is skipped", where, name))
+				continue
+			}
+			hs, err := groupHooks(event, g, where, project)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%s: hooks.%s: %v; the hook is skipped", where, name, err))
+				continue
+			}
+			out = append(out, hs...)
+		}
+	}
+	return out, problems
+}
+
+func groupHooks(event Event, g config.HookGroup, where string, project bool) ([]Hook, error) {
+	var m *regexp.Regexp
+	if pat := strings.TrimSpace(g.Matcher); pat != "" && pat != "*" {
+		re, err := regexp.Compile("^(?:" + pat + ")$")
+		if err != nil {
+			return nil, fmt.Errorf("matcher %q is not a regular expression: %v", pat, err)
+		}
+		m = re
+	}
+	handlers := g.Hooks
+	if strings.TrimSpace(g.Command) != "" {
+		handlers = append([]config.HookHandler{{Command: g.Command, Timeout: g.Timeout}}, handlers...)
+	}
+	if len(handlers) == 0 {
+		return nil, fmt.Errorf("no command")
+	}
+	var out []Hook
+	for _, h := range handlers {
+		if h.Type != "" && h.Type != "command" {
+			return nil, fmt.Errorf("hook type %q is not supported; use command hooks", h.Type)
+		}
+		if strings.TrimSpace(h.Command) == "" {
+			return nil, fmt.Errorf("a hook without a command")
+		}
+		timeout := DefaultTimeout
+		if h.Timeout > 0 {
+			timeout = time.Duration(h.Timeout * float64(time.Second))
+		}
+		out = append(out, Hook{Event: event, Command: h.Command, Timeout: timeout, matcher: m, Origin: where, Project: project})
+	}
+	return out, nil
+}

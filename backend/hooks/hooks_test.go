@@ -1,0 +1,128 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+func hook(event Event, command string) Hook {
+	return Hook{Event: event, Command: command, Timeout: 10 * time.Second, Origin: "config.toml line 1"}
+}
+
+func runOne(t *testing.T, h Hook) Result {
+	t.Helper()
+	return run(context.Background(), h, Input{Event: "PreToolUse", ToolName: "bash"}, t.TempDir(), os.Environ())
+}
+
+func TestExitCodesAndAnswers(t *testing.T) {
+	cases := []struct {
+		name, command string
+		outcome       Outcome
+		reason        string
+	}{
+		{"exit 0 goes on", "echo fine", OutcomeOK, ""},
+		{"exit 2 blocks with stderr", "echo 'no, not that' >&2; exit 2", OutcomeBlocked, "no, not that"},
+		{"other exits fail without blocking", "echo oops >&2; exit 1", OutcomeFailed, "exit status 1: oops"},
+		{"a JSON deny blocks", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"policy"}}'`, OutcomeBlocked, "policy"},
+		{"decision block blocks", `echo '{"decision":"block","reason":"later"}'`, OutcomeBlocked, "later"},
+		{"continue false blocks", `echo '{"continue":false,"stopReason":"enough"}'`, OutcomeBlocked, "enough"},
+		{"garbage JSON fails", `echo '{"decision": block'`, OutcomeFailed, "its answer on stdout is not valid JSON"},
+		{"a missing program fails", "/nonexistent/hook", OutcomeFailed, "exit status 127"},
+	}
+	for _, c := range cases {
+		res := runOne(t, hook(PreToolUse, c.command))
+		if res.Outcome != c.outcome || !strings.HasPrefix(res.Reason, c.reason) {
+			t.Errorf("%s: outcome %s, reason %q; want %s, %q", c.name, res.Outcome, res.Reason, c.outcome, c.reason)
+		}
+	}
+	approve := runOne(t, hook(PreToolUse, `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`))
+	if !approve.approves() {
+		t.Errorf("allow answer does not approve: %+v", approve)
+	}
+}
+
+func TestATimeoutEndsTheHookAndWhatItStarted(t *testing.T) {
+	h := hook(PreToolUse, "sleep 30 & sleep 30")
+	h.Timeout = 200 * time.Millisecond
+	start := time.Now()
+	res := runOne(t, h)
+	if res.Outcome != OutcomeFailed || res.Reason != "timed out after 200ms" {
+		t.Errorf("result = %+v", res)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the timed-out hook held on for %v", took)
+	}
+}
+
+func TestHookReadsClaudeCodeFieldsOnStdin(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "in.json")
+	var recorded []session.HookRun
+	r := NewRunner(Options{
+		Hooks: []Hook{hook(PreToolUse, "cat > "+out)}, SessionID: "s1", LogPath: "/log.jsonl", Cwd: t.TempDir(),
+		Environ: os.Environ(), Mode: func() string { return "ask" },
+		Record: func(d session.Data) error { recorded = append(recorded, d.(session.HookRun)); return nil },
+	})
+	block, allow := r.BeforeTool(context.Background(), 3, agent.ToolUse{ID: "call_1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	if block != "" || allow {
+		t.Errorf("block %q allow %v", block, allow)
+	}
+	b, _ := os.ReadFile(out)
+	var in map[string]any
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatalf("stdin %q: %v", b, err)
+	}
+	if in["hook_event_name"] != "PreToolUse" || in["tool_name"] != "bash" || in["session_id"] != "s1" ||
+		in["tool_input"].(map[string]any)["command"] != "ls" || in["transcript_path"] != "/log.jsonl" ||
+		in["permission_mode"] != "ask" || in["tool_use_id"] != "call_1" {
+		t.Errorf("stdin = %s", b)
+	}
+	if len(recorded) != 1 || recorded[0].Outcome != "ok" || recorded[0].Turn != 3 || recorded[0].CallID != "call_1" {
+		t.Errorf("recorded %+v", recorded)
+	}
+}
+
+func TestMatchersTakeTacksAndClaudeCodesToolNames(t *testing.T) {
+	hs, problems := FromConfig(config.Hooks{
+		"PreToolUse":  {{Matcher: "Bash", Command: "a", Line: 1}, {Matcher: "write|edit", Command: "b", Line: 4}, {Matcher: "(", Command: "c", Line: 7}},
+		"pre_compact": {{Command: "d", Line: 9}},
+		"stop":        {{Line: 11}},
+	}, "config.toml", false)
+	if len(hs) != 2 || !hs[0].Matches("bash") || hs[0].Matches("bash_output") || !hs[1].Matches("edit") || hs[1].Matches("read") {
+		t.Errorf("hooks = %+v", hs)
+	}
+	all := strings.Join(problems, "\n")
+	for _, want := range []string{"config.toml line 7: hooks.PreToolUse: matcher", "config.toml line 9: hooks.pre_compact is not a hook event", "config.toml line 11: hooks.stop: no command"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("problems lack %q:\n%s", want, all)
+		}
+	}
+}
+
+func TestProjectHooksRunOnlyOnceApproved(t *testing.T) {
+	asked := 0
+	answer := false
+	out := filepath.Join(t.TempDir(), "ran")
+	h := hook(UserPromptSubmit, "echo context; touch "+out)
+	h.Project = true
+	r := NewRunner(Options{Hooks: []Hook{h}, Cwd: t.TempDir(), Environ: os.Environ(),
+		Approve: func(context.Context) (bool, error) { asked++; return answer, nil }})
+	if _, extra := r.PromptSubmitted(context.Background(), 1, "hi"); extra != "" {
+		t.Errorf("an unapproved project hook added %q", extra)
+	}
+	r.PromptSubmitted(context.Background(), 2, "again")
+	if asked != 1 {
+		t.Errorf("asked %d times, want once per session", asked)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the unapproved hook ran")
+	}
+}

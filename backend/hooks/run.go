@@ -1,0 +1,210 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// maxOutput bounds what is kept of a hook's stdout and of its stderr.
+const maxOutput = 64 << 10
+
+// Input is the JSON object a hook reads on stdin. The field names are
+// Claude Code's, so scripts written for it read the same fields.
+type Input struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	Event          string          `json:"hook_event_name"`
+	PermissionMode string          `json:"permission_mode,omitempty"`
+	ToolName       string          `json:"tool_name,omitempty"`
+	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
+	ToolUseID      string          `json:"tool_use_id,omitempty"`
+	ToolResponse   *ToolResponse   `json:"tool_response,omitempty"`
+	Prompt         string          `json:"prompt,omitempty"`
+	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
+	Message        string          `json:"message,omitempty"`
+}
+
+// ToolResponse is what a tool answered, for post_tool_use.
+type ToolResponse struct {
+	Output  string `json:"output"`
+	IsError bool   `json:"is_error"`
+}
+
+// Answer is the JSON object a hook may print on stdout (exit 0), in
+// Claude Code's shape.
+type Answer struct {
+	Continue    *bool  `json:"continue"`
+	StopReason  string `json:"stopReason"`
+	Decision    string `json:"decision"` // "block", or pre_tool_use's legacy "approve"
+	Reason      string `json:"reason"`
+	SystemMsg   string `json:"systemMessage"`
+	HookSpecial *struct {
+		PermissionDecision       string `json:"permissionDecision"` // "allow", "deny", "ask"
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+		AdditionalContext        string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// Outcome is how one run ended.
+type Outcome string
+
+const (
+	OutcomeOK      Outcome = "ok"
+	OutcomeBlocked Outcome = "blocked"
+	// OutcomeFailed covers a non-zero exit other than 2, a timeout, a
+	// command that would not start and an answer that is not JSON.
+	OutcomeFailed Outcome = "failed"
+)
+
+// Result is one hook run.
+type Result struct {
+	Hook     Hook
+	Outcome  Outcome
+	ExitCode int
+	Duration time.Duration
+	// Reason is why it blocked (stderr, or the answer's reason), or why it
+	// failed.
+	Reason string
+	// Stdout is its output when it printed no JSON answer.
+	Stdout string
+	Answer *Answer
+}
+
+// run runs one hook with in on stdin, bounded by its timeout and ctx.
+func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Result {
+	start := time.Now()
+	res := Result{Hook: h}
+	body, _ := json.Marshal(in)
+	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	cmd := shell(ctx, h.Command)
+	cmd.Dir = dir
+	cmd.Env = environ
+	cmd.Stdin = bytes.NewReader(body)
+	var stdout, stderr capped
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ownGroup(cmd)
+	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	res.Duration = time.Since(start)
+	var exit *exec.ExitError
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.Outcome, res.ExitCode = OutcomeFailed, -1
+		res.Reason = fmt.Sprintf("timed out after %s", h.Timeout)
+		return res
+	case ctx.Err() != nil:
+		res.Outcome, res.ExitCode, res.Reason = OutcomeFailed, -1, "cancelled"
+		return res
+	case errors.As(err, &exit):
+		res.ExitCode = exit.ExitCode()
+	case err != nil:
+		res.Outcome, res.ExitCode, res.Reason = OutcomeFailed, -1, "could not run: "+err.Error()
+		return res
+	}
+	switch res.ExitCode {
+	case 0:
+		return answered(res, stdout.String())
+	case 2:
+		res.Outcome = OutcomeBlocked
+		res.Reason = strings.TrimSpace(stderr.String())
+		if res.Reason == "" {
+			res.Reason = "blocked by a hook (" + h.Command + ")"
+		}
+	default:
+		res.Outcome = OutcomeFailed
+		res.Reason = fmt.Sprintf("exit status %d", res.ExitCode)
+		if tail := lastLines(stderr.String(), 5); tail != "" {
+			res.Reason += ": " + tail
+		}
+	}
+	return res
+}
+
+// answered reads the stdout of a hook that exited 0: a JSON answer when it
+// looks like one (a malformed one is a failure), else plain text.
+func answered(res Result, out string) Result {
+	res.Outcome = OutcomeOK
+	trimmed := strings.TrimSpace(out)
+	if !strings.HasPrefix(trimmed, "{") {
+		res.Stdout = trimmed
+		return res
+	}
+	var a Answer
+	if err := json.Unmarshal([]byte(trimmed), &a); err != nil {
+		res.Outcome = OutcomeFailed
+		res.Reason = "its answer on stdout is not valid JSON (" + err.Error() + "); it was ignored"
+		return res
+	}
+	res.Answer = &a
+	switch {
+	case a.Continue != nil && !*a.Continue:
+		res.Outcome, res.Reason = OutcomeBlocked, a.StopReason
+	case a.Decision == "block":
+		res.Outcome, res.Reason = OutcomeBlocked, a.Reason
+	case a.HookSpecial != nil && a.HookSpecial.PermissionDecision == "deny":
+		res.Outcome, res.Reason = OutcomeBlocked, a.HookSpecial.PermissionDecisionReason
+	}
+	if res.Outcome == OutcomeBlocked && strings.TrimSpace(res.Reason) == "" {
+		res.Reason = "blocked by a hook (" + res.Hook.Command + ")"
+	}
+	return res
+}
+
+// approves reports whether the answer approves a tool call outright.
+func (r Result) approves() bool {
+	a := r.Answer
+	if r.Outcome != OutcomeOK || a == nil {
+		return false
+	}
+	return a.Decision == "approve" || a.HookSpecial != nil && a.HookSpecial.PermissionDecision == "allow"
+}
+
+// context is what the hook adds to the model's context: its
+// additionalContext, or, for user_prompt_submit, its plain stdout.
+func (r Result) context() string {
+	if r.Outcome != OutcomeOK {
+		return ""
+	}
+	if r.Answer != nil && r.Answer.HookSpecial != nil && r.Answer.HookSpecial.AdditionalContext != "" {
+		return r.Answer.HookSpecial.AdditionalContext
+	}
+	if r.Hook.Event == UserPromptSubmit {
+		return r.Stdout
+	}
+	return ""
+}
+
+func shell(ctx context.Context, command string) *exec.Cmd {
+	if runtime.GOOS == "windows" {
+		return exec.CommandContext(ctx, "cmd", "/C", command)
+	}
+	return exec.CommandContext(ctx, "sh", "-c", command)
+}
+
+// capped keeps the first maxOutput bytes written to it.
+type capped struct{ bytes.Buffer }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := maxOutput - c.Len(); room > 0 {
+		c.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}

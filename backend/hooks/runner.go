@@ -1,0 +1,183 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// Options configure a Runner.
+type Options struct {
+	Hooks     []Hook
+	SessionID string
+	// LogPath is the session log, sent as transcript_path.
+	LogPath string
+	Cwd     string
+	// Environ is the hooks' environment (provider keys removed).
+	Environ []string
+	// Mode says the permission mode, sent as permission_mode.
+	Mode func() string
+	// Record logs each run as a hook/run event.
+	Record func(session.Data) error
+	// Approve asks the user whether the project's hooks may run, at their
+	// first use; an error with ctx done asks again at the next use. Nil
+	// never runs project hooks.
+	Approve func(ctx context.Context) (bool, error)
+}
+
+// Runner runs the hooks of one session; it is the agent's agent.Hooks.
+// Its methods are safe for concurrent use.
+type Runner struct {
+	opts Options
+
+	mu       sync.Mutex
+	decided  bool // the user answered about the project's hooks
+	approved bool
+}
+
+var _ agent.Hooks = (*Runner)(nil)
+
+// NewRunner makes a runner of the hooks.
+func NewRunner(o Options) *Runner { return &Runner{opts: o} }
+
+// Empty reports whether there are no hooks to run.
+func (r *Runner) Empty() bool { return len(r.opts.Hooks) == 0 }
+
+// runAll runs the hooks of event that match tool, all at once, and
+// records each run in hook order.
+func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, callID string) []Result {
+	var hs []Hook
+	for _, h := range r.opts.Hooks {
+		if h.Event == event && (in.ToolName == "" || h.Matches(in.ToolName)) && r.allowed(ctx, h) {
+			hs = append(hs, h)
+		}
+	}
+	if len(hs) == 0 {
+		return nil
+	}
+	in.SessionID, in.TranscriptPath, in.Cwd = r.opts.SessionID, r.opts.LogPath, r.opts.Cwd
+	in.Event = claudeName[event]
+	if r.opts.Mode != nil {
+		in.PermissionMode = r.opts.Mode()
+	}
+	results := make([]Result, len(hs))
+	var wg sync.WaitGroup
+	for i, h := range hs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = run(ctx, h, in, r.opts.Cwd, r.opts.Environ)
+		}()
+	}
+	wg.Wait()
+	for _, res := range results {
+		r.record(turn, in.ToolName, callID, res)
+	}
+	return results
+}
+
+// allowed reports whether h may run: the user's own hooks always, the
+// project's once the user approved them.
+func (r *Runner) allowed(ctx context.Context, h Hook) bool {
+	if !h.Project {
+		return true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.decided && r.opts.Approve != nil {
+		ok, err := r.opts.Approve(ctx)
+		if err == nil || ctx.Err() == nil {
+			r.decided, r.approved = true, ok
+		}
+	}
+	return r.approved
+}
+
+func (r *Runner) record(turn int, tool, callID string, res Result) {
+	if r.opts.Record == nil {
+		return
+	}
+	_ = r.opts.Record(session.HookRun{
+		Turn: turn, Event: string(res.Hook.Event), Command: res.Hook.Command, Origin: res.Hook.Origin,
+		Tool: tool, CallID: callID, Outcome: string(res.Outcome), ExitCode: res.ExitCode,
+		DurationMs: res.Duration.Milliseconds(), Reason: res.Reason,
+	})
+}
+
+// BeforeTool runs pre_tool_use: any block refuses the call (the reasons
+// are what the model reads); an approval with no block skips the
+// permission question.
+func (r *Runner) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (string, bool) {
+	results := r.runAll(ctx, turn, PreToolUse, Input{ToolName: call.Name, ToolInput: rawArgs(call.Args), ToolUseID: call.ID}, call.ID)
+	approved := false
+	var blocks []string
+	for _, res := range results {
+		if res.Outcome == OutcomeBlocked {
+			blocks = append(blocks, res.Reason)
+		}
+		approved = approved || res.approves()
+	}
+	return strings.Join(blocks, "\n"), approved && len(blocks) == 0
+}
+
+// AfterTool runs post_tool_use: what hooks block with (the tool already
+// ran) or add as context goes to the model with the result.
+func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result string, isError bool) string {
+	in := Input{ToolName: call.Name, ToolInput: rawArgs(call.Args), ToolUseID: call.ID,
+		ToolResponse: &ToolResponse{Output: result, IsError: isError}}
+	var notes []string
+	for _, res := range r.runAll(ctx, turn, PostToolUse, in, call.ID) {
+		switch {
+		case res.Outcome == OutcomeBlocked:
+			notes = append(notes, res.Reason)
+		case res.context() != "":
+			notes = append(notes, res.context())
+		}
+	}
+	return strings.Join(notes, "\n")
+}
+
+// PromptSubmitted runs user_prompt_submit: any block refuses the prompt;
+// the hooks' stdout (or additionalContext) is added after it.
+func (r *Runner) PromptSubmitted(ctx context.Context, turn int, prompt string) (string, string) {
+	var blocks, extra []string
+	for _, res := range r.runAll(ctx, turn, UserPromptSubmit, Input{Prompt: prompt}, "") {
+		switch {
+		case res.Outcome == OutcomeBlocked:
+			blocks = append(blocks, res.Reason)
+		case res.context() != "":
+			extra = append(extra, res.context())
+		}
+	}
+	return strings.Join(blocks, "\n"), strings.Join(extra, "\n")
+}
+
+// Stopping runs stop: a hook that blocks keeps the turn going, its reason
+// telling the model what to do.
+func (r *Runner) Stopping(ctx context.Context, turn int, again bool) string {
+	var reasons []string
+	for _, res := range r.runAll(ctx, turn, Stop, Input{StopHookActive: &again}, "") {
+		if res.Outcome == OutcomeBlocked {
+			reasons = append(reasons, res.Reason)
+		}
+	}
+	return strings.Join(reasons, "\n")
+}
+
+// Notify runs notification hooks with message (tack needs the user).
+func (r *Runner) Notify(ctx context.Context, message string) {
+	r.runAll(ctx, 0, Notification, Input{Message: message}, "")
+}
+
+// rawArgs is the call's arguments as a JSON object (an empty one when
+// they are not JSON).
+func rawArgs(args json.RawMessage) json.RawMessage {
+	if !json.Valid(args) {
+		return json.RawMessage("{}")
+	}
+	return args
+}

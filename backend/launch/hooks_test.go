@@ -1,0 +1,122 @@
+package launch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+func hookRuns(s *Session) []session.HookRun {
+	var out []session.HookRun
+	for _, e := range s.Agent.Events() {
+		if d, ok := e.Data.(session.HookRun); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func bashCall(id, command string) llmtest.Response {
+	return llmtest.Reply(llmtest.ToolCall(id, "bash", `{"command":"`+command+`","description":"Run it"}`, 1))
+}
+
+func TestPreToolUseHookBlocksBashAndTheModelReadsTheReason(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	seen := filepath.Join(t.TempDir(), "stdin.json")
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(`[[hooks.pre_tool_use]]
+matcher = "Bash"
+command = "cat > `+seen+`; echo 'rm is not allowed here; move files to ./trash instead' >&2; exit 2"
+`), 0o600)
+	llm := llmtest.New(t, bashCall("call_1", "rm -rf build"), llmtest.ReplyText("I will move them instead."))
+	s := openMCP(t, home, cwd, "full-access", llm)
+	runTurn(t, s, "Clean up.")
+	got := toolMessage(llm.Requests()[1], "call_1")
+	if got != "Error: a hook blocked this call: rm is not allowed here; move files to ./trash instead" {
+		t.Errorf("the model read %q", got)
+	}
+	if b, _ := os.ReadFile(seen); !strings.Contains(string(b), `"command":"rm -rf build"`) || !strings.Contains(string(b), `"hook_event_name":"PreToolUse"`) {
+		t.Errorf("the hook read %s", b)
+	}
+	runs := hookRuns(s)
+	if len(runs) != 1 || runs[0].Outcome != "blocked" || runs[0].Tool != "bash" || !strings.Contains(runs[0].Origin, "config.toml line 1") {
+		t.Errorf("hook runs = %+v", runs)
+	}
+}
+
+func TestHooksThatTimeOutOrPrintGarbageBlockNothingAndAreReported(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(`[[hooks.pre_tool_use]]
+command = "sleep 20"
+timeout = 0.3
+
+[[hooks.post_tool_use]]
+command = "echo '{this is not json'"
+`), 0o600)
+	llm := llmtest.New(t, bashCall("call_1", "echo ran"), llmtest.ReplyText("Done."))
+	s := openMCP(t, home, cwd, "full-access", llm)
+	runTurn(t, s, "Run it.")
+	if got := toolMessage(llm.Requests()[1], "call_1"); !strings.Contains(got, "ran") || strings.HasPrefix(got, "Error") {
+		t.Errorf("the call did not run past the failed hooks: %q", got)
+	}
+	runs := hookRuns(s)
+	if len(runs) != 2 || runs[0].Reason != "timed out after 300ms" || runs[0].Outcome != "failed" ||
+		!strings.Contains(runs[1].Reason, "not valid JSON") || !strings.Contains(runs[1].Notice(), "config.toml line 5") {
+		t.Errorf("hook runs = %+v", runs)
+	}
+	if end := lastTurnEnd(s); end.Reason != session.StopCompleted {
+		t.Errorf("turn ended %+v", end)
+	}
+}
+
+func TestPromptHookAddsContextOrBlocksAndStopHookContinuesOnce(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(`[[hooks.user_prompt_submit]]
+command = "if grep -q secret; then echo 'that prompt holds a secret' >&2; exit 2; fi; echo 'The branch is main.'"
+
+[[hooks.stop]]
+command = "if grep -q '\"stop_hook_active\":true'; then exit 0; fi; echo '{\"decision\":\"block\",\"reason\":\"run the tests first\"}'"
+`), 0o600)
+	llm := llmtest.New(t, llmtest.ReplyText("Done."), llmtest.ReplyText("Tests pass."))
+	s := openMCP(t, home, cwd, "full-access", llm)
+	runTurn(t, s, "Fix it.")
+	reqs := llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("want the stop hook to keep the turn going once, got %d requests", len(reqs))
+	}
+	msgs := reqs[0].Messages
+	if c := msgs[len(msgs)-1]; c.Role != "user" || !strings.Contains(c.Content, "The branch is main.") {
+		t.Errorf("the prompt hook's context is not in the request: %+v", c)
+	}
+	last := reqs[1].Messages[len(reqs[1].Messages)-1]
+	if !strings.Contains(last.Content, "A stop hook asks you to continue: run the tests first") {
+		t.Errorf("the stop hook's reason is not in the second request: %+v", last)
+	}
+	runTurn(t, s, "Here is my secret password.")
+	if n := len(llm.Requests()); n != 2 {
+		t.Errorf("a blocked prompt reached the model (%d requests)", n)
+	}
+	end := lastTurnEnd(s)
+	if end.Reason != session.StopError || !strings.Contains(end.Error.Message, "blocked the prompt") {
+		t.Errorf("blocked turn ended %+v", end)
+	}
+}
+
+func TestProjectHooksWithoutApprovalDoNotRun(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	ran := filepath.Join(t.TempDir(), "ran")
+	os.MkdirAll(filepath.Join(cwd, ".tack"), 0o755)
+	os.WriteFile(filepath.Join(cwd, ".tack", "settings.toml"), []byte("[[hooks.user_prompt_submit]]\ncommand = \"touch "+ran+"\"\n"), 0o600)
+	llm := llmtest.New(t, llmtest.ReplyText("ok"))
+	s := openMCP(t, home, cwd, "full-access", llm) // nobody can approve
+	runTurn(t, s, "hi")
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("an unapproved project hook ran")
+	}
+	if n := noticesOf(t, s, 1); !strings.Contains(n, "do not run in this session") {
+		t.Errorf("notice = %q", n)
+	}
+}
