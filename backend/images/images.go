@@ -97,7 +97,7 @@ func Prepare(name string, data []byte, maxSide int) (Prepared, error) {
 	}
 	w, h := fit(cfg.Width, cfg.Height, maxSide)
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
+	draw.BiLinear.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
 	var buf bytes.Buffer
 	if kind == "png" || kind == "gif" {
 		err, ref.MediaType = png.Encode(&buf, dst), "image/png"

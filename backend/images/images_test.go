@@ -14,7 +14,7 @@ import (
 )
 
 // picture encodes a w×h gradient with enc.
-func picture(t *testing.T, w, h int, enc func(*bytes.Buffer, image.Image) error) []byte {
+func picture(t testing.TB, w, h int, enc func(*bytes.Buffer, image.Image) error) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
@@ -62,7 +62,7 @@ func TestPrepareReadsEachFormatWithItsDimensions(t *testing.T) {
 }
 
 func TestPrepareScalesALargeImageToTheModelsLimit(t *testing.T) {
-	p, err := Prepare("wide.png", picture(t, 3000, 1000, pngOf), 2048)
+	p, err := Prepare("wide.png", picture(t, 600, 200, pngOf), 256)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,10 +70,10 @@ func TestPrepareScalesALargeImageToTheModelsLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Width != 2048 || cfg.Height != 682 || p.Ref.Width != 2048 || p.Ref.OrigWidth != 3000 || p.Ref.OrigHeight != 1000 {
-		t.Fatalf("want 2048×682 scaled from 3000×1000, got %d×%d and %+v", cfg.Width, cfg.Height, p.Ref)
+	if cfg.Width != 256 || cfg.Height != 85 || p.Ref.Width != 256 || p.Ref.OrigWidth != 600 || p.Ref.OrigHeight != 200 {
+		t.Fatalf("want 256×85 scaled from 600×200, got %d×%d and %+v", cfg.Width, cfg.Height, p.Ref)
 	}
-	if got := Describe(p.Ref); got != "wide.png · "+formatBytes(len(p.Data))+" · 2048×682 (scaled from 3000×1000)" {
+	if got := Describe(p.Ref); got != "wide.png · "+formatBytes(len(p.Data))+" · 256×85 (scaled from 600×200)" {
 		t.Errorf("want the line to say the scale, got %q", got)
 	}
 	jp, err := Prepare("tall.webp", mustRead(t, "testdata/gradient.webp"), 32)
