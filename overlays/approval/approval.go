@@ -45,6 +45,11 @@ type Dialog struct {
 
 	scroll int
 	page   int
+
+	// rendered caches the body at renderedWidth: the approval never
+	// changes, so a frame re-renders the card only when the width does.
+	rendered      []string
+	renderedWidth int
 }
 
 // New opens a dialog for a at time now; keys within Guard of now are
@@ -188,13 +193,20 @@ func (d *Dialog) View(width, height int) string {
 }
 
 // body is the tool card when the approval brings one, else the details
-// text.
+// text, rendered once per width.
 func (d *Dialog) body(width int) []string {
+	if d.rendered == nil || d.renderedWidth != width {
+		d.rendered, d.renderedWidth = d.renderBody(width), width
+	}
+	return d.rendered
+}
+
+func (d *Dialog) renderBody(width int) []string {
 	if d.a.Card != nil {
 		return cards.Render(cards.Tool{Name: d.a.Tool, Call: *d.a.Card}, width, cards.Expanded, d.th)
 	}
 	if d.a.Details == "" || d.a.Details == d.a.Summary {
-		return nil
+		return []string{}
 	}
 	return frame.Wrap(textfmt.Sanitize(d.a.Details), width)
 }
