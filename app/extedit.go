@@ -17,10 +17,13 @@ import (
 // a command writes it to a temporary file, the program hands the terminal
 // to the editor, and another command reads the file back into the editor.
 
-// draftFileMsg says the draft was written to path.
+// draftFileMsg says the draft was written to path, and brings the editor
+// command to run on it (resolved off Update: exec.Command looks the
+// program up in PATH).
 type draftFileMsg struct {
-	path string
-	err  error
+	path   string
+	editor *exec.Cmd
+	err    error
 }
 
 // draftEditedMsg says the external editor ended.
@@ -37,7 +40,10 @@ type draftReadMsg struct {
 
 // externalEditor writes the draft to a temporary file in a command.
 func (m *Model) externalEditor() tea.Cmd {
-	draft := m.editor.Value()
+	draft, getenv := m.editor.Value(), m.opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	return func() tea.Msg {
 		f, err := os.CreateTemp("", "tack-draft-*.md")
 		if err != nil {
@@ -53,17 +59,13 @@ func (m *Model) externalEditor() tea.Cmd {
 			os.Remove(f.Name())
 			return draftFileMsg{err: fmt.Errorf("write the draft file: %w", err)}
 		}
-		return draftFileMsg{path: f.Name()}
+		return draftFileMsg{path: f.Name(), editor: editorCommand(getenv, f.Name())}
 	}
 }
 
 // editorCommand is $VISUAL, else $EDITOR, else vi, split into words so
 // "code --wait" works.
-func (m *Model) editorCommand(path string) *exec.Cmd {
-	getenv := m.opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+func editorCommand(getenv func(string) string, path string) *exec.Cmd {
 	words := strings.Fields(getenv("VISUAL"))
 	if len(words) == 0 {
 		words = strings.Fields(getenv("EDITOR"))
@@ -80,7 +82,7 @@ func (m *Model) editDraftIn(msg draftFileMsg) tea.Cmd {
 		m.notice("Could not open the external editor: "+msg.err.Error(), transcript.NoticeError)
 		return nil
 	}
-	return tea.Exec(settledExec{m.editorCommand(msg.path)}, func(err error) tea.Msg {
+	return tea.Exec(settledExec{msg.editor}, func(err error) tea.Msg {
 		return draftEditedMsg{path: msg.path, err: err}
 	})
 }
