@@ -10,16 +10,6 @@ import (
 	"time"
 )
 
-func TestHomeIsTackHomeElseDotTack(t *testing.T) {
-	env := map[string]string{"TACK_HOME": "/opt/tack"}
-	if got := Home(func(k string) string { return env[k] }, "/home/u"); got != "/opt/tack" {
-		t.Errorf("want /opt/tack, got %s", got)
-	}
-	if got := Home(func(string) string { return "" }, "/home/u"); got != "/home/u/.tack" {
-		t.Errorf("want /home/u/.tack, got %s", got)
-	}
-}
-
 func TestDirSlugIsReadableAndCollisionSafe(t *testing.T) {
 	a := filepath.Base(Dir("/h", "/home/u/my proj"))
 	b := filepath.Base(Dir("/h", "/home/u/my-proj"))

@@ -22,14 +22,6 @@ const maxSlugPath = 48
 // such session.
 var ErrNotFound = errors.New("session not found")
 
-// Home is the tack home directory: $TACK_HOME, else ~/.tack.
-func Home(env func(string) string, userHome string) string {
-	if h := env("TACK_HOME"); h != "" {
-		return h
-	}
-	return filepath.Join(userHome, ".tack")
-}
-
 // sessionsRoot is the directory holding one directory per workspace.
 func sessionsRoot(home string) string { return filepath.Join(home, "sessions") }
 

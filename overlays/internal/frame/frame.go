@@ -57,15 +57,6 @@ func Wrap(text string, width int) []string {
 	return rows
 }
 
-// Indent prefixes every row with pad.
-func Indent(rows []string, pad string) []string {
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = pad + r
-	}
-	return out
-}
-
 // Hint picks the first form of a control hint that fits width, else the
 // last (most compact) form truncated.
 func Hint(width int, forms ...string) string {
