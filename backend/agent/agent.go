@@ -68,6 +68,13 @@ type Config struct {
 }
 
 // Agent drives one session. Its methods are safe for concurrent use.
+//
+// Lock order: logMu, then mu, then a Subscription's lock. A goroutine that
+// holds mu never takes logMu: code that changes state under mu releases
+// it before it records or publishes, so Subscribe may read the status
+// while it holds logMu. Under logMu the session log appends (its own lock
+// comes after logMu) and subscribers are pushed to, which never blocks;
+// neither lock is held while waiting for the model, a tool or a channel.
 type Agent struct {
 	cfg Config
 
