@@ -36,11 +36,16 @@ import (
 // Options are the settings a front door launches with. Flags override the
 // config file; the config file overrides built-in defaults.
 type Options struct {
-	Home   string
-	Cwd    string
-	Getenv func(string) string
-	Now    func() time.Time
-	Rand   io.Reader
+	Home string
+	Cwd  string
+	// Getenv reads the environment (API keys, HOME, XDG_CONFIG_HOME);
+	// launch reads it through nothing else. Environ is the environment
+	// the session's commands start from (os.Environ() in cmd/tack); nil
+	// starts them with only what the bash tool sets itself.
+	Getenv  func(string) string
+	Environ []string
+	Now     func() time.Time
+	Rand    io.Reader
 
 	Provider       string
 	Model          string
@@ -164,7 +169,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME")})
-	registry, closeTools := Tools(s.Policy, s.Workspace)
+	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
 		registry.Add(t)

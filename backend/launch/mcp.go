@@ -3,7 +3,6 @@ package launch
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -52,7 +51,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		},
 		Report:   func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeError, Text: text}) },
 		Cwd:      s.Cwd,
-		Environ:  bash.WithoutProviderSecrets(os.Environ()),
+		Environ:  bash.WithoutProviderSecrets(o.Environ),
 		SpillDir: filepath.Join(o.Home, "spill", s.Log.Header().ID),
 		Version:  o.Version, HTTPClient: o.HTTPClient,
 	})

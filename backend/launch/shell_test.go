@@ -77,3 +77,23 @@ func TestPromptHistoryReadsTheWorkspacesOtherSessionsNewestFirst(t *testing.T) {
 		t.Fatalf("want %q, got %q", want, got)
 	}
 }
+
+func TestCommandsStartFromOptionsEnvironNotTheProcess(t *testing.T) {
+	t.Setenv("TACK_PROBE", "from-the-process")
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key"}
+	for _, tt := range []struct {
+		environ []string
+		want    string
+	}{{nil, "[]"}, {[]string{"TACK_PROBE=from-options"}, "[from-options]"}} {
+		s, err := Open(Options{Home: t.TempDir(), Cwd: t.TempDir(), Getenv: func(k string) string { return env[k] },
+			Environ: tt.environ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := s.Shell(context.Background(), `echo "[$TACK_PROBE]"`)
+		s.Close()
+		if !strings.Contains(run.Output, tt.want) {
+			t.Errorf("Environ %q: want %s, got %q", tt.environ, tt.want, run.Output)
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package launch
 
 import (
-	"os"
-
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/ask"
 	"github.com/tack-agent/tack/backend/tools/bash"
@@ -16,9 +14,9 @@ import (
 // Tools is the default tool set of one session, in the order the model sees
 // them, and a function that ends their background work. exit_plan_mode
 // leaves plan mode through plans, the session's policy; glob and grep
-// search the files files lists.
-func Tools(plans plan.Switch, files *workspace.Walker) (*tools.Registry, func()) {
-	sh := bash.New(bash.Local{}, bash.Options{Environ: os.Environ()})
+// search the files files lists; commands start from environ.
+func Tools(plans plan.Switch, files *workspace.Walker, environ []string) (*tools.Registry, func()) {
+	sh := bash.New(bash.Local{}, bash.Options{Environ: environ})
 	r := tools.NewRegistry(fs.New(fs.NewTracker())...)
 	r.Add(search.NewGlob(files))
 	r.Add(search.NewGrep(files))

@@ -62,7 +62,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 		return 1
 	}
 	lo := launch.Options{
-		Home: home, Cwd: cwd, Getenv: getenv, Provider: o.provider, Model: o.model, Effort: o.effort,
+		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
 	}
 	ios := iostreams.System(stdin, stdout, stderr, getenv)
