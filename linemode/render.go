@@ -276,6 +276,8 @@ func StopNotice(d session.TurnEnd) string {
 		return "The model reached its output-token limit."
 	case session.StopInterrupted:
 		return "The previous process ended during this turn."
+	case session.StopMaxSteps:
+		return "The turn reached its limit of model requests (--max-turns) with work left to do."
 	case session.StopError:
 		if d.Error != nil && d.Error.Message != "" {
 			return textfmt.SanitizeLine(d.Error.Message)

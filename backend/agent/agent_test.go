@@ -230,6 +230,26 @@ func TestFollowUpsQueuedWhileBusyJoinOneTurn(t *testing.T) {
 	}
 }
 
+func TestMaxStepsEndsTheTurnBeforeTheRequestBeyondIt(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("call_1", "echo", `{"n":1}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.Reply(llmtest.ToolCall("call_2", "echo", `{"n":2}`, 1), llmtest.Finish("tool_calls")),
+	}, echoTool())
+	f.agent.SendWith("loop", agent.TurnOptions{MaxSteps: 2})
+	f.waitIdle()
+	evs := f.log.Events()
+	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	if end.Reason != session.StopMaxSteps {
+		t.Fatalf("want the turn ended at its step limit, got %+v", end)
+	}
+	if n := len(f.srv.Requests()); n != 2 {
+		t.Fatalf("want 2 model requests, got %d", n)
+	}
+	if got := countType(evs, "tool/result"); got != 2 {
+		t.Errorf("want both steps' tool results recorded, got %d", got)
+	}
+}
+
 func TestQuietOnlyOnceTheSentWorkHasEnded(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.Reply(llmtest.Text("Thinking", 1), llmtest.Stall())})
 	if quiet, _ := f.agent.Quiet(); !quiet {

@@ -195,6 +195,7 @@ func (a *Agent) abortUndispatched(turn, step int, calls []llm.ToolCall) {
 }
 
 func (a *Agent) toolEnv() *tools.Env {
+	allowed, disallowed := a.allowedTools()
 	return &tools.Env{
 		SessionID: a.SessionID(),
 		Cwd:       a.cfg.Cwd,
@@ -210,7 +211,8 @@ func (a *Agent) toolEnv() *tools.Env {
 			model, _ := a.stepModel()
 			return a.vision(model)
 		},
-		Allowed:  a.allowedTools(),
-		Progress: func(callID string, c card.Card) { a.publish(ToolProgress{CallID: callID, Card: c}) },
+		Allowed:    allowed,
+		Disallowed: disallowed,
+		Progress:   func(callID string, c card.Card) { a.publish(ToolProgress{CallID: callID, Card: c}) },
 	}
 }

@@ -131,6 +131,9 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 // runSteps runs model steps until the turn is done and returns its end.
 func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 	for step := 1; ; step++ {
+		if a.overSteps(step) {
+			return session.TurnEnd{Turn: ts.turn, Reason: session.StopMaxSteps}
+		}
 		a.flushSteering(ts.turn)
 		a.flushInjected()
 		// Tools that changed (MCP servers starting or changing their

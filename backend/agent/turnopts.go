@@ -3,12 +3,19 @@ package agent
 import "github.com/tack-agent/tack/backend/llm"
 
 // TurnOptions change one turn: the turn a custom slash command starts with
-// its own model and allowed tools.
+// its own model and allowed tools, or a print-mode turn with the tools its
+// flags allow and refuse and a limit on its steps.
 type TurnOptions struct {
 	// Model runs the turn's steps on this model instead of the session's.
 	Model string
 	// AllowedTools run without asking during the turn (tools.Env.Allowed).
 	AllowedTools []string
+	// DisallowedTools are refused during the turn whatever the mode
+	// (tools.Env.Disallowed).
+	DisallowedTools []string
+	// MaxSteps ends the turn with StopMaxSteps instead of starting a model
+	// request beyond it; zero means no limit.
+	MaxSteps int
 }
 
 // SendWith submits a message as Send does, for a turn with options. Queued
@@ -33,9 +40,17 @@ func (a *Agent) stepModel() (string, llm.Effort) {
 	return model, effort
 }
 
-// allowedTools is what the running turn's options allow without asking.
-func (a *Agent) allowedTools() []string {
+// allowedTools is what the running turn's options allow without asking,
+// and what they refuse.
+func (a *Agent) allowedTools() (allowed, disallowed []string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.turnOpts.AllowedTools
+	return a.turnOpts.AllowedTools, a.turnOpts.DisallowedTools
+}
+
+// overSteps reports whether step would exceed the running turn's limit.
+func (a *Agent) overSteps(step int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.turnOpts.MaxSteps > 0 && step > a.turnOpts.MaxSteps
 }

@@ -155,14 +155,21 @@ func allowanceOf(t tools.Tool, call tools.Call, mode Mode) (key string, remember
 // recorded through call.Env.Record: approval/asked before waiting for the
 // user, approval/decided after (with Policy set when no person decided).
 // While planning, edits and commands that may change things are refused
-// whatever the mode, and read-only commands run.
+// whatever the mode, and read-only commands run. The turn's disallowed
+// tools are refused before anything else, reads included.
 func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) error {
 	spec := t.Spec()
+	shown := t.Present(call.Args)
+	command := commandOf(shown)
+	if entry := turnDenies(disallowedFor(call), spec.Name, command); entry != "" {
+		d := &Denial{Message: spec.Name + " is refused in this run (--disallowed-tools " + entry + "). " +
+			"Do not retry it; finish what you can without it, or tell the user what you would run."}
+		recorder{call: call, tool: spec.Name}.decided(interact.Deny, d.Message, "", byDisallowedTools)
+		return d
+	}
 	if spec.Access == tools.AccessRead || spec.Access == tools.AccessInteract {
 		return nil
 	}
-	shown := t.Present(call.Args)
-	command := commandOf(shown)
 	p.mu.Lock()
 	mode, planning := p.mode, p.plan
 	v := rule(mode, spec.Access)

@@ -59,10 +59,13 @@ const (
 type StopReason string
 
 const (
-	StopCompleted   StopReason = "completed"
-	StopAborted     StopReason = "aborted"
-	StopError       StopReason = "error"
-	StopMaxTokens   StopReason = "max-tokens"
+	StopCompleted StopReason = "completed"
+	StopAborted   StopReason = "aborted"
+	StopError     StopReason = "error"
+	StopMaxTokens StopReason = "max-tokens"
+	// StopMaxSteps ends a turn that reached its limit of model requests
+	// (print mode's --max-turns) with work left to do.
+	StopMaxSteps    StopReason = "max-steps"
 	StopInterrupted StopReason = "interrupted" // written by crash repair only
 )
 

@@ -130,6 +130,9 @@ type Env struct {
 	// custom command's allowed-tools): tool names, and Bash(prefix:*)
 	// command prefixes.
 	Allowed []string
+	// Disallowed are the tools the running turn refuses whatever the mode
+	// (print mode's --disallowed-tools), in the same forms.
+	Disallowed []string
 	// Progress shows a running call's card as it changes (a subagent's
 	// steps); live only, the result's card is what the log keeps. It may
 	// be nil.

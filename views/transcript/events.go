@@ -257,6 +257,9 @@ func (t *Transcript) turnEnd(d session.TurnEnd) bool {
 	return true
 }
 
+// maxStepsText explains a turn stopped by print mode's --max-turns.
+const maxStepsText = "The turn reached its limit of model requests (--max-turns) with work left to do."
+
 // TurnEndNotice is the notice that explains why a turn stopped, or "" for
 // a completed turn.
 func TurnEndNotice(d session.TurnEnd) (string, NoticeKind) {
@@ -269,6 +272,8 @@ func TurnEndNotice(d session.TurnEnd) (string, NoticeKind) {
 		return "The model reached its output-token limit.", NoticeWarning
 	case session.StopInterrupted:
 		return "The previous process ended during this turn.", NoticeWarning
+	case session.StopMaxSteps:
+		return maxStepsText, NoticeWarning
 	case session.StopError:
 		if d.Error != nil && d.Error.Message != "" {
 			return d.Error.Message, NoticeError

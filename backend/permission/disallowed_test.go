@@ -1,0 +1,56 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+func TestDisallowedToolsMatchNamesAndEveryCommandOfALine(t *testing.T) {
+	cases := []struct {
+		disallowed []string
+		tool       string
+		command    string
+		want       string
+	}{
+		{[]string{"Write"}, "write", "", "Write"},
+		{[]string{"write"}, "write", "", "write"},
+		{[]string{"Write"}, "edit", "", ""},
+		{[]string{"Bash"}, "bash", "ls", "Bash"},
+		{[]string{"Bash(rm:*)"}, "bash", "rm -rf build", "Bash(rm:*)"},
+		{[]string{"Bash(rm:*)"}, "bash", "ls && rm -rf build", "Bash(rm:*)"},
+		{[]string{"Bash(rm:*)"}, "bash", "echo $(rm x)", "Bash(rm:*)"},
+		{[]string{"Bash(rm:*)"}, "bash", "/bin/rm x", "Bash(rm:*)"},
+		{[]string{"Bash(rm:*)"}, "bash", "$tool x", "Bash(rm:*)"},
+		{[]string{"Bash(rm:*)"}, "bash", "ls 'unterminated", "Bash(rm:*)"},
+		{[]string{"Bash(rm:*)"}, "bash", "ls -la; echo rm", ""},
+		{[]string{"Bash(git push:*)"}, "bash", "git push origin main", "Bash(git push:*)"},
+		{[]string{"Bash(git push:*)"}, "bash", "git status", ""},
+		{[]string{"Bash(git push)"}, "bash", "git pull", ""},
+	}
+	for _, c := range cases {
+		if got := turnDenies(c.disallowed, c.tool, c.command); got != c.want {
+			t.Errorf("%v refusing %s %q: got %q, want %q", c.disallowed, c.tool, c.command, got, c.want)
+		}
+	}
+}
+
+func TestDisallowedToolsAreRefusedBeforeAnythingElse(t *testing.T) {
+	var l log
+	env := &tools.Env{Record: l.record, Allowed: []string{"Bash"}, Disallowed: []string{"Read", "Bash(rm:*)"}}
+	call := func(args string) tools.Call { return tools.Call{ID: "c", Args: json.RawMessage(args), Env: env} }
+	p := NewPolicy(FullAccess, nil)
+	err := p.Authorize(context.Background(), readTool, call(`{}`))
+	if err == nil || !strings.Contains(err.Error(), "--disallowed-tools Read") {
+		t.Errorf("want a read refused by --disallowed-tools Read even in full-access, got %v", err)
+	}
+	if err := p.Authorize(context.Background(), bashTool, call(`{"command":"rm -rf /tmp/x"}`)); err == nil {
+		t.Error("want rm refused by Bash(rm:*) though Bash is allowed and the mode is full-access")
+	}
+	if err := p.Authorize(context.Background(), bashTool, call(`{"command":"ls"}`)); err != nil {
+		t.Errorf("want ls to run, got %v", err)
+	}
+}
