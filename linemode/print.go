@@ -4,91 +4,181 @@ package linemode
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/views/textfmt"
 )
 
-// PrintOptions configures one print-mode run.
+// Print mode's output formats.
+const (
+	FormatText       = "text"
+	FormatJSON       = "json"
+	FormatStreamJSON = "stream-json"
+	// FormatEvents is tack's own session events, one per line, then the
+	// result: for debugging and tack-specific tools.
+	FormatEvents = "events"
+)
+
+// PrintOptions configures print mode.
 type PrintOptions struct {
-	Task   string
-	Format string // "text", "json" or "stream-json"
-	Stdout io.Writer
-	Stderr io.Writer
-	Now    func() time.Time
+	// Task is the first task; "" when every task comes from In.
+	Task string
+	// Format is FormatText (the final answer), FormatJSON (the result
+	// object), FormatStreamJSON or FormatEvents.
+	Format string
+	// StreamInput reads more tasks from In as stream-json user messages,
+	// one turn each (--input-format stream-json).
+	StreamInput bool
+	In          io.Reader
+	Stdout      io.Writer
+	Stderr      io.Writer
+	// IncludePartial adds stream_event lines with the streamed deltas
+	// (--include-partial-messages).
+	IncludePartial bool
+	// NoReasoning leaves thinking out of the output.
+	NoReasoning bool
+	// Turn carries --allowed-tools, --disallowed-tools and --max-turns to
+	// every turn.
+	Turn    agent.TurnOptions
+	Version string
+	Now     func() time.Time
 }
 
-// PrintResult is the record json and stream-json print last.
-type PrintResult struct {
-	Type       string     `json:"type"`
-	Success    bool       `json:"success"`
-	SessionID  string     `json:"session_id"`
-	Result     string     `json:"result"`
-	StopReason string     `json:"stop_reason"`
-	Usage      PrintUsage `json:"usage"`
-	Cost       float64    `json:"cost"`
-	DurationMs int64      `json:"duration_ms"`
-	NumSteps   int        `json:"num_steps"`
-	// Error says why the turn did not complete; null when it did.
-	Error *string `json:"error"`
+// PrintOutcome is how a print run went: the result of every turn, and
+// whether any tool call was denied.
+type PrintOutcome struct {
+	Results []PrintResult
+	Denied  bool
 }
 
-// PrintUsage is token usage in the result record.
-type PrintUsage struct {
-	Input     int `json:"input_tokens"`
-	CacheHit  int `json:"cache_hit_tokens"`
-	Output    int `json:"output_tokens"`
-	Reasoning int `json:"reasoning_tokens"`
+// OK reports whether every turn completed and nothing was denied.
+func (o PrintOutcome) OK() bool {
+	for _, r := range o.Results {
+		if !r.Success() {
+			return false
+		}
+	}
+	return !o.Denied
 }
 
-// Print runs one task on ag and writes the answer (text) or the result
-// record (json, stream-json) to Stdout, progress to Stderr. It returns when
-// the turn has ended or ctx is done (then the turn is cancelled first). The
-// result says whether the turn completed.
-func Print(ctx context.Context, ag *agent.Agent, o PrintOptions) PrintResult {
+// Print runs the tasks on the session and writes what the format asks to
+// Stdout, progress and denied calls to Stderr. It returns when the last
+// turn has ended, or when ctx is done (the running turn is cancelled
+// first and its result still written).
+func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	start := o.Now()
-	past, sub := ag.Subscribe()
-	defer sub.Close()
-	p := &printer{o: o, ag: ag, lastPast: -1}
-	if len(past) > 0 {
-		p.lastPast = past[len(past)-1].Seq
+	if o.Format == "" {
+		o.Format = FormatText
 	}
-	ag.Send(o.Task)
-	res := p.follow(ctx, sub)
-	res.DurationMs = o.Now().Sub(start).Milliseconds()
-	res.write(o)
+	past, sub := s.Agent.Subscribe()
+	defer sub.Close()
+	p := &printer{o: o, s: s, ag: s.Agent, sub: sub, seen: -1}
+	if len(past) > 0 {
+		p.seen = past[len(past)-1].Seq
+	}
+	if o.IncludePartial && o.Format == FormatStreamJSON {
+		p.partial = newPartials(o.Stdout, s.Agent.SessionID(), o.NoReasoning)
+	}
+	if o.Format == FormatStreamJSON {
+		writeJSON(o.Stdout, p.initMessage())
+	}
+	var out PrintOutcome
+	for task := range p.tasks(ctx) {
+		res := p.turn(ctx, task)
+		out.Results = append(out.Results, res)
+		out.Denied = out.Denied || len(res.Denials) > 0
+		p.write(res)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return out
+}
+
+// printer follows one session's turns for print mode.
+type printer struct {
+	o       PrintOptions
+	s       *launch.Session
+	ag      *agent.Agent
+	sub     *agent.Subscription
+	partial *partials
+	// seen is the sequence number of the last event handled.
+	seen int64
+	t    *turnRun
+}
+
+// turnRun is what one turn accumulates.
+type turnRun struct {
+	turn    int
+	steps   int
+	answer  string
+	usage   llm.Usage
+	cost    float64
+	apiMs   int64
+	calls   map[string]session.ToolCall
+	denials []Denial
+}
+
+// tasks yields the first task, then, with StreamInput, each user message
+// read from In, until In ends or ctx is done. A line that is no user
+// message is reported on Stderr and skipped.
+func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		if p.o.Task != "" && !yield(p.o.Task) {
+			return
+		}
+		if !p.o.StreamInput {
+			return
+		}
+		msgs := make(chan streamInput)
+		go readStreamInput(p.o.In, msgs, ctx.Done())
+		for {
+			select {
+			case m, ok := <-msgs:
+				if !ok {
+					return
+				}
+				if m.err != nil {
+					fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine(m.err.Error()))
+					continue
+				}
+				if !yield(m.text) {
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// turn sends task and follows its turn to the end.
+func (p *printer) turn(ctx context.Context, task string) PrintResult {
+	start := p.o.Now()
+	p.t = &turnRun{calls: map[string]session.ToolCall{}}
+	p.ag.SendWith(task, p.o.Turn)
+	end := p.follow(ctx)
+	res := p.result(end)
+	res.DurationMs = p.o.Now().Sub(start).Milliseconds()
 	return res
 }
 
-type printer struct {
-	o  PrintOptions
-	ag *agent.Agent
-	// lastPast is the sequence number of the last event before the task.
-	lastPast int64
-	turn     int
-	steps    int
-	answer   string
-	usage    llm.Usage
-	cost     float64
-}
-
-// follow consumes events until the task's turn ends. When ctx ends it
-// cancels the turn and waits at most shutdownGrace for its end to be
-// recorded.
-func (p *printer) follow(ctx context.Context, sub *agent.Subscription) PrintResult {
+// follow consumes events until the turn ends. When ctx ends it cancels the
+// turn and waits at most shutdownGrace for its end to be recorded.
+func (p *printer) follow(ctx context.Context) session.TurnEnd {
 	wait := ctx
 	for {
-		evs, err := sub.Wait(wait)
+		evs, err := p.sub.Wait(wait)
 		switch {
 		case err != nil && wait == ctx:
 			p.ag.Cancel()
@@ -97,52 +187,70 @@ func (p *printer) follow(ctx context.Context, sub *agent.Subscription) PrintResu
 			defer stop()
 			continue
 		case err != nil:
-			return p.result(session.TurnEnd{Reason: session.StopAborted, Error: &session.Failure{Message: "the turn did not stop in time after it was cancelled"}})
+			return session.TurnEnd{Reason: session.StopAborted, Error: &session.Failure{Message: "the turn did not stop in time after it was cancelled"}}
 		case evs == nil:
-			return p.result(session.TurnEnd{Reason: session.StopAborted, Error: &session.Failure{Message: "the agent closed before the turn ended"}})
+			return session.TurnEnd{Reason: session.StopAborted, Error: &session.Failure{Message: "the agent closed before the turn ended"}}
 		}
 		for _, e := range evs {
-			if n, ok := e.(agent.Notice); ok {
-				fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(n.Text))
-				continue
-			}
-			l, ok := e.(agent.Logged)
-			if !ok || l.Seq <= p.lastPast {
-				continue
-			}
-			if end, done := p.handle(l.Event); done {
-				return p.result(end)
+			if end, done := p.event(e); done {
+				return end
 			}
 		}
 	}
 }
 
-func (p *printer) handle(e session.Event) (session.TurnEnd, bool) {
-	if p.o.Format == "stream-json" {
-		writeJSON(p.o.Stdout, map[string]any{
-			"type": "session_event", "session_id": p.ag.SessionID(),
-			"event": map[string]any{"type": e.Type, "seq": e.Seq, "time": e.Time.UnixMilli(), "data": e.Data},
-		})
+// event handles one event of the session; done is set by the turn's end.
+func (p *printer) event(e agent.Event) (session.TurnEnd, bool) {
+	switch e := e.(type) {
+	case agent.Delta:
+		if p.partial != nil && p.t.turn != 0 && e.Turn == p.t.turn {
+			model, _ := p.ag.Model()
+			p.partial.delta(e, model)
+		}
+	case agent.StepDiscarded:
+		if p.partial != nil {
+			p.partial.stop()
+		}
+	case agent.Logged:
+		if e.Seq <= p.seen {
+			return session.TurnEnd{}, false
+		}
+		p.seen = e.Seq
+		if p.o.Format == FormatEvents {
+			writeJSON(p.o.Stdout, map[string]any{
+				"type": "session_event", "session_id": p.ag.SessionID(),
+				"event": map[string]any{"type": e.Type, "seq": e.Seq, "time": e.Time.UnixMilli(), "data": e.Data},
+			})
+		}
+		return p.logged(e.Event)
 	}
+	return session.TurnEnd{}, false
+}
+
+func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
+	t := p.t
 	switch d := e.Data.(type) {
 	case session.TurnStart:
-		if p.turn == 0 {
-			p.turn = d.Turn
+		if t.turn == 0 {
+			t.turn = d.Turn
 		}
 	case session.StepStart:
-		p.steps++
+		if d.Turn == t.turn {
+			t.steps++
+		}
 	case session.AssistantMessage:
-		if d.Text != "" {
-			p.answer = d.Text
-		}
-		p.usage = p.usage.Add(d.Usage)
-		m, _ := p.ag.Catalog().Lookup(modelOf(p.ag))
-		p.cost += m.Cost(d.Usage)
-		for _, n := range d.Notes {
-			fmt.Fprintln(p.o.Stderr, "[note] "+textfmt.SanitizeLine(n))
-		}
+		p.assistant(d)
 	case session.ToolCall:
-		fmt.Fprintln(p.o.Stderr, CallText(d.Name, d.Arguments, d.Card))
+		t.calls[d.CallID] = d
+		if p.o.Format == FormatText {
+			fmt.Fprintln(p.o.Stderr, CallText(d.Name, d.Arguments, d.Card))
+		}
+	case session.ToolResult:
+		p.toolResult(d)
+	case session.StepEnd:
+		if d.Turn == t.turn {
+			t.apiMs += d.Timing.ModelWait + d.Timing.Thinking + d.Timing.Response
+		}
 	case session.Retry:
 		fmt.Fprintln(p.o.Stderr, RetryNotice(d))
 	case session.HookRun:
@@ -150,32 +258,115 @@ func (p *printer) handle(e session.Event) (session.TurnEnd, bool) {
 			fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(n))
 		}
 	case session.TurnEnd:
-		if d.Turn == p.turn {
+		if d.Turn == t.turn {
 			return d, true
 		}
 	}
 	return session.TurnEnd{}, false
 }
 
-func modelOf(ag *agent.Agent) string {
-	m, _ := ag.Model()
-	return m
+// assistant takes in one step's message and writes it as an assistant
+// line.
+func (p *printer) assistant(d session.AssistantMessage) {
+	t := p.t
+	if d.Turn != t.turn {
+		return
+	}
+	if d.Text != "" {
+		t.answer = d.Text
+	}
+	t.usage = t.usage.Add(d.Usage)
+	for _, n := range d.Notes {
+		fmt.Fprintln(p.o.Stderr, "[note] "+textfmt.SanitizeLine(n))
+	}
+	model, _ := p.ag.Model()
+	m, _ := p.ag.Catalog().Lookup(model)
+	t.cost += m.Cost(d.Usage)
+	if p.partial != nil {
+		p.partial.end(d.Finish, d.Usage)
+	}
+	if p.o.Format != FormatStreamJSON {
+		return
+	}
+	var blocks []contentBlock
+	if d.Reasoning != "" && !p.o.NoReasoning {
+		blocks = append(blocks, thinkingBlock(d.Reasoning))
+	}
+	if d.Text != "" {
+		blocks = append(blocks, textBlock(d.Text))
+	}
+	for _, c := range d.ToolCalls {
+		blocks = append(blocks, toolUseBlock(c))
+	}
+	stop := stopReason(d.Finish)
+	u := usageOf(d.Usage)
+	writeJSON(p.o.Stdout, chatMessage{Type: "assistant", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
+		ID: messageID(p.ag.SessionID(), d.Turn, d.Step), Type: "message", Role: "assistant", Model: model,
+		Content: blocks, StopReason: &stop, Usage: &u,
+	}})
 }
 
-func (p *printer) result(end session.TurnEnd) PrintResult {
-	r := PrintResult{
-		Type: "result", Success: end.Reason == session.StopCompleted, SessionID: p.ag.SessionID(),
-		Result: p.answer, StopReason: string(end.Reason), NumSteps: p.steps, Cost: roundCost(p.cost),
-		Usage: PrintUsage{Input: p.usage.Input, CacheHit: p.usage.CacheRead, Output: p.usage.Output, Reasoning: p.usage.Reasoning},
+// toolResult writes a result as a user line, and takes note of a denied
+// call: on Stderr in text mode, in the result's permission_denials.
+func (p *printer) toolResult(d session.ToolResult) {
+	if d.Replace != nil || d.Turn != p.t.turn {
+		return
 	}
-	if !r.Success {
-		msg := StopNotice(end)
-		if end.Error != nil && end.Error.Message != "" {
-			msg = end.Error.Message
+	if d.Code == session.CodeDenied {
+		c := p.t.calls[d.CallID]
+		p.t.denials = append(p.t.denials, Denial{ToolName: d.Name, ToolUseID: d.CallID, ToolInput: toolInput(c.Arguments)})
+		if p.o.Format == FormatText {
+			fmt.Fprintln(p.o.Stderr, deniedText(d, c))
 		}
-		r.Error = &msg
-		fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine("the turn ended ("+string(end.Reason)+"): "+msg))
 	}
+	if p.o.Format == FormatStreamJSON {
+		writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
+			Role: "user", Content: []contentBlock{toolResultBlock(d.CallID, d.Text, d.IsError)},
+		}})
+	}
+}
+
+// deniedText names a denied call and why, and how to allow it.
+func deniedText(d session.ToolResult, c session.ToolCall) string {
+	why := strings.TrimPrefix(d.Text, "Error: ")
+	allow := d.Name
+	if c.Card.Terminal != nil {
+		if words := strings.Fields(c.Card.Terminal.Command); len(words) > 0 {
+			allow = "Bash(" + words[0] + ":*)"
+		}
+	}
+	what := d.Name
+	if c.Card.Title != "" {
+		what += " (" + c.Card.Title + ")"
+	}
+	return textfmt.SanitizeLine(fmt.Sprintf("tack: denied %s: %s To let such calls run: --allowed-tools '%s'.",
+		what, strings.TrimSpace(why), allow))
+}
+
+// result is the result line of the turn that ended with end.
+func (p *printer) result(end session.TurnEnd) PrintResult {
+	t := p.t
+	r := PrintResult{
+		Type: "result", Subtype: subtypeSuccess, SessionID: p.ag.SessionID(), NumTurns: t.steps,
+		Result: t.answer, TotalCostUSD: roundCost(t.cost), Usage: usageOf(t.usage), DurationAPIMs: t.apiMs,
+		Denials: t.denials, StopReason: string(end.Reason), UUID: newUUID(),
+	}
+	if r.Denials == nil {
+		r.Denials = []Denial{}
+	}
+	if end.Reason == session.StopCompleted {
+		return r
+	}
+	r.IsError, r.Subtype = true, subtypeFailed
+	if end.Reason == session.StopMaxSteps {
+		r.Subtype = subtypeMaxTurns
+	}
+	msg := StopNotice(end)
+	if end.Error != nil && end.Error.Message != "" {
+		msg = end.Error.Message
+	}
+	r.Errors = []string{msg}
+	fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine("the turn ended ("+string(end.Reason)+"): "+msg))
 	return r
 }
 
@@ -184,33 +375,48 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 // price per token.
 func roundCost(usd float64) float64 { return math.Round(usd*1e10) / 1e10 }
 
-// write prints the result: in text format the answer alone, when the turn
-// completed or stopped at the output-token limit; otherwise the record.
-func (r PrintResult) write(o PrintOptions) {
-	if o.Format != "text" {
-		writeJSON(o.Stdout, r)
+// write prints a turn's result as the format asks: in text the answer
+// alone, when the turn completed or stopped at the output-token limit;
+// the result object in json; a result line in stream-json and events.
+func (p *printer) write(r PrintResult) {
+	if p.o.Format != FormatText {
+		writeJSON(p.o.Stdout, r)
 		return
 	}
-	if r.Result != "" && (r.Success || r.StopReason == string(session.StopMaxTokens)) {
-		fmt.Fprintln(o.Stdout, r.Result)
+	if r.Result != "" && (r.Success() || r.StopReason == string(session.StopMaxTokens)) {
+		fmt.Fprintln(p.o.Stdout, r.Result)
 	}
+}
+
+// initMessage is the system/init line.
+func (p *printer) initMessage() initMessage {
+	model, _ := p.ag.Model()
+	m := initMessage{
+		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: p.ag.ToolNames(),
+		MCPServers: []mcpServer{}, Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
+		SlashCommands: []string{},
+	}
+	if p.s.Policy != nil {
+		m.PermissionMode = string(p.s.Policy.Mode())
+	}
+	if p.s.Commands != nil {
+		for _, c := range p.s.Commands.List(p.ag.SessionID()) {
+			m.SlashCommands = append(m.SlashCommands, c.Name)
+		}
+	}
+	return m
 }
 
 // PrintFailure reports a task that could not start (the session failed to
-// open): the error on stderr and, in json and stream-json, the result
-// record, so stdout always ends in one.
+// open): the error on stderr and, in json, stream-json and events, a
+// result, so stdout always ends in one.
 func PrintFailure(o PrintOptions, err error) PrintResult {
 	msg := err.Error()
-	r := PrintResult{Type: "result", StopReason: string(session.StopError), Error: &msg}
+	r := PrintResult{Type: "result", Subtype: subtypeFailed, IsError: true, StopReason: string(session.StopError),
+		Errors: []string{msg}, Denials: []Denial{}, UUID: newUUID()}
 	fmt.Fprintln(o.Stderr, "tack: "+textfmt.SanitizeLine(msg))
-	r.write(o)
-	return r
-}
-
-func writeJSON(w io.Writer, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(map[string]string{"type": "error", "error": err.Error()})
+	if o.Format != "" && o.Format != FormatText {
+		writeJSON(o.Stdout, r)
 	}
-	w.Write(append(b, '\n'))
+	return r
 }

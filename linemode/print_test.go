@@ -10,9 +10,9 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
-// printTask runs one print-mode task over script and returns stdout and
-// stderr.
-func printTask(t *testing.T, format string, script ...llmtest.Response) (PrintResult, string, string) {
+// printRun runs print mode over script with o and returns the outcome,
+// stdout and stderr.
+func printRun(t *testing.T, o PrintOptions, script ...llmtest.Response) (PrintOutcome, string, string) {
 	t.Helper()
 	s, err := openSession(t, script...)()
 	if err != nil {
@@ -20,42 +20,45 @@ func printTask(t *testing.T, format string, script ...llmtest.Response) (PrintRe
 	}
 	defer s.Close()
 	var stdout, stderr bytes.Buffer
-	res := Print(context.Background(), s.Agent, PrintOptions{Task: "do it", Format: format, Stdout: &stdout, Stderr: &stderr})
-	return res, stdout.String(), stderr.String()
+	o.Stdout, o.Stderr = &stdout, &stderr
+	out := Print(context.Background(), s, o)
+	return out, stdout.String(), stderr.String()
 }
 
-func TestPrintJSONRecordCarriesUsageStepsAndARoundedCost(t *testing.T) {
-	res, out, _ := printTask(t, "json", llmtest.Reply(llmtest.Text("All done.", 3), llmtest.Usage(100, 1000, 20, 5)))
-	if !res.Success || res.Result != "All done." || res.NumSteps != 1 || res.StopReason != "completed" {
-		t.Fatalf("want a completed one-step result with the answer, got %+v", res)
+func TestPrintJSONResultCarriesUsageTurnsAndARoundedCost(t *testing.T) {
+	out, stdout, _ := printRun(t, PrintOptions{Task: "do it", Format: FormatJSON},
+		llmtest.Reply(llmtest.Text("All done.", 3), llmtest.Usage(100, 1000, 20, 5)))
+	res := out.Results[0]
+	if !out.OK() || res.Result != "All done." || res.NumTurns != 1 || res.Subtype != "success" {
+		t.Fatalf("want a completed one-request result with the answer, got %+v", res)
 	}
-	want := PrintUsage{Input: 1000, CacheHit: 100, Output: 20, Reasoning: 5}
+	want := apiUsage{InputTokens: 1000, CacheReadInputTokens: 100, OutputTokens: 20, ReasoningOutputTokens: 5}
 	if res.Usage != want {
 		t.Errorf("want usage %+v, got %+v", want, res.Usage)
 	}
 	var rec map[string]any
-	if err := json.Unmarshal([]byte(out), &rec); err != nil || strings.Count(out, "\n") != 1 {
-		t.Fatalf("want stdout to be one JSON object on one line, got %q (%v)", out, err)
+	if err := json.Unmarshal([]byte(stdout), &rec); err != nil || strings.Count(stdout, "\n") != 1 {
+		t.Fatalf("want stdout to be one JSON object on one line, got %q (%v)", stdout, err)
 	}
 	// 100 cache hits at $0.006, 1,000 misses at $0.30 and 20 output tokens
 	// at $1.20 per million
-	if !strings.Contains(out, `"cost":0.0003246,`) {
-		t.Errorf("want the cost without float noise, got %s", out)
+	if !strings.Contains(stdout, `"total_cost_usd":0.0003246,`) {
+		t.Errorf("want the cost without float noise, got %s", stdout)
 	}
-	if rec["error"] != nil {
-		t.Errorf("want error null for a completed turn, got %v", rec["error"])
+	if _, ok := rec["errors"]; ok {
+		t.Errorf("want no errors for a completed turn, got %v", rec["errors"])
 	}
 }
 
 func TestPrintShowsProgressOnStderrOnly(t *testing.T) {
-	_, out, errOut := printTask(t, "text",
+	_, stdout, stderr := printRun(t, PrintOptions{Task: "do it", Format: FormatText},
 		llmtest.HTTPError(500, "overloaded"),
 		llmtest.ReplyText("Recovered."),
 	)
-	if out != "Recovered.\n" {
-		t.Errorf("want stdout to hold exactly the answer, got %q", out)
+	if stdout != "Recovered.\n" {
+		t.Errorf("want stdout to hold exactly the answer, got %q", stdout)
 	}
-	if !strings.Contains(errOut, "Retrying model request (1/5) in ") {
-		t.Errorf("want the retry notice on stderr, got %q", errOut)
+	if !strings.Contains(stderr, "Retrying model request (1/5) in ") {
+		t.Errorf("want the retry notice on stderr, got %q", stderr)
 	}
 }

@@ -15,6 +15,7 @@ import (
 type options struct {
 	print          string
 	printSet       bool // -p was given, even if empty
+	bare           bool // -p was given without a task after it
 	ui             string
 	model          string
 	provider       string
@@ -25,6 +26,11 @@ type options struct {
 	dir            string
 	permissionMode string
 	outputFormat   string
+	inputFormat    string
+	partial        bool     // --include-partial-messages
+	allowedTools   []string // --allowed-tools entries
+	disallowed     []string // --disallowed-tools entries
+	maxTurns       int
 	color          string
 	noReasoning    bool
 	version        bool
@@ -39,7 +45,8 @@ tack is a coding agent for your terminal. In a terminal it opens the
 full-screen interface; with pipes it runs in line mode.
 
 Flags:
-  -p, --print TASK          run one task, print the answer and exit
+  -p, --print [TASK]        run one task, print the answer and exit (the task
+                            may also follow the flags, or come on stdin)
       --ui MODE             front door: auto, tui or line (default auto)
       --model ID            model to use (default from config, else the provider's:
                             deepseek-flash, gpt-5.4-mini for openai)
@@ -51,7 +58,17 @@ Flags:
   -C DIR                    run in DIR instead of the current directory
       --permission-mode M   read-only, ask, auto-edit or full-access
                             (default ask; also TACK_PERMISSION_MODE)
-      --output-format F     print mode output: text, json or stream-json
+      --output-format F     print mode output: text, json (the result object),
+                            stream-json (claude -p's message stream) or events
+      --input-format F      text, or stream-json: user messages on stdin, one
+                            turn each (needs --output-format stream-json)
+      --include-partial-messages
+                            stream-json: add stream_event lines with the deltas
+      --allowed-tools LIST  print mode: tools that run without asking, by name
+                            or as Bash(prefix:*), comma or space separated
+      --disallowed-tools LIST
+                            print mode: tools refused whatever the mode
+      --max-turns N         print mode: end a turn after N model requests
       --image FILE          attach an image to the print-mode task (repeatable)
       --color WHEN          auto, always or never
       --no-reasoning        leave the model's reasoning out of the output
@@ -86,6 +103,15 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.dir, "C", "", "")
 	fs.StringVar(&o.permissionMode, "permission-mode", getenv("TACK_PERMISSION_MODE"), "")
 	fs.StringVar(&o.outputFormat, "output-format", "text", "")
+	fs.StringVar(&o.inputFormat, "input-format", "text", "")
+	fs.BoolVar(&o.partial, "include-partial-messages", false, "")
+	for _, name := range []string{"allowed-tools", "allowedTools"} {
+		fs.Func(name, "", func(v string) error { o.allowedTools = append(o.allowedTools, toolList(v)...); return nil })
+	}
+	for _, name := range []string{"disallowed-tools", "disallowedTools"} {
+		fs.Func(name, "", func(v string) error { o.disallowed = append(o.disallowed, toolList(v)...); return nil })
+	}
+	fs.IntVar(&o.maxTurns, "max-turns", 0, "")
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
 	fs.BoolVar(&o.noReasoning, "no-reasoning", false, "")
@@ -93,6 +119,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.BoolVar(&o.help, "h", false, "")
 	fs.BoolVar(&o.help, "help", false, "")
 	args, o.resume, o.resumeSet = takeResume(args)
+	args, bare := takeBarePrint(fs, args)
 	positional, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -102,7 +129,11 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 		return o, errUsage{err.Error()}
 	}
 	fs.Visit(func(f *flag.Flag) { o.printSet = o.printSet || f.Name == "p" || f.Name == "print" })
-	if o.printSet && len(positional) > 0 {
+	o.bare = bare
+	if bare {
+		o.printSet = true
+	}
+	if o.printSet && !bare && len(positional) > 0 {
 		return o, errUsage{fmt.Sprintf("unexpected argument %q after -p TASK: quote the whole task, as in tack -p \"fix the failing test\"", positional[0])}
 	}
 	o.task = strings.Join(positional, " ")
@@ -127,6 +158,69 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		positional, args = append(positional, rest[0]), rest[1:]
 	}
+}
+
+// takeBarePrint pulls out a -p or --print that has no task after it (the
+// end of the line or another flag follows), as in claude -p
+// --output-format json "task": the task is then the positional arguments,
+// or stdin.
+func takeBarePrint(fs *flag.FlagSet, args []string) (rest []string, bare bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(rest, args[i:]...), bare
+		}
+		if a == "-p" || a == "--print" || a == "-print" {
+			if i+1 == len(args) || isFlag(fs, args[i+1]) {
+				bare = true
+				continue
+			}
+			rest = append(rest, a, args[i+1])
+			i++
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, bare
+}
+
+// isFlag reports whether a is one of fs's flags (-x, --name, --name=v).
+func isFlag(fs *flag.FlagSet, a string) bool {
+	name, ok := strings.CutPrefix(a, "-")
+	if !ok || name == "" {
+		return false
+	}
+	name = strings.TrimPrefix(name, "-")
+	name, _, _ = strings.Cut(name, "=")
+	return fs.Lookup(name) != nil || name == "resume"
+}
+
+// toolList splits an --allowed-tools value into entries: separated by
+// commas or spaces, except inside the parentheses of Bash(git log:*).
+func toolList(v string) []string {
+	var out []string
+	var cur strings.Builder
+	depth := 0
+	flush := func() {
+		if e := strings.TrimSpace(cur.String()); e != "" {
+			out = append(out, e)
+		}
+		cur.Reset()
+	}
+	for _, r := range v {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case (r == ',' || r == ' ' || r == '\t') && depth == 0:
+			flush()
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	flush()
+	return out
 }
 
 // takeResume pulls --resume out of args by hand: its id is optional, which
@@ -165,7 +259,13 @@ func (o options) validate() error {
 	if err := oneOf("ui", o.ui, "auto", "tui", "line"); err != nil {
 		return err
 	}
-	if err := oneOf("output-format", o.outputFormat, "text", "json", "stream-json"); err != nil {
+	if err := oneOf("output-format", o.outputFormat, "text", "json", "stream-json", "events"); err != nil {
+		return err
+	}
+	if err := oneOf("input-format", o.inputFormat, "text", "stream-json"); err != nil {
+		return err
+	}
+	if err := o.validatePrint(); err != nil {
 		return err
 	}
 	if err := oneOf("color", o.color, "auto", "always", "never"); err != nil {
@@ -184,7 +284,7 @@ func (o options) validate() error {
 	if o.resumeSet && o.cont {
 		return errUsage{"--resume and --continue cannot be used together"}
 	}
-	if o.printSet && strings.TrimSpace(o.print) == "" {
+	if o.printSet && !o.bare && strings.TrimSpace(o.print) == "" {
 		return errUsage{"--print needs a task, as in tack -p \"fix the failing test\""}
 	}
 	if o.resumeSet && o.resume == "" && o.print != "" {
@@ -192,3 +292,20 @@ func (o options) validate() error {
 	}
 	return nil
 }
+
+// validatePrint checks the flags that only print mode reads.
+func (o options) validatePrint() error {
+	switch {
+	case o.inputFormat == "stream-json" && o.outputFormat != "stream-json":
+		return errUsage{"--input-format stream-json needs --output-format stream-json"}
+	case o.partial && o.outputFormat != "stream-json":
+		return errUsage{"--include-partial-messages needs --output-format stream-json"}
+	case o.maxTurns < 0:
+		return errUsage{fmt.Sprintf("invalid value %d for --max-turns: use a number of model requests, 1 or more", o.maxTurns)}
+	}
+	return nil
+}
+
+// printMode reports whether the line asks for print mode: -p, or
+// --input-format stream-json.
+func (o options) printMode() bool { return o.printSet || o.inputFormat == "stream-json" }

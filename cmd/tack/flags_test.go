@@ -44,3 +44,63 @@ func TestPrintMistakesAreUsageErrors(t *testing.T) {
 		t.Fatalf("want -p TASK with a flag after it accepted, got %+v, %v", o, err)
 	}
 }
+
+func TestBarePrintTakesTheTaskFromTheArgumentsOrStdin(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, c := range []struct {
+		args       []string
+		task, from string
+	}{
+		{[]string{"-p"}, "", ""},
+		{[]string{"-p", "--output-format", "json", "fix it"}, "fix it", "positional"},
+		{[]string{"--output-format", "json", "-p", "fix it"}, "fix it", "print"},
+		{[]string{"-p", "--model", "m"}, "", ""},
+	} {
+		o, err := parseFlags(c.args, none)
+		if err != nil || !o.printMode() {
+			t.Fatalf("%q: want print mode, got %+v, %v", c.args, o, err)
+		}
+		got := o.print
+		if c.from == "positional" {
+			got = o.task
+		}
+		if got != c.task {
+			t.Errorf("%q: want task %q from %s, got print %q task %q", c.args, c.task, c.from, o.print, o.task)
+		}
+	}
+	o, err := parseFlags([]string{"--input-format", "stream-json", "--output-format", "stream-json"}, none)
+	if err != nil || !o.printMode() {
+		t.Errorf("want --input-format stream-json to mean print mode, got %+v, %v", o, err)
+	}
+}
+
+func TestToolListsSplitOutsideParentheses(t *testing.T) {
+	o, err := parseFlags([]string{"-p", "x", "--allowed-tools", "Bash(git log:*) Read,Edit", "--allowedTools", "Write",
+		"--disallowed-tools", "Bash(rm:*), WebFetch"}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(o.allowedTools, "|"); got != "Bash(git log:*)|Read|Edit|Write" {
+		t.Errorf("want the allowed entries split outside parentheses, got %q", got)
+	}
+	if got := strings.Join(o.disallowed, "|"); got != "Bash(rm:*)|WebFetch" {
+		t.Errorf("want the disallowed entries, got %q", got)
+	}
+}
+
+func TestPrintFlagCombinationsThatCannotWork(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-p", "x", "--input-format", "stream-json"}, "--input-format stream-json needs --output-format stream-json"},
+		{[]string{"-p", "x", "--include-partial-messages"}, "--include-partial-messages needs --output-format stream-json"},
+		{[]string{"-p", "x", "--max-turns", "-1"}, "invalid value -1 for --max-turns"},
+		{[]string{"-p", "x", "--output-format", "yaml"}, `invalid value "yaml" for --output-format`},
+	} {
+		_, err := parseFlags(c.args, func(string) string { return "" })
+		if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: want a usage error containing %q, got %v", c.args, c.want, err)
+		}
+	}
+}

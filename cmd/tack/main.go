@@ -10,12 +10,10 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
-	"github.com/tack-agent/tack/linemode"
 	"github.com/tack-agent/tack/views/iostreams"
 	"github.com/tack-agent/tack/views/textfmt"
 )
@@ -68,23 +66,12 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 	ios := iostreams.System(stdin, stdout, stderr, getenv)
 	cfg, _, _ := launch.Settings(lo) // a broken config fails the open later, with its message
 	ios.DecideColor(o.color, cfg.Color)
-	task := o.print
-	if task == "" && o.task != "" && !ios.IsStdinTTY() {
-		task = o.task
+	if o.printMode() || (o.task != "" && !ios.IsStdinTTY()) {
+		return runPrint(lo, o, ios, cwd)
 	}
-	if len(o.images) > 0 && task == "" {
+	if len(o.images) > 0 {
 		fmt.Fprintln(stderr, `tack: --image works in print mode: tack -p "what is wrong in this screenshot?" --image shot.png`)
 		return 2
-	}
-	if task != "" {
-		if !ios.IsStdinTTY() {
-			task = withPipedContext(task, stdin)
-		}
-		if task, err = withImages(task, o.images, cwd); err != nil {
-			fmt.Fprintf(stderr, "tack: %v\n", err)
-			return 2
-		}
-		return runPrint(lo, task, o.outputFormat, stdout, stderr)
 	}
 	if o.ui == "tui" && !ios.CanFullScreen() {
 		fmt.Fprintln(stderr, "tack: "+ios.FullScreenRefusal())
@@ -148,30 +135,6 @@ func exitForSignal(s os.Signal) int {
 		return 129
 	}
 	return 1
-}
-
-func runPrint(lo launch.Options, task, format string, stdout, stderr io.Writer) int {
-	if strings.TrimSpace(task) == "" {
-		fmt.Fprintln(stderr, "tack: --print needs a task (see tack --help)")
-		return 2
-	}
-	po := linemode.PrintOptions{Task: task, Format: format, Stdout: stdout, Stderr: stderr, Now: time.Now}
-	s, err := launch.Open(lo)
-	if err != nil {
-		linemode.PrintFailure(po, errors.New(launchError(err)))
-		return 1
-	}
-	defer s.Close()
-	ctx, which, stop := signalContext()
-	defer stop()
-	res := linemode.Print(ctx, s.Agent, po)
-	if sig := which(); sig != nil {
-		return exitForSignal(sig)
-	}
-	if !res.Success {
-		return 1
-	}
-	return 0
 }
 
 // launchError explains a failure to start a session.

@@ -10,20 +10,29 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
-// printRecord is the result record of json and stream-json.
+// printRecord is the result object of json and stream-json, with the
+// fields claude -p consumers read.
 type printRecord struct {
-	Type       string  `json:"type"`
-	Success    bool    `json:"success"`
-	SessionID  string  `json:"session_id"`
-	Result     string  `json:"result"`
-	StopReason string  `json:"stop_reason"`
-	NumSteps   int     `json:"num_steps"`
-	Error      *string `json:"error"`
-	Usage      struct {
+	Type         string   `json:"type"`
+	Subtype      string   `json:"subtype"`
+	IsError      bool     `json:"is_error"`
+	SessionID    string   `json:"session_id"`
+	Result       string   `json:"result"`
+	NumTurns     int      `json:"num_turns"`
+	DurationMs   *int64   `json:"duration_ms"`
+	TotalCostUSD *float64 `json:"total_cost_usd"`
+	Errors       []string `json:"errors"`
+	StopReason   string   `json:"terminal_reason"`
+	Denials      []struct {
+		ToolName  string          `json:"tool_name"`
+		ToolUseID string          `json:"tool_use_id"`
+		ToolInput json.RawMessage `json:"tool_input"`
+	} `json:"permission_denials"`
+	Usage struct {
 		Input     int `json:"input_tokens"`
-		CacheHit  int `json:"cache_hit_tokens"`
+		CacheRead int `json:"cache_read_input_tokens"`
 		Output    int `json:"output_tokens"`
-		Reasoning int `json:"reasoning_tokens"`
+		Reasoning int `json:"reasoning_output_tokens"`
 	} `json:"usage"`
 }
 
@@ -56,17 +65,17 @@ func TestPrintJSONPrintsOneResultObject(t *testing.T) {
 	if dec.More() {
 		t.Errorf("want exactly one JSON object, got more in %q", r.stdout.String())
 	}
-	if rec.Type != "result" || !rec.Success || rec.Result != "The answer is 4." || rec.StopReason != "completed" ||
-		rec.NumSteps != 1 || rec.Error != nil || rec.SessionID == "" {
-		t.Errorf("want a completed result record with the answer, got %+v", rec)
+	if rec.Type != "result" || rec.Subtype != "success" || rec.IsError || rec.Result != "The answer is 4." || rec.StopReason != "completed" ||
+		rec.NumTurns != 1 || rec.Errors != nil || rec.SessionID == "" || rec.DurationMs == nil || rec.TotalCostUSD == nil || rec.Denials == nil {
+		t.Errorf("want a completed result object with the answer, got %+v", rec)
 	}
-	if rec.Usage.Input != 100 || rec.Usage.CacheHit != 20 || rec.Usage.Output != 12 || rec.Usage.Reasoning != 4 {
-		t.Errorf("want usage 100 input, 20 cache hit, 12 output, 4 reasoning, got %+v", rec.Usage)
+	if rec.Usage.Input != 100 || rec.Usage.CacheRead != 20 || rec.Usage.Output != 12 || rec.Usage.Reasoning != 4 {
+		t.Errorf("want usage 100 input, 20 cache read, 12 output, 4 reasoning, got %+v", rec.Usage)
 	}
 }
 
-func TestPrintStreamJSONEndsInTheResultRecord(t *testing.T) {
-	r := startTack(t, answerServer(t), "-p", "what is 2+2?", "--output-format", "stream-json")
+func TestPrintEventsDumpsTheSessionEventsThenTheResult(t *testing.T) {
+	r := startTack(t, answerServer(t), "-p", "what is 2+2?", "--output-format", "events")
 	r.closeStdin()
 	if code := r.exitCode(10 * time.Second); code != 0 {
 		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
@@ -90,8 +99,8 @@ func TestPrintStreamJSONEndsInTheResultRecord(t *testing.T) {
 	}
 	var last printRecord
 	_ = json.Unmarshal([]byte(lines[len(lines)-1]), &last)
-	if last.Type != "result" || !last.Success || last.Result != "The answer is 4." {
-		t.Errorf("want the last line the result record, got %q", lines[len(lines)-1])
+	if last.Type != "result" || last.Subtype != "success" || last.Result != "The answer is 4." {
+		t.Errorf("want the last line the result, got %q", lines[len(lines)-1])
 	}
 	for _, want := range []string{"turn/start", "user/message", "assistant/message", "turn/end"} {
 		if !types[want] {
@@ -118,8 +127,9 @@ func TestPrintFailingModelExitsOneWithTheResultRecord(t *testing.T) {
 			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &rec); err != nil {
 				t.Fatalf("want the result record last on stdout, got %q: %v", r.stdout.String(), err)
 			}
-			if rec.Type != "result" || rec.Success || rec.StopReason != "error" || rec.Error == nil || !strings.Contains(*rec.Error, "upstream exploded") {
-				t.Errorf("want a failed result record carrying the error, got %+v", rec)
+			if rec.Type != "result" || rec.Subtype != "error_during_execution" || !rec.IsError || rec.StopReason != "error" ||
+				len(rec.Errors) != 1 || !strings.Contains(rec.Errors[0], "upstream exploded") {
+				t.Errorf("want a failed result object carrying the error, got %+v", rec)
 			}
 			if !strings.Contains(r.stderr.String(), "Retrying model request (1/5)") {
 				t.Errorf("want retry progress on stderr, got %q", r.stderr.String())
@@ -144,20 +154,76 @@ func TestPrintFailingModelPrintsNothingInText(t *testing.T) {
 	}
 }
 
-func TestPrintDeniesApprovalsWithAReasonTheModelSees(t *testing.T) {
+func TestPrintDeniesApprovalsWithAReasonTheModelSeesAndSaysSo(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"touch x","description":"Touch"}`, 1)),
 		llmtest.ReplyText("I could not run it."),
 	)
 	r := startTack(t, srv, "-p", "touch x", "--permission-mode", "ask")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	if code := r.exitCode(10 * time.Second); code != 1 {
+		t.Fatalf("want exit 1 for a turn with a denied call, got %d (stderr %q)", code, r.stderr.String())
 	}
 	got := toolMessage(t, srv.Requests()[1], "call_1")
 	if !strings.HasPrefix(got, "Error: ") || !strings.Contains(got, "approval") || !strings.Contains(got, "full-access") {
 		t.Errorf("want a denial naming approval and full-access, got %q", got)
 	}
+	if e := r.stderr.String(); !strings.Contains(e, "tack: denied bash (touch x): ") || !strings.Contains(e, "--allowed-tools 'Bash(touch:*)'") {
+		t.Errorf("want the denied call named on stderr with how to allow it, got %q", e)
+	}
+	if got := r.stdout.String(); got != "I could not run it.\n" {
+		t.Errorf("want the answer on stdout still, got %q", got)
+	}
+}
+
+func TestPrintAllowedAndDisallowedToolsFeedThePolicy(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(
+			llmtest.ToolCall("call_1", "bash", `{"command":"echo allowed-ran","description":"Echo"}`, 1),
+			llmtest.ToolCall("call_2", "bash", `{"command":"rm -f nothing","description":"Remove"}`, 1),
+			llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Done."),
+	)
+	r := startTack(t, srv, "-p", "go", "--permission-mode", "ask", "--output-format", "json",
+		"--allowed-tools", "Bash(echo:*) Read", "--disallowedTools", "Bash(rm:*)")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 1 {
+		t.Fatalf("want exit 1 for the refused rm, got %d (stderr %q)", code, r.stderr.String())
+	}
+	if got := toolMessage(t, srv.Requests()[1], "call_1"); !strings.Contains(got, "allowed-ran") {
+		t.Errorf("want the allowed echo to run without asking, got %q", got)
+	}
+	if got := toolMessage(t, srv.Requests()[1], "call_2"); !strings.Contains(got, "--disallowed-tools Bash(rm:*)") {
+		t.Errorf("want rm refused naming the entry, got %q", got)
+	}
+	var rec printRecord
+	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Denials) != 1 || rec.Denials[0].ToolName != "bash" || rec.Denials[0].ToolUseID != "call_2" ||
+		!strings.Contains(string(rec.Denials[0].ToolInput), `"rm -f nothing"`) {
+		t.Errorf("want the refused call in permission_denials, got %+v", rec.Denials)
+	}
+}
+
+func TestPrintMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "read", `{"file_path":"a.txt"}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.Reply(llmtest.ToolCall("call_2", "read", `{"file_path":"b.txt"}`, 1), llmtest.Finish("tool_calls")),
+	)
+	r := startTack(t, srv, "-p", "read everything", "--max-turns", "2", "--output-format", "json")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 1 {
+		t.Fatalf("want exit 1, got %d (stderr %q)", code, r.stderr.String())
+	}
+	var rec printRecord
+	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Subtype != "error_max_turns" || !rec.IsError || rec.NumTurns != 2 || rec.StopReason != "max-steps" {
+		t.Errorf("want error_max_turns after 2 model requests, got %+v", rec)
+	}
+	srv.AssertConsumed(t)
 }
 
 func TestPrintFullAccessRunsWithoutAsking(t *testing.T) {
@@ -214,9 +280,49 @@ func TestPrintSignalStillPrintsTheResultRecord(t *testing.T) {
 			if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil {
 				t.Fatalf("want the result record on stdout, got %q: %v", r.stdout.String(), err)
 			}
-			if rec.Success || rec.StopReason != "aborted" || rec.Error == nil {
-				t.Errorf("want an aborted result record with an error, got %+v", rec)
+			if rec.Subtype != "error_during_execution" || !rec.IsError || rec.StopReason != "aborted" || len(rec.Errors) == 0 {
+				t.Errorf("want an aborted result object with an error, got %+v", rec)
 			}
 		})
 	}
+}
+
+func TestPrintWithoutATaskReadsItFromStdin(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("Read it."))
+	r := startTack(t, srv, "-p", "--output-format", "text")
+	r.write("explain the piped task\n")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	}
+	if got := r.stdout.String(); got != "Read it.\n" {
+		t.Errorf("want the answer, got %q", got)
+	}
+	users := srv.Requests()[0].Messages
+	if last := users[len(users)-1]; last.Content != "explain the piped task" {
+		t.Errorf("want stdin as the task, got %+v", last)
+	}
+}
+
+func TestPrintStreamJSONInputKeepsOneSessionAcrossTurns(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("One."), llmtest.ReplyText("Two."))
+	r := startTack(t, srv, "-p", "--input-format", "stream-json", "--output-format", "stream-json")
+	r.write(`{"type":"user","message":{"role":"user","content":"first"}}` + "\n")
+	r.waitOutput(`"result":"One."`)
+	r.write(`{"type":"user","message":{"role":"user","content":"second"}}` + "\n")
+	r.closeStdin()
+	if code := r.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout.String()), "\n")
+	var first, last struct {
+		Type, Subtype, Result string
+		SessionID             string `json:"session_id"`
+	}
+	_ = json.Unmarshal([]byte(lines[0]), &first)
+	_ = json.Unmarshal([]byte(lines[len(lines)-1]), &last)
+	if first.Type != "system" || first.Subtype != "init" || last.Type != "result" || last.Result != "Two." || last.SessionID != first.SessionID {
+		t.Errorf("want init first and the second turn's result last in one session, got %q … %q", lines[0], lines[len(lines)-1])
+	}
+	srv.AssertConsumed(t)
 }

@@ -1,0 +1,172 @@
+package linemode
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/tack-agent/tack/backend/llm"
+)
+
+// The messages of --output-format stream-json, in the shape scripts and
+// SDKs written for `claude -p --output-format stream-json` read: one JSON
+// object per line, a system/init line first, then assistant and user
+// messages whose content blocks are text, thinking, tool_use and
+// tool_result, stream_event lines with --include-partial-messages, and a
+// result line after every turn. Fields tack has no value for are left out
+// rather than invented.
+
+// initMessage is the first line: what the session runs with.
+type initMessage struct {
+	Type           string      `json:"type"`    // "system"
+	Subtype        string      `json:"subtype"` // "init"
+	CWD            string      `json:"cwd"`
+	SessionID      string      `json:"session_id"`
+	Tools          []string    `json:"tools"`
+	MCPServers     []mcpServer `json:"mcp_servers"`
+	Model          string      `json:"model"`
+	PermissionMode string      `json:"permissionMode"`
+	SlashCommands  []string    `json:"slash_commands"`
+	OutputStyle    string      `json:"output_style"`
+	TackVersion    string      `json:"tack_version,omitempty"`
+	UUID           string      `json:"uuid"`
+}
+
+type mcpServer struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}
+
+// chatMessage is an assistant or user line.
+type chatMessage struct {
+	Type            string     `json:"type"` // "assistant" or "user"
+	Message         apiMessage `json:"message"`
+	ParentToolUseID *string    `json:"parent_tool_use_id"`
+	SessionID       string     `json:"session_id"`
+	UUID            string     `json:"uuid"`
+}
+
+// apiMessage is the message inside a chat line, as the Messages API
+// shapes it.
+type apiMessage struct {
+	ID         string         `json:"id,omitempty"`
+	Type       string         `json:"type,omitempty"` // "message" for the assistant
+	Role       string         `json:"role"`
+	Model      string         `json:"model,omitempty"`
+	Content    []contentBlock `json:"content"`
+	StopReason *string        `json:"stop_reason,omitempty"`
+	Usage      *apiUsage      `json:"usage,omitempty"`
+}
+
+// contentBlock is one block of a message: text, thinking, tool_use or
+// tool_result; only its kind's fields are set.
+type contentBlock struct {
+	Type      string          `json:"type"`
+	Text      *string         `json:"text,omitempty"`
+	Thinking  *string         `json:"thinking,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   *string         `json:"content,omitempty"`
+	IsError   *bool           `json:"is_error,omitempty"`
+}
+
+func textBlock(s string) contentBlock     { return contentBlock{Type: "text", Text: &s} }
+func thinkingBlock(s string) contentBlock { return contentBlock{Type: "thinking", Thinking: &s} }
+
+func toolUseBlock(c llm.ToolCall) contentBlock {
+	return contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: toolInput(c.Arguments)}
+}
+
+func toolResultBlock(callID, text string, isError bool) contentBlock {
+	return contentBlock{Type: "tool_result", ToolUseID: callID, Content: &text, IsError: &isError}
+}
+
+// toolInput is a call's arguments as JSON: the object the model wrote, or
+// the raw text as a string when it is not valid JSON.
+func toolInput(args string) json.RawMessage {
+	if json.Valid([]byte(args)) {
+		return json.RawMessage(args)
+	}
+	b, _ := json.Marshal(args)
+	return b
+}
+
+// apiUsage is token usage in the Messages API's buckets; tack's reasoning
+// tokens, part of the output, are named on their own as well.
+type apiUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	ReasoningOutputTokens    int `json:"reasoning_output_tokens,omitempty"`
+}
+
+func usageOf(u llm.Usage) apiUsage {
+	return apiUsage{InputTokens: u.Input, CacheReadInputTokens: u.CacheRead, OutputTokens: u.Output, ReasoningOutputTokens: u.Reasoning}
+}
+
+// streamEvent is a --include-partial-messages line: one event of the
+// Messages API's stream.
+type streamEvent struct {
+	Type            string  `json:"type"` // "stream_event"
+	Event           any     `json:"event"`
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	SessionID       string  `json:"session_id"`
+	UUID            string  `json:"uuid"`
+}
+
+// Result subtypes.
+const (
+	subtypeSuccess  = "success"
+	subtypeMaxTurns = "error_max_turns"
+	subtypeFailed   = "error_during_execution"
+)
+
+// PrintResult is the line that ends every turn in stream-json, and the
+// whole output of --output-format json.
+type PrintResult struct {
+	Type          string   `json:"type"` // "result"
+	Subtype       string   `json:"subtype"`
+	IsError       bool     `json:"is_error"`
+	DurationMs    int64    `json:"duration_ms"`
+	DurationAPIMs int64    `json:"duration_api_ms"`
+	NumTurns      int      `json:"num_turns"`
+	Result        string   `json:"result"`
+	SessionID     string   `json:"session_id"`
+	TotalCostUSD  float64  `json:"total_cost_usd"`
+	Usage         apiUsage `json:"usage"`
+	Denials       []Denial `json:"permission_denials"`
+	Errors        []string `json:"errors,omitempty"`
+	StopReason    string   `json:"terminal_reason"` // tack's stop reason: completed, aborted, error, max-tokens, max-steps
+	UUID          string   `json:"uuid"`
+}
+
+// Denial is a tool call the permission policy refused.
+type Denial struct {
+	ToolName  string          `json:"tool_name"`
+	ToolUseID string          `json:"tool_use_id"`
+	ToolInput json.RawMessage `json:"tool_input"`
+}
+
+// Success reports whether the turn completed.
+func (r PrintResult) Success() bool { return r.Subtype == subtypeSuccess && !r.IsError }
+
+// newUUID is a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func writeJSON(w io.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"type": "error", "error": err.Error()})
+	}
+	_, _ = w.Write(append(b, '\n'))
+}

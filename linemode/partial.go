@@ -1,0 +1,139 @@
+package linemode
+
+import (
+	"io"
+	"strconv"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/llm"
+)
+
+// partials turns one step's streamed deltas into the Messages API's stream
+// events (message_start, content_block_start/delta/stop, message_delta,
+// message_stop) for --include-partial-messages. It is not safe for
+// concurrent use.
+type partials struct {
+	w           io.Writer
+	sessionID   string
+	noReasoning bool
+
+	started  bool // message_start was written for the step
+	block    int  // index of the open block; -1 when none
+	kind     llm.ChunkKind
+	tool     int // the open tool_use block's call index
+	next     int // index of the next block
+	msgID    string
+	turnStep [2]int
+}
+
+func newPartials(w io.Writer, sessionID string, noReasoning bool) *partials {
+	return &partials{w: w, sessionID: sessionID, noReasoning: noReasoning, block: -1}
+}
+
+// delta writes the events one streamed piece brings.
+func (p *partials) delta(d agent.Delta, model string) {
+	c := d.Chunk
+	if c.Kind == llm.ChunkReasoning && p.noReasoning {
+		return
+	}
+	if c.Kind != llm.ChunkText && c.Kind != llm.ChunkReasoning && c.Kind != llm.ChunkToolCall {
+		return
+	}
+	if !p.started || p.turnStep != [2]int{d.Turn, d.Step} {
+		p.start(d.Turn, d.Step, model)
+	}
+	switch c.Kind {
+	case llm.ChunkText:
+		p.open(llm.ChunkText, 0, map[string]any{"type": "text", "text": ""})
+		p.emit("content_block_delta", map[string]any{"index": p.block, "delta": map[string]any{"type": "text_delta", "text": c.Text}})
+	case llm.ChunkReasoning:
+		p.open(llm.ChunkReasoning, 0, map[string]any{"type": "thinking", "thinking": ""})
+		p.emit("content_block_delta", map[string]any{"index": p.block, "delta": map[string]any{"type": "thinking_delta", "thinking": c.Text}})
+	case llm.ChunkToolCall:
+		tc := c.ToolCall
+		if tc == nil {
+			return
+		}
+		if p.block < 0 || p.kind != llm.ChunkToolCall || p.tool != tc.Index || tc.ID != "" {
+			p.open(llm.ChunkToolCall, tc.Index, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": map[string]any{}})
+		}
+		if tc.Arguments != "" {
+			p.emit("content_block_delta", map[string]any{"index": p.block, "delta": map[string]any{"type": "input_json_delta", "partial_json": tc.Arguments}})
+		}
+	}
+}
+
+// start writes message_start for a new step.
+func (p *partials) start(turn, step int, model string) {
+	p.stop()
+	p.started, p.turnStep, p.next, p.block = true, [2]int{turn, step}, 0, -1
+	p.msgID = messageID(p.sessionID, turn, step)
+	p.emit("message_start", map[string]any{"message": map[string]any{
+		"id": p.msgID, "type": "message", "role": "assistant", "model": model,
+		"content": []any{}, "stop_reason": nil, "usage": apiUsage{},
+	}})
+}
+
+// open starts a block of kind unless one of it is open.
+func (p *partials) open(kind llm.ChunkKind, tool int, block map[string]any) {
+	if p.block >= 0 && p.kind == kind && kind != llm.ChunkToolCall {
+		return
+	}
+	p.closeBlock()
+	p.block, p.kind, p.tool = p.next, kind, tool
+	p.next++
+	p.emit("content_block_start", map[string]any{"index": p.block, "content_block": block})
+}
+
+func (p *partials) closeBlock() {
+	if p.block >= 0 {
+		p.emit("content_block_stop", map[string]any{"index": p.block})
+		p.block = -1
+	}
+}
+
+// end finishes the step's message: the open block, message_delta with why
+// the model stopped and its output tokens, message_stop.
+func (p *partials) end(finish llm.FinishReason, usage llm.Usage) {
+	if !p.started {
+		return
+	}
+	p.closeBlock()
+	p.emit("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stopReason(finish), "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": usage.Output}})
+	p.emit("message_stop", map[string]any{})
+	p.started = false
+}
+
+// stop ends a step whose message never arrived (a retried or cancelled
+// request) without a message_delta.
+func (p *partials) stop() {
+	if p.started {
+		p.closeBlock()
+		p.emit("message_stop", map[string]any{})
+		p.started = false
+	}
+}
+
+func (p *partials) emit(kind string, fields map[string]any) {
+	fields["type"] = kind
+	writeJSON(p.w, streamEvent{Type: "stream_event", Event: fields, SessionID: p.sessionID, UUID: newUUID()})
+}
+
+// stopReason is the Messages API's name for why the model stopped.
+func stopReason(f llm.FinishReason) string {
+	switch f {
+	case llm.FinishStop:
+		return "end_turn"
+	case llm.FinishToolCalls:
+		return "tool_use"
+	case llm.FinishMaxTokens:
+		return "max_tokens"
+	}
+	return string(f)
+}
+
+// messageID names one step's assistant message.
+func messageID(sessionID string, turn, step int) string {
+	return "msg_" + sessionID + "_" + strconv.Itoa(turn) + "_" + strconv.Itoa(step)
+}
