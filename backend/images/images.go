@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
@@ -100,9 +101,11 @@ func Prepare(name string, data []byte, maxSide int) (Prepared, error) {
 	draw.BiLinear.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
 	var buf bytes.Buffer
 	if kind == "png" || kind == "gif" {
-		err, ref.MediaType = png.Encode(&buf, dst), "image/png"
+		ref.MediaType = "image/png"
+		err = png.Encode(&buf, dst)
 	} else {
-		err, ref.MediaType = jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 85}), "image/jpeg"
+		ref.MediaType = "image/jpeg"
+		err = jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 85})
 	}
 	if err != nil {
 		return Prepared{}, fmt.Errorf("scale %s: %v", name, err)
@@ -127,12 +130,23 @@ func maxInt(a, b int) int {
 	return b
 }
 
-// Store keeps a session's images, one file per distinct content.
-type Store struct{ dir string }
+// Store keeps a session's images, one file per distinct content. Every
+// model request sends the history's images again, so Get keeps the most
+// recent ones in memory. It is safe for concurrent use.
+type Store struct {
+	dir string
+
+	mu     sync.Mutex
+	recent map[string][]byte
+	order  []string // recent's keys, oldest first
+}
+
+// recentImages is how many images Get keeps in memory.
+const recentImages = 16
 
 // NewStore is the store in dir (session.ImageDir of the log); the
 // directory is made on the first Put.
-func NewStore(dir string) *Store { return &Store{dir: dir} }
+func NewStore(dir string) *Store { return &Store{dir: dir, recent: map[string][]byte{}} }
 
 // Dir is where the images are kept.
 func (s *Store) Dir() string { return s.dir }
@@ -194,11 +208,35 @@ func (s *Store) Get(hash string) ([]byte, error) {
 	if len(hash) != 64 || strings.Trim(hash, "0123456789abcdef") != "" {
 		return nil, fmt.Errorf("%q is not an image hash", hash)
 	}
+	s.mu.Lock()
+	data, ok := s.recent[hash]
+	s.mu.Unlock()
+	if ok {
+		return data, nil
+	}
 	data, err := os.ReadFile(s.path(hash))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("image %s… is missing from %s", hash[:12], s.dir)
 	}
-	return data, err
+	if err != nil {
+		return nil, err
+	}
+	s.remember(hash, data)
+	return data, nil
+}
+
+func (s *Store) remember(hash string, data []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.recent[hash]; ok {
+		return
+	}
+	if len(s.order) >= recentImages {
+		delete(s.recent, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.recent[hash] = data
+	s.order = append(s.order, hash)
 }
 
 func (s *Store) path(hash string) string { return filepath.Join(s.dir, hash) }

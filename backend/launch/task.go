@@ -131,15 +131,20 @@ type childWatch struct {
 // follow reads the child's events until its turn ends. When ctx ends the
 // child is cancelled and followed to the end of its turn.
 func (w *childWatch) follow(ctx context.Context, child *agent.Agent, sub *agent.Subscription, progress func(task.Progress)) task.Outcome {
-	wait := ctx
+	wait, cancelled := ctx, false
 	for {
 		evs, err := sub.Wait(wait)
 		if err != nil {
 			// The parent's turn was cancelled: cancel the child and see
 			// its turn end.
+			wait, cancelled = context.Background(), true
 			child.Cancel()
-			wait = context.Background()
 			continue
+		}
+		if cancelled {
+			// Again at every wake: a turn not yet started when the
+			// parent's ended is cancelled once it runs.
+			child.Cancel()
 		}
 		if evs == nil {
 			w.out.Err = errors.New("the subagent stopped")
@@ -147,7 +152,7 @@ func (w *childWatch) follow(ctx context.Context, child *agent.Agent, sub *agent.
 		}
 		for _, e := range evs {
 			if end, ok := w.apply(e); ok {
-				return w.finish(end, ctx.Err() != nil)
+				return w.finish(end, cancelled)
 			}
 		}
 		progress(w.out.Progress)
