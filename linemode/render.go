@@ -53,6 +53,9 @@ type Renderer struct {
 	// next write takes the prompt's place instead of leaving it behind.
 	overPrompt bool
 	openCalls  map[string]bool
+	// checkpoint is the latest checkpoint, which decides what the next
+	// one has to say.
+	checkpoint session.Checkpoint
 }
 
 // NewRenderer renders to w. color turns on the dim SGR around reasoning
@@ -229,6 +232,11 @@ func (r *Renderer) logged(e session.Event) {
 		if n := d.Notice(); n != "" {
 			r.Write(r.newLine() + textfmt.Sanitize(n) + "\n")
 		}
+	case session.Checkpoint:
+		if note := session.CheckpointNote(r.checkpoint, d); note != "" {
+			r.Write(r.newLine() + textfmt.SanitizeLine(note) + "\n")
+		}
+		r.checkpoint = d
 	case session.TurnEnd:
 		clear(r.openCalls)
 		if n := StopNotice(d); n != "" {

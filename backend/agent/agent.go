@@ -57,6 +57,7 @@ type Config struct {
 	// Checkpoints, when set, takes a checkpoint of the workspace before
 	// every turn and around each step's edits and commands.
 	Checkpoints Checkpoints
+	Retention   Retention
 	Cwd         string
 	SpillDir    string
 	// Images keeps the session's images; nil sends none (mentions stay

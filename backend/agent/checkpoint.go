@@ -20,7 +20,13 @@ type Checkpoints interface {
 	Plan(ctx context.Context, target, before string) (checkpoint.Plan, error)
 	Restore(ctx context.Context, plan checkpoint.Plan, token string) (checkpoint.Restored, error)
 	Finish(token string) error
+	Due() bool
+	Prune(ctx context.Context, r checkpoint.Retention) (int, error)
 }
+
+// Retention is how much of the checkpoints the background prune keeps:
+// those of the session's newest Turns turns, none older than Days days.
+type Retention struct{ Turns, Days int }
 
 // checkpointTimeout bounds one checkpoint. The first of a large workspace
 // hashes every file; one that takes longer turns checkpoints off for the
@@ -29,8 +35,8 @@ const checkpointTimeout = time.Minute
 
 // checkpoints is the agent's checkpoint bookkeeping, under its own lock.
 type checkpoints struct {
-	off          string // why checkpoints are off for this session
-	filesNoticed bool   // the files store's notice was logged
+	off     string // why checkpoints are off for this session
+	pruning bool   // a prune runs in the background
 }
 
 // checkpoint takes a checkpoint of the workspace and records it; a
@@ -43,8 +49,7 @@ func (a *Agent) checkpoint(ctx context.Context, turn, step int, phase session.Ch
 		return session.Checkpoint{}, false
 	}
 	a.mu.Lock()
-	off, noticed := a.ckpt.off, a.ckpt.filesNoticed
-	a.ckpt.filesNoticed = true
+	off := a.ckpt.off
 	a.mu.Unlock()
 	if off != "" {
 		return session.Checkpoint{}, false
@@ -54,9 +59,6 @@ func (a *Agent) checkpoint(ctx context.Context, turn, step int, phase session.Ch
 	snap, err := store.Take(ctx)
 	c := session.Checkpoint{Turn: turn, Step: step, Phase: phase, ID: snap.ID, Store: string(store.Kind()),
 		Changed: snap.Changed, Skipped: snap.Skipped, Notice: snap.Notice}
-	if store.Kind() == checkpoint.KindFiles && !noticed {
-		c.Notice = checkpoint.FilesNotice
-	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return session.Checkpoint{}, false // the turn was cancelled
@@ -109,4 +111,50 @@ func (a *Agent) preserve(d *dispatch, call tools.Call) {
 		// which says so; the edit itself goes ahead.
 		_ = a.cfg.Checkpoints.Preserve(paths)
 	}
+}
+
+// maybePrune prunes old checkpoints in the background when a day has
+// passed since the store was last pruned.
+func (a *Agent) maybePrune(ctx context.Context) {
+	store, keep := a.cfg.Checkpoints, a.cfg.Retention
+	if store == nil || keep.Turns <= 0 || keep.Days <= 0 || !store.Due() {
+		return
+	}
+	a.mu.Lock()
+	busy := a.ckpt.pruning
+	a.ckpt.pruning = true
+	a.mu.Unlock()
+	if busy {
+		return
+	}
+	r := checkpoint.Retention{Keep: a.keptCheckpoints(keep.Turns), Before: a.cfg.Now().AddDate(0, 0, -keep.Days)}
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		_, err := store.Prune(ctx, r)
+		a.mu.Lock()
+		a.ckpt.pruning = false
+		a.mu.Unlock()
+		if err != nil && ctx.Err() == nil {
+			a.Notify(Notice{Tone: NoticeWarning, Text: "Pruning old checkpoints failed: " + err.Error()})
+		}
+	}()
+}
+
+// keptCheckpoints are the IDs of the checkpoints of the session's newest
+// turns turns, and those the standing rewinds would restore on an undo.
+func (a *Agent) keptCheckpoints(turns int) map[string]bool {
+	a.logMu.Lock()
+	events, rewinds, newest := a.cfg.Log.Events(), a.proj.Rewinds(), a.proj.Turn()
+	a.logMu.Unlock()
+	keep := map[string]bool{}
+	for _, e := range events {
+		if c, ok := e.Data.(session.Checkpoint); ok && c.ID != "" && c.Turn > newest-turns {
+			keep[c.ID] = true
+		}
+	}
+	for _, r := range rewinds {
+		keep[r.Before] = true
+	}
+	return keep
 }

@@ -126,6 +126,7 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	if end.Reason == session.StopCompleted {
 		a.maybeRefineTitle(parent, prompt)
 	}
+	a.maybePrune(parent)
 }
 
 // runSteps runs model steps until the turn is done and returns its end.

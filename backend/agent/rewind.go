@@ -37,6 +37,9 @@ type RewindResult struct {
 	// because no checkpoint holds them as they are now.
 	Files checkpoint.Restored
 	Kept  []string
+	// Note is for the user: without git, the restore covered only the
+	// files tack's edit and write tools changed.
+	Note string
 }
 
 // OutsideChangesError refuses to restore files that changed outside tack
@@ -197,6 +200,10 @@ func (a *Agent) restoreFiles(ctx context.Context, pt *rewindPoint, events []sess
 		return err
 	}
 	res.Kept = plan.Kept
+	if plan.Kind == checkpoint.KindFiles {
+		res.Note = "git is not installed, so the restore covered only the files tack's own edit and write tools " +
+			"changed; changes made by shell commands were not undone."
+	}
 	pt.rec.Files, pt.rec.Before, pt.rec.Journal = pt.checkpoint, before.ID, token
 	a.record(pt.rec)
 	if err := a.sync(); err == nil {

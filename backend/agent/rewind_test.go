@@ -321,16 +321,15 @@ func TestWithoutGitRewindRestoresWhatTacksEditsChangedAndSaysShellChangesAreNot(
 	j := newJourney(t, map[string]string{"old.txt": "from before\n"}, journeyScript()[:4], noGit)
 	j.turn("write a.txt")
 	j.turn("edit a.txt and make b.txt")
-	var notice string
 	for _, e := range j.log.Events() {
-		if c, ok := e.Data.(session.Checkpoint); ok && c.Notice != "" {
-			notice = c.Notice
+		if c, ok := e.Data.(session.Checkpoint); ok && c.Store != "files" {
+			t.Errorf("want every checkpoint kept by the files store, got %+v", c)
 		}
 	}
-	if !strings.Contains(notice, "git is not installed") || !strings.Contains(notice, "shell commands are not covered") {
-		t.Errorf("want the checkpoints to say shell changes are not covered without git, got %q", notice)
+	res := j.rewind(agent.RewindRequest{Turn: 2, Files: true, Conversation: true})
+	if !strings.Contains(res.Note, "git is not installed") || !strings.Contains(res.Note, "shell commands were not undone") {
+		t.Errorf("want the rewind to say shell changes were not undone without git, got %q", res.Note)
 	}
-	j.rewind(agent.RewindRequest{Turn: 2, Files: true, Conversation: true})
 	// a.txt's edit is undone; b.txt, made by bash, stays.
 	wantFiles(t, j.ws, "after rewinding to turn 2 without git",
 		map[string]string{"a.txt": "turn one\n", "b.txt": "x\n", "old.txt": "from before\n"})

@@ -37,6 +37,8 @@ type File struct {
 	// compacted automatically (0.8 when unset).
 	CompactAt float64 `toml:"compact_at"`
 	Web       Web     `toml:"web"`
+	// Checkpoints is [checkpoints]: what /rewind can restore.
+	Checkpoints Checkpoints `toml:"checkpoints"`
 	// MCPServers are the [mcp_servers.NAME] tables that could be read.
 	MCPServers map[string]MCPServer `toml:"-"`
 	// Hooks are the [[hooks.EVENT]] tables that could be read.
@@ -144,6 +146,9 @@ func Load(home string) (File, error) {
 // validate checks the values the decoder cannot: names, profiles and
 // reasoning styles.
 func (f File) validate() error {
+	if err := f.Checkpoints.validate(); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for i, p := range f.Providers {
 		switch {

@@ -222,3 +222,25 @@ func TestBadProviderEntriesAreRefusedWithWhatToDo(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckpointsTableIsReadAndChecked(t *testing.T) {
+	home := t.TempDir()
+	write := func(s string) {
+		if err := os.WriteFile(Path(home), []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("[checkpoints]\nenabled = false\nmax_file_bytes = 1048576\nkeep_turns = 20\n")
+	f, err := Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Checkpoints
+	if c.On() || c.MaxFileBytes != 1<<20 || c.Turns() != 20 || c.Days() != DefaultKeepDays {
+		t.Errorf("want checkpoints off, 1 MiB, 20 turns and the default days, got %+v", c)
+	}
+	write("[checkpoints]\nkeep_days = -1\n")
+	if _, err := Load(home); err == nil || !strings.Contains(err.Error(), "keep_days is -1") {
+		t.Errorf("want a negative keep_days refused by name, got %v", err)
+	}
+}

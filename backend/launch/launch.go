@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/checkpoint"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/images"
@@ -81,8 +82,11 @@ type Session struct {
 	// Workspace lists the files of Cwd for the search tools and for
 	// Files.
 	Workspace *workspace.Walker
-	Home      string
-	Cwd       string
+	// Checkpoints keeps the workspace states /rewind restores; nil when
+	// there are none.
+	Checkpoints *checkpoint.Store
+	Home        string
+	Cwd         string
 	// Resumed is set when the session existed before this process.
 	Resumed bool
 	// getenv is the environment layered over the credentials file.
@@ -183,6 +187,11 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	registry.Add(task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents))
 	hookRunner, hookProblems := s.newHooks(o, cfg)
 	s.Router = router
+	store, ckptNotices := s.openCheckpoints(o, cfg.Checkpoints)
+	var ckpts agent.Checkpoints
+	if store != nil {
+		s.Checkpoints, ckpts = store, store
+	}
 	s.Agent = agent.New(agent.Config{
 		// The model of a resumed session stays unless a flag names one; the
 		// effort follows the flag, then the config, then the session.
@@ -193,6 +202,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
 		Images:      images.NewStore(session.ImageDir(s.Log.Path())),
 		RefineTitle: true, CompactAt: cfg.CompactAt,
+		Checkpoints: ckpts, Retention: agent.Retention{Turns: cfg.Checkpoints.Turns(), Days: cfg.Checkpoints.Days()},
 	})
 	s.closers = append(s.closers, s.Agent.Close)
 	s.Policy.SetPlan(s.Agent.PlanMode())
@@ -201,6 +211,9 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	}
 	for _, p := range agentProblems {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: "agent definition skipped: " + p.Error()})
+	}
+	for _, n := range ckptNotices {
+		s.Agent.Notify(n)
 	}
 	s.startMCP(o, cfg, registry)
 	return s.registerCommands(o.HelpKeys)

@@ -70,6 +70,8 @@ type Projection struct {
 	rewinds   []RewindPoint
 	turnNotes map[int]*turnNotes
 	saved     map[int64]conversation
+	// lastCheckpoint decides which checkpoints the transcript shows.
+	lastCheckpoint Checkpoint
 }
 
 // NewProjection starts an empty projection of the session with header h.
@@ -124,7 +126,7 @@ func (p *Projection) Apply(e Event) {
 	case PlanMode:
 		p.plan = d.Active
 	case Checkpoint:
-		p.checkpoint(d)
+		p.checkpoint(e, d)
 	case Rewind:
 		p.rewind(e, d)
 	case StepEnd, TurnEnd, Retry, CommandDone, InboxDiscard, CompactEnd:

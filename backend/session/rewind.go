@@ -1,7 +1,9 @@
 package session
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -163,7 +165,11 @@ func (p *Projection) notePrompt(d UserMessage) {
 	}
 }
 
-func (p *Projection) checkpoint(d Checkpoint) {
+func (p *Projection) checkpoint(e Event, d Checkpoint) {
+	if CheckpointNote(p.lastCheckpoint, d) != "" {
+		p.show(e)
+	}
+	p.lastCheckpoint = d
 	n := p.notes(d.Turn)
 	switch {
 	case d.Phase == PhaseTurn && n.checkpoint.ID == "":
@@ -241,4 +247,44 @@ func RewoundTurns(h Header, events []Event) []int {
 		}
 	}
 	return out
+}
+
+// maxSkippedNamed bounds the files a note about skipped files names.
+const maxSkippedNamed = 5
+
+// CheckpointNote is what the user is told of checkpoint c, taken after
+// prev (the zero Checkpoint for a session's first): its error, its notice,
+// and the files it leaves out when they are not those prev left out. It
+// is "" when there is nothing to tell.
+func CheckpointNote(prev, c Checkpoint) string {
+	var parts []string
+	if c.Error != "" {
+		parts = append(parts, c.Error)
+	}
+	if c.Notice != "" {
+		parts = append(parts, c.Notice)
+	}
+	if len(c.Skipped) > 0 && !slices.Equal(c.Skipped, prev.Skipped) {
+		parts = append(parts, skippedNote(c.Skipped))
+	}
+	return strings.Join(parts, " ")
+}
+
+func skippedNote(files []SkippedFile) string {
+	var names []string
+	more := 0
+	for _, f := range files {
+		switch {
+		case f.Path == "":
+			names = append(names, f.Reason)
+		case len(names) < maxSkippedNamed:
+			names = append(names, fmt.Sprintf("%s (%s)", f.Path, f.Reason))
+		default:
+			more++
+		}
+	}
+	if more > 0 {
+		names = append(names, fmt.Sprintf("and %d more", more))
+	}
+	return "Checkpoints leave out: " + strings.Join(names, ", ") + "; /rewind does not restore them."
 }

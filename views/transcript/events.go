@@ -78,6 +78,17 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 			tone = NoticeError
 		}
 		t.AddNotice(d.Text, tone)
+	case session.Checkpoint:
+		note := session.CheckpointNote(t.checkpoint, d)
+		t.checkpoint = d
+		if note == "" {
+			return false
+		}
+		tone := NoticeDim
+		if d.Error != "" || d.Notice != "" {
+			tone = NoticeWarning
+		}
+		t.AddNotice(note, tone)
 	case session.CompactionMarker:
 		// A projection's stand-in for a replacement, met when the
 		// transcript is rebuilt from one (after a rewind).

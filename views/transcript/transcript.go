@@ -24,6 +24,7 @@
 package transcript
 
 import (
+	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/views/cards"
 	"github.com/tack-agent/tack/views/markdown"
 	"github.com/tack-agent/tack/views/theme"
@@ -68,6 +69,9 @@ type Transcript struct {
 	// unmeasured lists the blocks added or changed since the last View or
 	// Measure, whose heights may be estimates.
 	unmeasured []int
+	// checkpoint is the latest checkpoint, which decides what the next
+	// one has to say.
+	checkpoint session.Checkpoint
 }
 
 // New returns an empty transcript with the given settings.

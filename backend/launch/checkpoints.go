@@ -1,0 +1,82 @@
+package launch
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/checkpoint"
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// recoverTimeout bounds finishing an interrupted restore at start, which
+// waits for the store lock of any other tack on the workspace.
+const recoverTimeout = 2 * time.Minute
+
+// openCheckpoints opens the checkpoint store of the session's workspace and
+// finishes a restore that an earlier process did not live to end. It
+// returns nil, with a notice saying why, where there can be no
+// checkpoints; it returns nil and no notice when they are turned off.
+func (s *Session) openCheckpoints(o Options, cfg config.Checkpoints) (*checkpoint.Store, []agent.Notice) {
+	if !cfg.On() {
+		return nil, nil
+	}
+	store, err := checkpoint.Open(checkpoint.Options{
+		Home: o.Home, Workspace: s.Cwd, Session: s.Log.Header().ID, Last: lastCheckpoint(s.Log.Events()),
+		Getenv: o.getenv, MaxFileBytes: cfg.MaxFileBytes, MaxFiles: cfg.MaxFiles, Now: o.Now,
+	})
+	if err != nil {
+		return nil, []agent.Notice{{Tone: agent.NoticeWarning, Text: "No checkpoints: " + err.Error() + "; /rewind can still rewind the conversation."}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), recoverTimeout)
+	defer cancel()
+	rec, ok, err := store.Recover(ctx, s.loggedRestore(o.Home))
+	switch {
+	case err != nil:
+		return store, []agent.Notice{{Tone: agent.NoticeError, Text: "An interrupted rewind could not be finished: " + err.Error()}}
+	case !ok:
+		return store, nil
+	case rec.Completed:
+		return store, []agent.Notice{{Tone: agent.NoticeWarning, Text: fmt.Sprintf(
+			"tack stopped while a rewind restored files; the restore is now complete (%d files, session %s).", rec.Paths, rec.Session)}}
+	}
+	return store, []agent.Notice{{Tone: agent.NoticeWarning, Text: fmt.Sprintf(
+		"tack stopped while a rewind restored files, before the rewind was recorded; the %d files it had begun to "+
+			"restore are back as they were before it (session %s). Run /rewind again if you still want it.", rec.Paths, rec.Session)}}
+}
+
+// lastCheckpoint is the ID of the latest checkpoint the log records.
+func lastCheckpoint(events []session.Event) string {
+	for i := len(events) - 1; i >= 0; i-- {
+		if c, ok := events[i].Data.(session.Checkpoint); ok && c.ID != "" {
+			return c.ID
+		}
+	}
+	return ""
+}
+
+// loggedRestore reports whether the log of session id records the rewind
+// whose restore journal is token: the log of this session, or any other
+// under home.
+func (s *Session) loggedRestore(home string) func(id, token string) bool {
+	return func(id, token string) bool {
+		events := s.Log.Events()
+		if id != s.Log.Header().ID {
+			path, err := session.Find(home, id)
+			if err != nil {
+				return false
+			}
+			if _, events, err = session.Read(path); err != nil {
+				return false
+			}
+		}
+		for _, e := range events {
+			if r, ok := e.Data.(session.Rewind); ok && r.Journal == token {
+				return true
+			}
+		}
+		return false
+	}
+}
