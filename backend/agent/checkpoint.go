@@ -86,14 +86,22 @@ func (a *Agent) checkpointFailed(err error) string {
 	return msg
 }
 
-// changesFiles reports whether a batch runs a tool that edits files or
-// runs commands, which a checkpoint must bracket.
+// changesFiles reports whether a batch runs a tool that edits files, runs
+// commands, calls an external tool that may, or delegates to a subagent:
+// a checkpoint must bracket it.
 func changesFiles(batch []*dispatch) bool {
 	for _, d := range batch {
-		if d.early == nil && d.tool != nil {
-			if acc := d.tool.Spec().Access; acc == tools.AccessEdit || acc == tools.AccessExec {
-				return true
-			}
+		if d.early != nil || d.tool == nil {
+			continue
+		}
+		switch spec := d.tool.Spec(); {
+		case spec.Access == tools.AccessEdit || spec.Access == tools.AccessExec:
+			return true
+		case spec.Access == tools.AccessExternal && !spec.ReadOnlyHint:
+			return true // an MCP server's tool may write files too
+		}
+		if del, ok := d.tool.(tools.Delegator); ok && del.Delegates() {
+			return true
 		}
 	}
 	return false

@@ -107,6 +107,13 @@ type Targeter interface {
 	Targets(call Call) []string
 }
 
+// Delegator is a tool whose calls run other tools on the model's behalf
+// (subagents): what they change, checkpoints count as tack's own doing, as
+// for edits and commands.
+type Delegator interface {
+	Delegates() bool
+}
+
 // Env is what a running tool may use of its session.
 type Env struct {
 	SessionID string
