@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -37,6 +38,11 @@ type Options struct {
 	SpillDir   string
 	Version    string
 	HTTPClient *http.Client
+	// StartAfter delays starting the servers, so the programs they run
+	// (often node or python, which take a core for a while) do not compete
+	// with the front door's first frame. They count as starting meanwhile:
+	// a step waits for them as for any starting server.
+	StartAfter time.Duration
 }
 
 // Manager runs the MCP servers of one session and is the tool source their
@@ -72,13 +78,32 @@ func New(o Options) *Manager {
 // returns at once. Project servers wait for the user's approval, which
 // the first Settle asks for.
 func (m *Manager) Start() {
+	var now []*conn
 	for _, c := range m.servers {
 		if c.srv.Project {
 			c.setState(StateApproval, "")
 			continue
 		}
-		m.launch(c)
+		c.setState(StateStarting, "")
+		now = append(now, c)
 	}
+	if len(now) == 0 {
+		return
+	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		t := time.NewTimer(m.opts.StartAfter)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-m.ctx.Done():
+			return
+		}
+		for _, c := range now {
+			m.launch(c)
+		}
+	}()
 }
 
 // approve asks the user about the project servers still awaiting approval
