@@ -336,3 +336,40 @@ func noticesOf(t *testing.T, s *Session, n int) string {
 	}
 	return strings.Join(texts, "\n")
 }
+
+func TestMCPToolListChangeTakesEffectBetweenStepsAndHugeResultsSpill(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fakeServerTOML("fake", filepath.Join(t.TempDir(), "log"))), 0o600)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__fake__change", `{}`, 1)),
+		llmtest.Reply(llmtest.ToolCall("call_2", "mcp__fake__echo", `{"text":"x"}`, 1)),
+		llmtest.Reply(llmtest.ToolCall("call_3", "mcp__fake__big", `{}`, 1)),
+		llmtest.ReplyText("done"),
+	)
+	s := openMCP(t, home, cwd, "full-access", llm)
+	runTurn(t, s, "Change the tools, then fetch something big.")
+	reqs := llm.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("requests: %d", len(reqs))
+	}
+	before, after := toolsJSON(reqs[0]), toolsJSON(reqs[2])
+	if strings.Contains(before, "mcp__fake__added") || !strings.Contains(after, "mcp__fake__added") {
+		t.Fatalf("want the added tool offered after the change only:\n%v\n%v", toolNames(reqs[0]), toolNames(reqs[2]))
+	}
+	// The server's notification and its answer race; the list changes at
+	// the step boundary after the notification, and the request bytes
+	// are otherwise the same from step to step.
+	if mid := toolsJSON(reqs[1]); mid != before && mid != after {
+		t.Errorf("the tool list changed inside a step: %v", toolNames(reqs[1]))
+	}
+	if toolsJSON(reqs[3]) != after {
+		t.Error("the tool list changed between two steps without a list_changed")
+	}
+	if want := strings.Replace(strings.Join(toolNames(reqs[0]), ","), "mcp__fake__big", "mcp__fake__added,mcp__fake__big", 1); strings.Join(toolNames(reqs[2]), ",") != want {
+		t.Errorf("want the same tools in the same order plus the added one, got %v", toolNames(reqs[2]))
+	}
+	big := toolMessage(reqs[3], "call_3")
+	if len(big) > 60_000 || !strings.Contains(big, filepath.Join(home, "spill")) {
+		t.Errorf("a 200 KB result was not capped and spilled (%d bytes): %.300s", len(big), big)
+	}
+}

@@ -233,10 +233,12 @@ func TestServerThatFailsToStartIsReportedAndOthersRun(t *testing.T) {
 	slow.StartupTimeout = 300 * time.Millisecond
 	missing := Server{Name: "missing", Origin: "test", Command: filepath.Join(t.TempDir(), "no-such-server"),
 		StartupTimeout: time.Second, ToolTimeout: time.Second}
-	m, r := startManager(t, garbage, slow, missing, stdioServer("good"))
+	broken := stdioServer("broken", mcptest.EnvBadJSON+"=1")
+	m, r := startManager(t, garbage, slow, missing, broken, stdioServer("good"))
 	toolByName(t, m, "mcp__good__echo")
 	all := strings.Join(r.all(), "\n")
-	for _, want := range []string{"MCP server slow failed to start: did not answer within 300ms", "MCP server missing failed to start: cannot start"} {
+	for _, want := range []string{"MCP server slow failed to start: did not answer within 300ms",
+		"MCP server missing failed to start: cannot start", "MCP server broken failed to start: handshake failed"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("reports lack %q:\n%s", want, all)
 		}

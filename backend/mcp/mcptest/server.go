@@ -29,6 +29,9 @@ const (
 	EnvGarbage = "MCPTEST_GARBAGE"
 	// EnvPrefix is put before every tool name, so servers differ.
 	EnvPrefix = "MCPTEST_PREFIX"
+	// EnvBadJSON makes the server write a broken JSON object before
+	// answering initialize: invalid JSON-RPC.
+	EnvBadJSON = "MCPTEST_BAD_JSON"
 )
 
 // RunIfServer serves MCP on stdin and stdout and exits when the
@@ -48,6 +51,9 @@ func Serve() {
 	s := &stdioServer{out: bufio.NewWriter(os.Stdout), core: newCore(os.Getenv(EnvPrefix), os.Getenv(EnvLog))}
 	if os.Getenv(EnvGarbage) == "1" {
 		s.write([]byte("this is not JSON-RPC"))
+	}
+	if os.Getenv(EnvBadJSON) == "1" {
+		s.write([]byte(`{"jsonrpc" "2.0"}`))
 	}
 	s.serve(os.Stdin)
 	os.Exit(0)
@@ -197,7 +203,7 @@ func (c *core) call(params json.RawMessage) (any, *rpcError) {
 		notify := c.notify
 		c.mu.Unlock()
 		if notify != nil {
-			defer notify("notifications/tools/list_changed")
+			notify("notifications/tools/list_changed") // before the answer, as a server whose call changed its tools would
 		}
 		return textResult("added a tool"), nil
 	case "fail":
