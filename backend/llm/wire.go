@@ -114,19 +114,51 @@ func encodeRequest(r Request, sh shape) wireRequest {
 	case sh.reasoning == ReasoningEffort:
 		w.ReasoningEffort = sh.efforts[effort]
 	}
-	w.Messages = encodeMessages(r.Messages, sh.reasoning == ReasoningDeepSeek)
+	reasoning := reasoningOff
+	if sh.reasoning == ReasoningDeepSeek {
+		reasoning = reasoningPassBack
+		if effort != EffortOff { // "" leaves DeepSeek's default: thinking on
+			reasoning = reasoningThinking
+		}
+	}
+	w.Messages = encodeMessages(r.Messages, reasoning)
 	for _, t := range r.Tools {
 		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireToolSpec(t)})
 	}
 	return w
 }
 
+// reasoningBack is what assistant messages carry of their reasoning.
+type reasoningBack uint8
+
+const (
+	// reasoningOff sends none: only DeepSeek wants it, and api.openai.com
+	// refuses unknown message fields.
+	reasoningOff reasoningBack = iota
+	// reasoningPassBack sends a message's reasoning when it has some.
+	reasoningPassBack
+	// reasoningThinking sends reasoning_content on every assistant message,
+	// never empty. DeepSeek's thinking mode answers 400 ("The
+	// reasoning_content in the thinking mode must be passed back to the
+	// API") to a history whose tool-call message has none, which a step
+	// run with thinking off leaves behind (pi#8779), and V4-Pro refuses an
+	// empty string too. Other agents settled on a one-space placeholder on
+	// every assistant message when thinking is on (hermes-agent#17341,
+	// merged as #18263); DeepSeek ignores the reasoning of turns that do
+	// not need it, so padding them all is harmless and keeps the prefix
+	// byte-stable for the prompt cache.
+	reasoningThinking
+)
+
+// noReasoning stands in for the reasoning of an assistant message that had
+// none, when thinking mode needs some.
+const noReasoning = " "
+
 // encodeMessages serialises the history with system messages first, in
 // their original order, then everything else in order, with every tool
-// call paired with its result (see pairing). passBack sends assistant
-// reasoning back as reasoning_content, which only DeepSeek's thinking mode
-// wants (api.openai.com refuses unknown message fields).
-func encodeMessages(msgs []Message, passBack bool) []wireMessage {
+// call paired with its result (see pairing) and assistant reasoning as
+// reasoning says.
+func encodeMessages(msgs []Message, reasoning reasoningBack) []wireMessage {
 	ordered := slices.Concat(
 		slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m.Role != RoleSystem }),
 		slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m.Role == RoleSystem }),
@@ -155,7 +187,10 @@ func encodeMessages(msgs []Message, passBack bool) []wireMessage {
 		w := wireMessage{Role: m.Role, Content: m.Content}
 		switch m.Role {
 		case RoleAssistant:
-			if passBack {
+			switch {
+			case reasoning == reasoningThinking && m.Reasoning == "":
+				w.ReasoningContent = noReasoning
+			case reasoning != reasoningOff:
 				w.ReasoningContent = m.Reasoning
 			}
 			for _, tc := range m.ToolCalls {

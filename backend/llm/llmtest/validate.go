@@ -115,12 +115,20 @@ func decodeRequest(raw []byte, h http.Header) (*Request, []string) {
 	return &req, nil
 }
 
+// ReasoningContentRefusal is DeepSeek's own wording of its 400 to a
+// thinking-mode history whose tool-call message lacks its reasoning.
+const ReasoningContentRefusal = "The `reasoning_content` in the thinking mode must be passed back to the API."
+
 // validate checks what DeepSeek and OpenAI reject with HTTP 400: tool
 // results that answer no pending call, calls left unanswered before the
 // next user or assistant message, calls with an empty or repeated id,
 // reasoning not passed back on an assistant message whose tool calls were
-// sent with reasoning, and null assistant content.
+// sent with reasoning, an assistant message with tool calls and no
+// non-empty reasoning_content while thinking is on (a request with
+// "thinking":{"type":"enabled"}; V4-Pro refuses an empty string,
+// hermes-agent#17341), and null assistant content.
 func validate(req *Request, reasoned map[string]string) []string {
+	thinking := req.Thinking != nil && req.Thinking.Type == "enabled"
 	var problems []string
 	var open []string // tool-call ids awaiting an answer, in call order
 	seen := map[string]bool{}
@@ -138,6 +146,9 @@ func validate(req *Request, reasoned map[string]string) []string {
 			unanswered(i, m)
 			if m.nullContent && len(m.ToolCalls) == 0 {
 				problems = append(problems, fmt.Sprintf("message %d: assistant content is null", i))
+			}
+			if thinking && len(m.ToolCalls) > 0 && m.ReasoningContent == "" {
+				problems = append(problems, fmt.Sprintf("message %d: %s (an assistant message with tool calls has no reasoning_content, or an empty one, while thinking is on)", i, ReasoningContentRefusal))
 			}
 			for _, tc := range m.ToolCalls {
 				switch {
