@@ -67,6 +67,13 @@ func statusError(resp *http.Response, now time.Time, keyEnv string, keySent bool
 		e.Kind = ErrRateLimit
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
 		e.Message = fmt.Sprintf("the provider is rate-limiting requests; %swait a minute and try again (%s)", autoRetry, detail.Message)
+	case code == http.StatusBadRequest && strings.Contains(detail.Message, "reasoning_content"):
+		// tack passes reasoning back, and pads what a step run with
+		// thinking off left without it; this refusal means it failed to.
+		e.Kind = ErrInvalidRequest
+		e.Message = "the provider refused the conversation because an earlier step's reasoning was not passed back to it, " +
+			"which is a fault in tack (please report it, with the session log); to carry on now, turn thinking off with " +
+			"/model off (--effort off outside the full screen) or start a new session with /new (" + detail.Message + ")"
 	case code == http.StatusBadRequest && outputBound(detail.Message) > 0:
 		// vLLM counts the output bound against the window: the prompt fits
 		// and a smaller bound would do (vllm#20409).

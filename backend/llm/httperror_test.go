@@ -174,3 +174,51 @@ func TestOutputBoundRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestReasoningContentRefusalIsWordedAsTacksFault: DeepSeek's 400 about
+// reasoning_content is never the user's doing; it says so, and how to go
+// on.
+func TestReasoningContentRefusalIsWordedAsTacksFault(t *testing.T) {
+	srv := llmtest.New(t, llmtest.HTTPError(400, llmtest.ReasoningContentRefusal))
+	_, err := newTestClient(srv).Stream(context.Background(), Request{Model: "deepseek-flash"})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrInvalidRequest || e.Retryable() {
+		t.Fatalf("want a non-retryable invalid-request error, got %v", err)
+	}
+	for _, want := range []string{"a fault in tack", "please report it", "/model off", "--effort off", "/new", llmtest.ReasoningContentRefusal} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("want the message to contain %q, got %q", want, e.Message)
+		}
+	}
+	if strings.Contains(e.Message, "check the model name") {
+		t.Errorf("want no advice to check the model name, got %q", e.Message)
+	}
+}
+
+// TestThinkingModePadsEveryAssistantMessage: a step run with thinking off
+// leaves a tool-call message without reasoning; once thinking is on, the
+// request carries a one-space reasoning_content for it (DeepSeek V4-Pro
+// refuses an empty one) and the fake server, which enforces DeepSeek's
+// rule, accepts it. With thinking off nothing is padded.
+func TestThinkingModePadsEveryAssistantMessage(t *testing.T) {
+	history := []Message{
+		{Role: RoleUser, Content: "list"},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}}},
+		{Role: RoleTool, ToolCallID: "c1", Content: "a.go"},
+		{Role: RoleAssistant, Content: "One file."},
+		{Role: RoleUser, Content: "more"},
+	}
+	for _, tt := range []struct {
+		effort Effort
+		want   string
+	}{{EffortHigh, " "}, {"", " "}, {EffortOff, ""}} {
+		srv := llmtest.New(t, llmtest.ReplyText("ok"))
+		if _, err := Collect(must(newTestClient(srv).Stream(context.Background(), Request{Model: "deepseek-flash", Effort: tt.effort, Messages: history}))); err != nil {
+			t.Fatalf("effort %q: want the request accepted, got %v", tt.effort, err)
+		}
+		msgs := srv.Requests()[0].Messages
+		if msgs[1].ReasoningContent != tt.want || msgs[3].ReasoningContent != tt.want {
+			t.Errorf("effort %q: want reasoning_content %q on both assistant messages, got %q and %q", tt.effort, tt.want, msgs[1].ReasoningContent, msgs[3].ReasoningContent)
+		}
+	}
+}
