@@ -84,7 +84,10 @@ type Model struct {
 	tr            *transcript.Transcript
 	proj          *session.Projection
 	model         modelInfo
-	permission    string
+	// spent is what the session's steps cost, each at the price in force
+	// when it ran (DeepSeek halves it off-peak).
+	spent      float64
+	permission string
 
 	sessionID  string
 	status     agent.Status
@@ -252,6 +255,9 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 // which no longer holds the rewound turns.
 func (m *Model) applyLogged(e session.Event) {
 	m.proj.Apply(e)
+	if d, ok := e.Data.(session.AssistantMessage); ok && m.model.known {
+		m.spent += m.model.spec.Cost(d.Usage, e.Time)
+	}
 	if d, ok := e.Data.(session.Rewind); ok && d.Conversation {
 		m.tr.Clear()
 		for _, e := range m.proj.Transcript() {

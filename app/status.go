@@ -60,7 +60,8 @@ func (m *Model) statusRow() string {
 		s.ContextPct = m.proj.ContextTokens() * 100 / m.model.spec.ContextWindow
 	}
 	if m.model.known {
-		s.Cost = m.model.spec.Cost(u.Sum)
+		s.Cost = m.spent
+		_, s.OffPeak = m.model.spec.PriceAt(m.opts.Now())
 	}
 	if m.running() {
 		s.Queued = m.queued

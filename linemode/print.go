@@ -239,7 +239,7 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 			t.steps++
 		}
 	case session.AssistantMessage:
-		p.assistant(d)
+		p.assistant(d, e.Time)
 	case session.ToolCall:
 		t.calls[d.CallID] = d
 		if p.o.Format == FormatText {
@@ -267,7 +267,7 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 
 // assistant takes in one step's message and writes it as an assistant
 // line.
-func (p *printer) assistant(d session.AssistantMessage) {
+func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 	t := p.t
 	if d.Turn != t.turn {
 		return
@@ -281,7 +281,7 @@ func (p *printer) assistant(d session.AssistantMessage) {
 	}
 	model, _ := p.ag.Model()
 	m, _ := p.ag.Catalog().Lookup(model)
-	t.cost += m.Cost(d.Usage)
+	t.cost += m.Cost(d.Usage, at)
 	if p.partial != nil {
 		p.partial.end(d.Finish, d.Usage)
 	}

@@ -38,7 +38,8 @@ func (m testModels) Models() []llm.Model { return m }
 
 var catalog = testModels{
 	{ID: "deepseek-v4-flash", Provider: "deepseek", Name: "DeepSeek V4 Flash", ContextWindow: 1_000_000,
-		Price: llm.Price{CacheHit: 0.006, CacheMiss: 0.30, Output: 1.20}, Efforts: llm.Efforts, DefaultEffort: llm.EffortHigh},
+		Price: llm.Price{CacheHit: 0.006, CacheMiss: 0.30, Output: 1.20}, Efforts: llm.Efforts, DefaultEffort: llm.EffortHigh,
+		OffPeak: &llm.OffPeak{Zone: time.FixedZone("UTC+8", 8*3600), Peak: [][2]int{{9, 12}, {14, 18}}, Factor: 0.5}},
 	{ID: "deepseek-v4-pro", Provider: "deepseek", Name: "DeepSeek V4 Pro", ContextWindow: 128_000,
 		Price: llm.Price{CacheHit: 0.044, CacheMiss: 1.32, Output: 3.96}, Efforts: llm.Efforts, DefaultEffort: llm.EffortHigh},
 	{ID: "qwen3-coder", Provider: "local", Name: "Qwen3 Coder", ContextWindow: 32_768,

@@ -154,8 +154,12 @@ func modelList(models Models, current string, effort llm.Effort) string {
 		if sameModel(m, current) {
 			mark = "* "
 		}
-		fmt.Fprintf(&b, "%s%s — %s — %s context — %s hit · %s miss · %s output per 1M tokens\n", mark, modelRef(m), m.Name,
-			grouped(m.ContextWindow), price(m.Price.CacheHit), price(m.Price.CacheMiss), price(m.Price.Output))
+		offPeak := ""
+		if m.OffPeak != nil {
+			offPeak = fmt.Sprintf(" (×%g off-peak)", m.OffPeak.Factor)
+		}
+		fmt.Fprintf(&b, "%s%s — %s — %s context — %s hit · %s miss · %s output per 1M tokens%s\n", mark, modelRef(m), m.Name,
+			grouped(m.ContextWindow), price(m.Price.CacheHit), price(m.Price.CacheMiss), price(m.Price.Output), offPeak)
 	}
 	if len(list) == 0 {
 		b.WriteString("  (no models configured)\n")

@@ -72,7 +72,7 @@ func sessionCost(models Models, events []session.Event) (cost float64, unpriced 
 				}
 				continue
 			}
-			cost += m.Cost(d.Usage)
+			cost += m.Cost(d.Usage, e.Time)
 		case session.TaskUsage:
 			// A subagent's step, priced at the model it ran on.
 			m, ok := findModel(models, d.Model)
@@ -82,7 +82,7 @@ func sessionCost(models Models, events []session.Event) (cost float64, unpriced 
 				}
 				continue
 			}
-			cost += m.Cost(d.Usage)
+			cost += m.Cost(d.Usage, e.Time)
 		}
 	}
 	return cost, unpriced

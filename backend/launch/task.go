@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/images"
@@ -175,7 +176,7 @@ func (w *childWatch) apply(e agent.Event) (session.TurnEnd, bool) {
 			w.out.Steps++
 			w.out.Model = d.Model
 		case session.AssistantMessage:
-			w.assistant(d)
+			w.assistant(d, e.Time)
 		case session.ToolCall:
 			w.out.ToolCalls++
 			w.out.Activity = oneLine(d.Card.Title, d.Name)
@@ -191,10 +192,10 @@ func (w *childWatch) apply(e agent.Event) (session.TurnEnd, bool) {
 	return session.TurnEnd{}, false
 }
 
-func (w *childWatch) assistant(d session.AssistantMessage) {
+func (w *childWatch) assistant(d session.AssistantMessage, at time.Time) {
 	w.out.Usage = w.out.Usage.Add(d.Usage)
 	m, _ := w.catalog.Lookup(w.out.Model)
-	w.out.Cost += m.Cost(d.Usage)
+	w.out.Cost += m.Cost(d.Usage, at)
 	record(w.job.Env, session.TaskUsage{CallID: w.job.CallID, Child: w.out.Child, Model: w.out.Model, Usage: d.Usage})
 	if text := strings.TrimSpace(d.Text); text != "" {
 		w.answer = text

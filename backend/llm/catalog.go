@@ -3,6 +3,7 @@ package llm
 import (
 	"slices"
 	"strings"
+	"time"
 )
 
 // Price is what a model costs, in USD per million tokens.
@@ -23,8 +24,11 @@ type Model struct {
 	ContextWindow int
 	// MaxOutput is the model's output limit, sent as the request's bound;
 	// 0 when unknown, and then no bound is sent.
-	MaxOutput     int
+	MaxOutput int
+	// Price is the price in force at peak hours, or at all hours when
+	// OffPeak is nil.
 	Price         Price
+	OffPeak       *OffPeak
 	Efforts       []Effort // the efforts it accepts, weakest first
 	DefaultEffort Effort
 	// Reasoning overrides the profile's reasoning style for this model;
@@ -52,11 +56,44 @@ func (m Model) Named(name string) bool {
 	return name == m.ID || name == m.Ref() || slices.Contains(m.Aliases, name)
 }
 
-// Cost is what usage costs on this model, in USD.
-func (m Model) Cost(u Usage) float64 {
-	return (float64(u.CacheRead)*m.Price.CacheHit +
-		float64(u.Input)*m.Price.CacheMiss +
-		float64(u.Output)*m.Price.Output) / 1e6
+// PriceAt is the price in force at t, and whether that is an off-peak
+// rate.
+func (m Model) PriceAt(t time.Time) (Price, bool) {
+	if m.OffPeak == nil || m.OffPeak.peak(t) {
+		return m.Price, false
+	}
+	f := m.OffPeak.Factor
+	return Price{CacheHit: m.Price.CacheHit * f, CacheMiss: m.Price.CacheMiss * f, Output: m.Price.Output * f}, true
+}
+
+// Cost is what usage spent at t costs on this model, in USD.
+func (m Model) Cost(u Usage, at time.Time) float64 {
+	p, _ := m.PriceAt(at)
+	return (float64(u.CacheRead)*p.CacheHit +
+		float64(u.Input)*p.CacheMiss +
+		float64(u.Output)*p.Output) / 1e6
+}
+
+// OffPeak is a discount outside a provider's busy hours: weekdays' Peak
+// hours in Zone are billed at the full price, every other hour at Factor
+// of it.
+type OffPeak struct {
+	Zone   *time.Location
+	Peak   [][2]int // [from, to) hours of a weekday
+	Factor float64
+}
+
+func (o *OffPeak) peak(t time.Time) bool {
+	t = t.In(o.Zone)
+	if d := t.Weekday(); d == time.Saturday || d == time.Sunday {
+		return false
+	}
+	for _, h := range o.Peak {
+		if t.Hour() >= h[0] && t.Hour() < h[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // DefaultModel is the model tack uses when neither flags nor config name
@@ -83,6 +120,12 @@ var (
 	proPrice   = Price{CacheHit: 0.044, CacheMiss: 1.32, Output: 3.96}
 )
 
+// deepSeekOffPeak is DeepSeek's half price outside Beijing-time weekday
+// hours 09:00-12:00 and 14:00-18:00 (UTC+8). DeepSeek also bills Chinese
+// public holidays off-peak; tack does not know their dates and prices
+// them at peak, so it never under-reports.
+var deepSeekOffPeak = &OffPeak{Zone: time.FixedZone("UTC+8", 8*3600), Peak: [][2]int{{9, 12}, {14, 18}}, Factor: 0.5}
+
 // OpenAI GPT-5.4 family, from OpenAI's model pages as mirrored by the
 // Vercel AI Gateway and OpenRouter (2026): gpt-5.4 $2.50/$15 per 1M,
 // 1.05M context; gpt-5.4-mini $0.75/$4.50, 400K context; both 128K output,
@@ -107,7 +150,7 @@ func NewCatalog() *Catalog {
 	deepseek := func(id, name string, p Price, images bool, aliases ...string) Model {
 		return Model{
 			ID: id, Provider: ProviderDeepSeek, Name: name, Aliases: aliases,
-			ContextWindow: 1_000_000, MaxOutput: 384_000, Price: p,
+			ContextWindow: 1_000_000, MaxOutput: 384_000, Price: p, OffPeak: deepSeekOffPeak,
 			Efforts: slices.Clone(Efforts), DefaultEffort: EffortHigh, Images: images,
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCatalogKnowsDeepSeekModels(t *testing.T) {
@@ -48,7 +49,7 @@ func TestCatalogSplitsRefsOnlyAtKnownProviders(t *testing.T) {
 
 func TestUnknownModelGetsGenericEntry(t *testing.T) {
 	m, ok := NewCatalog().Lookup("llama3.1:8b")
-	if ok || m.ID != "llama3.1:8b" || m.ContextWindow != 128_000 || m.MaxOutput != 0 || m.Price != (Price{}) || m.Cost(Usage{Input: 1e6, Output: 1e6}) != 0 {
+	if ok || m.ID != "llama3.1:8b" || m.ContextWindow != 128_000 || m.MaxOutput != 0 || m.Price != (Price{}) || m.Cost(Usage{Input: 1e6, Output: 1e6}, time.Time{}) != 0 {
 		t.Errorf("want a free generic 128K entry named for the id, got %+v %v", m, ok)
 	}
 }
@@ -70,7 +71,7 @@ func TestCatalogAddExtendsAndReplaces(t *testing.T) {
 
 func TestCostPricesEachBucket(t *testing.T) {
 	m := Model{Price: Price{CacheHit: 0.1, CacheMiss: 1, Output: 2}}
-	got := m.Cost(Usage{CacheRead: 2_000_000, Input: 500_000, Output: 250_000, Reasoning: 100_000})
+	got := m.Cost(Usage{CacheRead: 2_000_000, Input: 500_000, Output: 250_000, Reasoning: 100_000}, time.Now())
 	if want := 0.2 + 0.5 + 0.5; math.Abs(got-want) > 1e-9 {
 		t.Errorf("want $%.4f, got $%.4f", want, got)
 	}
@@ -133,5 +134,44 @@ func TestResolveWithoutKeyNamesEveryWayToAddOne(t *testing.T) {
 	}
 	if _, err := Providers(BuiltinProviders()).Find("anthropic"); err == nil || !strings.Contains(err.Error(), "deepseek, openai") {
 		t.Errorf("want an unknown provider rejected with the choices, got %v", err)
+	}
+}
+
+// TestDeepSeekBillsHalfOffPeak walks the hours of DeepSeek's schedule:
+// peak is Beijing-time weekdays 09:00-12:00 and 14:00-18:00 (UTC+8),
+// every other hour and the weekend half price.
+func TestDeepSeekBillsHalfOffPeak(t *testing.T) {
+	m, _ := NewCatalog().Lookup("deepseek-flash")
+	u := Usage{CacheRead: 1e6, Input: 1e6, Output: 1e6}
+	full := 0.006 + 0.30 + 1.20
+	beijing := time.FixedZone("CST", 8*3600)
+	tests := []struct {
+		at   time.Time
+		peak bool
+	}{
+		{time.Date(2026, 12, 1, 9, 0, 0, 0, beijing), true},    // Tuesday, the first peak minute
+		{time.Date(2026, 12, 1, 11, 59, 59, 0, beijing), true}, // the last second of the morning
+		{time.Date(2026, 12, 1, 12, 0, 0, 0, beijing), false},  // lunch
+		{time.Date(2026, 12, 1, 14, 30, 0, 0, beijing), true},  // afternoon
+		{time.Date(2026, 12, 1, 18, 0, 0, 0, beijing), false},  // evening
+		{time.Date(2026, 12, 1, 8, 59, 0, 0, beijing), false},  // before work
+		{time.Date(2026, 12, 5, 10, 0, 0, 0, beijing), false},  // Saturday
+		{time.Date(2026, 12, 1, 1, 30, 0, 0, time.UTC), true},  // 09:30 in Beijing, given in UTC
+		{time.Date(2026, 12, 4, 23, 0, 0, 0, time.UTC), false}, // Friday in UTC, Saturday 07:00 in Beijing
+	}
+	for _, tt := range tests {
+		want := full
+		if !tt.peak {
+			want /= 2
+		}
+		if got := m.Cost(u, tt.at); math.Abs(got-want) > 1e-9 {
+			t.Errorf("%v: want $%.4f (peak %v), got $%.4f", tt.at, want, tt.peak, got)
+		}
+		if _, off := m.PriceAt(tt.at); off == tt.peak {
+			t.Errorf("%v: want off-peak %v, got %v", tt.at, !tt.peak, off)
+		}
+	}
+	if m, _ := NewCatalog().Lookup("gpt-5.4-mini"); m.OffPeak != nil {
+		t.Error("want no off-peak rate for OpenAI")
 	}
 }

@@ -26,6 +26,9 @@ type Status struct {
 	ContextPct int
 	// Cost is in US dollars; zero hides it.
 	Cost float64
+	// OffPeak says the model's off-peak rate is in force; it follows the
+	// cost.
+	OffPeak bool
 	// Queued counts steering messages waiting for the running turn.
 	Queued int
 	// Mode is a permission mode badge shown when it is not the default.
@@ -58,7 +61,7 @@ func Render(s Status, width int, th theme.Theme) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-// leftText is `~/proj (main)  model effort  ↑in ↓out  cache N%  N% context  $cost`.
+// leftText is `~/proj (main)  model effort  ↑in ↓out  cache N%  N% context  $cost [off-peak]`.
 func leftText(s Status) string {
 	var parts []string
 	if s.Cwd != "" {
@@ -85,7 +88,11 @@ func leftText(s Status) string {
 		parts = append(parts, strconv.Itoa(s.ContextPct)+"% context")
 	}
 	if s.Cost > 0 {
-		parts = append(parts, textfmt.Cost(s.Cost))
+		cost := textfmt.Cost(s.Cost)
+		if s.OffPeak {
+			cost += " off-peak"
+		}
+		parts = append(parts, cost)
 	}
 	return strings.Join(parts, "  ")
 }

@@ -34,6 +34,14 @@ func TestLeftSideReadsLikeTheReference(t *testing.T) {
 	}
 }
 
+func TestTheOffPeakRateFollowsTheCost(t *testing.T) {
+	s := full()
+	s.Queued, s.OffPeak = 0, true
+	if got := ansi.Strip(Render(s, 100, theme.New(false))); !strings.HasSuffix(got, "$0.0123 off-peak") {
+		t.Fatalf("want the off-peak rate named after the cost, got %q", got)
+	}
+}
+
 func TestUnknownPiecesVanish(t *testing.T) {
 	got := ansi.Strip(Render(Status{Cwd: "/tmp", ContextPct: -1}, 60, theme.New(false)))
 	if got != "/tmp" {
