@@ -43,14 +43,18 @@ func testIO(in io.Reader, out, errs io.Writer, terminal bool) *iostreams.IOStrea
 }
 
 // openSession opens a session in a fresh workspace over a scripted model.
+// peakClock runs from a Tuesday 10:00 in Beijing, so steps are priced at
+// DeepSeek's peak rate whenever the tests run.
+func peakClock() func() time.Time {
+	start, peak := time.Now(), time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC)
+	return func() time.Time { return peak.Add(time.Since(start)) }
+}
+
 func openSession(t *testing.T, script ...llmtest.Response) func() (*launch.Session, error) {
 	srv := llmtest.New(t, script...)
 	home, cwd := t.TempDir(), t.TempDir()
 	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
-	// The clock runs from a Tuesday 10:00 in Beijing, so steps are priced
-	// at DeepSeek's peak rate whenever the tests run.
-	start, peak := time.Now(), time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC)
-	now := func() time.Time { return peak.Add(time.Since(start)) }
+	now := peakClock()
 	return func() (*launch.Session, error) {
 		return launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Now: now})
 	}

@@ -114,7 +114,7 @@ func streamSession(t *testing.T, script ...llmtest.Response) (*launch.Session, s
 		t.Fatal(err)
 	}
 	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
-	s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }})
+	s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Now: peakClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
