@@ -16,6 +16,7 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.9
 	github.com/charmbracelet/x/vt v0.1.0
 	github.com/creack/pty v1.1.24
+	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/peterh/liner v1.2.3
 	github.com/sahilm/fuzzy v0.1.3
@@ -25,6 +26,7 @@ require (
 	golang.org/x/net v0.57.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78
 	mvdan.cc/sh/v3 v3.14.1
 )
 

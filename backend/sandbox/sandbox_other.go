@@ -1,0 +1,27 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import (
+	"errors"
+	"runtime"
+)
+
+type platform struct{}
+
+func probe(Options) Status {
+	return Status{Reason: "tack has no sandbox for " + runtime.GOOS}
+}
+
+// Prewarm does nothing where there is no sandbox.
+func (s *Sandbox) Prewarm() {}
+
+// Close does nothing where there is no sandbox.
+func (s *Sandbox) Close() {}
+
+func (s *Sandbox) start(Command) (Process, error) {
+	return nil, errors.New("no sandbox on " + runtime.GOOS)
+}
+
+// serveHelper has nothing to serve: no helper is started here.
+func serveHelper() int { return 1 }
