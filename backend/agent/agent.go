@@ -25,10 +25,14 @@ type Log interface {
 	Sync() error
 }
 
-// Gate decides whether a tool call may run. A non-nil error is a refusal;
-// the model reads "Error: " and its text.
+// Gate decides whether a tool call may run, and how far the processes it
+// starts may reach outside the sandbox. A non-nil error is a refusal; the
+// model reads "Error: " and its text.
 type Gate interface {
-	Authorize(ctx context.Context, t tools.Tool, call tools.Call) error
+	Authorize(ctx context.Context, t tools.Tool, call tools.Call) (tools.Sandbox, error)
+	// Grant is the sandbox of a call allowed without the gate's verdict
+	// (a hook approved it): approval skips the question, not the sandbox.
+	Grant(t tools.Tool) tools.Sandbox
 }
 
 // Config wires an Agent. Log, Provider and Tools are required.

@@ -164,12 +164,18 @@ func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatc
 	if blocked != nil {
 		return *blocked
 	}
-	if a.cfg.Gate != nil && !approved {
-		if err := a.cfg.Gate.Authorize(ctx, d.tool, call); err != nil {
+	switch {
+	case a.cfg.Gate == nil:
+	case approved:
+		call.Sandbox = a.cfg.Gate.Grant(d.tool)
+	default:
+		grant, err := a.cfg.Gate.Authorize(ctx, d.tool, call)
+		if err != nil {
 			r := tools.Errorf("%s", err.Error())
 			r.Code = session.CodeDenied
 			return r
 		}
+		call.Sandbox = grant
 	}
 	if err := a.sync(); err != nil {
 		return tools.Errorf("%s was not run: %v", d.call.Name, err)

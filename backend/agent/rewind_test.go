@@ -64,12 +64,22 @@ func newJourney(t *testing.T, files map[string]string, script []llmtest.Response
 	}
 	j.agent = agent.New(agent.Config{
 		Log: j.log, Provider: llm.NewClient(llm.ClientConfig{BaseURL: j.srv.URL(), APIKey: "test"}),
-		System: "You are a test.", Tools: reg, Checkpoints: j.store, Cwd: ws, SpillDir: t.TempDir(),
+		System: "You are a test.", Tools: reg, Gate: unconfined{}, Checkpoints: j.store, Cwd: ws, SpillDir: t.TempDir(),
 		Retry: llm.DefaultRetryPolicy(nil), Sleep: func(context.Context, time.Duration) error { return nil },
 	})
 	t.Cleanup(func() { j.agent.Close(); sh.Close(); j.log.Close() })
 	return j
 }
+
+// unconfined allows every call, its commands outside any sandbox (a
+// command without a grant to run unconfined must run in one).
+type unconfined struct{}
+
+func (unconfined) Authorize(context.Context, tools.Tool, tools.Call) (tools.Sandbox, error) {
+	return tools.Sandbox{Off: true}, nil
+}
+
+func (unconfined) Grant(tools.Tool) tools.Sandbox { return tools.Sandbox{Off: true} }
 
 // turn sends a prompt and waits for the turn to end.
 func (j *journey) turn(prompt string) {

@@ -32,7 +32,8 @@ type ShellRun struct {
 }
 
 // Shell runs command without asking: the user typed it, as they would in
-// their own shell. It returns when the command has ended (or ctx has).
+// their own shell. It runs in the sandbox the permission mode gives the
+// model's commands. It returns when the command has ended (or ctx has).
 func (s *Session) Shell(ctx context.Context, command string) ShellRun {
 	t, ok := s.Agent.Tools().Get("bash")
 	if !ok {
@@ -40,7 +41,7 @@ func (s *Session) Shell(ctx context.Context, command string) ShellRun {
 			Output: "This session has no bash tool.", Failed: true}
 	}
 	args, _ := json.Marshal(map[string]string{"command": command, "description": ShellDescription})
-	call := tools.Call{ID: "shell_" + rand.Text()[:12], Args: args, Env: s.shellEnv()}
+	call := tools.Call{ID: "shell_" + rand.Text()[:12], Args: args, Env: s.shellEnv(), Sandbox: s.Policy.CommandSandbox()}
 	res := t.Run(ctx, call)
 	run := ShellRun{Card: t.Present(args), Output: res.Text, Failed: res.IsError}
 	if res.Card != nil {

@@ -43,14 +43,14 @@ func TestDisallowedToolsAreRefusedBeforeAnythingElse(t *testing.T) {
 	env := &tools.Env{Record: l.record, Allowed: []string{"Bash"}, Disallowed: []string{"Read", "Bash(rm:*)"}}
 	call := func(args string) tools.Call { return tools.Call{ID: "c", Args: json.RawMessage(args), Env: env} }
 	p := NewPolicy(FullAccess, nil)
-	err := p.Authorize(context.Background(), readTool, call(`{}`))
+	_, err := p.Authorize(context.Background(), readTool, call(`{}`))
 	if err == nil || !strings.Contains(err.Error(), "--disallowed-tools Read") {
 		t.Errorf("want a read refused by --disallowed-tools Read even in full-access, got %v", err)
 	}
-	if err := p.Authorize(context.Background(), bashTool, call(`{"command":"rm -rf /tmp/x"}`)); err == nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(`{"command":"rm -rf /tmp/x"}`)); err == nil {
 		t.Error("want rm refused by Bash(rm:*) though Bash is allowed and the mode is full-access")
 	}
-	if err := p.Authorize(context.Background(), bashTool, call(`{"command":"ls"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(`{"command":"ls"}`)); err != nil {
 		t.Errorf("want ls to run, got %v", err)
 	}
 }

@@ -43,14 +43,14 @@ func TestExternalToolWithoutAnswererIsDeniedAndReadOnlyOneRunsWhilePlanning(t *t
 	var l log
 	call := tools.Call{ID: "c1", Args: json.RawMessage(`{}`), Env: &tools.Env{Record: l.record}}
 	p := NewPolicy(Ask, nil)
-	if err := p.Authorize(context.Background(), mcpTool{tools.Spec{Name: "mcp__a__b", Access: tools.AccessExternal}}, call); err == nil {
+	if _, err := p.Authorize(context.Background(), mcpTool{tools.Spec{Name: "mcp__a__b", Access: tools.AccessExternal}}, call); err == nil {
 		t.Fatal("an untrusted MCP tool ran in ask mode with nobody to answer")
 	}
 	p.SetPlan(true)
-	if err := p.Authorize(context.Background(), mcpTool{tools.Spec{Name: "mcp__a__c", Access: tools.AccessExternal, ReadOnlyHint: true}}, call); err != nil {
+	if _, err := p.Authorize(context.Background(), mcpTool{tools.Spec{Name: "mcp__a__c", Access: tools.AccessExternal, ReadOnlyHint: true}}, call); err != nil {
 		t.Fatalf("read-only MCP tool refused while planning: %v", err)
 	}
-	if err := p.Authorize(context.Background(), mcpTool{tools.Spec{Name: "mcp__a__d", Access: tools.AccessExternal, Trusted: true}}, call); err == nil {
+	if _, err := p.Authorize(context.Background(), mcpTool{tools.Spec{Name: "mcp__a__d", Access: tools.AccessExternal, Trusted: true}}, call); err == nil {
 		t.Fatal("a trusted MCP tool that may change things ran while planning")
 	}
 }
@@ -84,14 +84,14 @@ func TestAllowedToolsRunWithoutAskingButNotPastReadOnlyOrPlan(t *testing.T) {
 	env := &tools.Env{Record: l.record, Allowed: []string{"Bash(git status:*)", "Edit"}}
 	call := func(args string) tools.Call { return tools.Call{ID: "c", Args: json.RawMessage(args), Env: env} }
 	p := NewPolicy(Ask, nil)
-	if err := p.Authorize(context.Background(), bashTool, call(`{"command":"git status --short"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(`{"command":"git status --short"}`)); err != nil {
 		t.Errorf("allowed command asked: %v", err)
 	}
-	if err := p.Authorize(context.Background(), bashTool, call(`{"command":"git push"}`)); err == nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(`{"command":"git push"}`)); err == nil {
 		t.Error("a command outside allowed-tools ran without an answer")
 	}
 	ro := NewPolicy(ReadOnly, nil)
-	if err := ro.Authorize(context.Background(), editTool, call(`{"file_path":"a"}`)); err == nil {
+	if _, err := ro.Authorize(context.Background(), editTool, call(`{"file_path":"a"}`)); err == nil {
 		t.Error("allowed-tools let an edit through read-only mode")
 	}
 }

@@ -48,7 +48,7 @@ func TestNetworkModeTable(t *testing.T) {
 		for _, tool := range []tools.Tool{searchTool, fetchTool{}} {
 			b := interact.NewBroker()
 			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-			err := NewPolicy(mode, b).Authorize(context.Background(), tool, call(&log{}, fetchArgs("https://go.dev/doc")))
+			_, err := NewPolicy(mode, b).Authorize(context.Background(), tool, call(&log{}, fetchArgs("https://go.dev/doc")))
 			got := "runs"
 			if a.count() == 1 {
 				got = "asks"
@@ -69,22 +69,22 @@ func TestFetchAllowedForTheSessionCoversItsDomainOnly(t *testing.T) {
 	p := NewPolicy(AutoEdit, b)
 	l := &log{}
 	ctx := context.Background()
-	if err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://go.dev/doc"))); err != nil {
+	if _, err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://go.dev/doc"))); err != nil {
 		t.Fatal(err)
 	}
 	if got := <-a.asked; got.Remember != "web_fetch go.dev" || got.Summary != "Fetch https://go.dev/doc" {
 		t.Fatalf("want the first fetch of go.dev to ask, remembering web_fetch go.dev, got %+v", got)
 	}
-	if err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://go.dev/ref/spec"))); err != nil || a.count() != 0 {
+	if _, err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://go.dev/ref/spec"))); err != nil || a.count() != 0 {
 		t.Fatalf("want a second page of go.dev to run without asking, got err %v and %d questions", err, a.count())
 	}
-	if err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://pkg.go.dev/net/http"))); err != nil {
+	if _, err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://pkg.go.dev/net/http"))); err != nil {
 		t.Fatalf("want pkg.go.dev allowed once, got %v", err)
 	}
 	if got := <-a.asked; got.Remember != "web_fetch pkg.go.dev" {
 		t.Fatalf("want another domain to ask for itself, got %+v", got)
 	}
-	err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://pkg.go.dev/io")))
+	_, err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://pkg.go.dev/io")))
 	if err == nil || err.Error() != "the user denied this call" {
 		t.Fatalf("want a domain allowed once to ask again (and be denied), got %v", err)
 	}
@@ -93,7 +93,7 @@ func TestFetchAllowedForTheSessionCoversItsDomainOnly(t *testing.T) {
 func TestAskModeAsksBeforeEveryFetch(t *testing.T) {
 	b := interact.NewBroker()
 	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	err := NewPolicy(Ask, b).Authorize(context.Background(), fetchTool{}, call(&log{}, fetchArgs("https://go.dev/doc")))
+	_, err := NewPolicy(Ask, b).Authorize(context.Background(), fetchTool{}, call(&log{}, fetchArgs("https://go.dev/doc")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestAskModeAsksBeforeEveryFetch(t *testing.T) {
 func TestPlanModeLeavesWebToTheMode(t *testing.T) {
 	p := NewPolicy(AutoEdit, nil)
 	p.SetPlan(true)
-	if err := p.Authorize(context.Background(), searchTool, call(&log{}, `{"query":"x"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), searchTool, call(&log{}, `{"query":"x"}`)); err != nil {
 		t.Fatalf("want web_search to run while planning, got %v", err)
 	}
 }

@@ -24,7 +24,7 @@ func bashArgs(command string) string {
 func TestPlanModeRefusesEditsWithAnErrorTheModelReads(t *testing.T) {
 	for _, tool := range []fakeTool{editTool, writeTool} {
 		l := &log{}
-		err := planning(FullAccess).Authorize(context.Background(), tool, call(l, `{"file_path":"a.go"}`))
+		_, err := planning(FullAccess).Authorize(context.Background(), tool, call(l, `{"file_path":"a.go"}`))
 		want := "plan mode: " + tool.name + " is not allowed while planning. " +
 			"Finish the plan and call exit_plan_mode to present it for review."
 		if err == nil || err.Error() != want {
@@ -39,7 +39,7 @@ func TestPlanModeRefusesEditsWithAnErrorTheModelReads(t *testing.T) {
 
 func TestPlanModeRunsReadsAndInteractions(t *testing.T) {
 	for _, tool := range []fakeTool{readTool, askTool} {
-		if err := planning(ReadOnly).Authorize(context.Background(), tool, call(&log{}, `{}`)); err != nil {
+		if _, err := planning(ReadOnly).Authorize(context.Background(), tool, call(&log{}, `{}`)); err != nil {
 			t.Fatalf("%s: want it to run while planning, got %v", tool.name, err)
 		}
 	}
@@ -91,7 +91,7 @@ func TestPlanModeRunsOnlyReadOnlyCommands(t *testing.T) {
 		{"echo 'unterminated", false},
 	}
 	for _, c := range cases {
-		err := planning(FullAccess).Authorize(context.Background(), bashTool, call(&log{}, bashArgs(c.command)))
+		_, err := planning(FullAccess).Authorize(context.Background(), bashTool, call(&log{}, bashArgs(c.command)))
 		if c.runs {
 			if err != nil {
 				t.Errorf("%q: want it to run while planning, got %v", c.command, err)
@@ -111,10 +111,10 @@ func TestPlanModeDoesNotAskEvenWhenTheModeWould(t *testing.T) {
 	p := NewPolicy(Ask, b)
 	p.SetPlan(true)
 	l := &log{}
-	if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status"}`)); err != nil {
 		t.Fatalf("want a read-only command to run while planning, got %v", err)
 	}
-	if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"make"}`)); err == nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"make"}`)); err == nil {
 		t.Fatal("want make refused while planning, got it allowed")
 	}
 	if a.count() != 0 {
@@ -144,7 +144,7 @@ func TestLeavingPlanModeRestoresTheMode(t *testing.T) {
 	if p.Label() != "full-access" {
 		t.Fatalf("want label full-access after planning, got %s", p.Label())
 	}
-	if err := p.Authorize(context.Background(), editTool, call(&log{}, `{"file_path":"a.go"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), editTool, call(&log{}, `{"file_path":"a.go"}`)); err != nil {
 		t.Fatalf("want edits to run again under full-access, got %v", err)
 	}
 }

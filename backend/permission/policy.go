@@ -9,6 +9,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -40,6 +41,25 @@ type Policy struct {
 	// command prefixes allowed per tool.
 	tools    map[string]bool
 	prefixes map[string][]string
+	// sandbox confines commands, when it can; network is the [sandbox]
+	// setting that lets sandboxed commands reach the network.
+	sandbox Sandboxer
+	network bool
+}
+
+// Sandboxer says whether commands can be confined; *sandbox.Sandbox is one.
+type Sandboxer interface {
+	Status() sandbox.Status
+}
+
+// SetSandbox tells the policy what confines the session's commands, and
+// whether sandboxed commands may reach the network. Without a sandbox, or
+// while it cannot be set up, every command the policy allows runs
+// unconfined.
+func (p *Policy) SetSandbox(s Sandboxer, network bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sandbox, p.network = s, network
 }
 
 // NewPolicy starts a session's policy in mode, asking through broker (nil
@@ -157,7 +177,43 @@ func allowanceOf(t tools.Tool, call tools.Call, mode Mode) (key string, remember
 // While planning, edits and commands that may change things are refused
 // whatever the mode, and read-only commands run. The turn's disallowed
 // tools are refused before anything else, reads included.
-func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) error {
+//
+// What it returns with nil is the sandbox the call's processes get: none in
+// full-access mode or where no sandbox can be set up (the user was asked),
+// a read-only one in read-only and plan modes, else the default one.
+func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) (tools.Sandbox, error) {
+	if err := p.decide(ctx, t, call); err != nil {
+		return tools.Sandbox{}, err
+	}
+	return p.Grant(t), nil
+}
+
+// Grant is the sandbox of an allowed call of t.
+func (p *Policy) Grant(t tools.Tool) tools.Sandbox {
+	if t.Spec().Access != tools.AccessExec {
+		return tools.Sandbox{}
+	}
+	return p.CommandSandbox()
+}
+
+// CommandSandbox is the sandbox a command gets in the current mode: none
+// in full-access mode or without a sandbox, a read-only one in read-only
+// and plan modes, else the default one. The user's own `!` commands run in
+// it too.
+func (p *Policy) CommandSandbox() tools.Sandbox {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.mode == FullAccess && !p.plan, p.sandbox == nil || !p.sandbox.Status().Active:
+		return tools.Sandbox{Off: true}
+	case p.plan || p.mode == ReadOnly:
+		return tools.Sandbox{ReadOnly: true}
+	}
+	return tools.Sandbox{Network: p.network}
+}
+
+// decide is Authorize's verdict.
+func (p *Policy) decide(ctx context.Context, t tools.Tool, call tools.Call) error {
 	spec := t.Spec()
 	shown := t.Present(call.Args)
 	command := commandOf(shown)

@@ -136,7 +136,7 @@ func TestModeTable(t *testing.T) {
 			b := interact.NewBroker()
 			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
 			p := NewPolicy(mode, b)
-			err := p.Authorize(context.Background(), tool, call(&log{}, `{"command":"ls","file_path":"a.go"}`))
+			_, err := p.Authorize(context.Background(), tool, call(&log{}, `{"command":"ls","file_path":"a.go"}`))
 			got := runs
 			switch {
 			case err != nil:
@@ -153,7 +153,7 @@ func TestModeTable(t *testing.T) {
 
 func TestReadOnlyRefusesWritesWithAnActionableError(t *testing.T) {
 	l := &log{}
-	err := NewPolicy(ReadOnly, nil).Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`))
+	_, err := NewPolicy(ReadOnly, nil).Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`))
 	want := "read-only mode: write is not allowed. Tell the user what you would change, or ask them to switch modes with /permissions."
 	if err == nil || err.Error() != want {
 		t.Fatalf("want %q, got %v", want, err)
@@ -166,7 +166,7 @@ func TestReadOnlyRefusesWritesWithAnActionableError(t *testing.T) {
 
 func TestReadsRecordNoDecision(t *testing.T) {
 	l := &log{}
-	if err := NewPolicy(ReadOnly, nil).Authorize(context.Background(), readTool, call(l, `{}`)); err != nil {
+	if _, err := NewPolicy(ReadOnly, nil).Authorize(context.Background(), readTool, call(l, `{}`)); err != nil {
 		t.Fatalf("want reads to run, got %v", err)
 	}
 	if e := l.take(); len(e) != 0 {
@@ -176,7 +176,7 @@ func TestReadsRecordNoDecision(t *testing.T) {
 
 func TestPolicyDecisionsAreRecorded(t *testing.T) {
 	l := &log{}
-	if err := NewPolicy(FullAccess, nil).Authorize(context.Background(), bashTool, call(l, `{"command":"rm -rf build"}`)); err != nil {
+	if _, err := NewPolicy(FullAccess, nil).Authorize(context.Background(), bashTool, call(l, `{"command":"rm -rf build"}`)); err != nil {
 		t.Fatalf("want full-access to run bash, got %v", err)
 	}
 	want := session.ApprovalDecided{CallID: "call-1", Tool: "bash", Decision: "allow", Policy: "full-access"}
@@ -193,7 +193,7 @@ func TestAllowForSessionRemembersTheBashPrefix(t *testing.T) {
 	)
 	p := NewPolicy(Ask, b)
 	l := &log{}
-	if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status"}`)); err != nil {
 		t.Fatalf("want the allowed call to run, got %v", err)
 	}
 	got := <-a.asked
@@ -209,7 +209,7 @@ func TestAllowForSessionRemembersTheBashPrefix(t *testing.T) {
 	}
 
 	for _, cmd := range []string{"git status --short", "git status -s"} {
-		if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"`+cmd+`"}`)); err != nil {
+		if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"`+cmd+`"}`)); err != nil {
 			t.Fatalf("%s: want it to run on the remembered prefix, got %v", cmd, err)
 		}
 		if e := l.take(); len(e) != 1 || e[0].(session.ApprovalDecided).Policy != "remembered" {
@@ -217,7 +217,7 @@ func TestAllowForSessionRemembersTheBashPrefix(t *testing.T) {
 		}
 	}
 
-	err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status; rm x"}`))
+	_, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status; rm x"}`))
 	if err == nil || err.Error() != "the user denied this call: do not delete files" {
 		t.Fatalf("want the user's reason to reach the model, got %v", err)
 	}
@@ -231,7 +231,7 @@ func TestAllowForSessionRemembersEveryPrefixOfACompoundCommand(t *testing.T) {
 	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
 	p := NewPolicy(Ask, b)
 	l := &log{}
-	if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"go build ./... && go test ./..."}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"go build ./... && go test ./..."}`)); err != nil {
 		t.Fatalf("want the allowed call to run, got %v", err)
 	}
 	if got := <-a.asked; got.Remember != "go build, go test" {
@@ -239,14 +239,14 @@ func TestAllowForSessionRemembersEveryPrefixOfACompoundCommand(t *testing.T) {
 	}
 	l.take()
 	for _, cmd := range []string{"go test -run X ./pkg", "go build . && go test .", "go test ./... | go build"} {
-		if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"`+cmd+`"}`)); err != nil {
+		if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"`+cmd+`"}`)); err != nil {
 			t.Fatalf("%s: want it to run on the remembered prefixes, got %v", cmd, err)
 		}
 		if e := l.take(); len(e) != 1 || e[0].(session.ApprovalDecided).Remember != "go build, go test" {
 			t.Fatalf("%s: want one decision by the remembered prefixes, got %+v", cmd, e)
 		}
 	}
-	if err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"go test ./... && go run ."}`)); err == nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"go test ./... && go run ."}`)); err == nil {
 		t.Fatal("want a command outside the remembered prefixes asked again and denied")
 	}
 }
@@ -256,16 +256,16 @@ func TestAllowForSessionRemembersTheToolForEdits(t *testing.T) {
 	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
 	p := NewPolicy(Ask, b)
 	l := &log{}
-	if err := p.Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if got := <-a.asked; got.Summary != "Edit a.go" || got.Remember != "write" || got.Card == nil || got.Card.Kind != card.Diff {
 		t.Fatalf("want an approval with the diff card remembering write, got %+v", got)
 	}
-	if err := p.Authorize(context.Background(), writeTool, call(l, `{"file_path":"b.go"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), writeTool, call(l, `{"file_path":"b.go"}`)); err != nil {
 		t.Fatalf("want the remembered write to run, got %v", err)
 	}
-	err := p.Authorize(context.Background(), editTool, call(l, `{"file_path":"b.go"}`))
+	_, err := p.Authorize(context.Background(), editTool, call(l, `{"file_path":"b.go"}`))
 	if err == nil || err.Error() != "the user denied this call" {
 		t.Fatalf("want edit to ask again and be denied without a reason, got %v", err)
 	}
@@ -274,7 +274,7 @@ func TestAllowForSessionRemembersTheToolForEdits(t *testing.T) {
 func TestWithoutAnswererAskingDeniesAndNamesTheFlag(t *testing.T) {
 	for name, b := range map[string]*interact.Broker{"nil broker": nil, "unmounted broker": interact.NewBroker()} {
 		l := &log{}
-		err := NewPolicy(Ask, b).Authorize(context.Background(), bashTool, call(l, `{"command":"ls"}`))
+		_, err := NewPolicy(Ask, b).Authorize(context.Background(), bashTool, call(l, `{"command":"ls"}`))
 		if err == nil || !strings.Contains(err.Error(), "--permission-mode full-access") {
 			t.Fatalf("%s: want a denial naming --permission-mode full-access, got %v", name, err)
 		}
@@ -289,7 +289,7 @@ func TestClosedStdinDeniesTheCall(t *testing.T) {
 	unmount := b.Mount()
 	defer unmount()
 	b.FailAll(interact.ErrStdinClosed)
-	err := NewPolicy(Ask, b).Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`))
+	_, err := NewPolicy(Ask, b).Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`))
 	if err == nil || err.Error() != "the user cannot approve this call because stdin is closed" {
 		t.Fatalf("want the stdin-closed denial, got %v", err)
 	}
@@ -302,7 +302,10 @@ func TestCancelWhileAskingInterrupts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &log{}
 	errc := make(chan error)
-	go func() { errc <- NewPolicy(Ask, b).Authorize(ctx, bashTool, call(l, `{"command":"ls"}`)) }()
+	go func() {
+		_, err := NewPolicy(Ask, b).Authorize(ctx, bashTool, call(l, `{"command":"ls"}`))
+		errc <- err
+	}()
 	if nextAfter(context.Background(), b, 0) == nil {
 		t.Fatal("want a pending approval")
 	}
@@ -326,7 +329,7 @@ func TestSetModeIsSeenByTheNextCall(t *testing.T) {
 	if p.Mode() != FullAccess {
 		t.Fatalf("want full-access, got %s", p.Mode())
 	}
-	if err := p.Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`)); err != nil {
+	if _, err := p.Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`)); err != nil {
 		t.Fatalf("want bash to run in full-access, got %v", err)
 	}
 }

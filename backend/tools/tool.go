@@ -72,6 +72,23 @@ type Call struct {
 	// Turn is the session turn the call belongs to, for events it records.
 	Turn int
 	Env  *Env
+	// Sandbox is what the permission gate granted the processes the call
+	// starts; the zero value is the default sandbox.
+	Sandbox Sandbox
+}
+
+// Sandbox is how far the processes of one call may reach (backend/sandbox
+// confines them). The zero value is the default sandbox: writes in the
+// workspace, temp and configured directories, no network.
+type Sandbox struct {
+	// Off runs the processes unconfined: full-access mode, an approved
+	// escalation outside the sandbox, or a session without a sandbox
+	// whose user approved the command.
+	Off bool
+	// ReadOnly forbids every write (read-only and plan modes).
+	ReadOnly bool
+	// Network lets the processes reach the network.
+	Network bool
 }
 
 // Result is what a tool produced. Text is exactly what the model reads;

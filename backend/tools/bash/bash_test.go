@@ -5,6 +5,7 @@ package bash
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,19 +35,28 @@ func TestBashResultTextMatchesGolden(t *testing.T) {
 		{"relative_workdir", map[string]any{"command": "pwd", "workdir": "sub"}},
 		{"environment", map[string]any{"command": `echo "$NO_COLOR $TERM $PAGER $GIT_PAGER $TACK_SESSION_ID ${DEEPSEEK_API_KEY-removed}"`}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			f := newFixture(t, Local{})
-			if err := os.Mkdir(filepath.Join(f.env.Cwd, "sub"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			c.args["description"] = "Run the " + c.name + " case"
-			res := f.run(t, "bash", c.args)
-			if res.IsError {
-				t.Fatalf("want a result, got error %q", res.Text)
-			}
-			matchGolden(t, "bash_"+c.name, f.normalise(res.Text))
-		})
+	// The sandbox must not change what the model reads: both executors
+	// are held to the same golden files.
+	executors := map[string]func(*testing.T) *fixture{
+		"direct":    func(t *testing.T) *fixture { return newFixture(t, Local{}) },
+		"sandboxed": func(t *testing.T) *fixture { return newConfinedFixture(t, Local{}) },
+	}
+	for exec, newF := range executors {
+		for _, c := range cases {
+			t.Run(exec+"/"+c.name, func(t *testing.T) {
+				f := newF(t)
+				if err := os.Mkdir(filepath.Join(f.env.Cwd, "sub"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				args := maps.Clone(c.args)
+				args["description"] = "Run the " + c.name + " case"
+				res := f.run(t, "bash", args)
+				if res.IsError {
+					t.Fatalf("want a result, got error %q", res.Text)
+				}
+				matchGolden(t, "bash_"+c.name, f.normalise(res.Text))
+			})
+		}
 	}
 }
 
@@ -143,7 +153,7 @@ func TestBashRejectsInvalidArguments(t *testing.T) {
 			t.Errorf("args %v: want error %q, got %q (IsError %v)", c.args, c.want, res.Text, res.IsError)
 		}
 	}
-	res := f.tool("bash").Run(context.Background(), tools.Call{Args: json.RawMessage(`[1]`), Env: f.env})
+	res := f.tool("bash").Run(context.Background(), f.call(json.RawMessage(`[1]`)))
 	if res.Text != "Error: invalid arguments: expected a JSON object" {
 		t.Errorf("want the object error, got %q", res.Text)
 	}
@@ -162,7 +172,7 @@ func TestBashAbortKillsTheCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	raw := json.RawMessage(`{"command":"echo started; sleep 30","description":"Sleep"}`)
 	done := make(chan tools.Result)
-	go func() { done <- f.tool("bash").Run(ctx, tools.Call{Args: raw, Env: f.env}) }()
+	go func() { done <- f.tool("bash").Run(ctx, f.call(raw)) }()
 	cancel()
 	select {
 	case res := <-done:

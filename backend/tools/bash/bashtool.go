@@ -72,6 +72,7 @@ func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
 		env = &tools.Env{}
 	}
 	spec := b.ts.spec(a, env)
+	spec.Sandbox = call.Sandbox
 	if a.Background {
 		return b.ts.startTask(a, spec, env)
 	}

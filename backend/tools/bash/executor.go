@@ -1,6 +1,11 @@
 package bash
 
-import "time"
+import (
+	"time"
+
+	"github.com/tack-agent/tack/backend/sandbox"
+	"github.com/tack-agent/tack/backend/tools"
+)
 
 // Executor runs shell commands for the bash tools. It is the seam where a
 // sandboxed or remote implementation can replace Local without changing
@@ -9,6 +14,11 @@ type Executor interface {
 	// Start spawns spec. An error means the command never ran (bad workdir,
 	// missing shell); everything after that is reported by the Process.
 	Start(spec Spec) (Process, error)
+}
+
+// Confiner starts commands inside a sandbox; *sandbox.Sandbox is one.
+type Confiner interface {
+	Start(c sandbox.Command) (sandbox.Process, error)
 }
 
 // Spec is one command to run.
@@ -25,6 +35,9 @@ type Spec struct {
 	// SpillDir receives the full output of streams that outgrow memory;
 	// empty means full output is unavailable.
 	SpillDir string
+	// Sandbox is what the permission gate granted: the default sandbox, a
+	// read-only one, one with network, or none.
+	Sandbox tools.Sandbox
 }
 
 // Process is a running command.

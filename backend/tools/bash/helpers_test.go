@@ -12,15 +12,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
+func TestMain(m *testing.M) {
+	sandbox.ServeIfHelper()
+	os.Exit(m.Run())
+}
+
 // fixture is one session's bash tools over the local executor, with fast
-// kills and a notice channel.
+// kills and a notice channel. Its calls carry grant, which is Off (no
+// sandbox) unless the executor has a sandbox.
 type fixture struct {
 	tools   *Tools
 	env     *tools.Env
+	grant   tools.Sandbox
 	notices chan string
 }
 
@@ -29,7 +37,7 @@ func newFixture(t *testing.T, exec Local) *fixture {
 	if exec.Grace == 0 {
 		exec.Grace = 200 * time.Millisecond
 	}
-	f := &fixture{notices: make(chan string, 8)}
+	f := &fixture{notices: make(chan string, 8), grant: tools.Sandbox{Off: exec.Sandbox == nil}}
 	f.env = &tools.Env{
 		SessionID: "session-1",
 		Cwd:       t.TempDir(),
@@ -41,6 +49,28 @@ func newFixture(t *testing.T, exec Local) *fixture {
 	f.tools = New(exec, Options{Environ: append(os.Environ(), "DEEPSEEK_API_KEY=sk-secret", "TERM=xterm-256color")})
 	t.Cleanup(f.tools.Close)
 	return f
+}
+
+// newConfinedFixture is newFixture with every command in a sandbox whose
+// workspace is the session's directory; it skips where the system cannot
+// confine commands.
+func newConfinedFixture(t *testing.T, exec Local) *fixture {
+	t.Helper()
+	cwd, spill := t.TempDir(), filepath.Join(t.TempDir(), "spill")
+	sb := sandbox.New(sandbox.Options{Workspace: cwd, TempDir: t.TempDir(), SpillDir: spill, Home: t.TempDir()})
+	t.Cleanup(sb.Close)
+	if st := sb.Status(); !st.Active {
+		t.Skip("this system cannot confine commands: " + st.Reason)
+	}
+	exec.Sandbox = sb
+	f := newFixture(t, exec)
+	f.env.Cwd, f.env.SpillDir = cwd, spill
+	return f
+}
+
+// call is a call of the fixture's tools with args.
+func (f *fixture) call(args json.RawMessage) tools.Call {
+	return tools.Call{ID: "call-1", Args: args, Env: f.env, Sandbox: f.grant}
 }
 
 func (f *fixture) tool(name string) tools.Tool {
@@ -58,7 +88,7 @@ func (f *fixture) run(t *testing.T, name string, args map[string]any) tools.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.tool(name).Run(context.Background(), tools.Call{ID: "call-1", Args: raw, Env: f.env})
+	return f.tool(name).Run(context.Background(), f.call(raw))
 }
 
 var spillName = regexp.MustCompile(`bash-\d+-(stdout|stderr)\.log`)

@@ -8,17 +8,21 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/tack-agent/tack/backend/sandbox"
 )
 
 // DefaultGrace is how long a process group has between SIGTERM and SIGKILL.
 const DefaultGrace = 3 * time.Second
 
 // Local runs commands on this machine: `bash -c` in its own process group,
-// stdin from /dev/null. When the shell exits, whatever it left running in
-// its group is terminated too, so no command outlives its call.
+// stdin from /dev/null, inside the sandbox unless the Spec's grant says
+// otherwise. When the shell exits, whatever it left running in its group is
+// terminated too, so no command outlives its call.
 type Local struct {
 	// Shell is the shell binary; empty means "bash" found on PATH.
 	Shell string
@@ -28,7 +32,15 @@ type Local struct {
 	// defaults (DefaultTailBytes, DefaultSpillBytes).
 	TailBytes  int
 	SpillBytes int64
+	// Sandbox confines every command whose grant is not Off. Nil means no
+	// command can be confined, and those that must be are refused.
+	Sandbox Confiner
 }
+
+// errNoSandbox refuses a command that must be confined when nothing can
+// confine it: running it unconfined is the user's decision, which the
+// permission policy asks for.
+var errNoSandbox = errors.New("this command must run in the sandbox, and this session has none")
 
 // Start spawns spec.Command.
 func (l Local) Start(spec Spec) (Process, error) {
@@ -36,17 +48,18 @@ func (l Local) Start(spec Spec) (Process, error) {
 	if fi, err := os.Stat(spec.Workdir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("workdir %s does not exist or is not a directory", spec.Workdir)
 	}
-	shell := l.Shell
-	if shell == "" {
-		shell = "bash"
+	name := l.Shell
+	if name == "" {
+		name = "bash"
 	}
-	cmd := exec.Command(shell, "-c", spec.Command)
-	cmd.Dir = spec.Workdir
-	cmd.Env = spec.Env
-	if cmd.Env == nil {
-		cmd.Env = []string{} // nil would inherit tack's own environment
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return nil, err
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	env := spec.Env
+	if env == nil {
+		env = []string{} // nil would inherit tack's own environment
+	}
 
 	// Own pipes rather than exec's copying goroutines: Wait then returns when
 	// the shell exits, even while a leftover child still holds the pipe.
@@ -59,20 +72,33 @@ func (l Local) Start(spec Spec) (Process, error) {
 		closeAll(outR, outW)
 		return nil, fmt.Errorf("make stderr pipe: %w", err)
 	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	if err := cmd.Start(); err != nil {
-		closeAll(outR, outW, errR, errW)
-		return nil, err
+	var sh shell
+	switch {
+	case spec.Sandbox.Off:
+		sh, err = startDirect(path, spec, env, outW, errW)
+	case l.Sandbox == nil:
+		err = errNoSandbox
+	default:
+		var p sandbox.Process
+		p, err = l.Sandbox.Start(sandbox.Command{
+			Path: path, Args: []string{filepath.Base(path), "-c", spec.Command}, Dir: spec.Workdir, Env: env,
+			Stdout: outW, Stderr: errW,
+			Confinement: sandbox.Confinement{ReadOnly: spec.Sandbox.ReadOnly, Network: spec.Sandbox.Network},
+		})
+		sh = confined{p}
 	}
 	closeAll(outW, errW)
+	if err != nil {
+		closeAll(outR, errR)
+		return nil, err
+	}
 
 	grace := l.Grace
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
 	p := &localProcess{
-		cmd:     cmd,
-		pgid:    cmd.Process.Pid,
+		sh:      sh,
 		grace:   grace,
 		timeout: spec.Timeout,
 		stdout:  NewStream(spec.SpillDir, "bash-*-stdout.log", l.TailBytes, l.SpillBytes),
@@ -84,6 +110,60 @@ func (l Local) Start(spec Spec) (Process, error) {
 	return p, nil
 }
 
+// shell is a started shell as the executor controls it, directly or
+// through the sandbox.
+type shell interface {
+	// signal sends sig to the shell's process group and reports whether any
+	// process was there to receive it.
+	signal(sig syscall.Signal) bool
+	// wait waits for the shell to exit.
+	wait() (code int, signal string)
+	// release says the group will not be signalled again.
+	release()
+}
+
+// direct is a shell started without a sandbox, leading its own group.
+type direct struct{ cmd *exec.Cmd }
+
+func startDirect(path string, spec Spec, env []string, stdout, stderr *os.File) (shell, error) {
+	cmd := exec.Command(path, "-c", spec.Command)
+	cmd.Args[0] = filepath.Base(path)
+	cmd.Dir = spec.Workdir
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = directAttr()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return direct{cmd}, nil
+}
+
+func (d direct) signal(sig syscall.Signal) bool {
+	return !errors.Is(syscall.Kill(-d.cmd.Process.Pid, sig), syscall.ESRCH)
+}
+
+func (d direct) wait() (int, string) {
+	_ = d.cmd.Wait()
+	return exitStatus(d.cmd.ProcessState)
+}
+
+func (direct) release() {}
+
+// confined is a shell started in the sandbox.
+type confined struct{ p sandbox.Process }
+
+func (c confined) signal(sig syscall.Signal) bool { return c.p.Signal(sig) }
+
+func (c confined) wait() (int, string) {
+	e := c.p.Wait()
+	if e.Signal != 0 {
+		return -1, signalName(e.Signal)
+	}
+	return e.Code, ""
+}
+
+func (c confined) release() { c.p.Release() }
+
 func closeAll(fs ...*os.File) {
 	for _, f := range fs {
 		f.Close()
@@ -91,8 +171,7 @@ func closeAll(fs ...*os.File) {
 }
 
 type localProcess struct {
-	cmd            *exec.Cmd
-	pgid           int
+	sh             shell
 	grace, timeout time.Duration
 	stdout, stderr *Stream
 
@@ -123,7 +202,10 @@ func (p *localProcess) run(outR, errR *os.File) {
 	go func() { wg.Wait(); close(drained) }()
 
 	exited := make(chan struct{})
-	go func() { p.cmd.Wait(); close(exited) }()
+	go func() {
+		p.outcome.ExitCode, p.outcome.Signal = p.sh.wait()
+		close(exited)
+	}()
 
 	var timeout <-chan time.Time
 	if p.timeout > 0 {
@@ -141,8 +223,8 @@ func (p *localProcess) run(outR, errR *os.File) {
 		p.outcome.Killed = true
 		p.terminate(exited)
 	}
-	p.outcome.ExitCode, p.outcome.Signal = exitStatus(p.cmd.ProcessState)
 	p.sweep(drained)
+	p.sh.release()
 	closeAll(outR, errR)
 	<-drained
 	p.stdout.Close()
@@ -184,10 +266,7 @@ func (p *localProcess) sweep(drained <-chan struct{}) {
 
 // signal sends sig to the process group and reports whether any process
 // was there to receive it.
-func (p *localProcess) signal(sig syscall.Signal) bool {
-	err := syscall.Kill(-p.pgid, sig)
-	return !errors.Is(err, syscall.ESRCH)
-}
+func (p *localProcess) signal(sig syscall.Signal) bool { return p.sh.signal(sig) }
 
 func exitStatus(ps *os.ProcessState) (code int, signal string) {
 	if ps == nil {

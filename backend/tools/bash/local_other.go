@@ -19,6 +19,7 @@ type Local struct {
 	Grace      time.Duration
 	TailBytes  int
 	SpillBytes int64
+	Sandbox    Confiner
 }
 
 // errUnsupported is the error of every Start on this platform.
