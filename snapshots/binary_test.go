@@ -8,10 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
-func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }
+// TestMain builds tack for the binary tests, and lets this test binary
+// serve as the sandbox helper of the sessions the in-process tests open.
+func TestMain(m *testing.M) {
+	sandbox.ServeIfHelper()
+	os.Exit(tackbin.Main(m))
+}
 
 func TestTUIRefusesWithoutATerminal(t *testing.T) {
 	bin := tackbin.Path(t)

@@ -39,6 +39,8 @@ type File struct {
 	Web       Web     `toml:"web"`
 	// Checkpoints is [checkpoints]: what /rewind can restore.
 	Checkpoints Checkpoints `toml:"checkpoints"`
+	// Sandbox is [sandbox]: where commands may write and what they may not read.
+	Sandbox Sandbox `toml:"sandbox"`
 	// MCPServers are the [mcp_servers.NAME] tables that could be read.
 	MCPServers map[string]MCPServer `toml:"-"`
 	// Hooks are the [[hooks.EVENT]] tables that could be read.
@@ -46,6 +48,34 @@ type File struct {
 	// Problems are the tables that were skipped, each with file and line:
 	// tack starts without them and says so.
 	Problems []string `toml:"-"`
+}
+
+// Sandbox configures the sandbox commands run in ([sandbox]). Paths may
+// start with ~/.
+type Sandbox struct {
+	// Enabled false runs commands without a sandbox; tack then asks before
+	// every command, as where no sandbox can be set up.
+	Enabled *bool `toml:"enabled"`
+	// Writable are directories commands may write besides the workspace
+	// and the temp directory (build caches, say).
+	Writable []string `toml:"writable"`
+	// DenyRead are files and directories commands may not read, besides
+	// $TACK_HOME.
+	DenyRead []string `toml:"deny_read"`
+	// Network lets sandboxed commands reach the network without asking.
+	Network bool `toml:"network"`
+}
+
+// ExpandHome expands a leading ~/ of each path against home.
+func ExpandHome(paths []string, home string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+			p = filepath.Join(home, rest)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // Web configures web_search and web_fetch ([web]).

@@ -26,6 +26,7 @@ import (
 	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/prompt"
+	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/skills"
 	"github.com/tack-agent/tack/backend/subagent"
@@ -69,6 +70,7 @@ type Session struct {
 	Log      *session.Log
 	Broker   *interact.Broker
 	Policy   *permission.Policy
+	Sandbox  *sandbox.Sandbox
 	Commands *commands.Registry
 	Config   config.File
 	Catalog  *llm.Catalog
@@ -173,7 +175,10 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME")})
-	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ)
+	s.Sandbox = newSandbox(o, cfg.Sandbox, s.Cwd, spill)
+	s.closers = append(s.closers, s.Sandbox.Close)
+	s.Policy.SetSandbox(s.Sandbox, cfg.Sandbox.Network)
+	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
 		registry.Add(t)

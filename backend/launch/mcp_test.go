@@ -18,13 +18,17 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
+	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/session"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
+// TestMain lets this test binary serve as the fake MCP server and as the
+// sandbox helper of the sessions the tests open.
 func TestMain(m *testing.M) {
 	mcptest.RunIfServer()
+	sandbox.ServeIfHelper()
 	os.Exit(m.Run())
 }
 

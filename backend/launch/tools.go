@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/ask"
 	"github.com/tack-agent/tack/backend/tools/bash"
@@ -14,9 +15,9 @@ import (
 // Tools is the default tool set of one session, in the order the model sees
 // them, and a function that ends their background work. exit_plan_mode
 // leaves plan mode through plans, the session's policy; glob and grep
-// search the files files lists; commands start from environ.
-func Tools(plans plan.Switch, files *workspace.Walker, environ []string) (*tools.Registry, func()) {
-	sh := bash.New(bash.Local{}, bash.Options{Environ: environ})
+// search the files files lists; commands start from environ and run in sb.
+func Tools(plans plan.Switch, files *workspace.Walker, environ []string, sb *sandbox.Sandbox) (*tools.Registry, func()) {
+	sh := bash.New(bash.Local{Sandbox: sb}, bash.Options{Environ: environ})
 	r := tools.NewRegistry(fs.New(fs.NewTracker())...)
 	r.Add(search.NewGlob(files))
 	r.Add(search.NewGrep(files))

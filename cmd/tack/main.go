@@ -14,6 +14,7 @@ import (
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/views/iostreams"
 	"github.com/tack-agent/tack/views/textfmt"
 )
@@ -25,6 +26,9 @@ var version = "0.1.0-dev"
 const maxPipedContext = 1 << 20
 
 func main() {
+	// Before anything else: tack started as its own sandbox helper serves
+	// its session's commands and exits.
+	sandbox.ServeIfHelper()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
