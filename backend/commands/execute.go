@@ -22,6 +22,21 @@ import (
 // command/run cannot be recorded the handler does not run and the result is
 // an error.
 func (r *Registry) Execute(ctx context.Context, a Agent, line string, attachments []Attachment) (Execution, bool) {
+	return r.run(a, line, func(cmd Command, inv Invocation) Result { return r.settle(ctx, cmd, inv, attachments) })
+}
+
+// ExecuteLocal records a run that the front door performs itself (the full
+// screen answers a bare /help or /model with an overlay) with Execute's
+// lifecycle: false, and nothing recorded, for a line that names no
+// command; else command/run, then command/done settled as res, whose text
+// is what the log and a resumed screen show.
+func (r *Registry) ExecuteLocal(a Agent, line string, res Result) (Execution, bool) {
+	return r.run(a, line, func(Command, Invocation) Result { return res })
+}
+
+// run admits line, records command/run, settles it with settle and
+// records command/done.
+func (r *Registry) run(a Agent, line string, settle func(Command, Invocation) Result) (Execution, bool) {
 	name, raw, ok := Parse(line)
 	if !ok {
 		return Execution{}, false
@@ -39,7 +54,7 @@ func (r *Registry) Execute(ctx context.Context, a Agent, line string, attachment
 		exec.Result = Failf("Command failed: record /%s in the session log: %v", name, err)
 		return exec, true
 	}
-	exec.Result = r.settle(ctx, cmd, Invocation{ID: exec.ID, Name: name, Agent: a, RawInput: raw}, attachments)
+	exec.Result = settle(cmd, Invocation{ID: exec.ID, Name: name, Agent: a, RawInput: raw})
 	if exec.Result.Kind != Error {
 		exec.Result.Kind = Success
 	}

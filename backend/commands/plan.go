@@ -47,6 +47,9 @@ func PlanCommand(plans PlanSwitch) Command {
 	return Command{
 		Name: "plan", Description: "Enter plan mode (read-only until you approve a plan); /plan off leaves it",
 		Input: Input{Hint: "[off|message]"}, WhileRunning: true,
+		// The message goes to the model as a user message and the switch
+		// as plan/mode; command/run repeating it would log the input twice.
+		OmitInput: true,
 		Handler: func(_ context.Context, inv Invocation) Result {
 			msg := strings.TrimSpace(inv.RawInput)
 			running := inv.Agent.Status() == agent.StatusRunning
