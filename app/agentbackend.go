@@ -86,6 +86,14 @@ func (b AgentBackend) Execute(ctx context.Context, line string) (commands.Execut
 	return b.Commands.Execute(ctx, b.Agent, line, nil)
 }
 
+// ExecuteLocal logs a command line the app performs itself.
+func (b AgentBackend) ExecuteLocal(line string, res commands.Result) (commands.Execution, bool) {
+	if b.Commands == nil {
+		return commands.Execution{}, false
+	}
+	return b.Commands.ExecuteLocal(b.Agent, line, res)
+}
+
 // SlashCommands lists the registry's commands for this session.
 func (b AgentBackend) SlashCommands() []commands.Command {
 	if b.Commands == nil {

@@ -31,6 +31,10 @@ type Backend interface {
 	LookupModel(id string) (llm.Model, bool)
 	// Execute runs a slash command line; false means no such command.
 	Execute(ctx context.Context, line string) (commands.Execution, bool)
+	// ExecuteLocal logs a command line the app performs itself (a bare
+	// /help opens the help overlay) as Execute would, settled as res;
+	// false means no such command.
+	ExecuteLocal(line string, res commands.Result) (commands.Execution, bool)
 	// WaitRequests blocks until the pending questions and approvals may have
 	// changed (it returns at once the first time) and returns them.
 	WaitRequests(ctx context.Context, first bool) ([]*interact.Request, error)

@@ -46,6 +46,11 @@ func (c *countingBackend) Execute(_ context.Context, line string) (commands.Exec
 	c.sent.Store("execute " + line)
 	return commands.Execution{}, false
 }
+func (c *countingBackend) ExecuteLocal(line string, res commands.Result) (commands.Execution, bool) {
+	c.hit()
+	c.sent.Store("execute " + line)
+	return commands.Execution{Result: res}, true
+}
 func (c *countingBackend) WaitRequests(context.Context, bool) ([]*interact.Request, error) {
 	c.hit()
 	return nil, nil
@@ -127,7 +132,10 @@ func (d noIO) run(cmd tea.Cmd) tea.Msg {
 		d.t.Fatalf("want the returned command to call the backend, got no call (message %T)", msg)
 	}
 	if msg != nil {
-		d.step(msg)
+		next := d.step(msg)
+		if _, ok := msg.(commandMsg); ok && next != nil {
+			return d.run(next) // the overlay a command opens loads in a command of its own
+		}
 	}
 	return msg
 }

@@ -25,6 +25,19 @@ func newTestModel(now func() time.Time) (*Model, *countingBackend) {
 	return m, be
 }
 
+// enterCommand presses Enter on a command draft and follows the submission
+// through the command it becomes to its settled result.
+func enterCommand(m *Model) {
+	_, cmd := m.Update(keys.Key("enter"))
+	for cmd != nil {
+		msg := cmd()
+		_, cmd = m.Update(msg)
+		if _, ok := msg.(commandMsg); ok {
+			return
+		}
+	}
+}
+
 func TestEscClosesTheOverlayBeforeCancellingTheTurn(t *testing.T) {
 	m, be := newTestModel(nil)
 	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning}}})
@@ -70,8 +83,7 @@ func TestCompactionShowsItsElapsedTime(t *testing.T) {
 func TestChoosingASessionEndsTheProgramWithItsID(t *testing.T) {
 	m, _ := newTestModel(nil)
 	keys.TypeText(keys.Into(m), "/resume")
-	_, cmd := m.Update(keys.Key("enter"))
-	m.Update(cmd())
+	enterCommand(m)
 	if m.ov.sessions == nil {
 		t.Fatal("want /resume to open the session picker, got none")
 	}
@@ -79,7 +91,7 @@ func TestChoosingASessionEndsTheProgramWithItsID(t *testing.T) {
 		{ID: "s-1", Cwd: "/w"}, {ID: "s-0", Cwd: "/elsewhere"},
 	}}})
 	m.Update(keys.Key("down"))
-	_, cmd = m.Update(keys.Key("enter"))
+	_, cmd := m.Update(keys.Key("enter"))
 	if got := m.Result(); got != (Result{ResumeID: "s-0", Cwd: "/elsewhere"}) {
 		t.Fatalf("want the result to resume s-0 in /elsewhere, got %+v", got)
 	}
@@ -94,8 +106,7 @@ func TestChoosingASessionEndsTheProgramWithItsID(t *testing.T) {
 func TestDetailsDialogAppliesLive(t *testing.T) {
 	m, _ := newTestModel(nil)
 	keys.TypeText(keys.Into(m), "/details")
-	_, cmd := m.Update(keys.Key("enter"))
-	m.Update(cmd())
+	enterCommand(m)
 	if m.ov.details == nil {
 		t.Fatal("want /details to open the dialog, got none")
 	}

@@ -51,32 +51,40 @@ func (m *Model) submit(text string) tea.Cmd {
 
 // command runs a slash command line as typed (the registry takes what
 // follows the name, separators included). The bare forms that open an
-// overlay open it here, so their line-mode listing does not fill the
-// transcript; every other line goes to the registry, and so does a bare
-// /resume while a turn runs, which the registry refuses as busy.
+// overlay are logged as runs the app performs itself, so their line-mode
+// listing does not fill the transcript; every other line goes to the
+// registry, and so does a bare /resume while a turn runs, which the
+// registry refuses as busy. Every run is logged either way.
 func (m *Model) command(line string) tea.Cmd {
-	switch strings.TrimRight(line, " \t\n") {
-	case "/model":
-		return m.loadModels()
-	case "/resume":
-		if m.running() {
-			break
-		}
-		return m.openSessionPicker()
-	case "/details":
-		m.openDetails()
-		return nil
-	case "/help":
-		m.openHelp()
-		return nil
-	case "/copy":
-		return m.copyLastAnswer()
-	}
 	be, ctx := m.be, m.ctx
+	if res, ok := m.overlayForm(line); ok {
+		return func() tea.Msg {
+			exec, found := be.ExecuteLocal(line, res)
+			return commandMsg{line: line, exec: exec, found: found}
+		}
+	}
 	return func() tea.Msg {
 		exec, ok := be.Execute(ctx, line)
 		return commandMsg{line: line, exec: exec, found: ok}
 	}
+}
+
+// overlayForm is the result of a bare command the full screen answers with
+// an overlay, which commandDone then opens.
+func (m *Model) overlayForm(line string) (commands.Result, bool) {
+	switch strings.TrimRight(line, " \t\n") {
+	case "/model":
+		return commands.Result{Action: commands.ActionOpenModelPicker{}}, true
+	case "/resume":
+		if !m.running() {
+			return commands.Result{Action: commands.ActionOpenResumePicker{}}, true
+		}
+	case "/help":
+		return commands.Result{Action: commands.ActionHelp{}}, true
+	case "/details":
+		return commands.Result{Action: commands.ActionOpenDetails{}}, true
+	}
+	return commands.Result{}, false
 }
 
 // commandDone performs what a command asked of the front door. Its text
@@ -84,9 +92,13 @@ func (m *Model) command(line string) tea.Cmd {
 func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 	if !msg.found {
 		m.notice(commands.UnknownMessage(msg.line), transcript.NoticeWarning)
+		m.keepDraft(msg.line)
 		return nil
 	}
 	res := msg.exec.Result
+	if res.Kind == commands.Error {
+		m.keepDraft(msg.line)
+	}
 	if msg.exec.LogErr != nil && res.Text != "" {
 		kind := transcript.NoticeInfo
 		if res.Kind == commands.Error {
@@ -101,7 +113,8 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 		m.tr.Clear()
 		m.scroll = 0
 	case commands.ActionCopy:
-		return m.copyText(a.Text)
+		m.notice("Your terminal must allow OSC 52 clipboard access for the copy to arrive.", transcript.NoticeDim)
+		return tea.SetClipboard(a.Text)
 	case commands.ActionDetails:
 		m.applyDetails(a)
 	case commands.ActionOpenDetails:
@@ -134,4 +147,13 @@ func (m *Model) applyDetails(a commands.ActionDetails) {
 		s.Cards = cards.Hidden
 	}
 	m.setDetails(s)
+}
+
+// keepDraft gives a refused command line back to the editor, so the user
+// can fix it (the seed: errors leave the draft intact), unless they have
+// started typing something else meanwhile.
+func (m *Model) keepDraft(line string) {
+	if m.editor.Value() == "" {
+		m.setDraft(line)
+	}
 }

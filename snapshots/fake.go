@@ -108,6 +108,12 @@ func (f *Fake) Execute(_ context.Context, line string) (commands.Execution, bool
 	return commands.Execution{}, false
 }
 
+// ExecuteLocal records the call and settles the line as res.
+func (f *Fake) ExecuteLocal(line string, res commands.Result) (commands.Execution, bool) {
+	f.call("execute " + line)
+	return commands.Execution{Result: res}, true
+}
+
 // WaitRequests returns Requests, or watches Broker when set.
 func (f *Fake) WaitRequests(ctx context.Context, first bool) ([]*interact.Request, error) {
 	f.mu.Lock()

@@ -56,6 +56,9 @@ type Menu struct {
 	paths     []FileMatch
 	cursor    int
 	top       int
+	// moved says the user chose a row with ↑/↓ since the menu opened on
+	// this query: only then does Enter accept a command.
+	moved bool
 }
 
 // NewMenu returns a closed menu.
@@ -88,7 +91,7 @@ func (m *Menu) Refresh(draft string, cursor int) {
 	}
 	m.dismissed = -1
 	if !m.open || t.Kind != m.trig.Kind || t.Query != m.trig.Query || t.Start != m.trig.Start {
-		m.cursor, m.top = 0, 0
+		m.cursor, m.top, m.moved = 0, 0, false
 	}
 	m.trig = t
 	switch t.Kind {
@@ -112,7 +115,11 @@ func (m *Menu) count() int {
 }
 
 // Update handles a key while the menu is open: ↑/↓ (and Ctrl+P/Ctrl+N)
-// move, Tab and Enter accept, Esc closes. Other keys are not handled.
+// move, Tab accepts, Esc closes. Enter accepts a file, and a command only
+// once the user chose its row with ↑/↓: completion only completes, so
+// Enter on a typed "/Help" or "/stat" runs what was typed (and the
+// registry refuses it) instead of correcting it. Other keys are not
+// handled.
 func (m *Menu) Update(msg tea.Msg) Outcome {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !m.open || !ok {
@@ -120,12 +127,17 @@ func (m *Menu) Update(msg tea.Msg) Outcome {
 	}
 	switch k.String() {
 	case "up", "ctrl+p":
-		m.cursor = max(0, m.cursor-1)
+		m.cursor, m.moved = max(0, m.cursor-1), true
 	case "down", "ctrl+n":
-		m.cursor = max(0, min(m.count()-1, m.cursor+1))
+		m.cursor, m.moved = max(0, min(m.count()-1, m.cursor+1)), true
 	case "esc":
 		m.open, m.dismissed = false, m.trig.Start
-	case "tab", "enter":
+	case "enter":
+		if m.trig.Kind == CommandTrigger && !m.moved {
+			return Outcome{}
+		}
+		return m.accept()
+	case "tab":
 		return m.accept()
 	default:
 		return Outcome{}

@@ -103,10 +103,32 @@ func TestAcceptingACommand(t *testing.T) {
 	m := newMenu()
 	e := &editor{draft: "/mo", cursor: 3}
 	m.Refresh(e.draft, e.cursor)
-	out := m.Update(keys.Key("enter"))
+	out := m.Update(keys.Key("tab"))
 	e.apply(out.Edit)
 	if e.draft != "/model " || out.Command != "model" {
-		t.Errorf("want /model accepted, got %q %+v", e.draft, out)
+		t.Errorf("want Tab to accept /model, got %q %+v", e.draft, out)
+	}
+}
+
+func TestEnterRunsTheTypedCommandUnlessARowWasChosen(t *testing.T) {
+	m := newMenu()
+	m.Refresh("/Help", 5)
+	if out := m.Update(keys.Key("enter")); out.Handled || out.Accepted {
+		t.Fatalf("want Enter on a typed /Help left to the editor (it runs what was typed), got %+v", out)
+	}
+	m.Refresh("/stat", 5)
+	if out := m.Update(keys.Key("enter")); out.Handled {
+		t.Fatalf("want Enter on /stat not corrected to /status, got %+v", out)
+	}
+	m.Refresh("/m", 2)
+	m.Update(keys.Key("down"))
+	m.Update(keys.Key("up"))
+	if out := m.Update(keys.Key("enter")); !out.Accepted || out.Command == "" {
+		t.Fatalf("want Enter to accept the row chosen with the arrows, got %+v", out)
+	}
+	m.Refresh("/mo", 3)
+	if out := m.Update(keys.Key("enter")); out.Handled {
+		t.Fatalf("want a changed query to forget the choice, got %+v", out)
 	}
 }
 
