@@ -1,0 +1,42 @@
+# The runs a contributor needs. CI runs .ci/run (formatting, tidiness, vet,
+# staticcheck, the race detector and short fuzz runs); `make ci` runs it here.
+# Benchmark figures and how they were taken are in docs/perf.md.
+
+GO  ?= go
+PKG ?= ./...
+
+.PHONY: test race fuzz bench goldens journeys ci
+
+# Unit tests, golden screens, recorded journeys and the PTY smoke tests.
+test:
+	$(GO) test $(PKG)
+
+# The same under the race detector, as CI runs it.
+race:
+	$(GO) test -race -timeout 15m $(PKG)
+
+# Every fuzz target for FUZZTIME each (20s by default); FUZZ=FuzzRead runs one.
+fuzz:
+	.ci/fuzz $(FUZZ)
+
+# Every benchmark once; narrow with PKG=./backend/tools/search BENCH=Search.
+BENCH ?= .
+bench:
+	$(GO) test $(PKG) -run '^$$' -bench '$(BENCH)' -benchmem
+
+# Rewrite the golden files of every package that has them; review the diff
+# (git diff -- '*.golden' '*/screen.golden') before committing it.
+goldens:
+	$(GO) test $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' $(PKG) \
+		| grep 'snapshots/testkit/golden' | cut -d' ' -f1) -update
+
+# Replay the recorded journeys; JOURNEY=name (or all) re-records instead.
+journeys:
+ifdef JOURNEY
+	$(GO) test ./snapshots/journeys -run TestJourneys -record $(JOURNEY)
+else
+	$(GO) test ./snapshots/journeys
+endif
+
+ci:
+	.ci/run
