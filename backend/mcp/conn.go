@@ -63,9 +63,6 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "tack", Version: dc.version}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { dc.changed() },
 	})
-	if dc.cwd != "" {
-		client.AddRoots(&sdk.Root{URI: "file://" + filepath.ToSlash(dc.cwd), Name: filepath.Base(dc.cwd)})
-	}
 	l := &link{}
 	var transport sdk.Transport
 	if s.URL != "" {

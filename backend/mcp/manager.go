@@ -27,8 +27,7 @@ type Options struct {
 	// Report tells the user of a server that failed to start or stopped,
 	// once per failure.
 	Report func(text string)
-	// Cwd is the session's directory: stdio servers start there and it is
-	// offered to servers as the root.
+	// Cwd is the session's directory: stdio servers start there.
 	Cwd string
 	// Environ is the environment stdio servers inherit (provider keys
 	// already removed); each server's env is added on top.

@@ -87,7 +87,6 @@ type core struct {
 
 	mu     sync.Mutex
 	added  bool // the "change" tool added a tool
-	calls  int
 	notify func(method string)
 }
 
