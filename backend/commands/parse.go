@@ -2,14 +2,15 @@ package commands
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
 // Parse splits a command line. A command starts with a slash at byte zero,
-// then a name of lowercase letters, digits, '_', '-' and ':' (which
-// namespaces: /frontend:review, /skill:pdf), then the end of the line or
-// whitespace. Everything after the name, the separating whitespace
+// then a name of lowercase letters, digits, '_' and '-' in parts joined by
+// single ':' (which namespace: /frontend:review, /skill:pdf), then the end
+// of the line or whitespace. Everything after the name, the separating whitespace
 // included, is rawInput. ok is false for anything else, which is not a
 // command.
 func Parse(line string) (name, rawInput string, ok bool) {
@@ -20,7 +21,7 @@ func Parse(line string) (name, rawInput string, ok bool) {
 	for end < len(line) && isNameByte(line[end]) {
 		end++
 	}
-	if end == 1 {
+	if end == 1 || !ValidName(line[1:end]) {
 		return "", "", false
 	}
 	if end < len(line) {
@@ -46,9 +47,9 @@ func UnknownMessage(line string) string {
 }
 
 // ValidName reports whether name may name a command: name bytes, with a
-// ':' only between two parts.
+// ':' only between two non-empty parts.
 func ValidName(name string) bool {
-	if name == "" || name[0] == ':' || name[len(name)-1] == ':' {
+	if name == "" || name[0] == ':' || name[len(name)-1] == ':' || strings.Contains(name, "::") {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
