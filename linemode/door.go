@@ -37,6 +37,11 @@ type door struct {
 	// commandDone.
 	cmd         *runningCommand
 	commandDone chan commandResult
+	// early is a result that arrived while the work its command started
+	// still runs (a cancelled /compact still recording its end): it is
+	// shown once that work has ended, so its notice and the prompt come
+	// after the work's own lines.
+	early *commandResult
 
 	// busy is a turn the user sees running: set by the running status or
 	// a turn/start, cleared by whichever of turn/end and the idle status

@@ -76,19 +76,21 @@ func (d *door) shutdown(code int) int {
 func (d *door) awaitCancelled(deadline time.Time) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
-	for d.working() {
+	for d.busy || d.cmd != nil && d.early == nil {
 		select {
 		case evs := <-d.events:
 			d.render(evs)
 		case res := <-d.commandDone:
-			atPrompt := d.cmd.atPrompt
-			d.cmd = nil
-			if res.found && res.exec.Result.Text != "" {
-				d.r.Notice(res.exec.Result.Text, atPrompt)
-			}
+			d.early = &res
 		case <-timer.C:
 			return
 		}
+	}
+	if d.early != nil {
+		if res := d.early; res.found && res.exec.Result.Text != "" {
+			d.r.Notice(res.exec.Result.Text, d.cmd.atPrompt)
+		}
+		d.cmd, d.early = nil, nil
 	}
 }
 

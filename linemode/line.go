@@ -125,7 +125,16 @@ func (d *door) loop(ctx context.Context, lines <-chan input) int {
 			code, exit = d.input(in)
 		case evs := <-d.events:
 			d.render(evs)
+			if d.early != nil && !d.busy {
+				res := *d.early
+				d.early = nil
+				code, exit = d.commandSettled(res)
+			}
 		case res := <-d.commandDone:
+			if d.cmd.atPrompt && d.busy {
+				d.early = &res
+				continue
+			}
 			code, exit = d.commandSettled(res)
 		case <-changes:
 			d.showRequest()
