@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +100,13 @@ func startPipe(t *testing.T, srv *llmtest.Server) *pipeRun {
 		allow: make(chan struct{}), inbox: make(chan agent.InboxChanged, 64),
 	}
 	home, cwd := t.TempDir(), t.TempDir()
+	// No command runs here: without the sandbox's probe and the
+	// checkpoints' snapshots the 500 sessions start in a fraction of the
+	// time, and what is tested (when line mode exits) does not change.
+	lean := "[sandbox]\nenabled = false\n[checkpoints]\nenabled = false\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(lean), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
 	open := func() (*launch.Session, error) {
 		<-p.allow
