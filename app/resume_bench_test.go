@@ -1,0 +1,118 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/session/sessiontest"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// resumeSizes are the session lengths, in model messages, that
+// BenchmarkResume grows through.
+var resumeSizes = []int{1_000, 10_000, 100_000}
+
+// BenchmarkResume is `tack --resume` of a story session of 1,000, 10,000 and
+// 100,000 messages, in process: open the log, start the agent, build the
+// chat model and draw its first frame, which shows the last answer. It
+// reports the time to that frame, the heap the open session holds once it
+// is drawn (after a collection), and the most heap used on the way.
+func BenchmarkResume(b *testing.B) {
+	for _, n := range resumeSizes {
+		if testing.Short() && n > 10_000 {
+			continue
+		}
+		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "s1.jsonl")
+			h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
+			if err := sessiontest.Write(path, h, n, h.Created); err != nil {
+				b.Fatal(err)
+			}
+			resume(b, path).close() // a first open may write what later ones read
+			var held, peak float64
+			for b.Loop() {
+				b.StopTimer()
+				runtime.GC()
+				base := heapObjects()
+				b.StartTimer()
+				var r resumed
+				peak = max(peak, peakAbove(base, func() { r = resume(b, path) }))
+				b.StopTimer()
+				runtime.GC()
+				held = float64(heapObjects()-base) / (1 << 20)
+				r.close()
+				b.StartTimer()
+			}
+			b.ReportMetric(held, "held-MB")
+			b.ReportMetric(peak, "peak-MB")
+		})
+	}
+}
+
+// resumed is an open session and the chat model drawn over it.
+type resumed struct {
+	log   *session.Log
+	agent *agent.Agent
+	model *Model
+}
+
+func (r resumed) close() {
+	r.model.Close()
+	r.agent.Close()
+	r.log.Close()
+}
+
+// resume opens the log at path as tack --resume does and draws the first
+// frame, which must show the story's last answer.
+func resume(b *testing.B, path string) resumed {
+	log, err := session.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ag := agent.New(agent.Config{Log: log, Provider: llm.NewClient(llm.ClientConfig{BaseURL: "http://127.0.0.1:9", APIKey: "k"}),
+		Tools: tools.NewRegistry()})
+	be := AgentBackend{Agent: ag}
+	m := New(Options{Backend: be, Width: 120, Height: 40, Colour: true, Cwd: "/w", Home: "/home/u", Branch: "main"})
+	m.Update(subscribe(be)())
+	if v := m.View(); !strings.Contains(v.Content, sessiontest.LastAnswer) {
+		b.Fatalf("want the last answer on the first frame, got\n%s", v.Content)
+	}
+	return resumed{log, ag, m}
+}
+
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// peakAbove runs f and returns the most heap in objects, sampled every
+// 200µs, above base, in MB.
+func peakAbove(base uint64, f func()) float64 {
+	done, top := make(chan struct{}), make(chan uint64)
+	go func() {
+		var m uint64
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			m = max(m, heapObjects())
+			select {
+			case <-done:
+				top <- max(m, heapObjects())
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(done)
+	return float64(<-top-base) / (1 << 20)
+}
