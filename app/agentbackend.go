@@ -34,9 +34,14 @@ func (b AgentBackend) SessionID() string { return b.Agent.SessionID() }
 func (b AgentBackend) Header() session.Header { return b.Agent.Header() }
 
 // Subscribe subscribes to the agent.
-func (b AgentBackend) Subscribe() ([]session.Event, Subscription) {
-	events, sub := b.Agent.Subscribe()
-	return events, sub
+func (b AgentBackend) Subscribe() (agent.Snapshot, Subscription) {
+	snap, sub := b.Agent.Subscribe()
+	return snap, sub
+}
+
+// History reads earlier transcript events back from the session log.
+func (b AgentBackend) History(before int64, n int) ([]session.Event, bool, error) {
+	return b.Agent.History(before, n)
 }
 
 // Send submits a prompt or queues a follow-up.

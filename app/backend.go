@@ -18,9 +18,13 @@ type Backend interface {
 	SessionID() string
 	// Header is the session log's header (id, cwd, model, creation).
 	Header() session.Header
-	// Subscribe returns the events logged so far and the live events after
-	// them, with no gap or overlap.
-	Subscribe() ([]session.Event, Subscription)
+	// Subscribe returns the session so far (its projection and latest
+	// transcript events) and the live events after it, with no gap or
+	// overlap.
+	Subscribe() (agent.Snapshot, Subscription)
+	// History reads back at least n transcript events before seq before,
+	// from the start of a step or turn, and whether earlier ones remain.
+	History(before int64, n int) ([]session.Event, bool, error)
 	Send(text string)
 	Steer(text string)
 	Cancel()

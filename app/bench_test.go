@@ -50,12 +50,23 @@ func history(n int) []session.Event {
 	return out
 }
 
+// snapshotOf is the snapshot a backend gives of a session made of events.
+func snapshotOf(events []session.Event) agent.Snapshot {
+	p := session.NewProjection(session.Header{ID: "s-1"})
+	for _, e := range events {
+		p.Apply(e)
+	}
+	snap := agent.Snapshot{Projection: p}
+	snap.Recent, snap.Earlier, snap.Err = p.History(session.Events(events), 1<<62, p.TranscriptLen())
+	return snap
+}
+
 // bigModel is a chat model showing a transcript of benchBlocks blocks.
 func bigModel(b *testing.B) *Model {
 	b.Helper()
 	be := &countingBackend{}
 	m := New(Options{Backend: be, Width: 120, Height: 40, Colour: true, Cwd: "/w", Home: "/home/u", Branch: "main"})
-	m.Update(subscribedMsg{sessionID: "s-1", sub: be, history: history(benchBlocks)})
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be, history: snapshotOf(history(benchBlocks))})
 	if n := m.tr.Blocks(); n < benchBlocks {
 		b.Fatalf("want at least %d blocks, got %d", benchBlocks, n)
 	}

@@ -2,23 +2,18 @@ package app
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/views/transcript"
 )
 
 // copyLastAnswer is Ctrl+Y and /copy: the text of the newest assistant
 // answer goes to the clipboard through OSC 52.
 func (m *Model) copyLastAnswer() tea.Cmd {
-	events := m.proj.Transcript()
-	for i := len(events) - 1; i >= 0; i-- {
-		if a, ok := events[i].Data.(session.AssistantMessage); ok && strings.TrimSpace(a.Text) != "" {
-			return m.copyText(a.Text)
-		}
+	if text := m.proj.LastAnswer(); text != "" {
+		return m.copyText(text)
 	}
 	m.notice("Nothing to copy yet.", transcript.NoticeWarning)
 	return nil

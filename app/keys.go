@@ -63,11 +63,16 @@ func (m *Model) globalKey(s string) (cmd tea.Cmd, ok bool) {
 	if !found {
 		return nil, false
 	}
-	return b.run(m, s)
+	if cmd, ok = b.run(m, s); ok {
+		// Any key may bring the view near history not read yet.
+		cmd = tea.Batch(cmd, m.readEarlier())
+	}
+	return cmd, ok
 }
 
 // pageKey is PgUp and PgDn: a screen of the transcript, less one row.
 func (m *Model) pageKey(s string) {
+	m.earlier.top = false
 	if s == "pgup" {
 		m.scrollBy(m.viewportRows() - 1)
 	} else {
@@ -76,9 +81,10 @@ func (m *Model) pageKey(s string) {
 }
 
 // edgeKey is Home and End (with or without Ctrl): the top or the bottom
-// of the transcript.
+// of the transcript. The top stays the top while earlier history is read.
 func (m *Model) edgeKey(s string) {
-	if s == "home" || s == "ctrl+home" {
+	m.earlier.top = s == "home" || s == "ctrl+home"
+	if m.earlier.top {
 		m.scrollBy(m.maxScroll())
 	} else {
 		m.scroll = 0
@@ -178,6 +184,7 @@ func (m *Model) notice(text string, kind transcript.NoticeKind) {
 }
 
 func (m *Model) wheel(w tea.MouseWheelMsg) {
+	m.earlier.top = false
 	switch w.Mouse().Button {
 	case tea.MouseWheelUp:
 		m.scrollBy(wheelRows)

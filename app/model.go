@@ -103,6 +103,7 @@ type Model struct {
 	files    fileIndex
 	ov       overlays
 	scroll   int // rows above the bottom; 0 follows new output
+	earlier  earlier
 	mouse    bool
 	armedCtC bool   // a second Ctrl+C exits
 	hint     string // a one-row reminder above the editor, until the next key
@@ -164,6 +165,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, minWidth), max(msg.Height, 1)
 		m.layout()
+		return m, m.readEarlier()
 	case subscribedMsg:
 		return m, m.subscribed(msg)
 	case eventsMsg:
@@ -183,17 +185,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.editorKey(msg.paste)
 	case tea.MouseWheelMsg:
 		m.wheel(msg)
+		return m, m.readEarlier()
 	case tickMsg:
 		return m, m.tick()
-	default:
-		return m, m.updateOther(msg)
 	}
-	return m, nil
+	return m, m.updateOther(msg)
 }
 
 // updateOther handles the results of the overlays' and tools' commands.
 func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case earlierMsg:
+		return m.earlierRead(msg)
 	case filesMsg:
 		return m.filesIndexed(msg)
 	case permissionMsg:
@@ -233,14 +236,35 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	m.model = msg.model
 	m.permission = msg.permission
 	m.sessionID = msg.sessionID
-	m.proj = session.NewProjection(msg.header)
+	m.proj = msg.history.Projection
+	if m.proj == nil {
+		m.proj = session.NewProjection(msg.header)
+	}
+	if m.model.known {
+		for _, u := range m.proj.UsageByModel() {
+			if !u.Child {
+				m.spent += m.model.spec.Cost(u.Usage, u.From)
+			}
+		}
+	}
+	m.uses = m.proj.CommandUses()
+	if m.uses == nil {
+		m.uses = map[string]int{}
+	}
 	m.menu.SetCommands(completionCommands(msg.commands), m.uses)
 	m.ov.commands = msg.commands
-	for _, e := range msg.history {
-		m.applyLogged(e)
+	for _, e := range msg.history.Recent {
+		show(m.tr, e)
+	}
+	if err := msg.history.Err; err != nil {
+		m.notice("Could not read this session's history: "+err.Error(), transcript.NoticeError)
+	}
+	m.earlier = earlier{more: msg.history.Earlier, before: msg.history.NextSeq, chunk: earlierChunk}
+	if len(msg.history.Recent) > 0 {
+		m.earlier.before = msg.history.Recent[0].Seq
 	}
 	m.editor.SetHistory(m.proj.Prompts())
-	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0)}
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier()}
 	if m.opts.Prompt != "" {
 		cmds = append(cmds, m.submit(m.opts.Prompt))
 	}
@@ -250,38 +274,41 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// applyLogged folds a durable event into the projection and transcript.
-// A rewind of the conversation redraws the transcript from the projection,
-// which no longer holds the rewound turns.
-func (m *Model) applyLogged(e session.Event) {
+// applyLogged folds a live durable event into the projection and the
+// transcript. A rewind of the conversation redraws the transcript: the
+// projection no longer holds the rewound turns, and the transcript it
+// holds is read back from the log.
+func (m *Model) applyLogged(e session.Event) tea.Cmd {
 	m.proj.Apply(e)
 	if d, ok := e.Data.(session.AssistantMessage); ok && m.model.known {
 		m.spent += m.model.spec.Cost(d.Usage, e.Time)
 	}
 	if d, ok := e.Data.(session.Rewind); ok && d.Conversation {
 		m.tr.Clear()
-		for _, e := range m.proj.Transcript() {
-			m.showLogged(e)
-		}
-		return
+		return m.readEarlierFrom(e.Seq, true)
 	}
 	m.showLogged(e)
+	return nil
 }
 
 // showLogged adds a durable event to the transcript.
 func (m *Model) showLogged(e session.Event) {
 	switch d := e.Data.(type) {
-	case session.UserMessage:
-		if d.Kind == session.KindContext && d.Origin == launch.ShellOrigin {
-			m.tr.AddNotice(shellContextNote(d.Text), transcript.NoticeDim)
-			return
-		}
 	case session.ToolResult:
 		m.files.stale = true
 	case session.CommandRun:
 		m.uses[d.Name]++
 	}
-	m.tr.ApplyLogged(e)
+	show(m.tr, e)
+}
+
+// show folds a durable event, live or from the history, into tr.
+func show(tr *transcript.Transcript, e session.Event) {
+	if d, ok := e.Data.(session.UserMessage); ok && d.Kind == session.KindContext && d.Origin == launch.ShellOrigin {
+		tr.AddNotice(shellContextNote(d.Text), transcript.NoticeDim)
+		return
+	}
+	tr.ApplyLogged(e)
 }
 
 // applyEvents folds one batch of live events in and asks for the next.
@@ -293,10 +320,13 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	m.permission = msg.permission
 	before := m.tr.Lines()
 	wasCompacting := m.phase == agent.PhaseCompacting
+	var reads tea.Cmd
 	for _, e := range msg.events {
 		switch e := e.(type) {
 		case agent.Logged:
-			m.applyLogged(e.Event)
+			if cmd := m.applyLogged(e.Event); cmd != nil {
+				reads = cmd
+			}
 		case agent.StatusChanged:
 			m.status = e.Status
 			if e.Status != agent.StatusRunning {
@@ -324,7 +354,7 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	if m.exiting && m.status == agent.StatusIdle {
 		return tea.Quit
 	}
-	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be)}
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be), reads}
 	if !wasCompacting && m.phase == agent.PhaseCompacting {
 		cmds = append(cmds, tickEverySecond())
 	}

@@ -18,18 +18,38 @@ import (
 	"github.com/tack-agent/tack/views/editor"
 )
 
-// countingBackend counts every call made into it.
+// countingBackend counts every call made into it. History reads from
+// logged, the session's events, which a test extends as it goes.
 type countingBackend struct {
-	calls atomic.Int64
-	sent  atomic.Value
+	calls  atomic.Int64
+	sent   atomic.Value
+	logged []session.Event
+}
+
+func (c *countingBackend) History(before int64, n int) ([]session.Event, bool, error) {
+	c.hit()
+	p := session.NewProjection(session.Header{ID: "s-1"})
+	for _, e := range c.logged {
+		p.Apply(e)
+	}
+	return p.History(session.Events(c.logged), before, n)
+}
+
+// readHistory serves the reads of earlier history m asks for from be, as
+// their commands would, until it asks for none.
+func readHistory(m *Model, be Backend) {
+	for m.earlier.loading {
+		events, more, err := be.History(m.earlier.before, m.earlier.chunk)
+		m.Update(earlierMsg{load: m.earlier.load, events: events, more: more, err: err})
+	}
 }
 
 func (c *countingBackend) hit()                   { c.calls.Add(1) }
 func (c *countingBackend) SessionID() string      { c.hit(); return "s-1" }
 func (c *countingBackend) Header() session.Header { c.hit(); return session.Header{ID: "s-1"} }
-func (c *countingBackend) Subscribe() ([]session.Event, Subscription) {
+func (c *countingBackend) Subscribe() (agent.Snapshot, Subscription) {
 	c.hit()
-	return nil, c
+	return agent.Snapshot{}, c
 }
 func (c *countingBackend) Send(text string)            { c.hit(); c.sent.Store("send " + text) }
 func (c *countingBackend) Steer(text string)           { c.hit(); c.sent.Store("steer " + text) }

@@ -23,7 +23,7 @@ const defaultFrame = time.Second / 60
 type subscribedMsg struct {
 	sessionID  string
 	header     session.Header
-	history    []session.Event
+	history    agent.Snapshot
 	sub        Subscription
 	model      modelInfo
 	permission string

@@ -72,7 +72,7 @@ func (r resumed) close() {
 
 // resume opens the log at path as tack --resume does and draws the first
 // frame, which must show the story's last answer.
-func resume(b *testing.B, path string) resumed {
+func resume(b testing.TB, path string) resumed {
 	log, err := session.Open(path)
 	if err != nil {
 		b.Fatal(err)

@@ -26,18 +26,23 @@ func TestARewindRedrawsTheTranscriptWithoutTheRewoundTurns(t *testing.T) {
 	history = append(history, promptTurn(0, 1, "first prompt")...)
 	history = append(history, promptTurn(3, 2, "second prompt")...)
 	history = append(history, promptTurn(6, 3, "third prompt")...)
-	m.Update(subscribedMsg{sessionID: "s-1", sub: be, history: history})
+	be.logged = history
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be, history: snapshotOf(history)})
 	if s := ansi.Strip(screen(m)); !strings.Contains(s, "third prompt") {
 		t.Fatalf("want the third prompt on screen before the rewind, got\n%s", s)
 	}
 	rewind := session.Event{Type: "session/rewind", Seq: 9, Data: session.Rewind{Turn: 2, Conversation: true, Back: 3}}
+	be.logged = append(be.logged, rewind)
 	m.Update(eventsMsg{events: []agent.Event{agent.Logged{Event: rewind}}})
+	readHistory(m, be)
 	s := ansi.Strip(screen(m))
 	if !strings.Contains(s, "first prompt") || strings.Contains(s, "second prompt") || strings.Contains(s, "third prompt") {
 		t.Fatalf("want only turn 1 on screen after rewinding to turn 2, got\n%s", s)
 	}
 	undo := session.Event{Type: "session/rewind", Seq: 10, Data: session.Rewind{Conversation: true, Back: 9, Undo: 9}}
+	be.logged = append(be.logged, undo)
 	m.Update(eventsMsg{events: []agent.Event{agent.Logged{Event: undo}}})
+	readHistory(m, be)
 	if s := ansi.Strip(screen(m)); !strings.Contains(s, "third prompt") {
 		t.Fatalf("want the rewound turns back on screen after undoing the rewind, got\n%s", s)
 	}

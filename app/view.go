@@ -157,6 +157,9 @@ func (m *Model) editorRows() int {
 // bannerRows head the transcript: the name, the session title (or the
 // welcome text) and the session id.
 func (m *Model) bannerRows() []string {
+	if m.earlier.more {
+		return m.earlierRows()
+	}
 	rows := []string{m.theme.Label.Render("tack")}
 	sub := m.proj.Title()
 	if sub == "" {

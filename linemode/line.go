@@ -171,10 +171,7 @@ func (d *door) start(op opening) (int, bool) {
 	}
 	d.unmount = d.s.Broker.Mount()
 	history, sub := d.s.Agent.Subscribe()
-	d.seen = -1
-	if len(history) > 0 {
-		d.seen = history[len(history)-1].Seq
-	}
+	d.seen = history.NextSeq - 1
 	if text := resumedText(d.s.Agent.SessionID(), history); text != "" {
 		d.r.Notice(text, true)
 	}
@@ -248,16 +245,16 @@ func (d *door) turnOver() {
 // resumedText tells the user what an opened session already holds: how
 // many turns, and whether the last one was cut short by a process that
 // ended (crash repair closed it). "" for a new session.
-func resumedText(id string, history []session.Event) string {
-	turns, interrupted := 0, false
-	for _, e := range history {
-		if end, ok := e.Data.(session.TurnEnd); ok {
-			turns++
+func resumedText(id string, history agent.Snapshot) string {
+	turns, interrupted := history.Projection.Usage().Turns, false
+	for i := len(history.Recent) - 1; i >= 0; i-- {
+		if end, ok := history.Recent[i].Data.(session.TurnEnd); ok {
 			interrupted = end.Reason == session.StopInterrupted
+			break
 		}
 	}
 	switch {
-	case len(history) == 0:
+	case history.Projection.Len() == 0:
 		return ""
 	case turns == 0:
 		return "Resumed session " + id + "."

@@ -82,10 +82,7 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	}
 	past, sub := s.Agent.Subscribe()
 	defer sub.Close()
-	p := &printer{o: o, s: s, ag: s.Agent, sub: sub, seen: -1}
-	if len(past) > 0 {
-		p.seen = past[len(past)-1].Seq
-	}
+	p := &printer{o: o, s: s, ag: s.Agent, sub: sub, seen: past.NextSeq - 1}
 	if o.IncludePartial && o.Format == FormatStreamJSON {
 		p.partial = newPartials(o.Stdout, s.Agent.SessionID(), o.NoReasoning)
 	}

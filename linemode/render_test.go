@@ -170,13 +170,18 @@ func TestResumedSessionSaysWhatItHolds(t *testing.T) {
 	}{
 		{"new", nil, ""},
 		{"no turns", []session.Event{at(session.CommandDone{ID: "1"})}, "Resumed session s1."},
-		{"two turns", []session.Event{at(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}), at(session.TurnEnd{Turn: 2, Reason: session.StopCompleted})},
+		{"two turns", []session.Event{at(session.TurnStart{Turn: 1}), at(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}),
+			at(session.TurnStart{Turn: 2}), at(session.TurnEnd{Turn: 2, Reason: session.StopCompleted})},
 			"Resumed session s1: 2 earlier turn(s); /export writes them to a file."},
-		{"crashed", []session.Event{at(session.TurnEnd{Turn: 1, Reason: session.StopInterrupted})},
+		{"crashed", []session.Event{at(session.TurnStart{Turn: 1}), at(session.TurnEnd{Turn: 1, Reason: session.StopInterrupted})},
 			"Resumed session s1: 1 earlier turn(s); /export writes them to a file. Its last turn was interrupted when the previous process ended: check the side effects of tools that were running."},
 	}
 	for _, c := range cases {
-		if got := resumedText("s1", c.history); got != c.want {
+		p := session.NewProjection(session.Header{ID: "s1"})
+		for _, e := range c.history {
+			p.Apply(e)
+		}
+		if got := resumedText("s1", agent.Snapshot{Projection: p, Recent: c.history}); got != c.want {
 			t.Errorf("%s: want %q, got %q", c.name, c.want, got)
 		}
 	}

@@ -16,12 +16,12 @@ import (
 
 var _ app.Backend = (*Fake)(nil)
 
-// Fake is a backend driven by the test: it replays History on subscribe
+// Fake is a backend driven by the test: it replays Logged on subscribe
 // and delivers whatever Push is given as live events. It records the
 // verbs the program calls.
 type Fake struct {
 	Head     session.Header
-	History  []session.Event
+	Logged   []session.Event
 	ModelID  string
 	Effort   llm.Effort
 	Spec     llm.Model
@@ -55,7 +55,7 @@ type Fake struct {
 
 // NewFake makes a fake backend for the session with header h.
 func NewFake(h session.Header, history ...session.Event) *Fake {
-	return &Fake{Head: h, History: history, ModelID: "deepseek-v4-flash", Effort: llm.EffortHigh,
+	return &Fake{Head: h, Logged: history, ModelID: "deepseek-v4-flash", Effort: llm.EffortHigh,
 		Spec: llm.Model{ID: "deepseek-v4-flash", ContextWindow: 1_000_000, Price: llm.Price{CacheHit: 0.028, CacheMiss: 0.28, Output: 0.42}},
 		sub:  agent.NewSubscription(), status: agent.StatusIdle}
 }
@@ -147,9 +147,33 @@ func (f *Fake) Showing() bool {
 	return f.asking && len(f.taken) > 0
 }
 
-// Subscribe returns the history and the queue Push feeds.
-func (f *Fake) Subscribe() ([]session.Event, app.Subscription) {
-	return f.History, f.sub
+// Subscribe returns the history, folded as the agent folds its log, and
+// the queue Push feeds.
+func (f *Fake) Subscribe() (agent.Snapshot, app.Subscription) {
+	p := f.projection()
+	snap := agent.Snapshot{Projection: p, NextSeq: f.nextSeq()}
+	snap.Recent, snap.Earlier, snap.Err = p.History(session.Events(f.Logged), snap.NextSeq, p.TranscriptLen())
+	return snap, f.sub
+}
+
+// History reads earlier transcript events back from History.
+func (f *Fake) History(before int64, n int) ([]session.Event, bool, error) {
+	return f.projection().History(session.Events(f.Logged), before, n)
+}
+
+func (f *Fake) projection() *session.Projection {
+	p := session.NewProjection(f.Head)
+	for _, e := range f.Logged {
+		p.Apply(e)
+	}
+	return p
+}
+
+func (f *Fake) nextSeq() int64 {
+	if n := len(f.Logged); n > 0 {
+		return f.Logged[n-1].Seq + 1
+	}
+	return 0
 }
 
 // PermissionLabel is Permission, "ask" when unset.

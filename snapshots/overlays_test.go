@@ -182,7 +182,7 @@ var overlayCases = []overlayCase{
 	{name: "history_search", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
 		var l log
 		for i, p := range []string{"Fix the failing parser test", "Add a README section on install", "Fix the lexer's last token"} {
-			f.History = append(f.History, l.event(session.TurnStart{Turn: i + 1}),
+			f.Logged = append(f.Logged, l.event(session.TurnStart{Turn: i + 1}),
 				l.event(session.UserMessage{Turn: i + 1, Kind: session.KindPrompt, Text: p}),
 				l.event(session.TurnEnd{Turn: i + 1, Reason: session.StopCompleted}))
 		}

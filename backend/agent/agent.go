@@ -20,9 +20,17 @@ import (
 // Log is the durable session log the agent appends to (*session.Log).
 type Log interface {
 	Header() session.Header
-	Events() []session.Event
+	// Projection is the fold of the log so far; NextSeq the seq of the
+	// next event.
+	Projection() *session.Projection
+	NextSeq() int64
 	Append(now time.Time, d session.Data) (session.Event, error)
 	Sync() error
+	// ReadEvents reads logged events back by seq, History the latest
+	// transcript events before a seq; Events reads them all.
+	session.Source
+	History(before int64, n int) ([]session.Event, bool, error)
+	Events() []session.Event
 }
 
 // Gate decides whether a tool call may run, and how far the processes it
@@ -143,19 +151,16 @@ func New(cfg Config) *Agent {
 	}
 	a := &Agent{
 		cfg:     cfg,
-		proj:    session.NewProjection(cfg.Log.Header()),
+		proj:    cfg.Log.Projection(),
 		subs:    map[*Subscription]struct{}{},
 		status:  StatusIdle,
 		wake:    make(chan struct{}, 1),
 		changed: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	for _, e := range cfg.Log.Events() {
-		a.proj.Apply(e)
-		a.nextSeq = e.Seq + 1
-	}
+	a.nextSeq = cfg.Log.NextSeq()
 	a.model, a.effort = a.proj.Model()
-	a.titled = hasModelTitle(cfg.Log.Events())
+	a.titled = a.proj.ModelTitled()
 	if cfg.Model != "" {
 		a.model = cfg.Model
 	}
@@ -189,11 +194,20 @@ func (a *Agent) SessionID() string { return a.cfg.Log.Header().ID }
 // Header is the session log's header.
 func (a *Agent) Header() session.Header { return a.cfg.Log.Header() }
 
-// Events is a snapshot of the session's durable events.
+// Events reads back every durable event of the session; it costs the
+// whole log, and is nil when the log cannot be read.
 func (a *Agent) Events() []session.Event {
 	a.logMu.Lock()
 	defer a.logMu.Unlock()
 	return a.cfg.Log.Events()
+}
+
+// Projection is a copy of the fold of the session so far, without message
+// bodies.
+func (a *Agent) Projection() *session.Projection {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	return a.proj.Clone(true)
 }
 
 // Tools is the agent's tool registry.
@@ -351,9 +365,29 @@ func (a *Agent) Quiet() (quiet bool, lastSeq int64) {
 // and published, and the write error is returned.
 func (a *Agent) Record(d session.Data) (session.Event, error) { return a.record(d) }
 
-// Subscribe returns the events logged so far and a subscription to every
-// later event, with no gap or overlap between the two.
-func (a *Agent) Subscribe() ([]session.Event, *Subscription) {
+// recentEvents is how many transcript events a Snapshot holds at least: a
+// few screens of the latest turns.
+const recentEvents = 256
+
+// Snapshot is the session as a front door finds it when it subscribes.
+type Snapshot struct {
+	// Projection is a copy of the fold of every event so far; it holds
+	// no message bodies.
+	Projection *session.Projection
+	// Recent are the latest events of the transcript, from the start of a
+	// step or turn, and Earlier says earlier ones remain (History reads
+	// them).
+	Recent  []session.Event
+	Earlier bool
+	// NextSeq is the seq of the first event after the snapshot.
+	NextSeq int64
+	// Err says why Recent could not be read from the log.
+	Err error
+}
+
+// Subscribe returns the session so far and a subscription to every later
+// event, with no gap or overlap between the two.
+func (a *Agent) Subscribe() (Snapshot, *Subscription) {
 	s := NewSubscription()
 	a.logMu.Lock()
 	defer a.logMu.Unlock()
@@ -367,7 +401,15 @@ func (a *Agent) Subscribe() ([]session.Event, *Subscription) {
 	for _, n := range a.notices {
 		s.Push(n)
 	}
-	return a.cfg.Log.Events(), s
+	snap := Snapshot{Projection: a.proj.Clone(true), NextSeq: a.nextSeq}
+	snap.Recent, snap.Earlier, snap.Err = a.cfg.Log.History(a.nextSeq, recentEvents)
+	return snap, s
+}
+
+// History reads back at least n transcript events before seq before, from
+// the start of a step or turn, and reports whether earlier ones remain.
+func (a *Agent) History(before int64, n int) ([]session.Event, bool, error) {
+	return a.cfg.Log.History(before, n)
 }
 
 // Close cancels any running turn, stops the loop and ends every

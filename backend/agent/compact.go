@@ -77,7 +77,10 @@ func (a *Agent) shouldCompact(model string) bool {
 // compact/end. On failure the history is left untouched.
 // A history too short to summarise records nothing.
 func (a *Agent) compact(ctx context.Context, turn int) (CompactResult, error) {
-	p := a.planCompaction()
+	p, err := a.planCompaction()
+	if err != nil {
+		return CompactResult{}, err
+	}
 	if p.cut == 0 {
 		return CompactResult{}, ErrNothingToCompact
 	}
@@ -103,19 +106,26 @@ type compaction struct {
 	cut     int
 }
 
-func (a *Agent) planCompaction() compaction {
+func (a *Agent) planCompaction() (compaction, error) {
 	model, _ := a.Model()
 	m, _ := a.cfg.Catalog.Lookup(model)
 	a.logMu.Lock()
-	surface, seqs := a.proj.Surface(), a.proj.SurfaceSeqs()
+	surface, err := a.proj.Surface(a.cfg.Log)
+	seqs := a.proj.SurfaceSeqs()
 	a.logMu.Unlock()
+	if err != nil {
+		return compaction{}, err
+	}
 	cut := cutPoint(surface, int(retainShare*float64(m.ContextWindow))*charsPerToken)
-	return compaction{model: model, surface: surface, seqs: seqs, cut: cut}
+	return compaction{model: model, surface: surface, seqs: seqs, cut: cut}, nil
 }
 
 func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, error) {
 	model, surface, seqs, cut := p.model, p.surface, p.seqs, p.cut
-	req := a.buildRequest(model, llm.EffortOff)
+	req, err := a.buildRequest(model, llm.EffortOff)
+	if err != nil {
+		return CompactResult{}, err
+	}
 	req.Purpose = llm.PurposeCompaction
 	req.MaxTokens = summaryMaxTokens
 	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: summaryInstruction})

@@ -64,11 +64,16 @@ func TestContextPastThresholdCompactsAtTheStepBoundary(t *testing.T) {
 		t.Fatalf("violations: %v", v)
 	}
 	proj := session.NewProjection(f.log.Header())
-	for _, e := range f.log.Events() {
+	events := f.log.Events()
+	for _, e := range events {
 		proj.Apply(e)
 	}
+	transcript, err := proj.Transcript(session.Events(events))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var sawPrompt, sawMarker bool
-	for _, e := range proj.Transcript() {
+	for _, e := range transcript {
 		if m, ok := e.Data.(session.UserMessage); ok && m.Text == long {
 			sawPrompt = true
 		}
@@ -156,12 +161,17 @@ func (f *fixture) startGated() *gatedProvider {
 }
 
 // surfaceOf folds the log into the model's view.
-func surfaceOf(log *session.Log) []llm.Message {
+func surfaceOf(t *testing.T, log *session.Log) []llm.Message {
+	t.Helper()
 	proj := session.NewProjection(log.Header())
 	for _, e := range log.Events() {
 		proj.Apply(e)
 	}
-	return proj.Surface()
+	surface, err := proj.Surface(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return surface
 }
 
 func TestPromptSentDuringCompactRunsAfterIt(t *testing.T) {
@@ -226,7 +236,7 @@ func TestStoppedCompactLeavesHistoryUntouched(t *testing.T) {
 			g := f.startGated()
 			f.agent.Send("first " + strings.Repeat("word ", 300))
 			f.waitIdle()
-			before := surfaceOf(f.log)
+			before := surfaceOf(t, f.log)
 
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -247,7 +257,7 @@ func TestStoppedCompactLeavesHistoryUntouched(t *testing.T) {
 			if !ok || end.Error == "" {
 				t.Fatalf("want a compact/end recording the failure last, got %+v", evs[len(evs)-1])
 			}
-			if after := surfaceOf(f.log); len(after) != len(before) || after[0].Content != before[0].Content {
+			if after := surfaceOf(t, f.log); len(after) != len(before) || after[0].Content != before[0].Content {
 				t.Fatalf("want the history untouched: %d messages before, %d after", len(before), len(after))
 			}
 			if n := f.srv.Remaining(); n != 0 {

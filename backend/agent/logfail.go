@@ -58,9 +58,6 @@ func (a *Agent) memoryEvent(now time.Time, d session.Data, err error) (session.E
 	a.noteLogErrLocked(err)
 	// The log may have written events of its own (a repeated title), so
 	// the next seq follows whichever is later.
-	seq := a.nextSeq
-	if evs := a.cfg.Log.Events(); len(evs) > 0 {
-		seq = max(seq, evs[len(evs)-1].Seq+1)
-	}
+	seq := max(a.nextSeq, a.cfg.Log.NextSeq())
 	return session.Event{Type: d.EventType(), Seq: seq, Time: time.UnixMilli(now.UnixMilli()), Data: d}, true
 }

@@ -13,7 +13,10 @@ import (
 // request makes the step's model call, retrying as the policy allows, and
 // returns the settled assistant message.
 func (a *Agent) request(ctx context.Context, turn, step int, model string, effort llm.Effort, st *stepTimer) (session.AssistantMessage, error) {
-	req := a.buildRequest(model, effort)
+	req, err := a.buildRequest(model, effort)
+	if err != nil {
+		return session.AssistantMessage{}, err
+	}
 	compacted := false
 	for attempt := 1; ; attempt++ {
 		a.publish(PhaseChanged{Phase: PhaseModelWait})
@@ -55,7 +58,9 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 				}
 				return msg, overflowAfter(le, "and compacting it failed", err)
 			}
-			req = a.buildRequest(model, effort)
+			if req, err = a.buildRequest(model, effort); err != nil {
+				return msg, err
+			}
 			attempt--
 			continue
 		}
@@ -113,10 +118,16 @@ func overflowAfter(le *llm.Error, what string, cause error) *llm.Error {
 	return &e
 }
 
-func (a *Agent) buildRequest(model string, effort llm.Effort) llm.Request {
+// buildRequest is the request of a step: the system prompt and the surface.
+// The first request after a resume reads the surface's messages back from
+// the log.
+func (a *Agent) buildRequest(model string, effort llm.Effort) (llm.Request, error) {
 	a.logMu.Lock()
-	surface := a.proj.Surface()
+	surface, err := a.proj.Surface(a.cfg.Log)
 	a.logMu.Unlock()
+	if err != nil {
+		return llm.Request{}, err
+	}
 	msgs := make([]llm.Message, 0, len(surface)+1)
 	if a.cfg.System != "" {
 		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: a.cfg.System})
@@ -136,7 +147,7 @@ func (a *Agent) buildRequest(model string, effort llm.Effort) llm.Request {
 		Messages:  msgs,
 		Tools:     a.cfg.Tools.Specs(),
 		SessionID: a.SessionID(),
-	}
+	}, nil
 }
 
 // stream runs one attempt, publishing deltas as they arrive. streamed

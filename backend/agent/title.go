@@ -16,16 +16,6 @@ const (
 	titlePrompt    = "Write a title of at most five words for the conversation that starts with the message below. Answer with the title alone: no quotes, no punctuation at the end.\n\n<message>\n%s\n</message>"
 )
 
-// hasModelTitle reports whether the log already holds a model-written title.
-func hasModelTitle(evs []session.Event) bool {
-	for _, e := range evs {
-		if t, ok := e.Data.(session.Title); ok && t.Source == "model" {
-			return true
-		}
-	}
-	return false
-}
-
 // maybeRefineTitle starts one cheap request for a better title after the
 // session's first completed turn. Failures are ignored: the title from the
 // first prompt stays.

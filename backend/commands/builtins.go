@@ -15,6 +15,9 @@ import (
 type SessionAgent interface {
 	Agent
 	Header() session.Header
+	// Projection is the fold of the session so far; Events reads every
+	// event back from the log.
+	Projection() *session.Projection
 	Events() []session.Event
 	Model() (string, llm.Effort)
 	SetModel(model string, effort llm.Effort) error
@@ -135,11 +138,8 @@ func copyCommand() Command {
 			if !ok {
 				return fail
 			}
-			events := sa.Events()
-			for i := len(events) - 1; i >= 0; i-- {
-				if m, ok := events[i].Data.(session.AssistantMessage); ok && strings.TrimSpace(m.Text) != "" {
-					return Result{Kind: Success, Text: "Copied the last answer to the clipboard.", Action: ActionCopy{Text: m.Text}}
-				}
+			if text := sa.Projection().LastAnswer(); text != "" {
+				return Result{Kind: Success, Text: "Copied the last answer to the clipboard.", Action: ActionCopy{Text: text}}
 			}
 			return Fail("Nothing to copy yet.")
 		},

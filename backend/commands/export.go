@@ -86,10 +86,12 @@ func exportMarkdown(h session.Header, events []session.Event, models Models) str
 	}
 	fmt.Fprintf(&w.b, "# %s\n\n", escapeInline(title))
 	fmt.Fprintf(&w.b, "- Session: %s\n- Directory: %s\n- Created: %s\n", code(h.ID), code(h.Cwd), clock(h.Created))
-	for _, e := range proj.Transcript() {
+	// The projection was folded from events, which hold all it refers to.
+	transcript, _ := proj.Transcript(session.Events(events))
+	for _, e := range transcript {
 		w.event(e)
 	}
-	w.summary(proj.Usage(), events, models)
+	w.summary(proj.Usage(), proj.UsageByModel(), models)
 	return w.b.String()
 }
 
@@ -200,8 +202,8 @@ func (w *transcriptWriter) note(text string) {
 	fmt.Fprintf(&w.b, "\n*%s*\n", escapeInline(text))
 }
 
-func (w *transcriptWriter) summary(totals session.Totals, events []session.Event, models Models) {
-	cost, unpriced := sessionCost(models, events)
+func (w *transcriptWriter) summary(totals session.Totals, usage []session.ModelUsage, models Models) {
+	cost, unpriced := sessionCost(models, usage)
 	w.b.WriteString("\n---\n\n## Usage\n\n")
 	fmt.Fprintf(&w.b, "- %s · %s · %s\n", plural(totals.Turns, "turn"), plural(totals.Steps, "step"), plural(totals.ToolCalls, "tool call"))
 	fmt.Fprintf(&w.b, "- Tokens: %s\n", tokensText(totals.Sum))

@@ -17,8 +17,16 @@ type fakeSession struct {
 	tools  []string
 }
 
-func (f *fakeSession) Header() session.Header      { return f.header }
-func (f *fakeSession) Events() []session.Event     { return f.logged() }
+func (f *fakeSession) Header() session.Header  { return f.header }
+func (f *fakeSession) Events() []session.Event { return f.logged() }
+
+func (f *fakeSession) Projection() *session.Projection {
+	p := session.NewProjection(f.header)
+	for _, e := range f.logged() {
+		p.Apply(e)
+	}
+	return p
+}
 func (f *fakeSession) Model() (string, llm.Effort) { return f.model, f.effort }
 func (f *fakeSession) ToolNames() []string         { return f.tools }
 

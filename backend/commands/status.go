@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/tack-agent/tack/backend/session"
 )
 
 func statusCommand(models Models, skills Skills) Command {
@@ -27,11 +25,7 @@ func statusCommand(models Models, skills Skills) Command {
 
 // statusCard is the /status text: labelled rows in groups, then the tools.
 func statusCard(sa SessionAgent, models Models) string {
-	header, events := sa.Header(), sa.Events()
-	proj := session.NewProjection(header)
-	for _, e := range events {
-		proj.Apply(e)
-	}
+	header, proj := sa.Header(), sa.Projection()
 	totals := proj.Usage()
 	model, effort := sa.Model()
 	title := proj.Title()
@@ -41,7 +35,7 @@ func statusCard(sa SessionAgent, models Models) string {
 	if effort == "" {
 		effort = "default"
 	}
-	cost, unpriced := sessionCost(models, events)
+	cost, unpriced := sessionCost(models, proj.UsageByModel())
 	groups := [][][2]string{
 		{
 			{"Session", header.ID},
@@ -50,7 +44,7 @@ func statusCard(sa SessionAgent, models Models) string {
 			{"Model", fmt.Sprintf("%s (effort %s)", displayModel(models, model), effort)},
 		},
 		{
-			{"Agent", fmt.Sprintf("%s · %s · %s · %s · %s", sa.Status(), plural(len(events), "event"),
+			{"Agent", fmt.Sprintf("%s · %s · %s · %s · %s", sa.Status(), plural(proj.Len(), "event"),
 				plural(totals.Turns, "turn"), plural(totals.Steps, "step"), plural(totals.ToolCalls, "tool call"))},
 			{"Tokens", tokensText(totals.Sum)},
 			{"KV cache", cacheText(totals.Sum)},

@@ -54,36 +54,19 @@ func displayModel(models Models, id string) string {
 	return id
 }
 
-// sessionCost prices every step's usage at the model that step used. It
-// reports the first model without a catalog price, if any.
-func sessionCost(models Models, events []session.Event) (cost float64, unpriced string) {
-	type step struct{ turn, step int }
-	stepModel := map[step]string{}
-	for _, e := range events {
-		switch d := e.Data.(type) {
-		case session.StepStart:
-			stepModel[step{d.Turn, d.Step}] = d.Model
-		case session.AssistantMessage:
-			id := stepModel[step{d.Turn, d.Step}]
-			m, ok := findModel(models, id)
-			if !ok {
-				if unpriced == "" {
-					unpriced = id
-				}
-				continue
+// sessionCost prices every step's usage at the model that step used, at
+// the rate of the hour it was made. It reports the first model without a
+// catalog price, if any.
+func sessionCost(models Models, usage []session.ModelUsage) (cost float64, unpriced string) {
+	for _, u := range usage {
+		m, ok := findModel(models, u.Model)
+		if !ok {
+			if unpriced == "" {
+				unpriced = u.Model
 			}
-			cost += m.Cost(d.Usage, e.Time)
-		case session.TaskUsage:
-			// A subagent's step, priced at the model it ran on.
-			m, ok := findModel(models, d.Model)
-			if !ok {
-				if unpriced == "" {
-					unpriced = d.Model
-				}
-				continue
-			}
-			cost += m.Cost(d.Usage, e.Time)
+			continue
 		}
+		cost += m.Cost(u.Usage, u.From)
 	}
 	return cost, unpriced
 }

@@ -24,7 +24,7 @@ func (s *Session) openCheckpoints(o Options, cfg config.Checkpoints) (*checkpoin
 		return nil, nil
 	}
 	store, err := checkpoint.Open(checkpoint.Options{
-		Home: o.Home, Workspace: s.Cwd, Session: s.Log.Header().ID, Last: lastCheckpoint(s.Log.Events()),
+		Home: o.Home, Workspace: s.Cwd, Session: s.Log.Header().ID, Last: s.Log.Projection().CheckpointID(),
 		Getenv: o.getenv, MaxFileBytes: cfg.MaxFileBytes, MaxFiles: cfg.MaxFiles, Now: o.Now,
 	})
 	if err != nil {
@@ -45,16 +45,6 @@ func (s *Session) openCheckpoints(o Options, cfg config.Checkpoints) (*checkpoin
 	return store, []agent.Notice{{Tone: agent.NoticeWarning, Text: fmt.Sprintf(
 		"tack stopped while a rewind restored files, before the rewind was recorded; the %d files it had begun to "+
 			"restore are back as they were before it (session %s). Run /rewind again if you still want it.", rec.Paths, rec.Session)}}
-}
-
-// lastCheckpoint is the ID of the latest checkpoint the log records.
-func lastCheckpoint(events []session.Event) string {
-	for i := len(events) - 1; i >= 0; i-- {
-		if c, ok := events[i].Data.(session.Checkpoint); ok && c.ID != "" {
-			return c.ID
-		}
-	}
-	return ""
 }
 
 // loggedRestore reports whether the log of session id records the rewind

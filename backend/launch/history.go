@@ -37,13 +37,9 @@ func (s *Session) PromptHistory(ctx context.Context) []string {
 		}
 		read++
 		budget -= sum.Size
-		h, events, err := session.Read(sum.Path)
+		p, err := session.ReadProjection(sum.Path)
 		if err != nil {
 			continue
-		}
-		p := session.NewProjection(h)
-		for _, e := range events {
-			p.Apply(e)
 		}
 		prompts := slices.Clone(p.Prompts())
 		slices.Reverse(prompts)

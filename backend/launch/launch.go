@@ -236,13 +236,13 @@ func (s *Session) Close() {
 // Resumable reports whether the session holds anything to resume: it
 // existed before this process, or got an event in it. An empty new session
 // is removed when it closes.
-func (s *Session) Resumable() bool { return s.Resumed || len(s.Log.Events()) > 0 }
+func (s *Session) Resumable() bool { return s.Resumed || s.Log.NextSeq() > 0 }
 
 // closeLog closes the log. A session this process created that never got
 // an event holds nothing of the user's; its file is removed so it does not
 // crowd the session list.
 func closeLog(l *session.Log, resumed bool) {
-	empty := !resumed && len(l.Events()) == 0
+	empty := !resumed && l.NextSeq() == 0
 	l.Close()
 	if empty {
 		os.Remove(l.Path())

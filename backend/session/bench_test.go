@@ -93,19 +93,10 @@ func BenchmarkAppend(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
-// loadAndProject is what resume does: read the log, fold every event.
-func loadAndProject(b *testing.B, path string) *Projection {
-	h, events, err := Read(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := NewProjection(h)
-	for _, e := range events {
-		p.Apply(e)
-	}
-	return p
-}
-
+// BenchmarkLoad is opening a 100,000-event session as resume does: with
+// no index (the whole log is read and folded, as on the first open of a
+// log written before indexes, or after its index was lost) and through the
+// index Close wrote. Each open ends with closing the log.
 func BenchmarkLoad(b *testing.B) {
 	const n = 100_000
 	path := filepath.Join(b.TempDir(), "s1.jsonl")
@@ -114,18 +105,100 @@ func BenchmarkLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(info.Size())
-	cpu := cpuTime()
-	for b.Loop() {
-		if p := loadAndProject(b, path); p.Usage().Turns == 0 {
-			b.Fatal("want turns, got none")
-		}
+	index, err := os.ReadFile(indexPath(path))
+	if err != nil {
+		b.Fatal(err)
 	}
-	// CPU time is reported beside wall time because a shared machine's load
-	// inflates the latter.
-	b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
-	b.ReportMetric(float64(info.Size())/(1<<20), "log-MB")
-	b.ReportMetric(peakHeapMB(func() { loadAndProject(b, path) }), "peak-heap-MB")
+	for _, mode := range []string{"rebuild", "index"} {
+		b.Run(mode, func(b *testing.B) {
+			b.SetBytes(info.Size())
+			open := func() {
+				if mode == "rebuild" {
+					os.Remove(indexPath(path))
+				} else if err := os.WriteFile(indexPath(path), index, 0o600); err != nil {
+					b.Fatal(err)
+				}
+				l, err := Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if p := l.Projection(); p.Usage().Turns == 0 {
+					b.Fatal("want turns, got none")
+				}
+				l.Close()
+			}
+			cpu := cpuTime()
+			for b.Loop() {
+				open()
+			}
+			// CPU time is reported beside wall time because a shared
+			// machine's load inflates the latter.
+			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(info.Size())/(1<<20), "log-MB")
+			b.ReportMetric(peakHeapMB(open), "peak-heap-MB")
+		})
+	}
+}
+
+// BenchmarkRepairTornLine is opening a log whose last line was torn by a
+// crash, at 1 MB and at 100 MB: through the index, both cost the same.
+func BenchmarkRepairTornLine(b *testing.B) {
+	for _, size := range []int64{1 << 20, 100 << 20} {
+		b.Run(fmt.Sprintf("MB=%d", size>>20), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "s1.jsonl")
+			l, err := Create(path, testHeader("s1"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for turn := 1; l.st.size < size; turn++ {
+				for _, d := range syntheticTurn(turn) {
+					if _, err := l.Append(t0, d); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			if err := l.Close(); err != nil {
+				b.Fatal(err)
+			}
+			clean, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			torn := append(clean, `{"type":"turn/start","seq":1,"ti`...)
+			var cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				writeSynced(b, path, torn)
+				b.StartTimer()
+				start := cpuTime()
+				l, err := Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				l.Close()
+				cpu += cpuTime() - start
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// writeSynced writes a file and syncs it, as a log is on disk when the
+// process that wrote it is gone.
+func writeSynced(b *testing.B, path string, data []byte) {
+	f, err := os.Create(path)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
 }
 
 // cpuTime is the user and system CPU time the process has used.

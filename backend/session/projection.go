@@ -1,6 +1,7 @@
 package session
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -35,30 +36,80 @@ type Totals struct {
 	ToolCalls int // dispatched calls (tool/call events)
 }
 
-// surfaceEntry is one model-visible message and the seq of the event that
-// put it there.
+// usageQuarter is the span usage is summed over: prices that change with
+// the hour (off-peak rates) are the same all through a quarter hour of
+// UTC, in every time zone.
+const usageQuarter = 15 * time.Minute
+
+// ModelUsage is the usage of the assistant messages, of the steps that
+// named one model, made in the quarter hour that starts at From; with
+// Child set, of the steps of subagents (task/usage).
+type ModelUsage struct {
+	Model string
+	From  time.Time
+	Child bool
+	Usage llm.Usage
+}
+
+// Source reads logged events back by seq (a *Log, or Events in memory).
+type Source interface {
+	// ReadEvents returns the events with the given seqs, ascending, in
+	// seq order.
+	ReadEvents(seqs []int64) ([]Event, error)
+}
+
+// surfaceEntry is one model-visible message: seq positions it (the event
+// that appended it, or the start of the span a replacement took over), src
+// is the event that holds it and bytes its size. msg is nil until the
+// message is read back from src.
 type surfaceEntry struct {
-	seq int64
-	msg llm.Message
+	seq, src int64
+	bytes    int
+	msg      *llm.Message
+}
+
+// stepModel is the model the latest step/start named, for attributing the
+// usage of its assistant message.
+type stepModel struct {
+	turn, step int
+	model      string
 }
 
 // Projection folds events into the views live rendering and resume share:
 // the model's surface, the human transcript, todos, usage, title and modes.
-// Apply events in seq order; it is pure and does no I/O. It is not safe for
-// concurrent use.
+// Apply events in seq order; it is pure and does no I/O. Its size follows
+// the number of events, not their text: the surface and the transcript are
+// kept as seqs, and message bodies only for the events applied to it live
+// (none in a projection made with refs). It is not safe for concurrent use.
 type Projection struct {
-	header     Header
-	surface    []surfaceEntry
-	transcript []Event
+	header Header
+	// applied counts the events folded in.
+	applied int
+	// refs keeps no message bodies: the front doors' and the log's
+	// projections never build a request.
+	refs bool
+	// surface is the model's view; its earlier states stay readable for
+	// rewinds (rewind.go).
+	surface      history[surfaceEntry]
+	surfaceBytes int
+	// transcript holds runs of the seqs of the events the human saw, in
+	// order: the append-origin events and every replacement, which
+	// readers show as a CompactionMarker.
+	transcript history[Span]
 	todos      []card.TodoItem
 	totals     Totals
+	byModel    []ModelUsage
+	step       stepModel
 	// afterLast counts the bytes put on the surface since the last
 	// assistant message; replaced says a replacement happened since then.
 	afterLast    int
 	sawAssistant bool
 	replaced     bool
 	title        string
+	modelTitle   bool
 	prompts      []string
+	lastAnswer   string
+	commands     map[string]int
 	model        string
 	effort       llm.Effort
 	turn         int
@@ -66,12 +117,14 @@ type Projection struct {
 	plan         bool
 	lastActive   time.Time
 	// turns, rewinds, turnNotes and saved serve rewinds (rewind.go).
-	turns     []turnRef
-	rewinds   []RewindPoint
+	turns     history[turnRef]
+	rewinds   history[RewindPoint]
 	turnNotes map[int]*turnNotes
 	saved     map[int64]conversation
-	// lastCheckpoint decides which checkpoints the transcript shows.
+	// lastCheckpoint decides which checkpoints the transcript shows;
+	// checkpointID is the latest one taken.
 	lastCheckpoint Checkpoint
+	checkpointID   string
 }
 
 // NewProjection starts an empty projection of the session with header h.
@@ -79,8 +132,39 @@ func NewProjection(h Header) *Projection {
 	return &Projection{header: h, model: h.Model, lastActive: h.Created}
 }
 
+// Clone returns an independent copy. With refs set the copy keeps no
+// message bodies, only the seqs to read them back from.
+func (p *Projection) Clone(refs bool) *Projection {
+	c := *p
+	c.refs = refs
+	c.surface = p.surface.clone()
+	if refs && !p.refs {
+		c.surface.frozen = make([][]surfaceEntry, len(p.surface.frozen))
+		for v, entries := range p.surface.frozen {
+			c.surface.frozen[v] = withoutBodies(slices.Clone(entries))
+		}
+		withoutBodies(c.surface.cur)
+	}
+	c.transcript = p.transcript.clone()
+	c.turns = p.turns.clone()
+	c.rewinds = p.rewinds.clone()
+	c.byModel = slices.Clone(p.byModel)
+	c.prompts = slices.Clip(p.prompts)
+	c.commands = maps.Clone(p.commands)
+	c.saved = maps.Clone(p.saved)
+	if p.turnNotes != nil {
+		c.turnNotes = make(map[int]*turnNotes, len(p.turnNotes))
+		for n, t := range p.turnNotes {
+			copied := *t
+			c.turnNotes[n] = &copied
+		}
+	}
+	return &c
+}
+
 // Apply folds one event in. Events of types it does not show are ignored.
 func (p *Projection) Apply(e Event) {
+	p.applied++
 	p.lastActive = e.Time
 	switch d := e.Data.(type) {
 	case TurnStart:
@@ -88,72 +172,143 @@ func (p *Projection) Apply(e Event) {
 		p.turn = d.Turn
 		p.totals.Turns++
 		p.todos = nil
-		p.show(e)
+		p.show(e.Seq)
 	case UserMessage:
 		p.applyUser(e, d)
 	case SteeringMessage:
-		p.prompts = append(p.prompts, d.Text)
+		p.prompts = append(p.prompts, strings.Clone(d.Text))
 		p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, nil)
 	case StepStart:
 		p.totals.Steps++
+		p.step = stepModel{d.Turn, d.Step, strings.Clone(d.Model)}
 		if d.Model != "" {
-			p.model, p.effort = d.Model, d.Effort
+			p.model, p.effort = p.step.model, llm.Effort(strings.Clone(string(d.Effort)))
 		}
-		p.show(e)
+		p.show(e.Seq)
 	case AssistantMessage:
-		p.place(e, llm.Message{Role: llm.RoleAssistant, Content: d.Text, Reasoning: d.Reasoning, ToolCalls: d.ToolCalls}, nil)
-		p.totals.Sum = p.totals.Sum.Add(d.Usage)
-		p.totals.Last = d.Usage
-		p.sawAssistant, p.afterLast, p.replaced = true, 0, false
+		p.applyAssistant(e, d)
 	case TaskUsage:
-		// A child's steps count in the session's totals, not in its
-		// context: Last stays the parent's own.
+		// A child's steps count in the session's totals and cost, not in
+		// its context: Last stays the parent's own.
 		p.totals.Sum = p.totals.Sum.Add(d.Usage)
+		p.addUsage(ModelUsage{Model: d.Model, From: e.Time, Child: true, Usage: d.Usage})
 	case ToolCall:
 		p.totals.ToolCalls++
-		p.show(e)
+		p.show(e.Seq)
 	case ToolResult:
 		p.place(e, llm.Message{Role: llm.RoleTool, Content: d.Text, ToolCallID: d.CallID, Images: llmImages(d.Images)}, d.Replace)
 	case TodoWrite:
-		p.todos = d.Todos
-		p.show(e)
+		p.todos = cloneTodos(d.Todos)
+		p.show(e.Seq)
 	case Title:
-		p.title = d.Title
+		p.title = strings.Clone(d.Title)
+		p.modelTitle = p.modelTitle || d.Source == "model"
 	case ModelSelect:
-		p.model, p.effort = d.Model, d.Effort
+		p.model, p.effort = strings.Clone(d.Model), llm.Effort(strings.Clone(string(d.Effort)))
 	case PermissionMode:
-		p.permission = d.Mode
+		p.permission = strings.Clone(d.Mode)
 	case PlanMode:
 		p.plan = d.Active
 	case Checkpoint:
 		p.checkpoint(e, d)
 	case Rewind:
 		p.rewind(e, d)
+	case CommandRun:
+		if p.commands == nil {
+			p.commands = map[string]int{}
+		}
+		p.commands[strings.Clone(d.Name)]++
 	case StepEnd, TurnEnd, Retry, CommandDone, InboxDiscard, CompactEnd:
-		p.show(e)
+		p.show(e.Seq)
 	}
 }
 
 func (p *Projection) applyUser(e Event, d UserMessage) {
 	if d.Kind == KindPrompt && d.Replace == nil {
-		p.prompts = append(p.prompts, d.Text)
-		p.notePrompt(d)
+		text := strings.Clone(d.Text)
+		p.prompts = append(p.prompts, text)
+		p.notePrompt(d.Turn, text)
 	}
 	p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, d.Replace)
 }
 
-// show appends e to the transcript.
-func (p *Projection) show(e Event) { p.transcript = push(p.transcript, e) }
+func (p *Projection) applyAssistant(e Event, d AssistantMessage) {
+	p.place(e, llm.Message{Role: llm.RoleAssistant, Content: d.Text, Reasoning: d.Reasoning, ToolCalls: d.ToolCalls}, nil)
+	p.totals.Sum = p.totals.Sum.Add(d.Usage)
+	p.totals.Last = d.Usage
+	p.sawAssistant, p.afterLast, p.replaced = true, 0, false
+	if strings.TrimSpace(d.Text) != "" {
+		p.lastAnswer = strings.Clone(d.Text)
+	}
+	model := ""
+	if p.step.turn == d.Turn && p.step.step == d.Step {
+		model = p.step.model
+	}
+	p.addUsage(ModelUsage{Model: model, From: e.Time, Usage: d.Usage})
+}
+
+// addUsage counts u, made at u.From, in the entry of its model and
+// quarter hour. Times only grow, so that entry is among the last if at
+// all.
+func (p *Projection) addUsage(u ModelUsage) {
+	u.From = u.From.Truncate(usageQuarter)
+	i := len(p.byModel) - 1
+	for ; i >= 0 && !p.byModel[i].From.Before(u.From); i-- {
+		if m := p.byModel[i]; m.Model == u.Model && m.Child == u.Child && m.From.Equal(u.From) {
+			p.byModel[i].Usage = m.Usage.Add(u.Usage)
+			return
+		}
+	}
+	u.Model = strings.Clone(u.Model)
+	p.byModel = append(p.byModel, u)
+}
+
+// cloneTodos copies a todo list with its strings. A projection keeps
+// copies of the strings it holds: events read from a log hold theirs in
+// large shared chunks, which one kept string would keep whole.
+func cloneTodos(todos []card.TodoItem) []card.TodoItem {
+	if todos == nil {
+		return nil
+	}
+	out := make([]card.TodoItem, len(todos))
+	for i, t := range todos {
+		out[i] = card.TodoItem{Content: strings.Clone(t.Content), Status: card.TodoStatus(strings.Clone(string(t.Status)))}
+	}
+	return out
+}
+
+// withoutBodies drops the message bodies of entries, which it returns.
+func withoutBodies(entries []surfaceEntry) []surfaceEntry {
+	for i := range entries {
+		entries[i].msg = nil
+	}
+	return entries
+}
+
+// show appends seq to the transcript.
+func (p *Projection) show(seq int64) {
+	runs := p.transcript.cur
+	if n := len(runs); n > 0 && runs[n-1].End == seq-1 {
+		// Saved conversations share this run; they keep its end apart.
+		runs[n-1].End = seq
+		return
+	}
+	p.transcript.cur = push(runs, Span{Start: seq, End: seq})
+}
 
 // place puts a message on the surface: appended, or in place of the span it
-// replaces. Appends also join the transcript; a replacement leaves one
-// marker there instead.
+// replaces. Both join the transcript, where a replacement shows as a
+// marker.
 func (p *Projection) place(e Event, m llm.Message, replace *Span) {
-	entry := surfaceEntry{seq: e.Seq, msg: m}
+	entry := surfaceEntry{seq: e.Seq, src: e.Seq, bytes: messageBytes(m)}
+	if !p.refs {
+		entry.msg = &m
+	}
+	p.show(e.Seq)
 	if replace == nil {
-		p.surface = push(p.surface, entry)
-		p.afterLast += messageBytes(m)
-		p.show(e)
+		p.surface.cur = push(p.surface.cur, entry)
+		p.surfaceBytes += entry.bytes
+		p.afterLast += entry.bytes
 		return
 	}
 	// The summary stands where the span began, so a later span that starts
@@ -161,9 +316,6 @@ func (p *Projection) place(e Event, m llm.Message, replace *Span) {
 	entry.seq = replace.Start
 	p.replace(*replace, entry)
 	p.replaced = true
-	if n := len(p.transcript); n == 0 || p.transcript[n-1].Type != (CompactionMarker{}).EventType() {
-		p.show(Event{Type: CompactionMarker{}.EventType(), Seq: e.Seq, Time: e.Time, Data: CompactionMarker{}})
-	}
 }
 
 // replace removes every entry whose seq lies in span and puts entry where
@@ -171,12 +323,13 @@ func (p *Projection) place(e Event, m llm.Message, replace *Span) {
 // makes a new slice: conversations saved for rewinds share the old one.
 func (p *Projection) replace(span Span, entry surfaceEntry) {
 	at := -1
-	kept := make([]surfaceEntry, 0, len(p.surface)+1)
-	for _, s := range p.surface {
+	kept := make([]surfaceEntry, 0, len(p.surface.cur)+1)
+	for _, s := range p.surface.cur {
 		if s.seq >= span.Start && s.seq <= span.End {
 			if at < 0 {
 				at = len(kept)
 			}
+			p.surfaceBytes -= s.bytes
 			continue
 		}
 		kept = append(kept, s)
@@ -187,13 +340,13 @@ func (p *Projection) replace(span Span, entry surfaceEntry) {
 			at = len(kept)
 		}
 	}
-	p.surface = slices.Insert(kept, at, entry)
+	p.surface.replace(slices.Insert(kept, at, entry))
+	p.surfaceBytes += entry.bytes
 }
 
-// push appends v to s, doubling the capacity of a full s. A log's events
-// and the views folded from them grow to hundreds of thousands of entries,
-// where append's smaller steps for large slices copy each entry about four
-// times over.
+// push appends v to s, doubling the capacity of a full s. The views folded
+// from a log grow to hundreds of thousands of entries, where append's
+// smaller steps for large slices copy each entry about four times over.
 func push[T any](s []T, v T) []T {
 	if len(s) == cap(s) {
 		s = slices.Grow(s, max(len(s), 16))
@@ -209,33 +362,156 @@ func messageBytes(m llm.Message) int {
 	return n
 }
 
+// surfaceMessage is the model-visible message an event carries.
+func surfaceMessage(e Event) (llm.Message, bool) {
+	switch d := e.Data.(type) {
+	case UserMessage:
+		return llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, true
+	case SteeringMessage:
+		return llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, true
+	case AssistantMessage:
+		return llm.Message{Role: llm.RoleAssistant, Content: d.Text, Reasoning: d.Reasoning, ToolCalls: d.ToolCalls}, true
+	case ToolResult:
+		return llm.Message{Role: llm.RoleTool, Content: d.Text, ToolCallID: d.CallID, Images: llmImages(d.Images)}, true
+	}
+	return llm.Message{}, false
+}
+
 // SurfaceSeqs is, for each message of Surface, the seq that positions it:
 // the event that appended it, or the start of the span a replacement took
 // over. Compaction uses it to name what it replaces.
 func (p *Projection) SurfaceSeqs() []int64 {
-	out := make([]int64, len(p.surface))
-	for i, s := range p.surface {
+	out := make([]int64, len(p.surface.cur))
+	for i, s := range p.surface.cur {
 		out[i] = s.seq
 	}
 	return out
 }
 
 // Surface is the conversation the model sees next, oldest first, without
-// the system prompt. The slice is a copy.
-func (p *Projection) Surface() []llm.Message {
-	out := make([]llm.Message, len(p.surface))
-	for i, s := range p.surface {
-		out[i] = s.msg
+// the system prompt. Messages the projection does not hold are read from
+// src and kept; src may be nil when it holds them all. The slice is a copy.
+func (p *Projection) Surface(src Source) ([]llm.Message, error) {
+	if err := p.loadSurface(src); err != nil {
+		return nil, err
 	}
-	return out
+	out := make([]llm.Message, len(p.surface.cur))
+	for i, s := range p.surface.cur {
+		out[i] = *s.msg
+	}
+	return out, nil
 }
 
-// Transcript is what the human saw, in order: the append-origin events and
-// a CompactionMarker event where history was replaced. The slice is shared
-// and must not be modified; later Applies do not change it.
-func (p *Projection) Transcript() []Event {
-	return p.transcript[:len(p.transcript):len(p.transcript)]
+func (p *Projection) loadSurface(src Source) error {
+	var seqs []int64
+	for _, s := range p.surface.cur {
+		if s.msg == nil {
+			seqs = append(seqs, s.src)
+		}
+	}
+	if len(seqs) == 0 {
+		return nil
+	}
+	if src == nil {
+		return errMissing(seqs[0])
+	}
+	slices.Sort(seqs)
+	events, err := src.ReadEvents(slices.Compact(seqs))
+	if err != nil {
+		return err
+	}
+	msgs := make(map[int64]*llm.Message, len(events))
+	for _, e := range events {
+		if m, ok := surfaceMessage(e); ok {
+			msgs[e.Seq] = &m
+		}
+	}
+	for i := range p.surface.cur {
+		s := &p.surface.cur[i]
+		if s.msg == nil {
+			if s.msg = msgs[s.src]; s.msg == nil {
+				return errMissing(s.src)
+			}
+		}
+	}
+	return nil
 }
+
+// TranscriptLen is the number of events in the transcript.
+func (p *Projection) TranscriptLen() int {
+	n := 0
+	for _, r := range p.transcript.cur {
+		n += int(r.End - r.Start + 1)
+	}
+	return n
+}
+
+// TranscriptBefore is the seqs of the last n transcript events before seq
+// before, ascending, and whether earlier ones remain.
+func (p *Projection) TranscriptBefore(before int64, n int) (seqs []int64, more bool) {
+	runs := p.transcript.cur
+	i := len(runs) - 1
+	for i >= 0 && runs[i].Start >= before {
+		i--
+	}
+	for ; i >= 0 && len(seqs) < n; i-- {
+		r := runs[i]
+		for s := min(r.End, before-1); s >= r.Start && len(seqs) < n; s-- {
+			seqs = append(seqs, s)
+		}
+	}
+	slices.Reverse(seqs)
+	if len(seqs) == 0 {
+		return nil, false
+	}
+	return seqs, runs[0].Start < seqs[0]
+}
+
+// Transcript is what the human saw, read from src, in order: the
+// append-origin events and one CompactionMarker event (at the seq and time
+// of the replacement) where history was replaced.
+func (p *Projection) Transcript(src Source) ([]Event, error) {
+	var seqs []int64
+	for _, r := range p.transcript.cur {
+		for s := r.Start; s <= r.End; s++ {
+			seqs = append(seqs, s)
+		}
+	}
+	events, err := src.ReadEvents(seqs)
+	if err != nil {
+		return nil, err
+	}
+	out := events[:0]
+	for _, e := range events {
+		if !IsReplacement(e) {
+			out = append(out, e)
+			continue
+		}
+		if n := len(out); n == 0 || out[n-1].Type != (CompactionMarker{}).EventType() {
+			out = append(out, Event{Type: CompactionMarker{}.EventType(), Seq: e.Seq, Time: e.Time, Data: CompactionMarker{}})
+		}
+	}
+	return out, nil
+}
+
+// IsReplacement reports whether e rewrote the model's view of history
+// (a compaction summary or a pruned tool result) rather than adding to it.
+func IsReplacement(e Event) bool {
+	switch d := e.Data.(type) {
+	case UserMessage:
+		return d.Replace != nil
+	case ToolResult:
+		return d.Replace != nil
+	}
+	return false
+}
+
+// CheckpointID is the ID of the latest checkpoint the log records, rewound
+// or not; "" when none was taken.
+func (p *Projection) CheckpointID() string { return p.checkpointID }
+
+// Len is the number of events folded in.
+func (p *Projection) Len() int { return p.applied }
 
 // Todos is the latest todo list of the current turn; nil after a new turn
 // starts until the next todo/write.
@@ -244,17 +520,18 @@ func (p *Projection) Todos() []card.TodoItem { return p.todos }
 // Usage is the token usage and counts so far.
 func (p *Projection) Usage() Totals { return p.totals }
 
+// UsageByModel splits the usage of the session by the model each step
+// named ("" for messages without a step/start) and by quarter hour, in
+// the order it was made.
+func (p *Projection) UsageByModel() []ModelUsage { return slices.Clone(p.byModel) }
+
 // ContextTokens estimates the size of the next request's conversation: the
 // last response's prompt plus output, plus about a token per 4 bytes of
 // what was appended since. Before any response, or after a replacement
 // rewrote history, it estimates the whole surface.
 func (p *Projection) ContextTokens() int {
 	if !p.sawAssistant || p.replaced {
-		n := 0
-		for _, s := range p.surface {
-			n += messageBytes(s.msg)
-		}
-		return n / bytesPerToken
+		return p.surfaceBytes / bytesPerToken
 	}
 	return p.totals.Last.Prompt() + p.totals.Last.Output + p.afterLast/bytesPerToken
 }
@@ -271,9 +548,19 @@ func (p *Projection) Title() string {
 	return ""
 }
 
+// ModelTitled reports whether the model has written a title.
+func (p *Projection) ModelTitled() bool { return p.modelTitle }
+
 // Prompts are the texts the user typed (prompts and steering), in order.
 // The slice is shared and must not be modified.
 func (p *Projection) Prompts() []string { return p.prompts[:len(p.prompts):len(p.prompts)] }
+
+// LastAnswer is the text of the latest assistant message that has any,
+// else "".
+func (p *Projection) LastAnswer() string { return p.lastAnswer }
+
+// CommandUses counts the slash commands run, by name. The map is a copy.
+func (p *Projection) CommandUses() map[string]int { return maps.Clone(p.commands) }
 
 // Model is the model and effort in use: the header's model, then the latest
 // step/start or model/select.

@@ -11,11 +11,31 @@ import (
 
 // project applies payloads as events with seqs from 0, one second apart.
 func project(data ...Data) *Projection {
-	p := NewProjection(testHeader("s1"))
-	for i, d := range data {
-		p.Apply(Event{Type: d.EventType(), Seq: int64(i), Time: at(i), Data: d})
-	}
+	p, _ := projectEvents(data...)
 	return p
+}
+
+// projectEvents is project that also returns the events, a Source for
+// what the projection refers to.
+func projectEvents(data ...Data) (*Projection, Events) {
+	p := NewProjection(testHeader("s1"))
+	var events Events
+	for i, d := range data {
+		e := Event{Type: d.EventType(), Seq: int64(i), Time: at(i), Data: d}
+		events = append(events, e)
+		p.Apply(e)
+	}
+	return p, events
+}
+
+// surface is p's surface, which it holds whole.
+func surface(t *testing.T, p *Projection) []llm.Message {
+	t.Helper()
+	s, err := p.Surface(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func TestSurfaceIsTheModelViewInOrder(t *testing.T) {
@@ -32,7 +52,7 @@ func TestSurfaceIsTheModelViewInOrder(t *testing.T) {
 		{Role: llm.RoleUser, Content: "notice"},
 		{Role: llm.RoleUser, Content: "steer"},
 	}
-	if got := p.Surface(); !reflect.DeepEqual(got, want) {
+	if got := surface(t, p); !reflect.DeepEqual(got, want) {
 		t.Errorf("want surface\n%#v\ngot\n%#v", want, got)
 	}
 }
@@ -53,7 +73,7 @@ func compacted() []Data {
 func TestCompactionReplacesTheSpanAtItsFirstEntry(t *testing.T) {
 	p := project(compacted()...)
 	var got []string
-	for _, m := range p.Surface() {
+	for _, m := range surface(t, p) {
 		got = append(got, string(m.Role)+":"+m.Content)
 	}
 	want := []string{"user:summary of a", "user:b", "assistant:", "tool:main.go", "assistant:done", "user:c"}
@@ -66,15 +86,18 @@ func TestPrunedToolResultReplacesItInPlace(t *testing.T) {
 	data := completedTurn(1, "a")
 	data = append(data, ToolResult{CallID: "a-c1", Name: "bash", Text: "[pruned]", Replace: &Span{Start: 5, End: 5}})
 	p := project(data...)
-	s := p.Surface()
+	s := surface(t, p)
 	if len(s) != 4 || s[2].Content != "[pruned]" || s[2].ToolCallID != "a-c1" {
 		t.Errorf("want the tool result replaced in place, got %#v", s)
 	}
 }
 
 func TestTranscriptKeepsAppendOriginEventsAndOneMarker(t *testing.T) {
-	p := project(compacted()...)
-	tr := p.Transcript()
+	p, events := projectEvents(compacted()...)
+	tr, err := p.Transcript(events)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := "turn/start user/message step/start assistant/message tool/call tool/result step/end " +
 		"step/start assistant/message step/end turn/end"
 	want = want + " " + want // turn 2 looks like turn 1
@@ -186,7 +209,7 @@ func TestSecondCompactionReplacesTheFirstSummary(t *testing.T) {
 	data := append(compacted(), UserMessage{Kind: KindSummary, Text: "summary of a and b", Replace: &Span{Start: 0, End: 21}})
 	p := project(data...)
 	var got []string
-	for _, m := range p.Surface() {
+	for _, m := range surface(t, p) {
 		got = append(got, m.Content)
 	}
 	if want := []string{"summary of a and b", "c"}; !reflect.DeepEqual(got, want) {

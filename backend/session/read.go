@@ -22,21 +22,25 @@ const (
 const corruptHint = "tack will not resume a log it cannot read whole: start a new session, " +
 	"or repair or delete that line (the log is plain JSONL, one event per line)"
 
-// contents is what a reader found in a log before repair.
-type contents struct {
-	header Header
-	events []Event
-	// nextSeq is one past the last seq on disk, counting skipped events.
-	nextSeq int64
-	// validSize is the byte length of the log up to its last good line.
-	validSize int64
-	// torn says the last line was incomplete or unparsable and was dropped.
-	torn bool
-	// title is the latest session/title (nil: none) and titleEnd the
-	// offset where its line ends.
-	title    *Title
-	titleEnd int64
+// position is a place in a log: the byte offset where a line starts, its
+// line number (the header is line 1) and the seq its event must have.
+type position struct {
+	off  int64
+	line int
+	seq  int64
 }
+
+// scanned is where a scan of a log stopped: after its last good line, and
+// whether a broken last line was dropped there.
+type scanned struct {
+	end  position
+	torn bool
+}
+
+// visitFunc receives every good event line of a scan in log order, with
+// the offset where its line starts and its length without the newline.
+// Events of unknown ignorable types come with d.skip set.
+type visitFunc func(d decoded, off int64, n int)
 
 // batch is a run of consecutive lines decoded by one worker. The reader
 // fills everything but results; the worker fills results and closes done.
@@ -65,52 +69,56 @@ func (b *batch) line(i int) []byte {
 	return b.buf[start:b.ends[i]]
 }
 
-// readContents parses a whole log. A broken last line is dropped and
-// reported in torn; any other broken line, a seq gap or an unknown required
-// event type is an error naming path and line. Lines are decoded in
-// parallel and checked in order.
-func readContents(r io.Reader, path string) (contents, error) {
-	br := bufio.NewReaderSize(r, readBufferSize)
-	var c contents
+// readHeader reads the first line of a log.
+func readHeader(br *bufio.Reader, path string) (Header, int64, error) {
 	var long []byte
 	line, complete, err := readLine(br, &long)
 	if err != nil {
-		return c, fmt.Errorf("read session log %s: %w", path, err)
+		return Header{}, 0, fmt.Errorf("read session log %s: %w", path, err)
 	}
 	if line == nil {
-		return c, fmt.Errorf("%w: %s is empty", ErrCorrupt, path)
+		return Header{}, 0, fmt.Errorf("%w: %s is empty", ErrCorrupt, path)
 	}
-	if c.header, err = decodeHeader(line); err != nil || !complete {
-		return c, fmt.Errorf("%w: %s has no readable header line (%v); it cannot be opened", ErrCorrupt, path, err)
+	h, err := decodeHeader(line)
+	if err != nil || !complete {
+		return Header{}, 0, fmt.Errorf("%w: %s has no readable header line (%v); it cannot be opened", ErrCorrupt, path, err)
 	}
-	c.validSize = int64(len(line)) + 1
+	return h, int64(len(line)) + 1, nil
+}
 
+// scanEvents reads the event lines of br, which starts at from, and hands
+// them to visit. A broken last line is dropped and reported in torn; any
+// other broken line, a seq gap or an unknown required event type is an
+// error naming path and line. Lines are decoded in parallel and checked in
+// order.
+func scanEvents(br *bufio.Reader, path string, from position, visit visitFunc) (scanned, error) {
 	workers := runtime.GOMAXPROCS(0)
 	jobs, order, stop := make(chan *batch, workers), make(chan *batch, 2*workers), make(chan struct{})
 	// Decoded events do not point into the lines, so collect hands each
 	// batch's buffer back for the reader to fill again.
 	free := make(chan []byte, 3*workers+1)
 	var wg sync.WaitGroup
-	wg.Go(func() { batchLines(br, 2, jobs, order, free, stop) })
+	wg.Go(func() { batchLines(br, from.line, jobs, order, free, stop) })
 	for range workers {
 		wg.Go(func() { decodeBatches(jobs) })
 	}
-	err = c.collect(order, free, path)
+	s := scanned{end: from}
+	err := s.collect(order, free, path, visit)
 	close(stop)
 	wg.Wait()
-	return c, err
+	return s, err
 }
 
-// collect checks decoded batches in log order and keeps their events. It
+// collect checks decoded batches in log order and visits their events. It
 // sends the buffers of the batches it is done with to free.
-func (c *contents) collect(order <-chan *batch, free chan<- []byte, path string) error {
+func (s *scanned) collect(order <-chan *batch, free chan<- []byte, path string, visit visitFunc) error {
 	for b := range order {
 		<-b.done
 		for i, r := range b.results {
 			lineNo := b.first + i
 			last := b.final && i == len(b.results)-1
 			if last && b.open {
-				c.torn = true
+				s.torn = true
 				return nil
 			}
 			if r.err != nil {
@@ -119,23 +127,18 @@ func (c *contents) collect(order <-chan *batch, free chan<- []byte, path string)
 				case errors.As(r.err, &unknown):
 					return &UnknownTypeError{Path: path, Type: unknown.typ, Line: lineNo}
 				case last:
-					c.torn = true
+					s.torn = true
 					return nil
 				}
 				return fmt.Errorf("%w: %s line %d: %v; %s", ErrCorrupt, path, lineNo, r.err, corruptHint)
 			}
-			if r.d.event.Seq != c.nextSeq {
+			if r.d.event.Seq != s.end.seq {
 				return fmt.Errorf("%w: %s line %d has seq %d, want %d; %s",
-					ErrCorrupt, path, lineNo, r.d.event.Seq, c.nextSeq, corruptHint)
+					ErrCorrupt, path, lineNo, r.d.event.Seq, s.end.seq, corruptHint)
 			}
-			c.nextSeq++
-			c.validSize += int64(len(b.line(i))) + 1
-			if !r.d.skip {
-				c.events = push(c.events, r.d.event)
-			}
-			if t, ok := r.d.event.Data.(Title); ok && !r.d.skip {
-				c.title, c.titleEnd = &t, c.validSize
-			}
+			n := len(b.line(i))
+			visit(r.d, s.end.off, n)
+			s.end = position{off: s.end.off + int64(n) + 1, line: lineNo + 1, seq: s.end.seq + 1}
 		}
 		if b.err != nil {
 			return fmt.Errorf("read session log %s: %w", path, b.err)

@@ -106,16 +106,57 @@ type turnNotes struct {
 	changed    []string
 }
 
+// history is a list, appended to and at times replaced whole, whose
+// earlier states stay readable: a state is a version and a length (ref).
+// cur is the current version and only ever appended to; a replaced
+// version is frozen and never changed again.
+type history[T any] struct {
+	cur    []T
+	frozen [][]T
+}
+
+// listRef names a state of a history: the first n items of version v.
+type listRef struct{ v, n int }
+
+func (h *history[T]) ref() listRef { return listRef{v: len(h.frozen), n: len(h.cur)} }
+
+// at is the state r names; it must not be changed.
+func (h *history[T]) at(r listRef) []T {
+	if r.v == len(h.frozen) {
+		return h.cur[:r.n:r.n]
+	}
+	return h.frozen[r.v][:r.n:r.n]
+}
+
+// replace makes s the current version.
+func (h *history[T]) replace(s []T) {
+	h.frozen = append(h.frozen, h.cur)
+	h.cur = s
+}
+
+// restore makes the state r names current again: as it is, when it is
+// all of the current version, else as a new version.
+func (h *history[T]) restore(r listRef) {
+	if r == h.ref() {
+		return
+	}
+	h.replace(slices.Clone(h.at(r)))
+}
+
+// clone copies what a copy of the projection may change: the current
+// version and the list of frozen ones.
+func (h history[T]) clone() history[T] {
+	return history[T]{cur: slices.Clone(h.cur), frozen: slices.Clip(h.frozen)}
+}
+
 // conversation is the part of a Projection that a rewind returns to an
-// earlier state. Its slices are only appended to or replaced whole, never
-// changed in place, so a saved copy stays valid while the projection goes
-// on.
+// earlier state, as it stood before some event. The transcript's last run
+// is still extended in place after a save, so its end then is kept apart.
 type conversation struct {
-	surface    []surfaceEntry
-	transcript []Event
-	todos      []card.TodoItem
-	turns      []turnRef
-	rewinds    []RewindPoint
+	surface, transcript, turns, rewinds listRef
+	lastEnd                             int64
+	todos                               []card.TodoItem
+	surfaceBytes                        int
 }
 
 // RewindPoint is a rewind that stands: one that /redo can undo.
@@ -132,18 +173,34 @@ func (p *Projection) saveConversation(seq int64) {
 	if p.saved == nil {
 		p.saved = map[int64]conversation{}
 	}
-	p.saved[seq] = conversation{
-		surface:    slices.Clip(p.surface),
-		transcript: slices.Clip(p.transcript),
-		todos:      p.todos,
-		turns:      slices.Clip(p.turns),
-		rewinds:    slices.Clip(p.rewinds),
+	c := conversation{surface: p.surface.ref(), transcript: p.transcript.ref(), turns: p.turns.ref(),
+		rewinds: p.rewinds.ref(), todos: p.todos, surfaceBytes: p.surfaceBytes}
+	if n := len(p.transcript.cur); n > 0 {
+		c.lastEnd = p.transcript.cur[n-1].End
 	}
+	p.saved[seq] = c
+}
+
+// restoreConversation makes c the conversation.
+func (p *Projection) restoreConversation(c conversation) {
+	p.surface.restore(c.surface)
+	p.surfaceBytes = c.surfaceBytes
+	runs := p.transcript.at(c.transcript)
+	if n := len(runs); n > 0 && runs[n-1].End != c.lastEnd {
+		runs = slices.Clone(runs)
+		runs[n-1].End = c.lastEnd
+		p.transcript.replace(runs)
+	} else {
+		p.transcript.restore(c.transcript)
+	}
+	p.turns.restore(c.turns)
+	p.rewinds.restore(c.rewinds)
+	p.todos = c.todos
 }
 
 func (p *Projection) startTurn(e Event, d TurnStart) {
 	p.saveConversation(e.Seq)
-	p.turns = push(p.turns, turnRef{turn: d.Turn, seq: e.Seq, time: e.Time})
+	p.turns.cur = push(p.turns.cur, turnRef{turn: d.Turn, seq: e.Seq, time: e.Time})
 }
 
 // notes returns the notes of turn n, making them.
@@ -159,28 +216,44 @@ func (p *Projection) notes(n int) *turnNotes {
 	return t
 }
 
-func (p *Projection) notePrompt(d UserMessage) {
-	if n := p.notes(d.Turn); n.prompt == "" {
-		n.prompt = d.Text
+func (p *Projection) notePrompt(turn int, text string) {
+	if n := p.notes(turn); n.prompt == "" {
+		n.prompt = text
 	}
 }
 
 func (p *Projection) checkpoint(e Event, d Checkpoint) {
 	if CheckpointNote(p.lastCheckpoint, d) != "" {
-		p.show(e)
+		p.show(e.Seq)
 	}
-	p.lastCheckpoint = d
+	p.lastCheckpoint = cloneCheckpoint(d)
+	if d.ID != "" {
+		p.checkpointID = p.lastCheckpoint.ID
+	}
 	n := p.notes(d.Turn)
 	switch {
 	case d.Phase == PhaseTurn && n.checkpoint.ID == "":
-		n.checkpoint = d
+		n.checkpoint = p.lastCheckpoint
 	case d.Phase == PhaseToolsDone:
 		for _, path := range d.Changed {
 			if i, found := slices.BinarySearch(n.changed, path); !found {
-				n.changed = slices.Insert(n.changed, i, path)
+				n.changed = slices.Insert(n.changed, i, strings.Clone(path))
 			}
 		}
 	}
+}
+
+// cloneCheckpoint copies a checkpoint with its strings (see cloneTodos).
+func cloneCheckpoint(d Checkpoint) Checkpoint {
+	c := Checkpoint{Turn: d.Turn, Step: d.Step, Phase: CheckpointPhase(strings.Clone(string(d.Phase))),
+		ID: strings.Clone(d.ID), Store: strings.Clone(d.Store), Error: strings.Clone(d.Error), Notice: strings.Clone(d.Notice)}
+	for _, path := range d.Changed {
+		c.Changed = append(c.Changed, strings.Clone(path))
+	}
+	for _, f := range d.Skipped {
+		c.Skipped = append(c.Skipped, SkippedFile{Path: strings.Clone(f.Path), Size: f.Size, Reason: strings.Clone(f.Reason)})
+	}
+	return c
 }
 
 // rewind returns the conversation to where d says. The estimate of the
@@ -188,31 +261,32 @@ func (p *Projection) checkpoint(e Event, d Checkpoint) {
 // may belong to a rewound turn.
 func (p *Projection) rewind(e Event, d Rewind) {
 	p.saveConversation(e.Seq)
-	before := p.turns
+	before := p.turns.cur
 	if d.Conversation {
 		c, ok := p.saved[d.Back]
 		if !ok {
 			return
 		}
-		p.surface, p.transcript, p.todos, p.turns, p.rewinds = c.surface, c.transcript, c.todos, c.turns, c.rewinds
+		p.restoreConversation(c)
 		p.replaced = true
 	} else if d.Undo != 0 {
-		p.rewinds = slices.DeleteFunc(slices.Clone(p.rewinds), func(r RewindPoint) bool { return r.Seq == d.Undo })
+		p.rewinds.replace(slices.DeleteFunc(slices.Clone(p.rewinds.cur), func(r RewindPoint) bool { return r.Seq == d.Undo }))
 	}
 	if d.Undo == 0 {
-		rp := RewindPoint{Seq: e.Seq, Rewind: d}
-		for _, t := range before[len(p.turns):] {
+		rp := RewindPoint{Seq: e.Seq, Rewind: Rewind{Turn: d.Turn, Conversation: d.Conversation, Back: d.Back,
+			Files: strings.Clone(d.Files), Before: strings.Clone(d.Before), Journal: strings.Clone(d.Journal)}}
+		for _, t := range before[len(p.turns.cur):] {
 			rp.Turns = append(rp.Turns, t.turn)
 		}
-		p.rewinds = push(p.rewinds, rp)
+		p.rewinds.cur = push(p.rewinds.cur, rp)
 	}
 }
 
 // Turns are the turns of the conversation as it stands, oldest first:
 // turns a rewind took back are not among them.
 func (p *Projection) Turns() []TurnPoint {
-	out := make([]TurnPoint, len(p.turns))
-	for i, t := range p.turns {
+	out := make([]TurnPoint, len(p.turns.cur))
+	for i, t := range p.turns.cur {
 		out[i] = TurnPoint{Turn: t.turn, Seq: t.seq, Time: t.time}
 		if n := p.turnNotes[t.turn]; n != nil {
 			out[i].Prompt, out[i].Checkpoint, out[i].Changed = n.prompt, n.checkpoint, slices.Clone(n.changed)
@@ -223,7 +297,7 @@ func (p *Projection) Turns() []TurnPoint {
 
 // Rewinds are the rewinds that stand, oldest first: the latest is what
 // undoing a rewind undoes.
-func (p *Projection) Rewinds() []RewindPoint { return slices.Clone(p.rewinds) }
+func (p *Projection) Rewinds() []RewindPoint { return slices.Clone(p.rewinds.cur) }
 
 // RewoundTurns are the turns of events that a rewind took back, in order:
 // they stay in the log but not in the conversation.
@@ -237,7 +311,7 @@ func RewoundTurns(h Header, events []Event) []int {
 		}
 	}
 	standing := map[int]bool{}
-	for _, t := range p.turns {
+	for _, t := range p.turns.cur {
 		standing[t.turn] = true
 	}
 	var out []int

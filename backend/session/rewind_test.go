@@ -19,7 +19,8 @@ func threeTurns() []Data {
 
 func surfaceTexts(p *Projection) []string {
 	var out []string
-	for _, m := range p.Surface() {
+	all, _ := p.Surface(nil)
+	for _, m := range all {
 		if m.Role == llm.RoleUser {
 			out = append(out, m.Content)
 		}
@@ -27,14 +28,23 @@ func surfaceTexts(p *Projection) []string {
 	return out
 }
 
-func transcriptTurns(p *Projection) []int {
+func transcriptTurns(t *testing.T, p *Projection, events Events) []int {
 	var out []int
-	for _, e := range p.Transcript() {
+	for _, e := range transcriptOf(t, p, events) {
 		if d, ok := e.Data.(TurnStart); ok {
 			out = append(out, d.Turn)
 		}
 	}
 	return out
+}
+
+func transcriptOf(t *testing.T, p *Projection, events Events) []Event {
+	t.Helper()
+	tr, err := p.Transcript(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
 
 func turnNumbers(p *Projection) []int {
@@ -46,14 +56,14 @@ func turnNumbers(p *Projection) []int {
 }
 
 func TestRewindReturnsTheConversationToBeforeTheTurn(t *testing.T) {
-	p := project(append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})...)
+	p, evs := projectEvents(append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})...)
 	if got := surfaceTexts(p); !reflect.DeepEqual(got, []string{"a"}) {
 		t.Errorf("want the surface to hold only turn 1's prompt, got %v", got)
 	}
-	if got := len(p.Surface()); got != 4 {
+	if got := len(surface(t, p)); got != 4 {
 		t.Errorf("want turn 1's 4 messages on the surface, got %d", got)
 	}
-	if got := transcriptTurns(p); !reflect.DeepEqual(got, []int{1}) {
+	if got := transcriptTurns(t, p, evs); !reflect.DeepEqual(got, []int{1}) {
 		t.Errorf("want the transcript to show only turn 1, got turns %v", got)
 	}
 	if got := turnNumbers(p); !reflect.DeepEqual(got, []int{1}) {
@@ -70,11 +80,11 @@ func TestRewindReturnsTheConversationToBeforeTheTurn(t *testing.T) {
 func TestTurnsAfterARewindContinueFromTheEarlierPoint(t *testing.T) {
 	data := append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})
 	data = append(data, completedTurn(4, "d")...)
-	p := project(data...)
+	p, evs := projectEvents(data...)
 	if got := surfaceTexts(p); !reflect.DeepEqual(got, []string{"a", "d"}) {
 		t.Errorf("want prompts a then d on the surface, got %v", got)
 	}
-	if got := transcriptTurns(p); !reflect.DeepEqual(got, []int{1, 4}) {
+	if got := transcriptTurns(t, p, evs); !reflect.DeepEqual(got, []int{1, 4}) {
 		t.Errorf("want the transcript to show turns 1 and 4, got %v", got)
 	}
 	if got := RewoundTurns(testHeader("s1"), events(data...)); !reflect.DeepEqual(got, []int{2, 3}) {
@@ -87,11 +97,11 @@ func TestUndoingARewindBringsTheTurnsBack(t *testing.T) {
 	data := append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})
 	data = append(data, completedTurn(4, "d")...)
 	data = append(data, Rewind{Conversation: true, Back: 33, Undo: 33})
-	p := project(data...)
+	p, evs := projectEvents(data...)
 	if got := surfaceTexts(p); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
 		t.Errorf("want prompts a, b, c back on the surface, got %v", got)
 	}
-	if got := transcriptTurns(p); !reflect.DeepEqual(got, []int{1, 2, 3}) {
+	if got := transcriptTurns(t, p, evs); !reflect.DeepEqual(got, []int{1, 2, 3}) {
 		t.Errorf("want the transcript to show turns 1–3 again, got %v", got)
 	}
 	if got := turnNumbers(p); !reflect.DeepEqual(got, []int{1, 2, 3}) {
@@ -106,16 +116,16 @@ func TestRewindBeforeACompactionBringsBackTheUnsummarisedHistory(t *testing.T) {
 	// Turns 1 and 2 (0–21) are summarised at 22–24, then turn 3 starts at 25.
 	data := compacted()
 	data = append(data, Rewind{Turn: 2, Conversation: true, Back: 11})
-	p := project(data...)
+	p, evs := projectEvents(data...)
 	var got []string
-	for _, m := range p.Surface() {
+	for _, m := range surface(t, p) {
 		got = append(got, string(m.Role)+":"+m.Content)
 	}
 	want := []string{"user:a", "assistant:", "tool:main.go", "assistant:done"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("want turn 1 as it was before the summary, got %v", got)
 	}
-	for _, e := range p.Transcript() {
+	for _, e := range transcriptOf(t, p, evs) {
 		if e.Type == (CompactionMarker{}).EventType() {
 			t.Errorf("want no compaction marker before the compaction happened, got one at seq %d", e.Seq)
 		}
@@ -155,7 +165,7 @@ func TestRewindRestoresTheTodosOfItsPoint(t *testing.T) {
 func TestContextEstimateAfterARewindCountsTheSurface(t *testing.T) {
 	p := project(append(threeTurns(), Rewind{Turn: 2, Conversation: true, Back: 11})...)
 	bytes := 0
-	for _, m := range p.Surface() {
+	for _, m := range surface(t, p) {
 		bytes += messageBytes(m)
 	}
 	if got, want := p.ContextTokens(), bytes/bytesPerToken; got != want {

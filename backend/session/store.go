@@ -24,24 +24,19 @@ const titleRepeatBytes = listWindow / 2
 var ErrClosed = errors.New("session log is closed")
 
 // Log is an open session log: the single writer of one JSONL file. It holds
-// the session's lock from Create or Open until Close. Its methods are safe
-// for concurrent use.
+// the session's lock from Create or Open until Close. It keeps the fold of
+// its events (Projection) and where their lines are, not the events: they
+// are read back from the file on demand (ReadEvents, History). Its methods
+// are safe for concurrent use.
 type Log struct {
-	mu       sync.Mutex
-	path     string
-	header   Header
-	file     *os.File
-	w        *bufio.Writer
-	enc      *lineEncoder
+	mu  sync.Mutex
+	st  logState
+	w   *bufio.Writer
+	enc *lineEncoder
+	// lock is nil for a Log that only reads (ReadProjection).
 	lock     *fileLock
-	events   []Event
 	repaired []Event
-	nextSeq  int64
 	closed   bool
-	// size is the log's length including buffered lines; titleEnd is
-	// where the line of the latest title, title, ends (nil: no title yet).
-	size, titleEnd int64
-	title          *Title
 	// newEntry is set while the directory entry of a newly created log
 	// has not been synced: the first Sync makes it durable.
 	newEntry bool
@@ -71,22 +66,26 @@ func Create(path string, h Header) (*Log, error) {
 	if err != nil {
 		return nil, errors.Join(err, lock.release())
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("create session %s: %w", h.ID, err), lock.release())
 	}
 	if _, err = f.Write(line); err != nil {
 		return nil, errors.Join(fmt.Errorf("create session %s: %w", h.ID, err), f.Close(), lock.release())
 	}
-	l := newLog(path, h, f, lock, nil, 0)
-	l.size = int64(len(line))
+	// A stale index of an earlier log at this path must not be taken for
+	// this one's.
+	os.Remove(indexPath(path))
+	st := newState(path, h, f, int64(len(line)))
+	l := newLog(st, lock)
 	l.newEntry = true
 	return l, nil
 }
 
-// Open takes the lock of the log at path, reads it, truncates a torn last
-// line away and appends and syncs the events that close what a killed
-// writer left open (see Repaired). Appends continue the log.
+// Open takes the lock of the log at path, reads it (through its index when
+// that is current), truncates a torn last line away and appends and syncs
+// the events that close what a killed writer left open (see Repaired).
+// Appends continue the log.
 func Open(path string) (*Log, error) {
 	id := idFromPath(path)
 	if _, err := os.Stat(path); err != nil {
@@ -108,66 +107,107 @@ func openLocked(path string, lock *fileLock) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open session log: %w", err)
 	}
-	c, err := readContents(f, path)
-	if err == nil && c.torn {
-		err = f.Truncate(c.validSize)
+	st, torn, err := loadState(f, path)
+	if err == nil && torn {
+		err = f.Truncate(st.size)
 	}
 	if err != nil {
 		return nil, errors.Join(err, f.Close())
 	}
-	l := newLog(path, c.header, f, lock, c.events, c.nextSeq)
-	l.size = c.validSize
-	at := repairTime(c.header, c.events)
-	for _, d := range closers(c.events) {
+	l := newLog(st, lock)
+	open, err := l.st.openTurn()
+	if err != nil {
+		return nil, errors.Join(err, f.Close())
+	}
+	// The title is set aside while repairing, so that repair appends
+	// exactly what Read adds; the next Append repeats it if it is far
+	// behind.
+	title, titleEnd := l.st.title, l.st.titleEnd
+	l.st.title = nil
+	at := l.st.proj.LastActive()
+	for _, d := range closers(open) {
 		e, err := l.Append(at, d)
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("repair session log %s: %w", path, err), f.Close())
 		}
 		l.repaired = append(l.repaired, e)
 	}
-	// Known only after repair, so that repair appends exactly what Read
-	// adds; the next Append repeats the title if it is far behind.
-	l.title, l.titleEnd = c.title, c.titleEnd
+	l.st.title, l.st.titleEnd = title, titleEnd
 	if err := l.Sync(); err != nil {
 		return nil, errors.Join(fmt.Errorf("repair session log %s: %w", path, err), f.Close())
 	}
+	l.mu.Lock()
+	if l.st.indexed != l.st.size {
+		l.st.writeIndex()
+	}
+	l.mu.Unlock()
 	return l, nil
 }
 
-// Read loads the log at path without locking or writing it. A torn last
-// line is dropped and the repair events Open would append are added in
-// memory only, so the result equals what Open would load.
+// Read loads every event of the log at path without locking or writing
+// it. A torn last line is dropped and the repair events Open would append
+// are added in memory only, so the result equals what Open would load. It
+// costs the whole log; ReadProjection is what a reader of a session's
+// state wants.
 func Read(path string) (Header, []Event, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Header{}, nil, fmt.Errorf("read session log: %w", err)
 	}
 	defer f.Close()
-	c, err := readContents(f, path)
+	br := bufio.NewReaderSize(f, readBufferSize)
+	h, headerLen, err := readHeader(br, path)
 	if err != nil {
 		return Header{}, nil, err
 	}
-	at := repairTime(c.header, c.events)
-	seq := c.nextSeq
-	for _, d := range closers(c.events) {
-		c.events = append(c.events, Event{Type: d.EventType(), Seq: seq, Time: at, Data: d})
+	var events []Event
+	sc, err := scanEvents(br, path, position{off: headerLen, line: 2}, func(d decoded, _ int64, _ int) {
+		if !d.skip {
+			events = push(events, d.event)
+		}
+	})
+	if err != nil {
+		return Header{}, nil, err
+	}
+	at := h.Created
+	if len(events) > 0 {
+		at = events[len(events)-1].Time
+	}
+	seq := sc.end.seq
+	for _, d := range closers(events) {
+		events = append(events, Event{Type: d.EventType(), Seq: seq, Time: at, Data: d})
 		seq++
 	}
-	return c.header, c.events, nil
+	return h, events, nil
 }
 
-// repairTime stamps repair events with the last time the log shows, when
-// the writer was known to be alive.
-func repairTime(h Header, events []Event) time.Time {
-	if len(events) > 0 {
-		return events[len(events)-1].Time
+// ReadProjection folds the log at path, through its index when that is
+// current, without locking or writing it; the repair events Open would
+// append are folded in too, so it equals what Open would load.
+func ReadProjection(path string) (*Projection, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read session log: %w", err)
 	}
-	return h.Created
+	defer f.Close()
+	st, _, err := loadState(f, path)
+	if err != nil {
+		return nil, err
+	}
+	open, err := st.openTurn()
+	if err != nil {
+		return nil, err
+	}
+	at, seq := st.proj.LastActive(), st.nextSeq
+	for _, d := range closers(open) {
+		st.proj.Apply(Event{Type: d.EventType(), Seq: seq, Time: at, Data: d})
+		seq++
+	}
+	return st.proj, nil
 }
 
-func newLog(path string, h Header, f *os.File, lock *fileLock, events []Event, nextSeq int64) *Log {
-	return &Log{path: path, header: h, file: f, w: bufio.NewWriterSize(f, writeBufferSize),
-		enc: newLineEncoder(), lock: lock, events: events, nextSeq: nextSeq}
+func newLog(st logState, lock *fileLock) *Log {
+	return &Log{st: st, w: bufio.NewWriterSize(st.file, writeBufferSize), enc: newLineEncoder(), lock: lock}
 }
 
 // Append assigns the next seq, stamps now (to the millisecond) and buffers
@@ -178,7 +218,7 @@ func newLog(path string, h Header, f *os.File, lock *fileLock, events []Event, n
 // session shows.
 func (l *Log) Append(now time.Time, d Data) (Event, error) {
 	if _, ok := d.(CompactionMarker); ok || d == nil {
-		return Event{}, fmt.Errorf("append to session %s: %T is not a log event", l.header.ID, d)
+		return Event{}, fmt.Errorf("append to session %s: %T is not a log event", l.st.header.ID, d)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -189,66 +229,125 @@ func (l *Log) Append(now time.Time, d Data) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
-	if l.title != nil && l.size-l.titleEnd > titleRepeatBytes {
+	if l.st.title != nil && l.st.size-l.st.titleEnd > titleRepeatBytes {
 		// A failed write here is kept by the buffered writer and returned
 		// by the next Append or Sync; the event itself was appended.
-		_, _ = l.appendLocked(now, *l.title)
+		_, _ = l.appendLocked(now, *l.st.title)
 	}
 	return e, nil
 }
 
 func (l *Log) appendLocked(now time.Time, d Data) (Event, error) {
-	e := Event{Type: d.EventType(), Seq: l.nextSeq, Time: time.UnixMilli(now.UnixMilli()), Data: d}
+	e := Event{Type: d.EventType(), Seq: l.st.nextSeq, Time: time.UnixMilli(now.UnixMilli()), Data: d}
 	line, err := l.enc.encode(e)
 	if err != nil {
-		return Event{}, fmt.Errorf("append to session %s: %w", l.header.ID, err)
+		return Event{}, fmt.Errorf("append to session %s: %w", l.st.header.ID, err)
 	}
 	if _, err := l.w.Write(line); err != nil {
-		return Event{}, fmt.Errorf("append to session %s: %w", l.header.ID, err)
+		return Event{}, fmt.Errorf("append to session %s: %w", l.st.header.ID, err)
 	}
-	l.nextSeq++
-	l.size += int64(len(line))
-	l.events = append(l.events, e)
-	if t, ok := d.(Title); ok {
-		l.title, l.titleEnd = &t, l.size
-	}
+	off := l.st.size
+	l.st.size += int64(len(line))
+	l.st.ingest(decoded{event: e}, off, len(line)-1)
 	return e, nil
 }
 
 // Sync writes buffered events to the file and fsyncs it (and, the first
-// time after Create, the directory holding it).
+// time after Create, the directory holding it). Once the log has grown
+// well past its index, it writes a new one.
 func (l *Log) Sync() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		return ErrClosed
 	}
-	return l.syncLocked()
+	if err := l.syncLocked(); err != nil {
+		return err
+	}
+	if l.st.size-l.st.indexed > reindexBytes {
+		l.st.writeIndex()
+	}
+	return nil
 }
 
 func (l *Log) syncLocked() error {
 	if err := l.w.Flush(); err != nil {
-		return fmt.Errorf("sync session %s: %w", l.header.ID, err)
+		return fmt.Errorf("sync session %s: %w", l.st.header.ID, err)
 	}
-	if err := l.file.Sync(); err != nil {
-		return fmt.Errorf("sync session %s: %w", l.header.ID, err)
+	if err := l.st.file.Sync(); err != nil {
+		return fmt.Errorf("sync session %s: %w", l.st.header.ID, err)
 	}
 	if l.newEntry {
-		if err := syncDir(filepath.Dir(l.path)); err != nil {
-			return fmt.Errorf("sync session %s: %w", l.header.ID, err)
+		if err := syncDir(filepath.Dir(l.st.path)); err != nil {
+			return fmt.Errorf("sync session %s: %w", l.st.header.ID, err)
 		}
 		l.newEntry = false
 	}
 	return nil
 }
 
-// Events returns the loaded and appended events in seq order (events of
-// unknown ignorable types are absent). The slice is shared with the Log
-// and must not be modified; later appends do not change it.
-func (l *Log) Events() []Event {
+// lines flushes the buffered events and returns where the log's lines are.
+func (l *Log) lines() (lines, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.events[:len(l.events):len(l.events)]
+	if l.closed {
+		return lines{}, ErrClosed
+	}
+	if err := l.w.Flush(); err != nil {
+		return lines{}, fmt.Errorf("read session %s: %w", l.st.header.ID, err)
+	}
+	return l.st.lines(), nil
+}
+
+// ReadEvents reads back the events with the given seqs, which must be
+// ascending; events of unknown ignorable types are left out. The file is
+// read without holding up appends.
+func (l *Log) ReadEvents(seqs []int64) ([]Event, error) {
+	ls, err := l.lines()
+	if err != nil {
+		return nil, err
+	}
+	return ls.read(seqs)
+}
+
+// ReadAll reads back every event of the log, in seq order (events of
+// unknown ignorable types are absent). It costs the whole log.
+func (l *Log) ReadAll() ([]Event, error) {
+	ls, err := l.lines()
+	if err != nil {
+		return nil, err
+	}
+	seqs := make([]int64, ls.nextSeq)
+	for i := range seqs {
+		seqs[i] = int64(i)
+	}
+	return ls.read(seqs)
+}
+
+// Events is ReadAll for callers that cannot act on a read error (tests and
+// diagnostics): it returns nil when the log cannot be read.
+func (l *Log) Events() []Event {
+	events, err := l.ReadAll()
+	if err != nil {
+		return nil
+	}
+	return events
+}
+
+// Projection is a copy of the fold of every event in the log. It holds no
+// message bodies of the events before it was taken; Surface reads them
+// from the log.
+func (l *Log) Projection() *Projection {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.st.proj.Clone(false)
+}
+
+// NextSeq is the seq the next appended event gets.
+func (l *Log) NextSeq() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.st.nextSeq
 }
 
 // Repaired returns the events Open appended to close what the previous
@@ -260,13 +359,13 @@ func (l *Log) Repaired() []Event {
 }
 
 // Header returns the log's header.
-func (l *Log) Header() Header { return l.header }
+func (l *Log) Header() Header { return l.st.header }
 
 // Path returns the log's file path.
-func (l *Log) Path() string { return l.path }
+func (l *Log) Path() string { return l.st.path }
 
-// Close syncs, closes the file and releases the lock. Later calls return
-// nil.
+// Close syncs, brings the index up to date, closes the file and releases
+// the lock. Later calls return nil.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -274,7 +373,11 @@ func (l *Log) Close() error {
 		return nil
 	}
 	l.closed = true
-	return errors.Join(l.syncLocked(), l.file.Close(), l.lock.release())
+	err := l.syncLocked()
+	if err == nil && l.st.indexed != l.st.size {
+		l.st.writeIndex()
+	}
+	return errors.Join(err, l.st.file.Close(), l.lock.release())
 }
 
 // syncDir makes the entries of a directory durable.

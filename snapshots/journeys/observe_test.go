@@ -8,7 +8,6 @@ import (
 	"github.com/tack-agent/tack/app"
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
-	"github.com/tack-agent/tack/backend/session"
 )
 
 // observed is the program's backend, unchanged except that its live event
@@ -31,10 +30,10 @@ type observed struct {
 }
 
 // Subscribe counts the history as taken and watches the live queue.
-func (o *observed) Subscribe() ([]session.Event, app.Subscription) {
+func (o *observed) Subscribe() (agent.Snapshot, app.Subscription) {
 	history, sub := o.Backend.Subscribe()
 	o.mu.Lock()
-	o.taken += len(history)
+	o.taken += history.Projection.Len()
 	o.mu.Unlock()
 	return history, observedQueue{sub, o}
 }

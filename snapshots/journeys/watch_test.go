@@ -23,7 +23,13 @@ type watcher struct {
 }
 
 func watch(a *agent.Agent) *watcher {
-	events, sub := a.Subscribe()
+	snap, sub := a.Subscribe()
+	var events []session.Event
+	for _, e := range a.Events() {
+		if e.Seq < snap.NextSeq {
+			events = append(events, e)
+		}
+	}
 	return &watcher{sub: sub, events: events, status: agent.StatusIdle}
 }
 

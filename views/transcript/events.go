@@ -247,6 +247,7 @@ func (t *Transcript) toolResult(d session.ToolResult) {
 	b.tool.Result, b.tool.Done, b.tool.Failed, b.tool.Output = d.Card, true, d.IsError, d.Text
 	b.finished = true
 	t.changed(i)
+	delete(t.tools, d.CallID) // a call has one result
 }
 
 // turnEnd closes what the turn left streaming and explains every stop
@@ -260,6 +261,11 @@ func (t *Transcript) turnEnd(d session.TurnEnd) bool {
 		}
 	}
 	t.open = t.open[:0]
+	for key := range t.steps {
+		if key[0] == d.Turn {
+			delete(t.steps, key) // no step of an ended turn grows again
+		}
+	}
 	text, tone := TurnEndNotice(d)
 	if text == "" {
 		return true

@@ -24,6 +24,8 @@
 package transcript
 
 import (
+	"slices"
+
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/views/cards"
 	"github.com/tack-agent/tack/views/markdown"
@@ -169,4 +171,40 @@ func (t *Transcript) Measure() {
 		t.linesOf(i)
 	}
 	t.unmeasured = t.unmeasured[:0]
+}
+
+// Detached returns an empty transcript with t's settings, in which to
+// build the blocks of earlier history for Prepend.
+func (t *Transcript) Detached() *Transcript {
+	return &Transcript{set: t.set, th: t.th, md: t.md, mdDim: t.mdDim, tools: map[string]int{}, steps: map[[2]int]int{}}
+}
+
+// Prepend moves the blocks of c, made by Detached, in front of t's:
+// history read back from the log, older than anything t holds. Rows
+// counted from the bottom stay where they were. The steps c left open
+// belong to the past and are closed.
+func (t *Transcript) Prepend(c *Transcript) {
+	k := len(c.blocks)
+	if k == 0 {
+		return
+	}
+	for _, i := range c.open {
+		c.blocks[i].finished = true
+	}
+	t.blocks = slices.Concat(c.blocks, t.blocks)
+	for id, i := range t.tools {
+		t.tools[id] = i + k
+	}
+	for key, i := range t.steps {
+		t.steps[key] = i + k
+	}
+	for j := range t.open {
+		t.open[j] += k
+	}
+	unmeasured := slices.Clone(c.unmeasured)
+	for _, i := range t.unmeasured {
+		unmeasured = append(unmeasured, i+k)
+	}
+	t.unmeasured = unmeasured
+	t.h.reset(slices.Concat(c.h.vals, t.h.vals))
 }

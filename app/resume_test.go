@@ -1,0 +1,117 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/session/sessiontest"
+)
+
+// TestResumedLongSessionShowsTheLiveScreens: a long session is shown as it
+// happens in one chat model, and resumed from its log in another, which
+// starts from the latest turns and reads the rest as it scrolls up. At
+// the bottom, at the top and on the pages between (every page of the
+// shorter session, every 40th of the longer), the two screens are the
+// same.
+func TestResumedLongSessionShowsTheLiveScreens(t *testing.T) {
+	for _, messages := range []int{1_000, 10_000} {
+		t.Run(fmt.Sprintf("messages=%d", messages), func(t *testing.T) {
+			if testing.Short() && messages > 1_000 {
+				t.Skip("a 10,000-message session; skipped with -short")
+			}
+			path := filepath.Join(t.TempDir(), "s1.jsonl")
+			h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
+			if err := sessiontest.Write(path, h, messages, h.Created); err != nil {
+				t.Fatal(err)
+			}
+			_, events, err := session.Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := resume(t, path)
+			defer r.close()
+			resumed := r.model
+			live := liveModel(h, events, resumed.model, resumed.permission)
+			if r.model.tr.Blocks() >= live.tr.Blocks() {
+				t.Fatalf("want the resumed model to start with fewer blocks than the whole session's %d, got %d", live.tr.Blocks(), r.model.tr.Blocks())
+			}
+			wantSameScreen(t, "at the bottom", live, resumed)
+			toTop(live)
+			toTop(resumed)
+			wantSameScreen(t, "at the top", live, resumed)
+			every := 1
+			if messages > 1_000 {
+				every = 40
+			}
+			for page := 1; live.scroll > 0; page++ {
+				live.Update(keyMsg("pgdown"))
+				resumed.Update(keyMsg("pgdown"))
+				if page%every == 0 || live.scroll == 0 {
+					wantSameScreen(t, fmt.Sprintf("page %d from the top", page), live, resumed)
+				}
+			}
+		})
+	}
+}
+
+func keyMsg(s string) tea.KeyPressMsg {
+	switch s {
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome, Mod: tea.ModCtrl}
+	}
+	panic(s)
+}
+
+// liveModel is the chat model that showed events as they were logged.
+// The model and permission mode on its status row are the resumed one's.
+func liveModel(h session.Header, events []session.Event, model modelInfo, permission string) *Model {
+	be := &countingBackend{}
+	m := New(Options{Backend: be, Width: 120, Height: 40, Colour: true, Cwd: "/w", Home: "/home/u", Branch: "main"})
+	m.Update(subscribedMsg{sessionID: h.ID, header: h, sub: be, model: model, permission: permission,
+		history: agent.Snapshot{Projection: session.NewProjection(h)}})
+	for len(events) > 0 {
+		n := min(len(events), 11)
+		var batch []agent.Event
+		for _, e := range events[:n] {
+			batch = append(batch, agent.Logged{Event: e})
+		}
+		m.Update(eventsMsg{events: batch, model: model, permission: permission})
+		events = events[n:]
+	}
+	return m
+}
+
+// toTop scrolls m to the top, reading history as its commands would,
+// until the screen stops changing: heights far from anything drawn are
+// estimates until drawn.
+func toTop(m *Model) {
+	prev := ""
+	for range 100 {
+		m.Update(keyMsg("home"))
+		readHistory(m, m.be)
+		if s := screen(m); s == prev {
+			return
+		} else {
+			prev = s
+		}
+	}
+}
+
+func wantSameScreen(t *testing.T, where string, live, resumed *Model) {
+	t.Helper()
+	if l, r := ansi.Strip(screen(live)), ansi.Strip(screen(resumed)); l != r {
+		t.Fatalf("%s: want the resumed screen to be the live one\nlive:\n%s\nresumed:\n%s", where, l, r)
+	}
+	if l, r := screen(live), screen(resumed); l != r {
+		t.Fatalf("%s: want the resumed screen styled as the live one", where)
+	}
+}

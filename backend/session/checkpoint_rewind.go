@@ -1,0 +1,247 @@
+package session
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/tack-agent/tack/backend/card"
+)
+
+// The parts of a checkpoint that serve rewinds: the notes of each turn and
+// the conversations saved before each turn and rewind, which name states
+// of the projection's histories and share their todo lists.
+
+func (w *wire) ref(r listRef) {
+	w.uint(uint64(r.v))
+	w.uint(uint64(r.n))
+}
+
+func (r *unwire) ref() listRef { return listRef{v: int(r.uint()), n: int(r.uint())} }
+
+func encodeNotes(w *wire, notes map[int]*turnNotes) {
+	turns := slices.Sorted(maps.Keys(notes))
+	w.uint(uint64(len(turns)))
+	for _, n := range turns {
+		t := notes[n]
+		w.int(int64(n))
+		w.str(t.prompt)
+		encodeCheckpoint(w, t.checkpoint)
+		encodeStrings(w, t.changed)
+	}
+}
+
+func decodeNotes(r *unwire) map[int]*turnNotes {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make(map[int]*turnNotes, n)
+	for range n {
+		turn := int(r.int())
+		out[turn] = &turnNotes{prompt: r.str(), checkpoint: decodeCheckpoint(r), changed: decodeStrings(r)}
+	}
+	return out
+}
+
+func encodeCheckpoint(w *wire, c Checkpoint) {
+	w.int(int64(c.Turn))
+	w.int(int64(c.Step))
+	w.str(string(c.Phase))
+	w.str(c.ID)
+	w.str(c.Store)
+	encodeStrings(w, c.Changed)
+	w.uint(uint64(len(c.Skipped)))
+	for _, f := range c.Skipped {
+		w.str(f.Path)
+		w.int(f.Size)
+		w.str(f.Reason)
+	}
+	w.str(c.Error)
+	w.str(c.Notice)
+}
+
+func decodeCheckpoint(r *unwire) Checkpoint {
+	c := Checkpoint{Turn: int(r.int()), Step: int(r.int()), Phase: CheckpointPhase(r.str()), ID: r.str(), Store: r.str()}
+	c.Changed = decodeStrings(r)
+	if n := r.count(); n > 0 {
+		c.Skipped = make([]SkippedFile, n)
+		for i := range c.Skipped {
+			c.Skipped[i] = SkippedFile{Path: r.str(), Size: r.int(), Reason: r.str()}
+		}
+	}
+	c.Error = r.str()
+	c.Notice = r.str()
+	return c
+}
+
+func encodeStrings(w *wire, ss []string) {
+	w.uint(uint64(len(ss)))
+	for _, s := range ss {
+		w.str(s)
+	}
+}
+
+func decodeStrings(r *unwire) []string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = r.str()
+	}
+	return out
+}
+
+// savedEntry is a saved conversation as read, its todo list still a number
+// in the checkpoint's todo table.
+type savedEntry struct {
+	seq   int64
+	c     conversation
+	todos int
+}
+
+func encodeSaved(w *wire, saved map[int64]conversation, todos *todoTable) {
+	seqs := slices.Sorted(maps.Keys(saved))
+	w.uint(uint64(len(seqs)))
+	prev := int64(0)
+	for _, seq := range seqs {
+		c := saved[seq]
+		w.int(seq - prev)
+		prev = seq
+		w.ref(c.surface)
+		w.ref(c.transcript)
+		w.ref(c.turns)
+		w.ref(c.rewinds)
+		w.int(c.lastEnd)
+		w.uint(uint64(c.surfaceBytes))
+		todos.write(w, c.todos)
+	}
+}
+
+func decodeSaved(r *unwire) []savedEntry {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]savedEntry, n)
+	prev := int64(0)
+	for i := range out {
+		seq := prev + r.int()
+		prev = seq
+		c := conversation{surface: r.ref(), transcript: r.ref(), turns: r.ref(), rewinds: r.ref(), lastEnd: r.int(), surfaceBytes: int(r.uint())}
+		out[i] = savedEntry{seq: seq, c: c, todos: int(r.uint())}
+	}
+	return out
+}
+
+// todoTable numbers the distinct todo lists a checkpoint holds, so that
+// the lists saved conversations share are written once. 0 is no list.
+type todoTable struct {
+	ids   map[todoKey]int
+	lists [][]card.TodoItem
+}
+
+// todoKey is a todo list's identity: lists are replaced whole, never
+// changed, so one array is one list.
+type todoKey struct {
+	first *card.TodoItem
+	n     int
+}
+
+func (t *todoTable) write(w *wire, l []card.TodoItem) {
+	if l == nil {
+		w.uint(0)
+		return
+	}
+	k := todoKey{n: len(l)}
+	if len(l) > 0 {
+		k.first = &l[0]
+	}
+	id, ok := t.ids[k]
+	if !ok {
+		if t.ids == nil {
+			t.ids = map[todoKey]int{}
+		}
+		t.lists = append(t.lists, l)
+		id = len(t.lists)
+		t.ids[k] = id
+	}
+	w.uint(uint64(id))
+}
+
+func (t *todoTable) encode(w *wire) {
+	w.uint(uint64(len(t.lists)))
+	for _, l := range t.lists {
+		w.uint(uint64(len(l)))
+		for _, item := range l {
+			w.str(item.Content)
+			w.str(string(item.Status))
+		}
+	}
+}
+
+// todoLists is a todo table as read.
+type todoLists [][]card.TodoItem
+
+func decodeTodoTable(r *unwire) todoLists {
+	out := make(todoLists, r.count())
+	for i := range out {
+		out[i] = make([]card.TodoItem, r.count())
+		for j := range out[i] {
+			out[i][j] = card.TodoItem{Content: r.str(), Status: card.TodoStatus(r.str())}
+		}
+	}
+	return out
+}
+
+// get is list id, failing r for an id the table does not have.
+func (l todoLists) get(r *unwire, id int) []card.TodoItem {
+	switch {
+	case id == 0:
+		return nil
+	case id > len(l):
+		r.err = errShortIndex
+		return nil
+	}
+	return l[id-1]
+}
+
+func encodeRewinds(w *wire, rewinds []RewindPoint) {
+	w.uint(uint64(len(rewinds)))
+	for _, r := range rewinds {
+		w.int(r.Seq)
+		w.int(int64(r.Turn))
+		w.bool(r.Conversation)
+		w.int(r.Back)
+		w.int(r.Undo)
+		w.str(r.Files)
+		w.str(r.Before)
+		w.str(r.Journal)
+		w.uint(uint64(len(r.Turns)))
+		for _, t := range r.Turns {
+			w.int(int64(t))
+		}
+	}
+}
+
+func decodeRewinds(r *unwire) []RewindPoint {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]RewindPoint, n)
+	for i := range out {
+		p := RewindPoint{Seq: r.int()}
+		p.Rewind = Rewind{Turn: int(r.int()), Conversation: r.bool(), Back: r.int(), Undo: r.int(),
+			Files: r.str(), Before: r.str(), Journal: r.str()}
+		if k := r.count(); k > 0 {
+			p.Turns = make([]int, k)
+			for j := range p.Turns {
+				p.Turns[j] = int(r.int())
+			}
+		}
+		out[i] = p
+	}
+	return out
+}

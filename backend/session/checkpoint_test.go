@@ -1,0 +1,81 @@
+package session
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/card"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/checkpoint.golden")
+
+// foldedEverything is a projection in which every field holds something:
+// a closed turn, one event of every type, then an open turn with a todo
+// list, a prompt and a pruned tool result.
+func foldedEverything() (*Projection, Events) {
+	data := append(completedTurn(1, "a"), everyType()...)
+	data = append(data,
+		TurnStart{Turn: 2},
+		UserMessage{Turn: 2, Kind: KindPrompt, Text: "second prompt"},
+		TodoWrite{Turn: 2, Todos: []card.TodoItem{{Content: "b", Status: "in_progress"}}},
+		ToolResult{Turn: 2, CallID: "a-c1", Name: "bash", Text: "[pruned]", Replace: &Span{Start: 5, End: 5}},
+	)
+	return projectEvents(data...)
+}
+
+// encoded is the checkpoint bytes of p.
+func encoded(p *Projection) []byte {
+	var w wire
+	encodeProjection(&w, p)
+	return w.b
+}
+
+func TestCheckpointRoundTripsEveryField(t *testing.T) {
+	p, _ := foldedEverything()
+	v := reflect.ValueOf(p).Elem()
+	for i := range v.NumField() {
+		if name := v.Type().Field(i).Name; name != "refs" && v.Field(i).IsZero() {
+			t.Errorf("want the fixture to set Projection.%s, so the checkpoint is seen to keep it; "+
+				"extend foldedEverything (and encodeProjection, if it does not write the field)", name)
+		}
+	}
+	got := decodeProjection(&unwire{b: encoded(p)}, p.header)
+	if want := p.Clone(true); !reflect.DeepEqual(got, want) {
+		t.Errorf("want the checkpoint to read back as the projection written\nwant %+v\ngot  %+v", want, got)
+	}
+}
+
+// TestCheckpointVersion guards indexVersion: an index written by a tack
+// whose fold gave a different projection must not be read as current.
+// When this fails, what a fold produces (or the encoding) has changed:
+// bump indexVersion and run the test with -update.
+func TestCheckpointVersion(t *testing.T) {
+	p, _ := foldedEverything()
+	sum := sha256.Sum256(encoded(p))
+	got := fmt.Sprintf("indexVersion %d\ncheckpoint sha256 %s\n", indexVersion, hex.EncodeToString(sum[:]))
+	path := filepath.Join("testdata", "checkpoint.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		wantVersion, _, _ := strings.Cut(string(want), "\n")
+		if strings.HasPrefix(got, wantVersion+"\n") {
+			t.Fatalf("the checkpoint of the same fold changed under %s: bump indexVersion in index.go, "+
+				"then run go test ./backend/session -run CheckpointVersion -update", wantVersion)
+		}
+		t.Fatalf("want %s, got %s; run with -update after bumping indexVersion", want, got)
+	}
+}
