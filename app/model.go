@@ -283,6 +283,9 @@ func (m *Model) applyLogged(e session.Event) tea.Cmd {
 	if d, ok := e.Data.(session.AssistantMessage); ok && m.model.known {
 		m.spent += m.model.spec.Cost(d.Usage, e.Time)
 	}
+	if d, ok := e.Data.(session.TaskUsage); ok {
+		m.spent += d.Cost // a subagent's step, priced by the backend at its model
+	}
 	if d, ok := e.Data.(session.Rewind); ok && d.Conversation {
 		m.tr.Clear()
 		return m.readEarlierFrom(e.Seq, true)

@@ -60,8 +60,11 @@ func (m *Model) statusRow() string {
 		s.ContextPct = m.proj.ContextTokens() * 100 / m.model.spec.ContextWindow
 	}
 	if m.model.known {
-		s.Cost = m.spent
 		_, s.OffPeak = m.model.spec.PriceAt(m.opts.Now())
+	}
+	if m.model.known || m.spent > 0 {
+		// A subagent on a priced model costs even under an unpriced one.
+		s.Cost = m.spent
 	}
 	if m.running() {
 		s.Queued = m.queued

@@ -248,6 +248,10 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 		if d.Turn == t.turn {
 			t.apiMs += d.Timing.ModelWait + d.Timing.Thinking + d.Timing.Response
 		}
+	case session.TaskUsage:
+		// A subagent's step: its usage and cost count in the result.
+		t.usage = t.usage.Add(d.Usage)
+		t.cost += d.Cost
 	case session.Retry:
 		fmt.Fprintln(p.o.Stderr, RetryNotice(d))
 	case session.HookRun:

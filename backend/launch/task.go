@@ -195,8 +195,9 @@ func (w *childWatch) apply(e agent.Event) (session.TurnEnd, bool) {
 func (w *childWatch) assistant(d session.AssistantMessage, at time.Time) {
 	w.out.Usage = w.out.Usage.Add(d.Usage)
 	m, _ := w.catalog.Lookup(w.out.Model)
-	w.out.Cost += m.Cost(d.Usage, at)
-	record(w.job.Env, session.TaskUsage{CallID: w.job.CallID, Child: w.out.Child, Model: w.out.Model, Usage: d.Usage})
+	cost := m.Cost(d.Usage, at)
+	w.out.Cost += cost
+	record(w.job.Env, session.TaskUsage{CallID: w.job.CallID, Child: w.out.Child, Model: w.out.Model, Usage: d.Usage, Cost: cost})
 	if text := strings.TrimSpace(d.Text); text != "" {
 		w.answer = text
 		if len(d.ToolCalls) > 0 {

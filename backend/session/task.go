@@ -23,6 +23,9 @@ type (
 		Child  string    `json:"child"`
 		Model  string    `json:"model"`
 		Usage  llm.Usage `json:"usage"`
+		// Cost is what the step cost in USD at the child's model, 0 when
+		// the catalog has no price for it.
+		Cost float64 `json:"cost,omitempty"`
 	}
 )
 

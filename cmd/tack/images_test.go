@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"image"
 	"image/png"
 	"os"
@@ -40,5 +41,27 @@ func TestPrintImageFlagRefusesWhatIsNoImage(t *testing.T) {
 	r.closeStdin()
 	if code := r.exitCode(10 * time.Second); code != 2 || !strings.Contains(r.stderr.String(), "--image notes.png: not a PNG, JPEG, GIF or WebP image") {
 		t.Fatalf("want exit 2 naming the file, got %d (stderr %q)", code, r.stderr.String())
+	}
+}
+
+func TestPrintCostCountsASubagentsSteps(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("t1", "task", `{"description":"Look","prompt":"look around"}`, 1), llmtest.Usage(0, 1_000_000, 0, 0)),
+		llmtest.Reply(llmtest.Text("nothing here", 0), llmtest.Usage(0, 3_000_000, 0, 0)),
+		llmtest.Reply(llmtest.Text("done", 0), llmtest.Usage(0, 0, 0, 0)))
+	r := startTack(t, srv, "-p", "look", "--output-format", "json", "--model", "deepseek-v4-pro")
+	r.closeStdin()
+	if code := r.exitCode(20 * time.Second); code != 0 {
+		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
+	}
+	var rec printRecord
+	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil {
+		t.Fatal(err)
+	}
+	// Uncached tokens on deepseek-v4-pro, a million the parent's and three
+	// the child's: the parent's alone cost at most 1.32 (peak), all four
+	// at least 2.64 (off-peak).
+	if rec.TotalCostUSD == nil || *rec.TotalCostUSD < 2 {
+		t.Fatalf("want the child's step priced into total_cost_usd, got %v", rec.TotalCostUSD)
 	}
 }
