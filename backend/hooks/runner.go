@@ -33,6 +33,11 @@ type Options struct {
 // Its methods are safe for concurrent use.
 type Runner struct {
 	opts Options
+	// ctx ends the notification hooks, which run on their own; bg waits
+	// for them.
+	ctx    context.Context
+	cancel context.CancelFunc
+	bg     sync.WaitGroup
 
 	mu       sync.Mutex
 	decided  bool // the user answered about the project's hooks
@@ -42,7 +47,16 @@ type Runner struct {
 var _ agent.Hooks = (*Runner)(nil)
 
 // NewRunner makes a runner of the hooks.
-func NewRunner(o Options) *Runner { return &Runner{opts: o} }
+func NewRunner(o Options) *Runner {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Runner{opts: o, ctx: ctx, cancel: cancel}
+}
+
+// Close ends the notification hooks still running and waits for them.
+func (r *Runner) Close() {
+	r.cancel()
+	r.bg.Wait()
+}
 
 // Empty reports whether there are no hooks to run.
 func (r *Runner) Empty() bool { return len(r.opts.Hooks) == 0 }
@@ -168,9 +182,17 @@ func (r *Runner) Stopping(ctx context.Context, turn int, again bool) string {
 	return strings.Join(reasons, "\n")
 }
 
-// Notify runs notification hooks with message (tack needs the user).
-func (r *Runner) Notify(ctx context.Context, message string) {
-	r.runAll(ctx, 0, Notification, Input{Message: message}, "")
+// Notify runs the notification hooks with message (tack needs the user)
+// in the background: the request waits for the user, not for them.
+func (r *Runner) Notify(message string) {
+	if r.ctx.Err() != nil {
+		return
+	}
+	r.bg.Add(1)
+	go func() {
+		defer r.bg.Done()
+		r.runAll(r.ctx, 0, Notification, Input{Message: message}, "")
+	}()
 }
 
 // rawArgs is the call's arguments as a JSON object (an empty one when

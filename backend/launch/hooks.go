@@ -52,7 +52,7 @@ func (s *Session) newHooks(o Options, cfg config.File) (*hooks.Runner, []string)
 			return s.approveProject(ctx, store, content, ProjectSettingsFile, hooksApprovalText(projHooks))
 		},
 	})
-	s.Broker.Observe(func(req *interact.Request) { go r.Notify(context.Background(), requestMessage(req)) })
+	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req)) })
 	return r, problems
 }
 

@@ -1,11 +1,15 @@
 package launch
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -118,5 +122,60 @@ func TestProjectHooksWithoutApprovalDoNotRun(t *testing.T) {
 	}
 	if n := noticesOf(t, s, 1); !strings.Contains(n, "do not run in this session") {
 		t.Errorf("notice = %q", n)
+	}
+}
+
+// denyApprovals answers every approval with deny until the test ends.
+func denyApprovals(t *testing.T, b *interact.Broker) {
+	t.Helper()
+	unmount := b.Mount()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			for _, r := range b.Pending() {
+				if r.Approval != nil {
+					r.Decide(interact.Decision{Verdict: interact.Deny})
+				}
+			}
+			select {
+			case <-b.Changes():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done; unmount() })
+}
+
+func TestNotificationHookHearsOfAnApproval(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	heard := filepath.Join(t.TempDir(), "heard.json")
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("[[hooks.notification]]\ncommand = \"cat > "+heard+"\"\n"), 0o600)
+	llm := llmtest.New(t, bashCall("call_1", "echo hi"), llmtest.ReplyText("ok"))
+	s := openMCP(t, home, cwd, "ask", llm)
+	denyApprovals(t, s.Broker)
+	_, sub := s.Agent.Subscribe()
+	defer sub.Close()
+	runTurn(t, s, "greet")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for ran := false; !ran; {
+		evs, err := sub.Wait(ctx)
+		if err != nil {
+			t.Fatal("the notification hook never ran")
+		}
+		for _, e := range evs {
+			if l, ok := e.(agent.Logged); ok {
+				if d, ok := l.Data.(session.HookRun); ok && d.Event == "notification" {
+					ran = true
+				}
+			}
+		}
+	}
+	b, _ := os.ReadFile(heard)
+	if !strings.Contains(string(b), `"hook_event_name":"Notification"`) || !strings.Contains(string(b), `"message":"tack needs your permission to use bash"`) {
+		t.Errorf("the hook heard %s", b)
 	}
 }

@@ -210,6 +210,9 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		Checkpoints: ckpts, Retention: agent.Retention{Turns: cfg.Checkpoints.Turns(), Days: cfg.Checkpoints.Days()},
 	})
 	s.closers = append(s.closers, s.Agent.Close)
+	if hookRunner != nil {
+		s.closers = append(s.closers, hookRunner.Close)
+	}
 	s.Policy.SetPlan(s.Agent.PlanMode())
 	for _, p := range append(append(cfg.Problems, skillProblems...), hookProblems...) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
