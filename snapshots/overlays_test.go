@@ -2,7 +2,6 @@ package snapshots
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // overlaySizes are the sizes every overlay is pinned at: roomy and cramped.
@@ -167,15 +167,8 @@ var overlayCases = []overlayCase{
 	{name: "file_menu", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
 		home := t.TempDir()
 		root := filepath.Join(home, "project")
-		for _, p := range []string{"main.go", "main_test.go", "cmd/tack/main.go", "docs/manual.md", ".hidden/main.go"} {
-			full := filepath.Join(root, p)
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testkit.WriteTree(t, root, map[string]string{"main.go": "x", "main_test.go": "x", "cmd/tack/main.go": "x",
+			"docs/manual.md": "x", ".hidden/main.go": "x"})
 		f.Workspace = root
 		return []func(*app.Options){func(o *app.Options) { o.Cwd, o.Home = root, home }}
 	}, drive: func(t *testing.T, tt *Term) { tt.Type("look at @ma") }, want: []string{"look at @ma", "File · main.go"}},

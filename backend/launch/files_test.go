@@ -3,14 +3,13 @@ package launch
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // TestCompletionAndGlobListTheSameFiles opens a session in a work tree
@@ -18,19 +17,8 @@ import (
 // and the model's glob tool keep exactly the same files.
 func TestCompletionAndGlobListTheSameFiles(t *testing.T) {
 	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
-	write := func(root string, files map[string]string) {
-		for name, body := range files {
-			p := filepath.Join(root, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	write(userHome, map[string]string{".config/git/ignore": "*.swp\n"})
-	write(cwd, map[string]string{
+	testkit.WriteTree(t, userHome, map[string]string{".config/git/ignore": "*.swp\n"})
+	testkit.WriteTree(t, cwd, map[string]string{
 		".git/HEAD": "ref: refs/heads/main\n", ".git/info/exclude": "secret.txt\n",
 		".gitignore": "*.log\n!keep.log\nbuild/\nnode_modules/\n", ".ignore": "vendor.go\n",
 		"a.go": "", "vendor.go": "", "app.log": "", "keep.log": "", "secret.txt": "", "notes.swp": "",

@@ -4,18 +4,20 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestBranchReadsHEAD(t *testing.T) {
 	main, wt, plain := t.TempDir(), t.TempDir(), t.TempDir()
-	writeTree(t, main, map[string]string{
+	testkit.WriteTree(t, main, map[string]string{
 		".git/HEAD": "ref: refs/heads/feature/walker\n", "src/x.go": "",
 		".git/worktrees/wt/HEAD": "0123456789abcdef0123456789abcdef01234567\n", ".git/worktrees/wt/commondir": "../..\n",
 	})
-	writeTree(t, wt, map[string]string{".git": "gitdir: " + filepath.Join(main, ".git", "worktrees", "wt") + "\n"})
+	testkit.WriteTree(t, wt, map[string]string{".git": "gitdir: " + filepath.Join(main, ".git", "worktrees", "wt") + "\n"})
 	sub := t.TempDir()
-	writeTree(t, sub, map[string]string{".git": "gitdir: ../modules/sub\n"})
-	writeTree(t, filepath.Dir(sub), map[string]string{"modules/sub/HEAD": "ref: refs/heads/main\n"})
+	testkit.WriteTree(t, sub, map[string]string{".git": "gitdir: ../modules/sub\n"})
+	testkit.WriteTree(t, filepath.Dir(sub), map[string]string{"modules/sub/HEAD": "ref: refs/heads/main\n"})
 	tests := []struct{ name, dir, want string }{
 		{"a branch", main, "feature/walker"},
 		{"from a subdirectory", filepath.Join(main, "src"), "feature/walker"},

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // These tests take real git as the oracle: for a work tree, the files
@@ -84,9 +86,9 @@ func (g gitCmd) build(t testing.TB, tree repoTree) string {
 	t.Helper()
 	root := t.TempDir()
 	g.run(t, root, "init", "-q")
-	writeTree(t, root, tree.files)
-	writeTree(t, root, map[string]string{".git/info/exclude": tree.exclude})
-	writeTree(t, g.home, map[string]string{".config/git/ignore": tree.global})
+	testkit.WriteTree(t, root, tree.files)
+	testkit.WriteTree(t, root, map[string]string{".git/info/exclude": tree.exclude})
+	testkit.WriteTree(t, g.home, map[string]string{".config/git/ignore": tree.global})
 	if len(tree.cached) > 0 {
 		g.run(t, root, append([]string{"add", "--"}, tree.cached...)...)
 	}

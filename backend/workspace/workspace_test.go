@@ -8,21 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-)
 
-// writeTree creates files (slash path → content) under root.
-func writeTree(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/tack-agent/tack/snapshots/testkit"
+)
 
 // walked is every entry w's Walk visits under root that is not a
 // directory, sorted.
@@ -97,19 +85,19 @@ var everyRuleKept = []string{".gitignore", ".ignore", "a.go", "docs/my notes.md"
 // userHome writes a home whose default global excludes file ignores *.swp.
 func userHome(t testing.TB) string {
 	home := t.TempDir()
-	writeTree(t, home, map[string]string{".config/git/ignore": "*.swp\n"})
+	testkit.WriteTree(t, home, map[string]string{".config/git/ignore": "*.swp\n"})
 	return home
 }
 
 func TestWalkHonoursEveryIgnoreSource(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, everyRule)
+	testkit.WriteTree(t, root, everyRule)
 	same(t, "kept", everyRuleKept, walked(t, New(Options{Home: userHome(t)}), root))
 }
 
 func TestWalkBelowTheTopAppliesTheParentsRules(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, everyRule)
+	testkit.WriteTree(t, root, everyRule)
 	got := walked(t, New(Options{Home: userHome(t)}), filepath.Join(root, "sub"))
 	same(t, "kept under sub", []string{".gitignore", ".ignore", "b.go", "build", "debug.log", "deep/c.go",
 		"deep/keep.log", "reincluded.log", "top-only.txt"}, got)
@@ -133,8 +121,8 @@ func TestGlobalExcludesFollowGitConfig(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root, home := t.TempDir(), t.TempDir()
-			writeTree(t, root, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "a.go": "", "b.swp": ""})
-			writeTree(t, home, tt.files)
+			testkit.WriteTree(t, root, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "a.go": "", "b.swp": ""})
+			testkit.WriteTree(t, home, tt.files)
 			o := Options{Home: home}
 			if tt.xdg != "" {
 				o.XDGConfigHome = filepath.Join(home, tt.xdg)
@@ -146,17 +134,17 @@ func TestGlobalExcludesFollowGitConfig(t *testing.T) {
 
 func TestTheZeroWalkerReadsNoUserConfig(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "", "b.swp": ""})
+	testkit.WriteTree(t, root, map[string]string{"a.go": "", "b.swp": ""})
 	same(t, "kept", []string{"a.go", "b.swp"}, walked(t, &Walker{}, root))
 }
 
 func TestALinkedWorktreeUsesTheCommonInfoExclude(t *testing.T) {
 	main, wt := t.TempDir(), t.TempDir()
-	writeTree(t, main, map[string]string{
+	testkit.WriteTree(t, main, map[string]string{
 		".git/HEAD": "ref: refs/heads/main\n", ".git/info/exclude": "*.secret\n",
 		".git/worktrees/wt/HEAD": "ref: refs/heads/feature\n", ".git/worktrees/wt/commondir": "../..\n",
 	})
-	writeTree(t, wt, map[string]string{
+	testkit.WriteTree(t, wt, map[string]string{
 		".git": "gitdir: " + filepath.Join(main, ".git", "worktrees", "wt") + "\n", "a.go": "", "b.secret": "",
 	})
 	same(t, "kept", []string{"a.go"}, walked(t, &Walker{}, wt))
@@ -164,7 +152,7 @@ func TestALinkedWorktreeUsesTheCommonInfoExclude(t *testing.T) {
 
 func TestLinksAreEntriesNeverFollowed(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"web/app.ts": "", "web/.gitignore": "dist/\n", "web/dist/x.js": ""})
+	testkit.WriteTree(t, root, map[string]string{"web/app.ts": "", "web/.gitignore": "dist/\n", "web/dist/x.js": ""})
 	if err := os.Symlink(filepath.Join(root, "web"), filepath.Join(root, "link")); err != nil {
 		t.Skipf("cannot make a symbolic link here: %v", err)
 	}
@@ -173,7 +161,7 @@ func TestLinksAreEntriesNeverFollowed(t *testing.T) {
 
 func TestListIsShallowestFirstInNameOrder(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, everyRule)
+	testkit.WriteTree(t, root, everyRule)
 	got, err := New(Options{Home: userHome(t)}).List(context.Background(), root, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +173,7 @@ func TestListIsShallowestFirstInNameOrder(t *testing.T) {
 
 func TestListStopsAtTheLimitKeepingTheShallowest(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"z.go": "", "a/deep.go": "", "b/deeper/x.go": ""})
+	testkit.WriteTree(t, root, map[string]string{"z.go": "", "a/deep.go": "", "b/deeper/x.go": ""})
 	got, err := (&Walker{}).List(context.Background(), root, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +190,7 @@ func TestAMissingRootIsAnError(t *testing.T) {
 
 func TestACancelledWalkSaysSo(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a/b.go": ""})
+	testkit.WriteTree(t, root, map[string]string{"a/b.go": ""})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := (&Walker{}).Walk(ctx, root, func(Entry) {}); err != context.Canceled {

@@ -1,11 +1,13 @@
 // Package testkit holds what tests across tack share and that needs no
-// terminal: the bound on waits and Eventually. Its subpackages hold the
+// terminal: the bound on waits, Eventually and WriteTree. Its subpackages hold the
 // rest of the kit: golden files (golden), the colour rules (palette), key
 // presses (keys), a pseudo-terminal harness (ptyterm) and the built binary
 // (tackbin).
 package testkit
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -60,6 +62,21 @@ func Poll(limit time.Duration, cond func() bool) bool {
 			}
 		case <-deadline.C:
 			return cond()
+		}
+	}
+}
+
+// WriteTree writes files (slash-separated path → content) under root,
+// making the directories they need.
+func WriteTree(tb testing.TB, root string, files map[string]string) {
+	tb.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			tb.Fatal(err)
 		}
 	}
 }

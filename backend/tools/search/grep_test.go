@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestGrepHonoursNestedIgnoreFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, ignoreTree)
+	testkit.WriteTree(t, dir, ignoreTree)
 	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "^x$|package"})
 	var got []string
 	for _, l := range strings.Split(r.Text, "\n") {
@@ -25,7 +27,7 @@ func TestGrepHonoursNestedIgnoreFiles(t *testing.T) {
 func TestGrepResultFormat(t *testing.T) {
 	t.Run("grouped", func(t *testing.T) {
 		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{
+		testkit.WriteTree(t, dir, map[string]string{
 			"b.go":     "package b\n\nfunc Hello() {}\n",
 			"a/x.go":   "package a\n// Hello there\nfunc hello() {}\nvar Hello = 1\n",
 			"c.txt":    "nothing here\n",
@@ -35,7 +37,7 @@ func TestGrepResultFormat(t *testing.T) {
 	})
 	t.Run("include", func(t *testing.T) {
 		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{"a.go": "Hello\n", "b.txt": "Hello\n", "x/c.go": "Hello\n"})
+		testkit.WriteTree(t, dir, map[string]string{"a.go": "Hello\n", "b.txt": "Hello\n", "x/c.go": "Hello\n"})
 		matchGolden(t, dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello", "include": "*.go"}).Text)
 	})
 	t.Run("capped", func(t *testing.T) {
@@ -44,7 +46,7 @@ func TestGrepResultFormat(t *testing.T) {
 		for i := range 30 {
 			files[fmt.Sprintf("f%02d.txt", i)] = strings.Repeat("match\n", 10)
 		}
-		writeTree(t, dir, files)
+		testkit.WriteTree(t, dir, files)
 		r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "match"})
 		if n := strings.Count(r.Text, "  Line "); n != 250 {
 			t.Errorf("want 250 lines shown, got %d", n)
@@ -57,7 +59,7 @@ func TestGrepResultFormat(t *testing.T) {
 	})
 	t.Run("none", func(t *testing.T) {
 		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{"a.go": "package a\n"})
+		testkit.WriteTree(t, dir, map[string]string{"a.go": "package a\n"})
 		matchGolden(t, dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "zebra"}).Text)
 	})
 }
@@ -73,7 +75,7 @@ func TestGrepLineNumbersAcrossChunksAndLongLines(t *testing.T) {
 		fmt.Fprintf(&b, "line %d\r\n", i)
 	}
 	b.WriteString("needle at the end")
-	writeTree(t, dir, map[string]string{"big.txt": b.String()})
+	testkit.WriteTree(t, dir, map[string]string{"big.txt": b.String()})
 	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": `^line (19999|20001|49999)$|needle`})
 	for _, want := range []string{"Line 19999: line 19999", "Line 20001: line 20001", "Line 49999: line 49999", "Line 50001: needle at the end"} {
 		if !strings.Contains(r.Text, want) {
@@ -84,7 +86,7 @@ func TestGrepLineNumbersAcrossChunksAndLongLines(t *testing.T) {
 
 func TestGrepSkipsBinaryFilesAndSearchesOneFile(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"bin.dat": "Hello\x00\x01", "t.txt": "Hello\n", "u.txt": "Hello\n"})
+	testkit.WriteTree(t, dir, map[string]string{"bin.dat": "Hello\x00\x01", "t.txt": "Hello\n", "u.txt": "Hello\n"})
 	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello"})
 	if strings.Contains(r.Text, "bin.dat") || !strings.HasPrefix(r.Text, "Found 2 matches") {
 		t.Errorf("want 2 matches in the text files only, got %q", r.Text)

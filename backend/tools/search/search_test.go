@@ -12,22 +12,9 @@ import (
 
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/workspace"
+	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
-
-// writeTree creates files (path → content) under dir.
-func writeTree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // ignoreTree is a git work tree exercising every ignore source.
 var ignoreTree = map[string]string{
@@ -76,7 +63,7 @@ func relLines(dir, text string) []string {
 
 func TestGlobHonoursNestedIgnoreFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, ignoreTree)
+	testkit.WriteTree(t, dir, ignoreTree)
 	r := run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*"})
 	want := []string{".gitignore", "a.go", "keep.log", "sub/.gitignore", "sub/.ignore", "sub/b.go", "sub/build",
 		"sub/debug.log", "sub/deep/c.go", "sub/deep/keep.log", "sub/top-only.txt"}
@@ -87,7 +74,7 @@ func TestGlobHonoursNestedIgnoreFiles(t *testing.T) {
 
 func TestGlobInSubdirectoryAppliesParentIgnoreFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, ignoreTree)
+	testkit.WriteTree(t, dir, ignoreTree)
 	r := run(t, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*.log", "path": "sub"})
 	want := []string{"sub/debug.log", "sub/deep/keep.log"}
 	if got := relLines(dir, r.Text); strings.Join(got, " ") != strings.Join(want, " ") {
@@ -97,7 +84,7 @@ func TestGlobInSubdirectoryAppliesParentIgnoreFiles(t *testing.T) {
 
 func TestGlobPatternForms(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.go": "", "x/b.go": "", "x/y/c.go": "", "x/y/d.ts": "", "x/y/e.tsx": ""})
+	testkit.WriteTree(t, dir, map[string]string{"a.go": "", "x/b.go": "", "x/y/c.go": "", "x/y/d.ts": "", "x/y/e.tsx": ""})
 	cases := []struct {
 		pattern string
 		want    []string
@@ -124,7 +111,7 @@ func TestGlobPatternForms(t *testing.T) {
 
 func TestGlobTakesAnAbsolutePattern(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.go": "", "x/b.go": "", "x/y/c.go": "", "x/y/b.go": ""})
+	testkit.WriteTree(t, dir, map[string]string{"a.go": "", "x/b.go": "", "x/y/c.go": "", "x/y/b.go": ""})
 	cases := []struct {
 		pattern string
 		want    []string
@@ -149,7 +136,7 @@ func TestGlobTakesAnAbsolutePattern(t *testing.T) {
 func TestGlobResultFormat(t *testing.T) {
 	t.Run("newest_first", func(t *testing.T) {
 		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{"old.go": "", "mid.go": "", "new.go": "", "b/tie1.go": "", "a/tie2.go": ""})
+		testkit.WriteTree(t, dir, map[string]string{"old.go": "", "mid.go": "", "new.go": "", "b/tie1.go": "", "a/tie2.go": ""})
 		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		for name, age := range map[string]int{"old.go": 3, "mid.go": 2, "new.go": 0, "b/tie1.go": 1, "a/tie2.go": 1} {
 			at := base.Add(-time.Duration(age) * time.Hour)
@@ -166,7 +153,7 @@ func TestGlobResultFormat(t *testing.T) {
 		for i := range 120 {
 			files[filepath.Join("d", strings.Repeat("f", 1)+string(rune('a'+i%26))+strings.Repeat("0", i/26)+".txt")] = ""
 		}
-		writeTree(t, dir, files)
+		testkit.WriteTree(t, dir, files)
 		i := 0
 		for name := range files {
 			at := base.Add(time.Duration(i) * time.Minute)
@@ -193,7 +180,7 @@ func TestGlobResultFormat(t *testing.T) {
 
 func TestGlobErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"f.txt": ""})
+	testkit.WriteTree(t, dir, map[string]string{"f.txt": ""})
 	cases := []struct {
 		args map[string]any
 		want string
