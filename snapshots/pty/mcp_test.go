@@ -3,10 +3,8 @@ package pty
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/charmbracelet/x/vt"
@@ -15,44 +13,11 @@ import (
 	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
-var (
-	fakeMCPOnce sync.Once
-	fakeMCPPath string
-	fakeMCPErr  error
-)
-
-// fakeMCP builds ./cmd/fakemcp once for the package's tests.
-func fakeMCP(t *testing.T) string {
-	t.Helper()
-	fakeMCPOnce.Do(func() {
-		root, err := tackbin.ModuleRoot()
-		if err != nil {
-			fakeMCPErr = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "fakemcp-")
-		if err != nil {
-			fakeMCPErr = err
-			return
-		}
-		fakeMCPPath = filepath.Join(dir, "fakemcp")
-		cmd := exec.Command("go", "build", "-o", fakeMCPPath, "./cmd/fakemcp")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fakeMCPErr = fmt.Errorf("build fakemcp: %v\n%s", err, out)
-		}
-	})
-	if fakeMCPErr != nil {
-		t.Fatal(fakeMCPErr)
-	}
-	return fakeMCPPath
-}
-
 // fiveServersHome is a TACK_HOME whose config starts five MCP servers,
 // one of which takes slowMs to answer its handshake.
 func fiveServersHome(t *testing.T, slowMs int) string {
 	t.Helper()
-	bin := fakeMCP(t)
+	bin := tackbin.Command(t, "fakemcp")
 	var b strings.Builder
 	for _, name := range []string{"alpha", "beta", "gamma", "delta"} {
 		fmt.Fprintf(&b, "[mcp_servers.%s]\ncommand = %q\nenv = { MCPTEST_PREFIX = \"%s_\" }\n\n", name, bin, name)

@@ -1,6 +1,7 @@
-// Package tackbin builds the tack binary for tests that run it as a user
-// would (in a pipe or a pseudo-terminal): once per test binary, however
-// many tests ask, removed when the tests end. A package that uses it runs
+// Package tackbin builds the tack binary (and the other commands under
+// cmd/, such as fakemcp) for tests that run it as a user would (in a pipe
+// or a pseudo-terminal): once per test binary, however many tests ask,
+// removed when the tests end. A package that uses it runs
 // its tests through Main:
 //
 //	func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }
@@ -20,10 +21,15 @@ import (
 var (
 	inMain bool
 	dir    string
-	once   sync.Once
-	bin    string
-	err    error
+	mu     sync.Mutex
+	built  = map[string]result{}
 )
+
+// result is one command's build.
+type result struct {
+	path string
+	err  error
+}
 
 // Main runs the tests and removes the binary built for them; it returns
 // the exit code for os.Exit.
@@ -43,31 +49,45 @@ func Main(m *testing.M) int {
 // not run through Main.
 func Path(tb testing.TB) string {
 	tb.Helper()
-	if !inMain {
-		tb.Fatal("tackbin.Path needs the package's TestMain to run its tests through tackbin.Main")
-	}
-	once.Do(func() {
-		root, rootErr := ModuleRoot()
-		if rootErr != nil {
-			err = rootErr
-			return
-		}
-		bin, err = Build(root, dir)
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return bin
+	return Command(tb, "tack")
 }
 
-// Build compiles ./cmd/tack of the module at root into dir and returns the
-// binary's path.
-func Build(root, dir string) (string, error) {
-	out := filepath.Join(dir, "tack")
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/tack")
+// Command is the binary of the module's ./cmd/<name>, built on the first
+// call for that name.
+func Command(tb testing.TB, name string) string {
+	tb.Helper()
+	if !inMain {
+		tb.Fatal("tackbin needs the package's TestMain to run its tests through tackbin.Main")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	r, ok := built[name]
+	if !ok {
+		r.path, r.err = buildIn(name, dir)
+		built[name] = r
+	}
+	if r.err != nil {
+		tb.Fatal(r.err)
+	}
+	return r.path
+}
+
+func buildIn(name, dir string) (string, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	return Build(root, name, dir)
+}
+
+// Build compiles ./cmd/<name> of the module at root into dir and returns
+// the binary's path.
+func Build(root, name, dir string) (string, error) {
+	out := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/"+name)
 	cmd.Dir = root
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build tack in %s: %w\n%s", root, err, b)
+		return "", fmt.Errorf("build %s in %s: %w\n%s", name, root, err, b)
 	}
 	return out, nil
 }
