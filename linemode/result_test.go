@@ -44,7 +44,7 @@ func TestBashResultsShowTheTextTheModelRead(t *testing.T) {
 			screen := d.out.String()
 			reqs := d.srv.Requests()
 			for i := range tt.calls {
-				model := toolMessage(t, reqs[i+1].Messages, callID(i))
+				model := reqs[i+1].ToolResult(callID(i))
 				shown := shownResult(t, screen, i)
 				if shown != model {
 					t.Errorf("call %d: want line mode to show the model's text\n%q\ngot\n%q", i, model, shown)
@@ -56,17 +56,6 @@ func TestBashResultsShowTheTextTheModelRead(t *testing.T) {
 }
 
 func callID(i int) string { return "call_" + string(rune('a'+i)) }
-
-func toolMessage(t *testing.T, msgs []llmtest.Message, id string) string {
-	t.Helper()
-	for _, m := range msgs {
-		if m.Role == "tool" && m.ToolCallID == id {
-			return m.Content
-		}
-	}
-	t.Fatalf("want a tool message for %s in the request, got %+v", id, msgs)
-	return ""
-}
 
 // shownResult is the text of the i-th [tool result] on the screen, its
 // continuation lines unindented.

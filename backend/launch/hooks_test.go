@@ -38,7 +38,7 @@ command = "cat > `+seen+`; echo 'rm is not allowed here; move files to ./trash i
 	llm := llmtest.New(t, bashCall("call_1", "rm -rf build"), llmtest.ReplyText("I will move them instead."))
 	s := openMCP(t, home, cwd, "full-access", llm)
 	runTurn(t, s, "Clean up.")
-	got := toolMessage(llm.Requests()[1], "call_1")
+	got := llm.Requests()[1].ToolResult("call_1")
 	if got != "Error: a hook blocked this call: rm is not allowed here; move files to ./trash instead" {
 		t.Errorf("the model read %q", got)
 	}
@@ -63,7 +63,7 @@ command = "echo '{this is not json'"
 	llm := llmtest.New(t, bashCall("call_1", "echo ran"), llmtest.ReplyText("Done."))
 	s := openMCP(t, home, cwd, "full-access", llm)
 	runTurn(t, s, "Run it.")
-	if got := toolMessage(llm.Requests()[1], "call_1"); !strings.Contains(got, "ran") || strings.HasPrefix(got, "Error") {
+	if got := llm.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "ran") || strings.HasPrefix(got, "Error") {
 		t.Errorf("the call did not run past the failed hooks: %q", got)
 	}
 	runs := hookRuns(s)

@@ -85,15 +85,6 @@ func toolNames(r llmtest.Request) []string {
 	return out
 }
 
-func toolMessage(r llmtest.Request, callID string) string {
-	for _, m := range r.Messages {
-		if m.Role == "tool" && m.ToolCallID == callID {
-			return m.Content
-		}
-	}
-	return ""
-}
-
 func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	log := filepath.Join(t.TempDir(), "calls.jsonl")
@@ -124,7 +115,7 @@ func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
 	if !strings.Contains(string(calls), `"text":"hi"`) {
 		t.Errorf("the call did not reach the server: %q", calls)
 	}
-	if got := toolMessage(reqs[1], "call_1"); got != "echo: hi" {
+	if got := reqs[1].ToolResult("call_1"); got != "echo: hi" {
 		t.Errorf("the next request carries %q as the result, want the server's answer", got)
 	}
 	if strings.Join(toolNames(reqs[0]), ",") != strings.Join(toolNames(reqs[1]), ",") {
@@ -180,7 +171,7 @@ func TestProjectMCPServersAreApprovedOnceAndRemembered(t *testing.T) {
 		t.Fatalf("asked %d questions, want the one approval", n)
 	}
 	reqs := llm.Requests()
-	if got := toolMessage(reqs[1], "call_1"); got != "echo: from the project" {
+	if got := reqs[1].ToolResult("call_1"); got != "echo: from the project" {
 		t.Fatalf("result read by the model: %q (tools offered %v)", got, toolNames(reqs[0]))
 	}
 	s.Close()
@@ -226,7 +217,7 @@ func TestMCPServerCrashMidCallIsAnErrorResultAndTheSessionGoesOn(t *testing.T) {
 	s := openMCP(t, home, cwd, "full-access", llm)
 	runTurn(t, s, "Crash it.")
 	reqs := llm.Requests()
-	if got := toolMessage(reqs[1], "call_1"); !strings.HasPrefix(got, "Error: MCP server fake stopped during the call to crash") {
+	if got := reqs[1].ToolResult("call_1"); !strings.HasPrefix(got, "Error: MCP server fake stopped during the call to crash") {
 		t.Fatalf("the model read %q", got)
 	}
 	if names := strings.Join(toolNames(reqs[1]), ","); strings.Contains(names, "mcp__fake__") {
@@ -269,7 +260,7 @@ func TestMCPStreamableHTTPServerFromConfig(t *testing.T) {
 	}
 	defer s.Close()
 	runTurn(t, s, "Call it over HTTP.")
-	if got := toolMessage(llm.Requests()[1], "call_1"); got != "echo: over http" {
+	if got := llm.Requests()[1].ToolResult("call_1"); got != "echo: over http" {
 		t.Fatalf("the model read %q", got)
 	}
 	for _, h := range fake.Headers() {
@@ -372,7 +363,7 @@ func TestMCPToolListChangeTakesEffectBetweenStepsAndHugeResultsSpill(t *testing.
 	if want := strings.Replace(strings.Join(toolNames(reqs[0]), ","), "mcp__fake__big", "mcp__fake__added,mcp__fake__big", 1); strings.Join(toolNames(reqs[2]), ",") != want {
 		t.Errorf("want the same tools in the same order plus the added one, got %v", toolNames(reqs[2]))
 	}
-	big := toolMessage(reqs[3], "call_3")
+	big := reqs[3].ToolResult("call_3")
 	if len(big) > 60_000 || !strings.Contains(big, filepath.Join(home, "spill")) {
 		t.Errorf("a 200 KB result was not capped and spilled (%d bytes): %.300s", len(big), big)
 	}

@@ -48,7 +48,7 @@ func TestSkillsAreListedByteStableAndLoadedByToolAndCommand(t *testing.T) {
 			t.Errorf("request %d's tools differ from the first's", i+2)
 		}
 	}
-	loaded := toolMessage(reqs[1], "call_1")
+	loaded := reqs[1].ToolResult("call_1")
 	if !strings.Contains(loaded, "Read template.md in this folder") || !strings.Contains(loaded, "The skill's folder is "+dir) ||
 		!strings.Contains(loaded, "Files: template.md") {
 		t.Errorf("skill tool result:\n%s", loaded)

@@ -41,7 +41,7 @@ func TestCustomCommandRunsItsPromptOnItsModelWithItsAllowedTools(t *testing.T) {
 	if reqs[0].Model != "deepseek-v4-pro" {
 		t.Errorf("model = %q, want the command's", reqs[0].Model)
 	}
-	if got := toolMessage(reqs[1], "call_1"); !strings.Contains(got, "tracked") || strings.HasPrefix(got, "Error") {
+	if got := reqs[1].ToolResult("call_1"); !strings.Contains(got, "tracked") || strings.HasPrefix(got, "Error") {
 		t.Errorf("the allowed command did not run: %q", got)
 	}
 	for _, e := range s.Agent.Events() {

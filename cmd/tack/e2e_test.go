@@ -158,19 +158,6 @@ func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
 		func() string { return fmt.Sprint(len(srv.Requests()), " requests") })
 }
 
-// toolMessage is the content of the tool message answering callID in the
-// request's messages.
-func toolMessage(t *testing.T, req llmtest.Request, callID string) string {
-	t.Helper()
-	for _, m := range req.Messages {
-		if m.Role == "tool" && m.ToolCallID == callID {
-			return m.Content
-		}
-	}
-	t.Fatalf("want a tool message for %s in the request, got %+v", callID, req.Messages)
-	return ""
-}
-
 // loggedEvent is one line of a session log after the header.
 type loggedEvent struct {
 	Type string          `json:"type"`

@@ -106,7 +106,7 @@ func TestLineAnswersAQuestionFromStdin(t *testing.T) {
 				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
 			}
 			waitRequests(t, srv, 2)
-			if got := toolMessage(t, srv.Requests()[1], "call_1"); got != tt.want {
+			if got := srv.Requests()[1].ToolResult("call_1"); got != tt.want {
 				t.Errorf("want the tool result %s, got %s", tt.want, got)
 			}
 			srv.AssertConsumed(t)
@@ -130,7 +130,7 @@ func TestLineReasksAnInvalidAnswer(t *testing.T) {
 	if code := r.exitCode(10 * time.Second); code != 0 {
 		t.Fatalf("want exit 0, got %d", code)
 	}
-	if got, want := toolMessage(t, srv.Requests()[1], "call_1"), `{"answers":[{"id":"n","selected":["one"]}]}`; got != want {
+	if got, want := srv.Requests()[1].ToolResult("call_1"), `{"answers":[{"id":"n","selected":["one"]}]}`; got != want {
 		t.Errorf("want %s, got %s", want, got)
 	}
 }
@@ -148,7 +148,7 @@ func TestLineQuestionFailsWhenStdinCloses(t *testing.T) {
 		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
 	}
 	const want = "Error: ask_user_question cannot be answered because stdin is closed"
-	if got := toolMessage(t, srv.Requests()[1], "call_1"); got != want {
+	if got := srv.Requests()[1].ToolResult("call_1"); got != want {
 		t.Errorf("want the model to read %q, got %q", want, got)
 	}
 	if !strings.Contains(r.stdout.String(), "[tool result] "+want) {
@@ -177,7 +177,7 @@ func TestLineApprovalFromStdin(t *testing.T) {
 			if code := r.exitCode(10 * time.Second); code != 0 {
 				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
 			}
-			if got := toolMessage(t, srv.Requests()[1], "call_1"); !strings.Contains(got, tt.want) {
+			if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, tt.want) {
 				t.Errorf("want the tool result to contain %q, got %q", tt.want, got)
 			}
 		})

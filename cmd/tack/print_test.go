@@ -164,7 +164,7 @@ func TestPrintDeniesApprovalsWithAReasonTheModelSeesAndSaysSo(t *testing.T) {
 	if code := r.exitCode(10 * time.Second); code != 1 {
 		t.Fatalf("want exit 1 for a turn with a denied call, got %d (stderr %q)", code, r.stderr.String())
 	}
-	got := toolMessage(t, srv.Requests()[1], "call_1")
+	got := srv.Requests()[1].ToolResult("call_1")
 	if !strings.HasPrefix(got, "Error: ") || !strings.Contains(got, "approval") || !strings.Contains(got, "full-access") {
 		t.Errorf("want a denial naming approval and full-access, got %q", got)
 	}
@@ -190,10 +190,10 @@ func TestPrintAllowedAndDisallowedToolsFeedThePolicy(t *testing.T) {
 	if code := r.exitCode(10 * time.Second); code != 1 {
 		t.Fatalf("want exit 1 for the refused rm, got %d (stderr %q)", code, r.stderr.String())
 	}
-	if got := toolMessage(t, srv.Requests()[1], "call_1"); !strings.Contains(got, "allowed-ran") {
+	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "allowed-ran") {
 		t.Errorf("want the allowed echo to run without asking, got %q", got)
 	}
-	if got := toolMessage(t, srv.Requests()[1], "call_2"); !strings.Contains(got, "--disallowed-tools Bash(rm:*)") {
+	if got := srv.Requests()[1].ToolResult("call_2"); !strings.Contains(got, "--disallowed-tools Bash(rm:*)") {
 		t.Errorf("want rm refused naming the entry, got %q", got)
 	}
 	var rec printRecord
@@ -236,7 +236,7 @@ func TestPrintFullAccessRunsWithoutAsking(t *testing.T) {
 	if code := r.exitCode(10 * time.Second); code != 0 {
 		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
 	}
-	if got := toolMessage(t, srv.Requests()[1], "call_1"); !strings.Contains(got, "ran-it") {
+	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "ran-it") {
 		t.Errorf("want the command's output in the tool result, got %q", got)
 	}
 	if got := r.stdout.String(); got != "Ran it.\n" {
@@ -254,7 +254,7 @@ func TestPrintQuestionsFailWithAnErrorTheModelSees(t *testing.T) {
 	if code := r.exitCode(10 * time.Second); code != 0 {
 		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
 	}
-	if got := toolMessage(t, srv.Requests()[1], "call_1"); !strings.HasPrefix(got, "Error: ") {
+	if got := srv.Requests()[1].ToolResult("call_1"); !strings.HasPrefix(got, "Error: ") {
 		t.Errorf("want an error result for the question, got %q", got)
 	}
 }

@@ -116,10 +116,10 @@ func TestLineModeAnswersAnApprovalAndAQuestionAtThePrompt(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("want 3 model requests, got %d", len(reqs))
 	}
-	if got := toolMessage(t, reqs[1], "call_1"); !strings.Contains(got, "hi") {
+	if got := reqs[1].ToolResult("call_1"); !strings.Contains(got, "hi") {
 		t.Errorf("want the approved bash call's output %q to reach the model, got %q", "hi", got)
 	}
-	if got, want := toolMessage(t, reqs[2], "call_q"), `{"answers":[{"id":"db","selected":["SQLite"]}]}`; got != want {
+	if got, want := reqs[2].ToolResult("call_q"), `{"answers":[{"id":"db","selected":["SQLite"]}]}`; got != want {
 		t.Errorf("want the answer %s in the next request, got %s", want, got)
 	}
 }

@@ -96,7 +96,7 @@ func TestBashCallAsksApprovalThenShowsItsOutput(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("want 2 model requests, got %d", len(reqs))
 	}
-	if got := toolMessage(t, reqs[1], "call_1"); !strings.Contains(got, "hi") {
+	if got := reqs[1].ToolResult("call_1"); !strings.Contains(got, "hi") {
 		t.Errorf("want the bash result to carry %q to the model, got %q", "hi", got)
 	}
 }
@@ -121,7 +121,7 @@ func TestQuestionAnsweredReachesTheModel(t *testing.T) {
 		t.Fatalf("want 2 model requests, got %d", len(reqs))
 	}
 	want := `{"answers":[{"id":"db","selected":["SQLite"]}]}`
-	if got := toolMessage(t, reqs[1], "call_q"); got != want {
+	if got := reqs[1].ToolResult("call_q"); got != want {
 		t.Errorf("want the answer %s in the next request, got %s", want, got)
 	}
 }
@@ -159,16 +159,4 @@ func TestStreamedTextShowsWhileTheModelIsSlow(t *testing.T) {
 	r.script(step{do: both(typed("do the thing"), key(vt.KeyEnter))})
 	r.waitStalled(srv)
 	r.waitText("streamed text", "Assistant", "Working on it")
-}
-
-// toolMessage is the content of the tool message answering callID.
-func toolMessage(t *testing.T, req llmtest.Request, callID string) string {
-	t.Helper()
-	for _, m := range req.Messages {
-		if m.Role == "tool" && m.ToolCallID == callID {
-			return m.Content
-		}
-	}
-	t.Fatalf("want a tool message for %s in the request, got %+v", callID, req.Messages)
-	return ""
 }

@@ -23,6 +23,17 @@ type Request struct {
 	Body   json.RawMessage `json:"-"` // the body exactly as sent
 }
 
+// ToolResult is the content of the tool message answering callID, or ""
+// when the request holds none.
+func (r Request) ToolResult(callID string) string {
+	for _, m := range r.Messages {
+		if m.Role == "tool" && m.ToolCallID == callID {
+			return m.Content
+		}
+	}
+	return ""
+}
+
 // Message is one message of a request. Content is the text, joined from
 // content parts when the client sent an array.
 type Message struct {
