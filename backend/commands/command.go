@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
 )
 
@@ -116,8 +117,10 @@ const (
 // an optional action for it to perform. A Kind other than Error counts as
 // Success.
 type Result struct {
-	Kind   ResultKind
-	Text   string
+	Kind ResultKind
+	Text string
+	// Cards are shown after the text, as tool cards are.
+	Cards  []card.Card
 	Action Action
 }
 

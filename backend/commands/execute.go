@@ -58,7 +58,7 @@ func (r *Registry) run(a Agent, line string, settle func(Command, Invocation) Re
 	if exec.Result.Kind != Error {
 		exec.Result.Kind = Success
 	}
-	_, exec.LogErr = a.Record(session.CommandDone{ID: exec.ID, Outcome: string(exec.Result.Kind), Text: exec.Result.Text})
+	_, exec.LogErr = a.Record(session.CommandDone{ID: exec.ID, Outcome: string(exec.Result.Kind), Text: exec.Result.Text, Cards: exec.Result.Cards})
 	return exec, true
 }
 

@@ -198,6 +198,8 @@ type (
 		ID      string `json:"id"`
 		Outcome string `json:"outcome"` // "success" or "error"
 		Text    string `json:"text,omitempty"`
+		// Cards are shown after the text, as tool cards are (/diff).
+		Cards []card.Card `json:"cards,omitempty"`
 	}
 	ApprovalAsked struct {
 		CallID  string `json:"call_id"`
