@@ -20,6 +20,7 @@ type Checkpoints interface {
 	Plan(ctx context.Context, target, before string) (checkpoint.Plan, error)
 	Restore(ctx context.Context, plan checkpoint.Plan, token string) (checkpoint.Restored, error)
 	Finish(token string) error
+	Diff(ctx context.Context, from, to string) ([]checkpoint.FileChange, error)
 	Due() bool
 	Prune(ctx context.Context, r checkpoint.Retention) (int, error)
 }
@@ -165,4 +166,12 @@ func (a *Agent) keptCheckpoints(turns int) map[string]bool {
 		keep[r.Before] = true
 	}
 	return keep
+}
+
+// CheckpointsOff says why checkpoints stopped during this session, "" while
+// they are taken.
+func (a *Agent) CheckpointsOff() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ckpt.off
 }

@@ -21,6 +21,7 @@ const (
 	PhaseToolsDone CheckpointPhase = "tools-done" // after them
 	PhaseRewind    CheckpointPhase = "rewind"     // before a rewind restores files
 	PhaseRestored  CheckpointPhase = "restored"   // after it did
+	PhaseDiff      CheckpointPhase = "diff"       // for /diff, of the workspace as it is
 )
 
 // ByTack reports whether the changes a checkpoint of this phase lists were
