@@ -114,6 +114,13 @@ func (d *door) commandSettled(res commandResult) (int, bool) {
 		if out == "" {
 			out = detailsUsageText
 		}
+	case commands.ActionRewound:
+		if act.Prompt != "" {
+			out += "\nThe prompt of that turn, to edit and send again:\n  " + strings.ReplaceAll(act.Prompt, "\n", "\n  ")
+		}
+	}
+	for _, c := range res.exec.Result.Cards {
+		out += "\n" + strings.Join(cardLines(c, ""), "\n")
 	}
 	if out != "" {
 		d.r.Notice(out, atPrompt)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +62,7 @@ func (w *watchedScreen) waitCount(t *testing.T, want string, n int) {
 // door runs line mode over a scripted model and feeds it inputs.
 type doorRun struct {
 	home  string
+	cwd   string
 	srv   *llmtest.Server
 	out   *watchedScreen
 	errs  *watchedScreen
@@ -78,6 +82,9 @@ type doorConfig struct {
 	terminal  bool
 	// mode is the permission mode ("" for the default).
 	mode string
+	// env adds to the environment; files are written into the workspace.
+	env   map[string]string
+	files map[string]string
 }
 
 // startDoor runs line mode on piped input over script.
@@ -86,6 +93,12 @@ func startDoor(t *testing.T, c doorConfig, script ...llmtest.Response) *doorRun 
 	srv := llmtest.New(t, script...)
 	home, cwd := t.TempDir(), t.TempDir()
 	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
+	maps.Copy(env, c.env)
+	for p, content := range c.files {
+		if err := os.WriteFile(filepath.Join(cwd, p), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	opened := false // the first open is line mode's own; only later ones may fail
 	reopen := func(id string) (*launch.Session, error) {
 		if id == "" && c.reopenErr != nil && opened {
@@ -98,7 +111,7 @@ func startDoor(t *testing.T, c doorConfig, script ...llmtest.Response) *doorRun 
 		}
 		return s, err
 	}
-	d := &doorRun{home: home, srv: srv, out: newWatchedScreen(), errs: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1), stop: make(chan struct{})}
+	d := &doorRun{home: home, cwd: cwd, srv: srv, out: newWatchedScreen(), errs: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1), stop: make(chan struct{})}
 	t.Cleanup(func() { close(d.stop) })
 	o := Options{IO: testIO(nil, d.out, d.errs, c.terminal)}
 	if c.reopen {

@@ -224,7 +224,7 @@ func (m *images) current(rel string, keep bool) (State, string, error) {
 	case !fi.Mode().IsRegular():
 		return State{}, "not a regular file", nil
 	case fi.Size() > m.opts.MaxFileBytes:
-		return State{}, "larger than " + byteSize(m.opts.MaxFileBytes), nil
+		return State{}, "larger than " + FormatBytes(m.opts.MaxFileBytes), nil
 	default:
 		if data, err = os.ReadFile(full); err != nil {
 			return State{}, "unreadable: " + unwrapPath(err).Error(), nil

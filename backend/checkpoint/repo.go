@@ -289,7 +289,7 @@ func (r *repo) admit(path string) (reason string, size int64) {
 	case !fi.Mode().IsRegular():
 		return "not a regular file", 0
 	case fi.Size() > r.opts.MaxFileBytes:
-		return "larger than " + byteSize(r.opts.MaxFileBytes), fi.Size()
+		return "larger than " + FormatBytes(r.opts.MaxFileBytes), fi.Size()
 	}
 	f, err := os.Open(full)
 	if err != nil {
@@ -371,8 +371,8 @@ func (r *repo) moveAside(cause error) (string, error) {
 		"Checkpoints taken before now cannot be restored.", cause, aside), nil
 }
 
-// byteSize formats n bytes for messages: "10 MiB", "512 KiB", "100 B".
-func byteSize(n int64) string {
+// FormatBytes formats n bytes for messages: "10 MiB", "512 KiB", "100 B".
+func FormatBytes(n int64) string {
 	switch {
 	case n >= 1<<30 && n%(1<<30) == 0:
 		return strconv.FormatInt(n>>30, 10) + " GiB"

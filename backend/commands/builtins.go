@@ -51,6 +51,13 @@ type Deps struct {
 	WorkDir string
 	// Skills adds the skills to /status.
 	Skills Skills
+	// Checkpoints adds the checkpoint store to /status.
+	Checkpoints Status
+}
+
+// Status is a section /status shows: what it says of the session now.
+type Status interface {
+	Status() string
 }
 
 // Skills is the session's skills as /status shows them (*skills.Catalog).
@@ -64,7 +71,7 @@ type Skills interface {
 func RegisterBuiltins(reg *Registry, deps Deps) error {
 	cmds := []Command{
 		helpCommand(reg, deps.Keys),
-		statusCommand(deps.Models, deps.Skills),
+		statusCommand(deps.Models, deps.Skills, deps.Checkpoints),
 		modelCommand(deps.Models),
 		exportCommand(deps),
 		resumeCommand(deps.Sessions),

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-func statusCommand(models Models, skills Skills) Command {
+func statusCommand(models Models, skills Skills, checkpoints Status) Command {
 	return Command{
 		Name: "status", Description: "Show the session, model, usage, context and tools", WhileRunning: true,
 		Handler: func(_ context.Context, inv Invocation) Result {
@@ -17,6 +17,9 @@ func statusCommand(models Models, skills Skills) Command {
 			text := statusCard(sa, models)
 			if skills != nil {
 				text += "\n\nSkills\n" + skills.Status(sa.Events())
+			}
+			if checkpoints != nil {
+				text += "\n\nCheckpoints\n" + checkpoints.Status()
 			}
 			return Succeed(text)
 		},

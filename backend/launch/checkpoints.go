@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -69,4 +70,34 @@ func (s *Session) loggedRestore(home string) func(id, token string) bool {
 		}
 		return false
 	}
+}
+
+// checkpointStatus is the checkpoints section of /status: the store, its
+// size and what it keeps, or why there are no checkpoints.
+type checkpointStatus struct{ s *Session }
+
+func (c checkpointStatus) Status() string {
+	cfg := c.s.Config.Checkpoints
+	store := c.s.Checkpoints
+	switch {
+	case !cfg.On():
+		return "off ([checkpoints] enabled = false in config.toml); /rewind rewinds the conversation only"
+	case store == nil:
+		return "none: the workspace cannot have a checkpoint store; /rewind rewinds the conversation only"
+	}
+	var b strings.Builder
+	kind := "shadow git repository"
+	if store.Kind() == checkpoint.KindFiles {
+		kind = "files tack's edit and write tools change (git is not installed: shell changes are not covered)"
+	}
+	size := "size unknown"
+	if n, err := store.Size(); err == nil {
+		size = checkpoint.FormatBytes(n)
+	}
+	fmt.Fprintf(&b, "%s · %s · %s\n", kind, size, store.Path())
+	fmt.Fprintf(&b, "keeps the newest %d turns' checkpoints, none older than %d days", cfg.Turns(), cfg.Days())
+	if off := c.s.Agent.CheckpointsOff(); off != "" {
+		b.WriteString("\n" + off)
+	}
+	return b.String()
 }

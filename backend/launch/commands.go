@@ -21,12 +21,18 @@ func (s *Session) registerCommands(keys string) error {
 		Sessions:    workspaceSessions{home: s.Home, cwd: s.Cwd},
 		WorkDir:     s.Cwd,
 		Skills:      s.Skills,
+		Checkpoints: checkpointStatus{s},
 	}
 	if err := commands.RegisterBuiltins(s.Commands, deps); err != nil {
 		return err
 	}
 	if err := s.Commands.Register(commands.CompactCommand()); err != nil {
 		return err
+	}
+	for _, cmd := range append(commands.RewindCommands(), commands.DiffCommand()) {
+		if err := s.Commands.Register(cmd); err != nil {
+			return err
+		}
 	}
 	if err := s.Commands.Register(commands.MCPCommand(s.mcpServers())); err != nil {
 		return err
