@@ -110,7 +110,7 @@ func TestGrepErrors(t *testing.T) {
 		{map[string]any{"pattern": "a(?=b)"}, "Error: invalid pattern: error parsing regexp: invalid or unsupported Perl syntax: `(?=` (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)"},
 		{map[string]any{"pattern": "a", "include": "{x"}, `Error: invalid include: invalid glob "{x": unclosed {`},
 		{map[string]any{"pattern": "a", "path": "nope"}, `Error: cannot search "` + dir + `/nope": not found`},
-		{map[string]any{"pattern": "a", "glob": "*"}, `Error: invalid arguments: json: unknown field "glob"`},
+		{map[string]any{"pattern": "a", "glob": "*"}, `Error: invalid arguments: unknown argument "glob"; the accepted arguments are pattern, path, include`},
 	}
 	for _, c := range cases {
 		if r := run(t, NewGrep(noUserConfig), dir, c.args); r.Text != c.want {
