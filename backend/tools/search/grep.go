@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -29,31 +28,23 @@ type Grep struct{ files *workspace.Walker }
 // NewGrep makes the grep tool over the files files lists.
 func NewGrep(files *workspace.Walker) *Grep { return &Grep{files: files} }
 
-type grepArgs struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path"`
-	Include string `json:"include"`
-}
-
-var grepSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"pattern":{"type":"string","description":"Regular expression (Go RE2 syntax) to search for in each line."},` +
-	`"path":{"type":"string","description":"File or directory to search, absolute or relative to the working directory. Default: the working directory."},` +
-	`"include":{"type":"string","description":"One glob limiting the files searched, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\"."}},` +
-	`"required":["pattern"],"additionalProperties":false}`)
-
 // Spec describes grep to the model.
 func (*Grep) Spec() tools.Spec {
 	return tools.Spec{
 		Name: "grep",
-		Description: "Search file contents with a regular expression (Go RE2 syntax, matched line by line). " +
-			"Results are grouped by file, in path order, as `Line N: text`; at most 250 matches are shown and " +
-			"lines are cut at 2000 bytes. include takes one glob on the file name (or on the path if it has \"/\"). " +
+		Description: "Search file contents with a regular expression (Go RE2 syntax, matched line by line unless multiline). " +
+			"output_mode files_with_matches (the default) lists the absolute paths of matching files, newest first; " +
+			"content shows `path:line:text` for each matching line (paths relative to the working directory, " +
+			"`path-line-text` for context lines of -A, -B and -C, `--` between groups); count shows `path:matches`. " +
+			"At most 250 entries are shown unless head_limit says otherwise, and lines are cut at 2000 bytes. " +
+			"glob (or include) takes one glob on the file name (or on the path if it has \"/\"); type takes a ripgrep file type. " +
 			"Honours .gitignore, .ignore, .git/info/exclude and the global git excludes file; skips .git, .hg, " +
 			".svn, .jj and binary files.",
 		Schema: grepSchema,
-		Guidance: "Use grep to find where something is defined or used before reading files. Escape regular " +
-			"expression metacharacters for literal text (`\\(`, `\\.`), narrow with include or path when there " +
-			"are too many matches, then read the files around the lines found.",
+		Guidance: "Use grep to find where something is defined or used before reading files: the default lists " +
+			"the files, output_mode content shows the lines. Escape regular expression metacharacters for literal " +
+			"text (`\\(`, `\\.`), narrow with glob, type or path when there are too many matches, then read the " +
+			"files around the lines found.",
 		ParallelSafe: true,
 		Access:       tools.AccessRead,
 	}
@@ -61,20 +52,21 @@ func (*Grep) Spec() tools.Spec {
 
 // Present is the search card before results.
 func (*Grep) Present(raw json.RawMessage) card.Card {
-	var a grepArgs
+	var a struct {
+		Pattern string `json:"pattern"`
+	}
 	_ = json.Unmarshal(raw, &a)
 	return card.Card{Kind: card.Search, Title: "Grep " + a.Pattern}
 }
 
 // Run searches the files and formats the matches.
 func (g *Grep) Run(ctx context.Context, call tools.Call) tools.Result {
-	var a grepArgs
-	if err := tools.DecodeArgs(call.Args, &a); err != nil {
-		return tools.InvalidArgs("%v", err)
-	}
-	q, res := newQuery(a)
+	a, q, o, res := decodeGrep(call.Args)
 	if res != nil {
 		return *res
+	}
+	if o.mode == modeContent {
+		q.keep = o.limit
 	}
 	root, info, res := target(call.Env.Cwd, a.Path)
 	if res != nil {
@@ -83,7 +75,7 @@ func (g *Grep) Run(ctx context.Context, call tools.Call) tools.Result {
 	var files []workspace.Entry
 	if info.IsDir() {
 		var err error
-		if files, err = grepCandidates(ctx, g.files, root, q.include); err != nil {
+		if files, err = grepCandidates(ctx, g.files, root, q); err != nil {
 			return tools.Errorf("grep was interrupted: %v", err)
 		}
 	} else if info.Mode().IsRegular() {
@@ -96,7 +88,7 @@ func (g *Grep) Run(ctx context.Context, call tools.Call) tools.Result {
 	if err != nil {
 		return tools.Errorf("grep was interrupted: %v", err)
 	}
-	return grepResult(call.Env.Cwd, a.Pattern, files, results)
+	return grepResult(call.Env.Cwd, a.Pattern, files, results, o)
 }
 
 // query is a compiled grep.
@@ -108,36 +100,18 @@ type query struct {
 	// which per line also matches before the "\r" of a CRLF line.
 	whole   *regexp.Regexp
 	include *pathMatcher
-}
-
-func newQuery(a grepArgs) (*query, *tools.Result) {
-	fail := func(format string, args ...any) (*query, *tools.Result) {
-		r := tools.InvalidArgs(format, args...)
-		return nil, &r
-	}
-	if a.Pattern == "" {
-		return fail("invalid pattern: expected a non-empty string")
-	}
-	line, err := regexp.Compile(a.Pattern)
-	if err != nil {
-		return fail("invalid pattern: %v (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)", err)
-	}
-	q := &query{line: line}
-	if !strings.Contains(a.Pattern, "$") && !strings.Contains(a.Pattern, `\A`) && !strings.Contains(a.Pattern, `\z`) {
-		q.whole, _ = regexp.Compile("(?m:" + a.Pattern + ")")
-	}
-	if a.Include != "" {
-		if q.include, err = newPathMatcher(a.Include); err != nil {
-			return fail("invalid include: %v", err)
-		}
-	}
-	return q, nil
+	types   *pathMatcher // the extensions of a file type
+	// multiline matches whole files, so a match may span lines.
+	multiline bool
+	// keep is how many matching lines of a file to keep; 0 keeps none,
+	// when only counts are shown.
+	keep int
 }
 
 // grepCandidates lists the files to search, sorted by path.
-func grepCandidates(ctx context.Context, w *workspace.Walker, root string, include *pathMatcher) ([]workspace.Entry, error) {
+func grepCandidates(ctx context.Context, w *workspace.Walker, root string, q *query) ([]workspace.Entry, error) {
 	files, err := collect(ctx, w, root, func(e workspace.Entry) (workspace.Entry, bool) {
-		return e, include == nil || include.match(e)
+		return e, (q.include == nil || q.include.match(e)) && (q.types == nil || q.types.match(e))
 	})
 	slices.SortFunc(files, func(x, y workspace.Entry) int { return strings.Compare(x.Path, y.Path) })
 	return files, err
@@ -172,7 +146,7 @@ func (q *query) search(ctx context.Context, files []workspace.Entry) ([]fileMatc
 					return
 				}
 				fm := s.file(files[i].Abs)
-				if !t.finish(i, fm.count) {
+				if !t.finish(i, fm.count, q.keep) {
 					fm.lines = nil
 				}
 				results[i] = fm
@@ -202,55 +176,14 @@ func newTally(n int) *tally {
 	return &tally{counts: counts}
 }
 
-func (t *tally) finish(i, count int) (keep bool) {
+func (t *tally) finish(i, count, limit int) (keep bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	keep = count > 0 && t.prefix < grepLimit
+	keep = count > 0 && t.prefix < limit
 	t.counts[i] = count
 	for t.frontier < len(t.counts) && t.counts[t.frontier] >= 0 {
 		t.prefix += t.counts[t.frontier]
 		t.frontier++
 	}
 	return keep
-}
-
-func grepResult(cwd, pattern string, files []workspace.Entry, results []fileMatches) tools.Result {
-	c := &card.Card{Kind: card.Search, Title: "Grep " + pattern}
-	total := 0
-	for _, r := range results {
-		total += r.count
-	}
-	if total == 0 {
-		c.Body = "No matches found"
-		return tools.Result{Text: "No matches found", Card: c}
-	}
-	var text, body strings.Builder
-	noun := "matches"
-	if total == 1 {
-		noun = "match"
-	}
-	fmt.Fprintf(&text, "Found %d %s", total, noun)
-	shown := 0
-	for i, r := range results {
-		if r.count == 0 || shown >= grepLimit {
-			continue
-		}
-		fmt.Fprintf(&text, "\n\n%s:", files[i].Abs)
-		if body.Len() > 0 {
-			body.WriteString("\n")
-		}
-		fmt.Fprintf(&body, "%s:", display(cwd, files[i].Abs))
-		for _, m := range r.lines[:min(len(r.lines), grepLimit-shown)] {
-			fmt.Fprintf(&text, "\n  Line %d: %s", m.line, m.text)
-			fmt.Fprintf(&body, "\n  Line %d: %s", m.line, m.text)
-			shown++
-		}
-	}
-	if shown < total {
-		fmt.Fprintf(&text, "\n\n(Showing %d of %d matches; %d omitted. Narrow the pattern, path or include to see the rest.)",
-			shown, total, total-shown)
-		c.Truncated = true
-	}
-	c.Body = body.String()
-	return tools.Result{Text: text.String(), Card: c}
 }

@@ -2,66 +2,98 @@ package search
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
+
+// ageTree gives the files of dir distinct modification times, the first
+// named the newest.
+func ageTree(t *testing.T, dir string, newestFirst ...string) {
+	t.Helper()
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i, name := range newestFirst {
+		at := base.Add(-time.Duration(i) * time.Hour)
+		if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(name)), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 
 func TestGrepHonoursNestedIgnoreFiles(t *testing.T) {
 	dir := t.TempDir()
 	testkit.WriteTree(t, dir, ignoreTree)
 	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "^x$|package"})
-	var got []string
-	for _, l := range strings.Split(r.Text, "\n") {
-		if strings.HasSuffix(l, ":") {
-			got = append(got, strings.TrimSuffix(strings.TrimPrefix(l, dir+"/"), ":"))
-		}
-	}
+	lines := strings.Split(r.Text, "\n")
+	got := relLines(dir, strings.Join(lines[1:], "\n"))
 	want := []string{"a.go", "keep.log", "sub/b.go", "sub/debug.log", "sub/deep/c.go", "sub/deep/keep.log", "sub/top-only.txt"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("want files %v, got %v", want, got)
+	if lines[0] != "Found 7 files" || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("want Found 7 files and %v, got %q", want, r.Text)
 	}
 }
 
+// grepTree is searched by the format tests.
+var grepTree = map[string]string{
+	"b.go":     "package b\n\nfunc Hello() {}\n",
+	"a/x.go":   "package a\n// Hello there\nfunc hello() {}\nvar Hello = 1\n",
+	"c.txt":    "nothing here\n",
+	"long.txt": strings.Repeat("é", 1500) + "Hello\n",
+}
+
+// TestGrepResultFormat pins each output mode's layout, the Claude Code
+// Grep options that shape it, and the limits.
 func TestGrepResultFormat(t *testing.T) {
-	t.Run("grouped", func(t *testing.T) {
-		dir := t.TempDir()
-		testkit.WriteTree(t, dir, map[string]string{
-			"b.go":     "package b\n\nfunc Hello() {}\n",
-			"a/x.go":   "package a\n// Hello there\nfunc hello() {}\nvar Hello = 1\n",
-			"c.txt":    "nothing here\n",
-			"long.txt": strings.Repeat("é", 1500) + "Hello\n",
+	tests := []struct {
+		name string
+		args map[string]any
+	}{
+		{"files_by_default_newest_first", map[string]any{"pattern": "Hello"}},
+		{"content", map[string]any{"pattern": "Hello", "output_mode": "content"}},
+		{"content_without_line_numbers", map[string]any{"pattern": "Hello", "output_mode": "content", "-n": false}},
+		{"content_with_context", map[string]any{"pattern": "hello", "output_mode": "content", "-i": true, "-C": 1, "type": "go"}},
+		{"content_after_only", map[string]any{"pattern": "package", "output_mode": "content", "-A": "1", "glob": "*.go"}},
+		{"count", map[string]any{"pattern": "Hello", "output_mode": "count"}},
+		{"head_limit", map[string]any{"pattern": "Hello", "output_mode": "content", "head_limit": 2}},
+		{"multiline", map[string]any{"pattern": `hello\(\) \{\}\nvar`, "output_mode": "content", "multiline": true}},
+		{"include", map[string]any{"pattern": "Hello", "include": "*.go"}},
+		{"none", map[string]any{"pattern": "zebra"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testkit.WriteTree(t, dir, grepTree)
+			ageTree(t, dir, "long.txt", "b.go", "a/x.go", "c.txt")
+			r := run(t, NewGrep(noUserConfig), dir, tt.args)
+			if r.IsError {
+				t.Fatalf("want a result, got %q", r.Text)
+			}
+			matchGolden(t, dir, r.Text)
 		})
-		matchGolden(t, dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello"}).Text)
-	})
-	t.Run("include", func(t *testing.T) {
-		dir := t.TempDir()
-		testkit.WriteTree(t, dir, map[string]string{"a.go": "Hello\n", "b.txt": "Hello\n", "x/c.go": "Hello\n"})
-		matchGolden(t, dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello", "include": "*.go"}).Text)
-	})
-	t.Run("capped", func(t *testing.T) {
-		dir := t.TempDir()
-		files := map[string]string{}
-		for i := range 30 {
-			files[fmt.Sprintf("f%02d.txt", i)] = strings.Repeat("match\n", 10)
-		}
-		testkit.WriteTree(t, dir, files)
-		r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "match"})
-		if n := strings.Count(r.Text, "  Line "); n != 250 {
-			t.Errorf("want 250 lines shown, got %d", n)
-		}
-		i := strings.LastIndex(r.Text, "\n\n")
-		matchGolden(t, dir, strings.SplitN(r.Text, "\n", 2)[0]+"\n…"+r.Text[i:])
-		if !r.Card.Truncated {
-			t.Errorf("want the card marked truncated")
-		}
-	})
-	t.Run("none", func(t *testing.T) {
-		dir := t.TempDir()
-		testkit.WriteTree(t, dir, map[string]string{"a.go": "package a\n"})
-		matchGolden(t, dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "zebra"}).Text)
-	})
+	}
+}
+
+func TestGrepCapsWhatItShows(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("f%02d.txt", i)] = strings.Repeat("match\n", 10)
+	}
+	testkit.WriteTree(t, dir, files)
+	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "match", "output_mode": "content"})
+	if n := strings.Count(r.Text, ":match"); n != 250 || !r.Card.Truncated {
+		t.Errorf("want 250 lines shown and the card truncated, got %d", n)
+	}
+	if !strings.HasSuffix(r.Text, "(Showing 250 of 300 matching lines. Narrow the pattern, path, glob or type, or raise head_limit, to see the rest.)") {
+		t.Errorf("want the cap named, got …%q", r.Text[max(len(r.Text)-200, 0):])
+	}
+	r = run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "match", "head_limit": 5})
+	if n := strings.Count(r.Text, dir); n != 5 || !strings.Contains(r.Text, "(Showing 5 of 30 files.") {
+		t.Errorf("want 5 of 30 files listed, got %q", r.Text)
+	}
 }
 
 func TestGrepLineNumbersAcrossChunksAndLongLines(t *testing.T) {
@@ -76,11 +108,15 @@ func TestGrepLineNumbersAcrossChunksAndLongLines(t *testing.T) {
 	}
 	b.WriteString("needle at the end")
 	testkit.WriteTree(t, dir, map[string]string{"big.txt": b.String()})
-	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": `^line (19999|20001|49999)$|needle`})
-	for _, want := range []string{"Line 19999: line 19999", "Line 20001: line 20001", "Line 49999: line 49999", "Line 50001: needle at the end"} {
+	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": `^line (19999|20001|49999)$|needle`, "output_mode": "content"})
+	for _, want := range []string{"big.txt:19999:line 19999", "big.txt:20001:line 20001", "big.txt:49999:line 49999", "big.txt:50001:needle at the end"} {
 		if !strings.Contains(r.Text, want) {
 			t.Errorf("want %q in %q", want, r.Text)
 		}
+	}
+	r = run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": `^line 19999$`, "output_mode": "content", "-A": 2})
+	if want := "big.txt:19999:line 19999\nbig.txt-20000-" + strings.Repeat("z", grepMaxPreview) + "... (line truncated)\nbig.txt-20001-line 20001"; r.Text != want {
+		t.Errorf("want the context across the long line cut, got %.300q", r.Text)
 	}
 }
 
@@ -88,14 +124,14 @@ func TestGrepSkipsBinaryFilesAndSearchesOneFile(t *testing.T) {
 	dir := t.TempDir()
 	testkit.WriteTree(t, dir, map[string]string{"bin.dat": "Hello\x00\x01", "t.txt": "Hello\n", "u.txt": "Hello\n"})
 	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello"})
-	if strings.Contains(r.Text, "bin.dat") || !strings.HasPrefix(r.Text, "Found 2 matches") {
-		t.Errorf("want 2 matches in the text files only, got %q", r.Text)
+	if strings.Contains(r.Text, "bin.dat") || !strings.HasPrefix(r.Text, "Found 2 files") {
+		t.Errorf("want the 2 text files only, got %q", r.Text)
 	}
-	r = run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello", "path": "u.txt"})
-	if want := "Found 1 match\n\n" + dir + "/u.txt:\n  Line 1: Hello"; r.Text != want {
+	r = run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "Hello", "path": "u.txt", "output_mode": "content"})
+	if want := "u.txt:1:Hello"; r.Text != want {
 		t.Errorf("want %q, got %q", want, r.Text)
 	}
-	if r.Card == nil || r.Card.Title != "Grep Hello" || r.Card.Body != "u.txt:\n  Line 1: Hello" || r.Card.Truncated {
+	if r.Card == nil || r.Card.Title != "Grep Hello" || r.Card.Body != "u.txt:1:Hello" || r.Card.Truncated {
 		t.Errorf("want search card Grep Hello listing u.txt, got %+v", r.Card)
 	}
 }
@@ -107,13 +143,20 @@ func TestGrepErrors(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"pattern": "("}, "Error: invalid pattern: error parsing regexp: missing closing ): `(` (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)"},
+		{map[string]any{"pattern": "(", "-i": true}, "Error: invalid pattern: error parsing regexp: missing closing ): `(` (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)"},
 		{map[string]any{"pattern": "a(?=b)"}, "Error: invalid pattern: error parsing regexp: invalid or unsupported Perl syntax: `(?=` (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)"},
-		{map[string]any{"pattern": "a", "include": "{x"}, `Error: invalid include: invalid glob "{x": unclosed {`},
+		{map[string]any{"pattern": "a", "include": "{x"}, `Error: invalid glob: invalid glob "{x": unclosed {`},
 		{map[string]any{"pattern": "a", "path": "nope"}, `Error: cannot search "` + dir + `/nope": not found`},
-		{map[string]any{"pattern": "a", "glob": "*"}, `Error: invalid arguments: unknown argument "glob"; the accepted arguments are pattern, path, include`},
+		{map[string]any{"pattern": "a", "output_mode": "lines"}, `Error: invalid output_mode "lines": use files_with_matches, content or count`},
+		{map[string]any{"pattern": "a", "type": "cobol"}, `Error: invalid type "cobol": use one of `},
+		{map[string]any{"pattern": "a", "-C": 500}, `Error: invalid context: -A, -B and -C take at most 50 lines`},
+		{map[string]any{"pattern": "a", "-C": -1}, `Error: invalid arguments: -A, -B, -C and head_limit take a non-negative whole number, got -1`},
+		{map[string]any{"pattern": "a", "head_limit": 0}, `Error: invalid head_limit: expected 1 to 1000`},
+		{map[string]any{"pattern": "a", "glob": "*.go", "include": "*.md"}, `Error: invalid arguments: give glob or include, not both`},
+		{map[string]any{"pattern": "a", "context": 3}, `Error: invalid arguments: unknown argument "context"; the accepted arguments are pattern, path, include, glob, type, output_mode, -n, -i, -A, -B, -C, head_limit, multiline`},
 	}
 	for _, c := range cases {
-		if r := run(t, NewGrep(noUserConfig), dir, c.args); r.Text != c.want {
+		if r := run(t, NewGrep(noUserConfig), dir, c.args); !strings.HasPrefix(r.Text, c.want) || !r.IsError {
 			t.Errorf("%v: want %q, got %q", c.args, c.want, r.Text)
 		}
 	}

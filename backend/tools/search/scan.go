@@ -33,6 +33,9 @@ func (s *scanner) file(path string) fileMatches {
 		return fileMatches{}
 	}
 	defer f.Close()
+	if s.q.multiline {
+		return s.whole(f)
+	}
 	var fm fileMatches
 	line, carry, skipRest, first := 1, 0, false, true
 	for {
@@ -102,13 +105,45 @@ func (s *scanner) chunk(data []byte, line int, fm *fileMatches) int {
 		text = bytes.TrimSuffix(text, []byte{'\r'})
 		if s.q.line.Match(text) {
 			fm.count++
-			if len(fm.lines) < grepLimit {
+			if len(fm.lines) < s.q.keep {
 				fm.lines = append(fm.lines, match{line: line, text: preview(text)})
 			}
 		}
 		line++
 	}
 	return line
+}
+
+// whole greps a file in one piece, so that a match may span lines; only
+// its first chunkSize bytes are searched. Each line a match touches is a
+// matching line.
+func (s *scanner) whole(f io.Reader) fileMatches {
+	data, err := io.ReadAll(io.LimitReader(f, chunkSize))
+	if err != nil || workspace.Binary(data) {
+		return fileMatches{}
+	}
+	var fm fileMatches
+	line, at, next := 1, 0, 0 // the line at offset at; the first line not yet kept
+	for _, m := range s.q.line.FindAllIndex(data, -1) {
+		line += bytes.Count(data[at:m[0]], []byte{'\n'})
+		at = m[0]
+		fm.count++
+		start := bytes.LastIndexByte(data[:m[0]], '\n') + 1
+		end := max(m[1], m[0]+1) // an empty match touches its line
+		for n := line; start < len(data) && start < end && len(fm.lines) < s.q.keep; n++ {
+			stop := bytes.IndexByte(data[start:], '\n')
+			if stop < 0 {
+				stop = len(data) - start
+			}
+			if n >= next {
+				text := bytes.TrimSuffix(data[start:start+stop], []byte{'\r'})
+				fm.lines = append(fm.lines, match{line: n, text: preview(text)})
+				next = n + 1
+			}
+			start += stop + 1
+		}
+	}
+	return fm
 }
 
 // preview is a matching line as shown: valid UTF-8, cut at grepMaxPreview

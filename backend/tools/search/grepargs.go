@@ -1,0 +1,203 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Output modes of grep, as Claude Code's Grep names them.
+const (
+	modeFiles   = "files_with_matches"
+	modeContent = "content"
+	modeCount   = "count"
+)
+
+// Bounds of grep's options.
+const (
+	maxContext   = 50   // lines of -A, -B, -C
+	maxHeadLimit = 1000 // entries head_limit may ask for
+)
+
+// grepArgs are grep's arguments in the shape models trained on Claude
+// Code's Grep send them: glob beside tack's include, type, output_mode, the
+// ripgrep flags -n, -i, -A, -B, -C, head_limit and multiline.
+type grepArgs struct {
+	Pattern     string       `json:"pattern"`
+	Path        string       `json:"path"`
+	Include     string       `json:"include"`
+	Glob        string       `json:"glob"`
+	Type        string       `json:"type"`
+	OutputMode  string       `json:"output_mode"`
+	LineNumbers *bool        `json:"-n"`
+	IgnoreCase  bool         `json:"-i"`
+	After       *wholeNumber `json:"-A"`
+	Before      *wholeNumber `json:"-B"`
+	Context     *wholeNumber `json:"-C"`
+	HeadLimit   *wholeNumber `json:"head_limit"`
+	Multiline   bool         `json:"multiline"`
+}
+
+// wholeNumber is a non-negative whole number, also when sent as a string
+// ("3"), as some models do.
+type wholeNumber int
+
+func (c *wholeNumber) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("-A, -B, -C and head_limit take a non-negative whole number, got %s", b)
+	}
+	*c = wholeNumber(n)
+	return nil
+}
+
+var grepSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"pattern":{"type":"string","description":"Regular expression (Go RE2 syntax) to search for."},` +
+	`"path":{"type":"string","description":"File or directory to search, absolute or relative to the working directory. Default: the working directory."},` +
+	`"glob":{"type":"string","description":"One glob limiting the files searched, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\" (include is the same)."},` +
+	`"type":{"type":"string","description":"File type to search, as ripgrep names them: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh and more."},` +
+	`"output_mode":{"type":"string","enum":["files_with_matches","content","count"],"description":"files_with_matches (default) lists the matching files, newest first; content shows matching lines as path:line:text; count shows path:matches."},` +
+	`"-n":{"type":"boolean","description":"Show line numbers in content mode. Default true."},` +
+	`"-i":{"type":"boolean","description":"Match case-insensitively."},` +
+	`"-A":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show after each match (content mode)."},` +
+	`"-B":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show before each match (content mode)."},` +
+	`"-C":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show before and after each match (content mode)."},` +
+	`"head_limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Show at most this many lines, files or counts. Default 250."},` +
+	`"multiline":{"type":"boolean","description":"Let the pattern span lines; . then matches newlines too."}},` +
+	`"required":["pattern"],"additionalProperties":false}`)
+
+// grepOptions are the validated arguments.
+type grepOptions struct {
+	mode          string
+	lineNumbers   bool
+	before, after int
+	limit         int
+	multiline     bool
+}
+
+// decodeGrep validates the arguments into a query and the options.
+func decodeGrep(raw json.RawMessage) (grepArgs, *query, grepOptions, *tools.Result) {
+	fail := func(format string, args ...any) (grepArgs, *query, grepOptions, *tools.Result) {
+		r := tools.InvalidArgs(format, args...)
+		return grepArgs{}, nil, grepOptions{}, &r
+	}
+	var a grepArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return fail("%v", err)
+	}
+	o := grepOptions{mode: a.OutputMode, lineNumbers: a.LineNumbers == nil || *a.LineNumbers, limit: grepLimit, multiline: a.Multiline}
+	switch o.mode {
+	case "":
+		o.mode = modeFiles
+	case modeFiles, modeContent, modeCount:
+	default:
+		return fail("invalid output_mode %q: use files_with_matches, content or count", a.OutputMode)
+	}
+	if a.Context != nil {
+		o.before, o.after = int(*a.Context), int(*a.Context)
+	}
+	if a.Before != nil {
+		o.before = int(*a.Before)
+	}
+	if a.After != nil {
+		o.after = int(*a.After)
+	}
+	if o.before > maxContext || o.after > maxContext {
+		return fail("invalid context: -A, -B and -C take at most %d lines", maxContext)
+	}
+	if a.HeadLimit != nil {
+		if *a.HeadLimit == 0 || *a.HeadLimit > maxHeadLimit {
+			return fail("invalid head_limit: expected 1 to %d", maxHeadLimit)
+		}
+		o.limit = int(*a.HeadLimit)
+	}
+	if a.Include != "" && a.Glob != "" && a.Include != a.Glob {
+		return fail("invalid arguments: give glob or include, not both (they are the same filter)")
+	}
+	q, res := newQuery(a)
+	if res != nil {
+		return grepArgs{}, nil, grepOptions{}, res
+	}
+	return a, q, o, nil
+}
+
+func newQuery(a grepArgs) (*query, *tools.Result) {
+	fail := func(format string, args ...any) (*query, *tools.Result) {
+		r := tools.InvalidArgs(format, args...)
+		return nil, &r
+	}
+	if a.Pattern == "" {
+		return fail("invalid pattern: expected a non-empty string")
+	}
+	flags := ""
+	if a.IgnoreCase {
+		flags += "i"
+	}
+	if a.Multiline {
+		flags += "sm" // ripgrep -U --multiline-dotall: . spans lines, ^ and $ stay per line
+	}
+	src := a.Pattern
+	if flags != "" {
+		src = "(?" + flags + ")" + src
+	}
+	line, err := regexp.Compile(src)
+	if err != nil {
+		return fail("invalid pattern: %v (patterns use Go RE2 syntax: no lookaround or backreferences; escape ( [ { . * + ? for literal text)",
+			strings.Replace(err.Error(), src, a.Pattern, 1))
+	}
+	q := &query{line: line}
+	if a.Multiline {
+		q.whole, q.multiline = line, true
+	} else if !strings.Contains(a.Pattern, "$") && !strings.Contains(a.Pattern, `\A`) && !strings.Contains(a.Pattern, `\z`) {
+		q.whole, _ = regexp.Compile("(?m" + flags + ":" + a.Pattern + ")")
+	}
+	if glob := cmpOr(a.Glob, a.Include); glob != "" {
+		if q.include, err = newPathMatcher(glob); err != nil {
+			return fail("invalid glob: %v", err)
+		}
+	}
+	if a.Type != "" {
+		globs, ok := fileTypes[strings.ToLower(a.Type)]
+		if !ok {
+			return fail("invalid type %q: use one of %s, or a glob", a.Type, strings.Join(typeNames(), ", "))
+		}
+		if q.types, err = newPathMatcher("*.{" + strings.Join(globs, ",") + "}"); err != nil {
+			return fail("invalid type: %v", err)
+		}
+	}
+	return q, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// fileTypes are ripgrep's common file types, as extensions.
+var fileTypes = map[string][]string{
+	"c": {"c", "h"}, "cpp": {"cpp", "cc", "cxx", "hpp", "hh", "hxx", "h"}, "cs": {"cs"}, "csharp": {"cs"},
+	"css": {"css", "scss", "sass", "less"}, "go": {"go"}, "html": {"html", "htm"}, "java": {"java"},
+	"js": {"js", "mjs", "cjs", "jsx"}, "json": {"json", "jsonl"}, "kotlin": {"kt", "kts"}, "lua": {"lua"},
+	"md": {"md", "markdown"}, "markdown": {"md", "markdown"}, "php": {"php"}, "proto": {"proto"},
+	"py": {"py", "pyi"}, "python": {"py", "pyi"}, "rb": {"rb"}, "ruby": {"rb"}, "rs": {"rs"}, "rust": {"rs"},
+	"scala": {"scala"}, "sh": {"sh", "bash", "zsh"}, "sql": {"sql"}, "swift": {"swift"}, "toml": {"toml"},
+	"ts": {"ts", "tsx", "mts", "cts"}, "typescript": {"ts", "tsx", "mts", "cts"}, "txt": {"txt"},
+	"xml": {"xml"}, "yaml": {"yaml", "yml"}, "zig": {"zig"},
+}
+
+func typeNames() []string {
+	names := make([]string, 0, len(fileTypes))
+	for n := range fileTypes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,214 @@
+package search
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/workspace"
+)
+
+// The layouts of grep's result follow Claude Code's Grep, which runs
+// ripgrep: models trained on it (DeepSeek's among them, whose API serves
+// Claude Code) expect a file list by default, newest first, and ripgrep's
+// path:line:text lines in content mode, which also cost fewer tokens than
+// a heading per file. Content and count lines name files relative to the
+// working directory, as ripgrep run there does; the file list gives the
+// absolute paths that read takes.
+
+// grepResult formats what the search found in the mode asked for.
+func grepResult(cwd, pattern string, files []workspace.Entry, results []fileMatches, o grepOptions) tools.Result {
+	c := &card.Card{Kind: card.Search, Title: "Grep " + pattern}
+	total, matched := 0, 0
+	for _, r := range results {
+		total += r.count
+		if r.count > 0 {
+			matched++
+		}
+	}
+	if total == 0 {
+		c.Body = "No matches found"
+		return tools.Result{Text: "No matches found", Card: c}
+	}
+	var text, body string
+	switch o.mode {
+	case modeContent:
+		text, c.Truncated = contentText(cwd, files, results, o, total)
+		body = text
+	case modeCount:
+		text, c.Truncated = countText(cwd, files, results, o, total, matched)
+		body = text
+	default:
+		text, body, c.Truncated = filesText(cwd, files, results, o, matched)
+	}
+	c.Body = body
+	return tools.Result{Text: text, Card: c}
+}
+
+// filesText lists the matching files, newest first, then by path.
+func filesText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, matched int) (text, body string, truncated bool) {
+	type hit struct {
+		abs   string
+		mtime int64
+	}
+	var hits []hit
+	for i, r := range results {
+		if r.count > 0 {
+			h := hit{abs: files[i].Abs}
+			if info, err := os.Stat(h.abs); err == nil {
+				h.mtime = info.ModTime().UnixNano()
+			}
+			hits = append(hits, h)
+		}
+	}
+	slices.SortFunc(hits, func(x, y hit) int { return cmp.Or(cmp.Compare(y.mtime, x.mtime), cmp.Compare(x.abs, y.abs)) })
+	shown := hits[:min(len(hits), o.limit)]
+	var t, b strings.Builder
+	fmt.Fprintf(&t, "Found %d %s", matched, plural(matched, "file", "files"))
+	for i, h := range shown {
+		t.WriteString("\n" + h.abs)
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(display(cwd, h.abs))
+	}
+	if len(shown) < len(hits) {
+		fmt.Fprintf(&t, "\n\n(Showing %d of %d files. Narrow the pattern, path, glob or type, or raise head_limit, to see the rest.)", len(shown), len(hits))
+	}
+	return t.String(), b.String(), len(shown) < len(hits)
+}
+
+// countText is one path:matches line per file, in path order.
+func countText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total, matched int) (string, bool) {
+	var t strings.Builder
+	shown := 0
+	for i, r := range results {
+		if r.count == 0 || shown == o.limit {
+			continue
+		}
+		fmt.Fprintf(&t, "%s:%d\n", display(cwd, files[i].Abs), r.count)
+		shown++
+	}
+	fmt.Fprintf(&t, "\nFound %d %s in %d %s.", total, plural(total, "match", "matches"), matched, plural(matched, "file", "files"))
+	if shown < matched {
+		fmt.Fprintf(&t, " (Showing %d of %d files; raise head_limit to see the rest.)", shown, matched)
+	}
+	return t.String(), shown < matched
+}
+
+// contentText is ripgrep's layout: path:line:text for a match,
+// path-line-text for a context line, "--" between groups that do not
+// touch. At most o.limit lines are shown.
+func contentText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total int) (string, bool) {
+	var lines []string
+	shownMatches := 0
+	full, context := false, o.before > 0 || o.after > 0
+	for i, r := range results {
+		if len(r.lines) == 0 || full {
+			continue
+		}
+		name := display(cwd, files[i].Abs)
+		var out []outLine
+		if context {
+			out = withContext(files[i].Abs, r.lines, o.before, o.after)
+		}
+		if out == nil {
+			for _, m := range r.lines {
+				out = append(out, outLine{n: m.line, text: m.text, match: true})
+			}
+		}
+		for j, l := range out {
+			if len(lines) == o.limit {
+				full = true
+				break
+			}
+			if context && (j > 0 && l.n > out[j-1].n+1 || j == 0 && len(lines) > 0) {
+				lines = append(lines, "--")
+			}
+			lines = append(lines, l.format(name, o.lineNumbers))
+			if l.match {
+				shownMatches++
+			}
+		}
+	}
+	text := strings.Join(lines, "\n")
+	if shownMatches < total {
+		text += fmt.Sprintf("\n\n(Showing %d of %d matching lines. Narrow the pattern, path, glob or type, or raise head_limit, to see the rest.)", shownMatches, total)
+	}
+	return text, shownMatches < total
+}
+
+// outLine is one line of content output.
+type outLine struct {
+	n     int
+	text  string
+	match bool
+}
+
+func (l outLine) format(name string, numbers bool) string {
+	sep := "-"
+	if l.match {
+		sep = ":"
+	}
+	if !numbers {
+		return name + sep + l.text
+	}
+	return name + sep + strconv.Itoa(l.n) + sep + l.text
+}
+
+// withContext reads a file again for the lines around its matches. A file
+// that cannot be read again gives its matches alone.
+func withContext(path string, matches []match, before, after int) []outLine {
+	f, err := openFile(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	isMatch := make(map[int]bool, len(matches))
+	for _, m := range matches {
+		isMatch[m.line] = true
+	}
+	var out []outLine
+	r := bufio.NewReaderSize(f, 64<<10)
+	k := 0 // the first match whose window does not end before line n
+	for n := 1; k < len(matches); n++ {
+		text, err := readLine(r)
+		if err != nil {
+			break
+		}
+		for k < len(matches) && matches[k].line+after < n {
+			k++
+		}
+		if k < len(matches) && matches[k].line-before <= n {
+			out = append(out, outLine{n: n, text: text, match: isMatch[n]})
+		}
+	}
+	return out
+}
+
+// readLine reads one line without its ending, as preview shows it; of a
+// line longer than the reader's buffer only the start is kept.
+func readLine(r *bufio.Reader) (string, error) {
+	line, isPrefix, err := r.ReadLine()
+	if err != nil {
+		return "", err
+	}
+	text := preview(line)
+	for isPrefix && err == nil {
+		_, isPrefix, err = r.ReadLine()
+	}
+	return text, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
