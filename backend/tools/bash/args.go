@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // bashArgs are the validated arguments of a bash call.
@@ -29,19 +32,33 @@ func fields(raw json.RawMessage) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
+// bashArgNames are the arguments bash takes. timeout is Claude Code's
+// name for timeoutMs (also in milliseconds); description is optional, as
+// there, though the schema asks for it.
+var bashArgNames = []string{"command", "description", "timeoutMs", "timeout", "workdir", "run_in_background"}
+
 func parseBashArgs(raw json.RawMessage) (bashArgs, error) {
 	m, err := fields(raw)
 	if err != nil {
+		return bashArgs{}, err
+	}
+	if err := onlyKnown(m, bashArgNames); err != nil {
 		return bashArgs{}, err
 	}
 	var a bashArgs
 	if a.Command, err = nonEmpty(m, "command"); err != nil {
 		return a, err
 	}
-	if a.Description, err = nonEmpty(m, "description"); err != nil {
-		return a, err
+	if v, ok := m["description"]; ok && !isNull(v) {
+		if json.Unmarshal(v, &a.Description) != nil {
+			return a, errors.New("invalid description: expected a string")
+		}
 	}
-	if a.Timeout, err = timeout(m["timeoutMs"]); err != nil {
+	name := "timeoutMs"
+	if _, ok := m[name]; !ok {
+		name = "timeout"
+	}
+	if a.Timeout, err = timeout(name, m[name]); err != nil {
 		return a, err
 	}
 	if v, ok := m["workdir"]; ok && !isNull(v) {
@@ -57,13 +74,41 @@ func parseBashArgs(raw json.RawMessage) (bashArgs, error) {
 	return a, nil
 }
 
-// parseTaskID reads the task_id argument of bash_output and bash_kill.
+// taskIDNames are the names of bash_output's and bash_kill's one
+// argument: task_id, or Claude Code's bash_id (BashOutput) and shell_id
+// (KillShell).
+var taskIDNames = []string{"task_id", "bash_id", "shell_id"}
+
+// parseTaskID reads the task id argument of bash_output and bash_kill.
 func parseTaskID(raw json.RawMessage) (string, error) {
 	m, err := fields(raw)
 	if err != nil {
 		return "", err
 	}
-	return nonEmpty(m, "task_id")
+	if err := onlyKnown(m, taskIDNames); err != nil {
+		return "", err
+	}
+	for _, name := range taskIDNames {
+		if _, ok := m[name]; ok {
+			return nonEmpty(m, name)
+		}
+	}
+	return "", errors.New("invalid task_id: expected a non-empty string")
+}
+
+// onlyKnown refuses an argument not in names, naming those accepted.
+func onlyKnown(m map[string]json.RawMessage, names []string) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Contains(names, k) {
+			return tools.UnknownArg(k, names...)
+		}
+	}
+	return nil
 }
 
 func nonEmpty(m map[string]json.RawMessage, name string) (string, error) {
@@ -74,15 +119,15 @@ func nonEmpty(m map[string]json.RawMessage, name string) (string, error) {
 	return s, nil
 }
 
-// timeout reads timeoutMs: absent or null is zero; otherwise a positive
-// number of milliseconds, rounded up.
-func timeout(v json.RawMessage) (time.Duration, error) {
+// timeout reads timeoutMs (or timeout, named so by name): absent or null
+// is zero; otherwise a positive number of milliseconds, rounded up.
+func timeout(name string, v json.RawMessage) (time.Duration, error) {
 	if v == nil || isNull(v) {
 		return 0, nil
 	}
 	var ms float64
 	if json.Unmarshal(v, &ms) != nil || math.IsNaN(ms) || ms <= 0 {
-		return 0, fmt.Errorf("invalid timeoutMs: expected a positive number, got %s", bytes.TrimSpace(v))
+		return 0, fmt.Errorf("invalid %s: expected a positive number of milliseconds, got %s", name, bytes.TrimSpace(v))
 	}
 	if ms > float64(math.MaxInt64/int64(time.Millisecond)) {
 		ms = float64(math.MaxInt64 / int64(time.Millisecond))

@@ -139,10 +139,12 @@ func TestBashRejectsInvalidArguments(t *testing.T) {
 		{map[string]any{}, "Error: invalid command: expected a non-empty string"},
 		{map[string]any{"command": "  ", "description": "d"}, "Error: invalid command: expected a non-empty string"},
 		{map[string]any{"command": 7, "description": "d"}, "Error: invalid command: expected a non-empty string"},
-		{map[string]any{"command": "ls"}, "Error: invalid description: expected a non-empty string"},
-		{map[string]any{"command": "ls", "description": "d", "timeoutMs": -1}, "Error: invalid timeoutMs: expected a positive number, got -1"},
-		{map[string]any{"command": "ls", "description": "d", "timeoutMs": 0}, "Error: invalid timeoutMs: expected a positive number, got 0"},
-		{map[string]any{"command": "ls", "description": "d", "timeoutMs": "soon"}, `Error: invalid timeoutMs: expected a positive number, got "soon"`},
+		{map[string]any{"command": "ls", "description": 7}, "Error: invalid description: expected a string"},
+		{map[string]any{"command": "ls", "description": "d", "timeoutMs": -1}, "Error: invalid timeoutMs: expected a positive number of milliseconds, got -1"},
+		{map[string]any{"command": "ls", "description": "d", "timeoutMs": 0}, "Error: invalid timeoutMs: expected a positive number of milliseconds, got 0"},
+		{map[string]any{"command": "ls", "description": "d", "timeoutMs": "soon"}, `Error: invalid timeoutMs: expected a positive number of milliseconds, got "soon"`},
+		{map[string]any{"command": "ls", "timeout": "soon"}, `Error: invalid timeout: expected a positive number of milliseconds, got "soon"`},
+		{map[string]any{"command": "ls", "cwd": "/tmp"}, `Error: invalid arguments: unknown argument "cwd"; the accepted arguments are command, description, timeoutMs, timeout, workdir, run_in_background`},
 		{map[string]any{"command": "ls", "description": "d", "workdir": 7}, "Error: invalid workdir: expected a string"},
 		{map[string]any{"command": "ls", "description": "d", "run_in_background": "yes"}, "Error: invalid run_in_background: expected a boolean"},
 	}
@@ -239,3 +241,16 @@ func TestBashSchemasAreStrictObjects(t *testing.T) {
 }
 
 var taskIDRE = regexp.MustCompile(`^started background task (bash-\d+)$`)
+
+// TestClaudeCodeBashFormsAreTaken: Claude Code's Bash takes no required
+// description and a timeout in milliseconds named timeout.
+func TestClaudeCodeBashFormsAreTaken(t *testing.T) {
+	f := newFixture(t, Local{})
+	if res := f.run(t, "bash", map[string]any{"command": "echo hi"}); res.IsError || res.Text != "hi\n" {
+		t.Errorf("want a command without description run, got %q", res.Text)
+	}
+	res := f.run(t, "bash", map[string]any{"command": "sleep 5", "timeout": 200})
+	if !strings.HasPrefix(res.Text, "[timed out after 200ms]\n") {
+		t.Errorf("want timeout read as milliseconds, got %q", res.Text)
+	}
+}

@@ -17,7 +17,7 @@ const bashSchema = `{
   "properties": {
     "command": {"type": "string", "description": "The command to run with bash -c."},
     "description": {"type": "string", "description": "What the command does, in active voice, 5-10 words (shown to the user; no effect on execution). Examples: \"ls\" -> \"List files in current directory\"; \"git status\" -> \"Show working tree status\"."},
-    "timeoutMs": {"type": "number", "description": "Timeout in milliseconds (default %[1]d, at most %[2]d). Ignored with run_in_background."},
+    "timeoutMs": {"type": "number", "description": "Timeout in milliseconds (default %[1]d, at most %[2]d; timeout is taken too). Ignored with run_in_background."},
     "workdir": {"type": "string", "description": "Directory to run in. Defaults to the session's working directory; a relative path is resolved against it."},
     "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once. No timeout applies."}
   },
@@ -31,7 +31,7 @@ func (b bashTool) Spec() tools.Spec {
 		Name: "bash",
 		Description: "Run a command with `bash -c` and return its output. " +
 			"Each call starts a fresh non-interactive shell with empty stdin: no state (cwd, variables, functions) persists between calls, so pass `workdir` instead of using `cd`. " +
-			"The result is stdout, then a `[stderr]` section, or `(no output)`; then status markers, one per line: `[timed out after Nms]`, `[killed by signal: SIGNAL]`, and `[exit code: N]` for a non-zero exit. A non-zero exit is a reported fact, not a tool error: read it and react. " +
+			"The result starts with status markers, one per line, when there are any: `[timed out after Nms]`, `[killed by signal: SIGNAL]`, and `[exit code: N]` for a non-zero exit; then stdout, then a `[stderr]` section, or `(no output)`. A non-zero exit is a reported fact, not a tool error: read it and react. " +
 			fmt.Sprintf("Timeout: %d ms by default, at most %d ms; when it fires the command's process group gets SIGTERM, then SIGKILL after a grace period. ", def, max) +
 			fmt.Sprintf("Each stream keeps its last %d bytes; when more was produced the result ends with `[output truncated; full output: <path>]` and that file holds the whole stream (up to 64 MiB). ", DefaultTailBytes) +
 			"Processes the command leaves running are killed when it exits. " +

@@ -11,12 +11,17 @@ type result struct {
 	outcome        Outcome
 }
 
-// render shapes a finished run into the text the model reads: stdout, then
-// a "[stderr]" section, each followed by its truncation notice, or
-// "(no output)"; then one marker per line: "[timed out after Nms]" whenever
-// the timeout fired (even if the command then exited 0),
-// "[killed by signal: SIG]" for a signal death, else "[exit code: N]" for a
-// non-zero exit.
+// render shapes a finished run into the text the model reads: one status
+// marker per line first, "[timed out after Nms]" whenever the timeout
+// fired (even if the command then exited 0), "[killed by signal: SIG]" for
+// a signal death, else "[exit code: N]" for a non-zero exit; then stdout,
+// then a "[stderr]" section, each followed by its truncation notice, or
+// "(no output)".
+//
+// The markers lead, where the original tool put them last: a model trained
+// on Claude Code reads a failed command's result as "Exit code N" and then
+// the output, and a marker after a long tail of output is the easiest line
+// to miss. A command that succeeds shows its output alone.
 func render(r result) string {
 	body := renderBody(streamText(r.stdout), streamText(r.stderr))
 	if body == "" {
@@ -26,10 +31,7 @@ func render(r result) string {
 	if len(markers) == 0 {
 		return body
 	}
-	if !strings.HasSuffix(body, "\n") {
-		body += "\n"
-	}
-	return body + strings.Join(markers, "\n")
+	return strings.Join(markers, "\n") + "\n" + body
 }
 
 // renderBody joins stdout and a "[stderr]" section with a single newline.

@@ -83,16 +83,19 @@ func (ts *Tools) lookup(id string) (*task, error) {
 
 func taskCard(verb string, args json.RawMessage) card.Card {
 	var a struct {
-		TaskID string `json:"task_id"`
+		TaskID  string `json:"task_id"`
+		BashID  string `json:"bash_id"`
+		ShellID string `json:"shell_id"`
 	}
 	_ = json.Unmarshal(args, &a)
-	return card.Card{Kind: card.Generic, Title: verb + " background task " + a.TaskID}
+	id := a.TaskID + a.BashID + a.ShellID
+	return card.Card{Kind: card.Generic, Title: verb + " background task " + id}
 }
 
 const taskSchema = `{
   "type": "object",
   "properties": {
-    "task_id": {"type": "string", "description": "Task id returned by the bash tool (bash-N)."}
+    "task_id": {"type": "string", "description": "Task id returned by the bash tool (bash-N); bash_id and shell_id are taken too."}
   },
   "required": ["task_id"],
   "additionalProperties": false

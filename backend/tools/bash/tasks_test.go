@@ -3,6 +3,7 @@
 package bash
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,5 +128,25 @@ func TestCloseKillsRunningTasksQuietly(t *testing.T) {
 	res := f.run(t, "bash", map[string]any{"command": "true", "description": "d"})
 	if !res.IsError || !strings.Contains(res.Text, "shut down") {
 		t.Fatalf("want an error after Close, got %q", res.Text)
+	}
+}
+
+// TestClaudeCodeTaskIDNamesAreTaken: models trained on Claude Code read a
+// background shell with BashOutput(bash_id) and stop it with
+// KillShell(shell_id).
+func TestClaudeCodeTaskIDNamesAreTaken(t *testing.T) {
+	f := newFixture(t, Local{})
+	id := f.startTask(t, "sleep 30", "Sleep a while")
+	if got := f.run(t, "bash_output", map[string]any{"bash_id": id}).Text; got != "(no new output)\n[status: running]" {
+		t.Errorf("want bash_output to take bash_id, got %q", got)
+	}
+	if res := f.run(t, "bash_kill", map[string]any{"shell_id": id}); res.IsError || !strings.Contains(res.Text, id) {
+		t.Errorf("want bash_kill to take shell_id, got %q", res.Text)
+	}
+	if res := f.run(t, "bash_output", map[string]any{"id": id}); !res.IsError || res.Text != `Error: invalid arguments: unknown argument "id"; the accepted arguments are task_id, bash_id, shell_id` {
+		t.Errorf("want an unknown name refused with the accepted ones, got %q", res.Text)
+	}
+	if c := (outputTool{}).Present(json.RawMessage(`{"bash_id":"bash-1"}`)); c.Title != "Read output from background task bash-1" {
+		t.Errorf("want the card to name the task, got %q", c.Title)
 	}
 }
