@@ -89,4 +89,7 @@ const (
 type TodoItem struct {
 	Content string     `json:"content"`
 	Status  TodoStatus `json:"status"`
+	// ActiveForm is the item as work under way ("Running the tests"), as
+	// Claude Code's TodoWrite sends it; shown while the item is in progress.
+	ActiveForm string `json:"active_form,omitempty"`
 }

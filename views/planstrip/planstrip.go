@@ -11,7 +11,8 @@ import (
 
 // Render returns the plan's rows at width: a blank row, the bold accent
 // label `Plan`, then one row per item — green ✓ with faint text when done,
-// yellow ● in progress, faint ○ pending. No items, no rows.
+// yellow ● in progress (in its active form when it has one), faint ○
+// pending. No items, no rows.
 func Render(todos []card.TodoItem, width int, th theme.Theme) []string {
 	if len(todos) == 0 {
 		return nil
@@ -25,6 +26,9 @@ func Render(todos []card.TodoItem, width int, th theme.Theme) []string {
 		case card.TodoCompleted:
 			row = "  " + th.Success.Render("✓") + " " + th.Dim.Render(text)
 		case card.TodoInProgress:
+			if td.ActiveForm != "" {
+				text = textfmt.SanitizeLine(td.ActiveForm)
+			}
 			row = th.Warning.Render("  ● " + text)
 		default:
 			row = th.Dim.Render("  ○ " + text)

@@ -19,6 +19,16 @@ func TestPlanStripShowsThreeStates(t *testing.T) {
 	golden.Lines(t, "three_states", Render(todos, 60, theme.New(true)))
 }
 
+func TestAnItemInProgressShowsItsActiveForm(t *testing.T) {
+	rows := Render([]card.TodoItem{
+		{Content: "Run the tests", Status: card.TodoInProgress, ActiveForm: "Running the tests"},
+		{Content: "Fix the bug", Status: card.TodoPending, ActiveForm: "Fixing the bug"},
+	}, 40, theme.New(false))
+	if got := ansi.Strip(rows[2]) + "|" + ansi.Strip(rows[3]); got != "  ● Running the tests|  ○ Fix the bug" {
+		t.Errorf("want the active form only while in progress, got %q", got)
+	}
+}
+
 func TestEmptyPlanRendersNothing(t *testing.T) {
 	if rows := Render(nil, 60, theme.New(true)); rows != nil {
 		t.Fatalf("want no rows, got %q", rows)

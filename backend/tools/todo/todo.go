@@ -25,15 +25,19 @@ type args struct {
 	Todos *[]item `json:"todos"`
 }
 
+// item is one entry as models send it; activeForm is Claude Code's
+// TodoWrite's name for the entry as work under way.
 type item struct {
-	Content string `json:"content"`
-	Status  string `json:"status"`
+	Content    string `json:"content"`
+	Status     string `json:"status"`
+	ActiveForm string `json:"activeForm"`
 }
 
 var schema = json.RawMessage(`{"type":"object","properties":{"todos":{"type":"array",` +
 	`"description":"The complete todo list; it replaces the previous one.","items":{"type":"object","properties":{` +
 	`"content":{"type":"string","description":"What to do, as a short imperative sentence."},` +
-	`"status":{"type":"string","enum":["pending","in_progress","completed"]}},` +
+	`"status":{"type":"string","enum":["pending","in_progress","completed"]},` +
+	`"activeForm":{"type":"string","description":"The item as work under way, e.g. \"Running the tests\"; shown while it is in progress."}},` +
 	`"required":["content","status"],"additionalProperties":false}}},` +
 	`"required":["todos"],"additionalProperties":false}`)
 
@@ -92,6 +96,9 @@ func decode(raw json.RawMessage) ([]item, tools.Result, bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return nil, tools.InvalidArgs("%v", unknownField(raw, strings.Trim(name, `"`))), false
+		}
 		return nil, tools.InvalidArgs("invalid arguments: %v", err), false
 	}
 	if a.Todos == nil {
@@ -121,10 +128,22 @@ func decode(raw json.RawMessage) ([]item, tools.Result, bool) {
 	return *a.Todos, tools.Result{}, true
 }
 
+// unknownField names what an unknown field is refused for, the arguments
+// or an item of the list, with the names each takes.
+func unknownField(raw json.RawMessage, name string) error {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) == nil {
+		if _, ok := top[name]; ok {
+			return tools.UnknownArg(name, tools.ArgNames(&args{})...)
+		}
+	}
+	return fmt.Errorf("invalid todo: unknown field %q; an item takes %s", name, strings.Join(tools.ArgNames(&item{}), ", "))
+}
+
 func cardItems(items []item) []card.TodoItem {
 	out := make([]card.TodoItem, len(items))
 	for i, it := range items {
-		out[i] = card.TodoItem{Content: it.Content, Status: card.TodoStatus(it.Status)}
+		out[i] = card.TodoItem{Content: it.Content, Status: card.TodoStatus(it.Status), ActiveForm: it.ActiveForm}
 	}
 	return out
 }

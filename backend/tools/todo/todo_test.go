@@ -50,12 +50,33 @@ func TestTodoWriteRefusesInvalidLists(t *testing.T) {
 		{`{"todos":[{"content":"a","status":"done"}]}`,
 			`Error: invalid todo: ` + "`status`" + ` must be pending, in_progress or completed, got "done"`},
 		{`{}`, "Error: invalid todos: expected an array of {content, status}"},
+		{`{"todos":[{"content":"a","status":"pending","priority":"high"}]}`,
+			`Error: invalid todo: unknown field "priority"; an item takes content, status, activeForm`},
+		{`{"todos":[],"merge":true}`, `Error: invalid arguments: unknown argument "merge"; the accepted arguments are todos`},
 	}
 	for _, c := range cases {
 		r := run(t, c.args, func(session.Data) error { t.Errorf("%s: want nothing recorded", c.args); return nil })
 		if !r.IsError || r.Text != c.want || r.Code != session.CodeInvalidArgs {
 			t.Errorf("%s: want %q (%s), got %q (%s)", c.args, c.want, session.CodeInvalidArgs, r.Text, r.Code)
 		}
+	}
+}
+
+// TestTodoWriteTakesClaudeCodesActiveForm: every TodoWrite a model trained
+// on Claude Code sends carries activeForm beside content and status; it is
+// kept on the item, for the plan strip to show while the item is in
+// progress.
+func TestTodoWriteTakesClaudeCodesActiveForm(t *testing.T) {
+	var got []session.Data
+	r := run(t, `{"todos":[{"content":"Run the tests","status":"in_progress","activeForm":"Running the tests"},`+
+		`{"content":"Fix the bug","status":"pending","activeForm":"Fixing the bug"}]}`, func(d session.Data) error { got = append(got, d); return nil })
+	if r.IsError {
+		t.Fatalf("want success, got %q", r.Text)
+	}
+	want := []card.TodoItem{{Content: "Run the tests", Status: card.TodoInProgress, ActiveForm: "Running the tests"},
+		{Content: "Fix the bug", Status: card.TodoPending, ActiveForm: "Fixing the bug"}}
+	if len(got) != 1 || !reflect.DeepEqual(got[0].(session.TodoWrite).Todos, want) {
+		t.Errorf("want %+v recorded, got %+v", want, got)
 	}
 }
 
