@@ -43,13 +43,13 @@ func (*Read) Spec() tools.Spec {
 	return tools.Spec{
 		Name: "read",
 		Description: "Read a UTF-8 text file, or a PNG, JPEG, GIF or WebP image (returned as an image for models that take images). " +
-			"Returns lines prefixed with their 1-based line number (`N: text`). " +
+			"Returns lines as `cat -n` shows them: the 1-based line number right-aligned in six columns, then `→`, then the text. " +
 			"Reads at most 2000 lines and 50 KB per call, and cuts lines longer than 2000 characters; " +
 			"the footer says which lines were shown and the offset to continue from. Binary files are refused.",
 		Schema: readSchema,
 		Guidance: "Use read to look at a file before changing it: write and edit refuse a file you have not read in " +
 			"this session, or that changed since you read it. For large files read a window with offset and limit, " +
-			"and follow the footer's offset to continue. The `N: ` prefixes are not part of the file.",
+			"and follow the footer's offset to continue. The number and `→` before each line are not part of the file.",
 		ParallelSafe: true,
 		Access:       tools.AccessRead,
 	}
@@ -107,7 +107,7 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 	if !ok {
 		return res
 	}
-	text := w.format(path, offset)
+	text := w.format(offset)
 	return tools.Result{Text: text, Card: w.card(display(cwd, path), offset)}
 }
 
@@ -184,17 +184,18 @@ type window struct {
 	capped bool
 }
 
-// format renders the window in the reference's envelope.
-func (w window) format(path string, offset int) string {
+// format renders the window as Claude Code's Read does, `cat -n` style:
+// models trained on it (DeepSeek's among them) strip exactly that prefix
+// when they quote a line back to edit, and it needs no envelope. The
+// footer, after a blank line, says where the window ends.
+func (w window) format(offset int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<path>%s</path>\n<type>file</type>\n<content>\n", path)
 	for i, l := range w.lines {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "%d: %s", offset+i, l)
+		fmt.Fprintf(&b, "%6d→%s\n", offset+i, l)
 	}
-	b.WriteString("\n\n")
+	if len(w.lines) > 0 {
+		b.WriteString("\n")
+	}
 	last := offset + len(w.lines) - 1
 	switch {
 	case w.capped:
@@ -204,7 +205,6 @@ func (w window) format(path string, offset int) string {
 	default:
 		fmt.Fprintf(&b, "(End of file - total %d lines)", w.total)
 	}
-	b.WriteString("\n</content>")
 	return b.String()
 }
 

@@ -52,7 +52,7 @@ func TestReadFooters(t *testing.T) {
 		c.args["file_path"] = "f.txt"
 		r := b.run(b.read, c.args)
 		wantOK(t, r)
-		if !strings.HasSuffix(r.Text, "\n\n"+c.want+"\n</content>") {
+		if !strings.HasSuffix(r.Text, "\n\n"+c.want) {
 			t.Errorf("args %v: want footer %q, got tail %q", c.args, c.want, r.Text[max(0, len(r.Text)-120):])
 		}
 	}
@@ -67,7 +67,7 @@ func TestReadCapsOutputAt50KB(t *testing.T) {
 	b.file("f.txt", long.String())
 	r := b.run(b.read, map[string]any{"file_path": "f.txt", "offset": 3})
 	wantOK(t, r)
-	want := "\n52: 0051 " + strings.Repeat("x", 1000) + "\n\n(Output capped. Showing lines 3-52. Use offset=53 to continue.)\n</content>"
+	want := "\n    52→0051 " + strings.Repeat("x", 1000) + "\n\n(Output capped. Showing lines 3-52. Use offset=53 to continue.)"
 	if !strings.HasSuffix(r.Text, want) {
 		t.Errorf("want 50 lines of 1005 bytes then the capped footer, got tail %q", r.Text[len(r.Text)-100:])
 	}
@@ -88,7 +88,7 @@ func TestReadShowsCRLFLinesWithoutCarriageReturn(t *testing.T) {
 	if strings.Contains(r.Text, "\r") {
 		t.Errorf("want no carriage return in %q", r.Text)
 	}
-	if !strings.Contains(r.Text, "<content>\n1: one\n2: two\n\n(End of file - total 2 lines)") {
+	if r.Text != "     1→one\n     2→two\n\n(End of file - total 2 lines)" {
 		t.Errorf("want two numbered lines, got %q", r.Text)
 	}
 }
@@ -98,7 +98,7 @@ func TestReadCountsLastLineWithoutNewline(t *testing.T) {
 	b.file("f.txt", "one\ntwo")
 	r := b.run(b.read, map[string]any{"file_path": "f.txt"})
 	wantOK(t, r)
-	if !strings.Contains(r.Text, "1: one\n2: two\n\n(End of file - total 2 lines)") {
+	if r.Text != "     1→one\n     2→two\n\n(End of file - total 2 lines)" {
 		t.Errorf("want the unterminated last line counted, got %q", r.Text)
 	}
 }
@@ -108,7 +108,7 @@ func TestReadCutsAThreeMegabyteLine(t *testing.T) {
 	b.file("f.txt", "first\n"+strings.Repeat("é", 1_500_000)+"\nlast\n")
 	r := b.run(b.read, map[string]any{"file_path": "f.txt"})
 	wantOK(t, r)
-	want := "2: " + strings.Repeat("é", 2000) + "... (line truncated to 2000 chars)\n3: last\n"
+	want := "     2→" + strings.Repeat("é", 2000) + "... (line truncated to 2000 chars)\n     3→last\n"
 	if !strings.Contains(r.Text, want) {
 		t.Errorf("want line 2 cut to 2000 characters and line 3 intact, got %d bytes", len(r.Text))
 	}
@@ -183,7 +183,7 @@ func TestReadFollowsSymlinksAndAllowsEditThroughThem(t *testing.T) {
 	}
 	r := b.run(b.read, map[string]any{"file_path": "link.txt"})
 	wantOK(t, r)
-	if !strings.Contains(r.Text, "1: one\n") {
+	if !strings.HasPrefix(r.Text, "     1→one\n") {
 		t.Fatalf("want the target's line, got %q", r.Text)
 	}
 	wantOK(t, b.run(b.edit, map[string]any{"file_path": "link.txt", "old_string": "one", "new_string": "two"}))

@@ -76,12 +76,14 @@ func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 	if err := writeObserved(w.tracker, path, []byte(*a.Content)); err != nil {
 		return tools.Errorf("cannot write %q: %v", path, err)
 	}
-	verb, title := "Updated file", "Write "
+	// Claude Code's Write answers in these sentences, which models trained
+	// on it take as success; edit's sentence is the same.
+	text := fmt.Sprintf("The file %s has been updated successfully.", path)
 	if !existed {
-		verb = "Created file"
+		text = fmt.Sprintf("File created successfully at: %s", path)
 	}
+	title := "Write "
 	name := display(call.Env.Cwd, path)
-	text := fmt.Sprintf("<path>%s</path>\n<type>file</type>\n<content>\n%s\n</content>", path, verb)
 	c := &card.Card{Kind: card.Diff, Title: title + name,
 		Diffs: []card.FileDiff{fileDiff(name, before, *a.Content, !existed)}}
 	return tools.Result{Text: text, Card: c}
