@@ -38,16 +38,20 @@ type door struct {
 	cmd         *runningCommand
 	commandDone chan commandResult
 	// early is a result that arrived while the work its command started
-	// still runs (a cancelled /compact still recording its end): it is
-	// shown once that work has ended, so its notice and the prompt come
-	// after the work's own lines.
+	// still runs (a cancelled /compact still recording its end; not a turn
+	// the command started, which runs on its own): it is shown once that
+	// work has ended, so its notice and the prompt come after the work's
+	// own lines.
 	early *commandResult
 
 	// busy is a turn the user sees running: set by the running status or
 	// a turn/start, cleared by whichever of turn/end and the idle status
 	// comes first, together with the prompt that follows a turn. Ctrl+C
 	// cancels while busy or while a command runs, and exits otherwise.
-	busy        bool
+	busy bool
+	// inTurn is a turn seen started and not yet ended; busy without it is
+	// other work of the agent (a compaction).
+	inTurn      bool
 	stdinClosed bool
 	// leaving is /exit read from piped input: like the end of input, the
 	// door exits once the submitted work has run; later lines only answer

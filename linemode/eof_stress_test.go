@@ -12,6 +12,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/tools"
@@ -93,7 +94,7 @@ func TestPipedLinesAllReachTheModelWhereverThePausesFall(t *testing.T) {
 	}
 }
 
-func startPipe(t *testing.T, srv *llmtest.Server) *pipeRun {
+func startPipe(t *testing.T, srv *llmtest.Server, extra ...commands.Command) *pipeRun {
 	p := &pipeRun{
 		t: t, srv: srv, gate: gateTool{entered: make(chan struct{}), release: make(chan struct{})},
 		out: newWatchedScreen(), lines: make(chan input), code: make(chan int, 1),
@@ -115,6 +116,11 @@ func startPipe(t *testing.T, srv *llmtest.Server) *pipeRun {
 			return nil, err
 		}
 		s.Agent.Tools().Add(p.gate)
+		for _, c := range extra {
+			if err := s.Commands.Register(c); err != nil {
+				return nil, err
+			}
+		}
 		_, sub := s.Agent.Subscribe()
 		go watchInbox(sub, p.inbox)
 		return s, nil
@@ -247,4 +253,36 @@ func (p *pipeRun) assertReached(lines []string, from int) {
 			p.t.Fatalf("want line %q to reach the model; user messages %q; screen %q", l, text.String(), p.out.String())
 		}
 	}
+}
+
+// TestACommandThatStartsATurnShowsItsResultWhileTheTurnRuns: a command
+// that sends a message settles while the turn it started runs; its result
+// is shown then, not held until the turn ends (only a command's own work,
+// a compaction, holds it back), and lines meanwhile are steered as usual.
+func TestACommandThatStartsATurnShowsItsResultWhileTheTurnRuns(t *testing.T) {
+	srv := llmtest.NewServer([]llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("call_1", "gate", `{}`, 1), llmtest.Finish("tool_calls")),
+	}, llmtest.WithFallback(llmtest.ReplyText("done")))
+	t.Cleanup(srv.Close)
+	var p *pipeRun
+	// ask sends its input and settles only once the turn it started is on
+	// the screen, so the door sees its result during that turn.
+	ask := commands.Command{Name: "ask", Handler: func(_ context.Context, inv commands.Invocation) commands.Result {
+		inv.Agent.(commands.Submitter).Send(strings.TrimSpace(inv.RawInput))
+		p.out.waitFor(t, "[main turn 1]")
+		return commands.Succeed("asked")
+	}}
+	p = startPipe(t, srv, ask)
+	p.letOpen()
+	p.feed("/ask sketch the change")
+	p.await(p.gate.entered, "the gate tool to be called")
+	p.out.waitFor(t, "asked")
+	p.feed("also mind the tests")
+	p.awaitInbox("also mind the tests")
+	p.gate.release <- struct{}{}
+	p.lines <- input{eof: true}
+	if code := p.exitCode(); code != 0 {
+		t.Fatalf("want exit 0, got %d; screen %q", code, p.out.String())
+	}
+	p.assertReached([]string{"sketch the change", "also mind the tests"}, 0)
 }

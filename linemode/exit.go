@@ -149,7 +149,7 @@ func (d *door) switchTo(id string) (int, bool) {
 	}
 	d.closeSession(time.Now().Add(shutdownGrace))
 	d.s, d.reg, d.events, d.stopPump, d.unmount = nil, nil, nil, nil, nil
-	d.busy, d.interrupted = false, false
+	d.busy, d.inTurn, d.interrupted = false, false, false
 	d.active, d.settled = nil, nil
 	d.r.reset()
 	if id == "" {

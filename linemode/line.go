@@ -131,8 +131,8 @@ func (d *door) loop(ctx context.Context, lines <-chan input) int {
 				code, exit = d.commandSettled(res)
 			}
 		case res := <-d.commandDone:
-			if d.cmd.atPrompt && d.busy {
-				d.early = &res
+			if d.cmd.atPrompt && d.busy && !d.inTurn {
+				d.early = &res // the command's own work (a compaction) still runs
 				continue
 			}
 			code, exit = d.commandSettled(res)
@@ -225,8 +225,9 @@ func (d *door) render(evs []agent.Event) {
 			d.seen = e.Seq
 			switch e.Event.Data.(type) {
 			case session.TurnStart:
-				d.busy = true
+				d.busy, d.inTurn = true, true
 			case session.TurnEnd:
+				d.inTurn = false
 				d.turnOver() // the renderer printed the prompt for it
 			}
 		}
