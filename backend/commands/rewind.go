@@ -64,9 +64,9 @@ func RewindCommands() []Command {
 
 // rewindArgs are a rewind command's parsed input.
 type rewindArgs struct {
-	turn                      int
-	files, conversation, both bool
-	force                     bool
+	turn                int
+	files, conversation bool
+	force               bool
 }
 
 // request is the agent request of the parsed flags: both unless narrowed.
