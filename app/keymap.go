@@ -77,6 +77,8 @@ func keyTable() []binding {
 		{keys: []string{"tab"}, label: "Tab", help: "accept completion; queue a follow-up while running",
 			run: always((*Model).followUp)},
 		{keys: []string{"esc"}, label: "Esc", help: "close overlay; cancel the running turn", run: always((*Model).escape)},
+		{keys: []string{"alt+esc"}, label: "Esc Esc", help: "rewind to an earlier turn (while idle, in an empty draft)",
+			run: always((*Model).escapeTwice)},
 		{keys: []string{"ctrl+c"}, label: "Ctrl+C", help: "cancel while running; clear input or exit while idle",
 			run: always((*Model).interrupt)},
 		{keys: []string{"ctrl+d"}, label: "Ctrl+D", help: "exit when idle", run: always((*Model).exitKey)},

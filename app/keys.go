@@ -20,6 +20,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if s != "ctrl+c" {
 		m.armedCtC = false
 	}
+	if s != "esc" {
+		m.armedEsc = false
+	}
 	m.hint = ""
 	switch {
 	case m.requestOpen():
@@ -96,6 +99,7 @@ func (m *Model) escape() tea.Cmd {
 	if m.running() {
 		return m.cancel()
 	}
+	m.escapeIdle()
 	return nil
 }
 

@@ -106,6 +106,7 @@ type Model struct {
 	earlier  earlier
 	mouse    bool
 	armedCtC bool   // a second Ctrl+C exits
+	armedEsc bool   // a second Esc opens the rewind picker
 	hint     string // a one-row reminder above the editor, until the next key
 	exiting  bool   // exit once the running turn ends
 	shells   int    // `!command`s run, to name their cards

@@ -12,6 +12,7 @@ import (
 	"github.com/tack-agent/tack/overlays/historysearch"
 	"github.com/tack-agent/tack/overlays/modelpicker"
 	"github.com/tack-agent/tack/overlays/question"
+	"github.com/tack-agent/tack/overlays/rewindpicker"
 	"github.com/tack-agent/tack/overlays/sessionpicker"
 	"github.com/tack-agent/tack/views/transcript"
 )
@@ -33,17 +34,18 @@ type overlays struct {
 	search   historySearch
 	details  *details.Dialog
 	help     *help.Help
+	rewind   *rewindpicker.Picker
 
 	commands []commands.Command
 }
 
 // open reports whether an overlay other than a request is open.
 func (o *overlays) open() bool {
-	return o.models != nil || o.sessions != nil || o.history != nil || o.details != nil || o.help != nil
+	return o.models != nil || o.sessions != nil || o.history != nil || o.details != nil || o.help != nil || o.rewind != nil
 }
 
 func (o *overlays) closeAll() {
-	o.models, o.sessions, o.history, o.details, o.help = nil, nil, nil, nil, nil
+	o.models, o.sessions, o.history, o.details, o.help, o.rewind = nil, nil, nil, nil, nil, nil
 }
 
 // modelsMsg carries the catalog for the model picker.
@@ -87,6 +89,8 @@ func (m *Model) overlayKey(msg tea.Msg) tea.Cmd {
 		if m.ov.help.Update(msg).Closed {
 			m.ov.help = nil
 		}
+	case m.ov.rewind != nil:
+		return m.rewindPickerKey(msg)
 	}
 	return nil
 }

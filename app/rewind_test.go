@@ -7,7 +7,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit/keys"
 )
 
 // promptTurn is the events of a turn that only holds its prompt, from seq.
@@ -45,5 +48,82 @@ func TestARewindRedrawsTheTranscriptWithoutTheRewoundTurns(t *testing.T) {
 	readHistory(m, be)
 	if s := ansi.Strip(screen(m)); !strings.Contains(s, "third prompt") {
 		t.Fatalf("want the rewound turns back on screen after undoing the rewind, got\n%s", s)
+	}
+}
+
+func TestEscEscOpensTheRewindPickerAndItsChoiceRunsTheRewind(t *testing.T) {
+	be := &countingBackend{}
+	m := New(Options{Backend: be, Width: 100, Height: 30})
+	d := noIO{t: t, be: be, m: m}
+	var history []session.Event
+	history = append(history, promptTurn(0, 1, "first prompt")...)
+	history = append(history, session.Event{Type: "checkpoint", Seq: 3, Data: session.Checkpoint{Turn: 1, Phase: session.PhaseTurn, ID: "c1"}})
+	history = append(history, promptTurn(4, 2, "second prompt")...)
+	d.step(subscribedMsg{sessionID: "s-1", sub: be, history: snapshotOf(history)})
+	d.step(keys.Key("esc"))
+	if m.ov.rewind != nil || m.hint != escAgainHint {
+		t.Fatalf("want one Esc to arm the picker with a hint, got picker=%v hint=%q", m.ov.rewind != nil, m.hint)
+	}
+	d.step(keys.Key("x"))
+	d.step(keys.Key("esc"))
+	if m.ov.rewind != nil {
+		t.Fatal("want Esc with a draft to leave the picker closed")
+	}
+	d.step(keys.Key("ctrl+c")) // clear the draft
+	d.step(keys.Key("esc"))
+	d.step(keys.Key("esc"))
+	if m.ov.rewind == nil {
+		t.Fatal("want Esc Esc with an empty draft to open the rewind picker")
+	}
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "Turn 2  second prompt") {
+		t.Fatalf("want the picker to list turn 2, got\n%s", s)
+	}
+	d.step(keys.Key("down"))
+	d.step(keys.Key("enter"))
+	d.run(d.step(keys.Key("enter")))
+	d.wantSent("choosing turn 1, files and conversation", "execute /rewind 1")
+	if m.ov.rewind != nil {
+		t.Error("want the picker closed once its rewind runs")
+	}
+}
+
+func TestARewindPutsThePromptBackAndARefusalAsksToConfirm(t *testing.T) {
+	be := &countingBackend{}
+	m := New(Options{Backend: be, Width: 100, Height: 30})
+	d := noIO{t: t, be: be, m: m}
+	d.step(subscribedMsg{sessionID: "s-1", sub: be})
+	refusal := commands.Execution{Result: commands.Result{Kind: commands.Error, Text: "Not rewound",
+		Action: commands.ActionConfirmRewind{Paths: []string{"notes.md"}, Line: "/rewind 2 --force"}}}
+	d.step(commandMsg{line: "/rewind 2", exec: refusal, found: true})
+	if m.ov.rewind == nil || !m.editor.Empty() {
+		t.Fatalf("want a confirmation open and no draft kept, got picker=%v draft=%q", m.ov.rewind != nil, m.editor.Value())
+	}
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "notes.md") {
+		t.Fatalf("want the confirmation to list notes.md, got\n%s", s)
+	}
+	if cmd := d.step(keys.Key("enter")); cmd != nil {
+		cmd() // its reply, from this fake, would be an unknown command
+	}
+	d.wantSent("confirming", "execute /rewind 2 --force")
+	done := commands.Execution{Result: commands.Result{Kind: commands.Success, Action: commands.ActionRewound{Prompt: "second prompt"}}}
+	d.step(commandMsg{line: "/rewind 2 --force", exec: done, found: true})
+	if got := m.editor.Value(); got != "second prompt" {
+		t.Errorf("want turn 2's prompt back in the editor, got %q", got)
+	}
+}
+
+func TestCommandCardsShowAsToolCards(t *testing.T) {
+	be := &countingBackend{}
+	m := New(Options{Backend: be, Width: 80, Height: 24})
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be})
+	diff := card.Card{Kind: card.Diff, Title: "Changes since turn 2 began",
+		Diffs: []card.FileDiff{{Path: "a.txt", Added: 1, Lines: []card.DiffLine{{Op: card.OpAdd, Text: "new line"}}}}}
+	done := session.Event{Type: "command/done", Seq: 1, Data: session.CommandDone{ID: "c", Outcome: "success", Text: "Changes since turn 2 began: 1 file, +1 −0.", Cards: []card.Card{diff}}}
+	m.Update(eventsMsg{events: []agent.Event{agent.Logged{Event: done}}})
+	s := ansi.Strip(screen(m))
+	for _, want := range []string{"Changes since turn 2 began: 1 file", "Tool / diff", "a.txt", "+ new line"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("want %q on screen, got\n%s", want, s)
+		}
 	}
 }

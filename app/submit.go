@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/overlays/rewindpicker"
 	"github.com/tack-agent/tack/views/cards"
 	"github.com/tack-agent/tack/views/transcript"
 )
@@ -83,6 +84,10 @@ func (m *Model) overlayForm(line string) (commands.Result, bool) {
 		return commands.Result{Action: commands.ActionHelp{}}, true
 	case "/details":
 		return commands.Result{Action: commands.ActionOpenDetails{}}, true
+	case "/rewind":
+		if !m.running() {
+			return commands.Result{Action: commands.ActionOpenRewindPicker{}}, true
+		}
 	}
 	return commands.Result{}, false
 }
@@ -96,7 +101,7 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 		return nil
 	}
 	res := msg.exec.Result
-	if res.Kind == commands.Error {
+	if _, confirm := res.Action.(commands.ActionConfirmRewind); res.Kind == commands.Error && !confirm {
 		m.keepDraft(msg.line)
 	}
 	if msg.exec.LogErr != nil && res.Text != "" {
@@ -127,6 +132,13 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 		return m.openSessionPicker()
 	case commands.ActionResume:
 		return m.resume(a.ID, "")
+	case commands.ActionOpenRewindPicker:
+		m.openRewindPicker()
+	case commands.ActionRewound:
+		m.rewound(a)
+	case commands.ActionConfirmRewind:
+		m.ov.closeAll()
+		m.ov.rewind = rewindpicker.Confirm(a.Line, a.Paths, m.theme)
 	case commands.ActionNewSession:
 		m.result = Result{New: true}
 		return m.exit()

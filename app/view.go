@@ -103,6 +103,8 @@ func (m *Model) cover(rows []string) []string {
 		box = m.ov.models.View(min(m.width, modelpicker.Width), h)
 	case m.ov.details != nil:
 		box = m.ov.details.View(m.width, h)
+	case m.ov.rewind != nil:
+		box = m.ov.rewind.View(m.width, h)
 	default:
 		return rows
 	}
@@ -112,7 +114,7 @@ func (m *Model) cover(rows []string) []string {
 		w = max(w, ansi.StringWidth(l))
 	}
 	x, y := max((m.width-w)/2, 0), max((h-len(lines))/2, 0)
-	if m.ov.sessions != nil || m.ov.help != nil {
+	if m.ov.sessions != nil || m.ov.help != nil || m.ov.rewind != nil {
 		x, y = 0, 0
 	}
 	for i, l := range lines {

@@ -47,9 +47,9 @@ func TestLineModeRewindRestoresFilesAndConversationWithoutAQuestion(t *testing.T
 	script = append(script, llmtest.ReplyText("Fresh start."))
 	d := rewindDoor(t, map[string]string{"keep.txt": "kept\n"}, script...)
 	d.feed("write a.txt")
-	d.out.waitFor(t, "Wrote a.txt.")
+	d.out.waitFor(t, "Wrote a.txt.\n> ")
 	d.feed("make b.txt")
-	d.out.waitFor(t, "Made b.txt.")
+	d.out.waitFor(t, "Made b.txt.\n> ")
 	d.feed("/diff")
 	d.out.waitFor(t, "Changes since the session's first checkpoint: 2 files, +2 −0.")
 	for _, want := range []string{"a.txt (new)\n+ one\n", "b.txt (new)\n+ x\n", "└ +2 -0 · 2 files"} {
@@ -62,7 +62,7 @@ func TestLineModeRewindRestoresFilesAndConversationWithoutAQuestion(t *testing.T
 
 	d.feed("/rewind 1")
 	d.out.waitFor(t, "Rewound to before turn 1.")
-	for _, want := range []string{"Took back turns 1–2", "Restored 2 files:", "a.txt (deleted)", "b.txt (deleted)",
+	for _, want := range []string{"Took back turns 1–2; they stay in the log, and /redo brings them back.", "Restored 2 files:", "a.txt (deleted)", "b.txt (deleted)",
 		"The prompt of that turn, to edit and send again:\n  write a.txt"} {
 		if !strings.Contains(d.out.String(), want) {
 			t.Errorf("want %q in the rewind's report, got %q", want, d.out.String())
@@ -91,7 +91,7 @@ func TestLineModeRewindRefusesToLoseOutsideChangesUntilForced(t *testing.T) {
 	script := rewindToolTurn("c1", "write", `{"file_path":"a.txt","content":"one\n"}`, "Wrote a.txt.")
 	d := rewindDoor(t, map[string]string{"notes.md": "mine\n"}, script...)
 	d.feed("write a.txt")
-	d.out.waitFor(t, "Wrote a.txt.")
+	d.out.waitFor(t, "Wrote a.txt.\n> ")
 	if err := os.WriteFile(filepath.Join(d.cwd, "notes.md"), []byte("edited outside\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -185,6 +185,21 @@ var overlayCases = []overlayCase{
 		f.CommandList = []commands.Command{{Name: "compact", Description: "Summarise the conversation to free context"}}
 		return nil
 	}, drive: func(t *testing.T, tt *Term) { tt.Type("?") }, want: []string{"Keyboard shortcuts"}},
+	{name: "rewind_picker", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
+		var l log
+		for i, p := range []string{"Write the parser", "Make the parser tests pass", "Explain the lexer"} {
+			turn := i + 1
+			f.Logged = append(f.Logged, l.event(session.TurnStart{Turn: turn}),
+				l.event(session.UserMessage{Turn: turn, Kind: session.KindPrompt, Text: p}))
+			if turn < 3 {
+				f.Logged = append(f.Logged, l.event(session.Checkpoint{Turn: turn, Phase: session.PhaseTurn, ID: "c" + p[:4], Store: "git"}),
+					l.event(session.Checkpoint{Turn: turn, Step: 1, Phase: session.PhaseToolsDone, ID: "d" + p[:4], Store: "git",
+						Changed: []string{"parser.go", "parser_test.go"}[:turn]}))
+			}
+			f.Logged = append(f.Logged, l.event(session.TurnEnd{Turn: turn, Reason: session.StopCompleted}))
+		}
+		return nil
+	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeyEscape); tt.Key(vt.KeyEscape) }, want: []string{"Turn 1  Write the parser"}},
 }
 
 // TestOverlayScreens pins every overlay mounted in the running program at

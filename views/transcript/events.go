@@ -70,14 +70,7 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 	case session.InboxDiscard:
 		t.AddNotice(discardText(len(d.Texts)), NoticeDim)
 	case session.CommandDone:
-		if d.Text == "" {
-			return false
-		}
-		tone := NoticeInfo
-		if d.Outcome == "error" {
-			tone = NoticeError
-		}
-		t.AddNotice(d.Text, tone)
+		return t.commandDone(d)
 	case session.Checkpoint:
 		note := session.CheckpointNote(t.checkpoint, d)
 		t.checkpoint = d
@@ -329,4 +322,24 @@ func timing(s session.StepTiming) string {
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// commandDone shows a command's result: its text as a notice, then its
+// cards as tool cards are shown.
+func (t *Transcript) commandDone(d session.CommandDone) bool {
+	if d.Text == "" && len(d.Cards) == 0 {
+		return false
+	}
+	if d.Text != "" {
+		tone := NoticeInfo
+		if d.Outcome == "error" {
+			tone = NoticeError
+		}
+		t.AddNotice(d.Text, tone)
+	}
+	for i := range d.Cards {
+		c := d.Cards[i]
+		t.add(&block{kind: kindTool, tool: cards.Tool{Name: string(c.Kind), Result: &c, Done: true}, finished: true})
+	}
+	return true
 }
