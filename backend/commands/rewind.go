@@ -211,15 +211,19 @@ func rewoundText(res agent.RewindResult) string {
 	switch {
 	case res.Turn > 0:
 		fmt.Fprintf(&b, "Rewound to before turn %d.", res.Turn)
+		if n := len(res.Rewound); n > 0 {
+			fmt.Fprintf(&b, " Took back %s; %s in the log, and /redo brings %s back.",
+				turnsText(res.Rewound), map[bool]string{true: "it stays", false: "they stay"}[n == 1], them(n))
+		}
 	default:
 		b.WriteString("Undid the last rewind.")
-	}
-	if len(res.Rewound) > 0 {
-		fmt.Fprintf(&b, " Took back %s; the log keeps %s, and /redo brings %s back.",
-			turnsText(res.Rewound), them(len(res.Rewound)), them(len(res.Rewound)))
-	}
-	if len(res.Restored) > 0 {
-		fmt.Fprintf(&b, " Brought back %s.", turnsText(res.Restored))
+		if len(res.Restored) > 0 {
+			fmt.Fprintf(&b, " Brought back %s.", turnsText(res.Restored))
+		}
+		if n := len(res.Rewound); n > 0 {
+			fmt.Fprintf(&b, " Took back %s, made after the rewind; %s in the log.",
+				turnsText(res.Rewound), map[bool]string{true: "it stays", false: "they stay"}[n == 1])
+		}
 	}
 	if n := len(res.Files.Written) + len(res.Files.Deleted); n > 0 {
 		fmt.Fprintf(&b, "\nRestored %s:", plural(n, "file"))
