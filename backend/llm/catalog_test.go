@@ -116,8 +116,8 @@ func TestResolveWithoutKeyNamesEveryWayToAddOne(t *testing.T) {
 	for provider, first := range map[string]string{"deepseek": "set DEEPSEEK_API_KEY", "openai": "set OPENAI_API_KEY"} {
 		_, err := builtin(provider).Resolve(func(string) string { return "" })
 		var e *Error
-		if !errors.As(err, &e) || e.Kind != ErrNoCredentials {
-			t.Fatalf("%s: want a no-credentials error, got %v", provider, err)
+		if !errors.As(err, &e) || e.Kind != ErrNoCredentials || e.KeyEnv != builtin(provider).KeyEnv {
+			t.Fatalf("%s: want a no-credentials error naming %s, got %v (%q)", provider, builtin(provider).KeyEnv, err, e.KeyEnv)
 		}
 		if i := strings.Index(e.Message, ": "); i < 0 || !strings.HasPrefix(e.Message[i+2:], first) {
 			t.Errorf("%s: want the message to start with the provider's own advice %q, got %q", provider, first, e.Message)

@@ -33,6 +33,9 @@ type Error struct {
 	// MaxOutput is the largest output bound the server would take, when it
 	// refused the one asked for as too large for its window.
 	MaxOutput int
+	// KeyEnv names, for ErrNoCredentials, the variable the missing key
+	// belongs in.
+	KeyEnv    string
 	RequestID string
 	Err       error // underlying cause, if any
 }

@@ -112,7 +112,7 @@ func noCredentials(p ProviderConfig) *Error {
 			"or put %s=KEY in $TACK_HOME/credentials, or drop key_env from its [[providers]] entry if the server takes none",
 			p.Name, p.KeyEnv, p.KeyEnv)
 	}
-	return &Error{Kind: ErrNoCredentials, Message: msg}
+	return &Error{Kind: ErrNoCredentials, Message: msg, KeyEnv: p.KeyEnv}
 }
 
 // Providers is the set of configured providers, built-ins first.

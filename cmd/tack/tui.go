@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/tack-agent/tack/app"
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/workspace"
 	"github.com/tack-agent/tack/views/iostreams"
 )
@@ -51,7 +53,11 @@ func runTUI(lo launch.Options, o options, ios *iostreams.IOStreams) int {
 func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) (int, app.Result) {
 	stderr := ios.ErrOut
 	s, err := launch.Open(lo)
-	firstRun := err != nil && launch.ErrNoCredentials(err) && lo.Getenv("OPENAI_BASE_URL") == ""
+	// The first-run screen asks for a DeepSeek key; a missing key of
+	// another provider is reported like any other launch error.
+	var le *llm.Error
+	firstRun := errors.As(err, &le) && le.Kind == llm.ErrNoCredentials && le.KeyEnv == "DEEPSEEK_API_KEY" &&
+		lo.Getenv("OPENAI_BASE_URL") == ""
 	if err != nil && !firstRun {
 		fmt.Fprintln(stderr, "tack: "+launchError(err))
 		return 1, app.Result{}
