@@ -32,9 +32,11 @@
 // validates it: each tool result must answer a pending tool call of an
 // earlier assistant message, every tool call must be answered before the
 // next user or assistant message, no call id may be empty or used twice,
-// and an assistant message replaying tool
-// calls this server sent together with reasoning must pass that reasoning
-// back as reasoning_content. A violating request is answered with HTTP 400
+// an assistant message replaying tool calls this server sent together with
+// reasoning must pass that reasoning back as reasoning_content, and, in a
+// request with thinking enabled, every assistant message with tool calls
+// must carry a non-empty reasoning_content (DeepSeek's 400, in its words:
+// ReasoningContentRefusal). A violating request is answered with HTTP 400
 // and recorded (Violations); so is a request that arrives after the script
 // ran out, unless WithFallback supplies an answer.
 //
