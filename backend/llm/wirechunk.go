@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // The response side of the wire: one streamed chunk as the servers tack
@@ -142,8 +143,8 @@ func (c *tokenCount) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
-	var f float64
-	if json.Unmarshal(b, &f) != nil || f < 0 || f > maxReportedTokens || f != math.Trunc(f) {
+	f, err := strconv.ParseFloat(string(b), 64) // a JSON number is valid Go float syntax
+	if err != nil || f < 0 || f > maxReportedTokens || f != math.Trunc(f) {
 		c.bad = string(b)
 		if len(c.bad) > 40 {
 			c.bad = c.bad[:40] + "…"
