@@ -207,7 +207,7 @@ func (a *Agent) Events() []session.Event {
 func (a *Agent) Projection() *session.Projection {
 	a.logMu.Lock()
 	defer a.logMu.Unlock()
-	return a.proj.Clone(true)
+	return a.proj.ForDisplay()
 }
 
 // Tools is the agent's tool registry.
@@ -401,7 +401,7 @@ func (a *Agent) Subscribe() (Snapshot, *Subscription) {
 	for _, n := range a.notices {
 		s.Push(n)
 	}
-	snap := Snapshot{Projection: a.proj.Clone(true), NextSeq: a.nextSeq}
+	snap := Snapshot{Projection: a.proj.ForDisplay(), NextSeq: a.nextSeq}
 	snap.Recent, snap.Earlier, snap.Err = a.cfg.Log.History(a.nextSeq, recentEvents)
 	return snap, s
 }

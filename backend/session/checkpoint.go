@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -108,6 +109,44 @@ func (r *unwire) u32() uint32 {
 
 func (r *unwire) bool() bool { return r.uint() != 0 }
 
+// strs reads a count and as many strings, all kept in one allocation: a
+// list like the prompts is read whole and kept whole.
+func (r *unwire) strs() []string {
+	n := r.count()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	// Measure first, then copy the lengths' bodies into one string.
+	probe := unwire{b: r.b}
+	total := 0
+	for range n {
+		k := probe.count()
+		if probe.err != nil {
+			r.err = probe.err
+			return nil
+		}
+		total += k
+		probe.b = probe.b[k:]
+	}
+	var buf strings.Builder
+	buf.Grow(total)
+	ends := make([]int, n)
+	for i := range n {
+		k := r.count()
+		buf.Write(r.b[:k])
+		r.b = r.b[k:]
+		ends[i] = buf.Len()
+	}
+	all := buf.String()
+	out := make([]string, n)
+	start := 0
+	for i, end := range ends {
+		out[i] = all[start:end]
+		start = end
+	}
+	return out
+}
+
 func (r *unwire) usage() llm.Usage {
 	return llm.Usage{Input: int(r.int()), CacheRead: int(r.int()), Output: int(r.int()), Reasoning: int(r.int())}
 }
@@ -187,12 +226,7 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	p.afterLast = int(r.uint())
 	p.sawAssistant, p.replaced = r.bool(), r.bool()
 	p.title, p.modelTitle = r.str(), r.bool()
-	if n := r.count(); n > 0 {
-		p.prompts = make([]string, n)
-		for i := range p.prompts {
-			p.prompts[i] = r.str()
-		}
-	}
+	p.prompts = r.strs()
 	p.lastAnswer = r.str()
 	if n := r.count(); n > 0 {
 		p.commands = make(map[string]int, n)
@@ -208,16 +242,13 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	p.rewinds = decodeHistory(r, decodeRewinds)
 	p.turnNotes = decodeNotes(r)
 	p.lastCheckpoint, p.checkpointID = decodeCheckpoint(r), r.str()
-	saved := decodeSaved(r)
+	saved, todoIDs := decodeSaved(r)
 	lists := decodeTodoTable(r)
 	p.todos = lists.get(r, todo)
-	if saved != nil {
-		p.saved = make(map[int64]conversation, len(saved))
-		for _, s := range saved {
-			s.c.todos = lists.get(r, s.todos)
-			p.saved[s.seq] = s.c
-		}
+	for i, id := range todoIDs {
+		saved[i].todos = lists.get(r, id)
 	}
+	p.saved = saved
 	return p
 }
 

@@ -1,9 +1,6 @@
 package session
 
 import (
-	"maps"
-	"slices"
-
 	"github.com/tack-agent/tack/backend/card"
 )
 
@@ -18,27 +15,32 @@ func (w *wire) ref(r listRef) {
 
 func (r *unwire) ref() listRef { return listRef{v: int(r.uint()), n: int(r.uint())} }
 
-func encodeNotes(w *wire, notes map[int]*turnNotes) {
-	turns := slices.Sorted(maps.Keys(notes))
-	w.uint(uint64(len(turns)))
-	for _, n := range turns {
-		t := notes[n]
-		w.int(int64(n))
-		w.str(t.prompt)
-		encodeCheckpoint(w, t.checkpoint)
+func encodeNotes(w *wire, notes []turnNotes) {
+	w.uint(uint64(len(notes)))
+	for _, t := range notes {
+		w.int(int64(t.turn))
+		w.uint(uint64(t.prompt))
+		w.bool(t.checkpoint != nil)
+		if t.checkpoint != nil {
+			encodeCheckpoint(w, *t.checkpoint)
+		}
 		encodeStrings(w, t.changed)
 	}
 }
 
-func decodeNotes(r *unwire) map[int]*turnNotes {
+func decodeNotes(r *unwire) []turnNotes {
 	n := r.count()
 	if n == 0 {
 		return nil
 	}
-	out := make(map[int]*turnNotes, n)
-	for range n {
-		turn := int(r.int())
-		out[turn] = &turnNotes{prompt: r.str(), checkpoint: decodeCheckpoint(r), changed: decodeStrings(r)}
+	out := make([]turnNotes, n)
+	for i := range out {
+		out[i] = turnNotes{turn: int32(r.int()), prompt: int32(r.uint())}
+		if r.bool() {
+			c := decodeCheckpoint(r)
+			out[i].checkpoint = &c
+		}
+		out[i].changed = decodeStrings(r)
 	}
 	return out
 }
@@ -93,22 +95,12 @@ func decodeStrings(r *unwire) []string {
 	return out
 }
 
-// savedEntry is a saved conversation as read, its todo list still a number
-// in the checkpoint's todo table.
-type savedEntry struct {
-	seq   int64
-	c     conversation
-	todos int
-}
-
-func encodeSaved(w *wire, saved map[int64]conversation, todos *todoTable) {
-	seqs := slices.Sorted(maps.Keys(saved))
-	w.uint(uint64(len(seqs)))
+func encodeSaved(w *wire, saved []savedConversation, todos *todoTable) {
+	w.uint(uint64(len(saved)))
 	prev := int64(0)
-	for _, seq := range seqs {
-		c := saved[seq]
-		w.int(seq - prev)
-		prev = seq
+	for _, c := range saved {
+		w.int(c.seq - prev)
+		prev = c.seq
 		w.ref(c.surface)
 		w.ref(c.transcript)
 		w.ref(c.turns)
@@ -119,20 +111,22 @@ func encodeSaved(w *wire, saved map[int64]conversation, todos *todoTable) {
 	}
 }
 
-func decodeSaved(r *unwire) []savedEntry {
+// decodeSaved reads saved conversations, their todo lists still numbers in
+// the checkpoint's todo table (todos).
+func decodeSaved(r *unwire) (saved []savedConversation, todos []int) {
 	n := r.count()
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
-	out := make([]savedEntry, n)
+	saved, todos = make([]savedConversation, n), make([]int, n)
 	prev := int64(0)
-	for i := range out {
+	for i := range saved {
 		seq := prev + r.int()
 		prev = seq
 		c := conversation{surface: r.ref(), transcript: r.ref(), turns: r.ref(), rewinds: r.ref(), lastEnd: r.int(), surfaceBytes: int(r.uint())}
-		out[i] = savedEntry{seq: seq, c: c, todos: int(r.uint())}
+		saved[i], todos[i] = savedConversation{seq: seq, conversation: c}, int(r.uint())
 	}
-	return out
+	return saved, todos
 }
 
 // todoTable numbers the distinct todo lists a checkpoint holds, so that

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,23 @@ func foldedEverything() (*Projection, Events) {
 	return projectEvents(data...)
 }
 
+// withoutBodies is p without the message bodies a checkpoint leaves out.
+func withoutBodies(p *Projection) *Projection {
+	strip := func(entries []surfaceEntry) []surfaceEntry {
+		out := slices.Clone(entries)
+		for i := range out {
+			out[i].msg = nil
+		}
+		return out
+	}
+	p.surface.cur = strip(p.surface.cur)
+	p.surface.frozen = slices.Clone(p.surface.frozen)
+	for v := range p.surface.frozen {
+		p.surface.frozen[v] = strip(p.surface.frozen[v])
+	}
+	return p
+}
+
 // encoded is the checkpoint bytes of p.
 func encoded(p *Projection) []byte {
 	var w wire
@@ -41,13 +59,13 @@ func TestCheckpointRoundTripsEveryField(t *testing.T) {
 	p, _ := foldedEverything()
 	v := reflect.ValueOf(p).Elem()
 	for i := range v.NumField() {
-		if name := v.Type().Field(i).Name; name != "refs" && v.Field(i).IsZero() {
+		if name := v.Type().Field(i).Name; name != "refs" && name != "noNotes" && v.Field(i).IsZero() {
 			t.Errorf("want the fixture to set Projection.%s, so the checkpoint is seen to keep it; "+
 				"extend foldedEverything (and encodeProjection, if it does not write the field)", name)
 		}
 	}
 	got := decodeProjection(&unwire{b: encoded(p)}, p.header)
-	if want := p.Clone(true); !reflect.DeepEqual(got, want) {
+	if want := withoutBodies(p.Clone(true)); !reflect.DeepEqual(got, want) {
 		t.Errorf("want the checkpoint to read back as the projection written\nwant %+v\ngot  %+v", want, got)
 	}
 }

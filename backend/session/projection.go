@@ -119,8 +119,10 @@ type Projection struct {
 	// turns, rewinds, turnNotes and saved serve rewinds (rewind.go).
 	turns     history[turnRef]
 	rewinds   history[RewindPoint]
-	turnNotes map[int]*turnNotes
-	saved     map[int64]conversation
+	turnNotes []turnNotes
+	saved     []savedConversation
+	// noNotes keeps no turn notes: a front door's copy never lists turns.
+	noNotes bool
 	// lastCheckpoint decides which checkpoints the transcript shows;
 	// checkpointID is the latest one taken.
 	lastCheckpoint Checkpoint
@@ -132,32 +134,29 @@ func NewProjection(h Header) *Projection {
 	return &Projection{header: h, model: h.Model, lastActive: h.Created}
 }
 
-// Clone returns an independent copy. With refs set the copy keeps no
-// message bodies, only the seqs to read them back from.
-func (p *Projection) Clone(refs bool) *Projection {
+// Clone returns an independent copy, keeping message bodies for the
+// events applied to it from now on unless refs is set. The lists that only
+// grow are shared with the copy: it is cheap however long the session.
+func (p *Projection) Clone(refs bool) *Projection { return p.clone(refs, true) }
+
+// ForDisplay is a copy for a front door: it keeps no message bodies and
+// no turn notes (Turns lists turns without their prompts and files).
+func (p *Projection) ForDisplay() *Projection { return p.clone(true, false) }
+
+func (p *Projection) clone(refs, notes bool) *Projection {
 	c := *p
 	c.refs = refs
-	c.surface = p.surface.clone()
-	if refs && !p.refs {
-		c.surface.frozen = make([][]surfaceEntry, len(p.surface.frozen))
-		for v, entries := range p.surface.frozen {
-			c.surface.frozen[v] = withoutBodies(slices.Clone(entries))
-		}
-		withoutBodies(c.surface.cur)
-	}
+	c.surface = p.surface.share()
 	c.transcript = p.transcript.clone()
-	c.turns = p.turns.clone()
-	c.rewinds = p.rewinds.clone()
+	c.turns = p.turns.share()
+	c.rewinds = p.rewinds.share()
 	c.byModel = slices.Clone(p.byModel)
 	c.prompts = slices.Clip(p.prompts)
 	c.commands = maps.Clone(p.commands)
-	c.saved = maps.Clone(p.saved)
-	if p.turnNotes != nil {
-		c.turnNotes = make(map[int]*turnNotes, len(p.turnNotes))
-		for n, t := range p.turnNotes {
-			copied := *t
-			c.turnNotes[n] = &copied
-		}
+	c.saved = slices.Clip(p.saved)
+	c.turnNotes, c.noNotes = nil, !notes
+	if notes {
+		c.turnNotes = slices.Clone(p.turnNotes)
 	}
 	return &c
 }
@@ -227,7 +226,7 @@ func (p *Projection) applyUser(e Event, d UserMessage) {
 	if d.Kind == KindPrompt && d.Replace == nil {
 		text := strings.Clone(d.Text)
 		p.prompts = append(p.prompts, text)
-		p.notePrompt(d.Turn, text)
+		p.notePrompt(d.Turn)
 	}
 	p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, d.Replace)
 }
@@ -275,14 +274,6 @@ func cloneTodos(todos []card.TodoItem) []card.TodoItem {
 		out[i] = card.TodoItem{Content: strings.Clone(t.Content), Status: card.TodoStatus(strings.Clone(string(t.Status)))}
 	}
 	return out
-}
-
-// withoutBodies drops the message bodies of entries, which it returns.
-func withoutBodies(entries []surfaceEntry) []surfaceEntry {
-	for i := range entries {
-		entries[i].msg = nil
-	}
-	return entries
 }
 
 // show appends seq to the transcript.

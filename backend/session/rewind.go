@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -101,9 +102,13 @@ type turnRef struct {
 
 // turnNotes is what later events tell of a turn. Turn numbers are never
 // reused in a log, so notes need no saving across rewinds.
+// A long session has one per turn, so they are small: the prompt is an
+// index into the projection's prompts (plus one; 0 for none), and the
+// checkpoint is shared, being never changed.
 type turnNotes struct {
-	prompt     string
-	checkpoint Checkpoint
+	turn       int32
+	prompt     int32
+	checkpoint *Checkpoint
 	changed    []string
 }
 
@@ -145,9 +150,16 @@ func (h *history[T]) restore(r listRef) {
 }
 
 // clone copies what a copy of the projection may change: the current
-// version and the list of frozen ones.
+// version, for a list whose items change in place.
 func (h history[T]) clone() history[T] {
 	return history[T]{cur: slices.Clone(h.cur), frozen: slices.Clip(h.frozen)}
+}
+
+// share is clone for a list whose items never change once appended (or
+// change only in parts, like a surface entry's read-back body, that no
+// other copy reads): the copy appends to a fresh array.
+func (h history[T]) share() history[T] {
+	return history[T]{cur: slices.Clip(h.cur), frozen: slices.Clip(h.frozen)}
 }
 
 // conversation is the part of a Projection that a rewind returns to an
@@ -171,15 +183,32 @@ type RewindPoint struct {
 // saveConversation remembers the conversation as it stands before the
 // event at seq, for a later rewind to return to.
 func (p *Projection) saveConversation(seq int64) {
-	if p.saved == nil {
-		p.saved = map[int64]conversation{}
-	}
 	c := conversation{surface: p.surface.ref(), transcript: p.transcript.ref(), turns: p.turns.ref(),
 		rewinds: p.rewinds.ref(), todos: p.todos, surfaceBytes: p.surfaceBytes}
 	if n := len(p.transcript.cur); n > 0 {
 		c.lastEnd = p.transcript.cur[n-1].End
 	}
-	p.saved[seq] = c
+	// Seqs only grow; a conversation saved twice at one seq (a replayed
+	// event) keeps the first.
+	if n := len(p.saved); n == 0 || p.saved[n-1].seq < seq {
+		p.saved = push(p.saved, savedConversation{seq: seq, conversation: c})
+	}
+}
+
+// savedConversation is the conversation as it stood before the event at
+// seq.
+type savedConversation struct {
+	seq int64
+	conversation
+}
+
+// savedAt is the conversation saved before the event at seq.
+func (p *Projection) savedAt(seq int64) (conversation, bool) {
+	i, ok := slices.BinarySearchFunc(p.saved, seq, func(s savedConversation, seq int64) int { return cmp.Compare(s.seq, seq) })
+	if !ok {
+		return conversation{}, false
+	}
+	return p.saved[i].conversation, true
 }
 
 // restoreConversation makes c the conversation.
@@ -204,22 +233,40 @@ func (p *Projection) startTurn(e Event, d TurnStart) {
 	p.turns.cur = push(p.turns.cur, turnRef{turn: d.Turn, seq: e.Seq, time: e.Time})
 }
 
-// notes returns the notes of turn n, making them.
+// notes returns the notes of turn n, making them; nil in a projection
+// that keeps none. Notes are kept in turn order, and the latest turn's
+// are the ones events add to.
 func (p *Projection) notes(n int) *turnNotes {
-	if p.turnNotes == nil {
-		p.turnNotes = map[int]*turnNotes{}
+	if p.noNotes {
+		return nil
 	}
-	t := p.turnNotes[n]
-	if t == nil {
-		t = &turnNotes{}
-		p.turnNotes[n] = t
+	if k := len(p.turnNotes); k > 0 && int(p.turnNotes[k-1].turn) == n {
+		return &p.turnNotes[k-1]
 	}
-	return t
+	i, ok := p.findNotes(n)
+	if !ok {
+		p.turnNotes = slices.Insert(p.turnNotes, i, turnNotes{turn: int32(n)})
+	}
+	return &p.turnNotes[i]
 }
 
-func (p *Projection) notePrompt(turn int, text string) {
-	if n := p.notes(turn); n.prompt == "" {
-		n.prompt = text
+func (p *Projection) findNotes(n int) (int, bool) {
+	return slices.BinarySearchFunc(p.turnNotes, n, func(t turnNotes, n int) int { return cmp.Compare(int(t.turn), n) })
+}
+
+// notesOf is the notes of turn n, if any.
+func (p *Projection) notesOf(n int) *turnNotes {
+	i, ok := p.findNotes(n)
+	if !ok {
+		return nil
+	}
+	return &p.turnNotes[i]
+}
+
+// notePrompt notes the latest prompt as turn's, if it has none.
+func (p *Projection) notePrompt(turn int) {
+	if n := p.notes(turn); n != nil && n.prompt == 0 {
+		n.prompt = int32(len(p.prompts))
 	}
 }
 
@@ -233,12 +280,15 @@ func (p *Projection) checkpoint(e Event, d Checkpoint) {
 	}
 	n := p.notes(d.Turn)
 	switch {
-	case d.Phase == PhaseTurn && n.checkpoint.ID == "":
-		n.checkpoint = p.lastCheckpoint
+	case n == nil:
+	case d.Phase == PhaseTurn && (n.checkpoint == nil || n.checkpoint.ID == ""):
+		c := p.lastCheckpoint
+		n.checkpoint = &c
 	case d.Phase == PhaseToolsDone:
 		for _, path := range d.Changed {
 			if i, found := slices.BinarySearch(n.changed, path); !found {
-				n.changed = slices.Insert(n.changed, i, strings.Clone(path))
+				// A new slice: a copy of the projection may share the old.
+				n.changed = slices.Insert(slices.Clip(n.changed), i, strings.Clone(path))
 			}
 		}
 	}
@@ -264,7 +314,7 @@ func (p *Projection) rewind(e Event, d Rewind) {
 	p.saveConversation(e.Seq)
 	before := p.turns.cur
 	if d.Conversation {
-		c, ok := p.saved[d.Back]
+		c, ok := p.savedAt(d.Back)
 		if !ok {
 			return
 		}
@@ -289,8 +339,14 @@ func (p *Projection) Turns() []TurnPoint {
 	out := make([]TurnPoint, len(p.turns.cur))
 	for i, t := range p.turns.cur {
 		out[i] = TurnPoint{Turn: t.turn, Seq: t.seq, Time: t.time}
-		if n := p.turnNotes[t.turn]; n != nil {
-			out[i].Prompt, out[i].Checkpoint, out[i].Changed = n.prompt, n.checkpoint, slices.Clone(n.changed)
+		if n := p.notesOf(t.turn); n != nil {
+			if n.prompt > 0 {
+				out[i].Prompt = p.prompts[n.prompt-1]
+			}
+			if n.checkpoint != nil {
+				out[i].Checkpoint = *n.checkpoint
+			}
+			out[i].Changed = slices.Clone(n.changed)
 		}
 	}
 	return out
