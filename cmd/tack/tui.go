@@ -181,10 +181,12 @@ const maxFPS = 120
 // draws only the 16 ANSI colours and has already decided whether to use
 // colour, so the profile follows that decision instead of being detected,
 // which would read the terminfo database and, inside tmux, run `tmux info`
-// before the first frame.
+// before the first frame. Without colour the views draw no styling at all;
+// NoTTY makes the renderer drop any that slipped through, attributes and
+// hyperlinks included.
 func renderProfile(colour bool) colorprofile.Profile {
 	if colour {
 		return colorprofile.ANSI
 	}
-	return colorprofile.ASCII
+	return colorprofile.NoTTY
 }

@@ -225,7 +225,7 @@ func (d *Dialog) choiceRows(width int) []string {
 			cell := " " + l + " "
 			oneRow += ansi.StringWidth(cell) + 2
 			if i == d.choice {
-				cell = d.th.Selection.Render(cell)
+				cell = d.th.Mark(cell)
 			}
 			cells = append(cells, cell)
 		}

@@ -204,6 +204,9 @@ func (m *Menu) row(i, width int) string {
 	left = frame.Truncate(left, width)
 	right = frame.Truncate(right, width-ansi.StringWidth(left))
 	if i == m.cursor {
+		if rest, ok := strings.CutPrefix(left, " "); ok && !m.th.Colour {
+			left = "›" + rest
+		}
 		text := left + right
 		return m.th.Selection.Render(text + strings.Repeat(" ", max(0, width-ansi.StringWidth(text))))
 	}

@@ -123,7 +123,10 @@ func (s *Search) row(i, width int) string {
 	text = frame.Truncate(" "+text, width)
 	base, mark := s.th.Plain, s.th.Label
 	if i == s.cursor {
-		base, mark = s.th.Selection, s.th.Label.Reverse(true)
+		base, mark = s.th.Selection, s.th.SelectionMatch
+		if rest, ok := strings.CutPrefix(text, " "); ok && !s.th.Colour {
+			text = "›" + rest
+		}
 		text += strings.Repeat(" ", max(0, width-ansi.StringWidth(text)))
 	}
 	q := strings.ToLower(textfmt.SanitizeLine(s.query.Value()))

@@ -20,7 +20,7 @@ const maxRenderers = 4
 // Options choose the look of a Renderer.
 type Options struct {
 	// Colour paints headings, links and code in the palette; without it
-	// only attributes remain and code is not highlighted.
+	// the lines are plain text, without any SGR sequence or hyperlink.
 	Colour bool
 	// Dim renders the whole document faint and italic, for reasoning.
 	// glamour has no faint attribute, so faint is added to each line.
@@ -60,6 +60,12 @@ func (r *Renderer) Render(src string, width int) []string {
 		return Plain(src, width)
 	}
 	lines := trimLines(fitTables(strings.Split(out, "\n")))
+	if !r.opts.Colour {
+		for i, l := range lines {
+			lines[i] = ansi.Strip(l)
+		}
+		return lines
+	}
 	if r.opts.Dim {
 		for i, l := range lines {
 			lines[i] = faint(l)

@@ -31,10 +31,10 @@ func TestRenderHighlightsCodeInColour(t *testing.T) {
 	}
 }
 
-func TestRenderWithoutColourHasNoColour(t *testing.T) {
-	out := strings.Join(New(Options{}).Render(sample, 60), "\n")
-	if palette.HasColour(out) {
-		t.Fatalf("want no colour, got %q", out)
+func TestRenderWithoutColourHasNoStyleAtAll(t *testing.T) {
+	out := strings.Join(New(Options{}).Render(sample+"\n\n> quoted *words*, a [link](https://go.dev)", 60), "\n")
+	if strings.Contains(out, "\x1b") {
+		t.Fatalf("want no escape sequence at all without colour, got %q", out)
 	}
 	if !strings.Contains(ansi.Strip(out), "fmt.Println") {
 		t.Fatalf("want the code text kept, got %q", ansi.Strip(out))
@@ -88,7 +88,7 @@ func BenchmarkRenderMessage(b *testing.B) {
 }
 
 func TestRenderSetsQuotesInItalic(t *testing.T) {
-	lines := New(Options{}).Render("> quoted words", 60)
+	lines := New(Options{Colour: true}).Render("> quoted words", 60)
 	if len(lines) != 1 || !strings.Contains(lines[0], "\x1b[3m") || ansi.Strip(lines[0]) != "│ quoted words" {
 		t.Fatalf("want one italic quote row `│ quoted words`, got %q", lines)
 	}

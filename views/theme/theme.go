@@ -8,8 +8,10 @@ import "charm.land/lipgloss/v2"
 // Theme holds one style per role. Roles render text with the terminal's
 // default background everywhere; Selection uses reverse video.
 type Theme struct {
-	// Colour reports whether the roles carry colours; without it only
-	// attributes (bold, faint, italic, underline, reverse) remain.
+	// Colour reports whether the roles draw anything. Without it (color =
+	// false, NO_COLOR, --color never) every role is plain text: no colour
+	// and no attribute, so no SGR sequence at all; lists then show their
+	// selection by a marker alone (see Mark).
 	Colour bool
 
 	Plain   lipgloss.Style // default foreground, no attributes
@@ -32,40 +34,66 @@ type Theme struct {
 	DiffDel     lipgloss.Style // red
 	DiffContext lipgloss.Style // faint
 
-	Selection lipgloss.Style // reverse video
+	// Selection is the chosen row of every list and the chosen button of a
+	// dialog: reverse video.
+	Selection lipgloss.Style
+	// SelectionMatch is the matched part of a chosen row: reverse video
+	// over the label's bold accent.
+	SelectionMatch lipgloss.Style
 }
 
-// New returns the palette; colour false removes every colour and keeps the
-// attributes.
+// New returns the palette; colour false returns plain text for every role.
 func New(colour bool) Theme {
-	fg := func(c lipgloss.Style, ansi16 lipgloss.Style) lipgloss.Style {
-		if colour {
-			return ansi16
-		}
-		return c
+	if !colour {
+		return plain()
 	}
 	base := lipgloss.NewStyle()
-	accent := fg(base, base.Foreground(lipgloss.BrightMagenta))
-	green := fg(base, base.Foreground(lipgloss.Green))
-	red := fg(base, base.Foreground(lipgloss.Red))
+	accent := base.Foreground(lipgloss.BrightMagenta)
+	green := base.Foreground(lipgloss.Green)
+	red := base.Foreground(lipgloss.Red)
+	label := accent.Bold(true)
 	return Theme{
-		Colour:      colour,
-		Plain:       base,
-		Bold:        base.Bold(true),
-		Accent:      accent,
-		Dim:         base.Faint(true),
-		Success:     green,
-		Warning:     fg(base, base.Foreground(lipgloss.Yellow)),
-		Error:       red,
-		Code:        fg(base, base.Foreground(lipgloss.Cyan)),
-		Header:      accent.Bold(true).Underline(true),
-		Label:       accent.Bold(true),
-		Reasoning:   base.Faint(true).Italic(true),
-		DiffAdd:     green,
-		DiffDel:     red,
-		DiffContext: base.Faint(true),
-		Selection:   base.Reverse(true),
+		Colour:         true,
+		Plain:          base,
+		Bold:           base.Bold(true),
+		Accent:         accent,
+		Dim:            base.Faint(true),
+		Success:        green,
+		Warning:        base.Foreground(lipgloss.Yellow),
+		Error:          red,
+		Code:           base.Foreground(lipgloss.Cyan),
+		Header:         label.Underline(true),
+		Label:          label,
+		Reasoning:      base.Faint(true).Italic(true),
+		DiffAdd:        green,
+		DiffDel:        red,
+		DiffContext:    base.Faint(true),
+		Selection:      base.Reverse(true),
+		SelectionMatch: label.Reverse(true),
 	}
+}
+
+// plain is the theme without styling: every role is the empty style.
+func plain() Theme {
+	p := lipgloss.NewStyle()
+	return Theme{
+		Plain: p, Bold: p, Accent: p, Dim: p, Success: p, Warning: p, Error: p, Code: p,
+		Header: p, Label: p, Reasoning: p, DiffAdd: p, DiffDel: p, DiffContext: p,
+		Selection: p, SelectionMatch: p,
+	}
+}
+
+// Mark draws a chosen cell whose text is padded by one space each side
+// (" Allow "): in reverse video, or without styling between brackets in
+// place of the padding ("[Allow]"), so the choice shows in the same width.
+func (t Theme) Mark(cell string) string {
+	if t.Colour {
+		return t.Selection.Render(cell)
+	}
+	if n := len(cell); n >= 2 && cell[0] == ' ' && cell[n-1] == ' ' {
+		return "[" + cell[1:n-1] + "]"
+	}
+	return cell
 }
 
 // Roles lists every style with its name, for palette listings and tests.
@@ -75,7 +103,7 @@ func (t Theme) Roles() []Role {
 		{"success", t.Success}, {"warning", t.Warning}, {"error", t.Error}, {"code", t.Code},
 		{"header", t.Header}, {"label", t.Label}, {"reasoning", t.Reasoning},
 		{"diff-add", t.DiffAdd}, {"diff-del", t.DiffDel}, {"diff-context", t.DiffContext},
-		{"selection", t.Selection},
+		{"selection", t.Selection}, {"selection-match", t.SelectionMatch},
 	}
 }
 

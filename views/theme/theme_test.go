@@ -16,12 +16,18 @@ func TestEveryRoleUsesOnlyThePalette(t *testing.T) {
 	}
 }
 
-func TestColourOffKeepsOnlyAttributes(t *testing.T) {
-	for _, r := range New(false).Roles() {
-		out := r.Style.Render("x")
-		if palette.HasColour(out) {
-			t.Errorf("role %s: want no colour without colour, got %q", r.Name, out)
+func TestColourOffDrawsPlainText(t *testing.T) {
+	th := New(false)
+	for _, r := range th.Roles() {
+		if out := r.Style.Render("x"); out != "x" {
+			t.Errorf("role %s: want plain text without colour, got %q", r.Name, out)
 		}
+	}
+	if got := th.Mark(" Allow "); got != "[Allow]" {
+		t.Errorf("want a chosen cell between brackets without colour, got %q", got)
+	}
+	if got := New(true).Mark(" Allow "); !strings.Contains(palette.StyleDump(got), "7") {
+		t.Errorf("want a chosen cell in reverse video, got %q", got)
 	}
 }
 

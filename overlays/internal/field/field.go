@@ -116,7 +116,7 @@ func (f *Field) View(th theme.Theme, width int, placeholder string) string {
 		return ""
 	}
 	if len(f.runes) == 0 {
-		cursor := th.Selection.Render(" ")
+		cursor := cursorCell(th, " ")
 		if placeholder == "" || width < 2 {
 			return cursor
 		}
@@ -132,5 +132,14 @@ func (f *Field) View(th theme.Theme, width int, placeholder string) string {
 		before = ansi.TruncateLeft(before, ansi.StringWidth(before)-room+1, "…")
 	}
 	after = ansi.Truncate(after, max(0, width-ansi.StringWidth(before)-ansi.StringWidth(at)), "…")
-	return before + th.Selection.Render(at) + after
+	return before + cursorCell(th, at) + after
+}
+
+// cursorCell draws the cell under the cursor in reverse video; without
+// styling the cursor past the end shows as an underscore.
+func cursorCell(th theme.Theme, at string) string {
+	if !th.Colour && at == " " {
+		return "_"
+	}
+	return th.Selection.Render(at)
 }
