@@ -89,9 +89,9 @@ func (d *Dialog) View(width, height int) string {
 func (d *Dialog) line(i int, label, value string) string {
 	mark, style := "  ", d.th.Plain
 	if i == d.row {
-		mark, style = "› ", d.th.Label
+		mark, style = "› ", d.th.Selection
 	}
-	return style.Render(fmt.Sprintf("%s%-10s", mark, label)) + "  " + d.th.Selection.Render(" "+value+" ")
+	return style.Render(fmt.Sprintf("%s%-10s   %s ", mark, label, value))
 }
 
 func modeName(m cards.Mode) string {

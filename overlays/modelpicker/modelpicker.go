@@ -180,7 +180,7 @@ func (p *Picker) list(width, n int) []string {
 		m := p.models[p.matches[i]]
 		name := textfmt.SanitizeLine(qualified(m))
 		if i == p.cursor {
-			rows = append(rows, p.th.Label.Render(frame.Truncate("› "+name, width)))
+			rows = append(rows, p.th.Selection.Render(frame.Truncate("› "+name, width)))
 		} else {
 			rows = append(rows, "  "+name)
 		}

@@ -318,7 +318,7 @@ func (p *Panel) options(q interact.Question, s *state, width int) (rows []string
 		mark := "  "
 		style := p.th.Plain
 		if j == s.cursor && !s.typing {
-			mark, style = "› ", p.th.Label
+			mark, style = "› ", p.th.Selection
 		}
 		lead := mark + strconv.Itoa(j+1) + ". "
 		if q.MultiSelect {

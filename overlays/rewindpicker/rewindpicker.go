@@ -232,7 +232,7 @@ func (p *Picker) turnRows(inner, height int) []string {
 	for i := p.top; i < min(len(p.items), p.top+shown); i++ {
 		mark, style := "  ", p.th.Plain
 		if i == p.cursor {
-			mark, style = "❯ ", p.th.Label
+			mark, style = "❯ ", p.th.Selection
 		}
 		head, meta := p.describe(p.items[i])
 		rows = append(rows, style.Render(frame.Truncate(mark+head, inner)))
@@ -318,11 +318,11 @@ func (p *Picker) choiceRows(inner int) []string {
 	for i, c := range p.choices {
 		mark, style := "  ", p.th.Plain
 		if i == p.pick {
-			mark, style = "❯ ", p.th.Label
+			mark, style = "❯ ", p.th.Selection
 		}
 		text := mark + c.label
 		if c.why != "" {
-			style = p.th.Dim
+			style = style.Inherit(p.th.Dim)
 			text += " — " + textfmt.SanitizeLine(c.why)
 		}
 		rows = append(rows, style.Render(frame.Truncate(text, inner)))

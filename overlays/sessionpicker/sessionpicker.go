@@ -213,10 +213,10 @@ func (p *Picker) list(width, n int) []string {
 		why := p.disabled(s)
 		mark, style := "  ", p.th.Plain
 		if i == p.cursor {
-			mark, style = "❯ ", p.th.Label
+			mark, style = "❯ ", p.th.Selection
 		}
 		if why != "" {
-			style = style.Faint(true)
+			style = style.Inherit(p.th.Dim)
 		}
 		if s.Parent != "" {
 			title = "↳ " + title
