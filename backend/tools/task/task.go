@@ -4,10 +4,12 @@
 package task
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -78,6 +80,28 @@ type args struct {
 	Description string `json:"description"`
 	Prompt      string `json:"prompt"`
 	Agent       string `json:"agent"`
+	// SubagentType is Claude Code's name for agent (its Task tool's).
+	SubagentType string `json:"subagent_type"`
+}
+
+// agent is the agent the call names, under either name.
+func (a args) agent() string { return cmp.Or(a.Agent, a.SubagentType) }
+
+// claudeCodeAgents are the built-in agents of Claude Code's Task tool,
+// which models trained on it name; all three research and report, which
+// is what tack's general agent does, so they run as it unless a
+// definition of that name exists.
+var claudeCodeAgents = []string{"general-purpose", "Explore", "Plan"}
+
+// find is the definition an agent name stands for.
+func (t *Tool) find(name string) (subagent.Definition, bool) {
+	if def, ok := subagent.Find(t.agents, name); ok {
+		return def, true
+	}
+	if slices.Contains(claudeCodeAgents, name) {
+		return subagent.Find(t.agents, subagent.GeneralName)
+	}
+	return subagent.Definition{}, false
 }
 
 // Spec describes task to the model, listing the agents it may name.
@@ -112,7 +136,7 @@ func (t *Tool) Spec() tools.Spec {
 func (t *Tool) Present(raw json.RawMessage) card.Card {
 	var a args
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Generic, Title: title(a.Description, a.Agent), Body: a.Prompt}
+	return card.Card{Kind: card.Generic, Title: title(a.Description, a.agent()), Body: a.Prompt}
 }
 
 func title(description, agent string) string {
@@ -132,11 +156,11 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	if strings.TrimSpace(a.Prompt) == "" || strings.TrimSpace(a.Description) == "" {
 		return tools.InvalidArgs("description and prompt must not be empty")
 	}
-	name := a.Agent
+	name := a.agent()
 	if name == "" {
 		name = subagent.GeneralName
 	}
-	def, ok := subagent.Find(t.agents, name)
+	def, ok := t.find(name)
 	if !ok {
 		names := make([]string, len(t.agents))
 		for i, d := range t.agents {

@@ -105,3 +105,27 @@ func TestUnknownAgentIsRefusedWithTheNames(t *testing.T) {
 		t.Fatalf("want the agent names, got %q", r.Text)
 	}
 }
+
+// TestClaudeCodesTaskArgumentsAreTaken: models trained on Claude Code name
+// the agent subagent_type and pick its built-ins (general-purpose,
+// Explore, Plan), which run as the general agent unless defined.
+func TestClaudeCodesTaskArgumentsAreTaken(t *testing.T) {
+	for _, tt := range []struct{ agent, want string }{
+		{"Explore", "general"}, {"general-purpose", "general"}, {"Plan", "Plan"}, {"reviewer", "reviewer"},
+	} {
+		runner := &recordingRunner{}
+		tool := task.New(runner, []subagent.Definition{subagent.General(), {Name: "reviewer"}, {Name: "Plan"}})
+		args := `{"description":"Explore codebase structure","prompt":"List the entry points.","subagent_type":"` + tt.agent + `"}`
+		r := tool.Run(context.Background(), tools.Call{ID: "c", Args: json.RawMessage(args)})
+		if r.IsError || runner.job.Agent.Name != tt.want {
+			t.Errorf("subagent_type %s: want it run by %s, got agent %q and %q", tt.agent, tt.want, runner.job.Agent.Name, r.Text)
+		}
+	}
+}
+
+type recordingRunner struct{ job task.Job }
+
+func (r *recordingRunner) Run(_ context.Context, job task.Job, _ func(task.Progress)) task.Outcome {
+	r.job = job
+	return task.Outcome{Answer: "done"}
+}
