@@ -116,6 +116,11 @@ func TestMeasureFirstFrame(t *testing.T) {
 	}
 }
 
+// TestMeasureResumeAndKeyEcho resumes a long story session and, run by
+// run beside it so both meet the same load, starts an empty session and
+// resumes a one-turn story: the first is what starting tack costs, the
+// second what showing the same last screen costs without the history. Key
+// echo is typed into the long session and into the empty one.
 func TestMeasureResumeAndKeyEcho(t *testing.T) {
 	measuring(t)
 	messages := resumeMessages
@@ -123,37 +128,61 @@ func TestMeasureResumeAndKeyEcho(t *testing.T) {
 		messages = n
 	}
 	home, dir := t.TempDir(), t.TempDir()
-	id := writeLongSession(t, home, dir, messages)
+	long := writeLongSession(t, home, dir, messages)
+	short := writeLongSession(t, home, dir, sessiontest.MessagesPerTurn)
 	srv := llmtest.New(t)
-	var times []time.Duration
-	var rss []int64
-	var echoes []time.Duration
+	lastScreen := func(s string) bool { return strings.Contains(s, sessiontest.LastAnswer) && idleScreen(s, dir) }
+	var empty, brief, resumed measured
 	for i := range resumeRuns {
-		r := start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume", id}})
-		d, m := r.ready("the last screen of the session", func(s string) bool {
-			return strings.Contains(s, sessiontest.LastAnswer) && idleScreen(s, dir)
-		})
-		times, rss = append(times, d), append(rss, m)
-		if i == 0 {
-			echoes = r.echoLatencies(echoKeys)
-		}
-		r.Close()
+		empty.add(start(t, setup{srv: srv, home: home, dir: dir}), "the empty screen", func(s string) bool { return idleScreen(s, dir) }, i == 0)
+		brief.add(start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume", short}}), "the last screen of one turn", lastScreen, false)
+		resumed.add(start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume", long}}), "the last screen of the session", lastScreen, i == 0)
 	}
-	med, lo, hi := figures(times)
+	med, lo, hi := figures(resumed.times)
+	emptyMed, _, _ := figures(empty.times)
+	briefMed, _, _ := figures(brief.times)
 	t.Logf("resume of a %d-message session to its last screen over %d runs: median %s (min %s, max %s); RSS then: median %s, max %s",
-		messages, resumeRuns, ms(med), ms(lo), ms(hi), mb(medianOf(rss)), mb(slices.Max(rss)))
-	emed, elo, ehi := figures(echoes)
-	t.Logf("typed-key echo over %d keys in that session: median %s (min %s, worst %s)", echoKeys, ms(emed), ms(elo), ms(ehi))
+		messages, resumeRuns, ms(med), ms(lo), ms(hi), mb(medianOf(resumed.rss)), mb(slices.Max(resumed.rss)))
+	t.Logf("beside it: an empty session's first frame median %s (RSS %s), a one-turn session's last screen median %s (RSS %s)",
+		ms(emptyMed), mb(medianOf(empty.rss)), ms(briefMed), mb(medianOf(brief.rss)))
+	emed, elo, ehi := figures(resumed.echoes)
+	bmed, _, bhi := figures(empty.echoes)
+	t.Logf("typed-key echo over %d keys in that session: median %s (min %s, worst %s); in the empty session: median %s (worst %s)",
+		echoKeys, ms(emed), ms(elo), ms(ehi), ms(bmed), ms(bhi))
 	budget, budgetRSS := resumeBudget(messages)
 	if med > budget {
 		t.Errorf("want the resumed session's last screen within %s (median), got %s", ms(budget), ms(med))
 	}
-	if m := slices.Max(rss); m > budgetRSS {
+	if m := slices.Max(resumed.rss); m > budgetRSS {
 		t.Errorf("want at most %s RSS after resume, got %s", mb(budgetRSS), mb(m))
 	}
 	if emed > echoMedianBudget || ehi > echoWorstBudget {
 		t.Errorf("want key echo within %s median and %s worst, got %s and %s", ms(echoMedianBudget), ms(echoWorstBudget), ms(emed), ms(ehi))
 	}
+	// Unchanged from the empty session: within a millisecond, the
+	// resolution a shared machine allows.
+	if emed > bmed+time.Millisecond {
+		t.Errorf("want key echo in the long session as in the empty one (%s median), got %s", ms(bmed), ms(emed))
+	}
+}
+
+// measured gathers the runs of one kind of start: the time to its screen,
+// the RSS then and, from runs that type, the key echo latencies.
+type measured struct {
+	times  []time.Duration
+	rss    []int64
+	echoes []time.Duration
+}
+
+// add waits for r to show the screen match accepts, records it, types
+// echoKeys keys when echo is set, and closes r.
+func (m *measured) add(r *run, what string, match func(string) bool, echo bool) {
+	d, rss := r.ready(what, match)
+	m.times, m.rss = append(m.times, d), append(m.rss, rss)
+	if echo {
+		m.echoes = r.echoLatencies(echoKeys)
+	}
+	r.Close()
 }
 
 // echoLatencies types n keys into the editor, one at a time with the gaps
@@ -182,7 +211,7 @@ func (r *run) echoLatencies(n int) []time.Duration {
 func writeLongSession(t *testing.T, home, dir string, messages int) string {
 	t.Helper()
 	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	id := session.NewID(now, strings.NewReader("abc"))
+	id := session.NewID(now, strings.NewReader(strconv.Itoa(messages)))
 	h := session.Header{ID: id, Created: now, Cwd: dir, Model: model}
 	if err := sessiontest.Write(session.PathFor(home, dir, id), h, messages, now); err != nil {
 		t.Fatal(err)
