@@ -268,9 +268,11 @@ func writeSparseLog(b *testing.B, path string, h Header, tail []Data, size int64
 	}
 }
 
-func BenchmarkList(b *testing.B) {
-	const sessions, size = 1000, 1 << 20
-	home, cwd := b.TempDir(), "/work/proj"
+// manySessions writes 1,000 session logs in workspace cwd under home, of
+// 1 MB, and every tenth of 100 MB: sparse files whose middle is a hole,
+// which List never reads, so they take no room.
+func manySessions(b *testing.B, home, cwd string) {
+	const sessions = 1000
 	if err := os.MkdirAll(Dir(home, cwd), 0o700); err != nil {
 		b.Fatal(err)
 	}
@@ -280,12 +282,36 @@ func BenchmarkList(b *testing.B) {
 	for i := range sessions {
 		h := testHeader(fmt.Sprintf("20261130-%06d-abcdef", i))
 		h.Created = t0.Add(time.Duration(i) * time.Hour)
+		size := int64(1 << 20)
+		if i%10 == 0 {
+			size = 100 << 20
+		}
 		writeSparseLog(b, PathFor(home, cwd, h.ID), h, tail, size)
 	}
+}
+
+// BenchmarkList is the session picker over 1,000 sessions, a hundred of
+// them of 100 MB.
+func BenchmarkList(b *testing.B) {
+	home, cwd := b.TempDir(), "/work/proj"
+	manySessions(b, home, cwd)
 	for b.Loop() {
 		list, err := List(home, cwd, false)
-		if err != nil || len(list) != sessions || list[0].Title != "Retitled" {
-			b.Fatalf("want %d titled sessions, got %d (%v)", sessions, len(list), err)
+		if err != nil || len(list) != 1000 || list[0].Title != "Retitled" || list[len(list)-1].Size != 100<<20 {
+			b.Fatalf("want 1000 titled sessions, the oldest of 100 MB, got %d (%v)", len(list), err)
+		}
+	}
+}
+
+// BenchmarkLatest is finding the session tack -c continues among 1,000
+// sessions, a hundred of them of 100 MB.
+func BenchmarkLatest(b *testing.B) {
+	home, cwd := b.TempDir(), "/work/proj"
+	manySessions(b, home, cwd)
+	want := PathFor(home, cwd, "20261130-000999-abcdef")
+	for b.Loop() {
+		if path, err := Latest(home, cwd); err != nil || path != want {
+			b.Fatalf("want %s, got %s (%v)", want, path, err)
 		}
 	}
 }
