@@ -18,7 +18,7 @@ func seedLogs(f *testing.F) [][]byte {
 	for _, data := range [][]Data{
 		everyType(),
 		append(completedTurn(1, "hi"), completedTurn(2, "again")...),
-		killedDuringTool(),
+		killedDuringTool(1),
 	} {
 		path := filepath.Join(f.TempDir(), "s1.jsonl")
 		createLog(f, path, data...)

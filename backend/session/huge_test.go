@@ -4,8 +4,10 @@ package session
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"testing"
 )
@@ -149,4 +151,52 @@ func rebuiltProjection(t *testing.T, path string) *Projection {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestHugeLogKilledMidTurnIsRepairedAsASmallOne: a writer killed while a
+// tool ran, its last line torn, at the end of a log of hugeBytes. Open
+// repairs it from the index on, appending what it appends to a one-turn
+// log with the same ending, and holds the log's lock meanwhile and after.
+func TestHugeLogKilledMidTurnIsRepairedAsASmallOne(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	turns, _ := hugeLog(t, path, hugeBytes)
+	covered, _ := os.Stat(path)
+	n := turns + 1
+	appendLines(t, path, turns*len(syntheticTurn(1)), killedDuringTool(n)...)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"type":"tool/result","seq":`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.st.foldFrom != covered.Size() {
+		t.Errorf("want the repair to fold from where the index ends (%d), got from %d", covered.Size(), l.st.foldFrom)
+	}
+	if got, want := payloads(l.Repaired()), wantKilledDuringToolRepairs(n); !reflect.DeepEqual(got, want) {
+		t.Errorf("want the repair a small log gets,\n%#v\ngot\n%#v", want, got)
+	}
+	if _, err := Open(path); !errors.Is(err, ErrLocked) {
+		t.Errorf("want a second Open of the repaired log refused as locked, got %v", err)
+	}
+	p := l.Projection()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if len(again.Repaired()) != 0 {
+		t.Errorf("want a repaired log to need no repair, got %s", types(again.Repaired()))
+	}
+	os.Remove(indexPath(path))
+	wantSameProjection(t, "repaired", p, rebuiltProjection(t, path))
 }

@@ -9,27 +9,27 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 )
 
-// killedDuringTool is a turn whose writer died while the first of two
+// killedDuringTool is turn n, whose writer died while the first of two
 // requested tools ran: the second was never dispatched.
-func killedDuringTool() []Data {
+func killedDuringTool(n int) []Data {
 	return []Data{
-		TurnStart{Turn: 1},
-		UserMessage{Turn: 1, Kind: KindPrompt, Text: "build it"},
-		StepStart{Turn: 1, Step: 1, Model: "m"},
-		AssistantMessage{Turn: 1, Step: 1, Finish: llm.FinishToolCalls, ToolCalls: []llm.ToolCall{
+		TurnStart{Turn: n},
+		UserMessage{Turn: n, Kind: KindPrompt, Text: "build it"},
+		StepStart{Turn: n, Step: 1, Model: "m"},
+		AssistantMessage{Turn: n, Step: 1, Finish: llm.FinishToolCalls, ToolCalls: []llm.ToolCall{
 			{ID: "c1", Name: "bash", Arguments: `{"command":"make"}`},
 			{ID: "c2", Name: "read", Arguments: `{"path":"x"}`},
 		}},
-		ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Arguments: `{"command":"make"}`},
+		ToolCall{Turn: n, Step: 1, CallID: "c1", Name: "bash", Arguments: `{"command":"make"}`},
 	}
 }
 
-func wantKilledDuringToolRepairs() []Data {
+func wantKilledDuringToolRepairs(n int) []Data {
 	return []Data{
-		ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Text: OutcomeUnknownText, IsError: true, Code: CodeOutcomeUnknown},
-		ToolResult{Turn: 1, Step: 1, CallID: "c2", Name: "read", Text: NotStartedText, IsError: true, Code: CodeNotStarted},
-		StepEnd{Turn: 1, Step: 1},
-		TurnEnd{Turn: 1, Reason: StopInterrupted},
+		ToolResult{Turn: n, Step: 1, CallID: "c1", Name: "bash", Text: OutcomeUnknownText, IsError: true, Code: CodeOutcomeUnknown},
+		ToolResult{Turn: n, Step: 1, CallID: "c2", Name: "read", Text: NotStartedText, IsError: true, Code: CodeNotStarted},
+		StepEnd{Turn: n, Step: 1},
+		TurnEnd{Turn: n, Reason: StopInterrupted},
 	}
 }
 
@@ -43,8 +43,8 @@ func payloads(events []Event) []Data {
 
 func TestWriterKilledDuringToolIsRepairedOnceOnOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
-	createLog(t, path, killedDuringTool()...)
-	want := wantKilledDuringToolRepairs()
+	createLog(t, path, killedDuringTool(1)...)
+	want := wantKilledDuringToolRepairs(1)
 
 	_, read, err := Read(path)
 	if err != nil {
