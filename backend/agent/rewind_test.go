@@ -346,3 +346,34 @@ func TestWithoutGitRewindRestoresWhatTacksEditsChangedAndSaysShellChangesAreNot(
 	j.rewind(agent.RewindRequest{Turn: 1, Files: true, Conversation: true})
 	wantFiles(t, j.ws, "after rewinding to turn 1 without git", map[string]string{"b.txt": "x\n", "old.txt": "from before\n"})
 }
+
+// The rewind picker lists turns from the front door's copy of the
+// projection: it must hold each turn's prompt, checkpoint and the files
+// tack changed, from the snapshot and from the live events applied to it.
+func TestAFrontDoorsProjectionListsTurnsWithPromptsCheckpointsAndFiles(t *testing.T) {
+	needGit(t)
+	j := newJourney(t, map[string]string{"old.txt": "from before\n"}, journeyScript())
+	j.turn("write a.txt")
+	snap, sub := j.agent.Subscribe()
+	defer sub.Close()
+	j.turn("edit a.txt and make b.txt")
+	for _, e := range j.log.Events() {
+		if e.Seq >= snap.NextSeq {
+			snap.Projection.Apply(e)
+		}
+	}
+	turns := snap.Projection.Turns()
+	if len(turns) != 2 {
+		t.Fatalf("want 2 turns, got %+v", turns)
+	}
+	want := []struct {
+		prompt  string
+		changed []string
+	}{{"write a.txt", []string{"a.txt"}}, {"edit a.txt and make b.txt", []string{"a.txt", "b.txt"}}}
+	for i, w := range want {
+		got := turns[i]
+		if got.Prompt != w.prompt || got.Checkpoint.ID == "" || !slices.Equal(got.Changed, w.changed) {
+			t.Errorf("turn %d: want prompt %q, a checkpoint and changed %v, got %+v", i+1, w.prompt, w.changed, got)
+		}
+	}
+}

@@ -121,8 +121,6 @@ type Projection struct {
 	rewinds   history[RewindPoint]
 	turnNotes []turnNotes
 	saved     []savedConversation
-	// noNotes keeps no turn notes: a front door's copy never lists turns.
-	noNotes bool
 	// lastCheckpoint decides which checkpoints the transcript shows;
 	// checkpointID is the latest one taken.
 	lastCheckpoint Checkpoint
@@ -137,13 +135,13 @@ func NewProjection(h Header) *Projection {
 // Clone returns an independent copy, keeping message bodies for the
 // events applied to it from now on unless refs is set. The lists that only
 // grow are shared with the copy: it is cheap however long the session.
-func (p *Projection) Clone(refs bool) *Projection { return p.clone(refs, true) }
+func (p *Projection) Clone(refs bool) *Projection { return p.clone(refs) }
 
-// ForDisplay is a copy for a front door: it keeps no message bodies and
-// no turn notes (Turns lists turns without their prompts and files).
-func (p *Projection) ForDisplay() *Projection { return p.clone(true, false) }
+// ForDisplay is a copy for a front door: it keeps no message bodies. It
+// keeps the turn notes, which the rewind picker lists.
+func (p *Projection) ForDisplay() *Projection { return p.clone(true) }
 
-func (p *Projection) clone(refs, notes bool) *Projection {
+func (p *Projection) clone(refs bool) *Projection {
 	c := *p
 	c.refs = refs
 	c.surface = p.surface.share()
@@ -154,10 +152,7 @@ func (p *Projection) clone(refs, notes bool) *Projection {
 	c.prompts = slices.Clip(p.prompts)
 	c.commands = maps.Clone(p.commands)
 	c.saved = slices.Clip(p.saved)
-	c.turnNotes, c.noNotes = nil, !notes
-	if notes {
-		c.turnNotes = slices.Clone(p.turnNotes)
-	}
+	c.turnNotes = slices.Clone(p.turnNotes)
 	return &c
 }
 

@@ -233,13 +233,9 @@ func (p *Projection) startTurn(e Event, d TurnStart) {
 	p.turns.cur = push(p.turns.cur, turnRef{turn: d.Turn, seq: e.Seq, time: e.Time})
 }
 
-// notes returns the notes of turn n, making them; nil in a projection
-// that keeps none. Notes are kept in turn order, and the latest turn's
-// are the ones events add to.
+// notes returns the notes of turn n, making them. Notes are kept in turn
+// order, and the latest turn's are the ones events add to.
 func (p *Projection) notes(n int) *turnNotes {
-	if p.noNotes {
-		return nil
-	}
 	if k := len(p.turnNotes); k > 0 && int(p.turnNotes[k-1].turn) == n {
 		return &p.turnNotes[k-1]
 	}
@@ -265,7 +261,7 @@ func (p *Projection) notesOf(n int) *turnNotes {
 
 // notePrompt notes the latest prompt as turn's, if it has none.
 func (p *Projection) notePrompt(turn int) {
-	if n := p.notes(turn); n != nil && n.prompt == 0 {
+	if n := p.notes(turn); n.prompt == 0 {
 		n.prompt = int32(len(p.prompts))
 	}
 }
@@ -280,7 +276,6 @@ func (p *Projection) checkpoint(e Event, d Checkpoint) {
 	}
 	n := p.notes(d.Turn)
 	switch {
-	case n == nil:
 	case d.Phase == PhaseTurn && (n.checkpoint == nil || n.checkpoint.ID == ""):
 		c := p.lastCheckpoint
 		n.checkpoint = &c
