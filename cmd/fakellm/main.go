@@ -1,7 +1,7 @@
 // Command fakellm serves an llmtest script as a standalone OpenAI-compatible
 // server for manual tries:
 //
-//	go run ./cmd/fakellm -script FILE -addr 127.0.0.1:0
+//	go run ./cmd/fakellm -script FILE -addr 127.0.0.1:0 [-rules openai|sglang|vllm:WINDOW]
 //
 // It prints its base URL on stdout (one line) and serves until interrupted.
 // Point tack at it with DEEPSEEK_BASE_URL=<url> DEEPSEEK_API_KEY=fake. The
@@ -33,6 +33,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	script := fs.String("script", "", "JSON script file (see package llmtest); empty serves only the fallback")
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
+	rules := fs.String("rules", "", "refuse what a real server refuses: openai, sglang or vllm:WINDOW (see llmtest.Rules)")
 	fallback := fs.String("fallback", "The fake model's script has run out; this is the default reply.",
 		"text reply once the script has run out")
 	if err := fs.Parse(args); err != nil {
@@ -45,11 +46,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	opts := []llmtest.Option{llmtest.WithFallback(llmtest.ReplyText(*fallback))}
+	if *rules != "" {
+		r, err := llmtest.ParseRules(*rules)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, llmtest.WithRules(r))
+	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
-	srv := llmtest.NewServer(responses, llmtest.WithListener(l), llmtest.WithFallback(llmtest.ReplyText(*fallback)))
+	srv := llmtest.NewServer(responses, append(opts, llmtest.WithListener(l))...)
 	defer srv.Close()
 	fmt.Fprintln(stdout, srv.URL())
 

@@ -40,6 +40,12 @@
 // and recorded (Violations); so is a request that arrives after the script
 // ran out, unless WithFallback supplies an answer.
 //
+// Rules add what one kind of server refuses beyond that, in its own words
+// and error shape: OpenAI (DeepSeek's fields, unknown message fields,
+// max_tokens to reasoning models), SGLang (reasoning_effort other than
+// low, medium or high) and VLLM(window) (a prompt and output bound beyond
+// the window). Enforce them with WithRules or Server.Enforce.
+//
 // # Script files
 //
 // LoadScript reads the same scripts from JSON, for cmd/fakellm:

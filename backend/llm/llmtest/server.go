@@ -30,6 +30,7 @@ type Server struct {
 	reasoned   map[string]*sentTurn // tool-call id → the turn that sent it
 	web        webScript
 	routes     []*route
+	rules      []Rules
 }
 
 // sentTurn is what one served response carried, for validating the
@@ -44,6 +45,7 @@ type Option func(*config)
 type config struct {
 	fallback *Response
 	listener net.Listener
+	rules    []Rules
 }
 
 // WithFallback answers with r whenever the script has run out, instead of
@@ -72,6 +74,7 @@ func NewServer(script []Response, opts ...Option) *Server {
 		fallback: cfg.fallback,
 		script:   append([]Response(nil), script...),
 		reasoned: map[string]*sentTurn{},
+		rules:    cfg.rules,
 	}
 	s.ts = httptest.NewUnstartedServer(s)
 	if cfg.listener != nil {
@@ -199,9 +202,20 @@ func (s *Server) admit(raw []byte, h http.Header) (Response, int) {
 	req, problems := decodeRequest(raw, h)
 	if req != nil {
 		s.requests = append(s.requests, *req)
-		problems = append(problems, validate(req, s.reasonedLocked())...)
+		// A server with Rules is not DeepSeek and wants no reasoning back.
+		var reasoned map[string]string
+		if len(s.rules) == 0 {
+			reasoned = s.reasonedLocked()
+		}
+		problems = append(problems, validate(req, reasoned)...)
 	}
 	if len(problems) == 0 && req != nil {
+		if resp, refusals := s.refusedLocked(req); len(refusals) > 0 {
+			for _, r := range refusals {
+				s.violations = append(s.violations, fmt.Sprintf("request %d: refused as %s", n, r))
+			}
+			return resp, n
+		}
 		if resp, ok := s.routedLocked(req); ok {
 			return resp, n
 		}

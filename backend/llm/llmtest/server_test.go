@@ -245,3 +245,37 @@ func TestShapesReachTheClientAsTheyWouldFromOtherServers(t *testing.T) {
 		})
 	}
 }
+
+func TestRulesRefuseInTheServersOwnShape(t *testing.T) {
+	for _, tt := range []struct {
+		rules, body, want string
+	}{
+		{"openai", `{"model":"gpt-5.4","messages":[{"role":"user","content":"hi"}],"thinking":{"type":"enabled"}}`,
+			`{"error":{"code":null,"message":"Unrecognized request argument supplied: thinking","param":null,"type":"invalid_request_error"}}`},
+		{"openai", `{"model":"gpt-5.4","messages":[{"role":"assistant","content":"","reasoning_content":"x"}]}`,
+			`"message":"Additional properties are not allowed ('reasoning_content' was unexpected) - 'messages.0'"`},
+		{"openai", `{"model":"gpt-5.4","max_tokens":10,"messages":[]}`, `Use 'max_completion_tokens' instead.`},
+		{"sglang", `{"model":"m","reasoning_effort":"max","messages":[]}`, `"object":"error"`},
+		{"vllm:100", `{"model":"m","max_tokens":100,"messages":[{"role":"user","content":"hello"}]}`,
+			`However, you requested 106 tokens (6 in the messages, 100 in the completion)`},
+	} {
+		r, err := llmtest.ParseRules(tt.rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := llmtest.NewServer([]llmtest.Response{llmtest.ReplyText("ok")}, llmtest.WithRules(r))
+		resp, err := http.Post(srv.URL()+"/chat/completions", "application/json", strings.NewReader(tt.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if resp.StatusCode != 400 || !strings.Contains(string(body), tt.want) || len(srv.Violations()) == 0 || srv.Remaining() != 1 {
+			t.Errorf("%s %s: want 400 with %s, a violation and the script kept, got %d %s %q", tt.rules, tt.body, tt.want, resp.StatusCode, body, srv.Violations())
+		}
+	}
+	if _, err := llmtest.ParseRules("vllm"); err == nil || !strings.Contains(err.Error(), "vllm:32768") {
+		t.Errorf("want vllm without a window refused with an example, got %v", err)
+	}
+}

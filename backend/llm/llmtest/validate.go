@@ -10,14 +10,16 @@ import (
 
 // Request is a chat-completions request as the server received it.
 type Request struct {
-	Model           string         `json:"model"`
-	Messages        []Message      `json:"messages"`
-	Tools           []Tool         `json:"tools"`
-	Thinking        *Thinking      `json:"thinking"`
-	ReasoningEffort string         `json:"reasoning_effort"`
-	MaxTokens       int            `json:"max_tokens"`
-	Stream          bool           `json:"stream"`
-	StreamOptions   *StreamOptions `json:"stream_options"`
+	Model           string    `json:"model"`
+	Messages        []Message `json:"messages"`
+	Tools           []Tool    `json:"tools"`
+	Thinking        *Thinking `json:"thinking"`
+	ReasoningEffort string    `json:"reasoning_effort"`
+	MaxTokens       int       `json:"max_tokens"`
+	// MaxCompletionTokens is the bound OpenAI's reasoning models take.
+	MaxCompletionTokens int            `json:"max_completion_tokens"`
+	Stream              bool           `json:"stream"`
+	StreamOptions       *StreamOptions `json:"stream_options"`
 
 	Header http.Header     `json:"-"`
 	Body   json.RawMessage `json:"-"` // the body exactly as sent
