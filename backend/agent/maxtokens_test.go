@@ -5,6 +5,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
 )
 
 // TestOutputBoundOnlyForModelsTheCatalogKnows: a guessed max_tokens can
@@ -44,4 +45,26 @@ func TestOutputBoundTooLargeForTheWindowIsLoweredNotCompacted(t *testing.T) {
 		}
 	}
 	f.srv.AssertConsumed(t)
+}
+
+// TestOutputBoundIsLoweredToWhatAVLLMWindowLeaves runs against the vLLM
+// fake, which counts the prompt itself and refuses prompt + max_tokens
+// beyond its window as vLLM does: the retried request must be one it
+// accepts, and the turn must not compact.
+func TestOutputBoundIsLoweredToWhatAVLLMWindowLeaves(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("fits now")})
+	f.srv.Enforce(llmtest.VLLM(16_384))
+	f.agent.Send("hi")
+	f.waitIdle()
+	reqs := f.srv.Requests()
+	if len(reqs) != 2 || reqs[0].MaxTokens != 384_000 || reqs[1].MaxTokens+reqs[1].PromptTokens() > 16_384 {
+		t.Fatalf("want the second request within the window, got %d requests %+v", len(reqs), reqs)
+	}
+	if v := f.srv.Violations(); len(v) != 1 || f.srv.Remaining() != 0 {
+		t.Fatalf("want only the first request refused and the answer served, got %q", v)
+	}
+	evs := f.log.Events()
+	if end := evs[len(evs)-1].Data.(session.TurnEnd); end.Reason != session.StopCompleted || countType(evs, "compact/start") != 0 {
+		t.Fatalf("want the turn completed without compaction, got %+v", end)
+	}
 }
