@@ -105,3 +105,47 @@ func TestProviderProblemsAreNamedBeforeAnythingIsWritten(t *testing.T) {
 		t.Errorf("want no session written, got %v", left)
 	}
 }
+
+// TestOpenAISessionsAreAcceptedByOpenAI runs a session with reasoning and
+// a tool call against the api.openai.com fake (llmtest.OpenAI: no
+// DeepSeek field, no unknown message field, max_completion_tokens for
+// reasoning models), reached both ways a user points tack at it: a
+// [[providers]] entry with the openai profile, and --provider openai with
+// OPENAI_BASE_URL set to an OpenAI endpoint (a proxy or gateway in front of
+// it). Each request must be one OpenAI accepts.
+func TestOpenAISessionsAreAcceptedByOpenAI(t *testing.T) {
+	for _, way := range []string{"providers entry", "OPENAI_BASE_URL"} {
+		t.Run(way, func(t *testing.T) {
+			srv := llmtest.NewServer([]llmtest.Response{
+				llmtest.Reply(llmtest.Reasoning("Look first.", 0), llmtest.ToolCall("call_1", "glob", `{"pattern":"*.go"}`, 2)),
+				llmtest.ReplyText("No Go files."),
+				llmtest.ReplyText("Bye."),
+			}, llmtest.WithRules(llmtest.OpenAI))
+			t.Cleanup(srv.Close)
+			home := t.TempDir()
+			env := map[string]string{"OPENAI_API_KEY": "sk-o"}
+			provider := "openai"
+			if way == "OPENAI_BASE_URL" {
+				env["OPENAI_BASE_URL"] = srv.URL()
+			} else {
+				provider = "oai"
+				src := "[[providers]]\nname = \"oai\"\nbase_url = \"" + srv.URL() + "\"\nkey_env = \"OPENAI_API_KEY\"\nprofile = \"openai\"\nmodel = \"gpt-5.4-mini\"\n"
+				if err := os.WriteFile(config.Path(home), []byte(src), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := openWith(t, home, env, provider, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			runTurn(t, s, "find the Go files")
+			runTurn(t, s, "thanks")
+			srv.AssertConsumed(t)
+			// The catalog knows gpt-5.4-mini at the built-in provider, and
+			// bounds it; at a provider of its own it is an unknown model.
+			if got := srv.Requests()[0]; got.Model != "gpt-5.4-mini" || (got.MaxCompletionTokens != 0) != (way == "OPENAI_BASE_URL") {
+				t.Errorf("want gpt-5.4-mini bounded by max_completion_tokens only where the catalog knows it, got %q %d", got.Model, got.MaxCompletionTokens)
+			}
+		})
+	}
+}

@@ -36,6 +36,10 @@ type Model struct {
 	Reasoning Reasoning
 	// EffortNames overrides the profile's spelling of reasoning_effort.
 	EffortNames map[Effort]string
+	// MaxTokensField overrides the profile's name of the output bound:
+	// OpenAI's reasoning models take only max_completion_tokens, whichever
+	// server stands in front of them.
+	MaxTokensField string
 	// Images says the model reads image parts in user messages.
 	Images bool
 	// MaxImageSide is the longest side in pixels the model takes; larger
@@ -159,7 +163,7 @@ func NewCatalog() *Catalog {
 			ID: id, Provider: ProviderOpenAI, Name: name,
 			ContextWindow: window, MaxOutput: 128_000, Price: p,
 			Efforts: slices.Clone(Efforts), DefaultEffort: EffortHigh,
-			Reasoning: ReasoningEffort, EffortNames: gpt5Efforts, Images: true,
+			Reasoning: ReasoningEffort, EffortNames: gpt5Efforts, MaxTokensField: "max_completion_tokens", Images: true,
 		}
 	}
 	return &Catalog{

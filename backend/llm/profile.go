@@ -125,6 +125,9 @@ func (p Profile) shapeFor(m Model) shape {
 	if m.EffortNames != nil {
 		s.efforts = m.EffortNames
 	}
+	if m.MaxTokensField != "" {
+		s.maxField = m.MaxTokensField
+	}
 	if s.reasoning == "" {
 		s.reasoning = ReasoningNone
 	}
