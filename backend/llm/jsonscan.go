@@ -14,7 +14,7 @@ import (
 // encoding/json is about three times faster than unmarshalling every chunk,
 // which keeps parsing well above network speed.
 func decodeChunk(data []byte, w *wireChunk) error {
-	*w = wireChunk{}
+	*w = wireChunk{Choices: w.Choices[:0]} // a stream decodes into one w: its choices keep their room
 	s := chunkScan{Scanner: jsonscan.New(data, nil)}
 	s.Object(func(key []byte) {
 		switch string(key) {
