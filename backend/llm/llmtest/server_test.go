@@ -213,6 +213,11 @@ func TestShapesReachTheClientAsTheyWouldFromOtherServers(t *testing.T) {
 		{"a new id at a used index", llmtest.Reply(llmtest.ToolCallAt(0, "x", "bash", `{}`), llmtest.ToolCallAt(0, "y", "bash", `{}`)), `||bash{} bash{}|tool-calls`},
 		{"error object after text", llmtest.Reply(llmtest.Text("partial", 0), llmtest.ErrorObject("boom")),
 			"server: the provider reported an error mid-stream; tack retries automatically, or try again later (boom)"},
+		{"one id on two calls, an empty one on a third", llmtest.Reply(llmtest.ToolCallAt(0, "c", "glob", `{"a":1}`), llmtest.ToolCallAt(1, "c", "glob", `{"b":2}`), llmtest.ToolCallAt(2, "", "glob", `{}`)),
+			`||glob{"a":1} glob{"b":2} glob{}|tool-calls`},
+		{"calls from index 1", llmtest.Reply(llmtest.ToolCallAt(1, "t1", "read", `{"p":1}`)), `||read{"p":1}|tool-calls`},
+		{"capacity finish", llmtest.Reply(llmtest.Text("half", 0), llmtest.Finish("insufficient_system_resource")),
+			"server: the provider ran out of capacity mid-answer (insufficient_system_resource); tack retries automatically, or try again later"},
 		{"unknown finish reason", llmtest.Reply(llmtest.Text("done", 0), llmtest.Finish("eos")), "|done||stop"},
 		{"bad usage", llmtest.Reply(llmtest.Text("done", 0), llmtest.RawUsage(`{"prompt_tokens":-5}`)), "|done||stop"},
 		{"closed before the finish", llmtest.Reply(llmtest.Text("half", 0), llmtest.EndWithoutFinish()),
@@ -234,8 +239,13 @@ func TestShapesReachTheClientAsTheyWouldFromOtherServers(t *testing.T) {
 			} else {
 				m := acc.Message()
 				var calls []string
+				ids := map[string]bool{}
 				for _, c := range m.ToolCalls {
 					calls = append(calls, c.Name+c.Arguments)
+					if c.ID == "" || ids[c.ID] {
+						t.Errorf("want every call its own id, got %+v", m.ToolCalls)
+					}
+					ids[c.ID] = true
 				}
 				got = m.Reasoning + "|" + m.Content + "|" + strings.Join(calls, " ") + "|" + string(acc.Finish())
 			}
