@@ -111,8 +111,20 @@ func (d *door) finish(code int, deadline time.Time) int {
 }
 
 // closeSession stops answering and rendering for the session, closes it
-// (waiting until deadline at most) and says how to resume it.
+// (waiting until deadline at most: the kernel drops the session's lock when
+// the process ends) and says how to resume it.
 func (d *door) closeSession(deadline time.Time) {
+	closed, resumable := d.releaseSession()
+	select {
+	case <-closed:
+	case <-time.After(time.Until(deadline)):
+	}
+	d.sayResume(resumable)
+}
+
+// releaseSession stops answering and rendering for the session and starts
+// closing it; closed is closed once the session is.
+func (d *door) releaseSession() (closed <-chan struct{}, resumable bool) {
 	if d.cmd != nil {
 		d.cmd.cancel()
 	}
@@ -122,16 +134,17 @@ func (d *door) closeSession(deadline time.Time) {
 	if d.stopPump != nil {
 		d.stopPump()
 	}
-	resumable := d.s.Resumable()
-	closed := make(chan struct{})
+	resumable = d.s.Resumable()
+	done := make(chan struct{})
 	go func() {
 		d.s.Close()
-		close(closed)
+		close(done)
 	}()
-	select {
-	case <-closed:
-	case <-time.After(time.Until(deadline)):
-	}
+	return done, resumable
+}
+
+// sayResume tells the user how to come back to the session.
+func (d *door) sayResume(resumable bool) {
 	if resumable {
 		fmt.Fprintf(d.stderr, "\nTo resume this session: tack --resume %s\n", d.s.Agent.SessionID())
 	}
@@ -147,7 +160,12 @@ func (d *door) switchTo(id string) (int, bool) {
 		d.r.Notice("Could not open the session: "+err.Error(), true)
 		return 0, false
 	}
-	d.closeSession(time.Now().Add(shutdownGrace))
+	// The process goes on, so the old session is closed before the next
+	// line runs: a /resume of it must find its lock free. (A close may
+	// take a while: a sandbox helper still starting is waited for.)
+	closed, resumable := d.releaseSession()
+	<-closed
+	d.sayResume(resumable)
 	d.s, d.reg, d.events, d.stopPump, d.unmount = nil, nil, nil, nil, nil
 	d.busy, d.inTurn, d.interrupted = false, false, false
 	d.active, d.settled = nil, nil
