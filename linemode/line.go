@@ -61,26 +61,32 @@ func Run(ctx context.Context, open func() (*launch.Session, error), o Options) i
 	done := make(chan struct{})
 	defer close(done)
 	lines := make(chan input)
-	if o.IO.Interactive() {
-		// The terminal keeps what is typed meanwhile; opening first means
-		// a session that fails to start is not followed by a prompt.
-		s, err := open()
-		open = func() (*launch.Session, error) { return s, err }
-		if err == nil {
-			t := newTerminalInput(o.HistoryFile)
-			defer t.close()
-			go t.read(lines, done)
-		}
-	} else {
+	if !o.IO.Interactive() {
 		go readPiped(o.IO.In, lines, done)
+		return run(ctx, open, o, lines)
 	}
-	return run(ctx, open, o, lines)
+	// The terminal keeps what is typed meanwhile; opening first means a
+	// session that fails to start is not followed by a prompt.
+	s, err := open()
+	open = func() (*launch.Session, error) { return s, err }
+	d := newDoor(o)
+	if err == nil {
+		// The reader writes its prompt at once, so it starts after the
+		// banner is on the screen.
+		t := newTerminalInput(o.HistoryFile)
+		defer t.close()
+		go t.read(lines, done)
+	}
+	return d.run(ctx, open, lines)
 }
 
-// run is Run over the inputs read from stdin. Every write to stdout but
-// the reader's own prompt and echo happens here, on the goroutine that
-// calls run, in the order of the inputs and events that cause them.
+// run is Run over the inputs read from stdin.
 func run(ctx context.Context, open func() (*launch.Session, error), o Options, lines <-chan input) int {
+	return newDoor(o).run(ctx, open, lines)
+}
+
+// newDoor is line mode's state for o, the banner already written.
+func newDoor(o Options) *door {
 	if o.Welcome == "" {
 		o.Welcome = DefaultWelcome
 	}
@@ -92,6 +98,14 @@ func run(ctx context.Context, open func() (*launch.Session, error), o Options, l
 	d.r.terminal = d.terminal
 	d.r.HideReasoning = o.NoReasoning
 	d.r.Banner(o.Welcome)
+	return d
+}
+
+// run opens the session with open and drives it from lines. Every write
+// to stdout but the reader's own prompt and echo happens here, on the
+// goroutine that calls run, in the order of the inputs and events that
+// cause them.
+func (d *door) run(ctx context.Context, open func() (*launch.Session, error), lines <-chan input) int {
 	go func() {
 		s, err := open()
 		d.opened <- opening{s, err}
