@@ -154,3 +154,30 @@ func asError(err error, e **Error) bool {
 	*e = le
 	return ok
 }
+
+// TestMadeUpIDsAreStableForARequest: the ids made for calls vLLM sends
+// without one come from the request, so a retry of it makes the same ones
+// (a retried step logs the same calls) and another request makes others
+// (two steps' calls never share an id).
+func TestMadeUpIDsAreStableForARequest(t *testing.T) {
+	ids := func(prompt string) []string {
+		srv := llmtest.New(t, llmtest.MustReplay(t, filepath.Join(serverFixtures, "vllm-tool-calls-without-id.chunks.jsonl")))
+		c := NewClient(ClientConfig{BaseURL: srv.URL(), Profile: OpenAICompatibleProfile})
+		acc, err := Collect(must(c.Stream(context.Background(), Request{Model: "m", Messages: []Message{{Role: RoleUser, Content: prompt}}})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tc := range acc.Message().ToolCalls {
+			out = append(out, tc.ID)
+		}
+		return out
+	}
+	first, again, other := ids("read both"), ids("read both"), ids("read them")
+	if len(first) != 2 || !slices.Equal(first, again) {
+		t.Errorf("want a retry to make the same two ids, got %v then %v", first, again)
+	}
+	if slices.ContainsFunc(other, func(id string) bool { return slices.Contains(first, id) }) {
+		t.Errorf("want another request's ids distinct, got %v and %v", first, other)
+	}
+}
