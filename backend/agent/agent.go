@@ -116,8 +116,12 @@ type Agent struct {
 	cancel     context.CancelFunc
 	model      string
 	effort     llm.Effort
-	wake       chan struct{}
-	changed    chan struct{} // closed and replaced on every status or inbox change
+	// unbounded are the models whose server refused the catalog's output
+	// bound as too large for its window: later steps send none, and the
+	// server bounds the output by what its window leaves (vLLM does).
+	unbounded map[string]bool
+	wake      chan struct{}
+	changed   chan struct{} // closed and replaced on every status or inbox change
 
 	// logErr is the first failed write of the log; nextSeq the seq an
 	// event kept in memory after it gets. Both under logMu.

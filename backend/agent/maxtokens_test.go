@@ -50,18 +50,21 @@ func TestOutputBoundTooLargeForTheWindowIsLoweredNotCompacted(t *testing.T) {
 // TestOutputBoundIsLoweredToWhatAVLLMWindowLeaves runs against the vLLM
 // fake, which counts the prompt itself and refuses prompt + max_tokens
 // beyond its window as vLLM does: the retried request must be one it
-// accepts, and the turn must not compact.
+// accepts, the turn must not compact, and the next turn sends no bound,
+// leaving it to the server's window, instead of meeting the refusal again.
 func TestOutputBoundIsLoweredToWhatAVLLMWindowLeaves(t *testing.T) {
-	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("fits now")})
+	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("fits now"), llmtest.ReplyText("still fits")})
 	f.srv.Enforce(llmtest.VLLM(16_384))
 	f.agent.Send("hi")
 	f.waitIdle()
+	f.agent.Send("more")
+	f.waitIdle()
 	reqs := f.srv.Requests()
-	if len(reqs) != 2 || reqs[0].MaxTokens != 384_000 || reqs[1].MaxTokens+reqs[1].PromptTokens() > 16_384 {
-		t.Fatalf("want the second request within the window, got %d requests %+v", len(reqs), reqs)
+	if len(reqs) != 3 || reqs[0].MaxTokens != 384_000 || reqs[1].MaxTokens+reqs[1].PromptTokens() > 16_384 || reqs[2].MaxTokens != 0 {
+		t.Fatalf("want the second request within the window and the next turn to send no bound, got %d requests %+v", len(reqs), reqs)
 	}
 	if v := f.srv.Violations(); len(v) != 1 || f.srv.Remaining() != 0 {
-		t.Fatalf("want only the first request refused and the answer served, got %q", v)
+		t.Fatalf("want only the first request refused and both answers served, got %q", v)
 	}
 	evs := f.log.Events()
 	if end := evs[len(evs)-1].Data.(session.TurnEnd); end.Reason != session.StopCompleted || countType(evs, "compact/start") != 0 {

@@ -33,6 +33,12 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 			le = &llm.Error{Kind: llm.ErrTransport, Message: err.Error(), Err: err}
 		}
 		if fitOutput(&req, le) {
+			a.mu.Lock()
+			if a.unbounded == nil {
+				a.unbounded = map[string]bool{}
+			}
+			a.unbounded[model] = true
+			a.mu.Unlock()
 			if streamed {
 				a.publish(StepDiscarded{Turn: turn, Step: step})
 			}
@@ -140,6 +146,11 @@ func (a *Agent) buildRequest(model string, effort llm.Effort) (llm.Request, erro
 	if m, ok := a.cfg.Catalog.Lookup(model); ok {
 		maxTokens = m.MaxOutput
 	}
+	a.mu.Lock()
+	if a.unbounded[model] {
+		maxTokens = 0
+	}
+	a.mu.Unlock()
 	return llm.Request{
 		Model:     model,
 		Effort:    effort,
