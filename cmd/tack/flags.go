@@ -64,6 +64,8 @@ Flags:
                             turn each (needs --output-format stream-json)
       --include-partial-messages
                             stream-json: add stream_event lines with the deltas
+      --verbose             accepted for claude -p scripts (claude needs it with
+                            stream-json; tack's stream-json is always complete)
       --allowed-tools LIST  print mode: tools that run without asking, by name
                             or as Bash(prefix:*), comma or space separated
       --disallowed-tools LIST
@@ -105,6 +107,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.outputFormat, "output-format", "text", "")
 	fs.StringVar(&o.inputFormat, "input-format", "text", "")
 	fs.BoolVar(&o.partial, "include-partial-messages", false, "")
+	fs.Bool("verbose", false, "") // claude -p requires it with stream-json; tack needs nothing from it
 	for _, name := range []string{"allowed-tools", "allowedTools"} {
 		fs.Func(name, "", func(v string) error { o.allowedTools = append(o.allowedTools, toolList(v)...); return nil })
 	}

@@ -55,6 +55,7 @@ func TestBarePrintTakesTheTaskFromTheArgumentsOrStdin(t *testing.T) {
 		{[]string{"-p", "--output-format", "json", "fix it"}, "fix it", "positional"},
 		{[]string{"--output-format", "json", "-p", "fix it"}, "fix it", "print"},
 		{[]string{"-p", "--model", "m"}, "", ""},
+		{[]string{"-p", "--verbose", "--output-format", "stream-json", "fix it"}, "fix it", "positional"},
 	} {
 		o, err := parseFlags(c.args, none)
 		if err != nil || !o.printMode() {

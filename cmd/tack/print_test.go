@@ -306,7 +306,8 @@ func TestPrintWithoutATaskReadsItFromStdin(t *testing.T) {
 
 func TestPrintStreamJSONInputKeepsOneSessionAcrossTurns(t *testing.T) {
 	srv := llmtest.New(t, llmtest.ReplyText("One."), llmtest.ReplyText("Two."))
-	r := startTack(t, srv, "-p", "--input-format", "stream-json", "--output-format", "stream-json")
+	// claude -p's own line: it needs --verbose with stream-json.
+	r := startTack(t, srv, "-p", "--verbose", "--input-format", "stream-json", "--output-format", "stream-json")
 	r.write(`{"type":"user","message":{"role":"user","content":"first"}}` + "\n")
 	r.waitOutput(`"result":"One."`)
 	r.write(`{"type":"user","message":{"role":"user","content":"second"}}` + "\n")
