@@ -191,3 +191,18 @@ func TestWalkAgreesWithGitOnRandomTrees(t *testing.T) {
 		})
 	}
 }
+
+// TestWalkAgreesWithGitOnCoreExcludesFile moves the global excludes file
+// with core.excludesFile in ~/.gitconfig (quoted, with ~ and a space):
+// git then reads that file and not the default one, whose rule would
+// hide the Go files.
+func TestWalkAgreesWithGitOnCoreExcludesFile(t *testing.T) {
+	g := gitOrSkip(t)
+	testkit.WriteTree(t, g.home, map[string]string{
+		".gitconfig": "[core]\n\texcludesFile = \"~/my ignores\"\n",
+		"my ignores": "*.swp\n/top.txt\n",
+	})
+	g.compare(t, repoTree{global: "*.go\n", files: map[string]string{
+		"a.go": "x\n", "b.swp": "x\n", "top.txt": "x\n", "sub/top.txt": "x\n", "sub/c.go": "x\n", "sub/d.swp": "x\n",
+	}})
+}
