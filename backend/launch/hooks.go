@@ -39,7 +39,7 @@ func (s *Session) newHooks(o Options, cfg config.File) (*hooks.Runner, []string)
 	}
 	content, _ := os.ReadFile(projPath)
 	store := trust.Open(o.Home)
-	environ := append(bash.WithoutProviderSecrets(os.Environ()),
+	environ := append(bash.WithoutProviderSecrets(o.Environ),
 		"TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd, "TACK_SESSION_ID="+s.Log.Header().ID)
 	r := hooks.NewRunner(hooks.Options{
 		Hooks: list, SessionID: s.Log.Header().ID, LogPath: s.Log.Path(), Cwd: s.Cwd, Environ: environ,

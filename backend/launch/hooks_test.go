@@ -179,3 +179,35 @@ func TestNotificationHookHearsOfAnApproval(t *testing.T) {
 		t.Errorf("the hook heard %s", b)
 	}
 }
+
+// TestHooksStartFromTheSessionsEnvironment: a hook's environment is
+// Options.Environ (secrets removed) plus the project variables, never the
+// process's own environment, which launch reads only through its options.
+func TestHooksStartFromTheSessionsEnvironment(t *testing.T) {
+	t.Setenv("TACK_TEST_PROCESS_ONLY", "leaked")
+	home, cwd := t.TempDir(), t.TempDir()
+	seen := filepath.Join(t.TempDir(), "env.txt")
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(`[[hooks.pre_tool_use]]
+command = "env > `+seen+`"
+`), 0o600)
+	llm := llmtest.New(t, bashCall("call_1", "echo ran"), llmtest.ReplyText("Done."))
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "full-access",
+		Environ: []string{"PATH=" + os.Getenv("PATH"), "TACK_TEST_OPTION=given", "DEEPSEEK_API_KEY=secret"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	runTurn(t, s, "Run it.")
+	b, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatalf("want the hook to have run: %v", err)
+	}
+	got := string(b)
+	if !strings.Contains(got, "TACK_TEST_OPTION=given") || !strings.Contains(got, "TACK_PROJECT_DIR="+s.Cwd) {
+		t.Errorf("want the session's environment and the project variables, got:\n%s", got)
+	}
+	if strings.Contains(got, "TACK_TEST_PROCESS_ONLY") || strings.Contains(got, "DEEPSEEK_API_KEY") {
+		t.Errorf("want neither the process's environment nor provider secrets, got:\n%s", got)
+	}
+}
