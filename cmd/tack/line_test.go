@@ -80,6 +80,40 @@ func TestLineSecondLineSteersTheRunningTurn(t *testing.T) {
 	srv.AssertConsumed(t)
 }
 
+// TestLineALineAfterASettledTurnIsAnsweredToo is issue 14's report as a
+// script author met it, over the binary's real pipes: (echo first; sleep
+// 1; echo second) | tack. The second line arrives right after the first
+// turn was shown settled, and stdin ends at once; tack must run it as turn
+// 2 before exiting. The race it guards against was lost in 7 of 10 runs,
+// so the script runs several times (the in-process stress test in linemode
+// runs every gap 50 times).
+func TestLineALineAfterASettledTurnIsAnsweredToo(t *testing.T) {
+	for i := range 3 {
+		srv := llmtest.NewServer(nil, llmtest.WithFallback(llmtest.ReplyText("OK.")))
+		t.Cleanup(srv.Close)
+		r := startTack(t, srv, "--ui", "line")
+		r.write("first\n")
+		r.waitOutput("[main turn 1] OK.\n> ")
+		r.write("second\n")
+		r.closeStdin()
+		if code := r.exitCode(10 * time.Second); code != 0 {
+			t.Fatalf("run %d: want exit 0, got %d (stderr %q)", i, code, r.stderr.String())
+		}
+		if out := r.stdout.String(); !strings.Contains(out, "[main turn 2] OK.") {
+			t.Fatalf("run %d: want the second line answered as turn 2, got %q", i, out)
+		}
+		var prompts []string
+		for _, req := range srv.Requests() {
+			if last := req.Messages[len(req.Messages)-1]; last.Role == "user" && (last.Content == "first" || last.Content == "second") {
+				prompts = append(prompts, last.Content)
+			}
+		}
+		if strings.Join(prompts, " ") != "first second" {
+			t.Fatalf("run %d: want a model request for each line in order, got %q", i, prompts)
+		}
+	}
+}
+
 const askArgs = `{"questions":[{"id":"db","header":"Database","question":"Which database?",` +
 	`"options":[{"label":"SQLite","description":"a file"},{"label":"Postgres","recommended":true}]}]}`
 
