@@ -4,6 +4,8 @@
 // shows the identical card.
 package card
 
+import "strconv"
+
 // Kind selects how a card is drawn.
 type Kind string
 
@@ -21,12 +23,26 @@ const (
 // of its Kind are set.
 type Card struct {
 	Kind Kind `json:"kind"`
-	// Title is the one-line headline, e.g. "Read main.go (1-40)".
+	// Title is the one-line headline, e.g. "Read main.go (1-40)", which
+	// front doors without a header of Label and Subject show.
 	Title string `json:"title,omitempty"`
-	// Description is the model-written purpose (bash description).
+	// Label names the action in the card's header ("Bash", "Edit"); when
+	// empty, front doors derive it from the tool's name.
+	Label string `json:"label,omitempty"`
+	// Subject is the call's key argument, shown in the header after the
+	// label: the command, the path, the pattern. Empty shows the Title.
+	Subject string `json:"subject,omitempty"`
+	// Description is the model-written purpose (bash description), or a
+	// short fact about the call ("lines 1-40").
 	Description string `json:"description,omitempty"`
+	// Summary is one line that stands for the body while cards are
+	// collapsed ("Read 20 lines", "Plan 2/4"); the body shows expanded.
+	// Empty shows the body, folded when long.
+	Summary string `json:"summary,omitempty"`
 	// Body is free text for generic, read, search and question cards.
 	Body string `json:"body,omitempty"`
+	// Markdown says Body is Markdown (a plan), to be rendered as such.
+	Markdown bool `json:"markdown,omitempty"`
 
 	Terminal *TerminalView `json:"terminal,omitempty"`
 	Diffs    []FileDiff    `json:"diffs,omitempty"`
@@ -45,6 +61,16 @@ type TerminalView struct {
 	Signal     string `json:"signal,omitempty"`
 	TimedOut   bool   `json:"timed_out,omitempty"`
 	Background string `json:"background,omitempty"` // task id when started in the background
+	// DroppedLines counts the lines of output before Output that were not
+	// kept in memory; Spill names the files that hold the whole streams.
+	DroppedLines int      `json:"dropped_lines,omitempty"`
+	Spill        []string `json:"spill,omitempty"`
+}
+
+// Failed reports whether the command did not succeed: a non-zero exit, a
+// signal or a timeout. A command still running has not failed.
+func (v TerminalView) Failed() bool {
+	return v.TimedOut || v.Signal != "" || (v.ExitCode != nil && *v.ExitCode != 0)
 }
 
 // FileDiff is the change to one file as diff lines.
@@ -70,10 +96,14 @@ const (
 	OpGap DiffOp = "~"
 )
 
-// DiffLine is one line of a FileDiff.
+// DiffLine is one line of a FileDiff. Old and New are its line numbers
+// in the file before and after (1-based; 0 where the line has none, or
+// where the diff was made without the whole file).
 type DiffLine struct {
 	Op   DiffOp `json:"op"`
 	Text string `json:"text"`
+	Old  int    `json:"old,omitempty"`
+	New  int    `json:"new,omitempty"`
 }
 
 // TodoStatus is the state of one plan item.
@@ -92,4 +122,46 @@ type TodoItem struct {
 	// ActiveForm is the item as work under way ("Running the tests"), as
 	// Claude Code's TodoWrite sends it; shown while the item is in progress.
 	ActiveForm string `json:"active_form,omitempty"`
+}
+
+// Done counts the completed items of a plan.
+func Done(todos []TodoItem) int {
+	n := 0
+	for _, t := range todos {
+		if t.Status == TodoCompleted {
+			n++
+		}
+	}
+	return n
+}
+
+// Current is the item a plan is at: the one in progress, else the first
+// pending one; ok is false when every item is done.
+func Current(todos []TodoItem) (item TodoItem, ok bool) {
+	for _, t := range todos {
+		if t.Status == TodoInProgress {
+			return t, true
+		}
+	}
+	for _, t := range todos {
+		if t.Status == TodoPending {
+			return t, true
+		}
+	}
+	return TodoItem{}, false
+}
+
+// PlanLine sums a plan up in one line: `Plan 2/4 · Fix CountWords`, the
+// item it is at in its active form while in progress, or `Plan 4/4 done`.
+func PlanLine(todos []TodoItem) string {
+	head := "Plan " + strconv.Itoa(Done(todos)) + "/" + strconv.Itoa(len(todos))
+	cur, ok := Current(todos)
+	if !ok {
+		return head + " done"
+	}
+	text := cur.Content
+	if cur.Status == TodoInProgress && cur.ActiveForm != "" {
+		text = cur.ActiveForm
+	}
+	return head + " · " + text
 }

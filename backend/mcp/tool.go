@@ -105,7 +105,8 @@ func (t *Tool) Spec() tools.Spec { return t.spec }
 
 // Present is a card naming the server and tool, with the arguments.
 func (t *Tool) Present(args json.RawMessage) card.Card {
-	return card.Card{Kind: card.Generic, Title: t.conn.srv.Name + " · " + t.name, Description: t.title, Body: argumentsText(args)}
+	return card.Card{Kind: card.Generic, Title: t.conn.srv.Name + " · " + t.name, Label: t.conn.srv.Name + " · " + t.name,
+		Description: t.title, Body: argumentsText(args)}
 }
 
 // argumentsText shows the arguments one per line, "key: value", values as

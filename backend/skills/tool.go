@@ -46,7 +46,7 @@ type args struct {
 func (t *Tool) Present(raw json.RawMessage) card.Card {
 	var a args
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Generic, Title: "Load skill " + a.Name}
+	return card.Card{Kind: card.Generic, Title: "Load skill " + a.Name, Label: "Skill", Subject: a.Name}
 }
 
 // Run returns the skill's body, its folder and the files in it.
@@ -65,7 +65,7 @@ func (t *Tool) Run(_ context.Context, call tools.Call) tools.Result {
 	}
 	text := fmt.Sprintf("<skill_content name=%q>\n%s\n</skill_content>\n<skill_resources>\n%s\n</skill_resources>",
 		s.Name, body, resources(s))
-	return tools.Result{Text: text, Card: &card.Card{Kind: card.Generic, Title: "Load skill " + s.Name, Body: s.Dir}}
+	return tools.Result{Text: text, Card: &card.Card{Kind: card.Generic, Title: "Load skill " + s.Name, Label: "Skill", Subject: s.Name, Body: s.Dir}}
 }
 
 func (t *Tool) names() []string {

@@ -201,12 +201,24 @@ func questionCard(qs []interact.Question, answers []interact.Answer) card.Card {
 	if len(answers) > 0 {
 		b.WriteString("\n")
 	}
+	var replies []string
 	for _, a := range answers {
 		parts := append([]string(nil), a.Selected...)
 		if a.Custom != "" {
 			parts = append(parts, a.Custom)
 		}
+		replies = append(replies, strings.Join(parts, ", "))
 		fmt.Fprintf(&b, "%s: %s\n", a.ID, strings.Join(parts, ", "))
 	}
-	return card.Card{Kind: card.Question, Title: title, Body: strings.TrimSuffix(b.String(), "\n")}
+	c := card.Card{Kind: card.Question, Title: title, Label: "Question", Body: strings.TrimSuffix(b.String(), "\n")}
+	if len(qs) > 0 && qs[0].Header != "" {
+		c.Subject = qs[0].Header
+	}
+	switch {
+	case len(qs) == 1 && len(replies) == 1:
+		c.Summary = qs[0].Question + " → " + replies[0]
+	case len(replies) > 0:
+		c.Summary = "Answered: " + strings.Join(replies, "; ")
+	}
+	return c
 }

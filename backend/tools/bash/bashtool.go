@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
@@ -57,6 +58,8 @@ func (bashTool) Present(args json.RawMessage) card.Card {
 	return card.Card{
 		Kind:        card.Terminal,
 		Title:       a.Command,
+		Label:       "Bash",
+		Subject:     a.Command,
 		Description: a.Description,
 		Terminal:    &card.TerminalView{Command: a.Command, Cwd: a.Workdir},
 	}
@@ -85,23 +88,49 @@ func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
 	}
 	r := result{stdout: proc.Stdout().Tail(), stderr: proc.Stderr().Tail(), outcome: proc.Outcome()}
 	c := b.Present(call.Args)
-	c.Terminal = terminalView(a.Command, spec.Workdir, r)
+	c.Terminal = terminalView(a.Command, c.Terminal.Cwd, r)
 	return tools.Result{Text: render(r), Card: &c}
 }
 
 // terminalView is the result card: the output the model saw without its
-// markers, and the exit status from the outcome itself.
+// markers, and the exit status from the outcome itself. A stream whose
+// start was not kept begins at its first whole line, and the card counts
+// the lines before it and names the files that hold them. cwd is the
+// workdir the model gave, if any: the session's own goes without saying.
 func terminalView(command, cwd string, r result) *card.TerminalView {
+	out, outDropped := wholeLines(r.stdout)
+	errs, errDropped := wholeLines(r.stderr)
 	v := &card.TerminalView{
-		Command:  command,
-		Cwd:      cwd,
-		Output:   renderBody(r.stdout.Text, r.stderr.Text),
-		Signal:   r.outcome.Signal,
-		TimedOut: r.outcome.TimedOut,
+		Command:      command,
+		Cwd:          cwd,
+		Output:       renderBody(out, errs),
+		Signal:       r.outcome.Signal,
+		TimedOut:     r.outcome.TimedOut,
+		DroppedLines: outDropped + errDropped,
+	}
+	for _, c := range []Capture{r.stdout, r.stderr} {
+		if c.Truncated && c.SpillPath != "" {
+			v.Spill = append(v.Spill, c.SpillPath)
+		}
 	}
 	if r.outcome.Signal == "" {
 		code := r.outcome.ExitCode
 		v.ExitCode = &code
 	}
 	return v
+}
+
+// wholeLines is a capture's kept text from its first whole line, and how
+// many lines of the stream come before that.
+func wholeLines(c Capture) (string, int) {
+	if !c.Truncated {
+		return c.Text, 0
+	}
+	text := c.Text
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[i+1:]
+	} else {
+		text = ""
+	}
+	return text, int(c.Lines) - strings.Count(text, "\n")
 }

@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -29,6 +30,7 @@ type Stream struct {
 
 	buf     []byte // the last ≤ tailBytes bytes
 	total   int64  // bytes written so far
+	lines   int64  // line feeds written so far
 	spill   *os.File
 	path    string
 	spilled int64
@@ -65,6 +67,7 @@ func (s *Stream) Write(p []byte) (int, error) {
 		s.buf = s.buf[:copy(s.buf, s.buf[over:])]
 	}
 	s.total += int64(len(p))
+	s.lines += int64(bytes.Count(p, []byte{'\n'}))
 	return len(p), nil
 }
 
@@ -130,6 +133,8 @@ type Capture struct {
 	// SpillPath names the file holding the full stream (at most the spill
 	// bound); empty when there is none.
 	SpillPath string
+	// Lines counts the line feeds of the whole stream, kept or not.
+	Lines int64
 }
 
 // Tail is the kept tail of the stream.
@@ -141,7 +146,7 @@ func (s *Stream) Tail() Capture {
 	if truncated {
 		b = trimRuneStart(b)
 	}
-	return Capture{Text: validText(b), Truncated: truncated, SpillPath: s.path}
+	return Capture{Text: validText(b), Truncated: truncated, SpillPath: s.path, Lines: s.lines}
 }
 
 // Total is the number of bytes written so far.

@@ -50,6 +50,8 @@ func (ts *Tools) startTask(a bashArgs, spec Spec, env *tools.Env) tools.Result {
 		Card: &card.Card{
 			Kind:        card.Terminal,
 			Title:       a.Command,
+			Label:       "Bash",
+			Subject:     a.Command,
 			Description: a.Description,
 			Terminal:    &card.TerminalView{Command: a.Command, Cwd: spec.Workdir, Background: t.id},
 		},
@@ -81,7 +83,7 @@ func (ts *Tools) lookup(id string) (*task, error) {
 	return t, nil
 }
 
-func taskCard(verb string, args json.RawMessage) card.Card {
+func taskCard(verb, label string, args json.RawMessage) card.Card {
 	var a struct {
 		TaskID  string `json:"task_id"`
 		BashID  string `json:"bash_id"`
@@ -89,7 +91,7 @@ func taskCard(verb string, args json.RawMessage) card.Card {
 	}
 	_ = json.Unmarshal(args, &a)
 	id := a.TaskID + a.BashID + a.ShellID
-	return card.Card{Kind: card.Generic, Title: verb + " background task " + id}
+	return card.Card{Kind: card.Generic, Title: verb + " background task " + id, Label: label, Subject: id}
 }
 
 const taskSchema = `{
@@ -120,7 +122,9 @@ func (outputTool) Spec() tools.Spec {
 	}
 }
 
-func (outputTool) Present(args json.RawMessage) card.Card { return taskCard("Read output from", args) }
+func (outputTool) Present(args json.RawMessage) card.Card {
+	return taskCard("Read output from", "Bash output", args)
+}
 
 func (o outputTool) Run(_ context.Context, call tools.Call) tools.Result {
 	id, err := parseTaskID(call.Args)
@@ -147,7 +151,7 @@ func (o outputTool) Run(_ context.Context, call tools.Call) tools.Result {
 	o.ts.mu.Unlock()
 
 	text := renderBody(out.Text, errs.Text)
-	c := &card.Card{Kind: card.Terminal, Title: t.command, Description: t.description,
+	c := &card.Card{Kind: card.Terminal, Title: t.command, Label: "Bash output", Subject: t.id, Description: t.description,
 		Terminal: &card.TerminalView{Command: t.command, Cwd: t.cwd, Output: text, Background: t.id}}
 	if text == "" {
 		text = "(no new output)"
@@ -199,7 +203,7 @@ func (killTool) Spec() tools.Spec {
 	}
 }
 
-func (killTool) Present(args json.RawMessage) card.Card { return taskCard("Kill", args) }
+func (killTool) Present(args json.RawMessage) card.Card { return taskCard("Kill", "Kill", args) }
 
 func (k killTool) Run(ctx context.Context, call tools.Call) tools.Result {
 	id, err := parseTaskID(call.Args)

@@ -33,7 +33,7 @@ func fileDiff(name, before, after string, created bool) card.FileDiff {
 	if !exact {
 		fd.Added, fd.Removed = len(bm), len(am)
 		fd.Approximate = true
-		fd.Lines = append(sideLines(card.OpDelete, am), sideLines(card.OpAdd, bm)...)
+		fd.Lines = append(sideLines(card.OpDelete, am, pre), sideLines(card.OpAdd, bm, pre)...)
 		return fd
 	}
 	for i := range diffs {
@@ -140,11 +140,13 @@ func backtrack(trace [][]int, n, m int) []lcs.Diff {
 }
 
 // hunkLines renders sorted diffs as hunks with context, joined by gaps.
+// Every line carries its numbers in a (Old) and b (New).
 func hunkLines(a, b []string, diffs []lcs.Diff) []card.DiffLine {
 	var out []card.DiffLine
+	shift := 0 // b's line index minus a's, outside the changes
 	equal := func(from, to int) {
-		for _, s := range a[max(from, 0):min(to, len(a))] {
-			out = append(out, card.DiffLine{Op: card.OpContext, Text: s})
+		for i := max(from, 0); i < min(to, len(a)); i++ {
+			out = append(out, card.DiffLine{Op: card.OpContext, Text: a[i], Old: i + 1, New: i + shift + 1})
 		}
 	}
 	for i, d := range diffs {
@@ -160,12 +162,13 @@ func hunkLines(a, b []string, diffs []lcs.Diff) []card.DiffLine {
 			out = append(out, card.DiffLine{Op: card.OpGap, Text: fmt.Sprintf("%d unchanged lines", skipped)})
 			equal(d.Start-diffContext, d.Start)
 		}
-		for _, s := range a[d.Start:d.End] {
-			out = append(out, card.DiffLine{Op: card.OpDelete, Text: s})
+		for j := d.Start; j < d.End; j++ {
+			out = append(out, card.DiffLine{Op: card.OpDelete, Text: a[j], Old: j + 1})
 		}
-		for _, s := range b[d.ReplStart:d.ReplEnd] {
-			out = append(out, card.DiffLine{Op: card.OpAdd, Text: s})
+		for j := d.ReplStart; j < d.ReplEnd; j++ {
+			out = append(out, card.DiffLine{Op: card.OpAdd, Text: b[j], New: j + 1})
 		}
+		shift = d.ReplEnd - d.End
 	}
 	if n := len(diffs); n > 0 {
 		equal(diffs[n-1].End, diffs[n-1].End+diffContext)
@@ -173,17 +176,35 @@ func hunkLines(a, b []string, diffs []lcs.Diff) []card.DiffLine {
 	return out
 }
 
-// sideLines is one whole side of an approximate diff, itself bounded.
-func sideLines(op card.DiffOp, lines []string) []card.DiffLine {
+// sideLines is one whole side of an approximate diff, itself bounded; its
+// first line is line first+1 of its file.
+func sideLines(op card.DiffOp, lines []string, first int) []card.DiffLine {
 	shown := lines[:min(len(lines), diffMaxChanged)]
 	out := make([]card.DiffLine, 0, len(shown)+1)
-	for _, s := range shown {
-		out = append(out, card.DiffLine{Op: op, Text: s})
+	for i, s := range shown {
+		l := card.DiffLine{Op: op, Text: s}
+		if op == card.OpDelete {
+			l.Old = first + i + 1
+		} else {
+			l.New = first + i + 1
+		}
+		out = append(out, l)
 	}
 	if rest := len(lines) - len(shown); rest > 0 {
 		out = append(out, card.DiffLine{Op: card.OpGap, Text: fmt.Sprintf("%d more lines", rest)})
 	}
 	return out
+}
+
+// unnumbered is d without line numbers, for a diff made from a snippet of
+// the file rather than all of it.
+func unnumbered(d card.FileDiff) card.FileDiff {
+	lines := make([]card.DiffLine, len(d.Lines))
+	for i, l := range d.Lines {
+		lines[i] = card.DiffLine{Op: l.Op, Text: l.Text}
+	}
+	d.Lines = lines
+	return d
 }
 
 // commonEnds counts the equal lines at the start and, before them, at the

@@ -55,8 +55,8 @@ func (*Edit) Present(raw json.RawMessage) card.Card {
 	if a.NewString != nil {
 		after = *a.NewString
 	}
-	return card.Card{Kind: card.Diff, Title: "Edit " + a.FilePath,
-		Diffs: []card.FileDiff{fileDiff(a.FilePath, before, after, false)}}
+	return card.Card{Kind: card.Diff, Title: "Edit " + a.FilePath, Label: "Edit", Subject: a.FilePath,
+		Diffs: []card.FileDiff{unnumbered(fileDiff(a.FilePath, before, after, false))}}
 }
 
 // Run applies the replacement after the read-before-write and stale checks.
@@ -89,7 +89,7 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 		return tools.Errorf("cannot edit %q: %v", path, err)
 	}
 	name := display(call.Env.Cwd, path)
-	c := &card.Card{Kind: card.Diff, Title: "Edit " + name,
+	c := &card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
 		Diffs: []card.FileDiff{fileDiff(name, before, after, false)}}
 	return tools.Result{Text: text, Card: c}
 }

@@ -179,11 +179,13 @@ func TestEditCardShowsHunksWithContextAndGaps(t *testing.T) {
 	}
 	twoHunks := fileDiff("f", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n", "A\nb\nc\nd\ne\nf\ng\nh\ni\nj\nK\n", false)
 	want := []card.DiffLine{
-		{Op: card.OpDelete, Text: "a"}, {Op: card.OpAdd, Text: "A"},
-		{Op: card.OpContext, Text: "b"}, {Op: card.OpContext, Text: "c"}, {Op: card.OpContext, Text: "d"},
+		{Op: card.OpDelete, Text: "a", Old: 1}, {Op: card.OpAdd, Text: "A", New: 1},
+		{Op: card.OpContext, Text: "b", Old: 2, New: 2}, {Op: card.OpContext, Text: "c", Old: 3, New: 3},
+		{Op: card.OpContext, Text: "d", Old: 4, New: 4},
 		{Op: card.OpGap, Text: "3 unchanged lines"},
-		{Op: card.OpContext, Text: "h"}, {Op: card.OpContext, Text: "i"}, {Op: card.OpContext, Text: "j"},
-		{Op: card.OpDelete, Text: "k"}, {Op: card.OpAdd, Text: "K"},
+		{Op: card.OpContext, Text: "h", Old: 8, New: 8}, {Op: card.OpContext, Text: "i", Old: 9, New: 9},
+		{Op: card.OpContext, Text: "j", Old: 10, New: 10},
+		{Op: card.OpDelete, Text: "k", Old: 11}, {Op: card.OpAdd, Text: "K", New: 11},
 	}
 	if !reflect.DeepEqual(twoHunks.Lines, want) {
 		t.Errorf("want lines %v, got %v", want, twoHunks.Lines)

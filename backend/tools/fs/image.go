@@ -50,8 +50,9 @@ func readImage(env *tools.Env, path, name string) tools.Result {
 	line := images.Describe(ref)
 	kind := strings.ToUpper(strings.TrimPrefix(ref.MediaType, "image/"))
 	return tools.Result{
-		Text:   fmt.Sprintf("Image file %s (%s, %s), attached below.", path, kind, strings.TrimPrefix(line, ref.Name+" · ")),
-		Card:   &card.Card{Kind: card.Read, Title: "Read " + name + " (image)", Body: line},
+		Text: fmt.Sprintf("Image file %s (%s, %s), attached below.", path, kind, strings.TrimPrefix(line, ref.Name+" · ")),
+		Card: &card.Card{Kind: card.Read, Title: "Read " + name + " (image)", Label: "Read", Subject: name,
+			Description: "image", Body: line},
 		Images: []session.ImageRef{ref},
 	}
 }

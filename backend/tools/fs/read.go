@@ -60,6 +60,7 @@ func (*Read) Present(raw json.RawMessage) card.Card {
 	var a readArgs
 	_ = json.Unmarshal(raw, &a)
 	title := "Read " + a.FilePath
+	lines := ""
 	if a.Offset != nil || a.Limit != nil {
 		first, n := 1, readLimit
 		if a.Offset != nil {
@@ -68,9 +69,10 @@ func (*Read) Present(raw json.RawMessage) card.Card {
 		if a.Limit != nil {
 			n = *a.Limit
 		}
+		lines = fmt.Sprintf("lines %d-%d", first, first+n-1)
 		title += fmt.Sprintf(" (%d-%d)", first, first+n-1)
 	}
-	return card.Card{Kind: card.Read, Title: title}
+	return card.Card{Kind: card.Read, Title: title, Label: "Read", Subject: a.FilePath, Description: lines}
 }
 
 // Run reads the window and records the file's version in the tracker.
@@ -219,8 +221,15 @@ func (w window) card(name string, offset int) *card.Card {
 	}
 	partial := w.more || w.capped || offset > 1
 	title := "Read " + name
+	lines := ""
 	if partial && len(w.lines) > 0 {
+		lines = fmt.Sprintf("lines %d-%d", offset, offset+len(w.lines)-1)
 		title += fmt.Sprintf(" (%d-%d)", offset, offset+len(w.lines)-1)
 	}
-	return &card.Card{Kind: card.Read, Title: title, Body: b.String(), Truncated: partial}
+	summary := fmt.Sprintf("Read %d lines", len(w.lines))
+	if len(w.lines) == 1 {
+		summary = "Read 1 line"
+	}
+	return &card.Card{Kind: card.Read, Title: title, Label: "Read", Subject: name, Description: lines,
+		Summary: summary, Body: b.String(), Truncated: partial}
 }

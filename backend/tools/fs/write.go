@@ -49,7 +49,7 @@ func (*Write) Present(raw json.RawMessage) card.Card {
 	if a.Content != nil {
 		content = *a.Content
 	}
-	return card.Card{Kind: card.Diff, Title: "Write " + a.FilePath,
+	return card.Card{Kind: card.Diff, Title: "Write " + a.FilePath, Label: "Write", Subject: a.FilePath,
 		Diffs: []card.FileDiff{fileDiff(a.FilePath, "", content, false)}}
 }
 
@@ -84,7 +84,7 @@ func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 	}
 	title := "Write "
 	name := display(call.Env.Cwd, path)
-	c := &card.Card{Kind: card.Diff, Title: title + name,
+	c := &card.Card{Kind: card.Diff, Title: title + name, Label: "Write", Subject: name,
 		Diffs: []card.FileDiff{fileDiff(name, before, *a.Content, !existed)}}
 	return tools.Result{Text: text, Card: c}
 }

@@ -84,8 +84,9 @@ func TestWriteCardIsALineDiff(t *testing.T) {
 	r := b.run(b.write, map[string]any{"file_path": "f.txt", "content": "one\n2\nthree\nfour\n"})
 	wantOK(t, r)
 	want := []card.FileDiff{{Path: "f.txt", Added: 2, Removed: 1, Lines: []card.DiffLine{
-		{Op: card.OpContext, Text: "one"}, {Op: card.OpDelete, Text: "two"}, {Op: card.OpAdd, Text: "2"},
-		{Op: card.OpContext, Text: "three"}, {Op: card.OpAdd, Text: "four"},
+		{Op: card.OpContext, Text: "one", Old: 1, New: 1}, {Op: card.OpDelete, Text: "two", Old: 2},
+		{Op: card.OpAdd, Text: "2", New: 2}, {Op: card.OpContext, Text: "three", Old: 3, New: 3},
+		{Op: card.OpAdd, Text: "four", New: 4},
 	}}}
 	if r.Card == nil || r.Card.Kind != card.Diff || r.Card.Title != "Write f.txt" || !reflect.DeepEqual(r.Card.Diffs, want) {
 		t.Errorf("want diff card %+v, got %+v", want, r.Card)

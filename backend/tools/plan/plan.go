@@ -67,7 +67,7 @@ func (*Exit) Spec() tools.Spec {
 func (*Exit) Present(raw json.RawMessage) card.Card {
 	var a args
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Question, Title: Header, Body: a.Plan}
+	return card.Card{Kind: card.Question, Title: Header, Label: Header, Body: a.Plan, Markdown: true}
 }
 
 // Run asks the user to review the plan, and leaves plan mode when they
@@ -142,7 +142,8 @@ func chose(a interact.Answer, label string) bool {
 
 // withCard attaches the result card: the plan, then the user's decision.
 func withCard(r tools.Result, plan, outcome string) tools.Result {
-	c := card.Card{Kind: card.Question, Title: Header, Body: plan + "\n\n" + outcome}
+	c := card.Card{Kind: card.Question, Title: Header, Label: Header, Summary: outcome,
+		Body: plan + "\n\n" + outcome, Markdown: true}
 	r.Card = &c
 	return r
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,7 +57,7 @@ func (*Glob) Spec() tools.Spec {
 func (*Glob) Present(raw json.RawMessage) card.Card {
 	var a globArgs
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Search, Title: "Glob " + a.Pattern}
+	return card.Card{Kind: card.Search, Title: "Glob " + a.Pattern, Label: "Glob", Subject: a.Pattern}
 }
 
 type globHit struct {
@@ -135,9 +136,10 @@ func globFiles(ctx context.Context, files *workspace.Walker, root string, pm *pa
 }
 
 func globResult(cwd, pattern string, hits []globHit) tools.Result {
-	c := &card.Card{Kind: card.Search, Title: "Glob " + pattern}
+	c := &card.Card{Kind: card.Search, Title: "Glob " + pattern, Label: "Glob", Subject: pattern,
+		Summary: "Found " + count(len(hits), "file", "files")}
 	if len(hits) == 0 {
-		c.Body = "No files found"
+		c.Body, c.Summary = "No files found", "No files found"
 		return tools.Result{Text: "No files found", Card: c}
 	}
 	shown := hits[:min(len(hits), globLimit)]
@@ -156,4 +158,12 @@ func globResult(cwd, pattern string, hits []globHit) tools.Result {
 	}
 	c.Body = body.String()
 	return tools.Result{Text: text.String(), Card: c}
+}
+
+// count is n with the noun for its number: "1 file", "3 files".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -56,7 +56,7 @@ func (*Grep) Present(raw json.RawMessage) card.Card {
 		Pattern string `json:"pattern"`
 	}
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Search, Title: "Grep " + a.Pattern}
+	return card.Card{Kind: card.Search, Title: "Grep " + a.Pattern, Label: "Grep", Subject: a.Pattern}
 }
 
 // Run searches the files and formats the matches.

@@ -24,7 +24,7 @@ import (
 
 // grepResult formats what the search found in the mode asked for.
 func grepResult(cwd, pattern string, files []workspace.Entry, results []fileMatches, o grepOptions) tools.Result {
-	c := &card.Card{Kind: card.Search, Title: "Grep " + pattern}
+	c := &card.Card{Kind: card.Search, Title: "Grep " + pattern, Label: "Grep", Subject: pattern}
 	total, matched := 0, 0
 	for _, r := range results {
 		total += r.count
@@ -33,9 +33,10 @@ func grepResult(cwd, pattern string, files []workspace.Entry, results []fileMatc
 		}
 	}
 	if total == 0 {
-		c.Body = "No matches found"
+		c.Body, c.Summary = "No matches found", "No matches found"
 		return tools.Result{Text: "No matches found", Card: c}
 	}
+	c.Summary = "Found " + count(total, "match", "matches") + " in " + count(matched, "file", "files")
 	var text, body string
 	switch o.mode {
 	case modeContent:

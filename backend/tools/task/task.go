@@ -136,14 +136,20 @@ func (t *Tool) Spec() tools.Spec {
 func (t *Tool) Present(raw json.RawMessage) card.Card {
 	var a args
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Generic, Title: title(a.Description, a.agent()), Body: a.Prompt}
+	return card.Card{Kind: card.Generic, Title: title(a.Description, a.agent()), Label: "Task",
+		Subject: strings.TrimSpace(a.Description), Description: agentName(a.agent()), Body: a.Prompt}
 }
 
 func title(description, agent string) string {
+	return fmt.Sprintf("Task %s (%s)", strings.TrimSpace(description), agentName(agent))
+}
+
+// agentName is the agent a task runs, the general one when none is named.
+func agentName(agent string) string {
 	if agent == "" {
-		agent = subagent.GeneralName
+		return subagent.GeneralName
 	}
-	return fmt.Sprintf("Task %s (%s)", strings.TrimSpace(description), agent)
+	return agent
 }
 
 // Run starts the subagent, shows its progress on the call's card, and
@@ -177,11 +183,14 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	head := title(a.Description, name)
 	show := func(p Progress) {
 		if call.Env != nil && call.Env.Progress != nil {
-			call.Env.Progress(call.ID, progressCard(head, p, true))
+			c := progressCard(head, p, true)
+			c.Label, c.Subject = "Task", strings.TrimSpace(a.Description)
+			call.Env.Progress(call.ID, c)
 		}
 	}
 	out := t.runner.Run(ctx, Job{CallID: call.ID, Turn: call.Turn, Description: a.Description, Prompt: a.Prompt, Agent: def, Env: call.Env}, show)
 	c := progressCard(head, out.Progress, false)
+	c.Label, c.Subject = "Task", strings.TrimSpace(a.Description)
 	if out.Err != nil {
 		r := tools.Errorf("the %s subagent did not finish: %v (its session is %s)", name, out.Err, out.Child)
 		c.Body = strings.Join(append(out.Transcript, "Error: "+out.Err.Error()), "\n")

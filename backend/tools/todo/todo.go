@@ -148,13 +148,11 @@ func cardItems(items []item) []card.TodoItem {
 	return out
 }
 
-// planCard titles the plan with its progress, e.g. "Plan (2/5 done)".
+// planCard titles the plan with its progress, e.g. "Plan (2/5 done)", and
+// sums it up in one line, as the plan strip does: the list itself shows
+// once, in the strip, unless cards are expanded.
 func planCard(todos []card.TodoItem) card.Card {
-	done := 0
-	for _, t := range todos {
-		if t.Status == card.TodoCompleted {
-			done++
-		}
-	}
-	return card.Card{Kind: card.Todo, Title: fmt.Sprintf("Plan (%d/%d done)", done, len(todos)), Todos: todos}
+	done := card.Done(todos)
+	return card.Card{Kind: card.Todo, Title: fmt.Sprintf("Plan (%d/%d done)", done, len(todos)),
+		Label: "Update plan", Summary: card.PlanLine(todos), Todos: todos}
 }

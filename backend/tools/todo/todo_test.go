@@ -34,7 +34,8 @@ func TestTodoWriteRecordsTheWholeListAndCounts(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("want recorded %+v, got %+v", want, got)
 	}
-	wantCard := &card.Card{Kind: card.Todo, Title: "Plan (1/4 done)", Todos: todos}
+	wantCard := &card.Card{Kind: card.Todo, Title: "Plan (1/4 done)", Label: "Update plan",
+		Summary: "Plan 1/4 · fix the bug", Todos: todos}
 	if !reflect.DeepEqual(r.Card, wantCard) {
 		t.Errorf("want card %+v, got %+v", wantCard, r.Card)
 	}

@@ -71,7 +71,7 @@ func (*Fetch) Scope(raw json.RawMessage) string {
 func (*Fetch) Present(raw json.RawMessage) card.Card {
 	var a fetchArgs
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Read, Title: "Fetch " + strings.TrimSpace(a.URL)}
+	return card.Card{Kind: card.Read, Title: "Fetch " + strings.TrimSpace(a.URL), Label: "Fetch", Subject: strings.TrimSpace(a.URL)}
 }
 
 // Run fetches the page, or takes it from the cache for a later window,
@@ -171,7 +171,12 @@ func fetchCard(p Page, text string, start, end, total int) *card.Card {
 		title += fmt.Sprintf(", characters %d-%d of %d", start, end, total)
 	}
 	title += ")"
-	return &card.Card{Kind: card.Read, Title: title, Body: text, Truncated: start > 0 || end < total}
+	summary := "Fetched " + formatBytes(size)
+	if p.Title != "" {
+		summary += " · " + oneLine(p.Title)
+	}
+	return &card.Card{Kind: card.Read, Title: title, Label: "Fetch", Subject: p.URL, Summary: summary,
+		Body: text, Truncated: start > 0 || end < total}
 }
 
 // window cuts at most maxChars runes of s from rune offset start, ending at

@@ -54,7 +54,7 @@ func (*Search) Spec() tools.Spec {
 func (*Search) Present(raw json.RawMessage) card.Card {
 	var a searchArgs
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Search, Title: searchTitle(a.Query)}
+	return card.Card{Kind: card.Search, Title: searchTitle(a.Query), Label: "Web search", Subject: a.Query}
 }
 
 func searchTitle(q string) string { return fmt.Sprintf("Search %q", q) }
@@ -136,7 +136,8 @@ func searchCard(query string, rs []Result) *card.Card {
 	if len(rs) == 1 {
 		noun = "result"
 	}
-	return &card.Card{Kind: card.Search, Title: fmt.Sprintf("%s — %d %s", searchTitle(query), len(rs), noun), Body: strings.Join(lines, "\n")}
+	return &card.Card{Kind: card.Search, Title: fmt.Sprintf("%s — %d %s", searchTitle(query), len(rs), noun),
+		Label: "Web search", Subject: query, Summary: fmt.Sprintf("%d %s", len(rs), noun), Body: strings.Join(lines, "\n")}
 }
 
 func firstNonEmpty(vs ...string) string {
