@@ -121,7 +121,7 @@ func TestCommandCardsShowAsToolCards(t *testing.T) {
 	done := session.Event{Type: "command/done", Seq: 1, Data: session.CommandDone{ID: "c", Outcome: "success", Text: "Changes since turn 2 began: 1 file, +1 −0.", Cards: []card.Card{diff}}}
 	m.Update(eventsMsg{events: []agent.Event{agent.Logged{Event: done}}})
 	s := ansi.Strip(screen(m))
-	for _, want := range []string{"Changes since turn 2 began: 1 file", "Tool / diff", "a.txt", "+ new line"} {
+	for _, want := range []string{"Changes since turn 2 began: 1 file", "✓ Diff(a.txt)  +1 -0", "+ new line"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("want %q on screen, got\n%s", want, s)
 		}

@@ -135,7 +135,7 @@ func TestAllowForSessionRemembersThePrefix(t *testing.T) {
 	l.prompt("Check the tree")
 	l.tt.WaitText(t, "Allow bash?", "Allow for this session (git status)")
 	l.tt.Type("a")
-	l.tt.WaitText(t, "$ git status; rm x", "Allow bash?")
+	l.tt.WaitText(t, "Bash(git status; rm x)", "Allow bash?")
 	l.tt.Type("n")
 	l.tt.WaitText(t, "Reason (optional)")
 	l.tt.Key(vt.KeyEnter)
@@ -172,7 +172,7 @@ func TestAllowForSessionRemembersThePrefix(t *testing.T) {
 func TestShellPassthroughAddsContext(t *testing.T) {
 	l := launchLive(t, "full-access")
 	l.prompt("!echo hello from the shell")
-	l.tt.WaitText(t, "$ echo hello from the shell")
+	l.tt.WaitText(t, "(echo hello from the shell)")
 	var context string
 	testkit.Eventually(t, "a shell context message in the session", func() bool {
 		for _, e := range l.s.Agent.Events() {

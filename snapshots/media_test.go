@@ -38,7 +38,7 @@ func TestResumeShowsAttachedImagesAndSubagentsAsLive(t *testing.T) {
 	tt.WaitText(t, "It is the parser.")
 	tt.WaitGone(t, "esc to cancel")
 	liveScreen, _ := tt.Snapshot()
-	for _, want := range []string{"[image] shot.png · 47.1 KB · 1280×800", "task / 2 steps · 1 tool call · 3.1k tokens · $0.0011"} {
+	for _, want := range []string{"[image] shot.png · 47.1 KB · 1280×800", "2 steps · 1 tool call · 3.1k tokens · $0.0011"} {
 		if !strings.Contains(liveScreen, want) {
 			t.Errorf("want %q on screen, got\n%s", want, liveScreen)
 		}

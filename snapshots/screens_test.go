@@ -123,7 +123,7 @@ func TestEditDiffCard(t *testing.T) {
 		session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "edit", Card: diff},
 		session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "edit", Text: "Edited main.go", Card: &diff},
 	))...)
-	tt.WaitText(t, "main.go", "1 file")
+	tt.WaitText(t, "Edit(main.go)", "+2 -1")
 	tt.Golden(t, "edit_diff")
 }
 

@@ -85,7 +85,7 @@ func TestBashCallAsksApprovalThenShowsItsOutput(t *testing.T) {
 		step{do: both(typed("greet"), key(vt.KeyEnter))},
 		step{want: []string{"Allow bash?", "y allow"}, pause: readPause, do: typed("y")},
 	)
-	screen := r.waitText("bash card", "$ echo hi", "Said hi.")
+	screen := r.waitText("bash card", "✓ Bash(echo hi)", "Said hi.")
 	if !hasRow(screen, "hi") {
 		t.Errorf("want the bash card to show the output row %q, got:\n%s", "hi", frame(screen))
 	}

@@ -1,31 +1,39 @@
 package cards
 
 import (
-	"charm.land/lipgloss/v2"
-
 	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/views/markdown"
 	"github.com/tack-agent/tack/views/textfmt"
 	"github.com/tack-agent/tack/views/theme"
 )
 
 // body chooses the rows by card kind; kinds without special fields (read,
-// search, question, generic) show their body text faint.
-func body(t Tool, c card.Card, th theme.Theme) sections {
-	var s sections
+// search, question, generic) show their body text faint. Collapsed, a
+// settled card with a summary shows the summary alone.
+func body(t Tool, c card.Card, mode Mode, width int, th theme.Theme) []row {
+	if mode == Collapsed && t.Done && c.Summary != "" && !t.failed(c) {
+		return []row{{text: textfmt.SanitizeLine(c.Summary), style: th.Dim}}
+	}
+	var rows []row
 	switch {
 	case c.Terminal != nil:
-		s = terminalBody(*c.Terminal, th)
+		rows = terminalBody(t, *c.Terminal, mode, th)
 	case len(c.Diffs) > 0:
-		s = diffBody(c.Diffs, t.Done && t.Failed, th)
+		rows = diffBody(c.Diffs, mode, th)
 	case len(c.Todos) > 0:
-		s = sections{content: todoRows(c.Todos, th)}
+		rows = todoRows(c.Todos, th)
+	case c.Markdown && c.Body != "":
+		for _, l := range markdown.New(markdown.Options{Colour: th.Colour}).Render(c.Body, width) {
+			rows = append(rows, row{text: l, styled: true})
+		}
+		rows = collapse(rows, mode, th)
 	default:
-		s = sections{content: textRows(c.Body, th.Dim)}
+		rows = collapse(textRows(c.Body, th.Dim), mode, th)
 		if c.Truncated {
-			s.after = append(s.after, row{text: "… more results left out", style: th.Dim, clip: true})
+			rows = append(rows, row{text: "… more results left out", style: th.Dim, clip: true})
 		}
 	}
 	if t.Done && t.Result == nil && t.Output != "" {
@@ -33,90 +41,90 @@ func body(t Tool, c card.Card, th theme.Theme) sections {
 		if t.Failed {
 			style = th.Error
 		}
-		s.content = append(s.content, textRows(t.Output, style)...)
+		rows = append(rows, collapse(textRows(t.Output, style), mode, th)...)
 	}
-	return s
+	return rows
 }
 
-func terminalBody(v card.TerminalView, th theme.Theme) sections {
-	var s sections
-	for i, l := range strings.Split(strings.TrimRight(textfmt.Sanitize(v.Command), "\n"), "\n") {
-		prefix := "  "
-		if i == 0 {
-			prefix = "$ "
-			s.titleShown = textfmt.SanitizeLine(v.Command)
+// collapse folds content rows in collapsed mode.
+func collapse(rows []row, mode Mode, th theme.Theme) []row {
+	if mode == Collapsed {
+		return fold(rows, th)
+	}
+	return rows
+}
+
+// terminalBody is a command's card body: the rest of a command longer than
+// the header's line, the workdir the model chose, then the output — its
+// last lines while it runs, head and tail once it ended — and how it
+// ended when it did not succeed.
+func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row {
+	var rows []row
+	lines := strings.Split(strings.TrimSpace(textfmt.Sanitize(v.Command)), "\n")
+	if len(lines) > 1 {
+		for _, l := range lines {
+			rows = append(rows, row{text: "$ " + l, style: th.Dim})
 		}
-		s.before = append(s.before, row{text: prefix + l, style: th.Dim})
+		rows = collapse(rows, mode, th)
 	}
 	if cwd := textfmt.SanitizeLine(v.Cwd); cwd != "" {
-		s.before = append(s.before, row{text: cwd, style: th.Dim, clip: true})
+		rows = append(rows, row{text: "in " + cwd, style: th.Dim, clip: true})
 	}
-	s.content = textRows(v.Output, th.Dim)
-	if pill, style := exitPill(v, th); pill != "" {
-		s.after = append(s.after, row{text: pill, style: style, clip: true})
+	if v.DroppedLines > 0 {
+		rows = append(rows, row{text: droppedNotice(v), style: th.Warning})
 	}
-	return s
+	output := textRows(v.Output, th.Dim)
+	switch {
+	case !t.Done:
+		if n := len(output) - LiveRows; n > 0 {
+			output = append([]row{{text: "… +" + textfmt.Thousands(n+v.DroppedLines) + " lines", style: th.Dim, clip: true}},
+				output[n:]...)
+		}
+		rows = append(rows, output...)
+		if t.Elapsed > 0 {
+			rows = append(rows, row{text: "running " + textfmt.Seconds(t.Elapsed), style: th.Dim, clip: true})
+		}
+		return rows
+	case len(output) == 0 && v.Background == "":
+		rows = append(rows, row{text: "(no output)", style: th.Dim})
+	default:
+		rows = append(rows, collapse(output, mode, th)...)
+	}
+	if end, failed := ending(v); end != "" {
+		style := th.Dim
+		if failed {
+			style = th.Error
+		}
+		rows = append(rows, row{text: end, style: style, clip: true})
+	}
+	return rows
 }
 
-// exitPill reports how a command ended from the structured fields.
-func exitPill(v card.TerminalView, th theme.Theme) (string, lipgloss.Style) {
+// droppedNotice says that the start of a long output was not kept, how long
+// it was and where all of it is.
+func droppedNotice(v card.TerminalView) string {
+	total := v.DroppedLines + strings.Count(strings.TrimRight(v.Output, "\n"), "\n") + 1
+	text := "output cut: " + textfmt.Thousands(total) + " lines, the first " + textfmt.Thousands(v.DroppedLines) + " not kept"
+	if len(v.Spill) > 0 {
+		text += "; full output: " + textfmt.SanitizeLine(strings.Join(v.Spill, ", "))
+	}
+	return text
+}
+
+// ending says how a command ended when that is worth a row: a non-zero
+// exit, a signal, a timeout or a background start.
+func ending(v card.TerminalView) (string, bool) {
 	switch {
 	case v.TimedOut:
-		return "[timed out]", th.Error
+		return "timed out", true
 	case v.Signal != "":
-		return "[signal " + textfmt.SanitizeLine(v.Signal) + "]", th.Error
-	case v.ExitCode != nil:
-		return "[exit " + strconv.Itoa(*v.ExitCode) + "]", th.Dim
+		return "killed by " + textfmt.SanitizeLine(v.Signal), true
+	case v.ExitCode != nil && *v.ExitCode != 0:
+		return "exit " + strconv.Itoa(*v.ExitCode), true
 	case v.Background != "":
-		return "[background " + textfmt.SanitizeLine(v.Background) + "]", th.Dim
+		return "running in the background as " + textfmt.SanitizeLine(v.Background), false
 	}
-	return "", th.Dim
-}
-
-// diffBody draws each file's diff and a `└ +A -R · N files` footer. A
-// failed call changed nothing, so its footer says the diff was not applied.
-func diffBody(diffs []card.FileDiff, failed bool, th theme.Theme) sections {
-	var s sections
-	added, removed, approximate := 0, 0, false
-	for _, d := range diffs {
-		path := textfmt.SanitizeLine(d.Path)
-		if d.Created {
-			path += " (new)"
-		}
-		s.content = append(s.content, row{text: path, style: th.Bold, clip: true})
-		for _, l := range d.Lines {
-			s.content = append(s.content, diffRow(l, th))
-		}
-		added += d.Added
-		removed += d.Removed
-		approximate = approximate || d.Approximate
-	}
-	files := "1 file"
-	if len(diffs) != 1 {
-		files = strconv.Itoa(len(diffs)) + " files"
-	}
-	footer := "└ +" + strconv.Itoa(added) + " -" + strconv.Itoa(removed) + " · " + files
-	if approximate {
-		footer += " · approximate"
-	}
-	if failed {
-		footer += " · not applied"
-	}
-	s.after = []row{{text: footer, style: th.Dim, clip: true}}
-	return s
-}
-
-func diffRow(l card.DiffLine, th theme.Theme) row {
-	text := textfmt.SanitizeLine(l.Text)
-	switch l.Op {
-	case card.OpAdd:
-		return row{text: "+ " + text, style: th.DiffAdd}
-	case card.OpDelete:
-		return row{text: "- " + text, style: th.DiffDel}
-	case card.OpGap:
-		return row{text: "⋯", style: th.DiffContext, clip: true}
-	}
-	return row{text: "  " + text, style: th.DiffContext}
+	return "", false
 }
 
 // todoRows draws a plan compactly: ✓ done, ● in progress, ○ pending.

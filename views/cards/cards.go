@@ -2,10 +2,19 @@
 // produce. It has no tool-specific branches: the card kind and its fields
 // decide everything, so a new tool gets a proper card without touching the
 // front door.
+//
+// A card is one header row — the outcome glyph, the action and its key
+// argument, `✓ Bash(go test ./...)`, and a faint description beside them
+// — then a body indented under it. Collapsed, a card with a summary shows
+// only that line, long output shows its head and tail, and a diff shows
+// its changed lines whole with only runs of unchanged context folded.
 package cards
 
 import (
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -19,7 +28,8 @@ import (
 type Mode int
 
 const (
-	// Collapsed shows a head and tail preview of long card content.
+	// Collapsed shows summaries and a head and tail preview of long
+	// content.
 	Collapsed Mode = iota
 	// Expanded shows everything.
 	Expanded
@@ -35,6 +45,13 @@ func (m Mode) Next() Mode { return (m + 1) % 3 }
 // as the fold row would hide nothing.
 const PreviewRows = 6
 
+// LiveRows is how many of a running command's last output lines its card
+// shows.
+const LiveRows = 5
+
+// indent is the margin of a card's body under its header.
+const indent = "  "
+
 // Tool is one tool call and, once it settled, its result.
 type Tool struct {
 	Name string
@@ -43,14 +60,27 @@ type Tool struct {
 	// brought none.
 	Result *card.Card
 	Done   bool
+	// Failed is the result's error flag. A command that exited non-zero
+	// shows as failed too, though the model reads it as a fact.
 	Failed bool
 	// Output is the result text the model read, shown when the result
 	// brought no card.
 	Output string
+	// Elapsed is how long a call that has not settled has been running.
+	Elapsed time.Duration
+}
+
+// failed reports the call's real outcome: an error, or a command that did
+// not succeed.
+func (t Tool) failed(c card.Card) bool {
+	if !t.Done {
+		return false
+	}
+	return t.Failed || (c.Terminal != nil && c.Terminal.Failed())
 }
 
 // Render returns the card's rows at width in mode: a one-row header, then
-// a faint body. Hidden mode returns nothing.
+// the indented body. Hidden mode returns nothing.
 func Render(t Tool, width int, mode Mode, th theme.Theme) []string {
 	if mode == Hidden {
 		return nil
@@ -60,41 +90,37 @@ func Render(t Tool, width int, mode Mode, th theme.Theme) []string {
 	}
 	c := t.merged()
 	rows := []string{header(t, c, width, th)}
-	b := body(t, c, th)
-	if title := textfmt.SanitizeLine(c.Title); title != "" && title != t.Name && !b.coversTitle(title) {
-		rows = append(rows, th.Dim.Render(truncate(title, width)))
-	}
-	for _, r := range b.before {
-		rows = append(rows, r.lines(width)...)
-	}
-	var content []string
-	for _, r := range b.content {
-		content = append(content, r.lines(width)...)
-	}
-	if mode == Collapsed && len(content) > PreviewRows+1 {
-		head, tail := content[:PreviewRows/2], content[len(content)-PreviewRows/2:]
-		fold := th.Dim.Render(truncate("… +"+textfmt.Thousands(len(content)-PreviewRows)+" lines (ctrl+o to expand)", width))
-		content = append(append(append([]string{}, head...), fold), tail...)
-	}
-	rows = append(rows, content...)
-	for _, r := range b.after {
-		rows = append(rows, r.lines(width)...)
+	inner := width - len(indent)
+	for _, r := range body(t, c, mode, inner, th) {
+		for _, l := range r.lines(inner) {
+			if l == "" {
+				rows = append(rows, "")
+				continue
+			}
+			rows = append(rows, indent+l)
+		}
 	}
 	return rows
 }
 
 // merged is the result card completed with what only the call card knows
-// (title, description, command, cwd), or the call card while pending.
+// (title, label, subject, description, command, cwd), or the call card
+// while pending.
 func (t Tool) merged() card.Card {
 	if t.Result == nil {
 		return t.Call
 	}
 	c := *t.Result
-	if c.Title == "" {
-		c.Title = t.Call.Title
-	}
-	if c.Description == "" {
-		c.Description = t.Call.Description
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{
+		{&c.Title, t.Call.Title}, {&c.Label, t.Call.Label}, {&c.Subject, t.Call.Subject},
+		{&c.Description, t.Call.Description},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.src
+		}
 	}
 	if c.Terminal != nil && t.Call.Terminal != nil {
 		term := *c.Terminal
@@ -109,19 +135,82 @@ func (t Tool) merged() card.Card {
 	return c
 }
 
+// header is `✓ Label(subject)  description`: a yellow ○ while the call
+// runs, a green ✓ or a red ✗ once it settled, the label bold, the
+// description faint. It is one row, cut to width.
 func header(t Tool, c card.Card, width int, th theme.Theme) string {
 	glyph, style := "○", th.Warning
 	switch {
-	case t.Done && t.Failed:
-		glyph, style = "●", th.Error
+	case t.failed(c):
+		glyph, style = "✗", th.Error
 	case t.Done:
-		glyph, style = "●", th.Success
+		glyph, style = "✓", th.Success
 	}
-	text := glyph + " Tool / " + textfmt.SanitizeLine(t.Name)
+	label := textfmt.SanitizeLine(c.Label)
+	if label == "" {
+		label = labelOf(t.Name)
+	}
+	text := style.Render(glyph) + " " + th.Bold.Render(label)
+	// A card with a label of its own names its subject or nothing; the
+	// title is for cards that have none.
+	subject := c.Subject
+	switch {
+	case subject != "":
+	case c.Terminal != nil:
+		subject = c.Terminal.Command
+	case len(c.Diffs) == 1:
+		subject = c.Diffs[0].Path
+	}
+	switch subject := firstLine(subject); {
+	case subject != "":
+		text += "(" + subject + ")"
+	case c.Label == "" && c.Title != "" && c.Title != t.Name:
+		title := firstLine(c.Title)
+		if rest, ok := strings.CutPrefix(title, label+" "); ok {
+			title = rest
+		}
+		text += " " + title
+	}
+	if d := headerNote(t, c); d != "" {
+		text += "  " + th.Dim.Render(d)
+	}
+	return ansi.Truncate(text, width, "…")
+}
+
+// headerNote is the faint text beside the header: the description, and
+// for a diff its size.
+func headerNote(t Tool, c card.Card) string {
+	var parts []string
 	if d := textfmt.SanitizeLine(c.Description); d != "" {
-		text += " / " + d
+		parts = append(parts, d)
 	}
-	return style.Render(truncate(text, width))
+	if len(c.Diffs) > 0 && len(c.Diffs[0].Lines) > 0 {
+		parts = append(parts, diffSize(c.Diffs, t.Done && t.failed(c)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// labelOf names a tool that gave its card no label: `todo_write` reads
+// `Todo write`.
+func labelOf(name string) string {
+	name = strings.ReplaceAll(textfmt.SanitizeLine(name), "_", " ")
+	r, n := utf8.DecodeRuneInString(name)
+	if n == 0 {
+		return "Tool"
+	}
+	return string(unicode.ToUpper(r)) + name[n:]
+}
+
+// firstLine is the first line of s, sanitised, marked `…` when more
+// follows.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	line, rest, more := strings.Cut(s, "\n")
+	line = textfmt.SanitizeLine(line)
+	if more && strings.TrimSpace(rest) != "" {
+		line += " …"
+	}
+	return line
 }
 
 // row is one logical line of a card body in one style; it wraps at spaces
@@ -132,28 +221,29 @@ type row struct {
 	style lipgloss.Style
 	// clip truncates instead of wrapping.
 	clip bool
+	// styled says text already carries its styling.
+	styled bool
 }
 
 func (r row) lines(width int) []string {
+	render := func(s string) string {
+		if r.styled {
+			return s
+		}
+		return r.style.Render(s)
+	}
+	if r.text == "" {
+		return []string{""}
+	}
 	if r.clip || ansi.StringWidth(r.text) <= width {
-		return []string{r.style.Render(truncate(r.text, width))}
+		return []string{render(truncate(r.text, width))}
 	}
 	parts := strings.Split(ansi.Wrap(r.text, width, ""), "\n")
 	for i, p := range parts {
-		parts[i] = r.style.Render(p)
+		parts[i] = render(p)
 	}
 	return parts
 }
-
-// sections split a body into rows that always show (before, after) and
-// content that collapses to a preview.
-type sections struct {
-	before, content, after []row
-	// titleShown says a body row already says what the title says.
-	titleShown string
-}
-
-func (s sections) coversTitle(title string) bool { return s.titleShown != "" && s.titleShown == title }
 
 // textRows splits sanitised multi-line text into rows of one style.
 func textRows(text string, style lipgloss.Style) []row {
@@ -169,6 +259,23 @@ func textRows(text string, style lipgloss.Style) []row {
 	return rows
 }
 
+// fold keeps the head and tail of content rows that are longer than a
+// preview, with a row that says how many are left out between them.
+func fold(content []row, th theme.Theme) []row {
+	if len(content) <= PreviewRows+1 {
+		return content
+	}
+	head, tail := content[:PreviewRows/2], content[len(content)-PreviewRows/2:]
+	more := row{text: "… +" + textfmt.Thousands(len(content)-PreviewRows) + " lines (ctrl+o to expand)", style: th.Dim, clip: true}
+	return append(append(append([]row{}, head...), more), tail...)
+}
+
 func truncate(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
+}
+
+// Announced is the header of a call whose arguments are still arriving:
+// the tool's label and a faint ellipsis.
+func Announced(name string, width int, th theme.Theme) string {
+	return truncate(th.Warning.Render("○")+" "+th.Bold.Render(labelOf(name))+th.Dim.Render(" …"), max(width, 10))
 }

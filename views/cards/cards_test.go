@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -15,7 +16,7 @@ import (
 
 func intp(n int) *int { return &n }
 
-func numbered(n int) string {
+func numberedLines(n int) string {
 	var b strings.Builder
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&b, "line %d\n", i)
@@ -24,25 +25,59 @@ func numbered(n int) string {
 }
 
 func bashCall() card.Card {
-	return card.Card{Kind: card.Terminal, Title: "go test ./...", Description: "Run the tests",
-		Terminal: &card.TerminalView{Command: "go test ./...", Cwd: "/home/u/proj"}}
+	return card.Card{Kind: card.Terminal, Title: "go test ./...", Label: "Bash", Subject: "go test ./...",
+		Description: "Run the tests", Terminal: &card.TerminalView{Command: "go test ./...", Cwd: "sub"}}
+}
+
+// longDiff is an edit of four hunks, each of two changed lines among
+// context, the way fs numbers them.
+func longDiff() card.FileDiff {
+	d := card.FileDiff{Path: "wc.go", Added: 8, Removed: 8}
+	for h := range 4 {
+		at := 20*h + 10
+		if h > 0 {
+			d.Lines = append(d.Lines, card.DiffLine{Op: card.OpGap, Text: "14 unchanged lines"})
+		}
+		for i := range 3 {
+			d.Lines = append(d.Lines, card.DiffLine{Op: card.OpContext, Text: fmt.Sprintf("ctx %d", at+i), Old: at + i, New: at + i})
+		}
+		for i := range 2 {
+			d.Lines = append(d.Lines, card.DiffLine{Op: card.OpDelete, Text: fmt.Sprintf("old %d", at+3+i), Old: at + 3 + i})
+		}
+		for i := range 2 {
+			d.Lines = append(d.Lines, card.DiffLine{Op: card.OpAdd, Text: fmt.Sprintf("new %d", at+3+i), New: at + 3 + i})
+		}
+		for i := range 3 {
+			d.Lines = append(d.Lines, card.DiffLine{Op: card.OpContext, Text: fmt.Sprintf("ctx %d", at+5+i), Old: at + 5 + i, New: at + 5 + i})
+		}
+	}
+	return d
 }
 
 func sampleTools() map[string]Tool {
 	return map[string]Tool{
 		"bash_pending": {Name: "bash", Call: bashCall()},
+		"bash_running": {Name: "bash", Call: bashCall(), Elapsed: 6400 * time.Millisecond, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: numberedLines(9)}}},
+		"bash_failed": {Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: "--- FAIL: TestCount\n", ExitCode: intp(1)}}},
+		"bash_cut": {Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: numberedLines(4), ExitCode: intp(0), DroppedLines: 199996,
+				Spill: []string{"/tmp/tack/spill/stdout-1.txt"}}}},
 		"bash_done": {Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
-			Terminal: &card.TerminalView{Output: numbered(20), ExitCode: intp(0)}}},
+			Terminal: &card.TerminalView{Output: numberedLines(20), ExitCode: intp(0)}}},
 		"bash_signal": {Name: "bash", Call: bashCall(), Done: true, Failed: true, Result: &card.Card{Kind: card.Terminal,
 			Terminal: &card.TerminalView{Output: "partial\n", Signal: "SIGKILL"}}},
 		"bash_timeout": {Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
 			Terminal: &card.TerminalView{Output: "waiting\n", TimedOut: true}}},
-		"edit_diff": {Name: "edit", Call: card.Card{Kind: card.Diff, Title: "Edit main.go"}, Done: true,
+		"edit_diff": {Name: "edit", Call: card.Card{Kind: card.Diff, Title: "Edit main.go", Label: "Edit", Subject: "main.go"}, Done: true,
 			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{{Path: "main.go", Added: 2, Removed: 1, Lines: []card.DiffLine{
-				{Op: card.OpContext, Text: "package main"}, {Op: card.OpGap},
-				{Op: card.OpDelete, Text: `	fmt.Println("old")`}, {Op: card.OpAdd, Text: `	fmt.Println("new")`},
-				{Op: card.OpAdd, Text: "	return"}, {Op: card.OpContext, Text: "}"}}}}}},
-		"write_created": {Name: "write", Call: card.Card{Kind: card.Diff, Title: "Write a.txt"}, Done: true,
+				{Op: card.OpContext, Text: "package main", Old: 1, New: 1}, {Op: card.OpGap, Text: "6 unchanged lines"},
+				{Op: card.OpDelete, Text: `	fmt.Println("old")`, Old: 8}, {Op: card.OpAdd, Text: `	fmt.Println("new")`, New: 8},
+				{Op: card.OpAdd, Text: "	return", New: 9}, {Op: card.OpContext, Text: "}", Old: 9, New: 10}}}}}},
+		"edit_long": {Name: "edit", Call: card.Card{Kind: card.Diff, Label: "Edit", Subject: "wc.go"}, Done: true,
+			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{longDiff()}}},
+		"write_created": {Name: "write", Call: card.Card{Kind: card.Diff, Title: "Write a.txt", Label: "Write", Subject: "a.txt"}, Done: true,
 			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{
 				{Path: "a.txt", Created: true, Added: 1, Lines: []card.DiffLine{{Op: card.OpAdd, Text: "hello"}}},
 				{Path: "b.txt", Added: 0, Removed: 1, Approximate: true, Lines: []card.DiffLine{{Op: card.OpDelete, Text: "bye"}}}}}},
@@ -51,12 +86,12 @@ func sampleTools() map[string]Tool {
 				Lines: []card.DiffLine{{Op: card.OpDelete, Text: "line2"}, {Op: card.OpAdd, Text: "LINE TWO"}}}}}},
 		"error_no_card": {Name: "read", Call: card.Card{Kind: card.Read, Title: "Read missing.go"}, Done: true, Failed: true,
 			Output: "Error: open missing.go: no such file or directory"},
-		"read": {Name: "read", Call: card.Card{Kind: card.Read, Title: "Read a.go (1-3)"}, Done: true,
-			Result: &card.Card{Kind: card.Read, Body: "1\tpackage a\n2\t\n3\tfunc A() {}\n"}},
+		"read": {Name: "read", Call: card.Card{Kind: card.Read, Title: "Read a.go (1-3)", Label: "Read", Subject: "a.go", Description: "lines 1-3"}, Done: true,
+			Result: &card.Card{Kind: card.Read, Summary: "Read 3 lines", Body: "1\tpackage a\n2\t\n3\tfunc A() {}\n"}},
 		"search_truncated": {Name: "grep", Call: card.Card{Kind: card.Search, Title: "Grep TODO"}, Done: true,
 			Result: &card.Card{Kind: card.Search, Body: "a.go:1: x\nb.go:2: y", Truncated: true}},
 		"todo": {Name: "todo_write", Call: card.Card{Kind: card.Todo, Title: "Update todo list"}, Done: true,
-			Result: &card.Card{Kind: card.Todo, Todos: []card.TodoItem{{Content: "Read", Status: card.TodoCompleted},
+			Result: &card.Card{Kind: card.Todo, Label: "Update plan", Summary: "Plan 1/3 · Edit", Todos: []card.TodoItem{{Content: "Read", Status: card.TodoCompleted},
 				{Content: "Edit", Status: card.TodoInProgress}, {Content: "Test", Status: card.TodoPending}}}},
 		"generic_title_is_name": {Name: "think", Call: card.Card{Kind: card.Generic, Title: "think", Body: "{\"a\": 1}"}},
 		"hostile_terminal": {Name: "bash", Done: true, Call: card.Card{Kind: card.Terminal, Description: "evil\x1b]2;pwned\x07",
@@ -110,7 +145,7 @@ func TestCollapsedCardPreviewsHeadAndTail(t *testing.T) {
 		plain[i] = ansi.Strip(l)
 	}
 	got := strings.Join(plain, "\n")
-	for _, want := range []string{"line 1\nline 2\nline 3\n… +14 lines (ctrl+o to expand)\nline 18\nline 19\nline 20", "[exit 0]"} {
+	for _, want := range []string{"  line 1\n  line 2\n  line 3\n  … +14 lines (ctrl+o to expand)\n  line 18\n  line 19\n  line 20"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("want %q in\n%s", want, got)
 		}
@@ -124,9 +159,10 @@ func TestHeaderShowsStatusGlyphAndColour(t *testing.T) {
 		tool      Tool
 		glyph, fg string
 	}{
-		{tools["bash_pending"], "○ Tool / bash / Run the tests", "33"},
-		{tools["bash_done"], "● Tool / bash / Run the tests", "32"},
-		{tools["error_no_card"], "● Tool / read", "31"},
+		{tools["bash_pending"], "○ Bash(go test ./...)  Run the tests", "33"},
+		{tools["bash_done"], "✓ Bash(go test ./...)  Run the tests", "32"},
+		{tools["bash_failed"], "✗ Bash(go test ./...)  Run the tests", "31"},
+		{tools["error_no_card"], "✗ Read missing.go", "31"},
 	}
 	for _, tt := range tests {
 		head := Render(tt.tool, 60, Collapsed, th)[0]
@@ -153,9 +189,31 @@ func TestLongRowsWrapBetweenWords(t *testing.T) {
 		rows = append(rows, strings.TrimRight(ansi.Strip(l), " "))
 	}
 	got := strings.Join(rows, "\n")
-	for _, want := range []string{"Which database should the\nservice use in production on a\nnarrow terminal?"} {
+	for _, want := range []string{"  Which database should the\n  service use in production on\n  a narrow terminal?"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("want the body wrapped between words as %q, got\n%s", want, got)
 		}
+	}
+}
+
+func TestCollapsedDiffNeverFoldsChangedLines(t *testing.T) {
+	d := card.FileDiff{Path: "big.go", Added: 40, Removed: 40}
+	for i := 1; i <= 40; i++ {
+		d.Lines = append(d.Lines, card.DiffLine{Op: card.OpDelete, Text: fmt.Sprintf("old %d", i), Old: i})
+	}
+	for i := 1; i <= 40; i++ {
+		d.Lines = append(d.Lines, card.DiffLine{Op: card.OpAdd, Text: fmt.Sprintf("new %d", i), New: i})
+	}
+	tool := Tool{Name: "edit", Done: true, Result: &card.Card{Kind: card.Diff, Label: "Edit", Subject: "big.go", Diffs: []card.FileDiff{d}}}
+	got := ansi.Strip(strings.Join(Render(tool, 60, Collapsed, theme.New(false)), "\n"))
+	for i := 1; i <= 40; i++ {
+		for _, want := range []string{fmt.Sprintf("%2d - old %d\n", i, i), fmt.Sprintf("%2d + new %d", i, i)} {
+			if !strings.Contains(got, want) {
+				t.Fatalf("want changed line %q shown collapsed, got\n%s", want, got)
+			}
+		}
+	}
+	if strings.Contains(got, "ctrl+o") {
+		t.Errorf("want nothing folded in a diff of one hunk, got\n%s", got)
 	}
 }

@@ -72,6 +72,18 @@ func Duration(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", m/60, m%60)
 }
 
+// Seconds formats an elapsed time in whole seconds for live timers and
+// summaries: `0s`, `42s`, then as Duration (`2m03s`, `1h05m`).
+func Seconds(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	if d < time.Minute-500*time.Millisecond {
+		return fmt.Sprintf("%ds", int64(math.Round(d.Seconds())))
+	}
+	return Duration(d)
+}
+
 // Delay formats a wait before a retry: milliseconds below a second
 // (`500ms`), otherwise as Duration (`2.0s`).
 func Delay(d time.Duration) string {

@@ -139,7 +139,7 @@ func (t *Transcript) assistant(b *block, header bool, w int) []string {
 		}
 	}
 	for _, c := range b.calls {
-		out = append(out, t.th.Warning.Render(ansi.Truncate("○ Tool / "+textfmt.SanitizeLine(c.name), w, "…")))
+		out = append(out, cards.Announced(c.name, w, t.th))
 	}
 	return out
 }

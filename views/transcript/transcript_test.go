@@ -332,7 +332,7 @@ func TestStreamingToolCallShowsPendingHeader(t *testing.T) {
 		agent.Delta{Turn: 1, Step: 1, Chunk: llm.Chunk{Kind: llm.ChunkToolCall, ToolCall: &llm.ToolCallDelta{Index: 0, ID: "x", Name: "grep"}}},
 		agent.Delta{Turn: 1, Step: 1, Chunk: llm.Chunk{Kind: llm.ChunkToolCall, ToolCall: &llm.ToolCallDelta{Index: 0, Arguments: `{"p`}}},
 	})
-	if got := plain(all(tr)); !strings.Contains(got, "○ Tool / grep") {
+	if got := plain(all(tr)); !strings.Contains(got, "○ Grep …") {
 		t.Fatalf("want a pending tool row, got\n%s", got)
 	}
 }
