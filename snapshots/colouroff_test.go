@@ -99,7 +99,7 @@ func TestColourOffDrawsNoStyleAtAll(t *testing.T) {
 			session.ToolResult{Turn: 1, Step: 2, CallID: "c1", Name: "edit", Text: "Edited main.go", Card: &diff},
 			session.AssistantMessage{Turn: 1, Step: 3, Reasoning: "The user wants a **greeting**.", Text: answer, Finish: llm.FinishStop},
 		), []agent.Event{reasoning(2, 1, "Thinking about *it*"), text(2, 1, "Streaming `code` and **bold**")})...)
-	tt.WaitText(t, "func main() { fmt.Println", "Edit main", "1 file", "Streaming code")
+	tt.WaitText(t, "func main() { fmt.Println", "Edit(main.go)", "+1 -1", "Streaming code")
 	assertUnstyled(t, tt, rec)
 }
 
