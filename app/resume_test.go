@@ -4,6 +4,7 @@ package app
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -20,10 +21,15 @@ import (
 // happens in one chat model, and resumed from its log in another, which
 // starts from the latest turns and reads the rest as it scrolls up. At
 // the bottom, at the top and on the pages between (every page of the
-// shorter session, every 40th of the longer), the two screens are the
-// same.
+// shortest session, every 40th of the 10,000-message one), the two
+// screens are the same. TACK_HUGE_SESSIONS=1 adds a session of 100,000
+// messages (every 400th page), which takes half a minute.
 func TestResumedLongSessionShowsTheLiveScreens(t *testing.T) {
-	for _, messages := range []int{1_000, 10_000} {
+	sizes := []int{1_000, 10_000}
+	if os.Getenv("TACK_HUGE_SESSIONS") == "1" {
+		sizes = append(sizes, 100_000)
+	}
+	for _, messages := range sizes {
 		t.Run(fmt.Sprintf("messages=%d", messages), func(t *testing.T) {
 			if testing.Short() && messages > 1_000 {
 				t.Skip("a 10,000-message session; skipped with -short")
@@ -50,7 +56,7 @@ func TestResumedLongSessionShowsTheLiveScreens(t *testing.T) {
 			wantSameScreen(t, "at the top", live, resumed)
 			every := 1
 			if messages > 1_000 {
-				every = 40
+				every = messages / 250
 			}
 			for page := 1; live.scroll > 0; page++ {
 				live.Update(keyMsg("pgdown"))

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -35,8 +36,18 @@ func longStory(messages int) []session.Data {
 // a second process resumes the log — through an index that covers it, one
 // left behind by a crash, a corrupt one or none — and sends the same
 // prompt. Its request is the first one, that request's answer and the
-// prompt.
+// prompt. TACK_HUGE_SESSIONS=1 adds a session of 100,000 messages.
 func TestLongResumedSessionSendsTheIdenticalRequest(t *testing.T) {
+	sizes := []int{longMessages}
+	if os.Getenv("TACK_HUGE_SESSIONS") == "1" {
+		sizes = append(sizes, 100_000)
+	}
+	for _, messages := range sizes {
+		t.Run(fmt.Sprintf("messages=%d", messages), func(t *testing.T) { resumedRequestIsIdentical(t, messages) })
+	}
+}
+
+func resumedRequestIsIdentical(t *testing.T, messages int) {
 	srv := llmtest.New(t)
 	for range 5 {
 		srv.Push(llmtest.ReplyText("Next answer."))
@@ -49,7 +60,7 @@ func TestLongResumedSessionSendsTheIdenticalRequest(t *testing.T) {
 	}
 	// A first process logs three quarters of the story and closes, which
 	// writes the index; the process that resumes it logs the rest.
-	story := longStory(longMessages)
+	story := longStory(messages)
 	first := startOn(t, log, srv)
 	record(t, first, story[:len(story)*3/4])
 	first.Close()
@@ -67,7 +78,7 @@ func TestLongResumedSessionSendsTheIdenticalRequest(t *testing.T) {
 	if err := log.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(want) < longMessages/2 {
+	if len(want) < messages/2 {
 		t.Fatalf("want a long request, got %d messages", len(want))
 	}
 	wantLog := readFile(t, path)
