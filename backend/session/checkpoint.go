@@ -202,7 +202,7 @@ func encodeProjection(w *wire, p *Projection) {
 	encodeNotes(w, p.turnNotes)
 	encodeCheckpoint(w, p.lastCheckpoint)
 	w.str(p.checkpointID)
-	encodeSaved(w, p.saved, &todos)
+	encodeSaved(w, p.allSaved())
 	todos.encode(w)
 }
 
@@ -242,13 +242,8 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	p.rewinds = decodeHistory(r, decodeRewinds)
 	p.turnNotes = decodeNotes(r)
 	p.lastCheckpoint, p.checkpointID = decodeCheckpoint(r), r.str()
-	saved, todoIDs := decodeSaved(r)
-	lists := decodeTodoTable(r)
-	p.todos = lists.get(r, todo)
-	for i, id := range todoIDs {
-		saved[i].todos = lists.get(r, id)
-	}
-	p.saved = saved
+	p.savedOld = decodeSavedBlob(r)
+	p.todos = decodeTodoTable(r).get(r, todo)
 	return p
 }
 

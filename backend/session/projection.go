@@ -120,7 +120,11 @@ type Projection struct {
 	turns     history[turnRef]
 	rewinds   history[RewindPoint]
 	turnNotes []turnNotes
-	saved     []savedConversation
+	// saved is the conversations saved since the checkpoint in savedOld
+	// (nil for a projection not read from one), which keeps those saved
+	// before it encoded.
+	saved    []savedConversation
+	savedOld *savedBlob
 	// lastCheckpoint decides which checkpoints the transcript shows;
 	// checkpointID is the latest one taken.
 	lastCheckpoint Checkpoint

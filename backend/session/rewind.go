@@ -190,7 +190,13 @@ func (p *Projection) saveConversation(seq int64) {
 	}
 	// Seqs only grow; a conversation saved twice at one seq (a replayed
 	// event) keeps the first.
-	if n := len(p.saved); n == 0 || p.saved[n-1].seq < seq {
+	last := int64(-1)
+	if n := len(p.saved); n > 0 {
+		last = p.saved[n-1].seq
+	} else if p.savedOld != nil {
+		last = p.savedOld.last
+	}
+	if last < seq {
 		p.saved = push(p.saved, savedConversation{seq: seq, conversation: c})
 	}
 }
@@ -202,13 +208,27 @@ type savedConversation struct {
 	conversation
 }
 
-// savedAt is the conversation saved before the event at seq.
+// savedAt is the conversation saved before the event at seq. One saved
+// before the checkpoint the projection was read from is decoded for the
+// asking.
 func (p *Projection) savedAt(seq int64) (conversation, bool) {
-	i, ok := slices.BinarySearchFunc(p.saved, seq, func(s savedConversation, seq int64) int { return cmp.Compare(s.seq, seq) })
+	list := p.saved
+	if p.savedOld != nil && (len(list) == 0 || seq < list[0].seq) {
+		list = p.savedOld.decode()
+	}
+	i, ok := slices.BinarySearchFunc(list, seq, func(s savedConversation, seq int64) int { return cmp.Compare(s.seq, seq) })
 	if !ok {
 		return conversation{}, false
 	}
-	return p.saved[i].conversation, true
+	return list[i].conversation, true
+}
+
+// allSaved is every saved conversation, the checkpoint's decoded.
+func (p *Projection) allSaved() []savedConversation {
+	if p.savedOld == nil {
+		return p.saved
+	}
+	return append(p.savedOld.decode(), p.saved...)
 }
 
 // restoreConversation makes c the conversation.

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"testing"
@@ -224,5 +225,36 @@ func TestRewindsListWhatAnUndoWouldUndo(t *testing.T) {
 	}
 	if got := turnNumbers(p); !slices.Equal(got, []int{1, 2, 3}) {
 		t.Errorf("want all three turns back, got %v", got)
+	}
+}
+
+// TestRewindsAcrossACheckpointFoldAsWithout: a projection read back from a
+// checkpoint keeps the conversations saved before it encoded. Written out
+// after every event of a story of rewinds, undos and todo lists and
+// folding the rest, it ends as the fold of the whole story does.
+func TestRewindsAcrossACheckpointFoldAsWithout(t *testing.T) {
+	data := threeTurns()
+	data = append(data, TodoWrite{Turn: 3, Todos: []card.TodoItem{{Content: "one", Status: card.TodoPending}}})
+	data = append(data, Rewind{Turn: 2, Conversation: true, Back: 11})
+	data = append(data, completedTurn(4, "d")...)
+	data = append(data, TodoWrite{Turn: 4, Todos: []card.TodoItem{{Content: "one", Status: card.TodoPending}}})
+	undo := int64(len(data))
+	data = append(data, Rewind{Conversation: true, Back: 34, Undo: 34})
+	data = append(data, completedTurn(5, "e")...)
+	data = append(data, Rewind{Turn: 1, Conversation: true, Back: 0}, Rewind{Conversation: true, Back: undo + 12, Undo: undo + 12})
+	all := events(data...)
+	want := project(data...)
+	for k := range all {
+		head := project(data[:k]...)
+		p := decodeProjection(&unwire{b: encoded(head)}, head.header)
+		for _, e := range all[k:] {
+			p.Apply(e)
+		}
+		if !bytes.Equal(encoded(p), encoded(want)) {
+			t.Fatalf("checkpoint after %d events: want the fold of the whole story, got\n%+v\nwant\n%+v", k, p, want)
+		}
+		if got := turnNumbers(p); !reflect.DeepEqual(got, turnNumbers(want)) {
+			t.Fatalf("checkpoint after %d events: want turns %v, got %v", k, turnNumbers(want), got)
+		}
 	}
 }
