@@ -164,9 +164,9 @@ func (m *Model) setDetails(s transcript.Settings) {
 	m.tr.SetSettings(s)
 	if s.Reasoning != old.Reasoning {
 		if s.Reasoning {
-			m.notice("Reasoning blocks shown.", transcript.NoticeDim)
+			m.notice("Reasoning shown.", transcript.NoticeDim)
 		} else {
-			m.notice("Reasoning blocks hidden.", transcript.NoticeDim)
+			m.notice("Reasoning folded to one line.", transcript.NoticeDim)
 		}
 	}
 	if s.Cards != old.Cards {

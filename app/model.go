@@ -46,8 +46,9 @@ type Options struct {
 	// PickSession opens the session picker as soon as the program runs
 	// (tack --resume with no id).
 	PickSession bool
-	// HideReasoning starts with reasoning blocks hidden.
-	HideReasoning bool
+	// ShowReasoning starts with reasoning shown whole rather than folded
+	// to one line per step.
+	ShowReasoning bool
 	// Frame is the shortest gap between event batches (1/60 s when zero).
 	Frame time.Duration
 	// Width and Height are the initial terminal size, until the first
@@ -134,7 +135,7 @@ func New(o Options) *Model {
 		uses:   map[string]int{},
 	}
 	m.bindings = chatKeys(keyTable())
-	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Reasoning: !o.HideReasoning, Cards: cards.Collapsed})
+	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Reasoning: o.ShowReasoning, Cards: cards.Collapsed})
 	m.editor = editor.New(m.theme, m.width)
 	m.menu = complete.NewMenu(m.theme)
 	m.layout()

@@ -173,7 +173,7 @@ func TestQueuedBadgeWithTwoSteeringMessages(t *testing.T) {
 		session.SteeringMessage{Turn: 1, Text: "and the changelog"},
 	))...)
 	tt.WaitGone(t, "2 queued")
-	tt.WaitText(t, "Steering")
+	tt.WaitText(t, "↳ also the README", "↳ and the changelog")
 	tt.Golden(t, "steering_taken")
 }
 

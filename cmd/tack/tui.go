@@ -130,7 +130,7 @@ func chatOptions(lo launch.Options, o options, s *launch.Session, ios *iostreams
 	w, h, _ := ios.Size()
 	return app.Options{
 		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: workspace.Branch(cwd),
-		Colour: ios.ColorEnabled(), HideReasoning: o.noReasoning, Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
+		Colour: ios.ColorEnabled(), Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
 	}
 }
 

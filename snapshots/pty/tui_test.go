@@ -63,7 +63,7 @@ func TestPromptStreamsTheAnswer(t *testing.T) {
 	r.script(step{do: both(typed("What is the answer?"), key(vt.KeyEnter))})
 	// The answer is on screen before the turn ends; the status row and the
 	// editor's caret come back once it has.
-	r.waitScreen("answer", []string{"You", "What is the answer?", "Assistant", "The answer is 42, as computed."},
+	r.waitScreen("answer", []string{"› What is the answer?", "The answer is 42, as computed."},
 		func(s string) bool { return idleScreen(s, r.dir) })
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("want 1 model request, got %d", n)
@@ -158,5 +158,5 @@ func TestStreamedTextShowsWhileTheModelIsSlow(t *testing.T) {
 	r.waitIdle()
 	r.script(step{do: both(typed("do the thing"), key(vt.KeyEnter))})
 	r.waitStalled(srv)
-	r.waitText("streamed text", "Assistant", "Working on it")
+	r.waitText("streamed text", "› do the thing", "Working on it")
 }

@@ -85,7 +85,7 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 			rows = append(rows, row{text: "running " + textfmt.Seconds(t.Elapsed), style: th.Dim, clip: true})
 		}
 		return rows
-	case len(output) == 0 && v.Background == "":
+	case len(output) == 0 && v.Background == "" && t.Result != nil:
 		rows = append(rows, row{text: "(no output)", style: th.Dim})
 	default:
 		rows = append(rows, collapse(output, mode, th)...)

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tack-agent/tack/views/cards"
@@ -33,6 +34,7 @@ type block struct {
 	origin     string // who injected a context message
 	tone       NoticeKind
 	calls      []streamingCall // tool calls announced while the step streams
+	thinking   time.Duration   // how long a step's reasoning took, from its timing
 	tool       cards.Tool
 
 	answerStream, reasoningStream streamed
@@ -59,7 +61,6 @@ type renderKey struct {
 	colour    bool
 	cards     cards.Mode
 	reasoning bool
-	header    bool
 }
 
 // keyFor is the key block i renders under with the current settings.
@@ -71,10 +72,6 @@ func (t *Transcript) keyFor(i int) renderKey {
 		k.cards = t.set.Cards
 	case kindAssistant:
 		k.reasoning = t.set.Reasoning
-		k.header = t.showHeader(i)
-		if !k.header {
-			k.cards = t.set.Cards
-		}
 	}
 	return k
 }
@@ -118,30 +115,7 @@ func (t *Transcript) estimate(b *block) int {
 	return 2 + b.sourceRows + b.sourceCols/w
 }
 
-// showHeader reports whether assistant block i starts with its header. With
-// tool cards hidden, later steps of a turn fold under the first visible one.
-func (t *Transcript) showHeader(i int) bool {
-	if t.set.Cards != cards.Hidden {
-		return true
-	}
-	turn := t.blocks[i].turn
-	for j := i - 1; j >= 0 && i-j <= 256; j-- {
-		p := t.blocks[j]
-		switch {
-		case p.kind == kindTool || p.kind == kindTiming:
-			continue
-		case p.kind == kindAssistant && p.turn == turn:
-			if p.visibleBody(t.set.Reasoning) {
-				return false
-			}
-			continue
-		}
-		return true
-	}
-	return true
-}
-
 // visibleBody reports whether an assistant step has anything to show.
-func (b *block) visibleBody(reasoning bool) bool {
-	return strings.TrimSpace(b.text) != "" || (reasoning && strings.TrimSpace(b.reasoning) != "") || len(b.calls) > 0
+func (b *block) visibleBody() bool {
+	return strings.TrimSpace(b.text) != "" || strings.TrimSpace(b.reasoning) != "" || len(b.calls) > 0
 }

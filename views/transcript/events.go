@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -60,7 +59,7 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 	case session.ToolResult:
 		t.toolResult(d)
 	case session.StepEnd:
-		t.add(&block{kind: kindTiming, turn: d.Turn, step: d.Step, text: timing(d.Timing), finished: true})
+		return t.stepEnd(d)
 	case session.TurnEnd:
 		return t.turnEnd(d)
 	case session.Retry:
@@ -243,8 +242,28 @@ func (t *Transcript) toolResult(d session.ToolResult) {
 	delete(t.tools, d.CallID) // a call has one result
 }
 
-// turnEnd closes what the turn left streaming and explains every stop
-// other than completion.
+// stepEnd gives the step's reasoning line its duration and adds the
+// step's time to its turn's.
+func (t *Transcript) stepEnd(d session.StepEnd) bool {
+	if t.worked.turn != d.Turn {
+		t.worked = turnTime{turn: d.Turn}
+	}
+	s := &t.worked.StepTiming
+	s.ModelWait += d.Timing.ModelWait
+	s.Thinking += d.Timing.Thinking
+	s.Response += d.Timing.Response
+	s.Tools += d.Timing.Tools
+	i, ok := t.steps[[2]int{d.Turn, d.Step}]
+	if !ok || d.Timing.Thinking <= 0 {
+		return false
+	}
+	t.blocks[i].thinking = time.Duration(d.Timing.Thinking) * time.Millisecond
+	t.changed(i)
+	return true
+}
+
+// turnEnd closes what the turn left streaming, says how long a long turn
+// worked, and explains every stop other than completion.
 func (t *Transcript) turnEnd(d session.TurnEnd) bool {
 	for _, i := range t.open {
 		if b := t.blocks[i]; !b.finished {
@@ -258,6 +277,12 @@ func (t *Transcript) turnEnd(d session.TurnEnd) bool {
 		if key[0] == d.Turn {
 			delete(t.steps, key) // no step of an ended turn grows again
 		}
+	}
+	if t.worked.turn == d.Turn {
+		if text := worked(t.worked.StepTiming); text != "" {
+			t.add(&block{kind: kindTiming, turn: d.Turn, text: text, finished: true})
+		}
+		t.worked = turnTime{}
 	}
 	text, tone := TurnEndNotice(d)
 	if text == "" {
@@ -309,19 +334,24 @@ func discardText(n int) string {
 	return "Discarded " + strconv.Itoa(n) + " queued messages."
 }
 
-// timing is the step footer: non-zero buckets, Model wait always.
-func timing(s session.StepTiming) string {
-	ms := func(v int64) string { return textfmt.Duration(time.Duration(v) * time.Millisecond) }
-	parts := []string{"Model wait " + ms(s.ModelWait)}
-	for _, p := range []struct {
-		name string
-		v    int64
-	}{{"Thinking", s.Thinking}, {"Response", s.Response}, {"Tools", s.Tools}} {
-		if p.v > 0 {
-			parts = append(parts, p.name+" "+ms(p.v))
-		}
+// WorkedAtLeast is the shortest turn that gets a timing line: a quicker
+// one says nothing a reader needs.
+const WorkedAtLeast = 10 * time.Second
+
+// worked is a turn's timing line, `Worked for 1m05s · model 40s · tools
+// 25s`, or "" for a turn shorter than WorkedAtLeast.
+func worked(s session.StepTiming) string {
+	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+	model := ms(s.ModelWait + s.Thinking + s.Response)
+	total := model + ms(s.Tools)
+	if total < WorkedAtLeast {
+		return ""
 	}
-	return strings.Join(parts, " · ")
+	text := "Worked for " + textfmt.Seconds(total) + " · model " + textfmt.Seconds(model)
+	if s.Tools > 0 {
+		text += " · tools " + textfmt.Seconds(ms(s.Tools))
+	}
+	return text
 }
 
 // commandDone shows a command's result: its text as a notice, then its

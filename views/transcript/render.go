@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -37,13 +38,13 @@ func (t *Transcript) render(b *block, k renderKey) []string {
 	var body []string
 	switch b.kind {
 	case kindUser:
-		body = t.message("You", b.text, w)
+		body = t.message("› ", b.text, w)
 	case kindSteering:
-		body = t.message("Steering", b.text, w)
+		body = t.message("↳ ", b.text, w)
 	case kindContext:
 		body = t.context(b, w)
 	case kindAssistant:
-		body = t.assistant(b, k.header, w)
+		body = t.assistant(b, w)
 	case kindTool:
 		body = cards.Render(b.tool, w, t.set.Cards, t.th)
 	case kindNotice:
@@ -71,10 +72,20 @@ func (t *Transcript) noticeStyle(k NoticeKind) lipgloss.Style {
 	return t.th.Plain
 }
 
-// message draws a typed message: its header, then the text as written
-// (wrapped, not reflowed as Markdown, so the user's line breaks stay).
-func (t *Transcript) message(header, text string, w int) []string {
-	return append([]string{t.th.Header.Render(header)}, wrapStyled(textfmt.Sanitize(text), w, t.th.Plain)...)
+// message draws a typed message, the header of its turn: a marker, then
+// the text as written (wrapped, not reflowed as Markdown, so the user's
+// line breaks stay), bold, its later rows under the first.
+func (t *Transcript) message(marker, text string, w int) []string {
+	pad := strings.Repeat(" ", ansi.StringWidth(marker))
+	rows := wrapStyled(textfmt.Sanitize(text), max(w-len(pad), 1), t.th.Bold)
+	for i := range rows {
+		if i == 0 {
+			rows[i] = t.th.Label.Render(marker) + rows[i]
+			continue
+		}
+		rows[i] = pad + rows[i]
+	}
+	return rows
 }
 
 // context draws model-visible context nobody typed, folded like a card
@@ -110,26 +121,30 @@ func stripFrame(s string) string {
 	return strings.TrimSpace(s[end+1 : len(s)-len(closing)])
 }
 
-// assistant draws a step: header, reasoning under its label when shown,
-// the answer as Markdown, and tool calls still being written.
-func (t *Transcript) assistant(b *block, header bool, w int) []string {
-	if !b.visibleBody(t.set.Reasoning) {
+// assistant draws a step: its reasoning as one dim line, or whole under
+// that line when reasoning is shown, the answer as Markdown, and tool
+// calls still being written. The turn's prompt is its only header.
+func (t *Transcript) assistant(b *block, w int) []string {
+	if !b.visibleBody() {
 		return nil
 	}
 	var out []string
-	if header {
-		out = append(out, t.th.Header.Render("Assistant"))
-	}
-	if t.set.Reasoning && strings.TrimSpace(b.reasoning) != "" {
-		out = append(out, t.th.Reasoning.Render("Reasoning"))
-		if b.finished {
-			out = append(out, t.mdDim.Render(b.reasoning, w)...)
-		} else {
-			out = append(out, b.reasoningStream.render(b.reasoning, w, t.mdDim, t.th)...)
+	if strings.TrimSpace(b.reasoning) != "" {
+		line := thought(b)
+		if !t.set.Reasoning {
+			line += " (ctrl+t to show)"
+		}
+		out = append(out, t.th.Reasoning.Render(ansi.Truncate(line, w, "…")))
+		if t.set.Reasoning {
+			if b.finished {
+				out = append(out, t.mdDim.Render(b.reasoning, w)...)
+			} else {
+				out = append(out, b.reasoningStream.render(b.reasoning, w, t.mdDim, t.th)...)
+			}
 		}
 	}
 	if strings.TrimSpace(b.text) != "" {
-		if len(out) > 0 && t.set.Reasoning && strings.TrimSpace(b.reasoning) != "" {
+		if len(out) > 0 {
 			out = append(out, "")
 		}
 		if b.finished {
@@ -142,6 +157,19 @@ func (t *Transcript) assistant(b *block, header bool, w int) []string {
 		out = append(out, cards.Announced(c.name, w, t.th))
 	}
 	return out
+}
+
+// thought is the line that stands for a step's reasoning: `Thinking…`
+// while nothing else of the step has come, then `Thought for 4s` once
+// its timing says how long it took.
+func thought(b *block) string {
+	switch {
+	case !b.finished && strings.TrimSpace(b.text) == "" && len(b.calls) == 0:
+		return "Thinking…"
+	case b.thinking >= time.Second:
+		return "Thought for " + textfmt.Seconds(b.thinking)
+	}
+	return "Thought"
 }
 
 // wrapStyled wraps sanitised text at w and styles each row.

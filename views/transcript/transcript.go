@@ -74,6 +74,14 @@ type Transcript struct {
 	// checkpoint is the latest checkpoint, which decides what the next
 	// one has to say.
 	checkpoint session.Checkpoint
+	// worked sums the timing of the steps of the turn under way.
+	worked turnTime
+}
+
+// turnTime is the time a turn's steps took so far.
+type turnTime struct {
+	turn int
+	session.StepTiming
 }
 
 // New returns an empty transcript with the given settings.
