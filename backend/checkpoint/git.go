@@ -56,6 +56,10 @@ var gitSettings = [][2]string{
 	{"core.autocrlf", "false"},
 	{"core.safecrlf", "false"},
 	{"core.untrackedCache", "true"},
+	// Status lists untracked files one by one (-uall); git keeps its
+	// untracked cache for that mode only when this setting asks for it,
+	// else it reads every directory again (350 ms at 100,000 files).
+	{"status.showUntrackedFiles", "all"},
 	{"core.preloadIndex", "true"},
 	{"core.logAllRefUpdates", "false"},
 	{"commit.gpgSign", "false"},

@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -308,4 +309,22 @@ func (r *repo) mustRun(t testing.TB, args ...string) string {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// Git's untracked cache skips directories whose stat data it trusts; a
+// file made at once after a checkpoint, in the same directory, must still
+// be in the next one.
+func TestAFileMadeRightAfterACheckpointIsInTheNext(t *testing.T) {
+	needGit(t)
+	ws, home := t.TempDir(), t.TempDir()
+	writeFiles(t, ws, map[string]string{"d/keep": "1"})
+	s := openStore(t, home, ws, "s1")
+	take(t, s)
+	for i := range 100 {
+		name := fmt.Sprintf("d/new%03d", i)
+		writeFiles(t, ws, map[string]string{name: "x"})
+		if got := take(t, s).Changed; !slices.Equal(got, []string{name}) {
+			t.Fatalf("round %d: want %s listed as changed, got %v", i, name, got)
+		}
+	}
 }
