@@ -15,6 +15,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/tack-agent/tack/backend/checkpoint"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/overlays/internal/frame"
 	"github.com/tack-agent/tack/views/textfmt"
@@ -26,6 +27,8 @@ const (
 	Title        = "Rewind"
 	ConfirmTitle = "Files changed outside tack"
 	NoTurns      = "No turns yet: nothing to rewind to."
+	// NoGitNote is shown for a turn whose checkpoint was taken without git.
+	NoGitNote    = "Without git, files are restored only where tack's edit and write tools changed them; changes made by shell commands stay."
 	listFooter   = "↑/↓ choose  •  Enter select  •  Esc cancel"
 	choiceFooter = "↑/↓ choose  •  Enter rewind  •  Esc back"
 )
@@ -295,7 +298,13 @@ func (p *Picker) scopeRows(inner int) (string, []string) {
 	rows := []string{p.th.Dim.Render(frame.Truncate(lead, inner)), ""}
 	rows = append(rows, p.choiceRows(inner)...)
 	if p.chosen.undo == nil {
-		rows = append(rows, "", p.th.Dim.Render(frame.Truncate("The turns stay in the log; /redo brings them back.", inner)))
+		rows = append(rows, "")
+		if p.chosen.turn.Checkpoint.Store == string(checkpoint.KindFiles) {
+			for _, line := range frame.Wrap(NoGitNote, inner) {
+				rows = append(rows, p.th.Warning.Render(line))
+			}
+		}
+		rows = append(rows, p.th.Dim.Render(frame.Truncate("The turns stay in the log; /redo brings them back.", inner)))
 	}
 	return title, append(rows, p.th.Dim.Render(frame.Hint(inner, choiceFooter, "↑↓ • ↵ • Esc")))
 }

@@ -23,7 +23,7 @@ func at(h, m int) time.Time { return time.Date(2026, 11, 30, h, m, 0, 0, time.UT
 // a checkpoint.
 func turns() []session.TurnPoint {
 	return []session.TurnPoint{
-		{Turn: 1, Time: at(9, 5).AddDate(0, 0, -1), Prompt: "write a.txt", Checkpoint: session.Checkpoint{ID: "c1"}, Changed: []string{"a.txt"}},
+		{Turn: 1, Time: at(9, 5).AddDate(0, 0, -1), Prompt: "write a.txt", Checkpoint: session.Checkpoint{ID: "files:1", Store: "files"}, Changed: []string{"a.txt"}},
 		{Turn: 2, Time: at(10, 41), Prompt: "edit a.txt\nand make b.txt", Checkpoint: session.Checkpoint{ID: "c2"},
 			Changed: []string{"a.txt", "b.txt"}},
 		{Turn: 4, Time: at(11, 2), Prompt: "explain \x1b[31mthe code", Checkpoint: session.Checkpoint{Error: "No checkpoint: git status failed."}},
@@ -43,6 +43,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"scope", []string{"down", "enter"}},
 		{"scope_no_checkpoint", []string{"enter"}},
 		{"undo", []string{"up", "enter"}},
+		{"scope_without_git", []string{"down", "down", "enter"}},
 	}
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
