@@ -43,11 +43,6 @@ const (
 	maxSkippedListed = 50
 )
 
-// FilesNotice is what the user is told when there is no git: which changes
-// the checkpoints cover.
-const FilesNotice = "git is not installed, so checkpoints keep only the files tack's own edit and write " +
-	"tools change; changes made by shell commands are not covered. Install git for full checkpoints."
-
 // Options configures a Store.
 type Options struct {
 	// Home is $TACK_HOME; the store is under Home/checkpoints.
