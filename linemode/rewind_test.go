@@ -117,3 +117,34 @@ func TestLineModeRewindRefusesToLoseOutsideChangesUntilForced(t *testing.T) {
 	d.eof()
 	d.exitCode(t)
 }
+
+func TestLineModeWithoutGitOnPATHRewindsToolEditsAndSaysShellChangesStay(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed; the shell change is made through it")
+	}
+	script := rewindToolTurn("c1", "write", `{"file_path":"a.txt","content":"one\n"}`, "Wrote a.txt.")
+	script = append(script, rewindToolTurn("c2", "bash", `{"command":"echo x > b.txt","description":"Make b.txt"}`, "Made b.txt.")...)
+	// A PATH that holds no git: the checkpoints fall back to the files
+	// store.
+	noGit := t.TempDir()
+	d := startDoor(t, doorConfig{mode: "full-access", env: map[string]string{"PATH": noGit}}, script...)
+	d.feed("write a.txt")
+	d.out.waitFor(t, "Wrote a.txt.\n> ")
+	d.feed("make b.txt")
+	d.out.waitFor(t, "Made b.txt.\n> ")
+	d.feed("/status")
+	d.out.waitFor(t, "git is not installed: shell changes are not covered")
+	d.feed("/rewind 1")
+	d.out.waitFor(t, "changes made by shell commands were not undone.")
+	if !strings.Contains(d.out.String(), "a.txt (deleted)") {
+		t.Errorf("want the rewind to delete a.txt, which the write tool made, got %q", d.out.String())
+	}
+	if _, ok := d.file(t, "a.txt"); ok {
+		t.Error("want a.txt, made by the write tool, gone after the rewind")
+	}
+	if got, _ := d.file(t, "b.txt"); got != "x\n" {
+		t.Errorf("want b.txt, made through bash, left as it was without git, got %q", got)
+	}
+	d.eof()
+	d.exitCode(t)
+}
