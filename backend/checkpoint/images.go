@@ -81,7 +81,7 @@ func (m *images) load() error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%w: read %s: %v", ErrUnavailable, m.manifest, err)
+		return fmt.Errorf("%w: read %s: %v; make $TACK_HOME readable and writable", ErrUnavailable, m.manifest, unwrapPath(err))
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -112,7 +112,7 @@ func (m *images) appendRecords(rs ...imageRecord) error {
 	}
 	f, err := os.OpenFile(m.manifest, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("%w: write %s: %v", ErrUnavailable, m.manifest, err)
+		return fmt.Errorf("%w: write %s: %v; make $TACK_HOME writable", ErrUnavailable, m.manifest, unwrapPath(err))
 	}
 	var buf []byte
 	for _, r := range rs {

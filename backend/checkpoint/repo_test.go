@@ -328,3 +328,43 @@ func TestAFileMadeRightAfterACheckpointIsInTheNext(t *testing.T) {
 		}
 	}
 }
+
+func TestAWorkspaceThatIsNotADirectoryIsRefusedWithWhy(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	writeFiles(t, filepath.Dir(file), map[string]string{"file": "x"})
+	for _, ws := range []string{file, filepath.Join(t.TempDir(), "missing")} {
+		_, err := Open(Options{Home: t.TempDir(), Workspace: ws, Session: "s1"})
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "is not a directory tack can read") {
+			t.Errorf("want %s refused as not a directory, got %v", ws, err)
+		}
+	}
+}
+
+func TestAStoreThatCannotBeWrittenSaysToMakeTackHomeWritable(t *testing.T) {
+	for _, kind := range []struct {
+		name string
+		mod  []func(*Options)
+	}{{"git", nil}, {"files", []func(*Options){noGit}}} {
+		t.Run(kind.name, func(t *testing.T) {
+			if kind.name == "git" {
+				needGit(t)
+			}
+			ws, home := t.TempDir(), t.TempDir()
+			writeFiles(t, ws, map[string]string{"a": "1"})
+			// A file where the checkpoints directory would go: no
+			// permission bits stop root, this stops everyone.
+			writeFiles(t, home, map[string]string{"checkpoints": "in the way"})
+			s := openStore(t, home, ws, "s1", kind.mod...)
+			if kind.name == "files" {
+				if err := s.Preserve([]string{"a"}); !errors.Is(err, ErrUnavailable) {
+					t.Errorf("want keeping a's content refused, got %v", err)
+				}
+			}
+			_, err := s.Take(context.Background())
+			if msg := fmt.Sprint(err); !errors.Is(err, ErrUnavailable) || !strings.Contains(msg, "make $TACK_HOME") || !strings.Contains(msg, "writable") {
+				t.Errorf("want a checkpoint refused with what to do, got %v", err)
+			}
+			wantTree(t, ws, map[string]string{"a": "1"})
+		})
+	}
+}
