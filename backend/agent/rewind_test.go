@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -375,5 +376,40 @@ func TestAFrontDoorsProjectionListsTurnsWithPromptsCheckpointsAndFiles(t *testin
 		if got.Prompt != w.prompt || got.Checkpoint.ID == "" || !slices.Equal(got.Changed, w.changed) {
 			t.Errorf("turn %d: want prompt %q, a checkpoint and changed %v, got %+v", i+1, w.prompt, w.changed, got)
 		}
+	}
+}
+
+// A workspace with more files than checkpoints may hold (100,000 files
+// under a lower max_files here) gets no checkpoints, says why and what to
+// do, and keeps the conversation rewindable.
+func TestAWorkspaceTooLargeForCheckpointsSaysWhyAndRewindsTheConversation(t *testing.T) {
+	needGit(t)
+	files := map[string]string{}
+	for i := range 20 {
+		files[filepath.Join("gen", strconv.Itoa(i)+".txt")] = "generated"
+	}
+	j := newJourney(t, files, journeyScript(), func(o *checkpoint.Options) { o.MaxFiles = 10 })
+	j.turn("write a.txt")
+	j.turn("edit a.txt and make b.txt")
+	var failed []session.Checkpoint
+	for _, e := range j.log.Events() {
+		if c, ok := e.Data.(session.Checkpoint); ok && c.Error != "" {
+			failed = append(failed, c)
+		}
+	}
+	if len(failed) != 1 || !strings.Contains(failed[0].Error, "more than 10 files") ||
+		!strings.Contains(failed[0].Error, "raise [checkpoints] max_files") || !strings.Contains(failed[0].Error, "Checkpoints are off") {
+		t.Fatalf("want one failed checkpoint saying why, what to do and that checkpoints are off, got %+v", failed)
+	}
+	if off := j.agent.CheckpointsOff(); off == "" {
+		t.Error("want checkpoints off for the rest of the session")
+	}
+	_, err := j.agent.Rewind(context.Background(), agent.RewindRequest{Turn: 2, Files: true, Conversation: true})
+	if err == nil || !strings.Contains(err.Error(), "rewind the conversation only") {
+		t.Errorf("want a files rewind refused with what to do instead, got %v", err)
+	}
+	res := j.rewind(agent.RewindRequest{Turn: 2, Conversation: true})
+	if !slices.Equal(res.Rewound, []int{2}) || res.Prompt != "edit a.txt and make b.txt" {
+		t.Errorf("want the conversation rewound to before turn 2, got %+v", res)
 	}
 }
