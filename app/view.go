@@ -6,8 +6,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/overlays/modelpicker"
 	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/views/welcome"
 )
 
 // windowTitleSuffix ends every window title.
@@ -156,13 +158,18 @@ func (m *Model) editorRows() int {
 	return m.editor.Height()
 }
 
-// bannerRows head the transcript: the name, the session title (or the
-// welcome text) and the session id.
+// bannerRows head the transcript: the name and the session id (to resume
+// it by), the session title (or the configured welcome text), then the
+// welcome line: where, which model, which mode and the keys to start with.
 func (m *Model) bannerRows() []string {
 	if m.earlier.more {
 		return m.earlierRows()
 	}
-	rows := []string{m.theme.Label.Render("tack")}
+	name := m.theme.Label.Render("tack")
+	if m.sessionID != "" {
+		name += m.theme.Dim.Render("  session " + textfmt.SanitizeLine(m.sessionID))
+	}
+	rows := []string{ansi.Truncate(name, m.width, "…")}
 	sub := m.proj.Title()
 	if sub == "" {
 		sub = m.opts.Welcome
@@ -170,10 +177,12 @@ func (m *Model) bannerRows() []string {
 	if sub != "" {
 		rows = append(rows, ansi.Truncate(textfmt.SanitizeLine(sub), m.width, "…"))
 	}
-	if m.sessionID != "" {
-		rows = append(rows, m.theme.Dim.Render(textfmt.SanitizeLine(m.sessionID)))
+	mode := m.permission
+	if mode == "" {
+		mode = string(permission.Ask)
 	}
-	return append(rows, "")
+	facts := welcome.Facts{Cwd: m.opts.Cwd, Home: m.opts.Home, Model: m.model.id, Mode: mode}
+	return append(rows, welcome.Line(facts, m.width, m.theme), "")
 }
 
 // maxScroll is how far up the view can scroll.

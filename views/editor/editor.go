@@ -6,6 +6,7 @@ package editor
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -17,6 +18,11 @@ import (
 const (
 	// MaxRows is the tallest the editor grows before it scrolls.
 	MaxRows = 10
+	// IdlePlaceholder shows in an empty editor between turns: what to do,
+	// and how to write more than one line; ShortIdlePlaceholder where the
+	// editor is too narrow for it.
+	IdlePlaceholder      = "Describe a task and press Enter · Shift+Enter for a new line"
+	ShortIdlePlaceholder = "Describe a task and press Enter"
 	// RunningPlaceholder shows in an empty editor while a turn runs.
 	RunningPlaceholder = "enter to steer · esc to cancel"
 	prompt             = "> "
@@ -38,7 +44,8 @@ type Editor struct {
 	pastes pastes
 	// mark replaces the prompt's ">" (a running turn's phase glyph); it is
 	// shared with the textarea's prompt function, which outlives copies.
-	mark *string
+	mark    *string
+	running bool
 }
 
 // New returns a focused editor in the palette, width columns wide.
@@ -73,8 +80,9 @@ func New(th theme.Theme, width int) Editor {
 	ta.SetStyles(textarea.Styles{Focused: state, Blurred: state})
 	ta.SetVirtualCursor(false)
 	ta.Focus()
-	ta.SetWidth(width)
-	return Editor{ta: ta, mark: mark}
+	e := Editor{ta: ta, mark: mark}
+	e.SetWidth(width)
+	return e
 }
 
 // SetMark shows glyph, one column wide, in place of the prompt's ">"; ""
@@ -82,14 +90,29 @@ func New(th theme.Theme, width int) Editor {
 func (e *Editor) SetMark(glyph string) { *e.mark = glyph }
 
 // SetWidth changes the editor's width in columns.
-func (e *Editor) SetWidth(w int) { e.ta.SetWidth(w) }
+func (e *Editor) SetWidth(w int) {
+	e.ta.SetWidth(w)
+	e.placeholder()
+}
 
-// SetRunning shows the steering placeholder while a turn runs.
+// SetRunning shows the steering placeholder while a turn runs, and what
+// to do between turns.
 func (e *Editor) SetRunning(running bool) {
-	e.ta.Placeholder = ""
-	if running {
-		e.ta.Placeholder = RunningPlaceholder
+	e.running = running
+	e.placeholder()
+}
+
+// placeholder picks the empty editor's text for the state and the width:
+// a hint cut mid-phrase would say less than a shorter one.
+func (e *Editor) placeholder() {
+	text := IdlePlaceholder
+	if utf8.RuneCountInString(text) > e.ta.Width() {
+		text = ShortIdlePlaceholder
 	}
+	if e.running {
+		text = RunningPlaceholder
+	}
+	e.ta.Placeholder = text
 }
 
 // SetHistory seeds prompt history, oldest first (the session's earlier

@@ -240,3 +240,21 @@ func TestReplaceKeepsUntouchedPastesAsMarkers(t *testing.T) {
 		t.Fatalf("want the next paste numbered 2, got %q", got)
 	}
 }
+
+func TestPlaceholderSaysWhatToDoInTheRoomItHas(t *testing.T) {
+	for _, c := range []struct {
+		width   int
+		running bool
+		want    string
+	}{
+		{100, false, IdlePlaceholder},
+		{40, false, ShortIdlePlaceholder},
+		{100, true, RunningPlaceholder},
+	} {
+		e := New(theme.New(false), c.width)
+		e.SetRunning(c.running)
+		if got := ansi.Strip(e.View()); !strings.Contains(got, c.want) {
+			t.Errorf("width %d running %v: want %q, got %q", c.width, c.running, c.want, got)
+		}
+	}
+}

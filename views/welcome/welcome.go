@@ -1,0 +1,49 @@
+// Package welcome draws the first screen's line under the banner: where the
+// session runs, which model, which permission mode, and the four keys that
+// open everything else.
+package welcome
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/views/theme"
+)
+
+// Keys names the keys a newcomer needs first, in the order they are tried.
+const Keys = "? shortcuts · / commands · @ files · ! shell"
+
+// Facts are what the line says about the session; an empty one is left out.
+type Facts struct {
+	Cwd, Home string
+	Model     string
+	// Mode is the permission mode's name (ask, read-only, auto-edit,
+	// full-access, plan).
+	Mode string
+}
+
+// Line is `~/proj · model · ask mode · ? shortcuts · / commands · @ files ·
+// ! shell`, dim, at most width columns. The keys matter most to a newcomer
+// and the status row repeats the directory and the model, so where room is
+// short the directory goes first, then the model, then the mode.
+func Line(f Facts, width int, th theme.Theme) string {
+	var facts []string
+	if f.Cwd != "" {
+		facts = append(facts, textfmt.SanitizeLine(textfmt.HomeRel(f.Cwd, f.Home)))
+	}
+	if f.Model != "" {
+		facts = append(facts, textfmt.SanitizeLine(f.Model))
+	}
+	if f.Mode != "" {
+		facts = append(facts, textfmt.SanitizeLine(f.Mode)+" mode")
+	}
+	for {
+		text := strings.Join(append(append([]string{}, facts...), Keys), " · ")
+		if ansi.StringWidth(text) <= width || len(facts) == 0 {
+			return th.Dim.Render(ansi.Truncate(text, max(width, 0), "…"))
+		}
+		facts = facts[1:]
+	}
+}
