@@ -29,6 +29,8 @@ type initMessage struct {
 	PermissionMode string      `json:"permissionMode"`
 	SlashCommands  []string    `json:"slash_commands"`
 	OutputStyle    string      `json:"output_style"`
+	Skills         []string    `json:"skills"`
+	Plugins        []struct{}  `json:"plugins"` // tack loads no Claude Code plugins
 	TackVersion    string      `json:"tack_version,omitempty"`
 	UUID           string      `json:"uuid"`
 }
@@ -56,7 +58,10 @@ type apiMessage struct {
 	Model      string         `json:"model,omitempty"`
 	Content    []contentBlock `json:"content"`
 	StopReason *string        `json:"stop_reason,omitempty"`
-	Usage      *apiUsage      `json:"usage,omitempty"`
+	// StopSequence is null on an assistant message (tack sends no stop
+	// sequences), absent on a user one.
+	StopSequence json.RawMessage `json:"stop_sequence,omitempty"`
+	Usage        *apiUsage       `json:"usage,omitempty"`
 }
 
 // contentBlock is one block of a message: text, thinking, tool_use or
@@ -138,10 +143,48 @@ type PrintResult struct {
 	SessionID     string   `json:"session_id"`
 	TotalCostUSD  float64  `json:"total_cost_usd"`
 	Usage         apiUsage `json:"usage"`
-	Denials       []Denial `json:"permission_denials"`
-	Errors        []string `json:"errors,omitempty"`
-	StopReason    string   `json:"terminal_reason"` // tack's stop reason: completed, aborted, error, max-tokens, max-steps
-	UUID          string   `json:"uuid"`
+	// ModelUsage splits usage and cost by model (subagents may use
+	// others).
+	ModelUsage map[string]modelUsage `json:"modelUsage"`
+	Denials    []Denial              `json:"permission_denials"`
+	Errors     []string              `json:"errors,omitempty"`
+	// ModelStop is the last model reply's stop reason (end_turn,
+	// tool_use, max_tokens), null when no reply arrived.
+	ModelStop  *string `json:"stop_reason"`
+	StopReason string  `json:"terminal_reason"` // tack's stop reason: completed, aborted, error, max-tokens, max-steps
+	UUID       string  `json:"uuid"`
+}
+
+// modelUsage is one model's share of a result.
+type modelUsage struct {
+	InputTokens              int     `json:"inputTokens"`
+	OutputTokens             int     `json:"outputTokens"`
+	CacheReadInputTokens     int     `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int     `json:"cacheCreationInputTokens"`
+	WebSearchRequests        int     `json:"webSearchRequests"`
+	CostUSD                  float64 `json:"costUSD"`
+	ContextWindow            int     `json:"contextWindow"`
+	MaxOutputTokens          int     `json:"maxOutputTokens"`
+}
+
+// modelTally is what one model used in a turn.
+type modelTally struct {
+	usage llm.Usage
+	cost  float64
+}
+
+// modelUsages is the result's modelUsage for tallies, with each model's
+// limits from the catalog (0 when it does not know the model).
+func modelUsages(tallies map[string]*modelTally, catalog *llm.Catalog) map[string]modelUsage {
+	out := make(map[string]modelUsage, len(tallies))
+	for id, t := range tallies {
+		m, _ := catalog.Lookup(id)
+		out[id] = modelUsage{
+			InputTokens: t.usage.Input, OutputTokens: t.usage.Output, CacheReadInputTokens: t.usage.CacheRead,
+			CostUSD: roundCost(t.cost), ContextWindow: m.ContextWindow, MaxOutputTokens: m.MaxOutput,
+		}
+	}
+	return out
 }
 
 // Denial is a tool call the permission policy refused.

@@ -4,6 +4,7 @@ package linemode
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -124,6 +125,25 @@ type turnRun struct {
 	apiMs   int64
 	calls   map[string]session.ToolCall
 	denials []Denial
+	models  map[string]*modelTally
+	stop    *string // the last model reply's stop reason
+}
+
+// count adds a step's usage and cost to the turn's total and to model's
+// share of it.
+func (t *turnRun) count(model string, u llm.Usage, cost float64) {
+	t.usage = t.usage.Add(u)
+	t.cost += cost
+	if t.models == nil {
+		t.models = map[string]*modelTally{}
+	}
+	m := t.models[model]
+	if m == nil {
+		m = &modelTally{}
+		t.models[model] = m
+	}
+	m.usage = m.usage.Add(u)
+	m.cost += cost
 }
 
 // tasks yields the first task, then, with StreamInput, each user message
@@ -250,8 +270,7 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 		}
 	case session.TaskUsage:
 		// A subagent's step: its usage and cost count in the result.
-		t.usage = t.usage.Add(d.Usage)
-		t.cost += d.Cost
+		t.count(d.Model, d.Usage, d.Cost)
 	case session.Retry:
 		fmt.Fprintln(p.o.Stderr, RetryNotice(d))
 	case session.HookRun:
@@ -276,13 +295,14 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 	if d.Text != "" {
 		t.answer = d.Text
 	}
-	t.usage = t.usage.Add(d.Usage)
 	for _, n := range d.Notes {
 		fmt.Fprintln(p.o.Stderr, "[note] "+textfmt.SanitizeLine(n))
 	}
 	model, _ := p.ag.Model()
 	m, _ := p.ag.Catalog().Lookup(model)
-	t.cost += m.Cost(d.Usage, at)
+	t.count(model, d.Usage, m.Cost(d.Usage, at))
+	stop := stopReason(d.Finish)
+	t.stop = &stop
 	if p.partial != nil {
 		p.partial.end(d.Finish, d.Usage)
 	}
@@ -299,11 +319,10 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 	for _, c := range d.ToolCalls {
 		blocks = append(blocks, toolUseBlock(c))
 	}
-	stop := stopReason(d.Finish)
 	u := usageOf(d.Usage)
 	writeJSON(p.o.Stdout, chatMessage{Type: "assistant", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
 		ID: messageID(p.ag.SessionID(), d.Turn, d.Step), Type: "message", Role: "assistant", Model: model,
-		Content: blocks, StopReason: &stop, Usage: &u,
+		Content: blocks, StopReason: &stop, StopSequence: json.RawMessage("null"), Usage: &u,
 	}})
 }
 
@@ -351,6 +370,7 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 		Type: "result", Subtype: subtypeSuccess, SessionID: p.ag.SessionID(), NumTurns: t.steps,
 		Result: t.answer, TotalCostUSD: roundCost(t.cost), Usage: usageOf(t.usage), DurationAPIMs: t.apiMs,
 		Denials: t.denials, StopReason: string(end.Reason), UUID: newUUID(),
+		ModelUsage: modelUsages(t.models, p.ag.Catalog()), ModelStop: t.stop,
 	}
 	if r.Denials == nil {
 		r.Denials = []Denial{}
@@ -395,7 +415,12 @@ func (p *printer) initMessage() initMessage {
 	m := initMessage{
 		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: p.ag.ToolNames(),
 		MCPServers: []mcpServer{}, Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
-		SlashCommands: []string{},
+		SlashCommands: []string{}, Skills: []string{}, Plugins: []struct{}{},
+	}
+	if p.s.Skills != nil {
+		for _, sk := range p.s.Skills.Skills {
+			m.Skills = append(m.Skills, sk.Name)
+		}
 	}
 	if p.s.Policy != nil {
 		m.PermissionMode = string(p.s.Policy.Mode())
@@ -414,7 +439,7 @@ func (p *printer) initMessage() initMessage {
 func PrintFailure(o PrintOptions, err error) PrintResult {
 	msg := err.Error()
 	r := PrintResult{Type: "result", Subtype: subtypeFailed, IsError: true, StopReason: string(session.StopError),
-		Errors: []string{msg}, Denials: []Denial{}, UUID: newUUID()}
+		Errors: []string{msg}, Denials: []Denial{}, ModelUsage: map[string]modelUsage{}, UUID: newUUID()}
 	fmt.Fprintln(o.Stderr, "tack: "+textfmt.SanitizeLine(msg))
 	if o.Format != "" && o.Format != FormatText {
 		writeJSON(o.Stdout, r)
