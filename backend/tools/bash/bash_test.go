@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
@@ -252,5 +253,37 @@ func TestClaudeCodeBashFormsAreTaken(t *testing.T) {
 	res := f.run(t, "bash", map[string]any{"command": "sleep 5", "timeout": 200})
 	if !strings.HasPrefix(res.Text, "[timed out after 200ms]\n") {
 		t.Errorf("want timeout read as milliseconds, got %q", res.Text)
+	}
+}
+
+// TestRunningCommandShowsItsOutputBeforeItEnds: a command that prints and
+// then waits shows what it printed on its card while it still runs.
+func TestRunningCommandShowsItsOutputBeforeItEnds(t *testing.T) {
+	f := newFixture(t, Local{})
+	live := make(chan card.Card, 16)
+	f.env.Progress = func(callID string, c card.Card) {
+		select {
+		case live <- c:
+		default:
+		}
+	}
+	raw, err := json.Marshal(map[string]any{"command": "echo started; echo more; sleep 60", "description": "Wait"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan tools.Result, 1)
+	go func() { done <- f.tool("bash").Run(ctx, f.call(raw)) }()
+	for c := range live {
+		if c.Terminal != nil && c.Terminal.Output == "started\nmore\n" {
+			if c.Terminal.ExitCode != nil || c.Label != "Bash" || c.Subject == "" {
+				t.Errorf("want a running card with its header and no exit code, got %+v %+v", c, c.Terminal)
+			}
+			break
+		}
+	}
+	cancel()
+	if r := <-done; !r.IsError {
+		t.Fatalf("want the cancelled command to end as aborted, got %q", r.Text)
 	}
 }

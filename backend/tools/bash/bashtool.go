@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
@@ -83,11 +84,15 @@ func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
 	if err != nil {
 		return tools.Errorf("%v", err)
 	}
-	if wait(ctx, proc) {
+	c := b.Present(call.Args)
+	var show func(card.Card)
+	if env.Progress != nil {
+		show = func(live card.Card) { env.Progress(call.ID, live) }
+	}
+	if watch(ctx, proc, c, show) {
 		return tools.Errorf("tool call aborted")
 	}
 	r := result{stdout: proc.Stdout().Tail(), stderr: proc.Stderr().Tail(), outcome: proc.Outcome()}
-	c := b.Present(call.Args)
 	c.Terminal = terminalView(a.Command, c.Terminal.Cwd, r)
 	return tools.Result{Text: render(r), Card: &c}
 }
@@ -118,6 +123,43 @@ func terminalView(command, cwd string, r result) *card.TerminalView {
 		v.ExitCode = &code
 	}
 	return v
+}
+
+// progressEvery is how often a running command's card shows its output
+// so far, when there is new output to show.
+const progressEvery = 250 * time.Millisecond
+
+// watch waits for p like wait, and while it runs shows the output so far
+// on the call's card c through show (when it is not nil) each time some
+// was written since the last look.
+func watch(ctx context.Context, p Process, c card.Card, show func(card.Card)) (aborted bool) {
+	if show == nil {
+		return wait(ctx, p)
+	}
+	tick := time.NewTicker(progressEvery)
+	defer tick.Stop()
+	var seen int64
+	for {
+		select {
+		case <-p.Done():
+			return false
+		case <-ctx.Done():
+			p.Kill()
+			<-p.Done()
+			return true
+		case <-tick.C:
+			n := p.Stdout().Total() + p.Stderr().Total()
+			if n == seen {
+				continue
+			}
+			seen = n
+			live := c
+			live.Terminal = terminalView(c.Terminal.Command, c.Terminal.Cwd,
+				result{stdout: p.Stdout().Tail(), stderr: p.Stderr().Tail()})
+			live.Terminal.ExitCode = nil
+			show(live)
+		}
+	}
 }
 
 // wholeLines is a capture's kept text from its first whole line, and how
