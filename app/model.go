@@ -94,7 +94,8 @@ type Model struct {
 	status     agent.Status
 	phase      agent.Phase
 	phaseSince time.Time
-	queued     int // steering and follow-ups waiting for the loop
+	work       work // the running turn's clock and token count
+	queued     int  // steering and follow-ups waiting for the loop
 	requests   []*interact.Request
 
 	editor   editor.Editor
@@ -189,7 +190,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.wheel(msg)
 		return m, m.readEarlier()
 	case tickMsg:
-		return m, m.tick()
+		return m, m.ticked()
 	}
 	return m, m.updateOther(msg)
 }
@@ -324,9 +325,11 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	m.model = msg.model
 	m.permission = msg.permission
 	before := m.tr.Lines()
-	wasCompacting := m.phase == agent.PhaseCompacting
-	var reads tea.Cmd
+	var reads, tick tea.Cmd
 	for _, e := range msg.events {
+		if m.track(e) {
+			tick = tickEverySecond()
+		}
 		switch e := e.(type) {
 		case agent.Logged:
 			if cmd := m.applyLogged(e.Event); cmd != nil {
@@ -359,11 +362,7 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	if m.exiting && m.status == agent.StatusIdle {
 		return tea.Quit
 	}
-	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be), reads}
-	if !wasCompacting && m.phase == agent.PhaseCompacting {
-		cmds = append(cmds, tickEverySecond())
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be), reads, tick)
 }
 
 // running reports whether a turn is in progress.

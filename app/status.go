@@ -24,7 +24,7 @@ var phaseGlyphs = map[agent.Phase]string{
 	agent.PhaseCompacting: "⊙",
 }
 
-// tickMsg redraws the compaction timer.
+// tickMsg redraws the clocks of a running turn.
 type tickMsg struct{}
 
 // permissionMsg is the outcome of Shift+Tab.
@@ -35,14 +35,6 @@ type permissionMsg struct {
 
 func tickEverySecond() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
-}
-
-// tick keeps the compaction timer running while compaction lasts.
-func (m *Model) tick() tea.Cmd {
-	if m.phase != agent.PhaseCompacting {
-		return nil
-	}
-	return tickEverySecond()
 }
 
 // statusRow is the row above the editor: the running phase, then where,

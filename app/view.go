@@ -53,6 +53,7 @@ func (m *Model) View() tea.View {
 func (m *Model) bottomRows() []string {
 	rows := m.planRows()
 	rows = append(rows, m.compactionRow()...)
+	rows = append(rows, m.workingRow()...)
 	rows = append(rows, m.statusRow())
 	hint := 0
 	if m.hint != "" {

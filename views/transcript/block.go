@@ -36,6 +36,10 @@ type block struct {
 	calls      []streamingCall // tool calls announced while the step streams
 	thinking   time.Duration   // how long a step's reasoning took, from its timing
 	tool       cards.Tool
+	// started is when a tool call began to run, its approval given;
+	// waiting says it waits for one, which is the user's time, not its.
+	started time.Time
+	waiting bool
 
 	answerStream, reasoningStream streamed
 

@@ -55,7 +55,11 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 			t.AddNotice("Note: "+n+".", NoticeDim)
 		}
 	case session.ToolCall:
-		t.toolCall(d)
+		t.toolCall(d, e.Time)
+	case session.ApprovalAsked:
+		return t.approval(d.CallID, true, e.Time)
+	case session.ApprovalDecided:
+		return t.approval(d.CallID, false, e.Time)
 	case session.ToolResult:
 		t.toolResult(d)
 	case session.StepEnd:
@@ -212,9 +216,45 @@ func (t *Transcript) settle(d session.AssistantMessage) {
 	t.changed(i)
 }
 
-func (t *Transcript) toolCall(d session.ToolCall) {
-	t.tools[d.CallID] = t.add(&block{kind: kindTool, turn: d.Turn, step: d.Step,
+func (t *Transcript) toolCall(d session.ToolCall, at time.Time) {
+	t.tools[d.CallID] = t.add(&block{kind: kindTool, turn: d.Turn, step: d.Step, started: at,
 		tool: cards.Tool{Name: d.Name, Call: d.Card}})
+}
+
+// approval stops a call's clock while it waits for the user, and starts
+// it again from zero once they decided: the call runs from then on.
+func (t *Transcript) approval(callID string, asked bool, at time.Time) bool {
+	i, ok := t.tools[callID]
+	if !ok {
+		return false
+	}
+	b := t.blocks[i]
+	b.waiting, b.started = asked, at
+	if b.tool.Elapsed == 0 {
+		return false
+	}
+	b.tool.Elapsed = 0
+	t.changed(i)
+	return true
+}
+
+// Tick brings the elapsed time of the calls that are running up to now,
+// in whole seconds; it reports whether a card changed.
+func (t *Transcript) Tick(now time.Time) bool {
+	changed := false
+	for _, i := range t.tools {
+		b := t.blocks[i]
+		if b.tool.Done || b.waiting || b.started.IsZero() {
+			continue
+		}
+		el := max(now.Sub(b.started).Truncate(time.Second), 0)
+		if el != b.tool.Elapsed {
+			b.tool.Elapsed = el
+			t.changed(i)
+			changed = true
+		}
+	}
+	return changed
 }
 
 // toolProgress shows a running call's changed card (a subagent at work)

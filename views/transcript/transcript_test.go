@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -421,5 +422,33 @@ func TestAnAttachedImageShowsAsALineWithNameSizeAndDimensions(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("want the line %q, got\n%s", want, got)
 		}
+	}
+}
+
+func TestRunningCommandCountsItsTimeWithoutTheApprovalWait(t *testing.T) {
+	at := time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
+	ev := func(sec int, d session.Data) agent.Event {
+		return agent.Logged{Event: session.Event{Type: d.EventType(), Time: at.Add(time.Duration(sec) * time.Second), Data: d}}
+	}
+	call := card.Card{Kind: card.Terminal, Label: "Bash", Subject: "go test ./...", Terminal: &card.TerminalView{Command: "go test ./..."}}
+	tr := build(wide, []agent.Event{
+		ev(0, session.ToolCall{Turn: 1, Step: 1, CallID: "c", Name: "bash", Card: call}),
+		ev(0, session.ApprovalAsked{CallID: "c", Tool: "bash"}),
+	})
+	tr.Tick(at.Add(30 * time.Second))
+	if got := plain(all(tr)); strings.Contains(got, "running") {
+		t.Fatalf("want no running time while the call waits for approval, got\n%s", got)
+	}
+	tr.Apply(ev(30, session.ApprovalDecided{CallID: "c", Tool: "bash", Decision: "allow"}))
+	tr.Apply(agent.ToolProgress{CallID: "c", Card: card.Card{Kind: card.Terminal, Label: "Bash", Subject: "go test ./...",
+		Terminal: &card.TerminalView{Command: "go test ./...", Output: "ok  pkg/a\n"}}})
+	if !tr.Tick(at.Add(36*time.Second + 400*time.Millisecond)) {
+		t.Fatal("want the tick to change the running card")
+	}
+	if got := plain(all(tr)); !strings.Contains(got, "○ Bash(go test ./...)\n  ok  pkg/a\n  running 6s") {
+		t.Fatalf("want the live output and 6s of running, got\n%s", got)
+	}
+	if tr.Tick(at.Add(36*time.Second + 900*time.Millisecond)) {
+		t.Fatal("want no change within the same second")
 	}
 }
