@@ -18,18 +18,34 @@ import (
 // sgr matches a Select Graphic Rendition sequence: colour or attribute.
 var sgr = regexp.MustCompile("\x1b\\[[0-9;:]*m")
 
-// recorder keeps every byte the program writes, then passes it on.
+// recorder keeps every byte the program writes, then passes it on to the
+// emulator, holding back what came before the emulator was known.
 type recorder struct {
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	next frameWriter
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	pending bytes.Buffer
+	next    *frameWriter
 }
 
 func (r *recorder) Write(p []byte) (int, error) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.buf.Write(p)
-	r.mu.Unlock()
+	if r.next == nil {
+		return r.pending.Write(p)
+	}
 	return r.next.Write(p)
+}
+
+// passTo sends what the program wrote so far, and all it writes from now
+// on, to w.
+func (r *recorder) passTo(w frameWriter) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.next = &w
+	_, err := w.Write(r.pending.Bytes())
+	r.pending.Reset()
+	return err
 }
 
 func (r *recorder) bytes() []byte {
@@ -49,7 +65,9 @@ func startUnstyled(t *testing.T, f *Fake, w, h int, tweak ...func(*app.Options))
 	}
 	rec := &recorder{}
 	tt := Start(t, app.New(o), w, h, tea.WithOutput(rec))
-	rec.next = frameWriter{tt}
+	if err := rec.passTo(frameWriter{tt}); err != nil {
+		t.Fatal(err)
+	}
 	tt.WaitText(t, "deepseek-v4-flash")
 	if f.Broker != nil {
 		tt.WaitFor(t, "the program showing the pending request", func(string) bool { return f.Showing() })
