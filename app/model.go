@@ -94,8 +94,8 @@ type Model struct {
 	status     agent.Status
 	phase      agent.Phase
 	phaseSince time.Time
-	work       work // the running turn's clock and token count
-	queued     int  // steering and follow-ups waiting for the loop
+	work       work  // the running turn's clock and token count
+	queue      queue // steering and follow-ups waiting for the loop
 	requests   []*interact.Request
 
 	editor   editor.Editor
@@ -289,6 +289,10 @@ func (m *Model) applyLogged(e session.Event) tea.Cmd {
 	if d, ok := e.Data.(session.TaskUsage); ok {
 		m.spent += d.Cost // a subagent's step, priced by the backend at its model
 	}
+	if d, ok := e.Data.(session.InboxDiscard); ok {
+		m.restoreQueued(d.Texts) // live: the user cancelled; what they queued is theirs
+		return nil
+	}
 	if d, ok := e.Data.(session.Rewind); ok && d.Conversation {
 		m.tr.Clear()
 		return m.readEarlierFrom(e.Seq, true)
@@ -338,13 +342,13 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 		case agent.StatusChanged:
 			m.status = e.Status
 			if e.Status != agent.StatusRunning {
-				m.queued = 0
+				m.queue = queue{}
 				m.phase = agent.PhaseIdle
 			}
 		case agent.PhaseChanged:
 			m.phase, m.phaseSince = e.Phase, m.opts.Now()
 		case agent.InboxChanged:
-			m.queued = len(e.Steering) + len(e.FollowUps)
+			m.queueChanged(e)
 		default:
 			m.tr.Apply(e)
 		}

@@ -59,7 +59,7 @@ func (m *Model) statusRow() string {
 		s.Cost = m.spent
 	}
 	if m.running() {
-		s.Queued = m.queued
+		s.Queued = m.queue.len()
 	}
 	switch m.permission {
 	case permission.PlanLabel:

@@ -55,6 +55,7 @@ func (m *Model) bottomRows() []string {
 	rows = append(rows, m.compactionRow()...)
 	rows = append(rows, m.workingRow()...)
 	rows = append(rows, m.statusRow())
+	rows = append(rows, m.queuedRows()...)
 	hint := 0
 	if m.hint != "" {
 		hint = 1

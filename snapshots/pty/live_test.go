@@ -30,3 +30,25 @@ func TestRunningCommandShowsItsOutputBeforeItEnds(t *testing.T) {
 	r.Key(vt.KeyEscape)
 	r.waitText("cancelled", "Turn cancelled.")
 }
+
+// TestEscPutsQueuedMessagesBackInTheEditor: two messages queued while a
+// turn runs show above the editor; Esc cancels the turn and leaves both
+// in the editor instead of discarding them.
+func TestEscPutsQueuedMessagesBackInTheEditor(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Working on it", 0), llmtest.Stall()))
+	r := start(t, setup{srv: srv})
+	r.waitIdle()
+	r.script(step{do: both(typed("do the thing"), key(vt.KeyEnter))})
+	r.waitStalled(srv)
+	r.script(
+		step{want: []string{"Working on it"}, do: both(typed("also the README"), key(vt.KeyEnter))},
+		step{want: []string{"↳ also the README"}, do: both(typed("and the changelog"), key(vt.KeyTab))},
+		step{want: []string{"» and the changelog", "2 queued"}, do: key(vt.KeyEscape)},
+	)
+	screen := r.waitText("cancelled", "Turn cancelled.", "The 2 queued messages are back in the editor.")
+	rows := strings.Split(strings.TrimRight(screen, "\n "), "\n")
+	editor := strings.Join(rows[len(rows)-2:], "\n")
+	if !strings.Contains(editor, "> also the README") || !strings.Contains(editor, "  and the changelog") {
+		t.Fatalf("want both queued messages in the editor, got:\n%s", frame(screen))
+	}
+}
