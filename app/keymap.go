@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/overlays/help"
+	"github.com/tack-agent/tack/views/planstrip"
 )
 
 // The chat screen's keys are one table (lazygit's pattern): each binding
@@ -85,6 +86,8 @@ func keyTable() []binding {
 		{keys: []string{"ctrl+o"}, label: "Ctrl+O", help: "cycle tool cards: collapsed, expanded, hidden",
 			run: act((*Model).cycleCards)},
 		{keys: []string{"ctrl+t"}, label: "Ctrl+T", help: "show or hide reasoning", run: act((*Model).toggleReasoning)},
+		{keys: []string{planstrip.Key}, label: "Ctrl+S", help: "show the whole plan or fold it to one line",
+			run: act(func(m *Model) { m.planOpen = !m.planOpen })},
 		{keys: []string{"ctrl+r"}, label: "Ctrl+R", help: "search prompt history", run: always((*Model).openHistory)},
 		{keys: []string{"ctrl+g"}, label: "Ctrl+G", help: "edit the draft in $VISUAL or $EDITOR",
 			run: always((*Model).externalEditor)},

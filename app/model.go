@@ -95,6 +95,7 @@ type Model struct {
 	phase      agent.Phase
 	phaseSince time.Time
 	work       work  // the running turn's clock and token count
+	planOpen   bool  // the plan strip lists every item
 	queue      queue // steering and follow-ups waiting for the loop
 	requests   []*interact.Request
 

@@ -82,7 +82,7 @@ func (m *Model) compactionRow() []string {
 
 // planRows is the plan strip: the latest todo list of the current turn.
 func (m *Model) planRows() []string {
-	return planstrip.Render(m.proj.Todos(), m.width, m.theme)
+	return planstrip.Render(m.proj.Todos(), m.width, m.planOpen, m.theme)
 }
 
 // cyclePermissions is Shift+Tab.

@@ -2,6 +2,7 @@ package snapshots
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,8 +151,20 @@ func TestPlanStripThreeStates(t *testing.T) {
 		{Content: "Split the lexer out", Status: card.TodoInProgress},
 		{Content: "Run the tests", Status: card.TodoPending},
 	}}))...)
-	tt.WaitText(t, "Split the lexer out")
+	tt.WaitText(t, "Plan 1/3 · Split the lexer out  (ctrl+s for all)")
 	tt.Golden(t, "plan_strip")
+	tt.Ctrl('s')
+	tt.WaitText(t, "(ctrl+s to fold)", "✓ Read the parser", "○ Run the tests")
+	tt.Golden(t, "plan_strip_open")
+	f.Push(events(l.live(session.TodoWrite{Turn: 1, Todos: []card.TodoItem{
+		{Content: "Read the parser", Status: card.TodoCompleted},
+		{Content: "Split the lexer out", Status: card.TodoCompleted},
+		{Content: "Run the tests", Status: card.TodoCompleted},
+	}}))...)
+	tt.WaitGone(t, "Plan 1/3")
+	if s := tt.WaitGone(t, "Run the tests"); strings.Contains(s, "Plan ") {
+		t.Fatalf("want no plan strip once every item is done, got\n%s", s)
+	}
 }
 
 func TestQueuedBadgeWithTwoSteeringMessages(t *testing.T) {
