@@ -130,7 +130,7 @@ type Agent struct {
 
 	stop context.CancelFunc
 	done chan struct{}
-	bg   sync.WaitGroup // background requests (titles)
+	bg   sync.WaitGroup // background work: titles, checkpoint prime and prune
 }
 
 type injection struct{ origin, text string }

@@ -16,6 +16,7 @@ import (
 type Checkpoints interface {
 	Kind() checkpoint.Kind
 	Take(ctx context.Context) (checkpoint.Snapshot, error)
+	Prime(ctx context.Context) error
 	Preserve(paths []string) error
 	Plan(ctx context.Context, target, before string) (checkpoint.Plan, error)
 	Restore(ctx context.Context, plan checkpoint.Plan, token string) (checkpoint.Restored, error)
@@ -85,6 +86,24 @@ func (a *Agent) checkpointFailed(err error) string {
 	a.ckpt.off = msg
 	a.mu.Unlock()
 	return msg
+}
+
+// primeCheckpoints readies the checkpoint store in the background, while
+// the user types the first prompt: the first checkpoint of a workspace
+// writes every file into the store. A failure is the first checkpoint's
+// to report.
+func (a *Agent) primeCheckpoints(ctx context.Context) {
+	store := a.cfg.Checkpoints
+	if store == nil {
+		return
+	}
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		ctx, cancel := context.WithTimeout(ctx, checkpointTimeout)
+		defer cancel()
+		_ = store.Prime(ctx)
+	}()
 }
 
 // changesFiles reports whether a batch runs a tool that edits files, runs

@@ -12,6 +12,7 @@ import (
 // loop runs turns while there is input, until ctx ends.
 func (a *Agent) loop(ctx context.Context) {
 	defer close(a.done)
+	a.primeCheckpoints(ctx)
 	for {
 		a.runJobs(ctx)
 		a.mu.Lock()

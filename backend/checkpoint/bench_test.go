@@ -61,3 +61,16 @@ func benchmarkTake(b *testing.B, n int) {
 
 func BenchmarkTake10kFiles10Changed(b *testing.B)  { benchmarkTake(b, 10_000) }
 func BenchmarkTake100kFiles10Changed(b *testing.B) { benchmarkTake(b, 100_000) }
+
+// BenchmarkFirstTake10kFiles is a workspace's first checkpoint, which
+// writes every file into a new store: what Prime spares the first turn.
+func BenchmarkFirstTake10kFiles(b *testing.B) {
+	_, ws := benchWorkspace(b, 10_000)
+	ctx := context.Background()
+	for i := 0; b.Loop(); i++ {
+		s := openStore(b, b.TempDir(), ws, "bench")
+		if _, err := s.Take(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

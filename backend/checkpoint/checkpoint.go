@@ -156,6 +156,17 @@ func (s *Store) Take(ctx context.Context) (Snapshot, error) {
 	return snap, err
 }
 
+// Prime readies the store for the next Take without taking a checkpoint:
+// the first checkpoint of a workspace writes every file into the store,
+// which at 100,000 files takes tens of seconds, so a session primes it
+// while the user types. The files store has nothing to ready.
+func (s *Store) Prime(ctx context.Context) error {
+	if s.kind == KindFiles {
+		return nil
+	}
+	return s.git.prime(ctx)
+}
+
 // Preserve keeps the content of files tack's own tools are about to
 // change (absolute paths, or relative to the workspace). Only the files
 // store needs it; the git store sees every change at its next snapshot.

@@ -114,25 +114,48 @@ func (r *repo) take(ctx context.Context) (snap Snapshot, notice string, err erro
 	return snap, notice, err
 }
 
-func (r *repo) takeLocked(ctx context.Context) (Snapshot, error) {
+// prime brings the index up to the workspace and writes the objects of
+// its files, without a checkpoint: the next take then has only the
+// changes made since to do. It leaves the session's last checkpoint be,
+// so that take still lists what changed since it.
+func (r *repo) prime(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	unlock, err := lockStore(ctx, r.lock)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, _, err = r.index(ctx)
+	return err
+}
+
+// index stages the workspace as it is and writes its tree. The caller
+// holds the store lock.
+func (r *repo) index(ctx context.Context) (string, staging, error) {
 	if err := r.ensure(ctx); err != nil {
-		return Snapshot{}, err
+		return "", staging{}, err
 	}
 	r.removeStaleLocks()
 	st, err := r.status(ctx)
 	if err != nil {
-		return Snapshot{}, err
+		return "", staging{}, err
 	}
 	work := r.classify(st)
 	if len(work.add) > r.opts.MaxFiles {
-		return Snapshot{}, fmt.Errorf("%w: the workspace has more than %d files that its ignore rules keep; "+
+		return "", staging{}, fmt.Errorf("%w: the workspace has more than %d files that its ignore rules keep; "+
 			"add ignore rules (.gitignore) for generated files, or raise [checkpoints] max_files",
 			ErrUnavailable, r.opts.MaxFiles)
 	}
 	if err := r.stage(ctx, work); err != nil {
-		return Snapshot{}, err
+		return "", staging{}, err
 	}
 	tree, err := r.line(ctx, nil, "write-tree")
+	return tree, work, err
+}
+
+func (r *repo) takeLocked(ctx context.Context) (Snapshot, error) {
+	tree, work, err := r.index(ctx)
 	if err != nil {
 		return Snapshot{}, err
 	}

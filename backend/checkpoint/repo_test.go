@@ -368,3 +368,24 @@ func TestAStoreThatCannotBeWrittenSaysToMakeTackHomeWritable(t *testing.T) {
 		})
 	}
 }
+
+// A new process primes the store while the user types; its first
+// checkpoint must still list what changed since the session's last one
+// (made outside tack while it was closed), and prime takes none itself.
+func TestPrimingKeepsWhatChangedSinceTheSessionsLastCheckpoint(t *testing.T) {
+	needGit(t)
+	ws, home := t.TempDir(), t.TempDir()
+	writeFiles(t, ws, map[string]string{"a": "1", "b": "1"})
+	last := take(t, openStore(t, home, ws, "s1"))
+	writeFiles(t, ws, map[string]string{"a": "changed while tack was closed", "c/new": "x"})
+	s := openStore(t, home, ws, "s1", func(o *Options) { o.Last = last.ID })
+	if err := s.Prime(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if refs := s.git.mustRun(t, "for-each-ref", refPrefix); strings.Count(refs, "\n") != 1 {
+		t.Errorf("want priming to add no checkpoint, the refs are\n%s", refs)
+	}
+	if got := take(t, s).Changed; !slices.Equal(got, []string{"a", "c/new"}) {
+		t.Errorf("want the first checkpoint after priming to list a and c/new, got %v", got)
+	}
+}
