@@ -75,6 +75,10 @@ func (d *door) input(in input) (int, bool) {
 			d.s.Broker.FailAll(interact.ErrStdinClosed)
 			d.active = nil
 		}
+		if d.terminal && d.s != nil && d.working() {
+			// Ctrl+D while work runs: say why tack does not leave yet.
+			d.r.Write("\r\x1b[K" + leavingText + "\n")
+		}
 	case d.active != nil:
 		d.answer(in.line)
 	case strings.TrimSpace(in.line) == "" || d.leaving:
@@ -83,6 +87,9 @@ func (d *door) input(in input) (int, bool) {
 	}
 	return 0, false
 }
+
+// leavingText answers Ctrl+D at a terminal while a turn or command runs.
+const leavingText = "Input ended: tack exits once the running work ends; Ctrl+C cancels it."
 
 // queuedLines is how many read lines have not reached the agent.
 func (d *door) queuedLines() int { return len(d.queue) }

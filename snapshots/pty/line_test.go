@@ -177,3 +177,21 @@ func TestLineModeSIGTERMEndsAHungCompactWithTheTerminalRestored(t *testing.T) {
 	assertCooked(t, r)
 	assertResumeLineLast(t, r, assertRestored(t, r))
 }
+
+// TestLineModeCtrlDDuringAHungCompactSaysWhyAndCtrlCLeaves: Ctrl+D ends
+// input but the running command holds the exit, so line mode says so; the
+// Ctrl+C it points to cancels the command, and tack leaves with the
+// terminal restored.
+func TestLineModeCtrlDDuringAHungCompactSaysWhyAndCtrlCLeaves(t *testing.T) {
+	r, _ := hungCompact(t)
+	ctrl('d')(r)
+	r.waitScreen("the reason tack stays", []string{"Input ended: tack exits once the running work ends; Ctrl+C cancels it."}, nil)
+	ctrl('c')(r)
+	if code := r.exitCode(); code != 0 {
+		t.Errorf("want exit code 0 once the cancelled command settled, got %d; the screen is:\n%s", code, frame(r.Screen()))
+	}
+	if !strings.Contains(r.Screen(), "command cancelled") {
+		t.Errorf("want the command shown cancelled, got:\n%s", frame(r.Screen()))
+	}
+	assertCooked(t, r)
+}
