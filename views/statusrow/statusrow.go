@@ -38,20 +38,23 @@ type Status struct {
 }
 
 // Render returns the row at width. The right side (queued count and
-// badges) always wins; the left side is clipped to what remains.
+// badges) always wins; the left side gives up its least useful pieces
+// until it fits in what remains (the cache share, the token totals, the
+// path and branch, the off-peak mark, the effort, the model), keeping the
+// context share and the cost longest, and is clipped past that.
 func Render(s Status, width int, th theme.Theme) string {
 	right := rightSide(s, th)
 	rw := ansi.StringWidth(right)
 	if rw >= width {
 		return ansi.Truncate(right, width, "")
 	}
-	left := ""
-	if lt := leftText(s); lt != "" {
-		left = th.Dim.Render(lt)
-	}
 	room := width - rw
 	if right != "" {
 		room-- // one column between the sides
+	}
+	left := ""
+	if lt := fit(leftParts(s), max(room, 0)); lt != "" {
+		left = th.Dim.Render(lt)
 	}
 	left = ansi.Truncate(left, max(room, 0), "…")
 	gap := width - ansi.StringWidth(left) - rw
@@ -61,40 +64,91 @@ func Render(s Status, width int, th theme.Theme) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-// leftText is `~/proj (main)  model effort  ↑in ↓out  cache N%  N% context  $cost [off-peak]`.
-func leftText(s Status) string {
-	var parts []string
+// part is one piece of the left side; the piece of the lowest rank goes
+// first when the row is too narrow.
+type part struct {
+	text string
+	rank int
+}
+
+const (
+	rankCache = iota
+	rankTokens
+	rankWhere
+	rankOffPeak
+	rankEffort
+	rankModel
+	rankCost
+	rankContext
+)
+
+// fit joins the parts in order, leaving out the lowest-ranked ones until
+// the text is at most width wide; the last one left may still be wider.
+func fit(parts []part, width int) string {
+	for {
+		text := join(parts)
+		if ansi.StringWidth(text) <= width || len(parts) <= 1 {
+			return text
+		}
+		low := 0
+		for i, p := range parts {
+			if p.rank < parts[low].rank {
+				low = i
+			}
+		}
+		parts = append(parts[:low:low], parts[low+1:]...)
+	}
+}
+
+// join is the parts separated by two spaces; the off-peak mark and the
+// effort follow what they qualify after one.
+func join(parts []part) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			if p.rank == rankOffPeak || p.rank == rankEffort {
+				b.WriteString(" ")
+			} else {
+				b.WriteString("  ")
+			}
+		}
+		b.WriteString(p.text)
+	}
+	return b.String()
+}
+
+// leftParts are `~/proj (main)  model effort  ↑in ↓out  cache N%  N% context  $cost [off-peak]`.
+func leftParts(s Status) []part {
+	var parts []part
 	if s.Cwd != "" {
 		where := textfmt.SanitizeLine(textfmt.HomeRel(s.Cwd, s.Home))
 		if s.Branch != "" {
 			where += " (" + textfmt.SanitizeLine(s.Branch) + ")"
 		}
-		parts = append(parts, where)
+		parts = append(parts, part{where, rankWhere})
 	}
 	if s.Model != "" {
-		m := textfmt.SanitizeLine(s.Model)
+		parts = append(parts, part{textfmt.SanitizeLine(s.Model), rankModel})
 		if s.Effort != "" {
-			m += " " + textfmt.SanitizeLine(s.Effort)
+			parts = append(parts, part{textfmt.SanitizeLine(s.Effort), rankEffort})
 		}
-		parts = append(parts, m)
 	}
 	if s.Uncached+s.CacheRead+s.Output > 0 {
-		parts = append(parts, "↑"+textfmt.Compact(s.Uncached)+" ↓"+textfmt.Compact(s.Output))
+		parts = append(parts, part{"↑" + textfmt.Compact(s.Uncached) + " ↓" + textfmt.Compact(s.Output), rankTokens})
 		if prompt := s.Uncached + s.CacheRead; prompt > 0 {
-			parts = append(parts, "cache "+strconv.Itoa(s.CacheRead*100/prompt)+"%")
+			parts = append(parts, part{"cache " + strconv.Itoa(s.CacheRead*100/prompt) + "%", rankCache})
 		}
 	}
 	if s.ContextPct >= 0 && (s.ContextPct > 0 || s.Uncached+s.CacheRead > 0) {
-		parts = append(parts, strconv.Itoa(s.ContextPct)+"% context")
+		parts = append(parts, part{strconv.Itoa(s.ContextPct) + "% context", rankContext})
 	}
 	if s.Cost > 0 {
-		cost := textfmt.Cost(s.Cost)
+		parts = append(parts, part{textfmt.Cost(s.Cost), rankCost})
 		if s.OffPeak {
-			cost += " off-peak"
+			parts = append(parts, part{"off-peak", rankOffPeak})
 		}
-		parts = append(parts, cost)
 	}
-	return strings.Join(parts, "  ")
+	return parts
 }
 
 func rightSide(s Status, th theme.Theme) string {
