@@ -46,7 +46,7 @@ type openedMsg struct {
 
 // NewFirstRun makes the first-run screen.
 func NewFirstRun(o FirstRunOptions) *FirstRun {
-	return &FirstRun{opts: o, theme: theme.New(o.Chat.Colour), width: max(o.Chat.Width, 20), height: max(o.Chat.Height, 6)}
+	return &FirstRun{opts: o, theme: theme.NewOn(o.Chat.Background, o.Chat.Colour), width: max(o.Chat.Width, 20), height: max(o.Chat.Height, 6)}
 }
 
 // Init does nothing.

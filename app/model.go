@@ -39,6 +39,9 @@ type Options struct {
 	Getenv func(string) string
 	// Colour paints the 16-colour palette; false keeps attributes only.
 	Colour bool
+	// Background is the terminal's background (theme = auto|dark|light,
+	// COLORFGBG): colours are picked to read on it.
+	Background theme.Background
 	// Welcome is the banner subtitle until the session has a title.
 	Welcome string
 	// Prompt, when set, is sent as the first prompt once the program runs.
@@ -128,7 +131,7 @@ func New(o Options) *Model {
 	ctx, stop := context.WithCancel(context.Background())
 	m := &Model{
 		opts: o, be: o.Backend, ctx: ctx, stop: stop,
-		theme:  theme.New(o.Colour),
+		theme:  theme.NewOn(o.Background, o.Colour),
 		width:  max(o.Width, minWidth),
 		height: max(o.Height, 1),
 		status: agent.StatusIdle,
@@ -137,7 +140,7 @@ func New(o Options) *Model {
 		uses:   map[string]int{},
 	}
 	m.bindings = chatKeys(keyTable())
-	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Reasoning: o.ShowReasoning, Cards: cards.Collapsed})
+	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Background: o.Background, Reasoning: o.ShowReasoning, Cards: cards.Collapsed})
 	m.editor = editor.New(m.theme, m.width)
 	m.menu = complete.NewMenu(m.theme)
 	m.layout()
@@ -229,7 +232,7 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 func (m *Model) layout() {
 	m.editor.SetWidth(m.width)
 	m.tr.SetSettings(transcript.Settings{
-		Width: m.width, Colour: m.opts.Colour,
+		Width: m.width, Colour: m.opts.Colour, Background: m.opts.Background,
 		Reasoning: m.tr.Settings().Reasoning, Cards: m.tr.Settings().Cards,
 	})
 }

@@ -27,7 +27,9 @@ type File struct {
 	Effort         string `toml:"effort"`
 	PermissionMode string `toml:"permission_mode"`
 	Color          *bool  `toml:"color"`
-	Welcome        string `toml:"welcome"`
+	// Theme is the terminal's background: auto (detect it), dark or light.
+	Theme   string `toml:"theme"`
+	Welcome string `toml:"welcome"`
 	// BaseURL replaces the base URL of the provider in use; an explicit
 	// variable (DEEPSEEK_BASE_URL, OPENAI_BASE_URL) still wins.
 	BaseURL   string     `toml:"base_url"`
@@ -178,6 +180,11 @@ func Load(home string) (File, error) {
 func (f File) validate() error {
 	if err := f.Checkpoints.validate(); err != nil {
 		return err
+	}
+	switch f.Theme {
+	case "", "auto", "dark", "light":
+	default:
+		return fmt.Errorf("theme = %q: want auto, dark or light", f.Theme)
 	}
 	seen := map[string]bool{}
 	for i, p := range f.Providers {

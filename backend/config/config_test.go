@@ -244,3 +244,21 @@ func TestCheckpointsTableIsReadAndChecked(t *testing.T) {
 		t.Errorf("want a negative keep_days refused by name, got %v", err)
 	}
 }
+
+func TestThemeTakesAutoDarkOrLight(t *testing.T) {
+	for src, want := range map[string]string{`theme = "light"`: "", `theme = "auto"`: "", `theme = "solarized"`: "want auto, dark or light"} {
+		home := t.TempDir()
+		if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Load(home)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: want it read, got %v", src, err)
+		case want == "" && f.Theme == "":
+			t.Errorf("%s: want the theme kept, got none", src)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: want an error with %q, got %v", src, want, err)
+		}
+	}
+}

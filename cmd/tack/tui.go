@@ -17,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/workspace"
 	"github.com/tack-agent/tack/views/iostreams"
+	"github.com/tack-agent/tack/views/theme"
 )
 
 // runTUI runs the full-screen program. The session is opened before the
@@ -122,15 +123,17 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 // colour and size (from the terminal seam) and the initial task.
 func chatOptions(lo launch.Options, o options, s *launch.Session, ios *iostreams.IOStreams) app.Options {
 	cwd := lo.Cwd
-	welcome := ""
+	welcome, themeSetting := "", ""
 	if s != nil {
 		cwd = s.Cwd
-		welcome = s.Config.Welcome
+		welcome, themeSetting = s.Config.Welcome, s.Config.Theme
 	}
+	// The config was validated when it was loaded; COLORFGBG is only read.
+	bg, _, _ := theme.Detect(themeSetting, lo.Getenv("COLORFGBG"))
 	w, h, _ := ios.Size()
 	return app.Options{
 		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: workspace.Branch(cwd),
-		Colour: ios.ColorEnabled(), Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
+		Colour: ios.ColorEnabled(), Background: bg, Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
 	}
 }
 

@@ -26,7 +26,7 @@ func body(t Tool, c card.Card, mode Mode, width int, th theme.Theme) []row {
 	case len(c.Todos) > 0:
 		rows = todoRows(c.Todos, th)
 	case c.Markdown && c.Body != "":
-		for _, l := range markdown.New(markdown.Options{Colour: th.Colour}).Render(c.Body, width) {
+		for _, l := range markdown.New(markdown.Options{Colour: th.Colour, Background: th.Background}).Render(c.Body, width) {
 			rows = append(rows, row{text: l, styled: true})
 		}
 		rows = collapse(rows, mode, th)

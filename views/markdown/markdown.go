@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/views/theme"
 )
 
 // maxRenderers bounds the per-width renderers kept; a resize drag visits
@@ -25,6 +26,8 @@ type Options struct {
 	// Dim renders the whole document faint and italic, for reasoning.
 	// glamour has no faint attribute, so faint is added to each line.
 	Dim bool
+	// Background picks colours that read on it.
+	Background theme.Background
 }
 
 // Renderer turns Markdown into lines. It keeps one glamour TermRenderer per
@@ -90,7 +93,7 @@ func (r *Renderer) renderer(width int) (*glamour.TermRenderer, error) {
 		return tr, nil
 	}
 	tr, err := glamour.NewTermRenderer(
-		glamour.WithStyles(styleConfig(r.opts.Colour, r.opts.Dim)),
+		glamour.WithStyles(styleConfig(r.opts.Colour, r.opts.Dim, r.opts.Background)),
 		glamour.WithWordWrap(width),
 		glamour.WithChromaFormatter("terminal16"),
 	)

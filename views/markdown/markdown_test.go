@@ -1,12 +1,14 @@
 package markdown
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/snapshots/testkit/palette"
+	"github.com/tack-agent/tack/views/theme"
 )
 
 const sample = "# Title\n\nSome *emphasis*, **bold**, `code` and a [link](https://example.com).\n\n" +
@@ -91,5 +93,28 @@ func TestRenderSetsQuotesInItalic(t *testing.T) {
 	lines := New(Options{Colour: true}).Render("> quoted words", 60)
 	if len(lines) != 1 || !strings.Contains(lines[0], "\x1b[3m") || ansi.Strip(lines[0]) != "│ quoted words" {
 		t.Fatalf("want one italic quote row `│ quoted words`, got %q", lines)
+	}
+}
+
+// unreadableOnWhite are the SGR foregrounds that vanish on a light
+// background: yellow, cyan and light grey and white.
+var unreadableOnWhite = map[string]bool{"33": true, "93": true, "36": true, "96": true, "37": true, "97": true}
+
+func TestRenderOnALightBackgroundAvoidsColoursThatVanishOnWhite(t *testing.T) {
+	src := "## Head\n\nSee `code` and [a link](https://go.dev).\n\n```go\n// greet says hello\nfunc greet(n int) string { return fmt.Sprintf(\"%d\", n) }\n```\n\n```python\n@decorator\nclass A: x = 'str' # c\n```"
+	light := strings.Join(New(Options{Colour: true, Background: theme.Light}).Render(src, 80), "\n")
+	for _, m := range regexp.MustCompile("\x1b\\[([0-9;]*)m").FindAllStringSubmatch(light, -1) {
+		for _, p := range strings.Split(m[1], ";") {
+			if unreadableOnWhite[p] {
+				t.Fatalf("want no colour that vanishes on white, got SGR %q in %q", m[0], light)
+			}
+		}
+	}
+	dark := strings.Join(New(Options{Colour: true}).Render(src, 80), "\n")
+	if dark == light {
+		t.Fatal("want the light rendering to differ from the dark one")
+	}
+	if ansi.Strip(dark) != ansi.Strip(light) {
+		t.Fatalf("want the same text on both backgrounds, got\n%s\nand\n%s", ansi.Strip(dark), ansi.Strip(light))
 	}
 }

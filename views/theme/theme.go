@@ -3,7 +3,13 @@
 // background, so the user's terminal theme decides how everything looks.
 package theme
 
-import "charm.land/lipgloss/v2"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
 
 // Theme holds one style per role. Roles render text with the terminal's
 // default background everywhere; Selection uses reverse video.
@@ -13,6 +19,8 @@ type Theme struct {
 	// and no attribute, so no SGR sequence at all; lists then show their
 	// selection by a marker alone (see Mark).
 	Colour bool
+	// Background is the background the colours were picked for.
+	Background Background
 
 	Plain   lipgloss.Style // default foreground, no attributes
 	Bold    lipgloss.Style
@@ -42,8 +50,22 @@ type Theme struct {
 	SelectionMatch lipgloss.Style
 }
 
-// New returns the palette; colour false returns plain text for every role.
-func New(colour bool) Theme {
+// Background is the terminal's background: the palette picks colours that
+// read on it (yellow and cyan are unreadable on white).
+type Background int
+
+const (
+	Dark Background = iota
+	Light
+)
+
+// New returns the palette for a dark background; colour false returns
+// plain text for every role.
+func New(colour bool) Theme { return NewOn(Dark, colour) }
+
+// NewOn returns the palette for background bg; colour false returns plain
+// text for every role.
+func NewOn(bg Background, colour bool) Theme {
 	if !colour {
 		return plain()
 	}
@@ -51,17 +73,25 @@ func New(colour bool) Theme {
 	accent := base.Foreground(lipgloss.BrightMagenta)
 	green := base.Foreground(lipgloss.Green)
 	red := base.Foreground(lipgloss.Red)
+	warning := base.Foreground(lipgloss.Yellow)
+	code := base.Foreground(lipgloss.Cyan)
+	if bg == Light {
+		accent = base.Foreground(lipgloss.Magenta)
+		warning = base.Foreground(lipgloss.Red).Bold(true)
+		code = base.Foreground(lipgloss.Blue)
+	}
 	label := accent.Bold(true)
 	return Theme{
 		Colour:         true,
+		Background:     bg,
 		Plain:          base,
 		Bold:           base.Bold(true),
 		Accent:         accent,
 		Dim:            base.Faint(true),
 		Success:        green,
-		Warning:        base.Foreground(lipgloss.Yellow),
+		Warning:        warning,
 		Error:          red,
-		Code:           base.Foreground(lipgloss.Cyan),
+		Code:           code,
 		Header:         label.Underline(true),
 		Label:          label,
 		Reasoning:      base.Faint(true).Italic(true),
@@ -111,4 +141,30 @@ func (t Theme) Roles() []Role {
 type Role struct {
 	Name  string
 	Style lipgloss.Style
+}
+
+// Detect reads the `theme` setting (auto, dark or light; empty is auto)
+// and, for auto, the COLORFGBG variable some terminals set ("fg;bg", the
+// background a palette index: 7 and 9–15 but 8 are light). known is false
+// when auto found nothing to go by: the caller may ask the terminal (OSC
+// 11) and otherwise keeps Dark.
+func Detect(setting, colorfgbg string) (bg Background, known bool, err error) {
+	switch setting {
+	case "dark":
+		return Dark, true, nil
+	case "light":
+		return Light, true, nil
+	case "", "auto":
+	default:
+		return Dark, false, fmt.Errorf("theme = %q: want auto, dark or light", setting)
+	}
+	parts := strings.Split(colorfgbg, ";")
+	n, err := strconv.Atoi(parts[len(parts)-1])
+	if colorfgbg == "" || err != nil || n < 0 || n > 15 {
+		return Dark, false, nil
+	}
+	if n == 7 || n > 8 {
+		return Light, true, nil
+	}
+	return Dark, true, nil
 }

@@ -1,6 +1,7 @@
 package theme
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -48,5 +49,47 @@ func TestRolesPaintTheirColours(t *testing.T) {
 		if got := palette.StyleDump(tt.out); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: want SGR %s, got %q", tt.name, tt.want, got)
 		}
+	}
+}
+
+func TestLightPaletteAvoidsYellowAndCyan(t *testing.T) {
+	th := NewOn(Light, true)
+	for _, r := range th.Roles() {
+		out := r.Style.Render("x")
+		for _, m := range regexp.MustCompile("\x1b\\[([0-9;]*)m").FindAllStringSubmatch(out, -1) {
+			for _, p := range strings.Split(m[1], ";") {
+				if p == "33" || p == "93" || p == "36" || p == "96" || p == "37" || p == "97" {
+					t.Errorf("role %s: want no yellow, cyan or white on a light background, got %q", r.Name, out)
+				}
+			}
+		}
+	}
+	if NewOn(Light, true).Code.Render("x") == New(true).Code.Render("x") {
+		t.Error("want code in another colour on a light background")
+	}
+}
+
+func TestParseBackground(t *testing.T) {
+	for _, c := range []struct {
+		setting, colorfgbg string
+		want               Background
+		known              bool
+	}{
+		{"dark", "0;15", Dark, true},
+		{"light", "", Light, true},
+		{"auto", "0;15", Light, true},
+		{"auto", "15;0", Dark, true},
+		{"auto", "0;default;15", Light, true},
+		{"auto", "7;8", Dark, true},
+		{"auto", "", Dark, false},
+		{"", "junk", Dark, false},
+	} {
+		bg, known, err := Detect(c.setting, c.colorfgbg)
+		if err != nil || bg != c.want || known != c.known {
+			t.Errorf("Detect(%q, %q) = %v, %v, %v; want %v, %v", c.setting, c.colorfgbg, bg, known, err, c.want, c.known)
+		}
+	}
+	if _, _, err := Detect("solarized", ""); err == nil || !strings.Contains(err.Error(), "auto, dark or light") {
+		t.Errorf("want an error naming the choices, got %v", err)
 	}
 }

@@ -41,6 +41,8 @@ type Settings struct {
 	Reasoning bool
 	// Colour paints the palette; off leaves attributes only.
 	Colour bool
+	// Background is the terminal's, for colours that read on it.
+	Background theme.Background
 }
 
 // NoticeKind is the tone of a notice.
@@ -93,9 +95,9 @@ func New(s Settings) *Transcript {
 }
 
 func (t *Transcript) palette() {
-	t.th = theme.New(t.set.Colour)
-	t.md = markdown.New(markdown.Options{Colour: t.set.Colour})
-	t.mdDim = markdown.New(markdown.Options{Colour: t.set.Colour, Dim: true})
+	t.th = theme.NewOn(t.set.Background, t.set.Colour)
+	t.md = markdown.New(markdown.Options{Colour: t.set.Colour, Background: t.set.Background})
+	t.mdDim = markdown.New(markdown.Options{Colour: t.set.Colour, Dim: true, Background: t.set.Background})
 }
 
 // Settings returns the current display settings.
