@@ -42,6 +42,9 @@ type Options struct {
 	// Background is the terminal's background (theme = auto|dark|light,
 	// COLORFGBG): colours are picked to read on it.
 	Background theme.Background
+	// Notify announces a turn's end while the terminal is not focused
+	// (the bell when empty).
+	Notify Notify
 	// Welcome is the banner subtitle until the session has a title.
 	Welcome string
 	// Prompt, when set, is sent as the first prompt once the program runs.
@@ -111,8 +114,9 @@ type Model struct {
 	scroll   int // rows above the bottom; 0 follows new output
 	earlier  earlier
 	mouse    bool
-	armedCtC bool   // a second Ctrl+C exits
-	armedEsc bool   // a second Esc opens the rewind picker
+	armedCtC bool // a second Ctrl+C exits
+	armedEsc bool // a second Esc opens the rewind picker
+	focus    focus
 	hint     string // a one-row reminder above the editor, until the next key
 	exiting  bool   // exit once the running turn ends
 	shells   int    // `!command`s run, to name their cards
@@ -195,6 +199,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.readEarlier()
 	case tickMsg:
 		return m, m.ticked()
+	case tea.FocusMsg:
+		m.focus.away = false
+		return m, nil
+	case tea.BlurMsg:
+		m.focus.away = true
+		return m, nil
 	}
 	return m, m.updateOther(msg)
 }
@@ -333,6 +343,7 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	m.model = msg.model
 	m.permission = msg.permission
 	before := m.tr.Lines()
+	wasRunning := m.running()
 	var reads, tick tea.Cmd
 	for _, e := range msg.events {
 		if m.track(e) {
@@ -370,7 +381,11 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	if m.exiting && m.status == agent.StatusIdle {
 		return tea.Quit
 	}
-	return tea.Batch(pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be), reads, tick)
+	var notice tea.Cmd
+	if wasRunning && !m.running() {
+		notice = m.turnEnded(m.proj.Title())
+	}
+	return tea.Batch(pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be), reads, tick, notice)
 }
 
 // running reports whether a turn is in progress.

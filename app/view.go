@@ -35,6 +35,7 @@ func (m *Model) View() tea.View {
 	cut := max(len(rows)-m.height, 0)
 	v := tea.NewView(strings.Join(rows[cut:], "\n"))
 	v.AltScreen = true
+	v.ReportFocus = m.opts.Notify != NotifyOff
 	if m.mouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}

@@ -28,7 +28,10 @@ type File struct {
 	PermissionMode string `toml:"permission_mode"`
 	Color          *bool  `toml:"color"`
 	// Theme is the terminal's background: auto (detect it), dark or light.
-	Theme   string `toml:"theme"`
+	Theme string `toml:"theme"`
+	// Notify announces a turn's end while the terminal is not focused:
+	// bell (default), osc9 (a desktop notification) or off.
+	Notify  string `toml:"notify"`
 	Welcome string `toml:"welcome"`
 	// BaseURL replaces the base URL of the provider in use; an explicit
 	// variable (DEEPSEEK_BASE_URL, OPENAI_BASE_URL) still wins.
@@ -185,6 +188,11 @@ func (f File) validate() error {
 	case "", "auto", "dark", "light":
 	default:
 		return fmt.Errorf("theme = %q: want auto, dark or light", f.Theme)
+	}
+	switch f.Notify {
+	case "", "bell", "osc9", "off":
+	default:
+		return fmt.Errorf("notify = %q: want bell, osc9 or off", f.Notify)
 	}
 	seen := map[string]bool{}
 	for i, p := range f.Providers {

@@ -245,8 +245,9 @@ func TestCheckpointsTableIsReadAndChecked(t *testing.T) {
 	}
 }
 
-func TestThemeTakesAutoDarkOrLight(t *testing.T) {
-	for src, want := range map[string]string{`theme = "light"`: "", `theme = "auto"`: "", `theme = "solarized"`: "want auto, dark or light"} {
+func TestThemeAndNotifyTakeTheirChoices(t *testing.T) {
+	for src, want := range map[string]string{`theme = "light"`: "", `theme = "auto"`: "", `theme = "solarized"`: "want auto, dark or light",
+		`notify = "loud"`: "want bell, osc9 or off"} {
 		home := t.TempDir()
 		if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
 			t.Fatal(err)

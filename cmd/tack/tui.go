@@ -123,17 +123,18 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 // colour and size (from the terminal seam) and the initial task.
 func chatOptions(lo launch.Options, o options, s *launch.Session, ios *iostreams.IOStreams) app.Options {
 	cwd := lo.Cwd
-	welcome, themeSetting := "", ""
+	welcome, themeSetting, notifySetting := "", "", ""
 	if s != nil {
 		cwd = s.Cwd
-		welcome, themeSetting = s.Config.Welcome, s.Config.Theme
+		welcome, themeSetting, notifySetting = s.Config.Welcome, s.Config.Theme, s.Config.Notify
 	}
 	// The config was validated when it was loaded; COLORFGBG is only read.
 	bg, _, _ := theme.Detect(themeSetting, lo.Getenv("COLORFGBG"))
+	notify, _ := app.ParseNotify(notifySetting)
 	w, h, _ := ios.Size()
 	return app.Options{
 		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: workspace.Branch(cwd),
-		Colour: ios.ColorEnabled(), Background: bg, Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
+		Colour: ios.ColorEnabled(), Background: bg, Notify: notify, Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
 	}
 }
 
