@@ -9,16 +9,23 @@ import (
 )
 
 // A remembered bash prefix is a list of literal words: the program and,
-// when it has one, its subcommand ("git status", "go test", "ls"). A later
-// command runs without asking only if the shell parser can see every
-// program it would run, and each of those simple commands begins with a
-// remembered prefix, word for word.
+// when it has one, its subcommand ("git status", "go test", "ls"). It is
+// remembered together with how far it may leave the sandbox (nothing
+// beyond a question's "for this session" in ask mode, network, or outside
+// the sandbox altogether), and a later command is covered only if the shell
+// parser can see every program it would run, and each of those simple
+// commands begins with a remembered prefix, word for word.
 //
 // The matcher is deliberately narrow. It asks whenever:
-//   - the command does not parse;
+//   - the command does not parse, or holds something the parser cannot
+//     follow bash into (accounted.go: arithmetic, parameter expansions
+//     beyond a name, backquotes, process substitution, "$(" in literal
+//     text, /dev/tcp);
 //   - a simple command assigns variables (FOO=1 git status), or its
 //     program or prefix words are not plain literals (variables, command
 //     substitutions, globs, backslashes);
+//   - a simple command uses a dangerous form of its program (dangerous.go:
+//     git -c, find -exec, sed -i, go test -exec …);
 //   - it uses a construct other than simple commands joined by lists,
 //     pipelines, &&, ||, subshells and { } groups: if, for, while, case,
 //     [[ ]], (( )), declarations, function definitions, coprocesses;
@@ -28,10 +35,8 @@ import (
 //     that is a write. Redirections to /dev/null and between descriptors
 //     (2>&1) are allowed, and so is reading a file with <.
 //
-// Command substitutions $(…) and `…`, process substitutions <(…) and >(…),
-// and here-documents are looked into: the commands inside must match too.
-// Once a prefix matches, the remaining arguments are trusted: remembering
-// "find" also allows "find -exec", so the dialog shows the exact prefix.
+// Command substitutions $(…) and here-documents are looked into: the
+// commands inside must match too.
 
 // runsOtherPrograms reports whether program's arguments are themselves
 // commands.
@@ -74,6 +79,18 @@ func takesSubcommand(program string) bool {
 	return true
 }
 
+// requiresSubcommand reports whether program does such different things by
+// subcommand that remembering it alone would allow all of them.
+func requiresSubcommand(program string) bool {
+	switch program {
+	case "git", "go", "npm", "yarn", "pnpm", "bun", "deno", "cargo", "rustup", "pip", "pip3", "uv", "poetry",
+		"gh", "brew", "apt", "apt-get", "dnf", "mvn", "gradle", "./gradlew", "dotnet", "terraform", "helm",
+		"aws", "gcloud", "az", "kubectl", "docker", "podman", "systemctl":
+		return true
+	}
+	return false
+}
+
 var (
 	programWord    = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
 	subcommandWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:-]*$`)
@@ -101,13 +118,22 @@ func PrefixesFor(command string) ([]string, bool) {
 		return nil, false
 	}
 	var prefixes []string
-	collect := matcher{surface: true, allows: func(words []string, _ bool) bool {
-		if !programWord.MatchString(words[0]) || destroys(words[0]) {
+	if !accounted(f, command) {
+		return nil, false
+	}
+	collect := matcher{surface: true, allows: func(words []string, allLiteral bool) bool {
+		if !programWord.MatchString(words[0]) || destroys(words[0]) || dangerous(words, allLiteral) {
 			return false
 		}
 		prefix := words[0]
-		if len(words) > 1 && takesSubcommand(words[0]) && subcommandWord.MatchString(words[1]) {
+		hasSub := len(words) > 1 && takesSubcommand(words[0]) && subcommandWord.MatchString(words[1])
+		switch {
+		case hasSub:
 			prefix += " " + words[1]
+		case requiresSubcommand(words[0]):
+			// "git" alone would cover git push --force: such a program
+			// is remembered with its subcommand or not at all.
+			return false
 		}
 		if !slices.Contains(prefixes, prefix) {
 			prefixes = append(prefixes, prefix)
@@ -130,14 +156,17 @@ func covered(command string, prefixes []string) bool {
 		return false
 	}
 	f, ok := parse(command)
-	if !ok || len(f.Stmts) == 0 {
+	if !ok || len(f.Stmts) == 0 || !accounted(f, command) {
 		return false
 	}
 	var words [][]string
 	for _, p := range prefixes {
 		words = append(words, strings.Fields(p))
 	}
-	return matcher{allows: startsWithPrefix(words)}.stmts(f.Stmts)
+	starts := startsWithPrefix(words)
+	return matcher{allows: func(w []string, allLiteral bool) bool {
+		return starts(w, allLiteral) && !dangerous(w, allLiteral)
+	}}.stmts(f.Stmts)
 }
 
 // matcher walks a parsed command line and accepts it only when every

@@ -1,0 +1,135 @@
+package permission
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The forms below hide a command where a shell parser reads literal text,
+// or run one through an option of a program a prefix was remembered for.
+// Real bash is the oracle: each form is first run with bash to show that
+// it does run the hidden command (a form this bash does not run is
+// reported, not counted), and then the matcher must refuse it whatever was
+// remembered.
+
+// hiddenForms hide CMD in arithmetic, subscripts and expansions.
+var hiddenForms = []string{
+	`ls $(( '$(CMD)' ))`,
+	`ls $[ '$(CMD)' ]`,
+	`ls -la $(( '` + "`CMD`" + `' ))`,
+	`ls $(( 1 + '$(CMD)' ))`,
+	`ls $(( a['$(CMD)'] ))`,
+	`ls ${a['$(CMD)']}`,
+	`ls ${a[$(CMD)]}`,
+	`git status ${x[$(CMD)]}`,
+	`go test $(( '$(CMD)' )) ./...`,
+	`cat $(( '$(CMD)' ))`,
+	`ls ${BASH_COMMAND@P} '$(CMD)'`,
+	`test -v 'a[$(CMD)]'`,
+	`printf -v 'a[$(CMD)]' x`,
+	`read -r 'a[$(CMD)]' <<< x`,
+	`ls ${x:-$(CMD)}`,
+	`ls "${x:-` + "`CMD`" + `}"`,
+	`ls <(CMD)`,
+	"ls `CMD`",
+}
+
+// hiddenPrefixes are the prefixes remembered against hiddenForms.
+var hiddenPrefixes = []string{"ls", "git status", "go test", "cat", "test", "printf", "read"}
+
+// optionForms run CMD through an option or form of a remembered program.
+var optionForms = []struct{ form, needs string }{
+	{`git -c core.pager='CMD #' log -1`, "git"},
+	{`git -c alias.x='!CMD' x`, "git"},
+	{`git log -1 --output=pwned`, "git"},
+	{`go test -exec 'sh -c "CMD" --' ./nonexistent`, "go"},
+	{`go build -toolexec 'sh -c "CMD" --' ./nonexistent`, "go"},
+	{`find . -maxdepth 0 -exec sh -c 'CMD' \;`, "find"},
+	{`find ./nothing-here -delete`, "find"},
+	{`sed -n 's/x/CMD/e' <<< x`, "sed"},
+	{`sed -n '1e CMD' <<< x`, "sed"},
+	{`sed -n 'w pwned' <<< x`, "sed"},
+	{`sed -i s/a/b/ f`, "sed"},
+	{`awk 'BEGIN{system("CMD")}'`, "awk"},
+	{`awk 'BEGIN{print "x" | "sh"}'`, "awk"},
+	{`rg --pre 'sh' x .`, "rg"},
+	{`python3 -c 'import os; os.system("CMD")'`, "python3"},
+	{`tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='CMD' .`, "tar"},
+}
+
+// optionPrefixes are the prefixes remembered against optionForms.
+var optionPrefixes = []string{"git log", "git x", "go test", "go build", "find", "sed", "awk", "rg", "python3", "tar"}
+
+const marker = "touch pwned"
+
+// bashRuns reports whether real bash runs the hidden marker of form, in a
+// fresh directory holding a git repository (for the git forms).
+func bashRuns(t *testing.T, form string) bool {
+	t.Helper()
+	dir := t.TempDir()
+	git := exec.Command("git", "init", "-q")
+	git.Dir = dir
+	_ = git.Run()
+	cmd := exec.Command("bash", "-c", strings.ReplaceAll(form, "CMD", marker))
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1", "GOFLAGS=-mod=mod"}
+	_ = cmd.Run()
+	_, err := os.Stat(filepath.Join(dir, "pwned"))
+	return err == nil
+}
+
+func TestBypassFormsRunCodeInBashAndNoRememberedPrefixCoversThem(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed: the forms need it as the oracle")
+	}
+	ran := 0
+	for _, form := range hiddenForms {
+		if bashRuns(t, form) {
+			ran++
+		} else {
+			t.Logf("this bash does not run the hidden command of %q", form)
+		}
+		command := strings.ReplaceAll(form, "CMD", marker)
+		if covered(command, hiddenPrefixes) {
+			t.Errorf("covered(%q, %q): want refused, the command runs code the parser cannot see", command, hiddenPrefixes)
+		}
+		if p, ok := PrefixesFor(command); ok {
+			t.Errorf("PrefixesFor(%q): want nothing offered to remember, got %q", command, p)
+		}
+	}
+	if ran < len(hiddenForms)/2 {
+		t.Fatalf("want most forms to run their hidden command in real bash, %d of %d did", ran, len(hiddenForms))
+	}
+}
+
+func TestDangerousOptionsAreNeverCoveredByTheirPrefix(t *testing.T) {
+	for _, c := range optionForms {
+		command := strings.ReplaceAll(c.form, "CMD", marker)
+		if _, err := exec.LookPath(c.needs); err == nil && !bashRuns(t, c.form) {
+			t.Logf("%q did not run its marker here (it may need files it lacks); the matcher must refuse it anyway", command)
+		}
+		if covered(command, optionPrefixes) {
+			t.Errorf("covered(%q): want refused, the option runs or writes beyond its prefix", command)
+		}
+	}
+	for _, command := range []string{"git log -1 --oneline", "go test ./...", "find . -name '*.go'", "sed -n 1,5p f",
+		"sed 's/a/b/g' f", "awk '{print $1}' f", "rg -n x", "python3 script.py", "tar -tf x.tar"} {
+		if !covered(command, optionPrefixes) {
+			t.Errorf("covered(%q): want the plain use of a remembered program covered", command)
+		}
+	}
+}
+
+func TestProgramsWithSubcommandsAreNeverRememberedAlone(t *testing.T) {
+	for _, command := range []string{"git -C x status", "git --no-pager", "go", "npm", "docker ps"} {
+		if p, ok := PrefixesFor(command); ok {
+			t.Errorf("PrefixesFor(%q): want nothing remembered, got %q", command, p)
+		}
+	}
+	if covered("git push --force", []string{"git status"}) || covered("git reset --hard", []string{"git status"}) {
+		t.Error("want git status to cover only git status")
+	}
+}
