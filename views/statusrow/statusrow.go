@@ -31,10 +31,12 @@ type Status struct {
 	OffPeak bool
 	// Queued counts steering messages waiting for the running turn.
 	Queued int
-	// Mode is a permission mode badge shown when it is not the default.
+	// Mode is the permission badge: the mode and the sandbox's state
+	// ("auto · sandboxed").
 	Mode string
-	// PlanMode shows a `plan` badge.
-	PlanMode bool
+	// PlanMode draws the badge as plan mode's; Unconfined as a warning
+	// (no sandbox).
+	PlanMode, Unconfined bool
 }
 
 // Render returns the row at width. The right side (queued count and
@@ -153,11 +155,15 @@ func leftParts(s Status) []part {
 
 func rightSide(s Status, th theme.Theme) string {
 	var parts []string
-	if s.PlanMode {
-		parts = append(parts, th.Accent.Render("plan"))
-	}
 	if s.Mode != "" {
-		parts = append(parts, th.Warning.Render(textfmt.SanitizeLine(s.Mode)))
+		style := th.Dim
+		switch {
+		case s.Unconfined:
+			style = th.Warning
+		case s.PlanMode:
+			style = th.Accent
+		}
+		parts = append(parts, style.Render(textfmt.SanitizeLine(s.Mode)))
 	}
 	if s.Queued > 0 {
 		parts = append(parts, th.Warning.Render(strconv.Itoa(s.Queued)+" queued"))

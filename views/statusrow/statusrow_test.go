@@ -19,9 +19,14 @@ func TestStatusRowMatchesGoldenAt100And60(t *testing.T) {
 	th := theme.New(true)
 	s := full()
 	plan := s
-	plan.Mode, plan.PlanMode = "full-access", true
+	plan.Mode, plan.PlanMode = "plan · sandboxed", true
+	auto := s
+	auto.Mode = "auto · sandboxed"
+	open := s
+	open.Mode, open.Unconfined = "full-access · no sandbox", true
 	golden.Lines(t, "status", []string{
-		Render(s, 100, th), Render(s, 60, th), Render(plan, 100, th), Render(plan, 60, th), Render(Status{ContextPct: -1}, 60, th),
+		Render(s, 100, th), Render(s, 60, th), Render(plan, 100, th), Render(plan, 60, th),
+		Render(auto, 100, th), Render(open, 100, th), Render(open, 60, th), Render(Status{ContextPct: -1}, 60, th),
 	})
 }
 
