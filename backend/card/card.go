@@ -65,6 +65,12 @@ type TerminalView struct {
 	// kept in memory; Spill names the files that hold the whole streams.
 	DroppedLines int      `json:"dropped_lines,omitempty"`
 	Spill        []string `json:"spill,omitempty"`
+	// Refusal says what the sandbox refused the command and how to allow
+	// it, when its output shows a refusal.
+	Refusal string `json:"refusal,omitempty"`
+	// Sandbox names how the command was confined when not the default
+	// sandbox: "no sandbox", "read-only sandbox", "sandbox with network".
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // Failed reports whether the command did not succeed: a non-zero exit, a

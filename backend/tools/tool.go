@@ -20,9 +20,11 @@ type Access uint8
 const (
 	// AccessRead only observes (read, glob, grep). Never asks.
 	AccessRead Access = iota
-	// AccessEdit changes files in the workspace (write, edit).
+	// AccessEdit changes files (write, edit). A tool that is a Targeter
+	// names them, and edits outside the workspace ask.
 	AccessEdit
-	// AccessExec runs programs (bash).
+	// AccessExec runs programs (bash), inside the sandbox the gate grants
+	// (Call.Sandbox).
 	AccessExec
 	// AccessInteract talks to the user or the plan (ask_user_question,
 	// todo_write). Never asks.
@@ -44,6 +46,27 @@ const (
 type Scoped interface {
 	Scope(args json.RawMessage) string
 }
+
+// Escalating is a command tool whose calls may ask to leave the sandbox.
+type Escalating interface {
+	Escalation(args json.RawMessage) Escalation
+}
+
+// Escalation is what a command asks for beyond the default sandbox.
+type Escalation struct {
+	// Kind is EscalateNetwork, EscalateOutside, or "" for nothing.
+	Kind string
+	// Justification is the model's one line on why.
+	Justification string
+}
+
+// Escalation kinds.
+const (
+	// EscalateNetwork runs the command in the sandbox with network.
+	EscalateNetwork = "network"
+	// EscalateOutside runs the command without the sandbox.
+	EscalateOutside = "outside"
+)
 
 // Spec is the static description of a tool.
 type Spec struct {
@@ -119,7 +142,7 @@ type Tool interface {
 
 // Targeter is a tool that can say which files a call is about to change
 // (absolute paths), so that checkpoints kept without git can save what
-// those files held first.
+// those files held first, and edits outside the workspace can ask.
 type Targeter interface {
 	Targets(call Call) []string
 }

@@ -68,7 +68,9 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 		rows = collapse(rows, mode, th)
 	}
 	if cwd := textfmt.SanitizeLine(v.Cwd); cwd != "" {
-		rows = append(rows, row{text: "in " + cwd, style: th.Dim, clip: true})
+		rows = append(rows, row{text: "in " + cwd + sandboxNote(v), style: th.Dim, clip: true})
+	} else if sb := sandboxNote(v); sb != "" {
+		rows = append(rows, row{text: strings.TrimPrefix(sb, " · "), style: th.Dim, clip: true})
 	}
 	if v.DroppedLines > 0 {
 		rows = append(rows, row{text: droppedNotice(v), style: th.Warning})
@@ -90,6 +92,9 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 	default:
 		rows = append(rows, collapse(output, mode, th)...)
 	}
+	if r := textfmt.SanitizeLine(v.Refusal); r != "" {
+		rows = append(rows, row{text: r, style: th.Warning})
+	}
 	if end, failed := ending(v); end != "" {
 		style := th.Dim
 		if failed {
@@ -98,6 +103,15 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 		rows = append(rows, row{text: end, style: style, clip: true})
 	}
 	return rows
+}
+
+// sandboxNote names how the command was confined when that was not the
+// default sandbox (" · no sandbox"), or is "".
+func sandboxNote(v card.TerminalView) string {
+	if sb := textfmt.SanitizeLine(v.Sandbox); sb != "" {
+		return " · " + sb
+	}
+	return ""
 }
 
 // droppedNotice says that the start of a long output was not kept, how long

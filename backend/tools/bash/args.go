@@ -21,6 +21,8 @@ type bashArgs struct {
 	Timeout    time.Duration
 	Workdir    string
 	Background bool
+	// Escalation is what the call asks for beyond the sandbox.
+	Escalation tools.Escalation
 }
 
 // fields splits an arguments object into its raw members.
@@ -71,7 +73,8 @@ func parseBashArgs(raw json.RawMessage) (bashArgs, error) {
 			return a, errors.New("invalid run_in_background: expected a boolean")
 		}
 	}
-	return a, nil
+	a.Escalation, err = parseEscalation(m)
+	return a, err
 }
 
 // taskIDNames are the names of bash_output's and bash_kill's one

@@ -21,7 +21,9 @@ const bashSchema = `{
     "description": {"type": "string", "description": "What the command does, in active voice, 5-10 words (shown to the user; no effect on execution). Examples: \"ls\" -> \"List files in current directory\"; \"git status\" -> \"Show working tree status\"."},
     "timeoutMs": {"type": "number", "description": "Timeout in milliseconds (default %[1]d, at most %[2]d; timeout is taken too). Ignored with run_in_background."},
     "workdir": {"type": "string", "description": "Directory to run in. Defaults to the session's working directory; a relative path is resolved against it."},
-    "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once. No timeout applies."}
+    "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once. No timeout applies."},
+    "sandbox": {"type": "string", "enum": ["network", "outside"], "description": "Ask to leave the sandbox for this command: \"network\" to reach the network, \"outside\" to run without the sandbox (writes anywhere). The user is asked first. Leave it out for everything else."},
+    "justification": {"type": "string", "description": "With sandbox: one line telling the user why the command needs it."}
   },
   "required": ["command", "description"],
   "additionalProperties": false
@@ -80,21 +82,62 @@ func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
 	if a.Background {
 		return b.ts.startTask(a, spec, env)
 	}
+	r, failed := b.runOnce(ctx, call, env, spec)
+	if failed != nil {
+		return *failed
+	}
+	ref := b.ts.refusal(spec, r)
+	if ref.Kind == "" {
+		return b.shape(call, spec, r, "", "")
+	}
+	var declined error
+	if kind := escalation(ref); kind != "" && b.ts.opts.Escalator != nil {
+		grant, err := b.ts.opts.Escalator.Escalate(ctx, b, call, tools.Escalation{Kind: kind, Justification: "the sandbox refused " + ref.Detail})
+		if err == nil {
+			spec.Sandbox = grant
+			again, failed := b.runOnce(ctx, call, env, spec)
+			if failed != nil {
+				return *failed
+			}
+			return b.shape(call, spec, again, rerunNote(ref, grant), "")
+		}
+		declined = err
+	}
+	res := b.shape(call, spec, r, "", cardRefusal(ref))
+	res.Text += "\n" + refusalMarker(ref, declined)
+	return res
+}
+
+// runOnce runs spec in the foreground, showing its output on the card as
+// it comes through env, or returns the error result of a command that
+// could not start or was aborted.
+func (b bashTool) runOnce(ctx context.Context, call tools.Call, env *tools.Env, spec Spec) (result, *tools.Result) {
 	proc, err := b.ts.start(spec)
 	if err != nil {
-		return tools.Errorf("%v", err)
+		res := tools.Errorf("%v", err)
+		return result{}, &res
 	}
 	c := b.Present(call.Args)
+	c.Terminal.Sandbox = sandboxLabel(spec.Sandbox)
 	var show func(card.Card)
 	if env.Progress != nil {
 		show = func(live card.Card) { env.Progress(call.ID, live) }
 	}
 	if watch(ctx, proc, c, show) {
-		return tools.Errorf("tool call aborted")
+		res := tools.Errorf("tool call aborted")
+		return result{}, &res
 	}
-	r := result{stdout: proc.Stdout().Tail(), stderr: proc.Stderr().Tail(), outcome: proc.Outcome()}
-	c.Terminal = terminalView(a.Command, c.Terminal.Cwd, r)
-	return tools.Result{Text: render(r), Card: &c}
+	return result{stdout: proc.Stdout().Tail(), stderr: proc.Stderr().Tail(), outcome: proc.Outcome()}, nil
+}
+
+// shape is the result of a finished run: its text after note, and the
+// card with the grant it ran under and the refusal, if any.
+func (b bashTool) shape(call tools.Call, spec Spec, r result, note, refusal string) tools.Result {
+	c := b.Present(call.Args)
+	c.Terminal = terminalView(c.Terminal.Command, c.Terminal.Cwd, r)
+	c.Terminal.Sandbox = sandboxLabel(spec.Sandbox)
+	c.Terminal.Refusal = refusal
+	return tools.Result{Text: note + render(r), Card: &c}
 }
 
 // terminalView is the result card: the output the model saw without its

@@ -30,6 +30,11 @@ type Options struct {
 	// caps what it may ask for. Zero means DefaultTimeout and MaxTimeout.
 	DefaultTimeout time.Duration
 	MaxTimeout     time.Duration
+	// Sandbox reads what the sandbox refused a failed command, and
+	// Escalator asks the user to run it again past that; nil reads or asks
+	// nothing.
+	Sandbox   RefusalReader
+	Escalator Escalator
 }
 
 // Tools are the bash tools of one session. They share one table of

@@ -1,0 +1,128 @@
+package sandbox
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Refusal kinds: what a command would need to get past the sandbox.
+const (
+	// RefusedNetwork: the command tried the network, which is off.
+	RefusedNetwork = "network"
+	// RefusedOutside: the command tried to write where the sandbox allows
+	// no writes.
+	RefusedOutside = "outside"
+	// RefusedReadOnly: the command tried to write in a read-only sandbox
+	// (read-only or plan mode); only another mode allows it.
+	RefusedReadOnly = "read-only"
+)
+
+// Refusal is what the sandbox refused a command, as read from the errors
+// it printed. Kind is "" when nothing in the output points at the sandbox.
+type Refusal struct {
+	Kind string
+	// Detail says what was refused: "network access (Could not resolve
+	// host)", "a write to /etc/hosts".
+	Detail string
+}
+
+// networkSigns are what programs print when the network is not there.
+var networkSigns = []string{
+	"Could not resolve host", "Could not resolve hostname", "Temporary failure in name resolution",
+	"Name or service not known", "Network is unreachable", "network is unreachable",
+	"No address associated with hostname", "getaddrinfo ENOTFOUND", "getaddrinfo EAI_AGAIN",
+	"dial tcp: lookup", "Failed to establish a new connection", "nodename nor servname provided",
+}
+
+// writeSigns are what programs print when a write is refused.
+var writeSigns = []string{"Permission denied", "Read-only file system", "Operation not permitted"}
+
+// Refusal reads output (stdout and stderr of a command that failed, run
+// in workdir under c) for signs of the sandbox refusing it something.
+func (s *Sandbox) Refusal(c Confinement, workdir, output string) Refusal {
+	if !c.Network {
+		for _, sign := range networkSigns {
+			if strings.Contains(output, sign) {
+				return Refusal{Kind: RefusedNetwork, Detail: "network access (" + sign + ")"}
+			}
+		}
+	}
+	l := s.Layout()
+	for _, line := range strings.Split(output, "\n") {
+		if !hasAny(line, writeSigns) {
+			continue
+		}
+		for _, p := range pathsIn(line, workdir) {
+			if !writableOutside(p) {
+				continue // refused outside the sandbox too: not the sandbox's doing
+			}
+			switch {
+			case c.ReadOnly:
+				return Refusal{Kind: RefusedReadOnly, Detail: "a write to " + p}
+			case !l.writable(p) || l.protects(p):
+				return Refusal{Kind: RefusedOutside, Detail: "a write to " + p}
+			}
+		}
+	}
+	return Refusal{}
+}
+
+// protects reports whether path is protected or pinned.
+func (l *Layout) protects(path string) bool {
+	for _, p := range append(append([]string{}, l.Protected...), l.Pinned...) {
+		if within(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAny(s string, signs []string) bool {
+	for _, sign := range signs {
+		if strings.Contains(s, sign) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathsIn finds the file names an error line mentions: quoted names
+// ('x', "x", `x') and bare absolute paths, made absolute against workdir.
+func pathsIn(line, workdir string) []string {
+	var out []string
+	add := func(p string) {
+		p = strings.TrimRight(p, ":,.;)")
+		if p == "" || strings.ContainsAny(p, " \t") && !filepath.IsAbs(p) {
+			return
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(workdir, p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	for _, q := range []string{"'", `"`, "`", "‘"} {
+		rest := line
+		for {
+			i := strings.Index(rest, q)
+			if i < 0 {
+				break
+			}
+			closer := q
+			if q == "‘" {
+				closer = "’"
+			}
+			j := strings.Index(rest[i+len(q):], closer)
+			if j < 0 {
+				break
+			}
+			add(rest[i+len(q) : i+len(q)+j])
+			rest = rest[i+len(q)+j+len(closer):]
+		}
+	}
+	for _, f := range strings.Fields(line) {
+		if strings.HasPrefix(f, "/") {
+			add(f)
+		}
+	}
+	return out
+}

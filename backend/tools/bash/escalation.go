@@ -1,0 +1,135 @@
+package bash
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/sandbox"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// A command runs in the sandbox the permission gate granted. It leaves it
+// in two ways, both through the user: the model asks up front (the
+// "sandbox" argument, with a "justification"), or the command fails on a
+// refusal the sandbox made and tack offers the user to run it again with
+// what it lacked. A refusal nobody lets out is reported to the model with
+// the way to ask, and shown on the card with the ways to allow it.
+
+// RefusalReader reads a sandbox's refusals from a failed command's output;
+// *sandbox.Sandbox is one.
+type RefusalReader interface {
+	Refusal(c sandbox.Confinement, workdir, output string) sandbox.Refusal
+}
+
+// Escalator asks the user to let a refused command run again outside what
+// its sandbox allowed; *permission.Policy is one.
+type Escalator interface {
+	Escalate(ctx context.Context, t tools.Tool, call tools.Call, e tools.Escalation) (tools.Sandbox, error)
+}
+
+// parseEscalation reads the sandbox and justification arguments.
+func parseEscalation(m map[string]json.RawMessage) (tools.Escalation, error) {
+	var e tools.Escalation
+	if v, ok := m["sandbox"]; ok && !isNull(v) {
+		if json.Unmarshal(v, &e.Kind) != nil || e.Kind != tools.EscalateNetwork && e.Kind != tools.EscalateOutside && e.Kind != "" {
+			return e, errors.New(`invalid sandbox: expected "network" or "outside"`)
+		}
+	}
+	if v, ok := m["justification"]; ok && !isNull(v) {
+		if json.Unmarshal(v, &e.Justification) != nil {
+			return e, errors.New("invalid justification: expected a string")
+		}
+	}
+	if e.Kind != "" && strings.TrimSpace(e.Justification) == "" {
+		return e, errors.New("invalid justification: with sandbox, say in one line why the command needs it; the user reads it")
+	}
+	return e, nil
+}
+
+// Escalation is what a call asks for beyond the sandbox, read leniently:
+// the gate asks about what the arguments say even if they are otherwise
+// invalid (Run then refuses them).
+func (bashTool) Escalation(args json.RawMessage) tools.Escalation {
+	var a struct {
+		Sandbox       string `json:"sandbox"`
+		Justification string `json:"justification"`
+	}
+	_ = json.Unmarshal(args, &a)
+	return tools.Escalation{Kind: a.Sandbox, Justification: a.Justification}
+}
+
+// refusal is what the sandbox refused a finished foreground run, if it
+// failed in one.
+func (ts *Tools) refusal(spec Spec, r result) sandbox.Refusal {
+	failed := r.outcome.ExitCode != 0 || r.outcome.Signal != ""
+	if spec.Sandbox.Off || ts.opts.Sandbox == nil || !failed {
+		return sandbox.Refusal{}
+	}
+	c := sandbox.Confinement{ReadOnly: spec.Sandbox.ReadOnly, Network: spec.Sandbox.Network}
+	return ts.opts.Sandbox.Refusal(c, spec.Workdir, r.stderr.Text+"\n"+r.stdout.Text)
+}
+
+// escalation is what would get a refused command past its refusal.
+func escalation(ref sandbox.Refusal) string {
+	switch ref.Kind {
+	case sandbox.RefusedNetwork:
+		return tools.EscalateNetwork
+	case sandbox.RefusedOutside:
+		return tools.EscalateOutside
+	}
+	return ""
+}
+
+// refusalMarker is the line the model reads after a refused run: what was
+// refused, and how to ask for it (or why asking is pointless).
+func refusalMarker(ref sandbox.Refusal, declined error) string {
+	kind := escalation(ref)
+	if kind == "" {
+		return "[sandbox: refused " + ref.Detail + "; this session's mode (read-only or plan) allows no writes]"
+	}
+	m := "[sandbox: refused " + ref.Detail + "; "
+	if declined != nil {
+		return m + "the user was asked to let it run again and did not: " + declined.Error() + "]"
+	}
+	return m + `to run it with that, call bash again with "sandbox": "` + kind + `" and a one-line "justification"; the user is asked]`
+}
+
+// cardRefusal is the card's line: what was refused and the ways to allow
+// it.
+func cardRefusal(ref sandbox.Refusal) string {
+	switch ref.Kind {
+	case sandbox.RefusedNetwork:
+		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, set [sandbox] network = true, or use full-access."
+	case sandbox.RefusedOutside:
+		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, add the directory to [sandbox] writable, or use full-access."
+	}
+	return "The sandbox refused " + ref.Detail + " (no writes in this mode). To allow it: switch to auto (Shift+Tab or /permissions auto)."
+}
+
+// sandboxLabel names a grant on the card, when it is not the default
+// sandbox.
+func sandboxLabel(g tools.Sandbox) string {
+	switch {
+	case g.Off:
+		return "no sandbox"
+	case g.ReadOnly && g.Network:
+		return "read-only sandbox with network"
+	case g.ReadOnly:
+		return "read-only sandbox"
+	case g.Network:
+		return "sandbox with network"
+	}
+	return ""
+}
+
+// rerunNote is the line the model reads above the output of a run the
+// user let out of the sandbox.
+func rerunNote(ref sandbox.Refusal, g tools.Sandbox) string {
+	how := "with network"
+	if g.Off {
+		how = "outside the sandbox"
+	}
+	return "[the sandbox refused " + ref.Detail + "; the user let it run again " + how + ". Output of that run:]\n"
+}
