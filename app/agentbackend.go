@@ -123,13 +123,13 @@ func (b AgentBackend) WaitRequests(ctx context.Context, first bool) ([]*interact
 	return b.Broker.Pending(), nil
 }
 
-// PermissionLabel is the policy's label, or the default mode without a
-// launched session.
+// PermissionLabel is the policy's mode and sandbox state, or the default
+// mode without a launched session.
 func (b AgentBackend) PermissionLabel() string {
 	if b.Session == nil || b.Session.Policy == nil {
-		return string(permission.Ask)
+		return string(permission.DefaultMode)
 	}
-	return b.Session.Policy.Label()
+	return b.Session.Policy.StatusLabel()
 }
 
 // CyclePermissions moves the launched session to its next mode.

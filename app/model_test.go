@@ -80,11 +80,11 @@ func (c *countingBackend) Wait(context.Context) ([]agent.Event, error) {
 	return nil, nil
 }
 func (c *countingBackend) Close()                  { c.hit() }
-func (c *countingBackend) PermissionLabel() string { c.hit(); return "ask" }
+func (c *countingBackend) PermissionLabel() string { c.hit(); return "auto · sandboxed" }
 func (c *countingBackend) CyclePermissions() (string, error) {
 	c.hit()
 	c.sent.Store("cycle")
-	return "auto-edit", nil
+	return "plan · sandboxed", nil
 }
 func (c *countingBackend) Models() []llm.Model {
 	c.hit()
@@ -220,8 +220,8 @@ func TestOverlayPathsCallNoBackendOutsideCommands(t *testing.T) {
 	d.step(subscribedMsg{sessionID: "s-1", sub: be, commands: be.SlashCommands()})
 	d.run(d.step(keys.Key("shift+tab")))
 	d.wantSent("Shift+Tab", "cycle")
-	if m.permission != "auto-edit" {
-		t.Fatalf("want the status row to show the new mode auto-edit, got %q", m.permission)
+	if m.permission != "plan · sandboxed" {
+		t.Fatalf("want the status row to show the new mode plan · sandboxed, got %q", m.permission)
 	}
 
 	keys.TypeText(d.step, "/model")

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -61,13 +62,9 @@ func (m *Model) statusRow() string {
 	if m.running() {
 		s.Queued = m.queue.len()
 	}
-	switch m.permission {
-	case permission.PlanLabel:
-		s.PlanMode = true
-	case "", string(permission.Ask):
-	default:
-		s.Mode = m.permission
-	}
+	s.Mode = m.permission
+	s.PlanMode = permission.ModeOfLabel(m.permission) == permission.PlanLabel
+	s.Unconfined = strings.HasSuffix(m.permission, "no sandbox")
 	return statusrow.Render(s, m.width, m.theme)
 }
 
@@ -108,8 +105,9 @@ func (m *Model) permissionChanged(msg permissionMsg) tea.Cmd {
 
 // permissionSummary explains a mode label after its name.
 func permissionSummary(label string) string {
-	if label == permission.PlanLabel {
-		return " — read and plan; edits and changing commands are refused."
+	mode := permission.ModeOfLabel(label)
+	if mode == permission.PlanLabel {
+		return " — read and plan; edits and changing commands are refused, read-only commands run in a sandbox without writes or network."
 	}
-	return " — " + permission.Mode(label).Summary() + "."
+	return " — " + permission.Mode(mode).Summary() + "."
 }

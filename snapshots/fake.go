@@ -181,23 +181,26 @@ func (f *Fake) PermissionLabel() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.Permission == "" {
-		return "ask"
+		return "auto · sandboxed"
 	}
 	return f.Permission
 }
 
-// CyclePermissions records the call and moves ask → auto-edit → plan.
+// CyclePermissions records the call and moves auto → plan → read-only →
+// ask → auto, sandboxed, as a session does.
 func (f *Fake) CyclePermissions() (string, error) {
 	f.call("cycle-permissions")
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch f.Permission {
-	case "", "ask":
-		f.Permission = "auto-edit"
-	case "auto-edit":
-		f.Permission = "plan"
+	case "", "auto · sandboxed":
+		f.Permission = "plan · sandboxed"
+	case "plan · sandboxed":
+		f.Permission = "read-only · sandboxed"
+	case "read-only · sandboxed":
+		f.Permission = "ask · sandboxed"
 	default:
-		f.Permission = "ask"
+		f.Permission = "auto · sandboxed"
 	}
 	return f.Permission, nil
 }

@@ -38,6 +38,9 @@ type Sessions interface {
 // Deps is what the built-in commands need from the process that mounts
 // them. Nil fields disable what depends on them.
 type Deps struct {
+	// Sandbox tells /status what commands may do, when the session has a
+	// sandbox to describe.
+	Sandbox Status
 	// Keys is the keyboard-shortcut section of /help, from the front door.
 	Keys string
 	// Models lists, prices and sizes models for /model and /status.
@@ -71,7 +74,7 @@ type Skills interface {
 func RegisterBuiltins(reg *Registry, deps Deps) error {
 	cmds := []Command{
 		helpCommand(reg, deps.Keys),
-		statusCommand(deps.Models, deps.Skills, deps.Checkpoints),
+		statusCommand(deps.Models, deps.Skills, deps.Sandbox, deps.Checkpoints),
 		modelCommand(deps.Models),
 		exportCommand(deps),
 		resumeCommand(deps.Sessions),

@@ -181,9 +181,12 @@ func TestBareModelOpensThePickerWithAListing(t *testing.T) {
 
 func TestPermissionsCommand(t *testing.T) {
 	tests := []struct{ line, text, mode string }{
-		{"/permissions", "Permission mode: ask (available: read-only, ask, auto-edit, full-access)", "ask"},
-		{"/permissions auto-edit", "Permission mode: auto-edit.", "auto-edit"},
-		{"/permissions yolo", `Unknown permission mode "yolo" (available: read-only, ask, auto-edit, full-access)`, "ask"},
+		{"/permissions", "Permission mode: ask (available: read-only, ask, auto, full-access)", "ask"},
+		{"/permissions auto", "Permission mode: auto — commands run in the sandbox and workspace edits run; leaving them asks.", "auto"},
+		{"/permissions auto-edit", "Permission mode: auto — commands run in the sandbox and workspace edits run; leaving them asks.", "auto"},
+		{"/permissions full-access", "Permission mode: full-access — no sandbox: everything runs without asking.\n" +
+			"Warning: full-access runs every command without the sandbox and never asks; anything the model runs can change or read anything you can.", "full-access"},
+		{"/permissions yolo", `Unknown permission mode "yolo" (available: read-only, ask, auto, full-access)`, "ask"},
 	}
 	for _, tt := range tests {
 		perms := &fakePermissions{mode: "ask"}

@@ -3,31 +3,35 @@ package commands
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/tack-agent/tack/backend/permission"
 )
 
-// permissionModes are the permission modes, most restrictive first.
-func permissionModes() []string { return []string{"read-only", "ask", "auto-edit", "full-access"} }
-
+// permissionsCommand shows the mode and what it allows, or sets one. A mode
+// that drops the sandbox says so with a warning line.
 func permissionsCommand(perms Permissions) Command {
-	modes := permissionModes()
-	available := strings.Join(modes, ", ")
+	available := permission.ModeNames()
 	return Command{
 		Name: "permissions", Description: "Show or set the permission mode",
 		Input: Input{Hint: "[mode]"}, WhileRunning: true,
 		Handler: func(_ context.Context, inv Invocation) Result {
 			args := strings.Fields(inv.RawInput)
-			switch {
-			case len(args) == 0:
+			if len(args) == 0 {
 				return Succeed(fmt.Sprintf("Permission mode: %s (available: %s)", perms.Mode(), available))
-			case len(args) > 1 || !slices.Contains(modes, args[0]):
+			}
+			m, err := permission.ParseMode(args[0])
+			if len(args) > 1 || err != nil {
 				return Failf("Unknown permission mode %q (available: %s)", strings.TrimSpace(inv.RawInput), available)
 			}
-			if err := perms.SetMode(args[0]); err != nil {
-				return Failf("Could not set the permission mode to %s: %v", args[0], err)
+			if err := perms.SetMode(string(m)); err != nil {
+				return Failf("Could not set the permission mode to %s: %v", m, err)
 			}
-			return Succeed(fmt.Sprintf("Permission mode: %s.", args[0]))
+			text := fmt.Sprintf("Permission mode: %s — %s.", m, m.Summary())
+			if w := m.Warning(); w != "" {
+				text += "\n" + w
+			}
+			return Succeed(text)
 		},
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-func statusCommand(models Models, skills Skills, checkpoints Status) Command {
+func statusCommand(models Models, skills Skills, sandbox, checkpoints Status) Command {
 	return Command{
 		Name: "status", Description: "Show the session, model, usage, context and tools", WhileRunning: true,
 		Handler: func(_ context.Context, inv Invocation) Result {
@@ -15,6 +15,9 @@ func statusCommand(models Models, skills Skills, checkpoints Status) Command {
 				return fail
 			}
 			text := statusCard(sa, models)
+			if sandbox != nil {
+				text += "\n\nPermissions and sandbox\n" + sandbox.Status()
+			}
 			if skills != nil {
 				text += "\n\nSkills\n" + skills.Status(sa.Events())
 			}

@@ -52,7 +52,10 @@ type Approval struct {
 	Tool    string
 	Summary string // one line: the command, or "Edit main.go"
 	Details string // the full command or text
-	Card    *card.Card
+	// Why says what the call asks beyond the sandbox, or why it asks at
+	// all ("Wants network access from the sandbox: to download modules").
+	Why  string
+	Card *card.Card
 	// Remember is what "allow for this session" stores: a tool name or a
 	// bash command prefix. Empty when the call cannot be remembered.
 	Remember string

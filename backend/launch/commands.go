@@ -22,6 +22,7 @@ func (s *Session) registerCommands(keys string) error {
 		WorkDir:     s.Cwd,
 		Skills:      s.Skills,
 		Checkpoints: checkpointStatus{s},
+		Sandbox:     sandboxStatus{s},
 	}
 	if err := commands.RegisterBuiltins(s.Commands, deps); err != nil {
 		return err
@@ -44,8 +45,9 @@ func (s *Session) registerCommands(keys string) error {
 // each change in the log.
 type permissionModes struct{ s *Session }
 
-// Mode is "plan" while planning, else the mode.
-func (p permissionModes) Mode() string { return p.s.Policy.Label() }
+// Mode is the mode and the sandbox's state ("auto · sandboxed", "plan ·
+// sandboxed").
+func (p permissionModes) Mode() string { return p.s.Policy.StatusLabel() }
 
 // SetMode switches the mode; choosing a mode while planning also leaves
 // plan mode, so the mode named is the one in force.
@@ -60,9 +62,9 @@ func (p permissionModes) SetMode(mode string) error {
 }
 
 // CyclePermissions is Shift+Tab: it moves the session to the next step of
-// permission.Cycle (ask, auto-edit, full-access, plan, read-only, ask …),
+// permission.Cycle (auto, plan, read-only, ask, auto …; never full-access),
 // records each change and, when plan mode changes, tells the model. It
-// returns the new label, as Policy.Label shows it.
+// returns the new label, as Policy.StatusLabel shows it.
 func (s *Session) CyclePermissions() (string, error) {
 	mode, plan := permission.Cycle(s.Policy.Mode(), s.Policy.Plan())
 	var err error
@@ -71,7 +73,7 @@ func (s *Session) CyclePermissions() (string, error) {
 		_, err = s.Agent.Record(session.PermissionMode{Mode: string(mode)})
 	}
 	err = errors.Join(err, s.setPlan(plan))
-	return s.Policy.Label(), err
+	return s.Policy.StatusLabel(), err
 }
 
 // setPlan turns plan mode on or off; a change is recorded and told to the

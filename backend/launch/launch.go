@@ -135,7 +135,7 @@ func Open(o Options) (*Session, error) {
 	}
 	catalog := llm.NewCatalog()
 	cfg.Apply(catalog)
-	mode, err := permission.ParseMode(first(o.PermissionMode, cfg.PermissionMode, string(permission.Ask)))
+	mode, err := permission.ParseMode(first(o.PermissionMode, cfg.PermissionMode, string(permission.DefaultMode)))
 	if err != nil {
 		return nil, err
 	}
@@ -175,9 +175,10 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME")})
-	s.Sandbox = newSandbox(o, cfg.Sandbox, s.Cwd, spill)
+	s.Sandbox = newSandbox(o, cfg.Sandbox, s.Cwd, spill, s.notify)
 	s.closers = append(s.closers, s.Sandbox.Close)
 	s.Policy.SetSandbox(s.Sandbox, cfg.Sandbox.Network)
+	s.Policy.SetHomes(o.Home, o.getenv("HOME"))
 	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
@@ -214,6 +215,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		s.closers = append(s.closers, hookRunner.Close)
 	}
 	s.Policy.SetPlan(s.Agent.PlanMode())
+	s.announceSandbox(mode)
 	for _, p := range append(append(cfg.Problems, skillProblems...), hookProblems...) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}

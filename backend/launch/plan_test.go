@@ -65,7 +65,8 @@ func TestCyclePermissionsStepsThroughPlanModeAndRecordsIt(t *testing.T) {
 		}
 		labels = append(labels, label)
 	}
-	want := []string{"plan", "read-only", "ask"}
+	// From full-access Shift+Tab steps to auto, and never back.
+	want := []string{"auto · sandboxed", "plan · sandboxed", "read-only · sandboxed"}
 	for i := range want {
 		if labels[i] != want[i] {
 			t.Fatalf("want labels %v from full-access, got %v", want, labels)
@@ -82,7 +83,7 @@ func TestChoosingAPermissionModeLeavesPlanMode(t *testing.T) {
 	ctx := context.Background()
 	s.Commands.Execute(ctx, s.Agent, "/plan", nil)
 	exec, _ := s.Commands.Execute(ctx, s.Agent, "/permissions", nil)
-	if exec.Result.Text != "Permission mode: plan (available: read-only, ask, auto-edit, full-access)" {
+	if exec.Result.Text != "Permission mode: plan · sandboxed (available: read-only, ask, auto, full-access)" {
 		t.Fatalf("want /permissions to show plan, got %q", exec.Result.Text)
 	}
 	s.Commands.Execute(ctx, s.Agent, "/permissions ask", nil)

@@ -1,16 +1,22 @@
 package launch
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/sandbox"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // newSandbox is the session's sandbox from the [sandbox] settings: writes
 // in the workspace, the temp directory, the spill directory and the
 // configured directories; $TACK_HOME and the configured paths unreadable.
-// Its default helper starts in the background at once, so the first command
-// does not wait for it.
-func newSandbox(o Options, c config.Sandbox, cwd, spill string) *sandbox.Sandbox {
+// unavailable hears when it turns out, after the session started, that the
+// system forbids it.
+func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func(string)) *sandbox.Sandbox {
 	home, tmp := o.getenv("HOME"), o.getenv("TMPDIR")
 	if tmp == "" {
 		tmp = "/tmp"
@@ -23,11 +29,105 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string) *sandbox.Sandbox
 		Home:      o.Home,
 		Hidden:    config.ExpandHome(c.DenyRead, home),
 		UserHome:  home,
+		OnUnavailable: func(reason string) {
+			unavailable(noSandboxNotice(reason))
+		},
 	}
 	if c.Enabled != nil && !*c.Enabled {
 		so.Disabled = "the sandbox is turned off in config.toml ([sandbox] enabled = false)"
 	}
-	sb := sandbox.New(so)
-	sb.Prewarm()
-	return sb
+	return sandbox.New(so)
+}
+
+// announceSandbox tells the user once, as the session starts, that there is
+// no sandbox (and what tack does instead), or that full-access runs without
+// it; then starts the default helper in the background, so the first
+// command does not wait for it.
+func (s *Session) announceSandbox(mode permission.Mode) {
+	if st := s.Sandbox.Status(); !st.Active {
+		s.notify(noSandboxNotice(st.Reason))
+	}
+	if w := mode.Warning(); w != "" {
+		s.notify(w)
+	}
+	s.Sandbox.Prewarm()
+}
+
+// notify shows text to the user as a warning, once the agent exists.
+func (s *Session) notify(text string) {
+	if s.Agent != nil {
+		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text})
+	}
+}
+
+// noSandboxNotice says there is no sandbox, why, and what tack does.
+func noSandboxNotice(reason string) string {
+	return "No sandbox: " + reason + ". Every command asks before it runs (as in ask mode), " +
+		"and runs with your full permissions once you allow it."
+}
+
+// sandboxStatus is /status's account of what commands may do.
+type sandboxStatus struct{ s *Session }
+
+// Status lists the mode, what confines commands (or why nothing
+// does), where they may write, what stays read-only or hidden, and the
+// network.
+func (st sandboxStatus) Status() string {
+	s := st.s
+	label := s.Policy.StatusLabel()
+	mode := permission.ModeOfLabel(label)
+	rows := [][2]string{{"Mode", label}}
+	if mode != permission.PlanLabel {
+		rows[0][1] += " — " + permission.Mode(mode).Summary()
+	}
+	status := s.Sandbox.Status()
+	switch {
+	case !status.Active:
+		rows = append(rows, [2]string{"Sandbox", "none: " + status.Reason + "; every command asks first"})
+	case !s.Policy.Sandboxed():
+		rows = append(rows, [2]string{"Sandbox", "off in full-access (" + status.Mechanism + " when on)"})
+	default:
+		rows = append(rows, [2]string{"Sandbox", status.Mechanism})
+	}
+	if status.Active {
+		l := s.Sandbox.Layout()
+		home := ""
+		if s.getenv != nil {
+			home = s.getenv("HOME")
+		}
+		rows = append(rows,
+			[2]string{"Writes", pathList(l.Writable, home, "nowhere")},
+			[2]string{"Read-only", pathList(append(append([]string{}, l.Protected...), l.Pinned...), home, "nothing")},
+			[2]string{"Hidden", pathList(l.Hidden, home, "nothing")},
+			[2]string{"Network", networkText(s.Policy.CommandSandbox())},
+		)
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%-11s%s\n", r[0], r[1])
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// networkText says whether sandboxed commands reach the network.
+func networkText(g tools.Sandbox) string {
+	if g.Network {
+		return "on ([sandbox] network = true)"
+	}
+	return `off; a command asks for it with "sandbox": "network", and the user decides`
+}
+
+// pathList joins paths for /status, $HOME shown as ~.
+func pathList(paths []string, home, none string) string {
+	if len(paths) == 0 {
+		return none
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
+			p = "~" + strings.TrimPrefix(p, home)
+		}
+		out[i] = p
+	}
+	return strings.Join(out, ", ")
 }

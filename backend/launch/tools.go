@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/ask"
@@ -14,10 +15,11 @@ import (
 
 // Tools is the default tool set of one session, in the order the model sees
 // them, and a function that ends their background work. exit_plan_mode
-// leaves plan mode through plans, the session's policy; glob and grep
-// search the files files lists; commands start from environ and run in sb.
-func Tools(plans plan.Switch, files *workspace.Walker, environ []string, sb *sandbox.Sandbox) (*tools.Registry, func()) {
-	sh := bash.New(bash.Local{Sandbox: sb}, bash.Options{Environ: environ})
+// leaves plan mode through policy; glob and grep search the files files
+// lists; commands start from environ and run in sb, and policy asks the
+// user to let a refused one out of it.
+func Tools(policy *permission.Policy, files *workspace.Walker, environ []string, sb *sandbox.Sandbox) (*tools.Registry, func()) {
+	sh := bash.New(bash.Local{Sandbox: sb}, bash.Options{Environ: environ, Sandbox: sb, Escalator: policy})
 	r := tools.NewRegistry(fs.New(fs.NewTracker())...)
 	r.Add(search.NewGlob(files))
 	r.Add(search.NewGrep(files))
@@ -26,6 +28,6 @@ func Tools(plans plan.Switch, files *workspace.Walker, environ []string, sb *san
 	}
 	r.Add(todo.New())
 	r.Add(ask.New())
-	r.Add(plan.New(plans))
+	r.Add(plan.New(policy))
 	return r, sh.Close
 }

@@ -42,7 +42,7 @@ func TestDisallowedToolsAreRefusedBeforeAnythingElse(t *testing.T) {
 	var l log
 	env := &tools.Env{Record: l.record, Allowed: []string{"Bash"}, Disallowed: []string{"Read", "Bash(rm:*)"}}
 	call := func(args string) tools.Call { return tools.Call{ID: "c", Args: json.RawMessage(args), Env: env} }
-	p := NewPolicy(FullAccess, nil)
+	p := newPolicy(FullAccess, nil)
 	_, err := p.Authorize(context.Background(), readTool, call(`{}`))
 	if err == nil || !strings.Contains(err.Error(), "--disallowed-tools Read") {
 		t.Errorf("want a read refused by --disallowed-tools Read even in full-access, got %v", err)

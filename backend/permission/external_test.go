@@ -28,7 +28,7 @@ func TestExternalToolsAskUnlessTrustedOrReadOnlyWhereTheModeTakesHints(t *testin
 		want verdict
 	}{
 		{Ask, plain, ask}, {Ask, readOnly, ask}, {Ask, trusted, run},
-		{AutoEdit, plain, ask}, {AutoEdit, readOnly, run}, {AutoEdit, trusted, run},
+		{Auto, plain, ask}, {Auto, readOnly, run}, {Auto, trusted, run},
 		{ReadOnly, plain, ask}, {ReadOnly, readOnly, run}, {ReadOnly, trusted, ask},
 		{FullAccess, plain, run}, {FullAccess, readOnly, run}, {FullAccess, trusted, run},
 	}
@@ -42,7 +42,7 @@ func TestExternalToolsAskUnlessTrustedOrReadOnlyWhereTheModeTakesHints(t *testin
 func TestExternalToolWithoutAnswererIsDeniedAndReadOnlyOneRunsWhilePlanning(t *testing.T) {
 	var l log
 	call := tools.Call{ID: "c1", Args: json.RawMessage(`{}`), Env: &tools.Env{Record: l.record}}
-	p := NewPolicy(Ask, nil)
+	p := newPolicy(Ask, nil)
 	if _, err := p.Authorize(context.Background(), mcpTool{tools.Spec{Name: "mcp__a__b", Access: tools.AccessExternal}}, call); err == nil {
 		t.Fatal("an untrusted MCP tool ran in ask mode with nobody to answer")
 	}
@@ -83,14 +83,14 @@ func TestAllowedToolsRunWithoutAskingButNotPastReadOnlyOrPlan(t *testing.T) {
 	var l log
 	env := &tools.Env{Record: l.record, Allowed: []string{"Bash(git status:*)", "Edit"}}
 	call := func(args string) tools.Call { return tools.Call{ID: "c", Args: json.RawMessage(args), Env: env} }
-	p := NewPolicy(Ask, nil)
+	p := newPolicy(Ask, nil)
 	if _, err := p.Authorize(context.Background(), bashTool, call(`{"command":"git status --short"}`)); err != nil {
 		t.Errorf("allowed command asked: %v", err)
 	}
 	if _, err := p.Authorize(context.Background(), bashTool, call(`{"command":"git push"}`)); err == nil {
 		t.Error("a command outside allowed-tools ran without an answer")
 	}
-	ro := NewPolicy(ReadOnly, nil)
+	ro := newPolicy(ReadOnly, nil)
 	if _, err := ro.Authorize(context.Background(), editTool, call(`{"file_path":"a"}`)); err == nil {
 		t.Error("allowed-tools let an edit through read-only mode")
 	}

@@ -1,6 +1,8 @@
-// Package permission decides whether a tool call may run: the session's
-// permission mode, what the user allowed for the rest of the session, and,
-// when neither settles it, an approval request through interact.
+// Package permission decides whether a tool call may run and in which
+// sandbox: the session's permission mode, what the user allowed for the
+// rest of the session, and, when neither settles it, an approval request
+// through interact. The sandbox (backend/sandbox) is what keeps commands
+// safe; a question to the user is about leaving it.
 package permission
 
 import (
@@ -12,47 +14,54 @@ import (
 type Mode string
 
 const (
-	// ReadOnly refuses edits and asks before running commands.
+	// ReadOnly runs commands in a sandbox that writes nothing and refuses
+	// edits.
 	ReadOnly Mode = "read-only"
-	// Ask, the default, asks before edits and commands.
+	// Ask runs commands in the sandbox, and asks before every command and
+	// edit.
 	Ask Mode = "ask"
-	// AutoEdit runs edits and asks before commands.
-	AutoEdit Mode = "auto-edit"
-	// FullAccess runs everything without asking.
+	// Auto, the default, runs commands in the sandbox and edits inside the
+	// workspace without asking; anything that leaves them asks.
+	Auto Mode = "auto"
+	// FullAccess runs everything without a sandbox and without asking.
 	FullAccess Mode = "full-access"
 )
+
+// DefaultMode is the mode of a session nobody chose one for.
+const DefaultMode = Auto
 
 // PlanLabel is how plan mode is named where a mode is shown.
 const PlanLabel = "plan"
 
+// aliases are older names still accepted, for config files and scripts
+// written before the modes were founded on the sandbox.
+var aliases = map[string]Mode{"auto-edit": Auto}
+
 // Modes lists every mode, from most to least restricted.
-func Modes() []Mode { return []Mode{ReadOnly, Ask, AutoEdit, FullAccess} }
+func Modes() []Mode { return []Mode{ReadOnly, Ask, Auto, FullAccess} }
 
 // ParseMode reads a mode name as the user types it (--permission-mode,
-// /permissions).
+// /permissions, config.toml).
 func ParseMode(s string) (Mode, error) {
+	s = strings.TrimSpace(s)
 	for _, m := range Modes() {
-		if string(m) == strings.TrimSpace(s) {
+		if string(m) == s {
 			return m, nil
 		}
 	}
+	if m, ok := aliases[s]; ok {
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown permission mode %q: use one of %s", s, ModeNames())
+}
+
+// ModeNames lists the modes' names for messages.
+func ModeNames() string {
 	names := make([]string, 0, 4)
 	for _, m := range Modes() {
 		names = append(names, string(m))
 	}
-	return "", fmt.Errorf("unknown permission mode %q: use one of %s", s, strings.Join(names, ", "))
-}
-
-// Next is the mode after m in Modes, wrapping around; an unknown mode
-// steps to Ask.
-func (m Mode) Next() Mode {
-	all := Modes()
-	for i, x := range all {
-		if x == m {
-			return all[(i+1)%len(all)]
-		}
-	}
-	return Ask
+	return strings.Join(names, ", ")
 }
 
 // Summary says in a few words what the mode allows, for status lines and
@@ -60,28 +69,39 @@ func (m Mode) Next() Mode {
 func (m Mode) Summary() string {
 	switch m {
 	case ReadOnly:
-		return "edits are refused; commands ask"
+		return "commands run in a sandbox that writes nothing; edits are refused"
 	case Ask:
-		return "edits and commands ask"
-	case AutoEdit:
-		return "edits run; commands ask"
+		return "commands run in the sandbox; every command and edit asks first"
+	case Auto:
+		return "commands run in the sandbox and workspace edits run; leaving them asks"
 	case FullAccess:
-		return "everything runs without asking"
+		return "no sandbox: everything runs without asking"
 	}
 	return "unknown mode"
 }
 
-// Cycle is the step Shift+Tab takes through the modes with plan mode
-// placed between full-access and read-only: ask, auto-edit, full-access,
-// plan, read-only, ask. Entering plan mode keeps mode underneath, so
-// leaving it with /plan off returns to full-access; the next step from plan
-// mode is read-only.
+// Warning is the line shown when a session enters m, or "" when m needs
+// none.
+func (m Mode) Warning() string {
+	if m == FullAccess {
+		return "Warning: full-access runs every command without the sandbox and never asks; " +
+			"anything the model runs can change or read anything you can."
+	}
+	return ""
+}
+
+// Cycle is the step Shift+Tab takes: auto, plan (over auto), read-only,
+// ask, auto. It never reaches full-access, which only the flag, the config
+// file or /permissions select; from full-access it steps back to auto.
+// Entering plan mode keeps the mode underneath, so /plan off returns to it.
 func Cycle(mode Mode, plan bool) (Mode, bool) {
 	switch {
 	case plan:
 		return ReadOnly, false
-	case mode == FullAccess:
-		return FullAccess, true
+	case mode == ReadOnly:
+		return Ask, false
+	case mode == Ask || mode == FullAccess:
+		return Auto, false
 	}
-	return mode.Next(), false
+	return Auto, true
 }

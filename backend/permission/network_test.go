@@ -41,14 +41,14 @@ func TestNetworkModeTable(t *testing.T) {
 	want := map[Mode]map[string]string{
 		ReadOnly:   {"web_search": "runs", "web_fetch": "asks"},
 		Ask:        {"web_search": "asks", "web_fetch": "asks"},
-		AutoEdit:   {"web_search": "runs", "web_fetch": "asks"},
+		Auto:       {"web_search": "runs", "web_fetch": "asks"},
 		FullAccess: {"web_search": "runs", "web_fetch": "runs"},
 	}
 	for _, mode := range Modes() {
 		for _, tool := range []tools.Tool{searchTool, fetchTool{}} {
 			b := interact.NewBroker()
 			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-			_, err := NewPolicy(mode, b).Authorize(context.Background(), tool, call(&log{}, fetchArgs("https://go.dev/doc")))
+			_, err := newPolicy(mode, b).Authorize(context.Background(), tool, call(&log{}, fetchArgs("https://go.dev/doc")))
 			got := "runs"
 			if a.count() == 1 {
 				got = "asks"
@@ -66,7 +66,7 @@ func TestFetchAllowedForTheSessionCoversItsDomainOnly(t *testing.T) {
 		interact.Decision{Verdict: interact.AllowSession},
 		interact.Decision{Verdict: interact.Allow},
 		interact.Decision{Verdict: interact.Deny})
-	p := NewPolicy(AutoEdit, b)
+	p := newPolicy(Auto, b)
 	l := &log{}
 	ctx := context.Background()
 	if _, err := p.Authorize(ctx, fetchTool{}, call(l, fetchArgs("https://go.dev/doc"))); err != nil {
@@ -93,7 +93,7 @@ func TestFetchAllowedForTheSessionCoversItsDomainOnly(t *testing.T) {
 func TestAskModeAsksBeforeEveryFetch(t *testing.T) {
 	b := interact.NewBroker()
 	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	_, err := NewPolicy(Ask, b).Authorize(context.Background(), fetchTool{}, call(&log{}, fetchArgs("https://go.dev/doc")))
+	_, err := newPolicy(Ask, b).Authorize(context.Background(), fetchTool{}, call(&log{}, fetchArgs("https://go.dev/doc")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestAskModeAsksBeforeEveryFetch(t *testing.T) {
 }
 
 func TestPlanModeLeavesWebToTheMode(t *testing.T) {
-	p := NewPolicy(AutoEdit, nil)
+	p := newPolicy(Auto, nil)
 	p.SetPlan(true)
 	if _, err := p.Authorize(context.Background(), searchTool, call(&log{}, `{"query":"x"}`)); err != nil {
 		t.Fatalf("want web_search to run while planning, got %v", err)

@@ -10,7 +10,7 @@ import (
 )
 
 func planning(mode Mode) *Policy {
-	p := NewPolicy(mode, nil)
+	p := newPolicy(mode, nil)
 	p.SetPlan(true)
 	return p
 }
@@ -108,7 +108,7 @@ func TestPlanModeRunsOnlyReadOnlyCommands(t *testing.T) {
 func TestPlanModeDoesNotAskEvenWhenTheModeWould(t *testing.T) {
 	b := interact.NewBroker()
 	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	p := NewPolicy(Ask, b)
+	p := newPolicy(Ask, b)
 	p.SetPlan(true)
 	l := &log{}
 	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status"}`)); err != nil {
@@ -131,7 +131,7 @@ func TestPlanModeDoesNotAskEvenWhenTheModeWould(t *testing.T) {
 }
 
 func TestLeavingPlanModeRestoresTheMode(t *testing.T) {
-	p := NewPolicy(FullAccess, nil)
+	p := newPolicy(FullAccess, nil)
 	if !p.SetPlan(true) || p.SetPlan(true) {
 		t.Fatal("want SetPlan to report a change only the first time")
 	}
@@ -146,22 +146,5 @@ func TestLeavingPlanModeRestoresTheMode(t *testing.T) {
 	}
 	if _, err := p.Authorize(context.Background(), editTool, call(&log{}, `{"file_path":"a.go"}`)); err != nil {
 		t.Fatalf("want edits to run again under full-access, got %v", err)
-	}
-}
-
-func TestCycleStepsThroughPlanMode(t *testing.T) {
-	type state struct {
-		mode Mode
-		plan bool
-	}
-	steps := []state{{Ask, false}, {AutoEdit, false}, {FullAccess, false}, {FullAccess, true}, {ReadOnly, false}, {Ask, false}}
-	for i := 0; i < len(steps)-1; i++ {
-		m, plan := Cycle(steps[i].mode, steps[i].plan)
-		if got := (state{m, plan}); got != steps[i+1] {
-			t.Errorf("Cycle(%s, %v): want %+v, got %+v", steps[i].mode, steps[i].plan, steps[i+1], got)
-		}
-	}
-	if m, plan := Cycle(Ask, true); m != ReadOnly || plan {
-		t.Errorf("Cycle(ask, plan): want read-only, got %s plan=%v", m, plan)
 	}
 }

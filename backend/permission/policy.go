@@ -3,7 +3,6 @@ package permission
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"sync"
 
@@ -37,15 +36,22 @@ type Policy struct {
 	// plan is plan mode, which sits on top of mode: leaving it restores
 	// mode unchanged.
 	plan bool
-	// tools are tool names allowed for the session; prefixes are the bash
-	// command prefixes allowed per tool.
+	// tools are allowances for the session other than commands (a tool
+	// name, a tool and its scope, edits in a directory); prefixes are the
+	// command prefixes allowed per tool and escalation.
 	tools    map[string]bool
-	prefixes map[string][]string
+	prefixes map[allowKey][]string
 	// sandbox confines commands, when it can; network is the [sandbox]
 	// setting that lets sandboxed commands reach the network.
 	sandbox Sandboxer
 	network bool
+	// tackHome and userHome hold files edits may not change unasked.
+	tackHome, userHome string
 }
+
+// allowKey is what a remembered command prefix allows: a tool's commands,
+// left in the sandbox (escalation "") or let out of it.
+type allowKey struct{ tool, escalation string }
 
 // Sandboxer says whether commands can be confined; *sandbox.Sandbox is one.
 type Sandboxer interface {
@@ -62,10 +68,68 @@ func (p *Policy) SetSandbox(s Sandboxer, network bool) {
 	p.sandbox, p.network = s, network
 }
 
+// SetHomes names $TACK_HOME and $HOME, whose credentials, sessions and
+// shell start-up files an edit changes only after asking, whatever the
+// mode.
+func (p *Policy) SetHomes(tackHome, userHome string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.tackHome, p.userHome = tackHome, userHome
+}
+
+// Sandboxed reports whether commands run in a sandbox now: false in
+// full-access mode and where no sandbox can be set up.
+func (p *Policy) Sandboxed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sandboxActive() && (p.mode != FullAccess || p.plan)
+}
+
+// sandboxActive reports whether the sandbox can confine commands. Callers
+// hold mu.
+func (p *Policy) sandboxActive() bool { return p.sandbox != nil && p.sandbox.Status().Active }
+
+// Label is the mode as /permissions shows it: "plan" while planning, else
+// the mode's name.
+func (p *Policy) Label() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.plan {
+		return PlanLabel
+	}
+	return string(p.mode)
+}
+
+// StatusLabel is the mode and the sandbox's state as the status row shows
+// them: "auto · sandboxed", "plan · sandboxed", "full-access · no sandbox",
+// or "auto · no sandbox" where none can be set up (every command then
+// asks).
+func (p *Policy) StatusLabel() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	name := string(p.mode)
+	if p.plan {
+		name = PlanLabel
+	}
+	if p.sandboxActive() && (p.mode != FullAccess || p.plan) {
+		return name + LabelSep + "sandboxed"
+	}
+	return name + LabelSep + "no sandbox"
+}
+
+// ModeOfLabel is the mode part of a StatusLabel (or of a Label).
+func ModeOfLabel(label string) string {
+	mode, _, _ := strings.Cut(label, LabelSep)
+	return mode
+}
+
+// LabelSep separates the mode from the sandbox's state in a Label.
+const LabelSep = " · "
+
 // NewPolicy starts a session's policy in mode, asking through broker (nil
 // means nobody can answer, as in print mode).
 func NewPolicy(mode Mode, broker *interact.Broker) *Policy {
-	return &Policy{broker: broker, mode: mode, tools: map[string]bool{}, prefixes: map[string][]string{}}
+	return &Policy{broker: broker, mode: mode, tools: map[string]bool{}, prefixes: map[allowKey][]string{}}
 }
 
 // Mode is the current mode.
@@ -100,17 +164,6 @@ func (p *Policy) SetPlan(on bool) bool {
 	return changed
 }
 
-// Label is the mode as the status row and /permissions show it: "plan"
-// while planning, else the mode's name.
-func (p *Policy) Label() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.plan {
-		return PlanLabel
-	}
-	return string(p.mode)
-}
-
 type verdict int
 
 const (
@@ -119,22 +172,11 @@ const (
 	refuse
 )
 
-// rule is the mode table: what a mode does with an access kind.
+// rule is the mode table for calls that are neither commands nor edits
+// (commands.go and edit.go decide those): what a mode does with an access
+// kind.
 func rule(m Mode, a tools.Access) verdict {
 	switch a {
-	case tools.AccessEdit:
-		switch m {
-		case ReadOnly:
-			return refuse
-		case AutoEdit, FullAccess:
-			return run
-		}
-		return ask
-	case tools.AccessExec:
-		if m == FullAccess {
-			return run
-		}
-		return ask
 	case tools.AccessWebSearch:
 		if m == Ask {
 			return ask
@@ -168,27 +210,39 @@ func allowanceOf(t tools.Tool, call tools.Call, mode Mode) (key string, remember
 	return key, !(network(spec.Access) && mode == Ask)
 }
 
-// Authorize decides whether call of t may run, asking the user when the
-// mode says so. It returns nil to run the call, or a *Denial whose message
-// the agent passes to the model as the call's error result. Reads and user
-// interactions always run and record nothing; every other decision is
-// recorded through call.Env.Record: approval/asked before waiting for the
-// user, approval/decided after (with Policy set when no person decided).
-// While planning, edits and commands that may change things are refused
-// whatever the mode, and read-only commands run. The turn's disallowed
-// tools are refused before anything else, reads included.
-//
-// What it returns with nil is the sandbox the call's processes get: none in
-// full-access mode or where no sandbox can be set up (the user was asked),
-// a read-only one in read-only and plan modes, else the default one.
+// Authorize decides whether call of t may run, and in which sandbox,
+// asking the user when the mode says so. It returns the sandbox the call's
+// processes get, or a *Denial whose message the agent passes to the model
+// as the call's error result. Reads and user interactions always run and
+// record nothing; every other decision is recorded through
+// call.Env.Record: approval/asked before waiting for the user,
+// approval/decided after (with Policy set when no person decided). The
+// turn's disallowed tools are refused before anything else, reads
+// included.
 func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) (tools.Sandbox, error) {
-	if err := p.decide(ctx, t, call); err != nil {
-		return tools.Sandbox{}, err
+	spec := t.Spec()
+	shown := t.Present(call.Args)
+	command := commandOf(shown)
+	rec := recorder{call: call, tool: spec.Name}
+	if entry := turnDenies(disallowedFor(call), spec.Name, command); entry != "" {
+		d := &Denial{Message: spec.Name + " is refused in this run (--disallowed-tools " + entry + "). " +
+			"Do not retry it; finish what you can without it, or tell the user what you would run."}
+		rec.decided(interact.Deny, d.Message, "", byDisallowedTools)
+		return tools.Sandbox{}, d
 	}
-	return p.Grant(t), nil
+	switch spec.Access {
+	case tools.AccessRead, tools.AccessInteract:
+		return tools.Sandbox{}, nil
+	case tools.AccessExec:
+		return p.authorizeCommand(ctx, t, call, shown, command, rec)
+	case tools.AccessEdit:
+		return tools.Sandbox{}, p.authorizeEdit(ctx, t, call, shown, rec)
+	}
+	return tools.Sandbox{}, p.authorizeOther(ctx, t, call, shown, rec)
 }
 
-// Grant is the sandbox of an allowed call of t.
+// Grant is the sandbox of an allowed call of t that asked for nothing
+// more: what a command gets in the current mode.
 func (p *Policy) Grant(t tools.Tool) tools.Sandbox {
 	if t.Spec().Access != tools.AccessExec {
 		return tools.Sandbox{}
@@ -197,35 +251,32 @@ func (p *Policy) Grant(t tools.Tool) tools.Sandbox {
 }
 
 // CommandSandbox is the sandbox a command gets in the current mode: none
-// in full-access mode or without a sandbox, a read-only one in read-only
-// and plan modes, else the default one. The user's own `!` commands run in
-// it too.
+// in full-access mode or without a sandbox, one without writes in
+// read-only and plan modes (and without network while planning), else the
+// default one. The user's own `!` commands run in it too.
 func (p *Policy) CommandSandbox() tools.Sandbox {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.baseSandbox()
+}
+
+// baseSandbox is CommandSandbox; callers hold mu.
+func (p *Policy) baseSandbox() tools.Sandbox {
 	switch {
-	case p.mode == FullAccess && !p.plan, p.sandbox == nil || !p.sandbox.Status().Active:
-		return tools.Sandbox{Off: true}
-	case p.plan || p.mode == ReadOnly:
+	case p.plan && p.sandboxActive():
 		return tools.Sandbox{ReadOnly: true}
+	case p.mode == FullAccess || !p.sandboxActive():
+		return tools.Sandbox{Off: true}
+	case p.mode == ReadOnly:
+		return tools.Sandbox{ReadOnly: true, Network: p.network}
 	}
 	return tools.Sandbox{Network: p.network}
 }
 
-// decide is Authorize's verdict.
-func (p *Policy) decide(ctx context.Context, t tools.Tool, call tools.Call) error {
+// authorizeOther decides the calls that are neither commands nor edits:
+// web tools and tools outside tack.
+func (p *Policy) authorizeOther(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, rec recorder) error {
 	spec := t.Spec()
-	shown := t.Present(call.Args)
-	command := commandOf(shown)
-	if entry := turnDenies(disallowedFor(call), spec.Name, command); entry != "" {
-		d := &Denial{Message: spec.Name + " is refused in this run (--disallowed-tools " + entry + "). " +
-			"Do not retry it; finish what you can without it, or tell the user what you would run."}
-		recorder{call: call, tool: spec.Name}.decided(interact.Deny, d.Message, "", byDisallowedTools)
-		return d
-	}
-	if spec.Access == tools.AccessRead || spec.Access == tools.AccessInteract {
-		return nil
-	}
 	p.mu.Lock()
 	mode, planning := p.mode, p.plan
 	v := rule(mode, spec.Access)
@@ -233,46 +284,39 @@ func (p *Policy) decide(ctx context.Context, t tools.Tool, call tools.Call) erro
 		v = externalRule(mode, spec)
 	}
 	allowance, rememberable := allowanceOf(t, call, mode)
-	remembered := ""
-	if rememberable {
-		remembered = p.remembered(allowance, command)
-	}
+	remembered := rememberable && p.tools[allowance]
 	p.mu.Unlock()
 
-	rec := recorder{call: call, tool: spec.Name}
 	if planning && !network(spec.Access) {
-		return planned(spec, command, rec)
+		return planned(spec, "", rec)
 	}
 	switch {
-	case v == refuse:
-		d := &Denial{Message: string(mode) + " mode: " + spec.Name + " is not allowed. " +
-			"Tell the user what you would change, or ask them to switch modes with /permissions."}
-		rec.decided(interact.Deny, d.Message, "", string(mode))
-		return d
 	case v == run:
 		rec.decided(interact.Allow, "", "", string(mode))
 		return nil
-	case remembered != "":
-		rec.decided(interact.Allow, "", remembered, byRemembered)
+	case remembered:
+		rec.decided(interact.Allow, "", allowance, byRemembered)
 		return nil
-	case turnAllows(allowedFor(call), spec.Name, command):
+	case turnAllows(allowedFor(call), spec.Name, ""):
 		rec.decided(interact.Allow, "", "", byAllowedTools)
 		return nil
 	}
-	a := approval(spec.Name, call.ID, shown, command)
-	if command == "" {
-		a.Remember = ""
-		if rememberable {
-			a.Remember = allowance
-		}
+	a := approval(spec.Name, call.ID, shown, "")
+	a.Remember = ""
+	if rememberable {
+		a.Remember = allowance
 	}
-	return p.ask(ctx, a, call, command, rec)
+	v2, err := p.ask(ctx, a, rec)
+	if err == nil && v2 == interact.AllowSession {
+		p.rememberTool(allowance)
+	}
+	return err
 }
 
-// planned decides a call that changes things while planning: read-only
-// commands run; edits and every other command are refused with a message
-// that sends the model back to its plan. Nothing is asked, and what the
-// user allowed for the session does not apply.
+// planned refuses a call that may change things while planning, with a
+// message that sends the model back to its plan, unless it is a read-only
+// command or a read-only external tool. Nothing is asked, and what the user
+// allowed for the session does not apply.
 func planned(spec tools.Spec, command string, rec recorder) error {
 	if spec.Access == tools.AccessExec && command != "" && readOnlyCommand(command) ||
 		spec.Access == tools.AccessExternal && plannedExternal(spec) {
@@ -289,20 +333,6 @@ func planned(spec tools.Spec, command string, rec recorder) error {
 	return d
 }
 
-// remembered is the allowance that covers the call, or "". Callers hold mu.
-func (p *Policy) remembered(tool, command string) string {
-	if command == "" {
-		if p.tools[tool] {
-			return tool
-		}
-		return ""
-	}
-	if covered(command, p.prefixes[tool]) {
-		return strings.Join(p.prefixes[tool], rememberedSep)
-	}
-	return ""
-}
-
 // commandOf is the shell command a call runs, from its terminal card.
 func commandOf(c card.Card) string {
 	if c.Kind == card.Terminal && c.Terminal != nil {
@@ -311,40 +341,37 @@ func commandOf(c card.Card) string {
 	return ""
 }
 
-func (p *Policy) ask(ctx context.Context, a interact.Approval, call tools.Call, command string, rec recorder) error {
+// ask puts a to the user and returns their verdict; a denial (or nobody to
+// answer) is the error. Remembering an allowance is the caller's part.
+func (p *Policy) ask(ctx context.Context, a interact.Approval, rec recorder) (interact.Verdict, error) {
 	if p.broker == nil || !p.broker.Mounted() {
 		d := &Denial{Message: "this call needs the user's approval, but nobody can answer approval requests in this session. " +
 			"Do not retry it; finish what you can without it. " +
 			"The user can allow such calls by running tack with --permission-mode full-access."}
 		rec.decided(interact.Deny, d.Message, "", byNoAnswerer)
-		return d
+		return interact.Deny, d
 	}
 	rec.asked(a.Summary)
 	decision, err := p.broker.Approve(ctx, a)
 	if err != nil {
 		d := &Denial{Message: approvalFailure(err)}
 		rec.decided(interact.Deny, d.Message, "", "")
-		return d
+		return interact.Deny, d
 	}
 	switch decision.Verdict {
 	case interact.Allow:
 		rec.decided(interact.Allow, "", "", "")
-		return nil
+		return interact.Allow, nil
 	case interact.AllowSession:
-		tool := a.Tool
-		if command == "" {
-			tool = a.Remember
-		}
-		p.remember(tool, command, a.Remember)
 		rec.decided(interact.AllowSession, "", a.Remember, "")
-		return nil
+		return interact.AllowSession, nil
 	}
 	msg := "the user denied this call"
 	if r := strings.TrimSpace(decision.Reason); r != "" {
 		msg += ": " + r
 	}
 	rec.decided(interact.Deny, decision.Reason, "", "")
-	return &Denial{Message: msg}
+	return interact.Deny, &Denial{Message: msg}
 }
 
 func approvalFailure(err error) string {
@@ -360,8 +387,8 @@ func approvalFailure(err error) string {
 }
 
 // approval is the request shown to the user: for commands the command
-// itself and the prefix "allow for this session" would remember; for other
-// tools the card (a diff for edits) and the tool name.
+// itself and the prefixes "allow for this session" would remember; for
+// other tools the card (a diff for edits) and the tool name.
 func approval(tool, callID string, shown card.Card, command string) interact.Approval {
 	a := interact.Approval{CallID: callID, Tool: tool, Card: &shown}
 	if command != "" {
@@ -380,21 +407,14 @@ func approval(tool, callID string, shown card.Card, command string) interact.App
 	return a
 }
 
-func (p *Policy) remember(tool, command, what string) {
-	if what == "" {
+// rememberTool allows an allowance other than a command for the session.
+func (p *Policy) rememberTool(allowance string) {
+	if allowance == "" {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if command == "" {
-		p.tools[tool] = true
-		return
-	}
-	for _, prefix := range strings.Split(what, rememberedSep) {
-		if !slices.Contains(p.prefixes[tool], prefix) {
-			p.prefixes[tool] = append(p.prefixes[tool], prefix)
-		}
-	}
+	p.tools[allowance] = true
 }
 
 // rememberedSep joins the prefixes of one allowance, as the dialog shows

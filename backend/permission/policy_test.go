@@ -10,6 +10,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -67,8 +68,29 @@ func (l *log) take() []session.Data {
 	return out
 }
 
+// testWorkspace is the session directory of the calls the tests make; it
+// need not exist.
+const testWorkspace = "/tack-test-workspace"
+
 func call(l *log, args string) tools.Call {
-	return tools.Call{ID: "call-1", Args: json.RawMessage(args), Env: &tools.Env{Record: l.record}}
+	return tools.Call{ID: "call-1", Args: json.RawMessage(args), Env: &tools.Env{Record: l.record, Cwd: testWorkspace}}
+}
+
+// fakeSandbox is a sandbox that can, or cannot, confine commands.
+type fakeSandbox struct{ active bool }
+
+func (f fakeSandbox) Status() sandbox.Status {
+	if f.active {
+		return sandbox.Status{Active: true, Mechanism: "test sandbox"}
+	}
+	return sandbox.Status{Reason: "no user namespaces (forced by the test)"}
+}
+
+// newPolicy is NewPolicy over a sandbox that confines commands.
+func newPolicy(mode Mode, b *interact.Broker) *Policy {
+	p := NewPolicy(mode, b)
+	p.SetSandbox(fakeSandbox{active: true}, false)
+	return p
 }
 
 // answerer answers every approval with the next decision and remembers
@@ -125,35 +147,64 @@ func TestModeTable(t *testing.T) {
 		asks    = "asks"
 		refuses = "refuses"
 	)
-	want := map[Mode]map[string]string{
-		ReadOnly:   {"read": runs, "ask_user_question": runs, "write": refuses, "bash": asks},
-		Ask:        {"read": runs, "ask_user_question": runs, "write": asks, "bash": asks},
-		AutoEdit:   {"read": runs, "ask_user_question": runs, "write": runs, "bash": asks},
-		FullAccess: {"read": runs, "ask_user_question": runs, "write": runs, "bash": runs},
+	type outcome struct {
+		verdict string
+		grant   tools.Sandbox
+	}
+	sandboxed, readOnly, off := tools.Sandbox{}, tools.Sandbox{ReadOnly: true}, tools.Sandbox{Off: true}
+	want := map[Mode]map[string]outcome{
+		ReadOnly:   {"read": {runs, sandboxed}, "ask_user_question": {runs, sandboxed}, "write": {refuses, sandboxed}, "bash": {runs, readOnly}},
+		Ask:        {"read": {runs, sandboxed}, "ask_user_question": {runs, sandboxed}, "write": {asks, sandboxed}, "bash": {asks, sandboxed}},
+		Auto:       {"read": {runs, sandboxed}, "ask_user_question": {runs, sandboxed}, "write": {runs, sandboxed}, "bash": {runs, sandboxed}},
+		FullAccess: {"read": {runs, sandboxed}, "ask_user_question": {runs, sandboxed}, "write": {runs, sandboxed}, "bash": {runs, off}},
 	}
 	for _, mode := range Modes() {
 		for _, tool := range []fakeTool{readTool, askTool, writeTool, bashTool} {
 			b := interact.NewBroker()
 			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-			p := NewPolicy(mode, b)
-			_, err := p.Authorize(context.Background(), tool, call(&log{}, `{"command":"ls","file_path":"a.go"}`))
-			got := runs
+			p := newPolicy(mode, b)
+			grant, err := p.Authorize(context.Background(), tool, call(&log{}, `{"command":"ls","file_path":"a.go"}`))
+			got := outcome{runs, grant}
 			switch {
 			case err != nil:
-				got = refuses
+				got.verdict = refuses
 			case a.count() == 1:
-				got = asks
+				got.verdict = asks
 			}
 			if got != want[mode][tool.name] {
-				t.Errorf("%s mode, %s: want it %s, got %s (err %v)", mode, tool.name, want[mode][tool.name], got, err)
+				t.Errorf("%s mode, %s: want %+v, got %+v (err %v)", mode, tool.name, want[mode][tool.name], got, err)
 			}
 		}
 	}
 }
 
+func TestWithoutASandboxEveryCommandAsksAndRunsUnconfined(t *testing.T) {
+	for _, mode := range []Mode{ReadOnly, Ask, Auto} {
+		b := interact.NewBroker()
+		a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
+		p := NewPolicy(mode, b)
+		p.SetSandbox(fakeSandbox{}, false)
+		grant, err := p.Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`))
+		if err != nil || a.count() != 1 || grant != (tools.Sandbox{Off: true}) {
+			t.Fatalf("%s mode without a sandbox: want the command asked about and run unconfined, got %+v, %v, %d asked", mode, grant, err, a.count())
+		}
+		if got := <-a.asked; !strings.HasPrefix(got.Why, "No sandbox") {
+			t.Errorf("%s mode: want the approval to say there is no sandbox, got %q", mode, got.Why)
+		}
+		if l := p.StatusLabel(); l != string(mode)+" · no sandbox" {
+			t.Errorf("%s mode: want the status label to say no sandbox, got %q", mode, l)
+		}
+	}
+	p := NewPolicy(FullAccess, nil)
+	p.SetSandbox(fakeSandbox{}, false)
+	if grant, err := p.Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`)); err != nil || !grant.Off {
+		t.Fatalf("want full-access to run unasked without a sandbox, got %+v, %v", grant, err)
+	}
+}
+
 func TestReadOnlyRefusesWritesWithAnActionableError(t *testing.T) {
 	l := &log{}
-	_, err := NewPolicy(ReadOnly, nil).Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`))
+	_, err := newPolicy(ReadOnly, nil).Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`))
 	want := "read-only mode: write is not allowed. Tell the user what you would change, or ask them to switch modes with /permissions."
 	if err == nil || err.Error() != want {
 		t.Fatalf("want %q, got %v", want, err)
@@ -166,7 +217,7 @@ func TestReadOnlyRefusesWritesWithAnActionableError(t *testing.T) {
 
 func TestReadsRecordNoDecision(t *testing.T) {
 	l := &log{}
-	if _, err := NewPolicy(ReadOnly, nil).Authorize(context.Background(), readTool, call(l, `{}`)); err != nil {
+	if _, err := newPolicy(ReadOnly, nil).Authorize(context.Background(), readTool, call(l, `{}`)); err != nil {
 		t.Fatalf("want reads to run, got %v", err)
 	}
 	if e := l.take(); len(e) != 0 {
@@ -176,7 +227,7 @@ func TestReadsRecordNoDecision(t *testing.T) {
 
 func TestPolicyDecisionsAreRecorded(t *testing.T) {
 	l := &log{}
-	if _, err := NewPolicy(FullAccess, nil).Authorize(context.Background(), bashTool, call(l, `{"command":"rm -rf build"}`)); err != nil {
+	if _, err := newPolicy(FullAccess, nil).Authorize(context.Background(), bashTool, call(l, `{"command":"rm -rf build"}`)); err != nil {
 		t.Fatalf("want full-access to run bash, got %v", err)
 	}
 	want := session.ApprovalDecided{CallID: "call-1", Tool: "bash", Decision: "allow", Policy: "full-access"}
@@ -191,7 +242,7 @@ func TestAllowForSessionRemembersTheBashPrefix(t *testing.T) {
 		interact.Decision{Verdict: interact.AllowSession},
 		interact.Decision{Verdict: interact.Deny, Reason: "do not delete files"},
 	)
-	p := NewPolicy(Ask, b)
+	p := newPolicy(Ask, b)
 	l := &log{}
 	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status"}`)); err != nil {
 		t.Fatalf("want the allowed call to run, got %v", err)
@@ -229,7 +280,7 @@ func TestAllowForSessionRemembersTheBashPrefix(t *testing.T) {
 func TestAllowForSessionRemembersEveryPrefixOfACompoundCommand(t *testing.T) {
 	b := interact.NewBroker()
 	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
-	p := NewPolicy(Ask, b)
+	p := newPolicy(Ask, b)
 	l := &log{}
 	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"go build ./... && go test ./..."}`)); err != nil {
 		t.Fatalf("want the allowed call to run, got %v", err)
@@ -254,7 +305,7 @@ func TestAllowForSessionRemembersEveryPrefixOfACompoundCommand(t *testing.T) {
 func TestAllowForSessionRemembersTheToolForEdits(t *testing.T) {
 	b := interact.NewBroker()
 	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
-	p := NewPolicy(Ask, b)
+	p := newPolicy(Ask, b)
 	l := &log{}
 	if _, err := p.Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`)); err != nil {
 		t.Fatal(err)
@@ -274,7 +325,7 @@ func TestAllowForSessionRemembersTheToolForEdits(t *testing.T) {
 func TestWithoutAnswererAskingDeniesAndNamesTheFlag(t *testing.T) {
 	for name, b := range map[string]*interact.Broker{"nil broker": nil, "unmounted broker": interact.NewBroker()} {
 		l := &log{}
-		_, err := NewPolicy(Ask, b).Authorize(context.Background(), bashTool, call(l, `{"command":"ls"}`))
+		_, err := newPolicy(Ask, b).Authorize(context.Background(), bashTool, call(l, `{"command":"ls"}`))
 		if err == nil || !strings.Contains(err.Error(), "--permission-mode full-access") {
 			t.Fatalf("%s: want a denial naming --permission-mode full-access, got %v", name, err)
 		}
@@ -289,7 +340,7 @@ func TestClosedStdinDeniesTheCall(t *testing.T) {
 	unmount := b.Mount()
 	defer unmount()
 	b.FailAll(interact.ErrStdinClosed)
-	_, err := NewPolicy(Ask, b).Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`))
+	_, err := newPolicy(Ask, b).Authorize(context.Background(), bashTool, call(&log{}, `{"command":"ls"}`))
 	if err == nil || err.Error() != "the user cannot approve this call because stdin is closed" {
 		t.Fatalf("want the stdin-closed denial, got %v", err)
 	}
@@ -303,7 +354,7 @@ func TestCancelWhileAskingInterrupts(t *testing.T) {
 	l := &log{}
 	errc := make(chan error)
 	go func() {
-		_, err := NewPolicy(Ask, b).Authorize(ctx, bashTool, call(l, `{"command":"ls"}`))
+		_, err := newPolicy(Ask, b).Authorize(ctx, bashTool, call(l, `{"command":"ls"}`))
 		errc <- err
 	}()
 	if nextAfter(context.Background(), b, 0) == nil {
@@ -324,7 +375,7 @@ func TestCancelWhileAskingInterrupts(t *testing.T) {
 }
 
 func TestSetModeIsSeenByTheNextCall(t *testing.T) {
-	p := NewPolicy(Ask, nil)
+	p := newPolicy(Ask, nil)
 	p.SetMode(FullAccess)
 	if p.Mode() != FullAccess {
 		t.Fatalf("want full-access, got %s", p.Mode())
@@ -334,20 +385,38 @@ func TestSetModeIsSeenByTheNextCall(t *testing.T) {
 	}
 }
 
-func TestParseModeAndNext(t *testing.T) {
+func TestParseModeAcceptsAutoEditAsAuto(t *testing.T) {
 	for _, m := range Modes() {
 		got, err := ParseMode(string(m))
 		if err != nil || got != m {
 			t.Errorf("ParseMode(%q): want %q, got %q, %v", m, m, got, err)
 		}
 	}
-	if _, err := ParseMode("yolo"); err == nil || !strings.Contains(err.Error(), "read-only, ask, auto-edit, full-access") {
+	if got, err := ParseMode("auto-edit"); err != nil || got != Auto {
+		t.Errorf("want auto-edit read as auto, got %q, %v", got, err)
+	}
+	if _, err := ParseMode("yolo"); err == nil || !strings.Contains(err.Error(), "read-only, ask, auto, full-access") {
 		t.Errorf("want an error listing the modes, got %v", err)
 	}
-	cycle := []Mode{ReadOnly, Ask, AutoEdit, FullAccess, ReadOnly}
-	for i := 0; i < len(cycle)-1; i++ {
-		if got := cycle[i].Next(); got != cycle[i+1] {
-			t.Errorf("%s.Next(): want %s, got %s", cycle[i], cycle[i+1], got)
+}
+
+func TestShiftTabNeverReachesFullAccess(t *testing.T) {
+	type step struct {
+		mode Mode
+		plan bool
+	}
+	got := []step{{Auto, false}}
+	for range 5 {
+		m, plan := Cycle(got[len(got)-1].mode, got[len(got)-1].plan)
+		got = append(got, step{m, plan})
+	}
+	want := []step{{Auto, false}, {Auto, true}, {ReadOnly, false}, {Ask, false}, {Auto, false}, {Auto, true}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("want the cycle %+v, got %+v", want, got)
 		}
+	}
+	if m, plan := Cycle(FullAccess, false); m != Auto || plan {
+		t.Errorf("want Shift+Tab from full-access to step back to auto, got %s plan=%v", m, plan)
 	}
 }

@@ -61,6 +61,9 @@ type Options struct {
 	// Disabled, when set, turns the sandbox off with this reason (the
 	// config switch, and tests forcing the fallback).
 	Disabled string
+	// OnUnavailable, when set, hears once why the sandbox turned off after
+	// New: the system refused what the quick check could not try.
+	OnUnavailable func(reason string)
 }
 
 // Status says whether commands can be confined, and how or why not.
@@ -168,8 +171,12 @@ func (s *Sandbox) Start(c Command) (Process, error) {
 // fail turns the sandbox off for the rest of the session, with reason.
 func (s *Sandbox) fail(reason string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	was := s.status.Active
 	s.status = Status{Reason: reason}
+	s.mu.Unlock()
+	if was && s.opts.OnUnavailable != nil {
+		s.opts.OnUnavailable(reason)
+	}
 }
 
 // setMechanism records what confines commands once a helper said so.

@@ -21,7 +21,7 @@ import (
 type settings struct {
 	Width  int `json:"width,omitempty"`
 	Height int `json:"height,omitempty"`
-	// Mode is the permission mode the session starts in ("ask" when empty).
+	// Mode is the permission mode the session starts in (tack's default, auto, when empty).
 	Mode string `json:"permission_mode,omitempty"`
 	// ContextWindow, when set, runs the session on smallModel, added to the
 	// catalog with this window so that compaction comes early.

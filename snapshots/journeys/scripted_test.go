@@ -102,7 +102,7 @@ func scriptedJourneys() []scripted {
 				model(call("call_cat", "bash", `{"command":"cat notes.txt","description":"Show the notes"}`), usage(896, 40, 20)),
 				model(text("A README and `notes.txt`, which lists two things: *buy milk* and *write tests*."), usage(930, 30, 25)),
 			}},
-		{name: "edit-diff", settings: settings{Mode: "auto-edit"}, files: map[string]string{"main.go": mainGo},
+		{name: "edit-diff", settings: settings{Mode: "auto"}, files: map[string]string{"main.go": mainGo},
 			moves: []move{
 				user("Make main greet the name given as its first argument"),
 				model(call("call_read", "read", `{"file_path":"main.go"}`), usage(0, 900, 20)),
@@ -131,7 +131,7 @@ func scriptedJourneys() []scripted {
 				interact.Answer{ID: "tables", Selected: []string{"users", "orders"}, Custom: "an audit log"}),
 			model(text("PostgreSQL with `users`, `orders` and an audit log table."), usage(950, 80, 16)),
 		}},
-		{name: "approvals", settings: settings{Height: 50}, files: map[string]string{"notes.txt": notes}, moves: []move{
+		{name: "approvals", settings: settings{Mode: "ask", Height: 50}, files: map[string]string{"notes.txt": notes}, moves: []move{
 			user("Show the notes, count them, then delete them"),
 			model(call("call_cat", "bash", `{"command":"cat notes.txt","description":"Show the notes"}`), usage(0, 900, 20)),
 			decide("bash", interact.Allow, ""),

@@ -86,7 +86,7 @@ func TestCtrlCTwiceExitsAndRestoresTheTerminal(t *testing.T) {
 	r.waitIdle()
 	r.script(
 		step{do: both(typed("hi"), key('\r'))},
-		step{want: []string{"Hi there."}, until: func(s string) bool { return idleScreen(s, r.dir) }, do: ctrl('c')},
+		step{want: []string{"Hi there."}, until: idleScreen, do: ctrl('c')},
 		step{want: []string{"Press Ctrl+C again to exit."}, do: ctrl('c')},
 	)
 	if code := r.exitCode(); code != 0 {

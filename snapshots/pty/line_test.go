@@ -154,7 +154,7 @@ func TestLineModeCtrlCCancelsAHungCompactAndGivesThePromptBack(t *testing.T) {
 	}
 	r.script(
 		step{do: both(typed("/status"), key(vt.KeyEnter))},
-		step{want: []string{"Session "}, until: atPrompt, do: ctrl('d')},
+		step{want: []string{"Permissions and sandbox"}, until: atPrompt, do: ctrl('d')},
 	)
 	if code := r.exitCode(); code != 0 {
 		t.Errorf("want exit code 0 at end of input, got %d; the screen is:\n%s", code, frame(r.Screen()))

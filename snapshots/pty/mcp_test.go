@@ -49,7 +49,7 @@ func TestMeasureFirstFrameWithMCPServers(t *testing.T) {
 	bareHome := t.TempDir()
 	firstFrame := func(home string) int64 {
 		r := start(t, setup{srv: srv, home: home})
-		d, _ := r.ready("the status row and editor", func(s string) bool { return idleScreen(s, r.dir) })
+		d, _ := r.ready("the status row and editor", idleScreen)
 		r.Close()
 		return d.Microseconds()
 	}

@@ -99,7 +99,7 @@ func TestMeasureFirstFrame(t *testing.T) {
 	var rss []int64
 	for range firstFrameRuns {
 		r := start(t, setup{srv: srv})
-		d, m := r.ready("the status row and editor", func(s string) bool { return idleScreen(s, r.dir) })
+		d, m := r.ready("the status row and editor", idleScreen)
 		times, rss = append(times, d), append(rss, m)
 		firstBytes = append(firstBytes, r.FirstOutput().Sub(r.Started()))
 		r.Close()
@@ -131,10 +131,10 @@ func TestMeasureResumeAndKeyEcho(t *testing.T) {
 	long := writeLongSession(t, home, dir, messages)
 	short := writeLongSession(t, home, dir, sessiontest.MessagesPerTurn)
 	srv := llmtest.New(t)
-	lastScreen := func(s string) bool { return strings.Contains(s, sessiontest.LastAnswer) && idleScreen(s, dir) }
+	lastScreen := func(s string) bool { return strings.Contains(s, sessiontest.LastAnswer) && idleScreen(s) }
 	var empty, brief, resumed measured
 	for i := range resumeRuns {
-		empty.add(start(t, setup{srv: srv, home: home, dir: dir}), "the empty screen", func(s string) bool { return idleScreen(s, dir) }, i == 0)
+		empty.add(start(t, setup{srv: srv, home: home, dir: dir}), "the empty screen", idleScreen, i == 0)
 		brief.add(start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume", short}}), "the last screen of one turn", lastScreen, false)
 		resumed.add(start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume", long}}), "the last screen of the session", lastScreen, i == 0)
 	}

@@ -21,7 +21,7 @@ func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
 		step{do: both(typed("tell me about apples"), key(vt.KeyEnter))},
 		// The picker lists the session by its refined title, which the
 		// model names just after the turn; exit once the header shows it.
-		step{want: []string{"Apples are red.", llmtest.TitleText}, until: func(s string) bool { return idleScreen(s, first.dir) },
+		step{want: []string{"Apples are red.", llmtest.TitleText}, until: idleScreen,
 			do: func(r *run) { r.Key('d', vt.ModCtrl) }},
 	)
 	if code := first.exitCode(); code != 0 {
@@ -33,7 +33,7 @@ func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
 		// with the cursor on the earlier one, which Enter resumes.
 		step{want: []string{"Resume session", llmtest.TitleText, "current"},
 			until: func(s string) bool { return rowHasAll(s, cursorMark, llmtest.TitleText) }, do: key(vt.KeyEnter)},
-		step{want: []string{"Apples are red."}, until: func(s string) bool { return idleScreen(s, r.dir) },
+		step{want: []string{"Apples are red."}, until: idleScreen,
 			do: both(typed("and now?"), key(vt.KeyEnter))},
 		step{want: []string{"Still red."}},
 	)
@@ -52,9 +52,9 @@ func TestNewCommandStartsAFreshSession(t *testing.T) {
 	r.waitIdle()
 	r.script(
 		step{do: both(typed("hello"), key(vt.KeyEnter))},
-		step{want: []string{"First answer."}, until: func(s string) bool { return idleScreen(s, r.dir) },
+		step{want: []string{"First answer."}, until: idleScreen,
 			do: both(typed("/new"), key(vt.KeyEnter))},
-		step{until: func(s string) bool { return idleScreen(s, r.dir) && !strings.Contains(s, "First answer.") },
+		step{until: func(s string) bool { return idleScreen(s) && !strings.Contains(s, "First answer.") },
 			do: both(typed("again"), key(vt.KeyEnter))},
 		step{want: []string{"Fresh answer."}},
 	)

@@ -1,0 +1,123 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// targetTool is an edit tool that names its file, as write and edit do.
+type targetTool struct{ fakeTool }
+
+func (targetTool) Targets(call tools.Call) []string {
+	var a struct {
+		FilePath string `json:"file_path"`
+	}
+	_ = json.Unmarshal(call.Args, &a)
+	if !filepath.IsAbs(a.FilePath) {
+		a.FilePath = filepath.Join(call.Env.Cwd, a.FilePath)
+	}
+	return []string{a.FilePath}
+}
+
+var targetWrite = targetTool{writeTool}
+
+// editWorld is a workspace, a $TACK_HOME and a $HOME, each in its own
+// temporary directory.
+type editWorld struct{ ws, tackHome, home, outside string }
+
+func newEditWorld(t *testing.T) editWorld {
+	t.Helper()
+	w := editWorld{ws: t.TempDir(), tackHome: t.TempDir(), home: t.TempDir(), outside: t.TempDir()}
+	if err := os.Symlink(w.outside, filepath.Join(w.ws, "link")); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func (w editWorld) policy(mode Mode, b *interact.Broker) *Policy {
+	p := newPolicy(mode, b)
+	p.SetHomes(w.tackHome, w.home)
+	return p
+}
+
+func (w editWorld) call(path string) tools.Call {
+	b, _ := json.Marshal(map[string]string{"file_path": path})
+	return tools.Call{ID: "c", Args: b, Env: &tools.Env{Cwd: w.ws}}
+}
+
+func TestEditsByPlace(t *testing.T) {
+	w := newEditWorld(t)
+	const runs, asks, refuses = "runs", "asks", "refuses"
+	cases := []struct {
+		path string
+		want map[Mode]string
+	}{
+		{"main.go", map[Mode]string{ReadOnly: refuses, Ask: asks, Auto: runs, FullAccess: runs}},
+		{"../x.go", map[Mode]string{ReadOnly: refuses, Ask: asks, Auto: asks, FullAccess: runs}},
+		{filepath.Join(w.outside, "abs.go"), map[Mode]string{ReadOnly: refuses, Ask: asks, Auto: asks, FullAccess: runs}},
+		{"link/through-symlink.go", map[Mode]string{ReadOnly: refuses, Ask: asks, Auto: asks, FullAccess: runs}},
+		{".git/hooks/pre-commit", map[Mode]string{ReadOnly: refuses, Ask: asks, Auto: asks, FullAccess: asks}},
+		{".git/config", map[Mode]string{ReadOnly: refuses, Ask: asks, Auto: asks, FullAccess: asks}},
+		{filepath.Join(w.tackHome, "credentials"), map[Mode]string{ReadOnly: refuses, Ask: asks, Auto: asks, FullAccess: asks}},
+		{filepath.Join(w.home, ".bashrc"), map[Mode]string{ReadOnly: refuses, Ask: asks, Auto: asks, FullAccess: asks}},
+	}
+	for _, c := range cases {
+		for mode, want := range c.want {
+			b := interact.NewBroker()
+			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
+			_, err := w.policy(mode, b).Authorize(context.Background(), targetWrite, w.call(c.path))
+			got := runs
+			switch {
+			case err != nil:
+				got = refuses
+			case a.count() == 1:
+				got = asks
+			}
+			if got != want {
+				t.Errorf("%s mode, write %s: want it %s, got %s (%v)", mode, c.path, want, got, err)
+			}
+		}
+	}
+}
+
+func TestProtectedEditsAskEveryTimeAndSayWhy(t *testing.T) {
+	w := newEditWorld(t)
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow}, interact.Decision{Verdict: interact.Allow})
+	p := w.policy(FullAccess, b)
+	for range 2 {
+		if _, err := p.Authorize(context.Background(), targetWrite, w.call(".git/config")); err != nil {
+			t.Fatal(err)
+		}
+		got := <-a.asked
+		if got.Remember != "" || !strings.Contains(got.Why, "git") {
+			t.Fatalf("want no session choice and the reason named, got %+v", got)
+		}
+	}
+}
+
+func TestOutsideEditsAreRememberedPerDirectory(t *testing.T) {
+	w := newEditWorld(t)
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
+	p := w.policy(Auto, b)
+	if _, err := p.Authorize(context.Background(), targetWrite, w.call(filepath.Join(w.outside, "a.go"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-a.asked; got.Remember != "edits in "+w.outside {
+		t.Fatalf("want the directory remembered, got %q", got.Remember)
+	}
+	if _, err := p.Authorize(context.Background(), targetWrite, w.call(filepath.Join(w.outside, "b.go"))); err != nil {
+		t.Fatalf("want another file there allowed, got %v", err)
+	}
+	if _, err := p.Authorize(context.Background(), targetWrite, w.call(filepath.Join(w.tackHome, "x"))); err == nil {
+		t.Fatal("want another directory asked again (and denied)")
+	}
+}
