@@ -24,11 +24,14 @@ func scanWindow(ctx context.Context, br *bufio.Reader, offset, limit int) (windo
 		used int
 		line []byte
 		cut  bool
+		// open says a line was begun by a fragment that filled the buffer:
+		// at end of file it still counts, even with no bytes after it.
+		open bool
 	)
 	start := offset - 1
 	for {
 		frag, err := br.ReadSlice('\n')
-		if len(frag) == 0 && err != nil {
+		if len(frag) == 0 && err != nil && (!open || !errors.Is(err, io.EOF)) {
 			if errors.Is(err, io.EOF) {
 				return w, nil
 			}
@@ -43,8 +46,10 @@ func scanWindow(ctx context.Context, br *bufio.Reader, offset, limit int) (windo
 			line = append(line, frag...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
+			open = true
 			continue
 		}
+		open = false
 		if err != nil && !errors.Is(err, io.EOF) {
 			return w, err
 		}

@@ -204,3 +204,25 @@ func TestReadPermissionDeniedSaysSo(t *testing.T) {
 	}
 	wantError(t, b.run(b.read, map[string]any{"file_path": "secret.txt"}), fmt.Sprintf("cannot read %q: permission denied", p))
 }
+
+// A last line without newline whose length is a multiple of the reader's
+// 64 KiB buffer used to vanish: the file read as "total 0 lines".
+func TestReadKeepsAnUnterminatedLastLineOfWholeBuffers(t *testing.T) {
+	for _, n := range []int{1, 2, 3} {
+		for _, before := range []string{"", "first\nsecond\n"} {
+			b := newBench(t)
+			content := before + strings.Repeat("x", 65536*n)
+			b.file("f.txt", content)
+			want := strings.Count(content, "\n") + 1
+			r := b.run(b.read, map[string]any{"file_path": "f.txt"})
+			wantOK(t, r)
+			if !strings.Contains(r.Text, fmt.Sprintf("total %d lines", want)) {
+				t.Errorf("n=%d, %d lines before: want %d lines counted, got footer %q", n, strings.Count(before, "\n"), want,
+					r.Text[max(0, len(r.Text)-120):])
+			}
+			if !strings.Contains(r.Text, fmt.Sprintf("%6d→x", want)) {
+				t.Errorf("n=%d: want line %d shown", n, want)
+			}
+		}
+	}
+}
