@@ -179,7 +179,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.closers = append(s.closers, s.Sandbox.Close)
 	s.Policy.SetSandbox(s.Sandbox, cfg.Sandbox.Network)
 	s.Policy.SetHomes(o.Home, o.getenv("HOME"))
-	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox)
+	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox, o.Home)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
 		registry.Add(t)

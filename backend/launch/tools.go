@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/tools"
@@ -17,10 +18,11 @@ import (
 // them, and a function that ends their background work. exit_plan_mode
 // leaves plan mode through policy; glob and grep search the files files
 // lists; commands start from environ and run in sb, and policy asks the
-// user to let a refused one out of it.
-func Tools(policy *permission.Policy, files *workspace.Walker, environ []string, sb *sandbox.Sandbox) (*tools.Registry, func()) {
+// user to let a refused one out of it; read refuses the credentials file of
+// tackHome.
+func Tools(policy *permission.Policy, files *workspace.Walker, environ []string, sb *sandbox.Sandbox, tackHome string) (*tools.Registry, func()) {
 	sh := bash.New(bash.Local{Sandbox: sb}, bash.Options{Environ: environ, Sandbox: sb, Escalator: policy})
-	r := tools.NewRegistry(fs.New(fs.NewTracker())...)
+	r := tools.NewRegistry(fs.New(fs.NewTracker(), config.CredentialsPath(tackHome))...)
 	r.Add(search.NewGlob(files))
 	r.Add(search.NewGrep(files))
 	for _, t := range sh.All() {

@@ -19,8 +19,10 @@ const (
 )
 
 // New makes read, write and edit over one session's tracker, in that order.
-func New(t *Tracker) []tools.Tool {
-	return []tools.Tool{&Read{tracker: t}, &Write{tracker: t}, &Edit{tracker: t}}
+// read refuses the secrets (tack's credentials file) and every process's
+// environ.
+func New(t *Tracker, secrets ...string) []tools.Tool {
+	return []tools.Tool{&Read{tracker: t, secrets: secrets}, &Write{tracker: t}, &Edit{tracker: t}}
 }
 
 // resolve makes p absolute, relative to the session's working directory.

@@ -24,7 +24,11 @@ const (
 )
 
 // Read is the read tool: a window of a UTF-8 text file, line-numbered.
-type Read struct{ tracker *Tracker }
+type Read struct {
+	tracker *Tracker
+	// secrets are files read refuses (tack's credentials).
+	secrets []string
+}
 
 type readArgs struct {
 	FilePath string `json:"file_path"`
@@ -102,6 +106,9 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 	}
 	cwd := call.Env.Cwd
 	path := resolve(cwd, a.FilePath)
+	if why := r.refusal(path); why != "" {
+		return tools.Errorf("read refuses %s: %s. Do not try to read it another way; ask the user if you need what it holds.", a.FilePath, why)
+	}
 	if isImageFile(path) {
 		return readImage(call.Env, path, display(cwd, path))
 	}
