@@ -174,9 +174,9 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		}
 		if len(msg.ToolCalls) > 0 {
 			a.publish(PhaseChanged{Phase: PhaseTools})
-			st.toolsStart()
+			st.toolsStart(a.cfg.Broker.Waited())
 			a.runTools(ctx, ts.turn, step, msg.ToolCalls)
-			st.toolsEnd()
+			st.toolsEnd(a.cfg.Broker.Waited())
 			a.guardRepeats(ts, msg.ToolCalls)
 		}
 		a.record(session.StepEnd{Turn: ts.turn, Step: step, Timing: st.timing()})

@@ -220,6 +220,7 @@ func partial(acc *llm.Accumulator) session.AssistantMessage {
 type stepTimer struct {
 	now                            func() time.Time
 	start, phaseAt, toolsAt        time.Time
+	waitedAt                       time.Duration
 	phase                          Phase
 	wait, thinking, response, tool time.Duration
 }
@@ -253,9 +254,14 @@ func (t *stepTimer) close() {
 	t.phaseAt = now
 }
 
-func (t *stepTimer) streamEnd()  { t.close(); t.phase = PhaseIdle }
-func (t *stepTimer) toolsStart() { t.toolsAt = t.now() }
-func (t *stepTimer) toolsEnd()   { t.tool += t.now().Sub(t.toolsAt) }
+func (t *stepTimer) streamEnd() { t.close(); t.phase = PhaseIdle }
+
+// toolsStart and toolsEnd bracket a step's tool calls; waited is the
+// user's answering time so far, which tool time leaves out.
+func (t *stepTimer) toolsStart(waited time.Duration) { t.toolsAt, t.waitedAt = t.now(), waited }
+func (t *stepTimer) toolsEnd(waited time.Duration) {
+	t.tool += max(t.now().Sub(t.toolsAt)-(waited-t.waitedAt), 0)
+}
 
 func (t *stepTimer) timing() session.StepTiming {
 	if t.phase != PhaseIdle {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 )
@@ -117,6 +118,19 @@ type Broker struct {
 	changes  chan struct{}
 	closeErr error
 	observe  []func(*Request)
+	// waited is the time requests spent waiting for their answer, summed.
+	waited time.Duration
+}
+
+// Waited is the time the broker's requests have spent waiting for an
+// answer, in total: the user's time, which tool timings leave out.
+func (b *Broker) Waited() time.Duration {
+	if b == nil {
+		return 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.waited
 }
 
 // Observe calls f with every request as it is queued, before an answer
@@ -214,6 +228,12 @@ func (b *Broker) wait(ctx context.Context, r *Request) (reply, error) {
 	}
 	b.signal()
 	defer b.remove(r)
+	asked := time.Now()
+	defer func() {
+		b.mu.Lock()
+		b.waited += time.Since(asked)
+		b.mu.Unlock()
+	}()
 	select {
 	case v := <-r.reply:
 		return v, v.err

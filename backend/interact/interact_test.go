@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 // pendingAfter waits until the broker holds more than n requests and returns
@@ -120,5 +121,28 @@ func TestFailAllSettlesPendingAndLaterRequestsUntilTheNextMount(t *testing.T) {
 	p[0].Answer(nil)
 	if err := <-errc; err != nil {
 		t.Fatalf("want a fresh mount to take requests again, got %v", err)
+	}
+}
+
+// TestWaitedSumsTheTimeRequestsWaitForAnAnswer: the time between asking
+// and answering is counted, and nothing outside it.
+func TestWaitedSumsTheTimeRequestsWaitForAnAnswer(t *testing.T) {
+	b := NewBroker()
+	defer b.Mount()()
+	if b.Waited() != 0 {
+		t.Fatalf("want no wait before any request, got %v", b.Waited())
+	}
+	before := time.Now()
+	done := make(chan struct{})
+	go func() {
+		_, _ = b.Approve(context.Background(), Approval{Tool: "bash", Summary: "ls"})
+		close(done)
+	}()
+	p := pendingAfter(t, b, 0)
+	p[0].Decide(Decision{Verdict: Allow})
+	<-done
+	got, whole := b.Waited(), time.Since(before)
+	if got <= 0 || got > whole {
+		t.Fatalf("want a wait within the %v the request took, got %v", whole, got)
 	}
 }
