@@ -79,7 +79,7 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 	switch {
 	case !t.Done:
 		if n := len(output) - LiveRows; n > 0 {
-			output = append([]row{{text: "… +" + textfmt.Thousands(n+v.DroppedLines) + " lines", style: th.Dim, clip: true}},
+			output = append([]row{{text: "… +" + lineCount(n+v.DroppedLines), style: th.Dim, clip: true}},
 				output[n:]...)
 		}
 		rows = append(rows, output...)

@@ -266,8 +266,16 @@ func fold(content []row, th theme.Theme) []row {
 		return content
 	}
 	head, tail := content[:PreviewRows/2], content[len(content)-PreviewRows/2:]
-	more := row{text: "… +" + textfmt.Thousands(len(content)-PreviewRows) + " lines (ctrl+o to expand)", style: th.Dim, clip: true}
+	more := row{text: "… +" + lineCount(len(content)-PreviewRows) + " (ctrl+o to expand)", style: th.Dim, clip: true}
 	return append(append(append([]row{}, head...), more), tail...)
+}
+
+// lineCount is `1 line` or `1,250 lines`.
+func lineCount(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return textfmt.Thousands(n) + " lines"
 }
 
 func truncate(s string, width int) string {
