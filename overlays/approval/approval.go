@@ -169,6 +169,11 @@ func (d *Dialog) View(width, height int) string {
 	if s := textfmt.SanitizeLine(d.a.Summary); s != "" && d.a.Card == nil {
 		head = append(head, d.th.Bold.Render(s))
 	}
+	// Why the call asks: what it wants beyond the sandbox, and the model's
+	// reason for it.
+	if w := textfmt.SanitizeLine(d.a.Why); w != "" {
+		head = append(head, d.th.Warning.Render(ansi.Truncate(w, inner, "…")))
+	}
 	tail := d.choiceRows(inner)
 	if d.denying {
 		label := "Reason (optional): "

@@ -206,3 +206,11 @@ func TestChoicesShortenToStayOnOneRow(t *testing.T) {
 		}
 	}
 }
+
+func TestTheDialogSaysWhatTheCallWantsBeyondTheSandbox(t *testing.T) {
+	a := bash()
+	a.Why = "Wants network access from the sandbox: to download modules"
+	if v := ansi.Strip(New(a, th, overlaytest.Epoch()).View(100, 30)); !strings.Contains(v, a.Why) {
+		t.Errorf("want the reason shown above the command, got\n%s", v)
+	}
+}
