@@ -18,7 +18,8 @@ import (
 // benchBlocks is the transcript size the budgets are set for.
 const benchBlocks = 10_000
 
-// history makes a session whose transcript has about n blocks: per turn a
+// history makes a session whose transcript has at least n blocks (a turn
+// is about four since the transcript heads a turn once): per turn a
 // prompt, an assistant step with reasoning and Markdown, a bash card with
 // output, a timing footer and a final answer.
 func history(n int) []session.Event {
@@ -29,7 +30,7 @@ func history(n int) []session.Event {
 		out = append(out, session.Event{Type: d.EventType(), Seq: seq, Data: d})
 	}
 	code := 0
-	for turn := 1; len(out) < n*2; turn++ {
+	for turn := 1; len(out) < n*3; turn++ {
 		id := fmt.Sprintf("call_%d", turn)
 		term := card.Card{Kind: card.Terminal, Description: "Run the tests", Terminal: &card.TerminalView{Command: "go test ./...", Cwd: "/w"}}
 		res := term
