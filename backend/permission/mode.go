@@ -33,9 +33,16 @@ const DefaultMode = Auto
 // PlanLabel is how plan mode is named where a mode is shown.
 const PlanLabel = "plan"
 
-// aliases are older names still accepted, for config files and scripts
-// written before the modes were founded on the sandbox.
-var aliases = map[string]Mode{"auto-edit": Auto}
+// aliases are other names accepted for the modes: auto-edit, from config
+// files and scripts written before the modes were founded on the sandbox,
+// and Claude Code's --permission-mode names, so `claude -p` scripts run
+// unchanged (acceptEdits runs workspace edits unasked, as auto does).
+var aliases = map[string]Mode{
+	"auto-edit":         Auto,
+	"default":           Ask,
+	"acceptEdits":       Auto,
+	"bypassPermissions": FullAccess,
+}
 
 // Modes lists every mode, from most to least restricted.
 func Modes() []Mode { return []Mode{ReadOnly, Ask, Auto, FullAccess} }

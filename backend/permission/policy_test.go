@@ -392,8 +392,12 @@ func TestParseModeAcceptsAutoEditAsAuto(t *testing.T) {
 			t.Errorf("ParseMode(%q): want %q, got %q, %v", m, m, got, err)
 		}
 	}
-	if got, err := ParseMode("auto-edit"); err != nil || got != Auto {
-		t.Errorf("want auto-edit read as auto, got %q, %v", got, err)
+	for name, want := range map[string]Mode{
+		"auto-edit": Auto, "default": Ask, "acceptEdits": Auto, "bypassPermissions": FullAccess,
+	} {
+		if got, err := ParseMode(name); err != nil || got != want {
+			t.Errorf("want %s read as %s, got %q, %v", name, want, got, err)
+		}
 	}
 	if _, err := ParseMode("yolo"); err == nil || !strings.Contains(err.Error(), "read-only, ask, auto, full-access") {
 		t.Errorf("want an error listing the modes, got %v", err)

@@ -56,8 +56,11 @@ Flags:
       --resume [ID]         continue session ID (no ID: pick one)
   -c, --continue            continue the latest session of this directory
   -C DIR                    run in DIR instead of the current directory
-      --permission-mode M   read-only, ask, auto-edit or full-access
-                            (default ask; also TACK_PERMISSION_MODE)
+      --permission-mode M   read-only, ask, auto or full-access (default auto;
+                            also TACK_PERMISSION_MODE; Claude Code's default,
+                            acceptEdits and bypassPermissions are taken too)
+      --dangerously-skip-permissions
+                            the same as --permission-mode full-access
       --output-format F     print mode output: text, json (the result object),
                             stream-json (claude -p's message stream) or events
       --input-format F      text, or stream-json: user messages on stdin, one
@@ -104,6 +107,10 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.BoolVar(&o.cont, "continue", false, "")
 	fs.StringVar(&o.dir, "C", "", "")
 	fs.StringVar(&o.permissionMode, "permission-mode", getenv("TACK_PERMISSION_MODE"), "")
+	fs.BoolFunc("dangerously-skip-permissions", "", func(string) error { // claude -p's spelling
+		o.permissionMode = string(permission.FullAccess)
+		return nil
+	})
 	fs.StringVar(&o.outputFormat, "output-format", "text", "")
 	fs.StringVar(&o.inputFormat, "input-format", "text", "")
 	fs.BoolVar(&o.partial, "include-partial-messages", false, "")
@@ -281,7 +288,7 @@ func (o options) validate() error {
 	}
 	if o.permissionMode != "" {
 		if _, err := permission.ParseMode(o.permissionMode); err != nil {
-			return errUsage{fmt.Sprintf("invalid permission mode %q: use read-only, ask, auto-edit, full-access", o.permissionMode)}
+			return errUsage{fmt.Sprintf("invalid permission mode %q: use %s", o.permissionMode, permission.ModeNames())}
 		}
 	}
 	if o.resumeSet && o.cont {

@@ -105,3 +105,26 @@ func TestPrintFlagCombinationsThatCannotWork(t *testing.T) {
 		}
 	}
 }
+
+// claude -p scripts pass Claude Code's permission flags; each must start
+// the mode tack has for it, and a wrong name must list tack's modes.
+func TestClaudeCodesPermissionFlagsAreTaken(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-p", "x", "--permission-mode", "acceptEdits"}, "acceptEdits"},
+		{[]string{"-p", "x", "--permission-mode", "bypassPermissions"}, "bypassPermissions"},
+		{[]string{"-p", "x", "--dangerously-skip-permissions"}, "full-access"},
+	} {
+		o, err := parseFlags(c.args, none)
+		if err != nil || o.permissionMode != c.want {
+			t.Errorf("%q: want permission mode %q, got %q, %v", c.args, c.want, o.permissionMode, err)
+		}
+	}
+	_, err := parseFlags([]string{"-p", "x", "--permission-mode", "yolo"}, none)
+	if err == nil || !strings.Contains(err.Error(), "read-only, ask, auto, full-access") {
+		t.Errorf("want an unknown mode refused with the list of modes, got %v", err)
+	}
+}
