@@ -50,12 +50,13 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 		if j.pass {
 			j.pending = append(j.pending[:0], chunk...)
 		} else {
-			j.junk.Write([]byte("stdout: "))
-			j.junk.Write(chunk)
-			if !j.inLine {
-				continue
+			// One write per line: the server's stderr goes to junk too,
+			// from another goroutine, and must not land mid-line.
+			line := append([]byte("stdout: "), chunk...)
+			if j.inLine {
+				line = append(line, '\n')
 			}
-			j.junk.Write([]byte("\n"))
+			j.junk.Write(line)
 		}
 	}
 }
