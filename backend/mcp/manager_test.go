@@ -214,10 +214,15 @@ func TestToolListChangeIsSeenAfterSettle(t *testing.T) {
 	before := len(m.Tools())
 	run(t, toolByName(t, m, "mcp__fake__change"), `{}`, nil)
 	deadline := time.After(30 * time.Second)
-	for len(m.Tools()) != before+1 {
+	for {
+		// Take the channel before looking, so a change between the look
+		// and the wait still wakes the wait.
 		m.mu.Lock()
 		ch := m.changed
 		m.mu.Unlock()
+		if len(m.Tools()) == before+1 {
+			break
+		}
 		select {
 		case <-ch: // the relisting started or ended
 		case <-deadline:
