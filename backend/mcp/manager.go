@@ -39,8 +39,8 @@ type Options struct {
 	HTTPClient *http.Client
 	// StartAfter delays starting the servers, so the programs they run
 	// (often node or python, which take a core for a while) do not compete
-	// with the front door's first frame. They count as starting meanwhile:
-	// a step waits for them as for any starting server.
+	// with the front door's first frame. They count as starting meanwhile;
+	// a step that waits for them (Settle) starts them at once.
 	StartAfter time.Duration
 }
 
@@ -52,6 +52,9 @@ type Manager struct {
 	cancel  context.CancelFunc
 	servers []*conn // sorted by name
 	wg      sync.WaitGroup
+	// hurry is closed when a step needs the servers before StartAfter.
+	hurry     chan struct{}
+	hurryOnce sync.Once
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced when any state changes
@@ -64,7 +67,7 @@ var _ tools.Source = (*Manager)(nil)
 // New makes a manager of the servers; nothing starts before Start.
 func New(o Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{})}
+	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{}), hurry: make(chan struct{})}
 	servers := slices.Clone(o.Servers)
 	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
 	for _, s := range servers {
@@ -96,6 +99,7 @@ func (m *Manager) Start() {
 		defer t.Stop()
 		select {
 		case <-t.C:
+		case <-m.hurry:
 		case <-m.ctx.Done():
 			return
 		}
@@ -196,6 +200,7 @@ func (m *Manager) Tools() []tools.Tool {
 // Settle asks for the approval of project servers, then waits until no
 // server is starting or re-reading its tool list, or until ctx ends.
 func (m *Manager) Settle(ctx context.Context) {
+	m.hurryOnce.Do(func() { close(m.hurry) })
 	m.approve(ctx)
 	for {
 		m.mu.Lock()

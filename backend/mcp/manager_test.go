@@ -209,6 +209,22 @@ func TestHangingCallTimesOutAndCancels(t *testing.T) {
 	}
 }
 
+// A step that needs the servers does not wait out the delay that leaves
+// the front door its first frame.
+func TestSettleStartsDelayedServersAtOnce(t *testing.T) {
+	m := New(Options{Servers: []Server{stdioServer("fake")}, Cwd: t.TempDir(), Environ: os.Environ(),
+		Version: "test", StartAfter: time.Hour})
+	m.Start()
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m.Settle(ctx)
+	if ctx.Err() != nil {
+		t.Fatal("Settle waited for the start delay")
+	}
+	toolByName(t, m, "mcp__fake__echo")
+}
+
 func TestToolListChangeIsSeenAfterSettle(t *testing.T) {
 	m, _ := startManager(t, stdioServer("fake"))
 	before := len(m.Tools())
