@@ -68,7 +68,7 @@ func startUnstyled(t *testing.T, f *Fake, w, h int, tweak ...func(*app.Options))
 	if err := rec.passTo(frameWriter{tt}); err != nil {
 		t.Fatal(err)
 	}
-	tt.WaitText(t, "deepseek-v4-flash")
+	tt.WaitText(t, "deepseek-flash")
 	if f.Broker != nil {
 		tt.WaitFor(t, "the program showing the pending request", func(string) bool { return f.Showing() })
 	}

@@ -48,7 +48,7 @@ func turnOpening(l *log, turn int, prompt string) []agent.Event {
 	return l.live(
 		session.TurnStart{Turn: turn},
 		session.UserMessage{Turn: turn, Kind: session.KindPrompt, Text: prompt},
-		session.StepStart{Turn: turn, Step: 1, Model: "deepseek-v4-flash", Effort: llm.EffortHigh},
+		session.StepStart{Turn: turn, Step: 1, Model: "deepseek-flash", Effort: llm.EffortHigh},
 	)
 }
 

@@ -55,9 +55,16 @@ type Fake struct {
 
 // NewFake makes a fake backend for the session with header h.
 func NewFake(h session.Header, history ...session.Event) *Fake {
-	return &Fake{Head: h, Logged: history, ModelID: "deepseek-v4-flash", Effort: llm.EffortHigh,
-		Spec: llm.Model{ID: "deepseek-v4-flash", ContextWindow: 1_000_000, Price: llm.Price{CacheHit: 0.028, CacheMiss: 0.28, Output: 0.42}},
-		sub:  agent.NewSubscription(), status: agent.StatusIdle}
+	return &Fake{Head: h, Logged: history, ModelID: llm.DefaultModel, Effort: llm.EffortHigh, Spec: defaultSpec(),
+		sub: agent.NewSubscription(), status: agent.StatusIdle}
+}
+
+// defaultSpec is the catalog's entry for tack's default model, priced at
+// peak at every hour so that no golden depends on the time of day.
+func defaultSpec() llm.Model {
+	m, _ := llm.NewCatalog().Lookup(llm.DefaultModel)
+	m.OffPeak = nil
+	return m
 }
 
 // Push delivers live events to the program.

@@ -246,7 +246,7 @@ func editDraft(t *testing.T, editor string, handOver func(*Term)) {
 		<-copied
 		r.Close()
 	})
-	tt.WaitText(t, "deepseek-v4-flash")
+	tt.WaitText(t, "deepseek-flash")
 	tt.Type("first line")
 	tt.Ctrl('g')
 	handOver(tt)

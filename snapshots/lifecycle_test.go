@@ -122,7 +122,7 @@ func TestResumeShowsTheScreenOfTheLiveSession(t *testing.T) {
 	live := events(running(), turnOpening(&l, 1, "Run the tests"),
 		[]agent.Event{reasoning(1, 1, "Running them."), text(1, 1, "Let me run them.")},
 		bashCall(&l, 1, 1, "call_1", "go test ./...", lines("ok  \tpkg", 10), 0),
-		l.live(session.StepStart{Turn: 1, Step: 2, Model: "deepseek-v4-flash", Effort: llm.EffortHigh},
+		l.live(session.StepStart{Turn: 1, Step: 2, Model: "deepseek-flash", Effort: llm.EffortHigh},
 			session.AssistantMessage{Turn: 1, Step: 2, Text: "All **10** packages pass.", Usage: llm.Usage{Input: 1200, CacheRead: 3400, Output: 250}, Finish: llm.FinishStop},
 			session.StepEnd{Turn: 1, Step: 2, Timing: session.StepTiming{ModelWait: 300, Response: 200}},
 			session.TurnEnd{Turn: 1, Reason: session.StopCompleted}),

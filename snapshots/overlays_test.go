@@ -45,7 +45,7 @@ func startOverlay(t *testing.T, f *Fake, w, h int, tweak ...func(*app.Options)) 
 		fn(&o)
 	}
 	tt := Start(t, app.New(o), w, h)
-	tt.WaitText(t, "deepseek-v4-flash")
+	tt.WaitText(t, "deepseek-flash")
 	if f.Broker != nil { // a question or approval is put before the program starts
 		tt.WaitFor(t, "the program showing the pending request", func(string) bool { return f.Showing() })
 	}
@@ -131,8 +131,8 @@ var overlayCases = []overlayCase{
 	}, want: []string{"Allow once"}},
 	{name: "model_picker", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
 		f.Catalog = []llm.Model{
-			{Provider: "deepseek", ID: "deepseek-v4-flash", Name: "DeepSeek V4 Flash", ContextWindow: 1_000_000, Price: llm.Price{CacheMiss: 0.28, Output: 0.42}, DefaultEffort: llm.EffortHigh},
-			{Provider: "deepseek", ID: "deepseek-v4-pro", Name: "DeepSeek V4 Pro", ContextWindow: 1_000_000, Price: llm.Price{CacheMiss: 0.56, Output: 1.68}, DefaultEffort: llm.EffortHigh},
+			{Provider: "deepseek", ID: "deepseek-flash", Name: "DeepSeek V4.1 Flash", ContextWindow: 1_000_000, Price: llm.Price{CacheHit: 0.006, CacheMiss: 0.30, Output: 1.20}, DefaultEffort: llm.EffortHigh},
+			{Provider: "deepseek", ID: "deepseek-v4-pro", Name: "DeepSeek V4 Pro", ContextWindow: 1_000_000, Price: llm.Price{CacheHit: 0.044, CacheMiss: 1.32, Output: 3.96}, DefaultEffort: llm.EffortHigh},
 			{Provider: "openai", ID: "local-qwen", Name: "Local Qwen", ContextWindow: 128_000},
 		}
 		return nil

@@ -22,7 +22,7 @@ var frozen = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
 const sessionID = "20260314-092653-7f3a"
 
 func header() session.Header {
-	return session.Header{Version: 1, ID: sessionID, Created: frozen, Cwd: "/workspace/project", Model: "deepseek-v4-flash"}
+	return session.Header{Version: 1, ID: sessionID, Created: frozen, Cwd: "/workspace/project", Model: "deepseek-flash"}
 }
 
 // options are the fixed inputs of every screen.

@@ -145,9 +145,9 @@ func TestModelCommand(t *testing.T) {
 		model      string
 		effort     llm.Effort
 	}{
-		{"/model deepseek/deepseek-v4-flash", "Model selected: deepseek/deepseek-v4-flash. Reasoning effort: high. New steps will use it.", Success, "deepseek-v4-flash", "high"},
-		{"/model deepseek-v4-flash max", "Model selected: deepseek/deepseek-v4-flash. Reasoning effort: max. New steps will use it.", Success, "deepseek-v4-flash", "max"},
-		{"/model deepseek deepseek-v4-flash low", "Model selected: deepseek/deepseek-v4-flash. Reasoning effort: low. New steps will use it.", Success, "deepseek-v4-flash", "low"},
+		{"/model deepseek/deepseek-flash", "Model selected: deepseek/deepseek-flash. Reasoning effort: high. New steps will use it.", Success, "deepseek-flash", "high"},
+		{"/model deepseek-flash max", "Model selected: deepseek/deepseek-flash. Reasoning effort: max. New steps will use it.", Success, "deepseek-flash", "max"},
+		{"/model deepseek deepseek-flash low", "Model selected: deepseek/deepseek-flash. Reasoning effort: low. New steps will use it.", Success, "deepseek-flash", "low"},
 		{"/model low", "Model selected: deepseek/deepseek-v4-pro. Reasoning effort: low. New steps will use it.", Success, "deepseek-v4-pro", "low"},
 		{"/model qwen3-coder", "Model selected: local/qwen3-coder. Reasoning effort: off. New steps will use it.", Success, "qwen3-coder", "off"},
 		{"/model deepseek-v4-pro high", "Model is already deepseek/deepseek-v4-pro with reasoning effort high.", Success, "deepseek-v4-pro", "high"},

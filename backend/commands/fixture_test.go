@@ -45,7 +45,7 @@ type testModels []llm.Model
 func (m testModels) Models() []llm.Model { return m }
 
 var catalog = testModels{
-	{ID: "deepseek-v4-flash", Provider: "deepseek", Name: "DeepSeek V4 Flash", ContextWindow: 1_000_000,
+	{ID: "deepseek-flash", Provider: "deepseek", Name: "DeepSeek V4.1 Flash", ContextWindow: 1_000_000,
 		Price: llm.Price{CacheHit: 0.006, CacheMiss: 0.30, Output: 1.20}, Efforts: llm.Efforts, DefaultEffort: llm.EffortHigh,
 		OffPeak: &llm.OffPeak{Zone: time.FixedZone("UTC+8", 8*3600), Peak: [][2]int{{9, 12}, {14, 18}}, Factor: 0.5}},
 	{ID: "deepseek-v4-pro", Provider: "deepseek", Name: "DeepSeek V4 Pro", ContextWindow: 128_000,

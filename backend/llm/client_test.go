@@ -27,7 +27,7 @@ func newTestClient(srv *llmtest.Server) *Client {
 func streamOne(t *testing.T, resp llmtest.Response) ([]Chunk, *Accumulator, error) {
 	t.Helper()
 	srv := llmtest.New(t, resp)
-	s, err := newTestClient(srv).Stream(context.Background(), Request{Model: "deepseek-v4-flash"})
+	s, err := newTestClient(srv).Stream(context.Background(), Request{Model: "deepseek-flash"})
 	if err != nil {
 		return nil, &Accumulator{}, err
 	}
@@ -144,9 +144,9 @@ func TestRequestSerialisation(t *testing.T) {
 	}{
 		{"thinking-high-tools-passback", Request{Model: "deepseek-v4-pro", Effort: EffortHigh, MaxTokens: 32000, Messages: history,
 			Tools: []ToolSpec{{Name: "bash", Description: "Run a shell command.", Parameters: params}}, SessionID: "s-1"}, ""},
-		{"thinking-off", Request{Model: "deepseek-v4-flash", Effort: EffortOff, Messages: history[:2]}, ""},
-		{"title-forces-thinking-off", Request{Model: "deepseek-v4-flash", Effort: EffortMax, MaxTokens: 64, Messages: history[:1], Purpose: PurposeTitle}, "title"},
-		{"compaction", Request{Model: "deepseek-v4-flash", Effort: EffortLow, Messages: history, Purpose: PurposeCompaction}, "compaction"},
+		{"thinking-off", Request{Model: "deepseek-flash", Effort: EffortOff, Messages: history[:2]}, ""},
+		{"title-forces-thinking-off", Request{Model: "deepseek-flash", Effort: EffortMax, MaxTokens: 64, Messages: history[:1], Purpose: PurposeTitle}, "title"},
+		{"compaction", Request{Model: "deepseek-flash", Effort: EffortLow, Messages: history, Purpose: PurposeCompaction}, "compaction"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
