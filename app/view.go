@@ -180,11 +180,10 @@ func (m *Model) bannerRows() []string {
 	if sub != "" {
 		rows = append(rows, ansi.Truncate(textfmt.SanitizeLine(sub), m.width, "…"))
 	}
-	mode := m.permission
-	if mode == "" {
-		mode = string(permission.Ask)
-	}
-	facts := welcome.Facts{Cwd: m.opts.Cwd, Home: m.opts.Home, Model: m.model.id, Mode: mode}
+	// The label is the status row's "auto · sandboxed"; until the session
+	// tells it, the mode is left out, as the model is.
+	mode, sandbox, _ := strings.Cut(m.permission, permission.LabelSep)
+	facts := welcome.Facts{Cwd: m.opts.Cwd, Home: m.opts.Home, Model: m.model.id, Mode: mode, Sandbox: sandbox}
 	return append(rows, welcome.Line(facts, m.width, m.theme), "")
 }
 

@@ -19,13 +19,16 @@ const Keys = "? shortcuts · / commands · @ files · ! shell"
 type Facts struct {
 	Cwd, Home string
 	Model     string
-	// Mode is the permission mode's name (ask, read-only, auto-edit,
+	// Mode is the permission mode's name (read-only, ask, auto,
 	// full-access, plan).
 	Mode string
+	// Sandbox is what confines commands in that mode, as the status row
+	// says it ("sandboxed", "no sandbox").
+	Sandbox string
 }
 
-// Line is `~/proj · model · ask mode · ? shortcuts · / commands · @ files ·
-// ! shell`, dim, at most width columns. The keys matter most to a newcomer
+// Line is `~/proj · model · auto mode (sandboxed) · ? shortcuts · / commands
+// · @ files · ! shell`, dim, at most width columns. The keys matter most to a newcomer
 // and the status row repeats the directory and the model, so where room is
 // short the directory goes first, then the model, then the mode.
 func Line(f Facts, width int, th theme.Theme) string {
@@ -37,7 +40,11 @@ func Line(f Facts, width int, th theme.Theme) string {
 		facts = append(facts, textfmt.SanitizeLine(f.Model))
 	}
 	if f.Mode != "" {
-		facts = append(facts, textfmt.SanitizeLine(f.Mode)+" mode")
+		mode := textfmt.SanitizeLine(f.Mode) + " mode"
+		if f.Sandbox != "" {
+			mode += " (" + textfmt.SanitizeLine(f.Sandbox) + ")"
+		}
+		facts = append(facts, mode)
 	}
 	for {
 		text := strings.Join(append(append([]string{}, facts...), Keys), " · ")

@@ -9,11 +9,11 @@ import (
 	"github.com/tack-agent/tack/views/theme"
 )
 
-var facts = Facts{Cwd: "/home/ada/proj", Home: "/home/ada", Model: "deepseek-v4-flash", Mode: "ask"}
+var facts = Facts{Cwd: "/home/ada/proj", Home: "/home/ada", Model: "deepseek-v4-flash", Mode: "auto", Sandbox: "sandboxed"}
 
 func TestLineSaysWhereWhichModelWhichModeAndTheKeys(t *testing.T) {
 	got := ansi.Strip(Line(facts, 120, theme.New(true)))
-	want := "~/proj · deepseek-v4-flash · ask mode · ? shortcuts · / commands · @ files · ! shell"
+	want := "~/proj · deepseek-v4-flash · auto mode (sandboxed) · ? shortcuts · / commands · @ files · ! shell"
 	if got != want {
 		t.Fatalf("want %q, got %q", want, got)
 	}
@@ -25,8 +25,8 @@ func TestLineDropsTheDirectoryThenTheModelWhereRoomIsShort(t *testing.T) {
 		width int
 		want  string
 	}{
-		{80, "deepseek-v4-flash · ask mode · " + Keys},
-		{60, "ask mode · " + Keys},
+		{90, "deepseek-v4-flash · auto mode (sandboxed) · " + Keys},
+		{80, "auto mode (sandboxed) · " + Keys},
 		{50, Keys},
 		{20, "? shortcuts · / com…"},
 	} {
@@ -43,5 +43,21 @@ func TestLineSanitisesWhatItQuotes(t *testing.T) {
 	got := Line(Facts{Cwd: "/tmp/evil\x1b[31m", Model: "m\x07"}, 200, theme.New(false))
 	if strings.ContainsAny(got, "\x1b\x07") {
 		t.Fatalf("want control characters escaped, got %q", got)
+	}
+}
+
+func TestLineNamesTheModeWithoutASandboxOrWithoutEither(t *testing.T) {
+	th := theme.New(false)
+	for _, c := range []struct {
+		f    Facts
+		want string
+	}{
+		{Facts{Mode: "full-access", Sandbox: "no sandbox"}, "full-access mode (no sandbox) · " + Keys},
+		{Facts{Mode: "plan"}, "plan mode · " + Keys},
+		{Facts{Model: "m"}, "m · " + Keys},
+	} {
+		if got := Line(c.f, 200, th); got != c.want {
+			t.Errorf("%+v: want %q, got %q", c.f, c.want, got)
+		}
 	}
 }
