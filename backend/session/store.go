@@ -133,8 +133,12 @@ func openLocked(path string, lock *fileLock) (*Log, error) {
 		l.repaired = append(l.repaired, e)
 	}
 	l.st.title, l.st.titleEnd = title, titleEnd
-	if err := l.Sync(); err != nil {
-		return nil, errors.Join(fmt.Errorf("repair session log %s: %w", path, err), f.Close())
+	// A log opened as it was has nothing to make durable: resuming does
+	// not wait for the disk.
+	if torn || len(l.repaired) > 0 {
+		if err := l.Sync(); err != nil {
+			return nil, errors.Join(fmt.Errorf("repair session log %s: %w", path, err), f.Close())
+		}
 	}
 	l.mu.Lock()
 	if l.st.indexed != l.st.size {
