@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"maps"
@@ -25,6 +26,11 @@ func (w *wire) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
 func (w *wire) str(s string)  { w.uint(uint64(len(s))); w.b = append(w.b, s...) }
 func (w *wire) u32(v uint32)  { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
 
+func (w *wire) bytes(b []byte) {
+	w.uint(uint64(len(b)))
+	w.b = append(w.b, b...)
+}
+
 func (w *wire) bool(v bool) {
 	if v {
 		w.uint(1)
@@ -40,8 +46,12 @@ func (w *wire) usage(u llm.Usage) {
 	w.int(int64(u.Reasoning))
 }
 
-// errShortIndex is the error of reading past the end of an index.
-var errShortIndex = errors.New("index ends early")
+var (
+	// errShortIndex is the error of reading past the end of an index.
+	errShortIndex = errors.New("index ends early")
+	// errLongBulk is the error of a bulk part with bytes after its lists.
+	errLongBulk = errors.New("index bulk has trailing bytes")
+)
 
 // unwire reads what wire wrote. The first failure sticks: later reads
 // return zero values, and err says what went wrong.
@@ -95,6 +105,17 @@ func (r *unwire) str() string {
 	s := string(r.b[:n])
 	r.b = r.b[n:]
 	return s
+}
+
+// bytes reads a length-prefixed part, copied out of the index.
+func (r *unwire) bytes() []byte {
+	n := r.count()
+	if r.err != nil {
+		return nil
+	}
+	b := bytes.Clone(r.b[:n])
+	r.b = r.b[n:]
+	return b
 }
 
 func (r *unwire) u32() uint32 {
@@ -156,7 +177,7 @@ func (r *unwire) usage() llm.Usage {
 func encodeProjection(w *wire, p *Projection) {
 	todos := todoTable{}
 	w.uint(uint64(p.applied))
-	encodeHistory(w, p.surface, encodeSurface)
+	encodeBulk(w, p)
 	w.uint(uint64(p.surfaceBytes))
 	encodeHistory(w, p.transcript, encodeRuns)
 	todos.write(w, p.todos)
@@ -197,9 +218,7 @@ func encodeProjection(w *wire, p *Projection) {
 	w.str(p.permission)
 	w.bool(p.plan)
 	w.int(p.lastActive.UnixMilli())
-	encodeHistory(w, p.turns, encodeTurns)
 	encodeHistory(w, p.rewinds, encodeRewinds)
-	encodeNotes(w, p.turnNotes)
 	encodeCheckpoint(w, p.lastCheckpoint)
 	w.str(p.checkpointID)
 	encodeSaved(w, p.allSaved())
@@ -210,7 +229,7 @@ func encodeProjection(w *wire, p *Projection) {
 // the session with header h that keeps no message bodies.
 func decodeProjection(r *unwire, h Header) *Projection {
 	p := &Projection{header: h, refs: true, applied: int(r.uint())}
-	p.surface = decodeHistory(r, decodeSurface)
+	p.bulk = decodeBulk(r)
 	p.surfaceBytes = int(r.uint())
 	p.transcript = decodeHistory(r, decodeRuns)
 	todo := int(r.uint())
@@ -238,9 +257,7 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	p.model, p.effort, p.turn = r.str(), llm.Effort(r.str()), int(r.int())
 	p.permission, p.plan = r.str(), r.bool()
 	p.lastActive = time.UnixMilli(r.int())
-	p.turns = decodeHistory(r, decodeTurns)
 	p.rewinds = decodeHistory(r, decodeRewinds)
-	p.turnNotes = decodeNotes(r)
 	p.lastCheckpoint, p.checkpointID = decodeCheckpoint(r), r.str()
 	p.savedOld = decodeSavedBlob(r)
 	p.todos = decodeTodoTable(r).get(r, todo)

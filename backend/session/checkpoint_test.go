@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
@@ -59,8 +60,9 @@ func TestCheckpointRoundTripsEveryField(t *testing.T) {
 	p, _ := foldedEverything()
 	v := reflect.ValueOf(p).Elem()
 	for i := range v.NumField() {
-		// refs is how a copy is made, savedOld how a checkpoint is read.
-		if name := v.Type().Field(i).Name; name != "refs" && name != "savedOld" && v.Field(i).IsZero() {
+		// refs is how a copy is made; bulk and savedOld are how a
+		// checkpoint is read, broken why it could not be.
+		if name := v.Type().Field(i).Name; !slices.Contains([]string{"refs", "bulk", "broken", "savedOld"}, name) && v.Field(i).IsZero() {
 			t.Errorf("want the fixture to set Projection.%s, so the checkpoint is seen to keep it; "+
 				"extend foldedEverything (and encodeProjection, if it does not write the field)", name)
 		}
@@ -69,6 +71,11 @@ func TestCheckpointRoundTripsEveryField(t *testing.T) {
 	if got.savedOld == nil || len(got.saved) != 0 {
 		t.Errorf("want the saved conversations kept encoded, got %d decoded", len(got.saved))
 	}
+	if got.bulk == nil || len(got.surface.cur) != 0 || len(got.turns.cur) != 0 || len(got.turnNotes) != 0 {
+		t.Errorf("want the surface, turns and notes kept encoded until needed, got %d, %d and %d decoded",
+			len(got.surface.cur), len(got.turns.cur), len(got.turnNotes))
+	}
+	got.unpack()
 	got.saved, got.savedOld = got.allSaved(), nil
 	if want := withoutBodies(p.Clone(true)); !reflect.DeepEqual(got, want) {
 		t.Errorf("want the checkpoint to read back as the projection written\nwant %+v\ngot  %+v", want, got)
@@ -100,5 +107,25 @@ func TestCheckpointVersion(t *testing.T) {
 				"then run go test ./backend/session -run CheckpointVersion -update", wantVersion)
 		}
 		t.Fatalf("want %s, got %s; run with -update after bumping indexVersion", want, got)
+	}
+}
+
+// TestCheckpointKeepsAnUnneededBulkAsRead: a projection read from a
+// checkpoint that never needed its surface, turns and notes writes them
+// back as it read them, without decoding them.
+func TestCheckpointKeepsAnUnneededBulkAsRead(t *testing.T) {
+	p, _ := foldedEverything()
+	first := encoded(p)
+	got := decodeProjection(&unwire{b: first}, p.header)
+	again := encoded(got.ForDisplay())
+	if !bytes.Equal(again, first) {
+		t.Errorf("want a copy of the read projection to write the same checkpoint (%d bytes), got %d bytes", len(first), len(again))
+	}
+	if got.bulk == nil {
+		t.Error("want the bulk still encoded after writing it")
+	}
+	got.unpack()
+	if !bytes.Equal(encoded(got), first) {
+		t.Error("want the decoded bulk to write the same checkpoint again")
 	}
 }

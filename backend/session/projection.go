@@ -120,6 +120,11 @@ type Projection struct {
 	turns     history[turnRef]
 	rewinds   history[RewindPoint]
 	turnNotes []turnNotes
+	// bulk holds surface, turns and turnNotes encoded, in a projection
+	// read from a checkpoint that has not needed them yet (bulk.go);
+	// broken is why they did not decode.
+	bulk   *bulk
+	broken error
 	// saved is the conversations saved since the checkpoint in savedOld
 	// (nil for a projection not read from one), which keeps those saved
 	// before it encoded.
@@ -162,6 +167,7 @@ func (p *Projection) clone(refs bool) *Projection {
 
 // Apply folds one event in. Events of types it does not show are ignored.
 func (p *Projection) Apply(e Event) {
+	p.unpack()
 	p.applied++
 	p.lastActive = e.Time
 	switch d := e.Data.(type) {
@@ -371,6 +377,7 @@ func surfaceMessage(e Event) (llm.Message, bool) {
 // the event that appended it, or the start of the span a replacement took
 // over. Compaction uses it to name what it replaces.
 func (p *Projection) SurfaceSeqs() []int64 {
+	p.unpack()
 	out := make([]int64, len(p.surface.cur))
 	for i, s := range p.surface.cur {
 		out[i] = s.seq
@@ -393,6 +400,10 @@ func (p *Projection) Surface(src Source) ([]llm.Message, error) {
 }
 
 func (p *Projection) loadSurface(src Source) error {
+	p.unpack()
+	if p.broken != nil {
+		return p.broken
+	}
 	var seqs []int64
 	for _, s := range p.surface.cur {
 		if s.msg == nil {

@@ -351,6 +351,7 @@ func (p *Projection) rewind(e Event, d Rewind) {
 // Turns are the turns of the conversation as it stands, oldest first:
 // turns a rewind took back are not among them.
 func (p *Projection) Turns() []TurnPoint {
+	p.unpack()
 	out := make([]TurnPoint, len(p.turns.cur))
 	for i, t := range p.turns.cur {
 		out[i] = TurnPoint{Turn: t.turn, Seq: t.seq, Time: t.time}
