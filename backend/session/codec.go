@@ -32,79 +32,70 @@ func (e *UnknownTypeError) Error() string {
 		e.Path, e.Type, e.Line)
 }
 
+// eventCodec is what this package knows of an event type: how to decode
+// its lines, with encoding/json and, for the types a turn is made of, with
+// the scanner (eventscan.go), and whether it is log-only.
+type eventCodec struct {
+	typed func(line []byte) (Event, error)
+	// scan is nil for a type only encoding/json decodes.
+	scan      func(s *scanner) (Event, bool)
+	ignorable bool
+}
+
+// codecs holds every event type this version reads, by type name.
+var codecs = codecTable(
+	scanCodec((*scanner).turnStart), scanCodec((*scanner).userMessage), scanCodec((*scanner).stepStart),
+	scanCodec((*scanner).assistantMessage), scanCodec((*scanner).toolCall), scanCodec((*scanner).toolResult),
+	scanCodec((*scanner).stepEnd), scanCodec((*scanner).turnEnd), scanCodec((*scanner).todoWrite),
+	jsonCodec[SteeringMessage](false), jsonCodec[ModelSelect](false), jsonCodec[PermissionMode](false),
+	jsonCodec[PlanMode](false), jsonCodec[Rewind](false),
+	jsonCodec[Retry](true), jsonCodec[InboxDiscard](true), jsonCodec[Title](true), jsonCodec[CommandRun](true),
+	jsonCodec[CommandDone](true), jsonCodec[ApprovalAsked](true), jsonCodec[ApprovalDecided](true),
+	jsonCodec[CompactStart](true), jsonCodec[CompactEnd](true), jsonCodec[HookRun](true), jsonCodec[Checkpoint](true),
+	jsonCodec[TaskStart](true), jsonCodec[TaskUsage](true),
+)
+
+// namedCodec is a codec and the type it decodes.
+type namedCodec struct {
+	name string
+	eventCodec
+}
+
+func codecTable(list ...namedCodec) map[string]eventCodec {
+	out := make(map[string]eventCodec, len(list))
+	for _, c := range list {
+		out[c.name] = c.eventCodec
+	}
+	return out
+}
+
+// jsonCodec is the codec of a type only encoding/json decodes.
+func jsonCodec[T Data](ignorable bool) namedCodec {
+	var zero T
+	return namedCodec{zero.EventType(), eventCodec{typed: decodeAs[T], ignorable: ignorable}}
+}
+
+// scanCodec is the codec of a type the scanner decodes with payload.
+func scanCodec[T Data](payload func(*scanner, *T)) namedCodec {
+	c := jsonCodec[T](false)
+	c.scan = func(s *scanner) (Event, bool) { return scanAs(s, func(d *T) { payload(s, d) }) }
+	return c
+}
+
 // Ignorable reports whether events of type t are log-only, so that a reader
 // that does not know t may skip them.
-func Ignorable(t string) bool {
-	switch t {
-	case "session/title", "llm/retry", "command/run", "command/done",
-		"approval/asked", "approval/decided", "compact/start", "compact/end",
-		"inbox/discard", "checkpoint", "task/start", "task/usage", "hook/run":
-		return true
-	}
-	return false
-}
+func Ignorable(t string) bool { return codecs[t].ignorable }
 
 // decodeTyped decodes a whole event line whose type is t into the
 // payload's value type, in one json.Unmarshal. known is false for a type
 // this version does not have.
 func decodeTyped(t string, line []byte) (e Event, known bool, err error) {
-	switch t {
-	case "turn/start":
-		return decodeAs[TurnStart](line)
-	case "user/message":
-		return decodeAs[UserMessage](line)
-	case "steering/message":
-		return decodeAs[SteeringMessage](line)
-	case "step/start":
-		return decodeAs[StepStart](line)
-	case "assistant/message":
-		return decodeAs[AssistantMessage](line)
-	case "tool/call":
-		return decodeAs[ToolCall](line)
-	case "tool/result":
-		return decodeAs[ToolResult](line)
-	case "step/end":
-		return decodeAs[StepEnd](line)
-	case "turn/end":
-		return decodeAs[TurnEnd](line)
-	case "todo/write":
-		return decodeAs[TodoWrite](line)
-	case "llm/retry":
-		return decodeAs[Retry](line)
-	case "inbox/discard":
-		return decodeAs[InboxDiscard](line)
-	case "session/title":
-		return decodeAs[Title](line)
-	case "model/select":
-		return decodeAs[ModelSelect](line)
-	case "command/run":
-		return decodeAs[CommandRun](line)
-	case "command/done":
-		return decodeAs[CommandDone](line)
-	case "approval/asked":
-		return decodeAs[ApprovalAsked](line)
-	case "approval/decided":
-		return decodeAs[ApprovalDecided](line)
-	case "permission/mode":
-		return decodeAs[PermissionMode](line)
-	case "plan/mode":
-		return decodeAs[PlanMode](line)
-	case "compact/start":
-		return decodeAs[CompactStart](line)
-	case "compact/end":
-		return decodeAs[CompactEnd](line)
-	case "hook/run":
-		return decodeAs[HookRun](line)
-	case "checkpoint":
-		return decodeAs[Checkpoint](line)
-	case "session/rewind":
-		return decodeAs[Rewind](line)
-	case "task/start":
-		return decodeAs[TaskStart](line)
-	case "task/usage":
-		return decodeAs[TaskUsage](line)
+	c, ok := codecs[t]
+	if !ok {
+		return Event{}, false, nil
 	}
-	return Event{}, false, nil
+	e, err = c.typed(line)
+	return e, true, err
 }
 
 // typedLine is the wire shape of an event line of a known type. The type
@@ -115,15 +106,15 @@ type typedLine[T Data] struct {
 	Data T      `json:"data"`
 }
 
-func decodeAs[T Data](line []byte) (Event, bool, error) {
+func decodeAs[T Data](line []byte) (Event, error) {
 	var w typedLine[T]
 	if err := json.Unmarshal(line, &w); err != nil {
-		return Event{}, true, err
+		return Event{}, err
 	}
 	if w.Seq == nil {
-		return Event{}, true, errors.New("event line without seq")
+		return Event{}, errors.New("event line without seq")
 	}
-	return Event{Type: w.Data.EventType(), Seq: *w.Seq, Time: time.UnixMilli(w.Time), Data: w.Data}, true, nil
+	return Event{Type: w.Data.EventType(), Seq: *w.Seq, Time: time.UnixMilli(w.Time), Data: w.Data}, nil
 }
 
 // untypedLine is the wire shape of an event line of an unknown type.

@@ -21,28 +21,11 @@ import (
 // for a type it does not decode and for a line it cannot decode exactly as
 // encoding/json would. The event's strings are written to text.
 func scanEvent(t string, line []byte, text *textArena) (e Event, ok bool) {
-	s := &scanner{jsonscan.New(line, text)}
-	switch t {
-	case "turn/start":
-		return scanAs(s, s.turnStart)
-	case "user/message":
-		return scanAs(s, s.userMessage)
-	case "step/start":
-		return scanAs(s, s.stepStart)
-	case "assistant/message":
-		return scanAs(s, s.assistantMessage)
-	case "tool/call":
-		return scanAs(s, s.toolCall)
-	case "tool/result":
-		return scanAs(s, s.toolResult)
-	case "step/end":
-		return scanAs(s, s.stepEnd)
-	case "turn/end":
-		return scanAs(s, s.turnEnd)
-	case "todo/write":
-		return scanAs(s, s.todoWrite)
+	c := codecs[t]
+	if c.scan == nil {
+		return Event{}, false
 	}
-	return Event{}, false
+	return c.scan(&scanner{jsonscan.New(line, text)})
 }
 
 // scanAs decodes the envelope of a line, its payload with payload; the
