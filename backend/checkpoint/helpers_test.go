@@ -197,3 +197,32 @@ func removeFile(t testing.TB, dir, p string) {
 		t.Fatal(err)
 	}
 }
+
+// storeKind is one of the two ways a store keeps checkpoints: the shadow
+// git repository, or files when git is missing.
+type storeKind struct {
+	name string
+	mod  []func(*Options)
+}
+
+// eachStoreKind runs test as a subtest for either kind of store; the git
+// one skips where git is not installed.
+func eachStoreKind(t *testing.T, test func(t *testing.T, kind storeKind)) {
+	for _, kind := range []storeKind{{"git", nil}, {"files", []func(*Options){noGit}}} {
+		t.Run(kind.name, func(t *testing.T) {
+			if kind.name == "git" {
+				needGit(t)
+			}
+			test(t, kind)
+		})
+	}
+}
+
+// newStore opens session s1's store of a new workspace holding files and
+// returns it with the workspace.
+func newStore(t testing.TB, files map[string]string, mod ...func(*Options)) (*Store, string) {
+	t.Helper()
+	ws := t.TempDir()
+	writeFiles(t, ws, files)
+	return openStore(t, t.TempDir(), ws, "s1", mod...), ws
+}

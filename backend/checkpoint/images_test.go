@@ -12,9 +12,7 @@ import (
 func noGit(o *Options) { o.Git = filepath.Join(os.TempDir(), "no-such-git-binary") }
 
 func TestWithoutGitTheStoreKeepsBeforeImagesOfToolEdits(t *testing.T) {
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"a.txt": "one\n", "keep.txt": "k"})
-	s := openStore(t, home, ws, "s1", noGit)
+	s, ws := newStore(t, map[string]string{"a.txt": "one\n", "keep.txt": "k"}, noGit)
 	if s.Kind() != KindFiles {
 		t.Fatalf("want the files store without git, got %s", s.Kind())
 	}
@@ -41,9 +39,7 @@ func TestWithoutGitTheStoreKeepsBeforeImagesOfToolEdits(t *testing.T) {
 }
 
 func TestWithoutGitARestoreCanBeUndone(t *testing.T) {
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"a": "1"})
-	s := openStore(t, home, ws, "s1", noGit)
+	s, ws := newStore(t, map[string]string{"a": "1"}, noGit)
 	t1 := take(t, s)
 	s.Preserve([]string{"a"})
 	writeFiles(t, ws, map[string]string{"a": "2"})
@@ -56,9 +52,7 @@ func TestWithoutGitARestoreCanBeUndone(t *testing.T) {
 }
 
 func TestWithoutGitChangesOutsideTackAreReported(t *testing.T) {
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"a": "1", "b": "1"})
-	s := openStore(t, home, ws, "s1", noGit)
+	s, ws := newStore(t, map[string]string{"a": "1", "b": "1"}, noGit)
 	t1 := take(t, s)
 	s.Preserve([]string{"a", "b"})
 	writeFiles(t, ws, map[string]string{"a": "2", "b": "2"})

@@ -3,10 +3,7 @@ package checkpoint
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -19,19 +16,7 @@ const takeHelperEnv = "TACK_CHECKPOINT_TAKE_HELPER"
 // set, it changes a file and takes a checkpoint, over and over, printing
 // each checkpoint's ID, until it is killed.
 func TestKilledTakeHelper(t *testing.T) {
-	spec := os.Getenv(takeHelperEnv)
-	if spec == "" {
-		t.Skip("helper process for TestAKillDuringACheckpoint…")
-	}
-	var h helperSpec
-	data, err := os.ReadFile(spec)
-	if err != nil || json.Unmarshal(data, &h) != nil {
-		t.Fatalf("read helper spec: %v", err)
-	}
-	s, err := Open(Options{Home: h.Home, Workspace: h.Workspace, Session: h.Session})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, h := helperStore(t, takeHelperEnv)
 	for i := 0; ; i++ {
 		writeFiles(t, h.Workspace, map[string]string{fmt.Sprintf("d%d/f%d.txt", i%10, i): fmt.Sprintf("round %d", i)})
 		snap, err := s.Take(context.Background())
@@ -47,20 +32,7 @@ func TestKilledTakeHelper(t *testing.T) {
 // IDs it printed.
 func killedTakes(t *testing.T, home, ws string, n int) []string {
 	t.Helper()
-	spec := t.TempDir() + "/spec.json"
-	data, _ := json.Marshal(helperSpec{Home: home, Workspace: ws, Session: "s1"})
-	if err := os.WriteFile(spec, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledTakeHelper$")
-	cmd.Env = append(os.Environ(), takeHelperEnv+"="+spec)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := startHelper(t, "TestKilledTakeHelper", takeHelperEnv, helperSpec{Home: home, Workspace: ws, Session: "s1"})
 	var ids []string
 	sc := bufio.NewScanner(out)
 	for len(ids) < n && sc.Scan() {

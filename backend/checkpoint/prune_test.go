@@ -71,34 +71,24 @@ func TestSizeCountsTheStore(t *testing.T) {
 }
 
 func TestDiffListsWhatChangedBetweenCheckpoints(t *testing.T) {
-	for _, kind := range []struct {
-		name string
-		mod  []func(*Options)
-	}{{"git", nil}, {"files", []func(*Options){noGit}}} {
-		t.Run(kind.name, func(t *testing.T) {
-			if kind.name == "git" {
-				needGit(t)
-			}
-			ws, home := t.TempDir(), t.TempDir()
-			writeFiles(t, ws, map[string]string{"a": "one\n", "gone": "g\n"})
-			s := openStore(t, home, ws, "s1", kind.mod...)
-			first := take(t, s)
-			s.Preserve([]string{"a", "gone", "new"})
-			writeFiles(t, ws, map[string]string{"a": "two\n", "new": "n\n"})
-			removeFile(t, ws, "gone")
-			now := take(t, s)
-			got, err := s.Diff(context.Background(), first.ID, now.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var summary []string
-			for _, c := range got {
-				summary = append(summary, c.Path+":"+string(c.Before)+">"+string(c.After))
-			}
-			want := []string{"a:one\n>two\n", "gone:g\n>", "new:>n\n"}
-			if !slices.Equal(summary, want) {
-				t.Errorf("want %q, got %q", want, summary)
-			}
-		})
-	}
+	eachStoreKind(t, func(t *testing.T, kind storeKind) {
+		s, ws := newStore(t, map[string]string{"a": "one\n", "gone": "g\n"}, kind.mod...)
+		first := take(t, s)
+		s.Preserve([]string{"a", "gone", "new"})
+		writeFiles(t, ws, map[string]string{"a": "two\n", "new": "n\n"})
+		removeFile(t, ws, "gone")
+		now := take(t, s)
+		got, err := s.Diff(context.Background(), first.ID, now.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var summary []string
+		for _, c := range got {
+			summary = append(summary, c.Path+":"+string(c.Before)+">"+string(c.After))
+		}
+		want := []string{"a:one\n>two\n", "gone:g\n>", "new:>n\n"}
+		if !slices.Equal(summary, want) {
+			t.Errorf("want %q, got %q", want, summary)
+		}
+	})
 }

@@ -3,11 +3,7 @@ package checkpoint
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -19,19 +15,7 @@ const helperEnv = "TACK_CHECKPOINT_HELPER"
 // helperEnv set, it restores the plan in the file it names, says
 // "started" once its journal is written, and never finishes.
 func TestKilledRestoreHelper(t *testing.T) {
-	spec := os.Getenv(helperEnv)
-	if spec == "" {
-		t.Skip("helper process for TestAKilledRestoreIs…")
-	}
-	var h helperSpec
-	data, err := os.ReadFile(spec)
-	if err != nil || json.Unmarshal(data, &h) != nil {
-		t.Fatalf("read helper spec: %v", err)
-	}
-	s, err := Open(Options{Home: h.Home, Workspace: h.Workspace, Session: h.Session, Git: h.Git})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, h := helperStore(t, helperEnv)
 	go func() {
 		for !fileExists(s.journalPath()) {
 			time.Sleep(time.Millisecond) // a helper's poll, not a test's wait
@@ -44,30 +28,12 @@ func TestKilledRestoreHelper(t *testing.T) {
 	select {} // killed here at the latest
 }
 
-type helperSpec struct {
-	Home, Workspace, Session, Token, Git string
-	Plan                                 Plan
-}
-
 // killedRestore runs a restore of plan in another process and kills it
 // with SIGKILL as soon as its journal is on disk.
 func killedRestore(t *testing.T, s *Store, plan Plan, token string) {
 	t.Helper()
-	spec := filepath.Join(t.TempDir(), "spec.json")
-	data, _ := json.Marshal(helperSpec{Home: s.opts.Home, Workspace: s.opts.Workspace,
-		Session: s.opts.Session, Token: token, Git: s.opts.Git, Plan: plan})
-	if err := os.WriteFile(spec, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledRestoreHelper$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+spec)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := startHelper(t, "TestKilledRestoreHelper", helperEnv, helperSpec{Home: s.opts.Home,
+		Workspace: s.opts.Workspace, Session: s.opts.Session, Token: token, Git: s.opts.Git, Plan: plan})
 	line, _ := bufio.NewReader(out).ReadString('\n')
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
@@ -110,27 +76,19 @@ func manyFiles(t *testing.T, n int, mod ...func(*Options)) (*Store, Plan, map[st
 }
 
 func TestAKilledRestoreIsRolledBackWhenTheLogLacksTheRewind(t *testing.T) {
-	for _, kind := range []struct {
-		name string
-		mod  []func(*Options)
-	}{{"git", nil}, {"files", []func(*Options){noGit}}} {
-		t.Run(kind.name, func(t *testing.T) {
-			if kind.name == "git" {
-				needGit(t)
-			}
-			s, plan, _, cur := manyFiles(t, 100, kind.mod...)
-			killedRestore(t, s, plan, "tok")
-			again := openStore(t, s.opts.Home, s.opts.Workspace, "s2", kind.mod...)
-			rec, ok, err := again.Recover(context.Background(), func(session, token string) bool { return false })
-			if err != nil || !ok || rec.Completed || rec.Session != "s1" || rec.Paths != 100 {
-				t.Fatalf("want the interrupted restore of s1's 100 files rolled back, got %+v ok=%v err=%v", rec, ok, err)
-			}
-			wantTree(t, s.opts.Workspace, cur)
-			if _, ok, _ := again.Recover(context.Background(), nil); ok {
-				t.Error("want nothing left to recover after a recovery")
-			}
-		})
-	}
+	eachStoreKind(t, func(t *testing.T, kind storeKind) {
+		s, plan, _, cur := manyFiles(t, 100, kind.mod...)
+		killedRestore(t, s, plan, "tok")
+		again := openStore(t, s.opts.Home, s.opts.Workspace, "s2", kind.mod...)
+		rec, ok, err := again.Recover(context.Background(), func(session, token string) bool { return false })
+		if err != nil || !ok || rec.Completed || rec.Session != "s1" || rec.Paths != 100 {
+			t.Fatalf("want the interrupted restore of s1's 100 files rolled back, got %+v ok=%v err=%v", rec, ok, err)
+		}
+		wantTree(t, s.opts.Workspace, cur)
+		if _, ok, _ := again.Recover(context.Background(), nil); ok {
+			t.Error("want nothing left to recover after a recovery")
+		}
+	})
 }
 
 func TestAKilledRestoreIsCompletedWhenTheLogHoldsTheRewind(t *testing.T) {

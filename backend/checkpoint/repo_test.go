@@ -152,9 +152,7 @@ func TestIgnoreRulesOfTheEnclosingRepositoryApplyInASubdirectory(t *testing.T) {
 
 func TestLargeFilesAreLeftOutListedAndNotOverwritten(t *testing.T) {
 	needGit(t)
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"small": "s", "data.bin": "tiny at first"})
-	s := openStore(t, home, ws, "s1", func(o *Options) { o.MaxFileBytes = 64 })
+	s, ws := newStore(t, map[string]string{"small": "s", "data.bin": "tiny at first"}, func(o *Options) { o.MaxFileBytes = 64 })
 	t1 := take(t, s)
 	big := strings.Repeat("x", 100)
 	writeFiles(t, ws, map[string]string{"data.bin": big, "huge.bin": big})
@@ -192,9 +190,7 @@ func TestCheckpointsHoldTheBytesOnDiskWhateverTheAttributes(t *testing.T) {
 
 func TestATakeAfterAKilledGitRemovesItsStaleLock(t *testing.T) {
 	needGit(t)
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"a": "1"})
-	s := openStore(t, home, ws, "s1")
+	s, ws := newStore(t, map[string]string{"a": "1"})
 	take(t, s)
 	if err := os.WriteFile(filepath.Join(s.git.dir, "index.lock"), nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -207,9 +203,7 @@ func TestATakeAfterAKilledGitRemovesItsStaleLock(t *testing.T) {
 
 func TestADamagedStoreIsMovedAsideAndReplaced(t *testing.T) {
 	needGit(t)
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"a": "1"})
-	s := openStore(t, home, ws, "s1")
+	s, ws := newStore(t, map[string]string{"a": "1"})
 	old := take(t, s)
 	// Objects and HEAD overwritten with garbage: git cannot read the
 	// repository.
@@ -233,9 +227,7 @@ func TestADamagedStoreIsMovedAsideAndReplaced(t *testing.T) {
 
 func TestADeletedStoreStartsAgainAndReportsOldCheckpointsMissing(t *testing.T) {
 	needGit(t)
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"a": "1"})
-	s := openStore(t, home, ws, "s1")
+	s, _ := newStore(t, map[string]string{"a": "1"})
 	old := take(t, s)
 	if err := os.RemoveAll(s.Path()); err != nil {
 		t.Fatal(err)
@@ -277,9 +269,7 @@ func TestRestoreNeverWritesOutsideTheWorkspaceOrIntoGit(t *testing.T) {
 
 func TestAFailedRestorePutsBackWhatItChanged(t *testing.T) {
 	needGit(t)
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"a": "old", "z/f": "zf"})
-	s := openStore(t, home, ws, "s1")
+	s, ws := newStore(t, map[string]string{"a": "old", "z/f": "zf"})
 	t1 := take(t, s)
 	writeFiles(t, ws, map[string]string{"a": "new"})
 	os.RemoveAll(filepath.Join(ws, "z"))
@@ -316,9 +306,7 @@ func (r *repo) mustRun(t testing.TB, args ...string) string {
 // be in the next one.
 func TestAFileMadeRightAfterACheckpointIsInTheNext(t *testing.T) {
 	needGit(t)
-	ws, home := t.TempDir(), t.TempDir()
-	writeFiles(t, ws, map[string]string{"d/keep": "1"})
-	s := openStore(t, home, ws, "s1")
+	s, ws := newStore(t, map[string]string{"d/keep": "1"})
 	take(t, s)
 	for i := range 100 {
 		name := fmt.Sprintf("d/new%03d", i)
@@ -341,32 +329,24 @@ func TestAWorkspaceThatIsNotADirectoryIsRefusedWithWhy(t *testing.T) {
 }
 
 func TestAStoreThatCannotBeWrittenSaysToMakeTackHomeWritable(t *testing.T) {
-	for _, kind := range []struct {
-		name string
-		mod  []func(*Options)
-	}{{"git", nil}, {"files", []func(*Options){noGit}}} {
-		t.Run(kind.name, func(t *testing.T) {
-			if kind.name == "git" {
-				needGit(t)
+	eachStoreKind(t, func(t *testing.T, kind storeKind) {
+		ws, home := t.TempDir(), t.TempDir()
+		writeFiles(t, ws, map[string]string{"a": "1"})
+		// A file where the checkpoints directory would go: no
+		// permission bits stop root, this stops everyone.
+		writeFiles(t, home, map[string]string{"checkpoints": "in the way"})
+		s := openStore(t, home, ws, "s1", kind.mod...)
+		if kind.name == "files" {
+			if err := s.Preserve([]string{"a"}); !errors.Is(err, ErrUnavailable) {
+				t.Errorf("want keeping a's content refused, got %v", err)
 			}
-			ws, home := t.TempDir(), t.TempDir()
-			writeFiles(t, ws, map[string]string{"a": "1"})
-			// A file where the checkpoints directory would go: no
-			// permission bits stop root, this stops everyone.
-			writeFiles(t, home, map[string]string{"checkpoints": "in the way"})
-			s := openStore(t, home, ws, "s1", kind.mod...)
-			if kind.name == "files" {
-				if err := s.Preserve([]string{"a"}); !errors.Is(err, ErrUnavailable) {
-					t.Errorf("want keeping a's content refused, got %v", err)
-				}
-			}
-			_, err := s.Take(context.Background())
-			if msg := fmt.Sprint(err); !errors.Is(err, ErrUnavailable) || !strings.Contains(msg, "make $TACK_HOME") || !strings.Contains(msg, "writable") {
-				t.Errorf("want a checkpoint refused with what to do, got %v", err)
-			}
-			wantTree(t, ws, map[string]string{"a": "1"})
-		})
-	}
+		}
+		_, err := s.Take(context.Background())
+		if msg := fmt.Sprint(err); !errors.Is(err, ErrUnavailable) || !strings.Contains(msg, "make $TACK_HOME") || !strings.Contains(msg, "writable") {
+			t.Errorf("want a checkpoint refused with what to do, got %v", err)
+		}
+		wantTree(t, ws, map[string]string{"a": "1"})
+	})
 }
 
 // A new process primes the store while the user types; its first
