@@ -135,16 +135,7 @@ func TestThreeStepTurnIsLoggedInLifecycleOrder(t *testing.T) {
 }
 
 func TestSteerWhileToolRunsJoinsNextStep(t *testing.T) {
-	started := make(chan struct{})
-	release := make(chan struct{})
-	block := testTool{name: "block", fn: func(ctx context.Context, _ json.RawMessage) tools.Result {
-		close(started)
-		select {
-		case <-release:
-		case <-ctx.Done():
-		}
-		return tools.Result{Text: "unblocked"}
-	}}
+	block, started, release := blockingTool()
 	f := newFixture(t, []llmtest.Response{
 		llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
 		llmtest.ReplyText("Understood."),
@@ -174,59 +165,40 @@ func TestSteerWhileToolRunsJoinsNextStep(t *testing.T) {
 	}
 }
 
-func TestSendWhileRunningBecomesNextTurn(t *testing.T) {
-	started := make(chan struct{})
-	release := make(chan struct{})
-	block := testTool{name: "block", fn: func(ctx context.Context, _ json.RawMessage) tools.Result {
-		close(started)
-		<-release
-		return tools.Result{Text: "ok"}
-	}}
-	f := newFixture(t, []llmtest.Response{
-		llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
-		llmtest.ReplyText("First done."),
-		llmtest.ReplyText("Second done."),
-	}, block)
-	f.agent.Send("first")
-	<-started
-	f.agent.Send("second")
-	close(release)
-	f.waitIdle()
-	if got := countType(f.log.Events(), "turn/start"); got != 2 {
-		t.Fatalf("want 2 turns, got %d", got)
-	}
-	reqs := f.srv.Requests()
-	last := reqs[len(reqs)-1].Messages
-	if m := last[len(last)-1]; m.Content != "second" {
-		t.Fatalf("want the follow-up as the last message of the last request, got %+v", m)
-	}
-}
-
-func TestFollowUpsQueuedWhileBusyJoinOneTurn(t *testing.T) {
-	started, release := make(chan struct{}), make(chan struct{})
-	block := testTool{name: "block", fn: func(context.Context, json.RawMessage) tools.Result {
-		close(started)
-		<-release
-		return tools.Result{Text: "ok"}
-	}}
-	f := newFixture(t, []llmtest.Response{
-		llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
-		llmtest.ReplyText("First done."),
-		llmtest.ReplyText("Both done."),
-	}, block)
-	f.agent.Send("first")
-	<-started
-	f.agent.Send("second")
-	f.agent.Send("third")
-	close(release)
-	f.waitIdle()
-	if got := countType(f.log.Events(), "turn/start"); got != 2 {
-		t.Fatalf("want 2 turns (the two follow-ups batched into one), got %d", got)
-	}
-	reqs := f.srv.Requests()
-	last := reqs[len(reqs)-1].Messages
-	if m := last[len(last)-1]; m.Content != "second\n\nthird" {
-		t.Fatalf("want both follow-ups in one user message, got %+v", m)
+// Follow-ups sent while a turn runs wait for it, then make one turn
+// together, as one user message.
+func TestFollowUpsSentWhileBusyBecomeTheNextTurn(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		followUps []string
+		want      string
+	}{
+		{"one", []string{"second"}, "second"},
+		{"two batched", []string{"second", "third"}, "second\n\nthird"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			block, started, release := blockingTool()
+			f := newFixture(t, []llmtest.Response{
+				llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
+				llmtest.ReplyText("First done."),
+				llmtest.ReplyText("Follow-ups done."),
+			}, block)
+			f.agent.Send("first")
+			<-started
+			for _, text := range tc.followUps {
+				f.agent.Send(text)
+			}
+			close(release)
+			f.waitIdle()
+			if got := countType(f.log.Events(), "turn/start"); got != 2 {
+				t.Fatalf("want 2 turns, got %d", got)
+			}
+			reqs := f.srv.Requests()
+			last := reqs[len(reqs)-1].Messages
+			if m := last[len(last)-1]; m.Content != tc.want {
+				t.Fatalf("want %q as the last message of the last request, got %+v", tc.want, m)
+			}
+		})
 	}
 }
 
@@ -528,4 +500,19 @@ func waitStreamed(t *testing.T, sub *agent.Subscription, text string) {
 			}
 		}
 	}
+}
+
+// blockingTool is a tool named block that closes started when it runs
+// and returns when release is closed or its call is cancelled.
+func blockingTool() (tool testTool, started, release chan struct{}) {
+	started, release = make(chan struct{}), make(chan struct{})
+	tool = testTool{name: "block", fn: func(ctx context.Context, _ json.RawMessage) tools.Result {
+		close(started)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return tools.Result{Text: "unblocked"}
+	}}
+	return tool, started, release
 }
