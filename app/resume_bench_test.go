@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/session/sessiontest"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit/procstat"
 )
 
 // resumeSizes are the session lengths, in model messages, that
@@ -45,15 +44,15 @@ func BenchmarkResume(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				runtime.GC()
-				base := heapObjects()
+				base := procstat.HeapObjects()
 				b.StartTimer()
 				var r resumed
-				start := cpuTime()
-				peak = max(peak, peakAbove(base, func() { r = resume(b, path) }))
-				cpu += cpuTime() - start
+				start := procstat.CPUTime()
+				peak = max(peak, procstat.PeakHeapAbove(base, func() { r = resume(b, path) }))
+				cpu += procstat.CPUTime() - start
 				b.StopTimer()
 				runtime.GC()
-				held = float64(heapObjects()-base) / (1 << 20)
+				held = float64(procstat.HeapObjects()-base) / (1 << 20)
 				r.close()
 				b.StartTimer()
 			}
@@ -95,42 +94,4 @@ func resume(b testing.TB, path string) resumed {
 		b.Fatalf("want the last answer on the first frame, got\n%s", v.Content)
 	}
 	return resumed{log, ag, m}
-}
-
-// cpuTime is the user and system CPU time the process has used.
-func cpuTime() time.Duration {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		return 0
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
-}
-
-func heapObjects() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
-// peakAbove runs f and returns the most heap in objects, sampled every
-// 200µs, above base, in MB.
-func peakAbove(base uint64, f func()) float64 {
-	done, top := make(chan struct{}), make(chan uint64)
-	go func() {
-		var m uint64
-		tick := time.NewTicker(200 * time.Microsecond)
-		defer tick.Stop()
-		for {
-			m = max(m, heapObjects())
-			select {
-			case <-done:
-				top <- max(m, heapObjects())
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	return float64(<-top-base) / (1 << 20)
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit/procstat"
 )
 
 // benchWorkspace writes n small files, 100 to a directory, and takes the
@@ -35,7 +37,7 @@ func benchWorkspace(b *testing.B, n int) (*Store, string) {
 func benchmarkTake(b *testing.B, n int) {
 	s, ws := benchWorkspace(b, n)
 	ctx := context.Background()
-	cpu0 := childCPU()
+	cpu0 := procstat.ChildCPUTime()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
@@ -56,7 +58,7 @@ func benchmarkTake(b *testing.B, n int) {
 	}
 	// The CPU time of the git processes, which a loaded machine stretches
 	// less than the wall time.
-	b.ReportMetric(float64((childCPU()-cpu0).Microseconds())/1000/float64(b.N), "git-cpu-ms/op")
+	b.ReportMetric(float64((procstat.ChildCPUTime()-cpu0).Microseconds())/1000/float64(b.N), "git-cpu-ms/op")
 }
 
 func BenchmarkTake10kFiles10Changed(b *testing.B)  { benchmarkTake(b, 10_000) }

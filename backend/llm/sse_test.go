@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/tack-agent/tack/snapshots/testkit/procstat"
 )
 
 // memBody is an in-memory response body.
@@ -118,9 +120,9 @@ func BenchmarkSSE(b *testing.B) {
 	body = append(body, "data: [DONE]\n\n"...)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := procstat.CPUTime()
 	defer func() {
-		if used := (cpuTime() - cpu).Seconds(); used > 0 && cpu > 0 {
+		if used := (procstat.CPUTime() - cpu).Seconds(); used > 0 && cpu > 0 {
 			b.ReportMetric(float64(b.N)*float64(len(body))/1e6/used, "MB/cpu-s")
 		}
 	}()

@@ -8,14 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/snapshots/testkit/procstat"
 )
 
 // benchText is n bytes cut from a repeated sample.
@@ -127,13 +126,13 @@ func BenchmarkLoad(b *testing.B) {
 				}
 				l.Close()
 			}
-			cpu := cpuTime()
+			cpu := procstat.CPUTime()
 			for b.Loop() {
 				open()
 			}
 			// CPU time is reported beside wall time because a shared
 			// machine's load inflates the latter.
-			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((procstat.CPUTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(info.Size())/(1<<20), "log-MB")
 			b.ReportMetric(peakHeapMB(open), "peak-heap-MB")
 		})
@@ -170,13 +169,13 @@ func BenchmarkRepairTornLine(b *testing.B) {
 				b.StopTimer()
 				writeSynced(b, path, torn)
 				b.StartTimer()
-				start := cpuTime()
+				start := procstat.CPUTime()
 				l, err := Open(path)
 				if err != nil {
 					b.Fatal(err)
 				}
 				l.Close()
-				cpu += cpuTime() - start
+				cpu += procstat.CPUTime() - start
 			}
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
@@ -201,40 +200,11 @@ func writeSynced(b *testing.B, path string, data []byte) {
 	}
 }
 
-// cpuTime is the user and system CPU time the process has used.
-func cpuTime() time.Duration {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		return 0
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
-}
-
 // peakHeapMB runs f once and returns the most heap the process held in
-// objects meanwhile, sampled every 200µs, above what it held before.
+// objects meanwhile above what it held before.
 func peakHeapMB(f func()) float64 {
 	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	base := read()
-	done, peak := make(chan struct{}), make(chan uint64)
-	go func() {
-		var top uint64
-		tick := time.NewTicker(200 * time.Microsecond)
-		defer tick.Stop()
-		for {
-			top = max(top, read())
-			select {
-			case <-done:
-				peak <- max(top, read())
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	return float64(<-peak-base) / (1 << 20)
+	return procstat.PeakHeapAbove(procstat.HeapObjects(), f)
 }
 
 // writeSparseLog writes a log of size bytes from a head and a tail of

@@ -1,8 +1,8 @@
 // Package testkit holds what tests across tack share and that needs no
 // terminal: the bound on waits, Eventually and WriteTree. Its subpackages hold the
 // rest of the kit: golden files (golden), the colour rules (palette), key
-// presses (keys), a pseudo-terminal harness (ptyterm) and the built binary
-// (tackbin).
+// presses (keys), a pseudo-terminal harness (ptyterm), the built binary
+// (tackbin) and the CPU time and peak heap benchmarks report (procstat).
 package testkit
 
 import (
