@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/frontmatter"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // Command is one custom command.
@@ -52,7 +53,7 @@ const maxFileSize = 256 << 10
 // ~/.claude/commands).
 func Dirs(tackHome, userHome, cwd string) []Dir {
 	var out []Dir
-	for _, d := range projectChain(cwd) {
+	for _, d := range workspace.ProjectChain(cwd) {
 		out = append(out, Dir{filepath.Join(d, ".tack", "commands"), "project"}, Dir{filepath.Join(d, ".claude", "commands"), "project"})
 	}
 	if tackHome != "" {
@@ -62,21 +63,6 @@ func Dirs(tackHome, userHome, cwd string) []Dir {
 		out = append(out, Dir{filepath.Join(userHome, ".claude", "commands"), "user"})
 	}
 	return out
-}
-
-// projectChain is cwd and its parents up to the repository root (the
-// nearest one holding .git); without a repository, cwd alone.
-func projectChain(cwd string) []string {
-	var out []string
-	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-		out = append(out, d)
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return out
-		}
-		if filepath.Dir(d) == d {
-			return out[:1]
-		}
-	}
 }
 
 // Load reads the commands of dirs. A name found in an earlier folder

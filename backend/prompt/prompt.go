@@ -11,9 +11,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // MaxInstructions caps the project instructions included in the prompt.
@@ -60,7 +62,9 @@ type Instruction struct {
 // is capped at MaxInstructions; what is cut is replaced by a notice.
 func FindInstructions(home, cwd string) ([]Instruction, error) {
 	dirs := []string{home}
-	dirs = append(dirs, chain(cwd)...)
+	chain := workspace.ProjectChain(cwd)
+	slices.Reverse(chain) // the root first, cwd last
+	dirs = append(dirs, chain...)
 	var out []Instruction
 	total := 0
 	for _, d := range dirs {
@@ -103,25 +107,4 @@ func readDir(dir string) (Instruction, bool, error) {
 		return Instruction{Path: p, Text: string(b)}, true, nil
 	}
 	return Instruction{}, false, nil
-}
-
-// chain lists the directories from the repository root (the nearest
-// ancestor holding .git) down to cwd; without a repository, cwd alone.
-func chain(cwd string) []string {
-	var up []string
-	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-		up = append(up, d)
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			break
-		}
-		if filepath.Dir(d) == d {
-			up = up[:1]
-			break
-		}
-	}
-	out := make([]string, len(up))
-	for i, d := range up {
-		out[len(up)-1-i] = d
-	}
-	return out
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/frontmatter"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // FileName is the file that makes a folder a skill.
@@ -70,7 +71,7 @@ type Dir struct {
 // ~/.claude/skills.
 func Dirs(tackHome, userHome, cwd string) []Dir {
 	var out []Dir
-	for _, d := range projectChain(cwd) {
+	for _, d := range workspace.ProjectChain(cwd) {
 		for _, sub := range []string{".tack", ".agents", ".claude"} {
 			out = append(out, Dir{filepath.Join(d, sub, "skills"), "project"})
 		}
@@ -82,19 +83,6 @@ func Dirs(tackHome, userHome, cwd string) []Dir {
 		out = append(out, Dir{filepath.Join(userHome, ".claude", "skills"), "user"})
 	}
 	return out
-}
-
-func projectChain(cwd string) []string {
-	var out []string
-	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-		out = append(out, d)
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return out
-		}
-		if filepath.Dir(d) == d {
-			return out[:1]
-		}
-	}
 }
 
 // front is a SKILL.md's front matter: the Agent Skills fields, and Claude

@@ -54,6 +54,23 @@ func repoAt(top string) (repo, bool) {
 	return r, true
 }
 
+// ProjectChain is dir and its parents up to the top of the repository
+// holding it (the nearest one with a .git entry), nearest first; outside
+// a repository, dir alone. Project files (instructions, commands, skills)
+// are looked up along it.
+func ProjectChain(dir string) []string {
+	var out []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return out
+		}
+		if filepath.Dir(d) == d {
+			return out[:1]
+		}
+	}
+}
+
 // absFrom resolves p against base unless it is absolute.
 func absFrom(base, p string) string {
 	if filepath.IsAbs(p) {
