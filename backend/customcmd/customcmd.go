@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -130,25 +129,10 @@ func loadFile(d Dir, p string) (Command, error) {
 	if !validName(name) {
 		return Command{}, fmt.Errorf("%s: %q cannot name a command (use letters, digits, '_' and '-')", p, strings.TrimSuffix(rel, filepath.Ext(rel)))
 	}
-	info, err := os.Stat(p)
-	if err == nil && info.Size() > maxFileSize {
-		err = fmt.Errorf("larger than %d KB", maxFileSize>>10)
-	}
-	var src []byte
-	if err == nil {
-		src, err = os.ReadFile(p)
-	}
-	if err != nil {
-		return Command{}, fmt.Errorf("%s: %v", p, err)
-	}
 	var f front
-	doc, err := frontmatter.Parse(src, &f)
+	doc, err := frontmatter.ReadFile(p, maxFileSize, &f)
 	if err != nil {
-		var fe *frontmatter.Error
-		if errors.As(err, &fe) && fe.Line > 0 {
-			return Command{}, fmt.Errorf("%s line %d: %s", p, fe.Line, fe.Msg)
-		}
-		return Command{}, fmt.Errorf("%s: %v", p, err)
+		return Command{}, err
 	}
 	body := strings.TrimSpace(doc.Body)
 	if body == "" {

@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -67,6 +68,32 @@ func Parse(src []byte, v any) (Document, error) {
 			return doc, nil
 		}
 		return doc, yamlError(err, ymlLine)
+	}
+	return doc, nil
+}
+
+// ReadFile reads the file at path, refusing one larger than maxSize
+// bytes, and parses it as Parse does. Its errors name the file: "path:
+// larger than 256 KB", "path line 3: problem", or the error reading it.
+func ReadFile(path string, maxSize int64, v any) (Document, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return Document{}, err
+	}
+	if info.Size() > maxSize {
+		return Document{}, fmt.Errorf("%s: larger than %d KB", path, maxSize>>10)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return Document{}, err
+	}
+	doc, err := Parse(src, v)
+	if err != nil {
+		var fe *Error
+		if errors.As(err, &fe) && fe.Line > 0 {
+			return doc, fmt.Errorf("%s line %d: %s", path, fe.Line, fe.Msg)
+		}
+		return doc, fmt.Errorf("%s: %v", path, err)
 	}
 	return doc, nil
 }

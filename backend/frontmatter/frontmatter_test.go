@@ -2,7 +2,10 @@ package frontmatter
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -119,5 +122,30 @@ func TestParseReadsClaudeStyleArgumentHints(t *testing.T) {
 	}
 	if c.ArgumentHint != "[pr-number] [priority] [assignee]" || c.Description != "Review a PR" {
 		t.Errorf("decoded %+v", c)
+	}
+}
+
+func TestReadFileNamesTheFileInItsErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var c command
+	ok := write("ok.md", "---\ndescription: Review\n---\nBody\n")
+	if doc, err := ReadFile(ok, 1<<10, &c); err != nil || doc.Body != "Body\n" || c.Description != "Review" {
+		t.Errorf("want the file read and parsed, got %+v %+v %v", doc, c, err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{write("big.md", strings.Repeat("x", 2048)), "big.md: larger than 1 KB"},
+		{write("bad.md", "---\ndescription: x\nno fence\n"), "bad.md line 1: "},
+		{filepath.Join(dir, "missing.md"), "missing.md: no such file"},
+	} {
+		if _, err := ReadFile(tc.path, 1<<10, &c); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want an error holding %q, got %v", tc.want, err)
+		}
 	}
 }

@@ -48,13 +48,9 @@ func (s Skill) Path() string { return filepath.Join(s.Dir, FileName) }
 // Body reads the skill's instructions (the text after its front matter).
 // It is read when used, so an edit shows at the next use.
 func (s Skill) Body() (string, error) {
-	src, err := readLimited(s.Path())
+	doc, err := frontmatter.ReadFile(s.Path(), maxFileSize, &front{})
 	if err != nil {
 		return "", err
-	}
-	doc, err := frontmatter.Parse(src, &front{})
-	if err != nil {
-		return "", fmt.Errorf("%s: %v", s.Path(), err)
 	}
 	return strings.TrimSpace(doc.Body), nil
 }
@@ -151,17 +147,9 @@ func Load(dirs []Dir) (*Catalog, []string) {
 
 func loadSkill(dir, source string) (Skill, error) {
 	p := filepath.Join(dir, FileName)
-	src, err := readLimited(p)
-	if err != nil {
-		return Skill{}, err
-	}
 	var f front
-	if _, err := frontmatter.Parse(src, &f); err != nil {
-		var fe *frontmatter.Error
-		if errors.As(err, &fe) && fe.Line > 0 {
-			return Skill{}, fmt.Errorf("%s line %d: %s", p, fe.Line, fe.Msg)
-		}
-		return Skill{}, fmt.Errorf("%s: %v", p, err)
+	if _, err := frontmatter.ReadFile(p, maxFileSize, &f); err != nil {
+		return Skill{}, err
 	}
 	name := strings.TrimSpace(f.Name)
 	if name == "" {
@@ -181,17 +169,6 @@ func loadSkill(dir, source string) (Skill, error) {
 		Name: name, Description: desc, Dir: dir, Source: source,
 		ModelInvocable: !f.DisableModelInvocation, UserInvocable: f.UserInvocable == nil || *f.UserInvocable,
 	}, nil
-}
-
-func readLimited(p string) ([]byte, error) {
-	info, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if info.Size() > maxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d KB", p, maxFileSize>>10)
-	}
-	return os.ReadFile(p)
 }
 
 func validName(n string) bool {
