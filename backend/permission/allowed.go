@@ -26,23 +26,31 @@ var claudeToolNames = map[string]string{
 func turnAllows(allowed []string, tool, command string) bool {
 	var prefixes []string
 	for _, entry := range allowed {
-		name, arg, hasArg := strings.Cut(strings.TrimSpace(entry), "(")
-		if mapped, ok := claudeToolNames[name]; ok {
-			name = mapped
-		}
+		name, arg, hasArg := toolEntry(entry)
 		if name != tool {
 			continue
 		}
 		if !hasArg {
 			return true
 		}
-		arg = strings.TrimSuffix(arg, ")")
-		arg = strings.TrimSuffix(strings.TrimSuffix(arg, ":*"), " *")
-		if arg = strings.TrimSpace(arg); arg != "" && !slices.Contains(prefixes, arg) {
+		if arg != "" && !slices.Contains(prefixes, arg) {
 			prefixes = append(prefixes, arg)
 		}
 	}
 	return command != "" && covered(command, prefixes)
+}
+
+// toolEntry splits an allowed-tools or disallowed-tools entry, "Read" or
+// "Bash(git diff:*)", into tack's name of its tool and the command in its
+// parentheses, without a trailing ":*" or " *"; hasArg says it has them.
+func toolEntry(entry string) (tool, arg string, hasArg bool) {
+	tool, arg, hasArg = strings.Cut(strings.TrimSpace(entry), "(")
+	if mapped, ok := claudeToolNames[tool]; ok {
+		tool = mapped
+	}
+	arg = strings.TrimSuffix(arg, ")")
+	arg = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(arg, ":*"), " *"))
+	return tool, arg, hasArg
 }
 
 // allowedFor is the call's allowed-tools, from its environment.

@@ -23,18 +23,13 @@ const byDisallowedTools = "disallowed-tools"
 // boundary: the sandbox is that.
 func turnDenies(disallowed []string, tool, command string) string {
 	for _, entry := range disallowed {
-		name, arg, hasArg := strings.Cut(strings.TrimSpace(entry), "(")
-		if mapped, ok := claudeToolNames[name]; ok {
-			name = mapped
-		}
+		name, arg, hasArg := toolEntry(entry)
 		if name != tool {
 			continue
 		}
 		if !hasArg {
 			return entry
 		}
-		arg = strings.TrimSuffix(arg, ")")
-		arg = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(arg, ":*"), " *"))
 		if arg == "" || runsPrefix(command, strings.Fields(arg)) {
 			return entry
 		}
