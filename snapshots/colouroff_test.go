@@ -110,13 +110,11 @@ func TestColourOffDrawsNoStyleAtAll(t *testing.T) {
 		}}}}
 	answer := "## Plan\n\nI will *edit* `main.go`, see [the docs](https://go.dev):\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n\n> quoted\n\n- one\n- **two**"
 	f.Push(events(running(), turnOpening(&l, 1, "Greet by name"),
-		bashCall(&l, 1, 1, "c0", "go test ./...", "FAIL\tpkg", 1), l.live(
-			session.TodoWrite{Turn: 1, Todos: []card.TodoItem{{Content: "Edit main", Status: card.TodoInProgress}, {Content: "Test", Status: card.TodoPending}}},
-			session.AssistantMessage{Turn: 1, Step: 2, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "edit"}}, Finish: llm.FinishToolCalls},
-			session.ToolCall{Turn: 1, Step: 2, CallID: "c1", Name: "edit", Card: diff},
-			session.ToolResult{Turn: 1, Step: 2, CallID: "c1", Name: "edit", Text: "Edited main.go", Card: &diff},
-			session.AssistantMessage{Turn: 1, Step: 3, Reasoning: "The user wants a **greeting**.", Text: answer, Finish: llm.FinishStop},
-		), []agent.Event{reasoning(2, 1, "Thinking about *it*"), text(2, 1, "Streaming `code` and **bold**")})...)
+		bashCall(&l, 1, 1, "c0", "go test ./...", "FAIL\tpkg", 1),
+		l.live(session.TodoWrite{Turn: 1, Todos: []card.TodoItem{{Content: "Edit main", Status: card.TodoInProgress}, {Content: "Test", Status: card.TodoPending}}}),
+		toolStep(&l, 1, 2, "c1", "edit", "", diff, session.ToolResult{Text: "Edited main.go", Card: &diff}),
+		l.live(session.AssistantMessage{Turn: 1, Step: 3, Reasoning: "The user wants a **greeting**.", Text: answer, Finish: llm.FinishStop}),
+		[]agent.Event{reasoning(2, 1, "Thinking about *it*"), text(2, 1, "Streaming `code` and **bold**")})...)
 	tt.WaitText(t, "func main() { fmt.Println", "Edit(main.go)", "+1 -1", "Streaming code")
 	assertUnstyled(t, tt, rec)
 }

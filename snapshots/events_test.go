@@ -60,10 +60,18 @@ func bashCall(l *log, turn, step int, id, command string, output string, code in
 		Terminal: &card.TerminalView{Command: command, Cwd: "/workspace/project"}}
 	res := call
 	res.Terminal = &card.TerminalView{Command: command, Cwd: "/workspace/project", Output: output, ExitCode: exit(code)}
+	return events(toolStep(l, turn, step, id, "bash", `{"command":"`+command+`"}`, call,
+		session.ToolResult{Text: output, Card: &res, IsError: code != 0}),
+		l.live(session.StepEnd{Turn: turn, Step: step, Timing: session.StepTiming{ModelWait: 400, Response: 300, Tools: 1200}}))
+}
+
+// toolStep is step of turn calling tool name once with args: the model's
+// message, the call with its card, and res as its result.
+func toolStep(l *log, turn, step int, id, name, args string, call card.Card, res session.ToolResult) []agent.Event {
+	res.Turn, res.Step, res.CallID, res.Name = turn, step, id, name
 	return l.live(
-		session.AssistantMessage{Turn: turn, Step: step, ToolCalls: []llm.ToolCall{{ID: id, Name: "bash", Arguments: `{"command":"` + command + `"}`}}, Finish: llm.FinishToolCalls},
-		session.ToolCall{Turn: turn, Step: step, CallID: id, Name: "bash", Arguments: `{"command":"` + command + `"}`, Card: call},
-		session.ToolResult{Turn: turn, Step: step, CallID: id, Name: "bash", Text: output, Card: &res, IsError: code != 0},
-		session.StepEnd{Turn: turn, Step: step, Timing: session.StepTiming{ModelWait: 400, Response: 300, Tools: 1200}},
+		session.AssistantMessage{Turn: turn, Step: step, ToolCalls: []llm.ToolCall{{ID: id, Name: name, Arguments: args}}, Finish: llm.FinishToolCalls},
+		session.ToolCall{Turn: turn, Step: step, CallID: id, Name: name, Arguments: args, Card: call},
+		res,
 	)
 }

@@ -135,6 +135,14 @@ func TestResumeShowsTheScreenOfTheLiveSession(t *testing.T) {
 	tt.Golden(t, "resume")
 	liveScreen, _ := tt.Snapshot()
 
+	wantResumedScreen(t, live, liveScreen, "All 10 packages pass.")
+}
+
+// wantResumedScreen starts the app again over the logged events of live,
+// as a resumed session, and fails unless it draws liveScreen once it
+// shows want.
+func wantResumedScreen(t *testing.T, live []agent.Event, liveScreen, want string) {
+	t.Helper()
 	var history []session.Event
 	for _, e := range live {
 		if lg, ok := e.(agent.Logged); ok {
@@ -142,7 +150,7 @@ func TestResumeShowsTheScreenOfTheLiveSession(t *testing.T) {
 		}
 	}
 	resumed := start(t, NewFake(header(), history...), 100, 30)
-	resumed.WaitText(t, "All 10 packages pass.")
+	resumed.WaitText(t, want)
 	if got, _ := resumed.Snapshot(); got != liveScreen {
 		t.Errorf("want the resumed screen to equal the live one\nlive:\n%s\nresumed:\n%s", liveScreen, got)
 	}

@@ -43,15 +43,5 @@ func TestResumeShowsAttachedImagesAndSubagentsAsLive(t *testing.T) {
 			t.Errorf("want %q on screen, got\n%s", want, liveScreen)
 		}
 	}
-	var history []session.Event
-	for _, e := range live {
-		if lg, ok := e.(agent.Logged); ok {
-			history = append(history, lg.Event)
-		}
-	}
-	resumed := start(t, NewFake(header(), history...), 100, 30)
-	resumed.WaitText(t, "It is the parser.")
-	if got, _ := resumed.Snapshot(); got != liveScreen {
-		t.Errorf("want the resumed screen to equal the live one\nlive:\n%s\nresumed:\n%s", liveScreen, got)
-	}
+	wantResumedScreen(t, live, liveScreen, "It is the parser.")
 }

@@ -55,12 +55,7 @@ func startOverlay(t *testing.T, f *Fake, w, h int, tweak ...func(*app.Options)) 
 // ask puts qs in front of the program through a broker and returns the
 // answers or error the asking side gets.
 func ask(t *testing.T, f *Fake, qs ...interact.Question) <-chan error {
-	t.Helper()
-	b := interact.NewBroker()
-	t.Cleanup(b.Mount())
-	f.Broker = b
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
+	b, ctx := mountBroker(t, f)
 	done := make(chan error, 1)
 	go func() { _, err := b.Ask(ctx, qs); done <- err }()
 	return done
@@ -68,13 +63,19 @@ func ask(t *testing.T, f *Fake, qs ...interact.Question) <-chan error {
 
 // approve puts an approval in front of the program.
 func approve(t *testing.T, f *Fake, a interact.Approval) {
-	t.Helper()
+	b, ctx := mountBroker(t, f)
+	go func() { _, _ = b.Approve(ctx, a) }()
+}
+
+// mountBroker gives f a broker for the test's requests, and the context
+// they are asked in, cancelled when the test ends.
+func mountBroker(t *testing.T, f *Fake) (*interact.Broker, context.Context) {
 	b := interact.NewBroker()
 	t.Cleanup(b.Mount())
 	f.Broker = b
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go func() { _, _ = b.Approve(ctx, a) }()
+	return b, ctx
 }
 
 func checksQuestion(multi bool) interact.Question {

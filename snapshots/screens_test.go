@@ -35,6 +35,13 @@ func options(be app.Backend, w, h int) app.Options {
 }
 
 // start runs the chat screen over be at w×h and waits for the banner.
+// startScreen starts the app over a fake session on the 100×30 screen
+// most tests draw, with the log the test's events go into.
+func startScreen(t *testing.T) (*Fake, *Term, *log) {
+	f := NewFake(header())
+	return f, start(t, f, 100, 30), &log{}
+}
+
 func start(t *testing.T, be app.Backend, w, h int) *Term {
 	t.Helper()
 	tt := Start(t, app.New(options(be, w, h)), w, h)
@@ -91,11 +98,9 @@ func TestStreamingAnswerWithReasoningAndCode(t *testing.T) {
 }
 
 func TestBashCardCollapsedAndExpanded(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
-	f.Push(events(running(), turnOpening(&l, 1, "Run the tests"),
-		bashCall(&l, 1, 1, "call_1", "go test ./...", lines("ok  \tpkg", 14), 0),
+	f, tt, l := startScreen(t)
+	f.Push(events(running(), turnOpening(l, 1, "Run the tests"),
+		bashCall(l, 1, 1, "call_1", "go test ./...", lines("ok  \tpkg", 14), 0),
 		l.live(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}), idle())...)
 	tt.WaitText(t, "lines (ctrl+o to expand)")
 	tt.Golden(t, "bash_collapsed")
@@ -108,9 +113,7 @@ func TestBashCardCollapsedAndExpanded(t *testing.T) {
 }
 
 func TestEditDiffCard(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
+	f, tt, l := startScreen(t)
 	diff := card.Card{Kind: card.Diff, Title: "Edit main.go", Diffs: []card.FileDiff{{
 		Path: "main.go", Added: 2, Removed: 1, Lines: []card.DiffLine{
 			{Op: card.OpContext, Text: "func main() {"},
@@ -119,34 +122,24 @@ func TestEditDiffCard(t *testing.T) {
 			{Op: card.OpAdd, Text: "\tfmt.Println(\"hello\", name)"},
 			{Op: card.OpContext, Text: "}"},
 		}}}}
-	f.Push(events(running(), turnOpening(&l, 1, "Greet by name"), l.live(
-		session.AssistantMessage{Turn: 1, Step: 1, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "edit"}}, Finish: llm.FinishToolCalls},
-		session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "edit", Card: diff},
-		session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "edit", Text: "Edited main.go", Card: &diff},
-	))...)
+	f.Push(events(running(), turnOpening(l, 1, "Greet by name"),
+		toolStep(l, 1, 1, "c1", "edit", "", diff, session.ToolResult{Text: "Edited main.go", Card: &diff}))...)
 	tt.WaitText(t, "Edit(main.go)", "+2 -1")
 	tt.Golden(t, "edit_diff")
 }
 
 func TestErrorCard(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
+	f, tt, l := startScreen(t)
 	call := card.Card{Kind: card.Read, Title: "Read missing.go"}
-	f.Push(events(running(), turnOpening(&l, 1, "Read missing.go"), l.live(
-		session.AssistantMessage{Turn: 1, Step: 1, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read"}}, Finish: llm.FinishToolCalls},
-		session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "read", Card: call},
-		session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "read", Text: "open missing.go: no such file or directory", IsError: true},
-	))...)
+	f.Push(events(running(), turnOpening(l, 1, "Read missing.go"), toolStep(l, 1, 1, "c1", "read", "", call,
+		session.ToolResult{Text: "open missing.go: no such file or directory", IsError: true}))...)
 	tt.WaitText(t, "no such file or directory")
 	tt.Golden(t, "error_card")
 }
 
 func TestPlanStripThreeStates(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
-	f.Push(events(running(), turnOpening(&l, 1, "Refactor the parser"), l.live(session.TodoWrite{Turn: 1, Todos: []card.TodoItem{
+	f, tt, l := startScreen(t)
+	f.Push(events(running(), turnOpening(l, 1, "Refactor the parser"), l.live(session.TodoWrite{Turn: 1, Todos: []card.TodoItem{
 		{Content: "Read the parser", Status: card.TodoCompleted},
 		{Content: "Split the lexer out", Status: card.TodoInProgress},
 		{Content: "Run the tests", Status: card.TodoPending},
@@ -168,10 +161,8 @@ func TestPlanStripThreeStates(t *testing.T) {
 }
 
 func TestQueuedBadgeWithTwoSteeringMessages(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
-	f.Push(events(running(), turnOpening(&l, 1, "Write the docs"))...)
+	f, tt, l := startScreen(t)
+	f.Push(events(running(), turnOpening(l, 1, "Write the docs"))...)
 	tt.WaitText(t, "Write the docs")
 	tt.Type("also the README")
 	tt.Key(vt.KeyEnter)
@@ -203,9 +194,7 @@ func waitCalls(t *testing.T, f *Fake, want ...string) {
 }
 
 func TestEveryTurnEndNotice(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
+	f, tt, l := startScreen(t)
 	ends := []session.TurnEnd{
 		{Turn: 1, Reason: session.StopCompleted},
 		{Turn: 2, Reason: session.StopAborted},
@@ -223,10 +212,8 @@ func TestEveryTurnEndNotice(t *testing.T) {
 }
 
 func TestRetryNotice(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
-	f.Push(events(running(), turnOpening(&l, 1, "Hello"), []agent.Event{text(1, 1, "Partial ans")}, l.live(
+	f, tt, l := startScreen(t)
+	f.Push(events(running(), turnOpening(l, 1, "Hello"), []agent.Event{text(1, 1, "Partial ans")}, l.live(
 		session.Retry{Turn: 1, Step: 1, Attempt: 1, Max: 5, DelayMs: 500, Failure: session.Failure{Kind: "rate-limit", Message: "rate limited (429)"}},
 	))...)
 	tt.WaitText(t, "Retrying model request (1/5) in 500ms")
@@ -234,14 +221,12 @@ func TestRetryNotice(t *testing.T) {
 }
 
 func TestLongAnswerScrolledToTheMiddle(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
+	f, tt, l := startScreen(t)
 	answer := ""
 	for i := 1; i <= 80; i++ {
 		answer += "Paragraph " + itoa(i) + " of the long answer.\n\n"
 	}
-	f.Push(events(running(), turnOpening(&l, 1, "Tell me a long story"), l.live(
+	f.Push(events(running(), turnOpening(l, 1, "Tell me a long story"), l.live(
 		session.AssistantMessage{Turn: 1, Step: 1, Text: answer, Finish: llm.FinishStop},
 		session.TurnEnd{Turn: 1, Reason: session.StopCompleted},
 	), idle())...)
@@ -256,15 +241,13 @@ func TestLongAnswerScrolledToTheMiddle(t *testing.T) {
 }
 
 func TestHostileControlSequencesShowEscaped(t *testing.T) {
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	var l log
+	f, tt, l := startScreen(t)
 	evil := "evil\x1b]0;pwned\x07.go"
 	out := "before\x1b[2J\x1b[31mred\x1b[0m after\x1b]52;c;aGk=\x07"
 	call := card.Card{Kind: card.Terminal, Title: "cat " + evil, Terminal: &card.TerminalView{Command: "cat " + evil}}
 	res := call
 	res.Terminal = &card.TerminalView{Command: "cat " + evil, Output: out, ExitCode: exit(0)}
-	f.Push(events(running(), turnOpening(&l, 1, "Show "+evil), l.live(
+	f.Push(events(running(), turnOpening(l, 1, "Show "+evil), l.live(
 		session.AssistantMessage{Turn: 1, Step: 1, Text: "Model says \x1b[5mblink\x1b[0m and \x9b31m", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "bash"}}, Finish: llm.FinishToolCalls},
 		session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Card: call},
 		session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Text: out, Card: &res},
