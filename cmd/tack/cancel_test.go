@@ -43,9 +43,7 @@ func TestLineSignalsEndAHungCompactWithinTwoSeconds(t *testing.T) {
 		t.Run(tt.sig.String(), func(t *testing.T) {
 			r := hungCompact(t)
 			start := time.Now()
-			if err := r.cmd.Process.Signal(tt.sig); err != nil {
-				t.Fatal(err)
-			}
+			r.signal(tt.sig)
 			code := r.exitCode(10 * time.Second)
 			took := time.Since(start)
 			if code != tt.code {

@@ -123,6 +123,23 @@ func (r *process) output() string {
 	return fmt.Sprintf("stdout %q, stderr %q", r.stdout.String(), r.stderr.String())
 }
 
+// signal sends sig to the process.
+func (r *process) signal(sig os.Signal) {
+	r.t.Helper()
+	if err := r.cmd.Process.Signal(sig); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// wantExit waits for the process to end and fails the test unless it
+// exits with code.
+func (r *process) wantExit(code int) {
+	r.t.Helper()
+	if got := r.exitCode(testkit.WaitLimit); got != code {
+		r.t.Fatalf("want exit %d, got %d; %s", code, got, r.output())
+	}
+}
+
 // exitCode waits at most within for the process to end.
 func (r *process) exitCode(within time.Duration) int {
 	r.t.Helper()

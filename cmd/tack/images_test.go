@@ -24,9 +24,7 @@ func TestPrintImageFlagSendsTheImageWithTheTask(t *testing.T) {
 	srv := llmtest.New(t, llmtest.ReplyText("A black rectangle."))
 	r := startTackIn(t, srv, t.TempDir(), dir, "-p", "what is this?", "--image", "shot.png", "--model", "deepseek-flash")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	msgs := srv.Requests()[0].Messages
 	last := msgs[len(msgs)-1]
 	if !strings.HasPrefix(last.Content, "what is this?") || len(last.Images) != 1 || !strings.HasPrefix(last.Images[0], "data:image/png;base64,") {

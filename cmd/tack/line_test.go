@@ -15,9 +15,7 @@ func TestLinePipedPromptRunsOneTurnThenExits(t *testing.T) {
 	r := startTack(t, srv, "--ui", "line")
 	r.write("hi\n")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	want := "ready.\n> \n[main turn 1] Hello!\n> "
 	if got := r.stdout.String(); got != want {
 		t.Errorf("want stdout %q, got %q", want, got)
@@ -40,9 +38,7 @@ func TestLineExitsAtOnceWhenNothingIsSubmitted(t *testing.T) {
 			r := startTack(t, srv, "--ui", "line")
 			r.write(in)
 			r.closeStdin()
-			if code := r.exitCode(10 * time.Second); code != 0 {
-				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-			}
+			r.wantExit(0)
 			if got := r.stdout.String(); got != "ready.\n> " {
 				t.Errorf("want only the banner and prompt, got %q", got)
 			}
@@ -63,9 +59,7 @@ func TestLineSecondLineSteersTheRunningTurn(t *testing.T) {
 	waitRequests(t, srv, 1)
 	r.write("and this too\n")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("want 2 requests (one turn, two steps), got %d", len(reqs))
@@ -136,9 +130,7 @@ func TestLineAnswersAQuestionFromStdin(t *testing.T) {
 			r.waitOutput("[Database] Which database?\n  1. Postgres (recommended)\n  2. SQLite\n     a file\n> ")
 			r.write(tt.answer)
 			r.closeStdin()
-			if code := r.exitCode(10 * time.Second); code != 0 {
-				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-			}
+			r.wantExit(0)
 			waitRequests(t, srv, 2)
 			if got := srv.Requests()[1].ToolResult("call_1"); got != tt.want {
 				t.Errorf("want the tool result %s, got %s", tt.want, got)
@@ -161,9 +153,7 @@ func TestLineReasksAnInvalidAnswer(t *testing.T) {
 	r.waitOutput("Please enter one of the option numbers.\n> ")
 	r.write("1\n")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	r.wantExit(0)
 	if got, want := srv.Requests()[1].ToolResult("call_1"), `{"answers":[{"id":"n","selected":["one"]}]}`; got != want {
 		t.Errorf("want %s, got %s", want, got)
 	}
@@ -178,9 +168,7 @@ func TestLineQuestionFailsWhenStdinCloses(t *testing.T) {
 	r.write("pick a database\n")
 	r.waitOutput("Which database?")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	const want = "Error: ask_user_question cannot be answered because stdin is closed"
 	if got := srv.Requests()[1].ToolResult("call_1"); got != want {
 		t.Errorf("want the model to read %q, got %q", want, got)
@@ -208,9 +196,7 @@ func TestLineApprovalFromStdin(t *testing.T) {
 			r.waitOutput("allow? [y]es / [a]lways for this session (echo) / [n]o (reason)\n> ")
 			r.write(tt.answer)
 			r.closeStdin()
-			if code := r.exitCode(10 * time.Second); code != 0 {
-				t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-			}
+			r.wantExit(0)
 			if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, tt.want) {
 				t.Errorf("want the tool result to contain %q, got %q", tt.want, got)
 			}
@@ -226,9 +212,7 @@ func TestLineShowsToolOutputEscapeSequencesEscaped(t *testing.T) {
 	r := startTack(t, srv, "--ui", "line", "--permission-mode", "full-access")
 	r.write("print the title\n")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	out := r.stdout.String()
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Errorf("want no raw ESC or BEL on stdout, got %q", out)
@@ -243,9 +227,7 @@ func TestLineSlashCommandsNeverReachTheModel(t *testing.T) {
 	r := startTack(t, srv, "--ui", "line")
 	r.write("/bogus now\n/help\n")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	r.wantExit(0)
 	out := r.stdout.String()
 	if !strings.Contains(out, "Unknown command: /bogus\n> ") {
 		t.Errorf("want the unknown command rejected, got %q", out)
@@ -272,27 +254,28 @@ func TestLineSessionThatFailsToStartDropsQueuedLines(t *testing.T) {
 	r := startTack(t, srv, "--ui", "line", "--resume", "no-such-session")
 	r.write("hello\nworld\n")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 1 {
-		t.Fatalf("want exit 1, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(1)
 	if !strings.Contains(r.stderr.String(), "tack: the session failed to start: ") {
 		t.Errorf("want the start failure on stderr, got %q", r.stderr.String())
 	}
 }
 
-func TestLineSIGTERMDuringAStalledStreamAbortsTheTurn(t *testing.T) {
+// startStalledLineTurn runs line mode on a turn whose stream sends
+// "partial" and then stalls, and returns once the server holds it.
+func startStalledLineTurn(t *testing.T) *process {
 	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
 	r := startTack(t, srv, "--ui", "line")
 	r.write("go\n")
 	waitStalled(t, srv)
+	return r
+}
+
+func TestLineSIGTERMDuringAStalledStreamAbortsTheTurn(t *testing.T) {
+	r := startStalledLineTurn(t)
 	r.waitOutput("partial")
 	start := time.Now()
-	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	if code := r.exitCode(10 * time.Second); code != 143 {
-		t.Fatalf("want exit 143, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.signal(syscall.SIGTERM)
+	r.wantExit(143)
 	t.Logf("exited %s after SIGTERM", time.Since(start))
 	last := lastOfTurn(sessionEvents(t, r.home))
 	var end struct{ Reason string }
@@ -306,16 +289,9 @@ func TestLineSIGTERMDuringAStalledStreamAbortsTheTurn(t *testing.T) {
 }
 
 func TestLineSIGINTWithoutATerminalExits130(t *testing.T) {
-	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("partial", 0), llmtest.Stall()))
-	r := startTack(t, srv, "--ui", "line")
-	r.write("go\n")
-	waitStalled(t, srv)
-	if err := r.cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if code := r.exitCode(10 * time.Second); code != 130 {
-		t.Fatalf("want exit 130, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r := startStalledLineTurn(t)
+	r.signal(syscall.SIGINT)
+	r.wantExit(130)
 }
 
 func TestLineDimsReasoningWithColourAndFramesItWithout(t *testing.T) {
@@ -335,9 +311,7 @@ func TestLineDimsReasoningWithColourAndFramesItWithout(t *testing.T) {
 			r := startTack(t, srv, append([]string{"--ui", "line"}, tt.args...)...)
 			r.write("q\n")
 			r.closeStdin()
-			if code := r.exitCode(10 * time.Second); code != 0 {
-				t.Fatalf("want exit 0, got %d", code)
-			}
+			r.wantExit(0)
 			if out := r.stdout.String(); !strings.Contains(out, tt.want) {
 				t.Errorf("want stdout to contain %q, got %q", tt.want, out)
 			}

@@ -43,9 +43,7 @@ func answerServer(t *testing.T) *llmtest.Server {
 func TestPrintTextPrintsExactlyTheAnswer(t *testing.T) {
 	r := startTack(t, answerServer(t), "-p", "what is 2+2?")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	if got := r.stdout.String(); got != "The answer is 4.\n" {
 		t.Errorf("want stdout exactly the answer, got %q", got)
 	}
@@ -54,9 +52,7 @@ func TestPrintTextPrintsExactlyTheAnswer(t *testing.T) {
 func TestPrintJSONPrintsOneResultObject(t *testing.T) {
 	r := startTack(t, answerServer(t), "-p", "what is 2+2?", "--output-format", "json")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	dec := json.NewDecoder(strings.NewReader(r.stdout.String()))
 	var rec printRecord
 	if err := dec.Decode(&rec); err != nil {
@@ -77,9 +73,7 @@ func TestPrintJSONPrintsOneResultObject(t *testing.T) {
 func TestPrintEventsDumpsTheSessionEventsThenTheResult(t *testing.T) {
 	r := startTack(t, answerServer(t), "-p", "what is 2+2?", "--output-format", "events")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	lines := strings.Split(strings.TrimSuffix(r.stdout.String(), "\n"), "\n")
 	types := map[string]bool{}
 	for i, line := range lines {
@@ -119,9 +113,7 @@ func TestPrintFailingModelExitsOneWithTheResultRecord(t *testing.T) {
 			srv := llmtest.New(t, script...)
 			r := startTack(t, srv, "-p", "hi", "--output-format", format)
 			r.closeStdin()
-			if code := r.exitCode(10 * time.Second); code != 1 {
-				t.Fatalf("want exit 1, got %d (stderr %q)", code, r.stderr.String())
-			}
+			r.wantExit(1)
 			lines := strings.Split(strings.TrimSuffix(r.stdout.String(), "\n"), "\n")
 			var rec printRecord
 			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &rec); err != nil {
@@ -143,9 +135,7 @@ func TestPrintFailingModelPrintsNothingInText(t *testing.T) {
 	srv := llmtest.New(t, llmtest.HTTPError(401, "Authentication Fails"))
 	r := startTack(t, srv, "-p", "hi")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 1 {
-		t.Fatalf("want exit 1, got %d", code)
-	}
+	r.wantExit(1)
 	if got := r.stdout.String(); got != "" {
 		t.Errorf("want empty stdout, got %q", got)
 	}
@@ -213,9 +203,7 @@ func TestPrintMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
 	)
 	r := startTack(t, srv, "-p", "read everything", "--max-turns", "2", "--output-format", "json")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 1 {
-		t.Fatalf("want exit 1, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(1)
 	var rec printRecord
 	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil {
 		t.Fatal(err)
@@ -233,9 +221,7 @@ func TestPrintFullAccessRunsWithoutAsking(t *testing.T) {
 	)
 	r := startTack(t, srv, "-p", "run", "--permission-mode", "full-access")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "ran-it") {
 		t.Errorf("want the command's output in the tool result, got %q", got)
 	}
@@ -251,9 +237,7 @@ func TestPrintQuestionsFailWithAnErrorTheModelSees(t *testing.T) {
 	)
 	r := startTack(t, srv, "-p", "pick")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	if got := srv.Requests()[1].ToolResult("call_1"); !strings.HasPrefix(got, "Error: ") {
 		t.Errorf("want an error result for the question, got %q", got)
 	}
@@ -270,9 +254,7 @@ func TestPrintSignalStillPrintsTheResultRecord(t *testing.T) {
 			r := startTack(t, srv, "-p", "hi", "--output-format", "json")
 			r.closeStdin()
 			waitStalled(t, srv)
-			if err := r.cmd.Process.Signal(tt.sig); err != nil {
-				t.Fatal(err)
-			}
+			r.signal(tt.sig)
 			if code := r.exitCode(10 * time.Second); code != tt.code {
 				t.Fatalf("want exit %d, got %d (stderr %q)", tt.code, code, r.stderr.String())
 			}
@@ -292,9 +274,7 @@ func TestPrintWithoutATaskReadsItFromStdin(t *testing.T) {
 	r := startTack(t, srv, "-p", "--output-format", "text")
 	r.write("explain the piped task\n")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	if got := r.stdout.String(); got != "Read it.\n" {
 		t.Errorf("want the answer, got %q", got)
 	}
@@ -312,9 +292,7 @@ func TestPrintStreamJSONInputKeepsOneSessionAcrossTurns(t *testing.T) {
 	r.waitOutput(`"result":"One."`)
 	r.write(`{"type":"user","message":{"role":"user","content":"second"}}` + "\n")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 0 {
-		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
-	}
+	r.wantExit(0)
 	lines := strings.Split(strings.TrimSpace(r.stdout.String()), "\n")
 	var first, last struct {
 		Type, Subtype, Result string

@@ -26,9 +26,7 @@ func TestUnknownFlagExitsTwoWithAPointerToHelp(t *testing.T) {
 func TestPrintWithoutAnAPIKeyNamesTheWaysToConfigureOne(t *testing.T) {
 	r := startTackIn(t, nil, t.TempDir(), t.TempDir(), "-p", "hello")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 1 {
-		t.Fatalf("want exit 1, got %d", code)
-	}
+	r.wantExit(1)
 	for _, want := range []string{"DEEPSEEK_API_KEY", "OPENAI_BASE_URL", "config.toml"} {
 		if !strings.Contains(r.stderr.String(), want) {
 			t.Errorf("want stderr to name %s, got %q", want, r.stderr.String())
