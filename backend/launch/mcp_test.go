@@ -77,6 +77,20 @@ func runTurn(t *testing.T, s *Session, prompt string) {
 	}
 }
 
+// runCommand runs a slash command that starts a turn, and waits for the
+// turn to end.
+func runCommand(t *testing.T, s *Session, line string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if exec, ok := s.Commands.Execute(ctx, s.Agent, line, nil); !ok || exec.Result.Kind != "success" {
+		t.Fatalf("%s: %+v (found %v)", line, exec, ok)
+	}
+	if err := s.Agent.WhenIdle(ctx); err != nil {
+		t.Fatalf("turn did not end: %v", err)
+	}
+}
+
 func toolNames(r llmtest.Request) []string {
 	var out []string
 	for _, tl := range r.Tools {

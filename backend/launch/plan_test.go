@@ -3,7 +3,6 @@ package launch
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
@@ -11,16 +10,7 @@ import (
 
 func openForTest(t *testing.T, home, cwd, resume string) *Session {
 	t.Helper()
-	env := map[string]string{"DEEPSEEK_API_KEY": "test-key"}
-	s, err := Open(Options{
-		Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] },
-		Now:            func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		PermissionMode: "full-access", Resume: resume,
-	})
-	if err != nil {
-		t.Fatalf("open session: %v", err)
-	}
-	return s
+	return openForTestAt(t, home, cwd, resume, "")
 }
 
 func planModeEvents(s *Session) []bool {

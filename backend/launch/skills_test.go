@@ -3,21 +3,21 @@ package launch
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestSkillsAreListedByteStableAndLoadedByToolAndCommand(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	dir := filepath.Join(cwd, ".claude", "skills", "release-notes")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: release-notes\ndescription: Write release notes from the git log.\n---\n"+
-		"Read template.md in this folder, then write the notes."), 0o644)
-	os.WriteFile(filepath.Join(dir, "template.md"), []byte("## Changes"), 0o644)
+	testkit.WriteTree(t, dir, map[string]string{
+		"SKILL.md":    "---\nname: release-notes\ndescription: Write release notes from the git log.\n---\nRead template.md in this folder, then write the notes.",
+		"template.md": "## Changes",
+	})
 	llm := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "skill", `{"name":"release-notes"}`, 1)),
 		llmtest.ReplyText("Loaded."),
@@ -25,13 +25,7 @@ func TestSkillsAreListedByteStableAndLoadedByToolAndCommand(t *testing.T) {
 	)
 	s := openMCP(t, home, cwd, "ask", llm)
 	runTurn(t, s, "Write the release notes.")
-	ctx := context.Background()
-	if exec, ok := s.Commands.Execute(ctx, s.Agent, "/skill:release-notes for v2", nil); !ok || exec.Result.Kind != "success" {
-		t.Fatalf("/skill:release-notes: %+v (found %v)", exec, ok)
-	}
-	if err := s.Agent.WhenIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	runCommand(t, s, "/skill:release-notes for v2")
 	reqs := llm.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("requests: %d", len(reqs))
@@ -58,7 +52,7 @@ func TestSkillsAreListedByteStableAndLoadedByToolAndCommand(t *testing.T) {
 		!strings.HasSuffix(user.Content, "</skill>\n\nfor v2") {
 		t.Errorf("/skill: sent %q", user.Content)
 	}
-	status, _ := s.Commands.Execute(ctx, s.Agent, "/status", nil)
+	status, _ := s.Commands.Execute(context.Background(), s.Agent, "/status", nil)
 	if !strings.Contains(status.Result.Text, "Skills\nloaded: release-notes\navailable: release-notes") {
 		t.Errorf("/status:\n%s", status.Result.Text)
 	}

@@ -1,35 +1,24 @@
 package launch
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestCustomCommandRunsItsPromptOnItsModelWithItsAllowedTools(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
-	dir := filepath.Join(cwd, ".claude", "commands", "git")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "status.md"), []byte("---\ndescription: Show the status\nmodel: deepseek-v4-pro\n"+
-		"allowed-tools: Bash(echo:*)\n---\nRun `echo $1` and report on $ARGUMENTS."), 0o644)
+	testkit.WriteTree(t, cwd, map[string]string{".claude/commands/git/status.md": "---\ndescription: Show the status\nmodel: deepseek-v4-pro\n" +
+		"allowed-tools: Bash(echo:*)\n---\nRun `echo $1` and report on $ARGUMENTS."})
 	llm := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo tracked","description":"Print the word"}`, 1)),
 		llmtest.ReplyText("Reported."),
 	)
 	s := openMCP(t, home, cwd, "ask", llm) // nobody can answer: an ask would be denied
-	ctx := context.Background()
-	exec, ok := s.Commands.Execute(ctx, s.Agent, "/git:status tracked files", nil)
-	if !ok || exec.Result.Kind != "success" {
-		t.Fatalf("/git:status: %+v (found %v)", exec, ok)
-	}
-	if err := s.Agent.WhenIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	runCommand(t, s, "/git:status tracked files")
 	reqs := llm.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("requests: %d", len(reqs))
