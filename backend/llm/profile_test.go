@@ -10,10 +10,9 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
-// TestRequestGoldensPerProfile sends one history through the Router to
-// each kind of server and keeps the body each one receives. Only the
-// DeepSeek profile may carry thinking and reasoning_content.
-func TestRequestGoldensPerProfile(t *testing.T) {
+// lsHistory is a conversation with reasoning and a tool call, and the
+// bash tool it used: what each profile must shape for its server.
+func lsHistory() ([]Message, []ToolSpec) {
 	params := json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`)
 	history := []Message{
 		{Role: RoleSystem, Content: "You are tack."},
@@ -22,7 +21,14 @@ func TestRequestGoldensPerProfile(t *testing.T) {
 		{Role: RoleTool, ToolCallID: "call_1", Content: "a.go"},
 		{Role: RoleUser, Content: "thanks"},
 	}
-	tools := []ToolSpec{{Name: "bash", Description: "Run a shell command.", Parameters: params}}
+	return history, []ToolSpec{{Name: "bash", Description: "Run a shell command.", Parameters: params}}
+}
+
+// TestRequestGoldensPerProfile sends one history through the Router to
+// each kind of server and keeps the body each one receives. Only the
+// DeepSeek profile may carry thinking and reasoning_content.
+func TestRequestGoldensPerProfile(t *testing.T) {
+	history, tools := lsHistory()
 	tests := []struct {
 		name      string
 		model     string

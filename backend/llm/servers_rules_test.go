@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -16,15 +15,7 @@ import (
 // show each rule bites: DeepSeek's fields at api.openai.com, "max" at
 // SGLang, a guessed output bound at a small vLLM window.
 func TestProfilesAreAcceptedByTheServersTheyAreFor(t *testing.T) {
-	params := json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`)
-	history := []Message{
-		{Role: RoleSystem, Content: "You are tack."},
-		{Role: RoleUser, Content: "list the files"},
-		{Role: RoleAssistant, Reasoning: "I should run ls.", ToolCalls: []ToolCall{{ID: "call_1", Name: "bash", Arguments: `{"command":"ls"}`}}},
-		{Role: RoleTool, ToolCallID: "call_1", Content: "a.go"},
-		{Role: RoleUser, Content: "thanks"},
-	}
-	tools := []ToolSpec{{Name: "bash", Description: "Run a shell command.", Parameters: params}}
+	history, tools := lsHistory()
 	maxEffort := OpenAICompatibleProfile
 	maxEffort.Efforts = map[Effort]string{EffortLow: "low", EffortHigh: "high", EffortMax: "max"}
 	tests := []struct {
