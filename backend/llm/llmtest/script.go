@@ -33,13 +33,18 @@ type Event struct {
 
 // WithHeader returns r with a response header added.
 func (r Response) WithHeader(key, value string) Response {
-	h := r.Header.Clone()
+	r.Header = withHeader(r.Header, key, value)
+	return r
+}
+
+// withHeader is a copy of h with a header added.
+func withHeader(h http.Header, key, value string) http.Header {
+	h = h.Clone()
 	if h == nil {
 		h = http.Header{}
 	}
 	h.Add(key, value)
-	r.Header = h
-	return r
+	return h
 }
 
 // HTTPError answers with status and an OpenAI-style error body carrying

@@ -65,12 +65,7 @@ func WebError(status int, message string) WebReply {
 
 // WithHeader returns r with a response header added.
 func (r WebReply) WithHeader(key, value string) WebReply {
-	h := r.Header.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	h.Add(key, value)
-	r.Header = h
+	r.Header = withHeader(r.Header, key, value)
 	return r
 }
 
