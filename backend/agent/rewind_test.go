@@ -24,6 +24,7 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/bash"
 	tfs "github.com/tack-agent/tack/backend/tools/fs"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // journey is a session over a real workspace, real file and bash tools, a
@@ -43,7 +44,7 @@ func newJourney(t *testing.T, files map[string]string, script []llmtest.Response
 		t.Skip("bash is not installed; the rewind journey runs commands through it")
 	}
 	ws, home := t.TempDir(), t.TempDir()
-	writeTree(t, ws, files)
+	testkit.WriteTree(t, ws, files)
 	j := &journey{t: t, ws: ws, srv: llmtest.New(t, script...)}
 	var err error
 	path := filepath.Join(home, "s.jsonl")
@@ -113,19 +114,6 @@ func (j *journey) lastRequest() []string {
 		}
 	}
 	return out
-}
-
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // readTree is the workspace's files, .git left out.
@@ -305,9 +293,9 @@ func TestRewindRefusesToLoseChangesMadeOutsideTackUnlessForced(t *testing.T) {
 	j := newJourney(t, map[string]string{"notes.md": "mine\n"}, journeyScript()[:4])
 	j.turn("write a.txt")
 	// The user edits a file between turns.
-	writeTree(t, j.ws, map[string]string{"notes.md": "edited by the user\n"})
+	testkit.WriteTree(t, j.ws, map[string]string{"notes.md": "edited by the user\n"})
 	j.turn("edit a.txt and make b.txt")
-	writeTree(t, j.ws, map[string]string{"late.txt": "made by the user after the turn\n"})
+	testkit.WriteTree(t, j.ws, map[string]string{"late.txt": "made by the user after the turn\n"})
 
 	_, err := j.agent.Rewind(context.Background(), agent.RewindRequest{Turn: 1, Files: true, Conversation: true})
 	var outside *agent.OutsideChangesError

@@ -10,17 +10,8 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
-
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestExpandSubstitutesArgumentsAndPositions(t *testing.T) {
 	c := Command{Body: "Fix issue #$1 with priority $2 ($$5 budget).\nAll: $ARGUMENTS\nMissing: [$3]"}
@@ -50,16 +41,16 @@ func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
 	root, tackHome, home := t.TempDir(), t.TempDir(), t.TempDir()
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	cwd := filepath.Join(root, "sub")
-	write(t, filepath.Join(cwd, ".tack/commands/deploy.md"), "---\ndescription: Deploy it\nmodel: deepseek-v4-pro\nallowed-tools: Bash(make deploy:*)\n---\nDeploy $1.")
-	write(t, filepath.Join(root, ".claude/commands/frontend/Review.md"), "---\nargument-hint: [component]\n---\nReview the $1 component.")
-	write(t, filepath.Join(root, ".claude/commands/deploy.md"), "Deploy from the root: shadowed by the nearer .tack one.")
-	write(t, filepath.Join(tackHome, "commands/deploy.md"), "User deploy: shadowed by the project's.")
-	write(t, filepath.Join(tackHome, "commands/notes.md"), "# Take notes\n\nWrite notes about $ARGUMENTS.")
-	write(t, filepath.Join(home, ".claude/commands/explain.md"), "Explain $ARGUMENTS simply.")
-	write(t, filepath.Join(home, ".claude/commands/broken.md"), "---\ndescription: x\n\tmodel: tab\n---\nbody")
-	write(t, filepath.Join(home, ".claude/commands/empty.md"), "---\ndescription: nothing\n---\n")
-	write(t, filepath.Join(home, ".claude/commands/bad name.md"), "x")
-	write(t, filepath.Join(home, ".claude/commands/README.txt"), "not a command")
+	testkit.WriteFile(t, filepath.Join(cwd, ".tack/commands/deploy.md"), "---\ndescription: Deploy it\nmodel: deepseek-v4-pro\nallowed-tools: Bash(make deploy:*)\n---\nDeploy $1.")
+	testkit.WriteFile(t, filepath.Join(root, ".claude/commands/frontend/Review.md"), "---\nargument-hint: [component]\n---\nReview the $1 component.")
+	testkit.WriteFile(t, filepath.Join(root, ".claude/commands/deploy.md"), "Deploy from the root: shadowed by the nearer .tack one.")
+	testkit.WriteFile(t, filepath.Join(tackHome, "commands/deploy.md"), "User deploy: shadowed by the project's.")
+	testkit.WriteFile(t, filepath.Join(tackHome, "commands/notes.md"), "# Take notes\n\nWrite notes about $ARGUMENTS.")
+	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/explain.md"), "Explain $ARGUMENTS simply.")
+	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/broken.md"), "---\ndescription: x\n\tmodel: tab\n---\nbody")
+	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/empty.md"), "---\ndescription: nothing\n---\n")
+	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/bad name.md"), "x")
+	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/README.txt"), "not a command")
 
 	cmds, problems := Load(Dirs(tackHome, home, cwd))
 	byName := map[string]Command{}

@@ -5,28 +5,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/tack-agent/tack/snapshots/testkit"
+)
 
 func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
 	root := t.TempDir()
 	home := filepath.Join(root, "home")
 	repo := filepath.Join(root, "repo")
 	cwd := filepath.Join(repo, "pkg", "sub")
-	write(t, filepath.Join(home, "AGENTS.md"), "home rules")
-	write(t, filepath.Join(repo, ".git", "HEAD"), "ref")
-	write(t, filepath.Join(repo, "AGENTS.md"), "repo rules")
-	write(t, filepath.Join(repo, "CLAUDE.md"), "ignored: AGENTS.md wins")
-	write(t, filepath.Join(repo, "pkg", "CLAUDE.md"), "pkg rules")
+	testkit.WriteFile(t, filepath.Join(home, "AGENTS.md"), "home rules")
+	testkit.WriteFile(t, filepath.Join(repo, ".git", "HEAD"), "ref")
+	testkit.WriteFile(t, filepath.Join(repo, "AGENTS.md"), "repo rules")
+	testkit.WriteFile(t, filepath.Join(repo, "CLAUDE.md"), "ignored: AGENTS.md wins")
+	testkit.WriteFile(t, filepath.Join(repo, "pkg", "CLAUDE.md"), "pkg rules")
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +38,7 @@ func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
 
 func TestInstructionsAreCappedWithANotice(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, "AGENTS.md"), strings.Repeat("x", MaxInstructions+100))
+	testkit.WriteFile(t, filepath.Join(root, "AGENTS.md"), strings.Repeat("x", MaxInstructions+100))
 	got, err := FindInstructions("", root)
 	if err != nil {
 		t.Fatal(err)

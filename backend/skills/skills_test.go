@@ -10,16 +10,13 @@ import (
 
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
+// writeSkill writes the SKILL.md of the skill folder dir.
 func writeSkill(t *testing.T, dir, text string) {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(dir, FileName), text)
 }
 
 func skill(name, desc string) string {

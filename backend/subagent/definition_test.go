@@ -1,28 +1,21 @@
 package subagent
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/tack-agent/tack/snapshots/testkit"
+)
 
 func TestLoadReadsClaudeCodeAgentFilesWithProjectFirst(t *testing.T) {
 	cwd, home := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(cwd, ".claude", "agents", "reviewer.md"),
+	testkit.WriteFile(t, filepath.Join(cwd, ".claude", "agents", "reviewer.md"),
 		"---\nname: reviewer\ndescription: Reviews diffs. Use when: a change is ready\ntools: Read, Grep, Glob, Bash(git diff:*), Task\nmodel: opus\n---\nReview carefully.\n")
-	write(t, filepath.Join(cwd, ".tack", "agents", "explore.md"), "---\ndescription: Explores\ntools: [read, glob]\nmodel: deepseek-v4-pro\n---\nLook around.\n")
-	write(t, filepath.Join(home, "agents", "explore.md"), "---\ndescription: The user's explorer\n---\n")
-	write(t, filepath.Join(home, "agents", "broken.md"), "---\nname: x\n\tdescription: tabs are not YAML\n---\n")
+	testkit.WriteFile(t, filepath.Join(cwd, ".tack", "agents", "explore.md"), "---\ndescription: Explores\ntools: [read, glob]\nmodel: deepseek-v4-pro\n---\nLook around.\n")
+	testkit.WriteFile(t, filepath.Join(home, "agents", "explore.md"), "---\ndescription: The user's explorer\n---\n")
+	testkit.WriteFile(t, filepath.Join(home, "agents", "broken.md"), "---\nname: x\n\tdescription: tabs are not YAML\n---\n")
 	defs, problems := Load(Dirs(cwd, home))
 	names := make([]string, len(defs))
 	for i, d := range defs {

@@ -71,12 +71,18 @@ func Poll(limit time.Duration, cond func() bool) bool {
 func WriteTree(tb testing.TB, root string, files map[string]string) {
 	tb.Helper()
 	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			tb.Fatal(err)
-		}
+		WriteFile(tb, filepath.Join(root, filepath.FromSlash(name)), body)
+	}
+}
+
+// WriteFile writes text to the file at path, making the directories it
+// needs.
+func WriteFile(tb testing.TB, path, text string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
 	}
 }
