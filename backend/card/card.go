@@ -4,7 +4,10 @@
 // shows the identical card.
 package card
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Kind selects how a card is drawn.
 type Kind string
@@ -170,4 +173,15 @@ func PlanLine(todos []TodoItem) string {
 		text = cur.ActiveForm
 	}
 	return head + " · " + text
+}
+
+// Size is a byte count as cards show it: "512 B", "47.1 KB", "1.2 MB".
+func Size(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

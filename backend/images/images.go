@@ -25,6 +25,7 @@ import (
 	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
 )
 
@@ -244,21 +245,11 @@ func (s *Store) path(hash string) string { return filepath.Join(s.dir, hash) }
 // Describe is the one-line description of an image: name, size and
 // dimensions, and the original dimensions when it was scaled.
 func Describe(r session.ImageRef) string {
-	out := fmt.Sprintf("%s · %s · %d×%d", r.Name, formatBytes(r.Bytes), r.Width, r.Height)
+	out := fmt.Sprintf("%s · %s · %d×%d", r.Name, card.Size(r.Bytes), r.Width, r.Height)
 	if r.OrigWidth > 0 {
 		out += fmt.Sprintf(" (scaled from %d×%d)", r.OrigWidth, r.OrigHeight)
 	}
 	return out
-}
-
-func formatBytes(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 func cfgOf(f func(r io.Reader) (image.Config, error)) func([]byte) (image.Config, error) {

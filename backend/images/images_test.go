@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/tack-agent/tack/backend/card"
 )
 
 // picture encodes a w×h gradient with enc.
@@ -73,7 +75,7 @@ func TestPrepareScalesALargeImageToTheModelsLimit(t *testing.T) {
 	if cfg.Width != 256 || cfg.Height != 85 || p.Ref.Width != 256 || p.Ref.OrigWidth != 600 || p.Ref.OrigHeight != 200 {
 		t.Fatalf("want 256×85 scaled from 600×200, got %d×%d and %+v", cfg.Width, cfg.Height, p.Ref)
 	}
-	if got := Describe(p.Ref); got != "wide.png · "+formatBytes(len(p.Data))+" · 256×85 (scaled from 600×200)" {
+	if got := Describe(p.Ref); got != "wide.png · "+card.Size(len(p.Data))+" · 256×85 (scaled from 600×200)" {
 		t.Errorf("want the line to say the scale, got %q", got)
 	}
 	jp, err := Prepare("tall.webp", mustRead(t, "testdata/gradient.webp"), 32)

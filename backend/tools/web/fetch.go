@@ -166,12 +166,12 @@ func fetchCard(p Page, text string, start, end, total int) *card.Card {
 	if size == 0 {
 		size = len(p.Markdown)
 	}
-	title += " (" + formatBytes(size)
+	title += " (" + card.Size(size)
 	if start > 0 || end < total {
 		title += fmt.Sprintf(", characters %d-%d of %d", start, end, total)
 	}
 	title += ")"
-	summary := "Fetched " + formatBytes(size)
+	summary := "Fetched " + card.Size(size)
 	if p.Title != "" {
 		summary += " · " + oneLine(p.Title)
 	}
@@ -204,16 +204,6 @@ func byteOffset(s string, n int) int {
 		n--
 	}
 	return len(s)
-}
-
-func formatBytes(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // pageCache keeps recently fetched pages so later windows of a long page
