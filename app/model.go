@@ -42,6 +42,10 @@ type Options struct {
 	// Background is the terminal's background (theme = auto|dark|light,
 	// COLORFGBG): colours are picked to read on it.
 	Background theme.Background
+	// AskBackground asks the terminal for its background colour (OSC 11,
+	// theme = auto); its answer, when it comes in time, decides over
+	// Background.
+	AskBackground bool
 	// Notify announces a turn's end while the terminal is not focused
 	// (the bell when empty).
 	Notify Notify
@@ -117,6 +121,7 @@ type Model struct {
 	armedCtC bool // a second Ctrl+C exits
 	armedEsc bool // a second Esc opens the rewind picker
 	focus    focus
+	bgAsked  bool   // the terminal's background colour is awaited
 	hint     string // a one-row reminder above the editor, until the next key
 	exiting  bool   // exit once the running turn ends
 	shells   int    // `!command`s run, to name their cards
@@ -166,7 +171,7 @@ func (m *Model) Result() Result { return m.result }
 
 // Init subscribes to the agent and starts listing the workspace.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true), m.files.start(m.ctx, m.be))
+	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true), m.files.start(m.ctx, m.be), m.askBackground())
 }
 
 // Update applies one message. It calls nothing on the backend and does no
@@ -234,6 +239,10 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 		return m.draftEdited(msg)
 	case draftReadMsg:
 		m.draftRead(msg)
+	case tea.BackgroundColorMsg:
+		m.backgroundAnswered(msg)
+	case backgroundWaitMsg:
+		m.bgAsked = false
 	}
 	return nil
 }

@@ -64,6 +64,9 @@ type Menu struct {
 // NewMenu returns a closed menu.
 func NewMenu(th theme.Theme) *Menu { return &Menu{th: th, dismissed: -1} }
 
+// SetTheme paints the menu in th from its next frame on.
+func (m *Menu) SetTheme(th theme.Theme) { m.th = th }
+
 // SetCommands sets the slash commands and how often each was used (nil
 // for none).
 func (m *Menu) SetCommands(cmds []Command, uses map[string]int) { m.commands, m.uses = cmds, uses }

@@ -2,6 +2,7 @@ package pty
 
 import (
 	"fmt"
+	"image/color"
 	"os"
 	"strings"
 	"testing"
@@ -40,6 +41,13 @@ type setup struct {
 	home string // TACK_HOME; a fresh directory when empty
 	dir  string // working directory; a fresh directory when empty
 	args []string
+	// background is the terminal's, reported to a colour query; black
+	// when nil.
+	background color.Color
+	// silentTerminal ignores colour queries; extraEnv adds to the
+	// environment.
+	silentTerminal bool
+	extraEnv       []string
 }
 
 // env is the whole environment of a run: no COLORTERM, a fake key and
@@ -52,7 +60,7 @@ func (s setup) env(home, userHome string) []string {
 	if s.srv != nil {
 		env = append(env, "DEEPSEEK_API_KEY=test", "DEEPSEEK_BASE_URL="+s.srv.URL())
 	}
-	return env
+	return append(env, s.extraEnv...)
 }
 
 // start runs tack as s describes; the process is killed and the terminal
@@ -67,7 +75,7 @@ func start(t *testing.T, s setup) *run {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	term, err := ptyterm.Start(ptyterm.Options{Bin: tackbin.Path(t), Args: s.args, Dir: dir, Env: s.env(home, t.TempDir()), Cols: cols, Rows: rows})
+	term, err := ptyterm.Start(ptyterm.Options{Bin: tackbin.Path(t), Args: s.args, Dir: dir, Env: s.env(home, t.TempDir()), Cols: cols, Rows: rows, Background: s.background, NoColourReplies: s.silentTerminal})
 	if err != nil {
 		t.Fatal(err)
 	}

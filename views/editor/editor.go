@@ -68,6 +68,16 @@ func New(th theme.Theme, width int) Editor {
 		return strings.Repeat(" ", len(prompt))
 	})
 	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
+	ta.SetVirtualCursor(false)
+	ta.Focus()
+	e := Editor{ta: ta, mark: mark}
+	e.SetTheme(th)
+	e.SetWidth(width)
+	return e
+}
+
+// SetTheme paints the editor in th (the terminal's background became known).
+func (e *Editor) SetTheme(th theme.Theme) {
 	state := textarea.StyleState{
 		Base:        th.Plain,
 		Text:        th.Plain,
@@ -77,12 +87,7 @@ func New(th theme.Theme, width int) Editor {
 		Prompt:      th.Accent,
 		Selection:   th.Selection,
 	}
-	ta.SetStyles(textarea.Styles{Focused: state, Blurred: state})
-	ta.SetVirtualCursor(false)
-	ta.Focus()
-	e := Editor{ta: ta, mark: mark}
-	e.SetWidth(width)
-	return e
+	e.ta.SetStyles(textarea.Styles{Focused: state, Blurred: state})
 }
 
 // SetMark shows glyph, one column wide, in place of the prompt's ">"; ""

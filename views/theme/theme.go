@@ -146,8 +146,9 @@ type Role struct {
 // Detect reads the `theme` setting (auto, dark or light; empty is auto)
 // and, for auto, the COLORFGBG variable some terminals set ("fg;bg", the
 // background a palette index: 7 and 9–15 but 8 are light). known is false
-// when auto found nothing to go by: the caller may ask the terminal (OSC
-// 11) and otherwise keeps Dark.
+// when auto found nothing to go by, and the guess is Dark. Under auto the
+// terminal's own answer to an OSC 11 query, when it comes, decides over
+// this guess (COLORFGBG outlives a change of terminal through tmux or ssh).
 func Detect(setting, colorfgbg string) (bg Background, known bool, err error) {
 	switch setting {
 	case "dark":
@@ -168,3 +169,7 @@ func Detect(setting, colorfgbg string) (bg Background, known bool, err error) {
 	}
 	return Dark, true, nil
 }
+
+// Auto reports whether the `theme` setting leaves the background to be
+// detected.
+func Auto(setting string) bool { return setting == "" || setting == "auto" }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tack-agent/tack/views/cards"
+	"github.com/tack-agent/tack/views/theme"
 )
 
 type kind uint8
@@ -63,6 +64,7 @@ type renderKey struct {
 	version   int
 	width     int
 	colour    bool
+	bg        theme.Background
 	cards     cards.Mode
 	reasoning bool
 }
@@ -70,7 +72,7 @@ type renderKey struct {
 // keyFor is the key block i renders under with the current settings.
 func (t *Transcript) keyFor(i int) renderKey {
 	b := t.blocks[i]
-	k := renderKey{version: b.version, width: t.set.Width, colour: t.set.Colour}
+	k := renderKey{version: b.version, width: t.set.Width, colour: t.set.Colour, bg: t.set.Background}
 	switch b.kind {
 	case kindTool, kindContext:
 		k.cards = t.set.Cards

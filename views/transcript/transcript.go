@@ -110,11 +110,11 @@ func (t *Transcript) SetSettings(s Settings) {
 	if s == t.set {
 		return
 	}
-	if s.Colour != t.set.Colour {
-		t.set.Colour = s.Colour
+	repaint := s.Colour != t.set.Colour || s.Background != t.set.Background
+	t.set = s
+	if repaint {
 		t.palette()
 	}
-	t.set = s
 	vals := make([]int, len(t.blocks))
 	for i, b := range t.blocks {
 		if b.cached && b.key == t.keyFor(i) {

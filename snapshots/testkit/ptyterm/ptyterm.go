@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image/color"
 	"io"
 	"os"
 	"os/exec"
@@ -36,6 +37,12 @@ type Options struct {
 	Env  []string // the whole environment; nothing is inherited
 	Cols int
 	Rows int
+	// Background is the terminal's background colour, which it reports to
+	// an OSC 11 query; black when nil.
+	Background color.Color
+	// NoColourReplies makes the terminal one that ignores colour queries,
+	// as many do: its replies to them are dropped.
+	NoColourReplies bool
 }
 
 // Terminal is a running process on the slave side of a pseudo-terminal
@@ -53,6 +60,8 @@ type Terminal struct {
 	first   time.Time          // when the program first wrote
 	modes   map[ansi.Mode]bool // set by the emulator's callbacks, inside Write under mu
 
+	noColourReplies bool
+
 	readDone    chan struct{} // the master reader ended: the slave side is closed
 	forwardDone chan struct{} // the reply forwarder ended: the emulator is closed
 	exited      chan struct{} // the process was reaped
@@ -62,8 +71,11 @@ type Terminal struct {
 // Start runs the binary in a Cols×Rows pseudo-terminal. Close it when done.
 func Start(o Options) (*Terminal, error) {
 	em := vt.NewSafeEmulator(o.Cols, o.Rows)
+	if o.Background != nil {
+		em.SetDefaultBackgroundColor(o.Background)
+	}
 	t := &Terminal{
-		em: em, changed: make(chan struct{}), modes: map[ansi.Mode]bool{},
+		em: em, changed: make(chan struct{}), modes: map[ansi.Mode]bool{}, noColourReplies: o.NoColourReplies,
 		readDone: make(chan struct{}), forwardDone: make(chan struct{}), exited: make(chan struct{}),
 	}
 	em.SetCallbacks(vt.Callbacks{
@@ -122,13 +134,19 @@ func (t *Terminal) forwardInput() {
 	buf := make([]byte, 4096)
 	for {
 		n, err := t.em.Read(buf)
-		if n > 0 {
+		if n > 0 && !(t.noColourReplies && colourReply(buf[:n])) {
 			_, _ = t.master.Write(buf[:n])
 		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// colourReply reports whether b is the emulator's answer to a colour
+// query (OSC 10, 11 or 12), which it writes in one piece.
+func colourReply(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("\x1b]10;")) || bytes.HasPrefix(b, []byte("\x1b]11;")) || bytes.HasPrefix(b, []byte("\x1b]12;"))
 }
 
 // PID is the process id of the program.
@@ -154,6 +172,17 @@ func (t *Terminal) Screen() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.em.String()
+}
+
+// Foreground is the colour of the text in the cell at column x, row y (nil
+// for the terminal's default).
+func (t *Terminal) Foreground(x, y int) color.Color {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c := t.em.CellAt(x, y); c != nil {
+		return c.Style.Fg
+	}
+	return nil
 }
 
 // Raw is every byte the program wrote to the terminal so far.
