@@ -40,6 +40,9 @@ func echoTool() testTool {
 	}}
 }
 
+// fixtureKey is the API key the fixture's client sends.
+const fixtureKey = "sk-fixture-5e6f7a8b9c"
+
 type fixture struct {
 	t     *testing.T
 	srv   *llmtest.Server
@@ -64,7 +67,7 @@ func newFixture(t *testing.T, script []llmtest.Response, ts ...tools.Tool) *fixt
 }
 
 func (f *fixture) start(ts ...tools.Tool) *agent.Agent {
-	client := llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: "test"})
+	client := llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: fixtureKey})
 	retry := llm.DefaultRetryPolicy(nil)
 	return agent.New(agent.Config{
 		Log: f.log, Provider: client, System: "You are a test.", Tools: tools.NewRegistry(ts...),
@@ -381,7 +384,7 @@ func countType(evs []session.Event, typ string) int {
 func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("one"), llmtest.ReplyText("two")})
 	f.agent.Close()
-	client := llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: "test"})
+	client := llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: fixtureKey})
 	f.agent = agent.New(agent.Config{Log: f.log, Provider: client, Tools: tools.NewRegistry(), RefineTitle: true,
 		Sleep: func(context.Context, time.Duration) error { return nil }})
 	f.agent.Send("please fix the flaky test in parser_test.go")

@@ -49,7 +49,8 @@ type ClientConfig struct {
 // Client streams chat completions from an OpenAI-compatible server. It
 // never retries: the caller owns the retry policy.
 type Client struct {
-	cfg ClientConfig
+	cfg    ClientConfig
+	redact Redactor
 }
 
 // NewClient returns a Client with cfg's defaults filled in.
@@ -73,13 +74,22 @@ func NewClient(cfg ClientConfig) *Client {
 	if cfg.Profile.Name == "" {
 		cfg.Profile = DeepSeekProfile
 	}
-	return &Client{cfg: cfg}
+	return &Client{cfg: cfg, redact: NewRedactor(cfg.APIKey, cfg.BaseURL)}
 }
 
 // Stream sends req and returns its response stream. Failures are *Error;
 // cancelling ctx ends a pending Stream or Next with ErrAborted. An empty
-// req.Effort sends no thinking switch, leaving the server's default.
+// req.Effort sends no thinking switch, leaving the server's default. No
+// failure, now or mid-stream, carries the API key (see Redactor).
 func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
+	s, err := c.open(ctx, req)
+	if err != nil {
+		return nil, c.redact.redactErr(err)
+	}
+	return s, nil
+}
+
+func (c *Client) open(ctx context.Context, req Request) (Stream, error) {
 	var m Model
 	if c.cfg.Catalog != nil {
 		if known, ok := c.cfg.Catalog.LookupIn(c.cfg.Provider, req.Model); ok {
@@ -112,7 +122,9 @@ func (c *Client) Stream(ctx context.Context, req Request) (Stream, error) {
 		defer call.Close()
 		return nil, statusError(resp, c.cfg.Now(), c.cfg.KeyEnv, c.cfg.APIKey != "")
 	}
-	return newStream(call, requestID(resp.Header), callSeed(payload)), nil
+	s := newStream(call, requestID(resp.Header), callSeed(payload))
+	s.redact = c.redact
+	return s, nil
 }
 
 func (c *Client) setHeaders(h http.Header, req Request) {

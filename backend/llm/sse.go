@@ -3,6 +3,7 @@ package llm
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -140,6 +141,7 @@ type stream struct {
 	queue     []Chunk
 	head      int
 	err       error // returned once the queue is drained: io.EOF or an *Error
+	redact    Redactor
 
 	calls   callAssembler
 	finish  string
@@ -161,8 +163,9 @@ func (s *stream) Next() (Chunk, error) {
 		}
 		s.queue, s.head = s.queue[:0], 0
 		s.err = s.advance()
-		if e, ok := s.err.(*Error); ok && e.RequestID == "" {
-			e.RequestID = s.requestID
+		if e, ok := s.err.(*Error); ok {
+			e.RequestID = cmp.Or(e.RequestID, s.requestID)
+			s.redact.Error(e)
 		}
 	}
 	c := s.queue[s.head]

@@ -17,7 +17,9 @@
 // Reply builds a DeepSeek-shaped stream from Parts (Text, Reasoning,
 // ToolCall, Usage, Finish, Pace, KeepAlive, Malformed, Disconnect, Stall,
 // NoDone); HTTPError and RateLimited answer with an error; Replay sends a
-// recorded .chunks.jsonl or .sse file.
+// recorded .chunks.jsonl or .sse file. EchoKey and EchoAuthorization in an
+// error body or a Data payload become the request's key and Authorization
+// header, as servers that quote a rejected key back send them.
 //
 // The shapes other servers send have Parts too (providers.md §2):
 // ToolCallAt (whole calls at any index, with or without ids: Ollama, vLLM,

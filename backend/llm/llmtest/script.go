@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -29,6 +30,30 @@ type Event struct {
 	// KeepAliveEvery sends ": keep-alive" at this interval until the
 	// client goes away.
 	KeepAliveEvery time.Duration
+}
+
+// EchoAuthorization and EchoKey, anywhere in an error Body or an event's
+// Data, are replaced by the request's Authorization header and by the key
+// it carries: servers quote a rejected key back, and a proxy may dump the
+// whole request into its error page, so a test can check that no key
+// reaches the user.
+const (
+	EchoAuthorization = "{{authorization}}"
+	EchoKey           = "{{key}}"
+)
+
+// echo is r with the echo placeholders filled from the request's header.
+func (r Response) echo(h http.Header) Response {
+	auth := h.Get("Authorization")
+	fill := strings.NewReplacer(EchoAuthorization, auth, EchoKey, strings.TrimPrefix(auth, "Bearer "))
+	r.Body = fill.Replace(r.Body)
+	events := make([]Event, len(r.Events))
+	for i, e := range r.Events {
+		e.Data = fill.Replace(e.Data)
+		events[i] = e
+	}
+	r.Events = events
+	return r
 }
 
 // WithHeader returns r with a response header added.

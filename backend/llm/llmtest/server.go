@@ -165,6 +165,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, n := s.admit(raw, r.Header)
+	resp = resp.echo(r.Header)
 	if resp.Status != 0 && resp.Status != http.StatusOK {
 		writeError(w, resp)
 		return

@@ -140,7 +140,7 @@ func (s *Server) serveWeb(w http.ResponseWriter, r *http.Request) bool {
 		reply.Status = http.StatusOK
 	}
 	w.WriteHeader(reply.Status)
-	io.WriteString(w, reply.Body)
+	io.WriteString(w, Response{Body: reply.Body}.echo(r.Header).Body)
 	return true
 }
 
