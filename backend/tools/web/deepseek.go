@@ -126,8 +126,13 @@ func (d *DeepSeek) sleep(ctx context.Context, delay time.Duration) error {
 }
 
 // attempt makes one HTTP exchange and classifies its failure as a model
-// call's would be, so the retry policy applies unchanged.
+// call's would be, so the retry policy applies unchanged. The failure
+// reaches the model and the session log, so the key is redacted from it.
 func (d *DeepSeek) attempt(ctx context.Context, path string, payload []byte, timeout time.Duration, out any) *llm.Error {
+	return llm.NewRedactor(d.APIKey, d.BaseURL).Error(d.exchange(ctx, path, payload, timeout, out))
+}
+
+func (d *DeepSeek) exchange(ctx context.Context, path string, payload []byte, timeout time.Duration, out any) *llm.Error {
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	base := strings.TrimSuffix(strings.TrimRight(d.BaseURL, "/"), "/v1")

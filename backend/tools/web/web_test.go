@@ -224,6 +224,24 @@ func TestWebErrorsAreResultsTheModelCanActOn(t *testing.T) {
 	}
 }
 
+// TestWebErrorsNeverCarryTheKey: the Search and Fetch APIs quoting the
+// key back must not put it in the result the model reads and the session
+// log keeps.
+func TestWebErrorsNeverCarryTheKey(t *testing.T) {
+	const key = "sk-live-0a1b2c3d4e5f"
+	srv := llmtest.New(t)
+	srv.PushFetch(llmtest.WebError(401, "Authentication Fails for "+llmtest.EchoKey))
+	srv.PushSearch(llmtest.WebError(400, "bad request from "+llmtest.EchoAuthorization))
+	d := deepseek(srv, nil)
+	d.APIKey = key
+	search, fetch := toolsOf(Config{Fetch: d, Search: d})
+	for _, res := range []tools.Result{run(t, fetch, `{"url":"https://example.com/a"}`), run(t, search, `{"query":"tack"}`)} {
+		if !res.IsError || strings.Contains(res.Text, key) || !strings.Contains(res.Text, llm.Redacted) {
+			t.Errorf("want an error with the key redacted, got %q", res.Text)
+		}
+	}
+}
+
 func TestBlockedDomainIsRefusedWithoutAFetch(t *testing.T) {
 	srv := llmtest.New(t)
 	_, fetch := toolsOf(Config{Fetch: deepseek(srv, nil), Deny: []string{"example.com"}})
