@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -51,6 +52,9 @@ type ClientConfig struct {
 type Client struct {
 	cfg    ClientConfig
 	redact Redactor
+
+	mu    sync.Mutex
+	noted map[string]bool
 }
 
 // NewClient returns a Client with cfg's defaults filled in.
@@ -96,7 +100,11 @@ func (c *Client) open(ctx context.Context, req Request) (Stream, error) {
 			m, req.Model = known, known.ID
 		}
 	}
-	payload, err := json.Marshal(encodeRequest(req, c.cfg.Profile.shapeFor(m)))
+	if m.ID == "" {
+		m = Model{ID: req.Model, Provider: c.cfg.Provider}
+	}
+	sh := c.cfg.Profile.shapeFor(m)
+	payload, err := json.Marshal(encodeRequest(req, sh))
 	if err != nil {
 		return nil, &Error{Kind: ErrInvalidRequest, Err: err, Message: "tack could not encode the request: " + err.Error()}
 	}
@@ -124,7 +132,27 @@ func (c *Client) open(ctx context.Context, req Request) (Stream, error) {
 	}
 	s := newStream(call, requestID(resp.Header), callSeed(payload))
 	s.redact = c.redact
+	if req.Purpose != PurposeTitle {
+		if note := sh.effortNote(m, req.Effort, c.cfg.Profile.Name); note != "" && c.firstNote(note) {
+			s.note(note)
+		}
+	}
 	return s, nil
+}
+
+// firstNote reports whether note is new to this client: a note about the
+// request's shape is said once, not on every step.
+func (c *Client) firstNote(note string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.noted[note] {
+		return false
+	}
+	if c.noted == nil {
+		c.noted = map[string]bool{}
+	}
+	c.noted[note] = true
+	return true
 }
 
 func (c *Client) setHeaders(h http.Header, req Request) {

@@ -136,3 +136,28 @@ func (p Profile) shapeFor(m Model) shape {
 	}
 	return s
 }
+
+// effortNote says why a request for model m at effort e carries no
+// reasoning field for it, or "" when the effort is applied. Effort off and
+// the server's default ask nothing of the server, so they never need a
+// note.
+func (s shape) effortNote(m Model, e Effort, profile string) string {
+	if e == "" || e == EffortOff {
+		return ""
+	}
+	name := m.Ref()
+	switch {
+	case s.reasoning == ReasoningDeepSeek:
+		return ""
+	case s.reasoning == ReasoningEffort && s.efforts[e] != "":
+		return ""
+	case s.reasoning == ReasoningEffort:
+		return fmt.Sprintf("reasoning effort %s is not applied: %s takes no such effort, so the request asks for none; pick another with /model or --effort", e, name)
+	case m.Reasoning == ReasoningNone:
+		return fmt.Sprintf("reasoning effort %s is not applied: %s is set to reasoning = \"none\" in config.toml, so requests carry no reasoning_effort", e, name)
+	default:
+		return fmt.Sprintf("reasoning effort %s is not applied: the %s profile sends reasoning_effort only to models tack knows take it, and %s is not one; "+
+			"if it does, give it a [[models]] entry with reasoning = \"effort\" in config.toml (or use profile = \"openai-compatible\" for a server that is not api.openai.com)",
+			e, profile, name)
+	}
+}
