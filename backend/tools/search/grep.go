@@ -34,7 +34,7 @@ func (*Grep) Spec() tools.Spec {
 		Name: "grep",
 		Description: "Search file contents with a regular expression (Go RE2 syntax, matched line by line unless multiline). " +
 			"output_mode files_with_matches (the default) lists the absolute paths of matching files, newest first; " +
-			"content shows `path:line:text` for each matching line (paths relative to the working directory, " +
+			"content shows `path:line:text` for each matching line (paths relative to the working directory; `line:text` when path is one file, " +
 			"`path-line-text` for context lines of -A, -B and -C, `--` between groups); count shows `path:matches`. " +
 			"At most 250 entries are shown unless head_limit says otherwise, and lines are cut at 2000 bytes. " +
 			"glob (or include) takes one glob on the file name (or on the path if it has \"/\"); type takes a ripgrep file type. " +
@@ -79,7 +79,7 @@ func (g *Grep) Run(ctx context.Context, call tools.Call) tools.Result {
 			return tools.Errorf("grep was interrupted: %v", err)
 		}
 	} else if info.Mode().IsRegular() {
-		files = []workspace.Entry{{Abs: root}}
+		files, o.oneFile = []workspace.Entry{{Abs: root}}, true
 	} else {
 		// Opening a FIFO or a device would block or never end.
 		return tools.Errorf("cannot search %q: not a regular file or directory", root)

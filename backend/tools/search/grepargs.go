@@ -79,6 +79,9 @@ type grepOptions struct {
 	before, after int
 	limit         int
 	multiline     bool
+	// oneFile says the path named a file, not a directory: content lines
+	// then leave the path out, as ripgrep given one file does.
+	oneFile bool
 }
 
 // decodeGrep validates the arguments into a query and the options.

@@ -19,7 +19,8 @@ import (
 // Claude Code) expect a file list by default, newest first, and ripgrep's
 // path:line:text lines in content mode, which also cost fewer tokens than
 // a heading per file. Content and count lines name files relative to the
-// working directory, as ripgrep run there does; the file list gives the
+// working directory, as ripgrep run there does, and a search of one file
+// names none ("166:text", as Claude Code shows it); the file list gives the
 // absolute paths that read takes.
 
 // grepResult formats what the search found in the mode asked for.
@@ -115,6 +116,9 @@ func contentText(cwd string, files []workspace.Entry, results []fileMatches, o g
 			continue
 		}
 		name := display(cwd, files[i].Abs)
+		if o.oneFile {
+			name = ""
+		}
 		var out []outLine
 		if context {
 			out = withContext(files[i].Abs, r.lines, o.before, o.after)
@@ -156,6 +160,12 @@ func (l outLine) format(name string, numbers bool) string {
 	sep := "-"
 	if l.match {
 		sep = ":"
+	}
+	if name == "" {
+		if !numbers {
+			return l.text
+		}
+		return strconv.Itoa(l.n) + sep + l.text
 	}
 	if !numbers {
 		return name + sep + l.text
