@@ -1,0 +1,379 @@
+//go:build unix
+
+package tools_test
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/bash"
+	"github.com/tack-agent/tack/backend/tools/fs"
+	"github.com/tack-agent/tack/backend/tools/search"
+	"github.com/tack-agent/tack/backend/workspace"
+)
+
+// resultsTranscript holds tool calls of real Claude Code runs with the
+// results Claude Code returned; its first line names the source.
+const resultsTranscript = "../../testdata/claudecode/brain-explore.tool-results.jsonl"
+
+// resultsRoot is the workspace of those runs; each replay puts a temporary
+// directory in its place.
+const resultsRoot = "/projects/brain_explore"
+
+type transcriptPair struct {
+	Tool    string          `json:"tool"`
+	Input   json.RawMessage `json:"input"`
+	Result  string          `json:"result"`
+	IsError bool            `json:"is_error"`
+	Session string          `json:"session"`
+}
+
+// TestClaudeCodeTranscriptResultsHaveTheShapesModelsRead replays tool
+// calls of real Claude Code runs against a workspace rebuilt from what the
+// results show, and compares tack's result with Claude Code's: the
+// transcript is the oracle of the layout a Claude-Code-trained model reads.
+// The few places tack differs on purpose are named where they are
+// allowed, and nowhere else.
+func TestClaudeCodeTranscriptResultsHaveTheShapesModelsRead(t *testing.T) {
+	pairs := readPairs(t)
+	kinds := map[string]int{}
+	for i, p := range pairs {
+		kinds[p.Tool]++
+		t.Run(fmt.Sprintf("%02d-%s", i+1, p.Tool), func(t *testing.T) {
+			ws := t.TempDir()
+			r := replay{t: t, ws: ws, want: strings.ReplaceAll(p.Result, resultsRoot, ws), isError: p.IsError}
+			args := json.RawMessage(strings.ReplaceAll(string(p.Input), resultsRoot, ws))
+			switch p.Tool {
+			case "Read":
+				r.read(args)
+			case "Write":
+				r.write(args)
+			case "Grep":
+				r.grep(args)
+			case "Glob":
+				r.glob(args)
+			case "Bash":
+				r.bash(args)
+			default:
+				t.Fatalf("no replay for Claude Code's %s (session %s)", p.Tool, p.Session)
+			}
+		})
+	}
+	for _, tool := range []string{"Read", "Write", "Grep", "Glob", "Bash"} {
+		if kinds[tool] == 0 {
+			t.Errorf("want the transcript to hold %s results, found none", tool)
+		}
+	}
+}
+
+func readPairs(t *testing.T) []transcriptPair {
+	t.Helper()
+	f, err := os.Open(resultsTranscript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []transcriptPair
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
+		var p transcriptPair
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatalf("%s: %v", resultsTranscript, err)
+		}
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil || len(out) == 0 {
+		t.Fatalf("want the transcript's pairs, got %d (%v)", len(out), err)
+	}
+	return out
+}
+
+// replay is one pair: the workspace standing for the original one, and
+// Claude Code's result with its paths moved there.
+type replay struct {
+	t       *testing.T
+	ws      string
+	want    string
+	isError bool
+}
+
+func (r replay) run(tool tools.Tool, args json.RawMessage) tools.Result {
+	r.t.Helper()
+	env := &tools.Env{SessionID: "replay", Cwd: r.ws, SpillDir: r.t.TempDir(), Record: noRecord}
+	res := tool.Run(context.Background(), tools.Call{ID: "call_1", Args: args, Env: env, Sandbox: tools.Sandbox{Off: true}})
+	if res.IsError != r.isError && tool.Spec().Name != "bash" {
+		r.t.Fatalf("want an error result %v as Claude Code's, got %v: %q", r.isError, res.IsError, res.Text)
+	}
+	return res
+}
+
+func (r replay) put(path, content string) {
+	r.t.Helper()
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(r.ws, path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// numberedRe is one line of Claude Code's Read: the number right-aligned in
+// six columns, an arrow, the text.
+var numberedRe = regexp.MustCompile(`^ *(\d+)→(.*)$`)
+
+// read rebuilds the file from the lines Claude Code showed (it numbers the
+// pieces of the text split at "\n", so they join back into the file) and
+// expects tack to show the same lines. tack differs on purpose in two
+// ways: it does not number the empty piece after a final newline, which
+// begins no line, and it ends with a footer saying where the file ends.
+func (r replay) read(args json.RawMessage) {
+	var a struct {
+		FilePath string `json:"file_path"`
+		Offset   int    `json:"offset"`
+	}
+	unmarshal(r.t, args, &a)
+	read := fs.New(fs.NewTracker())[0]
+	if r.isError {
+		r.readError(read, args, a.FilePath)
+		return
+	}
+	var pieces []string
+	for _, l := range strings.Split(r.want, "\n") {
+		m := numberedRe.FindStringSubmatch(l)
+		if m == nil {
+			r.t.Fatalf("not a numbered line of Claude Code's Read: %q", l)
+		}
+		pieces = append(pieces, m[2])
+	}
+	content := strings.Join(pieces, "\n")
+	want := r.want
+	window := a.Offset > 0 || strings.Contains(string(args), `"limit"`)
+	if window {
+		// Only the window is known: lines stand in before and after it.
+		before := strings.Repeat("before\n", max(a.Offset-1, 0))
+		content = before + content + "\nafter\nafter\n"
+	} else if strings.HasSuffix(content, "\n") {
+		want = want[:strings.LastIndex(want, "\n")]
+	}
+	r.put(a.FilePath, content)
+	res := r.run(read, args)
+	lines, footer, ok := strings.Cut(res.Text, "\n\n")
+	if !ok || lines != want {
+		r.t.Fatalf("want Claude Code's lines\n%s\ngot\n%s", want, res.Text)
+	}
+	if !strings.HasPrefix(footer, "(End of file") && !(window && strings.HasPrefix(footer, "(Showing lines")) {
+		r.t.Errorf("want a footer saying where the file ends, got %q", footer)
+	}
+}
+
+// readError: Claude Code answers a missing file with "File does not exist."
+// and a directory with EISDIR; tack's error says the same in its words.
+func (r replay) readError(read tools.Tool, args json.RawMessage, path string) {
+	word := "not found"
+	if strings.Contains(r.want, "EISDIR") {
+		word = "directory"
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	if res := r.run(read, args); !strings.Contains(res.Text, word) {
+		r.t.Errorf("want the error to say %q as Claude Code's %q does, got %q", word, r.want, res.Text)
+	}
+}
+
+// write expects Claude Code's sentence for a new file, word for word.
+func (r replay) write(args json.RawMessage) {
+	if res := r.run(fs.New(fs.NewTracker())[1], args); res.Text != r.want {
+		r.t.Errorf("want %q, got %q", r.want, res.Text)
+	}
+}
+
+// paginationRe is what newer Claude Code versions add to a Grep result:
+// the echo of its own pagination, which tack does not page.
+var paginationRe = regexp.MustCompile(`( limit: \d+, offset: \d+)$|\n\n\[Showing results with pagination = limit: \d+, offset: \d+\]$`)
+
+// grep rebuilds the files the result names with the lines it shows, and a
+// file that does not match, and expects Claude Code's layout: the count
+// and one file per line by default, "line:text" for one file searched,
+// "path:line:text" for several, "No matches found".
+func (r replay) grep(args json.RawMessage) {
+	var a struct {
+		Pattern string `json:"pattern"`
+		Path    string `json:"path"`
+		Mode    string `json:"output_mode"`
+	}
+	unmarshal(r.t, args, &a)
+	want := r.want
+	if first, rest, _ := strings.Cut(want, "\n"); strings.HasPrefix(first, "Found ") {
+		want = paginationRe.ReplaceAllString(first, "") + "\n" + rest
+	}
+	want = paginationRe.ReplaceAllString(want, "")
+	grep := search.NewGrep(&workspace.Walker{})
+	switch {
+	case want == "No matches found":
+		r.put(a.Path, "class Unrelated:\n    pass\n")
+		if res := r.run(grep, args); res.Text != want {
+			r.t.Errorf("want %q, got %q", want, res.Text)
+		}
+	case a.Mode == "content":
+		r.grepContent(grep, args, a.Path, want)
+	default:
+		r.grepFiles(grep, args, a.Pattern, a.Path, want)
+	}
+}
+
+// grepFiles: Claude Code lists paths relative to the working directory,
+// tack the absolute paths read takes; both list the same files under the
+// same count line. The order is by modification time in both, so it is
+// compared as a set.
+func (r replay) grepFiles(grep tools.Tool, args json.RawMessage, pattern, dir, want string) {
+	if regexp.QuoteMeta(pattern) != pattern {
+		r.t.Fatalf("the replay rebuilds matches of literal patterns only, got %q", pattern)
+	}
+	head, list, _ := strings.Cut(want, "\n")
+	var files []string
+	for _, f := range strings.Split(list, "\n") {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(r.ws, f)
+		}
+		files = append(files, f)
+		r.put(f, "const x = "+pattern+";\n")
+	}
+	r.put(filepath.Join(dir, "unrelated.txt"), "nothing to see\n")
+	gotHead, gotList, _ := strings.Cut(r.run(grep, args).Text, "\n")
+	got := strings.Split(gotList, "\n")
+	slices.Sort(files)
+	slices.Sort(got)
+	if gotHead != head || !slices.Equal(got, files) {
+		r.t.Errorf("want %q and %q, got %q and %q", head, files, gotHead, got)
+	}
+}
+
+// contentLineRe is a content-mode line: an optional path, the number, the
+// text.
+var contentLineRe = regexp.MustCompile(`^(?:(.+):)?(\d+):(.*)$`)
+
+// grepContent rebuilds each file with its matching lines at their numbers
+// (empty lines between) and expects Claude Code's lines exactly; files
+// come in no fixed order, so lines are compared as a set when there are
+// several.
+func (r replay) grepContent(grep tools.Tool, args json.RawMessage, path, want string) {
+	texts := map[string][]string{}
+	for _, l := range strings.Split(want, "\n") {
+		m := contentLineRe.FindStringSubmatch(l)
+		if m == nil {
+			r.t.Fatalf("not a content line of Claude Code's Grep: %q", l)
+		}
+		file := cmp.Or(m[1], path)
+		n, _ := strconv.Atoi(m[2])
+		for len(texts[file]) < n {
+			texts[file] = append(texts[file], "")
+		}
+		texts[file][n-1] = m[3]
+	}
+	for file, lines := range texts {
+		r.put(file, strings.Join(lines, "\n")+"\n\n")
+	}
+	got := strings.Split(r.run(grep, args).Text, "\n")
+	wantLines := strings.Split(want, "\n")
+	slices.Sort(got)
+	slices.Sort(wantLines)
+	if !slices.Equal(got, wantLines) {
+		r.t.Errorf("want Claude Code's lines\n%s\ngot\n%s", want, strings.Join(got, "\n"))
+	}
+}
+
+// glob creates the files the result lists, and one the pattern does not
+// take, and expects the same absolute paths, one a line, or "No files
+// found" word for word.
+func (r replay) glob(args json.RawMessage) {
+	var a struct {
+		Path string `json:"path"`
+	}
+	unmarshal(r.t, args, &a)
+	g := search.NewGlob(&workspace.Walker{})
+	if r.want == "No files found" {
+		r.put(".claude/agents/README.txt", "not markdown\n")
+		if res := r.run(g, args); res.Text != r.want {
+			r.t.Errorf("want %q, got %q", r.want, res.Text)
+		}
+		return
+	}
+	want := strings.Split(r.want, "\n")
+	for _, f := range want {
+		r.put(f, "x\n")
+	}
+	r.put("unrelated.txt", "x\n")
+	got := strings.Split(r.run(g, args).Text, "\n")
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		r.t.Errorf("want %q, got %q", want, got)
+	}
+}
+
+// exitRe is how Claude Code opens a failed command's result.
+var exitRe = regexp.MustCompile(`^Exit code (\d+)\n`)
+
+// bash runs the command for real in bash (a differential test: the output
+// is what the tools printed then and print now) and expects the exit code
+// on the first line, then the same output. tack's marker reads
+// "[exit code: N]", its stderr comes under a "[stderr]" line, and a
+// command that ran is a result, not a tool error, whatever its exit code
+// (Claude Code flags it is_error; the wire format has no such flag).
+func (r replay) bash(args json.RawMessage) {
+	m := exitRe.FindStringSubmatch(r.want)
+	if m == nil {
+		r.t.Fatalf("the replay covers failed commands, got %q", r.want)
+	}
+	var a struct {
+		Command string `json:"command"`
+	}
+	unmarshal(r.t, args, &a)
+	for _, word := range strings.Fields(a.Command)[:1] {
+		if _, err := exec.LookPath(word); err != nil {
+			r.t.Skipf("%s is not installed: %v", word, err)
+		}
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "LC_ALL=C", "HOME=" + r.ws, "GIT_CEILING_DIRECTORIES=" + filepath.Dir(r.ws)}
+	b := bash.New(bash.Local{}, bash.Options{Environ: env})
+	r.t.Cleanup(b.Close)
+	res := r.run(b.All()[0], args)
+	first, body, _ := strings.Cut(res.Text, "\n")
+	if want := "[exit code: " + m[1] + "]"; first != want {
+		r.t.Errorf("want the exit code first, as %q, got %q", want, first)
+	}
+	body = strings.Replace(body, "[stderr]\n", "", 1)
+	if want := r.want[len(m[0]):]; strings.TrimRight(body, "\n") != want {
+		r.t.Errorf("want the output %q, got %q", want, body)
+	}
+}
+
+func unmarshal(t *testing.T, raw json.RawMessage, v any) {
+	t.Helper()
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func noRecord(session.Data) error { return nil }
