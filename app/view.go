@@ -93,23 +93,26 @@ func (m *Model) aboveEditor(height int) string {
 	return m.menu.View(m.width, height)
 }
 
-// cover draws the open picker, details or help over the transcript rows:
-// the session picker and help fill them, the model picker and details sit
-// in their middle.
+// cover draws the open picker, details or help over the transcript rows.
+// The session picker, help and the rewind picker own the whole area; the
+// model picker and details sit in its middle on rows of their own, with a
+// blank row above and below, so no transcript text shows beside, above or
+// below their frame.
 func (m *Model) cover(rows []string) []string {
 	h := len(rows)
 	var box string
+	full := false
 	switch {
 	case m.ov.sessions != nil:
-		box = m.ov.sessions.View(m.width, h)
+		box, full = m.ov.sessions.View(m.width, h), true
 	case m.ov.help != nil:
-		box = m.ov.help.View(m.width, h)
+		box, full = m.ov.help.View(m.width, h), true
+	case m.ov.rewind != nil:
+		box, full = m.ov.rewind.View(m.width, h), true
 	case m.ov.models != nil:
 		box = m.ov.models.View(min(m.width, modelpicker.Width), h)
 	case m.ov.details != nil:
 		box = m.ov.details.View(m.width, h)
-	case m.ov.rewind != nil:
-		box = m.ov.rewind.View(m.width, h)
 	default:
 		return rows
 	}
@@ -119,28 +122,17 @@ func (m *Model) cover(rows []string) []string {
 		w = max(w, ansi.StringWidth(l))
 	}
 	x, y := max((m.width-w)/2, 0), max((h-len(lines))/2, 0)
-	if m.ov.sessions != nil || m.ov.help != nil || m.ov.rewind != nil {
-		x, y = 0, 0
+	first, last := y-1, y+len(lines)
+	if full {
+		x, y, first, last = 0, 0, 0, h-1
 	}
-	for i, l := range lines {
-		if y+i < h {
-			rows[y+i] = splice(rows[y+i], l, x, w, m.width)
+	for i := max(first, 0); i <= min(last, h-1); i++ {
+		rows[i] = ""
+		if j := i - y; j >= 0 && j < len(lines) {
+			rows[i] = strings.Repeat(" ", x) + lines[j]
 		}
 	}
 	return rows
-}
-
-// splice puts over (w cells wide) at column x of row, keeping what the
-// row shows on either side; the left part's styles are reset first.
-func splice(row, over string, x, w, width int) string {
-	left := ansi.Truncate(row, x, "")
-	left += strings.Repeat(" ", x-ansi.StringWidth(left))
-	over += strings.Repeat(" ", max(w-ansi.StringWidth(over), 0))
-	right := ""
-	if ansi.StringWidth(row) > x+w && x+w < width {
-		right = "\x1b[m" + ansi.TruncateLeft(row, x+w, "")
-	}
-	return left + "\x1b[m" + over + right
 }
 
 // viewportRows is the height of the transcript area.

@@ -263,3 +263,48 @@ func TestOverlaysLeaveNoStaleRows(t *testing.T) {
 		})
 	}
 }
+
+// denseAnswer is an answer whose every row is text from edge to edge, so
+// any transcript cell an overlay fails to clear shows.
+func denseAnswer(rows int) string {
+	var b strings.Builder
+	for i := range rows {
+		b.WriteString(strings.Repeat("behind"+itoa(i%10)+" ", 30))
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+// TestFloatingOverlaysClearBehindThem opens the model picker and the
+// details dialog over a transcript full of text: no transcript text may
+// show on the rows of their frame, beside it, or on the row above and
+// below it.
+func TestFloatingOverlaysClearBehindThem(t *testing.T) {
+	for _, c := range []struct{ name, command, want string }{
+		{"model_picker", "/model", "Select model"},
+		{"details", "/details", "Transcript details"},
+	} {
+		for _, size := range overlaySizes {
+			t.Run(c.name+"_"+sizeName(size.w, size.h), func(t *testing.T) {
+				f := NewFake(header())
+				f.Catalog = []llm.Model{{Provider: "deepseek", ID: "deepseek-v4-flash", Name: "DeepSeek V4 Flash", ContextWindow: 1_000_000}}
+				var l log
+				f.Logged = append(f.Logged, l.event(session.TurnStart{Turn: 1}),
+					l.event(session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "Fill the screen"}),
+					l.event(session.AssistantMessage{Turn: 1, Step: 1, Text: denseAnswer(20), Finish: llm.FinishStop}),
+					l.event(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}))
+				tt := startOverlay(t, f, size.w, size.h)
+				tt.WaitText(t, "behind9")
+				tt.Type(c.command)
+				tt.Key(vt.KeyEnter)
+				screen := tt.WaitText(t, c.want)
+				if err := testkit.FrameClear(screen); err != nil {
+					t.Fatal(err)
+				}
+				if size.w == 100 {
+					tt.Golden(t, c.name+"_over_transcript")
+				}
+			})
+		}
+	}
+}
