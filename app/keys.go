@@ -166,7 +166,7 @@ func (m *Model) setDetails(s transcript.Settings) {
 		if s.Reasoning {
 			m.notice("Reasoning shown.", transcript.NoticeDim)
 		} else {
-			m.notice("Reasoning folded to one line.", transcript.NoticeDim)
+			m.notice(reasoningOff(s), transcript.NoticeDim)
 		}
 	}
 	if s.Cards != old.Cards {
@@ -200,4 +200,12 @@ func (m *Model) wheel(w tea.MouseWheelMsg) {
 // scrollBy moves the view n rows up (negative: down), within the content.
 func (m *Model) scrollBy(n int) {
 	m.scroll = min(max(m.scroll+n, 0), m.maxScroll())
+}
+
+// reasoningOff says where reasoning went when it stopped showing whole.
+func reasoningOff(s transcript.Settings) string {
+	if s.HideReasoning {
+		return "Reasoning hidden."
+	}
+	return "Reasoning folded to one line."
 }

@@ -59,6 +59,9 @@ type Options struct {
 	// ShowReasoning starts with reasoning shown whole rather than folded
 	// to one line per step.
 	ShowReasoning bool
+	// HideReasoning leaves reasoning out of the transcript, even as one
+	// folded line, until Ctrl+T shows it (--no-reasoning).
+	HideReasoning bool
 	// Frame is the shortest gap between event batches (1/60 s when zero).
 	Frame time.Duration
 	// Width and Height are the initial terminal size, until the first
@@ -149,7 +152,7 @@ func New(o Options) *Model {
 		uses:   map[string]int{},
 	}
 	m.bindings = chatKeys(keyTable())
-	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Background: o.Background, Reasoning: o.ShowReasoning, Cards: cards.Collapsed})
+	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Background: o.Background, Reasoning: o.ShowReasoning, HideReasoning: o.HideReasoning, Cards: cards.Collapsed})
 	m.editor = editor.New(m.theme, m.width)
 	m.menu = complete.NewMenu(m.theme)
 	m.layout()
@@ -250,10 +253,9 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 // layout sizes the editor and the transcript to the window.
 func (m *Model) layout() {
 	m.editor.SetWidth(m.width)
-	m.tr.SetSettings(transcript.Settings{
-		Width: m.width, Colour: m.opts.Colour, Background: m.opts.Background,
-		Reasoning: m.tr.Settings().Reasoning, Cards: m.tr.Settings().Cards,
-	})
+	s := m.tr.Settings()
+	s.Width, s.Colour, s.Background = m.width, m.opts.Colour, m.opts.Background
+	m.tr.SetSettings(s)
 }
 
 // subscribed replays the history and starts the pump.

@@ -134,7 +134,7 @@ func chatOptions(lo launch.Options, o options, s *launch.Session, ios *iostreams
 	w, h, _ := ios.Size()
 	return app.Options{
 		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: workspace.Branch(cwd),
-		Colour: ios.ColorEnabled(), Background: bg, AskBackground: theme.Auto(themeSetting),
+		Colour: ios.ColorEnabled(), HideReasoning: o.noReasoning, Background: bg, AskBackground: theme.Auto(themeSetting),
 		Notify: notify, Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
 	}
 }

@@ -160,3 +160,17 @@ func TestStreamedTextShowsWhileTheModelIsSlow(t *testing.T) {
 	r.waitStalled(srv)
 	r.waitText("streamed text", "› do the thing", "Working on it")
 }
+
+// TestNoReasoningFlagHidesReasoningOnTheScreen runs tack --no-reasoning:
+// the answer shows and the model's reasoning, not even its one folded
+// line, does not.
+func TestNoReasoningFlagHidesReasoningOnTheScreen(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Reasoning("Weighing the options.", 0), llmtest.Text("Use the second one.", 0)))
+	r := start(t, setup{srv: srv, args: []string{"--no-reasoning"}})
+	r.waitIdle()
+	r.script(step{do: both(typed("Which one?"), key(vt.KeyEnter))})
+	screen := r.waitScreen("answer", []string{"› Which one?", "Use the second one."}, idleScreen)
+	if strings.Contains(screen, "Thought") || strings.Contains(screen, "Weighing") {
+		t.Fatalf("want no reasoning with --no-reasoning, got:\n%s", frame(screen))
+	}
+}

@@ -67,6 +67,7 @@ type renderKey struct {
 	bg        theme.Background
 	cards     cards.Mode
 	reasoning bool
+	hidden    bool // reasoning hidden when folded
 }
 
 // keyFor is the key block i renders under with the current settings.
@@ -77,7 +78,7 @@ func (t *Transcript) keyFor(i int) renderKey {
 	case kindTool, kindContext:
 		k.cards = t.set.Cards
 	case kindAssistant:
-		k.reasoning = t.set.Reasoning
+		k.reasoning, k.hidden = t.set.Reasoning, t.set.HideReasoning
 	}
 	return k
 }

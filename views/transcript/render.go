@@ -129,7 +129,7 @@ func (t *Transcript) assistant(b *block, w int) []string {
 		return nil
 	}
 	var out []string
-	if strings.TrimSpace(b.reasoning) != "" {
+	if strings.TrimSpace(b.reasoning) != "" && (t.set.Reasoning || !t.set.HideReasoning) {
 		line := thought(b)
 		if !t.set.Reasoning {
 			line += " (ctrl+t to show)"

@@ -39,6 +39,10 @@ type Settings struct {
 	Cards cards.Mode
 	// Reasoning shows the model's thinking above its answer.
 	Reasoning bool
+	// HideReasoning leaves folded reasoning out altogether, the one
+	// "Thought for 4s" line included (--no-reasoning); shown reasoning
+	// shows all the same.
+	HideReasoning bool
 	// Colour paints the palette; off leaves attributes only.
 	Colour bool
 	// Background is the terminal's, for colours that read on it.

@@ -55,6 +55,24 @@ func TestReasoningCollapsesToOneLineWhenOff(t *testing.T) {
 	}
 }
 
+func TestHiddenReasoningLeavesNoLineUntilShown(t *testing.T) {
+	s := wide
+	s.Reasoning, s.HideReasoning = false, true
+	tr := build(s, turnEvents(1, "list files", answer))
+	got := plain(all(tr))
+	if strings.Contains(got, "Thought") || strings.Contains(got, "a listing") {
+		t.Fatalf("want no reasoning at all with reasoning hidden, got\n%s", got)
+	}
+	if !strings.Contains(got, "› list files\n\nHere are the files") {
+		t.Fatalf("want the answer right under the prompt, got\n%s", got)
+	}
+	s.Reasoning = true
+	tr.SetSettings(s)
+	if got := plain(all(tr)); !strings.Contains(got, "a listing") {
+		t.Fatalf("want the reasoning whole once shown, got\n%s", got)
+	}
+}
+
 func TestReasoningStreamingShowsThinkingUntilTheAnswerStarts(t *testing.T) {
 	s := wide
 	s.Reasoning = false
