@@ -110,6 +110,7 @@ type Agent struct {
 	queuedOpts TurnOptions
 	turnOpts   TurnOptions
 	injected   []injection
+	notes      map[string]note // by origin, for the next model request
 	jobs       []job
 	titled     bool // a model-written title exists or was asked for
 	ckpt       checkpoints

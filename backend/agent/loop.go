@@ -138,6 +138,7 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		}
 		a.flushSteering(ts.turn)
 		a.flushInjected()
+		a.flushNotes(ts.turn)
 		// Tools that changed (MCP servers starting or changing their
 		// lists) join here, between steps, never inside one.
 		a.cfg.Tools.Refresh(ctx)

@@ -76,14 +76,14 @@ func (s *Session) CyclePermissions() (string, error) {
 	return s.Policy.StatusLabel(), err
 }
 
-// setPlan turns plan mode on or off; a change is recorded and told to the
-// model, as /plan does.
+// setPlan turns plan mode on or off; a change is recorded, and the model
+// reads of it at its next request unless it is undone before then.
 func (s *Session) setPlan(on bool) error {
 	if !s.Policy.SetPlan(on) {
 		return nil
 	}
 	_, err := s.Agent.Record(session.PlanMode{Active: on})
-	s.Agent.Inject(commands.PlanOrigin, commands.PlanNotice(on))
+	s.Agent.Note(commands.PlanOrigin, commands.PlanNotice(!on), commands.PlanNotice(on))
 	return err
 }
 
