@@ -13,6 +13,8 @@ const (
 	// readBufferSize is the reader's buffer; lines longer than it are
 	// gathered from several reads.
 	readBufferSize = 1 << 20
+	// headerBufferSize reads a header line; a longer one is gathered.
+	headerBufferSize = 4 << 10
 	// batchBytes is how many bytes of lines one decode job carries.
 	batchBytes = 256 << 10
 )

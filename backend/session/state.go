@@ -45,8 +45,9 @@ func loadState(f *os.File, path string) (st logState, torn bool, err error) {
 		return st, false, err
 	}
 	size := info.Size()
-	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, size), readBufferSize)
-	h, headerLen, err := readHeader(br, path)
+	// The header is read on its own: a log read through its index is
+	// mostly not read at all, and its buffers should not cost as if it were.
+	h, headerLen, err := readHeader(bufio.NewReaderSize(io.NewSectionReader(f, 0, size), headerBufferSize), path)
 	if err != nil {
 		return st, false, err
 	}
@@ -55,12 +56,14 @@ func loadState(f *os.File, path string) (st logState, torn bool, err error) {
 	if ix, err := loadIndex(path, h, f, size, headerLen); err == nil {
 		st.adopt(ix)
 		from = position{off: ix.covered, line: int(ix.nextSeq) + 2, seq: ix.nextSeq}
-		br = bufio.NewReaderSize(io.NewSectionReader(f, from.off, size-from.off), readBufferSize)
 	}
 	st.foldFrom = from.off
-	sc, err := scanEvents(br, path, from, st.ingest)
-	if err != nil {
-		return st, false, err
+	sc := scanned{end: from}
+	if rest := size - from.off; rest > 0 {
+		br := bufio.NewReaderSize(io.NewSectionReader(f, from.off, rest), int(min(rest, readBufferSize)))
+		if sc, err = scanEvents(br, path, from, st.ingest); err != nil {
+			return st, false, err
+		}
 	}
 	st.size = sc.end.off
 	return st, sc.torn, nil

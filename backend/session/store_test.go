@@ -260,3 +260,35 @@ func TestCreateInAnUnwritableHomeSaysWhatToDo(t *testing.T) {
 		t.Errorf("want an error saying to set TACK_HOME, got %v", err)
 	}
 }
+
+// TestHeaderLongerThanItsBufferIsRead: the header is read with a small
+// buffer; a working directory longer than that still opens, through the
+// index and without it.
+func TestHeaderLongerThanItsBufferIsRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	h := testHeader("s1")
+	h.Cwd = "/" + strings.Repeat("d", 3*headerBufferSize)
+	l, err := Create(path, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range completedTurn(1, "a") {
+		if _, err := l.Append(at(i), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, through := range []string{"index", "log"} {
+		l, err := Open(path)
+		if err != nil {
+			t.Fatalf("through the %s: %v", through, err)
+		}
+		if got := l.Header().Cwd; got != h.Cwd || l.NextSeq() != 11 {
+			t.Errorf("through the %s: want the %d-byte cwd and 11 events, got %d bytes and %d", through, len(h.Cwd), len(got), l.NextSeq())
+		}
+		l.Close()
+		os.Remove(indexPath(path))
+	}
+}
