@@ -342,3 +342,40 @@ func TestSyncWritesTheIndexOnceTheLogOutgrowsIt(t *testing.T) {
 		t.Errorf("want an index of the whole synced log (%d bytes), got %+v, %v", info.Size(), ix, err)
 	}
 }
+
+// TestRewindAfterOpeningThroughTheIndex: a log opened through its index
+// keeps its surface, turns and saved conversations encoded; a rewind
+// appended then decodes them and returns to the same conversation as in
+// the fold of the whole log, and so does a second open of the result.
+func TestRewindAfterOpeningThroughTheIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	createLog(t, path, manyTurns(12)...)
+	back := rebuilt(t, path).Turns()[4].Seq
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.st.proj.bulk == nil {
+		t.Fatal("want the projection read through the index to keep its bulk encoded")
+	}
+	for i, d := range []Data{Rewind{Turn: 5, Conversation: true, Back: back}, TurnStart{Turn: 13},
+		UserMessage{Turn: 13, Kind: KindPrompt, Text: "after the rewind"}, TurnEnd{Turn: 13, Reason: StopCompleted}} {
+		if _, err := l.Append(at(200+i), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := l.Projection()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := rebuilt(t, path)
+	wantSameProjection(t, "after the rewind, in the open log", live, want)
+	if got := len(want.Turns()); got != 5 {
+		t.Errorf("want turns 1-4 and 13 to stand after rewinding to turn 5, got %d turns", got)
+	}
+	reopened, _ := opened(t, path)
+	wantSameProjection(t, "after the rewind, opened again", reopened, want)
+	if !reflect.DeepEqual(reopened.Turns(), want.Turns()) || !reflect.DeepEqual(reopened.SurfaceSeqs(), want.SurfaceSeqs()) {
+		t.Error("want the turns and the surface of the reopened log to be the fold's")
+	}
+}
