@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,8 +122,9 @@ func Open(o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	providers := cfg.ProviderList(first(o.Provider, cfg.Provider, llm.ProviderDeepSeek))
-	provider, err := providers.Find(first(o.Provider, cfg.Provider, llm.ProviderDeepSeek))
+	name := providerName(o, cfg)
+	providers := cfg.ProviderList(name)
+	provider, err := providers.Find(name)
 	if err != nil {
 		return nil, err
 	}
@@ -280,6 +282,21 @@ func openLog(o Options, model string) (*session.Log, bool, error) {
 	h := session.Header{Version: 1, ID: id, Created: o.Now().UTC(), Cwd: o.Cwd, Model: model}
 	l, err := session.Create(session.PathFor(o.Home, o.Cwd, id), h)
 	return l, false, err
+}
+
+// providerName is the provider a session starts on: the flag's, the one
+// the model flag's ref names (--model local/qwen3), the config's, the one
+// the config's model names, then DeepSeek. Only that provider's key is
+// required up front.
+func providerName(o Options, cfg config.File) string {
+	names := cfg.ProviderList("").Names()
+	refers := func(model string) string {
+		if p, _, ok := strings.Cut(model, "/"); ok && slices.Contains(names, p) {
+			return p
+		}
+		return ""
+	}
+	return first(o.Provider, refers(o.Model), cfg.Provider, refers(cfg.Model), llm.ProviderDeepSeek)
 }
 
 // qualify makes model a ref to provider: a model of any provider but the

@@ -86,6 +86,36 @@ func TestProviderFlagPicksTheProvidersDefaultModel(t *testing.T) {
 	}
 }
 
+// TestModelRefPicksItsProvider: --model local/qwen3 (or model =
+// "local/qwen3" in config.toml) starts on the local server without asking
+// for DeepSeek's key, as /model local/qwen3 switches to it.
+func TestModelRefPicksItsProvider(t *testing.T) {
+	local := llmtest.New(t, llmtest.ReplyText("from local"), llmtest.ReplyText("again"))
+	for _, way := range []string{"flag", "config"} {
+		home := t.TempDir()
+		src := "[[providers]]\nname = \"local\"\nbase_url = \"" + local.URL() + "\"\n"
+		model := "local/qwen3"
+		if way == "config" {
+			src = "model = \"local/qwen3\"\n\n" + src
+			model = ""
+		}
+		if err := os.WriteFile(config.Path(home), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, err := openWith(t, home, nil, "", model)
+		if err != nil {
+			t.Fatalf("%s: want the session to start on the local server, got %v", way, err)
+		}
+		if got, _ := s.Agent.Model(); got != "local/qwen3" {
+			t.Errorf("%s: want local/qwen3, got %q", way, got)
+		}
+		if _, err := llm.Collect(mustStream(t, s.Router, "qwen3")); err != nil {
+			t.Fatalf("%s: want a bare id sent to the local server, got %v", way, err)
+		}
+	}
+	local.AssertConsumed(t)
+}
+
 func TestProviderProblemsAreNamedBeforeAnythingIsWritten(t *testing.T) {
 	home := t.TempDir()
 	src := "[[providers]]\nname = \"bare\"\nbase_url = \"http://127.0.0.1:1\"\n\n[[providers]]\nname = \"router\"\nbase_url = \"http://127.0.0.1:1\"\nkey_env = \"ROUTER_KEY\"\nmodel = \"m\"\n"
