@@ -56,6 +56,7 @@ func TestGrepResultFormat(t *testing.T) {
 		{"content_without_line_numbers", map[string]any{"pattern": "Hello", "output_mode": "content", "-n": false}},
 		{"content_with_context", map[string]any{"pattern": "hello", "output_mode": "content", "-i": true, "-C": 1, "type": "go"}},
 		{"content_after_only", map[string]any{"pattern": "package", "output_mode": "content", "-A": "1", "glob": "*.go"}},
+		{"content_before_only", map[string]any{"pattern": "^var", "output_mode": "content", "-B": 2}},
 		{"count", map[string]any{"pattern": "Hello", "output_mode": "count"}},
 		{"head_limit", map[string]any{"pattern": "Hello", "output_mode": "content", "head_limit": 2}},
 		{"multiline", map[string]any{"pattern": `hello\(\) \{\}\nvar`, "output_mode": "content", "multiline": true}},
