@@ -20,16 +20,21 @@ func TestEffortOfConfiguredModels(t *testing.T) {
 		effort Effort
 		sent   string // the request's reasoning_effort; "" for none
 		note   string // a fragment of the note; "" for none
+		// thinking is DeepSeek's switch, sent only for a model whose entry
+		// says it takes DeepSeek's fields.
+		thinking string
 	}{
-		{"compatible-unknown-high", "local/llama3.1:8b", EffortHigh, "high", ""},
-		{"compatible-unknown-low", "local/llama3.1:8b", EffortLow, "low", ""},
-		{"compatible-unknown-max-mapped", "local/llama3.1:8b", EffortMax, "high", ""},
-		{"compatible-unknown-off", "local/llama3.1:8b", EffortOff, "", ""},
-		{"compatible-entry-says-none", "local/plain", EffortHigh, "", `local/plain is set to reasoning = "none"`},
-		{"openai-profile-unknown", "lmstudio/llama", EffortHigh, "", `give it a [[models]] entry with reasoning = "effort"`},
-		{"openai-profile-unknown-off", "lmstudio/llama", EffortOff, "", ""},
-		{"openai-profile-entry-says-effort", "lmstudio/qwen3", EffortMax, "high", ""},
-		{"entry-without-that-effort", "local/two-level", EffortLow, "", "local/two-level takes no such effort"},
+		{"compatible-unknown-high", "local/llama3.1:8b", EffortHigh, "high", "", ""},
+		{"compatible-unknown-low", "local/llama3.1:8b", EffortLow, "low", "", ""},
+		{"compatible-unknown-max-mapped", "local/llama3.1:8b", EffortMax, "high", "", ""},
+		{"compatible-unknown-off", "local/llama3.1:8b", EffortOff, "", "", ""},
+		{"compatible-entry-says-none", "local/plain", EffortHigh, "", `local/plain is set to reasoning = "none"`, ""},
+		{"openai-profile-unknown", "lmstudio/llama", EffortHigh, "", `give it a [[models]] entry with reasoning = "effort"`, ""},
+		{"openai-profile-unknown-off", "lmstudio/llama", EffortOff, "", "", ""},
+		{"openai-profile-entry-says-effort", "lmstudio/qwen3", EffortMax, "high", "", ""},
+		{"entry-without-that-effort", "local/two-level", EffortLow, "", "local/two-level takes no such effort", ""},
+		{"compatible-entry-says-deepseek", "local/ds-distill", EffortHigh, "high", "", `{"type":"enabled"}`},
+		{"compatible-entry-says-deepseek-off", "local/ds-distill", EffortOff, "", "", `{"type":"disabled"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,6 +43,7 @@ func TestEffortOfConfiguredModels(t *testing.T) {
 			catalog.Add(Model{ID: "plain", Provider: "local", Reasoning: ReasoningNone})
 			catalog.Add(Model{ID: "qwen3", Provider: "lmstudio", Reasoning: ReasoningEffort})
 			catalog.Add(Model{ID: "two-level", Provider: "local", EffortNames: map[Effort]string{EffortHigh: "high"}})
+			catalog.Add(Model{ID: "ds-distill", Provider: "local", Reasoning: ReasoningDeepSeek})
 			r := NewRouter(RouterConfig{
 				Providers: Providers{
 					{Name: "local", BaseURL: srv.URL(), Profile: ProfileOpenAICompatible},
@@ -61,8 +67,8 @@ func TestEffortOfConfiguredModels(t *testing.T) {
 				if err := json.Unmarshal(req.Body, &body); err != nil {
 					t.Fatal(err)
 				}
-				if got := deref(body.Effort); got != tt.sent || body.Effort != nil && tt.sent == "" || body.Thinking != nil {
-					t.Errorf("request %d: want reasoning_effort %q and no thinking, got body %s", i+1, tt.sent, req.Body)
+				if got := deref(body.Effort); got != tt.sent || body.Effort != nil && tt.sent == "" || string(body.Thinking) != tt.thinking {
+					t.Errorf("request %d: want reasoning_effort %q and thinking %q, got body %s", i+1, tt.sent, tt.thinking, req.Body)
 				}
 			}
 			if tt.note == "" {
