@@ -2,8 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"maps"
@@ -150,35 +148,6 @@ func wantFiles(t *testing.T, dir, when string, want map[string]string) {
 	}
 }
 
-// hashGitDir digests every name, mode, time and byte under dir.
-func hashGitDir(t *testing.T, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		h.Write([]byte(rel + "|" + info.Mode().String() + "|" + info.ModTime().String() + "|"))
-		if info.Mode().IsRegular() {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			h.Write(data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 func userGit(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
@@ -216,7 +185,7 @@ func TestRewindJourneyRestoresFilesAndConversationAndCanBeUndone(t *testing.T) {
 	userGit(t, j.ws, "init", "-q")
 	userGit(t, j.ws, "add", "-A")
 	userGit(t, j.ws, "commit", "-q", "-m", "start")
-	gitBefore := hashGitDir(t, filepath.Join(j.ws, ".git"))
+	gitBefore := testkit.HashTree(t, filepath.Join(j.ws, ".git"))
 
 	j.turn("write a.txt")
 	j.turn("edit a.txt and make b.txt")
@@ -264,7 +233,7 @@ func TestRewindJourneyRestoresFilesAndConversationAndCanBeUndone(t *testing.T) {
 	if v := j.srv.Violations(); len(v) > 0 {
 		t.Errorf("want valid requests, the fake server found %v", v)
 	}
-	if got := hashGitDir(t, filepath.Join(j.ws, ".git")); got != gitBefore {
+	if got := testkit.HashTree(t, filepath.Join(j.ws, ".git")); got != gitBefore {
 		t.Error("want the user's .git byte-identical after the journey's checkpoints and restores, it changed")
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestRestoreReturnsTheWorkspaceToTheCheckpoint(t *testing.T) {
@@ -87,14 +89,14 @@ func TestTheUsersGitDirectoryIsByteIdenticalAfterCheckpointsAndRestores(t *testi
 	t.Setenv("GIT_DIR", filepath.Join(ws, ".git"))
 	t.Setenv("GIT_INDEX_FILE", filepath.Join(ws, ".git", "index"))
 	t.Setenv("GIT_WORK_TREE", ws)
-	before := hashDir(t, filepath.Join(ws, ".git"))
+	before := testkit.HashTree(t, filepath.Join(ws, ".git"))
 
 	s := openStore(t, home, ws, "s1")
 	t1 := take(t, s)
 	writeFiles(t, ws, map[string]string{"a.txt": "two\n", "b.txt": "bee", "secret.txt": "pw", "x.log": "log"})
 	take(t, s)
 	restoreTo(t, s, t1.ID)
-	if got := hashDir(t, filepath.Join(ws, ".git")); got != before {
+	if got := testkit.HashTree(t, filepath.Join(ws, ".git")); got != before {
 		t.Fatalf("want the user's .git byte-identical (HEAD, index, refs, config, objects), it changed")
 	}
 	files := s.git.lsTree(t, t1.ID)

@@ -1,11 +1,14 @@
 // Package testkit holds what tests across tack share and that needs no
-// terminal: the bound on waits, Eventually and WriteTree. Its subpackages hold the
-// rest of the kit: golden files (golden), the colour rules (palette), key
+// terminal: the bound on waits, Eventually, WriteTree and HashTree. Its
+// subpackages hold the rest of the kit: golden files (golden), the colour rules (palette), key
 // presses (keys), a pseudo-terminal harness (ptyterm), the built binary
 // (tackbin) and the CPU time and peak heap benchmarks report (procstat).
 package testkit
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -85,4 +88,40 @@ func WriteFile(tb testing.TB, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// HashTree is a digest of every entry under dir: names, modes, times,
+// contents and link targets. Two equal digests say a test left the tree
+// (a git directory, a workspace) untouched.
+func HashTree(tb testing.TB, dir string) string {
+	tb.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		h.Write([]byte(rel + "\x00" + info.Mode().String() + "\x00" + info.ModTime().String() + "\x00"))
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			h.Write([]byte(target))
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(data)
+		}
+		h.Write([]byte{0})
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -2,6 +2,8 @@ package testkit
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -40,5 +42,26 @@ func TestEventuallyFailsSayingWhatItAwaited(t *testing.T) {
 	wg.Wait()
 	if !strings.Contains(tb.msg, "want the moon within 20ms, it did not happen; got:\ncheese") {
 		t.Fatalf("want a failure naming what was awaited, got %q", tb.msg)
+	}
+}
+
+func TestHashTreeChangesWithAnyEntry(t *testing.T) {
+	dir := t.TempDir()
+	WriteTree(t, dir, map[string]string{"a.txt": "one", "sub/b.txt": "two"})
+	before := HashTree(t, dir)
+	if again := HashTree(t, dir); again != before {
+		t.Fatalf("want the same digest for an untouched tree, got %s then %s", before, again)
+	}
+	for name, change := range map[string]func(){
+		"content": func() { WriteFile(t, filepath.Join(dir, "sub", "b.txt"), "TWO") },
+		"new":     func() { WriteFile(t, filepath.Join(dir, "c.txt"), "") },
+		"mode":    func() { os.Chmod(filepath.Join(dir, "a.txt"), 0o600) },
+	} {
+		change()
+		now := HashTree(t, dir)
+		if now == before {
+			t.Errorf("%s: want the digest to change", name)
+		}
+		before = now
 	}
 }
