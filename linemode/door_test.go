@@ -14,6 +14,7 @@ import (
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // watchedScreen is a screen a test can wait on for text to appear.
@@ -139,9 +140,18 @@ func (d *doorRun) exitCode(t *testing.T) int {
 	select {
 	case c := <-d.code:
 		return c
-	case <-time.After(10 * time.Second):
-		t.Fatalf("want line mode to exit within 10s; screen %q", d.out.String())
+	case <-time.After(testkit.WaitLimit):
+		t.Fatalf("want line mode to exit within %s; screen %q", testkit.WaitLimit, d.out.String())
 		return -1
+	}
+}
+
+// wantExit waits for line mode to end and fails the test unless it exits
+// with code.
+func (d *doorRun) wantExit(t *testing.T, code int) {
+	t.Helper()
+	if got := d.exitCode(t); got != code {
+		t.Fatalf("want exit %d, got %d; screen %q", code, got, d.out.String())
 	}
 }
 
@@ -185,9 +195,7 @@ func TestPipedExitWaitsForTheSubmittedWorkAndRunsNothingAfter(t *testing.T) {
 func TestPipedExitWithNothingSubmittedExitsAtOnce(t *testing.T) {
 	d := startDoor(t, doorConfig{})
 	d.feed("/exit")
-	if code := d.exitCode(t); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	d.wantExit(t, 0)
 	if n := len(d.srv.Requests()); n != 0 {
 		t.Errorf("want no model request, got %d", n)
 	}
@@ -197,9 +205,7 @@ func TestALeadingSpaceSendsASlashLineToTheModel(t *testing.T) {
 	d := startDoor(t, doorConfig{}, llmtest.ReplyText("It is fine."))
 	d.feed(" /etc/hosts looks wrong")
 	d.eof()
-	if code := d.exitCode(t); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	d.wantExit(t, 0)
 	if strings.Contains(d.out.String(), "Unknown command") {
 		t.Errorf("want the line sent as a prompt, not rejected, got %q", d.out.String())
 	}
@@ -220,9 +226,7 @@ func TestSlashCommandsGetTheLineAsTyped(t *testing.T) {
 	d.feed("/echo  two spaces and a tab\t")
 	d.feed("/Echo")
 	d.eof()
-	if code := d.exitCode(t); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	d.wantExit(t, 0)
 	out := d.out.String()
 	for _, want := range []string{`raw="  two spaces and a tab\t"`, "Unknown command: /Echo\n> "} {
 		if !strings.Contains(out, want) {
@@ -253,9 +257,7 @@ func TestQuestionsOfOneRequestAreAskedInOrder(t *testing.T) {
 	d.out.waitFor(t, askAnswer)
 	d.feed("inventory")
 	d.eof()
-	if code := d.exitCode(t); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	d.wantExit(t, 0)
 	reqs := d.srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("want 2 model requests, got %d", len(reqs))
@@ -289,9 +291,7 @@ func TestNewSwitchesToAFreshSessionAndResumeSwitchesBack(t *testing.T) {
 	d.out.waitFor(t, "Resumed session "+first+".")
 	d.feed("hello")
 	d.eof()
-	if code := d.exitCode(t); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	d.wantExit(t, 0)
 	if !strings.Contains(d.out.String(), "[main turn 1] Answer in the first session.") {
 		t.Errorf("want the prompt after /resume answered, got %q", d.out.String())
 	}
@@ -308,9 +308,7 @@ func TestNewWithoutReopenSaysHowToStartAnother(t *testing.T) {
 	d := startDoor(t, doorConfig{})
 	d.feed("/new")
 	d.eof()
-	if code := d.exitCode(t); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	d.wantExit(t, 0)
 	if !strings.Contains(d.out.String(), newSessionText) {
 		t.Errorf("want %q, got %q", newSessionText, d.out.String())
 	}
@@ -325,9 +323,7 @@ func TestASessionThatCannotOpenKeepsTheCurrentOne(t *testing.T) {
 	d.out.waitFor(t, "Could not open the session: session X is open in pid 42\n> ")
 	d.feed("hello")
 	d.eof()
-	if code := d.exitCode(t); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	d.wantExit(t, 0)
 	if !strings.Contains(d.out.String(), "Still here.") {
 		t.Errorf("want the current session to keep answering, got %q", d.out.String())
 	}
@@ -341,9 +337,7 @@ func TestClearWipesATerminalAndExplainsItselfInAPipe(t *testing.T) {
 		d := startDoor(t, doorConfig{terminal: terminal})
 		d.feed("/clear")
 		d.eof()
-		if code := d.exitCode(t); code != 0 {
-			t.Fatalf("want exit 0, got %d", code)
-		}
+		d.wantExit(t, 0)
 		out := d.out.String()
 		cleared := strings.Contains(out, "\x1b[2J")
 		if terminal && (!cleared || !strings.Contains(out, "Cleared the view")) {

@@ -38,9 +38,7 @@ func TestBashResultsShowTheTextTheModelRead(t *testing.T) {
 			d := startDoor(t, doorConfig{mode: "full-access"}, script...)
 			d.feed("run it")
 			d.eof()
-			if code := d.exitCode(t); code != 0 {
-				t.Fatalf("want exit 0, got %d", code)
-			}
+			d.wantExit(t, 0)
 			screen := d.out.String()
 			reqs := d.srv.Requests()
 			for i := range tt.calls {

@@ -29,6 +29,22 @@ func rewindToolTurn(id, name, args, answer string) []llmtest.Response {
 	}
 }
 
+// twoFileTurns is the script of two turns: the write tool makes a.txt,
+// then bash makes b.txt.
+func twoFileTurns() []llmtest.Response {
+	script := rewindToolTurn("c1", "write", `{"file_path":"a.txt","content":"one\n"}`, "Wrote a.txt.")
+	return append(script, rewindToolTurn("c2", "bash", `{"command":"echo x > b.txt","description":"Make b.txt"}`, "Made b.txt.")...)
+}
+
+// runTwoFileTurns asks for the turns of twoFileTurns and waits for each.
+func (d *doorRun) runTwoFileTurns(t *testing.T) {
+	t.Helper()
+	d.feed("write a.txt")
+	d.out.waitFor(t, "Wrote a.txt.\n> ")
+	d.feed("make b.txt")
+	d.out.waitFor(t, "Made b.txt.\n> ")
+}
+
 func (d *doorRun) file(t *testing.T, name string) (string, bool) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(d.cwd, name))
@@ -42,14 +58,10 @@ func (d *doorRun) file(t *testing.T, name string) (string, bool) {
 }
 
 func TestLineModeRewindRestoresFilesAndConversationWithoutAQuestion(t *testing.T) {
-	script := rewindToolTurn("c1", "write", `{"file_path":"a.txt","content":"one\n"}`, "Wrote a.txt.")
-	script = append(script, rewindToolTurn("c2", "bash", `{"command":"echo x > b.txt","description":"Make b.txt"}`, "Made b.txt.")...)
+	script := twoFileTurns()
 	script = append(script, llmtest.ReplyText("Fresh start."))
 	d := rewindDoor(t, map[string]string{"keep.txt": "kept\n"}, script...)
-	d.feed("write a.txt")
-	d.out.waitFor(t, "Wrote a.txt.\n> ")
-	d.feed("make b.txt")
-	d.out.waitFor(t, "Made b.txt.\n> ")
+	d.runTwoFileTurns(t)
 	d.feed("/diff")
 	d.out.waitFor(t, "Changes since the session's first checkpoint: 2 files, +2 −0.")
 	for _, want := range []string{"a.txt (new)\n+ one\n", "b.txt (new)\n+ x\n", "└ +2 -0 · 2 files"} {
@@ -122,16 +134,12 @@ func TestLineModeWithoutGitOnPATHRewindsToolEditsAndSaysShellChangesStay(t *test
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed; the shell change is made through it")
 	}
-	script := rewindToolTurn("c1", "write", `{"file_path":"a.txt","content":"one\n"}`, "Wrote a.txt.")
-	script = append(script, rewindToolTurn("c2", "bash", `{"command":"echo x > b.txt","description":"Make b.txt"}`, "Made b.txt.")...)
+	script := twoFileTurns()
 	// A PATH that holds no git: the checkpoints fall back to the files
 	// store.
 	noGit := t.TempDir()
 	d := startDoor(t, doorConfig{mode: "full-access", env: map[string]string{"PATH": noGit}}, script...)
-	d.feed("write a.txt")
-	d.out.waitFor(t, "Wrote a.txt.\n> ")
-	d.feed("make b.txt")
-	d.out.waitFor(t, "Made b.txt.\n> ")
+	d.runTwoFileTurns(t)
 	d.feed("/status")
 	d.out.waitFor(t, "git is not installed: shell changes are not covered")
 	d.feed("/rewind 1")

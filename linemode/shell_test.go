@@ -15,9 +15,7 @@ func TestAShellLineRunsAndItsOutputReachesTheModel(t *testing.T) {
 	d.feed("!echo shell-output-here")
 	d.feed("what did it print?")
 	d.eof()
-	if code := d.exitCode(t); code != 0 {
-		t.Fatalf("want exit 0, got %d", code)
-	}
+	d.wantExit(t, 0)
 	if out := d.out.String(); !strings.Contains(out, "$ echo shell-output-here\nshell-output-here\n") {
 		t.Errorf("want the command and its output on the screen, got %q", out)
 	}
