@@ -10,6 +10,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -128,25 +129,11 @@ func TestProjectHooksWithoutApprovalDoNotRun(t *testing.T) {
 // denyApprovals answers every approval with deny until the test ends.
 func denyApprovals(t *testing.T, b *interact.Broker) {
 	t.Helper()
-	unmount := b.Mount()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			for _, r := range b.Pending() {
-				if r.Approval != nil {
-					r.Decide(interact.Decision{Verdict: interact.Deny})
-				}
-			}
-			select {
-			case <-b.Changes():
-			case <-ctx.Done():
-				return
-			}
+	interacttest.Serve(t, b, func(r *interact.Request) {
+		if r.Approval != nil {
+			r.Decide(interact.Decision{Verdict: interact.Deny})
 		}
-	}()
-	t.Cleanup(func() { cancel(); <-done; unmount() })
+	})
 }
 
 func TestNotificationHookHearsOfAnApproval(t *testing.T) {

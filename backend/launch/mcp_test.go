@@ -16,6 +16,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/backend/sandbox"
@@ -141,29 +142,13 @@ func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
 // the test ends, counting them.
 func answerQuestions(t *testing.T, b *interact.Broker, choice string) *atomic.Int32 {
 	t.Helper()
-	unmount := b.Mount()
-	ctx, cancel := context.WithCancel(context.Background())
 	asked := new(atomic.Int32)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		answered := map[int64]bool{}
-		for {
-			for _, r := range b.Pending() {
-				if len(r.Questions) > 0 && !answered[r.ID] {
-					answered[r.ID] = true
-					asked.Add(1)
-					r.Answer([]interact.Answer{{ID: r.Questions[0].ID, Selected: []string{choice}}})
-				}
-			}
-			select {
-			case <-b.Changes():
-			case <-ctx.Done():
-				return
-			}
+	interacttest.Serve(t, b, func(r *interact.Request) {
+		if len(r.Questions) > 0 {
+			asked.Add(1)
+			r.Answer([]interact.Answer{{ID: r.Questions[0].ID, Selected: []string{choice}}})
 		}
-	}()
-	t.Cleanup(func() { cancel(); <-done; unmount() })
+	})
 	return asked
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
@@ -101,24 +102,15 @@ type answerer struct {
 
 func mountAnswerer(t *testing.T, b *interact.Broker, decisions ...interact.Decision) *answerer {
 	t.Helper()
-	unmount := b.Mount()
 	a := &answerer{asked: make(chan interact.Approval, len(decisions)+1)}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var last int64
-		for _, d := range decisions {
-			r := nextAfter(ctx, b, last)
-			if r == nil {
-				return
-			}
-			last = r.ID
+	next := 0
+	interacttest.Serve(t, b, func(r *interact.Request) {
+		if next < len(decisions) {
 			a.asked <- *r.Approval
-			r.Decide(d)
+			r.Decide(decisions[next])
+			next++
 		}
-	}()
-	t.Cleanup(func() { cancel(); <-done; unmount() })
+	})
 	return a
 }
 

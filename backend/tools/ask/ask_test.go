@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
@@ -26,23 +28,13 @@ func run(ctx context.Context, b *interact.Broker, args string) tools.Result {
 func answerer(t *testing.T, b *interact.Broker, answer func(*interact.Request)) <-chan []interact.Question {
 	t.Helper()
 	seen := make(chan []interact.Question, 1)
-	unmount := b.Mount()
-	stop := make(chan struct{})
-	t.Cleanup(func() { close(stop); unmount() })
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-b.Changes():
-			}
-			if p := b.Pending(); len(p) > 0 {
-				seen <- p[0].Questions
-				answer(p[0])
-				return
-			}
-		}
-	}()
+	var first sync.Once
+	interacttest.Serve(t, b, func(r *interact.Request) {
+		first.Do(func() {
+			seen <- r.Questions
+			answer(r)
+		})
+	})
 	return seen
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
@@ -26,26 +28,14 @@ func (r *recorded) record(d session.Data) error { r.events = append(r.events, d)
 // with answer, and returns the questions it was asked.
 func answerWith(t *testing.T, b *interact.Broker, answer interact.Answer) <-chan []interact.Question {
 	t.Helper()
-	unmount := b.Mount()
 	asked := make(chan []interact.Question, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			if p := b.Pending(); len(p) > 0 {
-				asked <- p[0].Questions
-				p[0].Answer([]interact.Answer{answer})
-				return
-			}
-			select {
-			case <-b.Changes():
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-done; unmount() })
+	var first sync.Once
+	interacttest.Serve(t, b, func(r *interact.Request) {
+		first.Do(func() {
+			asked <- r.Questions
+			r.Answer([]interact.Answer{answer})
+		})
+	})
 	return asked
 }
 

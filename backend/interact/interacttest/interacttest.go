@@ -1,0 +1,38 @@
+// Package interacttest stands in for a front door in tests: it settles a
+// broker's questions and approvals as the person at the screen would.
+package interacttest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/interact"
+)
+
+// Serve mounts b, as a front door does, and until the test ends calls
+// settle once for each request that becomes pending, in the order they
+// were made. settle answers or decides the request, or leaves it pending.
+func Serve(t testing.TB, b *interact.Broker, settle func(*interact.Request)) {
+	t.Helper()
+	unmount := b.Mount()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var last int64 // a settled request stays pending until its asker takes the answer
+		for {
+			for _, r := range b.Pending() {
+				if r.ID > last {
+					last = r.ID
+					settle(r)
+				}
+			}
+			select {
+			case <-b.Changes():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done; unmount() })
+}
