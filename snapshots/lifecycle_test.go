@@ -127,22 +127,22 @@ func TestResumeShowsTheScreenOfTheLiveSession(t *testing.T) {
 			session.StepEnd{Turn: 1, Step: 2, Timing: session.StepTiming{ModelWait: 300, Response: 200}},
 			session.TurnEnd{Turn: 1, Reason: session.StopCompleted}),
 		idle())
+	tt := wantResumedLikeLive(t, live, "All 10 packages pass.")
+	tt.Golden(t, "resume")
+}
+
+// wantResumedLikeLive draws the live events of a finished turn, then
+// starts the app again over their logged events, as a resumed session,
+// and fails unless it draws the same screen once both show want. It
+// returns the live terminal.
+func wantResumedLikeLive(t *testing.T, live []agent.Event, want string) *Term {
+	t.Helper()
 	f := NewFake(header())
 	tt := start(t, f, 100, 30)
 	f.Push(live...)
-	tt.WaitText(t, "All 10 packages pass.")
+	tt.WaitText(t, want)
 	tt.WaitGone(t, "esc to cancel")
-	tt.Golden(t, "resume")
 	liveScreen, _ := tt.Snapshot()
-
-	wantResumedScreen(t, live, liveScreen, "All 10 packages pass.")
-}
-
-// wantResumedScreen starts the app again over the logged events of live,
-// as a resumed session, and fails unless it draws liveScreen once it
-// shows want.
-func wantResumedScreen(t *testing.T, live []agent.Event, liveScreen, want string) {
-	t.Helper()
 	var history []session.Event
 	for _, e := range live {
 		if lg, ok := e.(agent.Logged); ok {
@@ -154,4 +154,5 @@ func wantResumedScreen(t *testing.T, live []agent.Event, liveScreen, want string
 	if got, _ := resumed.Snapshot(); got != liveScreen {
 		t.Errorf("want the resumed screen to equal the live one\nlive:\n%s\nresumed:\n%s", liveScreen, got)
 	}
+	return tt
 }

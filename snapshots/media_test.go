@@ -32,16 +32,11 @@ func TestResumeShowsAttachedImagesAndSubagentsAsLive(t *testing.T) {
 			session.StepEnd{Turn: 1, Step: 2},
 			session.TurnEnd{Turn: 1, Reason: session.StopCompleted}),
 		idle())
-	f := NewFake(header())
-	tt := start(t, f, 100, 30)
-	f.Push(live...)
-	tt.WaitText(t, "It is the parser.")
-	tt.WaitGone(t, "esc to cancel")
+	tt := wantResumedLikeLive(t, live, "It is the parser.")
 	liveScreen, _ := tt.Snapshot()
 	for _, want := range []string{"[image] shot.png · 47.1 KB · 1280×800", "2 steps · 1 tool call · 3.1k tokens · $0.0011"} {
 		if !strings.Contains(liveScreen, want) {
 			t.Errorf("want %q on screen, got\n%s", want, liveScreen)
 		}
 	}
-	wantResumedScreen(t, live, liveScreen, "It is the parser.")
 }
