@@ -34,11 +34,7 @@ func TestRunningCommandShowsItsOutputBeforeItEnds(t *testing.T) {
 // turn runs show above the editor; Esc cancels the turn and leaves both
 // in the editor instead of discarding them.
 func TestEscPutsQueuedMessagesBackInTheEditor(t *testing.T) {
-	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Working on it", 0), llmtest.Stall()))
-	r := start(t, setup{srv: srv})
-	r.waitIdle()
-	r.script(step{do: both(typed("do the thing"), key(vt.KeyEnter))})
-	r.waitStalled(srv)
+	r := startStalledTurn(t, llmtest.Text("Working on it", 0))
 	r.script(
 		step{want: []string{"Working on it"}, do: both(typed("also the README"), key(vt.KeyEnter))},
 		step{want: []string{"↳ also the README"}, do: both(typed("and the changelog"), key(vt.KeyTab))},

@@ -136,12 +136,19 @@ func (r *run) waitStalled(srv *llmtest.Server) {
 	}
 }
 
-func TestEscCancelsAStalledTurn(t *testing.T) {
-	srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Working on it", 0), llmtest.Stall()))
+// startStalledTurn starts tack, asks it to "do the thing", and returns
+// once the model's stream has sent parts and stalled.
+func startStalledTurn(t *testing.T, parts ...llmtest.Part) *run {
+	srv := llmtest.New(t, llmtest.Reply(append(parts, llmtest.Stall())...))
 	r := start(t, setup{srv: srv})
 	r.waitIdle()
 	r.script(step{do: both(typed("do the thing"), key(vt.KeyEnter))})
 	r.waitStalled(srv)
+	return r
+}
+
+func TestEscCancelsAStalledTurn(t *testing.T) {
+	r := startStalledTurn(t, llmtest.Text("Working on it", 0))
 	r.script(
 		step{want: []string{"Working on it", "esc to cancel"}, do: key(vt.KeyEscape)},
 		step{want: []string{"Turn cancelled."}},
@@ -153,11 +160,7 @@ func TestEscCancelsAStalledTurn(t *testing.T) {
 }
 
 func TestStreamedTextShowsWhileTheModelIsSlow(t *testing.T) {
-	srv := llmtest.New(t, llmtest.Reply(llmtest.Pace(150*time.Millisecond), llmtest.Text("Working on it", 0), llmtest.Stall()))
-	r := start(t, setup{srv: srv})
-	r.waitIdle()
-	r.script(step{do: both(typed("do the thing"), key(vt.KeyEnter))})
-	r.waitStalled(srv)
+	r := startStalledTurn(t, llmtest.Pace(150*time.Millisecond), llmtest.Text("Working on it", 0))
 	r.waitText("streamed text", "› do the thing", "Working on it")
 }
 
