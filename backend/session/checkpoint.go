@@ -6,7 +6,6 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -130,44 +129,6 @@ func (r *unwire) u32() uint32 {
 
 func (r *unwire) bool() bool { return r.uint() != 0 }
 
-// strs reads a count and as many strings, all kept in one allocation: a
-// list like the prompts is read whole and kept whole.
-func (r *unwire) strs() []string {
-	n := r.count()
-	if n == 0 || r.err != nil {
-		return nil
-	}
-	// Measure first, then copy the lengths' bodies into one string.
-	probe := unwire{b: r.b}
-	total := 0
-	for range n {
-		k := probe.count()
-		if probe.err != nil {
-			r.err = probe.err
-			return nil
-		}
-		total += k
-		probe.b = probe.b[k:]
-	}
-	var buf strings.Builder
-	buf.Grow(total)
-	ends := make([]int, n)
-	for i := range n {
-		k := r.count()
-		buf.Write(r.b[:k])
-		r.b = r.b[k:]
-		ends[i] = buf.Len()
-	}
-	all := buf.String()
-	out := make([]string, n)
-	start := 0
-	for i, end := range ends {
-		out[i] = all[start:end]
-		start = end
-	}
-	return out
-}
-
 func (r *unwire) usage() llm.Usage {
 	return llm.Usage{Input: int(r.int()), CacheRead: int(r.int()), Output: int(r.int()), Reasoning: int(r.int())}
 }
@@ -201,10 +162,7 @@ func encodeProjection(w *wire, p *Projection) {
 	w.bool(p.replaced)
 	w.str(p.title)
 	w.bool(p.modelTitle)
-	w.uint(uint64(len(p.prompts)))
-	for _, s := range p.prompts {
-		w.str(s)
-	}
+	encodePrompts(w, p)
 	w.str(p.lastAnswer)
 	names := slices.Sorted(maps.Keys(p.commands))
 	w.uint(uint64(len(names)))
@@ -245,7 +203,7 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	p.afterLast = int(r.uint())
 	p.sawAssistant, p.replaced = r.bool(), r.bool()
 	p.title, p.modelTitle = r.str(), r.bool()
-	p.prompts = r.strs()
+	p.olderPrompts = decodePromptList(r)
 	p.lastAnswer = r.str()
 	if n := r.count(); n > 0 {
 		p.commands = make(map[string]int, n)

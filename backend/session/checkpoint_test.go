@@ -60,9 +60,9 @@ func TestCheckpointRoundTripsEveryField(t *testing.T) {
 	p, _ := foldedEverything()
 	v := reflect.ValueOf(p).Elem()
 	for i := range v.NumField() {
-		// refs is how a copy is made; bulk and savedOld are how a
-		// checkpoint is read, broken why it could not be.
-		if name := v.Type().Field(i).Name; !slices.Contains([]string{"refs", "bulk", "broken", "savedOld"}, name) && v.Field(i).IsZero() {
+		// refs is how a copy is made; bulk, olderPrompts and savedOld are
+		// how a checkpoint is read, broken why it could not be.
+		if name := v.Type().Field(i).Name; !slices.Contains([]string{"refs", "bulk", "broken", "olderPrompts", "savedOld"}, name) && v.Field(i).IsZero() {
 			t.Errorf("want the fixture to set Projection.%s, so the checkpoint is seen to keep it; "+
 				"extend foldedEverything (and encodeProjection, if it does not write the field)", name)
 		}
@@ -75,7 +75,14 @@ func TestCheckpointRoundTripsEveryField(t *testing.T) {
 		t.Errorf("want the surface, turns and notes kept encoded until needed, got %d, %d and %d decoded",
 			len(got.surface.cur), len(got.turns.cur), len(got.turnNotes))
 	}
+	if got.olderPrompts == nil || len(got.prompts) != 0 {
+		t.Errorf("want the prompts kept encoded until listed, got %d decoded", len(got.prompts))
+	}
+	if want := promptTitle(p.prompts[0]); got.Title() != "Fix files" || promptTitle(got.olderPrompts.first()) != want {
+		t.Errorf("want the title and the first prompt (%q) read from the encoded prompts, got %q and %q", want, got.Title(), got.olderPrompts.first())
+	}
 	got.unpack()
+	got.unpackPrompts()
 	got.saved, got.savedOld = got.allSaved(), nil
 	if want := withoutBodies(p.Clone(true)); !reflect.DeepEqual(got, want) {
 		t.Errorf("want the checkpoint to read back as the projection written\nwant %+v\ngot  %+v", want, got)
@@ -121,10 +128,11 @@ func TestCheckpointKeepsAnUnneededBulkAsRead(t *testing.T) {
 	if !bytes.Equal(again, first) {
 		t.Errorf("want a copy of the read projection to write the same checkpoint (%d bytes), got %d bytes", len(first), len(again))
 	}
-	if got.bulk == nil {
-		t.Error("want the bulk still encoded after writing it")
+	if got.bulk == nil || got.olderPrompts == nil {
+		t.Error("want the bulk and the prompts still encoded after writing them")
 	}
 	got.unpack()
+	got.unpackPrompts()
 	if !bytes.Equal(encoded(got), first) {
 		t.Error("want the decoded bulk to write the same checkpoint again")
 	}

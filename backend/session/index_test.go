@@ -378,4 +378,22 @@ func TestRewindAfterOpeningThroughTheIndex(t *testing.T) {
 	if !reflect.DeepEqual(reopened.Turns(), want.Turns()) || !reflect.DeepEqual(reopened.SurfaceSeqs(), want.SurfaceSeqs()) {
 		t.Error("want the turns and the surface of the reopened log to be the fold's")
 	}
+	if !reflect.DeepEqual(live.Prompts(), want.Prompts()) {
+		t.Errorf("want the prompts of the checkpoint and the one after it, in order, got %q", live.Prompts())
+	}
+}
+
+// TestTitleFromTheFirstPromptThroughTheIndex: a session without a title
+// is named by its first prompt, which a projection read through the index
+// finds without listing the prompts.
+func TestTitleFromTheFirstPromptThroughTheIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	createLog(t, path, completedTurn(1, "a")...)
+	createLog(t, path+".2", append(completedTurn(1, "a"), completedTurn(2, "b")...)...)
+	for _, path := range []string{path, path + ".2"} {
+		p, _ := opened(t, path)
+		if got, want := p.Title(), rebuilt(t, path).Title(); got != want || want == "" || p.olderPrompts == nil {
+			t.Errorf("want the title %q from the encoded prompts, got %q", want, got)
+		}
+	}
 }

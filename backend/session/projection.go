@@ -108,6 +108,9 @@ type Projection struct {
 	title        string
 	modelTitle   bool
 	prompts      []string
+	// olderPrompts are those before prompts, still encoded, in a
+	// projection read from a checkpoint that has not listed them (bulk.go).
+	olderPrompts *promptList
 	lastAnswer   string
 	commands     map[string]int
 	model        string
@@ -543,6 +546,9 @@ func (p *Projection) Title() string {
 	if p.title != "" {
 		return p.title
 	}
+	if p.olderPrompts != nil {
+		return promptTitle(p.olderPrompts.first())
+	}
 	if len(p.prompts) > 0 {
 		return promptTitle(p.prompts[0])
 	}
@@ -554,7 +560,10 @@ func (p *Projection) ModelTitled() bool { return p.modelTitle }
 
 // Prompts are the texts the user typed (prompts and steering), in order.
 // The slice is shared and must not be modified.
-func (p *Projection) Prompts() []string { return p.prompts[:len(p.prompts):len(p.prompts)] }
+func (p *Projection) Prompts() []string {
+	p.unpackPrompts()
+	return p.prompts[:len(p.prompts):len(p.prompts)]
+}
 
 // LastAnswer is the text of the latest assistant message that has any,
 // else "".

@@ -282,7 +282,7 @@ func (p *Projection) notesOf(n int) *turnNotes {
 // notePrompt notes the latest prompt as turn's, if it has none.
 func (p *Projection) notePrompt(turn int) {
 	if n := p.notes(turn); n.prompt == 0 {
-		n.prompt = int32(len(p.prompts))
+		n.prompt = int32(p.promptCount())
 	}
 }
 
@@ -352,6 +352,7 @@ func (p *Projection) rewind(e Event, d Rewind) {
 // turns a rewind took back are not among them.
 func (p *Projection) Turns() []TurnPoint {
 	p.unpack()
+	p.unpackPrompts()
 	out := make([]TurnPoint, len(p.turns.cur))
 	for i, t := range p.turns.cur {
 		out[i] = TurnPoint{Turn: t.turn, Seq: t.seq, Time: t.time}
