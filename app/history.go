@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/overlays/historysearch"
 )
 
@@ -14,6 +15,21 @@ import (
 // (Backend.PromptHistory); when they arrive the search is rebuilt over all
 // of them and the keys typed into it meanwhile are replayed, so nothing
 // typed is lost.
+
+// recallMsg says a resumed session's prompts are listed, for the
+// editor's Up-arrow recall. A long session has tens of thousands; they are
+// listed in a command, off the first frame (loadRecall).
+type recallMsg struct{}
+
+// loadRecall lists the prompts of p, a copy of the model's projection
+// that shares their encoded form with it, so the model's own list is then
+// quick to take.
+func loadRecall(p *session.Projection) tea.Cmd {
+	return func() tea.Msg {
+		p.Prompts()
+		return recallMsg{}
+	}
+}
 
 // historyMsg carries the prompts of the workspace's other sessions,
 // newest first, for the search opened as load.

@@ -232,6 +232,8 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 		m.modelSet(msg)
 	case sessionsMsg:
 		m.sessionsLoaded(msg)
+	case recallMsg:
+		m.editor.SetHistory(m.proj.Prompts())
 	case historyMsg:
 		m.historyLoaded(msg)
 	case shellMsg:
@@ -291,8 +293,7 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	if len(msg.history.Recent) > 0 {
 		m.earlier.before = msg.history.Recent[0].Seq
 	}
-	m.editor.SetHistory(m.proj.Prompts())
-	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier()}
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier(), loadRecall(m.proj.ForDisplay())}
 	if m.opts.Prompt != "" {
 		cmds = append(cmds, m.submit(m.opts.Prompt))
 	}

@@ -123,3 +123,24 @@ func wantSameScreen(t *testing.T, where string, live, resumed *Model) {
 		t.Fatalf("%s: want the resumed screen styled as the live one", where)
 	}
 }
+
+// TestResumedSessionRecallsItsPromptsWithUp: the prompts of a resumed
+// session are listed off the first frame; once listed, Up in the editor
+// recalls them, the latest first.
+func TestResumedSessionRecallsItsPromptsWithUp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
+	if err := sessiontest.Write(path, h, 1_000, h.Created); err != nil {
+		t.Fatal(err)
+	}
+	r := resume(t, path)
+	defer r.close()
+	m := r.model
+	m.Update(loadRecall(m.proj.ForDisplay())())
+	for _, want := range []string{"Fix failing test 250 in the parser", "Fix failing test 249 in the parser"} {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyUp})
+		if got := m.editor.Value(); got != want {
+			t.Fatalf("want Up to recall %q, got %q", want, got)
+		}
+	}
+}
