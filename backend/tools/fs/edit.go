@@ -36,8 +36,8 @@ func (*Edit) Spec() tools.Spec {
 			"whitespace included, and occur exactly once unless replace_all is true. The file must have been read " +
 			"in this session and be unchanged on disk since. Line endings of CRLF files are kept.",
 		Schema: editSchema,
-		Guidance: "Use edit for targeted changes: copy old_string from the file as read, without the `N: ` line " +
-			"prefixes, with enough surrounding lines to be unique. Use replace_all to rename throughout a file. " +
+		Guidance: "Use edit for targeted changes: copy old_string from the file as read, without the line number and `→` " +
+			"read puts before each line, with enough surrounding lines to be unique. Use replace_all to rename throughout a file. " +
 			"If edit says the file changed on disk, read it again before retrying.",
 		Access: tools.AccessEdit,
 	}
@@ -73,7 +73,7 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	old, repl := matchLineEndings(before, *a.OldString, *a.NewString)
 	switch n := strings.Count(before, old); {
 	case n == 0 && hasLinePrefixes(*a.OldString):
-		return tools.Errorf("old_string was not found in %s; it seems to include the `N: ` line-number prefixes that read adds, which are not part of the file: copy the text after them", path)
+		return tools.Errorf("old_string was not found in %s; it seems to include the line numbers and `→` that read puts before each line, which are not part of the file: copy the text after the `→`", path)
 	case n == 0:
 		return tools.Errorf("old_string was not found in %s; read the file again and copy the exact text, including whitespace", path)
 	case n > 1 && !a.ReplaceAll:
@@ -130,8 +130,9 @@ func (e *Edit) current(path string) (string, tools.Result, bool) {
 	return string(content), tools.Result{}, true
 }
 
-// linePrefix is the "N: " that read puts before every line.
-var linePrefix = regexp.MustCompile(`^[0-9]+: `)
+// linePrefix is what read puts before every line: the number, right-
+// aligned, and an arrow (see window.format).
+var linePrefix = regexp.MustCompile(`^ *[0-9]+→`)
 
 // hasLinePrefixes reports whether every non-empty line of s starts like a
 // line of read's output, the usual reason a copied old_string is not found.

@@ -64,12 +64,15 @@ func TestEditRefusesMissingOldString(t *testing.T) {
 	wantError(t, r, "old_string was not found in "+p+"; read the file again and copy the exact text, including whitespace")
 }
 
+// TestEditWithReadLinePrefixesSaysToDropThem copies lines of read's own
+// output into old_string, as a model that forgets the prefix does.
 func TestEditWithReadLinePrefixesSaysToDropThem(t *testing.T) {
 	b := newBench(t)
-	p := b.file("f.txt", "alpha\nbeta\n")
-	b.readFirst("f.txt")
-	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "1: alpha\n2: beta", "new_string": "gamma"})
-	wantError(t, r, "old_string was not found in "+p+"; it seems to include the `N: ` line-number prefixes that read adds, which are not part of the file: copy the text after them")
+	p := b.file("f.txt", "alpha\n\nbeta\n")
+	shown := b.run(b.read, map[string]any{"file_path": "f.txt"}).Text
+	lines, _, _ := strings.Cut(shown, "\n\n(")
+	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": lines, "new_string": "gamma"})
+	wantError(t, r, "old_string was not found in "+p+"; it seems to include the line numbers and `→` that read puts before each line, which are not part of the file: copy the text after the `→`")
 }
 
 func TestEditRefusesInvalidUTF8PastTheReadSniff(t *testing.T) {
