@@ -61,6 +61,8 @@ func TestClaudeCodeTranscriptResultsHaveTheShapesModelsRead(t *testing.T) {
 				r.read(args)
 			case "Write":
 				r.write(args)
+			case "Edit":
+				r.edit(args)
 			case "Grep":
 				r.grep(args)
 			case "Glob":
@@ -72,7 +74,7 @@ func TestClaudeCodeTranscriptResultsHaveTheShapesModelsRead(t *testing.T) {
 			}
 		})
 	}
-	for _, tool := range []string{"Read", "Write", "Grep", "Glob", "Bash"} {
+	for _, tool := range []string{"Read", "Write", "Edit", "Grep", "Glob", "Bash"} {
 		if kinds[tool] == 0 {
 			t.Errorf("want the transcript to hold %s results, found none", tool)
 		}
@@ -114,10 +116,17 @@ type replay struct {
 	isError bool
 }
 
+// call runs tool in the workspace.
+func (r replay) call(tool tools.Tool, args json.RawMessage) tools.Result {
+	env := &tools.Env{SessionID: "replay", Cwd: r.ws, SpillDir: r.t.TempDir(), Record: noRecord}
+	return tool.Run(context.Background(), tools.Call{ID: "call_1", Args: args, Env: env, Sandbox: tools.Sandbox{Off: true}})
+}
+
+// run is call for the pair's own call: an error where Claude Code's was
+// one, a result where its was not.
 func (r replay) run(tool tools.Tool, args json.RawMessage) tools.Result {
 	r.t.Helper()
-	env := &tools.Env{SessionID: "replay", Cwd: r.ws, SpillDir: r.t.TempDir(), Record: noRecord}
-	res := tool.Run(context.Background(), tools.Call{ID: "call_1", Args: args, Env: env, Sandbox: tools.Sandbox{Off: true}})
+	res := r.call(tool, args)
 	if res.IsError != r.isError && tool.Spec().Name != "bash" {
 		r.t.Fatalf("want an error result %v as Claude Code's, got %v: %q", r.isError, res.IsError, res.Text)
 	}
@@ -152,7 +161,7 @@ func (r replay) read(args json.RawMessage) {
 		Offset   int    `json:"offset"`
 	}
 	unmarshal(r.t, args, &a)
-	read := fs.New(fs.NewTracker())[0]
+	read := fsTool(0)
 	if r.isError {
 		r.readError(read, args, a.FilePath)
 		return
@@ -203,8 +212,58 @@ func (r replay) readError(read tools.Tool, args json.RawMessage, path string) {
 
 // write expects Claude Code's sentence for a new file, word for word.
 func (r replay) write(args json.RawMessage) {
-	if res := r.run(fs.New(fs.NewTracker())[1], args); res.Text != r.want {
+	if res := r.run(fsTool(1), args); res.Text != r.want {
 		r.t.Errorf("want %q, got %q", r.want, res.Text)
+	}
+}
+
+// edit puts old_string in a file (twice where Claude Code found it twice,
+// or not at all where it found none), reads the file first unless Claude
+// Code refused for want of a read, and expects Claude Code's answer: its
+// sentences for a change word for word, except that tack leaves out the
+// numbered snippet of the changed lines older versions add after "has
+// been updated" (newer ones answer as tack does), and its refusals in
+// tack's words with the same reason.
+func (r replay) edit(args json.RawMessage) {
+	var a struct {
+		FilePath   string `json:"file_path"`
+		OldString  string `json:"old_string"`
+		ReplaceAll bool   `json:"replace_all"`
+	}
+	unmarshal(r.t, args, &a)
+	read, edit := fsTool(0), fsTool(2)
+	content, reason := "before\n"+a.OldString+"\nafter\n", ""
+	switch {
+	case strings.Contains(r.want, "Found 2 matches"):
+		content, reason = content+a.OldString+"\n", "matches 2 places"
+	case strings.Contains(r.want, "String to replace not found"):
+		content, reason = "before\nafter\n", "was not found"
+	case strings.Contains(r.want, "has not been read yet"):
+		reason = "has not been read"
+	case a.ReplaceAll:
+		content += a.OldString + "\n"
+	}
+	r.put(a.FilePath, content)
+	if reason != "has not been read" {
+		if res := r.call(read, json.RawMessage(`{"file_path":`+strconv.Quote(a.FilePath)+`}`)); res.IsError {
+			r.t.Fatalf("want the file read first, got %q", res.Text)
+		}
+	}
+	res := r.run(edit, args)
+	switch {
+	case reason != "":
+		if !strings.Contains(res.Text, reason) {
+			r.t.Errorf("want the refusal to say %q, as Claude Code's %q does, got %q", reason, r.want, res.Text)
+		}
+	case a.ReplaceAll:
+		if res.Text != r.want {
+			r.t.Errorf("want %q, got %q", r.want, res.Text)
+		}
+	default:
+		sentence, _, _ := strings.Cut(r.want, " Here's the result of running `cat -n` on a snippet of the edited file:")
+		if want := strings.TrimSuffix(sentence, ".") + " successfully."; res.Text != want {
+			r.t.Errorf("want %q, got %q", want, res.Text)
+		}
 	}
 }
 
@@ -377,3 +436,9 @@ func unmarshal(t *testing.T, raw json.RawMessage, v any) {
 }
 
 func noRecord(session.Data) error { return nil }
+
+// fsTools are read, write and edit over one tracker, so an edit knows the
+// read before it; every replay has a workspace of its own.
+var fsTools = fs.New(fs.NewTracker())
+
+func fsTool(i int) tools.Tool { return fsTools[i] }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
@@ -83,7 +84,9 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	text := fmt.Sprintf("The file %s has been updated successfully.", path)
 	if a.ReplaceAll {
 		after = strings.ReplaceAll(before, old, repl)
-		text = fmt.Sprintf("The file %s has been updated. All occurrences were successfully replaced.", path)
+		// Claude Code's sentence, which quotes both strings (clipped here).
+		text = fmt.Sprintf("The file %s has been updated. All occurrences of '%s' were successfully replaced with '%s'.",
+			path, clipQuoted(*a.OldString), clipQuoted(*a.NewString))
 	}
 	if err := writeObserved(e.tracker, path, []byte(after)); err != nil {
 		return tools.Errorf("cannot edit %q: %v", path, err)
@@ -128,6 +131,16 @@ func (e *Edit) current(path string) (string, tools.Result, bool) {
 		return "", policyError(err), false
 	}
 	return string(content), tools.Result{}, true
+}
+
+// maxQuoted bounds a string quoted back in replace_all's sentence.
+const maxQuoted = 80
+
+func clipQuoted(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoted {
+		return s
+	}
+	return string([]rune(s)[:maxQuoted]) + "…"
 }
 
 // linePrefix is what read puts before every line: the number, right-
