@@ -69,9 +69,12 @@ type Config struct {
 	// Checkpoints, when set, takes a checkpoint of the workspace before
 	// every turn and around each step's edits and commands.
 	Checkpoints Checkpoints
-	Retention   Retention
-	Cwd         string
-	SpillDir    string
+	// PrimeAfter is how long the store's priming waits after the agent
+	// starts (at once when zero), to leave the front door its first frame.
+	PrimeAfter time.Duration
+	Retention  Retention
+	Cwd        string
+	SpillDir   string
 	// Images keeps the session's images; nil sends none (mentions stay
 	// text, read refuses image files).
 	Images *images.Store

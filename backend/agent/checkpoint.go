@@ -100,6 +100,15 @@ func (a *Agent) primeCheckpoints(ctx context.Context) {
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
+		if a.cfg.PrimeAfter > 0 {
+			wait := time.NewTimer(a.cfg.PrimeAfter)
+			defer wait.Stop()
+			select {
+			case <-wait.C:
+			case <-ctx.Done():
+				return
+			}
+		}
 		ctx, cancel := context.WithTimeout(ctx, checkpointTimeout)
 		defer cancel()
 		_ = store.Prime(ctx)

@@ -112,6 +112,15 @@ func Settings(o Options) (config.File, func(string) string, error) {
 	return cfg, config.Env(o.Getenv, creds), nil
 }
 
+// firstFrameRoom is how long the session's background start-up work (MCP
+// servers, the sandbox helper, priming the checkpoint store) waits, so the
+// front door draws its first frame before other processes compete with it
+// for the CPU: on a loaded 2-core machine, five MCP servers started at once
+// cost the first frame 80–100 ms, and the helper (a second tack process
+// initialising its packages) and the store's git processes 30–45% of it
+// (docs/perf.md).
+const firstFrameRoom = 150 * time.Millisecond
+
 // Open launches a session. A missing API key is an *llm.Error of kind
 // ErrNoCredentials, returned before anything is written.
 func Open(o Options) (*Session, error) {
@@ -210,7 +219,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
 		Images:      images.NewStore(session.ImageDir(s.Log.Path())),
 		RefineTitle: true, CompactAt: cfg.CompactAt,
-		Checkpoints: ckpts, Retention: agent.Retention{Turns: cfg.Checkpoints.Turns(), Days: cfg.Checkpoints.Days()},
+		Checkpoints: ckpts, PrimeAfter: firstFrameRoom, Retention: agent.Retention{Turns: cfg.Checkpoints.Turns(), Days: cfg.Checkpoints.Days()},
 	})
 	s.closers = append(s.closers, s.Agent.Close)
 	if hookRunner != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
@@ -14,11 +13,6 @@ import (
 	"github.com/tack-agent/tack/backend/tools/bash"
 	"github.com/tack-agent/tack/backend/trust"
 )
-
-// mcpStartAfter leaves the front door its first frame before the servers
-// start: measured with five servers on a loaded 2-core machine, starting
-// them at once cost the first frame about 80-100 ms (docs in README).
-const mcpStartAfter = 150 * time.Millisecond
 
 // startMCP makes the session's MCP servers from the config file's
 // [mcp_servers] tables and the project's .mcp.json (a server of the same
@@ -60,7 +54,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		Environ:  bash.WithoutProviderSecrets(o.Environ),
 		SpillDir: filepath.Join(o.Home, "spill", s.Log.Header().ID),
 		Version:  o.Version, HTTPClient: o.HTTPClient,
-		StartAfter: mcpStartAfter,
+		StartAfter: firstFrameRoom,
 	})
 	registry.AddSource(s.MCP)
 	s.closers = append(s.closers, s.MCP.Close)

@@ -3,6 +3,7 @@ package launch
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
@@ -41,8 +42,9 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func
 
 // announceSandbox tells the user once, as the session starts, that there is
 // no sandbox (and what tack does instead), or that full-access runs without
-// it; then starts the default helper in the background, so the first
-// command does not wait for it.
+// it; then, once the front door had room for its first frame, starts the
+// default helper in the background, so the first command does not wait for
+// it.
 func (s *Session) announceSandbox(mode permission.Mode) {
 	if st := s.Sandbox.Status(); !st.Active {
 		s.notify(noSandboxNotice(st.Reason))
@@ -50,7 +52,9 @@ func (s *Session) announceSandbox(mode permission.Mode) {
 	if w := mode.Warning(); w != "" {
 		s.notify(w)
 	}
-	s.Sandbox.Prewarm()
+	prewarm := time.AfterFunc(firstFrameRoom, s.Sandbox.Prewarm)
+	// Before the sandbox closes: no helper starts after it closed.
+	s.closers = append(s.closers, func() { prewarm.Stop() })
 }
 
 // notify shows text to the user as a warning, once the agent exists.
