@@ -34,8 +34,9 @@ var networkSigns = []string{
 	"dial tcp: lookup", "Failed to establish a new connection", "nodename nor servname provided",
 }
 
-// writeSigns are what programs print when a write is refused.
-var writeSigns = []string{"Permission denied", "Read-only file system", "Operation not permitted"}
+// writeSigns are what programs print when a write is refused; "Device or
+// resource busy" is a rename onto a protected file, which is a mount point.
+var writeSigns = []string{"Permission denied", "Read-only file system", "Operation not permitted", "Device or resource busy"}
 
 // Refusal reads output (stdout and stderr of a command that failed, run
 // in workdir under c) for signs of the sandbox refusing it something.
@@ -87,7 +88,8 @@ func hasAny(s string, signs []string) bool {
 }
 
 // pathsIn finds the file names an error line mentions: quoted names
-// ('x', "x", `x') and bare absolute paths, made absolute against workdir.
+// ('x', "x", `x'), bare absolute paths and the name just before the error,
+// made absolute against workdir.
 func pathsIn(line, workdir string) []string {
 	var out []string
 	add := func(p string) {
@@ -122,6 +124,22 @@ func pathsIn(line, workdir string) []string {
 	for _, f := range strings.Fields(line) {
 		if strings.HasPrefix(f, "/") {
 			add(f)
+		}
+	}
+	// "bash: line 1: ../x: Permission denied", "could not write config
+	// file .git/config: Device or resource busy": the name just before the
+	// error.
+	for _, sign := range writeSigns {
+		i := strings.Index(line, ": "+sign)
+		if i <= 0 {
+			continue
+		}
+		seg := line[:i]
+		if j := strings.LastIndex(seg, ": "); j >= 0 {
+			seg = seg[j+2:]
+		}
+		if f := strings.Fields(seg); len(f) > 0 {
+			add(f[len(f)-1])
 		}
 	}
 	return out
