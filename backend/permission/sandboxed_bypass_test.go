@@ -85,7 +85,9 @@ func bypassTable() []bypass {
 		unhidden(`echo 'touch OUT' >> ~/.bashrc`, writes, ""),
 		unhidden(`echo 'touch OUT' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`, writes, ""),
 		unhidden(`git config core.fsmonitor 'touch OUT #'`, writes, "git"),
-		unhidden(`cat /proc/$PPID/environ`, reads, ""),
+		// /proc/$PPID/environ, and on up: an unconfined command's parent is
+		// the supervisor, whose environment is empty; tack is one above.
+		unhidden(`p=$PPID; while [ "$p" -gt 0 ]; do cat /proc/$p/environ; p=$(cut -d' ' -f4 /proc/$p/stat); done`, reads, ""),
 		unhidden(`cat /proc/TESTPID/environ`, reads, ""),
 		unhidden(`cat "$TACK_HOME/credentials"`, reads, ""),
 		unhidden(`ls $(( '$(cat "$TACK_HOME/credentials" >&2)' ))`, reads, ""),

@@ -19,16 +19,32 @@ const readyTimeout = 60 * time.Second
 
 // platform holds the helpers of a session, one per kind of confinement.
 type platform struct {
-	mu    sync.Mutex
-	slots map[Confinement]*slot
+	mu     sync.Mutex
+	slots  map[helperKind]*slot
+	closed bool
+	// noSupervisor is why the supervisor of unconfined commands could not
+	// start; it is not tried again.
+	noSupervisor error
 }
 
-// slot is the helper serving one kind of confinement. Its mutex is held
-// while a helper starts, so concurrent commands wait for the same one.
+// helperKind is what a helper's commands get: a confinement, or none at
+// all (the supervisor of unconfined commands).
+type helperKind struct {
+	Confinement
+	unconfined bool
+}
+
+// slot is the helper serving one kind. Its mutex is held while a helper
+// starts, so concurrent commands wait for the same one; h is written with
+// the platform's mutex held too, so that Close sees every helper without
+// waiting for one that is starting.
 type slot struct {
 	mu sync.Mutex
 	h  *helperProc
 }
+
+// errClosed refuses commands once the session's sandbox is closed.
+var errClosed = errors.New("the sandbox is closed: the session is ending")
 
 // probe checks what can be checked without starting a helper: Landlock, and
 // that this process may create the namespaces (a quick fork and exec of
@@ -49,7 +65,7 @@ func probeNamespaces() error {
 		return nil // the helper's own start will tell
 	}
 	cmd := exec.Command(path)
-	cmd.SysProcAttr = helperAttr(Confinement{})
+	cmd.SysProcAttr = helperAttr(helperKind{})
 	cmd.SysProcAttr.AmbientCaps = nil
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("cannot create user namespaces (%v); a container or kernel setting forbids them", err)
@@ -61,7 +77,13 @@ func probeNamespaces() error {
 // runs as, with the capabilities it needs to build the sandbox, in its own
 // process group (the terminal's Ctrl+C is not its business), killed when
 // tack dies.
-func helperAttr(c Confinement) *syscall.SysProcAttr {
+func helperAttr(k helperKind) *syscall.SysProcAttr {
+	if k.unconfined {
+		// No parent-death signal: the supervisor must outlive tack by the
+		// moment it takes to end what tack's commands left behind.
+		return &syscall.SysProcAttr{Setpgid: true}
+	}
+	c := k.Confinement
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC)
 	if !c.Network {
 		flags |= syscall.CLONE_NEWNET
@@ -98,18 +120,21 @@ func (s *Sandbox) Prewarm() {
 	}()
 }
 
-// Close ends every helper, and with them every command still running.
+// Close ends every helper, and with them every command still running. It
+// does not wait for a helper that is still starting: that one ends as soon
+// as it is ready.
 func (s *Sandbox) Close() {
 	s.p.mu.Lock()
-	slots := s.p.slots
-	s.p.slots = nil
-	s.p.mu.Unlock()
-	for _, sl := range slots {
-		sl.mu.Lock()
+	s.p.closed = true
+	var running []*helperProc
+	for _, sl := range s.p.slots {
 		if sl.h != nil {
-			sl.h.close()
+			running = append(running, sl.h)
 		}
-		sl.mu.Unlock()
+	}
+	s.p.mu.Unlock()
+	for _, h := range running {
+		h.close()
 	}
 }
 
@@ -121,21 +146,59 @@ func (s *Sandbox) start(c Command) (Process, error) {
 	return h.run(c)
 }
 
-// helper is the running helper for c, started (or restarted, when what the
-// sandbox must protect has changed, say by a git init) as needed.
-func (s *Sandbox) helper(c Confinement) (*helperProc, error) {
+// StartUnconfined runs c without any confinement (full-access, or a
+// command the user let out of the sandbox), under a supervisor that is
+// the subreaper of everything c starts: when tack dies, however it dies,
+// the supervisor kills every process c left behind, including those that
+// left its process group. It needs no sandbox; it fails only when the
+// supervisor cannot start, and the caller may then start c itself.
+func (s *Sandbox) StartUnconfined(c Command) (Process, error) {
 	s.p.mu.Lock()
-	if s.p.slots == nil {
-		s.p.slots = map[Confinement]*slot{}
+	err := s.p.noSupervisor
+	s.p.mu.Unlock()
+	if err != nil {
+		return nil, err
 	}
-	sl := s.p.slots[c]
+	h, err := s.helperOf(helperKind{unconfined: true})
+	if err != nil {
+		if errors.Is(err, errClosed) {
+			return nil, err
+		}
+		s.p.mu.Lock()
+		s.p.noSupervisor = err
+		s.p.mu.Unlock()
+		return nil, err
+	}
+	return h.run(c)
+}
+
+// helper is the running helper for c.
+func (s *Sandbox) helper(c Confinement) (*helperProc, error) {
+	return s.helperOf(helperKind{Confinement: c})
+}
+
+// helperOf is the running helper of kind k, started (or restarted, when
+// what the sandbox must protect has changed, say by a git init) as needed.
+func (s *Sandbox) helperOf(k helperKind) (*helperProc, error) {
+	s.p.mu.Lock()
+	if s.p.closed {
+		s.p.mu.Unlock()
+		return nil, errClosed
+	}
+	if s.p.slots == nil {
+		s.p.slots = map[helperKind]*slot{}
+	}
+	sl := s.p.slots[k]
 	if sl == nil {
 		sl = &slot{}
-		s.p.slots[c] = sl
+		s.p.slots[k] = sl
 	}
 	s.p.mu.Unlock()
 
-	layout := s.Layout()
+	var layout Layout
+	if !k.unconfined {
+		layout = s.Layout()
+	}
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	if sl.h != nil && sl.h.alive() && sameLayout(sl.h.layout, layout) {
@@ -143,19 +206,35 @@ func (s *Sandbox) helper(c Confinement) (*helperProc, error) {
 	}
 	if sl.h != nil {
 		sl.h.retire()
-		sl.h = nil
+		s.setHelper(sl, nil)
 	}
-	h, err := startHelper(s.opts.Executable, layout, c)
+	h, err := startHelper(s.opts.Executable, layout, k)
 	if err != nil {
 		var se *setupError
-		if errors.As(err, &se) {
+		if errors.As(err, &se) && !k.unconfined {
 			s.fail(se.Error())
 		}
 		return nil, err
 	}
-	s.setMechanism(h.mechanism)
-	sl.h = h
+	if !s.setHelper(sl, h) {
+		h.close()
+		return nil, errClosed
+	}
+	if !k.unconfined {
+		s.setMechanism(h.mechanism)
+	}
 	return h, nil
+}
+
+// setHelper records h as sl's helper, unless the sandbox was closed.
+func (s *Sandbox) setHelper(sl *slot, h *helperProc) bool {
+	s.p.mu.Lock()
+	defer s.p.mu.Unlock()
+	if s.p.closed && h != nil {
+		return false
+	}
+	sl.h = h
+	return true
 }
 
 func sameLayout(a, b Layout) bool {
@@ -188,7 +267,7 @@ type helperProc struct {
 }
 
 // startHelper starts the helper and waits until it has built its sandbox.
-func startHelper(exe string, l Layout, c Confinement) (*helperProc, error) {
+func startHelper(exe string, l Layout, k helperKind) (*helperProc, error) {
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
@@ -205,7 +284,7 @@ func startHelper(exe string, l Layout, c Confinement) (*helperProc, error) {
 	h.cmd.Env = []string{}
 	h.cmd.ExtraFiles = []*os.File{theirs}
 	h.cmd.Stderr = h.stderr
-	h.cmd.SysProcAttr = helperAttr(c)
+	h.cmd.SysProcAttr = helperAttr(k)
 	err = h.cmd.Start()
 	theirs.Close()
 	if err != nil {
@@ -216,7 +295,7 @@ func startHelper(exe string, l Layout, c Confinement) (*helperProc, error) {
 		h.kill()
 		return nil, err
 	}
-	if err := h.handshake(l, c); err != nil {
+	if err := h.handshake(setup{Layout: l, Confinement: k.Confinement, Unconfined: k.unconfined}); err != nil {
 		h.kill()
 		return nil, err
 	}
@@ -225,8 +304,8 @@ func startHelper(exe string, l Layout, c Confinement) (*helperProc, error) {
 }
 
 // handshake sends the setup and waits for the helper to be ready.
-func (h *helperProc) handshake(l Layout, c Confinement) error {
-	if err := h.c.send(request{Op: "setup", Setup: &setup{Layout: l, Confinement: c}}); err != nil {
+func (h *helperProc) handshake(su setup) error {
+	if err := h.c.send(request{Op: "setup", Setup: &su}); err != nil {
 		return &setupError{"the sandbox helper did not take its setup: " + err.Error()}
 	}
 	got := make(chan error, 1)

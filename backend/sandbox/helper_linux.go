@@ -6,8 +6,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Why a long-lived helper. Go cannot run code between fork and exec, so the
@@ -28,6 +32,13 @@ import (
 // death closes it (and sends the helper SIGKILL as its parent-death
 // signal), so no command outlives tack. A command's processes are its own
 // session and process group, which tack signals through the helper.
+//
+// Unconfined commands (full-access, or let out of the sandbox) have a
+// helper too, the supervisor: no namespaces and no sandbox, but the child
+// subreaper of everything its commands start, so that a process that
+// leaves its group or whose parent exits is still its descendant. When
+// tack dies the socket closes, and the supervisor kills every descendant
+// before it exits.
 
 // helperSocket is the descriptor the helper talks to tack on.
 const helperSocket = 3
@@ -45,7 +56,12 @@ func serveHelper() int {
 		fmt.Fprintln(os.Stderr, "sandbox helper: no setup request")
 		return 1
 	}
-	mechanism, err := confine(*req.Setup)
+	mechanism, err := "none", error(nil)
+	if req.Setup.Unconfined {
+		err = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	} else {
+		mechanism, err = confine(*req.Setup)
+	}
 	if err != nil {
 		_ = c.send(reply{Op: "failed", Error: err.Error()})
 		return 1
@@ -55,6 +71,7 @@ func serveHelper() int {
 		return 1
 	}
 	h.serve()
+	endDescendants()
 	return 0
 }
 
@@ -116,6 +133,7 @@ func (h *helper) reply(r reply) {
 func (h *helper) serve() {
 	chld := make(chan os.Signal, 16)
 	signal.Notify(chld, syscall.SIGCHLD)
+	defer signal.Stop(chld)
 	go func() {
 		for range chld {
 			h.reap()
@@ -218,4 +236,44 @@ func (h *helper) reap() {
 		}
 		h.reply(r)
 	}
+}
+
+// endDescendants kills every process below this one, and reaps them. A
+// killed process's children are re-parented to this one (PID 1 of a
+// namespace, or a child subreaper), so each round kills what the last one
+// uncovered, until no child is left.
+func endDescendants() {
+	for {
+		for _, pid := range children() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		if _, err := syscall.Wait4(-1, nil, 0, nil); errors.Is(err, syscall.ECHILD) {
+			return
+		}
+	}
+}
+
+// children are the live processes whose parent is this one.
+func children() []int {
+	self := os.Getpid()
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The fields after the command name, which may hold spaces and
+		// parentheses: state, then the parent's pid.
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 && f[0] != "Z" && f[1] == strconv.Itoa(self) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

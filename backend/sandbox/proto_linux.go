@@ -36,6 +36,9 @@ type request struct {
 type setup struct {
 	Layout      Layout      `json:"layout"`
 	Confinement Confinement `json:"confinement"`
+	// Unconfined makes a supervisor instead: no sandbox, only the
+	// guarantee that the commands die with tack.
+	Unconfined bool `json:"unconfined,omitempty"`
 }
 
 // reply is what the helper tells tack.

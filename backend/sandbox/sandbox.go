@@ -8,10 +8,11 @@
 // On Linux the confinement is a helper process in fresh user, mount, PID,
 // IPC and network namespaces with Landlock and a seccomp filter (see
 // helper_linux.go for why it is a long-lived helper); on macOS it is a
-// sandbox-exec profile per command. Elsewhere, or where the kernel forbids
-// it, Status says why there is no sandbox and Start refuses: the caller
-// must then ask the user before running anything, never run silently
-// unconfined.
+// sandbox-exec profile per command. Unconfined commands get a supervisor
+// on Linux that kills what they leave behind when tack dies. Elsewhere, or
+// where the kernel forbids it, Status says why there is no sandbox and
+// Start refuses: the caller must then ask the user before running
+// anything, never run silently unconfined.
 package sandbox
 
 import (

@@ -63,3 +63,9 @@ func (seatbeltProcess) Release() {}
 
 // serveHelper has nothing to serve: no helper is started here.
 func serveHelper() int { return 1 }
+
+// StartUnconfined has no supervisor to offer here: macOS has no child
+// subreaper, and the caller starts the command itself.
+func (s *Sandbox) StartUnconfined(Command) (Process, error) {
+	return nil, errors.New("no supervisor for unconfined commands on macOS")
+}

@@ -28,8 +28,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// doomedParentEnv makes the test binary a stand-in for tack that starts a
-// sandboxed sleep and waits to be killed.
+// doomedParentEnv makes the test binary a stand-in for tack that starts,
+// sandboxed and unconfined, a sleep in the command's group and one in a
+// session of its own, and waits to be killed.
 const doomedParentEnv = "TACK_SANDBOX_TEST_DOOMED_PARENT"
 
 func doomedParent(duration string) {
@@ -37,10 +38,13 @@ func doomedParent(duration string) {
 	sb := New(Options{Workspace: dir, TempDir: dir})
 	bash, _ := exec.LookPath("bash")
 	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if _, err := sb.Start(Command{Path: bash, Args: []string{"bash", "-c", "sleep " + duration + " & wait"}, Dir: dir,
-		Env: []string{"PATH=" + os.Getenv("PATH")}, Stdout: devnull, Stderr: devnull}); err != nil {
-		fmt.Println("error:", err)
-		os.Exit(1)
+	for i, start := range []func(Command) (Process, error){sb.Start, sb.StartUnconfined} {
+		script := fmt.Sprintf("sleep %[1]s%[2]d1 & setsid sleep %[1]s%[2]d2 & wait", duration, i)
+		if _, err := start(Command{Path: bash, Args: []string{"bash", "-c", script}, Dir: dir,
+			Env: []string{"PATH=" + os.Getenv("PATH")}, Stdout: devnull, Stderr: devnull}); err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
 	}
 	fmt.Println("started")
 	select {}
@@ -349,6 +353,9 @@ func BenchmarkSandbox(b *testing.B) {
 	})
 }
 
+// TestCommandsDieWhenTackIsKilled kills a stand-in for tack with SIGKILL:
+// the sandboxed and the unconfined commands it started die too, with the
+// processes that left their group.
 func TestCommandsDieWhenTackIsKilled(t *testing.T) {
 	requireSandbox(t, newWorld(t).sb)
 	duration := fmt.Sprintf("%d.%d", 1000+os.Getpid()%1000, time.Now().UnixNano()%1_000_000)
@@ -367,12 +374,17 @@ func TestCommandsDieWhenTackIsKilled(t *testing.T) {
 		parent.Wait()
 		t.Fatalf("want the stand-in to start a sandboxed sleep, got %q", line)
 	}
-	sleep := waitForProcess(t, "sleep\x00"+duration+"\x00")
+	var sleeps []int
+	for _, suffix := range []string{"01", "02", "11", "12"} {
+		sleeps = append(sleeps, waitForProcess(t, "sleep\x00"+duration+suffix+"\x00"))
+	}
 	if err := parent.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	parent.Wait()
-	waitForExit(t, sleep)
+	for _, fd := range sleeps {
+		waitForExit(t, fd)
+	}
 }
 
 // waitForProcess finds the process whose command line is cmdline, opened as
@@ -432,5 +444,29 @@ func TestCommandsMaySignalEachOther(t *testing.T) {
 	}
 	if e := victim.Wait(); e.Signal != syscall.SIGTERM {
 		t.Fatalf("want the victim dead by SIGTERM, got %+v", e)
+	}
+}
+
+// A session that ends while its helper is still starting (Prewarm has
+// just begun) does not wait for it: Close returns at once, and the helper
+// that comes up afterwards is closed instead of kept.
+func TestCloseDoesNotWaitForAHelperStillStarting(t *testing.T) {
+	sb := New(Options{Workspace: t.TempDir()})
+	sl := &slot{}
+	sb.p.slots = map[helperKind]*slot{{}: sl}
+	sl.mu.Lock() // as helperOf holds it while a helper starts
+	closed := make(chan struct{})
+	go func() { sb.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(time.Minute):
+		t.Fatal("want Close to return while a helper is starting, it waits for it")
+	}
+	if sb.setHelper(sl, &helperProc{}) {
+		t.Fatal("want a helper that came up after Close refused")
+	}
+	sl.mu.Unlock()
+	if _, err := sb.helper(Confinement{}); !errors.Is(err, errClosed) {
+		t.Fatalf("want no helper started after Close, got %v", err)
 	}
 }

@@ -25,3 +25,8 @@ func (s *Sandbox) start(Command) (Process, error) {
 
 // serveHelper has nothing to serve: no helper is started here.
 func serveHelper() int { return 1 }
+
+// StartUnconfined has no supervisor to offer here.
+func (s *Sandbox) StartUnconfined(Command) (Process, error) {
+	return nil, errors.New("no supervisor for unconfined commands on " + runtime.GOOS)
+}

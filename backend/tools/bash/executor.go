@@ -21,6 +21,12 @@ type Confiner interface {
 	Start(c sandbox.Command) (sandbox.Process, error)
 }
 
+// Supervisor starts commands without a sandbox such that everything they
+// start dies with tack; *sandbox.Sandbox is one, where the system allows.
+type Supervisor interface {
+	StartUnconfined(c sandbox.Command) (sandbox.Process, error)
+}
+
 // Spec is one command to run.
 type Spec struct {
 	// Command is passed to `bash -c`.

@@ -72,19 +72,20 @@ func (l Local) Start(spec Spec) (Process, error) {
 		closeAll(outR, outW)
 		return nil, fmt.Errorf("make stderr pipe: %w", err)
 	}
+	c := sandbox.Command{
+		Path: path, Args: []string{filepath.Base(path), "-c", spec.Command}, Dir: spec.Workdir, Env: env,
+		Stdout: outW, Stderr: errW,
+		Confinement: sandbox.Confinement{ReadOnly: spec.Sandbox.ReadOnly, Network: spec.Sandbox.Network},
+	}
 	var sh shell
 	switch {
 	case spec.Sandbox.Off:
-		sh, err = startDirect(path, spec, env, outW, errW)
+		sh, err = l.startUnconfined(c)
 	case l.Sandbox == nil:
 		err = errNoSandbox
 	default:
 		var p sandbox.Process
-		p, err = l.Sandbox.Start(sandbox.Command{
-			Path: path, Args: []string{filepath.Base(path), "-c", spec.Command}, Dir: spec.Workdir, Env: env,
-			Stdout: outW, Stderr: errW,
-			Confinement: sandbox.Confinement{ReadOnly: spec.Sandbox.ReadOnly, Network: spec.Sandbox.Network},
-		})
+		p, err = l.Sandbox.Start(c)
 		sh = confined{p}
 	}
 	closeAll(outW, errW)
@@ -122,15 +123,27 @@ type shell interface {
 	release()
 }
 
+// startUnconfined starts c outside the sandbox under the supervisor, so
+// that what it leaves behind dies with tack; where there is none, it
+// starts c itself.
+func (l Local) startUnconfined(c sandbox.Command) (shell, error) {
+	if sup, ok := l.Sandbox.(Supervisor); ok {
+		if p, err := sup.StartUnconfined(c); err == nil {
+			return confined{p}, nil
+		}
+	}
+	return startDirect(c)
+}
+
 // direct is a shell started without a sandbox, leading its own group.
 type direct struct{ cmd *exec.Cmd }
 
-func startDirect(path string, spec Spec, env []string, stdout, stderr *os.File) (shell, error) {
-	cmd := exec.Command(path, "-c", spec.Command)
-	cmd.Args[0] = filepath.Base(path)
-	cmd.Dir = spec.Workdir
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+func startDirect(c sandbox.Command) (shell, error) {
+	cmd := exec.Command(c.Path, c.Args[1:]...)
+	cmd.Args[0] = c.Args[0]
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
 	cmd.SysProcAttr = directAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, err
