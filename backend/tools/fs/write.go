@@ -133,11 +133,20 @@ func policyError(err error) tools.Result {
 	return r
 }
 
-// writeObserved writes content to path and records the new version, so
-// the session may change the file again without reading it back.
+// writeObserved writes content to path, atomically, and records the new
+// version, so the session may change the file again without reading it
+// back.
 func writeObserved(t *Tracker, path string, content []byte) error {
-	if err := os.WriteFile(path, content, 0o644); err != nil {
-		return errors.Unwrap(err)
+	if err := writeAtomic(path, content); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			return le.Err
+		}
+		return err
 	}
 	info, err := os.Stat(path)
 	if err != nil {
