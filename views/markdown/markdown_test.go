@@ -118,3 +118,30 @@ func TestRenderOnALightBackgroundAvoidsColoursThatVanishOnWhite(t *testing.T) {
 		t.Fatalf("want the same text on both backgrounds, got\n%s\nand\n%s", ansi.Strip(dark), ansi.Strip(light))
 	}
 }
+
+func TestHeadingsShowWithoutTheirMarkersInColour(t *testing.T) {
+	src := "# Title\n\n## Steps\n\n### Detail\n\ntext"
+	lines := New(Options{Colour: true}).Render(src, 60)
+	for _, want := range []string{"Title", "Steps", "Detail"} {
+		found := false
+		for _, l := range lines {
+			plain := ansi.Strip(l)
+			if strings.Contains(plain, "#") {
+				t.Fatalf("want no # marker on a heading in colour, got %q in\n%s", plain, strings.Join(lines, "\n"))
+			}
+			if strings.TrimSpace(plain) == want {
+				found = true
+				if !strings.Contains(l, "\x1b[") {
+					t.Fatalf("want heading %q styled, got %q", want, l)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("want heading %q on a row of its own, got\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+	plain := strings.Join(New(Options{}).Render(src, 60), "\n")
+	if !strings.Contains(plain, "## Steps") {
+		t.Fatalf("want the markers kept without colour, where nothing else marks a heading, got\n%s", plain)
+	}
+}

@@ -42,6 +42,15 @@ func styleConfig(colour, dim bool, bg theme.Background) ansi.StyleConfig {
 	s.H1.Prefix, s.H1.Suffix = "# ", ""
 	s.H1.Color, s.H1.BackgroundColor = p(accent), nil
 	s.H6.Color = p(accent)
+	if colour {
+		// Colour and bold set headings apart, so their # markers go, as in
+		// Claude Code; the top level is underlined as well. Without colour
+		// the markers are all that does.
+		for _, h := range []*ansi.StyleBlock{&s.H1, &s.H2, &s.H3, &s.H4, &s.H5, &s.H6} {
+			h.Prefix = ""
+		}
+		s.H1.Underline = &yes
+	}
 	s.HorizontalRule.Color = nil
 	s.Link.Color = p(accent)
 	s.LinkText.Color = p(accent)
