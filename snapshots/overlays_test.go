@@ -115,7 +115,7 @@ var overlayCases = []overlayCase{
 	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeySpace); tt.Key(vt.KeyEnter) }, want: []string{"Select at least one"}},
 	{name: "question_paged", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
 		ask(t, f, interact.Question{ID: "plan", Header: "Plan review", Question: "Approve this plan and leave plan mode?",
-			Detail: lines("Step", 30), Options: []interact.Option{{Label: "Approve"}, {Label: "Keep planning"}}, AllowCustom: true})
+			Detail: "## Plan\n\n" + lines("- Step", 30), Options: []interact.Option{{Label: "Approve"}, {Label: "Keep planning"}}, AllowCustom: true})
 		return nil
 	}, drive: func(t *testing.T, tt *Term) { tt.Key(vt.KeyPgDown) }, want: []string{"↑ ", "↓ "}},
 	{name: "approval_bash", setup: func(t *testing.T, f *Fake) []func(*app.Options) {

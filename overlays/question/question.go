@@ -15,6 +15,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/overlays/internal/field"
 	"github.com/tack-agent/tack/overlays/internal/frame"
+	"github.com/tack-agent/tack/views/markdown"
 	"github.com/tack-agent/tack/views/textfmt"
 	"github.com/tack-agent/tack/views/theme"
 )
@@ -70,6 +71,13 @@ type Panel struct {
 	optTop    int  // first option row shown
 	optPage   int  // option rows the last View showed
 	follow    bool // scroll the options to the cursor at the next View
+
+	// detail is the current question's detail rendered as Markdown, kept
+	// for the question and width it was rendered for.
+	md          *markdown.Renderer
+	detail      []string
+	detailFor   [2]int // question index, width
+	detailReady bool
 }
 
 type state struct {
@@ -300,15 +308,28 @@ func (p *Panel) header(i int) string {
 	return out
 }
 
-// text is the question and its detail, wrapped to width.
+// text is the question, wrapped to width, and its detail (a plan under
+// review) rendered as Markdown below a blank row.
 func (p *Panel) text(q interact.Question, width int) []string {
 	rows := frame.Wrap(textfmt.Sanitize(q.Question), width)
 	if q.Detail != "" {
-		for _, r := range frame.Wrap(textfmt.Sanitize(q.Detail), width) {
-			rows = append(rows, p.th.Dim.Render(r))
-		}
+		rows = append(append(rows, ""), p.detailRows(q, width)...)
 	}
 	return rows
+}
+
+// detailRows renders the current question's detail once per question and
+// width: View runs every frame.
+func (p *Panel) detailRows(q interact.Question, width int) []string {
+	key := [2]int{len(p.answers), width}
+	if p.detailReady && p.detailFor == key {
+		return p.detail
+	}
+	if p.md == nil {
+		p.md = markdown.New(markdown.Options{Colour: p.th.Colour, Background: p.th.Background})
+	}
+	p.detail, p.detailFor, p.detailReady = p.md.Render(q.Detail, width), key, true
+	return p.detail
 }
 
 // options is a row per line of every option with its description;

@@ -3,6 +3,7 @@ package question
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,11 +48,25 @@ func long() interact.Question {
 	q.Header = "Plan review"
 	q.Question = "Approve this plan and leave plan mode?"
 	var b strings.Builder
+	b.WriteString("## Plan\n\n")
 	for i := 1; i <= 30; i++ {
-		b.WriteString("Step " + string(rune('A'+i%26)) + ": change one more thing in the code base carefully\n")
+		b.WriteString(strconv.Itoa(i) + ". **Step " + string(rune('A'+i%26)) + "**: change one more thing in the code base carefully\n")
 	}
 	q.Detail = strings.TrimSuffix(b.String(), "\n")
 	return q
+}
+
+func TestPlanUnderReviewShowsAsMarkdown(t *testing.T) {
+	q := long()
+	out := ansi.Strip(New([]interact.Question{q}, theme.New(true), time.Time{}).View(80, MaxHeight))
+	for _, raw := range []string{"## Plan", "**Step"} {
+		if strings.Contains(out, raw) {
+			t.Fatalf("want the plan rendered, not %q raw, got\n%s", raw, out)
+		}
+	}
+	if !strings.Contains(out, "Plan\n") || !strings.Contains(out, "1. Step B: change one more thing") {
+		t.Fatalf("want the heading and the numbered steps, got\n%s", out)
+	}
 }
 
 func TestGoldenScreens(t *testing.T) {
