@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/overlays/internal/field"
 	"github.com/tack-agent/tack/overlays/internal/frame"
@@ -164,23 +165,10 @@ func (d *Dialog) View(width, height int) string {
 	if d.queued > 0 {
 		title += " (" + strconv.Itoa(d.queued) + " more waiting)"
 	}
-	// A card names the call itself; the summary would repeat it.
-	var head []string
-	if s := textfmt.SanitizeLine(d.a.Summary); s != "" && d.a.Card == nil {
-		head = append(head, d.th.Bold.Render(s))
+	head, tail, body := d.headRows(inner), d.tailRows(inner, false), d.body(inner)
+	if 2+len(head)+len(tail)+len(body) > height {
+		tail = d.tailRows(inner, true)
 	}
-	// Why the call asks: what it wants beyond the sandbox, and the model's
-	// reason for it.
-	if w := textfmt.SanitizeLine(d.a.Why); w != "" {
-		head = append(head, d.th.Warning.Render(ansi.Truncate(w, inner, "…")))
-	}
-	tail := d.choiceRows(inner)
-	if d.denying {
-		label := "Reason (optional): "
-		tail = append(tail, d.th.Accent.Render(label)+d.reason.View(d.th, inner-len(label), "why not, for the model"))
-	}
-	tail = append(tail, d.th.Dim.Render(d.hint(inner)))
-	body := d.body(inner)
 	avail := max(0, height-2-len(head)-len(tail))
 	// A blank row sets the choices apart when the body fits with it; a
 	// scrolling body gets the row instead.
@@ -197,6 +185,41 @@ func (d *Dialog) View(width, height int) string {
 	return frame.Join(frame.Box(d.th, title, rows, width, height), width, height)
 }
 
+// Height is how many rows the dialog takes at width when nothing of it
+// has to scroll, so its caller can make room for it.
+func (d *Dialog) Height(width int) int {
+	inner := max(1, width-4)
+	n := 2 + len(d.headRows(inner)) + len(d.tailRows(inner, false))
+	if body := len(d.body(inner)); body > 0 {
+		n += body + 1
+	}
+	return n
+}
+
+// headRows say what the call is and why it asks: the summary when no card
+// names the call, and what it wants beyond the sandbox.
+func (d *Dialog) headRows(inner int) []string {
+	var head []string
+	if s := textfmt.SanitizeLine(d.a.Summary); s != "" && d.a.Card == nil {
+		head = append(head, d.th.Bold.Render(s))
+	}
+	if w := textfmt.SanitizeLine(d.a.Why); w != "" {
+		head = append(head, d.th.Warning.Render(ansi.Truncate(w, inner, "…")))
+	}
+	return head
+}
+
+// tailRows are the choices, the reason field while denying, and the hint;
+// tight when the dialog lacks the rows to show all of its body.
+func (d *Dialog) tailRows(inner int, tight bool) []string {
+	tail := d.choiceRows(inner, tight)
+	if d.denying {
+		label := "Reason (optional): "
+		tail = append(tail, d.th.Accent.Render(label)+d.reason.View(d.th, inner-len(label), "why not, for the model"))
+	}
+	return append(tail, d.th.Dim.Render(d.hint(inner)))
+}
+
 // body is the tool card when the approval brings one, else the details
 // text, rendered once per width.
 func (d *Dialog) body(width int) []string {
@@ -207,6 +230,9 @@ func (d *Dialog) body(width int) []string {
 }
 
 func (d *Dialog) renderBody(width int) []string {
+	if c := d.a.Card; c != nil && c.Kind == card.Terminal && c.Terminal != nil {
+		return d.command(*c, width)
+	}
 	if d.a.Card != nil {
 		return cards.Render(cards.Tool{Name: d.a.Tool, Call: *d.a.Card}, width, cards.Expanded, d.th)
 	}
@@ -216,14 +242,49 @@ func (d *Dialog) renderBody(width int) []string {
 	return frame.Wrap(textfmt.Sanitize(d.a.Details), width)
 }
 
-// choiceRows lays the choices out on one row when they fit, then on one
-// row with their short labels, else one per row with the full labels; the
+// command is a command card in full, as the user must read it to decide:
+// the command behind "$ ", wrapped and never cut short as a card's
+// one-line header would be, then the model's description and the working directory, faint.
+func (d *Dialog) command(c card.Card, width int) []string {
+	var rows []string
+	// Cut at the width, not at spaces or hyphens: "sort -" above "V" would
+	// read as another command.
+	wrapped := ansi.Hardwrap(textfmt.Sanitize(c.Terminal.Command), max(1, width-2), true)
+	for i, line := range strings.Split(wrapped, "\n") {
+		lead := "  "
+		if i == 0 {
+			lead = "$ "
+		}
+		rows = append(rows, d.th.Bold.Render(lead+line))
+	}
+	for _, extra := range []string{c.Description, inDir(c.Terminal.Cwd)} {
+		for _, line := range frame.Wrap(textfmt.Sanitize(extra), width) {
+			if extra != "" {
+				rows = append(rows, d.th.Dim.Render(line))
+			}
+		}
+	}
+	return rows
+}
+
+func inDir(cwd string) string {
+	if cwd == "" {
+		return ""
+	}
+	return "in " + cwd
+}
+
+// choiceRows lays the choices out on one row when they fit, first with
+// their full labels, then the short ones, then (tight, when rows are
+// scarce) the tiny ones; else one per row with the full labels. The
 // highlighted choice is in reverse video.
-func (d *Dialog) choiceRows(width int) []string {
-	full := make([]string, len(d.choices))
-	short := make([]string, len(d.choices))
-	for i, c := range d.choices {
-		full[i], short[i] = d.label(c)
+func (d *Dialog) choiceRows(width int, tight bool) []string {
+	forms := make([][]string, 3)
+	for _, c := range d.choices {
+		labels := d.labels(c)
+		for i := range forms {
+			forms[i] = append(forms[i], labels[i])
+		}
 	}
 	cells := func(labels []string) (cells []string, oneRow int) {
 		for i, l := range labels {
@@ -236,25 +297,28 @@ func (d *Dialog) choiceRows(width int) []string {
 		}
 		return cells, oneRow - 2
 	}
-	for _, labels := range [][]string{full, short} {
+	if !tight {
+		forms = forms[:2]
+	}
+	for _, labels := range forms {
 		if c, w := cells(labels); w <= width {
 			return []string{strings.Join(c, "  ")}
 		}
 	}
-	c, _ := cells(full)
+	c, _ := cells(forms[0])
 	return c
 }
 
-// label is the full and the short label of a choice.
-func (d *Dialog) label(v interact.Verdict) (full, short string) {
+// labels are the full, the short and the tiny label of a choice.
+func (d *Dialog) labels(v interact.Verdict) [3]string {
 	switch v {
 	case interact.Allow:
-		return "Allow once", "Allow once"
+		return [3]string{"Allow once", "Allow once", "Once"}
 	case interact.AllowSession:
 		what := "(" + textfmt.SanitizeLine(d.a.Remember) + ")"
-		return "Allow for this session " + what, "This session " + what
+		return [3]string{"Allow for this session " + what, "This session " + what, "Session"}
 	}
-	return "Deny", "Deny"
+	return [3]string{"Deny", "Deny", "Deny"}
 }
 
 func (d *Dialog) hint(width int) string {

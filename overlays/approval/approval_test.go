@@ -186,6 +186,13 @@ func TestBlankRowBeforeTheChoicesOnlyWhenTheBodyFits(t *testing.T) {
 	}
 }
 
+func TestChoicesTakeOneRowWhenRowsAreScarce(t *testing.T) {
+	v := ansi.Strip(New(bash(), th, overlaytest.Epoch()).View(40, 8))
+	if !strings.Contains(v, "Once    Session    Deny") || !strings.Contains(v, "$ git status") {
+		t.Fatalf("want the choices on one row and the command in view at 40×8, got\n%s", v)
+	}
+}
+
 func TestChoicesShortenToStayOnOneRow(t *testing.T) {
 	tests := []struct {
 		name  string
