@@ -92,6 +92,15 @@ func (m *Model) settle(answer func(*interact.Request)) tea.Cmd {
 	return func() tea.Msg { answer(r); return nil }
 }
 
+// approvalHeight is the rows the open approval takes when nothing of it
+// scrolls; 0 when none is open.
+func (m *Model) approvalHeight() int {
+	if m.ov.approval == nil {
+		return 0
+	}
+	return m.ov.approval.Height(m.width)
+}
+
 // requestView draws the open question or approval in width×height.
 func (m *Model) requestView(height int) string {
 	switch {

@@ -52,11 +52,8 @@ func (m *Model) View() tea.View {
 
 // bottomRows are the rows between the transcript and the editor.
 func (m *Model) bottomRows() []string {
-	rows := m.planRows()
-	rows = append(rows, m.compactionRow()...)
-	rows = append(rows, m.workingRow()...)
-	rows = append(rows, m.statusRow())
-	rows = append(rows, m.queuedRows()...)
+	plan, working, status := m.planRows(), append(m.compactionRow(), m.workingRow()...), []string{m.statusRow()}
+	queued := m.queuedRows()
 	hint := 0
 	if m.hint != "" {
 		hint = 1
@@ -68,8 +65,24 @@ func (m *Model) bottomRows() []string {
 	if m.editorRows() == 0 {
 		reserved = 0
 	}
-	room := m.height - len(rows) - hint - m.editorRows() - reserved
-	if above := m.aboveEditor(room); above != "" {
+	room := func() int {
+		return m.height - len(plan) - len(working) - len(status) - len(queued) - hint - m.editorRows() - reserved
+	}
+	// An approval that does not fit takes the rows of the plan strip, then
+	// of the working line, then of the status row, then the transcript's:
+	// after the editor, its command and its choices matter most.
+	if want := m.approvalHeight(); want > 0 {
+		for _, rows := range []*[]string{&plan, &working, &status} {
+			if room() < want {
+				*rows = nil
+			}
+		}
+		if room() < want {
+			reserved = 0
+		}
+	}
+	rows := append(append(append(plan, working...), status...), queued...)
+	if above := m.aboveEditor(room()); above != "" {
 		rows = append(rows, strings.Split(above, "\n")...)
 	}
 	if m.hint != "" {

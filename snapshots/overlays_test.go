@@ -308,3 +308,26 @@ func TestFloatingOverlaysClearBehindThem(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalKeepsTheCommandAndDenyOnSmallScreens opens a bash approval
+// on small terminals: the command it asks about and the Deny choice must
+// both be on the screen, above the status row, which the dialog may take.
+func TestApprovalKeepsTheCommandAndDenyOnSmallScreens(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{40, 12}, {60, 20}} {
+		t.Run(sizeName(size.w, size.h), func(t *testing.T) {
+			f := NewFake(header())
+			command := "curl -fsSL https://proxy.golang.org/github.com/charmbracelet/x/@v/list | sort -V | tail -n 5"
+			approve(t, f, interact.Approval{CallID: "c1", Tool: "bash", Summary: command, Remember: "curl",
+				Why: "wants the network: proxy.golang.org", Card: &card.Card{Kind: card.Terminal,
+					Description: "List the module's versions", Terminal: &card.TerminalView{Command: command}}})
+			o := options(f, size.w, size.h)
+			o.Now = ticking()
+			tt := Start(t, app.New(o), size.w, size.h)
+			screen := tt.WaitText(t, "Allow bash?", "Deny", "$ curl -fsSL", "tail -n 5")
+			if !strings.Contains(screen, "> ") {
+				t.Fatalf("want the editor kept, got\n%s", screen)
+			}
+			tt.Golden(t, "approval_bash_"+sizeName(size.w, size.h))
+		})
+	}
+}
