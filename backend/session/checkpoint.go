@@ -1,9 +1,10 @@
 package session
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"maps"
 	"slices"
 	"time"
@@ -17,17 +18,21 @@ import (
 // the two to each other, and TestCheckpointVersion asks for indexVersion to
 // be bumped when what a fold produces changes.
 
-// wire appends the varint-based encoding of values to a byte slice.
-type wire struct{ b []byte }
+// wire appends the varint-based encoding of values to a byte slice, and
+// the parts that grow with the session to parts (see part).
+type wire struct{ b, parts []byte }
 
 func (w *wire) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
 func (w *wire) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
 func (w *wire) str(s string)  { w.uint(uint64(len(s))); w.b = append(w.b, s...) }
 func (w *wire) u32(v uint32)  { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
 
-func (w *wire) bytes(b []byte) {
+// part puts b in the parts, which follow the head of an index, and its
+// length and checksum in the head: a reader reads b only when it needs it.
+func (w *wire) part(b []byte) {
 	w.uint(uint64(len(b)))
-	w.b = append(w.b, b...)
+	w.u32(crc32.Checksum(b, castagnoli))
+	w.parts = append(w.parts, b...)
 }
 
 func (w *wire) bool(v bool) {
@@ -48,8 +53,8 @@ func (w *wire) usage(u llm.Usage) {
 var (
 	// errShortIndex is the error of reading past the end of an index.
 	errShortIndex = errors.New("index ends early")
-	// errLongBulk is the error of a bulk part with bytes after its lists.
-	errLongBulk = errors.New("index bulk has trailing bytes")
+	// errLongPart is the error of a part with bytes after its lists.
+	errLongPart = errors.New("index part has trailing bytes")
 )
 
 // unwire reads what wire wrote. The first failure sticks: later reads
@@ -57,6 +62,9 @@ var (
 type unwire struct {
 	b   []byte
 	err error
+	// src is where the parts are; next is where the next one starts.
+	src  *partSource
+	next int64
 }
 
 func (r *unwire) uint() uint64 {
@@ -106,15 +114,16 @@ func (r *unwire) str() string {
 	return s
 }
 
-// bytes reads a length-prefixed part, copied out of the index.
-func (r *unwire) bytes() []byte {
-	n := r.count()
-	if r.err != nil {
-		return nil
+// part reads where a part is, which wire.part wrote.
+func (r *unwire) part() section {
+	n, sum := int64(r.uint()), r.u32()
+	if r.err != nil || r.src == nil {
+		r.err = cmp.Or(r.err, errShortIndex)
+		return section{}
 	}
-	b := bytes.Clone(r.b[:n])
-	r.b = r.b[n:]
-	return b
+	s := section{src: r.src, off: r.next, n: n, crc: sum}
+	r.next += n
+	return s
 }
 
 func (r *unwire) u32() uint32 {

@@ -49,11 +49,19 @@ func withoutBodies(p *Projection) *Projection {
 	return p
 }
 
-// encoded is the checkpoint bytes of p.
+// encoded is the checkpoint bytes of p, its head and then its parts.
 func encoded(p *Projection) []byte {
 	var w wire
 	encodeProjection(&w, p)
-	return w.b
+	return append(w.b, w.parts...)
+}
+
+// readBack is p written to a checkpoint and read back, its parts in
+// memory.
+func readBack(p *Projection) *Projection {
+	var w wire
+	encodeProjection(&w, p)
+	return decodeProjection(&unwire{b: w.b, src: &partSource{mem: w.parts}}, p.header)
 }
 
 func TestCheckpointRoundTripsEveryField(t *testing.T) {
@@ -67,7 +75,7 @@ func TestCheckpointRoundTripsEveryField(t *testing.T) {
 				"extend foldedEverything (and encodeProjection, if it does not write the field)", name)
 		}
 	}
-	got := decodeProjection(&unwire{b: encoded(p)}, p.header)
+	got := readBack(p)
 	if got.savedOld == nil || len(got.saved) != 0 {
 		t.Errorf("want the saved conversations kept encoded, got %d decoded", len(got.saved))
 	}
@@ -78,8 +86,8 @@ func TestCheckpointRoundTripsEveryField(t *testing.T) {
 	if got.olderPrompts == nil || len(got.prompts) != 0 {
 		t.Errorf("want the prompts kept encoded until listed, got %d decoded", len(got.prompts))
 	}
-	if want := promptTitle(p.prompts[0]); got.Title() != "Fix files" || promptTitle(got.olderPrompts.first()) != want {
-		t.Errorf("want the title and the first prompt (%q) read from the encoded prompts, got %q and %q", want, got.Title(), got.olderPrompts.first())
+	if want := promptTitle(p.prompts[0]); got.Title() != "Fix files" || promptTitle(got.olderPrompts.first) != want {
+		t.Errorf("want the title and the first prompt (%q) read from the encoded prompts, got %q and %q", want, got.Title(), got.olderPrompts.first)
 	}
 	got.unpack()
 	got.unpackPrompts()
@@ -123,7 +131,7 @@ func TestCheckpointVersion(t *testing.T) {
 func TestCheckpointKeepsAnUnneededBulkAsRead(t *testing.T) {
 	p, _ := foldedEverything()
 	first := encoded(p)
-	got := decodeProjection(&unwire{b: first}, p.header)
+	got := readBack(p)
 	again := encoded(got.ForDisplay())
 	if !bytes.Equal(again, first) {
 		t.Errorf("want a copy of the read projection to write the same checkpoint (%d bytes), got %d bytes", len(first), len(again))

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -21,13 +22,20 @@ import (
 // corrupt. The index is written at Close, after a rebuild, and by Sync
 // once the log has grown reindexBytes past it; never synced, it is
 // replaced by a rename, so a crash leaves the old index or the new one.
+//
+// Open reads only the head of an index: the offsets, the small fields of
+// the projection, and where each of its parts (the lists that grow with
+// the session) lies among the parts that follow the head, with their
+// checksums. A part is read when a projection first needs it (bulk.go), so
+// what a resume reads and holds does not grow with the session but for
+// one line offset in indexStride.
 
 const (
 	indexSuffix = ".index"
 	indexMagic  = "tack session index\n"
 	// indexVersion changes whenever this format, or what a Projection
 	// folds from a log, changes: an index of another version is rebuilt.
-	indexVersion = 3
+	indexVersion = 4
 	// sampleCount windows of sampleBytes spread over the covered prefix,
 	// and one that ends where it ends, are checksummed.
 	sampleCount = 8
@@ -100,8 +108,10 @@ func readAt(f io.ReaderAt, off, n int64) ([]byte, error) {
 	return b, nil
 }
 
+// encode is the index file: the magic line, the length of the head, the
+// head, a checksum of all that, and the parts the head points into.
 func (ix *index) encode() []byte {
-	w := wire{b: []byte(indexMagic)}
+	var w wire
 	w.uint(indexVersion)
 	for _, v := range []int64{ix.covered, ix.nextSeq, ix.openFrom, ix.headerLen} {
 		w.uint(uint64(v))
@@ -126,24 +136,44 @@ func (ix *index) encode() []byte {
 		w.uint(uint64(ix.titleEnd))
 	}
 	encodeProjection(&w, ix.proj)
-	w.u32(crc32.Checksum(w.b, castagnoli))
-	return w.b
+	out := binary.LittleEndian.AppendUint32([]byte(indexMagic), uint32(len(w.b)))
+	out = append(out, w.b...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+	return append(out, w.parts...)
 }
 
-// decodeIndex reads an index file's bytes for the log with header h.
-func decodeIndex(b []byte, h Header) (*index, error) {
+// headEnd is where the head of the index starting with b ends (its
+// checksum included), or an error for bytes that do not start an index.
+func headEnd(b []byte) (int64, error) {
 	if len(b) < len(indexMagic)+4 || !bytes.HasPrefix(b, []byte(indexMagic)) {
-		return nil, errors.New("not a session index")
+		return 0, errors.New("not a session index")
 	}
-	body, sum := b[:len(b)-4], b[len(b)-4:]
-	if crc32.Checksum(body, castagnoli) != (&unwire{b: sum}).u32() {
-		return nil, errors.New("index checksum mismatch")
+	return int64(len(indexMagic)) + 4 + int64(binary.LittleEndian.Uint32(b[len(indexMagic):])) + 4, nil
+}
+
+// decodeIndex reads the head of an index for the log with header h; b
+// holds at least the head. Its parts are in src, or in b after the head
+// when src is nil. parts is the length of the parts the head points to.
+func decodeIndex(b []byte, h Header, src *partSource) (ix *index, parts int64, err error) {
+	end, err := headEnd(b)
+	if err != nil {
+		return nil, 0, err
 	}
-	r := &unwire{b: body[len(indexMagic):]}
+	if end > int64(len(b)) {
+		return nil, 0, errShortIndex
+	}
+	if src == nil {
+		src = &partSource{mem: b[end:]}
+	}
+	body, sum := b[len(indexMagic)+4:end-4], b[end-4:end]
+	if crc32.Checksum(b[:end-4], castagnoli) != binary.LittleEndian.Uint32(sum) {
+		return nil, 0, errors.New("index checksum mismatch")
+	}
+	r := &unwire{b: body, src: src}
 	if v := r.uint(); v != indexVersion {
-		return nil, fmt.Errorf("index version %d, want %d", v, indexVersion)
+		return nil, 0, fmt.Errorf("index version %d, want %d", v, indexVersion)
 	}
-	ix := &index{covered: int64(r.uint()), nextSeq: int64(r.uint()), openFrom: int64(r.uint()), headerLen: int64(r.uint())}
+	ix = &index{covered: int64(r.uint()), nextSeq: int64(r.uint()), openFrom: int64(r.uint()), headerLen: int64(r.uint())}
 	ix.headerCRC = r.u32()
 	ix.samples = make([]sample, r.count())
 	for i := range ix.samples {
@@ -163,7 +193,7 @@ func decodeIndex(b []byte, h Header) (*index, error) {
 	if r.err == nil && len(r.b) > 0 {
 		r.err = errors.New("index has trailing bytes")
 	}
-	return ix, r.err
+	return ix, r.next, r.err
 }
 
 // check verifies that ix describes the first ix.covered bytes of the log
@@ -198,16 +228,48 @@ func (ix *index) check(f io.ReaderAt, size, headerLen int64) error {
 	return nil
 }
 
-// loadIndex reads the index of the log at path and checks it against f.
+// indexHeadRead is how much of an index loadIndex reads first: the head
+// of a session of a few hundred thousand events.
+const indexHeadRead = 64 << 10
+
+// loadIndex reads the head of the index of the log at path and checks it
+// against f; the parts stay in the index file until a projection needs
+// them (bulk.go).
 func loadIndex(path string, h Header, f io.ReaderAt, size, headerLen int64) (*index, error) {
-	b, err := os.ReadFile(indexPath(path))
+	file, err := os.Open(indexPath(path))
 	if err != nil {
 		return nil, err
 	}
-	ix, err := decodeIndex(b, h)
+	defer file.Close()
+	info, err := file.Stat()
 	if err != nil {
 		return nil, err
 	}
+	head, err := readAt(file, 0, min(info.Size(), indexHeadRead))
+	if err != nil {
+		return nil, err
+	}
+	end, err := headEnd(head)
+	if err != nil {
+		return nil, err
+	}
+	if end > info.Size() {
+		return nil, errShortIndex
+	}
+	if end > int64(len(head)) {
+		if head, err = readAt(file, 0, end); err != nil {
+			return nil, err
+		}
+	}
+	src := &partSource{path: indexPath(path), base: end, log: path}
+	ix, parts, err := decodeIndex(head[:end], h, src)
+	if err != nil {
+		return nil, err
+	}
+	if end+parts != info.Size() {
+		return nil, errStaleIndex
+	}
+	src.covered = ix.covered
 	if err := ix.check(f, size, headerLen); err != nil {
 		return nil, err
 	}

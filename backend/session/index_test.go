@@ -125,10 +125,15 @@ func TestIndexThatDoesNotMatchItsLogIsRebuilt(t *testing.T) {
 			b := readIndexBytes(t, path)
 			writeIndexBytes(t, path, b[:len(b)/2])
 		},
-		"a flipped byte": func(t *testing.T, path string) {
+		"a flipped byte in its head": func(t *testing.T, path string) {
 			b := readIndexBytes(t, path)
-			b[len(b)/2] ^= 0x40
+			end, _ := headEnd(b)
+			b[end/2] ^= 0x40
 			writeIndexBytes(t, path, b)
+		},
+		"parts cut short": func(t *testing.T, path string) {
+			b := readIndexBytes(t, path)
+			writeIndexBytes(t, path, b[:len(b)-1])
 		},
 		"of another version": func(t *testing.T, path string) {
 			b := readIndexBytes(t, path)
@@ -337,7 +342,7 @@ func TestSyncWritesTheIndexOnceTheLogOutgrowsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := decodeIndex(b, h)
+	ix, _, err := decodeIndex(b, h, nil)
 	if err != nil || ix.covered != info.Size() {
 		t.Errorf("want an index of the whole synced log (%d bytes), got %+v, %v", info.Size(), ix, err)
 	}
@@ -396,4 +401,38 @@ func TestTitleFromTheFirstPromptThroughTheIndex(t *testing.T) {
 			t.Errorf("want the title %q from the encoded prompts, got %q", want, got)
 		}
 	}
+}
+
+// TestIndexPartThatChangedIsFoldedAgain: the parts of an index are read
+// when a projection first needs them, and checked then. A part that no
+// longer has the checksum its head gives (the index file was replaced or
+// damaged since Open) is folded again from the log prefix the index
+// covered, so the surface, turns, prompts and saved conversations are
+// still the fold's.
+func TestIndexPartThatChangedIsFoldedAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	createLog(t, path, manyTurns(12)...)
+	want := rebuilt(t, path)
+	back := want.Turns()[4].Seq
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	b := readIndexBytes(t, path)
+	end, _ := headEnd(b)
+	for i := end; i < int64(len(b)); i++ {
+		b[i] ^= 0x40
+	}
+	writeIndexBytes(t, path, b)
+	p := l.Projection()
+	if !reflect.DeepEqual(p.Turns(), want.Turns()) || !reflect.DeepEqual(p.SurfaceSeqs(), want.SurfaceSeqs()) ||
+		!reflect.DeepEqual(p.Prompts(), want.Prompts()) {
+		t.Error("want the turns, the surface and the prompts of the fold")
+	}
+	if _, err := l.Append(at(300), Rewind{Turn: 5, Conversation: true, Back: back}); err != nil {
+		t.Fatal(err)
+	}
+	want.Apply(Event{Type: "session/rewind", Seq: l.NextSeq() - 1, Time: at(300), Data: Rewind{Turn: 5, Conversation: true, Back: back}})
+	wantSameProjection(t, "rewound after its index changed", l.Projection(), want)
 }

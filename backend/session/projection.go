@@ -547,7 +547,7 @@ func (p *Projection) Title() string {
 		return p.title
 	}
 	if p.olderPrompts != nil {
-		return promptTitle(p.olderPrompts.first())
+		return promptTitle(p.olderPrompts.first)
 	}
 	if len(p.prompts) > 0 {
 		return promptTitle(p.prompts[0])

@@ -246,7 +246,7 @@ func TestRewindsAcrossACheckpointFoldAsWithout(t *testing.T) {
 	want := project(data...)
 	for k := range all {
 		head := project(data[:k]...)
-		p := decodeProjection(&unwire{b: encoded(head)}, head.header)
+		p := readBack(head)
 		for _, e := range all[k:] {
 			p.Apply(e)
 		}
