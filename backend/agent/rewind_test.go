@@ -3,7 +3,6 @@ package agent_test
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -114,36 +113,9 @@ func (j *journey) lastRequest() []string {
 	return out
 }
 
-// readTree is the workspace's files, .git left out.
-func readTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(dir, p)
-			out[filepath.ToSlash(rel)] = string(data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func wantFiles(t *testing.T, dir, when string, want map[string]string) {
 	t.Helper()
-	if got := readTree(t, dir); !maps.Equal(got, want) {
+	if got := testkit.ReadTree(t, dir); !maps.Equal(got, want) {
 		t.Fatalf("%s: want the workspace to hold %v, got %v", when, want, got)
 	}
 }

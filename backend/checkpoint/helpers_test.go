@@ -2,7 +2,6 @@ package checkpoint
 
 import (
 	"context"
-	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // t0 is the frozen clock of the tests.
@@ -90,43 +91,9 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
-// tree reads dir back in writeFiles' form, skipping .git.
-func tree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, _ := os.Readlink(p)
-			out[rel] = "->" + target
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		out[rel] = string(data)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func wantTree(t testing.TB, dir string, want map[string]string) {
 	t.Helper()
-	got := tree(t, dir)
+	got := testkit.ReadTree(t, dir)
 	if !maps.Equal(got, want) {
 		t.Fatalf("want the workspace to hold\n%v\ngot\n%v", sorted(want), sorted(got))
 	}

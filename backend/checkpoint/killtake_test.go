@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // takeHelperEnv makes the test binary a process that takes checkpoints
@@ -67,9 +69,9 @@ func TestAKillDuringACheckpointLeavesAStoreThatWorks(t *testing.T) {
 			t.Fatalf("round %d: want a checkpoint after the kill, got %+v", round, now)
 		}
 		first := ids[0]
-		want := tree(t, ws)
+		want := testkit.ReadTree(t, ws)
 		restoreTo(t, s, first)
-		if _, ok := tree(t, ws)[late]; ok {
+		if _, ok := testkit.ReadTree(t, ws)[late]; ok {
 			t.Fatalf("round %d: want the restore to checkpoint %s to remove %s", round, short(first), late)
 		}
 		restoreTo(t, s, now.ID)

@@ -108,7 +108,7 @@ func TestTheUsersGitDirectoryIsByteIdenticalAfterCheckpointsAndRestores(t *testi
 	if !slices.Contains(files, "staged.txt") || !slices.Contains(files, "a.txt") {
 		t.Errorf("want the workspace's files in the checkpoint, got %v", files)
 	}
-	got := tree(t, ws)
+	got := testkit.ReadTree(t, ws)
 	if got["a.txt"] != "one\n" || got["secret.txt"] != "pw" || got["x.log"] != "log" {
 		t.Errorf("want a.txt restored and the ignored secret.txt and x.log left alone, got %v", sorted(got))
 	}
@@ -173,7 +173,7 @@ func TestLargeFilesAreLeftOutListedAndNotOverwritten(t *testing.T) {
 	if !slices.Equal(plan.Kept, []string{"data.bin"}) {
 		t.Errorf("want data.bin, which no checkpoint holds as it is now, kept, got %v", plan.Kept)
 	}
-	if got := tree(t, ws); got["data.bin"] != big || got["huge.bin"] != big {
+	if got := testkit.ReadTree(t, ws); got["data.bin"] != big || got["huge.bin"] != big {
 		t.Errorf("want the large files left as they are, got %v", sorted(got))
 	}
 }

@@ -1,8 +1,9 @@
 // Package testkit holds what tests across tack share and that needs no
-// terminal: the bound on waits, Eventually, WriteTree and HashTree. Its
-// subpackages hold the rest of the kit: golden files (golden), the colour rules (palette), key
-// presses (keys), a pseudo-terminal harness (ptyterm), the built binary
-// (tackbin) and the CPU time and peak heap benchmarks report (procstat).
+// terminal: the bound on waits, Eventually, WriteTree, ReadTree and
+// HashTree. Its subpackages hold the rest of the kit: golden files
+// (golden), the colour rules (palette), key presses (keys), a
+// pseudo-terminal harness (ptyterm), the built binary (tackbin) and the
+// CPU time and peak heap benchmarks report (procstat).
 package testkit
 
 import (
@@ -88,6 +89,42 @@ func WriteFile(tb testing.TB, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// ReadTree reads the files under dir back in WriteTree's form (slash-
+// separated path → content), a symbolic link as "->" and its target; it
+// leaves .git out.
+func ReadTree(tb testing.TB, dir string) map[string]string {
+	tb.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(p)
+			out[rel] = "->" + target
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = string(data)
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }
 
 // HashTree is a digest of every entry under dir: names, modes, times,

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -63,5 +64,19 @@ func TestHashTreeChangesWithAnyEntry(t *testing.T) {
 			t.Errorf("%s: want the digest to change", name)
 		}
 		before = now
+	}
+}
+
+func TestReadTreeReadsBackWhatWriteTreeWrote(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"a.txt": "one", "sub/deep/b.txt": "two", ".git/HEAD": "ref: x"}
+	WriteTree(t, dir, files)
+	if err := os.Symlink("a.txt", filepath.Join(dir, "link")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	got := ReadTree(t, dir)
+	want := map[string]string{"a.txt": "one", "sub/deep/b.txt": "two", "link": "->a.txt"}
+	if !maps.Equal(got, want) {
+		t.Errorf("want %v (.git left out), got %v", want, got)
 	}
 }
