@@ -152,7 +152,7 @@ func New(cfg Config) *Agent {
 		cfg.Now = time.Now
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+		cfg.Sleep = llm.Wait
 	}
 	if cfg.Catalog == nil {
 		cfg.Catalog = llm.NewCatalog()
@@ -183,17 +183,6 @@ func New(cfg Config) *Agent {
 	a.stop = stop
 	go a.loop(ctx)
 	return a
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // SessionID is the id of the driven session.

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -24,6 +25,19 @@ type RetryPolicy struct {
 // DefaultRetryPolicy is 5 retries, 500 ms doubling to 10 s, ±10% jitter.
 func DefaultRetryPolicy(rand func() float64) RetryPolicy {
 	return RetryPolicy{Max: 5, Base: 500 * time.Millisecond, Cap: 10 * time.Second, Jitter: 0.1, Rand: rand}
+}
+
+// Wait waits the delay before a retry, and returns ctx's error if ctx
+// ends first.
+func Wait(ctx context.Context, delay time.Duration) error {
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Delay returns how long to wait before retry number attempt (1 for the

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -97,5 +98,16 @@ func TestExhaustedRetryableFailuresNoLongerPromiseARetry(t *testing.T) {
 				t.Errorf("want kind, status and cause kept, got %+v from %+v", got, e)
 			}
 		})
+	}
+}
+
+func TestWaitEndsWithItsContext(t *testing.T) {
+	if err := Wait(context.Background(), time.Millisecond); err != nil {
+		t.Errorf("want the delay waited out, got %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Wait(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("want a cancelled wait to return at once with the context's error, got %v", err)
 	}
 }

@@ -115,14 +115,7 @@ func (d *DeepSeek) sleep(ctx context.Context, delay time.Duration) error {
 	if d.Sleep != nil {
 		return d.Sleep(ctx, delay)
 	}
-	t := time.NewTimer(delay)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return llm.Wait(ctx, delay)
 }
 
 // attempt makes one HTTP exchange and classifies its failure as a model
