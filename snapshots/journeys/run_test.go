@@ -195,9 +195,7 @@ func (r *run) prompt(text string) {
 	t.Helper()
 	r.w.until(t, fmt.Sprintf("the agent idle before the prompt %q", text), r.w.settled)
 	r.programAt(agent.StatusIdle)
-	n := r.w.count(isPrompt)
-	r.typeLine(text)
-	r.w.until(t, fmt.Sprintf("the prompt %q logged", text), func() bool { return r.w.count(isPrompt) > n })
+	r.w.untilLogged(t, fmt.Sprintf("the prompt %q logged", text), isPrompt, func() { r.typeLine(text) })
 }
 
 // steer types text while the held model request waits, so the turn is
@@ -234,10 +232,10 @@ func (r *run) decide(a action) {
 		d, ok := e.Data.(session.ApprovalDecided)
 		return ok && d.Policy == ""
 	}
-	n := r.w.count(isDecided)
-	r.showing(r.pending(t, func(q *interact.Request) bool { return q.Approval != nil && q.Approval.Tool == a.tool }))
-	approvalKeys(r.keys(), a.decision)
-	r.w.until(t, fmt.Sprintf("the %s approval decided", a.tool), func() bool { return r.w.count(isDecided) > n })
+	r.w.untilLogged(t, fmt.Sprintf("the %s approval decided", a.tool), isDecided, func() {
+		r.showing(r.pending(t, func(q *interact.Request) bool { return q.Approval != nil && q.Approval.Tool == a.tool }))
+		approvalKeys(r.keys(), a.decision)
+	})
 }
 
 // answer answers the question panel with keys, once it is open and its
@@ -249,11 +247,11 @@ func (r *run) answer(answers []interact.Answer) {
 		d, ok := e.Data.(session.ToolResult)
 		return ok && d.Name == "ask_user_question"
 	}
-	n := r.w.count(isAnswered)
-	q := r.pending(t, func(q *interact.Request) bool { return q.Questions != nil })
-	r.showing(q)
-	questionKeys(r.keys(), q.Questions, answers)
-	r.w.until(t, "the question answered", func() bool { return r.w.count(isAnswered) > n })
+	r.w.untilLogged(t, "the question answered", isAnswered, func() {
+		q := r.pending(t, func(q *interact.Request) bool { return q.Questions != nil })
+		r.showing(q)
+		questionKeys(r.keys(), q.Questions, answers)
+	})
 }
 
 // showing waits until the program has opened its dialog or panel for q,

@@ -109,6 +109,15 @@ func (w *watcher) count(pred func(session.Event) bool) int {
 	return n
 }
 
+// untilLogged runs act, then waits until the log holds more events that
+// match pred than it did before act.
+func (w *watcher) untilLogged(t testing.TB, what string, pred func(session.Event) bool, act func()) {
+	t.Helper()
+	n := w.count(pred)
+	act()
+	w.until(t, what, func() bool { return w.count(pred) > n })
+}
+
 func (w *watcher) queued(text string) bool { return slices.Contains(w.steering, text) }
 
 func (w *watcher) close() { w.sub.Close() }
