@@ -35,13 +35,34 @@ func TestEditResultFormat(t *testing.T) {
 	})
 }
 
-func TestEditReplaceAll(t *testing.T) {
-	b := newBench(t)
-	b.file("f.txt", "foo bar foo\nfoo\n")
-	b.readFirst("f.txt")
-	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "foo", "new_string": "baz", "replace_all": true}))
-	if got := b.content("f.txt"); got != "baz bar baz\nbaz\n" {
-		t.Errorf("want every foo replaced, got %q", got)
+// TestEditChangesTheFile edits f.txt after reading it and checks what the
+// file holds then: every match with replace_all, CRLF line ends kept
+// though old_string and new_string use LF, no newline added at the end.
+func TestEditChangesTheFile(t *testing.T) {
+	for _, tc := range []struct {
+		name, before string
+		args         map[string]any
+		after        string
+	}{
+		{"replace all", "foo bar foo\nfoo\n",
+			map[string]any{"old_string": "foo", "new_string": "baz", "replace_all": true}, "baz bar baz\nbaz\n"},
+		{"replace all in a CRLF file", "x = 1\r\ny = x\r\n",
+			map[string]any{"old_string": "x", "new_string": "z", "replace_all": true}, "z = 1\r\ny = z\r\n"},
+		{"CRLF line ends kept", "one\r\ntwo\r\nthree\r\n",
+			map[string]any{"old_string": "one\ntwo\n", "new_string": "one\n2\n2b\n"}, "one\r\n2\r\n2b\r\nthree\r\n"},
+		{"no trailing newline", "one\ntwo",
+			map[string]any{"old_string": "two", "new_string": "2"}, "one\n2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(t)
+			b.file("f.txt", tc.before)
+			b.readFirst("f.txt")
+			tc.args["file_path"] = "f.txt"
+			wantOK(t, b.run(b.edit, tc.args))
+			if got := b.content("f.txt"); got != tc.after {
+				t.Errorf("want %q, got %q", tc.after, got)
+			}
+		})
 	}
 }
 
@@ -86,16 +107,6 @@ func TestEditRefusesInvalidUTF8PastTheReadSniff(t *testing.T) {
 	}
 }
 
-func TestEditReplaceAllInCRLFFile(t *testing.T) {
-	b := newBench(t)
-	b.file("f.txt", "x = 1\r\ny = x\r\n")
-	b.readFirst("f.txt")
-	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "x", "new_string": "z", "replace_all": true}))
-	if got, want := b.content("f.txt"), "z = 1\r\ny = z\r\n"; got != want {
-		t.Errorf("want %q, got %q", want, got)
-	}
-}
-
 func TestEditOfFileChangedOnDiskSinceReadIsRefused(t *testing.T) {
 	b := newBench(t)
 	p := b.file("f.txt", "a\nb\n")
@@ -112,26 +123,6 @@ func TestEditWithoutReadIsRefused(t *testing.T) {
 	p := b.file("f.txt", "a\n")
 	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "a", "new_string": "z"})
 	wantError(t, r, p+" has not been read in this session — read the file, then retry")
-}
-
-func TestEditKeepsCRLFLineEndings(t *testing.T) {
-	b := newBench(t)
-	b.file("f.txt", "one\r\ntwo\r\nthree\r\n")
-	b.readFirst("f.txt")
-	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "one\ntwo\n", "new_string": "one\n2\n2b\n"}))
-	if got, want := b.content("f.txt"), "one\r\n2\r\n2b\r\nthree\r\n"; got != want {
-		t.Errorf("want %q, got %q", want, got)
-	}
-}
-
-func TestEditOfFileWithoutTrailingNewline(t *testing.T) {
-	b := newBench(t)
-	b.file("f.txt", "one\ntwo")
-	b.readFirst("f.txt")
-	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "two", "new_string": "2"}))
-	if got, want := b.content("f.txt"), "one\n2"; got != want {
-		t.Errorf("want %q, got %q", want, got)
-	}
 }
 
 func TestEditRefusesBinaryFile(t *testing.T) {
