@@ -1,36 +1,20 @@
 package linemode
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/views/iostreams"
 )
 
 // screen is a terminal both the front door and the line reader write to.
-type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *screen) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *screen) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
-}
+type screen = testkit.Buffer
 
 // testIO is a terminal seam over the given streams; terminal makes it
 // claim a terminal on stdin and stdout.

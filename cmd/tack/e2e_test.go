@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,31 +19,13 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }
 
-// lockedBuffer collects a process's output while tests read it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // process is one tack process with piped stdin, stdout and stderr.
 type process struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stdout *lockedBuffer
-	stderr *lockedBuffer
+	stdout *testkit.Buffer
+	stderr *testkit.Buffer
 	home   string
 	done   chan struct{}
 	err    error
@@ -62,7 +42,7 @@ func startTack(t *testing.T, srv *llmtest.Server, args ...string) *process {
 // working directory dir; a nil srv leaves the provider unconfigured.
 func startTackIn(t *testing.T, srv *llmtest.Server, home, dir string, args ...string) *process {
 	t.Helper()
-	r := &process{t: t, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, home: home, done: make(chan struct{})}
+	r := &process{t: t, stdout: &testkit.Buffer{}, stderr: &testkit.Buffer{}, home: home, done: make(chan struct{})}
 	r.cmd = exec.Command(tackbin.Path(t), args...)
 	r.cmd.Dir = dir
 	r.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + r.home, "TACK_HOME=" + r.home}
