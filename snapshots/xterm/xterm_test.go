@@ -56,8 +56,9 @@ const script = `{"responses": [{"text": "## Fixed\n\n` + "`CountWords`" + ` now 
 	`\n\nAll tests pass."}]}`
 
 // TestScreensInXterm runs, for a dark and a light xterm, a finished turn
-// and the session picker, and checks in the screenshots what the emulator
-// decided: tack's palette follows xterm's answer to the background query
+// and the session picker, compares the screenshots with reviewed
+// references (testdata/*.png; -update rewrites them) and checks in them
+// what the emulator decided: tack's palette follows xterm's answer to the background query
 // (COLORFGBG is not set), the background and the body text keep xterm's
 // defaults, and the picker's selected row is reverse video, a bar of
 // xterm's text colour. The screenshots are kept in a temporary directory
@@ -90,6 +91,8 @@ func TestScreensInXterm(t *testing.T) {
 			img := settledShot(t, display, filepath.Join(shots, sc.name+"-turn.png"), func() bool { return turnEnded(home, dir) })
 			turn.stop()
 			checkPalette(t, sc, img)
+			// The session id and the status row's temporary path vary.
+			compareReference(t, sc.name+"-turn", img, shots, 0, rows-2)
 			runXterm(t, sc, env, dir, tack, "--resume")
 			img = settledShot(t, display, filepath.Join(shots, sc.name+"-picker.png"), func() bool { return true })
 			if y, ok := reverseBar(img, sc.fg); !ok {
@@ -98,6 +101,8 @@ func TestScreensInXterm(t *testing.T) {
 				t.Logf("selected row: reverse video in row %d", y)
 			}
 			checkBackground(t, sc, img)
+			// The workspace path, the sessions' dates and ids, the status row.
+			compareReference(t, sc.name+"-picker", img, shots, 1, 4, 6, rows-2)
 		})
 	}
 }
