@@ -59,6 +59,9 @@ func plainParam(p *syntax.ParamExp) bool {
 	default:
 		return false // transformations (@P, @E …), case changes, removals
 	}
+	if p.Exp.Word == nil {
+		return true // ${name+} and the like: an empty word
+	}
 	clean := true
 	syntax.Walk(p.Exp.Word, func(n syntax.Node) bool {
 		switch n.(type) {
