@@ -78,7 +78,7 @@ func jsonCodec[T Data](ignorable bool) namedCodec {
 // scanCodec is the codec of a type the scanner decodes with payload.
 func scanCodec[T Data](payload func(*scanner, *T)) namedCodec {
 	c := jsonCodec[T](false)
-	c.scan = func(s *scanner) (Event, bool) { return scanAs(s, func(d *T) { payload(s, d) }) }
+	c.scan = func(s *scanner) (Event, bool) { return scanAs(s, payload) }
 	return c
 }
 

@@ -25,12 +25,13 @@ func scanEvent(t string, line []byte, text *textArena) (e Event, ok bool) {
 	if c.scan == nil {
 		return Event{}, false
 	}
-	return c.scan(&scanner{jsonscan.New(line, text)})
+	text.sc = scanner{jsonscan.New(line, &text.Arena)}
+	return c.scan(&text.sc)
 }
 
 // scanAs decodes the envelope of a line, its payload with payload; the
 // same fields as typedLine, and the type and ignorable keys it skips.
-func scanAs[T Data](s *scanner, payload func(*T)) (Event, bool) {
+func scanAs[T Data](s *scanner, payload func(*scanner, *T)) (Event, bool) {
 	var (
 		d       T
 		seq, ms int64
@@ -48,7 +49,7 @@ func scanAs[T Data](s *scanner, payload func(*T)) (Event, bool) {
 		case "time":
 			ms = s.Int64()
 		case "data":
-			payload(&d)
+			payload(s, &d)
 		case "ignorable":
 			s.Bool()
 		default:

@@ -12,8 +12,11 @@ type scanner struct {
 }
 
 // textArena holds the decoded strings of many lines in a few large
-// allocations.
-type textArena = jsonscan.Arena
+// allocations, and the scanner that decodes them, reused line after line.
+type textArena struct {
+	jsonscan.Arena
+	sc scanner
+}
 
 // list decodes an array into *p, each element with decode. Like
 // encoding/json, null sets *p to nil and [] to an empty slice. A second
