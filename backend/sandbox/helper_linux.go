@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 
@@ -66,7 +64,7 @@ func serveHelper() int {
 		_ = c.send(reply{Op: "failed", Error: err.Error()})
 		return 1
 	}
-	h := &helper{c: c, procs: map[int]uint64{}, groups: map[uint64]int{}}
+	h := &helper{c: c, procs: map[int]uint64{}, cmds: map[uint64]command{}}
 	if err := c.send(reply{Op: "ready", Mechanism: mechanism}); err != nil {
 		return 1
 	}
@@ -115,11 +113,11 @@ type helper struct {
 
 	mu sync.Mutex
 	// procs maps the pid of each running command's first process to the
-	// request id tack knows it by; groups maps the id to the command's
-	// process group until tack releases it, since the group outlives its
-	// first process while that process's children run.
-	procs  map[int]uint64
-	groups map[uint64]int
+	// request id tack knows it by; cmds maps the id to the command (its
+	// process group and output pipes) until tack releases it, since its
+	// processes outlive the first one.
+	procs map[int]uint64
+	cmds  map[uint64]command
 }
 
 func (h *helper) reply(r reply) {
@@ -159,7 +157,7 @@ func (h *helper) serve() {
 			h.signal(req)
 		case "release":
 			h.mu.Lock()
-			delete(h.groups, req.ID)
+			delete(h.cmds, req.ID)
 			h.mu.Unlock()
 		}
 	}
@@ -186,7 +184,7 @@ func (h *helper) start(req request, stdin *os.File) {
 	})
 	if err == nil {
 		h.procs[pid] = req.ID
-		h.groups[req.ID] = pid
+		h.cmds[req.ID] = command{pgid: pid, pipes: pipeInodes(files)}
 	}
 	h.mu.Unlock()
 	if err != nil {
@@ -206,12 +204,12 @@ func describeStartError(req request, err error) string {
 	return fmt.Sprintf("start %s: %v", req.Path, err)
 }
 
-// signal sends a signal to a command's process group.
+// signal sends a signal to every process of a command.
 func (h *helper) signal(req request) {
 	h.mu.Lock()
-	pgid := h.groups[req.ID]
+	c, ok := h.cmds[req.ID]
 	h.mu.Unlock()
-	alive := pgid > 0 && !errors.Is(syscall.Kill(-pgid, syscall.Signal(req.Signal)), syscall.ESRCH)
+	alive := ok && c.signal(syscall.Signal(req.Signal))
 	h.reply(reply{Op: "signalled", ID: req.ID, Alive: alive})
 }
 
@@ -236,44 +234,4 @@ func (h *helper) reap() {
 		}
 		h.reply(r)
 	}
-}
-
-// endDescendants kills every process below this one, and reaps them. A
-// killed process's children are re-parented to this one (PID 1 of a
-// namespace, or a child subreaper), so each round kills what the last one
-// uncovered, until no child is left.
-func endDescendants() {
-	for {
-		for _, pid := range children() {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		if _, err := syscall.Wait4(-1, nil, 0, nil); errors.Is(err, syscall.ECHILD) {
-			return
-		}
-	}
-}
-
-// children are the live processes whose parent is this one.
-func children() []int {
-	self := os.Getpid()
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// The fields after the command name, which may hold spaces and
-		// parentheses: state, then the parent's pid.
-		i := strings.LastIndexByte(string(b), ')')
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 1 && f[0] != "Z" && f[1] == strconv.Itoa(self) {
-			out = append(out, pid)
-		}
-	}
-	return out
 }

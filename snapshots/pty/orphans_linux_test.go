@@ -1,17 +1,12 @@
 package pty
 
 import (
-	"fmt"
-	"os"
-	"strconv"
 	"syscall"
 	"testing"
-	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/sandbox"
+	"github.com/tack-agent/tack/snapshots/testkit/procs"
 )
 
 // The processes tack's tools start die with tack, however it dies: a
@@ -28,7 +23,7 @@ func TestToolProcessesDieWhenTackIsKilled(t *testing.T) {
 					t.Skip("this system cannot confine commands: " + st.Reason)
 				}
 			}
-			bg, fg, escaped, bang := sleepFor(1), sleepFor(2), sleepFor(3), sleepFor(4)
+			bg, fg, escaped, bang := procs.UniqueSleep(3001), procs.UniqueSleep(3002), procs.UniqueSleep(3003), procs.UniqueSleep(3004)
 			srv := llmtest.New(t,
 				llmtest.Reply(
 					llmtest.ToolCall("call_1", "bash", `{"command":"sleep `+bg+`","description":"Sleep in the background","run_in_background":true}`, 1),
@@ -39,62 +34,21 @@ func TestToolProcessesDieWhenTackIsKilled(t *testing.T) {
 			r.waitIdle()
 			r.Type("!sleep " + bang + " & wait")
 			r.Key('\r')
-			pids := []int{waitForSleep(t, bang)}
+			pids := []int{procs.Find(t, 4*stepLimit, "sleep", bang)}
 			r.Type("sleep please")
 			r.Key('\r')
 			for _, d := range []string{bg, fg, escaped} {
-				pids = append(pids, waitForSleep(t, d))
+				pids = append(pids, procs.Find(t, 4*stepLimit, "sleep", d))
 			}
 			if err := r.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
 			r.Wait(stepLimit)
 			for i, fd := range pids {
-				waitForExit(t, fd, []string{bang, bg, fg, escaped}[i])
+				if !procs.Exited(fd, 4*stepLimit) {
+					t.Errorf("want sleep %s to die with tack, it still runs", []string{bang, bg, fg, escaped}[i])
+				}
 			}
 		})
-	}
-}
-
-// sleepFor is a duration no other sleep on the machine has, so that its
-// process can be told apart by its command line.
-func sleepFor(n int) string {
-	return fmt.Sprintf("%d.%d%d", 3000+n, os.Getpid(), time.Now().UnixNano()%1_000_000)
-}
-
-// waitForSleep finds the process running sleep for duration, as a pidfd.
-func waitForSleep(t *testing.T, duration string) int {
-	t.Helper()
-	want := "sleep\x00" + duration + "\x00"
-	deadline := time.Now().Add(4 * stepLimit)
-	for time.Now().Before(deadline) {
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			if b, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); string(b) == want {
-				fd, err := unix.PidfdOpen(pid, 0)
-				if err != nil {
-					t.Fatalf("pidfd_open %d: %v", pid, err)
-				}
-				t.Cleanup(func() { _ = unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0); unix.Close(fd) })
-				return fd
-			}
-		}
-		<-time.After(20 * time.Millisecond)
-	}
-	t.Fatalf("no process sleep %s appeared", duration)
-	return -1
-}
-
-// waitForExit waits until the process behind pidfd has exited.
-func waitForExit(t *testing.T, pidfd int, duration string) {
-	t.Helper()
-	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(4*stepLimit/time.Millisecond))
-	if err != nil || n != 1 {
-		t.Errorf("want sleep %s to die with tack, it still runs (poll: %d %v)", duration, n, err)
 	}
 }
