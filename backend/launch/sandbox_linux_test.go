@@ -1,0 +1,151 @@
+package launch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit/procs"
+)
+
+// requireSandbox skips, saying why, where this system cannot confine the
+// session's commands.
+func requireSandbox(t *testing.T, s *Session) {
+	t.Helper()
+	if st := s.Sandbox.Status(); !st.Active {
+		t.Skip("this system cannot confine commands: " + st.Reason)
+	}
+}
+
+// notices are the texts of the notices the session has shown so far.
+func notices(t *testing.T, s *Session) []string {
+	t.Helper()
+	_, sub := s.Agent.Subscribe()
+	defer sub.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	evs, err := sub.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range evs {
+		if n, ok := e.(agent.Notice); ok {
+			out = append(out, n.Text)
+		}
+	}
+	return out
+}
+
+// Where no sandbox can be set up (forced here by the config switch), the
+// session says so once as it starts and in /status, and auto mode behaves
+// as ask: a command asks first, does not run when denied, and runs
+// (unconfined) once allowed. It never runs silently unconfined.
+func TestWithoutASandboxTheSessionSaysSoAndAsksBeforeEveryCommand(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[sandbox]\nenabled = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	llm := llmtest.New(t, bashCall("call_1", "echo denied > F1"), bashCall("call_2", "echo allowed > F2"), llmtest.ReplyText("ok"))
+	s := openMCP(t, home, cwd, "auto", llm)
+	var asked atomic.Int32
+	interacttest.Serve(t, s.Broker, func(r *interact.Request) {
+		if r.Approval == nil {
+			return
+		}
+		v := interact.Deny
+		if asked.Add(1) == 2 {
+			v = interact.Allow
+		}
+		r.Decide(interact.Decision{Verdict: v})
+	})
+	runTurn(t, s, "Write the files.")
+
+	if _, err := os.Stat(filepath.Join(cwd, "F1")); err == nil {
+		t.Error("want the denied command not run, F1 exists")
+	}
+	if b, err := os.ReadFile(filepath.Join(cwd, "F2")); err != nil || string(b) != "allowed\n" {
+		t.Errorf("want the allowed command run, F2 = %q (%v)", b, err)
+	}
+	if n := asked.Load(); n != 2 {
+		t.Errorf("want both commands to ask first, %d asked", n)
+	}
+	said := 0
+	for _, n := range notices(t, s) {
+		if strings.HasPrefix(n, "No sandbox: the sandbox is turned off in config.toml") && strings.Contains(n, "Every command asks before it runs") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Errorf("want the missing sandbox said once, as the session started; said %d times in %q", said, notices(t, s))
+	}
+	if got := s.Policy.StatusLabel(); got != "auto · no sandbox" {
+		t.Errorf("want the status row to say auto · no sandbox, got %q", got)
+	}
+	exec, _ := s.Commands.Execute(context.Background(), s.Agent, "/status", nil)
+	if !strings.Contains(exec.Result.Text, "none: the sandbox is turned off in config.toml ([sandbox] enabled = false); every command asks first") {
+		t.Errorf("want /status to say there is no sandbox and why, got:\n%s", exec.Result.Text)
+	}
+}
+
+// In plan mode a write hidden in an arithmetic expansion, which bash runs
+// although a parser reads it as text, writes nothing: the planner's
+// commands run in a sandbox without writes.
+func TestPlanModeCommandsWriteNothing(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	llm := llmtest.New(t, bashCall("call_1", "cat $(( '$(echo x > F)' ))"), llmtest.ReplyText("planned"))
+	s := openMCP(t, home, cwd, "auto", llm)
+	requireSandbox(t, s)
+	denyApprovals(t, s.Broker)
+	runCommand(t, s, "/plan look around")
+	if _, err := os.Stat(filepath.Join(cwd, "F")); err == nil {
+		t.Fatal("want no file written while planning, F exists")
+	}
+	var result *session.ToolResult
+	for _, e := range s.Agent.Events() {
+		if r, ok := e.Data.(session.ToolResult); ok && r.CallID == "call_1" {
+			result = &r
+		}
+	}
+	if result == nil || !result.IsError && !strings.Contains(result.Text, "Read-only file system") {
+		t.Fatalf("want the command refused or its write failed, got %+v", result)
+	}
+}
+
+// Cancelling a turn ends every process of its running command at once:
+// one in a session of its own and one that ignores SIGTERM too.
+func TestCancelEndsTheWholeTreeOfTheRunningCommand(t *testing.T) {
+	for _, mode := range []string{"auto", "full-access"} {
+		t.Run(mode, func(t *testing.T) {
+			escaped, stubborn := procs.UniqueSleep(601), procs.UniqueSleep(602)
+			llm := llmtest.New(t, bashCall("call_1", "setsid sleep "+escaped+" & (trap '' TERM; exec sleep "+stubborn+") & wait"),
+				llmtest.ReplyText("stopped"))
+			s := openMCP(t, t.TempDir(), t.TempDir(), mode, llm)
+			if mode == "auto" {
+				requireSandbox(t, s)
+			}
+			s.Agent.Send("Sleep.")
+			fds := []int{procs.Find(t, time.Minute, "sleep", escaped), procs.Find(t, time.Minute, "sleep", stubborn)}
+			s.Agent.Cancel()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := s.Agent.WhenIdle(ctx); err != nil {
+				t.Fatalf("the turn did not end after cancel: %v", err)
+			}
+			for i, fd := range fds {
+				if !procs.Exited(fd, 10*time.Second) {
+					t.Errorf("want sleep %s ended with the cancelled turn, it still runs", []string{escaped, stubborn}[i])
+				}
+			}
+		})
+	}
+}
