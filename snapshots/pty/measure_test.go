@@ -3,6 +3,7 @@ package pty
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,6 +146,14 @@ func TestMeasureResumeAndKeyEcho(t *testing.T) {
 		messages, resumeRuns, ms(med), ms(lo), ms(hi), mb(medianOf(resumed.rss)), mb(slices.Max(resumed.rss)))
 	t.Logf("beside it: an empty session's first frame median %s (RSS %s), a one-turn session's last screen median %s (RSS %s)",
 		ms(emptyMed), mb(medianOf(empty.rss)), ms(briefMed), mb(medianOf(brief.rss)))
+	for _, k := range []struct {
+		name string
+		m    measured
+	}{{"the long session", resumed}, {"the empty session", empty}, {"the one-turn session", brief}} {
+		cpu, _, _ := figures(k.m.cpu)
+		waited, _, _ := figures(k.m.waited)
+		t.Logf("CPU time to the screen of %s, median %s (its threads waited %s for a CPU)", k.name, ms(cpu), ms(waited))
+	}
 	emed, elo, ehi := figures(resumed.echoes)
 	bmed, _, bhi := figures(empty.echoes)
 	t.Logf("typed-key echo over %d keys in that session: median %s (min %s, worst %s); in the empty session: median %s (worst %s)",
@@ -172,13 +181,22 @@ type measured struct {
 	times  []time.Duration
 	rss    []int64
 	echoes []time.Duration
+	// cpu is the CPU time the process had used by then, waited how long
+	// its threads had waited for a CPU: on a loaded machine the first
+	// says what the work cost, the second how much the load added.
+	cpu, waited []time.Duration
 }
 
 // add waits for r to show the screen match accepts, records it, types
 // echoKeys keys when echo is set, and closes r.
 func (m *measured) add(r *run, what string, match func(string) bool, echo bool) {
 	d, rss := r.ready(what, match)
+	cpu, waited, err := schedstat(r.PID())
+	if err != nil {
+		r.t.Fatal(err)
+	}
 	m.times, m.rss = append(m.times, d), append(m.rss, rss)
+	m.cpu, m.waited = append(m.cpu, cpu), append(m.waited, waited)
 	if echo {
 		m.echoes = r.echoLatencies(echoKeys)
 	}
@@ -204,6 +222,27 @@ func (r *run) echoLatencies(n int) []time.Duration {
 		<-pause.C
 	}
 	return out
+}
+
+// schedstat sums, over the threads of process pid, the time they ran and
+// the time they waited to run (/proc/PID/task/*/schedstat, nanoseconds).
+func schedstat(pid int) (ran, waited time.Duration, err error) {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		return 0, 0, fmt.Errorf("read the CPU time of process %d: %v (no /proc/PID/task/*/schedstat)", pid, err)
+	}
+	for _, path := range tasks {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // the thread ended
+		}
+		var r, w int64
+		if _, err := fmt.Sscan(string(b), &r, &w); err != nil {
+			return 0, 0, fmt.Errorf("read %s: %v", path, err)
+		}
+		ran, waited = ran+time.Duration(r), waited+time.Duration(w)
+	}
+	return ran, waited, nil
 }
 
 // writeLongSession writes a story session (sessiontest) of messages model
