@@ -46,8 +46,18 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func
 // default helper in the background, so the first command does not wait for
 // it.
 func (s *Session) announceSandbox(mode permission.Mode) {
-	if st := s.Sandbox.Status(); !st.Active {
-		s.notify(noSandboxNotice(st.Reason))
+	announce := func() {
+		if st := s.Sandbox.Status(); !st.Active {
+			s.notify(noSandboxNotice(st.Reason))
+		}
+	}
+	// While the sandbox's probe runs, the notice comes when it ends,
+	// without holding up the session's start.
+	select {
+	case <-s.Sandbox.Probed():
+		announce()
+	default:
+		go announce()
 	}
 	if w := mode.Warning(); w != "" {
 		s.notify(w)

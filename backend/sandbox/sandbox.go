@@ -128,6 +128,8 @@ var ErrUnavailable = errors.New("no sandbox")
 // use.
 type Sandbox struct {
 	opts Options
+	// probed is closed once status holds the probe's finding.
+	probed chan struct{}
 
 	mu     sync.Mutex
 	status Status
@@ -135,25 +137,38 @@ type Sandbox struct {
 }
 
 // New prepares the sandbox of a session. It checks quickly whether this
-// system can confine commands at all; what cannot be known without trying
-// is tried by Prewarm, or by the first Start.
+// system can confine commands at all, in the background (the check starts
+// a process, 3–12 ms on a loaded machine, which the session's start and
+// the front door's first frame need not wait for): Status waits for it.
+// What cannot be known without trying is tried by Prewarm, or by the first
+// Start.
 func New(o Options) *Sandbox {
-	s := &Sandbox{opts: o}
-	switch {
-	case o.Disabled != "":
+	s := &Sandbox{opts: o, probed: make(chan struct{})}
+	if o.Disabled != "" {
 		s.status = Status{Reason: o.Disabled}
-	default:
-		s.status = probe(o)
+		close(s.probed)
+		return s
 	}
+	go func() {
+		st := probe(o)
+		s.mu.Lock()
+		s.status = st
+		s.mu.Unlock()
+		close(s.probed)
+	}()
 	return s
 }
 
 // Status says whether commands are confined now.
 func (s *Sandbox) Status() Status {
+	<-s.probed
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.status
 }
+
+// Probed is closed once Status no longer waits for the probe.
+func (s *Sandbox) Probed() <-chan struct{} { return s.probed }
 
 // Layout is what the sandbox allows, as of now.
 func (s *Sandbox) Layout() Layout { return NewLayout(s.opts) }
@@ -171,6 +186,7 @@ func (s *Sandbox) Start(c Command) (Process, error) {
 
 // fail turns the sandbox off for the rest of the session, with reason.
 func (s *Sandbox) fail(reason string) {
+	<-s.probed
 	s.mu.Lock()
 	was := s.status.Active
 	s.status = Status{Reason: reason}
@@ -182,6 +198,7 @@ func (s *Sandbox) fail(reason string) {
 
 // setMechanism records what confines commands once a helper said so.
 func (s *Sandbox) setMechanism(m string) {
+	<-s.probed
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.status.Active {
