@@ -37,25 +37,18 @@ func (w *watchedScreen) Write(p []byte) (int, error) {
 // waitFor blocks until the screen shows want.
 func (w *watchedScreen) waitFor(t *testing.T, want string) {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
-	for !strings.Contains(w.String(), want) {
-		select {
-		case <-w.wrote:
-		case <-deadline:
-			t.Fatalf("want %q on the screen within 10s, got %q", want, w.String())
-		}
-	}
+	w.waitCount(t, want, 1)
 }
 
 // waitCount blocks until the screen shows want n times.
 func (w *watchedScreen) waitCount(t *testing.T, want string, n int) {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(testkit.WaitLimit)
 	for strings.Count(w.String(), want) < n {
 		select {
 		case <-w.wrote:
 		case <-deadline:
-			t.Fatalf("want %q %d times on the screen within 10s, got %q", want, n, w.String())
+			t.Fatalf("want %q %d time(s) on the screen within %s, got %q", want, n, testkit.WaitLimit, w.String())
 		}
 	}
 }
