@@ -26,12 +26,12 @@ import (
 )
 
 // resultsTranscript holds tool calls of real Claude Code runs with the
-// results Claude Code returned; its first line names the source.
-const resultsTranscript = "../../testdata/claudecode/brain-explore.tool-results.jsonl"
+// results Claude Code returned; its first lines name the sources.
+const resultsTranscript = "../../testdata/claudecode/ccexport.tool-results.jsonl"
 
-// resultsRoot is the workspace of those runs; each replay puts a temporary
-// directory in its place.
-const resultsRoot = "/projects/brain_explore"
+// resultsRoots are the workspaces of those runs, one a source; each replay
+// puts a temporary directory in their place.
+var resultsRoots = []string{"/projects/ccexport", "/path/to/Demo"}
 
 type transcriptPair struct {
 	Tool    string          `json:"tool"`
@@ -54,8 +54,8 @@ func TestClaudeCodeTranscriptResultsHaveTheShapesModelsRead(t *testing.T) {
 		kinds[p.Tool]++
 		t.Run(fmt.Sprintf("%02d-%s", i+1, p.Tool), func(t *testing.T) {
 			ws := t.TempDir()
-			r := replay{t: t, ws: ws, want: strings.ReplaceAll(p.Result, resultsRoot, ws), isError: p.IsError}
-			args := json.RawMessage(strings.ReplaceAll(string(p.Input), resultsRoot, ws))
+			r := replay{t: t, ws: ws, want: inWorkspace(p.Result, ws), isError: p.IsError}
+			args := json.RawMessage(inWorkspace(string(p.Input), ws))
 			switch p.Tool {
 			case "Read":
 				r.read(args)
@@ -79,6 +79,14 @@ func TestClaudeCodeTranscriptResultsHaveTheShapesModelsRead(t *testing.T) {
 			t.Errorf("want the transcript to hold %s results, found none", tool)
 		}
 	}
+}
+
+// inWorkspace moves the paths of s from the runs' workspaces to ws.
+func inWorkspace(s, ws string) string {
+	for _, root := range resultsRoots {
+		s = strings.ReplaceAll(s, root, ws)
+	}
+	return s
 }
 
 func readPairs(t *testing.T) []transcriptPair {
@@ -222,12 +230,14 @@ func (r replay) write(args json.RawMessage) {
 // Code refused for want of a read, and expects Claude Code's answer: its
 // sentences for a change word for word, except that tack leaves out the
 // numbered snippet of the changed lines older versions add after "has
-// been updated" (newer ones answer as tack does), and its refusals in
-// tack's words with the same reason.
+// been updated" (newer ones answer as tack does) and clips the strings
+// replace_all's sentence quotes back, and its refusals in tack's words
+// with the same reason.
 func (r replay) edit(args json.RawMessage) {
 	var a struct {
 		FilePath   string `json:"file_path"`
 		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
 		ReplaceAll bool   `json:"replace_all"`
 	}
 	unmarshal(r.t, args, &a)
@@ -256,8 +266,15 @@ func (r replay) edit(args json.RawMessage) {
 			r.t.Errorf("want the refusal to say %q, as Claude Code's %q does, got %q", reason, r.want, res.Text)
 		}
 	case a.ReplaceAll:
-		if res.Text != r.want {
-			r.t.Errorf("want %q, got %q", r.want, res.Text)
+		sentence := func(quote func(string) string) string {
+			return fmt.Sprintf("The file %s has been updated. All occurrences of '%s' were successfully replaced with '%s'.",
+				a.FilePath, quote(a.OldString), quote(a.NewString))
+		}
+		if r.want != sentence(func(s string) string { return s }) {
+			r.t.Fatalf("not Claude Code's replace_all sentence as the replay knows it: %q", r.want)
+		}
+		if want := sentence(clipQuoted); res.Text != want {
+			r.t.Errorf("want %q, got %q", want, res.Text)
 		}
 	default:
 		sentence, _, _ := strings.Cut(r.want, " Here's the result of running `cat -n` on a snippet of the edited file:")
@@ -265,6 +282,16 @@ func (r replay) edit(args json.RawMessage) {
 			r.t.Errorf("want %q, got %q", want, res.Text)
 		}
 	}
+}
+
+// clipQuoted is a string as tack quotes it back in replace_all's sentence:
+// whole up to 80 characters, else their first 80 and "…", where Claude
+// Code quotes it whole (the model wrote it; tack does not pay for it twice).
+func clipQuoted(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
 }
 
 // paginationRe is what newer Claude Code versions add to a Grep result:
@@ -279,6 +306,7 @@ func (r replay) grep(args json.RawMessage) {
 	var a struct {
 		Pattern string `json:"pattern"`
 		Path    string `json:"path"`
+		Glob    string `json:"glob"`
 		Mode    string `json:"output_mode"`
 	}
 	unmarshal(r.t, args, &a)
@@ -290,7 +318,13 @@ func (r replay) grep(args json.RawMessage) {
 	grep := search.NewGrep(&workspace.Walker{})
 	switch {
 	case want == "No matches found":
-		r.put(a.Path, "class Unrelated:\n    pass\n")
+		// A file the search takes (inside the directory searched, of the
+		// kind its glob names) without the pattern.
+		file := a.Path
+		if info, err := os.Stat(file); err == nil && info.IsDir() {
+			file = filepath.Join(file, "unrelated"+cmp.Or(filepath.Ext(a.Glob), ".txt"))
+		}
+		r.put(file, "class Unrelated:\n    pass\n")
 		if res := r.run(grep, args); res.Text != want {
 			r.t.Errorf("want %q, got %q", want, res.Text)
 		}
@@ -391,18 +425,25 @@ func (r replay) glob(args json.RawMessage) {
 	}
 }
 
-// exitRe is how Claude Code opens a failed command's result.
+// exitRe is how newer Claude Code versions open a failed command's
+// result; the 1.0 versions give the output alone, flagged is_error.
 var exitRe = regexp.MustCompile(`^Exit code (\d+)\n`)
+
+// tackExitRe is tack's first line for a command that exited non-zero.
+var tackExitRe = regexp.MustCompile(`^\[exit code: ([1-9]\d*)\]$`)
 
 // bash runs the command for real in bash (a differential test: the output
 // is what the tools printed then and print now) and expects the exit code
-// on the first line, then the same output. tack's marker reads
-// "[exit code: N]", its stderr comes under a "[stderr]" line, and a
+// on the first line (the same code where Claude Code's result names it,
+// a non-zero one where it does not), then the same output. tack's marker
+// reads "[exit code: N]", its stderr comes under a "[stderr]" line, and a
 // command that ran is a result, not a tool error, whatever its exit code
 // (Claude Code flags it is_error; the wire format has no such flag).
 func (r replay) bash(args json.RawMessage) {
-	m := exitRe.FindStringSubmatch(r.want)
-	if m == nil {
+	code, want := "", r.want
+	if m := exitRe.FindStringSubmatch(r.want); m != nil {
+		code, want = m[1], r.want[len(m[0]):]
+	} else if !r.isError {
 		r.t.Fatalf("the replay covers failed commands, got %q", r.want)
 	}
 	var a struct {
@@ -419,11 +460,11 @@ func (r replay) bash(args json.RawMessage) {
 	r.t.Cleanup(b.Close)
 	res := r.run(b.All()[0], args)
 	first, body, _ := strings.Cut(res.Text, "\n")
-	if want := "[exit code: " + m[1] + "]"; first != want {
-		r.t.Errorf("want the exit code first, as %q, got %q", want, first)
+	if m := tackExitRe.FindStringSubmatch(first); m == nil || code != "" && m[1] != code {
+		r.t.Errorf("want the exit code first, as \"[exit code: %s]\", got %q", cmp.Or(code, "N"), first)
 	}
 	body = strings.Replace(body, "[stderr]\n", "", 1)
-	if want := r.want[len(m[0]):]; strings.TrimRight(body, "\n") != want {
+	if strings.TrimRight(body, "\n") != want {
 		r.t.Errorf("want the output %q, got %q", want, body)
 	}
 }
