@@ -46,6 +46,12 @@ type PrintOptions struct {
 	IncludePartial bool
 	// NoReasoning leaves thinking out of the output.
 	NoReasoning bool
+	// Terminal says Stdout is a terminal: the text answer then has its
+	// control sequences shown escaped (textfmt.Sanitize), as on every
+	// other front door, so that a model cannot set the title, write the
+	// clipboard (OSC 52) or plant links. In a pipe the answer stays as
+	// it came.
+	Terminal bool
 	// Turn carries --allowed-tools, --disallowed-tools and --max-turns to
 	// every turn.
 	Turn    agent.TurnOptions
@@ -405,7 +411,11 @@ func (p *printer) write(r PrintResult) {
 		return
 	}
 	if r.Result != "" && (r.Success() || r.StopReason == string(session.StopMaxTokens)) {
-		fmt.Fprintln(p.o.Stdout, r.Result)
+		text := r.Result
+		if p.o.Terminal {
+			text = textfmt.Sanitize(text)
+		}
+		fmt.Fprintln(p.o.Stdout, text)
 	}
 }
 
