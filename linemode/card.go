@@ -121,7 +121,7 @@ func cardLines(c card.Card, cwd string) []string {
 	var out []string
 	switch {
 	case c.Terminal != nil:
-		for i, l := range strings.Split(strings.TrimRight(textfmt.Sanitize(c.Terminal.Command), "\n"), "\n") {
+		for i, l := range strings.Split(strings.TrimRight(textfmt.Reveal(c.Terminal.Command), "\n"), "\n") {
 			prefix := "  "
 			if i == 0 {
 				prefix = "$ "

@@ -148,7 +148,7 @@ func ApprovalPrompt(a interact.Approval, cwd string) string {
 	var b strings.Builder
 	b.WriteString("\n[approval] " + textfmt.SanitizeLine(a.Tool))
 	if a.Summary != "" {
-		b.WriteString(": " + textfmt.SanitizeLine(a.Summary))
+		b.WriteString(": " + textfmt.RevealLine(a.Summary))
 	}
 	b.WriteString("\n")
 	var body []string
@@ -156,13 +156,13 @@ func ApprovalPrompt(a interact.Approval, cwd string) string {
 	case a.Card != nil:
 		body = cardLines(*a.Card, cwd)
 	case a.Details != "" && a.Details != a.Summary:
-		body = strings.Split(textfmt.Sanitize(strings.TrimRight(a.Details, "\n")), "\n")
+		body = strings.Split(textfmt.Reveal(strings.TrimRight(a.Details, "\n")), "\n")
 	}
 	for _, l := range body {
 		b.WriteString("    " + l + "\n")
 	}
 	if a.Remember != "" {
-		b.WriteString(fmt.Sprintf(approvalChoices, textfmt.SanitizeLine(a.Remember)) + "\n")
+		b.WriteString(fmt.Sprintf(approvalChoices, textfmt.RevealLine(a.Remember)) + "\n")
 	} else {
 		b.WriteString(approvalChoicesOnce + "\n")
 	}

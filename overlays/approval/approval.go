@@ -200,10 +200,10 @@ func (d *Dialog) Height(width int) int {
 // names the call, and what it wants beyond the sandbox.
 func (d *Dialog) headRows(inner int) []string {
 	var head []string
-	if s := textfmt.SanitizeLine(d.a.Summary); s != "" && d.a.Card == nil {
+	if s := textfmt.RevealLine(d.a.Summary); s != "" && d.a.Card == nil {
 		head = append(head, d.th.Bold.Render(s))
 	}
-	if w := textfmt.SanitizeLine(d.a.Why); w != "" {
+	if w := textfmt.RevealLine(d.a.Why); w != "" {
 		head = append(head, d.th.Warning.Render(ansi.Truncate(w, inner, "…")))
 	}
 	return head
@@ -239,7 +239,7 @@ func (d *Dialog) renderBody(width int) []string {
 	if d.a.Details == "" || d.a.Details == d.a.Summary {
 		return []string{}
 	}
-	return frame.Wrap(textfmt.Sanitize(d.a.Details), width)
+	return frame.Wrap(textfmt.Reveal(d.a.Details), width)
 }
 
 // command is a command card in full, as the user must read it to decide:
@@ -249,7 +249,7 @@ func (d *Dialog) command(c card.Card, width int) []string {
 	var rows []string
 	// Cut at the width, not at spaces or hyphens: "sort -" above "V" would
 	// read as another command.
-	wrapped := ansi.Hardwrap(textfmt.Sanitize(c.Terminal.Command), max(1, width-2), true)
+	wrapped := ansi.Hardwrap(textfmt.Reveal(c.Terminal.Command), max(1, width-2), true)
 	for i, line := range strings.Split(wrapped, "\n") {
 		lead := "  "
 		if i == 0 {
@@ -258,7 +258,7 @@ func (d *Dialog) command(c card.Card, width int) []string {
 		rows = append(rows, d.th.Bold.Render(lead+line))
 	}
 	for _, extra := range []string{c.Description, inDir(c.Terminal.Cwd)} {
-		for _, line := range frame.Wrap(textfmt.Sanitize(extra), width) {
+		for _, line := range frame.Wrap(textfmt.Reveal(extra), width) {
 			if extra != "" {
 				rows = append(rows, d.th.Dim.Render(line))
 			}
@@ -315,7 +315,7 @@ func (d *Dialog) labels(v interact.Verdict) [3]string {
 	case interact.Allow:
 		return [3]string{"Allow once", "Allow once", "Once"}
 	case interact.AllowSession:
-		what := "(" + textfmt.SanitizeLine(d.a.Remember) + ")"
+		what := "(" + textfmt.RevealLine(d.a.Remember) + ")"
 		return [3]string{"Allow for this session " + what, "This session " + what, "Session"}
 	}
 	return [3]string{"Deny", "Deny", "Deny"}
