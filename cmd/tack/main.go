@@ -100,11 +100,13 @@ func withPipedContext(task string, stdin io.Reader) string {
 	return task + "\n\n<stdin>\n" + strings.TrimRight(string(b), "\n") + "\n</stdin>"
 }
 
-// signalContext is cancelled by SIGINT, SIGTERM or SIGHUP and reports which.
+// signalContext is cancelled by SIGINT, SIGTERM, SIGHUP or SIGQUIT and
+// reports which; SIGQUIT would otherwise end tack with the terminal still
+// raw.
 func signalContext() (context.Context, func() os.Signal, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	var got os.Signal
 	done := make(chan struct{})
 	go func() {
@@ -137,6 +139,8 @@ func exitForSignal(s os.Signal) int {
 		return 143
 	case syscall.SIGHUP:
 		return 129
+	case syscall.SIGQUIT:
+		return 131
 	}
 	return 1
 }

@@ -94,6 +94,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	guard := app.NewGuard(root)
 	p := tea.NewProgram(guard, tea.WithContext(ctx), tea.WithInput(ios.StdinFile()), tea.WithOutput(ios.Out), tea.WithoutSignalHandler(),
 		tea.WithFPS(maxFPS), tea.WithColorProfile(renderProfile(chat.Colour)))
+	defer watchSuspend(p)()
 	_, runErr := p.Run()
 	var next app.Result
 	if m, ok := guard.Inner().(*app.Model); ok {
