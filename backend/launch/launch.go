@@ -288,7 +288,7 @@ func openLog(o Options, model string) (*session.Log, bool, error) {
 		r = crand.Reader
 	}
 	id := session.NewID(o.Now(), r)
-	h := session.Header{Version: 1, ID: id, Created: o.Now().UTC(), Cwd: o.Cwd, Model: model}
+	h := session.Header{Version: 1, ID: id, Created: o.Now().UTC(), Cwd: o.Cwd, Model: model, Branch: workspace.Branch(o.Cwd)}
 	l, err := session.Create(session.PathFor(o.Home, o.Cwd, id), h)
 	return l, false, err
 }

@@ -25,3 +25,18 @@ func TestAnUnusedNewSessionLeavesNoLog(t *testing.T) {
 		t.Fatalf("want no files left for a session without events, got %v", left)
 	}
 }
+
+func TestANewSessionRecordsItsBranch(t *testing.T) {
+	cwd := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cwd, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cwd, ".git", "HEAD"), []byte("ref: refs/heads/fix/lexer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openForTest(t, t.TempDir(), cwd, "")
+	defer s.Close()
+	if got := s.Agent.Header().Branch; got != "fix/lexer" {
+		t.Fatalf("want the header to record branch fix/lexer, got %q", got)
+	}
+}

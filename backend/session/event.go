@@ -35,6 +35,9 @@ type Header struct {
 	// the agent definition it runs; both empty for a user's session.
 	Parent string `json:"parent,omitempty"`
 	Agent  string `json:"agent,omitempty"`
+	// Branch is the git branch checked out in Cwd when the session was
+	// created, "" outside a repository: the session picker shows it.
+	Branch string `json:"branch,omitempty"`
 }
 
 // Span is an inclusive range of event sequence numbers.

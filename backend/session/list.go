@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -17,10 +18,18 @@ const listWindow = 64 << 10
 
 // Summary describes one session for pickers, read from the ends of its log.
 type Summary struct {
-	ID      string
-	Path    string
-	Cwd     string
-	Title   string // "" when the log has neither a title nor a prompt near its ends
+	ID    string
+	Path  string
+	Cwd   string
+	Title string // "" when the log has neither a title nor a prompt near its ends
+	// FirstPrompt is the first line of the session's first prompt, ""
+	// when its first 64 KB hold none.
+	FirstPrompt string
+	// Branch is the git branch the session was started on (Header.Branch).
+	Branch string
+	// Turns is how many turns (prompts) the session had, read from the
+	// last event that names its turn; 0 when none does.
+	Turns   int
 	Created time.Time
 	// LastActive is the time of the last complete event, else the file's
 	// modification time.
@@ -105,7 +114,7 @@ func summarize(path string, buf []byte) Summary {
 		s.Err = fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 		return s
 	}
-	s.Cwd, s.Created, s.Parent = h.Cwd, h.Created, h.Parent
+	s.Cwd, s.Created, s.Parent, s.Branch = h.Cwd, h.Created, h.Parent, h.Branch
 	head = head[nl+1:]
 	if tail == nil {
 		tail = head
@@ -117,8 +126,12 @@ func summarize(path string, buf []byte) Summary {
 	if s.Title == "" {
 		s.Title = lastTitle(head)
 	}
+	s.FirstPrompt = firstPromptTitle(head)
 	if s.Title == "" {
-		s.Title = firstPromptTitle(head)
+		s.Title = s.FirstPrompt
+	}
+	if s.Turns = lastTurn(tail); s.Turns == 0 {
+		s.Turns = lastTurn(head)
 	}
 	s.OpenPID = lockHolder(path)
 	return s
@@ -172,6 +185,33 @@ func lastEventTime(chunk []byte) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// lastTurn is the turn number of the last complete line of chunk that
+// names one first in its data, as every event of a turn is encoded: it is
+// the session's turn count when the log ends inside or after its last
+// turn. It reads the digits where they stand rather than decoding lines,
+// which may be a tool's whole output.
+func lastTurn(chunk []byte) int {
+	chunk = completeLines(chunk)
+	needle := []byte(`"data":{"turn":`)
+	for len(chunk) > 0 {
+		line := chunk[bytes.LastIndexByte(chunk[:len(chunk)-1], '\n')+1:]
+		chunk = chunk[:len(chunk)-len(line)]
+		i := bytes.Index(line, needle)
+		if i < 0 {
+			continue
+		}
+		digits := line[i+len(needle):]
+		end := 0
+		for end < len(digits) && digits[end] >= '0' && digits[end] <= '9' {
+			end++
+		}
+		if n, err := strconv.Atoi(string(digits[:end])); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // lastTitle is the title of the last complete session/title event in chunk.

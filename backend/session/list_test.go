@@ -147,6 +147,32 @@ func TestListIsNewestFirstWithTitlesFromTheEnds(t *testing.T) {
 	}
 }
 
+func TestListReadsTurnsBranchAndFirstPrompt(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/proj"
+	h := testHeader("20261101-000000-aaaaaa")
+	h.Branch = "fix/lexer"
+	writeSummaryLog(t, PathFor(home, cwd, h.ID), h,
+		[]Data{TurnStart{Turn: 1}, UserMessage{Turn: 1, Kind: KindPrompt, Text: "\n  Fix the   lexer\nand more"}},
+		[]Data{TurnStart{Turn: 12}, UserMessage{Turn: 12, Kind: KindPrompt, Text: "again"}, TurnEnd{Turn: 12, Reason: StopCompleted},
+			Title{Title: "Lexer work", Source: "model"}}, 300<<10)
+	short := testHeader("20261102-000000-bbbbbb")
+	writeSummaryLog(t, PathFor(home, cwd, short.ID), short,
+		[]Data{TurnStart{Turn: 1}, UserMessage{Turn: 1, Kind: KindPrompt, Text: "one"}, TurnStart{Turn: 2}}, nil, 0)
+	list, err := List(home, cwd, false)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("want 2 sessions, got %d (%v)", len(list), err)
+	}
+	byID := map[string]Summary{list[0].ID: list[0], list[1].ID: list[1]}
+	long := byID[h.ID]
+	if long.Turns != 12 || long.Branch != "fix/lexer" || long.FirstPrompt != "Fix the lexer" || long.Title != "Lexer work" {
+		t.Errorf("want 12 turns on fix/lexer, first prompt %q, title %q; got %d on %q, %q, %q",
+			"Fix the lexer", "Lexer work", long.Turns, long.Branch, long.FirstPrompt, long.Title)
+	}
+	if s := byID[short.ID]; s.Turns != 2 || s.Branch != "" || s.FirstPrompt != "one" {
+		t.Errorf("want 2 turns, no branch, first prompt one; got %d, %q, %q", s.Turns, s.Branch, s.FirstPrompt)
+	}
+}
+
 func TestListReportsHolderAndUnreadableLogs(t *testing.T) {
 	home, cwd := t.TempDir(), "/w"
 	l, err := Create(PathFor(home, cwd, "s-open"), testHeader("s-open"))
