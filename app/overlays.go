@@ -142,7 +142,7 @@ func (m *Model) openSessionPicker() tea.Cmd {
 	if m.requestOpen() || m.ov.open() {
 		return nil
 	}
-	m.ov.sessions = sessionpicker.New(m.opts.Cwd, m.opts.Home, m.sessionID, m.theme)
+	m.ov.sessions = sessionpicker.New(m.opts.Cwd, m.opts.Home, m.sessionID, m.opts.Now(), m.theme)
 	be := m.be
 	return func() tea.Msg {
 		here, err := be.Sessions(false)

@@ -6,11 +6,12 @@
 package sessionpicker
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/overlays/internal/field"
@@ -53,7 +54,9 @@ type Outcome struct {
 // Picker is the session picker. Create it with New.
 type Picker struct {
 	th       theme.Theme
-	cwd      string // shown home-relative
+	now      time.Time // when the picker opened: times show relative to it
+	cwd      string    // shown home-relative
+	home     string
 	current  string
 	loaded   bool
 	err      error
@@ -62,15 +65,18 @@ type Picker struct {
 	allScope bool
 	search   field.Field
 	matches  []int
-	cursor   int
-	top      int
+	// branchW and spaceW are the widest branch and workspace among the
+	// matches, measured when they change rather than every frame.
+	branchW, spaceW int
+	cursor          int
+	top             int
 }
 
-// New opens the picker, showing Loading until a Loaded message arrives.
-// cwd is the workspace (shown relative to home); current is the id of the
-// session already open here, which cannot be chosen.
-func New(cwd, home, current string, th theme.Theme) *Picker {
-	return &Picker{th: th, cwd: textfmt.HomeRel(cwd, home), current: current}
+// New opens the picker at time now, showing Loading until a Loaded message
+// arrives. cwd is the workspace (shown relative to home); current is the
+// id of the session already open here, which cannot be chosen.
+func New(cwd, home, current string, now time.Time, th theme.Theme) *Picker {
+	return &Picker{th: th, now: now, home: home, cwd: textfmt.HomeRel(cwd, home), current: current}
 }
 
 // Update handles a Loaded message, a key press or a paste.
@@ -136,6 +142,12 @@ func (p *Picker) refilter() {
 			p.matches = append(p.matches, i)
 		}
 	}
+	p.branchW, p.spaceW = 0, 0
+	for _, m := range p.matches {
+		s := p.scope()[m]
+		p.branchW = max(p.branchW, ansi.StringWidth(textfmt.SanitizeLine(s.Branch)))
+		p.spaceW = max(p.spaceW, ansi.StringWidth(p.workspace(s)))
+	}
 	// Start on the first session Enter can open, not on the current one.
 	p.cursor, p.top = 0, 0
 	for i, m := range p.matches {
@@ -169,7 +181,9 @@ func (p *Picker) View(width, height int) string {
 		return ""
 	}
 	inner := max(1, width-4)
-	shown := max(1, (height-2-2-1)/2)
+	// Box, scope and search rows, the column heads, the detail row and
+	// the hint take seven rows; each session takes one.
+	shown := max(1, height-7)
 	search := p.th.Accent.Render("Search: ") + p.search.View(p.th, inner-8-10, "title or id")
 	rows := []string{p.scopeLine(), frame.WithPosition(p.th, search, inner, p.cursor, len(p.matches), shown)}
 	switch {
@@ -200,16 +214,61 @@ func (p *Picker) scopeLine() string {
 	return p.th.Bold.Render(here) + p.th.Dim.Render("  ⇥ "+all)
 }
 
-// list draws up to n sessions, two rows each, scrolled to the cursor.
+// columns are the widths of the list's columns at a width: the time, the
+// turn count, the branch and (all workspaces) the workspace; the title
+// takes the rest. Narrow, the workspace goes first, then the branch, then
+// the turns, so the title keeps at least titleMin cells.
+type columns struct{ when, turns, branch, workspace int }
+
+const (
+	whenWidth  = 12
+	turnsWidth = 7
+	branchMax  = 24
+	spaceMax   = 24
+	titleMin   = 16
+)
+
+func (p *Picker) columns(width int) columns {
+	c := columns{when: whenWidth, turns: turnsWidth}
+	if p.branchW > 0 {
+		c.branch = min(p.branchW+2, branchMax)
+	}
+	if p.allScope && p.spaceW > 0 {
+		c.workspace = min(p.spaceW+2, spaceMax)
+	}
+	// A column with anything in it is at least as wide as its head.
+	if c.branch > 0 {
+		c.branch = max(c.branch, len("Branch")+2)
+	}
+	if c.workspace > 0 {
+		c.workspace = max(c.workspace, len("Workspace")+2)
+	}
+	for _, drop := range []*int{&c.workspace, &c.branch, &c.turns} {
+		if 2+c.when+c.turns+c.branch+c.workspace+titleMin > width {
+			*drop = 0
+		}
+	}
+	return c
+}
+
+// heads is the faint row naming the columns.
+func (p *Picker) heads(c columns, width int) string {
+	row := "  " + pad("Modified", c.when)
+	if c.turns > 0 {
+		row += padLeft("Turns", c.turns-2) + "  "
+	}
+	row += pad("Branch", c.branch) + pad("Workspace", c.workspace) + "Title"
+	return p.th.Dim.Render(frame.Truncate(row, width))
+}
+
+// list draws the column heads and up to n sessions, one row each,
+// scrolled to the cursor, then a row of details for the cursor's session.
 func (p *Picker) list(width, n int) []string {
+	c := p.columns(width)
+	rows := []string{p.heads(c, width)}
 	p.top = frame.Window(len(p.matches), p.cursor, n, p.top)
-	var rows []string
 	for i := p.top; i < min(len(p.matches), p.top+n); i++ {
 		s := p.scope()[p.matches[i]]
-		title := textfmt.SanitizeLine(s.Title)
-		if title == "" {
-			title = Untitled
-		}
 		why := p.disabled(s)
 		mark, style := "  ", p.th.Plain
 		if i == p.cursor {
@@ -218,40 +277,97 @@ func (p *Picker) list(width, n int) []string {
 		if why != "" {
 			style = style.Inherit(p.th.Dim)
 		}
-		if s.Parent != "" {
-			title = "↳ " + title
+		row := mark + pad(ago(p.now, s.LastActive), c.when)
+		if c.turns > 0 {
+			row += padLeft(turns(s.Turns), c.turns-2) + "  "
 		}
-		rows = append(rows, style.Render(frame.Truncate(mark+title, width)))
-		rows = append(rows, "  "+p.th.Dim.Render(frame.Truncate(p.meta(s, why), width-2)))
+		row += pad(textfmt.SanitizeLine(s.Branch), c.branch) + pad(p.workspace(s), c.workspace) + p.title(s)
+		if why != "" {
+			row += " (" + textfmt.SanitizeLine(why) + ")"
+		}
+		rows = append(rows, style.Render(frame.Truncate(row, width)))
 	}
-	return rows
+	s := p.scope()[p.matches[p.cursor]]
+	return append(rows, p.th.Dim.Render(frame.Truncate(p.detail(s), width)))
 }
 
-// meta is the second row of a session: time, why it cannot be resumed,
-// size, workspace (in the all-workspaces scope) and id, the most telling
-// first as narrow rows lose their ends.
-func (p *Picker) meta(s session.Summary, why string) string {
-	parts := []string{}
-	if !s.LastActive.IsZero() {
-		parts = append(parts, s.LastActive.Format("2006-01-02 15:04"))
+// title is a session's title: its own, else its first prompt; a subagent's
+// is marked as nested under its parent.
+func (p *Picker) title(s session.Summary) string {
+	title := textfmt.SanitizeLine(s.Title)
+	if title == "" {
+		title = Untitled
 	}
-	if why != "" {
+	if s.Parent != "" {
+		title = "↳ " + title
+	}
+	return title
+}
+
+// detail is the row under the list about the cursor's session: the first
+// prompt when the title is not it, why it cannot be resumed, the
+// workspace and the id to resume it by, the most telling first.
+func (p *Picker) detail(s session.Summary) string {
+	var parts []string
+	if fp := textfmt.SanitizeLine(s.FirstPrompt); fp != "" && fp != textfmt.SanitizeLine(s.Title) {
+		parts = append(parts, "“"+fp+"”")
+	}
+	if why := p.disabled(s); why != "" {
 		parts = append(parts, textfmt.SanitizeLine(why))
 	}
-	parts = append(parts, size(s.Size))
-	if p.allScope && s.Cwd != "" {
-		parts = append(parts, "workspace "+textfmt.SanitizeLine(s.Cwd))
+	if s.Cwd != "" {
+		parts = append(parts, p.workspace(s))
 	}
 	return strings.Join(append(parts, textfmt.SanitizeLine(s.ID)), " · ")
 }
 
-// size writes a byte count as 812 B, 12.3 KB or 4.0 MB.
-func size(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+func (p *Picker) workspace(s session.Summary) string {
+	return textfmt.SanitizeLine(textfmt.HomeRel(s.Cwd, p.home))
+}
+
+// pad fits text into a column of width cells with two cells of gutter;
+// a zero width drops the column.
+func pad(text string, width int) string {
+	if width <= 0 {
+		return ""
 	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+	text = frame.Truncate(text, width-2)
+	return text + strings.Repeat(" ", width-ansi.StringWidth(text))
+}
+
+// padLeft right-aligns text in width cells.
+func padLeft(text string, width int) string {
+	text = frame.Truncate(text, width)
+	return strings.Repeat(" ", max(width-ansi.StringWidth(text), 0)) + text
+}
+
+func turns(n int) string {
+	if n <= 0 {
+		return "–"
+	}
+	return strconv.Itoa(n)
+}
+
+// ago says how long before now t was, as a person would: "just now",
+// "5 min ago", "3 h ago", "yesterday", "4 days ago", then the date.
+func ago(now, t time.Time) string {
+	if t.IsZero() {
+		return "–"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+	case d < 24*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + " h ago"
+	case d < 48*time.Hour:
+		return "yesterday"
+	case d < 7*24*time.Hour:
+		return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+	case t.Year() == now.Year():
+		return t.Format("Jan 2")
+	}
+	return t.Format("2006-01-02")
 }

@@ -20,14 +20,21 @@ var th = theme.New(true)
 
 const cwd = "/home/ada/proj"
 
+// now is when the pickers open: a little after the last session's activity.
+var now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
 func listing() Loaded {
 	at := func(h int) time.Time { return time.Date(2026, 11, 30, h, 15, 0, 0, time.UTC) }
 	here := []session.Summary{
-		{ID: "20261130-1100-aaaa", Cwd: cwd, Title: "Fix the flaky lock test", LastActive: at(11), Size: 48_210},
-		{ID: "20261130-0900-bbbb", Cwd: cwd, Title: "Add the resume picker", LastActive: at(9), Size: 912},
+		{ID: "20261130-1100-aaaa", Cwd: cwd, Title: "Fix the flaky lock test", FirstPrompt: "Fix the flaky lock test",
+			Branch: "main", Turns: 3, LastActive: at(11), Size: 48_210},
+		{ID: "20261130-0900-bbbb", Cwd: cwd, Title: "Add the resume picker", FirstPrompt: "the picker lists sessions by size; list them like codex does",
+			Branch: "feature/resume-picker", Turns: 14, LastActive: at(9), Size: 912},
 		{ID: "20261130-0800-cccc", Cwd: cwd, LastActive: at(8), Size: 3 << 20, OpenPID: 4242},
 		{ID: "20261130-0700-dddd", Cwd: cwd, Title: "\x1b[31mred title", LastActive: at(7), Size: 10,
 			Err: errors.New("line 1: not a session header")},
+		{ID: "20261129-0900-ffff", Cwd: cwd, Title: "Yesterday's work", Turns: 1, LastActive: at(9).Add(-24 * time.Hour)},
+		{ID: "20261101-0900-9999", Cwd: cwd, Title: "Last month", Turns: 2, LastActive: at(9).AddDate(0, -1, 0)},
 	}
 	other := session.Summary{ID: "20261130-1000-eeee", Cwd: "/home/ada/site", Title: "Write the blog post", LastActive: at(10), Size: 2048}
 	all := []session.Summary{here[0], other, here[1], here[2], here[3]}
@@ -48,7 +55,7 @@ func TestGoldenScreens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
-			p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+			p := New(cwd, "/home/ada", "20261130-1100-aaaa", now, th)
 			if tt.loaded {
 				p.Update(listing())
 			}
@@ -60,7 +67,7 @@ func TestGoldenScreens(t *testing.T) {
 }
 
 func TestPickerOpensOnTheFirstSessionItCanResume(t *testing.T) {
-	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", now, th)
 	p.Update(listing())
 	if got := keys.Press(p.Update, "enter"); got.Kind != Chosen || got.Session.ID != "20261130-0900-bbbb" {
 		t.Errorf("want Enter at once to resume 20261130-0900-bbbb, the first row that is not the current session, got %+v", got)
@@ -68,7 +75,7 @@ func TestPickerOpensOnTheFirstSessionItCanResume(t *testing.T) {
 }
 
 func TestEnterResumesAnEnabledSession(t *testing.T) {
-	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", now, th)
 	p.Update(listing())
 	keys.Press(p.Update, "up")
 	if got := keys.Press(p.Update, "enter"); got.Kind != None {
@@ -92,18 +99,40 @@ func TestEnterResumesAnEnabledSession(t *testing.T) {
 }
 
 func TestDisabledRowsSayWhy(t *testing.T) {
-	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", now, th)
 	p.Update(listing())
 	v := ansi.Strip(p.View(120, 30))
-	for _, want := range []string{"11:15 · current ·", "08:15 · open in process 4242 ·", "07:15 · unreadable: line 1: not a session header ·", Untitled, `\x1b[31mred title`} {
+	for _, want := range []string{"Fix the flaky lock test (current)", Untitled + " (open in process 4242)",
+		`\x1b[31mred title (unreadable: line 1: not a session header)`} {
 		if !strings.Contains(v, want) {
 			t.Errorf("want %q in\n%s", want, v)
 		}
 	}
 }
 
+func TestRowsSayWhenHowLongAndOnWhichBranch(t *testing.T) {
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", now, th)
+	p.Update(listing())
+	v := ansi.Strip(p.View(120, 30))
+	for _, want := range []string{
+		"Modified    Turns  Branch                 Title",
+		"45 min ago      3  main                   Fix the flaky lock test",
+		"2 h ago        14  feature/resume-picker  Add the resume picker",
+		"yesterday       1                         Yesterday's work",
+		"Oct 30          2                         Last month",
+		"“the picker lists sessions by size; list them like codex does” · ~/proj · 20261130-0900-bbbb",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("want %q in\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "KB") {
+		t.Errorf("want no sizes, got\n%s", v)
+	}
+}
+
 func TestTabTogglesScopeAndClearsSearch(t *testing.T) {
-	p := New(cwd, "/home/ada", "", th)
+	p := New(cwd, "/home/ada", "", now, th)
 	p.Update(listing())
 	keys.TypeText(p.Update, "blog")
 	if len(p.matches) != 0 {
@@ -120,7 +149,7 @@ func TestTabTogglesScopeAndClearsSearch(t *testing.T) {
 }
 
 func TestEscClearsSearchThenCloses(t *testing.T) {
-	p := New(cwd, "/home/ada", "", th)
+	p := New(cwd, "/home/ada", "", now, th)
 	keys.TypeText(p.Update, "x")
 	if got := keys.Press(p.Update, "esc"); got.Kind != None || !p.search.Empty() {
 		t.Fatalf("want the first Esc to clear the search, got %+v", got)
@@ -131,7 +160,7 @@ func TestEscClearsSearchThenCloses(t *testing.T) {
 }
 
 func TestListingErrorIsShown(t *testing.T) {
-	p := New(cwd, "", "", th)
+	p := New(cwd, "", "", now, th)
 	p.Update(Loaded{Err: errors.New("permission denied")})
 	if v := ansi.Strip(p.View(100, 30)); !strings.Contains(v, "Could not list sessions: permission denied") {
 		t.Errorf("want the listing error, got\n%s", v)
@@ -139,7 +168,7 @@ func TestListingErrorIsShown(t *testing.T) {
 }
 
 func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
-	p := New(cwd, "/home/ada", "20261130-1100-aaaa", th)
+	p := New(cwd, "/home/ada", "20261130-1100-aaaa", now, th)
 	p.Update(listing())
 	keys.Press(p.Update, "tab", "down", "down", "down")
 	for _, size := range overlaytest.Sizes() {
@@ -152,13 +181,13 @@ func TestALongListShowsTheCursorPosition(t *testing.T) {
 	for i := range 1000 {
 		many = append(many, session.Summary{ID: fmt.Sprintf("s%04d", i), Cwd: cwd, Title: fmt.Sprintf("Session %d", i)})
 	}
-	p := New(cwd, "/home/ada", "", th)
+	p := New(cwd, "/home/ada", "", now, th)
 	p.Update(Loaded{Workspace: many, All: many})
 	keys.Press(p.Update, "down", "down")
 	if v := ansi.Strip(p.View(80, 14)); !strings.Contains(v, "3/1000 │") {
 		t.Errorf("want the position 3/1000 at the end of the search row, got\n%s", v)
 	}
-	short := New(cwd, "/home/ada", "", th)
+	short := New(cwd, "/home/ada", "", now, th)
 	short.Update(Loaded{Workspace: many[:2], All: many[:2]})
 	if v := ansi.Strip(short.View(80, 14)); strings.Contains(v, "/2") {
 		t.Errorf("want no position when every session shows, got\n%s", v)
