@@ -22,6 +22,10 @@ const windowTitleSuffix = "tack"
 // a hint, and the editor. Every row is drawn every frame, so nothing an
 // overlay drew outlives it.
 func (m *Model) View() tea.View {
+	if m.ov.help != nil {
+		// Help is read, not typed into: it takes the whole screen.
+		return m.frame(m.ov.help.View(m.width, m.height))
+	}
 	bottom := m.bottomRows()
 	vp := max(m.height-len(bottom)-m.editorRows()-1, 1)
 	rows := m.cover(m.viewport(vp))
@@ -33,13 +37,7 @@ func (m *Model) View() tea.View {
 	// A screen too short for even one transcript row loses rows from the
 	// top, so the editor and what sits above it stay in sight.
 	cut := max(len(rows)-m.height, 0)
-	v := tea.NewView(strings.Join(rows[cut:], "\n"))
-	v.AltScreen = true
-	v.ReportFocus = m.opts.Notify != NotifyOff
-	if m.mouse {
-		v.MouseMode = tea.MouseModeCellMotion
-	}
-	v.WindowTitle = m.windowTitle()
+	v := m.frame(strings.Join(rows[cut:], "\n"))
 	if c := m.editor.Cursor(); c != nil && !m.requestOpen() && !m.ov.open() {
 		c.Color, c.Blink = nil, false
 		c.Y += vp + 1 + len(bottom) - cut
@@ -47,6 +45,19 @@ func (m *Model) View() tea.View {
 			v.Cursor = c
 		}
 	}
+	return v
+}
+
+// frame is a view of the screen's text in the alternate screen with the
+// program's modes and title.
+func (m *Model) frame(screen string) tea.View {
+	v := tea.NewView(screen)
+	v.AltScreen = true
+	v.ReportFocus = m.opts.Notify != NotifyOff
+	if m.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.WindowTitle = m.windowTitle()
 	return v
 }
 
@@ -106,8 +117,8 @@ func (m *Model) aboveEditor(height int) string {
 	return m.menu.View(m.width, height)
 }
 
-// cover draws the open picker, details or help over the transcript rows.
-// The session picker, help and the rewind picker own the whole area; the
+// cover draws the open picker or details over the transcript rows. The
+// session picker and the rewind picker own the whole area; the
 // model picker and details sit in its middle on rows of their own, with a
 // blank row above and below, so no transcript text shows beside, above or
 // below their frame.
@@ -118,8 +129,6 @@ func (m *Model) cover(rows []string) []string {
 	switch {
 	case m.ov.sessions != nil:
 		box, full = m.ov.sessions.View(m.width, h), true
-	case m.ov.help != nil:
-		box, full = m.ov.help.View(m.width, h), true
 	case m.ov.rewind != nil:
 		box, full = m.ov.rewind.View(m.width, h), true
 	case m.ov.models != nil:

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/overlays/complete"
 	"github.com/tack-agent/tack/overlays/internal/frame"
@@ -61,18 +62,49 @@ func (h *Help) Update(msg tea.Msg) Outcome {
 	return Outcome{}
 }
 
-// View draws the overlay as a box of at most width×height; it remembers
-// the page height PgUp and PgDn step by.
+// Column layout: two columns when one would scroll and each can be at
+// least minColumn cells wide, gutter cells apart.
+const (
+	minColumn = 50
+	gutter    = 3
+)
+
+// View draws the overlay as a box of at most width×height, as tall as its
+// text needs; it remembers the page height PgUp and PgDn step by. When the
+// text would scroll in one column and the box is wide enough, it flows
+// into two, so a roomy screen shows everything at once.
 func (h *Help) View(width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	inner := max(1, width-4)
+	avail := max(0, height-3)
 	body := h.body(inner)
+	if cw := (inner - gutter) / 2; len(body) > avail && cw >= minColumn {
+		body = twoColumns(h.body(cw), cw)
+	}
 	hint := h.th.Dim.Render(frame.Hint(inner, "↑/↓ PgUp/PgDn scroll • Esc close", "↑↓ Esc"))
-	shown, top, page := frame.Scroll(h.th, body, h.scroll, max(0, height-3))
+	shown, top, page := frame.Scroll(h.th, body, h.scroll, avail)
 	h.scroll, h.page = top, page
 	return frame.Join(frame.Box(h.th, Title, append(shown, hint), width, height), width, height)
+}
+
+// twoColumns flows rows (each at most cw wide) into two columns of about
+// equal height, the second never starting on a blank row.
+func twoColumns(rows []string, cw int) []string {
+	half := (len(rows) + 1) / 2
+	left, right := rows[:half], rows[half:]
+	if len(right) > 0 && right[0] == "" {
+		right = right[1:]
+	}
+	out := make([]string, len(left))
+	for i, l := range left {
+		out[i] = l
+		if i < len(right) {
+			out[i] += strings.Repeat(" ", max(cw-ansi.StringWidth(l), 0)+gutter) + right[i]
+		}
+	}
+	return out
 }
 
 func (h *Help) body(width int) []string {

@@ -69,3 +69,28 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 		golden.Fits(t, h.View(size[0], size[1]), size[0], size[1])
 	}
 }
+
+func TestShowsEverythingInTwoColumnsWhenWideRatherThanScroll(t *testing.T) {
+	var ks []Binding
+	for range 3 {
+		ks = append(ks, keyList()...)
+	}
+	var cs []complete.Command
+	for i := range 5 {
+		for _, c := range commands() {
+			c.Name += fmt.Sprint(i)
+			cs = append(cs, c)
+		}
+	}
+	h := New(ks, cs, th)
+	if v := ansi.Strip(h.View(100, 40)); !strings.Contains(v, "more") {
+		t.Fatalf("want one column at 100 wide to scroll, got\n%s", v)
+	}
+	v := ansi.Strip(h.View(120, 40))
+	if strings.Contains(v, "more") || !strings.Contains(v, "/resume4") || !strings.Contains(v, "Keyboard shortcuts") {
+		t.Fatalf("want every key and command at once in two columns at 120×40, got\n%s", v)
+	}
+	if strings.Count(v, "\n")+1 > 40 {
+		t.Fatalf("want at most 40 rows, got\n%s", v)
+	}
+}
