@@ -279,7 +279,8 @@ func cloneTodos(todos []card.TodoItem) []card.TodoItem {
 	}
 	out := make([]card.TodoItem, len(todos))
 	for i, t := range todos {
-		out[i] = card.TodoItem{Content: strings.Clone(t.Content), Status: card.TodoStatus(strings.Clone(string(t.Status)))}
+		out[i] = card.TodoItem{Content: strings.Clone(t.Content), Status: card.TodoStatus(strings.Clone(string(t.Status))),
+			ActiveForm: strings.Clone(t.ActiveForm)}
 	}
 	return out
 }

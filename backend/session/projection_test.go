@@ -115,7 +115,7 @@ func TestTranscriptKeepsAppendOriginEventsAndOneMarker(t *testing.T) {
 }
 
 func TestTodosAreClearedAtTheNextTurn(t *testing.T) {
-	todos := []card.TodoItem{{Content: "write tests", Status: "in_progress"}}
+	todos := []card.TodoItem{{Content: "write tests", Status: "in_progress", ActiveForm: "Writing tests"}}
 	p := project(TurnStart{Turn: 1}, TodoWrite{Turn: 1, Todos: todos})
 	if got := p.Todos(); !reflect.DeepEqual(got, todos) {
 		t.Errorf("want todos %v, got %v", todos, got)
