@@ -91,6 +91,7 @@ func keyTable() []binding {
 		{keys: []string{"ctrl+r"}, label: "Ctrl+R", help: "search prompt history", run: always((*Model).openHistory)},
 		{keys: []string{"ctrl+g"}, label: "Ctrl+G", help: "edit the draft in $VISUAL or $EDITOR",
 			run: always((*Model).externalEditor)},
+		{keys: []string{"ctrl+z"}, label: "Ctrl+Z", help: "suspend tack (fg resumes it)", run: always((*Model).suspend)},
 		{keys: []string{"ctrl+l"}, label: "Ctrl+L", help: "redraw", run: always(func(*Model) tea.Cmd { return tea.ClearScreen })},
 		{keys: []string{"pgup", "pgdown"}, label: "PgUp/PgDn, wheel", help: "scroll the transcript", run: actOn((*Model).pageKey)},
 		{keys: []string{"home", "end"}, label: "Home/End", help: "scroll to the top or bottom while the draft is empty",

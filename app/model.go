@@ -62,6 +62,10 @@ type Options struct {
 	// HideReasoning leaves reasoning out of the transcript, even as one
 	// folded line, until Ctrl+T shows it (--no-reasoning).
 	HideReasoning bool
+	// Suspend stops the program as the shell's Ctrl+Z does (the terminal
+	// is restored first, and fg redraws); nil where no job-control shell
+	// could resume it.
+	Suspend func()
 	// Frame is the shortest gap between event batches (1/60 s when zero).
 	Frame time.Duration
 	// Width and Height are the initial terminal size, until the first

@@ -70,6 +70,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	defer held.close()
 	chat := chatOptions(lo, o, s, ios)
 	chat.PickSession = pick
+	chat.Suspend = suspendKey(ios.StdinFile())
 	var root tea.Model
 	if firstRun {
 		root = app.NewFirstRun(app.FirstRunOptions{

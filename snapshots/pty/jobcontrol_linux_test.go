@@ -2,13 +2,18 @@ package pty
 
 import (
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	uv "github.com/charmbracelet/ultraviolet"
+
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit/ptyterm"
+	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
 func TestSIGQUITExitsAndRestoresTheTerminal(t *testing.T) {
@@ -62,4 +67,49 @@ func waitStopped(t *testing.T, pid int) {
 		<-time.After(10 * time.Millisecond)
 	}
 	t.Fatalf("want tack stopped after SIGTSTP, it was not within %v", stepLimit)
+}
+
+// Ctrl+Z in tack run as a job of an interactive bash stops it as any job
+// stops: bash reports it stopped, the terminal is bash's again, and fg
+// brings the screen back with the draft.
+func TestCtrlZSuspendsAJobAndFgRedraws(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed: job control cannot be tried")
+	}
+	s := setup{srv: llmtest.New(t, llmtest.ReplyText("Hi there."))}
+	home, dir := t.TempDir(), t.TempDir()
+	env := append(s.env(home, t.TempDir()), "PS1=$ ", "HISTFILE=/dev/null")
+	term, err := ptyterm.Start(ptyterm.Options{Bin: bash, Args: []string{"--norc", "--noprofile", "-i"}, Dir: dir, Env: env, Cols: cols, Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(term.Close)
+	r := &run{Terminal: term, t: t, home: home, dir: dir}
+	r.waitText("the shell's prompt", "$")
+	r.Type(tackbin.Path(t) + "\r")
+	r.waitIdle()
+	r.Type("a draft to keep")
+	r.waitText("the draft", "a draft to keep")
+	r.Key('z', uv.ModCtrl)
+	// The main screen is back (bash's readline turns its own modes, such
+	// as bracketed paste, on again at once, so those prove nothing here).
+	r.waitScreen("bash reporting the stopped job", []string{"Stopped"}, func(string) bool { return !r.AltScreen() })
+	r.Type("fg\r")
+	r.waitScreen("the screen redrawn after fg", []string{"a draft to keep"}, func(s string) bool {
+		return r.AltScreen() && idleScreen(s)
+	})
+	r.Type(" and go on")
+	r.waitText("typing after fg", "a draft to keep and go on")
+}
+
+// Where no job-control shell could resume it (here tack leads its own
+// session, as in a tmux pane), Ctrl+Z says so and tack keeps running.
+func TestCtrlZWithoutJobControlSaysSoAndKeepsRunning(t *testing.T) {
+	r := start(t, setup{srv: llmtest.New(t, llmtest.ReplyText("Hi there."))})
+	r.waitIdle()
+	r.Key('z', uv.ModCtrl)
+	r.waitText("the notice", "Ctrl+Z suspends tack only when a job-control shell started it")
+	r.Type("still here")
+	r.waitText("typing after Ctrl+Z", "still here")
 }
