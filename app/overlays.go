@@ -183,6 +183,7 @@ func (m *Model) openDetails() {
 	m.ov.closeAll()
 	s := m.tr.Settings()
 	m.ov.details = details.New(s.Cards, s.Reasoning, m.theme)
+	m.ov.details.HideFolded = s.HideReasoning
 }
 
 // openHelp shows the keys and the commands.

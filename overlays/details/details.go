@@ -43,6 +43,9 @@ type Dialog struct {
 	cards     cards.Mode
 	reasoning bool
 	row       int // 0 tool cards, 1 reasoning
+	// HideFolded says reasoning not shown is left out altogether
+	// (--no-reasoning) rather than folded to one line.
+	HideFolded bool
 }
 
 // New opens the dialog showing the current settings.
@@ -77,9 +80,12 @@ func (d *Dialog) View(width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	shown := "hidden"
-	if d.reasoning {
+	shown := "folded"
+	switch {
+	case d.reasoning:
 		shown = "shown"
+	case d.HideFolded:
+		shown = "hidden"
 	}
 	rows := []string{d.line(0, "Tool cards", modeName(d.cards)), d.line(1, "Reasoning", shown), "",
 		d.th.Dim.Render(frame.Hint(max(1, width-4), Footer, "↑↓ Tab ↵ Esc"))}

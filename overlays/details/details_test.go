@@ -2,7 +2,10 @@ package details
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
@@ -48,5 +51,16 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	d := New(cards.Expanded, false, th)
 	for _, size := range overlaytest.Sizes() {
 		golden.Fits(t, d.View(size[0], size[1]), size[0], size[1])
+	}
+}
+
+func TestReasoningNotShownReadsFoldedUnlessHidden(t *testing.T) {
+	d := New(cards.Collapsed, false, th)
+	if v := ansi.Strip(d.View(60, 10)); !strings.Contains(v, "Reasoning    folded") {
+		t.Fatalf("want reasoning folded by default, got\n%s", v)
+	}
+	d.HideFolded = true
+	if v := ansi.Strip(d.View(60, 10)); !strings.Contains(v, "Reasoning    hidden") {
+		t.Fatalf("want reasoning hidden with --no-reasoning, got\n%s", v)
 	}
 }
