@@ -26,6 +26,13 @@ type Injector interface {
 	Inject(origin, text string)
 }
 
+// Noter is an agent that tells the model of a change of state once, at
+// its next request (*agent.Agent): a change undone before then is never
+// told.
+type Noter interface {
+	Note(origin, before, after string)
+}
+
 // PlanOrigin names the context notices that tell the model plan mode
 // changed.
 const PlanOrigin = "plan-mode"
@@ -107,8 +114,11 @@ func recordPlan(plans PlanSwitch, inv Invocation, on bool) (Result, bool) {
 		plans.SetPlan(!on)
 		return Failf("Could not record the plan mode change, so plan mode is unchanged: %v", err), false
 	}
-	if in, ok := inv.Agent.(Injector); ok {
-		in.Inject(PlanOrigin, PlanNotice(on))
+	switch a := inv.Agent.(type) {
+	case Noter:
+		a.Note(PlanOrigin, PlanNotice(!on), PlanNotice(on))
+	case Injector:
+		a.Inject(PlanOrigin, PlanNotice(on))
 	}
 	return Result{}, true
 }

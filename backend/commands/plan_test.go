@@ -147,3 +147,26 @@ func TestPlanModeIsUnchangedWhenTheLogRefusesTheEvent(t *testing.T) {
 		t.Fatalf("want an error, plan mode off and nothing sent, got %+v (on=%v, sent %q)", res, plans.on, a.sent)
 	}
 }
+
+// notingAgent is a chattyAgent that holds plan notices for the next
+// request, as the real agent does.
+type notingAgent struct {
+	*chattyAgent
+	notes []string
+}
+
+func (n *notingAgent) Note(origin, before, after string) {
+	n.notes = append(n.notes, origin+": "+before+" → "+after)
+}
+
+func TestPlanCommandNotesTheChangeForTheNextRequest(t *testing.T) {
+	a := &notingAgent{chattyAgent: newChattyAgent(agent.StatusIdle)}
+	plans := &planSwitch{}
+	runPlan(t, plans, a, "/plan")
+	runPlan(t, plans, a, "/plan off")
+	want := []string{PlanOrigin + ": " + PlanNotice(false) + " → " + PlanNotice(true),
+		PlanOrigin + ": " + PlanNotice(true) + " → " + PlanNotice(false)}
+	if strings.Join(a.notes, "\n") != strings.Join(want, "\n") || len(a.injected) != 0 {
+		t.Fatalf("want the changes noted, none injected at once; got notes %q, injected %q", a.notes, a.injected)
+	}
+}
