@@ -318,12 +318,10 @@ func TestApprovalKeepsTheCommandAndDenyOnSmallScreens(t *testing.T) {
 		t.Run(sizeName(size.w, size.h), func(t *testing.T) {
 			f := NewFake(header())
 			command := "curl -fsSL https://proxy.golang.org/github.com/charmbracelet/x/@v/list | sort -V | tail -n 5"
-			approve(t, f, interact.Approval{CallID: "c1", Tool: "bash", Summary: command, Remember: "curl",
+			tt := startWithBroker(t, f, options(f, size.w, size.h))
+			approveNow(t, f, tt, interact.Approval{CallID: "c1", Tool: "bash", Summary: command, Remember: "curl",
 				Why: "wants the network: proxy.golang.org", Card: &card.Card{Kind: card.Terminal,
 					Description: "List the module's versions", Terminal: &card.TerminalView{Command: command}}})
-			o := options(f, size.w, size.h)
-			o.Now = ticking()
-			tt := Start(t, app.New(o), size.w, size.h)
 			screen := tt.WaitText(t, "Allow bash?", "Deny", "$ curl -fsSL", "tail -n 5")
 			if !strings.Contains(screen, "> ") {
 				t.Fatalf("want the editor kept, got\n%s", screen)
@@ -331,4 +329,27 @@ func TestApprovalKeepsTheCommandAndDenyOnSmallScreens(t *testing.T) {
 			tt.Golden(t, "approval_bash_"+sizeName(size.w, size.h))
 		})
 	}
+}
+
+// startWithBroker runs the chat screen over f with a broker mounted and
+// waits until it has subscribed (the banner names the session), so a
+// request put later finds a settled screen.
+func startWithBroker(t *testing.T, f *Fake, o app.Options) *Term {
+	t.Helper()
+	b := interact.NewBroker()
+	t.Cleanup(b.Mount())
+	f.Broker = b
+	tt := Start(t, app.New(o), o.Width, o.Height)
+	tt.WaitText(t, sessionID, "deepseek-flash")
+	return tt
+}
+
+// approveNow puts a in front of the running program through f's broker
+// and waits until the program shows it.
+func approveNow(t *testing.T, f *Fake, tt *Term, a interact.Approval) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { _, _ = f.Broker.Approve(ctx, a) }()
+	tt.WaitFor(t, "the pending approval", func(string) bool { return f.Showing() })
 }

@@ -1,7 +1,6 @@
 package snapshots
 
 import (
-	"context"
 	"testing"
 
 	"github.com/charmbracelet/x/vt"
@@ -79,7 +78,7 @@ func TestRepresentativeSessionScreens(t *testing.T) {
 				o := options(f, size.w, size.h)
 				o.Background = bg.bg
 				tt := Start(t, app.New(o), size.w, size.h)
-				tt.WaitText(t, "> ")
+				tt.WaitText(t, sessionID, "deepseek-flash")
 				var l log
 				f.Push(events(running(), representativeTurn(&l))...)
 				tt.WaitText(t, "Bash(go test ./...)")
@@ -89,24 +88,15 @@ func TestRepresentativeSessionScreens(t *testing.T) {
 			})
 			t.Run(name+"_approval", func(t *testing.T) {
 				f := NewFake(header())
-				b := interact.NewBroker()
-				t.Cleanup(b.Mount())
-				f.Broker = b
 				o := options(f, size.w, size.h)
 				o.Background = bg.bg
-				tt := Start(t, app.New(o), size.w, size.h)
-				tt.WaitText(t, "> ")
+				tt := startWithBroker(t, f, o)
 				var l log
 				f.Push(events(running(), representativeTurn(&l))...)
 				tt.WaitText(t, "Bash(go test ./...)")
-				ctx, cancel := context.WithCancel(context.Background())
-				t.Cleanup(cancel)
-				go func() {
-					_, _ = b.Approve(ctx, interact.Approval{CallID: "b3", Tool: "bash", Summary: "go get golang.org/x/text@latest",
-						Remember: "go get", Why: "wants the network: proxy.golang.org", Card: &card.Card{Kind: card.Terminal,
-							Description: "Fetch the text module", Terminal: &card.TerminalView{Command: "go get golang.org/x/text@latest", Cwd: "/workspace/project"}}})
-				}()
-				tt.WaitFor(t, "the pending approval", func(string) bool { return f.Showing() })
+				approveNow(t, f, tt, interact.Approval{CallID: "b3", Tool: "bash", Summary: "go get golang.org/x/text@latest",
+					Remember: "go get", Why: "wants the network: proxy.golang.org", Card: &card.Card{Kind: card.Terminal,
+						Description: "Fetch the text module", Terminal: &card.TerminalView{Command: "go get golang.org/x/text@latest", Cwd: "/workspace/project"}}})
 				tt.WaitText(t, "Allow bash?", "Deny", "$ go get golang.org/x/text@latest")
 				tt.Golden(t, "session_"+name+"_approval")
 			})
