@@ -115,7 +115,8 @@ func ResultText(text string) string {
 }
 
 // cardLines is a card as plain text lines, as the approval dialog shows
-// it: a command with its working directory (cwd when the call names
+// it, with the characters that make text read other than it runs
+// revealed (textfmt.Reveal): a command with its working directory (cwd when the call names
 // none) and purpose, the diff of each file with its footer, or the body.
 func cardLines(c card.Card, cwd string) []string {
 	var out []string
@@ -135,13 +136,13 @@ func cardLines(c card.Card, cwd string) []string {
 		if dir != "" {
 			out = append(out, "in "+textfmt.SanitizeLine(dir))
 		}
-		if d := textfmt.SanitizeLine(c.Description); d != "" {
+		if d := textfmt.RevealLine(c.Description); d != "" {
 			out = append(out, "# "+d)
 		}
 	case len(c.Diffs) > 0:
 		out = diffLines(c.Diffs)
 	case c.Body != "":
-		out = strings.Split(strings.TrimRight(textfmt.Sanitize(c.Body), "\n"), "\n")
+		out = strings.Split(strings.TrimRight(textfmt.Reveal(c.Body), "\n"), "\n")
 	}
 	return out
 }
@@ -152,13 +153,13 @@ func diffLines(diffs []card.FileDiff) []string {
 	var out []string
 	added, removed, approximate := 0, 0, false
 	for _, d := range diffs {
-		path := textfmt.SanitizeLine(d.Path)
+		path := textfmt.RevealLine(d.Path)
 		if d.Created {
 			path += " (new)"
 		}
 		out = append(out, path)
 		for _, l := range d.Lines {
-			text := textfmt.SanitizeLine(l.Text)
+			text := textfmt.RevealLine(l.Text)
 			switch l.Op {
 			case card.OpAdd:
 				out = append(out, "+ "+text)

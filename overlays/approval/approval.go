@@ -234,7 +234,7 @@ func (d *Dialog) renderBody(width int) []string {
 		return d.command(*c, width)
 	}
 	if d.a.Card != nil {
-		return cards.Render(cards.Tool{Name: d.a.Tool, Call: *d.a.Card}, width, cards.Expanded, d.th)
+		return cards.Render(cards.Tool{Name: d.a.Tool, Call: revealCard(*d.a.Card)}, width, cards.Expanded, d.th)
 	}
 	if d.a.Details == "" || d.a.Details == d.a.Summary {
 		return []string{}
@@ -265,6 +265,26 @@ func (d *Dialog) command(c card.Card, width int) []string {
 		}
 	}
 	return rows
+}
+
+// revealCard is c with the text a person decides on revealed: a diff or
+// file body that reads one way and means another (Trojan Source's bidi
+// overrides) shows its invisible characters escaped.
+func revealCard(c card.Card) card.Card {
+	c.Subject, c.Description, c.Body = textfmt.RevealLine(c.Subject), textfmt.RevealLine(c.Description), textfmt.Reveal(c.Body)
+	diffs := make([]card.FileDiff, len(c.Diffs))
+	for i, fd := range c.Diffs {
+		fd.Path = textfmt.RevealLine(fd.Path)
+		lines := make([]card.DiffLine, len(fd.Lines))
+		for j, l := range fd.Lines {
+			l.Text = textfmt.RevealLine(l.Text)
+			lines[j] = l
+		}
+		fd.Lines = lines
+		diffs[i] = fd
+	}
+	c.Diffs = diffs
+	return c
 }
 
 func inDir(cwd string) string {
