@@ -10,14 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/tack-agent/tack/snapshots/testkit/procs"
 )
 
 func TestMain(m *testing.M) {
@@ -376,51 +375,16 @@ func TestCommandsDieWhenTackIsKilled(t *testing.T) {
 	}
 	var sleeps []int
 	for _, suffix := range []string{"01", "02", "11", "12"} {
-		sleeps = append(sleeps, waitForProcess(t, "sleep\x00"+duration+suffix+"\x00"))
+		sleeps = append(sleeps, procs.Find(t, 10*time.Second, "sleep", duration+suffix))
 	}
 	if err := parent.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	parent.Wait()
 	for _, fd := range sleeps {
-		waitForExit(t, fd)
-	}
-}
-
-// waitForProcess finds the process whose command line is cmdline, opened as
-// a pidfd; the sandboxed command may not have started it yet.
-func waitForProcess(t *testing.T, cmdline string) int {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			if b, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); string(b) == cmdline {
-				fd, err := unix.PidfdOpen(pid, 0)
-				if err != nil {
-					t.Fatalf("pidfd_open %d: %v", pid, err)
-				}
-				return fd
-			}
+		if !procs.Exited(fd, 10*time.Second) {
+			t.Fatal("want the sandboxed sleep to die with its parent within 10s")
 		}
-		runtime.Gosched()
-	}
-	t.Fatalf("no process %q appeared", cmdline)
-	return -1
-}
-
-// waitForExit waits until the process behind pidfd has exited.
-func waitForExit(t *testing.T, pidfd int) {
-	t.Helper()
-	defer unix.Close(pidfd)
-	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, 10_000)
-	if err != nil || n != 1 {
-		t.Fatalf("want the sandboxed sleep to die with its parent within 10s, poll says %d %v", n, err)
 	}
 }
 
