@@ -14,11 +14,6 @@ import (
 // maxPromptTitle is the length, in runes, of a title made from a prompt.
 const maxPromptTitle = 50
 
-// bytesPerToken is the estimate of context size where no provider count
-// applies. Bytes rather than runes: CJK text runs nearer one token per
-// character, which bytes/4 approximates better than runes/4.
-const bytesPerToken = 4
-
 // CompactionMarker stands in the transcript where a replacement rewrote the
 // model's view of history (compaction, pruned tool results). Projections
 // produce it; it is never written to a log.
@@ -26,30 +21,6 @@ type CompactionMarker struct{}
 
 // EventType is "compaction/marker".
 func (CompactionMarker) EventType() string { return "compaction/marker" }
-
-// Totals is the usage of a session so far.
-type Totals struct {
-	Sum       llm.Usage // all assistant messages
-	Last      llm.Usage // the last assistant message
-	Turns     int
-	Steps     int
-	ToolCalls int // dispatched calls (tool/call events)
-}
-
-// usageQuarter is the span usage is summed over: prices that change with
-// the hour (off-peak rates) are the same all through a quarter hour of
-// UTC, in every time zone.
-const usageQuarter = 15 * time.Minute
-
-// ModelUsage is the usage of the assistant messages, of the steps that
-// named one model, made in the quarter hour that starts at From; with
-// Child set, of the steps of subagents (task/usage).
-type ModelUsage struct {
-	Model string
-	From  time.Time
-	Child bool
-	Usage llm.Usage
-}
 
 // Source reads logged events back by seq (a *Log, or Events in memory).
 type Source interface {
@@ -252,22 +223,6 @@ func (p *Projection) applyAssistant(e Event, d AssistantMessage) {
 		model = p.step.model
 	}
 	p.addUsage(ModelUsage{Model: model, From: e.Time, Usage: d.Usage})
-}
-
-// addUsage counts u, made at u.From, in the entry of its model and
-// quarter hour. Times only grow, so that entry is among the last if at
-// all.
-func (p *Projection) addUsage(u ModelUsage) {
-	u.From = u.From.Truncate(usageQuarter)
-	i := len(p.byModel) - 1
-	for ; i >= 0 && !p.byModel[i].From.Before(u.From); i-- {
-		if m := p.byModel[i]; m.Model == u.Model && m.Child == u.Child && m.From.Equal(u.From) {
-			p.byModel[i].Usage = m.Usage.Add(u.Usage)
-			return
-		}
-	}
-	u.Model = strings.Clone(u.Model)
-	p.byModel = append(p.byModel, u)
 }
 
 // cloneTodos copies a todo list with its strings. A projection keeps
@@ -521,25 +476,6 @@ func (p *Projection) Len() int { return p.applied }
 // Todos is the latest todo list of the current turn; nil after a new turn
 // starts until the next todo/write.
 func (p *Projection) Todos() []card.TodoItem { return p.todos }
-
-// Usage is the token usage and counts so far.
-func (p *Projection) Usage() Totals { return p.totals }
-
-// UsageByModel splits the usage of the session by the model each step
-// named ("" for messages without a step/start) and by quarter hour, in
-// the order it was made.
-func (p *Projection) UsageByModel() []ModelUsage { return slices.Clone(p.byModel) }
-
-// ContextTokens estimates the size of the next request's conversation: the
-// last response's prompt plus output, plus about a token per 4 bytes of
-// what was appended since. Before any response, or after a replacement
-// rewrote history, it estimates the whole surface.
-func (p *Projection) ContextTokens() int {
-	if !p.sawAssistant || p.replaced {
-		return p.surfaceBytes / bytesPerToken
-	}
-	return p.totals.Last.Prompt() + p.totals.Last.Output + p.afterLast/bytesPerToken
-}
 
 // Title is the latest session/title, else the first prompt cut to one line
 // of about 50 characters, else "".
