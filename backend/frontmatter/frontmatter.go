@@ -175,19 +175,31 @@ type Text string
 
 // UnmarshalYAML accepts a scalar, or a sequence shown in brackets.
 func (t *Text) UnmarshalYAML(n *yaml.Node) error {
+	scalar, items, err := scalarOrStrings(n, "text")
+	if err != nil {
+		return err
+	}
+	if items != nil {
+		scalar = "[" + strings.Join(items, ", ") + "]"
+	}
+	*t = Text(scalar)
+	return nil
+}
+
+// scalarOrStrings reads a node that is either a scalar or a sequence of
+// strings: the scalar's value, or the items (never nil for a sequence).
+func scalarOrStrings(n *yaml.Node, want string) (string, []string, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		*t = Text(n.Value)
-		return nil
+		return n.Value, nil, nil
 	case yaml.SequenceNode:
-		var items []string
+		items := []string{}
 		if err := n.Decode(&items); err != nil {
-			return err
+			return "", nil, err
 		}
-		*t = Text("[" + strings.Join(items, ", ") + "]")
-		return nil
+		return "", items, nil
 	}
-	return fmt.Errorf("line %d: expected text", n.Line)
+	return "", nil, fmt.Errorf("line %d: expected %s", n.Line, want)
 }
 
 // List is a front-matter value that may be written as a YAML sequence or as
@@ -197,25 +209,22 @@ type List []string
 
 // UnmarshalYAML accepts a string or a sequence of strings.
 func (l *List) UnmarshalYAML(n *yaml.Node) error {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		*l = splitList(n.Value)
-		return nil
-	case yaml.SequenceNode:
-		var items []string
-		if err := n.Decode(&items); err != nil {
-			return err
-		}
-		out := List{}
-		for _, it := range items {
-			if it = strings.TrimSpace(it); it != "" {
-				out = append(out, it)
-			}
-		}
-		*l = out
+	scalar, items, err := scalarOrStrings(n, "a list or a comma-separated string")
+	if err != nil {
+		return err
+	}
+	if items == nil {
+		*l = splitList(scalar)
 		return nil
 	}
-	return fmt.Errorf("line %d: expected a list or a comma-separated string", n.Line)
+	out := List{}
+	for _, it := range items {
+		if it = strings.TrimSpace(it); it != "" {
+			out = append(out, it)
+		}
+	}
+	*l = out
+	return nil
 }
 
 // splitList splits at commas outside parentheses, so Bash(a, b) stays one

@@ -149,3 +149,22 @@ func TestReadFileNamesTheFileInItsErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestTextAndListRefuseMappingsAtTheirLine(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		line int
+		want string
+	}{
+		{"---\ndescription: x\nargument-hint:\n  a: b\n---\n", 4, "expected text"},
+		{"---\nallowed-tools:\n  read: yes\n---\n", 3, "expected a list or a comma-separated string"},
+		{"---\nallowed-tools: [Read, [Write]]\n---\n", 2, "cannot unmarshal"},
+	} {
+		var c command
+		_, err := Parse([]byte(tc.src), &c)
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Line != tc.line || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want an error at line %d with %q", tc.src, err, tc.line, tc.want)
+		}
+	}
+}
