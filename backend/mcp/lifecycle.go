@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tack-agent/tack/backend/redact"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -22,8 +23,10 @@ const relistTimeout = 10 * time.Second
 // restart) is a generation; what an older generation's goroutines find
 // out after a newer one began is dropped.
 type conn struct {
-	m      *Manager
-	srv    Server
+	m   *Manager
+	srv Server
+	// redact removes the server's credentials from every message about it.
+	redact redact.Redactor
 	stderr *stderrTail
 
 	mu        sync.Mutex
@@ -112,7 +115,8 @@ func (c *conn) fail(gen int, msg string) {
 		c.mu.Unlock()
 		return
 	}
-	c.state, c.err, c.list = StateFailed, clean(msg), nil
+	msg = c.redact.Text(clean(msg))
+	c.state, c.err, c.list = StateFailed, msg, nil
 	c.mu.Unlock()
 	// Reported before Settle is woken, so a step that waited for the
 	// server comes after the report.
@@ -138,7 +142,7 @@ func (c *conn) lost(gen int, l *link) {
 
 func (c *conn) failureReport(msg string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "MCP server %s %s", c.srv.Name, clean(msg))
+	fmt.Fprintf(&b, "MCP server %s %s", c.srv.Name, msg)
 	if lines := c.stderr.Lines(5); len(lines) > 0 {
 		b.WriteString("\n  stderr: " + strings.Join(lines, "\n          "))
 	}

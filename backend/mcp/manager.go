@@ -71,7 +71,8 @@ func New(o Options) *Manager {
 	servers := slices.Clone(o.Servers)
 	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
 	for _, s := range servers {
-		m.servers = append(m.servers, &conn{m: m, srv: s, state: StateStopped, stderr: &stderrTail{}})
+		r := s.redactor()
+		m.servers = append(m.servers, &conn{m: m, srv: s, redact: r, state: StateStopped, stderr: &stderrTail{redact: r}})
 	}
 	return m
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -306,5 +307,30 @@ func TestToolNamesAreSafeAndBounded(t *testing.T) {
 	long := ToolName("server", strings.Repeat("x", 80))
 	if len(long) != 64 || long == ToolName("server", strings.Repeat("x", 81)) {
 		t.Errorf("long names: %q", long)
+	}
+}
+
+// TestServerCredentialsAreRedacted: a stdio server that prints its token
+// to stderr before crashing, and an HTTP server whose URL carries a key and
+// cannot be reached; neither the reports, the status nor the tool result
+// may carry the secret.
+func TestServerCredentialsAreRedacted(t *testing.T) {
+	const token, key, header = "ghp_t0ken5ecret99", "k3y-in-the-url-77", "s3cret-header-value"
+	fake := stdioServer("fake", mcptest.EnvLeak+"=GITHUB_TOKEN", "GITHUB_TOKEN="+token)
+	gone := Server{Name: "gone", Origin: "test", URL: "http://127.0.0.1:1/mcp?api_key=" + key,
+		Headers: map[string]string{"X-Api-Key": header}, StartupTimeout: 10 * time.Second, ToolTimeout: 10 * time.Second}
+	m, r := startManager(t, fake, gone)
+	res := run(t, toolByName(t, m, "mcp__fake__crash"), `{}`, nil)
+	testkit.Eventually(t, "both servers reported", func() bool { return len(r.all()) == 2 },
+		func() string { return strings.Join(r.all(), "\n") })
+	texts := append([]string{res.Text, m.StatusText()}, r.all()...)
+	all := strings.Join(texts, "\n")
+	for _, secret := range []string{token, key, header} {
+		if strings.Contains(all, secret) {
+			t.Errorf("%q shown:\n%s", secret, all)
+		}
+	}
+	if !strings.Contains(all, "GITHUB_TOKEN=[redacted]") {
+		t.Errorf("want the leaked token shown as redacted:\n%s", all)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/redact"
 )
 
 // Defaults for the time a server may take to start and a call may take.
@@ -51,6 +52,34 @@ type Server struct {
 	// single tools that may.
 	Trusted      bool
 	TrustedTools []string
+}
+
+// redactor knows the server's credentials: its header values, the values
+// of environment variables and command-line options named like secrets
+// (GITHUB_TOKEN, --api-key), and the URL's password and key parameters.
+// Servers quote them back in errors and stderr.
+func (s Server) redactor() redact.Redactor {
+	var r redact.Redactor
+	for _, v := range s.Headers {
+		r.AddHeader(v)
+	}
+	for k, v := range s.Env {
+		if redact.IsSecretName(k) {
+			r.AddHeader(v)
+		}
+	}
+	for i, a := range s.Args {
+		name, v, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+		case ok && redact.IsSecretName(name):
+			r.AddHeader(v)
+		case !ok && i+1 < len(s.Args) && redact.IsSecretName(name):
+			r.AddHeader(s.Args[i+1])
+		}
+	}
+	r.AddURL(s.URL)
+	return r
 }
 
 // Transport names how the server is reached.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/tack-agent/tack/backend/redact"
 )
 
 // clean makes text a server sent safe to show: control characters other
@@ -28,8 +30,9 @@ func clean(s string) string {
 
 // stderrTail keeps the last bytes a server wrote to stderr, for reports.
 type stderrTail struct {
-	mu  sync.Mutex
-	buf []byte
+	redact redact.Redactor
+	mu     sync.Mutex
+	buf    []byte
 }
 
 const tailBytes = 4 << 10
@@ -44,8 +47,8 @@ func (t *stderrTail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Lines is the last n non-empty lines, cleaned, each at most 200
-// characters.
+// Lines is the last n non-empty lines, cleaned and with the server's
+// credentials redacted, each at most 200 characters.
 func (t *stderrTail) Lines(n int) []string {
 	t.mu.Lock()
 	text := string(t.buf)
@@ -59,7 +62,7 @@ func (t *stderrTail) Lines(n int) []string {
 			if r := []rune(l); len(r) > 200 {
 				l = string(r[:200]) + "…"
 			}
-			out = append(out, clean(l))
+			out = append(out, t.redact.Text(clean(l)))
 		}
 	}
 	if len(out) > n {

@@ -160,7 +160,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	case connectionLost(err):
 		return tools.Errorf("MCP server %s stopped during the call to %s%s", t.conn.srv.Name, t.name, t.conn.stderrNote())
 	default:
-		return tools.Errorf("MCP server %s: %s", t.conn.srv.Name, clean(err.Error()))
+		return tools.Errorf("MCP server %s: %s", t.conn.srv.Name, t.conn.redact.Text(clean(err.Error())))
 	}
 	var spill func(name, mime string, data []byte) (string, error)
 	if call.Env != nil && call.Env.SpillDir != "" {

@@ -32,6 +32,9 @@ const (
 	// EnvBadJSON makes the server write a broken JSON object before
 	// answering initialize: invalid JSON-RPC.
 	EnvBadJSON = "MCPTEST_BAD_JSON"
+	// EnvLeak names a variable whose value the server writes to stderr at
+	// start and when it crashes, as a careless server prints its token.
+	EnvLeak = "MCPTEST_LEAK"
 )
 
 // RunIfServer serves MCP on stdin and stdout and exits when the
@@ -47,7 +50,7 @@ func RunIfServer() {
 // Serve serves MCP on stdin and stdout until stdin ends, then exits, shaped
 // by the EnvDelay, EnvLog, EnvGarbage and EnvPrefix variables.
 func Serve() {
-	fmt.Fprintln(os.Stderr, "fake MCP server starting")
+	fmt.Fprintln(os.Stderr, "fake MCP server starting"+leak())
 	s := &stdioServer{out: bufio.NewWriter(os.Stdout), core: newCore(os.Getenv(EnvPrefix), os.Getenv(EnvLog))}
 	if os.Getenv(EnvGarbage) == "1" {
 		s.write([]byte("this is not JSON-RPC"))
@@ -57,6 +60,14 @@ func Serve() {
 	}
 	s.serve(os.Stdin)
 	os.Exit(0)
+}
+
+// leak is the text that shows the variable EnvLeak names, if any.
+func leak() string {
+	if name := os.Getenv(EnvLeak); name != "" {
+		return " with " + name + "=" + os.Getenv(name)
+	}
+	return ""
 }
 
 // Command is how to start the fake server: this test binary with the
@@ -184,7 +195,7 @@ func (c *core) call(params json.RawMessage) (any, *rpcError) {
 	case "echo", "added":
 		return textResult(fmt.Sprintf("echo: %v", p.Arguments["text"])), nil
 	case "crash":
-		fmt.Fprintln(os.Stderr, "fake MCP server: crashing on purpose")
+		fmt.Fprintln(os.Stderr, "fake MCP server: crashing on purpose"+leak())
 		os.Exit(3)
 	case "hang":
 		select {}
