@@ -1,22 +1,22 @@
-// Package markdown renders Markdown to terminal lines with glamour, in the
-// 16-colour palette, without the padding and margins glamour adds, so the
-// lines compose into the transcript as they are.
+// Package markdown renders Markdown to terminal lines in the 16-colour
+// palette, without padding or margins, so the lines compose into the
+// transcript as they are. It parses with goldmark (GitHub's tables,
+// strikethrough, task lists and autolinks) and highlights code with chroma
+// lexers built on first use.
 package markdown
 
 import (
 	"regexp"
 	"strings"
 
-	"charm.land/glamour/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/tack-agent/tack/views/textfmt"
 	"github.com/tack-agent/tack/views/theme"
 )
-
-// maxRenderers bounds the per-width renderers kept; a resize drag visits
-// many widths and only the latest matter.
-const maxRenderers = 4
 
 // Options choose the look of a Renderer.
 type Options struct {
@@ -24,45 +24,45 @@ type Options struct {
 	// the lines are plain text, without any SGR sequence or hyperlink.
 	Colour bool
 	// Dim renders the whole document faint and italic, for reasoning.
-	// glamour has no faint attribute, so faint is added to each line.
 	Dim bool
 	// Background picks colours that read on it.
 	Background theme.Background
 }
 
-// Renderer turns Markdown into lines. It keeps one glamour TermRenderer per
-// width and must not be shared between goroutines.
+// Renderer turns Markdown into lines. It must not be shared between
+// goroutines.
 type Renderer struct {
-	opts  Options
-	byW   map[int]*glamour.TermRenderer
-	order []int
+	opts   Options
+	styles styles
+	md     goldmark.Markdown
 }
 
 // New returns a Renderer with the given look.
 func New(opts Options) *Renderer {
-	return &Renderer{opts: opts, byW: map[int]*glamour.TermRenderer{}}
+	return &Renderer{
+		opts:   opts,
+		styles: newStyles(opts.Colour, opts.Dim, opts.Background),
+		md:     goldmark.New(goldmark.WithExtensions(extension.GFM)),
+	}
 }
 
 // Render returns src as styled lines no wider than width. The source is
-// sanitised first, so control sequences in it show as `\xNN` text. Leading
-// and trailing blank lines and the right padding glamour adds are removed;
-// each styled line ends with a full SGR reset, so no style leaks into the
-// next row. Tables are as wide as their content, not the whole width.
-// Should glamour fail, the sanitised text is wrapped plainly.
+// sanitised first, so control sequences in it show as `\xNN` text. Blank
+// lines at both ends are removed; each styled line ends with a full SGR
+// reset, so no style leaks into the next row. Tables are as wide as their
+// content, not the whole width.
 func (r *Renderer) Render(src string, width int) []string {
 	if width < 8 {
 		width = 8
 	}
-	src = textfmt.Sanitize(src)
-	tr, err := r.renderer(width)
-	var out string
-	if err == nil {
-		out, err = tr.Render(src)
+	source := []byte(textfmt.Sanitize(src))
+	rd := &renderer{src: source, width: width, styles: &r.styles}
+	if r.opts.Colour {
+		bg := r.opts.Background
+		rd.code = func(code, language string) string { return highlight(code, language, bg) }
 	}
-	if err != nil {
-		return Plain(src, width)
-	}
-	lines := trimLines(fitTables(strings.Split(out, "\n")))
+	rd.document(r.md.Parser().Parse(text.NewReader(source)))
+	lines := trimLines(fitTables(strings.Split(rd.out.String(), "\n")))
 	if !r.opts.Colour {
 		for i, l := range lines {
 			lines[i] = ansi.Strip(l)
@@ -77,8 +77,8 @@ func (r *Renderer) Render(src string, width int) []string {
 	return lines
 }
 
-// faint makes a whole line faint. glamour has no faint attribute, so the
-// line starts faint and every reset inside it restores faint.
+// faint makes a whole line faint: the line starts faint and every reset
+// inside it restores faint.
 func faint(l string) string {
 	if l == "" {
 		return l
@@ -88,30 +88,8 @@ func faint(l string) string {
 	return "\x1b[2m" + l + "\x1b[m"
 }
 
-func (r *Renderer) renderer(width int) (*glamour.TermRenderer, error) {
-	if tr, ok := r.byW[width]; ok {
-		return tr, nil
-	}
-	tr, err := glamour.NewTermRenderer(
-		glamour.WithStyles(styleConfig(r.opts.Colour, r.opts.Dim, r.opts.Background)),
-		glamour.WithWordWrap(width),
-		glamour.WithChromaFormatter("terminal16"),
-	)
-	if err != nil {
-		return nil, err
-	}
-	if len(r.order) >= maxRenderers {
-		delete(r.byW, r.order[0])
-		r.order = r.order[1:]
-	}
-	r.byW[width] = tr
-	r.order = append(r.order, width)
-	return tr, nil
-}
-
 // Plain wraps already sanitised text at width without any styling; it is
-// the fallback when glamour fails and the rendering of text that streams
-// inside an unfinished code fence.
+// the rendering of text that streams inside an unfinished code fence.
 func Plain(text string, width int) []string {
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
@@ -120,8 +98,8 @@ func Plain(text string, width int) []string {
 	return lines
 }
 
-// trimLines removes glamour's right padding from every line and drops
-// blank lines at both ends.
+// trimLines removes the spaces at the end of every line and drops blank
+// lines at both ends.
 func trimLines(lines []string) []string {
 	for i, l := range lines {
 		lines[i] = trimRight(l)
@@ -151,5 +129,5 @@ func trimRight(l string) string {
 }
 
 // trailingSGR matches the style sequences left after the last visible
-// character once the padding is cut.
+// character once the trailing spaces are cut.
 var trailingSGR = regexp.MustCompile("(\x1b\\[[0-9;]*m)+$")

@@ -71,16 +71,6 @@ func TestRenderShowsControlSequencesEscaped(t *testing.T) {
 	}
 }
 
-func TestRenderReusesOneRendererPerWidth(t *testing.T) {
-	r := New(Options{Colour: true})
-	for _, w := range []int{30, 40, 30, 50, 60, 70, 80} {
-		r.Render("x", w)
-	}
-	if len(r.byW) > maxRenderers {
-		t.Fatalf("want at most %d renderers kept, got %d", maxRenderers, len(r.byW))
-	}
-}
-
 func BenchmarkRenderMessage(b *testing.B) {
 	r := New(Options{Colour: true})
 	b.ReportAllocs()
@@ -143,5 +133,45 @@ func TestHeadingsShowWithoutTheirMarkersInColour(t *testing.T) {
 	plain := strings.Join(New(Options{}).Render(src, 60), "\n")
 	if !strings.Contains(plain, "## Steps") {
 		t.Fatalf("want the markers kept without colour, where nothing else marks a heading, got\n%s", plain)
+	}
+}
+
+func TestRenderKeepsTheQuoteBarOnEveryWrappedLine(t *testing.T) {
+	src := "> A long quote that goes on and on with many words so that it has to wrap over several lines.\n>\n> Second paragraph."
+	for _, width := range []int{20, 40, 60} {
+		lines := New(Options{Colour: true}).Render(src, width)
+		for _, l := range lines {
+			plain := ansi.Strip(l)
+			if !strings.HasPrefix(plain, "│") {
+				t.Fatalf("width %d: want every quote row behind its bar, got %q in\n%s", width, plain, plainLines(lines))
+			}
+			if w := ansi.StringWidth(plain); w > width {
+				t.Fatalf("width %d: want rows at most %d wide, got %d: %q", width, width, w, plain)
+			}
+		}
+	}
+}
+
+func TestRenderShowsCodeOfUnknownLanguagesAsPlainCode(t *testing.T) {
+	lines := New(Options{Colour: true}).Render("```klingon\nqapla' = 1\n```", 40)
+	if len(lines) != 1 || ansi.Strip(lines[0]) != "  qapla' = 1" {
+		t.Fatalf("want the code indented as it is, got %q", lines)
+	}
+	if strings.Count(lines[0], "\x1b[36m") != 1 {
+		t.Fatalf("want the code in the theme's one text colour, got %q", lines[0])
+	}
+}
+
+func TestRenderKeepsTheTextOfHTMLWithoutItsTags(t *testing.T) {
+	got := plainLines(New(Options{}).Render("Press <kbd>Ctrl</kbd>+<kbd>C</kbd>.<br>\n\n<details>\n<summary>More</summary>\n<script>alert(1)</script>\n</details>", 60))
+	if got != "Press Ctrl+C.\nMore" {
+		t.Fatalf("want the text of the HTML only, got %q", got)
+	}
+}
+
+func TestRenderSeparatesTheParagraphsOfAListItem(t *testing.T) {
+	got := plainLines(New(Options{}).Render("1. one\n\n2. two\n\n   more about two\n\n3. three", 60))
+	if got != "1. one\n2. two\nmore about two\n3. three" {
+		t.Fatalf("want each paragraph of an item on a row of its own, got %q", got)
 	}
 }

@@ -1,15 +1,20 @@
 package markdown
 
 import (
+	"bytes"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 )
 
-// glamour lays tables out with lipgloss at the full wrap width, spreading
-// the spare width over the columns, so a two-column table of short words
-// spans the whole screen. glamour offers no way to ask for the content
-// width, so fitTables takes the spare spaces out of its output again. A
+// lipgloss lays tables out at the full wrap width, spreading the spare
+// width over the columns, so a two-column table of short words spans the
+// whole screen. It offers no way to ask for the content width, so
+// fitTables takes the spare spaces out of its output again. A
 // table there is a header separator row of `─` with a `┼` between columns,
 // and the rows above and below it that have `│` at each `┼` position.
 // Tables of one column have no such separator and are left as they are.
@@ -152,6 +157,53 @@ func dropColumns(line string, drop []bool) string {
 		}
 		col += width
 		state, line = newState, line[n:]
+	}
+	return b.String()
+}
+
+// table lays a table out with lipgloss at the width left, as glamour did:
+// a header separator, `│` between columns, no outer border, a space either
+// side of each cell and the cells aligned as the Markdown says.
+func (r *renderer) table(n *east.Table) string {
+	t := table.New().Width(r.available()).Wrap(true)
+	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
+		var cells []string
+		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			cells = append(cells, r.cell(cell))
+		}
+		if _, ok := row.(*east.TableHeader); ok {
+			t.Headers(cells...)
+		} else {
+			t.Row(cells...)
+		}
+	}
+	t.StyleFunc(func(_, col int) lipgloss.Style {
+		st := lipgloss.NewStyle().Inline(false).Margin(0, 1)
+		switch n.Alignments[col] {
+		case east.AlignLeft:
+			st = st.Align(lipgloss.Left).PaddingRight(0)
+		case east.AlignCenter:
+			st = st.Align(lipgloss.Center)
+		case east.AlignRight:
+			st = st.Align(lipgloss.Right).PaddingLeft(0)
+		}
+		return st
+	})
+	t.Border(lipgloss.NormalBorder()).BorderTop(false).BorderLeft(false).BorderRight(false).BorderBottom(false)
+	return t.String()
+}
+
+func (r *renderer) cell(n ast.Node) string {
+	var b bytes.Buffer
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		e := r.inline(c)
+		if e.overridable() {
+			e.render(r, &b, &style{})
+			continue
+		}
+		var inner bytes.Buffer
+		e.render(r, &inner, nil)
+		r.text(&b, inner.String(), style{})
 	}
 	return b.String()
 }

@@ -1,0 +1,290 @@
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"hash/fnv"
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+const (
+	resetStyle = ansi.ResetStyle
+	resetLink  = "\x1b]8;;\a"
+)
+
+func setLink(url, params string) string { return ansi.SetHyperlink(url, params) }
+
+// styled is s in st's attributes, closed at its end.
+func styled(st style, s string) string {
+	if s == "" {
+		return ""
+	}
+	return st.sgr().Styled(s)
+}
+
+// inline is a rendered span of text: text runs, emphasis, links, code.
+// An element that takes an override draws its runs in its own style with
+// override's attributes over it; links and code keep their own look.
+type inline interface {
+	render(r *renderer, w *bytes.Buffer, override *style)
+	overridable() bool
+}
+
+// run is a span of text in a style, with texts around it.
+type run struct {
+	token, prefix string
+	style         style
+}
+
+func (e run) overridable() bool { return true }
+
+func (e run) render(r *renderer, w *bytes.Buffer, override *style) {
+	r.base(w, e.token, e.prefix, e.style, override)
+}
+
+// base writes token in st inside the current block: prefix and st's block
+// texts in the block's attributes, st's prefix, format and suffix in its
+// own.
+func (r *renderer) base(w *bytes.Buffer, token, prefix string, st style, override *style) {
+	outer := r.current().style
+	inner := cascade(outer, st, false)
+	if override != nil {
+		outer = cascade(outer, *override, true)
+		inner = cascade(inner, *override, true)
+	}
+	w.WriteString(styled(outer, prefix))
+	w.WriteString(styled(outer, inner.blockPrefix))
+	w.WriteString(styled(inner, inner.prefix))
+	if inner.format != "" {
+		token = strings.ReplaceAll(inner.format, "{{.text}}", token)
+	}
+	w.WriteString(styled(inner, unescape.Replace(token)))
+	w.WriteString(styled(inner, inner.suffix))
+	w.WriteString(styled(outer, inner.blockSuffix))
+}
+
+func (r *renderer) text(w *bytes.Buffer, token string, st style) {
+	r.base(w, token, "", st, nil)
+}
+
+// unescape drops the backslash of Markdown's escaped punctuation.
+var unescape = strings.NewReplacer(
+	`\\`, `\`, "\\`", "`", `\*`, `*`, `\_`, `_`, `\{`, `{`, `\}`, `}`, `\[`, `[`, `\]`, `]`,
+	`\<`, `<`, `\>`, `>`, `\(`, `(`, `\)`, `)`, `\#`, `#`, `\+`, `+`, `\-`, `-`, `\.`, `.`,
+	`\!`, `!`, `\|`, `|`,
+)
+
+// tags matches HTML tags, and script and style elements whole.
+var tags = regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)\s*>|<[^>]*>`)
+
+type emphasis struct {
+	strong   bool
+	children []inline
+}
+
+func (e emphasis) overridable() bool { return true }
+
+func (e emphasis) render(r *renderer, w *bytes.Buffer, override *style) {
+	st := r.styles.emph
+	if e.strong {
+		st = r.styles.strong
+	}
+	if override != nil {
+		st = cascade(st, *override, true)
+	}
+	for _, c := range e.children {
+		if c.overridable() {
+			c.render(r, w, &st)
+		} else {
+			c.render(r, w, nil)
+		}
+	}
+}
+
+type codeSpan struct{ text string }
+
+func (e codeSpan) overridable() bool { return false }
+
+func (e codeSpan) render(r *renderer, w *bytes.Buffer, _ *style) {
+	st := cascade(r.current().style, r.styles.code, false)
+	w.WriteString(styled(st, st.prefix+e.text+st.suffix))
+}
+
+// link shows its text and its address, both an OSC 8 hyperlink; an
+// autolink shows only its address, a mail link only its text. In a table
+// only the text shows, to keep the columns narrow.
+type link struct {
+	url                string
+	children           []inline
+	skipText, skipHref bool
+}
+
+func (e link) overridable() bool { return false }
+
+func (e link) render(r *renderer, w *bytes.Buffer, _ *style) {
+	open, valid := hyperlink(e.url)
+	closeLink := ""
+	if valid {
+		closeLink = resetLink
+	}
+	if !e.skipText {
+		for _, c := range e.children {
+			var b bytes.Buffer
+			if c.overridable() {
+				c.render(r, &b, &r.styles.linkText)
+				w.WriteString(open + b.String() + closeLink)
+				continue
+			}
+			c.render(r, &b, nil)
+			r.text(w, open+b.String()+closeLink, r.styles.linkText)
+		}
+	}
+	if !e.skipHref && valid {
+		prefix := ""
+		if !e.skipText {
+			prefix = " "
+		}
+		r.base(w, open+relative(e.url)+closeLink, prefix, r.styles.link, nil)
+	}
+}
+
+type image struct{ text, url string }
+
+func (e image) overridable() bool { return false }
+
+func (e image) render(r *renderer, w *bytes.Buffer, _ *style) {
+	open, valid := hyperlink(e.url)
+	closeLink := ""
+	if valid {
+		closeLink = resetLink
+	}
+	if e.text != "" {
+		r.text(w, open+e.text+closeLink, r.styles.imageText)
+	}
+	if e.url != "" {
+		r.base(w, open+relative(e.url)+closeLink, " ", r.styles.image, nil)
+	}
+}
+
+type nothing struct{}
+
+func (nothing) overridable() bool                       { return false }
+func (nothing) render(*renderer, *bytes.Buffer, *style) {}
+
+// hyperlink opens an OSC 8 hyperlink to target, with an id so terminals
+// join its pieces on wrapped lines; a bare #anchor links nowhere.
+func hyperlink(target string) (string, bool) {
+	u, err := url.Parse(target)
+	if err != nil || "#"+u.Fragment == target {
+		return "", false
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(target))
+	return setLink(target, fmt.Sprintf("id=%d", h.Sum32())), true
+}
+
+// relative shows a relative address rooted, as glamour showed it.
+func relative(target string) string {
+	u, err := url.Parse(target)
+	if err != nil || u.IsAbs() {
+		return target
+	}
+	u.Path = strings.TrimPrefix(u.Path, "/")
+	return (&url.URL{}).ResolveReference(u).String()
+}
+
+// inline builds the element of an inline node and its children.
+func (r *renderer) inline(n ast.Node) inline {
+	switch n := n.(type) {
+	case *ast.Text:
+		s := string(n.Segment.Value(r.src))
+		if n.SoftLineBreak() || n.HardLineBreak() {
+			s += "\n"
+		}
+		return run{token: html.UnescapeString(s)}
+	case *ast.String:
+		return run{token: html.UnescapeString(string(n.Value))}
+	case *ast.Emphasis:
+		return emphasis{strong: n.Level > 1, children: r.inlines(n)}
+	case *east.Strikethrough:
+		return run{token: html.UnescapeString(nodeText(n, r.src)), style: r.styles.strike}
+	case *ast.CodeSpan:
+		return codeSpan{text: html.UnescapeString(nodeText(n, r.src))}
+	case *ast.Link:
+		if inTable(n) {
+			return link{url: string(n.Destination), children: r.inlines(n), skipHref: true}
+		}
+		return link{url: string(n.Destination), children: r.inlines(n)}
+	case *ast.AutoLink:
+		return r.autoLink(n)
+	case *ast.Image:
+		return image{text: nodeText(n, r.src), url: string(n.Destination)}
+	case *ast.RawHTML:
+		return run{token: stripHTML(string(n.Segments.Value(r.src)))}
+	}
+	return nothing{}
+}
+
+func (r *renderer) inlines(n ast.Node) []inline {
+	var out []inline
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		out = append(out, r.inline(c))
+	}
+	return out
+}
+
+func (r *renderer) autoLink(n *ast.AutoLink) inline {
+	u := string(n.URL(r.src))
+	children := r.inlines(n)
+	if len(children) == 0 {
+		children = []inline{run{token: u}}
+	}
+	if n.AutoLinkType == ast.AutoLinkEmail {
+		if !strings.HasPrefix(strings.ToLower(u), "mailto:") {
+			u = "mailto:" + u
+		}
+		return link{url: u, children: children, skipHref: true}
+	}
+	if inTable(n) {
+		return link{url: u, children: children, skipHref: true}
+	}
+	return link{url: u, children: children, skipText: true}
+}
+
+func inTable(n ast.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if _, ok := p.(*east.TableCell); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeText is the source text of n's descendants, a soft line break as
+// a line feed.
+func nodeText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() {
+				b.WriteByte('\n')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.RawHTML:
+			b.Write(c.Segments.Value(src))
+		default:
+			b.WriteString(nodeText(c, src))
+		}
+	}
+	return b.String()
+}
