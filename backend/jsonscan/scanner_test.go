@@ -38,6 +38,25 @@ func TestStrDecodesAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestLenMeasuresWhatStrDecodes pins Len to encoding/json's decoding of a
+// string: the same failures, and the length of the same string.
+func TestLenMeasuresWhatStrDecodes(t *testing.T) {
+	for _, in := range texts {
+		checkLen(t, []byte(in))
+	}
+}
+
+func checkLen(t *testing.T, in []byte) {
+	t.Helper()
+	want, wantErr := unmarshalString(in)
+	s := New(in, nil)
+	got := s.Len()
+	s.End()
+	if s.Failed() != (wantErr != nil) || !s.Failed() && got != len(want) {
+		t.Errorf("Len(%q): want %d (error %v), got %d (failed %v)", in, len(want), wantErr, got, s.Failed())
+	}
+}
+
 // unmarshalString decodes in as a string with encoding/json. A null,
 // which encoding/json takes as leaving the string alone, is an error: Str
 // leaves nulls to its caller.
@@ -147,13 +166,14 @@ func TestScanTextRefusesControlCharactersAndFlagsInvalidUTF8(t *testing.T) {
 	}
 }
 
-// FuzzScanner checks Str and Skip against encoding/json on any input.
+// FuzzScanner checks Str, Len and Skip against encoding/json on any input.
 func FuzzScanner(f *testing.F) {
 	for _, in := range texts {
 		f.Add([]byte(in))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkSkip(t, in)
+		checkLen(t, in)
 		want, wantErr := unmarshalString(in)
 		s := New(in, new(Arena))
 		got := s.Str()

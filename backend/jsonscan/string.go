@@ -114,26 +114,53 @@ func scanText(b []byte) (ok, valid bool) {
 	return true, seen&highs == 0 || utf8.Valid(b)
 }
 
+// Len reads a string value and returns the length in bytes of what Str
+// would return, failing where Str fails, without writing the string: for
+// a caller that needs only a text's size.
+func (s *Scanner) Len() int {
+	body, escaped, valid := s.stringBody()
+	if s.failed {
+		return 0
+	}
+	if !escaped && valid {
+		return len(body)
+	}
+	n := 0
+	for len(body) > 0 {
+		i := bytes.IndexByte(body, '\\')
+		if i < 0 {
+			return n + textLen(body, valid)
+		}
+		r, size, ok := unescape(body[i:])
+		if !ok {
+			s.Fail()
+			return 0
+		}
+		n += textLen(body[:i], valid) + utf8.RuneLen(r)
+		body = body[i+size:]
+	}
+	return n
+}
+
 // unquote decodes a string body into out as encoding/json does: escapes,
 // surrogate pairs joined and unpaired ones as U+FFFD, invalid UTF-8 as
 // U+FFFD a byte. valid says the body is valid UTF-8. A malformed escape
-// fails.
+// fails. Len counts what it writes.
 func (s *Scanner) unquote(out *strings.Builder, body []byte, valid bool) {
 	for len(body) > 0 {
 		i := bytes.IndexByte(body, '\\')
 		if i < 0 {
-			i = len(body)
-		}
-		writeText(out, body[:i], valid)
-		if body = body[i:]; len(body) == 0 {
+			writeText(out, body, valid)
 			return
 		}
-		n, ok := unescape(out, body)
+		r, size, ok := unescape(body[i:])
 		if !ok {
 			s.Fail()
 			return
 		}
-		body = body[n:]
+		writeText(out, body[:i], valid)
+		out.WriteRune(r)
+		body = body[i+size:]
 	}
 }
 
@@ -150,47 +177,57 @@ func writeText(out *strings.Builder, b []byte, valid bool) {
 	}
 }
 
-// unescape decodes the escape b starts with into out and returns its
+// textLen is how many bytes writeText writes for b.
+func textLen(b []byte, valid bool) int {
+	if valid {
+		return len(b)
+	}
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		n += utf8.RuneLen(r)
+		b = b[size:]
+	}
+	return n
+}
+
+// unescape decodes the escape b starts with and returns its rune and
 // length.
-func unescape(out *strings.Builder, b []byte) (int, bool) {
+func unescape(b []byte) (rune, int, bool) {
 	if len(b) < 2 {
-		return 0, false
+		return 0, 0, false
 	}
 	switch b[1] {
 	case '"', '\\', '/':
-		out.WriteByte(b[1])
+		return rune(b[1]), 2, true
 	case 'b':
-		out.WriteByte('\b')
+		return '\b', 2, true
 	case 'f':
-		out.WriteByte('\f')
+		return '\f', 2, true
 	case 'n':
-		out.WriteByte('\n')
+		return '\n', 2, true
 	case 'r':
-		out.WriteByte('\r')
+		return '\r', 2, true
 	case 't':
-		out.WriteByte('\t')
+		return '\t', 2, true
 	case 'u':
 		r, ok := hex4(b[2:])
 		if !ok {
-			return 0, false
+			return 0, 0, false
 		}
-		if utf16.IsSurrogate(r) {
-			if len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
-				if r2, ok := hex4(b[8:]); ok {
-					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
-						out.WriteRune(pair)
-						return 12, true
-					}
+		if !utf16.IsSurrogate(r) {
+			return r, 6, true
+		}
+		if len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
+			if r2, ok := hex4(b[8:]); ok {
+				if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+					return pair, 12, true
 				}
 			}
-			r = utf8.RuneError
 		}
-		out.WriteRune(r)
-		return 6, true
-	default:
-		return 0, false
+		return utf8.RuneError, 6, true
 	}
-	return 2, true
+	return 0, 0, false
 }
 
 // validEscapes reports whether every escape in a string body is one
