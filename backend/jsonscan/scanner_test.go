@@ -141,7 +141,7 @@ func TestArenaHoldsEveryString(t *testing.T) {
 	}
 }
 
-func TestScanTextRefusesControlCharactersAndFlagsInvalidUTF8(t *testing.T) {
+func TestScanTextRefusesControlCharactersAndFlagsEscapesAndInvalidUTF8(t *testing.T) {
 	for _, tc := range []struct {
 		in        string
 		ok, valid bool
@@ -149,18 +149,20 @@ func TestScanTextRefusesControlCharactersAndFlagsInvalidUTF8(t *testing.T) {
 		{"", true, true}, {"plain ascii text of some length", true, true}, {"é and 😀 and ✓ past eight bytes", true, true},
 		{"\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f", true, true}, {"\x1f", false, false}, {"12345678\x00", false, false},
 		{"1234567\x01", false, false}, {" !\x1f#$%&'", false, false}, {"\x1f!\"#$%&'()", false, false},
-		{"é\x1fé", false, false}, {"abcdefgh\xff", true, false}, {"\xc3", true, false}, {"\xed\xa0\x80 surrogate", true, false},
+		{"é\x1fé", false, false}, {`a\"b`, true, true}, {`eight bytes then \n, a backslash`, true, true}, {"abcdefgh\xff", true, false}, {"\xc3", true, false}, {"\xed\xa0\x80 surrogate", true, false},
 	} {
-		if ok, valid := scanText([]byte(tc.in)); ok != tc.ok || valid != tc.valid {
-			t.Errorf("scanText(%q): want %v %v, got %v %v", tc.in, tc.ok, tc.valid, ok, valid)
+		ok, escaped, valid := scanText([]byte(tc.in))
+		if ok != tc.ok || valid != tc.valid || ok && escaped != strings.Contains(tc.in, `\`) {
+			t.Errorf("scanText(%q): want %v %v %v, got %v %v %v", tc.in, tc.ok, strings.Contains(tc.in, `\`), tc.valid, ok, escaped, valid)
 		}
 	}
 	for c := range 256 {
 		for at := range 10 {
 			in := []byte(strings.Repeat("a", at) + "bcdefghijk")
 			in[at] = byte(c)
-			if ok, valid := scanText(in); ok != (c >= ' ') || ok && valid != (c < utf8.RuneSelf) {
-				t.Errorf("scanText(%q): want ok %v valid %v, got %v %v", in, c >= ' ', c < utf8.RuneSelf, ok, valid)
+			ok, escaped, valid := scanText(in)
+			if ok != (c >= ' ') || ok && (valid != (c < utf8.RuneSelf) || escaped != (c == '\\')) {
+				t.Errorf("scanText(%q): want ok %v escaped %v valid %v, got %v %v %v", in, c >= ' ', c == '\\', c < utf8.RuneSelf, ok, escaped, valid)
 			}
 		}
 	}

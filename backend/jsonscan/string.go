@@ -77,11 +77,11 @@ func (s *Scanner) stringBody() (body []byte, escaped, valid bool) {
 	}
 	body = rest[:end]
 	s.pos += end + 1
-	ok, valid := scanText(body)
+	ok, escaped, valid := scanText(body)
 	if !ok {
 		s.Fail()
 	}
-	return body, bytes.IndexByte(body, '\\') >= 0, valid
+	return body, escaped, valid
 }
 
 // Bytes of a little-endian word, for scanText.
@@ -91,27 +91,33 @@ const (
 )
 
 // scanText reports whether b is free of control characters, which
-// encoding/json rejects in strings, and whether it is valid UTF-8. Most of
-// a log is string bodies, so it checks eight bytes a step: w-ones*' ' &^ w
-// has a byte's high bit set where a byte of w is below ' ' (a borrow
-// starts only there).
-func scanText(b []byte) (ok, valid bool) {
-	var seen uint64 // the bits of every byte, for the ASCII test
+// encoding/json rejects in strings, whether it holds a backslash and
+// whether it is valid UTF-8. Most of a log is string bodies, so it checks
+// eight bytes a step: w-ones*' ' &^ w has a byte's high bit set where a
+// byte of w is below ' ' (a borrow starts only there), and the same test
+// of w^ones*'\\' against ones finds a zero byte, a backslash of w.
+func scanText(b []byte) (ok, escaped, valid bool) {
+	var seen, slashes uint64 // the bits of every byte; backslash marks
 	rest := b
 	for ; len(rest) >= 8; rest = rest[8:] {
 		w := binary.LittleEndian.Uint64(rest)
 		if (w-ones*' ')&^w&highs != 0 {
-			return false, false
+			return false, false, false
 		}
+		x := w ^ ones*'\\'
+		slashes |= (x - ones) &^ x & highs
 		seen |= w
 	}
 	for _, c := range rest {
 		if c < ' ' {
-			return false, false
+			return false, false, false
+		}
+		if c == '\\' {
+			slashes = highs
 		}
 		seen |= uint64(c)
 	}
-	return true, seen&highs == 0 || utf8.Valid(b)
+	return true, slashes != 0, seen&highs == 0 || utf8.Valid(b)
 }
 
 // Len reads a string value and returns the length in bytes of what Str
