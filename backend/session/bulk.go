@@ -105,7 +105,7 @@ func (src *partSource) refold() (*Projection, error) {
 		return nil, err
 	}
 	st := newState(src.log, h, nil, headerLen)
-	sc, err := scanEvents(br, src.log, position{off: headerLen, line: 2}, st.ingest)
+	sc, err := scanEvents(br, src.log, position{off: headerLen, line: 2}, true, st.ingest)
 	if err == nil && (sc.torn || sc.end.off != src.covered) {
 		err = errStaleIndex
 	}

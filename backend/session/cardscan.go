@@ -22,6 +22,7 @@ func (s *scanner) span(d *Span) {
 }
 
 func (s *scanner) llmToolCall(d *llm.ToolCall) {
+	arguments := 0
 	s.Object(func(key []byte) {
 		switch string(key) {
 		case "id":
@@ -29,11 +30,12 @@ func (s *scanner) llmToolCall(d *llm.ToolCall) {
 		case "name":
 			d.Name = s.Str()
 		case "arguments":
-			d.Arguments = s.Str()
+			d.Arguments = s.body(&arguments)
 		default:
 			s.Fail()
 		}
 	})
+	s.measured += arguments
 }
 
 func (s *scanner) usage(d *llm.Usage) {
@@ -95,7 +97,7 @@ func (s *scanner) card(d *card.Card) {
 		case "description":
 			d.Description = s.Str()
 		case "body":
-			d.Body = s.Str()
+			d.Body = s.body(nil)
 		case "terminal":
 			pointer(s, &d.Terminal, s.terminal)
 		case "diffs":
@@ -118,7 +120,7 @@ func (s *scanner) terminal(d *card.TerminalView) {
 		case "cwd":
 			d.Cwd = s.Str()
 		case "output":
-			d.Output = s.Str()
+			d.Output = s.body(nil)
 		case "exit_code":
 			pointer(s, &d.ExitCode, func(code *int) { *code = s.Int() })
 		case "signal":
@@ -160,7 +162,7 @@ func (s *scanner) diffLine(d *card.DiffLine) {
 		case "op":
 			d.Op = card.DiffOp(s.Str())
 		case "text":
-			d.Text = s.Str()
+			d.Text = s.body(nil)
 		default:
 			s.Fail()
 		}

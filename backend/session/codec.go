@@ -130,6 +130,19 @@ type untypedLine struct {
 type decoded struct {
 	event Event
 	skip  bool
+	// sized says the line was decoded for a fold, which left texts of its
+	// message empty; size is then the size of that message (messageBytes).
+	sized bool
+	size  int
+}
+
+// messageSize is the size of the event's message for Projection.fold:
+// -1 when the message holds its texts and can be measured.
+func (d decoded) messageSize() int {
+	if !d.sized {
+		return -1
+	}
+	return d.size
 }
 
 // errUnknownType is wrapped into an *UnknownTypeError by the reader, which
@@ -158,7 +171,8 @@ func lineType(line []byte) (string, error) {
 	return w.Type, nil
 }
 
-// decodeEvent decodes an event line, most of its strings into text.
+// decodeEvent decodes an event line, most of its strings into text, or,
+// with text.fold, what a fold needs of it.
 func decodeEvent(line []byte, text *textArena) (decoded, error) {
 	t, err := lineType(line)
 	if err != nil {
@@ -168,7 +182,12 @@ func decodeEvent(line []byte, text *textArena) (decoded, error) {
 		return decoded{}, errors.New("event line without type")
 	}
 	if e, ok := scanEvent(t, line, text); ok {
-		return decoded{event: e}, nil
+		d := decoded{event: e, sized: text.fold}
+		if d.sized {
+			m, _ := surfaceMessage(e)
+			d.size = messageBytes(m) + text.sc.measured
+		}
+		return d, nil
 	}
 	e, known, err := decodeTyped(t, line)
 	if err != nil {

@@ -25,7 +25,7 @@ func scanEvent(t string, line []byte, text *textArena) (e Event, ok bool) {
 	if c.scan == nil {
 		return Event{}, false
 	}
-	text.sc = scanner{jsonscan.New(line, &text.Arena)}
+	text.sc = scanner{Scanner: jsonscan.New(line, &text.Arena), fold: text.fold}
 	return c.scan(&text.sc)
 }
 
@@ -111,6 +111,7 @@ func (s *scanner) stepStart(d *StepStart) {
 }
 
 func (s *scanner) assistantMessage(d *AssistantMessage) {
+	reasoning := 0
 	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
@@ -120,7 +121,7 @@ func (s *scanner) assistantMessage(d *AssistantMessage) {
 		case "text":
 			d.Text = s.Str()
 		case "reasoning":
-			d.Reasoning = s.Str()
+			d.Reasoning = s.body(&reasoning)
 		case "tool_calls":
 			list(s, &d.ToolCalls, s.llmToolCall)
 		case "usage":
@@ -131,6 +132,7 @@ func (s *scanner) assistantMessage(d *AssistantMessage) {
 			s.Fail()
 		}
 	})
+	s.measured += reasoning
 }
 
 func (s *scanner) toolCall(d *ToolCall) {
@@ -145,7 +147,7 @@ func (s *scanner) toolCall(d *ToolCall) {
 		case "name":
 			d.Name = s.Str()
 		case "arguments":
-			d.Arguments = s.Str()
+			d.Arguments = s.body(nil)
 		case "card":
 			s.card(&d.Card)
 		default:
@@ -155,6 +157,7 @@ func (s *scanner) toolCall(d *ToolCall) {
 }
 
 func (s *scanner) toolResult(d *ToolResult) {
+	text := 0
 	s.Object(func(key []byte) {
 		switch string(key) {
 		case "turn":
@@ -166,7 +169,7 @@ func (s *scanner) toolResult(d *ToolResult) {
 		case "name":
 			d.Name = s.Str()
 		case "text":
-			d.Text = s.Str()
+			d.Text = s.body(&text)
 		case "is_error":
 			d.IsError = s.Bool()
 		case "code":
@@ -179,6 +182,7 @@ func (s *scanner) toolResult(d *ToolResult) {
 			s.Fail()
 		}
 	})
+	s.measured += text
 }
 
 func (s *scanner) stepEnd(d *StepEnd) {

@@ -55,7 +55,8 @@ func corpusLines(t testing.TB) [][]byte {
 }
 
 // checkScanAgrees fails t if scanEvent decodes line to anything but what
-// encoding/json decodes it to. It reports whether the scanner decoded it.
+// encoding/json decodes it to, or if the line decoded for a fold folds to
+// anything else. It reports whether the scanner decoded it.
 func checkScanAgrees(t *testing.T, line []byte) bool {
 	t.Helper()
 	typ, err := lineType(line)
@@ -63,7 +64,11 @@ func checkScanAgrees(t *testing.T, line []byte) bool {
 		return false
 	}
 	got, ok := scanEvent(typ, line, new(textArena))
+	folded, foldErr := decodeEvent(line, &textArena{fold: true})
 	if !ok {
+		if foldErr == nil && folded.sized {
+			t.Errorf("line %q: want the scanner to give up when decoding for a fold too, got %#v", line, folded.event)
+		}
 		return false
 	}
 	want, known, err := decodeTyped(typ, line)
@@ -72,8 +77,25 @@ func checkScanAgrees(t *testing.T, line []byte) bool {
 		t.Errorf("line %q: want the scanner to give up like encoding/json (known %v, %v), got %#v", line, known, err, got)
 	case !reflect.DeepEqual(got, want):
 		t.Errorf("line %q:\nwant %#v\ngot  %#v", line, want, got)
+	case foldErr != nil || !folded.sized:
+		t.Errorf("line %q: want it scanned for a fold too, got %v (sized %v)", line, foldErr, folded.sized)
+	default:
+		checkFoldAgrees(t, line, folded, want)
 	}
 	return true
+}
+
+// checkFoldAgrees fails t unless folded, a line decoded for a fold, folds
+// into a projection without message bodies exactly as the whole event.
+func checkFoldAgrees(t *testing.T, line []byte, folded decoded, whole Event) {
+	t.Helper()
+	got, want := NewProjection(Header{}), NewProjection(Header{})
+	got.refs, want.refs = true, true
+	got.fold(folded.event, folded.messageSize())
+	want.Apply(whole)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("line %q folded for a fold:\nwant %#v\ngot  %#v", line, want, got)
+	}
 }
 
 func TestScanEventAgreesWithEncodingJSON(t *testing.T) {

@@ -115,7 +115,7 @@ func readDisk(raw []byte, path string) (onDisk, error) {
 		return onDisk{}, err
 	}
 	var disk onDisk
-	sc, err := scanEvents(br, path, position{off: headerLen, line: 2}, func(d decoded, _ int64, _ int) {
+	sc, err := scanEvents(br, path, position{off: headerLen, line: 2}, false, func(d decoded, _ int64, _ int) {
 		if !d.skip {
 			disk.events = append(disk.events, d.event)
 		}

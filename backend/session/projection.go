@@ -140,7 +140,12 @@ func (p *Projection) clone(refs bool) *Projection {
 }
 
 // Apply folds one event in. Events of types it does not show are ignored.
-func (p *Projection) Apply(e Event) {
+func (p *Projection) Apply(e Event) { p.fold(e, -1) }
+
+// fold is Apply for an event whose message, when size is not -1, is size
+// bytes but may lack its texts: a projection that keeps no message bodies
+// needs only their size (decoded.sized).
+func (p *Projection) fold(e Event, size int) {
 	p.unpack()
 	p.applied++
 	p.lastActive = e.Time
@@ -152,10 +157,10 @@ func (p *Projection) Apply(e Event) {
 		p.todos = nil
 		p.show(e.Seq)
 	case UserMessage:
-		p.applyUser(e, d)
+		p.applyUser(e, d, size)
 	case SteeringMessage:
 		p.prompts = append(p.prompts, strings.Clone(d.Text))
-		p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, nil)
+		p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, nil, size)
 	case StepStart:
 		p.totals.Steps++
 		p.step = stepModel{d.Turn, d.Step, strings.Clone(d.Model)}
@@ -164,7 +169,7 @@ func (p *Projection) Apply(e Event) {
 		}
 		p.show(e.Seq)
 	case AssistantMessage:
-		p.applyAssistant(e, d)
+		p.applyAssistant(e, d, size)
 	case TaskUsage:
 		// A child's steps count in the session's totals and cost, not in
 		// its context: Last stays the parent's own.
@@ -174,7 +179,7 @@ func (p *Projection) Apply(e Event) {
 		p.totals.ToolCalls++
 		p.show(e.Seq)
 	case ToolResult:
-		p.place(e, llm.Message{Role: llm.RoleTool, Content: d.Text, ToolCallID: d.CallID, Images: llmImages(d.Images)}, d.Replace)
+		p.place(e, llm.Message{Role: llm.RoleTool, Content: d.Text, ToolCallID: d.CallID, Images: llmImages(d.Images)}, d.Replace, size)
 	case TodoWrite:
 		p.todos = cloneTodos(d.Todos)
 		p.show(e.Seq)
@@ -201,17 +206,17 @@ func (p *Projection) Apply(e Event) {
 	}
 }
 
-func (p *Projection) applyUser(e Event, d UserMessage) {
+func (p *Projection) applyUser(e Event, d UserMessage, size int) {
 	if d.Kind == KindPrompt && d.Replace == nil {
 		text := strings.Clone(d.Text)
 		p.prompts = append(p.prompts, text)
 		p.notePrompt(d.Turn)
 	}
-	p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, d.Replace)
+	p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, d.Replace, size)
 }
 
-func (p *Projection) applyAssistant(e Event, d AssistantMessage) {
-	p.place(e, llm.Message{Role: llm.RoleAssistant, Content: d.Text, Reasoning: d.Reasoning, ToolCalls: d.ToolCalls}, nil)
+func (p *Projection) applyAssistant(e Event, d AssistantMessage, size int) {
+	p.place(e, llm.Message{Role: llm.RoleAssistant, Content: d.Text, Reasoning: d.Reasoning, ToolCalls: d.ToolCalls}, nil, size)
 	p.totals.Sum = p.totals.Sum.Add(d.Usage)
 	p.totals.Last = d.Usage
 	p.sawAssistant, p.afterLast, p.replaced = true, 0, false
@@ -253,9 +258,12 @@ func (p *Projection) show(seq int64) {
 
 // place puts a message on the surface: appended, or in place of the span it
 // replaces. Both join the transcript, where a replacement shows as a
-// marker.
-func (p *Projection) place(e Event, m llm.Message, replace *Span) {
-	entry := surfaceEntry{seq: e.Seq, src: e.Seq, bytes: messageBytes(m)}
+// marker. size is the message's size, -1 to measure m.
+func (p *Projection) place(e Event, m llm.Message, replace *Span, size int) {
+	if size < 0 {
+		size = messageBytes(m)
+	}
+	entry := surfaceEntry{seq: e.Seq, src: e.Seq, bytes: size}
 	if !p.refs {
 		entry.msg = &m
 	}

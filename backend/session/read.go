@@ -92,8 +92,9 @@ func readHeader(br *bufio.Reader, path string) (Header, int64, error) {
 // them to visit. A broken last line is dropped and reported in torn; any
 // other broken line, a seq gap or an unknown required event type is an
 // error naming path and line. Lines are decoded in parallel and checked in
-// order.
-func scanEvents(br *bufio.Reader, path string, from position, visit visitFunc) (scanned, error) {
+// order. With fold set they are decoded only for Projection.fold (see
+// textArena), and visit must do no more with them.
+func scanEvents(br *bufio.Reader, path string, from position, fold bool, visit visitFunc) (scanned, error) {
 	workers := runtime.GOMAXPROCS(0)
 	jobs, order, stop := make(chan *batch, workers), make(chan *batch, 2*workers), make(chan struct{})
 	// Decoded events do not point into the lines, so collect hands each
@@ -102,7 +103,7 @@ func scanEvents(br *bufio.Reader, path string, from position, visit visitFunc) (
 	var wg sync.WaitGroup
 	wg.Go(func() { batchLines(br, from.line, jobs, order, free, stop) })
 	for range workers {
-		wg.Go(func() { decodeBatches(jobs) })
+		wg.Go(func() { decodeBatches(jobs, fold) })
 	}
 	s := scanned{end: from}
 	err := s.collect(order, free, path, visit)
@@ -200,10 +201,10 @@ func newBatch(first int, free <-chan []byte) *batch {
 	return b
 }
 
-// decodeBatches decodes the lines of each batch it receives. The open last
-// line of a log is left undecoded.
-func decodeBatches(jobs <-chan *batch) {
-	var text textArena
+// decodeBatches decodes the lines of each batch it receives, for a fold
+// when fold is set. The open last line of a log is left undecoded.
+func decodeBatches(jobs <-chan *batch, fold bool) {
+	text := textArena{fold: fold}
 	for b := range jobs {
 		b.results = make([]lineResult, len(b.ends))
 		for i := range b.ends {

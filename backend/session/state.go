@@ -61,7 +61,7 @@ func loadState(f *os.File, path string) (st logState, torn bool, err error) {
 	sc := scanned{end: from}
 	if rest := size - from.off; rest > 0 {
 		br := bufio.NewReaderSize(io.NewSectionReader(f, from.off, rest), int(min(rest, readBufferSize)))
-		if sc, err = scanEvents(br, path, from, st.ingest); err != nil {
+		if sc, err = scanEvents(br, path, from, true, st.ingest); err != nil {
 			return st, false, err
 		}
 	}
@@ -77,7 +77,8 @@ func (st *logState) adopt(ix *index) {
 }
 
 // ingest takes in the event whose line of n bytes starts at off: it is
-// located, folded and its title and turn end noted.
+// located, folded and its title and turn end noted. It may have been
+// decoded for a fold only: st.proj keeps no message bodies.
 func (st *logState) ingest(d decoded, off int64, n int) {
 	e := d.event
 	if e.Seq%indexStride == 0 {
@@ -87,7 +88,7 @@ func (st *logState) ingest(d decoded, off int64, n int) {
 	if d.skip {
 		return
 	}
-	st.proj.Apply(e)
+	st.proj.fold(e, d.messageSize())
 	switch t := e.Data.(type) {
 	case TurnEnd:
 		st.openFrom = e.Seq + 1

@@ -165,7 +165,7 @@ func Read(path string) (Header, []Event, error) {
 		return Header{}, nil, err
 	}
 	var events []Event
-	sc, err := scanEvents(br, path, position{off: headerLen, line: 2}, func(d decoded, _ int64, _ int) {
+	sc, err := scanEvents(br, path, position{off: headerLen, line: 2}, false, func(d decoded, _ int64, _ int) {
 		if !d.skip {
 			events = push(events, d.event)
 		}
