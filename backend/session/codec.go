@@ -61,10 +61,10 @@ type namedCodec struct {
 	eventCodec
 }
 
-func codecTable(list ...namedCodec) map[string]eventCodec {
-	out := make(map[string]eventCodec, len(list))
+func codecTable(list ...namedCodec) map[string]namedCodec {
+	out := make(map[string]namedCodec, len(list))
 	for _, c := range list {
-		out[c.name] = c.eventCodec
+		out[c.name] = c
 	}
 	return out
 }
@@ -161,6 +161,11 @@ func lineType(line []byte) (string, error) {
 	if len(line) > len(typePrefix) && string(line[:len(typePrefix)]) == typePrefix {
 		rest := line[len(typePrefix):]
 		if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
+			// A known type's name comes from the table, not from a new
+			// string each line.
+			if c, ok := codecs[string(rest[:i])]; ok {
+				return c.name, nil
+			}
 			return string(rest[:i]), nil
 		}
 	}

@@ -163,9 +163,9 @@ func (p *Projection) fold(e Event, size int) {
 		p.place(e, llm.Message{Role: llm.RoleUser, Content: d.Text, Images: llmImages(d.Images)}, nil, size)
 	case StepStart:
 		p.totals.Steps++
-		p.step = stepModel{d.Turn, d.Step, strings.Clone(d.Model)}
+		p.step = stepModel{d.Turn, d.Step, kept(p.step.model, d.Model)}
 		if d.Model != "" {
-			p.model, p.effort = p.step.model, llm.Effort(strings.Clone(string(d.Effort)))
+			p.model, p.effort = p.step.model, llm.Effort(kept(string(p.effort), string(d.Effort)))
 		}
 		p.show(e.Seq)
 	case AssistantMessage:
@@ -230,6 +230,15 @@ func (p *Projection) applyAssistant(e Event, d AssistantMessage, size int) {
 	p.addUsage(ModelUsage{Model: model, From: e.Time, Usage: d.Usage})
 }
 
+// kept is s for a projection to keep: old when they are equal, as the
+// model of step after step is, else a copy of s.
+func kept(old, s string) string {
+	if s == old {
+		return old
+	}
+	return strings.Clone(s)
+}
+
 // cloneTodos copies a todo list with its strings. A projection keeps
 // copies of the strings it holds: events read from a log hold theirs in
 // large shared chunks, which one kept string would keep whole.
@@ -265,7 +274,10 @@ func (p *Projection) place(e Event, m llm.Message, replace *Span, size int) {
 	}
 	entry := surfaceEntry{seq: e.Seq, src: e.Seq, bytes: size}
 	if !p.refs {
-		entry.msg = &m
+		// A copy: taking m's address would move it to the heap for every
+		// event a projection without bodies folds.
+		msg := m
+		entry.msg = &msg
 	}
 	p.show(e.Seq)
 	if replace == nil {
