@@ -51,7 +51,8 @@ var codecs = codecTable(
 	jsonCodec[PlanMode](false), jsonCodec[Rewind](false),
 	jsonCodec[Retry](true), jsonCodec[InboxDiscard](true), jsonCodec[Title](true), jsonCodec[CommandRun](true),
 	jsonCodec[CommandDone](true), jsonCodec[ApprovalAsked](true), jsonCodec[ApprovalDecided](true),
-	jsonCodec[CompactStart](true), jsonCodec[CompactEnd](true), jsonCodec[HookRun](true), jsonCodec[Checkpoint](true),
+	jsonCodec[CompactStart](true), jsonCodec[CompactEnd](true), jsonCodec[HookRun](true),
+	ignorable(scanCodec((*scanner).checkpoint)),
 	jsonCodec[TaskStart](true), jsonCodec[TaskUsage](true),
 )
 
@@ -79,6 +80,12 @@ func jsonCodec[T Data](ignorable bool) namedCodec {
 func scanCodec[T Data](payload func(*scanner, *T)) namedCodec {
 	c := jsonCodec[T](false)
 	c.scan = func(s *scanner) (Event, bool) { return scanAs(s, payload) }
+	return c
+}
+
+// ignorable marks the events of c log-only.
+func ignorable(c namedCodec) namedCodec {
+	c.ignorable = true
 	return c
 }
 

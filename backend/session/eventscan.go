@@ -227,3 +227,46 @@ func (s *scanner) todoWrite(d *TodoWrite) {
 		}
 	})
 }
+
+// checkpoint is the most frequent log-only event: two or three a turn.
+func (s *scanner) checkpoint(d *Checkpoint) {
+	s.Object(func(key []byte) {
+		switch string(key) {
+		case "turn":
+			d.Turn = s.Int()
+		case "step":
+			d.Step = s.Int()
+		case "phase":
+			d.Phase = CheckpointPhase(s.Str())
+		case "id":
+			d.ID = s.Str()
+		case "store":
+			d.Store = s.Str()
+		case "changed":
+			list(s, &d.Changed, func(p *string) { *p = s.Str() })
+		case "skipped":
+			list(s, &d.Skipped, s.skippedFile)
+		case "error":
+			d.Error = s.Str()
+		case "notice":
+			d.Notice = s.Str()
+		default:
+			s.Fail()
+		}
+	})
+}
+
+func (s *scanner) skippedFile(d *SkippedFile) {
+	s.Object(func(key []byte) {
+		switch string(key) {
+		case "path":
+			d.Path = s.Str()
+		case "size":
+			d.Size = s.Int64()
+		case "reason":
+			d.Reason = s.Str()
+		default:
+			s.Fail()
+		}
+	})
+}

@@ -13,7 +13,7 @@ import (
 // scannedTypes are the event types scanEvent decodes itself.
 var scannedTypes = map[string]bool{
 	"turn/start": true, "user/message": true, "step/start": true, "assistant/message": true, "tool/call": true,
-	"tool/result": true, "step/end": true, "turn/end": true, "todo/write": true,
+	"tool/result": true, "step/end": true, "turn/end": true, "todo/write": true, "checkpoint": true,
 }
 
 // scanCorpus is every event type, and every field of the scanned ones set
@@ -36,6 +36,9 @@ func scanCorpus() []Data {
 		TodoWrite{Turn: 2},
 		TodoWrite{Turn: 2, Todos: []card.TodoItem{}},
 		TurnEnd{Turn: 2, Reason: StopMaxTokens},
+		Checkpoint{Turn: 2, Step: 1, Phase: PhaseRestored, ID: "9a", Store: "files", Changed: []string{hostile, "b.go"},
+			Skipped: []SkippedFile{{Path: hostile, Size: 1 << 40, Reason: "too large"}, {Path: "c"}}, Error: hostile, Notice: hostile},
+		Checkpoint{Turn: 3, Phase: PhaseTurn, Changed: []string{}},
 		StepEnd{Turn: 1 << 40, Step: -3},
 	)
 }
