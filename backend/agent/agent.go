@@ -27,10 +27,12 @@ type Log interface {
 	Append(now time.Time, d session.Data) (session.Event, error)
 	Sync() error
 	// ReadEvents reads logged events back by seq, History the latest
-	// transcript events before a seq; Events reads them all.
+	// transcript events before a seq; Events reads them all, and Scan
+	// those of some types from a seq on.
 	session.Source
 	History(before int64, n int) ([]session.Event, bool, error)
 	Events() []session.Event
+	Scan(from int64, types []string, visit func(session.Event) bool) error
 }
 
 // Gate decides whether a tool call may run, and how far the processes it

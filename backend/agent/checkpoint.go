@@ -151,7 +151,8 @@ func (a *Agent) preserve(d *dispatch, call tools.Call) {
 }
 
 // maybePrune prunes old checkpoints in the background when a day has
-// passed since the store was last pruned.
+// passed since the store was last pruned. A log it cannot read, which
+// would keep none of this session's checkpoints, is not pruned.
 func (a *Agent) maybePrune(ctx context.Context) {
 	store, keep := a.cfg.Checkpoints, a.cfg.Retention
 	if store == nil || keep.Turns <= 0 || keep.Days <= 0 || !store.Due() {
@@ -164,11 +165,13 @@ func (a *Agent) maybePrune(ctx context.Context) {
 	if busy {
 		return
 	}
-	r := checkpoint.Retention{Keep: a.keptCheckpoints(keep.Turns), Before: a.cfg.Now().AddDate(0, 0, -keep.Days)}
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
-		_, err := store.Prune(ctx, r)
+		kept, err := a.keptCheckpoints(keep.Turns)
+		if err == nil {
+			_, err = store.Prune(ctx, checkpoint.Retention{Keep: kept, Before: a.cfg.Now().AddDate(0, 0, -keep.Days)})
+		}
 		a.mu.Lock()
 		a.ckpt.pruning = false
 		a.mu.Unlock()
@@ -180,20 +183,37 @@ func (a *Agent) maybePrune(ctx context.Context) {
 
 // keptCheckpoints are the IDs of the checkpoints of the session's newest
 // turns turns, and those the standing rewinds would restore on an undo.
-func (a *Agent) keptCheckpoints(turns int) map[string]bool {
+// It reads the log's checkpoint events, not the whole log.
+func (a *Agent) keptCheckpoints(turns int) (map[string]bool, error) {
 	a.logMu.Lock()
-	events, rewinds, newest := a.cfg.Log.Events(), a.proj.Rewinds(), a.proj.Turn()
+	rewinds, newest := a.proj.Rewinds(), a.proj.Turn()
 	a.logMu.Unlock()
 	keep := map[string]bool{}
-	for _, e := range events {
-		if c, ok := e.Data.(session.Checkpoint); ok && c.ID != "" && c.Turn > newest-turns {
+	err := a.scanCheckpoints(0, func(_ session.Event, c session.Checkpoint) bool {
+		if c.ID != "" && c.Turn > newest-turns {
 			keep[c.ID] = true
 		}
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("could not read the session log to find the checkpoints to keep: %w", err)
 	}
 	for _, r := range rewinds {
 		keep[r.Before] = true
 	}
-	return keep
+	return keep, nil
+}
+
+// checkpointEvents is the type of the events that record checkpoints.
+var checkpointEvents = []string{session.Checkpoint{}.EventType()}
+
+// scanCheckpoints hands visit the checkpoint events logged at seq from or
+// later, in order, until it returns false. It reads the log from there
+// without decoding its other events.
+func (a *Agent) scanCheckpoints(from int64, visit func(session.Event, session.Checkpoint) bool) error {
+	return a.cfg.Log.Scan(from, checkpointEvents, func(e session.Event) bool {
+		return visit(e, e.Data.(session.Checkpoint))
+	})
 }
 
 // CheckpointsOff says why checkpoints stopped during this session, "" while

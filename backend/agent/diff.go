@@ -52,10 +52,16 @@ func (a *Agent) diffBase(turn int) (string, error) {
 		}
 		return "", fmt.Errorf("turn %d is not in the conversation; its turns are %s", turn, turnList(a.Turns()))
 	}
-	for _, e := range a.Events() {
-		if c, ok := e.Data.(session.Checkpoint); ok && c.ID != "" {
-			return c.ID, nil
-		}
+	first := ""
+	err := a.scanCheckpoints(0, func(_ session.Event, c session.Checkpoint) bool {
+		first = c.ID
+		return first == ""
+	})
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("could not find the session's first checkpoint in its log: %w", err)
+	case first == "":
+		return "", errors.New("no checkpoint yet: the first is taken when the first turn starts")
 	}
-	return "", errors.New("no checkpoint yet: the first is taken when the first turn starts")
+	return first, nil
 }

@@ -74,8 +74,8 @@ func (a *Agent) Rewind(ctx context.Context, req RewindRequest) (RewindResult, er
 // rewindPoint is where a rewind returns to.
 type rewindPoint struct {
 	rec session.Rewind
-	// checkpoint is the workspace state to restore and since the seq of
-	// the event that recorded it.
+	// checkpoint is the workspace state to restore and since, for a
+	// rewind of files, the seq of the event that recorded it.
 	checkpoint string
 	since      int64
 	prompt     string
@@ -83,21 +83,21 @@ type rewindPoint struct {
 
 func (a *Agent) rewind(ctx context.Context, req RewindRequest) (RewindResult, error) {
 	a.logMu.Lock()
-	turns, rewinds, events := a.proj.Turns(), a.proj.Rewinds(), a.cfg.Log.Events()
+	turns, rewinds := a.proj.Turns(), a.proj.Rewinds()
 	a.logMu.Unlock()
 	var pt rewindPoint
 	var err error
 	if req.Undo {
-		pt, req, err = undoPoint(rewinds, events, req)
+		pt, req, err = a.undoPoint(rewinds, req)
 	} else {
-		pt, err = turnPoint(turns, events, req)
+		pt, err = a.turnPoint(turns, req)
 	}
 	if err != nil {
 		return RewindResult{}, err
 	}
 	res := RewindResult{Turn: pt.rec.Turn}
 	if req.Files {
-		if err := a.restoreFiles(ctx, &pt, events, req.Force, &res); err != nil {
+		if err := a.restoreFiles(ctx, &pt, req.Force, &res); err != nil {
 			return RewindResult{}, err
 		}
 	} else {
@@ -115,7 +115,7 @@ func (a *Agent) rewind(ctx context.Context, req RewindRequest) (RewindResult, er
 }
 
 // turnPoint is the start of turn req.Turn, which must stand.
-func turnPoint(turns []session.TurnPoint, events []session.Event, req RewindRequest) (rewindPoint, error) {
+func (a *Agent) turnPoint(turns []session.TurnPoint, req RewindRequest) (rewindPoint, error) {
 	i := slices.IndexFunc(turns, func(t session.TurnPoint) bool { return t.Turn == req.Turn })
 	if i < 0 {
 		return rewindPoint{}, fmt.Errorf("turn %d is not in the conversation; its turns are %s", req.Turn, turnList(turns))
@@ -132,16 +132,28 @@ func turnPoint(turns []session.TurnPoint, events []session.Event, req RewindRequ
 		}
 		return rewindPoint{}, fmt.Errorf("turn %d's files cannot be restored (%s); rewind the conversation only", t.Turn, why)
 	}
-	pt.since = checkpointSeq(events, t.Seq, func(c session.Checkpoint) bool {
-		return c.Turn == t.Turn && c.Phase == session.PhaseTurn
+	if !req.Files {
+		return pt, nil
+	}
+	// Its checkpoint is the turn's own, the first taken after it started.
+	pt.since = t.Seq
+	err := a.scanCheckpoints(t.Seq+1, func(e session.Event, c session.Checkpoint) bool {
+		if c.Turn == t.Turn && c.Phase == session.PhaseTurn {
+			pt.since = e.Seq
+			return false
+		}
+		return true
 	})
+	if err != nil {
+		return rewindPoint{}, fmt.Errorf("could not find turn %d's checkpoint in the session log: %w", t.Turn, err)
+	}
 	return pt, nil
 }
 
 // undoPoint is the point just before the latest rewind that stands. The
 // undo restores what that rewind changed, of what req asks for: req comes
 // back narrowed to it.
-func undoPoint(rewinds []session.RewindPoint, events []session.Event, req RewindRequest) (rewindPoint, RewindRequest, error) {
+func (a *Agent) undoPoint(rewinds []session.RewindPoint, req RewindRequest) (rewindPoint, RewindRequest, error) {
 	if len(rewinds) == 0 {
 		return rewindPoint{}, req, ErrNothingToUndo
 	}
@@ -153,33 +165,31 @@ func undoPoint(rewinds []session.RewindPoint, events []session.Event, req Rewind
 			map[bool]string{true: "only the files", false: "only the conversation"}[r.Files != ""])
 	}
 	pt := rewindPoint{rec: session.Rewind{Conversation: req.Conversation, Back: r.Seq, Undo: r.Seq}, checkpoint: r.Before}
+	if !req.Files {
+		return pt, req, nil
+	}
 	// The state before the rewind is its "rewind" checkpoint, the last
 	// recorded before it.
-	for i := len(events) - 1; i >= 0; i-- {
-		if c, ok := events[i].Data.(session.Checkpoint); ok && events[i].Seq < r.Seq && c.ID == r.Before {
-			pt.since = events[i].Seq
-			break
+	err := a.scanCheckpoints(0, func(e session.Event, c session.Checkpoint) bool {
+		if e.Seq >= r.Seq {
+			return false
 		}
+		if c.ID == r.Before {
+			pt.since = e.Seq
+		}
+		return true
+	})
+	if err != nil {
+		return rewindPoint{}, req, fmt.Errorf("could not find the checkpoint taken before the last rewind in the session log: %w", err)
 	}
 	return pt, req, nil
-}
-
-// checkpointSeq is the seq of the first checkpoint event after seq that
-// match accepts, or seq itself.
-func checkpointSeq(events []session.Event, seq int64, match func(session.Checkpoint) bool) int64 {
-	for _, e := range events {
-		if c, ok := e.Data.(session.Checkpoint); ok && e.Seq > seq && match(c) {
-			return e.Seq
-		}
-	}
-	return seq
 }
 
 // restoreFiles takes a checkpoint of the workspace as it is, restores
 // pt's, and records the rewind between the restore and its journal's
 // removal, so that a crash in between completes the restore on the next
 // start rather than rolling it back.
-func (a *Agent) restoreFiles(ctx context.Context, pt *rewindPoint, events []session.Event, force bool, res *RewindResult) error {
+func (a *Agent) restoreFiles(ctx context.Context, pt *rewindPoint, force bool, res *RewindResult) error {
 	store := a.cfg.Checkpoints
 	if store == nil {
 		return errors.New("this session keeps no checkpoints; rewind the conversation only")
@@ -192,7 +202,15 @@ func (a *Agent) restoreFiles(ctx context.Context, pt *rewindPoint, events []sess
 	if err != nil {
 		return fmt.Errorf("%w; rewind the conversation only", err)
 	}
-	if lost := lostChanges(plan, events, pt.since, before); len(lost) > 0 && !force {
+	var since []session.Checkpoint
+	err = a.scanCheckpoints(pt.since+1, func(_ session.Event, c session.Checkpoint) bool {
+		since = append(since, c)
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("could not read the checkpoints since the rewind point from the session log: %w", err)
+	}
+	if lost := lostChanges(plan, since, before); len(lost) > 0 && !force {
 		return &OutsideChangesError{Paths: lost}
 	}
 	token := checkpoint.NewToken()
@@ -214,15 +232,15 @@ func (a *Agent) restoreFiles(ctx context.Context, pt *rewindPoint, events []sess
 }
 
 // lostChanges are the paths the plan would change whose changes since the
-// event at since were not all made by tack: the checkpoints taken after
-// intervals outside tack list them, and so does before, just taken.
-func lostChanges(plan checkpoint.Plan, events []session.Event, since int64, before session.Checkpoint) []string {
+// rewind point were not all made by tack: the checkpoints taken since
+// after intervals outside tack list them, and so does before, just taken.
+func lostChanges(plan checkpoint.Plan, since []session.Checkpoint, before session.Checkpoint) []string {
 	outside := map[string]bool{}
 	for _, p := range plan.Outside {
 		outside[p] = true
 	}
-	for _, e := range events {
-		if c, ok := e.Data.(session.Checkpoint); ok && e.Seq > since && !c.Phase.ByTack() {
+	for _, c := range since {
+		if !c.Phase.ByTack() {
 			for _, p := range c.Changed {
 				outside[p] = true
 			}
