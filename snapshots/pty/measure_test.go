@@ -96,19 +96,28 @@ func (r *run) ready(what string, match func(string) bool) (time.Duration, int64)
 func TestMeasureFirstFrame(t *testing.T) {
 	measuring(t)
 	srv := llmtest.New(t)
-	var times, firstBytes []time.Duration
+	var times, firstBytes, cpu, waited []time.Duration
 	var rss []int64
 	for range firstFrameRuns {
 		r := start(t, setup{srv: srv})
 		d, m := r.ready("the status row and editor", idleScreen)
+		ran, wait, err := schedstat(r.PID())
+		if err != nil {
+			t.Fatal(err)
+		}
 		times, rss = append(times, d), append(rss, m)
+		cpu, waited = append(cpu, ran), append(waited, wait)
 		firstBytes = append(firstBytes, r.FirstOutput().Sub(r.Started()))
 		r.Close()
 	}
 	med, lo, hi := figures(times)
 	fmed, _, _ := figures(firstBytes)
+	cmed, clo, chi := figures(cpu)
+	wmed, _, _ := figures(waited)
 	t.Logf("first frame after exec over %d runs: median %s (min %s, max %s; first byte median %s, tack --version's first byte median %s); RSS then: median %s, max %s",
 		firstFrameRuns, ms(med), ms(lo), ms(hi), ms(fmed), ms(execBaseline(t)), mb(medianOf(rss)), mb(slices.Max(rss)))
+	t.Logf("CPU time to the first frame: median %s (min %s, max %s); its threads waited %s (median) for a CPU",
+		ms(cmed), ms(clo), ms(chi), ms(wmed))
 	if med > firstFrameBudget {
 		t.Errorf("want the first frame within %s (median), got %s", ms(firstFrameBudget), ms(med))
 	}
