@@ -8,10 +8,12 @@ package markdown
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/tack-agent/tack/views/textfmt"
@@ -29,22 +31,23 @@ type Options struct {
 	Background theme.Background
 }
 
-// Renderer turns Markdown into lines. It must not be shared between
-// goroutines.
+// Renderer turns Markdown into lines.
 type Renderer struct {
 	opts   Options
 	styles styles
-	md     goldmark.Markdown
 }
 
 // New returns a Renderer with the given look.
 func New(opts Options) *Renderer {
-	return &Renderer{
-		opts:   opts,
-		styles: newStyles(opts.Colour, opts.Dim, opts.Background),
-		md:     goldmark.New(goldmark.WithExtensions(extension.GFM)),
-	}
+	return &Renderer{opts: opts, styles: newStyles(opts.Colour, opts.Dim, opts.Background)}
 }
+
+// gfm parses Markdown as GitHub does. goldmark's parser keeps the state
+// of a parse in that parse, so one serves every Renderer; it is built on
+// the first Render, not on the path to the first frame.
+var gfm = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+})
 
 // Render returns src as styled lines no wider than width. The source is
 // sanitised first, so control sequences in it show as `\xNN` text. Blank
@@ -61,7 +64,7 @@ func (r *Renderer) Render(src string, width int) []string {
 		bg := r.opts.Background
 		rd.code = func(code, language string) string { return highlight(code, language, bg) }
 	}
-	rd.document(r.md.Parser().Parse(text.NewReader(source)))
+	rd.document(gfm().Parse(text.NewReader(source)))
 	lines := trimLines(fitTables(strings.Split(rd.out.String(), "\n")))
 	if !r.opts.Colour {
 		for i, l := range lines {

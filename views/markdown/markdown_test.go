@@ -3,6 +3,7 @@ package markdown
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -173,5 +174,26 @@ func TestRenderSeparatesTheParagraphsOfAListItem(t *testing.T) {
 	got := plainLines(New(Options{}).Render("1. one\n\n2. two\n\n   more about two\n\n3. three", 60))
 	if got != "1. one\n2. two\nmore about two\n3. three" {
 		t.Fatalf("want each paragraph of an item on a row of its own, got %q", got)
+	}
+}
+
+// Renderers share one parser; each may run on its own goroutine (run
+// with -race).
+func TestRenderersRenderAtTheSameTime(t *testing.T) {
+	want := strings.Join(New(Options{Colour: true}).Render(sample, 60), "\n")
+	var wg sync.WaitGroup
+	got := make([]string, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = strings.Join(New(Options{Colour: true}).Render(sample, 60), "\n")
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want {
+			t.Fatalf("renderer %d: want the same lines as alone, got\n%s", i, g)
+		}
 	}
 }
