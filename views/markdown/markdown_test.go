@@ -172,8 +172,8 @@ func TestRenderKeepsTheTextOfHTMLWithoutItsTags(t *testing.T) {
 
 func TestRenderSeparatesTheParagraphsOfAListItem(t *testing.T) {
 	got := plainLines(New(Options{}).Render("1. one\n\n2. two\n\n   more about two\n\n3. three", 60))
-	if got != "1. one\n2. two\nmore about two\n3. three" {
-		t.Fatalf("want each paragraph of an item on a row of its own, got %q", got)
+	if got != "1. one\n2. two\n   more about two\n3. three" {
+		t.Fatalf("want each paragraph of an item on a row of its own under its text, got %q", got)
 	}
 }
 
@@ -195,5 +195,14 @@ func TestRenderersRenderAtTheSameTime(t *testing.T) {
 		if g != want {
 			t.Fatalf("renderer %d: want the same lines as alone, got\n%s", i, g)
 		}
+	}
+}
+
+func TestRenderHangsWrappedListItemsUnderTheirText(t *testing.T) {
+	src := "1. first item that is long enough to wrap\n2. second\n   - nested item that wraps as well\n- [ ] a task that wraps onto a second row"
+	got := plainLines(New(Options{}).Render(src, 24))
+	want := "1. first item that is\n   long enough to wrap\n2. second\n   • nested item that\n     wraps as well\n\n[ ] a task that wraps\n    onto a second row"
+	if got != want {
+		t.Fatalf("want\n%s\ngot\n%s", want, got)
 	}
 }

@@ -18,9 +18,6 @@ import (
 // buffer at the width left inside it and writes it to the enclosing block,
 // indented. Text is styled run by run; a run's SGR is closed at its end.
 
-// listIndent is how far a nested list is indented under its item.
-const listIndent = 2
-
 // quoteIndent is the width of the bar before a quote's lines.
 const quoteIndent = 2
 
@@ -37,6 +34,7 @@ type block struct {
 	style  style
 	indent int    // columns the block indents its lines by
 	token  string // what fills the indent; "" for spaces
+	marker string // what fills the first line's indent instead, if set
 }
 
 type renderer struct {
@@ -94,7 +92,11 @@ func (r *renderer) pop(text, breaks string) {
 	case b.indent > 0:
 		fill = strings.Repeat(styled(r.parent().style, " "), b.indent)
 	}
-	indentLines(r.parentBuf(), flow, fill)
+	first := fill
+	if b.marker != "" {
+		first = b.marker
+	}
+	indentLines(r.parentBuf(), flow, first, fill)
 	r.stack = r.stack[:len(r.stack)-1]
 }
 
@@ -121,7 +123,7 @@ func (r *renderer) node(n ast.Node) {
 	case *ast.Paragraph:
 		r.paragraph(n)
 	case *ast.TextBlock:
-		r.children(n)
+		r.itemText(n)
 	case *ast.Blockquote:
 		w.WriteString("\n")
 		r.push(&block{style: cascade(r.current().style, r.styles.quote, false).attrs(), indent: quoteIndent, token: "│ "})
@@ -172,10 +174,7 @@ func (r *renderer) heading(n *ast.Heading) {
 // paragraph flows its text: line breaks in the source are spaces.
 func (r *renderer) paragraph(n *ast.Paragraph) {
 	if _, ok := n.Parent().(*ast.ListItem); ok {
-		if n.PreviousSibling() != nil {
-			r.current().buf.WriteString("\n")
-		}
-		r.children(n)
+		r.itemText(n)
 		return
 	}
 	if n.PreviousSibling() != nil {
@@ -193,41 +192,58 @@ func (r *renderer) paragraph(n *ast.Paragraph) {
 
 func (r *renderer) list(n *ast.List) {
 	r.current().buf.WriteString("\n")
-	indent := 0
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		if _, ok := p.(*ast.List); ok {
-			indent = listIndent
-			break
-		}
-	}
-	r.push(&block{style: r.current().style, indent: indent})
+	r.push(&block{style: r.current().style})
 	r.children(n)
-	r.pop(r.current().buf.String()+"\n", wrapBreaks)
+	// A list that ends in a nested list or a code block ends its last line
+	// already.
+	text := r.current().buf.String()
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	r.pop(text, wrapBreaks)
 }
 
-// listItem writes the item's marker: its number, a bullet, or a task's box.
+// listItem writes the item's marker, its number, a bullet or a task's box,
+// before its first line and indents the lines after it, nested lists
+// included, to where its text starts.
 func (r *renderer) listItem(n *ast.ListItem) {
+	var marker bytes.Buffer
 	list := n.Parent().(*ast.List)
-	w := &r.current().buf
 	if box := taskBox(n); box != nil {
 		mark := r.styles.unticked
 		if box.IsChecked {
 			mark = r.styles.ticked
 		}
-		r.base(w, "", mark, style{}, nil)
+		r.base(&marker, "", mark, style{}, nil)
 	} else if list.IsOrdered() {
 		number := list.Start
 		for p := n.PreviousSibling(); p != nil; p = p.PreviousSibling() {
 			number++
 		}
-		r.base(w, "", strconv.Itoa(number), r.styles.enumeration, nil)
+		r.base(&marker, "", strconv.Itoa(number), r.styles.enumeration, nil)
 	} else {
-		r.base(w, "", "", r.styles.item, nil)
+		r.base(&marker, "", "", r.styles.item, nil)
 	}
+	r.push(&block{style: r.current().style, indent: ansi.StringWidth(marker.String()), marker: marker.String()})
 	r.children(n)
+	if r.current().buf.Len() == 0 {
+		r.current().buf.WriteString(" ")
+	}
+	r.pop(r.current().buf.String(), wrapBreaks)
 	if _, nested := n.LastChild().(*ast.List); !nested && n.NextSibling() != nil {
 		r.current().buf.WriteString("\n")
 	}
+}
+
+// itemText flows the text of a list item like a paragraph's, without the
+// blank line after it; a second paragraph of the item starts a new line.
+func (r *renderer) itemText(n ast.Node) {
+	if n.PreviousSibling() != nil {
+		r.current().buf.WriteString("\n")
+	}
+	r.push(&block{style: r.current().style})
+	r.children(n)
+	r.pop(strings.ReplaceAll(r.current().buf.String(), "\n", " "), "")
 }
 
 func taskBox(n *ast.ListItem) *east.TaskCheckBox {
@@ -244,12 +260,12 @@ func taskBox(n *ast.ListItem) *east.TaskCheckBox {
 func (r *renderer) codeBlock(w *bytes.Buffer, code, language string) {
 	fill := strings.Repeat(styled(r.current().style, " "), codeMargin)
 	if r.code != nil {
-		indentLines(w, r.code(code, language), fill)
+		indentLines(w, r.code(code, language), fill, fill)
 		return
 	}
 	var b bytes.Buffer
 	r.text(&b, code, r.styles.codeBlock)
-	indentLines(w, b.String(), fill)
+	indentLines(w, b.String(), fill, fill)
 }
 
 func lines(n ast.Node, src []byte) string {
@@ -262,16 +278,17 @@ func lines(n ast.Node, src []byte) string {
 	return b.String()
 }
 
-// indentLines writes text to w with fill before each line that has any
-// byte. An SGR style or hyperlink open at a line's end is closed before
-// the fill and opened again after it, so the fill keeps its own look.
-func indentLines(w *bytes.Buffer, text, fill string) {
-	if fill == "" {
+// indentLines writes text to w with first before its first line and fill
+// before each later line that has any byte. An SGR style or hyperlink open
+// at a line's end is closed before the fill and opened again after it, so
+// the fill keeps its own look.
+func indentLines(w *bytes.Buffer, text, first, fill string) {
+	if first == "" && fill == "" {
 		w.WriteString(text)
 		return
 	}
 	pen := lipgloss.NewWrapWriter(w)
-	start := true
+	start, line := true, 0
 	for i := 0; i < len(text); i++ {
 		if start {
 			st, link := pen.Style(), pen.Link()
@@ -281,7 +298,12 @@ func indentLines(w *bytes.Buffer, text, fill string) {
 			if !link.IsZero() {
 				w.WriteString(resetLink)
 			}
-			w.WriteString(fill)
+			if line == 0 {
+				w.WriteString(first)
+			} else {
+				w.WriteString(fill)
+			}
+			line++
 			if !st.IsZero() {
 				w.WriteString(st.String())
 			}
