@@ -156,6 +156,7 @@ func encodeProjection(w *wire, p *Projection) {
 	w.uint(uint64(p.totals.Turns))
 	w.uint(uint64(p.totals.Steps))
 	w.uint(uint64(p.totals.ToolCalls))
+	w.uint(uint64(p.totals.Messages))
 	w.uint(uint64(len(p.byModel)))
 	for _, u := range p.byModel {
 		w.str(u.Model)
@@ -202,6 +203,7 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	todo := int(r.uint())
 	p.totals.Sum, p.totals.Last = r.usage(), r.usage()
 	p.totals.Turns, p.totals.Steps, p.totals.ToolCalls = int(r.uint()), int(r.uint()), int(r.uint())
+	p.totals.Messages = int(r.uint())
 	if n := r.count(); n > 0 {
 		p.byModel = make([]ModelUsage, n)
 		for i := range p.byModel {

@@ -281,6 +281,7 @@ func (p *Projection) place(e Event, m llm.Message, replace *Span, size int) {
 	}
 	p.show(e.Seq)
 	if replace == nil {
+		p.totals.Messages++
 		p.surface.cur = push(p.surface.cur, entry)
 		p.surfaceBytes += entry.bytes
 		p.afterLast += entry.bytes

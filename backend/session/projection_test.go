@@ -90,6 +90,10 @@ func TestPrunedToolResultReplacesItInPlace(t *testing.T) {
 	if len(s) != 4 || s[2].Content != "[pruned]" || s[2].ToolCallID != "a-c1" {
 		t.Errorf("want the tool result replaced in place, got %#v", s)
 	}
+	// The replacement is not a message of its own.
+	if got := p.Usage().Messages; got != 4 {
+		t.Errorf("want the turn's 4 messages counted, got %d", got)
+	}
 }
 
 func TestTranscriptKeepsAppendOriginEventsAndOneMarker(t *testing.T) {
@@ -131,7 +135,7 @@ func TestUsageTotalsSumAssistantMessages(t *testing.T) {
 	want := Totals{
 		Sum:   llm.Usage{Input: 240, CacheRead: 200, Output: 30},
 		Last:  llm.Usage{Input: 20, CacheRead: 100, Output: 5},
-		Turns: 2, Steps: 4, ToolCalls: 2,
+		Turns: 2, Steps: 4, ToolCalls: 2, Messages: 8,
 	}
 	if got := p.Usage(); got != want {
 		t.Errorf("want %+v, got %+v", want, got)

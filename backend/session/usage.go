@@ -20,6 +20,11 @@ type Totals struct {
 	Turns     int
 	Steps     int
 	ToolCalls int // dispatched calls (tool/call events)
+	// Messages counts the model-visible messages logged: prompts and
+	// other user messages, steering, assistant messages and tool results.
+	// Replacements (compaction summaries, pruned results) are not new
+	// messages; rewound ones stay counted, as rewound turns do in Turns.
+	Messages int
 }
 
 // usageQuarter is the span usage is summed over: prices that change with
