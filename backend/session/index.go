@@ -236,6 +236,20 @@ const indexHeadRead = 64 << 10
 // against f; the parts stay in the index file until a projection needs
 // them (bulk.go).
 func loadIndex(path string, h Header, f io.ReaderAt, size, headerLen int64) (*index, error) {
+	ix, err := readIndexHead(path, h, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.check(f, size, headerLen); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// readIndexHead reads the head of the index of the log at path, whose
+// header is h, without checking it against the log. A head that fits
+// scratch is read into it; the index keeps nothing of it.
+func readIndexHead(path string, h Header, scratch []byte) (*index, error) {
 	file, err := os.Open(indexPath(path))
 	if err != nil {
 		return nil, err
@@ -245,7 +259,7 @@ func loadIndex(path string, h Header, f io.ReaderAt, size, headerLen int64) (*in
 	if err != nil {
 		return nil, err
 	}
-	head, err := readAt(file, 0, min(info.Size(), indexHeadRead))
+	head, err := readInto(scratch, file, 0, min(info.Size(), indexHeadRead))
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +271,7 @@ func loadIndex(path string, h Header, f io.ReaderAt, size, headerLen int64) (*in
 		return nil, errShortIndex
 	}
 	if end > int64(len(head)) {
-		if head, err = readAt(file, 0, end); err != nil {
+		if head, err = readInto(scratch, file, 0, end); err != nil {
 			return nil, err
 		}
 	}
@@ -270,10 +284,20 @@ func loadIndex(path string, h Header, f io.ReaderAt, size, headerLen int64) (*in
 		return nil, errStaleIndex
 	}
 	src.covered = ix.covered
-	if err := ix.check(f, size, headerLen); err != nil {
+	return ix, nil
+}
+
+// readInto reads n bytes of f at off into scratch when they fit, else
+// into a new slice.
+func readInto(scratch []byte, f io.ReaderAt, off, n int64) ([]byte, error) {
+	if int64(cap(scratch)) < n {
+		return readAt(f, off, n)
+	}
+	b := scratch[:n]
+	if _, err := f.ReadAt(b, off); err != nil {
 		return nil, err
 	}
-	return ix, nil
+	return b, nil
 }
 
 // writeIndex replaces the index of the log at path with ix.

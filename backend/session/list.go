@@ -29,8 +29,13 @@ type Summary struct {
 	Branch string
 	// Turns is how many turns (prompts) the session had, read from the
 	// last event that names its turn; 0 when none does.
-	Turns   int
-	Created time.Time
+	Turns int
+	// Messages is how many messages it logged (Totals.Messages), from its
+	// index and the lines after it; -1 when that is unknown: a log longer
+	// than List reads without a current index (one killed before it wrote
+	// its first, or indexed by an older tack), which opening it rebuilds.
+	Messages int
+	Created  time.Time
 	// LastActive is the time of the last complete event, else the file's
 	// modification time.
 	LastActive time.Time
@@ -46,8 +51,12 @@ type Summary struct {
 
 // List summarizes the sessions of workspace cwd, or of every workspace when
 // all is set, newest activity first. It reads only the first and last
-// 64 KB of each log, so its cost does not grow with session length.
-func List(home, cwd string, all bool) ([]Summary, error) {
+// 64 KB of each log, and the head of its index and what that does not
+// cover, so its cost does not grow with session length.
+func List(home, cwd string, all bool) ([]Summary, error) { return listSessions(home, cwd, all, true) }
+
+// listSessions is List, leaving message counts unknown unless counted is set.
+func listSessions(home, cwd string, all, counted bool) ([]Summary, error) {
 	dirs := []string{Dir(home, cwd)}
 	if all {
 		entries, err := os.ReadDir(sessionsRoot(home))
@@ -63,6 +72,10 @@ func List(home, cwd string, all bool) ([]Summary, error) {
 	}
 	var out []Summary
 	buf := make([]byte, 2*listWindow)
+	var scratch []byte
+	if counted {
+		scratch = make([]byte, indexHeadRead)
+	}
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil && !isNotExist(err) {
@@ -70,7 +83,7 @@ func List(home, cwd string, all bool) ([]Summary, error) {
 		}
 		for _, e := range entries {
 			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), logExt) {
-				out = append(out, summarize(filepath.Join(dir, e.Name()), buf))
+				out = append(out, summarize(filepath.Join(dir, e.Name()), buf, scratch))
 			}
 		}
 	}
@@ -84,9 +97,10 @@ func List(home, cwd string, all bool) ([]Summary, error) {
 }
 
 // summarize reads the ends of one log into buf, which must hold two
-// windows.
-func summarize(path string, buf []byte) Summary {
-	s := Summary{ID: idFromPath(path), Path: path}
+// windows, and, when scratch is not nil, its message count with it
+// (messageCount).
+func summarize(path string, buf, scratch []byte) Summary {
+	s := Summary{ID: idFromPath(path), Path: path, Messages: -1}
 	f, err := os.Open(path)
 	if err != nil {
 		s.Err = err
@@ -115,6 +129,11 @@ func summarize(path string, buf []byte) Summary {
 		return s
 	}
 	s.Cwd, s.Created, s.Parent, s.Branch = h.Cwd, h.Created, h.Parent, h.Branch
+	if scratch != nil {
+		if n, ok := messageCount(path, f, s.Size, h, head[:nl+1], scratch); ok {
+			s.Messages = n
+		}
+	}
 	head = head[nl+1:]
 	if tail == nil {
 		tail = head

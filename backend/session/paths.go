@@ -92,11 +92,11 @@ func Find(home, id string) (string, error) {
 // Latest is the log of the most recently active session of workspace cwd,
 // for continuing it.
 func Latest(home, cwd string) (string, error) {
-	list, err := List(home, cwd, false)
+	sessions, err := listSessions(home, cwd, false, false)
 	if err != nil {
 		return "", err
 	}
-	for _, s := range list {
+	for _, s := range sessions {
 		if s.Err == nil {
 			return s.Path, nil
 		}

@@ -281,6 +281,7 @@ func (p *Projection) place(e Event, m llm.Message, replace *Span, size int) {
 	}
 	p.show(e.Seq)
 	if replace == nil {
+		// appendsMessage(e) holds: List counts messages with it.
 		p.totals.Messages++
 		p.surface.cur = push(p.surface.cur, entry)
 		p.surfaceBytes += entry.bytes
@@ -336,6 +337,20 @@ func messageBytes(m llm.Message) int {
 		n += len(c.Name) + len(c.Arguments)
 	}
 	return n
+}
+
+// appendsMessage reports whether e appends a message to the surface, as
+// place does, and so counts in Totals.Messages.
+func appendsMessage(e Event) bool {
+	switch d := e.Data.(type) {
+	case UserMessage:
+		return d.Replace == nil
+	case ToolResult:
+		return d.Replace == nil
+	case SteeringMessage, AssistantMessage:
+		return true
+	}
+	return false
 }
 
 // surfaceMessage is the model-visible message an event carries.

@@ -1,0 +1,131 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// listedMessages is the message count List gives the one session of
+// workspace cwd under home.
+func listedMessages(t *testing.T, home, cwd string) int {
+	t.Helper()
+	list, err := List(home, cwd, false)
+	if err != nil || len(list) != 1 || list[0].Err != nil {
+		t.Fatalf("want one readable session, got %+v, %v", list, err)
+	}
+	return list[0].Messages
+}
+
+// foldedMessages is the message count of the log at path folded whole
+// from its file: the oracle List's count must agree with.
+func foldedMessages(t *testing.T, path string) (messages int, nextSeq int) {
+	t.Helper()
+	h, events, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewProjection(h)
+	for _, e := range events {
+		p.Apply(e)
+	}
+	return p.Usage().Messages, int(events[len(events)-1].Seq) + 1
+}
+
+// countedSession is a closed session of workspace cwd under home whose
+// messages include a compaction summary, steering and a pruned result,
+// which are not all messages of their own.
+func countedSession(t *testing.T, home, cwd string, turns int) string {
+	t.Helper()
+	data := manyTurns(turns)
+	data = append(data, UserMessage{Turn: turns, Kind: KindSummary, Text: "summary", Replace: &Span{Start: 0, End: 40}})
+	next := completedTurn(turns+1, "after the summary")
+	data = append(data, next[:2]...)
+	data = append(data, SteeringMessage{Turn: turns + 1, Text: "and the tests"})
+	data = append(data, next[2:]...)
+	data = append(data, ToolResult{CallID: "x", Name: "bash", Text: "[pruned]", Replace: &Span{Start: 60, End: 60}})
+	path := PathFor(home, cwd, "20261130-090000-aaaaaa")
+	createLog(t, path, data...)
+	return path
+}
+
+// TestListCountsMessagesFromTheIndexAndWhatFollowsIt pins List's message
+// count to the fold of the whole log, through a current index, with lines
+// after it (in the window List reads and beyond it), with a torn last
+// line, and with an index that is not this log's.
+func TestListCountsMessagesFromTheIndexAndWhatFollowsIt(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/proj"
+	path := countedSession(t, home, cwd, 40)
+	check := func(what string) {
+		t.Helper()
+		want, _ := foldedMessages(t, path)
+		if got := listedMessages(t, home, cwd); got != want {
+			t.Errorf("%s: want %d messages, got %d", what, want, got)
+		}
+	}
+	check("closed")
+	_, seq := foldedMessages(t, path)
+	appendLines(t, path, seq, completedTurn(41, "after the index")...)
+	check("a turn after the index")
+	var far []Data
+	for n := 42; n < 160; n++ {
+		far = append(far, completedTurn(n, fmt.Sprintf("turn %d, far past the index", n))...)
+	}
+	_, seq = foldedMessages(t, path)
+	before, _ := os.Stat(path)
+	appendLines(t, path, seq, far...)
+	if after, _ := os.Stat(path); after.Size()-before.Size() < 2*listWindow {
+		t.Fatalf("want more lines after the index than List's windows hold, got %d bytes", after.Size()-before.Size())
+	}
+	check("turns far past the index")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"user/message","seq":`)
+	f.Close()
+	check("a torn last line")
+	// Another log of the same header: its index matches the header but
+	// not the log, whose count is then unknown: it is longer than List
+	// reads.
+	other := t.TempDir()
+	otherPath := countedSession(t, other, cwd, 60)
+	writeIndexBytes(t, path, readIndexBytes(t, otherPath))
+	if got := listedMessages(t, home, cwd); got != -1 {
+		t.Errorf("want an unknown count through another log's index, got %d", got)
+	}
+}
+
+// TestListCountsASmallLogWithoutAnIndexWhole: a log List reads whole is
+// counted without an index; a longer one is unknown until it is opened.
+func TestListCountsASmallLogWithoutAnIndexWhole(t *testing.T) {
+	for _, tc := range []struct {
+		turns int
+		known bool
+	}{{5, true}, {200, false}} {
+		home, cwd := t.TempDir(), "/work/proj"
+		path := countedSession(t, home, cwd, tc.turns)
+		os.Remove(indexPath(path))
+		want, _ := foldedMessages(t, path)
+		if !tc.known {
+			want = -1
+		}
+		if got := listedMessages(t, home, cwd); got != want {
+			t.Errorf("%d turns without an index: want %d messages, got %d", tc.turns, want, got)
+		}
+		writeIndexBytes(t, path, []byte("not an index\n"))
+		if got := listedMessages(t, home, cwd); got != want {
+			t.Errorf("%d turns with a garbage index: want %d messages, got %d", tc.turns, want, got)
+		}
+		if !tc.known {
+			l, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+			if want, _ = foldedMessages(t, path); listedMessages(t, home, cwd) != want || want == 0 {
+				t.Errorf("want %d messages once opening rebuilt the index, got %d", want, listedMessages(t, home, cwd))
+			}
+		}
+	}
+}
