@@ -146,10 +146,10 @@ var overlayCases = []overlayCase{
 	{name: "session_picker", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
 		at := func(m int) time.Time { return frozen.Add(-time.Duration(m) * time.Minute) }
 		f.Listing = []session.Summary{
-			{ID: sessionID, Cwd: "/workspace/project", Title: "This session", Branch: "main", Turns: 1, LastActive: at(0), Size: 2048},
+			{ID: sessionID, Cwd: "/workspace/project", Title: "This session", Branch: "main", Turns: 1, Messages: 4, LastActive: at(0), Size: 2048},
 			{ID: "20260313-180000-aa11", Cwd: "/workspace/project", Title: "Fix the lexer", FirstPrompt: "the lexer drops the last token",
-				Branch: "fix/lexer", Turns: 7, LastActive: at(900), Size: 48_000, OpenPID: 4242},
-			{ID: "20260312-100000-bb22", Cwd: "/workspace/project", Title: "Write the docs", Branch: "main", Turns: 23, LastActive: at(2000), Size: 1_300_000},
+				Branch: "fix/lexer", Turns: 7, Messages: 31, LastActive: at(900), Size: 48_000, OpenPID: 4242},
+			{ID: "20260312-100000-bb22", Cwd: "/workspace/project", Title: "Write the docs", Branch: "main", Turns: 23, Messages: 1_210, LastActive: at(2000), Size: 1_300_000},
 		}
 		f.All = f.Listing
 		return nil

@@ -15,7 +15,7 @@ func BenchmarkViewOverAThousandSessions(b *testing.B) {
 	for i := range 1000 {
 		here = append(here, session.Summary{ID: fmt.Sprintf("20261130-%06d-aaaa", i), Cwd: cwd,
 			Title: fmt.Sprintf("Session number %d about the lexer", i), Branch: fmt.Sprintf("topic-%d", i%17),
-			Turns: i % 40, LastActive: now.Add(-time.Duration(i) * time.Hour)})
+			Turns: i % 40, Messages: 4 * (i % 40), LastActive: now.Add(-time.Duration(i) * time.Hour)})
 	}
 	p := New(cwd, "/home/ada", "", now, th)
 	p.Update(Loaded{Workspace: here, All: here})

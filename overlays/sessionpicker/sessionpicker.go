@@ -215,21 +215,21 @@ func (p *Picker) scopeLine() string {
 }
 
 // columns are the widths of the list's columns at a width: the time, the
-// turn count, the branch and (all workspaces) the workspace; the title
+// message count, the branch and (all workspaces) the workspace; the title
 // takes the rest. Narrow, the workspace goes first, then the branch, then
-// the turns, so the title keeps at least titleMin cells.
-type columns struct{ when, turns, branch, workspace int }
+// the messages, so the title keeps at least titleMin cells.
+type columns struct{ when, messages, branch, workspace int }
 
 const (
-	whenWidth  = 12
-	turnsWidth = 7
-	branchMax  = 24
-	spaceMax   = 24
-	titleMin   = 16
+	whenWidth     = 12
+	messagesWidth = len("Messages") + 2
+	branchMax     = 24
+	spaceMax      = 24
+	titleMin      = 16
 )
 
 func (p *Picker) columns(width int) columns {
-	c := columns{when: whenWidth, turns: turnsWidth}
+	c := columns{when: whenWidth, messages: messagesWidth}
 	if p.branchW > 0 {
 		c.branch = min(p.branchW+2, branchMax)
 	}
@@ -243,8 +243,8 @@ func (p *Picker) columns(width int) columns {
 	if c.workspace > 0 {
 		c.workspace = max(c.workspace, len("Workspace")+2)
 	}
-	for _, drop := range []*int{&c.workspace, &c.branch, &c.turns} {
-		if 2+c.when+c.turns+c.branch+c.workspace+titleMin > width {
+	for _, drop := range []*int{&c.workspace, &c.branch, &c.messages} {
+		if 2+c.when+c.messages+c.branch+c.workspace+titleMin > width {
 			*drop = 0
 		}
 	}
@@ -254,8 +254,8 @@ func (p *Picker) columns(width int) columns {
 // heads is the faint row naming the columns.
 func (p *Picker) heads(c columns, width int) string {
 	row := "  " + pad("Modified", c.when)
-	if c.turns > 0 {
-		row += padLeft("Turns", c.turns-2) + "  "
+	if c.messages > 0 {
+		row += padLeft("Messages", c.messages-2) + "  "
 	}
 	row += pad("Branch", c.branch) + pad("Workspace", c.workspace) + "Title"
 	return p.th.Dim.Render(frame.Truncate(row, width))
@@ -278,8 +278,8 @@ func (p *Picker) list(width, n int) []string {
 			style = style.Inherit(p.th.Dim)
 		}
 		row := mark + pad(ago(p.now, s.LastActive), c.when)
-		if c.turns > 0 {
-			row += padLeft(turns(s.Turns), c.turns-2) + "  "
+		if c.messages > 0 {
+			row += padLeft(messages(s.Messages), c.messages-2) + "  "
 		}
 		row += pad(textfmt.SanitizeLine(s.Branch), c.branch) + pad(p.workspace(s), c.workspace) + p.title(s)
 		if why != "" {
@@ -305,8 +305,9 @@ func (p *Picker) title(s session.Summary) string {
 }
 
 // detail is the row under the list about the cursor's session: the first
-// prompt when the title is not it, why it cannot be resumed, the
-// workspace and the id to resume it by, the most telling first.
+// prompt when the title is not it, why it cannot be resumed, its turns
+// when its message count is unknown, the workspace and the id to resume it
+// by, the most telling first.
 func (p *Picker) detail(s session.Summary) string {
 	var parts []string
 	if fp := textfmt.SanitizeLine(s.FirstPrompt); fp != "" && fp != textfmt.SanitizeLine(s.Title) {
@@ -314,6 +315,13 @@ func (p *Picker) detail(s session.Summary) string {
 	}
 	if why := p.disabled(s); why != "" {
 		parts = append(parts, textfmt.SanitizeLine(why))
+	}
+	if s.Messages < 0 && s.Turns > 0 && s.Err == nil {
+		unit := " turns"
+		if s.Turns == 1 {
+			unit = " turn"
+		}
+		parts = append(parts, strconv.Itoa(s.Turns)+unit)
 	}
 	if s.Cwd != "" {
 		parts = append(parts, p.workspace(s))
@@ -341,7 +349,9 @@ func padLeft(text string, width int) string {
 	return strings.Repeat(" ", max(width-ansi.StringWidth(text), 0)) + text
 }
 
-func turns(n int) string {
+// messages is a session's message count: "–" for none, or when the count
+// is unknown (the detail row then gives its turns).
+func messages(n int) string {
 	if n <= 0 {
 		return "–"
 	}

@@ -27,16 +27,16 @@ func listing() Loaded {
 	at := func(h int) time.Time { return time.Date(2026, 11, 30, h, 15, 0, 0, time.UTC) }
 	here := []session.Summary{
 		{ID: "20261130-1100-aaaa", Cwd: cwd, Title: "Fix the flaky lock test", FirstPrompt: "Fix the flaky lock test",
-			Branch: "main", Turns: 3, LastActive: at(11), Size: 48_210},
+			Branch: "main", Turns: 3, Messages: 12, LastActive: at(11), Size: 48_210},
 		{ID: "20261130-0900-bbbb", Cwd: cwd, Title: "Add the resume picker", FirstPrompt: "the picker lists sessions by size; list them like codex does",
-			Branch: "feature/resume-picker", Turns: 14, LastActive: at(9), Size: 912},
-		{ID: "20261130-0800-cccc", Cwd: cwd, LastActive: at(8), Size: 3 << 20, OpenPID: 4242},
-		{ID: "20261130-0700-dddd", Cwd: cwd, Title: "\x1b[31mred title", LastActive: at(7), Size: 10,
+			Branch: "feature/resume-picker", Turns: 14, Messages: 61, LastActive: at(9), Size: 912},
+		{ID: "20261130-0800-cccc", Cwd: cwd, Turns: 40, Messages: -1, LastActive: at(8), Size: 3 << 20, OpenPID: 4242},
+		{ID: "20261130-0700-dddd", Cwd: cwd, Title: "\x1b[31mred title", Messages: -1, LastActive: at(7), Size: 10,
 			Err: errors.New("line 1: not a session header")},
-		{ID: "20261129-0900-ffff", Cwd: cwd, Title: "Yesterday's work", Turns: 1, LastActive: at(9).Add(-24 * time.Hour)},
-		{ID: "20261101-0900-9999", Cwd: cwd, Title: "Last month", Turns: 2, LastActive: at(9).AddDate(0, -1, 0)},
+		{ID: "20261129-0900-ffff", Cwd: cwd, Title: "Yesterday's work", Turns: 1, Messages: 4, LastActive: at(9).Add(-24 * time.Hour)},
+		{ID: "20261101-0900-9999", Cwd: cwd, Title: "Last month", Turns: 25_000, Messages: 100_000, LastActive: at(9).AddDate(0, -1, 0)},
 	}
-	other := session.Summary{ID: "20261130-1000-eeee", Cwd: "/home/ada/site", Title: "Write the blog post", LastActive: at(10), Size: 2048}
+	other := session.Summary{ID: "20261130-1000-eeee", Cwd: "/home/ada/site", Title: "Write the blog post", Messages: 9, LastActive: at(10), Size: 2048}
 	all := []session.Summary{here[0], other, here[1], here[2], here[3]}
 	return Loaded{Workspace: here, All: all}
 }
@@ -115,11 +115,11 @@ func TestRowsSayWhenHowLongAndOnWhichBranch(t *testing.T) {
 	p.Update(listing())
 	v := ansi.Strip(p.View(120, 30))
 	for _, want := range []string{
-		"Modified    Turns  Branch                 Title",
-		"45 min ago      3  main                   Fix the flaky lock test",
-		"2 h ago        14  feature/resume-picker  Add the resume picker",
-		"yesterday       1                         Yesterday's work",
-		"Oct 30          2                         Last month",
+		"Modified    Messages  Branch                 Title",
+		"45 min ago        12  main                   Fix the flaky lock test",
+		"2 h ago           61  feature/resume-picker  Add the resume picker",
+		"yesterday          4                         Yesterday's work",
+		"Oct 30        100000                         Last month",
 		"“the picker lists sessions by size; list them like codex does” · ~/proj · 20261130-0900-bbbb",
 	} {
 		if !strings.Contains(v, want) {
@@ -128,6 +128,20 @@ func TestRowsSayWhenHowLongAndOnWhichBranch(t *testing.T) {
 	}
 	if strings.Contains(v, "KB") {
 		t.Errorf("want no sizes, got\n%s", v)
+	}
+}
+
+// TestAnUnknownMessageCountGivesTheTurns: a session whose count List could
+// not read without its index shows a dash, and its turns in the detail row.
+func TestAnUnknownMessageCountGivesTheTurns(t *testing.T) {
+	p := New(cwd, "/home/ada", "", now, th)
+	p.Update(listing())
+	keys.Press(p.Update, "down", "down")
+	v := ansi.Strip(p.View(120, 30))
+	for _, want := range []string{"3 h ago            –", "open in process 4242 · 40 turns · ~/proj · 20261130-0800-cccc"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("want %q in\n%s", want, v)
+		}
 	}
 }
 
