@@ -1,0 +1,562 @@
+package screen
+
+import (
+	"bytes"
+	"image/color"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/lucasb-eyer/go-colorful"
+)
+
+// Clock is the time the renderer paces frames by.
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f in its own goroutine after d and returns a
+	// function that cancels the call.
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+
+// RendererOptions configure a Renderer.
+type RendererOptions struct {
+	Out io.Writer
+	// Env is the program's environment ($TERM picks the escape sequences).
+	Env     []string
+	Profile colorprofile.Profile
+	Width   int
+	Height  int
+	// Interval is the shortest gap between two frames that follow no
+	// input.
+	Interval time.Duration
+	// MapNewline says the terminal turns a line feed into CR LF (its
+	// output is not in raw mode).
+	MapNewline bool
+	// Clock is real time when nil.
+	Clock Clock
+}
+
+// Renderer draws views on the alternate screen: a view that follows input
+// at once, any other no sooner than Interval after the frame before, and
+// the newest view of a burst always.
+type Renderer struct {
+	opts  RendererOptions
+	clock Clock
+
+	mu      sync.Mutex
+	scr     *uv.TerminalRenderer
+	scrBuf  bytes.Buffer // what scr writes
+	frame   bytes.Buffer // one frame, written in one Write
+	cells   uv.ScreenBuffer
+	width   int
+	height  int
+	view    tea.View
+	rows    []string  // the rows of the screen's text, when each was drawn on its own
+	plain   []bool    // whether each of rows leaves the pen as it found it
+	pending bool      // view is newer than the screen
+	drawn   *tea.View // what the screen shows; nil before the first frame
+	erase   bool      // the next frame redraws every cell
+	syncd   bool      // the terminal takes synchronized output (mode 2026)
+	unicode bool      // the terminal measures graphemes (mode 2027)
+	off     bool      // released or closed: nothing is written
+	closed  bool      // off for good
+	shown   bool      // a view was given
+	credit  float64   // paced frames that may be drawn now (see burst)
+	since   time.Time // when credit was counted
+	stop    func() bool
+	paced   uint64 // counts paced frames asked for; only the newest may draw
+	err     error
+}
+
+// NewRenderer returns a renderer that writes nothing until its first
+// view.
+func NewRenderer(o RendererOptions) *Renderer {
+	r := &Renderer{opts: o, clock: o.Clock, width: o.Width, height: o.Height}
+	if r.clock == nil {
+		r.clock = realClock{}
+	}
+	r.cells = uv.NewScreenBuffer(r.width, r.height)
+	r.reset()
+	return r
+}
+
+// reset starts from a terminal in its normal state: a new screen writer,
+// and nothing known to be on the screen.
+func (r *Renderer) reset() {
+	r.scrBuf.Reset()
+	scr := uv.NewTerminalRenderer(&r.scrBuf, r.opts.Env)
+	scr.SetColorProfile(r.opts.Profile)
+	scr.SetTabStops(-1)
+	scr.SetMapNewline(r.opts.MapNewline)
+	scr.SetScrollOptim(scrollOptim)
+	scr.Resize(r.width, r.height)
+	scr.SetFullscreen(true)
+	scr.SetRelativeCursor(false)
+	scr.Erase()
+	r.scr = scr
+	r.drawn = nil
+}
+
+// burst is how many paced frames may follow each other without a pause:
+// the frames of a quiet spell's first changes (the start, an answer's first
+// tokens) are drawn at once, and a steady stream at one per Interval.
+const burst = 2
+
+// Show takes the program's newest view. A view that follows input
+// (urgent) is drawn now; another is drawn now if the pace allows (burst
+// frames at once, one more per Interval), else as soon as it does.
+func (r *Renderer) Show(v tea.View, urgent bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.view, r.pending, r.shown = v, true, true
+	if r.off {
+		return
+	}
+	if urgent {
+		r.draw()
+		return
+	}
+	if wait := r.paceWait(); wait <= 0 {
+		r.credit--
+		r.draw()
+	} else if r.stop == nil {
+		r.paced++
+		n := r.paced
+		r.stop = r.clock.AfterFunc(wait, func() { r.due(n) })
+	}
+}
+
+// paceWait counts the credit earned since it was last counted and returns
+// how long until a paced frame may be drawn (0 or less: now).
+func (r *Renderer) paceWait() time.Duration {
+	now := r.clock.Now()
+	if r.since.IsZero() {
+		r.credit = burst
+	} else {
+		r.credit = min(burst, r.credit+float64(now.Sub(r.since))/float64(r.opts.Interval))
+	}
+	r.since = now
+	return time.Duration((1 - r.credit) * float64(r.opts.Interval))
+}
+
+// due draws the view paced frame n was waiting for, unless a frame was
+// drawn or asked for since.
+func (r *Renderer) due(n uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n != r.paced || r.stop == nil {
+		return
+	}
+	r.stop = nil
+	if r.pending && !r.off {
+		r.paceWait()
+		r.credit = max(r.credit-1, 0)
+		r.draw()
+	}
+}
+
+// Resize takes the terminal's new size; the next frame redraws it all.
+// The size it has already (the program's first WindowSizeMsg) changes
+// nothing.
+func (r *Renderer) Resize(w, h int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if w == r.width && h == r.height {
+		return
+	}
+	r.width, r.height = w, h
+	r.scr.Resize(w, h)
+	r.scr.Erase()
+	r.erase = true
+}
+
+// Erase makes the next frame redraw every cell (Ctrl+L).
+func (r *Renderer) Erase() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scr.Erase()
+	r.erase = true
+}
+
+// Reported takes the terminal's answer to a mode query.
+func (r *Renderer) Reported(m tea.ModeReportMsg) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch m.Mode {
+	case ansi.ModeSynchronizedOutput:
+		// Reset means supported and off: the renderer switches it on
+		// around each frame.
+		r.syncd = m.Value == ansi.ModeReset
+	case ansi.ModeUnicodeCore:
+		if m.Value == ansi.ModeReset || m.Value == ansi.ModeSet || m.Value == ansi.ModePermanentlySet {
+			r.unicode = true
+			r.cells.Method = ansi.GraphemeWidth
+			_, _ = r.scr.WriteString(ansi.SetModeUnicodeCore)
+			r.erase = true
+		}
+	}
+}
+
+// Release gives the terminal back in the state it had before the first
+// frame (an editor or the shell takes it); nothing is drawn until Restore.
+func (r *Renderer) Release() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.release()
+}
+
+func (r *Renderer) release() error {
+	r.cancel()
+	if !r.off {
+		r.off = true
+		r.leave()
+	}
+	return r.err
+}
+
+// Restore takes the terminal again and redraws the newest view in full.
+func (r *Renderer) Restore() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.off || r.closed {
+		return
+	}
+	r.off = false
+	r.reset()
+	if r.unicode {
+		_, _ = r.scr.WriteString(ansi.SetModeUnicodeCore)
+	}
+	if r.shown {
+		r.draw()
+	}
+}
+
+// cancel drops a paced frame that has not been drawn.
+func (r *Renderer) cancel() {
+	if r.stop != nil {
+		r.stop()
+		r.stop = nil
+	}
+}
+
+// draw writes the newest view: the cells that changed and the terminal
+// modes the view asks for that differ from the screen's.
+func (r *Renderer) draw() {
+	r.cancel()
+	v, was := r.view, r.drawn
+	r.pending = false
+	if was != nil && !r.erase && viewEquals(was, &v) && r.cells.Width() == r.width && r.cells.Height() == r.height {
+		return
+	}
+	full := r.erase || was == nil
+	r.erase = false
+	if r.cells.Width() != r.width || r.cells.Height() != r.height {
+		r.scr.Erase()
+		r.cells.Touched = nil
+		r.cells.Resize(r.width, r.height)
+		full = true
+	}
+	changed := r.paint(v.Content, full)
+	// Finding scrolled rows hashes every row; a frame that changed few
+	// cannot be a scroll. (Switching it per frame is safe: ultraviolet
+	// rehashes every row whenever it is on.)
+	r.scr.SetScrollOptim(scrollOptim && changed*2 > r.height)
+
+	r.modes(was, &v)
+	r.scr.Render(r.cells.RenderBuffer)
+	if v.Cursor != nil {
+		// After Render, which moves the cursor.
+		r.scr.MoveTo(v.Cursor.X, v.Cursor.Y)
+	}
+	_ = r.scr.Flush()
+	r.compose(was, &v)
+	r.drawn = &v
+	r.write()
+}
+
+// scrollOptim says whether rows that scrolled are moved by scrolling the
+// terminal (not on Windows, where Windows Terminal misplaces the cursor
+// after DECSTBM: microsoft/terminal#19016).
+const scrollOptim = runtime.GOOS != "windows"
+
+// paint puts content into the cells and returns how many rows it drew
+// again. Where every row leaves the pen as it found it (no style or link
+// runs on into the next row), so that each row draws the same on its own,
+// only the rows that changed are parsed and drawn again, and only they are
+// compared with what the terminal shows; else, or when full, the whole
+// content is.
+func (r *Renderer) paint(content string, full bool) (changed int) {
+	if strings.Contains(content, "\r\n") {
+		content = strings.ReplaceAll(content, "\r\n", "\n")
+	}
+	rows := strings.SplitN(content, "\n", r.height+1)
+	rows = rows[:min(len(rows), r.height)]
+	plain := make([]bool, len(rows))
+	byRow := true
+	for y, row := range rows {
+		if y < len(r.rows) && r.rows[y] == row {
+			plain[y] = r.plain[y]
+		} else {
+			plain[y] = endsPlain(row, r.cells.Method)
+		}
+		byRow = byRow && (plain[y] || y == len(rows)-1)
+	}
+	if !byRow || full || r.rows == nil {
+		r.cells.Clear()
+		uv.NewStyledString(content).Draw(r.cells, r.cells.Bounds())
+		if !byRow {
+			rows, plain = nil, nil
+		}
+		r.rows, r.plain = rows, plain
+		return r.height
+	}
+	for y := range r.height {
+		if row := rowAt(rows, y); row != rowAt(r.rows, y) {
+			uv.NewStyledString(row).Draw(r.cells, uv.Rect(0, y, r.width, 1))
+			changed++
+		}
+	}
+	r.rows, r.plain = rows, plain
+	return changed
+}
+
+func rowAt(rows []string, y int) string {
+	if y < len(rows) {
+		return rows[y]
+	}
+	return ""
+}
+
+// probe is printed after a row to see the pen the row leaves.
+const probe = "X"
+
+// endsPlain reports whether text printed after row has no style and no
+// link: whether row, drawn on its own, draws as it does in the frame.
+func endsPlain(row string, m ansi.Method) bool {
+	if !strings.ContainsRune(row, ansi.ESC) {
+		return true
+	}
+	lines := uv.NewStyledString(row + probe).Lines(m)
+	if len(lines) != 1 || len(lines[0]) == 0 {
+		return false
+	}
+	c := lines[0][len(lines[0])-1]
+	return c.Content == probe && c.Style.IsZero() && c.Link.IsZero()
+}
+
+// compose wraps the screen writer's output into r.frame: the switch to
+// the alternate screen on the first frame, synchronized output or a hidden
+// cursor around the changes, and the cursor's visibility.
+func (r *Renderer) compose(was, v *tea.View) {
+	r.frame.Reset()
+	if was == nil {
+		// Modes that belong to the alternate screen (the keyboard
+		// protocol) are set after the switch, in the screen writer's
+		// output.
+		r.frame.WriteString(ansi.ResetModifyOtherKeys + ansi.SetModeAltScreenSaveCursor)
+	}
+	changes := r.scrBuf.Len() > 0
+	shown, show := was != nil && was.Cursor != nil, v.Cursor != nil
+	visibility := was == nil || shown != show
+	if r.syncd {
+		if changes {
+			r.frame.WriteString(ansi.SetModeSynchronizedOutput)
+		}
+		if visibility && !show {
+			r.frame.WriteString(ansi.ResetModeTextCursorEnable)
+		}
+	} else if (visibility && !show) || (changes && show && shown) {
+		r.frame.WriteString(ansi.ResetModeTextCursorEnable)
+	}
+	r.frame.Write(r.scrBuf.Bytes())
+	r.scrBuf.Reset()
+	if r.syncd {
+		if visibility && show {
+			r.frame.WriteString(ansi.SetModeTextCursorEnable)
+		}
+		if changes {
+			r.frame.WriteString(ansi.ResetModeSynchronizedOutput)
+		}
+	} else if (visibility && show) || (changes && show && shown) {
+		r.frame.WriteString(ansi.SetModeTextCursorEnable)
+	}
+}
+
+// write sends r.frame to the terminal; the first error is kept for
+// Release and Close.
+func (r *Renderer) write() {
+	if r.frame.Len() == 0 {
+		return
+	}
+	if _, err := r.opts.Out.Write(r.frame.Bytes()); err != nil && r.err == nil {
+		r.err = err
+	}
+	r.frame.Reset()
+}
+
+// modes writes to the screen writer the terminal modes v asks for that
+// differ from was's (all of them on the first frame).
+func (r *Renderer) modes(was, v *tea.View) {
+	w := r.scr
+	if was == nil || was.DisableBracketedPasteMode != v.DisableBracketedPasteMode {
+		if !v.DisableBracketedPasteMode {
+			_, _ = w.WriteString(ansi.SetModeBracketedPaste)
+		} else if was != nil {
+			_, _ = w.WriteString(ansi.ResetModeBracketedPaste)
+		}
+	}
+	if was == nil || was.ReportFocus != v.ReportFocus {
+		if v.ReportFocus {
+			_, _ = w.WriteString(ansi.SetModeFocusEvent)
+		} else if was != nil {
+			_, _ = w.WriteString(ansi.ResetModeFocusEvent)
+		}
+	}
+	if was == nil || was.MouseMode != v.MouseMode {
+		if was != nil && was.MouseMode != tea.MouseModeNone {
+			_, _ = w.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
+		}
+		switch v.MouseMode {
+		case tea.MouseModeCellMotion:
+			_, _ = w.WriteString(ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
+		case tea.MouseModeAllMotion:
+			_, _ = w.WriteString(ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
+		}
+	}
+	if (was == nil && v.WindowTitle != "") || (was != nil && was.WindowTitle != v.WindowTitle) {
+		_, _ = w.WriteString(ansi.SetWindowTitle(v.WindowTitle))
+	}
+	if was == nil || was.KeyboardEnhancements != v.KeyboardEnhancements {
+		flags := keyboardFlags(v.KeyboardEnhancements)
+		_, _ = w.WriteString(ansi.SetModifyOtherKeys2)
+		if was == nil {
+			_, _ = w.WriteString(ansi.PushKittyKeyboard(flags))
+		} else {
+			_, _ = w.WriteString(ansi.KittyKeyboard(flags, 1))
+		}
+		_, _ = w.WriteString(ansi.RequestKittyKeyboard)
+	}
+	var cc, wcc color.Color
+	if v.Cursor != nil {
+		cc = v.Cursor.Color
+	}
+	if was != nil && was.Cursor != nil {
+		wcc = was.Cursor.Color
+	}
+	if cc != wcc {
+		if cc == nil {
+			_, _ = w.WriteString(ansi.ResetCursorColor)
+		} else if c, ok := colorful.MakeColor(cc); ok {
+			_, _ = w.WriteString(ansi.SetCursorColor(c.Hex()))
+		}
+	}
+	if style, wstyle := cursorStyle(v.Cursor), cursorStyle(cursorOf(was)); style != wstyle {
+		_, _ = w.WriteString(ansi.SetCursorStyle(style))
+	}
+}
+
+// leave undoes what the frames set, leaves the alternate screen and shows
+// the cursor.
+func (r *Renderer) leave() {
+	was := r.drawn
+	if was == nil {
+		return
+	}
+	w := &r.frame
+	w.Reset()
+	w.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
+	if !was.DisableBracketedPasteMode {
+		w.WriteString(ansi.ResetModeBracketedPaste)
+	}
+	if was.ReportFocus {
+		w.WriteString(ansi.ResetModeFocusEvent)
+	}
+	if was.MouseMode != tea.MouseModeNone {
+		w.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
+	}
+	if was.WindowTitle != "" {
+		w.WriteString(ansi.SetWindowTitle(""))
+	}
+	if c := was.Cursor; c != nil {
+		if s := cursorStyle(c); s != 0 && s != 1 {
+			w.WriteString(ansi.SetCursorStyle(0))
+		}
+		if c.Color != nil {
+			w.WriteString(ansi.ResetCursorColor)
+		}
+	}
+	if r.unicode {
+		w.WriteString(ansi.ResetModeUnicodeCore)
+	}
+	w.WriteString(ansi.ResetModeAltScreenSaveCursor + ansi.SetModeTextCursorEnable)
+	r.write()
+	r.drawn = nil
+}
+
+// Close leaves the screen as Release does, for good.
+func (r *Renderer) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	return r.release()
+}
+
+func cursorOf(v *tea.View) *tea.Cursor {
+	if v == nil {
+		return nil
+	}
+	return v.Cursor
+}
+
+// cursorStyle is the DECSCUSR number of c's shape and blink; 0 (the
+// terminal's default) without a cursor.
+func cursorStyle(c *tea.Cursor) int {
+	if c == nil {
+		return 0
+	}
+	s := int(c.Shape)*2 + 1
+	if !c.Blink {
+		s++
+	}
+	return s
+}
+
+func keyboardFlags(k tea.KeyboardEnhancements) int {
+	flags := ansi.KittyDisambiguateEscapeCodes
+	if k.ReportEventTypes {
+		flags |= ansi.KittyReportEventTypes
+	}
+	if k.ReportAlternateKeys {
+		flags |= ansi.KittyReportAlternateKeys
+	}
+	if k.ReportAllKeysAsEscapeCodes {
+		flags |= ansi.KittyReportAllKeysAsEscapeCodes
+	}
+	if k.ReportAssociatedText {
+		flags |= ansi.KittyReportAssociatedKeys
+	}
+	return flags
+}
+
+// viewEquals reports whether a and b draw the same frame with the same
+// modes.
+func viewEquals(a, b *tea.View) bool {
+	if a.Content != b.Content || a.DisableBracketedPasteMode != b.DisableBracketedPasteMode ||
+		a.ReportFocus != b.ReportFocus || a.MouseMode != b.MouseMode || a.WindowTitle != b.WindowTitle ||
+		a.KeyboardEnhancements != b.KeyboardEnhancements || (a.Cursor == nil) != (b.Cursor == nil) {
+		return false
+	}
+	return a.Cursor == nil || *a.Cursor == *b.Cursor
+}

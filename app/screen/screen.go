@@ -1,0 +1,293 @@
+// Package screen owns the terminal while tack's full screen runs: raw
+// mode, its size, and drawing the program's views on it. It replaces
+// bubbletea's renderer (the program runs with tea.WithoutRenderer), which
+// writes only on a frame ticker, so a typed key waited up to a frame
+// before it showed: here a view that follows input (a key, a paste, the
+// mouse, a resize) is drawn at once, and other views (a streamed answer, a
+// timer) at most once per frame interval, the newest always.
+//
+// The drawing is adapted from bubbletea v2.1.1's cursed renderer
+// (cursed_renderer.go, MIT licence, Copyright (c) 2020-2025 Charmbracelet,
+// Inc) over ultraviolet's terminal renderer, reduced to what tack's views
+// use: the alternate screen (every view is drawn there, whatever its
+// AltScreen says), the cursor's position, shape, blink, colour and
+// visibility, mouse mode, bracketed paste, focus reporting, the keyboard
+// protocol (modifyOtherKeys and kitty flags), the window title, and
+// synchronized output and grapheme widths when the terminal answers that it
+// has them. Views' ForegroundColor, BackgroundColor, ProgressBar,
+// ProgramStatus and OnMouse are not drawn.
+package screen
+
+import (
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
+)
+
+// Options say which terminal the screen takes.
+type Options struct {
+	// In is the terminal keys are read from; it is put in raw mode. Nil
+	// or not a terminal: the modes are left alone.
+	In *os.File
+	// Out is where frames go.
+	Out io.Writer
+	// Env is the program's environment.
+	Env     []string
+	Profile colorprofile.Profile
+	// Interval is the shortest gap between frames that follow no input.
+	Interval time.Duration
+	// Width and Height are the size when the terminal cannot tell it
+	// (80×24 when zero).
+	Width, Height int
+	// Clock paces frames; real time when nil.
+	Clock Clock
+}
+
+// Screen is the terminal the full screen draws on.
+type Screen struct {
+	r    *Renderer
+	in   *os.File
+	size *os.File // the file the size is read from; nil if none
+	env  []string
+
+	mu     sync.Mutex
+	state  *term.State // the input's modes before raw mode; nil when not raw
+	send   func(tea.Msg)
+	width  int
+	height int
+}
+
+// Open takes the terminal: raw mode on In, and the size to start at.
+func Open(o Options) (*Screen, error) {
+	s := &Screen{env: o.Env, width: o.Width, height: o.Height}
+	if o.In != nil && term.IsTerminal(int(o.In.Fd())) {
+		s.in = o.In
+	}
+	if f, ok := o.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		s.size = f
+	} else {
+		s.size = s.in
+	}
+	s.readSize()
+	if s.width <= 0 || s.height <= 0 {
+		s.width, s.height = 80, 24
+	}
+	if err := s.raw(); err != nil {
+		return nil, err
+	}
+	s.r = NewRenderer(RendererOptions{
+		Out: o.Out, Env: o.Env, Profile: o.Profile, Width: s.width, Height: s.height,
+		Interval: o.Interval, MapNewline: s.in == nil, Clock: o.Clock,
+	})
+	return s, nil
+}
+
+// readSize updates the size from the terminal, if it tells one, and
+// reports whether it changed.
+func (s *Screen) readSize() bool {
+	if s.size == nil {
+		return false
+	}
+	w, h, err := term.GetSize(int(s.size.Fd()))
+	if err != nil || w <= 0 || h <= 0 || (w == s.width && h == s.height) {
+		return false
+	}
+	s.width, s.height = w, h
+	return true
+}
+
+// raw puts the input in raw mode.
+func (s *Screen) raw() error {
+	if s.in == nil {
+		return nil
+	}
+	st, err := term.MakeRaw(int(s.in.Fd()))
+	if err != nil {
+		return &Error{Op: "put the terminal in raw mode", Err: err}
+	}
+	s.state = st
+	return nil
+}
+
+// cooked gives the input its modes back.
+func (s *Screen) cooked() error {
+	if s.state == nil {
+		return nil
+	}
+	st := s.state
+	s.state = nil
+	if err := term.Restore(int(s.in.Fd()), st); err != nil {
+		return &Error{Op: "restore the terminal's modes", Err: err}
+	}
+	return nil
+}
+
+// Error is a terminal operation that failed.
+type Error struct {
+	Op  string
+	Err error
+}
+
+func (e *Error) Error() string {
+	return "cannot " + e.Op + ": " + e.Err.Error() + " (run tack in a terminal, or pipe its input for line mode)"
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ProgramOptions are the program options the screen needs: no renderer of
+// bubbletea's own, the starting size, and the colour profile the views
+// were styled for.
+func (s *Screen) ProgramOptions() []tea.ProgramOption {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return []tea.ProgramOption{
+		tea.WithoutRenderer(), tea.WithWindowSize(s.width, s.height), tea.WithColorProfile(s.r.opts.Profile),
+		tea.WithEnvironment(s.env),
+	}
+}
+
+// Model wraps the program's root model: its views are drawn on the
+// screen, at once when they follow input.
+func (s *Screen) Model(m tea.Model) tea.Model { return &model{s: s, inner: m} }
+
+// Watch sends the program a WindowSizeMsg when the terminal is resized,
+// and asks the terminal whether it takes synchronized output and
+// grapheme widths (bubbletea's renderer asks that of terminals that
+// answer). It returns the function that stops watching.
+func (s *Screen) Watch(send func(tea.Msg)) (stop func()) {
+	s.mu.Lock()
+	s.send = send
+	s.mu.Unlock()
+	if s.in != nil && asksModes(uv.Environ(s.env)) {
+		_, _ = io.WriteString(s.r.opts.Out, ansi.RequestModeSynchronizedOutput+ansi.RequestModeUnicodeCore)
+	}
+	winch := make(chan os.Signal, 1)
+	uv.NotifyWinch(winch)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-winch:
+				s.resized()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(winch)
+		close(done)
+	}
+}
+
+// resized sends the size if it changed. Send may block while the program
+// runs an editor, so it is called in its own goroutine.
+func (s *Screen) resized() {
+	s.mu.Lock()
+	changed, send, w, h := s.readSize(), s.send, s.width, s.height
+	s.mu.Unlock()
+	if changed && send != nil {
+		go send(tea.WindowSizeMsg{Width: w, Height: h})
+	}
+}
+
+// Release gives the terminal back as it was (for an editor, or while tack
+// is stopped by Ctrl+Z): the alternate screen left, the modes restored.
+func (s *Screen) Release() error {
+	err := s.r.Release()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cerr := s.cooked(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Restore takes the terminal again and redraws it; a size that changed
+// meanwhile (no resize signal reaches a stopped process) is sent to the
+// program.
+func (s *Screen) Restore() error {
+	s.mu.Lock()
+	err := s.raw()
+	s.mu.Unlock()
+	s.r.Restore()
+	s.resized()
+	return err
+}
+
+// Close gives the terminal back for good.
+func (s *Screen) Close() error {
+	err := s.r.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cerr := s.cooked(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// asksModes reports whether to ask the terminal for synchronized output
+// and grapheme widths: bubbletea's rule (shouldQuerySynchronizedOutput),
+// which leaves out terminals known to show the query, and SSH sessions.
+func asksModes(env uv.Environ) bool {
+	termType := env.Getenv("TERM")
+	termProg, okTermProg := env.LookupEnv("TERM_PROGRAM")
+	_, okSSH := env.LookupEnv("SSH_TTY")
+	_, okWT := env.LookupEnv("WT_SESSION")
+	return (!okTermProg && !okSSH) || okWT || (okTermProg && !strings.Contains(termProg, "Apple") && !okSSH) ||
+		strings.Contains(termType, "ghostty") || strings.Contains(termType, "wezterm") ||
+		strings.Contains(termType, "alacritty") || strings.Contains(termType, "kitty") || strings.Contains(termType, "rio")
+}
+
+// model is the root model with its views drawn on the screen.
+type model struct {
+	s      *Screen
+	inner  tea.Model
+	urgent bool // the message just handled is input
+}
+
+func (m *model) Init() tea.Cmd { return m.inner.Init() }
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg, tea.PasteMsg, tea.MouseMsg:
+		m.urgent = true
+	case tea.WindowSizeMsg:
+		m.s.r.Resize(msg.Width, msg.Height)
+		m.urgent = true
+	case tea.ModeReportMsg:
+		m.s.r.Reported(msg)
+	}
+	if msg == tea.ClearScreen() {
+		m.s.r.Erase()
+		m.urgent = true
+	}
+	var cmd tea.Cmd
+	m.inner, cmd = m.inner.Update(msg)
+	return m, cmd
+}
+
+// View hands the inner model's view to the renderer. A panic leaves the
+// screen first, so that bubbletea's report of it is printed on the
+// terminal the user reads.
+func (m *model) View() tea.View {
+	defer func() {
+		if r := recover(); r != nil {
+			_ = m.s.Close()
+			panic(r)
+		}
+	}()
+	v := m.inner.View()
+	m.s.r.Show(v, m.urgent)
+	m.urgent = false
+	return v
+}

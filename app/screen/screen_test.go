@@ -1,0 +1,78 @@
+package screen
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// echo is a root model that shows the keys typed and the ticks seen.
+type echo struct{ typed, ticks string }
+
+type tick struct{}
+
+func (e *echo) Init() tea.Cmd { return nil }
+
+func (e *echo) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		e.typed += msg.Text
+	case tick:
+		e.ticks += "."
+	}
+	return e, nil
+}
+
+func (e *echo) View() tea.View { return view("> " + e.typed + "\n" + e.ticks) }
+
+func newTestScreen(t *testing.T) (tea.Model, *terminal, *fakeClock) {
+	t.Helper()
+	term, clock := newTerminal(40, 5), newFakeClock()
+	// Without a terminal to read from, the output is taken to map line
+	// feeds to CR LF, as a terminal not in raw mode does.
+	_, _ = term.em.WriteString(ansi.SetModeLineFeedNewLine)
+	s, err := Open(Options{Out: term, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Interval: interval, Width: 40, Height: 5, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s.Model(&echo{}), term, clock
+}
+
+// handle is what bubbletea does with a message: Update, then View.
+func handle(m tea.Model, msg tea.Msg) tea.Model {
+	m, _ = m.Update(msg)
+	m.View()
+	return m
+}
+
+func TestAKeyIsDrawnAtOnceAndATickAtTheFrameRate(t *testing.T) {
+	m, term, clock := newTestScreen(t)
+	m.View() // the first frame
+	m = handle(m, tick{})
+	if term.row(1) != "." {
+		t.Fatalf("want a tick after the first frame drawn at once (a burst of %d), got %q", burst, term.row(1))
+	}
+	m = handle(m, tick{})
+	if term.row(1) != "." {
+		t.Fatalf("want the tick after a burst to wait for the interval, got %q", term.row(1))
+	}
+	m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if term.row(0) != "> q" || term.row(1) != ".." {
+		t.Fatalf("want the key drawn at once with the tick before it, got %q / %q", term.row(0), term.row(1))
+	}
+	m = handle(m, tea.PasteMsg{Content: "pasted"})
+	m = handle(m, tick{})
+	clock.advance(interval)
+	if term.row(1) != "..." {
+		t.Fatalf("want the tick drawn one interval later, got %q", term.row(1))
+	}
+	m = handle(m, tea.WindowSizeMsg{Width: 40, Height: 5})
+	_ = handle(m, tea.WindowSizeMsg{Width: 30, Height: 5})
+	if term.count() != 5 {
+		t.Errorf("want 5 frames (first, tick, key, tick, resize; the paste and the size it had changed nothing), got %d", term.count())
+	}
+}
