@@ -82,7 +82,7 @@ func (m *Model) editDraftIn(msg draftFileMsg) tea.Cmd {
 		m.notice("Could not open the external editor: "+msg.err.Error(), transcript.NoticeError)
 		return nil
 	}
-	return tea.Exec(settledExec{msg.editor}, func(err error) tea.Msg {
+	return tea.Exec(settledExec{Cmd: msg.editor, term: m.opts.Terminal}, func(err error) tea.Msg {
 		return draftEditedMsg{path: msg.path, err: err}
 	})
 }
@@ -91,17 +91,40 @@ func (m *Model) editDraftIn(msg draftFileMsg) tea.Cmd {
 // handed over the terminal.
 const renderSettle = 50 * time.Millisecond
 
+// Terminal is the terminal the program draws on, as an external program
+// borrows it: Release gives it back as it was before the program, Restore
+// takes it again and redraws.
+type Terminal interface {
+	Release() error
+	Restore() error
+}
+
 // settledExec runs an external command once bubbletea's old render loop has
-// had time to stop. bubbletea v2.1.1 stops its frame ticker from that loop
-// after releasing the terminal; an editor that returns at once (a GUI
-// editor without --wait, a failing command) lets the restart reset the
-// ticker first, and the stale Stop then leaves the program without frames
-// for good (charmbracelet/bubbletea#1778).
-type settledExec struct{ *exec.Cmd }
+// had time to stop, on the terminal released. bubbletea v2.1.1 stops its
+// frame ticker from that loop after releasing the terminal; an editor that
+// returns at once (a GUI editor without --wait, a failing command) lets the
+// restart reset the ticker first, and the stale Stop then leaves the
+// program without frames (and without the output it queues) for good
+// (charmbracelet/bubbletea#1778).
+type settledExec struct {
+	*exec.Cmd
+	term Terminal
+}
 
 func (c settledExec) Run() error {
 	time.Sleep(renderSettle)
-	return c.Cmd.Run()
+	if c.term == nil {
+		return c.Cmd.Run()
+	}
+	if err := c.term.Release(); err != nil {
+		_ = c.term.Restore()
+		return fmt.Errorf("hand the terminal to the editor: %w", err)
+	}
+	err := c.Cmd.Run()
+	if rerr := c.term.Restore(); rerr != nil && err == nil {
+		err = fmt.Errorf("take the terminal back from the editor: %w", rerr)
+	}
+	return err
 }
 
 func (c settledExec) SetStdin(r io.Reader) {

@@ -66,6 +66,9 @@ type Options struct {
 	// is restored first, and fg redraws); nil where no job-control shell
 	// could resume it.
 	Suspend func()
+	// Terminal is handed to the external editor (Ctrl+G) while it runs;
+	// nil where bubbletea's own renderer holds the terminal.
+	Terminal Terminal
 	// Frame is the shortest gap between event batches (1/60 s when zero).
 	Frame time.Duration
 	// Width and Height are the initial terminal size, until the first

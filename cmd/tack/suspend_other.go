@@ -5,11 +5,11 @@ package main
 import (
 	"os"
 
-	tea "charm.land/bubbletea/v2"
+	"github.com/tack-agent/tack/app/screen"
 )
 
 // watchSuspend has no job control to watch here.
-func watchSuspend(*tea.Program) (stop func()) { return func() {} }
+func watchSuspend(*screen.Screen) (stop func()) { return func() {} }
 
 // suspendKey is nil: there is no job control to suspend into.
 func suspendKey(*os.File) func() { return nil }

@@ -7,45 +7,51 @@ import (
 	"os/signal"
 	"syscall"
 
-	tea "charm.land/bubbletea/v2"
 	"golang.org/x/sys/unix"
+
+	"github.com/tack-agent/tack/app/screen"
 )
 
-// watchSuspend makes a SIGTSTP from outside the program (kill -TSTP, a
-// job-control shell) suspend the full screen as bubbletea's suspend does:
-// the terminal is restored, the process group stops, and on SIGCONT (fg)
-// the screen takes the terminal back and redraws in full. Without it the
-// process stopped with the terminal raw and on the alternate screen. It
-// returns the function that stops watching.
-//
-// bubbletea's suspend stops the group by sending it SIGTSTP, which comes
-// back here: once a process has asked for SIGTSTP, Go keeps a handler for
-// it and the default stop never happens again. So the first SIGTSTP asks
-// bubbletea to suspend, and the one it sends stops the group with SIGSTOP,
-// which cannot be caught. (A key that suspends must therefore send
-// SIGTSTP to tack, not tea.Suspend: see suspendKey.)
-func watchSuspend(p *tea.Program) (stop func()) {
-	tstp := make(chan os.Signal, 1)
+// watchSuspend makes a SIGTSTP (Ctrl+Z, which suspendKey turns into one,
+// kill -TSTP, a job-control shell) suspend the full screen as a shell job
+// stops: the terminal is given back, the process group stops, and on
+// SIGCONT (fg) the screen takes the terminal again and redraws in full.
+// Without it the process stopped with the terminal raw and on the
+// alternate screen. Once a process has asked for SIGTSTP, Go keeps a
+// handler for it and the default stop never happens, so the group is
+// stopped with SIGSTOP, which cannot be caught. The kill returns before
+// every thread has stopped, so the screen waits for the SIGCONT of fg
+// before it takes the terminal back. It returns the function that stops
+// watching.
+func watchSuspend(scr *screen.Screen) (stop func()) {
+	tstp, cont := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	signal.Notify(tstp, syscall.SIGTSTP)
+	signal.Notify(cont, syscall.SIGCONT)
 	done := make(chan struct{})
 	go func() {
 		for {
 			select {
-			case <-tstp: // from outside: suspend
+			case <-tstp:
 			case <-done:
 				return
 			}
-			p.Send(tea.Suspend())
+			_ = scr.Release()
 			select {
-			case <-tstp: // bubbletea's, with the terminal restored: stop
-			case <-done:
-				return
+			case <-cont: // an earlier one, not the answer to this stop
+			default:
 			}
 			_ = syscall.Kill(0, syscall.SIGSTOP)
+			select {
+			case <-cont:
+			case <-done:
+				return
+			}
+			_ = scr.Restore()
 		}
 	}()
 	return func() {
 		signal.Stop(tstp)
+		signal.Stop(cont)
 		close(done)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/tack-agent/tack/app"
+	"github.com/tack-agent/tack/app/screen"
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
@@ -23,10 +24,11 @@ import (
 // runTUI runs the full-screen program. The session is opened before the
 // screen is taken, so a session that cannot start is reported as plain
 // text; only a missing key (with no local server configured) opens the
-// first-run screen instead. The terminal is restored on every way out
-// (bubbletea restores it when the program ends, is killed by SIGTERM or
-// SIGHUP through its context, or when the guard turns a panic into an
-// exit), and the panic report and the resume line are printed after.
+// first-run screen instead. The screen gives the terminal back on every
+// way out (the program quits, SIGTERM, SIGHUP or SIGQUIT end it through its
+// context, the guard turns a panic into an exit; a view that panics gives
+// it back before bubbletea prints the panic), and the panic report and the
+// resume line are printed after.
 //
 // Choosing another session in the session picker ends the program and runs
 // the next one on that session, in its directory.
@@ -71,6 +73,19 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	chat := chatOptions(lo, o, s, ios)
 	chat.PickSession = pick
 	chat.Suspend = suspendKey(ios.StdinFile())
+	// From here the terminal is raw until scr.Close; the signals that end
+	// tack end the program instead, which gives the terminal back.
+	ctx, which, stop := signalContext()
+	defer stop()
+	scr, err := screen.Open(screen.Options{
+		In: ios.StdinFile(), Out: ios.Out, Env: lo.Environ, Profile: renderProfile(chat.Colour),
+		Interval: time.Second / maxFPS, Width: chat.Width, Height: chat.Height,
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "tack: "+err.Error())
+		return 1, app.Result{}
+	}
+	chat.Terminal = scr
 	var root tea.Model
 	if firstRun {
 		root = app.NewFirstRun(app.FirstRunOptions{
@@ -90,13 +105,14 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 		chat.Backend = held.backend
 		root = app.New(chat)
 	}
-	ctx, which, stop := signalContext()
-	defer stop()
 	guard := app.NewGuard(root)
-	p := tea.NewProgram(guard, tea.WithContext(ctx), tea.WithInput(ios.StdinFile()), tea.WithOutput(ios.Out), tea.WithoutSignalHandler(),
-		tea.WithFPS(maxFPS), tea.WithColorProfile(renderProfile(chat.Colour)))
-	defer watchSuspend(p)()
+	p := tea.NewProgram(scr.Model(guard), append(scr.ProgramOptions(), tea.WithContext(ctx),
+		tea.WithInput(ios.StdinFile()), tea.WithOutput(ios.Out), tea.WithoutSignalHandler(), tea.WithFPS(maxFPS))...)
+	stopResize, stopSuspend := scr.Watch(p.Send), watchSuspend(scr)
 	_, runErr := p.Run()
+	stopSuspend()
+	stopResize()
+	_ = scr.Close()
 	var next app.Result
 	if m, ok := guard.Inner().(*app.Model); ok {
 		m.Close()
@@ -178,10 +194,10 @@ func (h *heldSession) close() {
 	}
 }
 
-// maxFPS is bubbletea's highest frame rate. The renderer writes a frame
-// only on its ticker, so the first frame and every key echo wait up to one
-// period: at 120 Hz that is 8 ms instead of 17. The app still delivers
-// streamed events at most once per its own frame.
+// maxFPS is the frame rate of what does not follow input: a streamed
+// answer or a timer draws at most this often (the screen draws a typed key
+// at once). bubbletea's own ticker, at the same rate, writes what the
+// program queues outside frames (the bell, OSC 9, the background query).
 const maxFPS = 120
 
 // renderProfile is the colour profile the renderer downsamples to. tack
