@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -55,6 +56,11 @@ func runTUI(lo launch.Options, o options, ios *iostreams.IOStreams) int {
 // asks to do next.
 func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) (int, app.Result) {
 	stderr := ios.ErrOut
+	frame, err := frameInterval(lo.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "tack: "+err.Error())
+		return 1, app.Result{}
+	}
 	s, err := launch.Open(lo)
 	// The first-run screen asks for a DeepSeek key; a missing key of
 	// another provider is reported like any other launch error.
@@ -79,7 +85,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	defer stop()
 	scr, err := screen.Open(screen.Options{
 		In: ios.StdinFile(), Out: ios.Out, Env: lo.Environ, Profile: renderProfile(chat.Colour),
-		Interval: time.Second / maxFPS, Width: chat.Width, Height: chat.Height,
+		Interval: frame, Width: chat.Width, Height: chat.Height,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "tack: "+err.Error())
@@ -199,6 +205,21 @@ func (h *heldSession) close() {
 // at once). bubbletea's own ticker, at the same rate, writes what the
 // program queues outside frames (the bell, OSC 9, the background query).
 const maxFPS = 120
+
+// frameInterval is the shortest gap between frames that follow no input:
+// 1/maxFPS, or one over TACK_FPS, frames per second (fewer over a slow
+// link; tests slow it down to see that input does not wait for a frame).
+func frameInterval(getenv func(string) string) (time.Duration, error) {
+	v := getenv("TACK_FPS")
+	if v == "" {
+		return time.Second / maxFPS, nil
+	}
+	fps, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(fps > 0 && fps <= maxFPS) {
+		return 0, fmt.Errorf("TACK_FPS=%q is not a frame rate: set frames per second, more than 0 and at most %d, or unset it", v, maxFPS)
+	}
+	return time.Duration(float64(time.Second) / fps), nil
+}
 
 // renderProfile is the colour profile the renderer downsamples to. tack
 // draws only the 16 ANSI colours and has already decided whether to use

@@ -2,7 +2,9 @@ package main
 
 import (
 	"image/color"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -15,6 +17,24 @@ func TestRenderProfileKeepsThePaletteOrDropsColour(t *testing.T) {
 		}
 		if got := renderProfile(false).Convert(c); got != nil {
 			t.Errorf("want palette colour %d dropped with colour off, got %v", i, got)
+		}
+	}
+}
+
+func TestFrameIntervalFollowsTACK_FPS(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		want time.Duration
+	}{{"", time.Second / maxFPS}, {"30", time.Second / 30}, {"0.5", 2 * time.Second}, {"120", time.Second / 120}} {
+		got, err := frameInterval(func(string) string { return c.env })
+		if err != nil || got != c.want {
+			t.Errorf("TACK_FPS=%q: want %v, got %v (%v)", c.env, c.want, got, err)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "121", "fast", "NaN", "Inf"} {
+		_, err := frameInterval(func(string) string { return bad })
+		if err == nil || !strings.Contains(err.Error(), "TACK_FPS=") || !strings.Contains(err.Error(), "or unset it") {
+			t.Errorf("TACK_FPS=%q: want an error naming the variable and the fix, got %v", bad, err)
 		}
 	}
 }
