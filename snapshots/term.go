@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/tack-agent/tack/app/screen"
 	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 	"github.com/tack-agent/tack/snapshots/testkit/palette"
@@ -110,6 +111,44 @@ func (w frameWriter) Write(p []byte) (int, error) {
 // map it into the palette.
 func Start(t testing.TB, m tea.Model, w, h int, opts ...tea.ProgramOption) *Term {
 	t.Helper()
+	tt := newTerm(w, h)
+	opts = append([]tea.ProgramOption{
+		tea.WithInput(tt.In), tea.WithOutput(frameWriter{tt}),
+		tea.WithWindowSize(w, h),
+		tea.WithColorProfile(colorprofile.TrueColor),
+		tea.WithEnvironment(environment),
+		tea.WithoutSignals(),
+	}, opts...)
+	tt.P = tea.NewProgram(m, opts...)
+	go func() { _, err := tt.P.Run(); tt.done <- err }()
+	t.Cleanup(tt.Stop)
+	return tt
+}
+
+// StartScreen runs m in a w×h emulator as Start does, but drawn as tack's
+// binary draws it: by app/screen, with bubbletea's renderer off.
+func StartScreen(t testing.TB, m tea.Model, w, h int) *Term {
+	t.Helper()
+	tt := newTerm(w, h)
+	scr, err := screen.Open(screen.Options{
+		Out: frameWriter{tt}, Env: environment, Profile: colorprofile.TrueColor, Interval: time.Second / 120, Width: w, Height: h,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt.P = tea.NewProgram(scr.Model(m), append(scr.ProgramOptions(),
+		tea.WithInput(tt.In), tea.WithOutput(frameWriter{tt}), tea.WithoutSignals())...)
+	go func() { _, err := tt.P.Run(); _ = scr.Close(); tt.done <- err }()
+	t.Cleanup(tt.Stop)
+	return tt
+}
+
+// environment is the program's environment in the emulator.
+var environment = []string{"TERM=xterm-256color", "LANG=C.UTF-8"}
+
+// newTerm is a w×h emulator in line-feed-newline mode, with the modes and
+// the title the program sets recorded.
+func newTerm(w, h int) *Term {
 	e := vt.NewSafeEmulator(w, h)
 	tt := &Term{E: e, In: newInputQueue(e), done: make(chan error, 1), modes: map[ansi.Mode]bool{}}
 	e.SetCallbacks(vt.Callbacks{
@@ -118,16 +157,6 @@ func Start(t testing.TB, m tea.Model, w, h int, opts ...tea.ProgramOption) *Term
 		Title:       func(s string) { tt.mu.Lock(); tt.title = s; tt.mu.Unlock() },
 	})
 	_, _ = e.WriteString(ansi.SetModeLineFeedNewLine)
-	opts = append([]tea.ProgramOption{
-		tea.WithInput(tt.In), tea.WithOutput(frameWriter{tt}),
-		tea.WithWindowSize(w, h),
-		tea.WithColorProfile(colorprofile.TrueColor),
-		tea.WithEnvironment([]string{"TERM=xterm-256color", "LANG=C.UTF-8"}),
-		tea.WithoutSignals(),
-	}, opts...)
-	tt.P = tea.NewProgram(m, opts...)
-	go func() { _, err := tt.P.Run(); tt.done <- err }()
-	t.Cleanup(tt.Stop)
 	return tt
 }
 
