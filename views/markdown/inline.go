@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
@@ -81,8 +82,11 @@ var unescape = strings.NewReplacer(
 	`\!`, `!`, `\|`, `|`,
 )
 
-// tags matches HTML tags, and script and style elements whole.
-var tags = regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)\s*>|<[^>]*>`)
+// tags matches HTML tags, and script and style elements whole; like every
+// regexp here it is compiled on first use, not at start-up.
+var tags = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)\s*>|<[^>]*>`)
+})
 
 type emphasis struct {
 	strong   bool

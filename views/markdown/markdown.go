@@ -128,9 +128,9 @@ func trimRight(l string) string {
 	if w == 0 {
 		return ""
 	}
-	return trailingSGR.ReplaceAllString(ansi.Truncate(l, w, ""), "") + "\x1b[m"
+	return trailingSGR().ReplaceAllString(ansi.Truncate(l, w, ""), "") + "\x1b[m"
 }
 
 // trailingSGR matches the style sequences left after the last visible
 // character once the trailing spaces are cut.
-var trailingSGR = regexp.MustCompile("(\x1b\\[[0-9;]*m)+$")
+var trailingSGR = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(\x1b\\[[0-9;]*m)+$") })
