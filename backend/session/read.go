@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -98,8 +99,8 @@ func scanEvents(br *bufio.Reader, path string, from position, fold bool, visit v
 	workers := runtime.GOMAXPROCS(0)
 	jobs, order, stop := make(chan *batch, workers), make(chan *batch, 2*workers), make(chan struct{})
 	// Decoded events do not point into the lines, so collect hands each
-	// batch's buffer back for the reader to fill again.
-	free := make(chan []byte, 3*workers+1)
+	// batch back for the reader to fill again, buffers and all.
+	free := make(chan *batch, 3*workers+1)
 	var wg sync.WaitGroup
 	wg.Go(func() { batchLines(br, from.line, jobs, order, free, stop) })
 	for range workers {
@@ -113,8 +114,8 @@ func scanEvents(br *bufio.Reader, path string, from position, fold bool, visit v
 }
 
 // collect checks decoded batches in log order and visits their events. It
-// sends the buffers of the batches it is done with to free.
-func (s *scanned) collect(order <-chan *batch, free chan<- []byte, path string, visit visitFunc) error {
+// sends the batches it is done with to free.
+func (s *scanned) collect(order <-chan *batch, free chan<- *batch, path string, visit visitFunc) error {
 	for b := range order {
 		<-b.done
 		for i, r := range b.results {
@@ -147,7 +148,7 @@ func (s *scanned) collect(order <-chan *batch, free chan<- []byte, path string, 
 			return fmt.Errorf("read session log %s: %w", path, b.err)
 		}
 		select {
-		case free <- b.buf[:0]:
+		case free <- b:
 		default:
 		}
 	}
@@ -157,7 +158,7 @@ func (s *scanned) collect(order <-chan *batch, free chan<- []byte, path string, 
 // batchLines cuts the rest of the log into batches, sending each to jobs
 // and then to order, until the end, a read error or stop. It fills buffers
 // from free when there are some.
-func batchLines(br *bufio.Reader, firstLine int, jobs, order chan<- *batch, free <-chan []byte, stop <-chan struct{}) {
+func batchLines(br *bufio.Reader, firstLine int, jobs, order chan<- *batch, free <-chan *batch, stop <-chan struct{}) {
 	defer close(order)
 	defer close(jobs)
 	var long []byte
@@ -188,17 +189,16 @@ func batchLines(br *bufio.Reader, firstLine int, jobs, order chan<- *batch, free
 	}
 }
 
-// newBatch starts a batch in a buffer from free, else in a new one with
-// room for a full batch of lines plus one typical long line, so filling it
-// rarely reallocates.
-func newBatch(first int, free <-chan []byte) *batch {
-	b := &batch{first: first, done: make(chan struct{})}
+// newBatch starts a batch in the buffers of one from free, else in a new
+// buffer with room for a full batch of lines plus one typical long line,
+// so filling it rarely reallocates.
+func newBatch(first int, free <-chan *batch) *batch {
 	select {
-	case b.buf = <-free:
+	case old := <-free:
+		return &batch{first: first, buf: old.buf[:0], ends: old.ends[:0], results: old.results[:0], done: make(chan struct{})}
 	default:
-		b.buf = make([]byte, 0, batchBytes+64<<10)
+		return &batch{first: first, buf: make([]byte, 0, batchBytes+64<<10), done: make(chan struct{})}
 	}
-	return b
 }
 
 // decodeBatches decodes the lines of each batch it receives, for a fold
@@ -206,7 +206,8 @@ func newBatch(first int, free <-chan []byte) *batch {
 func decodeBatches(jobs <-chan *batch, fold bool) {
 	text := textArena{fold: fold}
 	for b := range jobs {
-		b.results = make([]lineResult, len(b.ends))
+		b.results = slices.Grow(b.results[:0], len(b.ends))[:len(b.ends)]
+		clear(b.results)
 		for i := range b.ends {
 			if b.final && b.open && i == len(b.ends)-1 {
 				continue
