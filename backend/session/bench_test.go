@@ -277,6 +277,34 @@ func BenchmarkList(b *testing.B) {
 	}
 }
 
+// BenchmarkListIndexed is the session picker over 1,000 sessions of a
+// few turns, each closed, so indexed, and each with a turn logged after
+// its index: List reads every index's head and counts what follows it.
+func BenchmarkListIndexed(b *testing.B) {
+	home, cwd := b.TempDir(), "/work/proj"
+	if err := os.MkdirAll(Dir(home, cwd), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	turn := syntheticTurn(1)
+	for i := range 1000 {
+		path := PathFor(home, cwd, fmt.Sprintf("20261130-%06d-abcdef", i))
+		createLog(b, path, turn...)
+		// Logged by a process killed before it wrote the index again.
+		appendLines(b, path, len(turn), syntheticTurn(2)...)
+	}
+	p, err := ReadProjection(PathFor(home, cwd, "20261130-000000-abcdef"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	want := p.Usage().Messages
+	for b.Loop() {
+		list, err := List(home, cwd, false)
+		if err != nil || len(list) != 1000 || list[0].Messages != want {
+			b.Fatalf("want 1000 sessions of %d messages, got %d (%v), the first of %d", want, len(list), err, list[0].Messages)
+		}
+	}
+}
+
 // BenchmarkLatest is finding the session tack -c continues among 1,000
 // sessions, a hundred of them of 100 MB.
 func BenchmarkLatest(b *testing.B) {

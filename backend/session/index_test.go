@@ -90,7 +90,7 @@ func TestIndexBehindItsLogFoldsTheRest(t *testing.T) {
 
 // appendLines appends data to the log at path as a writer would, from seq
 // on, without touching its index.
-func appendLines(t *testing.T, path string, seq int, data ...Data) {
+func appendLines(t testing.TB, path string, seq int, data ...Data) {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
