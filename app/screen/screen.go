@@ -61,6 +61,7 @@ type Screen struct {
 
 	mu     sync.Mutex
 	state  *term.State // the input's modes before raw mode; nil when not raw
+	lent   int         // Releases not yet restored
 	send   func(tea.Msg)
 	width  int
 	height int
@@ -202,24 +203,40 @@ func (s *Screen) resized() {
 
 // Release gives the terminal back as it was (for an editor, or while tack
 // is stopped by Ctrl+Z): the alternate screen left, the modes restored.
+// Releases nest: a suspend while the editor has the terminal (its own
+// Ctrl+Z stops tack's whole process group) leaves it with the editor
+// when fg resumes both, until the editor's Restore.
 func (s *Screen) Release() error {
-	err := s.r.Release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.lent++
+	if s.lent > 1 {
+		return nil
+	}
+	err := s.r.Release()
 	if cerr := s.cooked(); err == nil {
 		err = cerr
 	}
 	return err
 }
 
-// Restore takes the terminal again and redraws it; a size that changed
-// meanwhile (no resize signal reaches a stopped process) is sent to the
-// program.
+// Restore takes the terminal again, once every Release has been
+// restored, and redraws it; a size that changed meanwhile (no resize
+// signal reaches a stopped process) is sent to the program.
 func (s *Screen) Restore() error {
 	s.mu.Lock()
+	if s.lent == 0 {
+		s.mu.Unlock()
+		return nil
+	}
+	s.lent--
+	if s.lent > 0 {
+		s.mu.Unlock()
+		return nil
+	}
 	err := s.raw()
-	s.mu.Unlock()
 	s.r.Restore()
+	s.mu.Unlock()
 	s.resized()
 	return err
 }

@@ -76,3 +76,33 @@ func TestAKeyIsDrawnAtOnceAndATickAtTheFrameRate(t *testing.T) {
 		t.Errorf("want 5 frames (first, tick, key, tick, resize; the paste and the size it had changed nothing), got %d", term.count())
 	}
 }
+
+func TestTheTerminalStaysLentUntilEveryReleaseIsRestored(t *testing.T) {
+	term, clock := newTerminal(40, 5), newFakeClock()
+	_, _ = term.em.WriteString(ansi.SetModeLineFeedNewLine)
+	s, err := Open(Options{Out: term, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Interval: interval, Width: 40, Height: 5, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m := s.Model(&echo{})
+	m.View()
+	// The editor has the terminal; its Ctrl+Z stops tack too, and fg
+	// resumes both.
+	for _, step := range []func() error{s.Release, s.Release, s.Restore} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if term.altScreen() {
+		t.Fatal("want the terminal left to the editor after the suspend inside it ends")
+	}
+	if err := s.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	if !term.altScreen() || term.row(0) != "> q" {
+		t.Fatalf("want the screen back with the newest view once the editor ends, got %q (alternate screen %v)", term.row(0), term.altScreen())
+	}
+}
