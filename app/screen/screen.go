@@ -56,11 +56,13 @@ type Options struct {
 type Screen struct {
 	r    *Renderer
 	in   *os.File
+	out  *os.File // the output, when it is a terminal
 	size *os.File // the file the size is read from; nil if none
 	env  []string
 
 	mu     sync.Mutex
 	state  *term.State // the input's modes before raw mode; nil when not raw
+	vtOff  func()      // gives the output its console mode back (Windows)
 	lent   int         // Releases not yet restored
 	send   func(tea.Msg)
 	width  int
@@ -74,7 +76,7 @@ func Open(o Options) (*Screen, error) {
 		s.in = o.In
 	}
 	if f, ok := o.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		s.size = f
+		s.out, s.size = f, f
 	} else {
 		s.size = s.in
 	}
@@ -106,8 +108,16 @@ func (s *Screen) readSize() bool {
 	return true
 }
 
-// raw puts the input in raw mode.
+// raw puts the input in raw mode (and a Windows console's output in
+// escape-sequence mode).
 func (s *Screen) raw() error {
+	if s.out != nil {
+		off, err := vtOutput(s.out)
+		if err != nil {
+			return &Error{Op: "make the console interpret escape sequences", Err: err}
+		}
+		s.vtOff = off
+	}
 	if s.in == nil {
 		return nil
 	}
@@ -119,8 +129,13 @@ func (s *Screen) raw() error {
 	return nil
 }
 
-// cooked gives the input its modes back.
+// cooked gives the input its modes back (and the output its console
+// mode).
 func (s *Screen) cooked() error {
+	if s.vtOff != nil {
+		s.vtOff()
+		s.vtOff = nil
+	}
 	if s.state == nil {
 		return nil
 	}
