@@ -106,3 +106,42 @@ func TestTheTerminalStaysLentUntilEveryReleaseIsRestored(t *testing.T) {
 		t.Fatalf("want the screen back with the newest view once the editor ends, got %q (alternate screen %v)", term.row(0), term.altScreen())
 	}
 }
+
+// broken is a root model whose View panics once it has drawn.
+type broken struct{ echo }
+
+func (b *broken) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	b.echo.Update(msg)
+	return b, nil
+}
+
+func (b *broken) View() tea.View {
+	if b.typed != "" {
+		panic("a view that breaks")
+	}
+	return b.echo.View()
+}
+
+func TestAViewThatPanicsLeavesTheScreenFirst(t *testing.T) {
+	term, clock := newTerminal(40, 5), newFakeClock()
+	_, _ = term.em.WriteString(ansi.SetModeLineFeedNewLine)
+	s, err := Open(Options{Out: term, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Interval: interval, Width: 40, Height: 5, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Model(&broken{})
+	m.View()
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	func() {
+		defer func() {
+			if r := recover(); r != "a view that breaks" {
+				t.Fatalf("want the view's panic passed on to bubbletea, which prints it, got %v", r)
+			}
+		}()
+		m.View()
+	}()
+	if term.altScreen() {
+		t.Fatal("want the main screen back before the panic is printed")
+	}
+}
