@@ -65,7 +65,7 @@ func (r *Renderer) Render(src string, width int) []string {
 		rd.code = func(code, language string) string { return highlight(code, language, bg) }
 	}
 	rd.document(gfm().Parse(text.NewReader(source)))
-	lines := trimLines(fitTables(strings.Split(rd.out.String(), "\n")))
+	lines := fitWidth(trimLines(fitTables(strings.Split(rd.out.String(), "\n"))), width)
 	if !r.opts.Colour {
 		for i, l := range lines {
 			lines[i] = ansi.Strip(l)
@@ -97,6 +97,23 @@ func Plain(text string, width int) []string {
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
 		lines = append(lines, strings.Split(ansi.Wrap(l, width, ""), "\n")...)
+	}
+	return lines
+}
+
+// fitWidth breaks the rare line the wrapping left wider than width (a word
+// exactly as wide as the line, then spaces and a hyphen) at width.
+func fitWidth(lines []string, width int) []string {
+	for i := 0; i < len(lines); i++ {
+		if ansi.StringWidth(lines[i]) <= width {
+			continue
+		}
+		parts := strings.Split(ansi.Hardwrap(lines[i], width, true), "\n")
+		for j, p := range parts {
+			parts[j] = trimRight(p)
+		}
+		lines = append(lines[:i], append(parts, lines[i+1:]...)...)
+		i += len(parts) - 1
 	}
 	return lines
 }
