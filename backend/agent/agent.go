@@ -201,6 +201,12 @@ func (a *Agent) Events() []session.Event {
 	return a.cfg.Log.Events()
 }
 
+// Scan hands visit the durable events of the given types from seq from
+// on, until it returns false; it reads the log but decodes only those.
+func (a *Agent) Scan(from int64, types []string, visit func(session.Event) bool) error {
+	return a.cfg.Log.Scan(from, types, visit)
+}
+
 // Projection is a copy of the fold of the session so far, without message
 // bodies.
 func (a *Agent) Projection() *session.Projection {

@@ -16,9 +16,10 @@ type SessionAgent interface {
 	Agent
 	Header() session.Header
 	// Projection is the fold of the session so far; Events reads every
-	// event back from the log.
+	// event back from the log, Scan those of some types from a seq on.
 	Projection() *session.Projection
 	Events() []session.Event
+	Scan(from int64, types []string, visit func(session.Event) bool) error
 	Model() (string, llm.Effort)
 	SetModel(model string, effort llm.Effort) error
 	ToolNames() []string
@@ -63,8 +64,10 @@ type Status interface {
 	Status() string
 }
 
-// Skills is the session's skills as /status shows them (*skills.Catalog).
+// Skills is the session's skills as /status shows them (*skills.Catalog)
+// from the session's events of the types LoadTypes names.
 type Skills interface {
+	LoadTypes() []string
 	Status(events []session.Event) string
 }
 

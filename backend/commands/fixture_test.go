@@ -2,6 +2,7 @@ package commands
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -19,6 +20,15 @@ type fakeSession struct {
 
 func (f *fakeSession) Header() session.Header  { return f.header }
 func (f *fakeSession) Events() []session.Event { return f.logged() }
+
+func (f *fakeSession) Scan(from int64, types []string, visit func(session.Event) bool) error {
+	for _, e := range f.logged() {
+		if e.Seq >= from && slices.Contains(types, e.Type) && !visit(e) {
+			break
+		}
+	}
+	return nil
+}
 
 func (f *fakeSession) Projection() *session.Projection {
 	p := session.NewProjection(f.header)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/tack-agent/tack/backend/session"
 )
 
 func statusCommand(models Models, skills Skills, sandbox, checkpoints Status) Command {
@@ -19,7 +21,7 @@ func statusCommand(models Models, skills Skills, sandbox, checkpoints Status) Co
 				text += "\n\nPermissions and sandbox\n" + sandbox.Status()
 			}
 			if skills != nil {
-				text += "\n\nSkills\n" + skills.Status(sa.Events())
+				text += "\n\nSkills\n" + skillsStatus(sa, skills)
 			}
 			if checkpoints != nil {
 				text += "\n\nCheckpoints\n" + checkpoints.Status()
@@ -86,4 +88,20 @@ func contextText(models Models, model string, used int) string {
 	}
 	ratio := float64(used) / float64(m.ContextWindow)
 	return fmt.Sprintf("%s %d%% used (%s / %s)", meter(ratio), percent(ratio), grouped(used), grouped(m.ContextWindow))
+}
+
+// skillsStatus is the skills section of /status, from the session's events
+// that load skills: a long session's log is read, not decoded.
+func skillsStatus(sa SessionAgent, skills Skills) string {
+	var events []session.Event
+	if types := skills.LoadTypes(); len(types) > 0 {
+		err := sa.Scan(0, types, func(e session.Event) bool {
+			events = append(events, e)
+			return true
+		})
+		if err != nil {
+			return "could not read which skills the session loaded: " + err.Error()
+		}
+	}
+	return skills.Status(events)
 }

@@ -75,6 +75,16 @@ func (c *Catalog) Status(events []session.Event) string {
 	return text + "\navailable: " + strings.Join(names, ", ")
 }
 
+// LoadTypes are the types of the events Status reads, those that load
+// skills: a call of the skill tool and a /skill:NAME command; none when
+// there are no skills to load.
+func (c *Catalog) LoadTypes() []string {
+	if len(c.Skills) == 0 {
+		return nil
+	}
+	return []string{session.ToolCall{}.EventType(), session.CommandRun{}.EventType()}
+}
+
 // Loaded lists, in first-use order, the skills a session's events loaded.
 func Loaded(events []session.Event) []string {
 	var out []string
