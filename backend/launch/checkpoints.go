@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,26 +50,28 @@ func (s *Session) openCheckpoints(o Options, cfg config.Checkpoints) (*checkpoin
 }
 
 // loggedRestore reports whether the log of session id records the rewind
-// whose restore journal is token: the log of this session, or any other
-// under home.
+// whose restore journal is token: the log of this session, whose rewinds
+// are scanned for, or any other under home, read whole.
 func (s *Session) loggedRestore(home string) func(id, token string) bool {
+	logged := func(e session.Event, token string) bool {
+		r, ok := e.Data.(session.Rewind)
+		return ok && r.Journal == token
+	}
 	return func(id, token string) bool {
-		events := s.Log.Events()
-		if id != s.Log.Header().ID {
-			path, err := session.Find(home, id)
-			if err != nil {
-				return false
-			}
-			if _, events, err = session.Read(path); err != nil {
-				return false
-			}
+		found := false
+		if id == s.Log.Header().ID {
+			err := s.Log.Scan(0, []string{session.Rewind{}.EventType()}, func(e session.Event) bool {
+				found = logged(e, token)
+				return !found
+			})
+			return err == nil && found
 		}
-		for _, e := range events {
-			if r, ok := e.Data.(session.Rewind); ok && r.Journal == token {
-				return true
-			}
+		path, err := session.Find(home, id)
+		if err != nil {
+			return false
 		}
-		return false
+		_, events, err := session.Read(path)
+		return err == nil && slices.ContainsFunc(events, func(e session.Event) bool { return logged(e, token) })
 	}
 }
 
