@@ -17,9 +17,45 @@ import (
 // typed is lost.
 
 // recallMsg says a resumed session's prompts are listed, for the
-// editor's Up-arrow recall. A long session has tens of thousands; they are
-// listed in a command, off the first frame (loadRecall).
+// editor's Up-arrow recall and Ctrl+R. A long session has tens of
+// thousands, read from its index: they are listed in a command when they
+// are first needed (loadRecall), not while the session opens.
 type recallMsg struct{}
+
+// recall is the listing of the session's prompts. An Up or Down that
+// would browse them before they are listed waits in held, with every key
+// pressed after it, and they are handled in order once they are.
+type recall struct {
+	ready bool
+	held  []tea.KeyPressMsg
+}
+
+// listRecall holds k, a key for the editor's history, and lists the
+// prompts.
+func (m *Model) listRecall(k tea.KeyPressMsg) tea.Cmd {
+	m.recall.held = append(m.recall.held, k)
+	return loadRecall(m.proj.ForDisplay())
+}
+
+// recallListed gives the editor the listed prompts.
+func (m *Model) recallListed() {
+	if !m.recall.ready {
+		m.recall.ready = true
+		m.editor.SetHistory(m.proj.Prompts())
+	}
+}
+
+// recalled handles the keys held for the listing.
+func (m *Model) recalled() tea.Cmd {
+	m.recallListed()
+	held := m.recall.held
+	m.recall.held = nil
+	var cmds []tea.Cmd
+	for _, k := range held {
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Batch(cmds...)
+}
 
 // loadRecall lists the prompts of p, a copy of the model's projection
 // that shares their encoded form with it, so the model's own list is then
@@ -45,14 +81,22 @@ type historySearch struct {
 	ready bool      // the other sessions' prompts arrived
 }
 
-// openHistory is Ctrl+R: open the search over this session's prompts and
-// read the other sessions' in a command.
+// openHistory is Ctrl+R: open the search over this session's prompts, if
+// they are listed, and read the other sessions' in a command, which lists
+// this session's too.
 func (m *Model) openHistory() tea.Cmd {
 	m.ov.closeAll()
 	m.ov.search = historySearch{load: m.ov.search.load + 1}
-	m.ov.history = historysearch.New(m.sessionPrompts(), m.theme)
-	be, ctx, load := m.be, m.ctx, m.ov.search.load
-	return func() tea.Msg { return historyMsg{load: load, prompts: be.PromptHistory(ctx)} }
+	var prompts []string
+	if m.recall.ready {
+		prompts = m.sessionPrompts()
+	}
+	m.ov.history = historysearch.New(prompts, m.theme)
+	be, ctx, load, p := m.be, m.ctx, m.ov.search.load, m.proj.ForDisplay()
+	return func() tea.Msg {
+		p.Prompts()
+		return historyMsg{load: load, prompts: be.PromptHistory(ctx)}
+	}
 }
 
 // historyKey hands a key to the search, remembering it until the other
@@ -73,6 +117,7 @@ func (m *Model) historyKey(msg tea.Msg) {
 // historyLoaded rebuilds the open search over this session's prompts and
 // the other sessions', newest first and each once, and replays the keys.
 func (m *Model) historyLoaded(msg historyMsg) {
+	m.recallListed()
 	if m.ov.history == nil || msg.load != m.ov.search.load {
 		return
 	}

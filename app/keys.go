@@ -16,6 +16,10 @@ const wheelRows = 3
 
 // key handles one key press.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	if len(m.recall.held) > 0 {
+		m.recall.held = append(m.recall.held, k)
+		return nil
+	}
 	s := k.String()
 	if s != "ctrl+c" {
 		m.armedCtC = false
@@ -35,6 +39,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if cmd, ok := m.globalKey(s); ok {
 		return cmd
+	}
+	if !m.recall.ready && (s == "up" || s == "down") {
+		return m.listRecall(k)
 	}
 	return m.editorKey(k)
 }

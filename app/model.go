@@ -127,6 +127,7 @@ type Model struct {
 	ov       overlays
 	scroll   int // rows above the bottom; 0 follows new output
 	earlier  earlier
+	recall   recall
 	mouse    bool
 	armedCtC bool // a second Ctrl+C exits
 	armedEsc bool // a second Esc opens the rewind picker
@@ -240,7 +241,7 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 	case sessionsMsg:
 		m.sessionsLoaded(msg)
 	case recallMsg:
-		m.editor.SetHistory(m.proj.Prompts())
+		return m.recalled()
 	case historyMsg:
 		m.historyLoaded(msg)
 	case shellMsg:
@@ -300,7 +301,7 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	if len(msg.history.Recent) > 0 {
 		m.earlier.before = msg.history.Recent[0].Seq
 	}
-	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier(), loadRecall(m.proj.ForDisplay())}
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier()}
 	if m.opts.Prompt != "" {
 		cmds = append(cmds, m.submit(m.opts.Prompt))
 	}

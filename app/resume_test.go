@@ -125,9 +125,50 @@ func wantSameScreen(t *testing.T, where string, live, resumed *Model) {
 }
 
 // TestResumedSessionRecallsItsPromptsWithUp: the prompts of a resumed
-// session are listed off the first frame; once listed, Up in the editor
-// recalls them, the latest first.
+// session are listed when the first Up needs them, in a command, and the
+// keys pressed meanwhile wait for them. Listed, Up recalls them, the
+// latest first.
 func TestResumedSessionRecallsItsPromptsWithUp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
+	if err := sessiontest.Write(path, h, 1_000, h.Created); err != nil {
+		t.Fatal(err)
+	}
+	r := resume(t, path)
+	m := r.model
+	_, listing := m.Update(tea.KeyPressMsg{Code: tea.KeyUp})
+	if listing == nil || m.editor.Value() != "" {
+		t.Fatalf("want the first Up to wait for the prompts to be listed, got the editor at %q", m.editor.Value())
+	}
+	later := []tea.KeyPressMsg{{Code: tea.KeyUp}, {Code: '!', Text: "!"}, {Code: tea.KeyUp}}
+	for _, k := range later {
+		m.Update(k)
+	}
+	m.Update(listing())
+	got := m.editor.Value()
+	r.close()
+	// The oracle: the same keys pressed once the prompts are listed.
+	listed := resume(t, path)
+	defer listed.close()
+	l := listed.model
+	l.Update(loadRecall(l.proj.ForDisplay())())
+	for _, want := range []string{"Fix failing test 250 in the parser", "Fix failing test 249 in the parser"} {
+		l.Update(tea.KeyPressMsg{Code: tea.KeyUp})
+		if got := l.editor.Value(); got != want {
+			t.Fatalf("want Up to recall %q, got %q", want, got)
+		}
+	}
+	l.Update(later[1])
+	l.Update(later[2])
+	if want := l.editor.Value(); got != want {
+		t.Fatalf("want the keys pressed while the prompts were listed to act as they would after, got %q, want %q", got, want)
+	}
+}
+
+// TestCtrlRListsAResumedSessionsPromptsWithTheOthers: before Up has listed
+// them, Ctrl+R opens at once and lists this session's prompts in the
+// command that reads the other sessions'.
+func TestCtrlRListsAResumedSessionsPromptsWithTheOthers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
 	if err := sessiontest.Write(path, h, 1_000, h.Created); err != nil {
@@ -136,11 +177,20 @@ func TestResumedSessionRecallsItsPromptsWithUp(t *testing.T) {
 	r := resume(t, path)
 	defer r.close()
 	m := r.model
-	m.Update(loadRecall(m.proj.ForDisplay())())
-	for _, want := range []string{"Fix failing test 250 in the parser", "Fix failing test 249 in the parser"} {
-		m.Update(tea.KeyPressMsg{Code: tea.KeyUp})
-		if got := m.editor.Value(); got != want {
-			t.Fatalf("want Up to recall %q, got %q", want, got)
-		}
+	_, read := m.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
+	if m.ov.history == nil || read == nil {
+		t.Fatal("want Ctrl+R to open the search at once and read the prompts in a command")
+	}
+	m.Update(read())
+	for _, r := range "test 17 " {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if got, want := m.editor.Value(), "Fix failing test 17 in the parser"; got != want {
+		t.Fatalf("want the search to find this session's prompt %q, got %q", want, got)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyUp})
+	if !m.recall.ready {
+		t.Error("want the prompts the search listed kept for Up")
 	}
 }
