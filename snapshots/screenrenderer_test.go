@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/tack-agent/tack/app"
-	"github.com/tack-agent/tack/backend/agent"
-	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
@@ -45,29 +43,13 @@ func TestAppScreenDrawsTheGoldens(t *testing.T) {
 		f := NewFake(header())
 		tt := StartScreen(t, app.New(options(f, 100, 30)), 100, 30)
 		tt.WaitText(t, sessionID)
-		var l log
-		f.Push(events(running(), turnOpening(&l, 1, "Write a hello world in Go"), []agent.Event{
-			reasoning(1, 1, "The user wants a **minimal** program.\n\nI will show main.go."),
-			text(1, 1, "Here is the program:\n\n```go\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n```\n\nRun it with `go run"),
-		}, []agent.Event{agent.PhaseChanged{Phase: agent.PhaseResponding}})...)
-		tt.WaitText(t, "Run it with")
+		streamAnswer(t, f, tt)
 		tt.Golden(t, "streaming_100x30")
 	})
 	t.Run("bash card", func(t *testing.T) {
 		f := NewFake(header())
 		tt := StartScreen(t, app.New(options(f, 100, 30)), 100, 30)
 		tt.WaitText(t, sessionID)
-		l := &log{}
-		f.Push(events(running(), turnOpening(l, 1, "Run the tests"),
-			bashCall(l, 1, 1, "call_1", "go test ./...", lines("ok  \tpkg", 14), 0),
-			l.live(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}), idle())...)
-		tt.WaitText(t, "lines (ctrl+o to expand)")
-		tt.Golden(t, "bash_collapsed")
-		tt.Ctrl('o')
-		tt.WaitText(t, "Tool and context cards expanded.")
-		tt.Golden(t, "bash_expanded")
-		tt.Ctrl('o')
-		tt.WaitText(t, "Tool cards hidden.")
-		tt.Golden(t, "bash_hidden")
+		bashCardStates(t, f, tt, &log{})
 	})
 }

@@ -87,18 +87,32 @@ func TestStreamingAnswerWithReasoningAndCode(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{100, 30}, {60, 20}} {
 		f := NewFake(header())
 		tt := start(t, f, size.w, size.h)
-		var l log
-		f.Push(events(running(), turnOpening(&l, 1, "Write a hello world in Go"), []agent.Event{
-			reasoning(1, 1, "The user wants a **minimal** program.\n\nI will show main.go."),
-			text(1, 1, "Here is the program:\n\n```go\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n```\n\nRun it with `go run"),
-		}, []agent.Event{agent.PhaseChanged{Phase: agent.PhaseResponding}})...)
-		tt.WaitText(t, "Run it with")
+		streamAnswer(t, f, tt)
 		tt.Golden(t, "streaming_"+sizeName(size.w, size.h))
 	}
 }
 
+// streamAnswer streams a turn's reasoning and the start of an answer with
+// code, and waits until it shows.
+func streamAnswer(t *testing.T, f *Fake, tt *Term) {
+	t.Helper()
+	var l log
+	f.Push(events(running(), turnOpening(&l, 1, "Write a hello world in Go"), []agent.Event{
+		reasoning(1, 1, "The user wants a **minimal** program.\n\nI will show main.go."),
+		text(1, 1, "Here is the program:\n\n```go\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n```\n\nRun it with `go run"),
+	}, []agent.Event{agent.PhaseChanged{Phase: agent.PhaseResponding}})...)
+	tt.WaitText(t, "Run it with")
+}
+
 func TestBashCardCollapsedAndExpanded(t *testing.T) {
 	f, tt, l := startScreen(t)
+	bashCardStates(t, f, tt, l)
+}
+
+// bashCardStates runs a command with 14 lines of output and checks its
+// card collapsed, expanded and hidden against their goldens.
+func bashCardStates(t *testing.T, f *Fake, tt *Term, l *log) {
+	t.Helper()
 	f.Push(events(running(), turnOpening(l, 1, "Run the tests"),
 		bashCall(l, 1, 1, "call_1", "go test ./...", lines("ok  \tpkg", 14), 0),
 		l.live(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}), idle())...)
