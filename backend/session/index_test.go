@@ -27,6 +27,14 @@ func manyTurns(n int) []Data {
 // repairs included, as the oracle an index must agree with.
 func rebuilt(t *testing.T, path string) *Projection {
 	t.Helper()
+	p, _ := foldWhole(t, path)
+	return p
+}
+
+// foldWhole reads the log at path whole and folds every event, with no
+// index: the oracle of every faster way to the same projection.
+func foldWhole(t *testing.T, path string) (*Projection, []Event) {
+	t.Helper()
 	h, events, err := Read(path)
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +43,7 @@ func rebuilt(t *testing.T, path string) *Projection {
 	for _, e := range events {
 		p.Apply(e)
 	}
-	return p
+	return p, events
 }
 
 // opened opens the log at path and returns its projection and where its

@@ -211,21 +211,6 @@ func bigAnswer(turn int) Data {
 	return AssistantMessage{Turn: turn, Step: 1, Text: strings.Repeat("word ", listWindow/4), Finish: "stop"}
 }
 
-// resumedTitle is the title a resumed session shows: the projection of the
-// whole log.
-func resumedTitle(t *testing.T, path string) string {
-	t.Helper()
-	h, events, err := Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewProjection(h)
-	for _, e := range events {
-		p.Apply(e)
-	}
-	return p.Title()
-}
-
 func listedTitle(t *testing.T, home, cwd string) string {
 	t.Helper()
 	list, err := List(home, cwd, false)
@@ -243,7 +228,7 @@ func TestListShowsTheResumedTitleWhenItWasLoggedMidLog(t *testing.T) {
 		bigAnswer(1),
 		Title{Title: "Scripted session", Source: "model"},
 		bigAnswer(2), bigAnswer(3))
-	want := resumedTitle(t, path)
+	want := rebuilt(t, path).Title() // the title a resumed session shows
 	if got := listedTitle(t, home, cwd); got != want {
 		t.Errorf("want the listed title to be the resumed one, %q, got %q", want, got)
 	}

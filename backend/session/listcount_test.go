@@ -21,14 +21,7 @@ func listedMessages(t *testing.T, home, cwd string) int {
 // from its file: the oracle List's count must agree with.
 func foldedMessages(t *testing.T, path string) (messages int, nextSeq int) {
 	t.Helper()
-	h, events, err := Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewProjection(h)
-	for _, e := range events {
-		p.Apply(e)
-	}
+	p, events := foldWhole(t, path)
 	return p.Usage().Messages, int(events[len(events)-1].Seq) + 1
 }
 
