@@ -29,6 +29,14 @@ func (e *echo) View() tea.View { return view("> " + e.typed + "\n" + e.ticks) }
 
 func newTestScreen(t *testing.T) (tea.Model, *terminal, *fakeClock) {
 	t.Helper()
+	s, term, clock := openTestScreen(t)
+	return s.Model(&echo{}), term, clock
+}
+
+// openTestScreen opens a Screen over a 40×5 emulated terminal and a fake
+// clock, closed when the test ends.
+func openTestScreen(t *testing.T) (*Screen, *terminal, *fakeClock) {
+	t.Helper()
 	term, clock := newTerminal(40, 5), newFakeClock()
 	// Without a terminal to read from, the output is taken to map line
 	// feeds to CR LF, as a terminal not in raw mode does.
@@ -39,7 +47,7 @@ func newTestScreen(t *testing.T) (tea.Model, *terminal, *fakeClock) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	return s.Model(&echo{}), term, clock
+	return s, term, clock
 }
 
 // handle is what bubbletea does with a message: Update, then View.
@@ -78,14 +86,7 @@ func TestAKeyIsDrawnAtOnceAndATickAtTheFrameRate(t *testing.T) {
 }
 
 func TestTheTerminalStaysLentUntilEveryReleaseIsRestored(t *testing.T) {
-	term, clock := newTerminal(40, 5), newFakeClock()
-	_, _ = term.em.WriteString(ansi.SetModeLineFeedNewLine)
-	s, err := Open(Options{Out: term, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
-		Interval: interval, Width: 40, Height: 5, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, term, _ := openTestScreen(t)
 	m := s.Model(&echo{})
 	m.View()
 	// The editor has the terminal; its Ctrl+Z stops tack too, and fg
