@@ -123,13 +123,23 @@ func (b AgentBackend) WaitRequests(ctx context.Context, first bool) ([]*interact
 	return b.Broker.Pending(), nil
 }
 
-// PermissionLabel is the policy's mode and sandbox state, or the default
-// mode without a launched session.
+// PermissionLabel is the policy's mode and sandbox state (the state "…"
+// until the sandbox's probe answers), or the default mode without a
+// launched session.
 func (b AgentBackend) PermissionLabel() string {
 	if b.Session == nil || b.Session.Policy == nil {
 		return string(permission.DefaultMode)
 	}
-	return b.Session.Policy.StatusLabel()
+	return b.Session.PermissionLabel()
+}
+
+// ProbeSandbox waits for the launched session's sandbox probe, starting it
+// if nobody has, and returns the label then.
+func (b AgentBackend) ProbeSandbox(ctx context.Context) string {
+	if b.Session == nil || b.Session.Sandbox == nil {
+		return b.PermissionLabel()
+	}
+	return b.Session.ProbeSandbox(ctx)
 }
 
 // CyclePermissions moves the launched session to its next mode.

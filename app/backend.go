@@ -46,6 +46,11 @@ type Backend interface {
 	// PermissionLabel is the permission mode as the status row shows it:
 	// "plan" while planning, else the mode's name.
 	PermissionLabel() string
+	// ProbeSandbox finds out whether the sandbox can confine commands,
+	// unless that is known, and returns PermissionLabel then ("" if ctx
+	// ends first). The first frame does not wait for it: the label's
+	// sandbox state reads "…" until then.
+	ProbeSandbox(ctx context.Context) string
 	// CyclePermissions moves to the next permission mode (Shift+Tab) and
 	// returns its label.
 	CyclePermissions() (string, error)

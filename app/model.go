@@ -234,6 +234,12 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 		return m.filesIndexed(msg)
 	case permissionMsg:
 		return m.permissionChanged(msg)
+	case frameOutMsg:
+		return probeSandbox(m.ctx, m.be)
+	case sandboxProbedMsg:
+		if msg.label != "" {
+			m.permission = msg.label
+		}
 	case modelsMsg:
 		m.openModelPicker(msg)
 	case modelSetMsg:
@@ -301,7 +307,7 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	if len(msg.history.Recent) > 0 {
 		m.earlier.before = msg.history.Recent[0].Seq
 	}
-	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier()}
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier(), afterFrame}
 	if m.opts.Prompt != "" {
 		cmds = append(cmds, m.submit(m.opts.Prompt))
 	}

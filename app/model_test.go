@@ -81,6 +81,10 @@ func (c *countingBackend) Wait(context.Context) ([]agent.Event, error) {
 }
 func (c *countingBackend) Close()                  { c.hit() }
 func (c *countingBackend) PermissionLabel() string { c.hit(); return "auto · sandboxed" }
+func (c *countingBackend) ProbeSandbox(context.Context) string {
+	c.hit()
+	return "auto · sandboxed"
+}
 func (c *countingBackend) CyclePermissions() (string, error) {
 	c.hit()
 	c.sent.Store("cycle")

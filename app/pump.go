@@ -65,6 +65,24 @@ func subscribe(be Backend) tea.Cmd {
 	}
 }
 
+// frameOutMsg comes back at once from afterFrame.
+type frameOutMsg struct{}
+
+// afterFrame is a command whose message bubbletea hands to Update only
+// after it has drawn the view of the message being handled: what Update
+// starts then does not compete with that frame for the CPU.
+func afterFrame() tea.Msg { return frameOutMsg{} }
+
+// sandboxProbedMsg is the permission label once the sandbox's probe has
+// answered; "" when the program ended first.
+type sandboxProbedMsg struct{ label string }
+
+// probeSandbox finds out, once the first frame is out, whether the
+// sandbox can confine commands: the probe starts a process.
+func probeSandbox(ctx context.Context, be Backend) tea.Cmd {
+	return func() tea.Msg { return sandboxProbedMsg{label: be.ProbeSandbox(ctx)} }
+}
+
 // pump waits for the next batch of live events. It first lets the rest of
 // the current frame pass (gap, measured from when the previous batch was
 // taken), so batches come at most once per frame.

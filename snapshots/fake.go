@@ -183,6 +183,9 @@ func (f *Fake) nextSeq() int64 {
 	return 0
 }
 
+// ProbeSandbox is PermissionLabel: the fake's sandbox is known at once.
+func (f *Fake) ProbeSandbox(context.Context) string { return f.PermissionLabel() }
+
 // PermissionLabel is Permission, "ask" when unset.
 func (f *Fake) PermissionLabel() string {
 	f.mu.Lock()

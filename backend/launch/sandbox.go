@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -44,20 +45,28 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func
 // no sandbox (and what tack does instead), or that full-access runs without
 // it; then, once the front door had room for its first frame, starts the
 // default helper in the background, so the first command does not wait for
-// it.
+// it (and probes the sandbox, if the front door has not asked yet).
 func (s *Session) announceSandbox(mode permission.Mode) {
 	announce := func() {
 		if st := s.Sandbox.Status(); !st.Active {
 			s.notify(noSandboxNotice(st.Reason))
 		}
 	}
-	// While the sandbox's probe runs, the notice comes when it ends,
+	// While the sandbox's probe is to come, the notice comes when it ends,
 	// without holding up the session's start.
 	select {
 	case <-s.Sandbox.Probed():
 		announce()
 	default:
-		go announce()
+		closed := make(chan struct{})
+		s.closers = append(s.closers, func() { close(closed) })
+		go func() {
+			select {
+			case <-s.Sandbox.Probed():
+				announce()
+			case <-closed:
+			}
+		}()
 	}
 	if w := mode.Warning(); w != "" {
 		s.notify(w)
@@ -65,6 +74,38 @@ func (s *Session) announceSandbox(mode permission.Mode) {
 	prewarm := time.AfterFunc(firstFrameRoom, s.Sandbox.Prewarm)
 	// Before the sandbox closes: no helper starts after it closed.
 	s.closers = append(s.closers, func() { prewarm.Stop() })
+}
+
+// Probing is the sandbox's state in a permission label while its probe
+// has not answered.
+const Probing = "…"
+
+// PermissionLabel is the policy's StatusLabel without waiting for the
+// sandbox's probe: until it answers, the sandbox's state reads Probing in
+// the modes it confines ("auto · …").
+func (s *Session) PermissionLabel() string {
+	select {
+	case <-s.Sandbox.Probed():
+	default:
+		if label := s.Policy.Label(); s.Policy.Mode() != permission.FullAccess || label == permission.PlanLabel {
+			return label + permission.LabelSep + Probing
+		}
+	}
+	return s.Policy.StatusLabel()
+}
+
+// ProbeSandbox starts the sandbox's probe unless it has started, and
+// returns the policy's StatusLabel once the probe has answered, or "" if
+// ctx ends first. A front door calls it once its first frame is out: the
+// probe forks a process, which on a loaded machine delays that frame.
+func (s *Session) ProbeSandbox(ctx context.Context) string {
+	s.Sandbox.Probe()
+	select {
+	case <-s.Sandbox.Probed():
+		return s.Policy.StatusLabel()
+	case <-ctx.Done():
+		return ""
+	}
 }
 
 // notify shows text to the user as a warning, once the agent exists.

@@ -111,7 +111,8 @@ func (p *Policy) StatusLabel() string {
 	if p.plan {
 		name = PlanLabel
 	}
-	if p.sandboxActive() && (p.mode != FullAccess || p.plan) {
+	// Full-access runs unconfined, whatever the sandbox's probe finds.
+	if (p.mode != FullAccess || p.plan) && p.sandboxActive() {
 		return name + LabelSep + "sandboxed"
 	}
 	return name + LabelSep + "no sandbox"

@@ -128,46 +128,56 @@ var ErrUnavailable = errors.New("no sandbox")
 // use.
 type Sandbox struct {
 	opts Options
-	// probed is closed once status holds the probe's finding.
-	probed chan struct{}
+	// probed is closed once status holds the probe's finding; probing
+	// starts the probe, once.
+	probed  chan struct{}
+	probing sync.Once
 
 	mu     sync.Mutex
 	status Status
 	p      platform
 }
 
-// New prepares the sandbox of a session. It checks quickly whether this
-// system can confine commands at all, in the background (the check starts
-// a process, 3–12 ms on a loaded machine, which the session's start and
-// the front door's first frame need not wait for): Status waits for it.
-// What cannot be known without trying is tried by Prewarm, or by the first
-// Start.
+// New prepares the sandbox of a session. Whether this system can confine
+// commands at all is checked quickly by a probe that starts a process
+// (3–12 ms on a loaded machine, and a fork that copies tack's page tables),
+// which a front door starts with Probe once its first frame is out; Status
+// starts it if nobody has. What cannot be known without trying is tried by
+// Prewarm, or by the first Start.
 func New(o Options) *Sandbox {
 	s := &Sandbox{opts: o, probed: make(chan struct{})}
 	if o.Disabled != "" {
 		s.status = Status{Reason: o.Disabled}
-		close(s.probed)
-		return s
+		s.probing.Do(func() { close(s.probed) })
 	}
-	go func() {
-		st := probe(o)
-		s.mu.Lock()
-		s.status = st
-		s.mu.Unlock()
-		close(s.probed)
-	}()
 	return s
 }
 
-// Status says whether commands are confined now.
+// Probe starts the probe in the background, unless it has started.
+func (s *Sandbox) Probe() {
+	s.probing.Do(func() {
+		go func() {
+			st := probe(s.opts)
+			s.mu.Lock()
+			s.status = st
+			s.mu.Unlock()
+			close(s.probed)
+		}()
+	})
+}
+
+// Status says whether commands are confined now, once the probe has
+// answered.
 func (s *Sandbox) Status() Status {
+	s.Probe()
 	<-s.probed
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.status
 }
 
-// Probed is closed once Status no longer waits for the probe.
+// Probed is closed once Status no longer waits for the probe. Waiting on
+// it does not start the probe.
 func (s *Sandbox) Probed() <-chan struct{} { return s.probed }
 
 // Layout is what the sandbox allows, as of now.

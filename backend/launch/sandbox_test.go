@@ -1,0 +1,38 @@
+package launch
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+// The status row's label does not wait for the sandbox's probe, which
+// forks a process: until the front door asks for it after its first frame
+// (or the helper's prewarm does), the sandbox's state reads "…" in a mode
+// the sandbox confines, and ProbeSandbox brings the state the policy acts
+// on. Full-access is unconfined whatever the probe finds.
+func TestPermissionLabelDoesNotWaitForTheSandboxProbe(t *testing.T) {
+	for _, tc := range []struct{ mode, before string }{
+		{"auto", "auto · " + Probing},
+		{"full-access", "full-access · no sandbox"},
+	} {
+		s := openMCP(t, t.TempDir(), t.TempDir(), tc.mode, llmtest.New(t))
+		got := s.PermissionLabel()
+		select {
+		case <-s.Sandbox.Probed():
+			t.Logf("%s: the prewarm probed the sandbox before the label was read", tc.mode)
+		default:
+			if got != tc.before {
+				t.Errorf("%s: want %q before the probe, got %q", tc.mode, tc.before, got)
+			}
+		}
+		probed := s.ProbeSandbox(context.Background())
+		if want := s.Policy.StatusLabel(); probed != want {
+			t.Errorf("%s: want ProbeSandbox to return the policy's label %q, got %q", tc.mode, want, probed)
+		}
+		if after := s.PermissionLabel(); after != probed {
+			t.Errorf("%s: want the label %q once probed, got %q", tc.mode, probed, after)
+		}
+	}
+}
