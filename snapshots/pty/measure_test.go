@@ -93,13 +93,16 @@ func (r *run) ready(what string, match func(string) bool) (time.Duration, int64)
 	return at.Sub(r.Started()), rss
 }
 
+// TestMeasureFirstFrame starts tack in an empty directory, or in
+// TACK_PTY_WORKSPACE (a checkout, whose listing for @ completion then
+// competes with the start).
 func TestMeasureFirstFrame(t *testing.T) {
 	measuring(t)
 	srv := llmtest.New(t)
 	var times, firstBytes, cpu, waited []time.Duration
 	var rss []int64
 	for range firstFrameRuns {
-		r := start(t, setup{srv: srv})
+		r := start(t, setup{srv: srv, dir: os.Getenv("TACK_PTY_WORKSPACE")})
 		d, m := r.ready("the status row and editor", idleScreen)
 		ran, wait, err := schedstat(r.PID())
 		if err != nil {
