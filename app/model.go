@@ -180,9 +180,11 @@ func (m *Model) Close() {
 // Result asks for nothing.
 func (m *Model) Result() Result { return m.result }
 
-// Init subscribes to the agent and starts listing the workspace.
+// Init subscribes to the agent. The workspace is listed for @ completion
+// once the session's first frame is out (frameOutMsg): the walk of a big
+// checkout would compete with the start for the CPU.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true), m.files.start(m.ctx, m.be), m.askBackground())
+	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true), m.askBackground())
 }
 
 // Update applies one message. It calls nothing on the backend and does no
@@ -235,7 +237,7 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 	case permissionMsg:
 		return m.permissionChanged(msg)
 	case frameOutMsg:
-		return probeSandbox(m.ctx, m.be)
+		return tea.Batch(probeSandbox(m.ctx, m.be), m.files.start(m.ctx, m.be))
 	case sandboxProbedMsg:
 		if msg.label != "" {
 			m.permission = msg.label

@@ -4,13 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
 // The first frame shows the label the session had when the program
-// subscribed, "…" for the sandbox while its probe is to come; the probe is
-// asked for only once that frame is out (frameOutMsg), and its answer
-// replaces the label in the status row and the welcome line.
+// subscribed, "…" for the sandbox while its probe is to come; the probe
+// (and the workspace's listing for @ completion) is asked for only once
+// that frame is out (frameOutMsg), and its answer replaces the label in
+// the status row and the welcome line.
 func TestTheSandboxProbeAnswersAfterTheFirstFrame(t *testing.T) {
 	be := &countingBackend{}
 	m := New(Options{Backend: be, Width: 100, Height: 30})
@@ -23,7 +25,13 @@ func TestTheSandboxProbeAnswersAfterTheFirstFrame(t *testing.T) {
 	if cmd == nil || be.calls.Load() != before {
 		t.Fatalf("want the probe asked for in a command, got %v after %d calls", cmd, be.calls.Load()-before)
 	}
-	m.Update(cmd())
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok {
+		t.Fatal("want the probe and the workspace's listing in one batch")
+	}
+	for _, c := range batch {
+		m.Update(c())
+	}
 	if s := ansi.Strip(screen(m)); !strings.Contains(s, "auto · sandboxed") || !strings.Contains(s, "auto mode (sandboxed)") {
 		t.Errorf("want the probe's answer shown, got:\n%s", s)
 	}
