@@ -124,13 +124,7 @@ func (b *broken) View() tea.View {
 }
 
 func TestAViewThatPanicsLeavesTheScreenFirst(t *testing.T) {
-	term, clock := newTerminal(40, 5), newFakeClock()
-	_, _ = term.em.WriteString(ansi.SetModeLineFeedNewLine)
-	s, err := Open(Options{Out: term, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
-		Interval: interval, Width: 40, Height: 5, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, term, _ := openTestScreen(t)
 	m := s.Model(&broken{})
 	m.View()
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
