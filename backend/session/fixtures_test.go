@@ -63,8 +63,14 @@ func everyType() []Data {
 // writeFile writes a log from raw lines, each given without its newline.
 func writeFile(t testing.TB, lines ...string) string {
 	t.Helper()
+	return writeLog(t, []byte(strings.Join(lines, "\n")+"\n"))
+}
+
+// writeLog writes raw as a session log in a temporary directory.
+func writeLog(t testing.TB, raw []byte) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return path

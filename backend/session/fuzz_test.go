@@ -31,21 +31,24 @@ func seedLogs(f *testing.F) [][]byte {
 	return out
 }
 
+// addSeedLogs seeds f with every seed log, whole and with its last third
+// cut off mid-line.
+func addSeedLogs(f *testing.F) {
+	for _, raw := range seedLogs(f) {
+		f.Add(raw)
+		f.Add(raw[:len(raw)-len(raw)/3])
+	}
+}
+
 // FuzzRead reads arbitrary bytes as a session log. Read either refuses the
 // log as corrupt or of an unknown type, or returns the events on disk in
 // seq order followed by repairs that close the open turn: after them every
 // dispatched or requested tool call of that turn has a result and no step or
 // turn is left open.
 func FuzzRead(f *testing.F) {
-	for _, raw := range seedLogs(f) {
-		f.Add(raw)
-		f.Add(raw[:len(raw)-len(raw)/3])
-	}
+	addSeedLogs(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		path := filepath.Join(t.TempDir(), "s1.jsonl")
-		if err := os.WriteFile(path, raw, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		path := writeLog(t, raw)
 		_, events, err := Read(path)
 		if err != nil {
 			var unknown *UnknownTypeError
@@ -68,15 +71,9 @@ func FuzzRead(f *testing.F) {
 // repair. It is a target of its own because Open syncs the file, which
 // makes each run slower than Read's.
 func FuzzOpenRepairs(f *testing.F) {
-	for _, raw := range seedLogs(f) {
-		f.Add(raw)
-		f.Add(raw[:len(raw)-len(raw)/3])
-	}
+	addSeedLogs(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		path := filepath.Join(t.TempDir(), "s1.jsonl")
-		if err := os.WriteFile(path, raw, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		path := writeLog(t, raw)
 		_, read, readErr := Read(path)
 		l, err := Open(path)
 		if (err == nil) != (readErr == nil) {
