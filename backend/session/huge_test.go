@@ -190,14 +190,7 @@ func TestHugeLogKilledMidTurnIsRepairedAsASmallOne(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	if len(again.Repaired()) != 0 {
-		t.Errorf("want a repaired log to need no repair, got %s", types(again.Repaired()))
-	}
+	reopenRepairsNothing(t, path)
 	os.Remove(indexPath(path))
 	wantSameProjection(t, "repaired", p, rebuiltProjection(t, path))
 }

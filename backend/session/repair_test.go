@@ -73,14 +73,7 @@ func TestWriterKilledDuringToolIsRepairedOnceOnOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	again, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	if n := len(again.Repaired()); n != 0 {
-		t.Errorf("want a second Open to repair nothing, got %d events: %s", n, types(again.Repaired()))
-	}
+	again := reopenRepairsNothing(t, path)
 	if n := len(again.Events()); n != 9 {
 		t.Errorf("want the 5 written and 4 repair events durable, got %d: %s", n, types(again.Events()))
 	}
@@ -168,4 +161,19 @@ func TestHeaderOnlyLogOpens(t *testing.T) {
 	if n := len(l.Events()) + len(l.Repaired()); n != 0 {
 		t.Errorf("want no events, got %d", n)
 	}
+}
+
+// reopenRepairsNothing opens the repaired log at path again, closed when
+// the test ends: its repairs are durable, so nothing is left to repair.
+func reopenRepairsNothing(t *testing.T, path string) *Log {
+	t.Helper()
+	again, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Close() })
+	if n := len(again.Repaired()); n != 0 {
+		t.Errorf("want a second Open to repair nothing, got %d events: %s", n, types(again.Repaired()))
+	}
+	return again
 }
