@@ -327,3 +327,30 @@ func (t *terminal) screen() string {
 	defer t.mu.Unlock()
 	return t.em.Render()
 }
+
+// endsPlain's shortcut for rows that end in a reset agrees with drawing
+// the row and a probe after it (ultraviolet's parser is the oracle), for
+// rows that end plain and rows that leave a style or a link open.
+func TestEndsPlainAgreesWithDrawingTheRow(t *testing.T) {
+	for _, c := range []struct {
+		row   string
+		plain bool
+	}{
+		{"plain text", true},
+		{"\x1b[1mbold\x1b[m", true},
+		{"\x1b[1mbold\x1b[m and a tail", true},
+		{"\x1b[2;33mdim yellow\x1b[0m", true},
+		{"\x1b[1mbold", false},
+		{"\x1b[m\x1b[1mbold after a reset", false},
+		{"\x1b[0;1mbold from a reset", false},
+		{"\x1b[1mbold\x1b[m\x1b[4m", false},
+		{"\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\", true},
+		{"\x1b]8;;https://example.com\x07open link\x1b[m", false},
+		{"\x1b[1m\x1b]8;;https://example.com\x07link\x1b]8;;\x07\x1b[m", true},
+	} {
+		got, oracle := endsPlain(c.row, ansi.GraphemeWidth), parsedEndsPlain(c.row, ansi.GraphemeWidth)
+		if got != oracle || got != c.plain {
+			t.Errorf("%q: endsPlain %v, drawn %v, want %v", c.row, got, oracle, c.plain)
+		}
+	}
+}
