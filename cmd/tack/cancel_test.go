@@ -44,7 +44,7 @@ func TestLineSignalsEndAHungCompactWithinTwoSeconds(t *testing.T) {
 			r := hungCompact(t)
 			start := time.Now()
 			r.signal(tt.sig)
-			code := r.exitCode(10 * time.Second)
+			code := r.exitCode()
 			took := time.Since(start)
 			if code != tt.code {
 				t.Fatalf("want exit %d, got %d (stderr %q)", tt.code, code, r.stderr.String())

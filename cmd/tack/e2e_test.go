@@ -115,18 +115,23 @@ func (r *process) signal(sig os.Signal) {
 // exits with code.
 func (r *process) wantExit(code int) {
 	r.t.Helper()
-	if got := r.exitCode(testkit.WaitLimit); got != code {
+	if got := r.exitCode(); got != code {
 		r.t.Fatalf("want exit %d, got %d; %s", code, got, r.output())
 	}
 }
 
-// exitCode waits at most within for the process to end.
-func (r *process) exitCode(within time.Duration) int {
+// exitLimit bounds the wait for tack to exit. It tells a hang from a slow
+// exit on a loaded machine, not how fast tack is: a test that expects a
+// prompt exit measures it itself.
+const exitLimit = time.Minute
+
+// exitCode waits for the process to end and returns its exit code.
+func (r *process) exitCode() int {
 	r.t.Helper()
 	select {
 	case <-r.done:
-	case <-time.After(within):
-		r.t.Fatalf("want tack to exit within %s, still running; stdout %q, stderr %q", within, r.stdout.String(), r.stderr.String())
+	case <-time.After(exitLimit):
+		r.t.Fatalf("want tack to exit, still running after %s; stdout %q, stderr %q", exitLimit, r.stdout.String(), r.stderr.String())
 	}
 	var ee *exec.ExitError
 	if errors.As(r.err, &ee) {

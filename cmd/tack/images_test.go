@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
@@ -37,7 +36,7 @@ func TestPrintImageFlagRefusesWhatIsNoImage(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "notes.png"), []byte("text"), 0o644)
 	r := startTackIn(t, nil, t.TempDir(), dir, "-p", "look", "--image", "notes.png")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 2 || !strings.Contains(r.stderr.String(), "--image notes.png: not a PNG, JPEG, GIF or WebP image") {
+	if code := r.exitCode(); code != 2 || !strings.Contains(r.stderr.String(), "--image notes.png: not a PNG, JPEG, GIF or WebP image") {
 		t.Fatalf("want exit 2 naming the file, got %d (stderr %q)", code, r.stderr.String())
 	}
 }
@@ -49,7 +48,7 @@ func TestPrintCostCountsASubagentsSteps(t *testing.T) {
 		llmtest.Reply(llmtest.Text("done", 0), llmtest.Usage(0, 0, 0, 0)))
 	r := startTack(t, srv, "-p", "look", "--output-format", "json", "--model", "deepseek-v4-pro")
 	r.closeStdin()
-	if code := r.exitCode(20 * time.Second); code != 0 {
+	if code := r.exitCode(); code != 0 {
 		t.Fatalf("want exit 0, got %d (stderr %q)", code, r.stderr.String())
 	}
 	var rec printRecord

@@ -90,7 +90,7 @@ func TestLineALineAfterASettledTurnIsAnsweredToo(t *testing.T) {
 		r.waitOutput("[main turn 1] OK.\n> ")
 		r.write("second\n")
 		r.closeStdin()
-		if code := r.exitCode(10 * time.Second); code != 0 {
+		if code := r.exitCode(); code != 0 {
 			t.Fatalf("run %d: want exit 0, got %d (stderr %q)", i, code, r.stderr.String())
 		}
 		if out := r.stdout.String(); !strings.Contains(out, "[main turn 2] OK.") {
@@ -244,7 +244,7 @@ func TestLineExitCommandLeavesWithStdinOpen(t *testing.T) {
 	srv := llmtest.New(t)
 	r := startTack(t, srv, "--ui", "line")
 	r.write("/exit\n")
-	if code := r.exitCode(10 * time.Second); code != 0 {
+	if code := r.exitCode(); code != 0 {
 		t.Fatalf("want exit 0 after /exit, got %d", code)
 	}
 }

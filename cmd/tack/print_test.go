@@ -5,7 +5,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
@@ -151,7 +150,7 @@ func TestPrintDeniesApprovalsWithAReasonTheModelSeesAndSaysSo(t *testing.T) {
 	)
 	r := startTack(t, srv, "-p", "touch x", "--permission-mode", "ask")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 1 {
+	if code := r.exitCode(); code != 1 {
 		t.Fatalf("want exit 1 for a turn with a denied call, got %d (stderr %q)", code, r.stderr.String())
 	}
 	got := srv.Requests()[1].ToolResult("call_1")
@@ -177,7 +176,7 @@ func TestPrintAllowedAndDisallowedToolsFeedThePolicy(t *testing.T) {
 	r := startTack(t, srv, "-p", "go", "--permission-mode", "ask", "--output-format", "json",
 		"--allowed-tools", "Bash(echo:*) Read", "--disallowedTools", "Bash(rm:*)")
 	r.closeStdin()
-	if code := r.exitCode(10 * time.Second); code != 1 {
+	if code := r.exitCode(); code != 1 {
 		t.Fatalf("want exit 1 for the refused rm, got %d (stderr %q)", code, r.stderr.String())
 	}
 	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "allowed-ran") {
@@ -255,7 +254,7 @@ func TestPrintSignalStillPrintsTheResultRecord(t *testing.T) {
 			r.closeStdin()
 			waitStalled(t, srv)
 			r.signal(tt.sig)
-			if code := r.exitCode(10 * time.Second); code != tt.code {
+			if code := r.exitCode(); code != tt.code {
 				t.Fatalf("want exit %d, got %d (stderr %q)", tt.code, code, r.stderr.String())
 			}
 			var rec printRecord

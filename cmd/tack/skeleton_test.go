@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
@@ -13,7 +12,7 @@ func TestUnknownFlagExitsTwoWithAPointerToHelp(t *testing.T) {
 	for _, args := range [][]string{{"--frobnicate"}, {"--ui", "fancy"}, {"--permission-mode", "yolo"}, {"--effort", "extreme"}, {"-p", ""}, {"-p", "fix", "it"}} {
 		r := startTackIn(t, nil, t.TempDir(), t.TempDir(), args...)
 		r.closeStdin()
-		if code := r.exitCode(10 * time.Second); code != 2 {
+		if code := r.exitCode(); code != 2 {
 			t.Errorf("%v: want exit 2, got %d", args, code)
 		}
 		errText := r.stderr.String()
@@ -42,12 +41,12 @@ func TestContinueSendsTheFirstProcessHistory(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	first := startTackIn(t, srv, home, dir, "-p", "first question")
 	first.closeStdin()
-	if code := first.exitCode(10 * time.Second); code != 0 {
+	if code := first.exitCode(); code != 0 {
 		t.Fatalf("first run: exit %d, stderr %q", code, first.stderr.String())
 	}
 	second := startTackIn(t, srv, home, dir, "-c", "-p", "second question")
 	second.closeStdin()
-	if code := second.exitCode(10 * time.Second); code != 0 {
+	if code := second.exitCode(); code != 0 {
 		t.Fatalf("second run: exit %d, stderr %q", code, second.stderr.String())
 	}
 	reqs := srv.Requests()
