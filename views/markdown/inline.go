@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/tack-agent/tack/views/textfmt"
 )
 
 const (
@@ -73,6 +75,13 @@ func (r *renderer) base(w *bytes.Buffer, token, prefix string, st style, overrid
 
 func (r *renderer) text(w *bytes.Buffer, token string, st style) {
 	r.base(w, token, "", st, nil)
+}
+
+// decodeEntities resolves HTML character references (&amp;, &#169;) and
+// sanitises what they resolve to: the source was sanitised before parsing,
+// but "&#27;" or "&#7;" only becomes a control byte here.
+func decodeEntities(s string) string {
+	return textfmt.Sanitize(html.UnescapeString(s))
 }
 
 // unescape drops the backslash of Markdown's escaped punctuation.
@@ -212,15 +221,15 @@ func (r *renderer) inline(n ast.Node) inline {
 		if n.SoftLineBreak() || n.HardLineBreak() {
 			s += "\n"
 		}
-		return run{token: html.UnescapeString(s)}
+		return run{token: decodeEntities(s)}
 	case *ast.String:
-		return run{token: html.UnescapeString(string(n.Value))}
+		return run{token: decodeEntities(string(n.Value))}
 	case *ast.Emphasis:
 		return emphasis{strong: n.Level > 1, children: r.inlines(n)}
 	case *east.Strikethrough:
-		return run{token: html.UnescapeString(nodeText(n, r.src)), style: r.styles.strike}
+		return run{token: decodeEntities(nodeText(n, r.src)), style: r.styles.strike}
 	case *ast.CodeSpan:
-		return codeSpan{text: html.UnescapeString(nodeText(n, r.src))}
+		return codeSpan{text: decodeEntities(nodeText(n, r.src))}
 	case *ast.Link:
 		if inTable(n) {
 			return link{url: string(n.Destination), children: r.inlines(n), skipHref: true}

@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"bytes"
-	"html"
 	"strconv"
 	"strings"
 
@@ -347,5 +346,5 @@ func padLines(text string, width int, pad string) string {
 // stripHTML keeps the text of raw HTML without its tags, as glamour's
 // sanitiser did.
 func stripHTML(s string) string {
-	return strings.TrimSpace(html.UnescapeString(tags().ReplaceAllString(s, "")))
+	return strings.TrimSpace(decodeEntities(tags().ReplaceAllString(s, "")))
 }
