@@ -172,15 +172,16 @@ func terminalView(command, cwd string, r result) *card.TerminalView {
 // so far, when there is new output to show.
 const progressEvery = 250 * time.Millisecond
 
-// watch waits for p like wait, and while it runs shows the output so far
-// on the call's card c through show (when it is not nil) each time some
-// was written since the last look.
+// watch waits for p to end, killing it if ctx ends first, and while it
+// runs shows the output so far on the call's card c through show (when it
+// is not nil) each time some was written since the last look.
 func watch(ctx context.Context, p Process, c card.Card, show func(card.Card)) (aborted bool) {
-	if show == nil {
-		return wait(ctx, p)
+	var tick <-chan time.Time // nil, which never fires, when nothing shows progress
+	if show != nil {
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		tick = t.C
 	}
-	tick := time.NewTicker(progressEvery)
-	defer tick.Stop()
 	var seen int64
 	for {
 		select {
@@ -190,7 +191,7 @@ func watch(ctx context.Context, p Process, c card.Card, show func(card.Card)) (a
 			p.Kill()
 			<-p.Done()
 			return true
-		case <-tick.C:
+		case <-tick:
 			n := p.Stdout().Total() + p.Stderr().Total()
 			if n == seen {
 				continue

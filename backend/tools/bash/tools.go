@@ -5,7 +5,6 @@
 package bash
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -128,16 +127,4 @@ func (ts *Tools) start(spec Spec) (Process, error) {
 		return nil, fmt.Errorf("cannot run command: %w", err)
 	}
 	return p, nil
-}
-
-// wait waits for p to end, killing it if ctx ends first.
-func wait(ctx context.Context, p Process) (aborted bool) {
-	select {
-	case <-p.Done():
-		return false
-	case <-ctx.Done():
-		p.Kill()
-		<-p.Done()
-		return true
-	}
 }
