@@ -19,13 +19,13 @@ func SeatbeltProfile(l Layout, c Confinement) string {
 	var b strings.Builder
 	b.WriteString(seatbeltBase)
 	b.WriteString("\n; reads\n(allow file-read*)\n")
-	rule(&b, "deny file-read*", l.Hidden)
-	rule(&b, "allow file-read*", l.Exposed)
+	rule(&b, "deny file-read*", "subpath", l.Hidden)
+	rule(&b, "allow file-read*", "subpath", l.Exposed)
 	b.WriteString("\n; writes\n")
 	if !c.ReadOnly {
-		rule(&b, "allow file-write*", l.Writable)
-		rule(&b, "deny file-write*", l.Protected)
-		literals(&b, "deny file-write*", l.Pinned)
+		rule(&b, "allow file-write*", "subpath", l.Writable)
+		rule(&b, "deny file-write*", "subpath", l.Protected)
+		rule(&b, "deny file-write*", "literal", l.Pinned)
 	}
 	b.WriteString(`(allow file-write-data file-ioctl (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty"))` + "\n")
 	if c.Network {
@@ -52,26 +52,15 @@ const seatbeltBase = `(version 1)
 (allow file-read* file-write* file-ioctl (literal "/dev/ptmx"))
 `
 
-// rule writes one rule over the subtrees of paths.
-func rule(b *strings.Builder, action string, paths []string) {
+// rule writes one rule over paths, each matched by filter: "subpath" for
+// the subtree below a path, "literal" for exactly the path.
+func rule(b *strings.Builder, action, filter string, paths []string) {
 	if len(paths) == 0 {
 		return
 	}
 	b.WriteString("(" + action)
 	for _, p := range paths {
-		b.WriteString(" (subpath " + sbString(p) + ")")
-	}
-	b.WriteString(")\n")
-}
-
-// literals writes one rule over exactly paths, not what lies below them.
-func literals(b *strings.Builder, action string, paths []string) {
-	if len(paths) == 0 {
-		return
-	}
-	b.WriteString("(" + action)
-	for _, p := range paths {
-		b.WriteString(" (literal " + sbString(p) + ")")
+		b.WriteString(" (" + filter + " " + sbString(p) + ")")
 	}
 	b.WriteString(")\n")
 }
