@@ -19,8 +19,8 @@ import (
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
-	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit/sandboxhelper"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -29,8 +29,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // sandbox helper of the sessions the tests open.
 func TestMain(m *testing.M) {
 	mcptest.RunIfServer()
-	sandbox.ServeIfHelper()
-	os.Exit(m.Run())
+	os.Exit(sandboxhelper.Main(m))
 }
 
 // fakeServerTOML is an [mcp_servers.NAME] table that starts the fake

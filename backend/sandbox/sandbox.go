@@ -224,7 +224,8 @@ const helperArg = "--tack-sandbox-helper"
 
 // ServeIfHelper turns this process into the sandbox helper when tack started
 // it as one, and never returns then. Call it first thing in main, and in
-// TestMain of every package whose tests run sandboxed commands.
+// TestMain of every package whose tests run sandboxed commands (through
+// snapshots/testkit/sandboxhelper.Main).
 func ServeIfHelper() {
 	if len(os.Args) != 3 || os.Args[2] != helperArg {
 		return

@@ -2,7 +2,8 @@
 // terminal: the bound on waits, Eventually, WriteTree, ReadTree and
 // HashTree. Its subpackages hold the rest of the kit: golden files
 // (golden), the colour rules (palette), key presses (keys), a
-// pseudo-terminal harness (ptyterm), the built binary (tackbin) and the
+// pseudo-terminal harness (ptyterm), the built binary (tackbin), the
+// TestMain of tests that run sandboxed commands (sandboxhelper) and the
 // CPU time and peak heap benchmarks report (procstat).
 package testkit
 

@@ -15,12 +15,12 @@ import (
 	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
+	"github.com/tack-agent/tack/snapshots/testkit/sandboxhelper"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.ServeIfHelper()
-	os.Exit(m.Run())
-}
+// TestMain lets this test binary serve as the sandbox helper of the
+// sandboxed executor its tests run commands in.
+func TestMain(m *testing.M) { os.Exit(sandboxhelper.Main(m)) }
 
 // fixture is one session's bash tools over the local executor, with fast
 // kills and a notice channel. Its calls carry grant, which is Off (no
