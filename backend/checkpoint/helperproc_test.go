@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // helperSpec tells a helper process which store to open and what to do.
@@ -45,14 +47,5 @@ func startHelper(t *testing.T, test, env string, h helperSpec) (*exec.Cmd, io.Re
 	if err := os.WriteFile(spec, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
-	cmd.Env = append(os.Environ(), env+"="+spec)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, out
+	return testkit.StartSelf(t, "^"+test+"$", env+"="+spec)
 }

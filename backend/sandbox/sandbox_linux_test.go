@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/procs"
 )
 
@@ -358,15 +359,7 @@ func BenchmarkSandbox(b *testing.B) {
 func TestCommandsDieWhenTackIsKilled(t *testing.T) {
 	requireSandbox(t, newWorld(t).sb)
 	duration := fmt.Sprintf("%d.%d", 1000+os.Getpid()%1000, time.Now().UnixNano()%1_000_000)
-	parent := exec.Command(os.Args[0], "-test.run=^$")
-	parent.Env = append(os.Environ(), doomedParentEnv+"="+duration)
-	out, err := parent.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parent.Start(); err != nil {
-		t.Fatal(err)
-	}
+	parent, out := testkit.StartSelf(t, "^$", doomedParentEnv+"="+duration)
 	line, _ := bufio.NewReader(out).ReadString('\n')
 	if line != "started\n" {
 		parent.Process.Kill()

@@ -6,10 +6,11 @@ import (
 	"bufio"
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestAWriteKilledMidwayLeavesTheOldFileOrTheNew(t *testing.T) {
@@ -19,15 +20,7 @@ func TestAWriteKilledMidwayLeavesTheOldFileOrTheNew(t *testing.T) {
 		t.Fatal(err)
 	}
 	for round := range 4 {
-		w := exec.Command(os.Args[0], "-test.run=^$")
-		w.Env = append(os.Environ(), writerEnv+"="+path)
-		out, err := w.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
+		w, out := testkit.StartSelf(t, "^$", writerEnv+"="+path)
 		lines := bufio.NewScanner(out)
 		// Kill it after a few whole writes, in the middle of the next one
 		// (writing is most of what it does).
