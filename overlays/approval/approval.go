@@ -17,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/overlays/internal/field"
 	"github.com/tack-agent/tack/overlays/internal/frame"
+	"github.com/tack-agent/tack/overlays/internal/keyguard"
 	"github.com/tack-agent/tack/views/cards"
 	"github.com/tack-agent/tack/views/textfmt"
 	"github.com/tack-agent/tack/views/theme"
@@ -24,7 +25,7 @@ import (
 
 // Guard is how long after opening the dialog ignores keys, so that a
 // keystroke meant for the editor does not decide.
-const Guard = 300 * time.Millisecond
+const Guard = keyguard.Delay
 
 // Outcome is what Update reports: Decided with the Decision, or not yet.
 type Outcome struct {
@@ -37,7 +38,7 @@ type Outcome struct {
 type Dialog struct {
 	th      theme.Theme
 	a       interact.Approval
-	opened  time.Time
+	guard   keyguard.Guard
 	queued  int
 	choices []interact.Verdict
 	choice  int
@@ -57,7 +58,7 @@ type Dialog struct {
 // ignored. "Allow for this session" is offered only when a.Remember says
 // what would be remembered.
 func New(a interact.Approval, th theme.Theme, now time.Time) *Dialog {
-	d := &Dialog{th: th, a: a, opened: now, choices: []interact.Verdict{interact.Allow}}
+	d := &Dialog{th: th, a: a, guard: keyguard.Open(now), choices: []interact.Verdict{interact.Allow}}
 	if a.Remember != "" {
 		d.choices = append(d.choices, interact.AllowSession)
 	}
@@ -73,12 +74,7 @@ func (d *Dialog) SetQueued(n int) { d.queued = n }
 // the choices, Enter confirms, ↑/↓ and PgUp/PgDn scroll the command or
 // diff, Esc and Ctrl+C deny.
 func (d *Dialog) Update(msg tea.Msg, now time.Time) Outcome {
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.PasteMsg:
-	default:
-		return Outcome{}
-	}
-	if now.Sub(d.opened) < Guard {
+	if !d.guard.Input(msg, now) {
 		return Outcome{}
 	}
 	k, _ := msg.(tea.KeyPressMsg)

@@ -15,6 +15,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/overlays/internal/field"
 	"github.com/tack-agent/tack/overlays/internal/frame"
+	"github.com/tack-agent/tack/overlays/internal/keyguard"
 	"github.com/tack-agent/tack/views/markdown"
 	"github.com/tack-agent/tack/views/textfmt"
 	"github.com/tack-agent/tack/views/theme"
@@ -26,7 +27,7 @@ const MaxHeight = 20
 // Guard is how long after opening the panel ignores keys, so that someone
 // typing in the editor when a question arrives does not answer it by
 // accident.
-const Guard = 300 * time.Millisecond
+const Guard = keyguard.Delay
 
 // Validation messages, shown above the control hints.
 const (
@@ -60,7 +61,7 @@ type Panel struct {
 	qs      []interact.Question
 	states  []state
 	answers []interact.Answer
-	opened  time.Time
+	guard   keyguard.Guard
 	queued  int
 
 	// The question text and the options scroll apart, so the options
@@ -91,7 +92,7 @@ type state struct {
 // New opens a panel for qs at time now; keys within Guard of now are
 // ignored. qs must not be empty.
 func New(qs []interact.Question, th theme.Theme, now time.Time) *Panel {
-	p := &Panel{th: th, qs: qs, opened: now, follow: true}
+	p := &Panel{th: th, qs: qs, guard: keyguard.Open(now), follow: true}
 	for _, q := range qs {
 		s := state{checked: make([]bool, len(q.Options)), typing: len(q.Options) == 0}
 		for i, o := range q.Options {
@@ -114,12 +115,7 @@ func (p *Panel) SetQueued(n int) { p.queued = n }
 
 // Update handles a key press or paste received at now.
 func (p *Panel) Update(msg tea.Msg, now time.Time) Outcome {
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.PasteMsg:
-	default:
-		return Outcome{}
-	}
-	if now.Sub(p.opened) < Guard || len(p.states) == 0 {
+	if !p.guard.Input(msg, now) || len(p.states) == 0 {
 		return Outcome{}
 	}
 	k, isKey := msg.(tea.KeyPressMsg)
