@@ -6,7 +6,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/vt"
 
@@ -144,14 +143,13 @@ func hungCompact(t *testing.T) (*run, *llmtest.Server) {
 	return r, srv
 }
 
+// TestLineModeCtrlCCancelsAHungCompactAndGivesThePromptBack: the fake
+// never ends the summary request itself, so the cancellation on the screen
+// and the prompt back can only come from Ctrl+C.
 func TestLineModeCtrlCCancelsAHungCompactAndGivesThePromptBack(t *testing.T) {
 	r, _ := hungCompact(t)
-	start := time.Now()
 	ctrl('c')(r)
 	r.waitScreen("cancelled", []string{"command cancelled"}, atPrompt)
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("want the command cancelled within 2s of Ctrl+C, took %v", took)
-	}
 	r.script(
 		step{do: both(typed("/status"), key(vt.KeyEnter))},
 		step{want: []string{"Permissions and sandbox"}, until: atPrompt, do: ctrl('d')},
@@ -162,17 +160,20 @@ func TestLineModeCtrlCCancelsAHungCompactAndGivesThePromptBack(t *testing.T) {
 	assertCooked(t, r)
 }
 
+// TestLineModeSIGTERMEndsAHungCompactWithTheTerminalRestored: tack leaves
+// after shutdownGrace even when the cancel does not take, so the exit code
+// alone proves little; the command's cancellation on the screen does, as
+// line mode shows it only while it still waits for the cancelled work.
 func TestLineModeSIGTERMEndsAHungCompactWithTheTerminalRestored(t *testing.T) {
 	r, _ := hungCompact(t)
-	start := time.Now()
 	if err := r.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	if code := r.exitCode(); code != 128+int(syscall.SIGTERM) {
 		t.Errorf("want exit code %d after SIGTERM, got %d; the screen is:\n%s", 128+int(syscall.SIGTERM), code, frame(r.Screen()))
 	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("want exit within 2s of SIGTERM, took %v", took)
+	if !strings.Contains(r.Screen(), "command cancelled") {
+		t.Errorf("want the command's cancellation shown before the exit, the screen is:\n%s", frame(r.Screen()))
 	}
 	assertCooked(t, r)
 	assertResumeLineLast(t, r, assertRestored(t, r))
