@@ -104,16 +104,15 @@ func TestBashKeepsTheTailOfLargeOutputAndSpillsAllOfIt(t *testing.T) {
 	matchGolden(t, "bash_large_output", f.normalise("<"+strconv.Itoa(len(body))+" bytes of tail>\n[output truncated; full output: "+notice))
 }
 
+// TestBashKillsWhatTheShellLeftRunning: the child would outlive the
+// call's timeout, so a call that waited for it would end in a timeout
+// notice; a bare pid as the result shows the call ended with the shell.
 func TestBashKillsWhatTheShellLeftRunning(t *testing.T) {
 	f := newFixture(t, Local{})
-	start := time.Now()
-	res := f.run(t, "bash", map[string]any{"command": "sleep 30 & echo $!", "description": "Leave a child behind"})
-	if elapsed := time.Since(start); elapsed > 5*time.Second {
-		t.Fatalf("want the call to end with the shell, it took %v", elapsed)
-	}
+	res := f.run(t, "bash", map[string]any{"command": "sleep 100000 & echo $!", "description": "Leave a child behind"})
 	pid, err := strconv.Atoi(strings.TrimSpace(res.Text))
 	if err != nil {
-		t.Fatalf("want the child's pid, got %q", res.Text)
+		t.Fatalf("want only the child's pid, the call ended with the shell, got %q", res.Text)
 	}
 	testkit.Eventually(t, "the child "+res.Text+" to be gone", func() bool { return gone(pid) })
 }
@@ -182,8 +181,8 @@ func TestBashAbortKillsTheCommand(t *testing.T) {
 		if !res.IsError || res.Text != "Error: tool call aborted" {
 			t.Fatalf("want Error: tool call aborted, got %q", res.Text)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("want the call to return after the abort, it did not within 5s")
+	case <-time.After(time.Minute):
+		t.Fatal("want the call to return after the abort, it did not within a minute")
 	}
 }
 
