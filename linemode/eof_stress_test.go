@@ -205,7 +205,7 @@ func (p *pipeRun) feed(line string) { p.lines <- input{line: line} }
 
 // awaitInbox waits until the agent holds line as steering or a follow-up.
 func (p *pipeRun) awaitInbox(line string) {
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(time.Minute)
 	for {
 		select {
 		case ic := <-p.inbox:
@@ -213,7 +213,7 @@ func (p *pipeRun) awaitInbox(line string) {
 				return
 			}
 		case <-deadline:
-			p.t.Fatalf("want %q handed to the agent within 10s; screen %q", line, p.out.String())
+			p.t.Fatalf("want %q handed to the agent within a minute; screen %q", line, p.out.String())
 		}
 	}
 }
@@ -221,8 +221,8 @@ func (p *pipeRun) awaitInbox(line string) {
 func (p *pipeRun) await(ch <-chan struct{}, what string) {
 	select {
 	case <-ch:
-	case <-time.After(10 * time.Second):
-		p.t.Fatalf("want %s within 10s; screen %q", what, p.out.String())
+	case <-time.After(time.Minute):
+		p.t.Fatalf("want %s within a minute; screen %q", what, p.out.String())
 	}
 }
 
@@ -230,8 +230,8 @@ func (p *pipeRun) exitCode() int {
 	select {
 	case c := <-p.code:
 		return c
-	case <-time.After(10 * time.Second):
-		p.t.Fatalf("want line mode to exit within 10s of the end of input; screen %q", p.out.String())
+	case <-time.After(time.Minute):
+		p.t.Fatalf("want line mode to exit within a minute of the end of input; screen %q", p.out.String())
 		return -1
 	}
 }

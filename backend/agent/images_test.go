@@ -57,7 +57,7 @@ func newImageSession(t *testing.T, model string, script ...llmtest.Response) *im
 
 func (s *imageSession) settle(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := s.agent.WhenIdle(ctx); err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func runOnBrokenLog(t *testing.T, failFrom string, script []llmtest.Response, ts
 	_, sub := a.Subscribe()
 	defer sub.Close()
 	a.Send("go")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var seen []session.Event
 	for {

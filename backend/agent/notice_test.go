@@ -13,7 +13,7 @@ func TestNoticesReachLaterSubscribersAndStayOutOfTheLog(t *testing.T) {
 	f.agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: "bad .mcp.json"})
 	_, sub := f.agent.Subscribe()
 	defer sub.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var got []agent.Notice
 	for len(got) < 2 {

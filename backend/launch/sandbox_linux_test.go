@@ -31,7 +31,7 @@ func notices(t *testing.T, s *Session) []string {
 	t.Helper()
 	_, sub := s.Agent.Subscribe()
 	defer sub.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	evs, err := sub.Wait(ctx)
 	if err != nil {

@@ -148,8 +148,8 @@ func waitStalled(t *testing.T, srv *llmtest.Server) {
 	t.Helper()
 	select {
 	case <-srv.Stalled():
-	case <-time.After(10 * time.Second):
-		t.Fatal("want the stream to stall within 10s")
+	case <-time.After(time.Minute):
+		t.Fatal("want the stream to stall within a minute")
 	}
 }
 

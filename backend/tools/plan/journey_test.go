@@ -62,7 +62,7 @@ func TestPlanJourneyRefusesThenApprovesThenEdits(t *testing.T) {
 	defer a.Close()
 
 	a.Send("Rename Foo to Bar in a.txt")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := a.WhenIdle(ctx); err != nil {
 		t.Fatalf("agent did not settle: %v", err)

@@ -46,7 +46,7 @@ func planArgs(p string) json.RawMessage {
 
 func run(t *testing.T, policy *permission.Policy, b *interact.Broker, rec *recorded, raw json.RawMessage) tools.Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return plan.New(policy).Run(ctx, tools.Call{ID: "call-1", Args: raw, Env: &tools.Env{Interact: b, Record: rec.record}})
 }
@@ -173,7 +173,7 @@ func TestReviewFailuresReadLikeAskUserQuestion(t *testing.T) {
 		if r.Text != "Error: "+interact.ErrInterrupted.Error() || !policy.Plan() {
 			t.Fatalf("want the interrupted error with plan mode kept, got %q (plan=%v)", r.Text, policy.Plan())
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("want Run to return after cancel, it did not")
 	}
 }
