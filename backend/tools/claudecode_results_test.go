@@ -3,7 +3,6 @@
 package tools_test
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -48,7 +47,7 @@ type transcriptPair struct {
 // The few places tack differs on purpose are named where they are
 // allowed, and nowhere else.
 func TestClaudeCodeTranscriptResultsHaveTheShapesModelsRead(t *testing.T) {
-	pairs := readPairs(t)
+	pairs := readJSONLines[transcriptPair](t, resultsTranscript)
 	kinds := map[string]int{}
 	for i, p := range pairs {
 		kinds[p.Tool]++
@@ -87,32 +86,6 @@ func inWorkspace(s, ws string) string {
 		s = strings.ReplaceAll(s, root, ws)
 	}
 	return s
-}
-
-func readPairs(t *testing.T) []transcriptPair {
-	t.Helper()
-	f, err := os.Open(resultsTranscript)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []transcriptPair
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "#") {
-			continue
-		}
-		var p transcriptPair
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatalf("%s: %v", resultsTranscript, err)
-		}
-		out = append(out, p)
-	}
-	if err := sc.Err(); err != nil || len(out) == 0 {
-		t.Fatalf("want the transcript's pairs, got %d (%v)", len(out), err)
-	}
-	return out
 }
 
 // replay is one pair: the workspace standing for the original one, and

@@ -55,7 +55,7 @@ func TestClaudeCodeTranscriptCallsAreAccepted(t *testing.T) {
 		}
 		return nil
 	}}
-	calls := readTranscript(t)
+	calls := readJSONLines[transcriptCall](t, transcript)
 	var wantCommands []bash.Spec
 	todos := 0
 	for i, c := range calls {
@@ -105,30 +105,33 @@ type transcriptCall struct {
 	Input json.RawMessage `json:"input"`
 }
 
-func readTranscript(t *testing.T) []transcriptCall {
+// readJSONLines reads the records of a transcript, one JSON value of T a
+// line, passing over the comment lines that start with "#". It fails t
+// when the file holds no record.
+func readJSONLines[T any](t *testing.T, path string) []T {
 	t.Helper()
-	f, err := os.Open(transcript)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var calls []transcriptCall
+	var out []T
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		if strings.HasPrefix(sc.Text(), "#") {
 			continue
 		}
-		var c transcriptCall
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: %v", transcript, err)
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
-		calls = append(calls, c)
+		out = append(out, v)
 	}
-	if err := sc.Err(); err != nil || len(calls) == 0 {
-		t.Fatalf("want the transcript's calls, got %d (%v)", len(calls), err)
+	if err := sc.Err(); err != nil || len(out) == 0 {
+		t.Fatalf("want the records of %s, got %d (%v)", path, len(out), err)
 	}
-	return calls
+	return out
 }
 
 // replayTools are tack's tools by name, over exec.
