@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -179,11 +180,7 @@ func (r *Registry) Subscribe(observe func()) (unsubscribe func()) {
 
 func (r *Registry) notify() {
 	r.mu.RLock()
-	ids := make([]int, 0, len(r.observers))
-	for id := range r.observers {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
+	ids := slices.Sorted(maps.Keys(r.observers))
 	observers := make([]func(), len(ids))
 	for i, id := range ids {
 		observers[i] = r.observers[id]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -79,7 +80,7 @@ type extensionTables struct {
 // file at path, appending a problem for each table it skips. It returns
 // the undecoded keys that are not inside those tables.
 func decodeExtensions(f *File, path string, src []byte, md toml.MetaData, t extensionTables) []toml.Key {
-	for _, name := range sortedKeys(t.MCPServers) {
+	for _, name := range slices.Sorted(maps.Keys(t.MCPServers)) {
 		var s MCPServer
 		s.Line = keyLine(src, toml.Key{"mcp_servers", name})
 		if err := md.PrimitiveDecode(t.MCPServers[name], &s); err != nil {
@@ -113,7 +114,7 @@ func decodeExtensions(f *File, path string, src []byte, md toml.MetaData, t exte
 // read is reported in problems and skipped.
 func decodeHooks(problems *[]string, path string, src []byte, md toml.MetaData, raw map[string][]toml.Primitive) Hooks {
 	var out Hooks
-	for _, event := range sortedKeys(raw) {
+	for _, event := range slices.Sorted(maps.Keys(raw)) {
 		for i, p := range raw[event] {
 			var g HookGroup
 			g.Line = tableLine(src, "hooks."+event, i)
@@ -185,13 +186,4 @@ func tableLine(src []byte, name string, n int) int {
 		}
 	}
 	return 0
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

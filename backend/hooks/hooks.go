@@ -9,6 +9,7 @@ package hooks
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -91,12 +92,7 @@ func claudeTool(name string) string {
 func FromConfig(tables config.Hooks, path string, project bool) ([]Hook, []string) {
 	var out []Hook
 	var problems []string
-	events := make([]string, 0, len(tables))
-	for e := range tables {
-		events = append(events, e)
-	}
-	slices.Sort(events)
-	for _, name := range events {
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
 		event, ok := parseEvent(name)
 		for _, g := range tables[name] {
 			where := fmt.Sprintf("%s line %d", path, g.Line)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -60,12 +61,7 @@ func LoadProject(dir string, getenv func(string) string) Project {
 		p.Problems = append(p.Problems, fmt.Sprintf("%s: %s; fix the file, its MCP servers are skipped", where(p.Path, src, err), jsonProblem(err)))
 		return p
 	}
-	names := make([]string, 0, len(file.MCPServers))
-	for n := range file.MCPServers {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(file.MCPServers)) {
 		raw := file.MCPServers[name]
 		line := lineOf(src, bytes.Index(src, []byte(`"`+name+`"`)))
 		origin := fmt.Sprintf("%s line %d", p.Path, line)

@@ -9,6 +9,7 @@ package mcp
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -109,12 +110,7 @@ func (s Server) trusts(tool string) bool {
 func FromConfig(tables map[string]config.MCPServer, path string, getenv func(string) string) ([]Server, []string) {
 	var out []Server
 	var problems []string
-	names := make([]string, 0, len(tables))
-	for n := range tables {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
 		t := tables[name]
 		if t.Enabled != nil && !*t.Enabled {
 			continue

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -116,13 +117,8 @@ func argumentsText(args json.RawMessage) string {
 	if json.Unmarshal(args, &m) != nil || len(m) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	var lines []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		var v bytes.Buffer
 		if json.Compact(&v, m[k]) != nil {
 			v.Write(m[k])
@@ -137,7 +133,7 @@ func argumentsText(args json.RawMessage) string {
 		}
 		lines = append(lines, clean(k)+": "+clean(val))
 		if len(lines) == 40 {
-			lines = append(lines, fmt.Sprintf("… %d more arguments", len(keys)-40))
+			lines = append(lines, fmt.Sprintf("… %d more arguments", len(m)-40))
 			break
 		}
 	}

@@ -3,9 +3,9 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -180,19 +180,11 @@ func (r Request) PromptTokens() int {
 func (r Request) shape() (fields []string, messages [][]string) {
 	var top map[string]json.RawMessage
 	_ = json.Unmarshal(r.Body, &top)
-	for k := range top {
-		fields = append(fields, k)
-	}
-	sort.Strings(fields)
+	fields = slices.Sorted(maps.Keys(top))
 	var msgs []map[string]json.RawMessage
 	_ = json.Unmarshal(top["messages"], &msgs)
 	for _, m := range msgs {
-		var keys []string
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		messages = append(messages, keys)
+		messages = append(messages, slices.Sorted(maps.Keys(m)))
 	}
 	return fields, messages
 }

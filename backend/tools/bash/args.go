@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -101,12 +102,7 @@ func parseTaskID(raw json.RawMessage) (string, error) {
 
 // onlyKnown refuses an argument not in names, naming those accepted.
 func onlyKnown(m map[string]json.RawMessage, names []string) error {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(names, k) {
 			return tools.UnknownArg(k, names...)
 		}

@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -197,10 +198,5 @@ var fileTypes = map[string][]string{
 }
 
 func typeNames() []string {
-	names := make([]string, 0, len(fileTypes))
-	for n := range fileTypes {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(fileTypes))
 }
