@@ -83,6 +83,15 @@ func (ts *Tools) lookup(id string) (*task, error) {
 	return t, nil
 }
 
+// named is the task a bash_output or bash_kill call's arguments name.
+func (ts *Tools) named(args json.RawMessage) (*task, error) {
+	id, err := parseTaskID(args)
+	if err != nil {
+		return nil, err
+	}
+	return ts.lookup(id)
+}
+
 func taskCard(verb, label string, args json.RawMessage) card.Card {
 	var a struct {
 		TaskID  string `json:"task_id"`
@@ -127,11 +136,7 @@ func (outputTool) Present(args json.RawMessage) card.Card {
 }
 
 func (o outputTool) Run(_ context.Context, call tools.Call) tools.Result {
-	id, err := parseTaskID(call.Args)
-	if err != nil {
-		return tools.Errorf("%v", err)
-	}
-	t, err := o.ts.lookup(id)
+	t, err := o.ts.named(call.Args)
 	if err != nil {
 		return tools.Errorf("%v", err)
 	}
@@ -206,11 +211,7 @@ func (killTool) Spec() tools.Spec {
 func (killTool) Present(args json.RawMessage) card.Card { return taskCard("Kill", "Kill", args) }
 
 func (k killTool) Run(ctx context.Context, call tools.Call) tools.Result {
-	id, err := parseTaskID(call.Args)
-	if err != nil {
-		return tools.Errorf("%v", err)
-	}
-	t, err := k.ts.lookup(id)
+	t, err := k.ts.named(call.Args)
 	if err != nil {
 		return tools.Errorf("%v", err)
 	}
@@ -219,7 +220,7 @@ func (k killTool) Run(ctx context.Context, call tools.Call) tools.Result {
 	select {
 	case <-t.proc.Done():
 		k.ts.mu.Unlock()
-		return tools.Result{Text: fmt.Sprintf("task %s had already finished", id), Card: &c}
+		return tools.Result{Text: fmt.Sprintf("task %s had already finished", t.id), Card: &c}
 	default:
 		t.killRequested = true
 	}
@@ -228,7 +229,7 @@ func (k killTool) Run(ctx context.Context, call tools.Call) tools.Result {
 	select {
 	case <-t.proc.Done():
 	case <-ctx.Done():
-		return tools.Errorf("tool call aborted while task %s was being killed; it is still being stopped", id)
+		return tools.Errorf("tool call aborted while task %s was being killed; it is still being stopped", t.id)
 	}
-	return tools.Result{Text: "killed background task " + id, Card: &c}
+	return tools.Result{Text: "killed background task " + t.id, Card: &c}
 }
