@@ -104,6 +104,20 @@ func (r *unwire) count() int {
 	return int(n)
 }
 
+// readList reads what wire wrote as a count and that many elements, each
+// read by elem; nil for none.
+func readList[T any](r *unwire, elem func() T) []T {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = elem()
+	}
+	return out
+}
+
 func (r *unwire) str() string {
 	n := r.count()
 	if r.err != nil {
@@ -204,12 +218,9 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	p.totals.Sum, p.totals.Last = r.usage(), r.usage()
 	p.totals.Turns, p.totals.Steps, p.totals.ToolCalls = int(r.uint()), int(r.uint()), int(r.uint())
 	p.totals.Messages = int(r.uint())
-	if n := r.count(); n > 0 {
-		p.byModel = make([]ModelUsage, n)
-		for i := range p.byModel {
-			p.byModel[i] = ModelUsage{Model: r.str(), From: time.UnixMilli(r.int()), Child: r.bool(), Usage: r.usage()}
-		}
-	}
+	p.byModel = readList(r, func() ModelUsage {
+		return ModelUsage{Model: r.str(), From: time.UnixMilli(r.int()), Child: r.bool(), Usage: r.usage()}
+	})
 	p.step = stepModel{turn: int(r.int()), step: int(r.int()), model: r.str()}
 	p.afterLast = int(r.uint())
 	p.sawAssistant, p.replaced = r.bool(), r.bool()
@@ -244,12 +255,7 @@ func encodeHistory[T any](w *wire, h history[T], enc func(*wire, []T)) {
 
 func decodeHistory[T any](r *unwire, dec func(*unwire) []T) history[T] {
 	var h history[T]
-	if n := r.count(); n > 0 {
-		h.frozen = make([][]T, n)
-		for i := range h.frozen {
-			h.frozen[i] = dec(r)
-		}
-	}
+	h.frozen = readList(r, func() []T { return dec(r) })
 	h.cur = dec(r)
 	return h
 }
@@ -266,18 +272,12 @@ func encodeSurface(w *wire, entries []surfaceEntry) {
 }
 
 func decodeSurface(r *unwire) []surfaceEntry {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]surfaceEntry, n)
 	prev := int64(0)
-	for i := range out {
+	return readList(r, func() surfaceEntry {
 		seq := prev + r.int()
-		out[i] = surfaceEntry{seq: seq, src: seq + r.int(), bytes: int(r.uint())}
 		prev = seq
-	}
-	return out
+		return surfaceEntry{seq: seq, src: seq + r.int(), bytes: int(r.uint())}
+	})
 }
 
 func encodeRuns(w *wire, runs []Span) {
@@ -291,18 +291,13 @@ func encodeRuns(w *wire, runs []Span) {
 }
 
 func decodeRuns(r *unwire) []Span {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]Span, n)
 	prev := int64(0)
-	for i := range out {
+	return readList(r, func() Span {
 		start := prev + r.int()
-		out[i] = Span{Start: start, End: start + int64(r.uint())}
-		prev = out[i].End
-	}
-	return out
+		s := Span{Start: start, End: start + int64(r.uint())}
+		prev = s.End
+		return s
+	})
 }
 
 func encodeTurns(w *wire, turns []turnRef) {
@@ -315,13 +310,7 @@ func encodeTurns(w *wire, turns []turnRef) {
 }
 
 func decodeTurns(r *unwire) []turnRef {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]turnRef, n)
-	for i := range out {
-		out[i] = turnRef{turn: int(r.int()), seq: r.int(), time: time.UnixMilli(r.int())}
-	}
-	return out
+	return readList(r, func() turnRef {
+		return turnRef{turn: int(r.int()), seq: r.int(), time: time.UnixMilli(r.int())}
+	})
 }

@@ -29,20 +29,15 @@ func encodeNotes(w *wire, notes []turnNotes) {
 }
 
 func decodeNotes(r *unwire) []turnNotes {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]turnNotes, n)
-	for i := range out {
-		out[i] = turnNotes{turn: int32(r.int()), prompt: int32(r.uint())}
+	return readList(r, func() turnNotes {
+		t := turnNotes{turn: int32(r.int()), prompt: int32(r.uint())}
 		if r.bool() {
 			c := decodeCheckpoint(r)
-			out[i].checkpoint = &c
+			t.checkpoint = &c
 		}
-		out[i].changed = decodeStrings(r)
-	}
-	return out
+		t.changed = decodeStrings(r)
+		return t
+	})
 }
 
 func encodeCheckpoint(w *wire, c Checkpoint) {
@@ -65,12 +60,7 @@ func encodeCheckpoint(w *wire, c Checkpoint) {
 func decodeCheckpoint(r *unwire) Checkpoint {
 	c := Checkpoint{Turn: int(r.int()), Step: int(r.int()), Phase: CheckpointPhase(r.str()), ID: r.str(), Store: r.str()}
 	c.Changed = decodeStrings(r)
-	if n := r.count(); n > 0 {
-		c.Skipped = make([]SkippedFile, n)
-		for i := range c.Skipped {
-			c.Skipped[i] = SkippedFile{Path: r.str(), Size: r.int(), Reason: r.str()}
-		}
-	}
+	c.Skipped = readList(r, func() SkippedFile { return SkippedFile{Path: r.str(), Size: r.int(), Reason: r.str()} })
 	c.Error = r.str()
 	c.Notice = r.str()
 	return c
@@ -83,17 +73,7 @@ func encodeStrings(w *wire, ss []string) {
 	}
 }
 
-func decodeStrings(r *unwire) []string {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = r.str()
-	}
-	return out
-}
+func decodeStrings(r *unwire) []string { return readList(r, r.str) }
 
 // encodeSaved writes saved conversations as a part with a todo table of
 // its own, which a reader keeps unread until a rewind asks (savedBlob).
@@ -252,22 +232,11 @@ func encodeRewinds(w *wire, rewinds []RewindPoint) {
 }
 
 func decodeRewinds(r *unwire) []RewindPoint {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]RewindPoint, n)
-	for i := range out {
+	return readList(r, func() RewindPoint {
 		p := RewindPoint{Seq: r.int()}
 		p.Rewind = Rewind{Turn: int(r.int()), Conversation: r.bool(), Back: r.int(), Undo: r.int(),
 			Files: r.str(), Before: r.str(), Journal: r.str()}
-		if k := r.count(); k > 0 {
-			p.Turns = make([]int, k)
-			for j := range p.Turns {
-				p.Turns[j] = int(r.int())
-			}
-		}
-		out[i] = p
-	}
-	return out
+		p.Turns = readList(r, func() int { return int(r.int()) })
+		return p
+	})
 }
