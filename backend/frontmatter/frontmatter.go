@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -117,12 +118,15 @@ func split(src []byte) (Document, []byte, int, error) {
 	return Document{}, nil, 0, &Error{Line: 1, Msg: "front matter opened with --- is never closed; end it with a line ---"}
 }
 
+// The patterns are compiled on first use, not at start-up.
 var (
-	yamlLine = regexp.MustCompile(`line (\d+)`)
+	yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 	// plainKey is a top-level "key: value" line whose value is unquoted.
-	plainKey = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^"'\[{>|&*!#\s].*)$`)
+	plainKey = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^"'\[{>|&*!#\s].*)$`)
+	})
 	// bracketKey is a top-level value that starts like a flow sequence.
-	bracketKey = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(\[.*)$`)
+	bracketKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(\[.*)$`) })
 )
 
 // yamlError rewrites a YAML decoder error with file lines: the decoder
@@ -134,7 +138,7 @@ func yamlError(err error, first int) error {
 		msg = te.Errors[0]
 	}
 	line := 0
-	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
+	if m := yamlLine().FindStringSubmatchIndex(msg); m != nil {
 		n, _ := strconv.Atoi(msg[m[2]:m[3]])
 		line = n + first - 1
 		msg = strings.TrimLeft(msg[:m[0]]+msg[m[1]:], ": ")
@@ -150,9 +154,9 @@ func quoteColonValues(yml []byte) ([]byte, bool) {
 	lines := strings.Split(string(yml), "\n")
 	changed := false
 	for i, l := range lines {
-		m := plainKey.FindStringSubmatch(l)
+		m := plainKey().FindStringSubmatch(l)
 		if m == nil {
-			m = bracketKey.FindStringSubmatch(l)
+			m = bracketKey().FindStringSubmatch(l)
 		}
 		if m == nil {
 			continue

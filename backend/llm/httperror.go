@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -129,9 +130,12 @@ func errorDetail(body []byte, status string) wireError {
 	return wireError{Message: status}
 }
 
+// The patterns are compiled on first use, not at start-up.
 var (
-	windowRe = regexp.MustCompile(`maximum context length is (\d+) tokens`)
-	promptRe = regexp.MustCompile(`(\d+) in the messages|request has (\d+) input tokens`)
+	windowRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`maximum context length is (\d+) tokens`) })
+	promptRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\d+) in the messages|request has (\d+) input tokens`)
+	})
 )
 
 // outputBound reads a context-length refusal that counts the requested
@@ -141,7 +145,7 @@ var (
 // (112946 in the messages, 10000 in the completion)" (vllm#20409); the
 // prompt may also be given as "your request has N input tokens".
 func outputBound(msg string) int {
-	w, p := windowRe.FindStringSubmatch(msg), promptRe.FindStringSubmatch(msg)
+	w, p := windowRe().FindStringSubmatch(msg), promptRe().FindStringSubmatch(msg)
 	if w == nil || p == nil {
 		return 0
 	}

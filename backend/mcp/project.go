@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ProjectFile is the name of a project's MCP servers file, as Claude Code
@@ -114,7 +115,9 @@ func expandMap(m map[string]string, expand func(string) string) map[string]strin
 	return out
 }
 
-var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+var varRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+})
 
 // expandVars replaces ${VAR} and ${VAR:-default}, as Claude Code does in
 // .mcp.json; an unset variable without a default becomes empty.
@@ -122,8 +125,8 @@ func expandVars(s string, getenv func(string) string) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
-	return varRef.ReplaceAllStringFunc(s, func(ref string) string {
-		m := varRef.FindStringSubmatch(ref)
+	return varRef().ReplaceAllStringFunc(s, func(ref string) string {
+		m := varRef().FindStringSubmatch(ref)
 		if v := getenv(m[1]); v != "" {
 			return v
 		}

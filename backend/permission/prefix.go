@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -91,9 +92,10 @@ func requiresSubcommand(program string) bool {
 	return false
 }
 
+// The patterns are compiled on first use, not at start-up.
 var (
-	programWord    = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
-	subcommandWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:-]*$`)
+	programWord    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`) })
+	subcommandWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:-]*$`) })
 )
 
 func parse(command string) (*syntax.File, bool) {
@@ -122,11 +124,11 @@ func PrefixesFor(command string) ([]string, bool) {
 		return nil, false
 	}
 	collect := matcher{surface: true, allows: func(words []string, allLiteral bool) bool {
-		if !programWord.MatchString(words[0]) || destroys(words[0]) || dangerous(words, allLiteral) {
+		if !programWord().MatchString(words[0]) || destroys(words[0]) || dangerous(words, allLiteral) {
 			return false
 		}
 		prefix := words[0]
-		hasSub := len(words) > 1 && takesSubcommand(words[0]) && subcommandWord.MatchString(words[1])
+		hasSub := len(words) > 1 && takesSubcommand(words[0]) && subcommandWord().MatchString(words[1])
 		switch {
 		case hasSub:
 			prefix += " " + words[1]

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redacted stands in for a secret removed from a message.
@@ -23,10 +24,12 @@ const minSecret = 8
 // bearerRe finds an Authorization header's credentials wherever a server
 // echoes them, whatever key they carry; a token is only what holds a digit,
 // so prose ("Bearer authentication failed") stays whole.
-var bearerRe = regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9._~+/=-]{8,})`)
+var bearerRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9._~+/=-]{8,})`)
+})
 
 // userinfoRe finds the password of a URL's user information.
-var userinfoRe = regexp.MustCompile(`://[^/@\s:]*:([^/@\s]+)@`)
+var userinfoRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`://[^/@\s:]*:([^/@\s]+)@`) })
 
 // secretWords name the query parameters and environment variables whose
 // values are credentials (some gateways take the key in the URL; MCP
@@ -62,7 +65,7 @@ func Endpoint(apiKey, rawURL string) Redactor {
 func (r *Redactor) AddURL(rawURL string) {
 	// Read the password by hand: a URL that does not parse is quoted in
 	// the message that says so.
-	if m := userinfoRe.FindStringSubmatch(rawURL); m != nil {
+	if m := userinfoRe().FindStringSubmatch(rawURL); m != nil {
 		r.add(m[1])
 		if pw, err := url.PathUnescape(m[1]); err == nil {
 			r.add(pw)
@@ -112,8 +115,8 @@ func (r Redactor) Text(s string) string {
 	for _, secret := range r.secrets {
 		s = strings.ReplaceAll(s, secret, Redacted)
 	}
-	return bearerRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := bearerRe.FindStringSubmatch(m)
+	return bearerRe().ReplaceAllStringFunc(s, func(m string) string {
+		sub := bearerRe().FindStringSubmatch(m)
 		if !strings.ContainsAny(sub[2], "0123456789") {
 			return m
 		}

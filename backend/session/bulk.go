@@ -60,7 +60,7 @@ func (s section) read() ([]byte, error) {
 			return nil, err
 		}
 	}
-	if crc32.Checksum(b, castagnoli) != s.crc {
+	if crc32.Checksum(b, castagnoli()) != s.crc {
 		return nil, errStalePart
 	}
 	return b, nil

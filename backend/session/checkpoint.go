@@ -31,7 +31,7 @@ func (w *wire) u32(v uint32)  { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
 // length and checksum in the head: a reader reads b only when it needs it.
 func (w *wire) part(b []byte) {
 	w.uint(uint64(len(b)))
-	w.u32(crc32.Checksum(b, castagnoli))
+	w.u32(crc32.Checksum(b, castagnoli()))
 	w.parts = append(w.parts, b...)
 }
 

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"sync"
 )
 
 // The index beside a log ("<log>.index") lets Open skip what an earlier
@@ -45,7 +46,9 @@ const (
 	reindexBytes = 4 << 20
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the checksum's table, built on first use: a new session's
+// start needs none.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // errStaleIndex says an index does not describe the log beside it.
 var errStaleIndex = errors.New("index does not match its log")
@@ -95,9 +98,9 @@ func sampleLog(f io.ReaderAt, headerLen, covered int64) (uint32, []sample, error
 		if err != nil {
 			return 0, nil, err
 		}
-		out[i].crc = crc32.Checksum(b, castagnoli)
+		out[i].crc = crc32.Checksum(b, castagnoli())
 	}
-	return crc32.Checksum(head, castagnoli), out, nil
+	return crc32.Checksum(head, castagnoli()), out, nil
 }
 
 func readAt(f io.ReaderAt, off, n int64) ([]byte, error) {
@@ -138,7 +141,7 @@ func (ix *index) encode() []byte {
 	encodeProjection(&w, ix.proj)
 	out := binary.LittleEndian.AppendUint32([]byte(indexMagic), uint32(len(w.b)))
 	out = append(out, w.b...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli()))
 	return append(out, w.parts...)
 }
 
@@ -166,7 +169,7 @@ func decodeIndex(b []byte, h Header, src *partSource) (ix *index, parts int64, e
 		src = &partSource{mem: b[end:]}
 	}
 	body, sum := b[len(indexMagic)+4:end-4], b[end-4:end]
-	if crc32.Checksum(b[:end-4], castagnoli) != binary.LittleEndian.Uint32(sum) {
+	if crc32.Checksum(b[:end-4], castagnoli()) != binary.LittleEndian.Uint32(sum) {
 		return nil, 0, errors.New("index checksum mismatch")
 	}
 	r := &unwire{b: body, src: src}

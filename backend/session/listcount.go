@@ -45,7 +45,7 @@ func messageCount(path string, f io.ReaderAt, size int64, h Header, headerLine, 
 func countAfterIndex(ix *index, f io.ReaderAt, size int64, headerLine, scratch []byte) (int, bool) {
 	switch {
 	case ix.headerLen != int64(len(headerLine)), ix.covered > size, len(ix.samples) == 0,
-		crc32.Checksum(headerLine, castagnoli) != ix.headerCRC:
+		crc32.Checksum(headerLine, castagnoli()) != ix.headerCRC:
 		return 0, false
 	}
 	last := ix.samples[len(ix.samples)-1]
@@ -57,7 +57,7 @@ func countAfterIndex(ix *index, f io.ReaderAt, size int64, headerLine, scratch [
 		return 0, false
 	}
 	covered := b[:last.n]
-	if crc32.Checksum(covered, castagnoli) != last.crc || len(covered) == 0 || covered[len(covered)-1] != '\n' {
+	if crc32.Checksum(covered, castagnoli()) != last.crc || len(covered) == 0 || covered[len(covered)-1] != '\n' {
 		return 0, false
 	}
 	return ix.proj.totals.Messages + countMessages(b[last.n:]), true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -145,7 +146,7 @@ func clipQuoted(s string) string {
 
 // linePrefix is what read puts before every line: the number, right-
 // aligned, and an arrow (see window.format).
-var linePrefix = regexp.MustCompile(`^ *[0-9]+→`)
+var linePrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ *[0-9]+→`) })
 
 // hasLinePrefixes reports whether every non-empty line of s starts like a
 // line of read's output, the usual reason a copied old_string is not found.
@@ -155,7 +156,7 @@ func hasLinePrefixes(s string) bool {
 		if l == "" {
 			continue
 		}
-		if !linePrefix.MatchString(l) {
+		if !linePrefix().MatchString(l) {
 			return false
 		}
 		seen = true
