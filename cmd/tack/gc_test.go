@@ -1,0 +1,40 @@
+package main
+
+import (
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// gcSettings reads GOGC and GOMEMLIMIT as they are in force.
+func gcSettings() (percent int, limit int64) {
+	percent = debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	return percent, debug.SetMemoryLimit(-1)
+}
+
+func TestHoldGCTurnsTheCollectorOffAndRestoresWhatWasSet(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, c := range []struct {
+		name          string
+		percent       int
+		limit, during int64
+	}{
+		{"defaults", 100, 1<<63 - 1, startupHeapLimit},
+		{"GOGC=300 and a GOMEMLIMIT below the start's", 300, 16 << 20, 16 << 20},
+		{"GOGC=off", -1, 1 << 30, startupHeapLimit},
+	} {
+		debug.SetGCPercent(c.percent)
+		debug.SetMemoryLimit(c.limit)
+		release := holdGC(time.Hour)
+		if p, l := gcSettings(); p != -1 || l != c.during {
+			t.Errorf("%s: want the collector off with a limit of %d during the hold, got GOGC %d, limit %d", c.name, c.during, p, l)
+		}
+		release()
+		release()
+		if p, l := gcSettings(); p != c.percent || l != c.limit {
+			t.Errorf("%s: want GOGC %d and limit %d back after the hold, got %d and %d", c.name, c.percent, c.limit, p, l)
+		}
+	}
+}
