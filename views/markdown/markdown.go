@@ -1,8 +1,8 @@
 // Package markdown renders Markdown to terminal lines in the 16-colour
 // palette, without padding or margins, so the lines compose into the
-// transcript as they are. It parses with goldmark (GitHub's tables,
-// strikethrough, task lists and autolinks) and highlights code with chroma
-// lexers built on first use.
+// transcript as they are. It parses with goldmark and package gfm
+// (GitHub's tables, strikethrough, task lists and autolinks) and
+// highlights code with chroma lexers built on first use.
 package markdown
 
 import (
@@ -11,11 +11,9 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/tack-agent/tack/views/markdown/gfm"
 	"github.com/tack-agent/tack/views/textfmt"
 	"github.com/tack-agent/tack/views/theme"
 )
@@ -42,12 +40,10 @@ func New(opts Options) *Renderer {
 	return &Renderer{opts: opts, styles: newStyles(opts.Colour, opts.Dim, opts.Background)}
 }
 
-// gfm parses Markdown as GitHub does. goldmark's parser keeps the state
+// gfmParser parses Markdown as GitHub does. goldmark's parser keeps the state
 // of a parse in that parse, so one serves every Renderer; it is built on
 // the first Render, not on the path to the first frame.
-var gfm = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
-})
+var gfmParser = sync.OnceValue(gfm.NewParser)
 
 // Render returns src as styled lines no wider than width. The source is
 // sanitised first, so control sequences in it show as `\xNN` text. Blank
@@ -64,7 +60,7 @@ func (r *Renderer) Render(src string, width int) []string {
 		bg := r.opts.Background
 		rd.code = func(code, language string) string { return highlight(code, language, bg) }
 	}
-	rd.document(gfm().Parse(text.NewReader(source)))
+	rd.document(gfmParser().Parse(text.NewReader(source)))
 	lines := fitWidth(trimLines(fitTables(strings.Split(rd.out.String(), "\n"))), width)
 	if !r.opts.Colour {
 		for i, l := range lines {
