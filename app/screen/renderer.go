@@ -124,6 +124,14 @@ func (r *Renderer) Show(v tea.View, urgent bool) {
 	if r.off {
 		return
 	}
+	if r.showing(&v) {
+		// Nothing to draw (bubbletea asks for a view after every message,
+		// and most at the start change nothing): spend no paced frame on
+		// it, so that the next change is drawn at once.
+		r.cancel()
+		r.pending = false
+		return
+	}
 	if urgent {
 		r.draw()
 		return
@@ -257,7 +265,7 @@ func (r *Renderer) draw() {
 	r.cancel()
 	v, was := r.view, r.drawn
 	r.pending = false
-	if was != nil && !r.erase && viewEquals(was, &v) && r.cells.Width() == r.width && r.cells.Height() == r.height {
+	if r.showing(&v) {
 		return
 	}
 	full := r.erase || was == nil
@@ -284,6 +292,12 @@ func (r *Renderer) draw() {
 	r.compose(was, &v)
 	r.drawn = &v
 	r.write()
+}
+
+// showing reports whether the screen shows v as it is: drawing it would
+// write nothing.
+func (r *Renderer) showing(v *tea.View) bool {
+	return r.drawn != nil && !r.erase && viewEquals(r.drawn, v) && r.cells.Width() == r.width && r.cells.Height() == r.height
 }
 
 // scrollOptim says whether rows that scrolled are moved by scrolling the

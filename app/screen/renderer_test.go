@@ -217,6 +217,31 @@ func TestAnUnchangedViewWritesNothing(t *testing.T) {
 	}
 }
 
+// At the start bubbletea asks for a view after each of its own messages
+// (colour profile, size, environment), none of which changes the screen:
+// the session's first real change after the first frame must not wait for
+// a frame interval behind them.
+func TestViewsThatChangeNothingSpendNoPacedFrame(t *testing.T) {
+	r, term, clock := newTestRenderer(t)
+	r.Show(view("tack"), false)
+	for range 3 {
+		clock.advance(100 * time.Microsecond)
+		r.Show(view("tack"), false)
+	}
+	r.Show(view("tack · model"), false)
+	if got := term.row(0); got != "tack · model" {
+		t.Fatalf("want the first change after unchanged views drawn at once, got %q on screen", got)
+	}
+	r.Show(view("tack · model ·"), false)
+	r.Show(view("tack · model"), false)
+	if n := clock.pending(); n != 0 {
+		t.Fatalf("want no paced frame left once the view is back to what the screen shows, got %d timers", n)
+	}
+	if term.count() != 2 {
+		t.Fatalf("want two writes, got %d", term.count())
+	}
+}
+
 func TestReleaseLeavesTheScreenAndRestoreRedrawsTheNewestView(t *testing.T) {
 	r, term, clock := newTestRenderer(t)
 	v := view("draft")
