@@ -46,6 +46,27 @@ type Editor struct {
 	// shared with the textarea's prompt function, which outlives copies.
 	mark    *string
 	running bool
+	// drawn is the last view drawn, shared by copies like mark; version
+	// says which state this copy shows, so that a copy whose state was
+	// drawn last draws it again without the textarea.
+	drawn   *drawn
+	version uint64
+}
+
+// drawn is the editor's last view: the textarea draws an unchanged editor
+// (the idle screen's placeholder, a draft while an answer streams) at the
+// cost of a changed one, about 0.1 ms a frame.
+type drawn struct {
+	version, versions uint64
+	view              string
+	ok                bool
+}
+
+// changed gives the editor's state a version no view was drawn for. Every
+// method that changes the textarea calls it.
+func (e *Editor) changed() {
+	e.drawn.versions++
+	e.version = e.drawn.versions
 }
 
 // New returns a focused editor in the palette, width columns wide.
@@ -70,7 +91,7 @@ func New(th theme.Theme, width int) Editor {
 	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
 	ta.SetVirtualCursor(false)
 	ta.Focus()
-	e := Editor{ta: ta, mark: mark}
+	e := Editor{ta: ta, mark: mark, drawn: &drawn{}}
 	e.SetTheme(th)
 	e.SetWidth(width)
 	return e
@@ -88,23 +109,33 @@ func (e *Editor) SetTheme(th theme.Theme) {
 		Selection:   th.Selection,
 	}
 	e.ta.SetStyles(textarea.Styles{Focused: state, Blurred: state})
+	e.changed()
 }
 
 // SetMark shows glyph, one column wide, in place of the prompt's ">"; ""
 // restores it.
-func (e *Editor) SetMark(glyph string) { *e.mark = glyph }
+func (e *Editor) SetMark(glyph string) {
+	if *e.mark != glyph {
+		*e.mark = glyph
+		e.changed()
+	}
+}
 
 // SetWidth changes the editor's width in columns.
 func (e *Editor) SetWidth(w int) {
 	e.ta.SetWidth(w)
 	e.placeholder()
+	e.changed()
 }
 
 // SetRunning shows the steering placeholder while a turn runs, and what
 // to do between turns.
 func (e *Editor) SetRunning(running bool) {
-	e.running = running
-	e.placeholder()
+	if e.running != running {
+		e.running = running
+		e.placeholder()
+		e.changed()
+	}
 }
 
 // placeholder picks the empty editor's text for the state and the width:
@@ -167,6 +198,7 @@ func (e *Editor) Replace(start, end int, text string) {
 	e.pastes = kept
 	e.browse = len(e.history)
 	e.draft = ""
+	e.changed()
 }
 
 // Empty reports whether the editor holds no text.
@@ -178,13 +210,20 @@ func (e *Editor) Reset() {
 	e.pastes = nil
 	e.browse = len(e.history)
 	e.draft = ""
+	e.changed()
 }
 
 // Height is the number of rows View takes.
 func (e Editor) Height() int { return e.ta.Height() }
 
 // View renders the editor rows.
-func (e Editor) View() string { return e.ta.View() }
+func (e Editor) View() string {
+	d := e.drawn
+	if !d.ok || d.version != e.version {
+		d.view, d.version, d.ok = e.ta.View(), e.version, true
+	}
+	return d.view
+}
 
 // Cursor is the real terminal cursor relative to the editor's top-left
 // corner; the app shifts it by where the editor sits on screen.
@@ -193,6 +232,7 @@ func (e Editor) Cursor() *tea.Cursor { return e.ta.Cursor() }
 // Update handles a key or paste. Enter on non-blank text resets the editor,
 // records the text in history and returns a command yielding SubmitMsg.
 func (e Editor) Update(msg tea.Msg) (Editor, tea.Cmd) {
+	e.changed()
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		var insert string

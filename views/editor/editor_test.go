@@ -258,3 +258,43 @@ func TestPlaceholderSaysWhatToDoInTheRoomItHas(t *testing.T) {
 		}
 	}
 }
+
+// TestViewIsTheTextareasAfterEveryChange draws the editor after each kind of
+// change and compares it with what the textarea draws itself: the view kept
+// for an unchanged editor must never outlive a change.
+func TestViewIsTheTextareasAfterEveryChange(t *testing.T) {
+	e := New(theme.New(true), 40)
+	e.SetHistory([]string{"an earlier prompt"})
+	steps := []struct {
+		name string
+		do   func(Editor) Editor
+	}{
+		{"nothing", func(e Editor) Editor { return e }},
+		{"a typed word", func(e Editor) Editor { return keys.TypeInto(e, "hello") }},
+		{"a newline", func(e Editor) Editor { e, _ = keys.PressOn(e, "shift+enter"); return e }},
+		{"a long line that wraps", func(e Editor) Editor { return keys.TypeInto(e, strings.Repeat("word ", 20)) }},
+		{"word movement", func(e Editor) Editor { e, _ = keys.PressOn(e, "alt+left", "alt+left"); return e }},
+		{"a paste", func(e Editor) Editor { e, _ = e.Update(tea.PasteMsg{Content: "pasted"}); return e }},
+		{"a running turn's mark", func(e Editor) Editor { e.SetMark("◐"); return e }},
+		{"the mark again", func(e Editor) Editor { e.SetMark("◐"); return e }},
+		{"a narrower width", func(e Editor) Editor { e.SetWidth(20); return e }},
+		{"set value", func(e Editor) Editor { e.SetValue("replaced"); return e }},
+		{"reset", func(e Editor) Editor { e.Reset(); return e }},
+		{"running", func(e Editor) Editor { e.SetRunning(true); return e }},
+		{"the mark cleared", func(e Editor) Editor { e.SetMark(""); return e }},
+		{"idle", func(e Editor) Editor { e.SetRunning(false); return e }},
+		{"history up", func(e Editor) Editor { e, _ = keys.PressOn(e, "up"); return e }},
+		{"history down", func(e Editor) Editor { e, _ = keys.PressOn(e, "down"); return e }},
+		{"submit", func(e Editor) Editor { e = keys.TypeInto(e, "go"); e, _ = keys.PressOn(e, "enter"); return e }},
+		{"another theme", func(e Editor) Editor { e.SetTheme(theme.New(false)); return e }},
+	}
+	for _, s := range steps {
+		e = s.do(e)
+		if got, want := e.View(), e.ta.View(); got != want {
+			t.Fatalf("after %s: want the textarea's view\n%q\ngot\n%q", s.name, want, got)
+		}
+		if again := e.View(); again != e.ta.View() {
+			t.Fatalf("after %s, drawn again: want the textarea's view, got %q", s.name, again)
+		}
+	}
+}
