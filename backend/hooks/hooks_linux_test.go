@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/snapshots/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit/procs"
 )
 
 // TestATimeoutEndsTheHookAndWhatItStarted: the hook and the child it
@@ -31,19 +31,5 @@ func TestATimeoutEndsTheHookAndWhatItStarted(t *testing.T) {
 	if err != nil {
 		t.Fatalf("want a pid, got %q", b)
 	}
-	testkit.Eventually(t, "the hook's child "+strconv.Itoa(pid)+" to be ended", func() bool { return gone(pid) })
-}
-
-// gone reports whether pid has exited: no such process, or a zombie left
-// for a parent that does not reap it.
-func gone(pid int) bool {
-	if syscall.Kill(pid, 0) == syscall.ESRCH {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return strings.HasPrefix(after, "Z")
+	testkit.Eventually(t, "the hook's child "+strconv.Itoa(pid)+" to be ended", func() bool { return procs.Gone(pid) })
 }

@@ -11,13 +11,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit/procs"
 )
 
 func TestBashResultTextMatchesGolden(t *testing.T) {
@@ -114,21 +114,7 @@ func TestBashKillsWhatTheShellLeftRunning(t *testing.T) {
 	if err != nil {
 		t.Fatalf("want only the child's pid, the call ended with the shell, got %q", res.Text)
 	}
-	testkit.Eventually(t, "the child "+res.Text+" to be gone", func() bool { return gone(pid) })
-}
-
-// gone reports whether pid no longer runs (a zombie waiting for its reaper
-// counts as gone).
-func gone(pid int) bool {
-	if syscall.Kill(pid, 0) == syscall.ESRCH {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return strings.HasPrefix(after, "Z")
+	testkit.Eventually(t, "the child "+res.Text+" to be gone", func() bool { return procs.Gone(pid) })
 }
 
 func TestBashRejectsInvalidArguments(t *testing.T) {
