@@ -113,22 +113,26 @@ func parseRewind(raw string, takesTurn bool) (rewindArgs, bool) {
 	return a, true
 }
 
-func rewinder(inv Invocation) (Rewinder, Result, bool) {
+// rewindCall is the agent and the arguments of a /rewind, /undo or /redo
+// line (takesTurn for /rewind's turn number), or the failure to show: an
+// agent that cannot rewind, or the command's usage for a line that does
+// not parse.
+func rewindCall(inv Invocation, takesTurn bool, usage string) (Rewinder, rewindArgs, Result, bool) {
 	r, ok := inv.Agent.(Rewinder)
 	if !ok {
-		return nil, Failf("/%s needs an agent that can rewind.", inv.Name), false
+		return nil, rewindArgs{}, Failf("/%s needs an agent that can rewind.", inv.Name), false
 	}
-	return r, Result{}, true
+	args, ok := parseRewind(inv.RawInput, takesTurn)
+	if !ok {
+		return nil, rewindArgs{}, Fail(usage), false
+	}
+	return r, args, Result{}, true
 }
 
 func rewindHandler(ctx context.Context, inv Invocation) Result {
-	r, fail, ok := rewinder(inv)
+	r, args, fail, ok := rewindCall(inv, true, rewindUsage)
 	if !ok {
 		return fail
-	}
-	args, ok := parseRewind(inv.RawInput, true)
-	if !ok {
-		return Fail(rewindUsage)
 	}
 	if args.turn == 0 {
 		return Result{Kind: Success, Text: turnListing(r.Turns(), r.Rewinds()), Action: ActionOpenRewindPicker{}}
@@ -137,13 +141,9 @@ func rewindHandler(ctx context.Context, inv Invocation) Result {
 }
 
 func undoHandler(ctx context.Context, inv Invocation) Result {
-	r, fail, ok := rewinder(inv)
+	r, args, fail, ok := rewindCall(inv, false, undoUsage)
 	if !ok {
 		return fail
-	}
-	args, ok := parseRewind(inv.RawInput, false)
-	if !ok {
-		return Fail(undoUsage)
 	}
 	turns := r.Turns()
 	if len(turns) == 0 {
@@ -154,13 +154,9 @@ func undoHandler(ctx context.Context, inv Invocation) Result {
 }
 
 func redoHandler(ctx context.Context, inv Invocation) Result {
-	r, fail, ok := rewinder(inv)
+	r, args, fail, ok := rewindCall(inv, false, redoUsage)
 	if !ok {
 		return fail
-	}
-	args, ok := parseRewind(inv.RawInput, false)
-	if !ok {
-		return Fail(redoUsage)
 	}
 	req := args.request()
 	req.Undo = true
