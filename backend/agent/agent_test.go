@@ -79,11 +79,7 @@ func (f *fixture) start(ts ...tools.Tool) *agent.Agent {
 // waitIdle waits until the agent has settled with nothing queued.
 func (f *fixture) waitIdle() {
 	f.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := f.agent.WhenIdle(ctx); err != nil {
-		f.t.Fatalf("agent did not settle: %v", err)
-	}
+	testkit.Settle(f.t, f.agent)
 }
 
 // types lists the event types of the log, skipping chunk-free noise.

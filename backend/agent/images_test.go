@@ -18,6 +18,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/fs"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // imageSession is an agent on model with the real read tool, an image
@@ -55,15 +56,6 @@ func newImageSession(t *testing.T, model string, script ...llmtest.Response) *im
 	return s
 }
 
-func (s *imageSession) settle(t *testing.T) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := s.agent.WhenIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func readShot() llmtest.Response {
 	return llmtest.Reply(llmtest.ToolCall("r1", "read", `{"file_path":"shot.png"}`, 1))
 }
@@ -71,7 +63,7 @@ func readShot() llmtest.Response {
 func TestReadOfAPNGSendsAnImagePartToAModelThatTakesImages(t *testing.T) {
 	s := newImageSession(t, "deepseek-flash", readShot(), llmtest.ReplyText("a blank picture"))
 	s.agent.Send("what is in shot.png?")
-	s.settle(t)
+	testkit.Settle(t, s.agent)
 	s.srv.AssertConsumed(t)
 	msgs := s.srv.Requests()[1].Messages
 	last := msgs[len(msgs)-1]
@@ -87,7 +79,7 @@ func TestReadOfAPNGSendsAnImagePartToAModelThatTakesImages(t *testing.T) {
 func TestReadOfAnImageIsRefusedForAModelWithoutImages(t *testing.T) {
 	s := newImageSession(t, "deepseek-v4-pro", readShot(), llmtest.ReplyText("ok"))
 	s.agent.Send("what is in shot.png?")
-	s.settle(t)
+	testkit.Settle(t, s.agent)
 	s.srv.AssertConsumed(t)
 	msgs := s.srv.Requests()[1].Messages
 	tool := msgs[len(msgs)-1]
@@ -104,9 +96,9 @@ func TestReadOfAnImageIsRefusedForAModelWithoutImages(t *testing.T) {
 func TestAMentionedImageIsStoredOnceForTwoUses(t *testing.T) {
 	s := newImageSession(t, "deepseek-flash", llmtest.ReplyText("one"), llmtest.ReplyText("two"))
 	s.agent.Send("look at @shot.png")
-	s.settle(t)
+	testkit.Settle(t, s.agent)
 	s.agent.Send("and again @shot.png")
-	s.settle(t)
+	testkit.Settle(t, s.agent)
 	s.srv.AssertConsumed(t)
 	var refs []session.ImageRef
 	for _, e := range s.log.Events() {
@@ -134,7 +126,7 @@ func TestAMentionedImageIsStoredOnceForTwoUses(t *testing.T) {
 func TestAnImageForAModelWithoutImagesEndsTheTurnBeforeARequest(t *testing.T) {
 	s := newImageSession(t, "deepseek-v4-pro")
 	s.agent.Send("look at @shot.png")
-	s.settle(t)
+	testkit.Settle(t, s.agent)
 	if n := len(s.srv.Requests()); n != 0 {
 		t.Fatalf("want no model request, got %d", n)
 	}
@@ -148,12 +140,12 @@ func TestAnImageForAModelWithoutImagesEndsTheTurnBeforeARequest(t *testing.T) {
 func TestImagesInHistoryBecomeNotesAfterSwitchingToAModelWithoutImages(t *testing.T) {
 	s := newImageSession(t, "deepseek-flash", llmtest.ReplyText("one"), llmtest.ReplyText("two"))
 	s.agent.Send("look at @shot.png")
-	s.settle(t)
+	testkit.Settle(t, s.agent)
 	if err := s.agent.SetModel("deepseek-v4-pro", llm.EffortHigh); err != nil {
 		t.Fatal(err)
 	}
 	s.agent.Send("now think hard")
-	s.settle(t)
+	testkit.Settle(t, s.agent)
 	s.srv.AssertConsumed(t)
 	for _, m := range s.srv.Requests()[1].Messages {
 		if len(m.Images) > 0 {

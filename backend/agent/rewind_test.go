@@ -84,11 +84,7 @@ func (unconfined) Grant(tools.Tool) tools.Sandbox { return tools.Sandbox{Off: tr
 func (j *journey) turn(prompt string) {
 	j.t.Helper()
 	j.agent.Send(prompt)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := j.agent.WhenIdle(ctx); err != nil {
-		j.t.Fatalf("turn %q did not end: %v", prompt, err)
-	}
+	testkit.Settle(j.t, j.agent)
 }
 
 func (j *journey) rewind(req agent.RewindRequest) agent.RewindResult {

@@ -20,6 +20,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/sandboxhelper"
 )
 
@@ -70,11 +71,7 @@ func openMCP(t *testing.T, home, cwd, mode string, llm *llmtest.Server) *Session
 func runTurn(t *testing.T, s *Session, prompt string) {
 	t.Helper()
 	s.Agent.Send(prompt)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if err := s.Agent.WhenIdle(ctx); err != nil {
-		t.Fatalf("turn did not end: %v", err)
-	}
+	testkit.Settle(t, s.Agent)
 }
 
 // runCommand runs a slash command that starts a turn, and waits for the

@@ -14,6 +14,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/procs"
 )
 
@@ -136,11 +137,7 @@ func TestCancelEndsTheWholeTreeOfTheRunningCommand(t *testing.T) {
 			s.Agent.Send("Sleep.")
 			fds := []int{procs.Find(t, time.Minute, "sleep", escaped), procs.Find(t, time.Minute, "sleep", stubborn)}
 			s.Agent.Cancel()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := s.Agent.WhenIdle(ctx); err != nil {
-				t.Fatalf("the turn did not end after cancel: %v", err)
-			}
+			testkit.Settle(t, s.Agent)
 			for i, fd := range fds {
 				if !procs.Exited(fd, 10*time.Second) {
 					t.Errorf("want sleep %s ended with the cancelled turn, it still runs", []string{escaped, stubborn}[i])

@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // taskSession opens a full-access DeepSeek session on srv in a workspace
@@ -38,15 +38,6 @@ func openTaskSession(t *testing.T, srv *llmtest.Server, home, cwd, resume string
 	}
 	t.Cleanup(s.Close)
 	return s
-}
-
-func settle(t *testing.T, s *Session) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := s.Agent.WhenIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func twoTasks() llmtest.Response {
@@ -79,7 +70,7 @@ func TestTwoParallelTasksAnswerTheParentFromChildSessions(t *testing.T) {
 		llmtest.Reply(llmtest.Text("B is in b.go.", 0), llmtest.Usage(500, 600, 50, 0)))
 	s, home := taskSession(t, srv)
 	s.Agent.Send("find A and B")
-	settle(t, s)
+	testkit.Settle(t, s.Agent)
 	srv.AssertConsumed(t)
 
 	reqs := srv.Requests()
@@ -151,7 +142,7 @@ func TestAChildSessionResumesOnItsOwn(t *testing.T) {
 	srv.Route(llmtest.FirstUserMessage("where is A?"), llmtest.ReplyText("A is in a.go."), llmtest.ReplyText("It is the only file with A."))
 	s, home := taskSession(t, srv)
 	s.Agent.Send("find A")
-	settle(t, s)
+	testkit.Settle(t, s.Agent)
 	var child string
 	for _, e := range s.Agent.Events() {
 		if d, ok := e.Data.(session.TaskStart); ok {
@@ -163,7 +154,7 @@ func TestAChildSessionResumesOnItsOwn(t *testing.T) {
 		t.Fatalf("want the child resumed with its parent link, got %+v", resumed.Log.Header())
 	}
 	resumed.Agent.Send("why there?")
-	settle(t, resumed)
+	testkit.Settle(t, resumed.Agent)
 	srv.AssertConsumed(t)
 	reqs := srv.Requests()
 	msgs := reqs[len(reqs)-1].Messages
@@ -186,7 +177,7 @@ func TestEscDuringTasksCancelsTheChildren(t *testing.T) {
 		}
 	}
 	s.Agent.Cancel()
-	settle(t, s)
+	testkit.Settle(t, s.Agent)
 	var children []string
 	for _, e := range s.Agent.Events() {
 		switch d := e.Data.(type) {
@@ -228,7 +219,7 @@ func TestAnAgentDefinitionRestrictsTheChildsTools(t *testing.T) {
 	}
 	s := openTaskSession(t, srv, home, cwd, "")
 	s.Agent.Send("what is in a.go?")
-	settle(t, s)
+	testkit.Settle(t, s.Agent)
 	srv.AssertConsumed(t)
 	var child llmtest.Request
 	for _, r := range srv.Requests() {

@@ -1,10 +1,11 @@
 // Package testkit holds what tests across tack share and that needs no
-// terminal: the bound on waits, Eventually, WriteTree, ReadTree and
-// HashTree. Its subpackages hold the rest of the kit: golden files
-// (golden), the colour rules (palette), key presses (keys), a
+// terminal: the bound on waits, Eventually, Settle (an agent's turn to
+// end), StartSelf (the test binary as a helper process), WriteTree,
+// ReadTree and HashTree. Its subpackages hold the rest of the kit: golden
+// files (golden), the colour rules (palette), key presses (keys), a
 // pseudo-terminal harness (ptyterm), the built binary (tackbin), the
-// TestMain of tests that run sandboxed commands (sandboxhelper) and the
-// CPU time and peak heap benchmarks report (procstat).
+// TestMain of tests that run sandboxed commands (sandboxhelper) and the CPU
+// time and peak heap benchmarks report (procstat).
 package testkit
 
 import (

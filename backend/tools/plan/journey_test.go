@@ -17,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/fs"
 	"github.com/tack-agent/tack/backend/tools/plan"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 const refusal = "Error: plan mode: edit is not allowed while planning. " +
@@ -62,11 +63,7 @@ func TestPlanJourneyRefusesThenApprovesThenEdits(t *testing.T) {
 	defer a.Close()
 
 	a.Send("Rename Foo to Bar in a.txt")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := a.WhenIdle(ctx); err != nil {
-		t.Fatalf("agent did not settle: %v", err)
-	}
+	testkit.Settle(t, a)
 
 	results := map[string]session.ToolResult{}
 	var planEvents []session.PlanMode
