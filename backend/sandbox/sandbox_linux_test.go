@@ -120,6 +120,21 @@ func (w *world) run(t *testing.T, c Confinement, script string, env ...string) r
 	return r
 }
 
+// start starts script with bash -c in the default sandbox and leaves it
+// running; out is what it writes, stdout and stderr together.
+func (w *world) start(t *testing.T, script string) (Process, io.Reader) {
+	t.Helper()
+	bash, _ := exec.LookPath("bash")
+	outR, outW, _ := os.Pipe()
+	p, err := w.sb.Start(Command{Path: bash, Args: []string{"bash", "-c", script}, Dir: w.ws,
+		Env: []string{"PATH=" + os.Getenv("PATH")}, Stdout: outW, Stderr: outW})
+	outW.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, outR
+}
+
 func TestCommandRunsAndReportsItsExit(t *testing.T) {
 	w := newWorld(t)
 	r := w.run(t, Confinement{}, "echo out; echo err >&2; pwd; exit 3")
@@ -277,14 +292,7 @@ EOF
 
 func TestSignalReachesTheCommandsGroup(t *testing.T) {
 	w := newWorld(t)
-	bash, _ := exec.LookPath("bash")
-	outR, outW, _ := os.Pipe()
-	p, err := w.sb.Start(Command{Path: bash, Args: []string{"bash", "-c", "sleep 30 & echo started; wait"}, Dir: w.ws,
-		Env: []string{"PATH=" + os.Getenv("PATH")}, Stdout: outW, Stderr: outW})
-	outW.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, outR := w.start(t, "sleep 30 & echo started; wait")
 	line := make([]byte, 8)
 	if _, err := io.ReadFull(outR, line); err != nil || string(line) != "started\n" {
 		t.Fatalf("want started, got %q %v", line, err)
@@ -383,14 +391,7 @@ func TestCommandsDieWhenTackIsKilled(t *testing.T) {
 
 func TestCommandsMaySignalEachOther(t *testing.T) {
 	w := newWorld(t)
-	bash, _ := exec.LookPath("bash")
-	outR, outW, _ := os.Pipe()
-	victim, err := w.sb.Start(Command{Path: bash, Args: []string{"bash", "-c", "echo $$; exec sleep 300"}, Dir: w.ws,
-		Env: []string{"PATH=" + os.Getenv("PATH")}, Stdout: outW, Stderr: outW})
-	outW.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	victim, outR := w.start(t, "echo $$; exec sleep 300")
 	defer victim.Release()
 	pid, err := bufio.NewReader(outR).ReadString('\n')
 	if err != nil {
