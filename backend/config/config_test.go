@@ -10,7 +10,6 @@ import (
 )
 
 func TestLoadReadsSettingsAndExtendsTheCatalog(t *testing.T) {
-	home := t.TempDir()
 	src := `model = "qwen3"
 provider = "openai"
 color = false
@@ -22,9 +21,7 @@ context_window = 131072
 max_output = 8192
 price_output = 1.5
 `
-	if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	home := writeConfig(t, src)
 	f, err := Load(home)
 	if err != nil {
 		t.Fatal(err)
@@ -45,10 +42,7 @@ func TestLoadRefusesBadFilesWithTheirPath(t *testing.T) {
 		"syntax":  "model = ",
 		"unknown": "modle = \"x\"",
 	} {
-		home := t.TempDir()
-		if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		home := writeConfig(t, src)
 		_, err := Load(home)
 		if err == nil || !strings.Contains(err.Error(), Path(home)) {
 			t.Errorf("%s: want an error naming %s, got %v", name, Path(home), err)
@@ -114,10 +108,7 @@ func TestUnknownSettingIsNamedWithItsLineAndNearestSetting(t *testing.T) {
 		"a table":      {"model = \"x\"\n[colours]\nred = 1\n", `line 2: unknown setting "colours"`},
 		"far from any": {"zzzzzzzz = 1\n", `line 1: unknown setting "zzzzzzzz"; fix or remove it`},
 	} {
-		home := t.TempDir()
-		if err := os.WriteFile(Path(home), []byte(tc.src), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		home := writeConfig(t, tc.src)
 		_, err := Load(home)
 		if err == nil || !strings.Contains(err.Error(), Path(home)+" "+tc.want) {
 			t.Errorf("%s: want an error containing %q, got %v", name, Path(home)+" "+tc.want, err)
@@ -138,7 +129,6 @@ func TestHomeThatIsAFileIsNamed(t *testing.T) {
 }
 
 func TestProvidersTableAddsAndChangesProviders(t *testing.T) {
-	home := t.TempDir()
 	src := `base_url = "http://proxy.example/v1"
 
 [[providers]]
@@ -163,9 +153,7 @@ reasoning = "deepseek"
 images = true
 max_output = 8192
 `
-	if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	home := writeConfig(t, src)
 	f, err := Load(home)
 	if err != nil {
 		t.Fatal(err)
@@ -213,10 +201,7 @@ func TestBadProviderEntriesAreRefusedWithWhatToDo(t *testing.T) {
 		"unknown key": {"[[providers]]\nname = \"a\"\nkey_ev = \"x\"\n", `unknown setting "providers.key_ev" (did you mean "key_env"?)`},
 		"model no id": {"[[models]]\nname = \"x\"\n", "a [[models]] entry has no id"},
 	} {
-		home := t.TempDir()
-		if err := os.WriteFile(Path(home), []byte(tc.src), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		home := writeConfig(t, tc.src)
 		if _, err := Load(home); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), Path(home)) {
 			t.Errorf("%s: want an error naming the file and %q, got %v", name, tc.want, err)
 		}
@@ -248,10 +233,7 @@ func TestCheckpointsTableIsReadAndChecked(t *testing.T) {
 func TestThemeAndNotifyTakeTheirChoices(t *testing.T) {
 	for src, want := range map[string]string{`theme = "light"`: "", `theme = "auto"`: "", `theme = "solarized"`: "want auto, dark or light",
 		`notify = "loud"`: "want bell, osc9 or off"} {
-		home := t.TempDir()
-		if err := os.WriteFile(Path(home), []byte(src), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		home := writeConfig(t, src)
 		f, err := Load(home)
 		switch {
 		case want == "" && err != nil:
