@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ func findGit(name string, getenv func(string) string) (string, bool) {
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 			return p, true
 		}
-		if p += ".exe"; fileExists(p) {
+		if p += ".exe"; runtime.GOOS == "windows" && fileExists(p) {
 			return p, true
 		}
 	}
