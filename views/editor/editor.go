@@ -46,6 +46,7 @@ type Editor struct {
 	// shared with the textarea's prompt function, which outlives copies.
 	mark    *string
 	running bool
+	width   int // as set; the textarea's Width is its text's
 	// drawn is the last view drawn, shared by copies like mark; version
 	// says which state this copy shows, so that a copy whose state was
 	// drawn last draws it again without the textarea.
@@ -59,6 +60,7 @@ type Editor struct {
 type drawn struct {
 	version, versions uint64
 	view              string
+	cursor            *tea.Cursor
 	ok                bool
 }
 
@@ -91,7 +93,7 @@ func New(th theme.Theme, width int) Editor {
 	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
 	ta.SetVirtualCursor(false)
 	ta.Focus()
-	e := Editor{ta: ta, mark: mark, drawn: &drawn{}}
+	e := Editor{ta: ta, mark: mark, drawn: &drawn{}, width: -1}
 	e.SetTheme(th)
 	e.SetWidth(width)
 	return e
@@ -123,6 +125,10 @@ func (e *Editor) SetMark(glyph string) {
 
 // SetWidth changes the editor's width in columns.
 func (e *Editor) SetWidth(w int) {
+	if w == e.width {
+		return
+	}
+	e.width = w
 	e.ta.SetWidth(w)
 	e.placeholder()
 	e.changed()
@@ -218,16 +224,29 @@ func (e Editor) Height() int { return e.ta.Height() }
 
 // View renders the editor rows.
 func (e Editor) View() string {
+	return e.draw().view
+}
+
+// draw is the view and cursor of e's state, drawn again only when that
+// state was not drawn last.
+func (e Editor) draw() *drawn {
 	d := e.drawn
 	if !d.ok || d.version != e.version {
-		d.view, d.version, d.ok = e.ta.View(), e.version, true
+		d.view, d.cursor, d.version, d.ok = e.ta.View(), e.ta.Cursor(), e.version, true
 	}
-	return d.view
+	return d
 }
 
 // Cursor is the real terminal cursor relative to the editor's top-left
 // corner; the app shifts it by where the editor sits on screen.
-func (e Editor) Cursor() *tea.Cursor { return e.ta.Cursor() }
+func (e Editor) Cursor() *tea.Cursor {
+	c := e.draw().cursor
+	if c == nil {
+		return nil
+	}
+	copied := *c
+	return &copied
+}
 
 // Update handles a key or paste. Enter on non-blank text resets the editor,
 // records the text in history and returns a command yielding SubmitMsg.

@@ -278,6 +278,7 @@ func TestViewIsTheTextareasAfterEveryChange(t *testing.T) {
 		{"a running turn's mark", func(e Editor) Editor { e.SetMark("◐"); return e }},
 		{"the mark again", func(e Editor) Editor { e.SetMark("◐"); return e }},
 		{"a narrower width", func(e Editor) Editor { e.SetWidth(20); return e }},
+		{"the same width", func(e Editor) Editor { e.SetWidth(20); return e }},
 		{"set value", func(e Editor) Editor { e.SetValue("replaced"); return e }},
 		{"reset", func(e Editor) Editor { e.Reset(); return e }},
 		{"running", func(e Editor) Editor { e.SetRunning(true); return e }},
@@ -295,6 +296,15 @@ func TestViewIsTheTextareasAfterEveryChange(t *testing.T) {
 		}
 		if again := e.View(); again != e.ta.View() {
 			t.Fatalf("after %s, drawn again: want the textarea's view, got %q", s.name, again)
+		}
+		if got, want := e.Cursor(), e.ta.Cursor(); (got == nil) != (want == nil) || (got != nil && *got != *want) {
+			t.Fatalf("after %s: want the textarea's cursor %+v, got %+v", s.name, want, got)
+		}
+		if c := e.Cursor(); c != nil {
+			c.Y += 100 // the app moves the cursor it is given to the editor's row
+			if again := e.Cursor(); again.Y == c.Y {
+				t.Fatalf("after %s: want a cursor of the caller's own, got the kept one", s.name)
+			}
 		}
 	}
 }
