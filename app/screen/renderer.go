@@ -65,6 +65,8 @@ type Renderer struct {
 	view    tea.View
 	rows    []string  // the rows of the screen's text, when each was drawn on its own
 	plain   []bool    // whether each of rows leaves the pen as it found it
+	same    []bool    // whether each of rows measures the same by graphemes and wcwidth
+	agreed  bool      // so did the whole frame on the screen (see widths)
 	pending bool      // view is newer than the screen
 	drawn   *tea.View // what the screen shows; nil before the first frame
 	erase   bool      // the next frame redraws every cell
@@ -107,6 +109,7 @@ func (r *Renderer) reset() {
 	scr.Erase()
 	r.scr = scr
 	r.drawn = nil
+	r.agreed = true
 }
 
 // burst is how many paced frames may follow each other without a pause:
@@ -317,23 +320,26 @@ func (r *Renderer) paint(content string, full bool) (changed int) {
 	}
 	rows := strings.SplitN(content, "\n", r.height+1)
 	rows = rows[:min(len(rows), r.height)]
-	plain := make([]bool, len(rows))
-	byRow := true
+	plain, same := make([]bool, len(rows)), make([]bool, len(rows))
+	byRow, agree := true, true
 	for y, row := range rows {
 		if y < len(r.rows) && r.rows[y] == row {
-			plain[y] = r.plain[y]
+			plain[y], same[y] = r.plain[y], r.same[y]
 		} else {
-			plain[y] = endsPlain(row, r.cells.Method)
+			same[y] = measuresTheSame(row)
+			plain[y] = endsPlain(row, r.measure(same[y]))
 		}
 		byRow = byRow && (plain[y] || y == len(rows)-1)
+		agree = agree && same[y]
 	}
+	r.widths(agree)
 	if !byRow || full || r.rows == nil {
 		r.cells.Clear()
 		uv.NewStyledString(content).Draw(r.cells, r.cells.Bounds())
 		if !byRow {
-			rows, plain = nil, nil
+			rows, plain, same = nil, nil, nil
 		}
-		r.rows, r.plain = rows, plain
+		r.rows, r.plain, r.same = rows, plain, same
 		return r.height
 	}
 	for y := range r.height {
@@ -342,7 +348,7 @@ func (r *Renderer) paint(content string, full bool) (changed int) {
 			changed++
 		}
 	}
-	r.rows, r.plain = rows, plain
+	r.rows, r.plain, r.same = rows, plain, same
 	return changed
 }
 

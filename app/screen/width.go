@@ -1,0 +1,62 @@
+package screen
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A terminal that does not measure graphemes (mode 2027) advances by
+// wcwidth, so cells are measured with ansi.WcWidth. Its first rune at
+// U+0300 or above builds go-runewidth's lookup table, 2 × 1.1 MB written
+// at once (about 2 ms, most of it page faults): the idle screen's "…"
+// while the sandbox is probed did that in the first complete frame.
+// Text made only of ASCII and sameWidth's runes measures the same under
+// either method (each rune is a cluster of its own, as wide both ways:
+// TestSameWidthRunesMeasureTheSameBothWays), so such a frame is measured
+// as graphemes, which needs no table, and draws the same cells.
+const sameWidth = "·…─│┼╭╮╯╰┌┐└┘├┤┬┴•○●◐◑◒◓◍✓✗✻⚙⊙❯›‹»«×–—“”‘’←↑→↓↳↵↶⇥⇧−∞⋯⏎▸▾"
+
+// measuresTheSame reports whether every rune of s above ASCII is one of
+// sameWidth's. Escape sequences are ASCII; a link's URL that is not
+// counts against it.
+func measuresTheSame(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || !strings.ContainsRune(sameWidth, r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// measure is the width method of text that measures the same both ways
+// or not (same).
+func (r *Renderer) measure(same bool) ansi.Method {
+	if r.unicode || same {
+		return ansi.GraphemeWidth
+	}
+	return ansi.WcWidth
+}
+
+// widths picks the width methods of a frame: the cells' (graphemes where
+// the terminal measures them, or where both methods agree on the frame's
+// text) and the screen writer's, which looks for cells the terminal may
+// measure wider than the model in the rows it diffs, the terminal's old
+// rows among them, so it measures as graphemes only when the frame drawn
+// before agreed too.
+func (r *Renderer) widths(same bool) {
+	r.cells.Method = r.measure(same)
+	writer := ansi.WcWidth
+	if same && r.agreed {
+		writer = ansi.GraphemeWidth
+	}
+	r.scr.SetWidthMethod(writer)
+	r.agreed = same
+}
