@@ -334,8 +334,18 @@ func (r *Renderer) paint(content string, full bool) (changed int) {
 	}
 	r.widths(agree)
 	if !byRow || full || r.rows == nil {
-		r.cells.Clear()
-		uv.NewStyledString(content).Draw(r.cells, r.cells.Bounds())
+		if byRow {
+			// Drawing a string clears its area first: after one clear of
+			// the whole screen, only the rows with text are drawn.
+			r.cells.Clear()
+			for y, row := range rows {
+				if row != "" {
+					uv.NewStyledString(row).Draw(r.cells, uv.Rect(0, y, r.width, 1))
+				}
+			}
+		} else {
+			uv.NewStyledString(content).Draw(r.cells, r.cells.Bounds())
+		}
 		if !byRow {
 			rows, plain, same = nil, nil, nil
 		}

@@ -316,6 +316,26 @@ func BenchmarkKeyFrame(b *testing.B) {
 	}
 }
 
+// BenchmarkFullFrame is a frame drawn whole (the first one, or after a
+// resize or Ctrl+L) of the idle screen of an empty session at 120×40.
+func BenchmarkFullFrame(b *testing.B) {
+	r := NewRenderer(RendererOptions{
+		Out: io.Discard, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Width: 120, Height: 40, Interval: interval, Clock: newFakeClock(),
+	})
+	idle := "\x1b[1;95mtack\x1b[m\x1b[2m  session 20261201-204505-5565c7\x1b[m\n" +
+		"\x1b[2m~/src/tack · deepseek-flash · auto mode (…) · ? shortcuts · / commands · @ files · ! shell\x1b[m\n" +
+		strings.Repeat("\n", 36) + "\x1b[2m  deepseek-flash high\x1b[m" + strings.Repeat(" ", 80) + "\x1b[2mauto · …\x1b[m\n" +
+		"\x1b[95m> \x1b[m\x1b[2mD\x1b[m\x1b[2mescribe a task and press Enter · Shift+Enter for a new line\x1b[m"
+	v := view(idle)
+	v.Cursor = tea.NewCursor(2, 39)
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Erase()
+		r.Show(v, true)
+	}
+}
+
 // TestRowByRowDrawsWhatAWholeFrameDraws: a sequence of frames drawn one
 // after another (changed rows only, where rows can be drawn on their own)
 // leaves the emulator showing what a fresh renderer drawing only the last
