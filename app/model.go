@@ -137,6 +137,10 @@ type Model struct {
 	exiting  bool   // exit once the running turn ends
 	shells   int    // `!command`s run, to name their cards
 	result   Result
+	// shown is the last view drawn, and idle says that only messages
+	// that change nothing on screen came since (see View).
+	shown *tea.View
+	idle  bool
 }
 
 // New makes the chat model over o.Backend. Nothing is asked of the backend
@@ -190,6 +194,7 @@ func (m *Model) Init() tea.Cmd {
 // Update applies one message. It calls nothing on the backend and does no
 // I/O: what must happen outside comes back as a tea.Cmd.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.idle = m.changesNothing(msg)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, minWidth), max(msg.Height, 1)
@@ -225,6 +230,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	return m, m.updateOther(msg)
+}
+
+// changesNothing reports whether msg leaves the screen as it is: bubbletea
+// sends its colour profile, environment and the size the program has
+// already right after the first frame, and asks for a view after each.
+func (m *Model) changesNothing(msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case tea.ColorProfileMsg, tea.EnvMsg, tea.ModeReportMsg, tea.KeyboardEnhancementsMsg, frameOutMsg:
+		return true
+	case tea.WindowSizeMsg:
+		return max(msg.Width, minWidth) == m.width && max(msg.Height, 1) == m.height
+	}
+	return false
 }
 
 // updateOther handles the results of the overlays' and tools' commands.

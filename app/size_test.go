@@ -59,3 +59,29 @@ func TestShortScreenGivesTheEditorRowsToAQuestion(t *testing.T) {
 		}
 	}
 }
+
+// bubbletea asks for a view after each of its start messages; the view
+// after one that changes nothing is the one before, and a change after
+// them is drawn.
+func TestMessagesThatChangeNothingKeepTheViewAndChangesAreDrawn(t *testing.T) {
+	m, _ := newTestModel(nil)
+	before := screen(m)
+	for _, msg := range []tea.Msg{tea.ColorProfileMsg{}, tea.EnvMsg{}, tea.WindowSizeMsg{Width: 80, Height: 24}, frameOutMsg{}} {
+		m.Update(msg)
+		if got := screen(m); got != before {
+			t.Fatalf("after %T: want the screen unchanged, got\n%s", msg, got)
+		}
+	}
+	if n := testing.AllocsPerRun(20, func() { m.Update(tea.EnvMsg{}); m.View() }); n > 1 {
+		t.Errorf("want the view after a message that changes nothing given again, not drawn (%v allocations)", n)
+	}
+	keys.TypeText(keys.Into(m), "draft")
+	if got := ansi.Strip(screen(m)); !strings.Contains(got, "> draft") {
+		t.Fatalf("want the typed draft drawn after messages that changed nothing, got\n%s", got)
+	}
+	m.Update(tea.ColorProfileMsg{})
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
+	if rows := strings.Split(screen(m), "\n"); len(rows) != 10 {
+		t.Fatalf("want a new size drawn after a message that changed nothing, got %d rows", len(rows))
+	}
+}

@@ -20,8 +20,20 @@ const windowTitleSuffix = "tack"
 // the compaction timer, the status row, then what sits above the editor
 // (a question or approval, the history search or the completion menu),
 // a hint, and the editor. Every row is drawn every frame, so nothing an
-// overlay drew outlives it.
+// overlay drew outlives it. After a message that changes nothing on
+// screen, the view drawn last is given again.
 func (m *Model) View() tea.View {
+	if m.idle && m.shown != nil {
+		m.idle = false
+		return *m.shown
+	}
+	v := m.draw()
+	m.shown = &v
+	return v
+}
+
+// draw draws the screen.
+func (m *Model) draw() tea.View {
 	if m.ov.help != nil {
 		// Help is read, not typed into: it takes the whole screen.
 		return m.frame(m.ov.help.View(m.width, m.height))
