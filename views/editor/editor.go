@@ -6,6 +6,7 @@ package editor
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -271,10 +272,31 @@ func (e Editor) Update(msg tea.Msg) (Editor, tea.Cmd) {
 				return e, nil
 			}
 		}
+		if typed(msg) && !e.ta.HasSelection() && e.ta.Height() < MaxRows-1 {
+			// What the textarea's Update does with a typed character,
+			// without the whole view it draws there to scroll by: an
+			// editor shorter than its tallest does not scroll.
+			e.ta.InsertString(msg.Text)
+			return e, nil
+		}
 	}
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
 	return e, cmd
+}
+
+// typed reports whether k types text, with Shift at most: no key of the
+// textarea's is bound to one.
+func typed(k tea.KeyPressMsg) bool {
+	if k.Text == "" || k.Mod&^tea.ModShift != 0 {
+		return false
+	}
+	for _, r := range k.Text {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (e Editor) submit() (Editor, tea.Cmd) {

@@ -308,3 +308,45 @@ func TestViewIsTheTextareasAfterEveryChange(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedTextIsWhatTheTextareasUpdateMakesOfIt types into the editor,
+// which inserts typed characters itself while it does not scroll, and
+// into a textarea that gets every key through its own Update (the
+// oracle): text, cursor, height, view and the terminal cursor agree after
+// every key, as the text wraps, grows past the editor's tallest and is
+// edited in the middle.
+func TestTypedTextIsWhatTheTextareasUpdateMakesOfIt(t *testing.T) {
+	e := New(theme.New(true), 30)
+	oracle := New(theme.New(true), 30)
+	var typing []tea.KeyPressMsg
+	for _, word := range []string{"Fix", "the", "wörd", "counter's", "世界", "edge", "case", "—", "Q!", "…"} {
+		typing = append(typing, keys.Type(word+" ")...)
+	}
+	var all []tea.KeyPressMsg
+	for range 7 {
+		all = append(all, typing...)
+	}
+	all = append(all, keys.Key("alt+left"), keys.Key("alt+left"))
+	all = append(all, keys.Type("inserted ")...)
+	all = append(all, keys.Key("shift+enter"), keys.Key("home"))
+	all = append(all, keys.Type("new line")...)
+	for i, k := range all {
+		e, _ = e.Update(k)
+		oracle.ta, _ = oracle.ta.Update(k)
+		if e.Value() != oracle.ta.Value() || e.ta.Line() != oracle.ta.Line() || e.ta.Column() != oracle.ta.Column() ||
+			e.Height() != oracle.ta.Height() {
+			t.Fatalf("key %d (%q): want %q at %d:%d, %d rows, got %q at %d:%d, %d rows", i, k.String(),
+				oracle.ta.Value(), oracle.ta.Line(), oracle.ta.Column(), oracle.ta.Height(),
+				e.Value(), e.ta.Line(), e.ta.Column(), e.Height())
+		}
+		if got, want := e.View(), oracle.ta.View(); got != want {
+			t.Fatalf("key %d (%q): want the view\n%s\ngot\n%s", i, k.String(), want, got)
+		}
+		if got, want := e.Cursor(), oracle.ta.Cursor(); (got == nil) != (want == nil) || (got != nil && *got != *want) {
+			t.Fatalf("key %d (%q): want the cursor %+v, got %+v", i, k.String(), want, got)
+		}
+	}
+	if e.Height() != MaxRows {
+		t.Fatalf("want the text to have grown the editor to %d rows, got %d", MaxRows, e.Height())
+	}
+}
