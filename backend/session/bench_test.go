@@ -213,7 +213,7 @@ func peakHeapMB(f func()) float64 {
 
 // writeSparseLog writes a log of size bytes from a head and a tail of
 // encoded events; the middle is a hole, which List never reads.
-func writeSparseLog(b *testing.B, path string, h Header, tail []Data, size int64) {
+func writeSparseLog(b testing.TB, path string, h Header, tail []Data, size int64) {
 	var head, end bytes.Buffer
 	line, _ := encodeHeader(h)
 	head.Write(line)
@@ -269,12 +269,20 @@ func manySessions(b *testing.B, home, cwd string) {
 func BenchmarkList(b *testing.B) {
 	home, cwd := b.TempDir(), "/work/proj"
 	manySessions(b, home, cwd)
+	cpu := procstat.CPUTime()
 	for b.Loop() {
 		list, err := List(home, cwd, false)
 		if err != nil || len(list) != 1000 || list[0].Title != "Retitled" || list[len(list)-1].Size != 100<<20 {
 			b.Fatalf("want 1000 titled sessions, the oldest of 100 MB, got %d (%v)", len(list), err)
 		}
 	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the CPU time per op since cpu beside the wall time,
+// which a loaded machine inflates.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(float64((procstat.CPUTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkListIndexed is the session picker over 1,000 sessions of a
@@ -297,12 +305,14 @@ func BenchmarkListIndexed(b *testing.B) {
 		b.Fatal(err)
 	}
 	want := p.Usage().Messages
+	cpu := procstat.CPUTime()
 	for b.Loop() {
 		list, err := List(home, cwd, false)
 		if err != nil || len(list) != 1000 || list[0].Messages != want {
 			b.Fatalf("want 1000 sessions of %d messages, got %d (%v), the first of %d", want, len(list), err, list[0].Messages)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkLatest is finding the session tack -c continues among 1,000
@@ -311,9 +321,11 @@ func BenchmarkLatest(b *testing.B) {
 	home, cwd := b.TempDir(), "/work/proj"
 	manySessions(b, home, cwd)
 	want := PathFor(home, cwd, "20261130-000999-abcdef")
+	cpu := procstat.CPUTime()
 	for b.Loop() {
 		if path, err := Latest(home, cwd); err != nil || path != want {
 			b.Fatalf("want %s, got %s (%v)", want, path, err)
 		}
 	}
+	reportCPU(b, cpu)
 }
