@@ -31,9 +31,10 @@ type Summary struct {
 	// last event that names its turn; 0 when none does.
 	Turns int
 	// Messages is how many messages it logged (Totals.Messages), from its
-	// index and the lines after it; -1 when that is unknown: a log longer
-	// than List reads without a current index (one killed before it wrote
-	// its first, or indexed by an older tack), which opening it rebuilds.
+	// index and the lines after it, or from the whole log when it has no
+	// current index (one killed before it wrote its first, or indexed by
+	// an older tack) and is short enough (counter.messageCount); -1 when
+	// that is unknown, until opening the session rebuilds its index.
 	Messages int
 	Created  time.Time
 	// LastActive is the time of the last complete event, else the file's
@@ -72,18 +73,20 @@ func listSessions(home, cwd string, all, counted bool) ([]Summary, error) {
 	}
 	var out []Summary
 	buf := make([]byte, 2*listWindow)
-	var scratch []byte
+	var c *counter
 	if counted {
-		scratch = make([]byte, indexHeadRead)
+		c = newCounter()
 	}
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil && !isNotExist(err) {
 			return nil, fmt.Errorf("list sessions in %s: %w", dir, err)
 		}
-		for _, e := range entries {
+		// Newest first (ids start with their creation time), so the
+		// sessions a counting budget reaches are the ones on top.
+		for _, e := range slices.Backward(entries) {
 			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), logExt) {
-				out = append(out, summarize(filepath.Join(dir, e.Name()), buf, scratch))
+				out = append(out, summarize(filepath.Join(dir, e.Name()), buf, c))
 			}
 		}
 	}
@@ -97,9 +100,9 @@ func listSessions(home, cwd string, all, counted bool) ([]Summary, error) {
 }
 
 // summarize reads the ends of one log into buf, which must hold two
-// windows, and, when scratch is not nil, its message count with it
-// (messageCount).
-func summarize(path string, buf, scratch []byte) Summary {
+// windows, and, when c is not nil, its message count with it
+// (counter.messageCount).
+func summarize(path string, buf []byte, c *counter) Summary {
 	s := Summary{ID: idFromPath(path), Path: path, Messages: -1}
 	f, err := os.Open(path)
 	if err != nil {
@@ -129,8 +132,8 @@ func summarize(path string, buf, scratch []byte) Summary {
 		return s
 	}
 	s.Cwd, s.Created, s.Parent, s.Branch = h.Cwd, h.Created, h.Parent, h.Branch
-	if scratch != nil {
-		if n, ok := messageCount(path, f, s.Size, h, head[:nl+1], scratch); ok {
+	if c != nil {
+		if n, ok := c.messageCount(path, f, s.Size, h, head[:nl+1]); ok {
 			s.Messages = n
 		}
 	}

@@ -1,8 +1,11 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -79,36 +82,44 @@ func TestListCountsMessagesFromTheIndexAndWhatFollowsIt(t *testing.T) {
 	f.Close()
 	check("a torn last line")
 	// Another log of the same header: its index matches the header but
-	// not the log, whose count is then unknown: it is longer than List
-	// reads.
+	// not the log, which is then counted whole.
 	other := t.TempDir()
 	otherPath := countedSession(t, other, cwd, 60)
 	writeIndexBytes(t, path, readIndexBytes(t, otherPath))
-	if got := listedMessages(t, home, cwd); got != -1 {
-		t.Errorf("want an unknown count through another log's index, got %d", got)
-	}
+	check("another log's index")
 }
 
-// TestListCountsASmallLogWithoutAnIndexWhole: a log List reads whole is
-// counted without an index; a longer one is unknown until it is opened.
-func TestListCountsASmallLogWithoutAnIndexWhole(t *testing.T) {
+// TestListCountsALogWithoutAnIndexWhole: a log killed before it wrote its
+// first index, or indexed by an older tack, is counted whole, as long as a
+// log gets before its first index; a longer one is unknown until opening
+// it rebuilds its index.
+func TestListCountsALogWithoutAnIndexWhole(t *testing.T) {
 	for _, tc := range []struct {
 		turns int
+		pad   int // bytes of one more tool result
 		known bool
-	}{{5, true}, {200, false}} {
+	}{{5, 0, true}, {200, 0, true}, {5, 2 << 20, true}, {5, maxUnindexedCount, false}} {
 		home, cwd := t.TempDir(), "/work/proj"
 		path := countedSession(t, home, cwd, tc.turns)
+		if tc.pad > 0 {
+			_, seq := foldedMessages(t, path)
+			appendLines(t, path, seq, ToolResult{CallID: "big", Name: "bash", Text: strings.Repeat("x", tc.pad)})
+		}
 		os.Remove(indexPath(path))
+		info, _ := os.Stat(path)
+		if long := tc.turns > 5 || tc.pad > 0; long && info.Size() <= 2*listWindow {
+			t.Fatalf("want a log longer than List's windows, got %d bytes", info.Size())
+		}
 		want, _ := foldedMessages(t, path)
 		if !tc.known {
 			want = -1
 		}
 		if got := listedMessages(t, home, cwd); got != want {
-			t.Errorf("%d turns without an index: want %d messages, got %d", tc.turns, want, got)
+			t.Errorf("%d bytes without an index: want %d messages, got %d", info.Size(), want, got)
 		}
 		writeIndexBytes(t, path, []byte("not an index\n"))
 		if got := listedMessages(t, home, cwd); got != want {
-			t.Errorf("%d turns with a garbage index: want %d messages, got %d", tc.turns, want, got)
+			t.Errorf("%d bytes with a garbage index: want %d messages, got %d", info.Size(), want, got)
 		}
 		if !tc.known {
 			l, err := Open(path)
@@ -119,6 +130,56 @@ func TestListCountsASmallLogWithoutAnIndexWhole(t *testing.T) {
 			if want, _ = foldedMessages(t, path); listedMessages(t, home, cwd) != want || want == 0 {
 				t.Errorf("want %d messages once opening rebuilt the index, got %d", want, listedMessages(t, home, cwd))
 			}
+		}
+	}
+}
+
+// TestCountMessagesAgreesWithTheFoldLineByLine: the counter reads only
+// each line's type, so lines that name a replace field in the ways
+// encoding/json accepts (any case, null), and texts that merely quote
+// one, are checked against the fold of the same log, as are logs of
+// every event type.
+func TestCountMessagesAgreesWithTheFoldLineByLine(t *testing.T) {
+	header, err := encodeHeader(testHeader("s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{
+		`{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}`,
+		`{"type":"user/message","seq":1,"time":1,"data":{"turn":1,"kind":"prompt","text":"say \"replace\":{\"start\":0} back"}}`,
+		`{"type":"user/message","seq":2,"time":1,"data":{"turn":1,"kind":"summary","text":"s","Replace":{"start":0,"end":1}}}`,
+		`{"type":"user/message","seq":3,"time":1,"data":{"turn":1,"kind":"summary","text":"s","replace":null}}`,
+		`{"type":"steering/message","seq":4,"time":1,"data":{"turn":1,"text":"and"}}`,
+		`{"type":"tool/result","seq":5,"time":1,"data":{"turn":1,"call_id":"c","name":"bash","text":"[pruned]","REPLACE":{"start":3,"end":3}}}`,
+		`{"type":"tool/result","seq":6,"time":1,"data":{"turn":1,"call_id":"c","name":"bash","text":"ok"}}`,
+	}
+	logs := [][]byte{append(header, strings.Join(lines, "\n")+"\n"...)}
+	for _, data := range [][]Data{everyType(), killedDuringTool(1)} {
+		path := filepath.Join(t.TempDir(), "s1.jsonl")
+		createLog(t, path, data...)
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs = append(logs, raw)
+	}
+	for i, raw := range logs {
+		path := writeLog(t, raw)
+		h, _, err := Read(path)
+		if err != nil {
+			t.Fatalf("log %d: %v", i, err)
+		}
+		disk, err := readDisk(raw, path)
+		if err != nil {
+			t.Fatalf("log %d: %v", i, err)
+		}
+		p := NewProjection(h)
+		for _, e := range disk.events {
+			p.Apply(e)
+		}
+		body := raw[bytes.IndexByte(raw, '\n')+1:]
+		if got, want := countMessages(body), p.Usage().Messages; got != want {
+			t.Errorf("log %d: want the fold's %d messages, got %d", i, want, got)
 		}
 	}
 }
