@@ -279,7 +279,7 @@ func (p *Picker) list(width, n int) []string {
 		}
 		row := mark + pad(ago(p.now, s.LastActive), c.when)
 		if c.messages > 0 {
-			row += padLeft(messages(s.Messages), c.messages-2) + "  "
+			row += padLeft(messages(s), c.messages-2) + "  "
 		}
 		row += pad(textfmt.SanitizeLine(s.Branch), c.branch) + pad(p.workspace(s), c.workspace) + p.title(s)
 		if why != "" {
@@ -306,8 +306,8 @@ func (p *Picker) title(s session.Summary) string {
 
 // detail is the row under the list about the cursor's session: the first
 // prompt when the title is not it, why it cannot be resumed, its turns
-// when its message count is unknown, the workspace and the id to resume it
-// by, the most telling first.
+// and what the "?" means when its message count is unknown, the
+// workspace and the id to resume it by, the most telling first.
 func (p *Picker) detail(s session.Summary) string {
 	var parts []string
 	if fp := textfmt.SanitizeLine(s.FirstPrompt); fp != "" && fp != textfmt.SanitizeLine(s.Title) {
@@ -316,12 +316,15 @@ func (p *Picker) detail(s session.Summary) string {
 	if why := p.disabled(s); why != "" {
 		parts = append(parts, textfmt.SanitizeLine(why))
 	}
-	if s.Messages < 0 && s.Turns > 0 && s.Err == nil {
-		unit := " turns"
-		if s.Turns == 1 {
-			unit = " turn"
+	if s.Messages < 0 && s.Err == nil {
+		if s.Turns > 0 {
+			unit := " turns"
+			if s.Turns == 1 {
+				unit = " turn"
+			}
+			parts = append(parts, strconv.Itoa(s.Turns)+unit)
 		}
-		parts = append(parts, strconv.Itoa(s.Turns)+unit)
+		parts = append(parts, "messages counted once it is opened")
 	}
 	if s.Cwd != "" {
 		parts = append(parts, p.workspace(s))
@@ -351,11 +354,17 @@ func padLeft(text string, width int) string {
 
 // messages is a session's message count: "–" for none, or when the count
 // is unknown (the detail row then gives its turns).
-func messages(n int) string {
-	if n <= 0 {
+// messages is a session's message count: "?" when List did not count it
+// (a long log without a current index; the detail row says so), "–" when
+// its log could not be read.
+func messages(s session.Summary) string {
+	switch {
+	case s.Err != nil:
 		return "–"
+	case s.Messages < 0:
+		return "?"
 	}
-	return strconv.Itoa(n)
+	return strconv.Itoa(s.Messages)
 }
 
 // ago says how long before now t was, as a person would: "just now",

@@ -131,14 +131,16 @@ func TestRowsSayWhenHowLongAndOnWhichBranch(t *testing.T) {
 	}
 }
 
-// TestAnUnknownMessageCountGivesTheTurns: a session whose count List could
-// not read without its index shows a dash, and its turns in the detail row.
-func TestAnUnknownMessageCountGivesTheTurns(t *testing.T) {
+// TestAnUnknownMessageCountSaysWhatItMeans: a session whose count List
+// did not read shows "?", not the dash of an unreadable log (or a count
+// of none), and the detail row gives its turns and what the "?" means.
+func TestAnUnknownMessageCountSaysWhatItMeans(t *testing.T) {
 	p := New(cwd, "/home/ada", "", now, th)
 	p.Update(listing())
 	keys.Press(p.Update, "down", "down")
 	v := ansi.Strip(p.View(120, 30))
-	for _, want := range []string{"3 h ago            –", "open in process 4242 · 40 turns · ~/proj · 20261130-0800-cccc"} {
+	for _, want := range []string{"3 h ago            ?", "4 h ago            –",
+		"open in process 4242 · 40 turns · messages counted once it is opened · ~/proj · 20261130-0800-cccc"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("want %q in\n%s", want, v)
 		}
