@@ -72,7 +72,7 @@ func newWorld(t *testing.T) *world {
 
 // requireSandbox skips the test, saying why, where this system cannot set
 // the sandbox up; it starts the default helper to find out.
-func requireSandbox(t *testing.T, sb *Sandbox) {
+func requireSandbox(t testing.TB, sb *Sandbox) {
 	t.Helper()
 	if st := sb.Status(); !st.Active {
 		t.Skip("this system cannot confine commands: " + st.Reason)
@@ -309,27 +309,26 @@ func TestSignalReachesTheCommandsGroup(t *testing.T) {
 
 // BenchmarkSandbox measures what the sandbox adds to starting a command:
 // bash -c true confined (the helper already running, as after Prewarm)
-// against the same command started directly.
+// against the same command started directly. The confined command also
+// tries to write outside the workspace, which must be refused.
 func BenchmarkSandbox(b *testing.B) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		b.Skip("bash is not installed")
 	}
-	ws := b.TempDir()
+	ws, outside := b.TempDir(), b.TempDir()
 	b.Run("confined", func(b *testing.B) {
 		sb := New(Options{Workspace: ws, TempDir: b.TempDir(), Home: b.TempDir()})
 		defer sb.Close()
-		if _, err := sb.helper(Confinement{}); err != nil {
-			b.Skip("this system cannot confine commands: " + err.Error())
-		}
+		requireSandbox(b, sb) // a helper waits for the probe that Status starts
 		devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer devnull.Close()
 		for b.Loop() {
-			p, err := sb.Start(Command{Path: bash, Args: []string{"bash", "-c", "true"}, Dir: ws, Env: []string{},
-				Stdout: devnull, Stderr: devnull})
+			p, err := sb.Start(Command{Path: bash, Args: []string{"bash", "-c", `true 2>/dev/null >"$OUT/probe"; true`}, Dir: ws,
+				Env: []string{"OUT=" + outside}, Stdout: devnull, Stderr: devnull})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -338,15 +337,17 @@ func BenchmarkSandbox(b *testing.B) {
 			}
 			p.Release()
 		}
+		if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+			b.Fatalf("want nothing written outside the workspace, got %v", entries)
+		}
 	})
 	// helper-start is the one-time cost per session and kind of
-	// confinement, which Prewarm takes off the first command's path.
+	// confinement, the probe with it, which Prewarm takes off the first
+	// command's path.
 	b.Run("helper-start", func(b *testing.B) {
 		for b.Loop() {
 			sb := New(Options{Workspace: ws, TempDir: ws, Home: b.TempDir()})
-			if _, err := sb.helper(Confinement{}); err != nil {
-				b.Skip("this system cannot confine commands: " + err.Error())
-			}
+			requireSandbox(b, sb)
 			sb.Close()
 		}
 	})
