@@ -173,20 +173,41 @@ func TestRewindPointsFindTheirCheckpointsInTheLog(t *testing.T) {
 }
 
 // BenchmarkCheckpointLookups finds the checkpoints a prune keeps, a
-// rewind's point and an undo's point in a session of 100,000 messages.
+// rewind's point and an undo's point in a session of 100,000 messages
+// (10,000 under -short, the CI smoke).
 func BenchmarkCheckpointLookups(b *testing.B) {
-	log := checkpointedStory(b, 100_000/sessiontest.MessagesPerTurn, 100)
+	messages := 100_000
+	if testing.Short() {
+		messages = 10_000
+	}
+	log := checkpointedStory(b, messages/sessiontest.MessagesPerTurn, 100)
 	a := &Agent{cfg: Config{Log: log}, proj: log.Projection()}
 	turns := a.proj.Turns()
 	last := turns[len(turns)-1].Turn
+	newest := fmt.Sprintf("c%d", last)
 	for _, bc := range []struct {
 		name string
 		run  func() error
 	}{
-		{"kept", func() error { _, err := a.keptCheckpoints(100); return err }},
-		{"rewind", func() error { _, err := a.turnPoint(turns, RewindRequest{Turn: last, Files: true}); return err }},
+		{"kept", func() error {
+			kept, err := a.keptCheckpoints(100)
+			if err == nil && (!kept["b100"] || !kept[newest] || len(kept) < 100) {
+				err = fmt.Errorf("want b100, %s and the newest turns' checkpoints kept, got %d of them", newest, len(kept))
+			}
+			return err
+		}},
+		{"rewind", func() error {
+			pt, err := a.turnPoint(turns, RewindRequest{Turn: last, Files: true})
+			if err == nil && pt.checkpoint != newest {
+				err = fmt.Errorf("want turn %d's point at %s, got %q", last, newest, pt.checkpoint)
+			}
+			return err
+		}},
 		{"undo", func() error {
-			_, _, err := a.undoPoint(a.proj.Rewinds(), RewindRequest{Undo: true, Files: true})
+			pt, _, err := a.undoPoint(a.proj.Rewinds(), RewindRequest{Undo: true, Files: true})
+			if err == nil && pt.checkpoint != "b100" {
+				err = fmt.Errorf("want the undo's point at b100, got %q", pt.checkpoint)
+			}
 			return err
 		}},
 	} {

@@ -10,6 +10,18 @@ import (
 	"github.com/tack-agent/tack/snapshots/testkit/procstat"
 )
 
+// shortFiles is the workspace size of every benchmark under -short: the
+// CI smoke runs each once to see it still works, not to measure it.
+const shortFiles = 500
+
+// benchFiles is n, or shortFiles under -short.
+func benchFiles(n int) int {
+	if testing.Short() {
+		return shortFiles
+	}
+	return n
+}
+
 // benchWorkspace writes n small files, 100 to a directory, and takes the
 // first checkpoint (which hashes them all) outside the timer.
 func benchWorkspace(b *testing.B, n int) (*Store, string) {
@@ -35,6 +47,7 @@ func benchWorkspace(b *testing.B, n int) (*Store, string) {
 // benchmarkTake measures a checkpoint of an n-file workspace in which 10
 // files changed since the last one: what tack pays before a turn.
 func benchmarkTake(b *testing.B, n int) {
+	n = benchFiles(n)
 	s, ws := benchWorkspace(b, n)
 	ctx := context.Background()
 	cpu0 := procstat.ChildCPUTime()
@@ -66,13 +79,25 @@ func BenchmarkTake100kFiles10Changed(b *testing.B) { benchmarkTake(b, 100_000) }
 
 // BenchmarkFirstTake10kFiles is a workspace's first checkpoint, which
 // writes every file into a new store: what Prime spares the first turn.
+// A second checkpoint after one file changed, outside the timer, shows the
+// first held the rest.
 func BenchmarkFirstTake10kFiles(b *testing.B) {
-	_, ws := benchWorkspace(b, 10_000)
+	_, ws := benchWorkspace(b, benchFiles(10_000))
 	ctx := context.Background()
+	changed := filepath.Join(ws, "pkg000", "file00000.go")
 	for i := 0; b.Loop(); i++ {
 		s := openStore(b, b.TempDir(), ws, "bench")
 		if _, err := s.Take(ctx); err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
+		if err := os.WriteFile(changed, []byte(fmt.Sprintf("package p\n\n// first take %d\n", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		snap, err := s.Take(ctx)
+		if err != nil || len(snap.Changed) != 1 || snap.Changed[0] != "pkg000/file00000.go" {
+			b.Fatalf("want only pkg000/file00000.go changed since the first checkpoint, got %v (%v)", snap.Changed, err)
+		}
+		b.StartTimer()
 	}
 }

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -109,14 +110,31 @@ func BenchmarkSSE(b *testing.B) {
 		b.Fatal(err)
 	}
 	var one bytes.Buffer
+	var want [2]int // bytes of reasoning and of text the fixture's deltas carry, once
 	for line := range bytes.Lines(raw) {
 		if line[0] != '#' {
 			one.WriteString("data: ")
 			one.Write(bytes.TrimSpace(line))
 			one.WriteString("\n\n")
+			var c struct {
+				Choices []struct {
+					Delta struct {
+						Content          string `json:"content"`
+						ReasoningContent string `json:"reasoning_content"`
+					} `json:"delta"`
+				} `json:"choices"`
+			}
+			if err := json.Unmarshal(line, &c); err != nil {
+				b.Fatal(err)
+			}
+			for _, ch := range c.Choices {
+				want[0] += len(ch.Delta.ReasoningContent)
+				want[1] += len(ch.Delta.Content)
+			}
 		}
 	}
-	body := bytes.Repeat(one.Bytes(), 64)
+	const repeats = 64
+	body := bytes.Repeat(one.Bytes(), repeats)
 	body = append(body, "data: [DONE]\n\n"...)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
@@ -128,13 +146,24 @@ func BenchmarkSSE(b *testing.B) {
 	}()
 	for b.Loop() {
 		s := newStream(memBody{bytes.NewReader(body)}, "", "seed")
+		var got [2]int
 		for {
-			if _, err := s.Next(); err != nil {
+			c, err := s.Next()
+			if err != nil {
 				if !errors.Is(err, io.EOF) {
 					b.Fatal(err)
 				}
 				break
 			}
+			switch c.Kind {
+			case ChunkReasoning:
+				got[0] += len(c.Text)
+			case ChunkText:
+				got[1] += len(c.Text)
+			}
+		}
+		if got != [2]int{repeats * want[0], repeats * want[1]} || want[0] == 0 || want[1] == 0 {
+			b.Fatalf("want %d bytes of reasoning and %d of text, got %d and %d", repeats*want[0], repeats*want[1], got[0], got[1])
 		}
 	}
 }

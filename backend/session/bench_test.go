@@ -75,6 +75,15 @@ func syntheticSession(n int) []Data {
 	return out[:n]
 }
 
+// short is n, or small under -short: the CI smoke runs each benchmark
+// once to see it still works, not to measure it.
+func short[T int | int64](n, small T) T {
+	if testing.Short() {
+		return small
+	}
+	return n
+}
+
 func BenchmarkAppend(b *testing.B) {
 	l, err := Create(filepath.Join(b.TempDir(), "s1.jsonl"), testHeader("s1"))
 	if err != nil {
@@ -90,18 +99,22 @@ func BenchmarkAppend(b *testing.B) {
 		}
 		i++
 	}
+	if l.NextSeq() != int64(i) {
+		b.Fatalf("want %d events logged, the log is at seq %d", i, l.NextSeq())
+	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	// Beside the wall-clock rate, the rate per second of CPU, which a
 	// loaded machine does not stretch.
 	b.ReportMetric(float64(b.N)/(procstat.CPUTime()-cpu).Seconds(), "events/cpu-s")
 }
 
-// BenchmarkLoad is opening a 100,000-event session as resume does: with
-// no index (the whole log is read and folded, as on the first open of a
-// log written before indexes, or after its index was lost) and through the
-// index Close wrote. Each open ends with closing the log.
+// BenchmarkLoad is opening a 100,000-event session (10,000 under -short)
+// as resume does: with no index (the whole log is read and folded, as on
+// the first open of a log written before indexes, or after its index was
+// lost) and through the index Close wrote. Each open ends with closing the
+// log.
 func BenchmarkLoad(b *testing.B) {
-	const n = 100_000
+	n := short(100_000, 10_000)
 	path := filepath.Join(b.TempDir(), "s1.jsonl")
 	createLog(b, path, syntheticSession(n)...)
 	info, err := os.Stat(path)
@@ -125,8 +138,9 @@ func BenchmarkLoad(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if p := l.Projection(); p.Usage().Turns == 0 {
-					b.Fatal("want turns, got none")
+				// Open closes the turn the last event left open.
+				if p := l.Projection(); p.Usage().Turns == 0 || l.NextSeq() < int64(n) {
+					b.Fatalf("want %d events of turns, got %d events, %d turns", n, l.NextSeq(), p.Usage().Turns)
 				}
 				l.Close()
 			}
@@ -144,9 +158,10 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // BenchmarkRepairTornLine is opening a log whose last line was torn by a
-// crash, at 1 MB and at 100 MB: through the index, both cost the same.
+// crash, at 1 MB and at 100 MB (8 MB under -short): through the index,
+// both cost the same.
 func BenchmarkRepairTornLine(b *testing.B) {
-	for _, size := range []int64{1 << 20, 100 << 20} {
+	for _, size := range []int64{1 << 20, short[int64](100<<20, 8<<20)} {
 		b.Run(fmt.Sprintf("MB=%d", size>>20), func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "s1.jsonl")
 			l, err := Create(path, testHeader("s1"))
@@ -178,6 +193,11 @@ func BenchmarkRepairTornLine(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				b.StopTimer()
+				if info, err := os.Stat(path); err != nil || info.Size() != int64(len(clean)) {
+					b.Fatalf("want the torn line cut, the log back at %d bytes, got %v (%v)", len(clean), info, err)
+				}
+				b.StartTimer()
 				l.Close()
 				cpu += procstat.CPUTime() - start
 			}
@@ -242,11 +262,12 @@ func writeSparseLog(b testing.TB, path string, h Header, tail []Data, size int64
 	}
 }
 
-// manySessions writes 1,000 session logs in workspace cwd under home, of
-// 1 MB, and every tenth of 100 MB: sparse files whose middle is a hole,
-// which List never reads, so they take no room.
-func manySessions(b *testing.B, home, cwd string) {
-	const sessions = 1000
+// manySessions writes 1,000 session logs (100 under -short) in workspace
+// cwd under home, of 1 MB, and every tenth of 100 MB: sparse files whose
+// middle is a hole, which List reads only within its counting budget, so
+// they take no room. It returns how many it wrote.
+func manySessions(b *testing.B, home, cwd string) int {
+	sessions := short(1000, 100)
 	if err := os.MkdirAll(Dir(home, cwd), 0o700); err != nil {
 		b.Fatal(err)
 	}
@@ -262,18 +283,19 @@ func manySessions(b *testing.B, home, cwd string) {
 		}
 		writeSparseLog(b, PathFor(home, cwd, h.ID), h, tail, size)
 	}
+	return sessions
 }
 
-// BenchmarkList is the session picker over 1,000 sessions, a hundred of
-// them of 100 MB.
+// BenchmarkList is the session picker over 1,000 sessions (100 under
+// -short), a tenth of them of 100 MB.
 func BenchmarkList(b *testing.B) {
 	home, cwd := b.TempDir(), "/work/proj"
-	manySessions(b, home, cwd)
+	n := manySessions(b, home, cwd)
 	cpu := procstat.CPUTime()
 	for b.Loop() {
 		list, err := List(home, cwd, false)
-		if err != nil || len(list) != 1000 || list[0].Title != "Retitled" || list[len(list)-1].Size != 100<<20 {
-			b.Fatalf("want 1000 titled sessions, the oldest of 100 MB, got %d (%v)", len(list), err)
+		if err != nil || len(list) != n || list[0].Title != "Retitled" || list[len(list)-1].Size != 100<<20 {
+			b.Fatalf("want %d titled sessions, the oldest of 100 MB, got %d (%v)", n, len(list), err)
 		}
 	}
 	reportCPU(b, cpu)
@@ -285,8 +307,8 @@ func reportCPU(b *testing.B, cpu time.Duration) {
 	b.ReportMetric(float64((procstat.CPUTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
-// BenchmarkListIndexed is the session picker over 1,000 sessions of a
-// few turns, each closed, so indexed, and each with a turn logged after
+// BenchmarkListIndexed is the session picker over 1,000 sessions (100
+// under -short) of a few turns, each closed, so indexed, and each with a turn logged after
 // its index: List reads every index's head and counts what follows it.
 func BenchmarkListIndexed(b *testing.B) {
 	home, cwd := b.TempDir(), "/work/proj"
@@ -294,7 +316,8 @@ func BenchmarkListIndexed(b *testing.B) {
 		b.Fatal(err)
 	}
 	turn := syntheticTurn(1)
-	for i := range 1000 {
+	n := short(1000, 100)
+	for i := range n {
 		path := PathFor(home, cwd, fmt.Sprintf("20261130-%06d-abcdef", i))
 		createLog(b, path, turn...)
 		// Logged by a process killed before it wrote the index again.
@@ -308,19 +331,19 @@ func BenchmarkListIndexed(b *testing.B) {
 	cpu := procstat.CPUTime()
 	for b.Loop() {
 		list, err := List(home, cwd, false)
-		if err != nil || len(list) != 1000 || list[0].Messages != want {
-			b.Fatalf("want 1000 sessions of %d messages, got %d (%v), the first of %d", want, len(list), err, list[0].Messages)
+		if err != nil || len(list) != n || list[0].Messages != want {
+			b.Fatalf("want %d sessions of %d messages, got %d (%v), the first of %d", n, want, len(list), err, list[0].Messages)
 		}
 	}
 	reportCPU(b, cpu)
 }
 
 // BenchmarkLatest is finding the session tack -c continues among 1,000
-// sessions, a hundred of them of 100 MB.
+// sessions (100 under -short), a tenth of them of 100 MB.
 func BenchmarkLatest(b *testing.B) {
 	home, cwd := b.TempDir(), "/work/proj"
-	manySessions(b, home, cwd)
-	want := PathFor(home, cwd, "20261130-000999-abcdef")
+	n := manySessions(b, home, cwd)
+	want := PathFor(home, cwd, fmt.Sprintf("20261130-%06d-abcdef", n-1))
 	cpu := procstat.CPUTime()
 	for b.Loop() {
 		if path, err := Latest(home, cwd); err != nil || path != want {

@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// makeLargeTree writes 50,000 files in 1,000 directories three levels
-// deep, half Go and half text, with .gitignore files at the root and in
-// every top-level directory. Every 997th file holds the grep target.
-func makeLargeTree(b *testing.B, dir string) {
+// makeLargeTree writes 500×leaves files (50,000 for 10 leaves) in 100×leaves
+// directories three levels deep, half Go and half text, with .gitignore
+// files at the root and in every top-level directory. Every 997th file
+// holds the grep target. It returns how many files it wrote.
+func makeLargeTree(b *testing.B, dir string, leaves int) int {
 	b.Helper()
 	body := strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) { return }\n", 20)
 	write := func(p, content string) {
@@ -24,7 +25,7 @@ func makeLargeTree(b *testing.B, dir string) {
 	for i := range 10 {
 		top := filepath.Join(dir, fmt.Sprintf("pkg%d", i))
 		for j := range 10 {
-			for k := range 10 {
+			for k := range leaves {
 				leaf := filepath.Join(top, fmt.Sprintf("mod%d", j), fmt.Sprintf("part%d", k))
 				if err := os.MkdirAll(leaf, 0o755); err != nil {
 					b.Fatal(err)
@@ -45,34 +46,40 @@ func makeLargeTree(b *testing.B, dir string) {
 		}
 		write(filepath.Join(top, ".gitignore"), "generated/\n*.bak\n!keep.bak\n")
 	}
+	return n
 }
 
 // BenchmarkSearch times grep of a literal (every matching line, as
-// output_mode content lists them) and glob over a 50,000-file tree. Run: go test ./backend/tools/search -bench . -benchmem -run '^$'
+// output_mode content lists them) and glob over a 50,000-file tree (5,000
+// under -short, the CI smoke). Run: go test ./backend/tools/search -bench . -benchmem -run '^$'
 func BenchmarkSearch(b *testing.B) {
-	dir := b.TempDir()
-	makeLargeTree(b, dir)
+	dir, leaves := b.TempDir(), 10
+	if testing.Short() {
+		leaves = 1
+	}
+	files := makeLargeTree(b, dir, leaves)
+	markers, gofiles, pathMatches := (files-1)/997+1, files/2, 10*leaves*5
 	b.Run("grep_literal", func(b *testing.B) {
 		for b.Loop() {
 			r := run(b, NewGrep(noUserConfig), dir, map[string]any{"pattern": "needle_literal", "output_mode": "content"})
-			if n := strings.Count(r.Text, "needle_literal"); n != 51 {
-				b.Fatalf("want 51 matching lines, got %d: %q", n, r.Text[:min(len(r.Text), 80)])
+			if n := strings.Count(r.Text, "needle_literal"); n != markers {
+				b.Fatalf("want %d matching lines, got %d: %q", markers, n, r.Text[:min(len(r.Text), 80)])
 			}
 		}
 	})
 	b.Run("glob_basename", func(b *testing.B) {
 		for b.Loop() {
 			r := run(b, NewGlob(noUserConfig), dir, map[string]any{"pattern": "*.go"})
-			if !strings.HasSuffix(r.Text, "(Showing 100 of 25000 matches. Narrow the pattern or path to see the rest.)") {
-				b.Fatalf("want 25000 matches, got tail %q", r.Text[max(0, len(r.Text)-80):])
+			if want := fmt.Sprintf("(Showing 100 of %d matches. Narrow the pattern or path to see the rest.)", gofiles); !strings.HasSuffix(r.Text, want) {
+				b.Fatalf("want %d matches, got tail %q", gofiles, r.Text[max(0, len(r.Text)-80):])
 			}
 		}
 	})
 	b.Run("glob_path", func(b *testing.B) {
 		for b.Loop() {
 			r := run(b, NewGlob(noUserConfig), dir, map[string]any{"pattern": "pkg3/**/file1?.go"})
-			if strings.Count(r.Text, "\n") < 99 {
-				b.Fatalf("want at least 100 matches, got %q", r.Text[:min(len(r.Text), 80)])
+			if want := min(100, pathMatches); strings.Count(r.Text, "\n") < want-1 {
+				b.Fatalf("want at least %d matches, got %q", want, r.Text[:min(len(r.Text), 80)])
 			}
 		}
 	})

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // BenchmarkConvertDocumentationPage measures readability extraction and
@@ -18,8 +20,12 @@ func BenchmarkConvertDocumentationPage(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := htmlToMarkdown(bytes.NewReader(page), u); err != nil {
+		title, md, err := htmlToMarkdown(bytes.NewReader(page), u)
+		if err != nil {
 			b.Fatal(err)
+		}
+		if !strings.HasPrefix(title, "Configuring retries") || !strings.Contains(md, "```go\nclient := sprocket.New") {
+			b.Fatalf("want the retries page with its Go example, got %q and %d bytes", title, len(md))
 		}
 	}
 }
@@ -31,6 +37,9 @@ func BenchmarkWindowOfALongPage(b *testing.B) {
 	s := string(page)
 	b.ReportAllocs()
 	for b.Loop() {
-		window(s, 500_000, defaultMaxChars)
+		text, end := window(s, 500_000, defaultMaxChars)
+		if n := utf8.RuneCountInString(text); n == 0 || n > defaultMaxChars || end != 500_000+n {
+			b.Fatalf("want a window of at most %d characters from 500000, got %d ending at %d", defaultMaxChars, n, end)
+		}
 	}
 }
