@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
@@ -17,6 +19,15 @@ import (
 
 // benchBlocks is the transcript size the budgets are set for.
 const benchBlocks = 10_000
+
+// blocks is benchBlocks, or a tenth of it under -short, the CI smoke,
+// which runs each benchmark once to see it still works.
+func blocks() int {
+	if testing.Short() {
+		return benchBlocks / 10
+	}
+	return benchBlocks
+}
 
 // history makes a session whose transcript has at least n blocks (a turn
 // is about four since the transcript heads a turn once): per turn a
@@ -62,17 +73,25 @@ func snapshotOf(events []session.Event) agent.Snapshot {
 	return snap
 }
 
-// bigModel is a chat model showing a transcript of benchBlocks blocks.
+// bigModel is a chat model showing a transcript of blocks() blocks.
 func bigModel(b *testing.B) *Model {
 	b.Helper()
 	be := &countingBackend{}
 	m := New(Options{Backend: be, Width: 120, Height: 40, Colour: true, Cwd: "/w", Home: "/home/u", Branch: "main"})
-	m.Update(subscribedMsg{sessionID: "s-1", sub: be, history: snapshotOf(history(benchBlocks))})
-	if n := m.tr.Blocks(); n < benchBlocks {
-		b.Fatalf("want at least %d blocks, got %d", benchBlocks, n)
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be, history: snapshotOf(history(blocks()))})
+	if n := m.tr.Blocks(); n < blocks() {
+		b.Fatalf("want at least %d blocks, got %d", blocks(), n)
 	}
-	m.View()
+	wantOnScreen(b, m, "The lexer now keeps the last token")
 	return m
+}
+
+// wantOnScreen fails b unless the frame m draws shows text.
+func wantOnScreen(b *testing.B, m *Model, text string) {
+	b.Helper()
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, text) {
+		b.Fatalf("want %q on the screen, got\n%s", text, v)
+	}
 }
 
 // measure runs frame b.N times and reports the median and worst frame.
@@ -101,6 +120,9 @@ func BenchmarkKeystroke(b *testing.B) {
 		m.Update(keys[i%2])
 		m.View()
 	})
+	if m.editor.Value() != []string{"a", ""}[(b.N-1)%2] {
+		b.Fatalf("want the editor to hold what was typed, got %q", m.editor.Value())
+	}
 }
 
 // BenchmarkStreamDelta is one streamed text delta to the rendered frame,
@@ -117,6 +139,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 		m.Update(eventsMsg{events: []agent.Event{agent.Delta{Turn: turn, Step: 1, Chunk: llm.Chunk{Kind: llm.ChunkText, Text: words[i%len(words)]}}}})
 		m.View()
 	})
+	wantOnScreen(b, m, "The")
 }
 
 // BenchmarkResize is a terminal resize to the rendered frame.
@@ -127,10 +150,12 @@ func BenchmarkResize(b *testing.B) {
 		m.Update(sizes[i%len(sizes)])
 		m.View()
 	})
+	wantOnScreen(b, m, "The lexer now keeps the last token")
 }
 
 // BenchmarkTranscriptMemory reports the live heap of a model holding a
-// 10,000-block transcript, scrolled through once so every block rendered.
+// 10,000-block transcript, scrolled through once so every block rendered
+// (which it checks by the first prompt on the screen at the top).
 func BenchmarkTranscriptMemory(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		runtime.GC()
@@ -141,6 +166,7 @@ func BenchmarkTranscriptMemory(b *testing.B) {
 			m.scrollBy(m.viewportRows())
 			m.View()
 		}
+		wantOnScreen(b, m, "Fix test 1 in the parser package")
 		runtime.GC()
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"sync"
@@ -300,19 +301,26 @@ func (t *terminal) modeSet(m ansi.Mode) bool {
 
 // BenchmarkKeyFrame is the cost of drawing one typed key on a full
 // 120×40 screen of styled text: what the renderer adds to each key of a
-// burst it draws key by key.
+// burst it draws key by key. Each frame must draw the key typed.
 func BenchmarkKeyFrame(b *testing.B) {
+	var out bytes.Buffer
 	r := NewRenderer(RendererOptions{
-		Out: io.Discard, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Out: &out, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
 		Width: 120, Height: 40, Interval: interval, Clock: newFakeClock(),
 	})
 	line := "\x1b[1mword\x1b[0m " + strings.Repeat("text \x1b[2mdim\x1b[0m ", 9)
 	body := strings.Repeat(line+"\n", 38)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		v := view(body + "> " + strings.Repeat("q", i%100))
-		v.Cursor = tea.NewCursor(2+i%100, 39)
+		v := view(body + "> " + strings.Repeat("q", 1+i%100))
+		v.Cursor = tea.NewCursor(3+i%100, 39)
+		out.Reset()
 		r.Show(v, true)
+		// A frame that adds a key draws it; the one that wraps to one key
+		// only clears the rest of the row.
+		if (i%100 != 0 || i == 0) && !strings.Contains(out.String(), "q") || out.Len() == 0 {
+			b.Fatalf("want frame %d to draw the key typed, wrote %q", i, out.String())
+		}
 	}
 }
 

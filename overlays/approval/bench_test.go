@@ -39,7 +39,9 @@ func BenchmarkBigWriteFrame(b *testing.B) {
 			key = "up"
 		}
 		d.Update(keys.Key(key), overlaytest.Later())
-		d.View(100, 30)
+		if v := d.View(100, 30); !strings.Contains(v, "line ") {
+			b.Fatalf("want the file's lines in the dialog, got\n%s", v)
+		}
 		i++
 	}
 }

@@ -2,6 +2,7 @@ package complete
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,9 @@ func BenchmarkKeystroke(b *testing.B) {
 	for b.Loop() {
 		d := drafts[i%len(drafts)]
 		m.Refresh(d, len(d))
+		if !m.Open() {
+			b.Fatalf("want the menu open for %q", d)
+		}
 		i++
 	}
 }
@@ -47,10 +51,30 @@ func BenchmarkRank(b *testing.B) {
 	f := NewFiles(generated(benchPaths))
 	b.ReportAllocs()
 	for b.Loop() {
-		f.Rank("sesrend", MaxFileResults)
+		got := f.Rank("sesrend", MaxFileResults)
+		if len(got) != MaxFileResults {
+			b.Fatalf("want %d matches, got %d", MaxFileResults, len(got))
+		}
+		for _, m := range got {
+			if !inOrder(m.Path, "sesrend") {
+				b.Fatalf("want paths holding s, e, s, r, e, n, d in order, got %q", m.Path)
+			}
+		}
 	}
 }
 
 // benchPaths is the size of the workspace the benchmarks rank: the most
 // the backend lists (launch.FilesLimit).
 const benchPaths = 100_000
+
+// inOrder reports whether path holds the letters of query in order.
+func inOrder(path, query string) bool {
+	for _, r := range query {
+		i := strings.IndexRune(path, r)
+		if i < 0 {
+			return false
+		}
+		path = path[i+1:]
+	}
+	return true
+}

@@ -2,6 +2,7 @@ package sessionpicker
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,6 +21,8 @@ func BenchmarkViewOverAThousandSessions(b *testing.B) {
 	p := New(cwd, "/home/ada", "", now, th)
 	p.Update(Loaded{Workspace: here, All: here})
 	for b.Loop() {
-		p.View(120, 40)
+		if v := p.View(120, 40); !strings.Contains(v, "Session number 0 about the lexer") {
+			b.Fatalf("want the newest session listed, got\n%s", v)
+		}
 	}
 }

@@ -76,7 +76,9 @@ func BenchmarkRenderMessage(b *testing.B) {
 	r := New(Options{Colour: true})
 	b.ReportAllocs()
 	for b.Loop() {
-		r.Render(sample, 100)
+		if out := strings.Join(r.Render(sample, 100), "\n"); !strings.Contains(ansi.Strip(out), "fmt.Println") {
+			b.Fatalf("want the sample's code rendered, got %q", out)
+		}
 	}
 }
 

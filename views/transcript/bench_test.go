@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -14,15 +16,25 @@ const benchAnswer = "## Plan\n\nI will change `main.go` so the server **retries*
 	"1. read the config\n2. add a backoff\n3. run the tests\n\n```go\nfunc retry(n int) error {\n\tfor i := 0; i < n; i++ {\n\t\tif err := call(); err == nil {\n\t\t\treturn nil\n\t\t}\n\t}\n\treturn errFailed\n}\n```\n\n" +
 	"That keeps the change small and testable."
 
+// benchBlocks is the transcript size the benchmarks are set for: 10,000
+// blocks, or a tenth of it under -short, the CI smoke, which runs each
+// benchmark once to see it still works.
+func benchBlocks() int {
+	if testing.Short() {
+		return 1_000
+	}
+	return 10_000
+}
+
 // session10k appends settled turns (a prompt, a step with reasoning and
 // Markdown, a tool card, and the timing the step logs) until they make
-// 10,000 blocks, as a resumed session builds them, and returns the number
-// of the last turn. How many blocks a turn makes is the transcript's
-// business, so the count is read, not assumed.
+// benchBlocks blocks, as a resumed session builds them, and returns the
+// number of the last turn. How many blocks a turn makes is the
+// transcript's business, so the count is read, not assumed.
 func session10k(tr *Transcript) (lastTurn int) {
 	output := strings.Repeat("ok  \tgithub.com/x/pkg\t0.01s\n", 20)
 	turn := 0
-	for tr.Blocks() < 10_000 {
+	for tr.Blocks() < benchBlocks() {
 		turn++
 		var c, r card.Card
 		if turn%2 == 0 {
@@ -72,9 +84,17 @@ func BenchmarkStreamDeltaFrame(b *testing.B) {
 			d = ".\n\n"
 		}
 		tr.Apply(text(next, 1, d))
-		if rows := tr.View(0, 30); len(rows) != 30 {
-			b.Fatalf("want 30 rows, got %d", len(rows))
+		if rows := tr.View(0, 30); len(rows) != 30 || !strings.Contains(ansi.Strip(strings.Join(rows, "\n")), "word") {
+			b.Fatalf("want 30 rows ending in the streamed words, got %q", rows)
 		}
+	}
+}
+
+// wantPage fails b unless rows are a page of n rows, some of them text.
+func wantPage(b *testing.B, rows []string, n int) {
+	b.Helper()
+	if len(rows) != n || strings.TrimSpace(ansi.Strip(strings.Join(rows, ""))) == "" {
+		b.Fatalf("want %d rows of the transcript, got %q", n, rows)
 	}
 }
 
@@ -89,21 +109,22 @@ func BenchmarkScrollPageFrame(b *testing.B) {
 		if off > tr.Lines()-30 {
 			off = 0
 		}
-		tr.View(off, 30)
+		wantPage(b, tr.View(off, 30), 30)
 	}
 }
 
 // BenchmarkScrollPageSeenFrame scrolls over pages already rendered once.
 func BenchmarkScrollPageSeenFrame(b *testing.B) {
 	tr, _ := benchTranscript(b)
-	for off := 0; off < 3000; off += 30 {
+	seen := min(3000, tr.Lines()-30)
+	for off := 0; off < seen; off += 30 {
 		tr.View(off, 30)
 	}
 	off := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		off = (off + 30) % 3000
-		tr.View(off, 30)
+		off = (off + 30) % seen
+		wantPage(b, tr.View(off, 30), 30)
 	}
 }
 
@@ -118,11 +139,18 @@ func BenchmarkResizeFrame(b *testing.B) {
 		s.Width = widths[i%len(widths)]
 		i++
 		tr.SetSettings(s)
-		tr.View(0, 30)
+		rows := tr.View(0, 30)
+		wantPage(b, rows, 30)
+		for _, r := range rows {
+			if w := ansi.StringWidth(r); w > s.Width {
+				b.Fatalf("want rows within %d columns, got %d: %q", s.Width, w, r)
+			}
+		}
 	}
 }
 
-// BenchmarkMemory10k builds 10,000 blocks and reports the live heap twice:
+// BenchmarkMemory10k builds 10,000 blocks (benchBlocks) and reports the
+// live heap twice:
 // after showing the bottom screen (a resumed session), and after rendering
 // every row once (the worst case: every block cached).
 func BenchmarkMemory10k(b *testing.B) {
@@ -130,7 +158,7 @@ func BenchmarkMemory10k(b *testing.B) {
 	for b.Loop() {
 		tr := New(Settings{Width: 100, Reasoning: true, Colour: true})
 		session10k(tr)
-		tr.View(0, 30)
+		wantPage(b, tr.View(0, 30), 30)
 		built = heapMB()
 		for top := 0; top < tr.Lines(); top += 200 {
 			tr.Render(top, 200)
