@@ -25,7 +25,7 @@ func TestLightBackgroundAnswerWithCode(t *testing.T) {
 			bashCall(&l, 1, 1, "c0", "go vet ./...", "vet: bad", 1), l.live(
 				session.AssistantMessage{Turn: 1, Step: 2, Text: "## Done\n\nHere is `main.go`, see [the docs](https://go.dev):\n\n```go\n// main greets\nfunc main() {\n\tfmt.Println(\"hello\", 42)\n}\n```", Finish: "stop"},
 				session.TurnEnd{Turn: 1, Reason: session.StopCompleted}), []agent.Event{agent.StatusChanged{Status: agent.StatusIdle}})...)
-		tt.WaitText(t, "fmt.Println")
+		tt.WaitText(t, "fmt.Println", "Describe a task") // the answer, and the editor idle again
 		tt.Golden(t, "light_answer_"+sizeName(size.w, size.h))
 	}
 }
