@@ -47,7 +47,8 @@ type Editor struct {
 	// shared with the textarea's prompt function, which outlives copies.
 	mark    *string
 	running bool
-	width   int // as set; the textarea's Width is its text's
+	width   int    // as set; the textarea's Width is its text's
+	styled  uint64 // the version SetTheme gave
 	// drawn is the last view drawn, shared by copies like mark; version
 	// says which state this copy shows, so that a copy whose state was
 	// drawn last draws it again without the textarea.
@@ -63,6 +64,21 @@ type drawn struct {
 	view              string
 	cursor            *tea.Cursor
 	ok                bool
+	// empty is the empty editor's view, drawn again only when what it
+	// shows changes: its placeholder, width, mark, height or styles.
+	empty struct {
+		shows  emptyEditor
+		view   string
+		cursor *tea.Cursor
+		ok     bool
+	}
+}
+
+// emptyEditor is what an empty editor's view shows.
+type emptyEditor struct {
+	placeholder, mark string
+	width, height     int
+	styled            uint64
 }
 
 // changed gives the editor's state a version no view was drawn for. Every
@@ -113,6 +129,7 @@ func (e *Editor) SetTheme(th theme.Theme) {
 	}
 	e.ta.SetStyles(textarea.Styles{Focused: state, Blurred: state})
 	e.changed()
+	e.styled = e.version
 }
 
 // SetMark shows glyph, one column wide, in place of the prompt's ">"; ""
@@ -232,9 +249,21 @@ func (e Editor) View() string {
 // state was not drawn last.
 func (e Editor) draw() *drawn {
 	d := e.drawn
-	if !d.ok || d.version != e.version {
-		d.view, d.cursor, d.version, d.ok = e.ta.View(), e.ta.Cursor(), e.version, true
+	if d.ok && d.version == e.version {
+		return d
 	}
+	d.version, d.ok = e.version, true
+	if e.ta.LineCount() != 1 || e.ta.Length() != 0 {
+		d.view, d.cursor = e.ta.View(), e.ta.Cursor()
+		return d
+	}
+	// Empty again (a backspace, a submitted prompt, a turn's start or
+	// end): the placeholder's view, as it was last drawn.
+	shows := emptyEditor{placeholder: e.ta.Placeholder, mark: *e.mark, width: e.width, height: e.ta.Height(), styled: e.styled}
+	if !d.empty.ok || d.empty.shows != shows {
+		d.empty.view, d.empty.cursor, d.empty.shows, d.empty.ok = e.ta.View(), e.ta.Cursor(), shows, true
+	}
+	d.view, d.cursor = d.empty.view, d.empty.cursor
 	return d
 }
 

@@ -288,6 +288,20 @@ func TestViewIsTheTextareasAfterEveryChange(t *testing.T) {
 		{"history down", func(e Editor) Editor { e, _ = keys.PressOn(e, "down"); return e }},
 		{"submit", func(e Editor) Editor { e = keys.TypeInto(e, "go"); e, _ = keys.PressOn(e, "enter"); return e }},
 		{"another theme", func(e Editor) Editor { e.SetTheme(theme.New(false)); return e }},
+		{"typed and erased", func(e Editor) Editor {
+			e = keys.TypeInto(e, "ab")
+			e, _ = keys.PressOn(e, "backspace", "backspace")
+			return e
+		}},
+		{"a mark while empty", func(e Editor) Editor { e.SetMark("●"); return e }},
+		{"erased again under the mark", func(e Editor) Editor {
+			e = keys.TypeInto(e, "x")
+			e, _ = keys.PressOn(e, "backspace")
+			return e
+		}},
+		{"the first theme while empty", func(e Editor) Editor { e.SetTheme(theme.New(true)); return e }},
+		{"wider while empty", func(e Editor) Editor { e.SetWidth(70); return e }},
+		{"the mark gone while empty", func(e Editor) Editor { e.SetMark(""); return e }},
 	}
 	for _, s := range steps {
 		e = s.do(e)
