@@ -20,11 +20,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // Options are what a Walker takes from the environment: where the user's
@@ -145,30 +142,14 @@ func (w *Walker) levels(ctx context.Context, root string, sorted bool, visit fun
 	return nil
 }
 
-// workers bounds the goroutines that read directories at once.
-func workers() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
-
 // readLevel reads jobs with a bounded pool of goroutines, each taking the
 // next directory in order.
 func (w *Walker) readLevel(ctx context.Context, jobs []dirJob, sorted bool, visit func(Entry)) ([]listing, error) {
 	out := make([]listing, len(jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers(), len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(jobs) {
-					return
-				}
-				out[i] = readJob(jobs[i], sorted, visit)
-			}
-		}()
-	}
-	wg.Wait()
-	return out, ctx.Err()
+	err := Parallel(ctx, len(jobs), func() func(int) {
+		return func(i int) { out[i] = readJob(jobs[i], sorted, visit) }
+	})
+	return out, err
 }
 
 // readJob lists one directory and applies its ignore files and the rules

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
@@ -128,33 +127,22 @@ type match struct {
 	text string
 }
 
-// search greps files with a bounded pool of workers, each taking the next
-// file in order.
+// search greps files on workspace.Parallel's pool, each worker taking the
+// next file in order.
 func (q *query) search(ctx context.Context, files []workspace.Entry) ([]fileMatches, error) {
 	results := make([]fileMatches, len(files))
 	t := newTally(len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers(), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := newScanner(q)
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				fm := s.file(files[i].Abs)
-				if !t.finish(i, fm.count, q.keep) {
-					fm.lines = nil
-				}
-				results[i] = fm
+	err := workspace.Parallel(ctx, len(files), func() func(int) {
+		s := newScanner(q)
+		return func(i int) {
+			fm := s.file(files[i].Abs)
+			if !t.finish(i, fm.count, q.keep) {
+				fm.lines = nil
 			}
-		}()
-	}
-	wg.Wait()
-	return results, ctx.Err()
+			results[i] = fm
+		}
+	})
+	return results, err
 }
 
 // tally decides which files keep their matching lines: those that the

@@ -2,14 +2,10 @@ package search
 
 import (
 	"context"
-	"runtime"
 	"sync"
 
 	"github.com/tack-agent/tack/backend/workspace"
 )
-
-// workers bounds the goroutines that grep files at once.
-func workers() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
 
 // collect walks root and gathers what pick makes of each regular file it
 // keeps, in no defined order; pick is called from several goroutines at
