@@ -34,7 +34,10 @@ type wireCall struct {
 	serverID string // the id the server gave, "" for none
 	id       string
 	name     string
-	args     strings.Builder
+	// args is a []byte, not a strings.Builder: calls grows by append,
+	// which copies its elements, and a copied Builder panics on its next
+	// write (two parallel calls whose fragments interleave).
+	args []byte
 }
 
 // add folds one fragment in and returns the delta to emit, if any.
@@ -53,7 +56,7 @@ func (a *callAssembler) add(tc wireToolCall) (ToolCallDelta, bool) {
 			name = a.calls[cur].name // an unnamed object after a complete one: the same tool again
 		}
 		cur = a.begin(index, tc.ID, name)
-		a.calls[cur].args.WriteString(args)
+		a.calls[cur].args = append(a.calls[cur].args, args...)
 		return ToolCallDelta{Index: cur, ID: a.calls[cur].id, Name: name, Arguments: args}, true
 	}
 	c := &a.calls[cur]
@@ -61,7 +64,7 @@ func (a *callAssembler) add(tc wireToolCall) (ToolCallDelta, bool) {
 	if c.name == "" && name != "" {
 		c.name, d.Name = name, name
 	}
-	c.args.WriteString(args)
+	c.args = append(c.args, args...)
 	if d.Name == "" && args == "" {
 		return ToolCallDelta{}, false
 	}
@@ -91,7 +94,7 @@ func (c *wireCall) startedBy(id, name, args string) bool {
 	case name != "" && c.name != "" && name != c.name:
 		return true
 	}
-	return strings.HasPrefix(strings.TrimLeft(args, " \t\r\n"), "{") && c.args.Len() > 0 && json.Valid([]byte(c.args.String()))
+	return strings.HasPrefix(strings.TrimLeft(args, " \t\r\n"), "{") && len(c.args) > 0 && json.Valid(c.args)
 }
 
 // begin starts a call at the server's index with the server's id, or a

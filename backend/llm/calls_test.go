@@ -38,6 +38,11 @@ func TestCallAssemblerSeparatesCalls(t *testing.T) {
 		{"a taken id at another index", []wireToolCall{
 			fragment(3, "x", "glob", `{}`), fragment(4, "x", "glob", `{}`),
 		}, []ToolCallDelta{{Index: 0, ID: "x", Name: "glob", Arguments: `{}`}, {Index: 1, ID: "call_seed_1", Name: "glob", Arguments: `{}`}}},
+		{"parallel calls whose fragments interleave", []wireToolCall{
+			fragment(0, "a", "read", `{"path":`), fragment(1, "b", "read", `{"path":`), fragment(2, "c", "read", `{"path":`),
+			fragment(0, "", "", `"x"}`), fragment(1, "", "", `"y"}`),
+		}, []ToolCallDelta{{Index: 0, ID: "a", Name: "read", Arguments: `{"path":`}, {Index: 1, ID: "b", Name: "read", Arguments: `{"path":`},
+			{Index: 2, ID: "c", Name: "read", Arguments: `{"path":`}, {Index: 0, Arguments: `"x"}`}, {Index: 1, Arguments: `"y"}`}}},
 		{"empty fragments are dropped", []wireToolCall{fragment(0, "", "", "")}, nil},
 	}
 	for _, tt := range tests {
