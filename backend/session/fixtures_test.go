@@ -76,6 +76,19 @@ func writeLog(t testing.TB, raw []byte) string {
 	return path
 }
 
+// loggedBytes is the text of a log that createLog makes of data, to be
+// written again with writeLog, cut or changed.
+func loggedBytes(t testing.TB, data ...Data) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	createLog(t, path, data...)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
 // createLog makes a log with the given payloads appended one second apart,
 // synced and closed.
 func createLog(t testing.TB, path string, data ...Data) {

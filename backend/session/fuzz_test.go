@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -20,13 +18,7 @@ func seedLogs(f *testing.F) [][]byte {
 		append(completedTurn(1, "hi"), completedTurn(2, "again")...),
 		killedDuringTool(1),
 	} {
-		path := filepath.Join(f.TempDir(), "s1.jsonl")
-		createLog(f, path, data...)
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		out = append(out, raw)
+		out = append(out, loggedBytes(f, data...))
 	}
 	return out
 }

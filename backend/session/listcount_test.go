@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -155,13 +154,7 @@ func TestCountMessagesAgreesWithTheFoldLineByLine(t *testing.T) {
 	}
 	logs := [][]byte{append(header, strings.Join(lines, "\n")+"\n"...)}
 	for _, data := range [][]Data{everyType(), killedDuringTool(1)} {
-		path := filepath.Join(t.TempDir(), "s1.jsonl")
-		createLog(t, path, data...)
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		logs = append(logs, raw)
+		logs = append(logs, loggedBytes(t, data...))
 	}
 	for i, raw := range logs {
 		path := writeLog(t, raw)
