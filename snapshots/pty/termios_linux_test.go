@@ -11,7 +11,11 @@ import (
 // line editor switches them off while it reads a line.
 func assertCooked(t *testing.T, r *run) {
 	t.Helper()
-	tio, err := unix.IoctlGetTermios(int(r.MasterFd()), unix.TCGETS)
+	var tio *unix.Termios
+	var err error
+	if cerr := r.ControlMaster(func(fd uintptr) { tio, err = unix.IoctlGetTermios(int(fd), unix.TCGETS) }); cerr != nil {
+		t.Fatalf("reach the terminal: %v", cerr)
+	}
 	if err != nil {
 		t.Fatalf("read the terminal mode: %v", err)
 	}

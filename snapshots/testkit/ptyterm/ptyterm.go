@@ -90,7 +90,11 @@ func Start(o Options) (*Terminal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start %s in a pseudo-terminal: %w", o.Bin, err)
 	}
-	t.master = master
+	if t.master, err = pollable(master); err != nil {
+		_ = t.cmd.Process.Kill()
+		_ = t.cmd.Wait()
+		return nil, err
+	}
 	go t.readScreen()
 	go t.forwardInput()
 	go func() {
@@ -152,9 +156,16 @@ func colourReply(b []byte) bool {
 // PID is the process id of the program.
 func (t *Terminal) PID() int { return t.cmd.Process.Pid }
 
-// MasterFd is the descriptor of the master side, for reading the modes the
-// program left the terminal in.
-func (t *Terminal) MasterFd() uintptr { return t.master.Fd() }
+// ControlMaster calls f with the descriptor of the master side, for
+// reading the modes the program left the terminal in. (The descriptor is
+// not handed out: File.Fd would make the master side blocking again.)
+func (t *Terminal) ControlMaster(f func(fd uintptr)) error {
+	sc, err := t.master.SyscallConn()
+	if err != nil {
+		return err
+	}
+	return sc.Control(f)
+}
 
 // Started is when the process was started.
 func (t *Terminal) Started() time.Time { return t.started }
@@ -284,6 +295,7 @@ func (t *Terminal) Close() {
 		_ = t.cmd.Process.Kill()
 		<-t.exited
 	}
+	killGroup(t.cmd.Process.Pid)
 	_ = t.master.Close()
 	<-t.readDone
 	// Emulator.Close sets a flag that Read checks without a lock, a data
