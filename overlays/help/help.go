@@ -79,9 +79,9 @@ func (h *Help) View(width, height int) string {
 	}
 	inner := max(1, width-4)
 	avail := max(0, height-3)
-	body := h.body(inner)
+	body := flatten(h.entries(inner))
 	if cw := (inner - gutter) / 2; len(body) > avail && cw >= minColumn {
-		body = twoColumns(h.body(cw), cw)
+		body = twoColumns(h.entries(cw), cw, avail)
 	}
 	hint := h.th.Dim.Render(frame.Hint(inner, "↑/↓ PgUp/PgDn scroll • Esc close", "↑↓ Esc"))
 	shown, top, page := frame.Scroll(h.th, body, h.scroll, avail)
@@ -89,16 +89,57 @@ func (h *Help) View(width, height int) string {
 	return frame.Join(frame.Box(h.th, Title, append(shown, hint), width, height), width, height)
 }
 
-// twoColumns flows rows (each at most cw wide) into two columns of about
-// equal height, the second never starting on a blank row.
-func twoColumns(rows []string, cw int) []string {
-	half := (len(rows) + 1) / 2
-	left, right := rows[:half], rows[half:]
+// entry is the rows of one key or command (the first of a section with
+// the section's heading): they stay together in one column.
+type entry struct {
+	rows []string
+	// section says the entry opens a section after the first.
+	section bool
+}
+
+func flatten(es []entry) []string {
+	var rows []string
+	for _, e := range es {
+		rows = append(rows, e.rows...)
+	}
+	return rows
+}
+
+// twoColumns lays the entries (each row at most cw wide) out in two
+// columns, never parting an entry's rows: the keys on the left and the
+// commands on the right when each fits in avail rows, else flowed at the
+// entry boundary nearest to half. The second column never starts on a
+// blank row.
+func twoColumns(es []entry, cw, avail int) []string {
+	total := len(flatten(es))
+	split, rows := len(es), 0
+	for i, e := range es {
+		if e.section && rows <= avail && total-rows-1 <= avail {
+			split = i
+			break
+		}
+		rows += len(e.rows)
+	}
+	if split == len(es) {
+		rows = 0
+		for i, e := range es {
+			if rows >= (total+1)/2 {
+				split = i
+				break
+			}
+			rows += len(e.rows)
+		}
+	}
+	left, right := flatten(es[:split]), flatten(es[split:])
 	if len(right) > 0 && right[0] == "" {
 		right = right[1:]
 	}
-	out := make([]string, len(left))
-	for i, l := range left {
+	out := make([]string, max(len(left), len(right)))
+	for i := range out {
+		l := ""
+		if i < len(left) {
+			l = left[i]
+		}
 		out[i] = l
 		if i < len(right) {
 			out[i] += strings.Repeat(" ", max(cw-ansi.StringWidth(l), 0)+gutter) + right[i]
@@ -107,8 +148,11 @@ func twoColumns(rows []string, cw int) []string {
 	return out
 }
 
-func (h *Help) body(width int) []string {
-	rows := []string{h.th.Label.Render("Keyboard shortcuts")}
+// entries are the keys under their heading, then the commands under
+// theirs, each wrapped at width.
+func (h *Help) entries(width int) []entry {
+	heading := []string{h.th.Label.Render("Keyboard shortcuts")}
+	var es []entry
 	keyWidth := 0
 	for _, b := range h.keys {
 		keyWidth = max(keyWidth, len([]rune(b.Keys)))
@@ -117,6 +161,8 @@ func (h *Help) body(width int) []string {
 	for _, b := range h.keys {
 		k := frame.Truncate(b.Keys, keyWidth)
 		pad := strings.Repeat(" ", keyWidth-len([]rune(k))+2)
+		rows := heading
+		heading = nil
 		for j, line := range frame.Wrap(b.Action, max(1, width-keyWidth-2)) {
 			if j == 0 {
 				rows = append(rows, h.th.Bold.Render(k)+pad+line)
@@ -124,16 +170,17 @@ func (h *Help) body(width int) []string {
 				rows = append(rows, strings.Repeat(" ", keyWidth+2)+line)
 			}
 		}
+		es = append(es, entry{rows: rows})
 	}
-	if len(h.commands) > 0 {
-		rows = append(rows, "", h.th.Label.Render("Commands"))
-	}
+	heading = []string{"", h.th.Label.Render("Commands")}
 	for _, c := range h.commands {
 		name := "/" + textfmt.SanitizeLine(c.Name)
 		if c.Hint != "" {
 			name += " " + textfmt.SanitizeLine(c.Hint)
 		}
 		text := name + " — " + textfmt.SanitizeLine(c.Description)
+		e := entry{rows: heading, section: heading != nil}
+		heading = nil
 		for j, line := range frame.Wrap(text, max(1, width-2)) {
 			switch {
 			case j > 0:
@@ -141,8 +188,9 @@ func (h *Help) body(width int) []string {
 			case strings.HasPrefix(line, name):
 				line = h.th.Code.Render(name) + line[len(name):]
 			}
-			rows = append(rows, line)
+			e.rows = append(e.rows, line)
 		}
+		es = append(es, e)
 	}
-	return rows
+	return es
 }

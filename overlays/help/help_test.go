@@ -94,3 +94,52 @@ func TestShowsEverythingInTwoColumnsWhenWideRatherThanScroll(t *testing.T) {
 		t.Fatalf("want at most 40 rows, got\n%s", v)
 	}
 }
+
+// rightColumn is the text of the second column of a two-column view at
+// width: what starts after the first column and the gutter in each box row.
+func rightColumn(view string, width int) []string {
+	cw := (width - 4 - gutter) / 2
+	var col []string
+	for _, line := range strings.Split(ansi.Strip(view), "\n") {
+		r := []rune(line)
+		if start := 2 + cw + gutter; len(r) > start+2 && r[0] == '│' {
+			col = append(col, strings.TrimRight(string(r[start:len(r)-1]), " "))
+		}
+	}
+	return col
+}
+
+func TestTwoColumnsPutTheKeysLeftAndTheCommandsRight(t *testing.T) {
+	var ks []Binding
+	for range 2 {
+		ks = append(ks, keyList()...)
+	}
+	var cs []complete.Command
+	for i := range 5 {
+		for _, c := range commands() {
+			c.Name += fmt.Sprint(i)
+			cs = append(cs, c)
+		}
+	}
+	v := New(ks, cs, th).View(120, 40)
+	if right := rightColumn(v, 120); len(right) == 0 || right[0] != "Commands" {
+		t.Fatalf("want the second column to start with the commands, got %q in\n%s", right, ansi.Strip(v))
+	}
+}
+
+func TestTwoColumnsNeverPartAnEntry(t *testing.T) {
+	// 41 keys of two rows each under a heading: the middle row is the
+	// second row of a key, so the flow must move to the next entry.
+	var ks []Binding
+	for i := range 41 {
+		ks = append(ks, Binding{fmt.Sprintf("F%d", i), "an action described in more words than one row of a column holds"})
+	}
+	v := New(ks, nil, th).View(120, 40)
+	right := rightColumn(v, 120)
+	if len(right) == 0 {
+		t.Fatalf("want two columns, got\n%s", ansi.Strip(v))
+	}
+	if first := right[0]; first == "" || strings.HasPrefix(first, " ") {
+		t.Fatalf("want the second column to start with a whole entry, got %q in\n%s", first, ansi.Strip(v))
+	}
+}
