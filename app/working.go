@@ -79,10 +79,12 @@ func (m *Model) ticked() tea.Cmd {
 }
 
 // workingRow is the line above the status row while a turn runs:
-// `✻ Thinking… (12s · ↓ 1.2k tokens · esc to interrupt)`.
+// `✻ Thinking… (12s · ↓ 1.2k tokens · esc to interrupt)`. A question or
+// approval waiting for the user takes its place: the turn waits for the
+// user then, not for tools, and the dialog says what to do.
 func (m *Model) workingRow() []string {
 	words, ok := phaseWords[m.phase]
-	if !m.running() || !ok {
+	if !m.running() || !ok || m.requestOpen() {
 		return nil
 	}
 	facts := []string{textfmt.Seconds(m.opts.Now().Sub(m.work.since))}
