@@ -171,19 +171,19 @@ func (m *Model) setDetails(s transcript.Settings) {
 	m.tr.SetSettings(s)
 	if s.Reasoning != old.Reasoning {
 		if s.Reasoning {
-			m.notice("Reasoning shown.", transcript.NoticeDim)
+			m.settingNotice("reasoning", "Reasoning shown.")
 		} else {
-			m.notice(reasoningOff(s), transcript.NoticeDim)
+			m.settingNotice("reasoning", reasoningOff(s))
 		}
 	}
 	if s.Cards != old.Cards {
 		switch s.Cards {
 		case cards.Expanded:
-			m.notice("Tool and context cards expanded.", transcript.NoticeDim)
+			m.settingNotice("cards", "Tool and context cards expanded.")
 		case cards.Hidden:
-			m.notice("Tool cards hidden.", transcript.NoticeDim)
+			m.settingNotice("cards", "Tool cards hidden.")
 		default:
-			m.notice("Tool and context cards collapsed.", transcript.NoticeDim)
+			m.settingNotice("cards", "Tool and context cards collapsed.")
 		}
 	}
 }
@@ -191,6 +191,13 @@ func (m *Model) setDetails(s transcript.Settings) {
 // notice adds a front-door notice and shows the bottom.
 func (m *Model) notice(text string, kind transcript.NoticeKind) {
 	m.tr.AddNotice(text, kind)
+	m.scroll = 0
+}
+
+// settingNotice says a setting's new value, faint, in place of the
+// notice of its previous value when nothing came after that one.
+func (m *Model) settingNotice(setting, text string) {
+	m.tr.AddSettingNotice(setting, text, transcript.NoticeDim)
 	m.scroll = 0
 }
 

@@ -99,7 +99,7 @@ func (m *Model) permissionChanged(msg permissionMsg) tea.Cmd {
 		return nil
 	}
 	m.permission = msg.label
-	m.notice("Permission mode: "+msg.label+permissionSummary(msg.label), transcript.NoticeDim)
+	m.settingNotice("permission", "Permission mode: "+msg.label+permissionSummary(msg.label))
 	return nil
 }
 

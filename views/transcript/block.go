@@ -34,6 +34,7 @@ type block struct {
 	reasoning  string
 	origin     string // who injected a context message
 	tone       NoticeKind
+	setting    string          // the setting a notice reports the value of
 	calls      []streamingCall // tool calls announced while the step streams
 	thinking   time.Duration   // how long a step's reasoning took, from its timing
 	tool       cards.Tool

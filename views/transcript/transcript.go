@@ -149,6 +149,21 @@ func (t *Transcript) AddNotice(text string, kind NoticeKind) {
 	t.add(&block{kind: kindNotice, text: text, tone: kind, finished: true})
 }
 
+// AddSettingNotice says a setting's new value (the permission mode, the
+// cards' detail). When the last block is the notice of the same
+// setting's previous value, it is rewritten instead: pressing a key that
+// cycles through values leaves one line, the value reached.
+func (t *Transcript) AddSettingNotice(setting, text string, kind NoticeKind) {
+	if n := len(t.blocks); n > 0 {
+		if last := t.blocks[n-1]; last.kind == kindNotice && last.setting == setting {
+			last.text, last.tone = text, kind
+			t.changed(n - 1)
+			return
+		}
+	}
+	t.add(&block{kind: kindNotice, text: text, tone: kind, setting: setting, finished: true})
+}
+
 // add appends a block with an estimated height.
 func (t *Transcript) add(b *block) int {
 	b.measure()
