@@ -44,6 +44,10 @@ type RendererOptions struct {
 	MapNewline bool
 	// Clock is real time when nil.
 	Clock Clock
+	// AfterFirstFrame, when set, is called once, in a goroutine of its
+	// own, after the first frame was written: the moment the start is
+	// over and no key has been typed yet.
+	AfterFirstFrame func()
 }
 
 // Renderer draws views on the alternate screen: a view that follows input
@@ -78,12 +82,13 @@ type Renderer struct {
 	stop    func() bool
 	paced   uint64 // counts paced frames asked for; only the newest may draw
 	err     error
+	started func() // AfterFirstFrame until it was called
 }
 
 // NewRenderer returns a renderer that writes nothing until its first
 // view.
 func NewRenderer(o RendererOptions) *Renderer {
-	r := &Renderer{opts: o, clock: o.Clock, width: o.Width, height: o.Height}
+	r := &Renderer{opts: o, clock: o.Clock, width: o.Width, height: o.Height, started: o.AfterFirstFrame}
 	if r.clock == nil {
 		r.clock = realClock{}
 	}
@@ -444,6 +449,10 @@ func (r *Renderer) write() {
 		r.err = err
 	}
 	r.frame.Reset()
+	if f := r.started; f != nil {
+		r.started = nil
+		go f()
+	}
 }
 
 // Close leaves the screen as Release does, for good.

@@ -159,6 +159,33 @@ func TestTheFirstViewIsDrawnAtOnceOnTheAlternateScreen(t *testing.T) {
 	}
 }
 
+func TestAfterFirstFrameIsCalledOnceTheFirstFrameIsWritten(t *testing.T) {
+	term := newTerminal(40, 5)
+	called := make(chan int, 2)
+	r := NewRenderer(RendererOptions{
+		Out: term, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Width: 40, Height: 5, Interval: interval, Clock: newFakeClock(),
+		AfterFirstFrame: func() { called <- term.count() },
+	})
+	r.Show(view("hello"), false)
+	if writes := <-called; writes != 1 {
+		t.Fatalf("want AfterFirstFrame called after the first frame's write, got it after %d writes", writes)
+	}
+	r.Show(view("hello, world"), true)
+	r.Erase()
+	r.Show(view("hello again"), true)
+	_ = r.Release()
+	r.Restore()
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case writes := <-called:
+		t.Fatalf("want AfterFirstFrame called once, got a second call after %d writes", writes)
+	default:
+	}
+}
+
 func TestInputIsDrawnAtOnceWithinAFrameInterval(t *testing.T) {
 	r, term, clock := newTestRenderer(t)
 	r.Show(view(">"), false)

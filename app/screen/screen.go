@@ -50,6 +50,9 @@ type Options struct {
 	Width, Height int
 	// Clock paces frames; real time when nil.
 	Clock Clock
+	// AfterFirstFrame is called once, in its own goroutine, after the
+	// first frame was written (see RendererOptions).
+	AfterFirstFrame func()
 }
 
 // Screen is the terminal the full screen draws on.
@@ -89,7 +92,7 @@ func Open(o Options) (*Screen, error) {
 	}
 	s.r = NewRenderer(RendererOptions{
 		Out: o.Out, Env: o.Env, Profile: o.Profile, Width: s.width, Height: s.height,
-		Interval: o.Interval, MapNewline: s.in == nil, Clock: o.Clock,
+		Interval: o.Interval, MapNewline: s.in == nil, Clock: o.Clock, AfterFirstFrame: o.AfterFirstFrame,
 	})
 	return s, nil
 }

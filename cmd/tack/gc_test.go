@@ -27,7 +27,8 @@ func TestHoldGCTurnsTheCollectorOffAndRestoresWhatWasSet(t *testing.T) {
 	} {
 		debug.SetGCPercent(c.percent)
 		debug.SetMemoryLimit(c.limit)
-		release := holdGC(time.Hour)
+		collected := make(chan struct{}, 2)
+		release := holdGC(time.Hour, func() { collected <- struct{}{} })
 		if p, l := gcSettings(); p != -1 || l != c.during {
 			t.Errorf("%s: want the collector off with a limit of %d during the hold, got GOGC %d, limit %d", c.name, c.during, p, l)
 		}
@@ -35,6 +36,18 @@ func TestHoldGCTurnsTheCollectorOffAndRestoresWhatWasSet(t *testing.T) {
 		release()
 		if p, l := gcSettings(); p != c.percent || l != c.limit {
 			t.Errorf("%s: want GOGC %d and limit %d back after the hold, got %d and %d", c.name, c.percent, c.limit, p, l)
+		}
+		if c.percent >= 0 {
+			select {
+			case <-collected:
+			case <-time.After(30 * time.Second): // against a hang only
+				t.Errorf("%s: want a collection once the hold is released, got none", c.name)
+			}
+		}
+		select {
+		case <-collected:
+			t.Errorf("%s: want at most one collection after the hold, got a second", c.name)
+		default:
 		}
 	}
 }
