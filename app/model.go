@@ -184,11 +184,16 @@ func (m *Model) Close() {
 // Result asks for nothing.
 func (m *Model) Result() Result { return m.result }
 
-// Init subscribes to the agent. The workspace is listed for @ completion
-// once the session's first frame is out (frameOutMsg): the walk of a big
+// Init subscribes to the agent before the program draws its first frame,
+// so that frame is the session's whole screen (model, mode, history)
+// rather than the banner alone with the rest drawn over it a frame later.
+// It is the one call to the backend outside a command: bubbletea runs Init
+// just before that frame, and what it reads (the agent's state, a resumed
+// session's last events) is what the frame shows. The workspace is listed
+// for @ completion once that frame is out (frameOutMsg): the walk of a big
 // checkout would compete with the start for the CPU.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(subscribe(m.be), watchRequests(m.ctx, m.be, true), m.askBackground())
+	return tea.Batch(m.subscribed(subscription(m.be)), watchRequests(m.ctx, m.be, true), m.askBackground())
 }
 
 // Update applies one message. It calls nothing on the backend and does no

@@ -56,13 +56,11 @@ func lookupModel(be Backend) modelInfo {
 	return modelInfo{id: id, effort: effort, spec: spec, known: ok}
 }
 
-// subscribe asks the backend for its history and live events.
-func subscribe(be Backend) tea.Cmd {
-	return func() tea.Msg {
-		history, sub := be.Subscribe()
-		return subscribedMsg{sessionID: be.SessionID(), header: be.Header(), history: history, sub: sub,
-			model: lookupModel(be), permission: be.PermissionLabel(), commands: be.SlashCommands()}
-	}
+// subscription asks the backend for its history and live events.
+func subscription(be Backend) subscribedMsg {
+	history, sub := be.Subscribe()
+	return subscribedMsg{sessionID: be.SessionID(), header: be.Header(), history: history, sub: sub,
+		model: lookupModel(be), permission: be.PermissionLabel(), commands: be.SlashCommands()}
 }
 
 // frameOutMsg comes back at once from afterFrame.

@@ -89,7 +89,7 @@ func resume(b testing.TB, path string) resumed {
 		Tools: tools.NewRegistry()})
 	be := AgentBackend{Agent: ag}
 	m := New(Options{Backend: be, Width: 120, Height: 40, Colour: true, Cwd: "/w", Home: "/home/u", Branch: "main"})
-	m.Update(subscribe(be)())
+	m.Update(subscription(be))
 	if v := m.View(); !strings.Contains(v.Content, sessiontest.LastAnswer) {
 		b.Fatalf("want the last answer on the first frame, got\n%s", v.Content)
 	}
