@@ -56,7 +56,7 @@ type Terminal struct {
 	mu      sync.Mutex
 	raw     bytes.Buffer
 	changed chan struct{}      // closed and replaced after every write to the screen
-	wrote   time.Time          // when the screen last changed
+	wrote   time.Time          // when the bytes that last changed the screen were read
 	first   time.Time          // when the program first wrote
 	modes   map[ansi.Mode]bool // set by the emulator's callbacks, inside Write under mu
 
@@ -112,13 +112,17 @@ func (t *Terminal) readScreen() {
 	for {
 		n, err := t.master.Read(buf)
 		if n > 0 {
+			// The time the program's bytes were read, before the emulator
+			// parses them: what the test does with them is not the
+			// program's latency.
+			read := time.Now()
 			t.mu.Lock()
 			if t.raw.Len() == 0 {
-				t.first = time.Now()
+				t.first = read
 			}
 			t.raw.Write(buf[:n])
 			_, _ = t.em.Write(buf[:n])
-			t.wrote = time.Now()
+			t.wrote = read
 			close(t.changed)
 			t.changed = make(chan struct{})
 			t.mu.Unlock()
@@ -249,6 +253,18 @@ func (t *Terminal) WaitScreen(limit time.Duration, match func(screen string) boo
 
 // Type sends text as typed characters.
 func (t *Terminal) Type(text string) { t.em.SendText(text) }
+
+// TypeNow writes plain text (printable characters, which a terminal sends
+// as they are) straight to the program's input, not through the emulator's
+// input pipe, and returns when it was written: where a measured key's echo
+// starts.
+func (t *Terminal) TypeNow(text string) (time.Time, error) {
+	at := time.Now()
+	if _, err := t.master.Write([]byte(text)); err != nil {
+		return at, fmt.Errorf("type %q: %w", text, err)
+	}
+	return at, nil
+}
 
 // Key sends one key press, encoded as the emulator encodes it for the
 // modes the program set.

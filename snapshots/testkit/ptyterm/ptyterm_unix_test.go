@@ -56,3 +56,28 @@ func childPID(t *testing.T, screen string) int {
 	}
 	return pid
 }
+
+// TypeNow's text reaches the terminal's input, and the screen that shows
+// its echo was read after it was typed.
+func TestTypeNowIsEchoedAfterItWasTyped(t *testing.T) {
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		t.Skip("no cat on PATH")
+	}
+	term, err := Start(Options{Bin: cat, Env: []string{"PATH=" + os.Getenv("PATH")}, Cols: 80, Rows: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	typed, err := term.TypeNow("typed now")
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen, shown, err := term.WaitScreen(time.Minute, func(s string) bool { return strings.Contains(s, "typed now") })
+	if err != nil {
+		t.Fatalf("want the typed text echoed, got (%v):\n%s", err, screen)
+	}
+	if shown.Before(typed) {
+		t.Fatalf("want the echo read after the text was typed, got it read %v before", typed.Sub(shown))
+	}
+}
