@@ -4,7 +4,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	tty "github.com/tack-agent/tack/app/screen"
 	"github.com/tack-agent/tack/views/theme"
 )
 
@@ -28,7 +30,7 @@ func (m *Model) askBackground() tea.Cmd {
 		return nil
 	}
 	m.bgAsked = true
-	return tea.Batch(tea.RequestBackgroundColor, tea.Tick(backgroundWait, func(time.Time) tea.Msg { return backgroundWaitMsg{} }))
+	return tea.Batch(tty.Send(ansi.RequestBackgroundColor), tea.Tick(backgroundWait, func(time.Time) tea.Msg { return backgroundWaitMsg{} }))
 }
 
 // backgroundAnswered takes the terminal's background while it is still

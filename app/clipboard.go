@@ -5,7 +5,9 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	tty "github.com/tack-agent/tack/app/screen"
 	"github.com/tack-agent/tack/views/transcript"
 )
 
@@ -24,5 +26,5 @@ func (m *Model) copyLastAnswer() tea.Cmd {
 func (m *Model) copyText(text string) tea.Cmd {
 	n := utf8.RuneCountInString(text)
 	m.notice("Copied the last answer ("+strconv.Itoa(n)+" characters). Your terminal must allow OSC 52 clipboard access.", transcript.NoticeDim)
-	return tea.SetClipboard(text)
+	return tty.Send(ansi.SetSystemClipboard(text))
 }

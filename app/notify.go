@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	tty "github.com/tack-agent/tack/app/screen"
 	"github.com/tack-agent/tack/views/textfmt"
 )
 
@@ -48,7 +49,7 @@ func (m *Model) turnEnded(title string) tea.Cmd {
 		if t := textfmt.SanitizeLine(title); t != "" {
 			text = "tack: " + t + " — done"
 		}
-		return tea.Raw("\x1b]9;" + text + "\x07")
+		return tty.Send("\x1b]9;" + text + "\x07")
 	}
-	return tea.Raw("\a")
+	return tty.Send("\a")
 }

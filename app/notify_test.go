@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	tty "github.com/tack-agent/tack/app/screen"
 )
 
 // notice runs the turn-end command, if any, and returns what it writes.
@@ -13,12 +15,8 @@ func notice(m *Model, title string) (string, bool) {
 	if cmd == nil {
 		return "", false
 	}
-	raw, ok := cmd().(tea.RawMsg)
-	if !ok {
-		return "", false
-	}
-	s, _ := raw.Msg.(string)
-	return s, true
+	seq, ok := cmd().(tty.SequenceMsg)
+	return string(seq), ok
 }
 
 func TestTurnEndRingsOnlyWhenTheTerminalIsNotFocused(t *testing.T) {

@@ -4,7 +4,9 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	tty "github.com/tack-agent/tack/app/screen"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/overlays/rewindpicker"
 	"github.com/tack-agent/tack/views/cards"
@@ -119,7 +121,7 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 		m.scroll = 0
 	case commands.ActionCopy:
 		m.notice("Your terminal must allow OSC 52 clipboard access for the copy to arrive.", transcript.NoticeDim)
-		return tea.SetClipboard(a.Text)
+		return tty.Send(ansi.SetSystemClipboard(a.Text))
 	case commands.ActionDetails:
 		m.applyDetails(a)
 	case commands.ActionOpenDetails:

@@ -83,6 +83,7 @@ type Renderer struct {
 	paced   uint64 // counts paced frames asked for; only the newest may draw
 	err     error
 	started func() // AfterFirstFrame until it was called
+	held    []byte // sequences sent while off, written on Restore
 }
 
 // NewRenderer returns a renderer that writes nothing until its first
@@ -254,6 +255,27 @@ func (r *Renderer) Restore() {
 	}
 	if r.shown {
 		r.draw()
+	}
+	if len(r.held) > 0 {
+		r.frame.Write(r.held)
+		r.held = nil
+		r.write()
+	}
+}
+
+// Send writes seq, a sequence that draws nothing (a query, the clipboard,
+// a notification), to the terminal now, between frames; while the
+// terminal is released it is written on Restore, and after Close never.
+func (r *Renderer) Send(seq string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.closed:
+	case r.off:
+		r.held = append(r.held, seq...)
+	default:
+		r.frame.WriteString(seq)
+		r.write()
 	}
 }
 

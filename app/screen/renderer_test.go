@@ -434,3 +434,55 @@ func TestEndsPlainAgreesWithDrawingTheRow(t *testing.T) {
 		}
 	}
 }
+
+// rawOut records every byte the renderer writes.
+type rawOut struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (o *rawOut) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.Write(p)
+}
+
+func (o *rawOut) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+func TestSendWritesAtOnceAndHoldsWhatIsSentWhileReleased(t *testing.T) {
+	out := &rawOut{}
+	r := NewRenderer(RendererOptions{
+		Out: out, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Width: 40, Height: 5, Interval: interval, Clock: newFakeClock(),
+	})
+	r.Show(view("tack"), false)
+	r.Send(ansi.RequestBackgroundColor)
+	if !strings.HasSuffix(out.String(), ansi.RequestBackgroundColor) {
+		t.Fatalf("want the query written at once after the frame, got %q", out.String())
+	}
+	if err := r.Release(); err != nil {
+		t.Fatal(err)
+	}
+	released := out.String()
+	copied := ansi.SetSystemClipboard("copied")
+	r.Send(copied)
+	if out.String() != released {
+		t.Fatalf("want nothing written while the terminal is released, got %q", strings.TrimPrefix(out.String(), released))
+	}
+	r.Restore()
+	if got := strings.TrimPrefix(out.String(), released); !strings.HasSuffix(got, copied) || !strings.Contains(got, "tack") {
+		t.Fatalf("want the redraw, then the sequence sent while released, on Restore; got %q", got)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closed := out.String()
+	r.Send("\a")
+	if out.String() != closed {
+		t.Fatalf("want nothing written after Close, got %q", strings.TrimPrefix(out.String(), closed))
+	}
+}

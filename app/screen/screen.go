@@ -283,6 +283,17 @@ func asksModes(env uv.Environ) bool {
 		strings.Contains(termType, "alacritty") || strings.Contains(termType, "kitty") || strings.Contains(termType, "rio")
 }
 
+// SequenceMsg is a sequence for the terminal that draws nothing (a query,
+// the clipboard, a notification): the screen writes it at once, between
+// frames. bubbletea's own commands for these (tea.SetClipboard, tea.Raw,
+// tea.RequestBackgroundColor) queue them until its frame ticker fires,
+// which tack slows to once a second (see cmd/tack), so views send them
+// with Send.
+type SequenceMsg string
+
+// Send is the command that writes seq to the terminal (see SequenceMsg).
+func Send(seq string) tea.Cmd { return func() tea.Msg { return SequenceMsg(seq) } }
+
 // model is the root model with its views drawn on the screen.
 type model struct {
 	s      *Screen
@@ -301,6 +312,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.urgent = true
 	case tea.ModeReportMsg:
 		m.s.r.Reported(msg)
+	case SequenceMsg:
+		m.s.r.Send(string(msg))
+		return m, nil
 	}
 	if msg == tea.ClearScreen() {
 		m.s.r.Erase()
