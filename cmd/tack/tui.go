@@ -113,7 +113,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	}
 	guard := app.NewGuard(root)
 	p := tea.NewProgram(scr.Model(guard), append(scr.ProgramOptions(), tea.WithContext(ctx),
-		tea.WithInput(ios.StdinFile()), tea.WithOutput(ios.Out), tea.WithoutSignalHandler(), tea.WithFPS(maxFPS))...)
+		tea.WithInput(ios.StdinFile()), tea.WithOutput(ios.Out), tea.WithoutSignalHandler(), tea.WithFPS(teaFPS))...)
 	stopResize, stopSuspend := scr.Watch(p.Send), watchSuspend(scr)
 	_, runErr := p.Run()
 	stopSuspend()
@@ -202,9 +202,17 @@ func (h *heldSession) close() {
 
 // maxFPS is the frame rate of what does not follow input: a streamed
 // answer or a timer draws at most this often (the screen draws a typed key
-// at once). bubbletea's own ticker, at the same rate, writes what the
-// program queues outside frames (the bell, OSC 9, the background query).
+// at once).
 const maxFPS = 120
+
+// teaFPS is the rate of bubbletea's own frame ticker, which runs without
+// its renderer all the same and only writes what tea commands queued
+// outside frames. tack sends those sequences (the bell, OSC 9, OSC 52, the
+// background query) through the screen at once (screen.Send), so the
+// ticker has nothing to do: at 120 per second it woke the runtime's
+// threads 120 times a second, 21 ms of CPU a second in an idle tack and
+// half of the CPU a typed key cost.
+const teaFPS = 1
 
 // frameInterval is the shortest gap between frames that follow no input:
 // 1/maxFPS, or one over TACK_FPS, frames per second (fewer over a slow
