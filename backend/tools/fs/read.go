@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -217,14 +218,20 @@ func (w window) format(offset int) string {
 	return b.String()
 }
 
-// card is the read result card: the numbered lines without the envelope.
+// card is the read result card: the numbered lines without the envelope,
+// the numbers right-aligned and the tabs of the text expanded, so every
+// line's indentation starts in the same column as it does in an editor.
 func (w window) card(name string, offset int) *card.Card {
 	var b strings.Builder
+	digits := len(strconv.Itoa(offset + len(w.lines) - 1))
 	for i, l := range w.lines {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%d: %s", offset+i, l)
+		fmt.Fprintf(&b, "%*d", digits, offset+i)
+		if l != "" {
+			b.WriteString("  " + detab(l))
+		}
 	}
 	partial := w.more || w.capped || offset > 1
 	title := "Read " + name
@@ -239,4 +246,28 @@ func (w window) card(name string, offset int) *card.Card {
 	}
 	return &card.Card{Kind: card.Read, Title: title, Label: "Read", Subject: name, Description: lines,
 		Summary: summary, Body: b.String(), Truncated: partial}
+}
+
+// cardTabWidth is the distance between tab stops in a read card.
+const cardTabWidth = 4
+
+// detab expands the tabs of a line to stops every cardTabWidth columns of
+// the line itself (a rune counts as one column).
+func detab(line string) string {
+	if !strings.Contains(line, "\t") {
+		return line
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range line {
+		if r == '\t' {
+			n := cardTabWidth - col%cardTabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
 }

@@ -167,12 +167,28 @@ func TestReadCard(t *testing.T) {
 	r := b.run(b.read, map[string]any{"file_path": "f.txt", "offset": 2, "limit": 1})
 	wantOK(t, r)
 	want := card.Card{Kind: card.Read, Title: "Read f.txt (2-2)", Label: "Read", Subject: "f.txt",
-		Description: "lines 2-2", Summary: "Read 1 line", Body: "2: b", Truncated: true}
+		Description: "lines 2-2", Summary: "Read 1 line", Body: "2  b", Truncated: true}
 	if r.Card == nil || !reflect.DeepEqual(*r.Card, want) {
 		t.Errorf("want card %+v, got %+v", want, r.Card)
 	}
 	if got := b.read.Present([]byte(`{"file_path":"f.txt","offset":5,"limit":10}`)); got.Title != "Read f.txt (5-14)" {
 		t.Errorf("want call card title %q, got %q", "Read f.txt (5-14)", got.Title)
+	}
+}
+
+// The card's lines read as in an editor: numbers of one width, and the
+// text's own tab stops, so line 10's indentation lines up with line 9's
+// however wide their numbers are.
+func TestReadCardAlignsNumbersAndIndentation(t *testing.T) {
+	b := newBench(t)
+	b.file("f.go", "func f() {\n"+strings.Repeat("\tx()\n", 8)+"\t\ty := 1\n}\n")
+	r := b.run(b.read, map[string]any{"file_path": "f.go"})
+	wantOK(t, r)
+	lines := strings.Split(r.Card.Body, "\n")
+	for i, want := range map[int]string{0: " 1  func f() {", 8: " 9      x()", 9: "10          y := 1", 10: "11  }"} {
+		if lines[i] != want {
+			t.Errorf("line %d: want %q, got %q", i+1, want, lines[i])
+		}
 	}
 }
 
