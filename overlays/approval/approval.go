@@ -165,6 +165,8 @@ func (d *Dialog) View(width, height int) string {
 	if 2+len(head)+len(tail)+len(body) > height {
 		tail = d.tailRows(inner, true)
 	}
+	scrolls := len(body) > height-2-len(head)-len(tail)
+	tail[len(tail)-1] = d.th.Dim.Render(d.hint(inner, scrolls))
 	avail := max(0, height-2-len(head)-len(tail))
 	// A blank row sets the choices apart when the body fits with it; a
 	// scrolling body gets the row instead.
@@ -213,7 +215,7 @@ func (d *Dialog) tailRows(inner int, tight bool) []string {
 		label := "Reason (optional): "
 		tail = append(tail, d.th.Accent.Render(label)+d.reason.View(d.th, inner-len(label), "why not, for the model"))
 	}
-	return append(tail, d.th.Dim.Render(d.hint(inner)))
+	return append(tail, d.th.Dim.Render(d.hint(inner, false)))
 }
 
 // body is the tool card when the approval brings one, else the details
@@ -337,16 +339,22 @@ func (d *Dialog) labels(v interact.Verdict) [3]string {
 	return [3]string{"Deny", "Deny", "Deny"}
 }
 
-func (d *Dialog) hint(width int) string {
+// hint names the keys, in the longest form that fits: the session choice
+// only when the dialog offers it, scrolling only when the body scrolls.
+func (d *Dialog) hint(width int, scrolls bool) string {
 	if d.denying {
 		return frame.Hint(width, "Enter deny • Esc back", "↵ deny Esc back")
 	}
-	keys := "y allow • "
+	full, short, tiny := []string{"y allow"}, []string{"y allow"}, []string{"y"}
 	if len(d.choices) == 3 {
-		keys += "a session • "
+		full, short, tiny = append(full, "a session"), append(short, "a session"), append(tiny, "a")
 	}
-	return frame.Hint(width,
-		keys+"n deny • Tab choose • Enter confirm • ↑/↓ PgUp/PgDn scroll • Esc deny",
-		keys+"n deny • Tab • ↵ • ↑↓ scroll",
-		"y a n Tab ↵ ↑↓ Esc")
+	full = append(full, "n deny", "Tab choose", "Enter confirm")
+	short = append(short, "n deny", "Tab/↵ choose")
+	tiny = append(tiny, "n", "Tab", "↵")
+	if scrolls {
+		full, short, tiny = append(full, "↑/↓ PgUp/PgDn scroll"), append(short, "↑↓ scroll"), append(tiny, "↑↓")
+	}
+	return frame.Hint(width, strings.Join(append(full, "Esc deny"), " • "), strings.Join(short, " • "),
+		strings.Join(append(tiny, "Esc"), " "))
 }

@@ -221,3 +221,33 @@ func TestTheDialogSaysWhatTheCallWantsBeyondTheSandbox(t *testing.T) {
 		t.Errorf("want the reason shown above the command, got\n%s", v)
 	}
 }
+
+// The hint names only keys that do something: no "a" without a session
+// choice, no scrolling when the body fits.
+func TestHintNamesOnlyKeysThatApply(t *testing.T) {
+	once := bash()
+	once.Remember = ""
+	tests := []struct {
+		name          string
+		a             interact.Approval
+		width, height int
+		want, notWant string
+	}{
+		{"no session choice, narrow", once, 30, 12, "y n Tab ↵ Esc", " a "},
+		{"no session choice, roomy", once, 100, 30, "y allow • n deny • Tab choose", "a session"},
+		{"body fits", edit(), 100, 30, "Enter confirm • Esc deny", "scroll"},
+		{"body scrolls", edit(), 100, 14, "PgUp/PgDn scroll", ""},
+	}
+	for _, tt := range tests {
+		v := ansi.Strip(New(tt.a, th, overlaytest.Epoch()).View(tt.width, tt.height))
+		hint := ""
+		for _, r := range strings.Split(v, "\n") {
+			if strings.Contains(r, "y allow") || strings.Contains(r, "│ y ") {
+				hint = r
+			}
+		}
+		if !strings.Contains(hint, tt.want) || (tt.notWant != "" && strings.Contains(hint, tt.notWant)) {
+			t.Errorf("%s: want a hint with %q and without %q, got %q in\n%s", tt.name, tt.want, tt.notWant, hint, v)
+		}
+	}
+}
