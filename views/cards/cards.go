@@ -215,7 +215,7 @@ func firstLine(s string) string {
 
 // row is one logical line of a card body in one style; it wraps at spaces
 // (a word longer than the width is broken) to as many display rows as the
-// width needs.
+// width needs, each under the first's indentation.
 type row struct {
 	text  string // sanitised, single line
 	style lipgloss.Style
@@ -238,11 +238,29 @@ func (r row) lines(width int) []string {
 	if r.clip || ansi.StringWidth(r.text) <= width {
 		return []string{render(truncate(r.text, width))}
 	}
+	pad := hangingIndent(r.text, width)
 	parts := strings.Split(ansi.Wrap(r.text, width, ""), "\n")
+	if rest, ok := strings.CutPrefix(r.text, parts[0]); ok && pad != "" {
+		rest = strings.TrimLeft(rest, " ")
+		parts = append(parts[:1], strings.Split(ansi.Wrap(rest, width-len(pad), ""), "\n")...)
+	}
 	for i, p := range parts {
+		if i > 0 {
+			p = pad + p
+		}
 		parts[i] = render(p)
 	}
 	return parts
+}
+
+// hangingIndent is the leading spaces of text that its wrapped rows keep,
+// when they leave those rows at least half the width.
+func hangingIndent(text string, width int) string {
+	pad := text[:len(text)-len(strings.TrimLeft(text, " "))]
+	if len(pad) == 0 || len(pad) > width/2 {
+		return ""
+	}
+	return pad
 }
 
 // textRows splits sanitised multi-line text into rows of one style.

@@ -217,3 +217,16 @@ func TestCollapsedDiffNeverFoldsChangedLines(t *testing.T) {
 		t.Errorf("want nothing folded in a diff of one hunk, got\n%s", got)
 	}
 }
+
+func TestWrappedRowsKeepTheirIndentation(t *testing.T) {
+	tool := Tool{Name: "ask_user_question", Done: true, Result: &card.Card{Kind: card.Question, Label: "Question",
+		Body: "Which one?\n  1. Yes, fix it — Count a final line without a trailing newline"}}
+	var rows []string
+	for _, l := range Render(tool, 40, Expanded, theme.New(false)) {
+		rows = append(rows, strings.TrimRight(ansi.Strip(l), " "))
+	}
+	got := strings.Join(rows, "\n")
+	if want := "    1. Yes, fix it — Count a final line\n    without a trailing newline"; !strings.Contains(got, want) {
+		t.Errorf("want the option's wrapped row under its start, %q, got\n%s", want, got)
+	}
+}
