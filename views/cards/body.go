@@ -19,6 +19,11 @@ func body(t Tool, c card.Card, mode Mode, width int, th theme.Theme) []row {
 	}
 	var rows []row
 	switch {
+	case c.Kind == card.Question && !t.Done && mode == Collapsed:
+		// Its overlay shows the question whole while it waits; the card
+		// keeps the question's first line.
+		first, _, _ := strings.Cut(strings.TrimSpace(c.Body), "\n")
+		rows = textRows(first, th.Dim)
 	case c.Terminal != nil:
 		rows = terminalBody(t, *c.Terminal, mode, th)
 	case len(c.Diffs) > 0:

@@ -230,3 +230,18 @@ func TestWrappedRowsKeepTheirIndentation(t *testing.T) {
 		t.Errorf("want the option's wrapped row under its start, %q, got\n%s", want, got)
 	}
 }
+
+// A question waiting for its answer shows whole in its overlay; its card
+// keeps the question line and leaves the options to the overlay.
+func TestPendingQuestionCardLeavesTheOptionsToItsOverlay(t *testing.T) {
+	q := card.Card{Kind: card.Question, Label: "Question", Subject: "Scope",
+		Body: "Fix CountLines too?\n  1. Yes — Count a final line\n  2. No"}
+	pending := ansi.Strip(strings.Join(Render(Tool{Name: "ask_user_question", Call: q}, 60, Collapsed, theme.New(false)), "\n"))
+	if !strings.Contains(pending, "Fix CountLines too?") || strings.Contains(pending, "1. Yes") {
+		t.Errorf("want the pending card to show the question without its options, got\n%s", pending)
+	}
+	expanded := ansi.Strip(strings.Join(Render(Tool{Name: "ask_user_question", Call: q}, 60, Expanded, theme.New(false)), "\n"))
+	if !strings.Contains(expanded, "1. Yes") {
+		t.Errorf("want the options in the expanded card, got\n%s", expanded)
+	}
+}
