@@ -379,17 +379,19 @@ func discardText(n int) string {
 const WorkedAtLeast = 10 * time.Second
 
 // worked is a turn's timing line, `Worked for 1m05s · model 40s · tools
-// 25s`, or "" for a turn shorter than WorkedAtLeast.
+// 25s`, or "" for a turn shorter than WorkedAtLeast. The split between the
+// model and the tools shows only when each took a second or more: "model
+// 0s" or "tools 0s" says nothing the total does not.
 func worked(s session.StepTiming) string {
 	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
-	model := ms(s.ModelWait + s.Thinking + s.Response)
-	total := model + ms(s.Tools)
+	model, tools := ms(s.ModelWait+s.Thinking+s.Response), ms(s.Tools)
+	total := model + tools
 	if total < WorkedAtLeast {
 		return ""
 	}
-	text := "Worked for " + textfmt.Seconds(total) + " · model " + textfmt.Seconds(model)
-	if s.Tools > 0 {
-		text += " · tools " + textfmt.Seconds(ms(s.Tools))
+	text := "Worked for " + textfmt.Seconds(total)
+	if model >= time.Second && tools >= time.Second {
+		text += " · model " + textfmt.Seconds(model) + " · tools " + textfmt.Seconds(tools)
 	}
 	return text
 }

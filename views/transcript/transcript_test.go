@@ -99,6 +99,15 @@ func TestTimingLineOnlyForATurnThatTookLong(t *testing.T) {
 	if got := plain(all(tr)); got != "\nWorked for 12s · model 8s · tools 4s" {
 		t.Fatalf("want one timing line for the turn, got %q", got)
 	}
+	for _, timing := range []session.StepTiming{{ModelWait: 300, Tools: 11000}, {Response: 12000}} {
+		tr := build(wide, []agent.Event{
+			logged(session.StepEnd{Turn: 1, Step: 1, Timing: timing}),
+			logged(session.TurnEnd{Turn: 1, Reason: session.StopCompleted}),
+		})
+		if got := plain(all(tr)); strings.Contains(got, "·") || !strings.Contains(got, "Worked for") {
+			t.Errorf("%+v: want the total alone when one side took under a second, got %q", timing, got)
+		}
+	}
 }
 
 func TestStreamingUpdatesTheBlockTheSettledMessageReplaces(t *testing.T) {
