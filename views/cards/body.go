@@ -79,6 +79,9 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 	}
 	if v.DroppedLines > 0 {
 		rows = append(rows, row{text: droppedNotice(v), style: th.Warning})
+		if len(v.Spill) > 0 {
+			rows = append(rows, row{text: "full output: " + textfmt.SanitizeLine(strings.Join(v.Spill, ", ")), style: th.Dim})
+		}
 	}
 	output := textRows(v.Output, th.Dim)
 	switch {
@@ -119,15 +122,12 @@ func sandboxNote(v card.TerminalView) string {
 	return ""
 }
 
-// droppedNotice says that the start of a long output was not kept, how long
-// it was and where all of it is.
+// droppedNotice says that the start of a long output was not kept and how
+// long it was; where all of it is follows on a row of its own, so a long
+// path starts at the margin, whole to copy.
 func droppedNotice(v card.TerminalView) string {
 	total := v.DroppedLines + strings.Count(strings.TrimRight(v.Output, "\n"), "\n") + 1
-	text := "output cut: " + textfmt.Thousands(total) + " lines, the first " + textfmt.Thousands(v.DroppedLines) + " not kept"
-	if len(v.Spill) > 0 {
-		text += "; full output: " + textfmt.SanitizeLine(strings.Join(v.Spill, ", "))
-	}
-	return text
+	return "output cut: " + textfmt.Thousands(total) + " lines, the first " + textfmt.Thousands(v.DroppedLines) + " not kept"
 }
 
 // ending says how a command ended when that is worth a row: a non-zero

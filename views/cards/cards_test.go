@@ -245,3 +245,19 @@ func TestPendingQuestionCardLeavesTheOptionsToItsOverlay(t *testing.T) {
 		t.Errorf("want the options in the expanded card, got\n%s", expanded)
 	}
 }
+
+// The spill path of a cut output starts a row of its own, so at any width
+// it is not split after a notice's words.
+func TestCutOutputNamesItsSpillOnARowOfItsOwn(t *testing.T) {
+	spill := "/home/ada/.tack/spill/20261201-232855-298d57/bash-1820049480-stdout.log"
+	tool := Tool{Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
+		Terminal: &card.TerminalView{Output: "199999\n200000\n", ExitCode: intp(0), DroppedLines: 199998, Spill: []string{spill}}}}
+	rows := Render(tool, 100, Collapsed, theme.New(false))
+	want := "  full output: " + spill
+	for _, r := range rows {
+		if strings.TrimRight(ansi.Strip(r), " ") == want {
+			return
+		}
+	}
+	t.Errorf("want the row %q, got\n%s", want, ansi.Strip(strings.Join(rows, "\n")))
+}
