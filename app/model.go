@@ -126,6 +126,7 @@ type Model struct {
 	files    fileIndex
 	ov       overlays
 	scroll   int // rows above the bottom; 0 follows new output
+	fit      fitted
 	earlier  earlier
 	recall   recall
 	mouse    bool

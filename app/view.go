@@ -239,14 +239,39 @@ func (m *Model) viewport(h int) []string {
 		rows = rows[len(rows)-h:]
 	}
 	for i, r := range rows {
-		if ansi.StringWidth(r) > m.width {
-			rows[i] = ansi.Truncate(r, m.width, "")
-		}
+		rows[i] = m.fit.row(i, r, m.width)
 	}
 	for len(rows) < h {
 		rows = append(rows, "")
 	}
 	return rows
+}
+
+// fitted remembers the viewport's rows as they were cut to the width:
+// most rows of a frame are the frame before's, and measuring each again
+// was a quarter of drawing a typed key.
+type fitted struct {
+	width   int
+	in, out []string
+}
+
+// row is viewport row i, r, cut to width.
+func (f *fitted) row(i int, r string, width int) string {
+	if f.width != width {
+		f.width, f.in, f.out = width, nil, nil
+	}
+	if i < len(f.in) && f.in[i] == r {
+		return f.out[i]
+	}
+	out := r
+	if ansi.StringWidth(r) > width {
+		out = ansi.Truncate(r, width, "")
+	}
+	for len(f.in) <= i {
+		f.in, f.out = append(f.in, ""), append(f.out, "")
+	}
+	f.in[i], f.out[i] = r, out
+	return out
 }
 
 // windowTitle is `<session title> — tack`, sanitised.
