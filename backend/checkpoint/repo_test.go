@@ -371,3 +371,18 @@ func TestPrimingKeepsWhatChangedSinceTheSessionsLastCheckpoint(t *testing.T) {
 		t.Errorf("want the first checkpoint after priming to list a and c/new, got %v", got)
 	}
 }
+
+// The shadow repository is made without git's template: no sample hooks,
+// and none of a user's init.templateDir, which could run in it.
+func TestTheStoreIsMadeWithoutGitsTemplate(t *testing.T) {
+	needGit(t)
+	ws, home := t.TempDir(), t.TempDir()
+	writeFiles(t, ws, map[string]string{"a": "1"})
+	s := openStore(t, home, ws, "s1")
+	if err := s.Prime(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if hooks, _ := os.ReadDir(filepath.Join(s.git.dir, "hooks")); len(hooks) > 0 {
+		t.Errorf("want no hooks in the shadow repository, got %d (the first is %s)", len(hooks), hooks[0].Name())
+	}
+}
