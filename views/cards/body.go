@@ -12,8 +12,14 @@ import (
 
 // body chooses the rows by card kind; kinds without special fields (read,
 // search, question, generic) show their body text faint. Collapsed, a
-// settled card with a summary shows the summary alone.
+// settled card with a summary shows the summary alone, and a card waiting
+// for approval its header alone.
 func body(t Tool, c card.Card, mode Mode, width int, th theme.Theme) []row {
+	if mode == Collapsed && t.Waiting {
+		// The approval dialog shows the command or the diff; one copy
+		// is enough.
+		return nil
+	}
 	if mode == Collapsed && t.Done && c.Summary != "" && !t.failed(c) {
 		return []row{{text: textfmt.SanitizeLine(c.Summary), style: th.Dim}}
 	}

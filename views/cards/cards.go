@@ -68,6 +68,9 @@ type Tool struct {
 	Output string
 	// Elapsed is how long a call that has not settled has been running.
 	Elapsed time.Duration
+	// Waiting says the call waits for the user's approval, whose dialog
+	// shows the card whole.
+	Waiting bool
 }
 
 // failed reports the call's real outcome: an error, or a command that did

@@ -222,7 +222,8 @@ func (t *Transcript) toolCall(d session.ToolCall, at time.Time) {
 }
 
 // approval stops a call's clock while it waits for the user, and starts
-// it again from zero once they decided: the call runs from then on.
+// it again from zero once they decided: the call runs from then on. While
+// it waits, its card leaves the body to the approval dialog.
 func (t *Transcript) approval(callID string, asked bool, at time.Time) bool {
 	i, ok := t.tools[callID]
 	if !ok {
@@ -230,10 +231,7 @@ func (t *Transcript) approval(callID string, asked bool, at time.Time) bool {
 	}
 	b := t.blocks[i]
 	b.waiting, b.started = asked, at
-	if b.tool.Elapsed == 0 {
-		return false
-	}
-	b.tool.Elapsed = 0
+	b.tool.Elapsed, b.tool.Waiting = 0, asked
 	t.changed(i)
 	return true
 }

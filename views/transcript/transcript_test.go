@@ -479,3 +479,23 @@ func TestRunningCommandCountsItsTimeWithoutTheApprovalWait(t *testing.T) {
 		t.Fatal("want no change within the same second")
 	}
 }
+
+// While an edit waits for approval, its dialog shows the diff; the card
+// above it keeps its header, and the diff comes back once decided.
+func TestCardWaitingForApprovalLeavesItsBodyToTheDialog(t *testing.T) {
+	call := card.Card{Kind: card.Diff, Label: "Edit", Subject: "wc.go", Diffs: []card.FileDiff{{Path: "wc.go", Added: 1, Removed: 1,
+		Lines: []card.DiffLine{{Op: card.OpDelete, Text: "n := 0"}, {Op: card.OpAdd, Text: "return len(strings.Fields(s))"}}}}}
+	s := wide
+	s.Cards = cards.Collapsed
+	tr := build(s, []agent.Event{
+		logged(session.ToolCall{Turn: 1, Step: 1, CallID: "c", Name: "edit", Card: call}),
+		logged(session.ApprovalAsked{CallID: "c", Tool: "edit"}),
+	})
+	if got := plain(all(tr)); !strings.Contains(got, "○ Edit(wc.go)") || strings.Contains(got, "strings.Fields") {
+		t.Fatalf("want the header without the diff while the approval is open, got\n%s", got)
+	}
+	tr.Apply(logged(session.ApprovalDecided{CallID: "c", Tool: "edit", Decision: "allow"}))
+	if got := plain(all(tr)); !strings.Contains(got, "strings.Fields") {
+		t.Fatalf("want the diff back once decided, got\n%s", got)
+	}
+}
