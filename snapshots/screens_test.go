@@ -50,9 +50,12 @@ func start(t *testing.T, be app.Backend, w, h int) *Term {
 }
 
 func TestEmptySessionScreen(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{100, 30}, {60, 20}} {
+	for _, size := range []struct {
+		w, h int
+		want string // the status row's last part to arrive at the size
+	}{{100, 30, "~/project (main)"}, {60, 20, "~/project (main)"}, {40, 12, "auto · sandboxed"}} {
 		tt := start(t, NewFake(header()), size.w, size.h)
-		tt.WaitText(t, "~/project (main)")
+		tt.WaitText(t, size.want)
 		tt.Golden(t, "empty_"+sizeName(size.w, size.h))
 	}
 }

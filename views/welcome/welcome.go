@@ -30,7 +30,8 @@ type Facts struct {
 // Line is `~/proj · model · auto mode (sandboxed) · ? shortcuts · / commands
 // · @ files · ! shell`, dim, at most width columns. The keys matter most to a newcomer
 // and the status row repeats the directory and the model, so where room is
-// short the directory goes first, then the model, then the mode.
+// short the directory goes first, then the model, then the mode, then the
+// keys from the last, each whole.
 func Line(f Facts, width int, th theme.Theme) string {
 	var facts []string
 	if f.Cwd != "" {
@@ -46,11 +47,18 @@ func Line(f Facts, width int, th theme.Theme) string {
 		}
 		facts = append(facts, mode)
 	}
+	parts := append(facts, strings.Split(Keys, " · ")...)
+	keys := len(parts) - len(facts)
 	for {
-		text := strings.Join(append(append([]string{}, facts...), Keys), " · ")
-		if ansi.StringWidth(text) <= width || len(facts) == 0 {
+		text := strings.Join(parts, " · ")
+		if ansi.StringWidth(text) <= width || len(parts) == 1 {
 			return th.Dim.Render(ansi.Truncate(text, max(width, 0), "…"))
 		}
-		facts = facts[1:]
+		if len(parts) > keys {
+			parts = parts[1:]
+			continue
+		}
+		// Out of facts to drop, the last keys go whole, not cut to "! …".
+		parts = parts[:len(parts)-1]
 	}
 }

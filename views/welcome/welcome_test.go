@@ -19,7 +19,7 @@ func TestLineSaysWhereWhichModelWhichModeAndTheKeys(t *testing.T) {
 	}
 }
 
-func TestLineDropsTheDirectoryThenTheModelWhereRoomIsShort(t *testing.T) {
+func TestLineDropsTheDirectoryThenTheModelThenKeysWhereRoomIsShort(t *testing.T) {
 	th := theme.New(false)
 	for _, c := range []struct {
 		width int
@@ -28,7 +28,9 @@ func TestLineDropsTheDirectoryThenTheModelWhereRoomIsShort(t *testing.T) {
 		{90, "deepseek-v4-flash · auto mode (sandboxed) · " + Keys},
 		{80, "auto mode (sandboxed) · " + Keys},
 		{50, Keys},
-		{20, "? shortcuts · / com…"},
+		{40, "? shortcuts · / commands · @ files"},
+		{20, "? shortcuts"},
+		{8, "? short…"},
 	} {
 		if got := Line(facts, c.width, th); got != c.want {
 			t.Errorf("width %d: want %q, got %q", c.width, c.want, got)
