@@ -92,6 +92,6 @@ func (m *Model) workingRow() []string {
 		facts = append(facts, "↓ "+textfmt.Compact(n)+" tokens")
 	}
 	facts = append(facts, "esc to interrupt")
-	text := m.theme.Warning.Render(phaseGlyphs[m.phase]+" "+words) + " " + m.theme.Dim.Render("("+strings.Join(facts, " · ")+")")
+	text := m.theme.Active.Render(phaseGlyphs[m.phase]+" "+words) + " " + m.theme.Dim.Render("("+strings.Join(facts, " · ")+")")
 	return []string{ansi.Truncate(text, m.width, "…")}
 }

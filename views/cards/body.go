@@ -161,7 +161,7 @@ func todoRows(todos []card.TodoItem, th theme.Theme) []row {
 		case card.TodoCompleted:
 			glyph, style = "✓ ", th.Success
 		case card.TodoInProgress:
-			glyph, style = "● ", th.Warning
+			glyph, style = "● ", th.Active
 		}
 		rows = append(rows, row{text: glyph + textfmt.SanitizeLine(td.Content), style: style})
 	}

@@ -138,11 +138,11 @@ func (t Tool) merged() card.Card {
 	return c
 }
 
-// header is `✓ Label(subject)  description`: a yellow ○ while the call
+// header is `✓ Label(subject)  description`: an active ○ while the call
 // runs, a green ✓ or a red ✗ once it settled, the label bold, the
 // description faint. It is one row, cut to width.
 func header(t Tool, c card.Card, width int, th theme.Theme) string {
-	glyph, style := "○", th.Warning
+	glyph, style := "○", th.Active
 	switch {
 	case t.failed(c):
 		glyph, style = "✗", th.Error
@@ -306,5 +306,5 @@ func truncate(s string, width int) string {
 // Announced is the header of a call whose arguments are still arriving:
 // the tool's label and a faint ellipsis.
 func Announced(name string, width int, th theme.Theme) string {
-	return truncate(th.Warning.Render("○")+" "+th.Bold.Render(labelOf(name))+th.Dim.Render(" …"), max(width, 10))
+	return truncate(th.Active.Render("○")+" "+th.Bold.Render(labelOf(name))+th.Dim.Render(" …"), max(width, 10))
 }

@@ -39,7 +39,7 @@ func Render(todos []card.TodoItem, width int, open bool, th theme.Theme) []strin
 		case card.TodoCompleted:
 			row = "  " + th.Success.Render("✓") + " " + th.Dim.Render(text)
 		case card.TodoInProgress:
-			row = th.Warning.Render("  ● " + itemText(td))
+			row = th.Active.Render("  ● " + itemText(td))
 		default:
 			row = th.Dim.Render("  ○ " + text)
 		}

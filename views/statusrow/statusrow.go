@@ -166,7 +166,7 @@ func rightSide(s Status, th theme.Theme) string {
 		parts = append(parts, style.Render(textfmt.SanitizeLine(s.Mode)))
 	}
 	if s.Queued > 0 {
-		parts = append(parts, th.Warning.Render(strconv.Itoa(s.Queued)+" queued"))
+		parts = append(parts, th.Active.Render(strconv.Itoa(s.Queued)+" queued"))
 	}
 	return strings.Join(parts, "  ")
 }

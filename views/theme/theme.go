@@ -29,7 +29,11 @@ type Theme struct {
 	Success lipgloss.Style // green
 	Warning lipgloss.Style // yellow
 	Error   lipgloss.Style // red
-	Code    lipgloss.Style // cyan
+	// Active marks work under way (a running call, the working line, the
+	// item in progress): yellow, or blue on a light background, where
+	// the warning's red would read as a failure.
+	Active lipgloss.Style
+	Code   lipgloss.Style // cyan
 
 	// Header is the role header of transcript blocks (You, Assistant, Steering).
 	Header lipgloss.Style
@@ -74,10 +78,12 @@ func NewOn(bg Background, colour bool) Theme {
 	green := base.Foreground(lipgloss.Green)
 	red := base.Foreground(lipgloss.Red)
 	warning := base.Foreground(lipgloss.Yellow)
+	active := warning
 	code := base.Foreground(lipgloss.Cyan)
 	if bg == Light {
 		accent = base.Foreground(lipgloss.Magenta)
 		warning = base.Foreground(lipgloss.Red).Bold(true)
+		active = base.Foreground(lipgloss.Blue)
 		code = base.Foreground(lipgloss.Blue)
 	}
 	label := accent.Bold(true)
@@ -91,6 +97,7 @@ func NewOn(bg Background, colour bool) Theme {
 		Success:        green,
 		Warning:        warning,
 		Error:          red,
+		Active:         active,
 		Code:           code,
 		Header:         label.Underline(true),
 		Label:          label,
@@ -107,7 +114,7 @@ func NewOn(bg Background, colour bool) Theme {
 func plain() Theme {
 	p := lipgloss.NewStyle()
 	return Theme{
-		Plain: p, Bold: p, Accent: p, Dim: p, Success: p, Warning: p, Error: p, Code: p,
+		Plain: p, Bold: p, Accent: p, Dim: p, Success: p, Warning: p, Error: p, Active: p, Code: p,
 		Header: p, Label: p, Reasoning: p, DiffAdd: p, DiffDel: p, DiffContext: p,
 		Selection: p, SelectionMatch: p,
 	}
@@ -130,7 +137,7 @@ func (t Theme) Mark(cell string) string {
 func (t Theme) Roles() []Role {
 	return []Role{
 		{"plain", t.Plain}, {"bold", t.Bold}, {"accent", t.Accent}, {"dim", t.Dim},
-		{"success", t.Success}, {"warning", t.Warning}, {"error", t.Error}, {"code", t.Code},
+		{"success", t.Success}, {"warning", t.Warning}, {"error", t.Error}, {"active", t.Active}, {"code", t.Code},
 		{"header", t.Header}, {"label", t.Label}, {"reasoning", t.Reasoning},
 		{"diff-add", t.DiffAdd}, {"diff-del", t.DiffDel}, {"diff-context", t.DiffContext},
 		{"selection", t.Selection}, {"selection-match", t.SelectionMatch},

@@ -69,6 +69,17 @@ func TestLightPaletteAvoidsYellowAndCyan(t *testing.T) {
 	}
 }
 
+// Work under way reads as neither a failure nor a warning: on a light
+// background the warning's red would make a running command look failed.
+func TestActiveWorkIsNotPaintedRed(t *testing.T) {
+	for _, bg := range []Background{Dark, Light} {
+		got := palette.StyleDump(NewOn(bg, true).Active.Render("○"))
+		if strings.Contains(got, "31") || strings.Contains(got, "91") || got == "" {
+			t.Errorf("background %v: want work under way in a colour other than red, got %q", bg, got)
+		}
+	}
+}
+
 func TestParseBackground(t *testing.T) {
 	for _, c := range []struct {
 		setting, colorfgbg string
