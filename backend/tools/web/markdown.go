@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strings"
 
-	readability "codeberg.org/readeck/go-readability/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
@@ -13,12 +12,15 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/tack-agent/tack/backend/tools/web/internal/readability"
 )
 
 // htmlToMarkdown extracts a page's readable content (Mozilla's
-// Readability, as go-readability ports it: navigation, scripts, footers and
-// sidebars go) and writes it as Markdown with tables and fenced code, links
-// made absolute against u. A page readability finds no article in (a short
+// Readability, as go-readability ports it, through its copy in
+// internal/readability: navigation, scripts, footers and sidebars go) and
+// writes it as Markdown with tables and fenced code, links made absolute
+// against u. A page readability finds no article in (a short
 // index page) is converted whole, without its scripts and styles.
 func htmlToMarkdown(r io.Reader, u *url.URL) (string, string, error) {
 	doc, err := html.Parse(r)
