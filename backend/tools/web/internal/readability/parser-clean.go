@@ -142,7 +142,7 @@ func (ps *Parser) isVideoEmbed(embed *html.Node) bool {
 
 	rxVideoVilter := ps.AllowedVideoRegex
 	if rxVideoVilter == nil {
-		rxVideoVilter = rxVideos
+		rxVideoVilter = rxVideos.get()
 	}
 
 	for _, attr := range embed.Attr {
