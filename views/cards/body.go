@@ -29,6 +29,9 @@ func body(t Tool, c card.Card, mode Mode, width int, th theme.Theme) []row {
 		// Its overlay shows the question whole while it waits; the card
 		// keeps the question's first line.
 		first, _, _ := strings.Cut(strings.TrimSpace(c.Body), "\n")
+		if c.Markdown {
+			first = strings.TrimSpace(strings.TrimLeft(first, "#"))
+		}
 		rows = textRows(first, th.Dim)
 	case c.Terminal != nil:
 		rows = terminalBody(t, *c.Terminal, mode, th)

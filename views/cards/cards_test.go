@@ -240,6 +240,10 @@ func TestPendingQuestionCardLeavesTheOptionsToItsOverlay(t *testing.T) {
 	if !strings.Contains(pending, "Fix CountLines too?") || strings.Contains(pending, "1. Yes") {
 		t.Errorf("want the pending card to show the question without its options, got\n%s", pending)
 	}
+	plan := card.Card{Kind: card.Question, Label: "Plan review", Markdown: true, Body: "# Fix the counter\n\n1. Use `strings.Fields`"}
+	if got := ansi.Strip(strings.Join(Render(Tool{Name: "exit_plan_mode", Call: plan}, 60, Collapsed, theme.New(false)), "\n")); !strings.Contains(got, "\n  Fix the counter") || strings.Contains(got, "Fields") {
+		t.Errorf("want a pending plan's card to show its title without the # marker, got\n%s", got)
+	}
 	expanded := ansi.Strip(strings.Join(Render(Tool{Name: "ask_user_question", Call: q}, 60, Expanded, theme.New(false)), "\n"))
 	if !strings.Contains(expanded, "1. Yes") {
 		t.Errorf("want the options in the expanded card, got\n%s", expanded)
