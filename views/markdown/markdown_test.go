@@ -208,3 +208,23 @@ func TestRenderHangsWrappedListItemsUnderTheirText(t *testing.T) {
 		t.Fatalf("want\n%s\ngot\n%s", want, got)
 	}
 }
+
+func TestRenderWrapsLongCodeLinesInsideTheMargin(t *testing.T) {
+	for _, c := range []struct{ src, margin string }{
+		{"```go\nfunc Long(argumentNumberOne string, argumentNumberTwo int) error {\n\treturn nil\n}\n```", "  "},
+		{"- a list\n\n  ```\n  an indented code line that is far too long\n  ```", "    "},
+	} {
+		for _, colour := range []bool{true, false} {
+			lines := New(Options{Colour: colour}).Render(c.src, 30)
+			for _, l := range lines {
+				plain := ansi.Strip(l)
+				if plain != "" && !strings.HasPrefix(plain, "•") && !strings.HasPrefix(plain, c.margin) {
+					t.Fatalf("colour %v: want every code row inside the margin %q, got %q in\n%s", colour, c.margin, plain, plainLines(lines))
+				}
+				if w := ansi.StringWidth(plain); w > 30 {
+					t.Fatalf("colour %v: want rows at most 30 wide, got %d: %q", colour, w, plain)
+				}
+			}
+		}
+	}
+}

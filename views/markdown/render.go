@@ -258,13 +258,20 @@ func taskBox(n *ast.ListItem) *east.TaskCheckBox {
 // code block's style, indented by codeMargin.
 func (r *renderer) codeBlock(w *bytes.Buffer, code, language string) {
 	fill := strings.Repeat(styled(r.current().style, " "), codeMargin)
+	var text string
 	if r.code != nil {
-		indentLines(w, r.code(code, language), fill, fill)
-		return
+		text = r.code(code, language)
+	} else {
+		var b bytes.Buffer
+		r.text(&b, code, r.styles.codeBlock)
+		text = b.String()
 	}
-	var b bytes.Buffer
-	r.text(&b, code, r.styles.codeBlock)
-	indentLines(w, b.String(), fill, fill)
+	// A line wider than the block wraps inside the margin, not back at
+	// the column the prose starts in.
+	if width := r.available() - codeMargin; width > 0 {
+		text = ansi.Wrap(text, width, "")
+	}
+	indentLines(w, text, fill, fill)
 }
 
 func lines(n ast.Node, src []byte) string {
