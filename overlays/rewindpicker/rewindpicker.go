@@ -235,7 +235,7 @@ func (p *Picker) turnRows(inner, height int) []string {
 	for i := p.top; i < min(len(p.items), p.top+shown); i++ {
 		mark, style := "  ", p.th.Plain
 		if i == p.cursor {
-			mark, style = "❯ ", p.th.Selection
+			mark, style = "› ", p.th.Selection
 		}
 		head, meta := p.describe(p.items[i])
 		rows = append(rows, style.Render(frame.Truncate(mark+head, inner)))
@@ -327,7 +327,7 @@ func (p *Picker) choiceRows(inner int) []string {
 	for i, c := range p.choices {
 		mark, style := "  ", p.th.Plain
 		if i == p.pick {
-			mark, style = "❯ ", p.th.Selection
+			mark, style = "› ", p.th.Selection
 		}
 		text := mark + c.label
 		if c.why != "" {

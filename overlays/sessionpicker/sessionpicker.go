@@ -272,7 +272,7 @@ func (p *Picker) list(width, n int) []string {
 		why := p.disabled(s)
 		mark, style := "  ", p.th.Plain
 		if i == p.cursor {
-			mark, style = "❯ ", p.th.Selection
+			mark, style = "› ", p.th.Selection
 		}
 		if why != "" {
 			style = style.Inherit(p.th.Dim)

@@ -65,7 +65,7 @@ func TestNewCommandStartsAFreshSession(t *testing.T) {
 }
 
 // cursorMark marks the row under a picker's cursor.
-const cursorMark = "❯ "
+const cursorMark = "› "
 
 // rowHasAll reports whether one row of the screen contains every one of
 // texts.
