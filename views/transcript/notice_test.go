@@ -24,3 +24,20 @@ func TestSettingNoticeRewritesItsLastValueInPlace(t *testing.T) {
 		t.Fatalf("want a new notice once something came after the last one, got\n%s", got)
 	}
 }
+
+// A command's "Key   value" rows wrap under their value, not at the
+// margin, so the keys stay a column of their own.
+func TestNoticeRowsWrapUnderTheirValue(t *testing.T) {
+	tr := New(Settings{Width: 50})
+	tr.AddNotice("Permissions and sandbox\nMode       auto · sandboxed — commands run in the sandbox and workspace edits run\n"+
+		"  an indented line that is long enough to wrap at fifty columns", NoticeInfo)
+	got := plain(all(tr))
+	for _, want := range []string{
+		"Mode       auto · sandboxed — commands run in the\n           sandbox and workspace edits run",
+		"  an indented line that is long enough to wrap at\n  fifty columns",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want\n%s\nin\n%s", want, got)
+		}
+	}
+}

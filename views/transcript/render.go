@@ -48,7 +48,7 @@ func (t *Transcript) render(b *block, k renderKey) []string {
 	case kindTool:
 		body = cards.Render(b.tool, w, t.set.Cards, t.th)
 	case kindNotice:
-		body = wrapStyled(textfmt.Sanitize(b.text), w, t.noticeStyle(b.tone))
+		body = wrapHanging(textfmt.Sanitize(b.text), w, t.noticeStyle(b.tone))
 	case kindTiming:
 		body = []string{t.th.Dim.Render(ansi.Truncate(b.text, w, "…"))}
 	case kindCompaction:
@@ -189,4 +189,58 @@ func wrapStyled(text string, w int, style lipgloss.Style) []string {
 		out = append(out, style.Render(l))
 	}
 	return out
+}
+
+// keyWidth is the widest key of a "Key   value" row whose wrapped value
+// hangs under itself.
+const keyWidth = 24
+
+// wrapHanging is wrapStyled for the text of notices, which commands lay
+// out in columns: a row's wrapped rest starts under its value ("Mode
+// auto · sandboxed — …") or under its own indentation, where that
+// leaves at least half the width.
+func wrapHanging(text string, w int, style lipgloss.Style) []string {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		col := valueColumn(l)
+		if ansi.StringWidth(l) <= w || col == 0 || ansi.StringWidth(l[:col]) > w/2 {
+			out = append(out, wrapStyled(l, w, style)...)
+			continue
+		}
+		pad := strings.Repeat(" ", ansi.StringWidth(l[:col]))
+		for i, p := range strings.Split(ansi.Wrap(l[col:], w-len(pad), ""), "\n") {
+			if i == 0 {
+				p = l[:col] + p
+			} else {
+				p = pad + p
+			}
+			out = append(out, style.Render(p))
+		}
+	}
+	return out
+}
+
+// valueColumn is the byte offset where a row's wrapped rest should hang:
+// after its leading spaces, or after the first run of two or more spaces
+// that ends a short key; 0 when neither.
+func valueColumn(l string) int {
+	if lead := len(l) - len(strings.TrimLeft(l, " ")); lead > 0 {
+		return lead
+	}
+	i := strings.Index(l, "  ")
+	if i <= 0 || ansi.StringWidth(l[:i]) > keyWidth {
+		return 0
+	}
+	j := i
+	for j < len(l) && l[j] == ' ' {
+		j++
+	}
+	if j == len(l) {
+		return 0
+	}
+	return j
 }
