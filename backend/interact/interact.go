@@ -55,8 +55,11 @@ type Approval struct {
 	Details string // the full command or text
 	// Why says what the call asks beyond the sandbox, or why it asks at
 	// all ("Wants network access from the sandbox: to download modules").
-	Why  string
-	Card *card.Card
+	Why string
+	// Confined says the call stays inside the sandbox, and Why only
+	// says so: nothing to warn about.
+	Confined bool
+	Card     *card.Card
 	// Remember is what "allow for this session" stores: a tool name or a
 	// bash command prefix. Empty when the call cannot be remembered.
 	Remember string

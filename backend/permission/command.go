@@ -100,7 +100,7 @@ func (p *Policy) askCommand(ctx context.Context, t tools.Tool, call tools.Call, 
 		return grant, nil
 	}
 	a := approval(tool, call.ID, shown, command)
-	a.Why = why(esc, grant)
+	a.Why, a.Confined = why(esc, grant)
 	verdict, err := p.ask(ctx, a, rec)
 	if err != nil {
 		return tools.Sandbox{}, err
@@ -118,8 +118,9 @@ func (p *Policy) askCommand(ctx context.Context, t tools.Tool, call tools.Call, 
 }
 
 // why is the line the approval shows above the command: what it leaves
-// the sandbox for, and the model's reason.
-func why(esc tools.Escalation, grant tools.Sandbox) string {
+// the sandbox for, and the model's reason; confined when it leaves
+// nothing and the line only says so.
+func why(esc tools.Escalation, grant tools.Sandbox) (text string, confined bool) {
 	var what string
 	switch {
 	case grant.Off && esc.Justification == "":
@@ -129,12 +130,12 @@ func why(esc tools.Escalation, grant tools.Sandbox) string {
 	case esc.Kind == tools.EscalateNetwork:
 		what = "Wants network access from the sandbox"
 	default:
-		return "Runs in the sandbox."
+		return "Runs in the sandbox.", true
 	}
 	if j := strings.TrimSpace(esc.Justification); j != "" {
 		what += ": " + firstLine(j)
 	}
-	return what
+	return what, false
 }
 
 // escalated is base let out as kind says.

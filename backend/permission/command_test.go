@@ -37,8 +37,8 @@ func TestEscalationAsksAndIsRememberedWithItsKind(t *testing.T) {
 		t.Fatalf("want the approved escalation to run in the sandbox with network, got %+v, %v", grant, err)
 	}
 	got := <-a.asked
-	if !strings.Contains(got.Why, "network") || !strings.Contains(got.Why, "to fetch modules") || got.Remember != "go mod" {
-		t.Fatalf("want an approval saying network and why, remembering go mod; got %+v", got)
+	if !strings.Contains(got.Why, "network") || !strings.Contains(got.Why, "to fetch modules") || got.Remember != "go mod" || got.Confined {
+		t.Fatalf("want an approval saying network and why, remembering go mod, not confined; got %+v", got)
 	}
 	if grant, err := p.Authorize(context.Background(), escBash, call(l, escArgs("go mod tidy", "network"))); err != nil || !grant.Network {
 		t.Fatalf("want the remembered prefix and escalation to cover go mod tidy, got %+v, %v", grant, err)
@@ -53,6 +53,19 @@ func TestEscalationAsksAndIsRememberedWithItsKind(t *testing.T) {
 	// Without an escalation the command just runs, sandboxed.
 	if grant, err := p.Authorize(context.Background(), escBash, call(l, `{"command":"go mod tidy"}`)); err != nil || grant != (tools.Sandbox{}) {
 		t.Fatalf("want a plain command run in the default sandbox, got %+v, %v", grant, err)
+	}
+}
+
+// In ask mode a command that stays in the sandbox asks too; its approval
+// says so as a fact, not a warning.
+func TestAskModeApprovalOfASandboxedCommandIsConfined(t *testing.T) {
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
+	if _, err := newPolicy(Ask, b).Authorize(context.Background(), escBash, call(&log{}, `{"command":"ls"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-a.asked; !got.Confined || got.Why != "Runs in the sandbox." {
+		t.Fatalf("want a confined approval that says it runs in the sandbox, got %+v", got)
 	}
 }
 

@@ -202,7 +202,11 @@ func (d *Dialog) headRows(inner int) []string {
 		head = append(head, d.th.Bold.Render(s))
 	}
 	if w := textfmt.RevealLine(d.a.Why); w != "" {
-		head = append(head, d.th.Warning.Render(ansi.Truncate(w, inner, "…")))
+		style := d.th.Warning
+		if d.a.Confined {
+			style = d.th.Dim
+		}
+		head = append(head, style.Render(ansi.Truncate(w, inner, "…")))
 	}
 	return head
 }

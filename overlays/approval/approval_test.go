@@ -13,6 +13,7 @@ import (
 	"github.com/tack-agent/tack/overlays/internal/overlaytest"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
+	"github.com/tack-agent/tack/snapshots/testkit/palette"
 	"github.com/tack-agent/tack/views/theme"
 )
 
@@ -248,6 +249,32 @@ func TestHintNamesOnlyKeysThatApply(t *testing.T) {
 		}
 		if !strings.Contains(hint, tt.want) || (tt.notWant != "" && strings.Contains(hint, tt.notWant)) {
 			t.Errorf("%s: want a hint with %q and without %q, got %q in\n%s", tt.name, tt.want, tt.notWant, hint, v)
+		}
+	}
+}
+
+// What a call asks beyond the sandbox is a warning; that it stays inside
+// is a fact, faint.
+func TestWhyIsAWarningOnlyWhenTheCallLeavesTheSandbox(t *testing.T) {
+	for _, c := range []struct {
+		why      string
+		confined bool
+		want     string
+	}{{"Wants network access from the sandbox", false, "‹33›"}, {"Runs in the sandbox.", true, "‹2›"}} {
+		a := bash()
+		a.Why, a.Confined = c.why, c.confined
+		lines := strings.Split(New(a, th, overlaytest.Epoch()).View(100, 30), "\n")
+		found := false
+		for _, l := range lines {
+			if strings.Contains(ansi.Strip(l), c.why) {
+				found = true
+				if got := palette.StyleDump(l); !strings.Contains(got, c.want+c.why) {
+					t.Errorf("%q: want it %s, got %s", c.why, c.want, got)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("want %q in the dialog", c.why)
 		}
 	}
 }
