@@ -60,10 +60,12 @@ type TerminalView struct {
 	Cwd     string `json:"cwd,omitempty"`
 	Output  string `json:"output,omitempty"`
 	// ExitCode is nil while running or when killed by a signal.
-	ExitCode   *int   `json:"exit_code,omitempty"`
-	Signal     string `json:"signal,omitempty"`
-	TimedOut   bool   `json:"timed_out,omitempty"`
-	Background string `json:"background,omitempty"` // task id when started in the background
+	ExitCode *int   `json:"exit_code,omitempty"`
+	Signal   string `json:"signal,omitempty"`
+	TimedOut bool   `json:"timed_out,omitempty"`
+	// Interrupted says the user cancelled the turn while it ran.
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Background  string `json:"background,omitempty"` // task id when started in the background
 	// DroppedLines counts the lines of output before Output that were not
 	// kept in memory; Spill names the files that hold the whole streams.
 	DroppedLines int      `json:"dropped_lines,omitempty"`
@@ -79,7 +81,7 @@ type TerminalView struct {
 // Failed reports whether the command did not succeed: a non-zero exit, a
 // signal or a timeout. A command still running has not failed.
 func (v TerminalView) Failed() bool {
-	return v.TimedOut || v.Signal != "" || (v.ExitCode != nil && *v.ExitCode != 0)
+	return v.TimedOut || v.Interrupted || v.Signal != "" || (v.ExitCode != nil && *v.ExitCode != 0)
 }
 
 // FileDiff is the change to one file as diff lines.

@@ -127,6 +127,8 @@ func (s *scanner) terminal(d *card.TerminalView) {
 			d.Signal = s.Str()
 		case "timed_out":
 			d.TimedOut = s.Bool()
+		case "interrupted":
+			d.Interrupted = s.Bool()
 		case "background":
 			d.Background = s.Str()
 		default:

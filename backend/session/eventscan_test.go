@@ -31,7 +31,7 @@ func scanCorpus() []Data {
 				Lines: []card.DiffLine{{Op: card.OpAdd, Text: hostile}, {Op: card.OpGap}}}, {Path: "b.go"}}}},
 		ToolResult{Turn: 2, Step: 3, CallID: "b", Name: "bash", Text: hostile, Card: &card.Card{Kind: card.Terminal,
 			Terminal: &card.TerminalView{Command: hostile, Cwd: "/w", Output: hostile, ExitCode: &exit, Signal: "KILL",
-				TimedOut: true, Background: "t1"}}},
+				TimedOut: true, Interrupted: true, Background: "t1"}}},
 		ToolResult{Turn: 2, Step: 3, CallID: "c", Name: "bash", Text: "\xff invalid UTF-8 is replaced"},
 		TodoWrite{Turn: 2},
 		TodoWrite{Turn: 2, Todos: []card.TodoItem{}},

@@ -140,11 +140,13 @@ func droppedNotice(v card.TerminalView) string {
 }
 
 // ending says how a command ended when that is worth a row: a non-zero
-// exit, a signal, a timeout or a background start.
+// exit, a signal, a timeout, the user's cancel or a background start.
 func ending(v card.TerminalView) (string, bool) {
 	switch {
 	case v.TimedOut:
 		return "timed out", true
+	case v.Interrupted:
+		return "interrupted", true
 	case v.Signal != "":
 		return "killed by " + textfmt.SanitizeLine(v.Signal), true
 	case v.ExitCode != nil && *v.ExitCode != 0:

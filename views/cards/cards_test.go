@@ -70,6 +70,8 @@ func sampleTools() map[string]Tool {
 			Terminal: &card.TerminalView{Output: "partial\n", Signal: "SIGKILL"}}},
 		"bash_timeout": {Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
 			Terminal: &card.TerminalView{Output: "waiting\n", TimedOut: true}}},
+		"bash_interrupted": {Name: "bash", Call: bashCall(), Done: true, Failed: true, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: "step 1\nstep 2\n", Interrupted: true}}},
 		"edit_diff": {Name: "edit", Call: card.Card{Kind: card.Diff, Title: "Edit main.go", Label: "Edit", Subject: "main.go"}, Done: true,
 			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{{Path: "main.go", Added: 2, Removed: 1, Lines: []card.DiffLine{
 				{Op: card.OpContext, Text: "package main", Old: 1, New: 1}, {Op: card.OpGap, Text: "6 unchanged lines"},

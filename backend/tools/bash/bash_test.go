@@ -167,6 +167,9 @@ func TestBashAbortKillsTheCommand(t *testing.T) {
 		if !res.IsError || res.Text != "Error: tool call aborted" {
 			t.Fatalf("want Error: tool call aborted, got %q", res.Text)
 		}
+		if res.Card == nil || res.Card.Terminal == nil || !res.Card.Terminal.Interrupted || res.Card.Terminal.ExitCode != nil {
+			t.Fatalf("want a card of the interrupted command, got %+v", res.Card)
+		}
 	case <-time.After(time.Minute):
 		t.Fatal("want the call to return after the abort, it did not within a minute")
 	}

@@ -110,7 +110,8 @@ func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
 
 // runOnce runs spec in the foreground, showing its output on the card as
 // it comes through env, or returns the error result of a command that
-// could not start or was aborted.
+// could not start or was aborted (with the card of what it printed until
+// then).
 func (b bashTool) runOnce(ctx context.Context, call tools.Call, env *tools.Env, spec Spec) (result, *tools.Result) {
 	proc, err := b.ts.start(spec)
 	if err != nil {
@@ -125,6 +126,9 @@ func (b bashTool) runOnce(ctx context.Context, call tools.Call, env *tools.Env, 
 	}
 	if watch(ctx, proc, c, show) {
 		res := tools.Errorf("tool call aborted")
+		c.Terminal = terminalView(c.Terminal.Command, c.Terminal.Cwd, result{stdout: proc.Stdout().Tail(), stderr: proc.Stderr().Tail()})
+		c.Terminal.ExitCode, c.Terminal.Interrupted = nil, true
+		res.Card = &c
 		return result{}, &res
 	}
 	return result{stdout: proc.Stdout().Tail(), stderr: proc.Stderr().Tail(), outcome: proc.Outcome()}, nil
