@@ -117,7 +117,10 @@ type Model struct {
 	work       work  // the running turn's clock and token count
 	planOpen   bool  // the plan strip lists every item
 	queue      queue // steering and follow-ups waiting for the loop
-	requests   []*interact.Request
+	// restored says what a cancel put back in the editor, told once the
+	// turn's end says it was cancelled.
+	restored string
+	requests []*interact.Request
 
 	editor   editor.Editor
 	bindings map[string]binding // the chat keys of keyTable
@@ -364,6 +367,10 @@ func (m *Model) applyLogged(e session.Event) tea.Cmd {
 		return m.readEarlierFrom(e.Seq, true)
 	}
 	m.showLogged(e)
+	if _, ok := e.Data.(session.TurnEnd); ok && m.restored != "" {
+		m.notice(m.restored, transcript.NoticeDim)
+		m.restored = ""
+	}
 	return nil
 }
 

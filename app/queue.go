@@ -8,7 +8,6 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/views/textfmt"
-	"github.com/tack-agent/tack/views/transcript"
 )
 
 // queueRows is how many queued messages show above the editor before the
@@ -53,7 +52,8 @@ func (m *Model) queueChanged(e agent.InboxChanged) {
 }
 
 // restoreQueued puts the texts a cancel took from the queue back in the
-// editor, before what is being written there, so nothing typed is lost.
+// editor, before what is being written there, so nothing typed is lost;
+// the notice that says so follows the turn's "Turn cancelled.".
 func (m *Model) restoreQueued(texts []string) {
 	if len(texts) == 0 {
 		return
@@ -67,5 +67,5 @@ func (m *Model) restoreQueued(texts []string) {
 	if len(texts) > 1 {
 		what = "The " + strconv.Itoa(len(texts)) + " queued messages are"
 	}
-	m.notice(what+" back in the editor.", transcript.NoticeDim)
+	m.restored = what + " back in the editor."
 }
