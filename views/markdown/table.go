@@ -177,8 +177,11 @@ func (r *renderer) table(n *east.Table) string {
 			t.Row(cells...)
 		}
 	}
-	t.StyleFunc(func(_, col int) lipgloss.Style {
+	t.StyleFunc(func(row, col int) lipgloss.Style {
 		st := lipgloss.NewStyle().Inline(false).Margin(0, 1)
+		if row == table.HeaderRow {
+			st = st.Bold(true) // as the column's name, set apart from its values
+		}
 		switch n.Alignments[col] {
 		case east.AlignLeft:
 			st = st.Align(lipgloss.Left).PaddingRight(0)

@@ -74,3 +74,13 @@ func TestFitTablesLeavesOtherLinesAlone(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderSetsTableHeadersInBold(t *testing.T) {
+	lines := New(Options{Colour: true}).Render("| Input | Want |\n|---|---:|\n| `a b` | 2 |\n", 60)
+	if len(lines) != 3 || !strings.Contains(lines[0], "\x1b[1mInput") || strings.Contains(lines[2], "\x1b[1m") {
+		t.Fatalf("want the header row bold and the values not, got %q", lines)
+	}
+	if plain := New(Options{}).Render("| Input | Want |\n|---|---|\n| a | 2 |\n", 60); strings.Contains(strings.Join(plain, ""), "\x1b") {
+		t.Fatalf("want no styling without colour, got %q", plain)
+	}
+}
