@@ -92,13 +92,16 @@ func (m *Model) settle(answer func(*interact.Request)) tea.Cmd {
 	return func() tea.Msg { answer(r); return nil }
 }
 
-// approvalHeight is the rows the open approval takes when nothing of it
-// scrolls; 0 when none is open.
-func (m *Model) approvalHeight() int {
-	if m.ov.approval == nil {
-		return 0
+// requestHeight is the rows the open approval or question takes when
+// nothing of it has to scroll; 0 when none is open.
+func (m *Model) requestHeight() int {
+	switch {
+	case m.ov.approval != nil:
+		return m.ov.approval.Height(m.width)
+	case m.ov.question != nil:
+		return m.ov.question.Height(m.width)
 	}
-	return m.ov.approval.Height(m.width)
+	return 0
 }
 
 // requestView draws the open question or approval in width×height.

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
@@ -83,5 +84,33 @@ func TestMessagesThatChangeNothingKeepTheViewAndChangesAreDrawn(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
 	if rows := strings.Split(screen(m), "\n"); len(rows) != 10 {
 		t.Fatalf("want a new size drawn after a message that changed nothing, got %d rows", len(rows))
+	}
+}
+
+// At 40×12 a question's options come before the plan strip and the
+// status row, as an approval's choices do.
+func TestSmallScreenShowsEveryOptionBeforeThePlan(t *testing.T) {
+	broker := interact.NewBroker()
+	defer broker.Mount()()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_, _ = broker.Ask(ctx, []interact.Question{{ID: "scope", Header: "Scope", Question: "Should I also fix CountLines?",
+			Options: []interact.Option{{Label: "Yes, fix it", Description: "Count a final line without a newline", Recommended: true},
+				{Label: "No", Description: "Leave CountLines as it is"}}}})
+	}()
+	<-broker.Changes()
+	m, _ := newTestModel(nil)
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
+	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning},
+		logged(1, session.TodoWrite{Turn: 1, Todos: []card.TodoItem{{Content: "Fix CountWords", Status: card.TodoInProgress},
+			{Content: "Run the suite", Status: card.TodoPending}}})}})
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "Plan 0/2") {
+		t.Fatalf("want the plan strip before the question, got:\n%s", s)
+	}
+	m.Update(requestsMsg{pending: broker.Pending()})
+	s := ansi.Strip(screen(m))
+	if !strings.Contains(s, "2. No") || !strings.Contains(s, "Leave CountLines") || strings.Contains(s, "more") {
+		t.Fatalf("want both options whole at 40×12, got:\n%s", s)
 	}
 }

@@ -91,10 +91,11 @@ func (m *Model) bottomRows() []string {
 	room := func() int {
 		return m.height - len(plan) - len(working) - len(status) - len(queued) - hint - m.editorRows() - reserved
 	}
-	// An approval that does not fit takes the rows of the plan strip, then
-	// of the working line, then of the status row, then the transcript's:
-	// after the editor, its command and its choices matter most.
-	if want := m.approvalHeight(); want > 0 {
+	// A question or approval that does not fit takes the rows of the plan
+	// strip, then of the working line, then of the status row, then the
+	// transcript's: after the editor, its text and its choices matter
+	// most.
+	if want := m.requestHeight(); want > 0 {
 		for _, rows := range []*[]string{&plan, &working, &status} {
 			if room() < want {
 				*rows = nil

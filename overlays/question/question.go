@@ -272,6 +272,30 @@ func (p *Panel) View(width, height int) string {
 	return frame.Join(rows, width, height)
 }
 
+// Height is how many rows the panel needs at width to show its options
+// whole under the question's first rows (a longer question pages), at
+// most MaxHeight, so its caller can make room for it.
+func (p *Panel) Height(width int) int {
+	if len(p.answers) >= len(p.qs) || width <= 0 {
+		return 0
+	}
+	i := len(p.answers)
+	q, s := p.qs[i], &p.states[i]
+	opts, _ := p.options(q, s, width)
+	n := 2 + min(len(p.text(q, width)), pagedText) + len(opts)
+	if s.typing {
+		n++
+	}
+	if s.problem != "" {
+		n++
+	}
+	return min(n, MaxHeight)
+}
+
+// pagedText is how many rows of a long question's text Height keeps in
+// view: enough to page it with its ↑/↓ markers.
+const pagedText = 3
+
 // split shares avail rows between the question text and the options:
 // everything when both fit, else the options as much as they need while
 // the text keeps a third of the room, and three rows (enough to page with
