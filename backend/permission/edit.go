@@ -87,6 +87,12 @@ func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Cal
 		rec.decided(interact.Allow, "", "", byAllowedTools)
 		return nil
 	}
+	// The person deciding sees the change in the file as it is now.
+	if pv, ok := t.(tools.Previewer); ok && call.Env != nil {
+		if c, ok := pv.Preview(call); ok {
+			a.Card = &c
+		}
+	}
 	verdict, err := p.ask(ctx, a, rec)
 	if err == nil && verdict == interact.AllowSession {
 		p.rememberTool(a.Remember)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -119,5 +120,25 @@ func TestOutsideEditsAreRememberedPerDirectory(t *testing.T) {
 	}
 	if _, err := p.Authorize(context.Background(), targetWrite, w.call(filepath.Join(w.tackHome, "x"))); err == nil {
 		t.Fatal("want another directory asked again (and denied)")
+	}
+}
+
+// previewingTool is an edit whose preview numbers its diff, as fs's does.
+type previewingTool struct{ fakeTool }
+
+func (previewingTool) Preview(tools.Call) (card.Card, bool) {
+	return card.Card{Kind: card.Diff, Title: "Edit a.go", Diffs: []card.FileDiff{{Path: "a.go",
+		Lines: []card.DiffLine{{Op: card.OpDelete, Text: "old", Old: 7}, {Op: card.OpAdd, Text: "new", New: 7}}}}}, true
+}
+
+func TestEditApprovalShowsTheToolsPreview(t *testing.T) {
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
+	if _, err := newPolicy(Ask, b).Authorize(context.Background(), previewingTool{editTool}, call(&log{}, `{"file_path":"a.go"}`)); err != nil {
+		t.Fatal(err)
+	}
+	got := <-a.asked
+	if got.Card == nil || len(got.Card.Diffs) != 1 || got.Card.Diffs[0].Lines[0].Old != 7 {
+		t.Fatalf("want the approval to show the numbered preview, got %+v", got.Card)
 	}
 }

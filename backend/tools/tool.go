@@ -140,6 +140,14 @@ type Tool interface {
 	Run(ctx context.Context, call Call) Result
 }
 
+// Previewer is a tool that can show, before it runs, what a call would
+// change on disk now (a diff numbered by the file's lines), for the user
+// to decide on. ok is false when it cannot tell; Present's card stands
+// then.
+type Previewer interface {
+	Preview(call Call) (c card.Card, ok bool)
+}
+
 // Targeter is a tool that can say which files a call is about to change
 // (absolute paths), so that checkpoints kept without git can save what
 // those files held first, and edits outside the workspace can ask.

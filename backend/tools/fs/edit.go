@@ -61,6 +61,29 @@ func (*Edit) Present(raw json.RawMessage) card.Card {
 		Diffs: []card.FileDiff{unnumbered(fileDiff(a.FilePath, before, after, false))}}
 }
 
+// Preview is the change the call would make to the file as it is now,
+// numbered by its lines, for the approval; not ok when the call would
+// fail (Run then says why).
+func (e *Edit) Preview(call tools.Call) (card.Card, bool) {
+	a, _, ok := editArguments(call.Args)
+	if !ok {
+		return card.Card{}, false
+	}
+	path := resolve(call.Env.Cwd, a.FilePath)
+	content, info, _, ok := readExisting("edit", path)
+	if !ok || info == nil || looksBinary(content, false) {
+		return card.Card{}, false
+	}
+	before := string(content)
+	after, n := replacement(before, a)
+	if n == 0 || (n > 1 && !a.ReplaceAll) {
+		return card.Card{}, false
+	}
+	name := display(call.Env.Cwd, path)
+	return card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
+		Diffs: []card.FileDiff{fileDiff(name, before, after, false)}}, true
+}
+
 // Run applies the replacement after the read-before-write and stale checks.
 func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	a, res, ok := editArguments(call.Args)
@@ -72,8 +95,8 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	if !ok {
 		return res
 	}
-	old, repl := matchLineEndings(before, *a.OldString, *a.NewString)
-	switch n := strings.Count(before, old); {
+	after, n := replacement(before, a)
+	switch {
 	case n == 0 && hasLinePrefixes(*a.OldString):
 		return tools.Errorf("old_string was not found in %s; it seems to include the line numbers and `→` that read puts before each line, which are not part of the file: copy the text after the `→`", path)
 	case n == 0:
@@ -81,10 +104,8 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	case n > 1 && !a.ReplaceAll:
 		return tools.Errorf("old_string matches %d places in %s; include more surrounding lines to make it unique, or set replace_all", n, path)
 	}
-	after := strings.Replace(before, old, repl, 1)
 	text := fmt.Sprintf("The file %s has been updated successfully.", path)
 	if a.ReplaceAll {
-		after = strings.ReplaceAll(before, old, repl)
 		// Claude Code's sentence, which quotes both strings (clipped here).
 		text = fmt.Sprintf("The file %s has been updated. All occurrences of '%s' were successfully replaced with '%s'.",
 			path, clipQuoted(*a.OldString), clipQuoted(*a.NewString))
@@ -96,6 +117,21 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	c := &card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
 		Diffs: []card.FileDiff{fileDiff(name, before, after, false)}}
 	return tools.Result{Text: text, Card: c}
+}
+
+// replacement is before with the call's old_string replaced (every
+// occurrence with replace_all), and how many places it matched; when it
+// matched none, or several without replace_all, after is "".
+func replacement(before string, a editArgs) (after string, matches int) {
+	old, repl := matchLineEndings(before, *a.OldString, *a.NewString)
+	n := strings.Count(before, old)
+	switch {
+	case n == 0 || (n > 1 && !a.ReplaceAll):
+		return "", n
+	case a.ReplaceAll:
+		return strings.ReplaceAll(before, old, repl), n
+	}
+	return strings.Replace(before, old, repl, 1), n
 }
 
 // editArguments decodes and validates edit's arguments.

@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // readFirst reads name so that the session may edit it.
@@ -296,5 +298,39 @@ func TestPresentIsPure(t *testing.T) {
 	w := b.write.Present([]byte(`{"file_path":"y.txt","content":"1\n2\n"}`))
 	if w.Title != "Write y.txt" || w.Diffs[0].Added != 2 {
 		t.Errorf("want write call card with 2 added lines, got %+v", w)
+	}
+}
+
+// The approval shows what the edit would change in the file as it is,
+// numbered by its lines; an edit that would fail has no preview.
+func TestPreviewNumbersTheChangeByTheFilesLines(t *testing.T) {
+	b := newBench(t)
+	b.file("wc.go", "package wc\n\nfunc a() {}\n\nfunc b() {}\n")
+	call := func(old, repl string) tools.Call {
+		raw, _ := json.Marshal(map[string]any{"file_path": "wc.go", "old_string": old, "new_string": repl})
+		return tools.Call{ID: "c1", Args: raw, Env: &tools.Env{Cwd: b.dir}}
+	}
+	pv := b.edit.(tools.Previewer)
+	c, ok := pv.Preview(call("func b() {}", "func c() {}"))
+	if !ok || len(c.Diffs) != 1 {
+		t.Fatalf("want a preview of the edit, got %v %+v", ok, c)
+	}
+	var changed []card.DiffLine
+	for _, l := range c.Diffs[0].Lines {
+		if l.Op != card.OpContext {
+			changed = append(changed, l)
+		}
+	}
+	want := []card.DiffLine{{Op: card.OpDelete, Text: "func b() {}", Old: 5}, {Op: card.OpAdd, Text: "func c() {}", New: 5}}
+	if !reflect.DeepEqual(changed, want) {
+		t.Errorf("want the changed lines numbered as in the file, %+v, got %+v", want, changed)
+	}
+	if b.content("wc.go") != "package wc\n\nfunc a() {}\n\nfunc b() {}\n" {
+		t.Error("want the preview to leave the file alone")
+	}
+	for _, old := range []string{"missing", "func"} {
+		if _, ok := pv.Preview(call(old, "x")); ok {
+			t.Errorf("old_string %q: want no preview for an edit that would fail", old)
+		}
 	}
 }
