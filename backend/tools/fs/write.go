@@ -53,6 +53,24 @@ func (*Write) Present(raw json.RawMessage) card.Card {
 		Diffs: []card.FileDiff{fileDiff(a.FilePath, "", content, false)}}
 }
 
+// Preview is what the call would change in the file as it is now: an
+// overwrite shows the lines that change among the file's, a new file its
+// lines; not ok when the write would be refused or the file is binary.
+func (w *Write) Preview(call tools.Call) (card.Card, bool) {
+	var a writeArgs
+	if err := tools.DecodeArgs(call.Args, &a); err != nil || a.FilePath == "" || a.Content == nil {
+		return card.Card{}, false
+	}
+	path := resolve(call.Env.Cwd, a.FilePath)
+	content, info, _, ok := readExisting("write", path)
+	if !ok || looksBinary(content, false) {
+		return card.Card{}, false
+	}
+	name := display(call.Env.Cwd, path)
+	return card.Card{Kind: card.Diff, Title: "Write " + name, Label: "Write", Subject: name,
+		Diffs: []card.FileDiff{fileDiff(name, string(content), *a.Content, info == nil)}}, true
+}
+
 // Run writes the file after the read-before-write and stale checks.
 func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 	var a writeArgs

@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 func TestWriteResultFormat(t *testing.T) {
@@ -104,5 +106,17 @@ func TestWriteErrors(t *testing.T) {
 	r := b.run(b.write, map[string]any{"file_path": "f", "content": "x", "mode": 1})
 	if !r.IsError || r.Text != `Error: invalid arguments: unknown argument "mode"; the accepted arguments are file_path, content` {
 		t.Errorf("want unknown argument refused, got %q", r.Text)
+	}
+}
+
+// An overwrite's approval shows the lines that change, not the whole new
+// content as added.
+func TestWritePreviewShowsWhatAnOverwriteChanges(t *testing.T) {
+	b := newBench(t)
+	b.file("notes.txt", "one\ntwo\nthree\n")
+	raw, _ := json.Marshal(map[string]any{"file_path": "notes.txt", "content": "one\n2\nthree\n"})
+	c, ok := b.write.(tools.Previewer).Preview(tools.Call{ID: "c1", Args: raw, Env: &tools.Env{Cwd: b.dir}})
+	if !ok || len(c.Diffs) != 1 || c.Diffs[0].Added != 1 || c.Diffs[0].Removed != 1 || c.Diffs[0].Created {
+		t.Fatalf("want a one-line change of an existing file, got %v %+v", ok, c)
 	}
 }
