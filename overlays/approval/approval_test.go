@@ -136,8 +136,12 @@ func TestKeysWithinGuardAreIgnored(t *testing.T) {
 	if got := d.Update(keys.Key("y"), overlaytest.Epoch().Add(Guard-time.Millisecond)); got.Decided {
 		t.Fatalf("want y within the guard ignored, got %+v", got)
 	}
-	if got := d.Update(keys.Key("y"), overlaytest.Epoch().Add(Guard)); !got.Decided {
-		t.Errorf("want y after the guard to decide, got %+v", got)
+	// The ignored key started the wait again: a key one guard later decides.
+	if got := d.Update(keys.Key("y"), overlaytest.Epoch().Add(2*Guard-2*time.Millisecond)); got.Decided {
+		t.Fatalf("want y within the guard of the ignored key ignored too, got %+v", got)
+	}
+	if got := d.Update(keys.Key("y"), overlaytest.Epoch().Add(3*Guard-2*time.Millisecond)); !got.Decided {
+		t.Errorf("want y a guard after the last ignored key to decide, got %+v", got)
 	}
 }
 
