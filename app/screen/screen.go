@@ -50,10 +50,18 @@ type Options struct {
 	Width, Height int
 	// Clock paces frames; real time when nil.
 	Clock Clock
-	// AfterFirstFrame is called once, in its own goroutine, after the
-	// first frame was written (see RendererOptions).
-	AfterFirstFrame func()
+	// Settled is called once, in a goroutine of its own, when the start
+	// has settled: just after the frame that echoes the first key typed,
+	// or settleWait after the first frame if no key came by then. Keys
+	// come tens of milliseconds apart, so work started then (the start's
+	// garbage collection) is over before the next key.
+	Settled func()
 }
+
+// settleWait is how long after the first frame the start settles when no
+// key is typed: longer than a person takes to start typing after the
+// screen appears.
+const settleWait = 100 * time.Millisecond
 
 // Screen is the terminal the full screen draws on.
 type Screen struct {
@@ -62,6 +70,8 @@ type Screen struct {
 	out  *os.File // the output, when it is a terminal
 	size *os.File // the file the size is read from; nil if none
 	env  []string
+
+	settle func() // Options.Settled, at most once
 
 	mu     sync.Mutex
 	state  *term.State // the input's modes before raw mode; nil when not raw
@@ -74,7 +84,19 @@ type Screen struct {
 
 // Open takes the terminal: raw mode on In, and the size to start at.
 func Open(o Options) (*Screen, error) {
-	s := &Screen{env: o.Env, width: o.Width, height: o.Height}
+	s := &Screen{env: o.Env, width: o.Width, height: o.Height, settle: func() {}}
+	var afterFirstFrame func()
+	if o.Settled != nil {
+		once := sync.OnceFunc(func() { go o.Settled() })
+		s.settle = once
+		afterFirstFrame = func() {
+			clock := o.Clock
+			if clock == nil {
+				clock = realClock{}
+			}
+			clock.AfterFunc(settleWait, once)
+		}
+	}
 	if o.In != nil && term.IsTerminal(int(o.In.Fd())) {
 		s.in = o.In
 	}
@@ -92,7 +114,7 @@ func Open(o Options) (*Screen, error) {
 	}
 	s.r = NewRenderer(RendererOptions{
 		Out: o.Out, Env: o.Env, Profile: o.Profile, Width: s.width, Height: s.height,
-		Interval: o.Interval, MapNewline: s.in == nil, Clock: o.Clock, AfterFirstFrame: o.AfterFirstFrame,
+		Interval: o.Interval, MapNewline: s.in == nil, Clock: o.Clock, AfterFirstFrame: afterFirstFrame,
 	})
 	return s, nil
 }
@@ -299,6 +321,7 @@ type model struct {
 	s      *Screen
 	inner  tea.Model
 	urgent bool // the message just handled is input
+	typed  bool // and it was typed (not a resize)
 }
 
 func (m *model) Init() tea.Cmd { return m.inner.Init() }
@@ -306,7 +329,7 @@ func (m *model) Init() tea.Cmd { return m.inner.Init() }
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg, tea.PasteMsg, tea.MouseMsg:
-		m.urgent = true
+		m.urgent, m.typed = true, true
 	case tea.WindowSizeMsg:
 		m.s.r.Resize(msg.Width, msg.Height)
 		m.urgent = true
@@ -337,6 +360,9 @@ func (m *model) View() tea.View {
 	}()
 	v := m.inner.View()
 	m.s.r.Show(v, m.urgent)
-	m.urgent = false
+	if m.typed {
+		m.s.settle()
+	}
+	m.urgent, m.typed = false, false
 	return v
 }

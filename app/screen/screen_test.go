@@ -2,10 +2,13 @@ package screen
 
 import (
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // echo is a root model that shows the keys typed and the ticks seen.
@@ -138,5 +141,57 @@ func TestAViewThatPanicsLeavesTheScreenFirst(t *testing.T) {
 	}()
 	if term.altScreen() {
 		t.Fatal("want the main screen back before the panic is printed")
+	}
+}
+
+// openSettling opens a test screen whose Settled sends what the screen
+// shows on its first row when it is called.
+func openSettling(t *testing.T) (tea.Model, *terminal, *fakeClock, chan string) {
+	t.Helper()
+	term, clock := newTerminal(40, 5), newFakeClock()
+	_, _ = term.em.WriteString(ansi.SetModeLineFeedNewLine)
+	settled := make(chan string, 2)
+	s, err := Open(Options{Out: term, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Interval: interval, Width: 40, Height: 5, Clock: clock, Settled: func() { settled <- term.row(0) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s.Model(&echo{}), term, clock, settled
+}
+
+func TestTheStartSettlesJustAfterTheFirstKeysEcho(t *testing.T) {
+	m, _, _, settled := openSettling(t)
+	m = handle(m, tea.WindowSizeMsg{Width: 40, Height: 5}) // the first frame: no key yet
+	select {
+	case row := <-settled:
+		t.Fatalf("want the start unsettled before a key or the wait, got it settled showing %q", row)
+	default:
+	}
+	m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if row := <-settled; row != "> q" {
+		t.Fatalf("want the start settled once the first key's echo is on the screen, got it settled showing %q", row)
+	}
+	handle(m, tea.KeyPressMsg{Code: 'w', Text: "w"})
+	select {
+	case row := <-settled:
+		t.Fatalf("want the start settled once, got it again showing %q", row)
+	default:
+	}
+}
+
+func TestWithoutAKeyTheStartSettlesAWhileAfterTheFirstFrame(t *testing.T) {
+	m, _, clock, settled := openSettling(t)
+	handle(m, tick{}) // the first frame
+	testkit.Eventually(t, "the settle wait started after the first frame", func() bool { return clock.pending() > 0 })
+	clock.advance(settleWait - time.Millisecond)
+	select {
+	case row := <-settled:
+		t.Fatalf("want the start unsettled before the wait is over, got it settled showing %q", row)
+	default:
+	}
+	clock.advance(time.Millisecond)
+	if row := <-settled; row != ">" {
+		t.Fatalf("want the start settled on the first frame, got it showing %q", row)
 	}
 }

@@ -10,12 +10,13 @@ import (
 // The collector waits while tack starts: the start allocates a few
 // megabytes that mostly stay live (the session, the tools, the screen), so
 // a collection before the first frame would take CPU from it for little
-// memory back. The full screen ends the wait as soon as its first frame is
-// out, with a collection of its own: left to the runtime, the first
-// collection started at the first allocation after the hold, 150 ms in,
-// just when the first keys are typed and the session's background work
-// starts, and its stop-the-world phases (3–4.6 ms on a loaded 2-core
-// machine) delayed the echo of a key by as much.
+// memory back. The full screen ends the wait once its start has settled
+// (just after the echo of the first key, or 100 ms after the first frame
+// if no key came), with a collection of its own: left to the runtime, the
+// first collection started at the first allocation after the hold, 150 ms
+// in, as keys are typed and the session's background work starts, and its
+// stop-the-world phases (3–4.6 ms on a loaded 2-core machine) delayed the
+// echo of a key by as much.
 const (
 	// startupGCHold is how long the collector waits when nothing ends the
 	// wait earlier (line mode, a start that fails): the room the first
@@ -28,7 +29,7 @@ const (
 )
 
 // endStartupGC ends the collector's start-up hold; main sets it to what
-// holdGC returns, and the full screen calls it after its first frame.
+// holdGC returns, and the full screen calls it once its start settled.
 var endStartupGC = func() {}
 
 // holdGC turns the garbage collector off until after hold, or until the

@@ -85,7 +85,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	defer stop()
 	scr, err := screen.Open(screen.Options{
 		In: ios.StdinFile(), Out: ios.Out, Env: lo.Environ, Profile: renderProfile(chat.Colour),
-		Interval: frame, Width: chat.Width, Height: chat.Height, AfterFirstFrame: endStartupGC,
+		Interval: frame, Width: chat.Width, Height: chat.Height, Settled: endStartupGC,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "tack: "+err.Error())
