@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // fakeClock is time that moves only when the test says.
@@ -435,26 +437,8 @@ func TestEndsPlainAgreesWithDrawingTheRow(t *testing.T) {
 	}
 }
 
-// rawOut records every byte the renderer writes.
-type rawOut struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (o *rawOut) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.Write(p)
-}
-
-func (o *rawOut) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.String()
-}
-
 func TestSendWritesAtOnceAndHoldsWhatIsSentWhileReleased(t *testing.T) {
-	out := &rawOut{}
+	out := &testkit.Buffer{}
 	r := NewRenderer(RendererOptions{
 		Out: out, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
 		Width: 40, Height: 5, Interval: interval, Clock: newFakeClock(),
