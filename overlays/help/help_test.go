@@ -70,19 +70,26 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 	}
 }
 
-func TestShowsEverythingInTwoColumnsWhenWideRatherThanScroll(t *testing.T) {
+// manyEntries is keyList repeated keys times and commands repeated
+// commandSets times under numbered names, with the theme: more than one
+// column holds.
+func manyEntries(keys, commandSets int) ([]Binding, []complete.Command, theme.Theme) {
 	var ks []Binding
-	for range 3 {
+	for range keys {
 		ks = append(ks, keyList()...)
 	}
 	var cs []complete.Command
-	for i := range 5 {
+	for i := range commandSets {
 		for _, c := range commands() {
 			c.Name += fmt.Sprint(i)
 			cs = append(cs, c)
 		}
 	}
-	h := New(ks, cs, th)
+	return ks, cs, th
+}
+
+func TestShowsEverythingInTwoColumnsWhenWideRatherThanScroll(t *testing.T) {
+	h := New(manyEntries(3, 5))
 	if v := ansi.Strip(h.View(100, 40)); !strings.Contains(v, "more") {
 		t.Fatalf("want one column at 100 wide to scroll, got\n%s", v)
 	}
@@ -110,18 +117,7 @@ func rightColumn(view string, width int) []string {
 }
 
 func TestTwoColumnsPutTheKeysLeftAndTheCommandsRight(t *testing.T) {
-	var ks []Binding
-	for range 2 {
-		ks = append(ks, keyList()...)
-	}
-	var cs []complete.Command
-	for i := range 5 {
-		for _, c := range commands() {
-			c.Name += fmt.Sprint(i)
-			cs = append(cs, c)
-		}
-	}
-	v := New(ks, cs, th).View(120, 40)
+	v := New(manyEntries(2, 5)).View(120, 40)
 	if right := rightColumn(v, 120); len(right) == 0 || right[0] != "Commands" {
 		t.Fatalf("want the second column to start with the commands, got %q in\n%s", right, ansi.Strip(v))
 	}
