@@ -33,6 +33,7 @@ func (m *Model) setRequests(pending []*interact.Request) {
 // openRequest mounts the panel or dialog for the oldest request, keeping
 // the one already open for it.
 func (m *Model) openRequest() {
+	defer func() { m.editor.SetHeld(m.requestOpen()) }()
 	if len(m.requests) == 0 {
 		m.ov.reqID, m.ov.question, m.ov.approval = 0, nil, nil
 		return

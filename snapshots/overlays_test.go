@@ -323,7 +323,7 @@ func TestApprovalKeepsTheCommandAndDenyOnSmallScreens(t *testing.T) {
 				Why: "wants the network: proxy.golang.org", Card: &card.Card{Kind: card.Terminal,
 					Description: "List the module's versions", Terminal: &card.TerminalView{Command: command}}})
 			screen := tt.WaitText(t, "Allow bash?", "Deny", "$ curl -fsSL", "tail -n 5")
-			if !strings.Contains(screen, "> ") {
+			if !strings.Contains(screen, "\n>") {
 				t.Fatalf("want the editor kept, got\n%s", screen)
 			}
 			tt.Golden(t, "approval_bash_"+sizeName(size.w, size.h))

@@ -47,6 +47,7 @@ type Editor struct {
 	// shared with the textarea's prompt function, which outlives copies.
 	mark    *string
 	running bool
+	held    bool   // a dialog above takes the keys
 	width   int    // as set; the textarea's Width is its text's
 	styled  uint64 // the version SetTheme gave
 	// drawn is the last view drawn, shared by copies like mark; version
@@ -162,6 +163,17 @@ func (e *Editor) SetRunning(running bool) {
 	}
 }
 
+// SetHeld blanks the empty editor's hint while a dialog above it (a
+// question, an approval) takes the keys: Enter and Esc are the dialog's
+// then, not the steering and cancelling the hint names.
+func (e *Editor) SetHeld(held bool) {
+	if e.held != held {
+		e.held = held
+		e.placeholder()
+		e.changed()
+	}
+}
+
 // placeholder picks the empty editor's text for the state and the width:
 // a hint cut mid-phrase would say less than a shorter one.
 func (e *Editor) placeholder() {
@@ -171,6 +183,9 @@ func (e *Editor) placeholder() {
 	}
 	if e.running {
 		text = RunningPlaceholder
+	}
+	if e.held {
+		text = ""
 	}
 	e.ta.Placeholder = text
 }

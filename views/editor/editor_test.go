@@ -259,6 +259,21 @@ func TestPlaceholderSaysWhatToDoInTheRoomItHas(t *testing.T) {
 	}
 }
 
+// While a dialog above takes the keys the hint names none of them, and it
+// comes back when the dialog closes.
+func TestHeldEditorHidesItsHintUntilReleased(t *testing.T) {
+	e := New(theme.New(false), 100)
+	e.SetRunning(true)
+	e.SetHeld(true)
+	if got := strings.TrimSpace(ansi.Strip(e.View())); got != ">" {
+		t.Fatalf("want a bare prompt while held, got %q", got)
+	}
+	e.SetHeld(false)
+	if got := ansi.Strip(e.View()); !strings.Contains(got, RunningPlaceholder) {
+		t.Fatalf("want %q back once released, got %q", RunningPlaceholder, got)
+	}
+}
+
 // TestViewIsTheTextareasAfterEveryChange draws the editor after each kind of
 // change and compares it with what the textarea draws itself: the view kept
 // for an unchanged editor must never outlive a change.
