@@ -41,8 +41,16 @@ func fileDiff(name, before, after string, created bool) card.FileDiff {
 		diffs[i].End += pre
 		diffs[i].ReplStart += pre
 		diffs[i].ReplEnd += pre
-		fd.Removed += diffs[i].End - diffs[i].Start
-		fd.Added += diffs[i].ReplEnd - diffs[i].ReplStart
+	}
+	return exactDiff(fd, a, b, diffs)
+}
+
+// exactDiff is fd with the lines and counts of diffs, sorted edits from a
+// to b.
+func exactDiff(fd card.FileDiff, a, b []string, diffs []lcs.Diff) card.FileDiff {
+	for _, d := range diffs {
+		fd.Removed += d.End - d.Start
+		fd.Added += d.ReplEnd - d.ReplStart
 	}
 	fd.Lines = hunkLines(a, b, diffs)
 	return fd

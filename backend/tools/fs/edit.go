@@ -81,7 +81,7 @@ func (e *Edit) Preview(call tools.Call) (card.Card, bool) {
 	}
 	name := display(call.Env.Cwd, path)
 	return card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
-		Diffs: []card.FileDiff{fileDiff(name, before, after, false)}}, true
+		Diffs: []card.FileDiff{editDiff(name, before, after, a)}}, true
 }
 
 // Run applies the replacement after the read-before-write and stale checks.
@@ -115,7 +115,7 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	}
 	name := display(call.Env.Cwd, path)
 	c := &card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
-		Diffs: []card.FileDiff{fileDiff(name, before, after, false)}}
+		Diffs: []card.FileDiff{editDiff(name, before, after, a)}}
 	return tools.Result{Text: text, Card: c}
 }
 
