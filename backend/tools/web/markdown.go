@@ -13,15 +13,15 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/tack-agent/tack/backend/tools/web/internal/readability"
+	"github.com/tack-agent/tack/backend/tools/web/internal/third_party/readability"
 )
 
 // htmlToMarkdown extracts a page's readable content (Mozilla's
 // Readability, as go-readability ports it, through its copy in
-// internal/readability: navigation, scripts, footers and sidebars go) and
-// writes it as Markdown with tables and fenced code, links made absolute
-// against u. A page readability finds no article in (a short
-// index page) is converted whole, without its scripts and styles.
+// internal/third_party/readability: navigation, scripts, footers and
+// sidebars go) and writes it as Markdown with tables and fenced code,
+// links made absolute against u. A page readability finds no article in
+// (a short index page) is converted whole, without its scripts and styles.
 func htmlToMarkdown(r io.Reader, u *url.URL) (string, string, error) {
 	doc, err := html.Parse(r)
 	if err != nil {

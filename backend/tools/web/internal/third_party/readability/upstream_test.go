@@ -13,7 +13,7 @@ import (
 	upstream "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
 
-	"github.com/tack-agent/tack/backend/tools/web/internal/readability"
+	"github.com/tack-agent/tack/backend/tools/web/internal/third_party/readability"
 )
 
 // The oracle is go-readability itself, the release this package copies:

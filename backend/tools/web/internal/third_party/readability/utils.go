@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/tack-agent/tack/backend/tools/web/internal/readability/internal/re2go"
+	"github.com/tack-agent/tack/backend/tools/web/internal/third_party/readability/internal/re2go"
 )
 
 // indexOf returns the position of the first occurrence of a

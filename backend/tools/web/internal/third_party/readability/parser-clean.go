@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-shiori/dom"
-	"github.com/tack-agent/tack/backend/tools/web/internal/readability/internal/re2go"
+	"github.com/tack-agent/tack/backend/tools/web/internal/third_party/readability/internal/re2go"
 	"golang.org/x/net/html"
 )
 
