@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/frontmatter"
 	"github.com/tack-agent/tack/backend/workspace"
 )
@@ -126,7 +127,7 @@ type front struct {
 func loadFile(d Dir, p string) (Command, error) {
 	rel, _ := filepath.Rel(d.Path, p)
 	name := commandName(rel)
-	if !validName(name) {
+	if !commands.ValidName(name) {
 		return Command{}, fmt.Errorf("%s: %q cannot name a command (use letters, digits, '_' and '-')", p, strings.TrimSuffix(rel, filepath.Ext(rel)))
 	}
 	var f front
@@ -153,24 +154,6 @@ func loadFile(d Dir, p string) (Command, error) {
 func commandName(rel string) string {
 	rel = strings.TrimSuffix(rel, filepath.Ext(rel))
 	return strings.ToLower(strings.ReplaceAll(filepath.ToSlash(rel), "/", ":"))
-}
-
-func validName(n string) bool {
-	if n == "" {
-		return false
-	}
-	for _, part := range strings.Split(n, ":") {
-		if part == "" {
-			return false
-		}
-		for i := 0; i < len(part); i++ {
-			b := part[i]
-			if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // firstLine is the body's first line, cut near 80 characters, for a
