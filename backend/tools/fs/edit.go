@@ -137,12 +137,10 @@ func replacement(before string, a editArgs) (after string, matches int) {
 // editArguments decodes and validates edit's arguments.
 func editArguments(raw json.RawMessage) (editArgs, tools.Result, bool) {
 	var a editArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return a, tools.InvalidArgs("%v", err), false
+	if res, ok := decodeArgs(raw, &a, &a.FilePath); !ok {
+		return a, res, false
 	}
 	switch {
-	case a.FilePath == "":
-		return a, tools.InvalidArgs("invalid file_path: expected a non-empty string"), false
 	case a.OldString == nil || *a.OldString == "":
 		return a, tools.InvalidArgs("old_string must be a non-empty string"), false
 	case a.NewString == nil:

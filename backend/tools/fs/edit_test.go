@@ -141,6 +141,7 @@ func TestEditArgumentErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
+		{map[string]any{"old_string": "a", "new_string": "x"}, "invalid file_path: expected a non-empty string"},
 		{map[string]any{"file_path": "f.txt", "old_string": "", "new_string": "x"}, "old_string must be a non-empty string"},
 		{map[string]any{"file_path": "f.txt", "new_string": "x"}, "old_string must be a non-empty string"},
 		{map[string]any{"file_path": "f.txt", "old_string": "a", "new_string": "a"}, "old_string and new_string must differ"},

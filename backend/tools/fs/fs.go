@@ -5,6 +5,7 @@ package fs
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -23,6 +24,18 @@ const (
 // environ.
 func New(t *Tracker, secrets ...string) []tools.Tool {
 	return []tools.Tool{&Read{tracker: t, secrets: secrets}, &Write{tracker: t}, &Edit{tracker: t}}
+}
+
+// decodeArgs decodes a file tool's arguments into a, whose file_path field
+// is path, and refuses an empty file_path, which every file tool takes.
+func decodeArgs(raw json.RawMessage, a any, path *string) (tools.Result, bool) {
+	if err := tools.DecodeArgs(raw, a); err != nil {
+		return tools.InvalidArgs("%v", err), false
+	}
+	if *path == "" {
+		return tools.InvalidArgs("invalid file_path: expected a non-empty string"), false
+	}
+	return tools.Result{}, true
 }
 
 // resolve makes p absolute, relative to the session's working directory.

@@ -83,11 +83,8 @@ func (*Read) Present(raw json.RawMessage) card.Card {
 // Run reads the window and records the file's version in the tracker.
 func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 	var a readArgs
-	if err := tools.DecodeArgs(call.Args, &a); err != nil {
-		return tools.InvalidArgs("%v", err)
-	}
-	if a.FilePath == "" {
-		return tools.InvalidArgs("invalid file_path: expected a non-empty string")
+	if res, ok := decodeArgs(call.Args, &a, &a.FilePath); !ok {
+		return res
 	}
 	offset, limit := 1, readLimit
 	if a.Offset != nil {

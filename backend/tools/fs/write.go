@@ -74,11 +74,8 @@ func (w *Write) Preview(call tools.Call) (card.Card, bool) {
 // Run writes the file after the read-before-write and stale checks.
 func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 	var a writeArgs
-	if err := tools.DecodeArgs(call.Args, &a); err != nil {
-		return tools.InvalidArgs("%v", err)
-	}
-	if a.FilePath == "" {
-		return tools.InvalidArgs("invalid file_path: expected a non-empty string")
+	if res, ok := decodeArgs(call.Args, &a, &a.FilePath); !ok {
+		return res
 	}
 	if a.Content == nil {
 		return tools.InvalidArgs("invalid content: expected a string")

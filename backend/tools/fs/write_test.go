@@ -102,6 +102,7 @@ func TestWriteErrors(t *testing.T) {
 	}
 	wantError(t, b.run(b.write, map[string]any{"file_path": "d", "content": "x"}),
 		fmt.Sprintf("cannot write %q: not a regular file", filepath.Join(b.dir, "d")))
+	wantError(t, b.run(b.write, map[string]any{"content": "x"}), "invalid file_path: expected a non-empty string")
 	wantError(t, b.run(b.write, map[string]any{"file_path": "f"}), "invalid content: expected a string")
 	r := b.run(b.write, map[string]any{"file_path": "f", "content": "x", "mode": 1})
 	if !r.IsError || r.Text != `Error: invalid arguments: unknown argument "mode"; the accepted arguments are file_path, content` {
