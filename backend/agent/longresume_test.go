@@ -14,6 +14,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/session/sessiontest"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // longStory is the story of a long session: turns of sessiontest.Turn,
@@ -67,7 +68,7 @@ func resumedRequestIsIdentical(t *testing.T, messages int) {
 	if err := log.Close(); err != nil {
 		t.Fatal(err)
 	}
-	midIndex := readFile(t, path+".index")
+	midIndex := testkit.ReadFile(t, path+".index")
 	if log, err = session.Open(path); err != nil {
 		t.Fatal(err)
 	}
@@ -81,12 +82,12 @@ func resumedRequestIsIdentical(t *testing.T, messages int) {
 	if len(want) < messages/2 {
 		t.Fatalf("want a long request, got %d messages", len(want))
 	}
-	wantLog := readFile(t, path)
+	wantLog := testkit.ReadFile(t, path)
 
 	for name, index := range map[string][]byte{
-		"current index": readFile(t, path+".index"),
+		"current index": testkit.ReadFile(t, path+".index"),
 		"stale index":   midIndex,
-		"corrupt index": append([]byte("x"), readFile(t, path+".index")...),
+		"corrupt index": append([]byte("x"), testkit.ReadFile(t, path+".index")...),
 		"no index":      nil,
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -148,15 +149,6 @@ func sendAndWait(t *testing.T, a *agent.Agent, srv *llmtest.Server) []llmtest.Me
 		t.Fatalf("want one request, got %d", len(reqs)-before)
 	}
 	return reqs[len(reqs)-1].Messages
-}
-
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func writeFile(t *testing.T, path string, b []byte) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // picture encodes a w×h gradient with enc.
@@ -78,19 +79,10 @@ func TestPrepareScalesALargeImageToTheModelsLimit(t *testing.T) {
 	if got := Describe(p.Ref); got != "wide.png · "+card.Size(len(p.Data))+" · 256×85 (scaled from 600×200)" {
 		t.Errorf("want the line to say the scale, got %q", got)
 	}
-	jp, err := Prepare("tall.webp", mustRead(t, "testdata/gradient.webp"), 32)
+	jp, err := Prepare("tall.webp", testkit.ReadFile(t, "testdata/gradient.webp"), 32)
 	if err != nil || jp.Ref.MediaType != "image/jpeg" || jp.Ref.Width != 32 || jp.Ref.Height != 24 {
 		t.Fatalf("want a scaled WebP re-encoded as a 32×24 JPEG, got %+v (%v)", jp.Ref, err)
 	}
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestPrepareRefusesWhatIsNoImage(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // manyTurns is n closed turns, enough lines to fill several index strides.
@@ -189,11 +190,7 @@ func TestIndexThatDoesNotMatchItsLogIsRebuilt(t *testing.T) {
 
 func readIndexBytes(t *testing.T, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(indexPath(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testkit.ReadFile(t, indexPath(path))
 }
 
 func writeIndexBytes(t *testing.T, path string, b []byte) {

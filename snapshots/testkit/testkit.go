@@ -93,6 +93,16 @@ func WriteFile(tb testing.TB, path, text string) {
 	}
 }
 
+// ReadFile is the content of the file at path.
+func ReadFile(tb testing.TB, path string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
 // ReadTree reads the files under dir back in WriteTree's form (slash-
 // separated path → content), a symbolic link as "->" and its target; it
 // leaves .git out.
