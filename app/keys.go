@@ -1,6 +1,8 @@
 package app
 
 import (
+	"unicode"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/views/cards"
@@ -19,6 +21,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if len(m.recall.held) > 0 {
 		m.recall.held = append(m.recall.held, k)
 		return nil
+	}
+	if rest, ok := m.escThen(k); ok {
+		return tea.Batch(m.key(tea.KeyPressMsg{Code: tea.KeyEscape}), m.key(rest))
 	}
 	s := k.String()
 	if s != "ctrl+c" {
@@ -44,6 +49,28 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.listRecall(k)
 	}
 	return m.editorKey(k)
+}
+
+// escThen is the character of an Alt+<character> that no key binds, to
+// be read as Esc and then that character. Terminals send a key typed
+// right after Esc as one Alt key (tmux joins them within its
+// escape-time), so Esc and then /status came as alt+/ and "status": the
+// Esc cancelled nothing and the slash was lost. Alt keys that mean
+// something stay whole: alt+esc (Esc Esc), the editor's word keys (alt+f,
+// alt+b, alt+d, …) and any of the key table.
+func (m *Model) escThen(k tea.KeyPressMsg) (tea.KeyPressMsg, bool) {
+	if k.Mod&^tea.ModShift != tea.ModAlt || !unicode.IsPrint(k.Code) || m.editor.Binds(k) {
+		return k, false
+	}
+	if _, bound := m.bindings[k.String()]; bound {
+		return k, false
+	}
+	k.Mod &^= tea.ModAlt
+	k.Text = string(k.Code)
+	if k.Mod&tea.ModShift != 0 && k.ShiftedCode != 0 {
+		k.Text = string(k.ShiftedCode)
+	}
+	return k, true
 }
 
 // paste goes where a key would.

@@ -5,6 +5,7 @@
 package editor
 
 import (
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -327,6 +328,20 @@ func (e Editor) Update(msg tea.Msg) (Editor, tea.Cmd) {
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
 	return e, cmd
+}
+
+// Binds reports whether k is one of the textarea's keys (word motions
+// such as alt+f and alt+b among them) rather than text or a key it
+// ignores. It reads the key map whole, so a key the textarea gains is
+// counted without a list here to keep.
+func (e Editor) Binds(k tea.KeyPressMsg) bool {
+	km := reflect.ValueOf(e.ta.KeyMap)
+	for i := range km.NumField() {
+		if b, ok := km.Field(i).Interface().(key.Binding); ok && key.Matches(k, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // typed reports whether k types text, with Shift at most: no key of the
