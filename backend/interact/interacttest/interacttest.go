@@ -4,6 +4,7 @@ package interacttest
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/interact"
@@ -35,4 +36,19 @@ func Serve(t testing.TB, b *interact.Broker, settle func(*interact.Request)) {
 		}
 	}()
 	t.Cleanup(func() { cancel(); <-done; unmount() })
+}
+
+// AnswerFirst serves b, settling only the first request with answer, and
+// hands back the questions that request asked.
+func AnswerFirst(t testing.TB, b *interact.Broker, answer func(*interact.Request)) <-chan []interact.Question {
+	t.Helper()
+	asked := make(chan []interact.Question, 1)
+	var first sync.Once
+	Serve(t, b, func(r *interact.Request) {
+		first.Do(func() {
+			asked <- r.Questions
+			answer(r)
+		})
+	})
+	return asked
 }

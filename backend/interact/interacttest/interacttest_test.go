@@ -23,3 +23,17 @@ func TestServeSettlesEachRequestOnceInOrder(t *testing.T) {
 		t.Errorf("want bash then write settled once each, got %q", seen)
 	}
 }
+
+func TestAnswerFirstAnswersARequestAndHandsBackItsQuestions(t *testing.T) {
+	b := interact.NewBroker()
+	asked := AnswerFirst(t, b, func(r *interact.Request) {
+		r.Answer([]interact.Answer{{ID: "db", Custom: "SQLite"}})
+	})
+	answers, err := b.Ask(context.Background(), []interact.Question{{ID: "db", Question: "Which database?"}})
+	if err != nil || len(answers) != 1 || answers[0].Custom != "SQLite" {
+		t.Fatalf("want the first request answered SQLite, got %+v, %v", answers, err)
+	}
+	if qs := <-asked; len(qs) != 1 || qs[0].Question != "Which database?" {
+		t.Errorf("want the first request's question handed back, got %+v", qs)
+	}
+}

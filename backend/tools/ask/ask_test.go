@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/interact"
@@ -23,24 +22,9 @@ func run(ctx context.Context, b *interact.Broker, args string) tools.Result {
 	return New().Run(ctx, tools.Call{ID: "c", Args: []byte(args), Env: &tools.Env{Interact: b}})
 }
 
-// answerer settles the first pending request with answer, as a front door
-// would, and hands back the questions it saw.
-func answerer(t *testing.T, b *interact.Broker, answer func(*interact.Request)) <-chan []interact.Question {
-	t.Helper()
-	seen := make(chan []interact.Question, 1)
-	var first sync.Once
-	interacttest.Serve(t, b, func(r *interact.Request) {
-		first.Do(func() {
-			seen <- r.Questions
-			answer(r)
-		})
-	})
-	return seen
-}
-
 func TestAskReturnsAnswersAsCompactJSON(t *testing.T) {
 	b := interact.NewBroker()
-	seen := answerer(t, b, func(r *interact.Request) {
+	seen := interacttest.AnswerFirst(t, b, func(r *interact.Request) {
 		r.Answer([]interact.Answer{{ID: "db", Selected: []string{"Postgres"}}, {ID: "name", Custom: "ledger"}})
 	})
 	r := run(context.Background(), b, twoQuestions)
@@ -87,7 +71,7 @@ func TestAskFailures(t *testing.T) {
 
 func TestAskInterruptedWhileWaiting(t *testing.T) {
 	b := interact.NewBroker()
-	answerer(t, b, func(r *interact.Request) { r.Fail(interact.ErrInterrupted) })
+	interacttest.AnswerFirst(t, b, func(r *interact.Request) { r.Fail(interact.ErrInterrupted) })
 	want := "Error: ask_user_question was interrupted before the user answered"
 	if r := run(context.Background(), b, twoQuestions); r.Text != want {
 		t.Errorf("want %q, got %q", want, r.Text)
@@ -127,7 +111,7 @@ func matchGolden(t *testing.T, got string) {
 
 func TestPutNamesTheToolInOtherFailures(t *testing.T) {
 	b := interact.NewBroker()
-	answerer(t, b, func(r *interact.Request) { r.Fail(errors.New("broker gone")) })
+	interacttest.AnswerFirst(t, b, func(r *interact.Request) { r.Fail(errors.New("broker gone")) })
 	_, r, ok := Put(context.Background(), &tools.Env{Interact: b}, "exit_plan_mode", []interact.Question{{ID: "q", Question: "Go?"}})
 	if want := "Error: exit_plan_mode failed: broker gone"; ok || r.Text != want {
 		t.Errorf("want %q and no answers, got %q (ok %v)", want, r.Text, ok)

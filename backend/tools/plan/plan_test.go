@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,15 +27,7 @@ func (r *recorded) record(d session.Data) error { r.events = append(r.events, d)
 // with answer, and returns the questions it was asked.
 func answerWith(t *testing.T, b *interact.Broker, answer interact.Answer) <-chan []interact.Question {
 	t.Helper()
-	asked := make(chan []interact.Question, 1)
-	var first sync.Once
-	interacttest.Serve(t, b, func(r *interact.Request) {
-		first.Do(func() {
-			asked <- r.Questions
-			r.Answer([]interact.Answer{answer})
-		})
-	})
-	return asked
+	return interacttest.AnswerFirst(t, b, func(r *interact.Request) { r.Answer([]interact.Answer{answer}) })
 }
 
 func planArgs(p string) json.RawMessage {
