@@ -69,6 +69,13 @@ type Options struct {
 	// Terminal is handed to the external editor (Ctrl+G) while it runs;
 	// nil where bubbletea's own renderer holds the terminal.
 	Terminal Terminal
+	// Settled is closed once the screen's start has settled (just after
+	// the echo of the first key typed, or a moment after the first frame
+	// if none came). The sandbox's probe (a fork of tack) and the
+	// workspace's listing wait for it, so they do not compete with the
+	// first keys of someone typing as the screen appears. Nil: they start
+	// once the first frame is out.
+	Settled <-chan struct{}
 	// Frame is the shortest gap between event batches (1/60 s when zero).
 	Frame time.Duration
 	// Width and Height are the initial terminal size, until the first
@@ -194,8 +201,10 @@ func (m *Model) Result() Result { return m.result }
 // It is the one call to the backend outside a command: bubbletea runs Init
 // just before that frame, and what it reads (the agent's state, a resumed
 // session's last events) is what the frame shows. The workspace is listed
-// for @ completion once that frame is out (frameOutMsg): the walk of a big
-// checkout would compete with the start for the CPU.
+// for @ completion, and the sandbox probed, once that frame is out
+// (frameOutMsg) and the start has settled (Options.Settled): the walk of a
+// big checkout and the probe's fork would compete with the start, and
+// with the first keys typed, for the CPU.
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.subscribed(subscription(m.be)), watchRequests(m.ctx, m.be, true), m.askBackground())
 }
@@ -246,7 +255,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // already right after the first frame, and asks for a view after each.
 func (m *Model) changesNothing(msg tea.Msg) bool {
 	switch msg := msg.(type) {
-	case tea.ColorProfileMsg, tea.EnvMsg, tea.ModeReportMsg, tea.KeyboardEnhancementsMsg, frameOutMsg:
+	case tea.ColorProfileMsg, tea.EnvMsg, tea.ModeReportMsg, tea.KeyboardEnhancementsMsg, frameOutMsg, settledMsg:
 		return true
 	case tea.WindowSizeMsg:
 		return max(msg.Width, minWidth) == m.width && max(msg.Height, 1) == m.height
@@ -264,6 +273,8 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 	case permissionMsg:
 		return m.permissionChanged(msg)
 	case frameOutMsg:
+		return whenSettled(m.ctx, m.opts.Settled)
+	case settledMsg:
 		return tea.Batch(probeSandbox(m.ctx, m.be), m.files.start(m.ctx, m.be))
 	case sandboxProbedMsg:
 		if msg.label != "" {

@@ -71,11 +71,30 @@ type frameOutMsg struct{}
 // starts then does not compete with that frame for the CPU.
 func afterFrame() tea.Msg { return frameOutMsg{} }
 
+// settledMsg comes once the screen's start has settled (Options.Settled).
+type settledMsg struct{}
+
+// whenSettled is the command that waits for settled (at once when nil)
+// or for the program's end.
+func whenSettled(ctx context.Context, settled <-chan struct{}) tea.Cmd {
+	if settled == nil {
+		return func() tea.Msg { return settledMsg{} }
+	}
+	return func() tea.Msg {
+		select {
+		case <-settled:
+			return settledMsg{}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
 // sandboxProbedMsg is the permission label once the sandbox's probe has
 // answered; "" when the program ended first.
 type sandboxProbedMsg struct{ label string }
 
-// probeSandbox finds out, once the first frame is out, whether the
+// probeSandbox finds out, once the start has settled, whether the
 // sandbox can confine commands: the probe starts a process.
 func probeSandbox(ctx context.Context, be Backend) tea.Cmd {
 	return func() tea.Msg { return sandboxProbedMsg{label: be.ProbeSandbox(ctx)} }

@@ -83,9 +83,15 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	// tack end the program instead, which gives the terminal back.
 	ctx, which, stop := signalContext()
 	defer stop()
+	// Once the start has settled, the collector's hold ends and the
+	// app's background start (the sandbox's probe, the workspace's
+	// listing) begins.
+	settled := make(chan struct{})
+	chat.Settled = settled
 	scr, err := screen.Open(screen.Options{
 		In: ios.StdinFile(), Out: ios.Out, Env: lo.Environ, Profile: renderProfile(chat.Colour),
-		Interval: frame, Width: chat.Width, Height: chat.Height, Settled: endStartupGC,
+		Interval: frame, Width: chat.Width, Height: chat.Height,
+		Settled: func() { endStartupGC(); close(settled) },
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "tack: "+err.Error())
