@@ -34,9 +34,14 @@ var networkSigns = []string{
 	"dial tcp: lookup", "Failed to establish a new connection", "nodename nor servname provided",
 }
 
-// writeSigns are what programs print when a write is refused; "Device or
-// resource busy" is a rename onto a protected file, which is a mount point.
-var writeSigns = []string{"Permission denied", "Read-only file system", "Operation not permitted", "Device or resource busy"}
+// writeSigns are what programs print when a write is refused: C's
+// strerror, and the lower-case forms Go and Node print ("mkdir
+// /home/u/.cache: permission denied"). "Device or resource busy" is a
+// rename onto a protected file, which is a mount point.
+var writeSigns = []string{
+	"Permission denied", "Read-only file system", "Operation not permitted", "Device or resource busy",
+	"permission denied", "read-only file system", "operation not permitted",
+}
 
 // Refusal reads output (stdout and stderr of a command that failed, run
 // in workdir under c) for signs of the sandbox refusing it something.
