@@ -14,7 +14,8 @@ import (
 )
 
 // newSandbox is the session's sandbox from the [sandbox] settings: writes
-// in the workspace, the temp directory, the spill directory and the
+// in the workspace, the temp directory, the spill directory, the
+// workspace's private build cache in the user's cache directory and the
 // configured directories; $TACK_HOME and the configured paths unreadable.
 // unavailable hears when it turns out, after the session started, that the
 // system forbids it.
@@ -28,6 +29,7 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func
 		TempDir:   tmp,
 		SpillDir:  spill,
 		Writable:  config.ExpandHome(c.Writable, home),
+		Caches:    sandbox.CacheRoot(o.getenv),
 		Home:      o.Home,
 		Hidden:    config.ExpandHome(c.DenyRead, home),
 		UserHome:  home,

@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -144,5 +145,44 @@ func TestCancelEndsTheWholeTreeOfTheRunningCommand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A session's sandboxed commands build Go into the workspace's private
+// cache under the user's cache directory, not into the user's own Go cache
+// (read-only to them) and not inside $TACK_HOME: go itself, run by the bash
+// tool, says which cache it uses.
+func TestSessionCommandsGetAPrivateGoCache(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not installed: " + err.Error())
+	}
+	// The temp directory is the sandbox's own, or the user's home, in /tmp
+	// like every test directory, would be writable.
+	home, cwd, user, tmp := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	llm := llmtest.New(t, bashCall("call_1", "go env GOCACHE"), llmtest.ReplyText("done"))
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": user, "TMPDIR": tmp}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] },
+		Environ:        []string{"PATH=" + os.Getenv("PATH"), "HOME=" + user, "TMPDIR=" + tmp, "GOTOOLCHAIN=local"},
+		PermissionMode: "auto", Version: "test"})
+	if err != nil {
+		t.Fatalf("open session: %v", err)
+	}
+	t.Cleanup(s.Close)
+	requireSandbox(t, s)
+	denyApprovals(t, s.Broker)
+	runTurn(t, s, "Which cache?")
+
+	var out string
+	for _, e := range s.Agent.Events() {
+		if r, ok := e.Data.(session.ToolResult); ok && r.CallID == "call_1" {
+			out = strings.TrimSpace(r.Text)
+		}
+	}
+	private := filepath.Join(user, ".cache", "tack", "sandbox") + string(filepath.Separator)
+	if !strings.HasPrefix(out, private) || !strings.HasSuffix(out, "go-build") {
+		t.Fatalf("want go to use a private cache under %s, it uses %q", private, out)
+	}
+	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
+		t.Errorf("want the workspace's private cache directory made for the commands, got %v", err)
 	}
 }

@@ -54,11 +54,14 @@ func StartupFile(path, home string) bool {
 	return false
 }
 
-// NewLayout works out the layout of o.
+// NewLayout works out the layout of o, making the workspace's private
+// cache directory first if it is to have one.
 func NewLayout(o Options) Layout {
 	var l Layout
 	l.TempDir = resolved(o.TempDir)
-	for _, d := range append([]string{o.Workspace, o.TempDir, o.SpillDir}, o.Writable...) {
+	cache := workspaceCache(o.Caches, o.Workspace)
+	ensureCache(cache)
+	for _, d := range append([]string{o.Workspace, o.TempDir, o.SpillDir, cache}, o.Writable...) {
 		if r := resolved(d); r != "" && isDir(r) && !slices.Contains(l.Writable, r) {
 			l.Writable = append(l.Writable, r)
 		}

@@ -1,6 +1,7 @@
 // Package sandbox confines the commands tack runs, by the operating system
 // rather than by reading shell text: writes only in the workspace, the temp
-// directory, the session's spill directory and directories the user adds;
+// directory, the session's spill directory, the workspace's private build
+// cache (caches.go) and directories the user adds;
 // .git/hooks, .git/config and shell start-up files read-only inside them;
 // $TACK_HOME (credentials, other sessions) unreadable; no network unless a
 // command is allowed it; and every process a command starts dies with tack.
@@ -47,6 +48,11 @@ type Options struct {
 	// Writable are more directories the user allows writes in
 	// (sandbox.writable in config.toml).
 	Writable []string
+	// Caches is where each workspace's commands keep their private build
+	// caches (CacheRoot): the workspace's is made and writable, and
+	// commands that may write get GOCACHE and the like moved there (see
+	// caches.go). Empty gives none.
+	Caches string
 	// Home is $TACK_HOME: hidden (credentials, other sessions).
 	Home string
 	// Hidden are more files and directories commands may not read
@@ -183,13 +189,18 @@ func (s *Sandbox) Probed() <-chan struct{} { return s.probed }
 // Layout is what the sandbox allows, as of now.
 func (s *Sandbox) Layout() Layout { return NewLayout(s.opts) }
 
-// Start runs c confined. It fails, wrapping ErrUnavailable, when there is no
+// Start runs c confined, with GOCACHE and the like pointing into the
+// workspace's private cache unless c is read-only or the user chose the
+// cache. It fails, wrapping ErrUnavailable, when there is no
 // sandbox; the caller must not then run the command some other way without
 // the user's consent.
 func (s *Sandbox) Start(c Command) (Process, error) {
 	st := s.Status()
 	if !st.Active {
 		return nil, fmt.Errorf("%w: %s", ErrUnavailable, st.Reason)
+	}
+	if !c.ReadOnly {
+		c.Env = s.withCaches(c.Env)
 	}
 	return s.start(c)
 }

@@ -57,14 +57,20 @@ type world struct {
 	sb                            *Sandbox
 }
 
-func newWorld(t *testing.T) *world {
+// newWorld makes the directories and the sandbox, with options changed by
+// each of with.
+func newWorld(t *testing.T, with ...func(w *world, o *Options)) *world {
 	t.Helper()
 	w := &world{ws: t.TempDir(), tmp: t.TempDir(), home: t.TempDir(), outside: t.TempDir()}
 	w.spill = filepath.Join(w.home, "spill", "s1")
 	if err := os.WriteFile(filepath.Join(w.home, "credentials"), []byte("DEEPSEEK_API_KEY=sk-secret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w.sb = New(Options{Workspace: w.ws, TempDir: w.tmp, SpillDir: w.spill, Home: w.home})
+	o := Options{Workspace: w.ws, TempDir: w.tmp, SpillDir: w.spill, Home: w.home}
+	for _, f := range with {
+		f(w, &o)
+	}
+	w.sb = New(o)
 	t.Cleanup(w.sb.Close)
 	requireSandbox(t, w.sb)
 	return w

@@ -54,3 +54,21 @@ func TestSeatbeltExceptionsFollowTheirRules(t *testing.T) {
 		t.Fatalf("want no writable subtree in a read-only profile, got:\n%s", ro)
 	}
 }
+
+// The profile lets commands write the workspace's private build cache, as
+// the Linux sandbox does, and a read-only one not even that.
+func TestSeatbeltProfileLetsCommandsWriteThePrivateCache(t *testing.T) {
+	ws, caches := t.TempDir(), t.TempDir()
+	l := NewLayout(Options{Workspace: ws, Caches: caches})
+	cache := resolved(workspaceCache(caches, ws))
+	if cache == "" {
+		t.Fatal("want the workspace's private cache made with the layout, it is not there")
+	}
+	rule := `(subpath ` + sbString(cache) + `)`
+	if p := SeatbeltProfile(l, Confinement{}); !strings.Contains(p, rule) || strings.Index(p, rule) < strings.Index(p, "(allow file-write*") {
+		t.Errorf("want %s among the writable paths, got:\n%s", rule, p)
+	}
+	if p := SeatbeltProfile(l, Confinement{ReadOnly: true}); strings.Contains(p, rule) {
+		t.Errorf("want the private cache not writable in a read-only profile, got:\n%s", p)
+	}
+}

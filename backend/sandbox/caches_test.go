@@ -1,0 +1,64 @@
+package sandbox
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestEachWorkspaceHasAPrivateCacheOfItsOwn(t *testing.T) {
+	root := "/home/u/.cache/tack/sandbox"
+	a, b := workspaceCache(root, "/src/one/app"), workspaceCache(root, "/src/two/app")
+	if a == b {
+		t.Errorf("want two workspaces named app to have caches of their own, both got %s", a)
+	}
+	if again := workspaceCache(root, "/src/one/app"); again != a {
+		t.Errorf("want a workspace's cache kept between sessions, got %s then %s", a, again)
+	}
+	if filepath.Dir(a) != root || filepath.Base(a)[:4] != "app-" {
+		t.Errorf("want the cache named for the workspace under %s, got %s", root, a)
+	}
+	if got := workspaceCache("", "/src/one/app"); got != "" {
+		t.Errorf("want no cache without a root, got %s", got)
+	}
+}
+
+func TestCacheRootIsInTheUsersCacheDirectory(t *testing.T) {
+	env := func(kv ...string) func(string) string { return envLookup(kv) }
+	cases := []struct {
+		goos   string
+		getenv func(string) string
+		want   string
+	}{
+		{"linux", env("HOME=/home/u"), "/home/u/.cache"},
+		{"linux", env("HOME=/home/u", "XDG_CACHE_HOME=/var/cache/u"), "/var/cache/u"},
+		{"linux", env("HOME=/home/u", "XDG_CACHE_HOME=relative"), "/home/u/.cache"},
+		{"darwin", env("HOME=/Users/u", "XDG_CACHE_HOME=/x"), "/Users/u/Library/Caches"},
+		{"linux", env(), ""},
+	}
+	for _, c := range cases {
+		if got := userCacheDir(c.goos, c.getenv); got != c.want {
+			t.Errorf("%s: want the user's cache directory %q, got %q", c.goos, c.want, got)
+		}
+	}
+	if got := CacheRoot(env("XDG_CACHE_HOME=/var/cache/u")); got != "/var/cache/u/tack/sandbox" {
+		t.Errorf("want the private caches under tack/sandbox, got %q", got)
+	}
+}
+
+// On macOS Go's default cache is ~/Library/Caches/go-build: [sandbox]
+// writable covering it leaves GOCACHE alone there, as ~/.cache/go-build
+// does on Linux, while the caches it does not cover move.
+func TestWritableDefaultCacheIsLeftAloneOnEachPlatform(t *testing.T) {
+	env := []string{"HOME=/Users/u", "PATH=/usr/bin"}
+	for goos, caches := range map[string]string{"darwin": "/Users/u/Library/Caches", "linux": "/Users/u/.cache"} {
+		writable := Layout{Writable: []string{filepath.Join(caches, "go-build")}}
+		got := envLookup(cacheEnv(env, "/p", writable, goos))
+		if got("GOCACHE") != "" || got("STATICCHECK_CACHE") != "/p/staticcheck" {
+			t.Errorf("%s: want GOCACHE left alone and staticcheck's cache moved, got GOCACHE=%q STATICCHECK_CACHE=%q",
+				goos, got("GOCACHE"), got("STATICCHECK_CACHE"))
+		}
+		if got := envLookup(cacheEnv(env, "/p", Layout{}, goos)); got("GOCACHE") != "/p/go-build" {
+			t.Errorf("%s: want the private build cache given, got GOCACHE=%q", goos, got("GOCACHE"))
+		}
+	}
+}
