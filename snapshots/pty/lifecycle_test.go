@@ -81,6 +81,19 @@ func assertResumeLineLast(t *testing.T, r *run, restoredAt int) {
 
 func tail(s string) string { return s[max(len(s)-300, 0):] }
 
+// assertSIGTERMEndsRestored sends tack SIGTERM and checks that it exits
+// with 128+15, the terminal restored and the resume line last.
+func assertSIGTERMEndsRestored(t *testing.T, r *run) {
+	t.Helper()
+	if err := r.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := r.exitCode(); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("want exit code %d after SIGTERM, got %d; the screen is:\n%s", 128+int(syscall.SIGTERM), code, frame(r.Screen()))
+	}
+	assertResumeLineLast(t, r, assertRestored(t, r))
+}
+
 func TestCtrlCTwiceExitsAndRestoresTheTerminal(t *testing.T) {
 	r := start(t, setup{srv: llmtest.New(t, llmtest.ReplyText("Hi there."))})
 	r.waitIdle()
@@ -105,13 +118,7 @@ func TestSIGTERMWhileRunningExitsAndRestoresTheTerminal(t *testing.T) {
 	r.script(step{do: both(typed("long task"), key('\r'))})
 	r.waitStalled(srv)
 	r.waitText("running", "esc to cancel")
-	if err := r.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	if code := r.exitCode(); code != 128+int(syscall.SIGTERM) {
-		t.Errorf("want exit code %d after SIGTERM, got %d; output tail %q", 128+int(syscall.SIGTERM), code, tail(r.Raw()))
-	}
-	assertResumeLineLast(t, r, assertRestored(t, r))
+	assertSIGTERMEndsRestored(t, r)
 }
 
 func TestStartupFailuresFailLoudWithTheTerminalRestored(t *testing.T) {

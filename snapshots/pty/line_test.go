@@ -82,13 +82,7 @@ func TestLineModeSIGTERMWhileRunningExits(t *testing.T) {
 	r.script(step{want: []string{"ready."}, until: atPrompt, do: both(typed("long task"), key(vt.KeyEnter))})
 	r.waitStalled(srv)
 	r.waitText("streaming", "[main turn 1]", "Partial")
-	if err := r.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	if code := r.exitCode(); code != 128+int(syscall.SIGTERM) {
-		t.Errorf("want exit code %d after SIGTERM, got %d; the screen is:\n%s", 128+int(syscall.SIGTERM), code, frame(r.Screen()))
-	}
-	assertResumeLineLast(t, r, assertRestored(t, r))
+	assertSIGTERMEndsRestored(t, r)
 }
 
 func TestLineModeAnswersAnApprovalAndAQuestionAtThePrompt(t *testing.T) {
