@@ -226,7 +226,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		s.closers = append(s.closers, hookRunner.Close)
 	}
 	s.Policy.SetPlan(s.Agent.PlanMode())
-	s.announceSandbox(mode)
+	s.announceSandbox(mode, o.Now)
 	for _, p := range append(append(cfg.Problems, skillProblems...), hookProblems...) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}

@@ -47,8 +47,9 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func
 // no sandbox (and what tack does instead), or that full-access runs without
 // it; then, once the front door had room for its first frame, starts the
 // default helper in the background, so the first command does not wait for
-// it (and probes the sandbox, if the front door has not asked yet).
-func (s *Session) announceSandbox(mode permission.Mode) {
+// it (and probes the sandbox, if the front door has not asked yet), and
+// removes the private caches of workspaces long unused.
+func (s *Session) announceSandbox(mode permission.Mode, now func() time.Time) {
 	announce := func() {
 		if st := s.Sandbox.Status(); !st.Active {
 			s.notify(noSandboxNotice(st.Reason))
@@ -73,7 +74,10 @@ func (s *Session) announceSandbox(mode permission.Mode) {
 	if w := mode.Warning(); w != "" {
 		s.notify(w)
 	}
-	prewarm := time.AfterFunc(firstFrameRoom, s.Sandbox.Prewarm)
+	prewarm := time.AfterFunc(firstFrameRoom, func() {
+		s.Sandbox.Prewarm()
+		s.Sandbox.TidyCaches(now())
+	})
 	// Before the sandbox closes: no helper starts after it closed.
 	s.closers = append(s.closers, func() { prewarm.Stop() })
 }

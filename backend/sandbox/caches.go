@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Build caches. Go keeps its build cache in the user's cache directory
@@ -88,11 +89,39 @@ func workspaceCache(root, workspace string) string {
 }
 
 // ensureCache makes the workspace's private cache directory, if there is
-// one, so that the layout can make it writable; each tool makes its own
-// directory inside.
+// one, so that the layout can make it writable (each tool makes its own
+// directory inside), and marks it used now, which keeps TidyCaches off it.
 func ensureCache(dir string) {
-	if dir != "" {
-		_ = os.MkdirAll(dir, 0o700)
+	if dir == "" {
+		return
+	}
+	_ = os.MkdirAll(dir, 0o700)
+	now := time.Now()
+	_ = os.Chtimes(dir, now, now)
+}
+
+// cacheLifetime is how long the private cache of a workspace that no
+// sandboxed command uses is kept. Go trims a cache it uses of entries
+// unused for days; one it no longer uses, a project given up, nothing
+// trims.
+const cacheLifetime = 30 * 24 * time.Hour
+
+// TidyCaches removes the private caches of the workspaces whose sandboxed
+// commands have not run for cacheLifetime before now. It may take a while
+// (a cache can hold gigabytes): call it in the background.
+func (s *Sandbox) TidyCaches(now time.Time) {
+	entries, err := os.ReadDir(s.opts.Caches)
+	if s.opts.Caches == "" || err != nil {
+		return
+	}
+	own := filepath.Base(workspaceCache(s.opts.Caches, s.opts.Workspace))
+	for _, e := range entries {
+		if e.Name() == own || !e.IsDir() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > cacheLifetime {
+			_ = os.RemoveAll(filepath.Join(s.opts.Caches, e.Name()))
+		}
 	}
 }
 

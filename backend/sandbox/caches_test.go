@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestEachWorkspaceHasAPrivateCacheOfItsOwn(t *testing.T) {
@@ -59,6 +61,34 @@ func TestWritableDefaultCacheIsLeftAloneOnEachPlatform(t *testing.T) {
 		}
 		if got := envLookup(cacheEnv(env, "/p", Layout{}, goos)); got("GOCACHE") != "/p/go-build" {
 			t.Errorf("%s: want the private build cache given, got GOCACHE=%q", goos, got("GOCACHE"))
+		}
+	}
+}
+
+// The private caches of workspaces no sandboxed command used for a month
+// go; the session's own and those of workspaces in use stay.
+func TestTidyCachesRemovesOnlyLongUnusedCaches(t *testing.T) {
+	ws, root := t.TempDir(), t.TempDir()
+	now := time.Now()
+	old := now.Add(-cacheLifetime - time.Hour)
+	dirs := map[string]time.Time{
+		workspaceCache(root, ws):                   old,
+		filepath.Join(root, "gone-0123456789ab"):   old,
+		filepath.Join(root, "in-use-0123456789ab"): now.Add(-time.Hour),
+	}
+	for d, mtime := range dirs {
+		if err := os.MkdirAll(filepath.Join(d, "go-build", "00"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(d, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	New(Options{Workspace: ws, Caches: root, Disabled: "not needed to tidy"}).TidyCaches(now)
+	for d := range dirs {
+		_, err := os.Stat(d)
+		if gone := filepath.Base(d) == "gone-0123456789ab"; gone != os.IsNotExist(err) {
+			t.Errorf("%s: want removed %v, stat says %v", filepath.Base(d), gone, err)
 		}
 	}
 }
