@@ -148,41 +148,90 @@ func TestCancelEndsTheWholeTreeOfTheRunningCommand(t *testing.T) {
 	}
 }
 
-// A session's sandboxed commands build Go into the workspace's private
-// cache under the user's cache directory, not into the user's own Go cache
-// (read-only to them) and not inside $TACK_HOME: go itself, run by the bash
-// tool, says which cache it uses.
-func TestSessionCommandsGetAPrivateGoCache(t *testing.T) {
+// openGoSession opens an auto-mode session whose commands run as a user
+// with a home and a temp directory of their own (a home in /tmp, like
+// every test directory, would otherwise be writable), with env besides,
+// and a tiny Go module in the workspace. It skips where go or the sandbox
+// is missing.
+func openGoSession(t *testing.T, llm *llmtest.Server, env ...string) (s *Session, user string) {
+	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not installed: " + err.Error())
 	}
-	// The temp directory is the sandbox's own, or the user's home, in /tmp
-	// like every test directory, would be writable.
 	home, cwd, user, tmp := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
-	llm := llmtest.New(t, bashCall("call_1", "go env GOCACHE"), llmtest.ReplyText("done"))
-	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": user, "TMPDIR": tmp}
-	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] },
-		Environ:        []string{"PATH=" + os.Getenv("PATH"), "HOME=" + user, "TMPDIR=" + tmp, "GOTOOLCHAIN=local"},
+	for name, text := range map[string]string{"go.mod": "module example.com/tiny\n\ngo 1.22\n", "tiny.go": "package tiny\n"} {
+		if err := os.WriteFile(filepath.Join(cwd, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	getenv := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": user, "TMPDIR": tmp}
+	environ := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + user, "TMPDIR=" + tmp, "GOTOOLCHAIN=local"}, env...)
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return getenv[k] }, Environ: environ,
 		PermissionMode: "auto", Version: "test"})
 	if err != nil {
 		t.Fatalf("open session: %v", err)
 	}
 	t.Cleanup(s.Close)
 	requireSandbox(t, s)
+	return s, user
+}
+
+// toolResult is the result of the call id, once the turn has ended.
+func toolResult(t *testing.T, s *Session, id string) session.ToolResult {
+	t.Helper()
+	for _, e := range s.Agent.Events() {
+		if r, ok := e.Data.(session.ToolResult); ok && r.CallID == id {
+			return r
+		}
+	}
+	t.Fatalf("want a result of %s, there is none", id)
+	return session.ToolResult{}
+}
+
+// A session's sandboxed commands build Go into the workspace's private
+// cache under the user's cache directory, not into the user's own Go cache
+// (read-only to them) and not inside $TACK_HOME: go itself, run by the bash
+// tool, says which cache it uses.
+func TestSessionCommandsGetAPrivateGoCache(t *testing.T) {
+	llm := llmtest.New(t, bashCall("call_1", "go env GOCACHE"), llmtest.ReplyText("done"))
+	s, user := openGoSession(t, llm)
 	denyApprovals(t, s.Broker)
 	runTurn(t, s, "Which cache?")
 
-	var out string
-	for _, e := range s.Agent.Events() {
-		if r, ok := e.Data.(session.ToolResult); ok && r.CallID == "call_1" {
-			out = strings.TrimSpace(r.Text)
-		}
-	}
+	out := strings.TrimSpace(toolResult(t, s, "call_1").Text)
 	private := filepath.Join(user, ".cache", "tack", "sandbox") + string(filepath.Separator)
 	if !strings.HasPrefix(out, private) || !strings.HasSuffix(out, "go-build") {
 		t.Fatalf("want go to use a private cache under %s, it uses %q", private, out)
 	}
 	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
 		t.Errorf("want the workspace's private cache directory made for the commands, got %v", err)
+	}
+}
+
+// A build cache the user chose outside the sandbox is left to them: go
+// fails on it, the user is asked to let the build out, and when they do
+// not, the model reads what was refused and the card how to allow it.
+func TestGoFailingOnAChosenCacheAsksAndSaysHowToAllowIt(t *testing.T) {
+	chosen := filepath.Join(t.TempDir(), "go-build")
+	llm := llmtest.New(t, bashCall("call_1", "go build ./..."), llmtest.ReplyText("done"))
+	s, _ := openGoSession(t, llm, "GOCACHE="+chosen)
+	var why []string
+	interacttest.Serve(t, s.Broker, func(r *interact.Request) {
+		if r.Approval != nil {
+			why = append(why, r.Approval.Why)
+			r.Decide(interact.Decision{Verdict: interact.Deny})
+		}
+	})
+	runTurn(t, s, "Build it.")
+
+	if len(why) != 1 || !strings.Contains(why[0], chosen) {
+		t.Errorf("want the user asked once to let the build write %s, asked %q", chosen, why)
+	}
+	r := toolResult(t, s, "call_1")
+	if !strings.Contains(r.Text, "[sandbox: refused a write to "+chosen) {
+		t.Errorf("want the model told the write to %s was refused, got:\n%s", chosen, r.Text)
+	}
+	if r.Card == nil || r.Card.Terminal == nil || !strings.Contains(r.Card.Terminal.Refusal, "[sandbox] writable") {
+		t.Errorf("want the card to say [sandbox] writable allows it, got %+v", r.Card)
 	}
 }
