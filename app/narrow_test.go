@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -10,24 +9,16 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
 )
 
 func TestNarrowScreenRowsFitItsWidth(t *testing.T) {
-	broker := interact.NewBroker()
-	defer broker.Mount()()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		_, _ = broker.Approve(ctx, interact.Approval{Tool: "bash", Summary: "ls 中文 -la /tmp", Details: "ls 中文 -la /tmp"})
-	}()
-	<-broker.Changes()
-	go func() {
-		_, _ = broker.Ask(ctx, []interact.Question{{ID: "q", Header: "选择", Question: "Which 中文 one?", Options: []interact.Option{{Label: "选项 A", Description: "描述"}, {Label: "B"}}}})
-	}()
-	<-broker.Changes()
-	pending := broker.Pending()
+	pending := interacttest.Pending(t,
+		interact.Approval{Tool: "bash", Summary: "ls 中文 -la /tmp", Details: "ls 中文 -la /tmp"},
+		[]interact.Question{{ID: "q", Header: "选择", Question: "Which 中文 one?", Options: []interact.Option{{Label: "选项 A", Description: "描述"}, {Label: "B"}}}},
+	).Pending()
 	for w := 4; w < 25; w++ {
 		m, _ := newTestModel(nil)
 		m.Update(tea.WindowSizeMsg{Width: w, Height: 12})

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
 )
@@ -38,14 +38,8 @@ func TestShortScreenKeepsTheEditorAndCursorInSight(t *testing.T) {
 }
 
 func TestShortScreenGivesTheEditorRowsToAQuestion(t *testing.T) {
-	broker := interact.NewBroker()
-	defer broker.Mount()()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		_, _ = broker.Ask(ctx, []interact.Question{{ID: "q", Question: "Which?", Options: []interact.Option{{Label: "Apples"}, {Label: "Pears"}}}})
-	}()
-	<-broker.Changes()
+	broker := interacttest.Pending(t,
+		[]interact.Question{{ID: "q", Question: "Which?", Options: []interact.Option{{Label: "Apples"}, {Label: "Pears"}}}})
 	for _, h := range []int{5, 6, 8, 11, 12, 20} {
 		m, _ := newTestModel(nil)
 		m.Update(tea.WindowSizeMsg{Width: 40, Height: h})
@@ -90,16 +84,10 @@ func TestMessagesThatChangeNothingKeepTheViewAndChangesAreDrawn(t *testing.T) {
 // At 40×12 a question's options come before the plan strip and the
 // status row, as an approval's choices do.
 func TestSmallScreenShowsEveryOptionBeforeThePlan(t *testing.T) {
-	broker := interact.NewBroker()
-	defer broker.Mount()()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		_, _ = broker.Ask(ctx, []interact.Question{{ID: "scope", Header: "Scope", Question: "Should I also fix CountLines?",
+	broker := interacttest.Pending(t,
+		[]interact.Question{{ID: "scope", Header: "Scope", Question: "Should I also fix CountLines?",
 			Options: []interact.Option{{Label: "Yes, fix it", Description: "Count a final line without a newline", Recommended: true},
 				{Label: "No", Description: "Leave CountLines as it is"}}}})
-	}()
-	<-broker.Changes()
 	m, _ := newTestModel(nil)
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
 	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning},

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -9,23 +8,17 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 )
 
 // While a question or an approval waits for the user, the working line
 // would say "Running tools…" and count the user's time as the turn's; the
 // dialog says what is needed, so the line gives way to it.
 func TestWorkingLineGivesWayToAQuestionOrApproval(t *testing.T) {
-	broker := interact.NewBroker()
-	defer broker.Mount()()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { _, _ = broker.Approve(ctx, interact.Approval{Tool: "bash", Summary: "ls", Details: "ls"}) }()
-	<-broker.Changes()
-	go func() {
-		_, _ = broker.Ask(ctx, []interact.Question{{ID: "q", Question: "Which?", Options: []interact.Option{{Label: "Apples"}}}})
-	}()
-	<-broker.Changes()
-	pending := broker.Pending()
+	pending := interacttest.Pending(t,
+		interact.Approval{Tool: "bash", Summary: "ls", Details: "ls"},
+		[]interact.Question{{ID: "q", Question: "Which?", Options: []interact.Option{{Label: "Apples"}}}},
+	).Pending()
 
 	m, _ := newTestModel(nil)
 	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning}, agent.PhaseChanged{Phase: agent.PhaseTools}}})

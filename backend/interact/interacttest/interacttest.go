@@ -52,3 +52,31 @@ func AnswerFirst(t testing.TB, b *interact.Broker, answer func(*interact.Request
 	})
 	return asked
 }
+
+// Pending mounts a new broker, makes each request through it in order from
+// a goroutine of its own, as tools waiting on the front door do, and
+// returns the broker with all of them pending. A request is an
+// interact.Approval or a []interact.Question; the requests are cancelled
+// and the broker unmounted when the test ends.
+func Pending(t testing.TB, requests ...any) *interact.Broker {
+	t.Helper()
+	b := interact.NewBroker()
+	unmount := b.Mount()
+	ctx, cancel := context.WithCancel(context.Background())
+	var asking sync.WaitGroup
+	t.Cleanup(func() { cancel(); asking.Wait(); unmount() })
+	for _, req := range requests {
+		var ask func()
+		switch req := req.(type) {
+		case interact.Approval:
+			ask = func() { _, _ = b.Approve(ctx, req) }
+		case []interact.Question:
+			ask = func() { _, _ = b.Ask(ctx, req) }
+		default:
+			t.Fatalf("interacttest.Pending: want an interact.Approval or []interact.Question, got %T", req)
+		}
+		asking.Go(ask)
+		<-b.Changes()
+	}
+	return b
+}

@@ -37,3 +37,12 @@ func TestAnswerFirstAnswersARequestAndHandsBackItsQuestions(t *testing.T) {
 		t.Errorf("want the first request's question handed back, got %+v", qs)
 	}
 }
+
+func TestPendingLeavesEveryRequestPendingInOrder(t *testing.T) {
+	b := Pending(t, interact.Approval{Tool: "bash"}, []interact.Question{{ID: "q", Question: "Which?"}})
+	pending := b.Pending()
+	if len(pending) != 2 || pending[0].Approval == nil || pending[0].Approval.Tool != "bash" ||
+		len(pending[1].Questions) != 1 || pending[1].Questions[0].ID != "q" {
+		t.Fatalf("want the bash approval then question q pending, got %+v", pending)
+	}
+}
