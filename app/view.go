@@ -188,18 +188,15 @@ func (m *Model) editorRows() int {
 	return m.editor.Height()
 }
 
-// bannerRows head the transcript: the name and the session id (to resume
-// it by), the session title (or the configured welcome text), then the
-// welcome line: where, which model, which mode and the keys to start with.
+// bannerRows head the transcript: the name, the session title (or the
+// configured welcome text), then the welcome line: where, which model,
+// which mode and the keys to start with. The session id is not there: a
+// user needs it to resume, and the exit line and /status give it.
 func (m *Model) bannerRows() []string {
 	if m.earlier.more {
 		return m.earlierRows()
 	}
-	name := m.theme.Label.Render("tack")
-	if m.sessionID != "" {
-		name += m.theme.Dim.Render("  session " + textfmt.SanitizeLine(m.sessionID))
-	}
-	rows := []string{ansi.Truncate(name, m.width, "…")}
+	rows := []string{m.theme.Label.Render("tack")}
 	sub := m.proj.Title()
 	if sub == "" {
 		sub = m.opts.Welcome

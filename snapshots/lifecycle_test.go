@@ -68,7 +68,7 @@ func (p panicky) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func TestPanicRestoresTheTerminalAndKeepsTheReport(t *testing.T) {
 	g := app.NewGuard(panicky{app.New(options(NewFake(header()), 100, 30))})
 	tt := Start(t, g, 100, 30)
-	tt.WaitText(t, sessionID)
+	tt.WaitText(t, subscribed)
 	tt.Ctrl('p')
 	// The guard quits the program itself; bubbletea's own panic handler,
 	// which prints on the alternate screen, must not run.
@@ -86,7 +86,7 @@ func TestPanicRestoresTheTerminalAndKeepsTheReport(t *testing.T) {
 func TestTerminationRestoresTheTerminal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	tt := Start(t, app.New(options(NewFake(header()), 100, 30)), 100, 30, tea.WithContext(ctx))
-	tt.WaitText(t, sessionID)
+	tt.WaitText(t, subscribed)
 	cancel()
 	if err := tt.Wait(t); !errors.Is(err, tea.ErrProgramKilled) {
 		t.Fatalf("want the program killed by its context, got %v", err)
@@ -111,7 +111,7 @@ func TestFirstRunTakesAMaskedKeyAndContinues(t *testing.T) {
 		t.Fatal("want the key masked, got it on screen")
 	}
 	tt.Key(vt.KeyEnter)
-	tt.WaitText(t, sessionID, "~/project (main)")
+	tt.WaitText(t, subscribed, "~/project (main)")
 	if got != "sk-test" {
 		t.Fatalf("want the typed key stored, got %q", got)
 	}

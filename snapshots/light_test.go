@@ -19,7 +19,7 @@ func TestLightBackgroundAnswerWithCode(t *testing.T) {
 		o := options(f, size.w, size.h)
 		o.Background = theme.Light
 		tt := Start(t, app.New(o), size.w, size.h)
-		tt.WaitText(t, sessionID)
+		tt.WaitText(t, subscribed)
 		var l log
 		f.Push(events(running(), turnOpening(&l, 1, "Write a hello world in Go"),
 			bashCall(&l, 1, 1, "c0", "go vet ./...", "vet: bad", 1), l.live(

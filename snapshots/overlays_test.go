@@ -332,7 +332,7 @@ func TestApprovalKeepsTheCommandAndDenyOnSmallScreens(t *testing.T) {
 }
 
 // startWithBroker runs the chat screen over f with a broker mounted and
-// waits until it has subscribed (the banner names the session), so a
+// waits until it has subscribed (the status row names the model), so a
 // request put later finds a settled screen.
 func startWithBroker(t *testing.T, f *Fake, o app.Options) *Term {
 	t.Helper()
@@ -340,7 +340,7 @@ func startWithBroker(t *testing.T, f *Fake, o app.Options) *Term {
 	t.Cleanup(b.Mount())
 	f.Broker = b
 	tt := Start(t, app.New(o), o.Width, o.Height)
-	tt.WaitText(t, sessionID, "deepseek-flash")
+	tt.WaitText(t, subscribed)
 	return tt
 }
 

@@ -42,14 +42,14 @@ func TestAppScreenDrawsTheGoldens(t *testing.T) {
 	t.Run("streaming", func(t *testing.T) {
 		f := NewFake(header())
 		tt := StartScreen(t, app.New(options(f, 100, 30)), 100, 30)
-		tt.WaitText(t, sessionID)
+		tt.WaitText(t, subscribed)
 		streamAnswer(t, f, tt)
 		tt.Golden(t, "streaming_100x30")
 	})
 	t.Run("bash card", func(t *testing.T) {
 		f := NewFake(header())
 		tt := StartScreen(t, app.New(options(f, 100, 30)), 100, 30)
-		tt.WaitText(t, sessionID)
+		tt.WaitText(t, subscribed)
 		bashCardStates(t, f, tt, &log{})
 	})
 }

@@ -21,6 +21,10 @@ var frozen = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
 
 const sessionID = "20260314-092653-7f3a"
 
+// subscribed is what the status row shows once the screen has the
+// session: its model.
+const subscribed = "deepseek-flash"
+
 func header() session.Header {
 	return session.Header{Version: 1, ID: sessionID, Created: frozen, Cwd: "/workspace/project", Model: "deepseek-flash"}
 }
@@ -45,7 +49,7 @@ func startScreen(t *testing.T) (*Fake, *Term, *log) {
 func start(t *testing.T, be app.Backend, w, h int) *Term {
 	t.Helper()
 	tt := Start(t, app.New(options(be, w, h)), w, h)
-	tt.WaitText(t, sessionID)
+	tt.WaitText(t, subscribed)
 	return tt
 }
 

@@ -78,7 +78,7 @@ func TestRepresentativeSessionScreens(t *testing.T) {
 				o := options(f, size.w, size.h)
 				o.Background = bg.bg
 				tt := Start(t, app.New(o), size.w, size.h)
-				tt.WaitText(t, sessionID, "deepseek-flash")
+				tt.WaitText(t, subscribed)
 				var l log
 				f.Push(events(running(), representativeTurn(&l))...)
 				tt.WaitText(t, "Bash(go test ./...)")

@@ -161,7 +161,9 @@ func (r *run) open(resume string) {
 	}
 	t.Cleanup(r.closeSession)
 	r.term = snapshots.Start(t, m, w, h)
-	r.term.WaitText(t, s.Agent.SessionID())
+	// The model shows once the screen has subscribed.
+	model, _ := s.Agent.Model()
+	r.term.WaitText(t, model)
 }
 
 // act performs the plan's actions in order.
