@@ -64,6 +64,19 @@ func TestEmptySessionScreen(t *testing.T) {
 	}
 }
 
+// The welcome line names the mode the session is in, not the one it
+// started in: each Shift+Tab changes it with the status row.
+func TestWelcomeLineFollowsTheModeShiftTabPicks(t *testing.T) {
+	tt := start(t, NewFake(header()), 100, 30)
+	for _, mode := range []string{"plan", "read-only", "ask", "auto"} {
+		tt.Key(vt.KeyTab, vt.ModShift)
+		screen := tt.WaitText(t, mode+" mode (sandboxed) · ", mode+" · sandboxed")
+		if rows := strings.Split(screen, "\n"); !strings.Contains(rows[1], mode+" mode") {
+			t.Fatalf("want the welcome line under the banner to say %s mode, got:\n%s", mode, screen)
+		}
+	}
+}
+
 func sizeName(w, h int) string {
 	return itoa(w) + "x" + itoa(h)
 }
