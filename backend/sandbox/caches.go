@@ -132,7 +132,7 @@ func (s *Sandbox) withCaches(env []string) []string {
 	if private == "" {
 		return env
 	}
-	return cacheEnv(env, private, s.Layout(), runtime.GOOS)
+	return cacheEnv(env, private, Layout{Writable: writableRoots(s.opts)}, runtime.GOOS)
 }
 
 // cacheEnv is env with each tool cache moved to the workspace's private

@@ -57,15 +57,7 @@ func StartupFile(path, home string) bool {
 // NewLayout works out the layout of o, making the workspace's private
 // cache directory first if it is to have one.
 func NewLayout(o Options) Layout {
-	var l Layout
-	l.TempDir = resolved(o.TempDir)
-	cache := workspaceCache(o.Caches, o.Workspace)
-	ensureCache(cache)
-	for _, d := range append([]string{o.Workspace, o.TempDir, o.SpillDir, cache}, o.Writable...) {
-		if r := resolved(d); r != "" && isDir(r) && !slices.Contains(l.Writable, r) {
-			l.Writable = append(l.Writable, r)
-		}
-	}
+	l := Layout{Writable: writableRoots(o), TempDir: resolved(o.TempDir)}
 	for _, h := range append([]string{o.Home}, o.Hidden...) {
 		if r := resolved(h); r != "" && !slices.Contains(l.Hidden, r) {
 			l.Hidden = append(l.Hidden, r)
@@ -85,6 +77,20 @@ func NewLayout(o Options) Layout {
 		}
 	}
 	return l
+}
+
+// writableRoots are the directories of o that commands may write, those
+// that exist, resolved; the workspace's private cache is made first.
+func writableRoots(o Options) []string {
+	cache := workspaceCache(o.Caches, o.Workspace)
+	ensureCache(cache)
+	var roots []string
+	for _, d := range append([]string{o.Workspace, o.TempDir, o.SpillDir, cache}, o.Writable...) {
+		if r := resolved(d); r != "" && isDir(r) && !slices.Contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	return roots
 }
 
 // protect adds path when it exists inside a writable directory and is not
