@@ -126,13 +126,18 @@ func (s *Sandbox) TidyCaches(now time.Time) {
 }
 
 // withCaches is env with the tool caches moved into the workspace's
-// private cache directory, where the session has one.
+// private cache directory, where the session has one that could be made:
+// a cache commands cannot write would be no better than the user's.
 func (s *Sandbox) withCaches(env []string) []string {
 	private := workspaceCache(s.opts.Caches, s.opts.Workspace)
 	if private == "" {
 		return env
 	}
-	return cacheEnv(env, private, Layout{Writable: writableRoots(s.opts)}, runtime.GOOS)
+	roots := writableRoots(s.opts)
+	if r := resolved(private); r == "" || !slices.Contains(roots, r) {
+		return env
+	}
+	return cacheEnv(env, private, Layout{Writable: roots}, runtime.GOOS)
 }
 
 // cacheEnv is env with each tool cache moved to the workspace's private

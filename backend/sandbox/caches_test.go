@@ -92,3 +92,18 @@ func TestTidyCachesRemovesOnlyLongUnusedCaches(t *testing.T) {
 		}
 	}
 }
+
+// Where the private cache cannot be made (here its root would be inside a
+// file), commands keep the caches they had: one they cannot write would
+// be no better.
+func TestNoPrivateCacheThatCannotBeMade(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=/home/u"}
+	sb := New(Options{Workspace: t.TempDir(), Caches: filepath.Join(file, "tack", "sandbox"), Disabled: "not needed"})
+	if got := sb.withCaches(env); len(got) != len(env) {
+		t.Errorf("want the environment left alone, got %q", got)
+	}
+}
