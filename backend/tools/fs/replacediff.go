@@ -44,9 +44,13 @@ func replaceAllDiff(name, before, after, old, repl string) card.FileDiff {
 // replacedPlaces is, for each occurrence of old in before in the order
 // strings.ReplaceAll replaces them, the lines it changes in before (na
 // lines) and the lines in their place in after (nb lines), occurrences
-// that share a line joined. ok is false when old does not occur.
+// that share a line joined. ok is false when old does not occur, or
+// after is not as long as the replacement makes it.
 func replacedPlaces(before, after, old, repl string, na, nb int) (diffs []lcs.Diff, ok bool) {
 	grow := len(repl) - len(old)
+	if old == "" || len(after) != len(before)+strings.Count(before, old)*grow {
+		return nil, false
+	}
 	p, q := 0, 0         // where the search and its counterpart in after stand
 	lineA, lineB := 0, 0 // the line indexes of p and q
 	for i := 0; ; i++ {

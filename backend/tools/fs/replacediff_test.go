@@ -125,3 +125,18 @@ func applyDiff(a []string, d card.FileDiff) ([]string, error) {
 	}
 	return append(out, a[next:]...), nil
 }
+
+// A diff asked of text the replacement did not make is the line diff, not
+// a panic.
+func TestReplaceAllDiffOfOtherTextIsTheLineDiff(t *testing.T) {
+	for _, c := range []struct{ before, after, old, repl string }{
+		{"a\nb\n", "x\n", "a", "aaaa"},
+		{"a\nb\n", "a\nc\n", "b", "d"},
+		{"a\n", "b\n", "", "b"},
+	} {
+		got := replaceAllDiff("f", c.before, c.after, c.old, c.repl)
+		if want := fileDiff("f", c.before, c.after, false); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q → %q: want the line diff %v, got %v", c.before, c.after, want.Lines, got.Lines)
+		}
+	}
+}
