@@ -352,8 +352,6 @@ func padLeft(text string, width int) string {
 	return strings.Repeat(" ", max(width-ansi.StringWidth(text), 0)) + text
 }
 
-// messages is a session's message count: "–" for none, or when the count
-// is unknown (the detail row then gives its turns).
 // messages is a session's message count: "?" when List did not count it
 // (a long log without a current index; the detail row says so), "–" when
 // its log could not be read.
