@@ -93,10 +93,7 @@ func (d *Dialog) View(width, height int) string {
 }
 
 func (d *Dialog) line(i int, label, value string) string {
-	mark, style := "  ", d.th.Plain
-	if i == d.row {
-		mark, style = "› ", d.th.Selection
-	}
+	mark, style := frame.Mark(d.th, i == d.row)
 	return style.Render(fmt.Sprintf("%s%-10s   %s ", mark, label, value))
 }
 

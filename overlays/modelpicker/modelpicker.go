@@ -179,11 +179,8 @@ func (p *Picker) list(width, n int) []string {
 	for i := p.top; i < min(len(p.matches), p.top+n); i++ {
 		m := p.models[p.matches[i]]
 		name := textfmt.SanitizeLine(qualified(m))
-		if i == p.cursor {
-			rows = append(rows, p.th.Selection.Render(frame.Truncate("› "+name, width)))
-		} else {
-			rows = append(rows, "  "+name)
-		}
+		mark, style := frame.Mark(p.th, i == p.cursor)
+		rows = append(rows, style.Render(frame.Truncate(mark+name, width)))
 		rows = append(rows, "    "+p.th.Dim.Render(p.describe(m, width-4)))
 	}
 	return rows

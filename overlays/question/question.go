@@ -356,11 +356,7 @@ func (p *Panel) detailRows(q interact.Question, width int) []string {
 // cursorRows is the span of the cursor's option.
 func (p *Panel) options(q interact.Question, s *state, width int) (rows []string, cursorRows [2]int) {
 	for j, o := range q.Options {
-		mark := "  "
-		style := p.th.Plain
-		if j == s.cursor && !s.typing {
-			mark, style = "› ", p.th.Selection
-		}
+		mark, style := frame.Mark(p.th, j == s.cursor && !s.typing)
 		lead := mark + strconv.Itoa(j+1) + ". "
 		if q.MultiSelect {
 			lead += map[bool]string{true: "[x] ", false: "[ ] "}[s.checked[j]]

@@ -233,10 +233,7 @@ func (p *Picker) turnRows(inner, height int) []string {
 	p.top = frame.Window(len(p.items), p.cursor, shown, p.top)
 	var rows []string
 	for i := p.top; i < min(len(p.items), p.top+shown); i++ {
-		mark, style := "  ", p.th.Plain
-		if i == p.cursor {
-			mark, style = "› ", p.th.Selection
-		}
+		mark, style := frame.Mark(p.th, i == p.cursor)
 		head, meta := p.describe(p.items[i])
 		rows = append(rows, style.Render(frame.Truncate(mark+head, inner)))
 		rows = append(rows, "  "+p.th.Dim.Render(frame.Truncate(meta, inner-2)))
@@ -325,10 +322,7 @@ func (p *Picker) confirmRows(inner int) []string {
 func (p *Picker) choiceRows(inner int) []string {
 	var rows []string
 	for i, c := range p.choices {
-		mark, style := "  ", p.th.Plain
-		if i == p.pick {
-			mark, style = "› ", p.th.Selection
-		}
+		mark, style := frame.Mark(p.th, i == p.pick)
 		text := mark + c.label
 		if c.why != "" {
 			style = style.Inherit(p.th.Dim)

@@ -270,10 +270,7 @@ func (p *Picker) list(width, n int) []string {
 	for i := p.top; i < min(len(p.matches), p.top+n); i++ {
 		s := p.scope()[p.matches[i]]
 		why := p.disabled(s)
-		mark, style := "  ", p.th.Plain
-		if i == p.cursor {
-			mark, style = "› ", p.th.Selection
-		}
+		mark, style := frame.Mark(p.th, i == p.cursor)
 		if why != "" {
 			style = style.Inherit(p.th.Dim)
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/views/theme"
@@ -27,6 +28,15 @@ func Join(rows []string, width, height int) string {
 		out[i] = Truncate(r, width)
 	}
 	return strings.Join(out, "\n")
+}
+
+// Mark is how every list marks a row: "› " in the selection style (reverse
+// video) for the chosen row, two spaces in the plain style for the others.
+func Mark(th theme.Theme, chosen bool) (string, lipgloss.Style) {
+	if chosen {
+		return "› ", th.Selection
+	}
+	return "  ", th.Plain
 }
 
 // Truncate cuts a styled row to width cells, ending it with … when cut.
