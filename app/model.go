@@ -69,12 +69,12 @@ type Options struct {
 	// Terminal is handed to the external editor (Ctrl+G) while it runs;
 	// nil where bubbletea's own renderer holds the terminal.
 	Terminal Terminal
-	// Settled is closed once the screen's start has settled (just after
-	// the echo of the first key typed, or a moment after the first frame
-	// if none came). The sandbox's probe (a fork of tack) and the
+	// Settled is closed once the screen's start has settled (once the keys
+	// typed as it appeared pause, or a moment after the first frame if
+	// none came). The sandbox's probe (a fork of tack) and the
 	// workspace's listing wait for it, so they do not compete with the
-	// first keys of someone typing as the screen appears. Nil: they start
-	// once the first frame is out.
+	// keys of someone typing as the screen appears. Nil: they start once
+	// the first frame is out.
 	Settled <-chan struct{}
 	// Frame is the shortest gap between event batches (1/60 s when zero).
 	Frame time.Duration

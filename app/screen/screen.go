@@ -51,17 +51,24 @@ type Options struct {
 	// Clock paces frames; real time when nil.
 	Clock Clock
 	// Settled is called once, in a goroutine of its own, when the start
-	// has settled: just after the frame that echoes the first key typed,
-	// or settleWait after the first frame if no key came by then. Keys
-	// come tens of milliseconds apart, so work started then (the start's
-	// garbage collection) is over before the next key.
+	// has settled: once no key has been typed for settleWait since the
+	// first frame, or settleLimit after it. Work started then (what the
+	// start held back: the collection, the sandbox's probe and helper,
+	// the checkpoint store's priming) meets no key being echoed; someone
+	// typing ahead as the screen appears, keys tens of milliseconds
+	// apart, holds it off until they pause.
 	Settled func()
 }
 
-// settleWait is how long after the first frame the start settles when no
-// key is typed: longer than a person takes to start typing after the
-// screen appears.
-const settleWait = 100 * time.Millisecond
+// settleWait is how long the keys must pause for the start to settle:
+// longer than the gaps between the keys of a word, and than the 40–60 ms
+// the start's background work takes on an idle machine. settleLimit is
+// how long after the first frame keys may hold it off: the first turn
+// takes the checkpoint the priming would have readied.
+const (
+	settleWait  = 250 * time.Millisecond
+	settleLimit = 3 * time.Second
+)
 
 // Screen is the terminal the full screen draws on.
 type Screen struct {
@@ -71,7 +78,7 @@ type Screen struct {
 	size *os.File // the file the size is read from; nil if none
 	env  []string
 
-	settle func() // Options.Settled, at most once
+	settle *settler // nil without Options.Settled
 
 	mu     sync.Mutex
 	state  *term.State // the input's modes before raw mode; nil when not raw
@@ -84,18 +91,15 @@ type Screen struct {
 
 // Open takes the terminal: raw mode on In, and the size to start at.
 func Open(o Options) (*Screen, error) {
-	s := &Screen{env: o.Env, width: o.Width, height: o.Height, settle: func() {}}
+	s := &Screen{env: o.Env, width: o.Width, height: o.Height}
 	var afterFirstFrame func()
 	if o.Settled != nil {
-		once := sync.OnceFunc(func() { go o.Settled() })
-		s.settle = once
-		afterFirstFrame = func() {
-			clock := o.Clock
-			if clock == nil {
-				clock = realClock{}
-			}
-			clock.AfterFunc(settleWait, once)
+		clock := o.Clock
+		if clock == nil {
+			clock = realClock{}
 		}
+		s.settle = &settler{clock: clock, settled: o.Settled}
+		afterFirstFrame = s.settle.start
 	}
 	if o.In != nil && term.IsTerminal(int(o.In.Fd())) {
 		s.in = o.In
@@ -360,8 +364,8 @@ func (m *model) View() tea.View {
 	}()
 	v := m.inner.View()
 	m.s.r.Show(v, m.urgent)
-	if m.typed {
-		m.s.settle()
+	if m.typed && m.s.settle != nil {
+		m.s.settle.typed()
 	}
 	m.urgent, m.typed = false, false
 	return v

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -160,23 +161,52 @@ func openSettling(t *testing.T) (tea.Model, *terminal, *fakeClock, chan string) 
 	return s.Model(&echo{}), term, clock, settled
 }
 
-func TestTheStartSettlesJustAfterTheFirstKeysEcho(t *testing.T) {
-	m, _, _, settled := openSettling(t)
+// Someone typing as the screen appears holds the start's settle off until
+// they pause: each key echoed starts the wait again.
+func TestTheStartSettlesOnceTheKeysPause(t *testing.T) {
+	m, _, clock, settled := openSettling(t)
 	m = handle(m, tea.WindowSizeMsg{Width: 40, Height: 5}) // the first frame: no key yet
+	testkit.Eventually(t, "the settle wait started after the first frame", func() bool { return clock.pending() > 0 })
+	clock.advance(settleWait - time.Millisecond)
+	m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	clock.advance(settleWait - time.Millisecond)
 	select {
 	case row := <-settled:
-		t.Fatalf("want the start unsettled before a key or the wait, got it settled showing %q", row)
+		t.Fatalf("want the start unsettled while keys come, got it settled showing %q", row)
 	default:
 	}
-	m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	clock.advance(time.Millisecond)
 	if row := <-settled; row != "> q" {
-		t.Fatalf("want the start settled once the first key's echo is on the screen, got it settled showing %q", row)
+		t.Fatalf("want the start settled once the keys paused, got it settled showing %q", row)
 	}
 	handle(m, tea.KeyPressMsg{Code: 'w', Text: "w"})
+	clock.advance(settleWait)
 	select {
 	case row := <-settled:
 		t.Fatalf("want the start settled once, got it again showing %q", row)
 	default:
+	}
+}
+
+// Keys that keep coming hold the settle off no longer than settleLimit.
+func TestTheStartSettlesAtTheLimitWhileKeysKeepComing(t *testing.T) {
+	m, _, clock, settled := openSettling(t)
+	m = handle(m, tea.WindowSizeMsg{Width: 40, Height: 5}) // the first frame
+	testkit.Eventually(t, "the settle wait started after the first frame", func() bool { return clock.pending() > 0 })
+	gap := settleWait / 2
+	for range int(settleLimit/gap) - 1 {
+		m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
+		clock.advance(gap)
+	}
+	select {
+	case row := <-settled:
+		t.Fatalf("want the start unsettled while keys keep coming within the limit, got it settled showing %q", row)
+	default:
+	}
+	m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	clock.advance(gap)
+	if row := <-settled; !strings.HasPrefix(row, "> qq") {
+		t.Fatalf("want the start settled at the limit, got it settled showing %q", row)
 	}
 }
 

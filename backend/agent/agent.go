@@ -74,9 +74,13 @@ type Config struct {
 	// PrimeAfter is how long the store's priming waits after the agent
 	// starts (at once when zero), to leave the front door its first frame.
 	PrimeAfter time.Duration
-	Retention  Retention
-	Cwd        string
-	SpillDir   string
+	// PrimeWhen, when set, is what the priming waits for instead: closed
+	// by the front door once the priming no longer competes with its user
+	// (launch.Options.Background).
+	PrimeWhen <-chan struct{}
+	Retention Retention
+	Cwd       string
+	SpillDir  string
 	// Images keeps the session's images; nil sends none (mentions stay
 	// text, read refuses image files).
 	Images *images.Store

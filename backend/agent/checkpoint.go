@@ -100,7 +100,13 @@ func (a *Agent) primeCheckpoints(ctx context.Context) {
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
-		if a.cfg.PrimeAfter > 0 {
+		if when := a.cfg.PrimeWhen; when != nil {
+			select {
+			case <-when:
+			case <-ctx.Done():
+				return
+			}
+		} else if a.cfg.PrimeAfter > 0 {
 			wait := time.NewTimer(a.cfg.PrimeAfter)
 			defer wait.Stop()
 			select {

@@ -63,6 +63,12 @@ type Options struct {
 	Version    string
 	// HelpKeys is the front door's key list for /help.
 	HelpKeys string
+	// Background, when set, is closed by the front door once the
+	// session's background start (the sandbox's helper and the tidying
+	// of its caches, the checkpoint store's priming) no longer competes
+	// with its user: the full screen closes it once the keys typed as it
+	// appeared pause. Nil: that work starts firstFrameRoom after Open.
+	Background <-chan struct{}
 }
 
 // Session is an open, running session and everything it owns.
@@ -219,14 +225,14 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
 		Images:      images.NewStore(session.ImageDir(s.Log.Path())),
 		RefineTitle: true, CompactAt: cfg.CompactAt,
-		Checkpoints: ckpts, PrimeAfter: firstFrameRoom, Retention: agent.Retention{Turns: cfg.Checkpoints.Turns(), Days: cfg.Checkpoints.Days()},
+		Checkpoints: ckpts, PrimeAfter: firstFrameRoom, PrimeWhen: o.Background, Retention: agent.Retention{Turns: cfg.Checkpoints.Turns(), Days: cfg.Checkpoints.Days()},
 	})
 	s.closers = append(s.closers, s.Agent.Close)
 	if hookRunner != nil {
 		s.closers = append(s.closers, hookRunner.Close)
 	}
 	s.Policy.SetPlan(s.Agent.PlanMode())
-	s.announceSandbox(mode, o.Now)
+	s.announceSandbox(mode, o.Now, o.Background)
 	for _, p := range append(append(cfg.Problems, skillProblems...), hookProblems...) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}

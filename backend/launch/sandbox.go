@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -49,7 +50,7 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func
 // default helper in the background, so the first command does not wait for
 // it (and probes the sandbox, if the front door has not asked yet), and
 // removes the private caches of workspaces long unused.
-func (s *Session) announceSandbox(mode permission.Mode, now func() time.Time) {
+func (s *Session) announceSandbox(mode permission.Mode, now func() time.Time, background <-chan struct{}) {
 	announce := func() {
 		if st := s.Sandbox.Status(); !st.Active {
 			s.notify(noSandboxNotice(st.Reason))
@@ -74,12 +75,35 @@ func (s *Session) announceSandbox(mode permission.Mode, now func() time.Time) {
 	if w := mode.Warning(); w != "" {
 		s.notify(w)
 	}
-	prewarm := time.AfterFunc(firstFrameRoom, func() {
+	stop := inBackground(background, func() {
 		s.Sandbox.Prewarm()
 		s.Sandbox.TidyCaches(now())
 	})
 	// Before the sandbox closes: no helper starts after it closed.
-	s.closers = append(s.closers, func() { prewarm.Stop() })
+	s.closers = append(s.closers, stop)
+}
+
+// inBackground runs f once background is closed (firstFrameRoom from now
+// when it is nil, see Options.Background) and returns the function that
+// calls it off if it has not started.
+func inBackground(background <-chan struct{}, f func()) (stop func()) {
+	if background == nil {
+		t := time.AfterFunc(firstFrameRoom, f)
+		return func() { t.Stop() }
+	}
+	off := make(chan struct{})
+	go func() {
+		select {
+		case <-background:
+			select {
+			case <-off: // closed as well: off wins
+			default:
+				f()
+			}
+		case <-off:
+		}
+	}()
+	return sync.OnceFunc(func() { close(off) })
 }
 
 // Probing is the sandbox's state in a permission label while its probe

@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
@@ -35,4 +36,27 @@ func TestPermissionLabelDoesNotWaitForTheSandboxProbe(t *testing.T) {
 			t.Errorf("%s: want the label %q once probed, got %q", tc.mode, probed, after)
 		}
 	}
+}
+
+// With a front door's Background, the helper's start (and the other
+// background start-up work) waits for it to be closed, however long that
+// takes.
+func TestBackgroundWorkWaitsForTheFrontDoor(t *testing.T) {
+	background, ran := make(chan struct{}), make(chan string, 2)
+	inBackground(background, func() { ran <- "started" })
+	select {
+	case <-ran:
+		t.Fatal("want the work held until the front door closes Background")
+	default:
+	}
+	close(background)
+	select {
+	case <-ran:
+	case <-time.After(30 * time.Second): // against a hang only
+		t.Fatal("want the work started once Background is closed")
+	}
+	// A session closes its work's stop once, and again on a second Close.
+	stop := inBackground(make(chan struct{}), func() { ran <- "started after stop" })
+	stop()
+	stop()
 }

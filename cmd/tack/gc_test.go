@@ -28,7 +28,7 @@ func TestHoldGCTurnsTheCollectorOffAndRestoresWhatWasSet(t *testing.T) {
 		debug.SetGCPercent(c.percent)
 		debug.SetMemoryLimit(c.limit)
 		collected := make(chan struct{}, 2)
-		release := holdGC(time.Hour, func() { collected <- struct{}{} })
+		release, _ := holdGC(time.Hour, func() { collected <- struct{}{} })
 		if p, l := gcSettings(); p != -1 || l != c.during {
 			t.Errorf("%s: want the collector off with a limit of %d during the hold, got GOGC %d, limit %d", c.name, c.during, p, l)
 		}
@@ -49,5 +49,23 @@ func TestHoldGCTurnsTheCollectorOffAndRestoresWhatWasSet(t *testing.T) {
 			t.Errorf("%s: want at most one collection after the hold, got a second", c.name)
 		default:
 		}
+	}
+}
+
+// The full screen moves the hold's end (to the end of its start's
+// settle); the hold then ends then without release.
+func TestHoldGCEndsWhenExtendSays(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1<<63 - 1))
+	collected := make(chan struct{}, 1)
+	_, extend := holdGC(time.Hour, func() { collected <- struct{}{} })
+	extend(0)
+	select {
+	case <-collected:
+	case <-time.After(30 * time.Second): // against a hang only
+		t.Fatal("want the hold over, and a collection, when extend moved its end to now")
+	}
+	if p, _ := gcSettings(); p != 100 {
+		t.Errorf("want GOGC 100 back after the hold, got %d", p)
 	}
 }

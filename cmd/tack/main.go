@@ -29,7 +29,7 @@ func main() {
 	// Before anything else: tack started as its own sandbox helper serves
 	// its session's commands and exits.
 	sandbox.ServeIfHelper()
-	endStartupGC = holdGC(startupGCHold, nil)
+	endStartupGC, extendStartupGC = holdGC(startupGCHold, nil)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 

@@ -61,6 +61,11 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 		fmt.Fprintln(stderr, "tack: "+err.Error())
 		return 1, app.Result{}
 	}
+	// The session's background start waits for the screen's start to
+	// settle (see screen.Options.Settled), as do the collector and the
+	// app's own (the sandbox's probe, the workspace's listing).
+	background := make(chan struct{})
+	lo.Background = background
 	s, err := launch.Open(lo)
 	// The first-run screen asks for a DeepSeek key; a missing key of
 	// another provider is reported like any other launch error.
@@ -83,15 +88,13 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	// tack end the program instead, which gives the terminal back.
 	ctx, which, stop := signalContext()
 	defer stop()
-	// Once the start has settled, the collector's hold ends and the
-	// app's background start (the sandbox's probe, the workspace's
-	// listing) begins.
 	settled := make(chan struct{})
 	chat.Settled = settled
+	extendStartupGC(screenGCHold)
 	scr, err := screen.Open(screen.Options{
 		In: ios.StdinFile(), Out: ios.Out, Env: lo.Environ, Profile: renderProfile(chat.Colour),
 		Interval: frame, Width: chat.Width, Height: chat.Height,
-		Settled: func() { endStartupGC(); close(settled) },
+		Settled: func() { endStartupGC(); close(settled); close(background) },
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "tack: "+err.Error())
