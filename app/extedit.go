@@ -82,9 +82,15 @@ func (m *Model) editDraftIn(msg draftFileMsg) tea.Cmd {
 		m.notice("Could not open the external editor: "+msg.err.Error(), transcript.NoticeError)
 		return nil
 	}
-	return tea.Exec(settledExec{Cmd: msg.editor, term: m.opts.Terminal}, func(err error) tea.Msg {
-		return draftEditedMsg{path: msg.path, err: err}
-	})
+	done := func(err error) tea.Msg { return draftEditedMsg{path: msg.path, err: err} }
+	if t := m.opts.Terminal; t != nil && t.ReadsKeys() {
+		// bubbletea reads no keys: its Exec, which stops its reader
+		// first, would wait for one that never ran. The terminal lends
+		// itself to the editor from a command.
+		editor := msg.editor
+		return func() tea.Msg { return done(t.Lend(editor)) }
+	}
+	return tea.Exec(settledExec{Cmd: msg.editor, term: m.opts.Terminal}, done)
 }
 
 // renderSettle is how long the editor waits to start after bubbletea has
@@ -93,10 +99,14 @@ const renderSettle = 50 * time.Millisecond
 
 // Terminal is the terminal the program draws on, as an external program
 // borrows it: Release gives it back as it was before the program, Restore
-// takes it again and redraws.
+// takes it again and redraws. When it reads the program's keys itself
+// (ReadsKeys), Lend runs a program on it between the two, with the
+// terminal as its standard streams.
 type Terminal interface {
 	Release() error
 	Restore() error
+	ReadsKeys() bool
+	Lend(c *exec.Cmd) error
 }
 
 // settledExec runs an external command once bubbletea's old render loop has

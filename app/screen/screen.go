@@ -4,7 +4,8 @@
 // writes only on a frame ticker, so a typed key waited up to a frame
 // before it showed: here a view that follows input (a key, a paste, the
 // mouse, a resize) is drawn at once, and other views (a streamed answer, a
-// timer) at most once per frame interval, the newest always.
+// timer) at most once per frame interval, the newest always. On Linux it
+// also reads the keys in place of bubbletea's reader (see input).
 //
 // The drawing is adapted from bubbletea v2.1.1's cursed renderer
 // (cursed_renderer.go, MIT licence, Copyright (c) 2020-2025 Charmbracelet,
@@ -21,6 +22,7 @@ package screen
 import (
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"sync"
@@ -40,6 +42,9 @@ type Options struct {
 	In *os.File
 	// Out is where frames go.
 	Out io.Writer
+	// Err is where a program lent the terminal (Lend) writes its errors;
+	// Out when nil.
+	Err io.Writer
 	// Env is the program's environment.
 	Env     []string
 	Profile colorprofile.Profile
@@ -77,6 +82,13 @@ type Screen struct {
 	out  *os.File // the output, when it is a terminal
 	size *os.File // the file the size is read from; nil if none
 	env  []string
+	// keys reads the terminal's input when tack does (see input); nil
+	// when bubbletea reads stdin.
+	keys   *input
+	stdin  *os.File  // Options.In
+	errOut io.Writer // Options.Err, else Options.Out
+
+	lending sync.Mutex // held while a program has the terminal (Lend)
 
 	settle *settler // nil without Options.Settled
 
@@ -91,7 +103,10 @@ type Screen struct {
 
 // Open takes the terminal: raw mode on In, and the size to start at.
 func Open(o Options) (*Screen, error) {
-	s := &Screen{env: o.Env, width: o.Width, height: o.Height}
+	s := &Screen{env: o.Env, width: o.Width, height: o.Height, stdin: o.In, errOut: o.Err}
+	if s.errOut == nil {
+		s.errOut = o.Out
+	}
 	var afterFirstFrame func()
 	if o.Settled != nil {
 		clock := o.Clock
@@ -115,6 +130,9 @@ func Open(o Options) (*Screen, error) {
 	}
 	if err := s.raw(); err != nil {
 		return nil, err
+	}
+	if s.in != nil {
+		s.keys = openInput(s.in)
 	}
 	s.r = NewRenderer(RendererOptions{
 		Out: o.Out, Env: o.Env, Profile: o.Profile, Width: s.width, Height: s.height,
@@ -189,14 +207,19 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // ProgramOptions are the program options the screen needs: no renderer of
-// bubbletea's own, the starting size, and the colour profile the views
-// were styled for.
+// bubbletea's own, the starting size, the colour profile the views were
+// styled for, and no input when the screen reads the keys itself (else
+// Options.In).
 func (s *Screen) ProgramOptions() []tea.ProgramOption {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	in := tea.WithInput(nil)
+	if s.keys == nil && s.stdin != nil {
+		in = tea.WithInput(s.stdin)
+	}
 	return []tea.ProgramOption{
 		tea.WithoutRenderer(), tea.WithWindowSize(s.width, s.height), tea.WithColorProfile(s.r.opts.Profile),
-		tea.WithEnvironment(s.env),
+		tea.WithEnvironment(s.env), in,
 	}
 }
 
@@ -204,13 +227,17 @@ func (s *Screen) ProgramOptions() []tea.ProgramOption {
 // screen, at once when they follow input.
 func (s *Screen) Model(m tea.Model) tea.Model { return &model{s: s, inner: m} }
 
-// Watch sends the program a WindowSizeMsg when the terminal is resized,
-// and asks the terminal whether it takes synchronized output and
-// grapheme widths (bubbletea's renderer asks that of terminals that
-// answer). It returns the function that stops watching.
+// Watch sends the program the keys typed, when the screen reads them, and
+// a WindowSizeMsg when the terminal is resized, and asks the terminal
+// whether it takes synchronized output and grapheme widths (bubbletea's
+// renderer asks that of terminals that answer). It returns the function
+// that stops watching.
 func (s *Screen) Watch(send func(tea.Msg)) (stop func()) {
 	s.mu.Lock()
 	s.send = send
+	if s.keys != nil && s.lent == 0 {
+		s.keys.start(send)
+	}
 	s.mu.Unlock()
 	if s.in != nil && asksModes(uv.Environ(s.env)) {
 		_, _ = io.WriteString(s.r.opts.Out, ansi.RequestModeSynchronizedOutput+ansi.RequestModeUnicodeCore)
@@ -257,6 +284,9 @@ func (s *Screen) Release() error {
 	if s.lent > 1 {
 		return nil
 	}
+	if s.keys != nil {
+		s.keys.stop()
+	}
 	err := s.r.Release()
 	if cerr := s.cooked(); err == nil {
 		err = cerr
@@ -280,16 +310,56 @@ func (s *Screen) Restore() error {
 	}
 	err := s.raw()
 	s.r.Restore()
+	if s.keys != nil && s.send != nil {
+		s.keys.start(s.send)
+	}
 	s.mu.Unlock()
 	s.resized()
 	return err
 }
 
-// Close gives the terminal back for good.
+// ReadsKeys reports whether the screen reads the program's keys itself
+// (bubbletea reads none): a program is then lent the terminal with Lend,
+// not bubbletea's Exec, which would wait for a reader of its own.
+func (s *Screen) ReadsKeys() bool { return s.keys != nil }
+
+// Lend runs c on the terminal given back as it was (Release), with the
+// terminal as its standard streams where c sets none, and takes the
+// terminal again when c ends (Restore). Programs lent the terminal run one
+// at a time.
+func (s *Screen) Lend(c *exec.Cmd) error {
+	s.lending.Lock()
+	defer s.lending.Unlock()
+	if err := s.Release(); err != nil {
+		_ = s.Restore()
+		return err
+	}
+	if c.Stdin == nil && s.stdin != nil {
+		c.Stdin = s.stdin
+	}
+	if c.Stdout == nil {
+		c.Stdout = s.r.opts.Out
+	}
+	if c.Stderr == nil {
+		c.Stderr = s.errOut
+	}
+	err := c.Run()
+	if rerr := s.Restore(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// Close gives the terminal back for good: nothing reads it after.
 func (s *Screen) Close() error {
 	err := s.r.Close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.keys != nil {
+		if cerr := s.keys.close(); err == nil {
+			err = cerr
+		}
+	}
 	if cerr := s.cooked(); err == nil {
 		err = cerr
 	}

@@ -92,7 +92,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	chat.Settled = settled
 	extendStartupGC(screenGCHold)
 	scr, err := screen.Open(screen.Options{
-		In: ios.StdinFile(), Out: ios.Out, Env: lo.Environ, Profile: renderProfile(chat.Colour),
+		In: ios.StdinFile(), Out: ios.Out, Err: ios.ErrOut, Env: lo.Environ, Profile: renderProfile(chat.Colour),
 		Interval: frame, Width: chat.Width, Height: chat.Height,
 		Settled: func() { endStartupGC(); close(settled); close(background) },
 	})
@@ -122,7 +122,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	}
 	guard := app.NewGuard(root)
 	p := tea.NewProgram(scr.Model(guard), append(scr.ProgramOptions(), tea.WithContext(ctx),
-		tea.WithInput(ios.StdinFile()), tea.WithOutput(ios.Out), tea.WithoutSignalHandler(), tea.WithFPS(teaFPS))...)
+		tea.WithOutput(ios.Out), tea.WithoutSignalHandler(), tea.WithFPS(teaFPS))...)
 	stopResize, stopSuspend := scr.Watch(p.Send), watchSuspend(scr)
 	_, runErr := p.Run()
 	stopSuspend()

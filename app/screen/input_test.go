@@ -1,0 +1,89 @@
+package screen
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"reflect"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// chunks is a reader that returns one chunk per Read, as a terminal
+// returns what was typed or answered since the last read, then io.EOF.
+type chunks [][]byte
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(*c) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, (*c)[0])
+	(*c)[0] = (*c)[0][n:]
+	if len((*c)[0]) == 0 {
+		*c = (*c)[1:]
+	}
+	return n, nil
+}
+
+// The screen's reader decodes what the terminal sends into the events
+// ultraviolet's TerminalReader (bubbletea's reader) makes of the same
+// reads, one by one and in the same order: keys in each encoding a
+// terminal uses, pastes, focus, mouse, and the terminal's replies.
+func TestTheKeyReaderDecodesAsBubbleteasReader(t *testing.T) {
+	for _, reads := range []chunks{
+		{[]byte("q")},
+		{[]byte("hello"), []byte(" world")},
+		{[]byte("é字\r\t\x7f\x01")},
+		{[]byte("\x1b[A\x1b[1;5C\x1bOH\x1b[3~")},
+		{[]byte("\x1b[97;5u"), []byte("\x1b[27;5;13~")},
+		{[]byte("\x1bx"), []byte("\x1b")},
+		{[]byte("\x1b[200~pasted\nlines\x1b[201~")},
+		{[]byte("\x1b[200~in "), []byte("two reads\x1b[201~x")},
+		{[]byte("\x1b[I"), []byte("\x1b[O")},
+		{[]byte("\x1b[<0;10;5M\x1b[<0;10;5m\x1b[<64;3;4M")},
+		{[]byte("\x1b]11;rgb:0000/0000/0000\x07")},
+		{[]byte("\x1b]11;rgb:ffff/ffff/ffff\x1b\\q")},
+		{[]byte("\x1b[?2026;2$y\x1b[?2027;0$y"), []byte("\x1b[?1u")},
+		{[]byte("\x1b[1;5R")},
+		{[]byte("x\x1b[1;5R")},
+		{[]byte("\x1b]0;\x18q")},
+	} {
+		label := fmt.Sprintf("%q", bytes.Join(reads, []byte("|")))
+		var sc scanner
+		var got []uv.Event
+		collect := func(msg tea.Msg) { got = append(got, msg) }
+		var pending []byte
+		for _, r := range reads {
+			pending = append(pending, r...)
+			pending = pending[sc.send(collect, pending, false):]
+		}
+		sc.send(collect, pending, true)
+
+		want := streamed(t, append(chunks(nil), reads...))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: want %#v, got %#v", label, want, got)
+		}
+	}
+}
+
+// streamed is what ultraviolet's TerminalReader sends for reads.
+func streamed(t *testing.T, reads chunks) []uv.Event {
+	t.Helper()
+	events := make(chan uv.Event)
+	done := make(chan error, 1)
+	go func() {
+		done <- uv.NewTerminalReader(&reads, "xterm-256color").StreamEvents(context.Background(), events)
+		close(events)
+	}()
+	var out []uv.Event
+	for ev := range events {
+		out = append(out, ev)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
