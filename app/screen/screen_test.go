@@ -203,7 +203,7 @@ func TestTheStartSettlesAtTheLimitWhileKeysKeepComing(t *testing.T) {
 		t.Fatalf("want the start unsettled while keys keep coming within the limit, got it settled showing %q", row)
 	default:
 	}
-	m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
 	clock.advance(gap)
 	if row := <-settled; !strings.HasPrefix(row, "> qq") {
 		t.Fatalf("want the start settled at the limit, got it settled showing %q", row)
