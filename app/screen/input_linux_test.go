@@ -13,6 +13,9 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	creack "github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // hangLimit bounds each wait, telling a hang from a slow step.
@@ -116,14 +119,19 @@ func TestKeysTypedWhileTheTerminalIsLentAreNotTaken(t *testing.T) {
 // A program lent the terminal (the external editor) reads its keys from
 // it, and the program's keys come back when it ends.
 func TestAProgramLentTheTerminalReadsItsKeys(t *testing.T) {
-	s, master, _, events := ptyScreen(t)
+	s, master, tty, events := ptyScreen(t)
 	out := t.TempDir() + "/line"
 	cmd := exec.Command("sh", "-c", `IFS= read -r line && printf '%s' "$line" > "$1"`, "sh", out)
 	lent := make(chan error, 1)
 	go func() { lent <- s.Lend(cmd) }()
-	// Typed once the shell reads (the terminal is cooked then), which
-	// the test cannot see; a line typed early waits in the terminal all
-	// the same, and the screen must not take it.
+	// Typed once the terminal is lent: cooked again, which Release makes
+	// it only after the screen's reader stopped. (A line typed before
+	// that is the screen's to read.) The shell may not read yet; the line
+	// waits in the terminal for it.
+	testkit.Eventually(t, "the terminal lent, in cooked mode", func() bool {
+		tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+		return err == nil && tio.Lflag&unix.ICANON != 0
+	})
 	if _, err := master.WriteString("an edited line\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -156,5 +164,50 @@ func TestNothingReadsTheTerminalAfterClose(t *testing.T) {
 	}
 	if got := lineOn(t, tty); !strings.HasSuffix(got, "after tack\n") {
 		t.Fatalf("want the line typed after Close left for the shell, got %q", got)
+	}
+}
+
+// When the terminal hangs up (its other side closed, as when the window is
+// closed) nothing can be typed any more: the program ends.
+func TestATerminalThatHangsUpEndsTheProgram(t *testing.T) {
+	master, tty, err := creack.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer tty.Close()
+	// Nothing reads the master, so that closing it hangs the terminal up
+	// at once (a read under way would hold it open); the few bytes the
+	// screen writes fit in the terminal's buffer.
+	s, err := Open(Options{In: tty, Out: tty, Env: []string{"TERM=xterm-256color"}, Profile: colorprofile.ANSI,
+		Interval: interval, Width: 40, Height: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan tea.Msg, 64)
+	stop := s.Watch(func(m tea.Msg) { events <- m })
+	defer func() { stop(); _ = s.Close() }()
+	if err := master.Close(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.NewTimer(hangLimit)
+	defer timer.Stop()
+	for {
+		select {
+		case msg := <-events:
+			ended, ok := msg.(inputEndedMsg)
+			if !ok {
+				continue
+			}
+			_, cmd := s.Model(&echo{}).Update(ended)
+			if cmd == nil || cmd() != tea.Quit() {
+				t.Fatalf("want the program told to quit when the terminal hangs up, got %v", cmd)
+			}
+			if err := s.InputErr(); err != nil {
+				t.Errorf("want no read error reported for a hangup, got %v", err)
+			}
+			return
+		case <-timer.C:
+			t.Fatalf("want the reader to report the hangup within %v, got nothing", hangLimit)
+		}
 	}
 }
