@@ -2,11 +2,13 @@ package screen
 
 import (
 	"errors"
+	"io"
 	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -86,12 +88,37 @@ func (in *input) read(send func(tea.Msg)) {
 			// (and the loop ends if it was stop).
 			pending = pending[sc.send(send, pending, true):]
 		default:
-			// The terminal is gone (its hangup signal ends tack) or
-			// closed.
+			// The terminal is gone (hung up, or it failed): nothing can
+			// be typed any more, so the program ends, as it did when
+			// bubbletea read the keys (see inputEndedMsg).
 			sc.send(send, pending, true)
+			if !in.isStopping() {
+				send(inputEndedMsg{err: readError(err)})
+			}
 			return
 		}
 	}
+}
+
+// isStopping reports whether stop or close asked the reader to end.
+func (in *input) isStopping() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.stopping
+}
+
+// inputEndedMsg says the terminal can no longer be read: it hung up (err
+// nil) or a read failed. The screen ends the program; Screen.InputErr
+// reports err.
+type inputEndedMsg struct{ err error }
+
+// readError is err unless it says the terminal hung up: a read then finds
+// the input's end, or EIO once the other side of a pseudo-terminal closed.
+func readError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) {
+		return nil
+	}
+	return err
 }
 
 // stop interrupts the reader and returns once it has stopped reading;

@@ -92,13 +92,15 @@ type Screen struct {
 
 	settle *settler // nil without Options.Settled
 
-	mu     sync.Mutex
-	state  *term.State // the input's modes before raw mode; nil when not raw
-	vtOff  func()      // gives the output its console mode back (Windows)
-	lent   int         // Releases not yet restored
-	send   func(tea.Msg)
-	width  int
-	height int
+	mu    sync.Mutex
+	state *term.State // the input's modes before raw mode; nil when not raw
+	vtOff func()      // gives the output its console mode back (Windows)
+	lent  int         // Releases not yet restored
+	send  func(tea.Msg)
+	// inputErr is why the reader could no longer read the terminal.
+	inputErr error
+	width    int
+	height   int
 }
 
 // Open takes the terminal: raw mode on In, and the size to start at.
@@ -318,6 +320,15 @@ func (s *Screen) Restore() error {
 	return err
 }
 
+// InputErr is why the program ended when the screen could no longer read
+// the terminal's keys (nil when the terminal only hung up, or the program
+// ended otherwise).
+func (s *Screen) InputErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inputErr
+}
+
 // ReadsKeys reports whether the screen reads the program's keys itself
 // (bubbletea reads none): a program is then lent the terminal with Lend,
 // not bubbletea's Exec, which would wait for a reader of its own.
@@ -412,6 +423,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case SequenceMsg:
 		m.s.r.Send(string(msg))
 		return m, nil
+	case inputEndedMsg:
+		m.s.mu.Lock()
+		m.s.inputErr = msg.err
+		m.s.mu.Unlock()
+		return m, tea.Quit
 	}
 	if msg == tea.ClearScreen() {
 		m.s.r.Erase()

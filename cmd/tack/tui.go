@@ -142,6 +142,9 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	} else if runErr != nil {
 		fmt.Fprintf(stderr, "tack: %v\n", runErr)
 		code = 1
+	} else if err := scr.InputErr(); err != nil {
+		fmt.Fprintf(stderr, "tack: cannot read the terminal: %v\n", err)
+		code = 1
 	}
 	if id := held.id(); id != "" && next.ResumeID == "" {
 		fmt.Fprintf(stderr, "To resume this session: tack --resume %s\n", id)
