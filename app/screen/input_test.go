@@ -52,21 +52,27 @@ func TestTheKeyReaderDecodesAsBubbleteasReader(t *testing.T) {
 		{[]byte("\x1b]0;\x18q")},
 	} {
 		label := fmt.Sprintf("%q", bytes.Join(reads, []byte("|")))
-		var sc scanner
-		var got []uv.Event
-		collect := func(msg tea.Msg) { got = append(got, msg) }
-		var pending []byte
-		for _, r := range reads {
-			pending = append(pending, r...)
-			pending = pending[sc.send(collect, pending, false):]
-		}
-		sc.send(collect, pending, true)
-
+		got := scanned(reads)
 		want := streamed(t, append(chunks(nil), reads...))
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: want %#v, got %#v", label, want, got)
 		}
 	}
+}
+
+// scanned is what the screen's reader sends for reads, each decoded as it
+// arrives, the rest once no more come.
+func scanned(reads chunks) []uv.Event {
+	var sc scanner
+	var got []uv.Event
+	collect := func(msg tea.Msg) { got = append(got, msg) }
+	var pending []byte
+	for _, r := range reads {
+		pending = append(pending, r...)
+		pending = pending[sc.send(collect, pending, false):]
+	}
+	sc.send(collect, pending, true)
+	return got
 }
 
 // streamed is what ultraviolet's TerminalReader sends for reads.
@@ -86,4 +92,31 @@ func streamed(t *testing.T, reads chunks) []uv.Event {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Whatever the terminal sends, in whatever reads it arrives, the screen's
+// reader makes of it what ultraviolet's TerminalReader makes: ultraviolet
+// is the oracle. Two differences are known and kept out: CSI … _ (a
+// Windows console key event, which ultraviolet decodes and a Unix
+// terminal does not send) and an escape sequence read alone inside a
+// paste (ultraviolet looks the whole read up as a key; here it stays
+// pasted text).
+func FuzzKeyReaderDecodesAsBubbleteasReader(f *testing.F) {
+	for _, seed := range []string{"q", "hello world", "\x1b[A\x1b[1;5C", "\x1b[200~a\nb\x1b[201~", "\x1b]11;rgb:0/0/0\x07",
+		"\x1b[<0;10;5M", "\x1bx\x1b", "\x1b[1;5R", "é字\r\t\x7f"} {
+		f.Add([]byte(seed), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
+		if bytes.Contains(data, []byte("\x1b[200~")) || bytes.Contains(data, []byte("_")) {
+			t.Skip("a paste or a CSI … _: the known differences")
+		}
+		var reads chunks
+		for rest, n := data, int(cut%16)+1; len(rest) > 0; rest = rest[min(n, len(rest)):] {
+			reads = append(reads, append([]byte(nil), rest[:min(n, len(rest))]...))
+		}
+		got := scanned(reads)
+		if want := streamed(t, append(chunks(nil), reads...)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q in reads of %d: want %#v, got %#v", data, int(cut%16)+1, want, got)
+		}
+	})
 }
