@@ -54,7 +54,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		Environ:  bash.WithoutProviderSecrets(o.Environ),
 		SpillDir: filepath.Join(o.Home, "spill", s.Log.Header().ID),
 		Version:  o.Version, HTTPClient: o.HTTPClient,
-		StartAfter: firstFrameRoom,
+		StartAfter: firstFrameRoom, StartWhen: o.Background,
 	})
 	registry.AddSource(s.MCP)
 	s.closers = append(s.closers, s.MCP.Close)

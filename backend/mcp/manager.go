@@ -42,6 +42,10 @@ type Options struct {
 	// with the front door's first frame. They count as starting meanwhile;
 	// a step that waits for them (Settle) starts them at once.
 	StartAfter time.Duration
+	// StartWhen, when set, replaces StartAfter: the servers start once it
+	// is closed (the front door's start has settled: its user paused
+	// typing), or when a step needs them.
+	StartWhen <-chan struct{}
 }
 
 // Manager runs the MCP servers of one session and is the tool source their
@@ -96,10 +100,15 @@ func (m *Manager) Start() {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
-		t := time.NewTimer(m.opts.StartAfter)
-		defer t.Stop()
+		var timer <-chan time.Time // nil, never ready, when StartWhen is set
+		if m.opts.StartWhen == nil {
+			t := time.NewTimer(m.opts.StartAfter)
+			defer t.Stop()
+			timer = t.C
+		}
 		select {
-		case <-t.C:
+		case <-timer:
+		case <-m.opts.StartWhen:
 		case <-m.hurry:
 		case <-m.ctx.Done():
 			return

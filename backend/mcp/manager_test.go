@@ -226,6 +226,31 @@ func TestSettleStartsDelayedServersAtOnce(t *testing.T) {
 	toolByName(t, m, "mcp__fake__echo")
 }
 
+// Servers held until the front door's start settles start when it does,
+// without a step asking for them.
+func TestServersStartWhenTheFrontDoorSettles(t *testing.T) {
+	settled := make(chan struct{})
+	m := New(Options{Servers: []Server{stdioServer("fake")}, Cwd: t.TempDir(), Environ: os.Environ(),
+		Version: "test", StartAfter: time.Hour, StartWhen: settled})
+	m.Start()
+	t.Cleanup(m.Close)
+	close(settled)
+	deadline := time.After(30 * time.Second)
+	for {
+		m.mu.Lock()
+		ch := m.changed
+		m.mu.Unlock()
+		if len(m.Tools()) > 0 {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatal("want the servers started once the front door settled, got none within 30s")
+		}
+	}
+}
+
 func TestToolListChangeIsSeenAfterSettle(t *testing.T) {
 	m, _ := startManager(t, stdioServer("fake"))
 	before := len(m.Tools())
