@@ -5,7 +5,7 @@ import "github.com/tack-agent/tack/backend/tools"
 // externalRule is the mode table for tools outside tack (MCP servers').
 // Their servers run outside the sandbox, so they ask unless the user
 // trusts them in the config. A tool's read-only hint is its server's word:
-// modes that already run things without asking (auto-edit, full-access)
+// modes that already run things without asking (auto, full-access)
 // take it, and read-only takes it as the only way a tool may run unasked.
 func externalRule(m Mode, spec tools.Spec) verdict {
 	switch {
