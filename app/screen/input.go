@@ -188,7 +188,7 @@ func (sc *scanner) scan(buf []byte, expired bool) (total int, events []uv.Event)
 	}
 	for len(buf) > 0 {
 		esc := buf[0] == ansi.ESC
-		n, event := sc.dec.Decode(buf)
+		n, event := sc.decode(buf)
 		if sc.paste != nil {
 			if _, ok := event.(uv.PasteEndEvent); !ok {
 				switch event := event.(type) {
@@ -253,6 +253,20 @@ func (sc *scanner) scan(buf []byte, expired bool) (total int, events []uv.Event)
 		total += n
 	}
 	return total, events
+}
+
+// decode is the decoder's next event in buf and its length. An 8-bit
+// CSI X10 mouse report (0x9b M and three bytes; 0x9b is also › typed on a
+// CP1252 terminal) is decoded in its 7-bit form, ESC [ M: the decoder
+// slices the 8-bit one as if it were that one byte longer, so it read a
+// byte past the report or, at the end of a read, panicked, which in the
+// reader would end tack with the terminal left raw.
+func (sc *scanner) decode(buf []byte) (int, uv.Event) {
+	if len(buf) > 1 && buf[0] == 0x9b && buf[1] == 'M' {
+		n, event := sc.dec.Decode(append([]byte{ansi.ESC, '['}, buf[1:]...))
+		return max(n-1, 1), event
+	}
+	return sc.dec.Decode(buf)
 }
 
 // f3 is the key ultraviolet's key table makes of a whole read that is
