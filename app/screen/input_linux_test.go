@@ -47,6 +47,14 @@ func ptyScreen(t *testing.T) (*Screen, *os.File, *os.File, chan tea.Msg) {
 	return s, master, tty, events
 }
 
+// typeOn types text on the terminal whose master side is master.
+func typeOn(t *testing.T, master *os.File, text string) {
+	t.Helper()
+	if _, err := master.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // typed waits for the key press of text's first rune.
 func typed(t *testing.T, events chan tea.Msg, text string) {
 	t.Helper()
@@ -94,25 +102,19 @@ func lineOn(t *testing.T, tty *os.File) string {
 // again.
 func TestKeysTypedWhileTheTerminalIsLentAreNotTaken(t *testing.T) {
 	s, master, tty, events := ptyScreen(t)
-	if _, err := master.WriteString("a"); err != nil {
-		t.Fatal(err)
-	}
+	typeOn(t, master, "a")
 	typed(t, events, "a")
 	if err := s.Release(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := master.WriteString("for the shell\n"); err != nil {
-		t.Fatal(err)
-	}
+	typeOn(t, master, "for the shell\n")
 	if got := lineOn(t, tty); got != "for the shell\n" {
 		t.Fatalf("want the line typed while the terminal was lent, whole, got %q", got)
 	}
 	if err := s.Restore(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := master.WriteString("b"); err != nil {
-		t.Fatal(err)
-	}
+	typeOn(t, master, "b")
 	typed(t, events, "b")
 }
 
@@ -132,9 +134,7 @@ func TestAProgramLentTheTerminalReadsItsKeys(t *testing.T) {
 		tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
 		return err == nil && tio.Lflag&unix.ICANON != 0
 	})
-	if _, err := master.WriteString("an edited line\n"); err != nil {
-		t.Fatal(err)
-	}
+	typeOn(t, master, "an edited line\n")
 	if err := <-lent; err != nil {
 		t.Fatalf("want the program to read its line and end, got %v", err)
 	}
@@ -142,9 +142,7 @@ func TestAProgramLentTheTerminalReadsItsKeys(t *testing.T) {
 	if err != nil || string(b) != "an edited line" {
 		t.Fatalf("want the program to have read the line typed, got %q (%v)", b, err)
 	}
-	if _, err := master.WriteString("c"); err != nil {
-		t.Fatal(err)
-	}
+	typeOn(t, master, "c")
 	typed(t, events, "c")
 }
 
@@ -152,16 +150,12 @@ func TestAProgramLentTheTerminalReadsItsKeys(t *testing.T) {
 // shell's.
 func TestNothingReadsTheTerminalAfterClose(t *testing.T) {
 	s, master, tty, events := ptyScreen(t)
-	if _, err := master.WriteString("a"); err != nil {
-		t.Fatal(err)
-	}
+	typeOn(t, master, "a")
 	typed(t, events, "a")
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := master.WriteString("after tack\n"); err != nil {
-		t.Fatal(err)
-	}
+	typeOn(t, master, "after tack\n")
 	if got := lineOn(t, tty); !strings.HasSuffix(got, "after tack\n") {
 		t.Fatalf("want the line typed after Close left for the shell, got %q", got)
 	}
