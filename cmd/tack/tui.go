@@ -64,8 +64,8 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	// The session's background start waits for the screen's start to
 	// settle (see screen.Options.Settled), as do the collector and the
 	// app's own (the sandbox's probe, the workspace's listing).
-	background := make(chan struct{})
-	lo.Background = background
+	settled := make(chan struct{})
+	lo.Background = settled
 	s, err := launch.Open(lo)
 	// The first-run screen asks for a DeepSeek key; a missing key of
 	// another provider is reported like any other launch error.
@@ -88,13 +88,12 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	// tack end the program instead, which gives the terminal back.
 	ctx, which, stop := signalContext()
 	defer stop()
-	settled := make(chan struct{})
 	chat.Settled = settled
 	extendStartupGC(screenGCHold)
 	scr, err := screen.Open(screen.Options{
 		In: ios.StdinFile(), Out: ios.Out, Err: ios.ErrOut, Env: lo.Environ, Profile: renderProfile(chat.Colour),
 		Interval: frame, Width: chat.Width, Height: chat.Height,
-		Settled: func() { endStartupGC(); close(settled); close(background) },
+		Settled: func() { endStartupGC(); close(settled) },
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "tack: "+err.Error())
