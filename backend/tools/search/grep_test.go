@@ -24,18 +24,6 @@ func ageTree(t *testing.T, dir string, newestFirst ...string) {
 	}
 }
 
-func TestGrepHonoursNestedIgnoreFiles(t *testing.T) {
-	dir := t.TempDir()
-	testkit.WriteTree(t, dir, ignoreTree)
-	r := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "^x$|package"})
-	lines := strings.Split(r.Text, "\n")
-	got := relLines(dir, strings.Join(lines[1:], "\n"))
-	want := []string{"a.go", "keep.log", "sub/b.go", "sub/debug.log", "sub/deep/c.go", "sub/deep/keep.log", "sub/top-only.txt"}
-	if lines[0] != "Found 7 files" || strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("want Found 7 files and %v, got %q", want, r.Text)
-	}
-}
-
 // grepTree is searched by the format tests.
 var grepTree = map[string]string{
 	"b.go":     "package b\n\nfunc Hello() {}\n",
