@@ -126,18 +126,18 @@ func (s *Sandbox) TidyCaches(now time.Time) {
 }
 
 // withCaches is env with the tool caches moved into the workspace's
-// private cache directory, where the session has one that could be made:
-// a cache commands cannot write would be no better than the user's.
-func (s *Sandbox) withCaches(env []string) []string {
+// private cache directory, where the session has one that could be made
+// (l, the command's layout, lets commands write it): a cache commands
+// cannot write would be no better than the user's.
+func (s *Sandbox) withCaches(env []string, l Layout) []string {
 	private := workspaceCache(s.opts.Caches, s.opts.Workspace)
 	if private == "" {
 		return env
 	}
-	roots := writableRoots(s.opts)
-	if r := resolved(private); r == "" || !slices.Contains(roots, r) {
+	if r := resolved(private); r == "" || !slices.Contains(l.Writable, r) {
 		return env
 	}
-	return cacheEnv(env, private, Layout{Writable: roots}, runtime.GOOS)
+	return cacheEnv(env, private, l, runtime.GOOS)
 }
 
 // cacheEnv is env with each tool cache moved to the workspace's private

@@ -103,7 +103,7 @@ func TestNoPrivateCacheThatCannotBeMade(t *testing.T) {
 	}
 	env := []string{"HOME=/home/u"}
 	sb := New(Options{Workspace: t.TempDir(), Caches: filepath.Join(file, "tack", "sandbox"), Disabled: "not needed"})
-	if got := sb.withCaches(env); len(got) != len(env) {
+	if got := sb.withCaches(env, sb.Layout()); len(got) != len(env) {
 		t.Errorf("want the environment left alone, got %q", got)
 	}
 }

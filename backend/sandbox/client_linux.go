@@ -138,8 +138,8 @@ func (s *Sandbox) Close() {
 	}
 }
 
-func (s *Sandbox) start(c Command) (Process, error) {
-	h, err := s.helper(c.Confinement)
+func (s *Sandbox) start(c Command, l Layout) (Process, error) {
+	h, err := s.helperOf(helperKind{Confinement: c.Confinement}, l)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (s *Sandbox) StartUnconfined(c Command) (Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.helperOf(helperKind{unconfined: true})
+	h, err := s.helperOf(helperKind{unconfined: true}, Layout{})
 	if err != nil {
 		if errors.Is(err, errClosed) {
 			return nil, err
@@ -172,14 +172,15 @@ func (s *Sandbox) StartUnconfined(c Command) (Process, error) {
 	return h.run(c)
 }
 
-// helper is the running helper for c.
+// helper is the running helper for c, confining to the layout of now.
 func (s *Sandbox) helper(c Confinement) (*helperProc, error) {
-	return s.helperOf(helperKind{Confinement: c})
+	return s.helperOf(helperKind{Confinement: c}, s.Layout())
 }
 
-// helperOf is the running helper of kind k, started (or restarted, when
-// what the sandbox must protect has changed, say by a git init) as needed.
-func (s *Sandbox) helperOf(k helperKind) (*helperProc, error) {
+// helperOf is the running helper of kind k confining to layout (none for
+// the unconfined kind), started (or restarted, when what the sandbox must
+// protect has changed, say by a git init) as needed.
+func (s *Sandbox) helperOf(k helperKind, layout Layout) (*helperProc, error) {
 	s.p.mu.Lock()
 	if s.p.closed {
 		s.p.mu.Unlock()
@@ -195,10 +196,6 @@ func (s *Sandbox) helperOf(k helperKind) (*helperProc, error) {
 	}
 	s.p.mu.Unlock()
 
-	var layout Layout
-	if !k.unconfined {
-		layout = s.Layout()
-	}
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	if sl.h != nil && sl.h.alive() && sameLayout(sl.h.layout, layout) {

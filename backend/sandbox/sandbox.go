@@ -193,16 +193,18 @@ func (s *Sandbox) Layout() Layout { return NewLayout(s.opts) }
 // workspace's private cache unless c is read-only or the user chose the
 // cache. It fails, wrapping ErrUnavailable, when there is no
 // sandbox; the caller must not then run the command some other way without
-// the user's consent.
+// the user's consent. The layout is worked out once a command: the
+// caches and the confinement see the same one.
 func (s *Sandbox) Start(c Command) (Process, error) {
 	st := s.Status()
 	if !st.Active {
 		return nil, fmt.Errorf("%w: %s", ErrUnavailable, st.Reason)
 	}
+	l := s.Layout()
 	if !c.ReadOnly {
-		c.Env = s.withCaches(c.Env)
+		c.Env = s.withCaches(c.Env, l)
 	}
-	return s.start(c)
+	return s.start(c, l)
 }
 
 // fail turns the sandbox off for the rest of the session, with reason.

@@ -29,11 +29,11 @@ func (s *Sandbox) Prewarm() {}
 // Close does nothing: each command is its own sandbox-exec.
 func (s *Sandbox) Close() {}
 
-func (s *Sandbox) start(c Command) (Process, error) {
+func (s *Sandbox) start(c Command, l Layout) (Process, error) {
 	if len(c.Args) == 0 {
 		return nil, errors.New("no command")
 	}
-	profile := SeatbeltProfile(NewLayout(s.opts), c.Confinement)
+	profile := SeatbeltProfile(l, c.Confinement)
 	cmd := exec.Command(sandboxExec, append([]string{"-p", profile, c.Path}, c.Args[1:]...)...)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
 	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr

@@ -19,7 +19,7 @@ func (s *Sandbox) Prewarm() {}
 // Close does nothing where there is no sandbox.
 func (s *Sandbox) Close() {}
 
-func (s *Sandbox) start(Command) (Process, error) {
+func (s *Sandbox) start(Command, Layout) (Process, error) {
 	return nil, errors.New("no sandbox on " + runtime.GOOS)
 }
 
