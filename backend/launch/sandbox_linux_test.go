@@ -210,7 +210,8 @@ func TestSessionCommandsGetAPrivateGoCache(t *testing.T) {
 
 // A build cache the user chose outside the sandbox is left to them: go
 // fails on it, the user is asked to let the build out, and when they do
-// not, the model reads what was refused and the card how to allow it.
+// not, the model reads what was refused and the card how to allow it:
+// the entry of [sandbox] writable that would.
 func TestGoFailingOnAChosenCacheAsksAndSaysHowToAllowIt(t *testing.T) {
 	chosen := filepath.Join(t.TempDir(), "go-build")
 	llm := llmtest.New(t, bashCall("call_1", "go build ./..."), llmtest.ReplyText("done"))
@@ -231,7 +232,8 @@ func TestGoFailingOnAChosenCacheAsksAndSaysHowToAllowIt(t *testing.T) {
 	if !strings.Contains(r.Text, "[sandbox: refused a write to "+chosen) {
 		t.Errorf("want the model told the write to %s was refused, got:\n%s", chosen, r.Text)
 	}
-	if r.Card == nil || r.Card.Terminal == nil || !strings.Contains(r.Card.Terminal.Refusal, "[sandbox] writable") {
-		t.Errorf("want the card to say [sandbox] writable allows it, got %+v", r.Card)
+	entry := `add "` + filepath.Dir(chosen) + `" to [sandbox] writable`
+	if r.Card == nil || r.Card.Terminal == nil || !strings.Contains(r.Card.Terminal.Refusal, entry) {
+		t.Errorf("want the card to say %s allows it, got %+v", entry, r.Card)
 	}
 }

@@ -24,6 +24,12 @@ type Refusal struct {
 	// Detail says what was refused: "network access (Could not resolve
 	// host)", "a write to /etc/hosts".
 	Detail string
+	// Writable is, for a write refused outside the writable directories,
+	// the entry of [sandbox] writable that would allow it ("~/.local/share"):
+	// the directory that holds the path. Empty where adding one would not
+	// help (a protected path inside a writable directory) or would let
+	// every command write too much (the home or the root directory).
+	Writable string
 }
 
 // networkSigns are what programs print when the network is not there.
@@ -66,11 +72,32 @@ func (s *Sandbox) Refusal(c Confinement, workdir, output string) Refusal {
 			case c.ReadOnly:
 				return Refusal{Kind: RefusedReadOnly, Detail: "a write to " + p}
 			case !l.writable(p) || l.protects(p):
-				return Refusal{Kind: RefusedOutside, Detail: "a write to " + p}
+				return Refusal{Kind: RefusedOutside, Detail: "a write to " + p, Writable: s.writableEntry(p, l)}
 			}
 		}
 	}
 	return Refusal{}
+}
+
+// writableEntry is Refusal.Writable for a write to path refused outside
+// the writable directories of l: path's directory (path itself when it is
+// one), written as config.toml takes it, with ~ for the home.
+func (s *Sandbox) writableEntry(path string, l Layout) string {
+	if l.protects(path) {
+		return ""
+	}
+	dir := path
+	if !isDir(path) {
+		dir = filepath.Dir(path)
+	}
+	home := resolved(s.opts.UserHome)
+	if dir == string(filepath.Separator) || dir == home {
+		return ""
+	}
+	if home != "" && within(dir, home) {
+		return "~/" + filepath.ToSlash(dir[len(home)+1:])
+	}
+	return dir
 }
 
 // protects reports whether path is protected or pinned.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/sandbox"
@@ -103,7 +104,11 @@ func cardRefusal(ref sandbox.Refusal) string {
 	case sandbox.RefusedNetwork:
 		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, set [sandbox] network = true, or use full-access."
 	case sandbox.RefusedOutside:
-		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, add the directory to [sandbox] writable, or use full-access."
+		if ref.Writable == "" {
+			return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, or use full-access."
+		}
+		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, add " + strconv.Quote(ref.Writable) +
+			" to [sandbox] writable in config.toml, or use full-access."
 	}
 	return "The sandbox refused " + ref.Detail + " (no writes in this mode). To allow it: switch to auto (Shift+Tab or /permissions auto)."
 }
