@@ -269,7 +269,7 @@ func (e Editor) draw() *drawn {
 		return d
 	}
 	d.version, d.ok = e.version, true
-	if e.ta.LineCount() != 1 || e.ta.Length() != 0 {
+	if !e.Empty() {
 		d.view, d.cursor = e.ta.View(), e.ta.Cursor()
 		return d
 	}

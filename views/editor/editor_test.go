@@ -379,3 +379,19 @@ func TestTypedTextIsWhatTheTextareasUpdateMakesOfIt(t *testing.T) {
 		t.Fatalf("want the text to have grown the editor to %d rows, got %d", MaxRows, e.Height())
 	}
 }
+
+// A character that takes no column (a combining mark typed alone, a soft
+// hyphen, a zero-width space) is text all the same: the placeholder gives
+// way to it.
+func TestZeroWidthTextHidesThePlaceholder(t *testing.T) {
+	for _, text := range []string{"\u00ad", "\u0301", "\u200b"} {
+		e := New(theme.New(true), 40)
+		if view := ansi.Strip(e.View()); !strings.Contains(view, "Describe a task") {
+			t.Fatalf("want the placeholder in the empty editor, it shows %q", view)
+		}
+		e = keys.TypeInto(e, text)
+		if view := ansi.Strip(e.View()); strings.Contains(view, "Describe a task") {
+			t.Errorf("%q: want the placeholder gone, the editor shows %q", text, view)
+		}
+	}
+}
