@@ -66,6 +66,8 @@ type drawn struct {
 	view              string
 	cursor            *tea.Cursor
 	ok                bool
+	// line is the template of a one-line editor's view (line.go).
+	line lineTemplate
 	// empty is the empty editor's view, drawn again only when what it
 	// shows changes: its placeholder, width, mark, height or styles.
 	empty struct {
@@ -270,7 +272,12 @@ func (e Editor) draw() *drawn {
 	}
 	d.version, d.ok = e.version, true
 	if !e.Empty() {
+		if view, cursor, ok := e.line(); ok {
+			d.view, d.cursor = view, cursor
+			return d
+		}
 		d.view, d.cursor = e.ta.View(), e.ta.Cursor()
+		e.learn(d.view, d.cursor)
 		return d
 	}
 	// Empty again (a backspace, a submitted prompt, a turn's start or
