@@ -152,6 +152,9 @@ type Model struct {
 	// that change nothing on screen came since (see View).
 	shown *tea.View
 	idle  bool
+	// drawnStatus and drawnBanner are the last status row and banner.
+	drawnStatus memo[statusKey]
+	drawnBanner memo[bannerKey]
 }
 
 // New makes the chat model over o.Backend. Nothing is asked of the backend

@@ -12,6 +12,7 @@ import (
 	"github.com/tack-agent/tack/views/planstrip"
 	"github.com/tack-agent/tack/views/statusrow"
 	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/views/theme"
 	"github.com/tack-agent/tack/views/transcript"
 )
 
@@ -65,7 +66,17 @@ func (m *Model) statusRow() string {
 	s.Mode = m.permission
 	s.PlanMode = permission.ModeOfLabel(m.permission) == permission.PlanLabel
 	s.Unconfined = strings.HasSuffix(m.permission, "no sandbox")
-	return statusrow.Render(s, m.width, m.theme)
+	key := statusKey{s, m.width, m.theme.Colour, m.theme.Background}
+	return m.drawnStatus.get(key, func() []string { return []string{statusrow.Render(s, m.width, m.theme)} })[0]
+}
+
+// statusKey is what the status row shows, at which width and in which
+// palette.
+type statusKey struct {
+	status statusrow.Status
+	width  int
+	colour bool
+	bg     theme.Background
 }
 
 // compactionRow is `Context being compacted <elapsed>` while compacting.

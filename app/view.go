@@ -9,6 +9,7 @@ import (
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/overlays/modelpicker"
 	"github.com/tack-agent/tack/views/textfmt"
+	"github.com/tack-agent/tack/views/theme"
 	"github.com/tack-agent/tack/views/welcome"
 )
 
@@ -196,19 +197,31 @@ func (m *Model) bannerRows() []string {
 	if m.earlier.more {
 		return m.earlierRows()
 	}
-	rows := []string{m.theme.Label.Render("tack")}
 	sub := m.proj.Title()
 	if sub == "" {
 		sub = m.opts.Welcome
-	}
-	if sub != "" {
-		rows = append(rows, ansi.Truncate(textfmt.SanitizeLine(sub), m.width, "…"))
 	}
 	// The label is the status row's "auto · sandboxed"; until the session
 	// tells it, the mode is left out, as the model is.
 	mode, sandbox, _ := strings.Cut(m.permission, permission.LabelSep)
 	facts := welcome.Facts{Cwd: m.opts.Cwd, Home: m.opts.Home, Model: m.model.id, Mode: mode, Sandbox: sandbox}
-	return append(rows, welcome.Line(facts, m.width, m.theme), "")
+	key := bannerKey{sub, facts, m.width, m.theme.Colour, m.theme.Background}
+	return m.drawnBanner.get(key, func() []string {
+		rows := []string{m.theme.Label.Render("tack")}
+		if sub != "" {
+			rows = append(rows, ansi.Truncate(textfmt.SanitizeLine(sub), m.width, "…"))
+		}
+		return append(rows, welcome.Line(facts, m.width, m.theme), "")
+	})
+}
+
+// bannerKey is what the banner shows, at which width and in which palette.
+type bannerKey struct {
+	sub    string
+	facts  welcome.Facts
+	width  int
+	colour bool
+	bg     theme.Background
 }
 
 // maxScroll is how far up the view can scroll.
