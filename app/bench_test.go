@@ -125,6 +125,23 @@ func BenchmarkKeystroke(b *testing.B) {
 	}
 }
 
+// BenchmarkTyping is a key typed into a one-line prompt to the rendered
+// frame, over a 10,000-block transcript: prompts of up to 60 characters,
+// typed one key at a time.
+func BenchmarkTyping(b *testing.B) {
+	m := bigModel(b)
+	measure(b, func(i int) {
+		if i%60 == 0 {
+			m.editor.Reset()
+		}
+		m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+		m.View()
+	})
+	if want := strings.Repeat("q", (b.N-1)%60+1); m.editor.Value() != want {
+		b.Fatalf("want the editor to hold what was typed, got %q", m.editor.Value())
+	}
+}
+
 // BenchmarkStreamDelta is one streamed text delta to the rendered frame,
 // at the end of a 10,000-block transcript.
 func BenchmarkStreamDelta(b *testing.B) {
