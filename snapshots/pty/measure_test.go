@@ -14,6 +14,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/session/sessiontest"
 	"github.com/tack-agent/tack/snapshots/testkit/ptyterm"
+	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
 // The end-to-end budgets of issues 6, 16 and 20, checked only when
@@ -170,6 +171,8 @@ func TestMeasureResumeAndKeyEcho(t *testing.T) {
 	bmed, _, bhi := figures(empty.echoes)
 	t.Logf("typed-key echo over %d keys in that session: median %s (min %s, worst %s); in the empty session: median %s (worst %s)",
 		echoKeys, ms(emed), ms(elo), ms(ehi), ms(bmed), ms(bhi))
+	fmed, _, fhi := figures(startKeyEcho(t).echoLatencies(echoKeys))
+	t.Logf("beside it, a program that only echoes the keys (cmd/keyecho): median %s (worst %s)", ms(fmed), ms(fhi))
 	budget, budgetRSS := resumeBudget(messages)
 	if med > budget {
 		t.Errorf("want the resumed session's last screen within %s (median), got %s", ms(budget), ms(med))
@@ -245,6 +248,23 @@ func (r *run) echoLatencies(n int) []time.Duration {
 		<-pause.C
 	}
 	return out
+}
+
+// startKeyEcho starts cmd/keyecho, the floor of key echo, on a terminal
+// of the same size, and waits for its prompt.
+func startKeyEcho(t *testing.T) *run {
+	t.Helper()
+	term, err := ptyterm.Start(ptyterm.Options{Bin: tackbin.Command(t, "keyecho"), Dir: t.TempDir(),
+		Env: []string{"TERM=xterm-256color", "LANG=C.UTF-8"}, Cols: cols, Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(term.Close)
+	r := &run{Terminal: term, t: t}
+	if screen, _, err := r.WaitScreen(stepLimit, func(s string) bool { return strings.HasPrefix(rowsOf(s)[rows-1], ">") }); err != nil {
+		t.Fatalf("want keyecho's prompt within %v, got (%v):\n%s", stepLimit, err, frame(screen))
+	}
+	return r
 }
 
 // schedstat sums, over the threads of process pid, the time they ran and
