@@ -94,8 +94,10 @@ func (s *Sandbox) writableEntry(path string, l Layout) string {
 	if dir == string(filepath.Separator) || dir == home {
 		return ""
 	}
-	if home != "" && within(dir, home) {
-		return "~/" + filepath.ToSlash(dir[len(home)+1:])
+	if home != "" && home != string(filepath.Separator) && within(dir, home) {
+		if rel, err := filepath.Rel(home, dir); err == nil {
+			return "~/" + filepath.ToSlash(rel)
+		}
 	}
 	return dir
 }

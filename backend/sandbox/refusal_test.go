@@ -79,4 +79,10 @@ func TestRefusalNamesTheWritableEntry(t *testing.T) {
 			t.Errorf("a write to %s: want an outside refusal naming %q, got %+v", c.path, c.want, got)
 		}
 	}
+	// A home of / (some containers) names no entry for itself and writes
+	// the others whole.
+	sb = New(Options{Workspace: ws, UserHome: "/", Disabled: "not needed to read refusals"})
+	if got := sb.Refusal(Confinement{}, ws, "touch: cannot touch '"+filepath.Join(share, "state.db")+"': Permission denied\n"); got.Writable != share {
+		t.Errorf("with the home at /: want the entry %q, got %+v", share, got)
+	}
 }
