@@ -10,7 +10,7 @@ type memo[K comparable] struct {
 	ok   bool
 }
 
-// rows returns the rows drawn for key, drawing them with draw unless they
+// get returns the rows drawn for key, drawing them with draw unless they
 // were drawn last for the same key.
 func (m *memo[K]) get(key K, draw func() []string) []string {
 	if !m.ok || m.key != key {
