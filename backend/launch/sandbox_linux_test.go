@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -148,9 +149,7 @@ func TestCancelEndsTheWholeTreeOfTheRunningCommand(t *testing.T) {
 	}
 }
 
-// openGoSession opens an auto-mode session whose commands run as a user
-// with a home and a temp directory of their own (a home in /tmp, like
-// every test directory, would otherwise be writable), with env besides,
+// openGoSession opens an auto-mode session (see openAs) with env besides
 // and a tiny Go module in the workspace. It skips where go or the sandbox
 // is missing.
 func openGoSession(t *testing.T, llm *llmtest.Server, env ...string) (s *Session, user string) {
@@ -158,22 +157,38 @@ func openGoSession(t *testing.T, llm *llmtest.Server, env ...string) (s *Session
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not installed: " + err.Error())
 	}
-	home, cwd, user, tmp := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	u := newUser(t)
 	for name, text := range map[string]string{"go.mod": "module example.com/tiny\n\ngo 1.22\n", "tiny.go": "package tiny\n"} {
-		if err := os.WriteFile(filepath.Join(cwd, name), []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(u.cwd, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	getenv := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": user, "TMPDIR": tmp}
-	environ := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + user, "TMPDIR=" + tmp, "GOTOOLCHAIN=local"}, env...)
-	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return getenv[k] }, Environ: environ,
+	return u.open(t, llm, append([]string{"GOTOOLCHAIN=local"}, env...)...), u.home
+}
+
+// user is a tack home, a workspace, and a home and a temp directory of
+// the user's own for the commands (a home in /tmp, like every test
+// directory, would otherwise be writable).
+type user struct{ tack, cwd, home, tmp string }
+
+func newUser(t *testing.T) user {
+	return user{tack: t.TempDir(), cwd: t.TempDir(), home: t.TempDir(), tmp: t.TempDir()}
+}
+
+// open opens an auto-mode session of u's with env besides; it skips where
+// the sandbox is missing.
+func (u user) open(t *testing.T, llm *llmtest.Server, env ...string) *Session {
+	t.Helper()
+	getenv := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": u.home, "TMPDIR": u.tmp}
+	environ := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + u.home, "TMPDIR=" + u.tmp}, env...)
+	s, err := Open(Options{Home: u.tack, Cwd: u.cwd, Getenv: func(k string) string { return getenv[k] }, Environ: environ,
 		PermissionMode: "auto", Version: "test"})
 	if err != nil {
 		t.Fatalf("open session: %v", err)
 	}
 	t.Cleanup(s.Close)
 	requireSandbox(t, s)
-	return s, user
+	return s
 }
 
 // toolResult is the result of the call id, once the turn has ended.
@@ -235,5 +250,51 @@ func TestGoFailingOnAChosenCacheAsksAndSaysHowToAllowIt(t *testing.T) {
 	entry := `add "` + filepath.Dir(chosen) + `" to [sandbox] writable`
 	if r.Card == nil || r.Card.Terminal == nil || !strings.Contains(r.Card.Terminal.Refusal, entry) {
 		t.Errorf("want the card to say %s allows it, got %+v", entry, r.Card)
+	}
+}
+
+// The entry of [sandbox] writable that the card of a refused write names
+// is the one that allows it: written into config.toml as the card says,
+// the same command runs in the sandbox of the next session without
+// asking.
+func TestTheWritableEntryARefusalNamesAllowsTheWrite(t *testing.T) {
+	u := newUser(t)
+	share := filepath.Join(u.home, ".local", "share")
+	if err := os.MkdirAll(share, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const command = "touch $HOME/.local/share/state.db"
+	s := u.open(t, llmtest.New(t, bashCall("call_1", command), llmtest.ReplyText("refused")))
+	denyApprovals(t, s.Broker)
+	runTurn(t, s, "Save the state.")
+	r := toolResult(t, s, "call_1")
+	if r.Card == nil || r.Card.Terminal == nil {
+		t.Fatalf("want a terminal card, got %+v (%s)", r.Card, r.Text)
+	}
+	refusal := r.Card.Terminal.Refusal
+	_, quoted, ok := strings.Cut(refusal, "add ")
+	quoted, _, ok2 := strings.Cut(quoted, " to [sandbox] writable")
+	entry, err := strconv.Unquote(quoted)
+	if !ok || !ok2 || err != nil {
+		t.Fatalf("want the card to name an entry of [sandbox] writable, it says %q", refusal)
+	}
+	s.Close()
+
+	config := "[sandbox]\nwritable = [" + strconv.Quote(entry) + "]\n"
+	if err := os.WriteFile(filepath.Join(u.tack, "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = u.open(t, llmtest.New(t, bashCall("call_2", command), llmtest.ReplyText("saved")))
+	var asked atomic.Int32
+	interacttest.Serve(t, s.Broker, func(r *interact.Request) {
+		if r.Approval != nil {
+			asked.Add(1)
+			r.Decide(interact.Decision{Verdict: interact.Deny})
+		}
+	})
+	runTurn(t, s, "Save the state.")
+	if _, err := os.Stat(filepath.Join(share, "state.db")); err != nil || asked.Load() != 0 {
+		t.Errorf("with %s in config.toml: want the write done in the sandbox without asking, got %v after %d questions (%s)",
+			strings.TrimSpace(config), err, asked.Load(), toolResult(t, s, "call_2").Text)
 	}
 }
