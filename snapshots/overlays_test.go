@@ -182,7 +182,7 @@ var overlayCases = []overlayCase{
 				l.event(session.TurnEnd{Turn: i + 1, Reason: session.StopCompleted}))
 		}
 		return nil
-	}, drive: func(t *testing.T, tt *Term) { tt.Ctrl('r'); tt.Type("fix") }, want: []string{"History search: fix"}},
+	}, drive: func(t *testing.T, tt *Term) { tt.Ctrl('r'); tt.Type("fix") }, want: []string{"History search: fix", "2/3"}},
 	{name: "help", setup: func(t *testing.T, f *Fake) []func(*app.Options) {
 		f.CommandList = []commands.Command{{Name: "compact", Description: "Summarise the conversation to free context"}}
 		return nil
