@@ -200,7 +200,23 @@ func hyperlink(target string) (string, bool) {
 	}
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(target))
-	return setLink(target, fmt.Sprintf("id=%d", h.Sum32())), true
+	return setLink(oscURI(target), fmt.Sprintf("id=%d", h.Sum32())), true
+}
+
+// oscURI is target as an OSC 8 sequence may carry it: every byte outside
+// printable ASCII percent-encoded. A raw one could end the sequence early
+// (0x9c, a byte of many UTF-8 characters, is the 8-bit string
+// terminator) and spill the rest of it onto the screen.
+func oscURI(target string) string {
+	var b strings.Builder
+	for i := range len(target) {
+		if c := target[i]; c > ' ' && c < 0x7f {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 // relative shows a relative address rooted, as glamour showed it.
