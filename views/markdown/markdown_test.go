@@ -155,6 +155,24 @@ func TestRenderKeepsTheQuoteBarOnEveryWrappedLine(t *testing.T) {
 	}
 }
 
+// A quote nested past the room for its bars stops adding bars: its text
+// still flows in words, not a column at a time.
+func TestRenderDeepQuotesKeepRoomForTheText(t *testing.T) {
+	const width = 60
+	lines := New(Options{Colour: true}).Render(strings.Repeat(">", 200)+" the innermost words", width)
+	text := plainLines(lines)
+	for _, word := range []string{"the", "innermost", "words"} {
+		if !strings.Contains(text, "│ "+word+"\n") && !strings.HasSuffix(text, "│ "+word) {
+			t.Fatalf("want %q whole on a row of its own, got\n%s", word, text)
+		}
+	}
+	for _, l := range lines {
+		if bars := strings.Count(ansi.Strip(l), "│"); bars > (width-quoteMinWidth)/quoteIndent {
+			t.Fatalf("want at most %d bars before the text, got %d in %q", (width-quoteMinWidth)/quoteIndent, bars, ansi.Strip(l))
+		}
+	}
+}
+
 func TestRenderShowsCodeOfUnknownLanguagesAsPlainCode(t *testing.T) {
 	lines := New(Options{Colour: true}).Render("```klingon\nqapla' = 1\n```", 40)
 	if len(lines) != 1 || ansi.Strip(lines[0]) != "  qapla' = 1" {

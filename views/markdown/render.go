@@ -20,6 +20,13 @@ import (
 // quoteIndent is the width of the bar before a quote's lines.
 const quoteIndent = 2
 
+// quoteMinWidth is the narrowest a quote's text gets: a quote nested too
+// deep to leave that much room adds no bar of its own. Bars without end
+// would wrap the text a column at a time, and every level of a deep nest
+// would wrap again all the levels inside it (160 levels took 2.3 s at 60
+// columns, 200 levels 4.9 s).
+const quoteMinWidth = 10
+
 // codeMargin is how far a code block is indented.
 const codeMargin = 2
 
@@ -125,7 +132,11 @@ func (r *renderer) node(n ast.Node) {
 		r.itemText(n)
 	case *ast.Blockquote:
 		w.WriteString("\n")
-		r.push(&block{style: cascade(r.current().style, r.styles.quote, false).attrs(), indent: quoteIndent, token: "│ "})
+		q := &block{style: cascade(r.current().style, r.styles.quote, false).attrs(), indent: quoteIndent, token: "│ "}
+		if r.available()-quoteIndent < quoteMinWidth {
+			q.indent, q.token = 0, ""
+		}
+		r.push(q)
 		r.children(n)
 		r.pop(r.current().buf.String(), wrapBreaks)
 	case *ast.List:
