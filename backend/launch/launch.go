@@ -66,9 +66,9 @@ type Options struct {
 	// Background, when set, is closed by the front door once the
 	// session's background start (the sandbox's helper and the tidying
 	// of its caches, the checkpoint store's priming, the MCP servers) no
-	// longer competes
-	// with its user: the full screen closes it once the keys typed as it
-	// appeared pause. Nil: that work starts firstFrameRoom after Open.
+	// longer competes with its user: the full screen closes it once the
+	// keys typed as it appeared pause. Nil: that work starts
+	// firstFrameRoom after Open.
 	Background <-chan struct{}
 }
 
