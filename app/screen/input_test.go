@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -123,8 +124,8 @@ func FuzzKeyReaderDecodesAsBubbleteasReader(f *testing.F) {
 		f.Add([]byte(seed), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
-		if bytes.Contains(data, []byte("\x1b[200~")) || bytes.Contains(data, []byte("_")) {
-			t.Skip("a paste or a CSI … _: the known differences")
+		if bytes.Contains(data, []byte("_")) {
+			t.Skip("a CSI … _: a known difference")
 		}
 		if bytes.Contains(data, []byte("\x9bM")) {
 			t.Skip("an 8-bit X10 mouse report, on which ultraviolet's reader panics")
@@ -133,8 +134,13 @@ func FuzzKeyReaderDecodesAsBubbleteasReader(f *testing.F) {
 		for rest, n := data, int(cut%16)+1; len(rest) > 0; rest = rest[min(n, len(rest)):] {
 			reads = append(reads, append([]byte(nil), rest[:min(n, len(rest))]...))
 		}
-		got := scanned(reads)
-		if want := streamed(t, append(chunks(nil), reads...)); !reflect.DeepEqual(got, want) {
+		want := streamed(t, append(chunks(nil), reads...))
+		if slices.ContainsFunc(want, func(ev uv.Event) bool { _, ok := ev.(uv.PasteStartEvent); return ok }) {
+			// Not only ESC [ 200 ~ starts one: the decoder reads
+			// ESC [ 20 > 0 ~ as the same sequence.
+			t.Skip("a paste: a known difference")
+		}
+		if got := scanned(reads); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q in reads of %d: want %#v, got %#v", data, int(cut%16)+1, want, got)
 		}
 	})
