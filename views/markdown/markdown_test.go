@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -167,8 +168,32 @@ func TestRenderDeepQuotesKeepRoomForTheText(t *testing.T) {
 		}
 	}
 	for _, l := range lines {
-		if bars := strings.Count(ansi.Strip(l), "│"); bars > (width-quoteMinWidth)/quoteIndent {
-			t.Fatalf("want at most %d bars before the text, got %d in %q", (width-quoteMinWidth)/quoteIndent, bars, ansi.Strip(l))
+		if bars := strings.Count(ansi.Strip(l), "│"); bars > (width-nestMinWidth)/quoteIndent {
+			t.Fatalf("want at most %d bars before the text, got %d in %q", (width-nestMinWidth)/quoteIndent, bars, ansi.Strip(l))
+		}
+	}
+}
+
+// A list item nested past the room for its indent stops indenting: it
+// shows its marker where its parent's text starts, and its text still
+// flows in words.
+func TestRenderDeepListsKeepRoomForTheText(t *testing.T) {
+	const width, depth = 60, 100
+	var src strings.Builder
+	for i := range depth {
+		fmt.Fprintf(&src, "%s- item %d\n", strings.Repeat("  ", i), i)
+	}
+	lines := New(Options{Colour: true}).Render(src.String(), width)
+	if len(lines) != depth {
+		t.Fatalf("want an item a row, %d rows, got %d:\n%s", depth, len(lines), plainLines(lines))
+	}
+	for i, l := range lines {
+		plain := ansi.Strip(l)
+		if !strings.HasSuffix(plain, fmt.Sprintf("• item %d", i)) {
+			t.Fatalf("row %d: want item %d whole behind its bullet, got %q", i, i, plain)
+		}
+		if indent := len(plain) - len(strings.TrimLeft(plain, " ")); indent > width-nestMinWidth {
+			t.Fatalf("row %d: want at most %d columns of indent, got %d", i, width-nestMinWidth, indent)
 		}
 	}
 }
