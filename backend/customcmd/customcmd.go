@@ -118,10 +118,10 @@ func loadDir(d Dir) ([]Command, []string) {
 
 // front is a command file's front matter.
 type front struct {
-	Description  string           `yaml:"description"`
-	ArgumentHint frontmatter.Text `yaml:"argument-hint"`
-	Model        string           `yaml:"model"`
-	AllowedTools frontmatter.List `yaml:"allowed-tools"`
+	Description  string            `yaml:"description"`
+	ArgumentHint frontmatter.Text  `yaml:"argument-hint"`
+	Model        frontmatter.Model `yaml:"model"`
+	AllowedTools frontmatter.List  `yaml:"allowed-tools"`
 }
 
 func loadFile(d Dir, p string) (Command, error) {
@@ -144,7 +144,7 @@ func loadFile(d Dir, p string) (Command, error) {
 		desc = firstLine(body)
 	}
 	return Command{
-		Name: name, Description: desc, ArgumentHint: string(f.ArgumentHint), Model: strings.TrimSpace(f.Model),
+		Name: name, Description: desc, ArgumentHint: string(f.ArgumentHint), Model: string(f.Model),
 		AllowedTools: f.AllowedTools, Body: body, Path: p, Source: d.Source,
 	}, nil
 }

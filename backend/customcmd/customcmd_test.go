@@ -45,7 +45,7 @@ func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(root, ".claude/commands/frontend/Review.md"), "---\nargument-hint: [component]\n---\nReview the $1 component.")
 	testkit.WriteFile(t, filepath.Join(root, ".claude/commands/deploy.md"), "Deploy from the root: shadowed by the nearer .tack one.")
 	testkit.WriteFile(t, filepath.Join(tackHome, "commands/deploy.md"), "User deploy: shadowed by the project's.")
-	testkit.WriteFile(t, filepath.Join(tackHome, "commands/notes.md"), "# Take notes\n\nWrite notes about $ARGUMENTS.")
+	testkit.WriteFile(t, filepath.Join(tackHome, "commands/notes.md"), "---\nmodel: claude-3-5-haiku-20241022\n---\n# Take notes\n\nWrite notes about $ARGUMENTS.")
 	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/explain.md"), "Explain $ARGUMENTS simply.")
 	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/broken.md"), "---\ndescription: x\n\tmodel: tab\n---\nbody")
 	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/empty.md"), "---\ndescription: nothing\n---\n")
@@ -70,8 +70,8 @@ func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
 	if r := byName["frontend:review"]; r.ArgumentHint != "[component]" || r.Description != "Review the $1 component." || r.Source != "project" {
 		t.Errorf("frontend:review = %+v", r)
 	}
-	if n := byName["notes"]; n.Source != "user" || n.Description != "Take notes" {
-		t.Errorf("notes = %+v", n)
+	if n := byName["notes"]; n.Source != "user" || n.Description != "Take notes" || n.Model != "" {
+		t.Errorf("notes, its Claude model meaning the session's = %+v", n)
 	}
 	all := strings.Join(problems, "\n")
 	for _, want := range []string{"broken.md line 3:", "empty.md: the prompt is empty", `"bad name" cannot name a command`} {

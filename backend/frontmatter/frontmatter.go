@@ -206,6 +206,34 @@ func scalarOrStrings(n *yaml.Node, want string) (string, []string, error) {
 	return "", nil, fmt.Errorf("line %d: expected %s", n.Line, want)
 }
 
+// Model is a model key, as Claude Code's agent and command files write
+// it: "" when the file names Claude Code's own choice, which here means
+// the session's model. That is "inherit" or "default", an alias (sonnet,
+// opus, haiku, opusplan, with or without a context suffix such as
+// "sonnet[1m]"), or a Claude model id ("claude-3-5-haiku-20241022"): a
+// provider tack talks to serves none of them, so a command written for
+// Claude Code would otherwise fail its turn on the model's name. Any
+// other name is kept as written.
+type Model string
+
+// UnmarshalYAML reads a scalar.
+func (m *Model) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: expected a model name", n.Line)
+	}
+	name := strings.TrimSpace(n.Value)
+	base, _, _ := strings.Cut(strings.ToLower(name), "[")
+	switch base {
+	case "inherit", "default", "sonnet", "opus", "haiku", "opusplan":
+		name = ""
+	}
+	if strings.HasPrefix(base, "claude-") {
+		name = ""
+	}
+	*m = Model(name)
+	return nil
+}
+
 // List is a front-matter value that may be written as a YAML sequence or as
 // one comma-separated string, as allowed-tools is in Claude Code's files:
 // "Bash(git add:*), Read" and [Bash(git add:*), Read] are the same list.

@@ -125,6 +125,32 @@ func TestParseReadsClaudeStyleArgumentHints(t *testing.T) {
 	}
 }
 
+// Claude Code's files name its own models, which no provider tack talks
+// to serves: they mean the session's model. Other names stay.
+func TestModelReadsClaudeCodesNamesAsTheSessionsModel(t *testing.T) {
+	for value, want := range map[string]Model{
+		"inherit": "", "default": "", "sonnet": "", "Opus": "", "haiku": "", "opusplan": "", "sonnet[1m]": "",
+		"claude-3-5-haiku-20241022": "", "claude-sonnet-4-5": "", `""`: "",
+		"deepseek-pro": "deepseek-pro", " qwen2.5-coder:32b ": "qwen2.5-coder:32b", "gpt-4o-mini": "gpt-4o-mini",
+	} {
+		var f struct {
+			Model Model `yaml:"model"`
+		}
+		if _, err := Parse([]byte("---\nmodel: "+value+"\n---\nbody"), &f); err != nil {
+			t.Fatalf("model: %s: %v", value, err)
+		}
+		if f.Model != want {
+			t.Errorf("model: %s: want %q, got %q", value, want, f.Model)
+		}
+	}
+	var f struct {
+		Model Model `yaml:"model"`
+	}
+	if _, err := Parse([]byte("---\nmodel: [a, b]\n---\nbody"), &f); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("a list for a model: want an error at line 2, got %v", err)
+	}
+}
+
 func TestReadFileNamesTheFileInItsErrors(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {

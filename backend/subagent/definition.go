@@ -116,10 +116,10 @@ func Find(defs []Definition, name string) (Definition, bool) {
 }
 
 type front struct {
-	Name        string           `yaml:"name"`
-	Description string           `yaml:"description"`
-	Tools       frontmatter.List `yaml:"tools"`
-	Model       string           `yaml:"model"`
+	Name        string            `yaml:"name"`
+	Description string            `yaml:"description"`
+	Tools       frontmatter.List  `yaml:"tools"`
+	Model       frontmatter.Model `yaml:"model"`
 }
 
 func parse(path string) (Definition, error) {
@@ -135,7 +135,7 @@ func parse(path string) (Definition, error) {
 	d := Definition{
 		Name:        strings.TrimSpace(f.Name),
 		Description: strings.TrimSpace(f.Description),
-		Model:       modelOf(f.Model),
+		Model:       string(f.Model),
 		Prompt:      strings.TrimSpace(doc.Body),
 		Path:        path,
 	}
@@ -172,14 +172,4 @@ func toolName(t string) string {
 		return n
 	}
 	return t
-}
-
-// modelOf reads the model key. Claude Code's inherit and its own model
-// aliases mean the parent's model here.
-func modelOf(m string) string {
-	switch m = strings.TrimSpace(m); m {
-	case "", "inherit", "sonnet", "opus", "haiku":
-		return ""
-	}
-	return m
 }
