@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
@@ -102,7 +103,7 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 		out.Results = append(out.Results, res)
 		out.Denied = out.Denied || len(res.Denials) > 0
 		p.write(res)
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || p.exit {
 			break
 		}
 	}
@@ -119,6 +120,8 @@ type printer struct {
 	// seen is the sequence number of the last event handled.
 	seen int64
 	t    *turnRun
+	// exit is set by /exit: no task after it runs.
+	exit bool
 }
 
 // turnRun is what one turn accumulates.
@@ -185,13 +188,20 @@ func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
 	}
 }
 
-// turn sends task and follows its turn to the end.
+// turn sends task, or runs it when it names a slash command, and follows
+// the turn it starts to the end.
 func (p *printer) turn(ctx context.Context, task string) PrintResult {
 	start := p.o.Now()
 	p.t = &turnRun{calls: map[string]session.ToolCall{}}
-	p.ag.SendWith(task, p.o.Turn)
-	end := p.follow(ctx)
-	res := p.result(end)
+	res, follow := PrintResult{}, true
+	if _, _, ok := commands.Parse(task); ok && p.s.Commands != nil {
+		res, follow = p.command(ctx, task)
+	} else {
+		p.ag.SendWith(task, p.o.Turn)
+	}
+	if follow {
+		res = p.result(p.follow(ctx))
+	}
 	res.DurationMs = p.o.Now().Sub(start).Milliseconds()
 	return res
 }

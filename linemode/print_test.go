@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
@@ -14,7 +15,13 @@ import (
 // stdout and stderr.
 func printRun(t *testing.T, o PrintOptions, script ...llmtest.Response) (PrintOutcome, string, string) {
 	t.Helper()
-	s, err := openSession(t, script...)()
+	return printWith(t, openSession(t, script...), o)
+}
+
+// printWith runs print mode with o on the session open opens.
+func printWith(t *testing.T, open func() (*launch.Session, error), o PrintOptions) (PrintOutcome, string, string) {
+	t.Helper()
+	s, err := open()
 	if err != nil {
 		t.Fatal(err)
 	}
