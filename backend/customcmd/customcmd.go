@@ -5,7 +5,8 @@
 // namespaces it: frontend/review.md is /frontend:review), its optional
 // front matter describes it (description, argument-hint, model,
 // allowed-tools), and its body is the prompt, with $ARGUMENTS and $1…$9
-// replaced by what the user typed after the name.
+// replaced by what the user typed after the name and each !`command` by
+// what the command printed.
 package customcmd
 
 import (

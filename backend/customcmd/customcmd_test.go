@@ -2,6 +2,7 @@ package customcmd
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,50 @@ func TestExpandSubstitutesArgumentsAndPositions(t *testing.T) {
 	}
 	if got := plain.Expand(""); got != "Review the staged diff." {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A prompt's !`command` runs with the arguments filled in, and what it
+// printed goes in as it is: a placeholder in the output stays. Only a
+// one-line, closed, non-empty span is a command; without a shell each
+// stays as written.
+func TestExpandRunsTheCommandsAPromptEmbeds(t *testing.T) {
+	c := Command{Body: "Diff: !`git diff $1`\nLog: !`git log -1`\nFix $ARGUMENTS. Not run: !`` !`two\nlines` and !`open"}
+	var ran []string
+	got, err := c.expand("main.go", func(command string) (string, error) {
+		ran = append(ran, command)
+		return "output of " + command + " costs $1\n", nil
+	})
+	want := "Diff: output of git diff main.go costs $1\nLog: output of git log -1 costs $1\nFix main.go. Not run: !`` !`two\nlines` and !`open"
+	if err != nil || got != want {
+		t.Errorf("got %q (%v)\nwant %q", got, err, want)
+	}
+	if strings.Join(ran, "|") != "git diff main.go|git log -1" {
+		t.Errorf("ran %q", ran)
+	}
+	if got := c.Expand("main.go"); !strings.HasPrefix(got, "Diff: !`git diff main.go`\nLog: !`git log -1`") {
+		t.Errorf("without a shell: %q", got)
+	}
+}
+
+// A command its prompt embeds that is refused fails the custom command:
+// nothing is sent, and the user reads which command, why, and which file
+// allows it.
+func TestACustomCommandWhosePromptCommandIsRefusedFails(t *testing.T) {
+	reg := commands.New(commands.Options{})
+	shell := func(_ context.Context, command string, allowed []string) (string, error) {
+		if strings.Join(allowed, ",") != "Bash(git status:*)" {
+			t.Errorf("shell got allowed-tools %q", allowed)
+		}
+		return "", errors.New("was refused (permission mode ask)")
+	}
+	Register(reg, []Command{{Name: "ship", Body: "!`git push`", AllowedTools: []string{"Bash(git status:*)"}, Path: "/p/ship.md"}}, shell)
+	s := &sender{}
+	exec, _ := reg.Execute(context.Background(), s, "/ship", nil)
+	want := "/ship did not run: its prompt runs `git push`, which was refused (permission mode ask); " +
+		"a Bash entry that covers it in the allowed-tools of /p/ship.md lets it run without asking"
+	if exec.Result.Kind != commands.Error || exec.Result.Text != want || s.text != "" {
+		t.Errorf("got %+v, sent %q", exec.Result, s.text)
 	}
 }
 
@@ -103,7 +148,7 @@ func TestRegisteredCommandsSubmitTheirPromptAndNeverShadowBuiltIns(t *testing.T)
 	problems := Register(reg, []Command{
 		{Name: "help", Body: "my help", Path: "/p/help.md", Source: "project"},
 		{Name: "frontend:review", Description: "Review", ArgumentHint: "[component]", Body: "Review $1.", Model: "m", AllowedTools: []string{"Read"}, Source: "project"},
-	})
+	}, nil)
 	if len(problems) != 1 || !strings.Contains(problems[0], "/p/help.md: /help is a built-in command") {
 		t.Errorf("problems = %q", problems)
 	}

@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -21,6 +24,9 @@ import (
 const (
 	ShellOrigin      = "shell"
 	ShellDescription = "Shell command typed by the user"
+	// promptShellDescription describes a command a custom command's
+	// prompt runs.
+	promptShellDescription = "Shell command in a custom command's prompt"
 )
 
 // ShellRun is the outcome of Session.Shell: the card of the command (with
@@ -49,6 +55,32 @@ func (s *Session) Shell(ctx context.Context, command string) ShellRun {
 	}
 	s.Agent.Inject(ShellOrigin, ShellContext(command, res.Text))
 	return run
+}
+
+// promptShell runs a command a custom command's prompt embeds
+// (!`git status`) as the model's bash calls run: authorized by the
+// permission mode with the custom command's allowed-tools (so it asks, or
+// is refused where nobody can answer, unless they cover it), in the
+// sandbox the mode gives. It returns what the bash tool returned.
+func (s *Session) promptShell(ctx context.Context, command string, allowed []string) (string, error) {
+	t, ok := s.Agent.Tools().Get("bash")
+	if !ok {
+		return "", errors.New("was not run: this session has no bash tool")
+	}
+	args, _ := json.Marshal(map[string]string{"command": command, "description": promptShellDescription})
+	env := s.shellEnv()
+	env.Allowed = allowed
+	call := tools.Call{ID: "prompt_" + rand.Text()[:12], Args: args, Env: env}
+	grant, err := s.Policy.Authorize(ctx, t, call)
+	if d := (*permission.Denial)(nil); errors.As(err, &d) {
+		// The denial's text is written for the model.
+		return "", fmt.Errorf("was refused (permission mode %s)", s.Policy.Mode())
+	}
+	if err != nil {
+		return "", err
+	}
+	call.Sandbox = grant
+	return t.Run(ctx, call).Text, nil
 }
 
 // shellEnv is the tool environment of a `!command`: the session's

@@ -13,7 +13,7 @@ import (
 // Files that cannot be used become notices.
 func (s *Session) addUserCommands(o Options) {
 	cmds, problems := customcmd.Load(customcmd.Dirs(o.Home, o.Getenv("HOME"), s.Cwd))
-	problems = append(problems, customcmd.Register(s.Commands, cmds)...)
+	problems = append(problems, customcmd.Register(s.Commands, cmds, s.promptShell)...)
 	for _, c := range s.Skills.Commands() {
 		if err := s.Commands.Register(c); err != nil {
 			problems = append(problems, err.Error())

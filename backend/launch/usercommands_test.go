@@ -1,6 +1,8 @@
 package launch
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,5 +39,36 @@ func TestCustomCommandRunsItsPromptOnItsModelWithItsAllowedTools(t *testing.T) {
 		if d, ok := e.Data.(session.ApprovalDecided); ok && d.Policy != "allowed-tools" {
 			t.Errorf("decided by %+v, want allowed-tools", d)
 		}
+	}
+}
+
+// A command's prompt runs the commands it embeds, as Claude Code's do,
+// through the bash tool under the permission mode and the command's
+// allowed-tools: in ask mode with nobody to answer, the one they cover
+// runs (with the arguments filled in) and the one they do not is refused,
+// which fails the command before the model is asked anything.
+func TestCustomCommandRunsTheShellCommandsItsPromptEmbeds(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/commands/greet.md": "---\nallowed-tools: Bash(echo:*)\n---\nGreeting: !`echo hello $1`\nReview $ARGUMENTS.",
+		".claude/commands/list.md":  "---\nallowed-tools: Bash(echo:*)\n---\nFiles: !`ls`",
+	})
+	llm := llmtest.New(t, llmtest.ReplyText("Reviewed."))
+	s := openMCP(t, home, cwd, "ask", llm)
+	runCommand(t, s, "/greet world")
+	reqs := llm.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("requests: %d", len(reqs))
+	}
+	if last := reqs[0].Messages[len(reqs[0].Messages)-1]; last.Content != "Greeting: hello world\nReview world." {
+		t.Errorf("the model read %q", last.Content)
+	}
+	exec, _ := s.Commands.Execute(context.Background(), s.Agent, "/list", nil)
+	if exec.Result.Kind != "error" || !strings.Contains(exec.Result.Text, "`ls`, which was refused (permission mode ask)") ||
+		!strings.Contains(exec.Result.Text, filepath.Join(cwd, ".claude", "commands", "list.md")) {
+		t.Errorf("want /list refused, naming its file, got %+v", exec.Result)
+	}
+	if n := len(llm.Requests()); n != 1 {
+		t.Errorf("want no request for the refused command, got %d in all", n)
 	}
 }
