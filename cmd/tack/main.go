@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/tack-agent/tack/backend/config"
@@ -90,15 +89,6 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 		return 2
 	}
 	return runLine(lo, o, cfg, ios)
-}
-
-// withPipedContext appends what was piped on stdin to the task.
-func withPipedContext(task string, stdin io.Reader) string {
-	b, err := io.ReadAll(io.LimitReader(stdin, maxPipedContext))
-	if err != nil || len(strings.TrimSpace(string(b))) == 0 {
-		return task
-	}
-	return task + "\n\n<stdin>\n" + strings.TrimRight(string(b), "\n") + "\n</stdin>"
 }
 
 // signalContext is cancelled by SIGINT, SIGTERM, SIGHUP or SIGQUIT and

@@ -66,12 +66,47 @@ func printTask(o options, ios *iostreams.IOStreams, stream bool) (string, error)
 	case task == "":
 		task = readPiped(ios.In)
 	default:
-		task = withPipedContext(task, ios.In)
+		task = withPipedContext(task, ios.In, pipedWait, ios.ErrOut)
 	}
 	if strings.TrimSpace(task) == "" {
 		return "", errors.New(`print mode needs a task: tack -p "fix the failing test", or pipe it on stdin`)
 	}
 	return task, nil
+}
+
+// pipedWait is how long a task given on the command line waits for the
+// first byte of piped stdin before it runs without it. A parent process
+// that leaves tack's stdin an open pipe it never writes nor closes (a
+// spawn with stdin "pipe", or inherited) would otherwise hang print mode
+// for good, as it hangs claude -p and codex exec.
+const pipedWait = 3 * time.Second
+
+// withPipedContext appends what was piped on stdin to the task, up to
+// maxPipedContext. When nothing arrives within wait, the task runs
+// without it, and warn says so and how to skip the wait.
+func withPipedContext(task string, stdin io.Reader, wait time.Duration, warn io.Writer) string {
+	first := make(chan []byte, 1)
+	go func() {
+		buf := make([]byte, 64<<10)
+		n, _ := stdin.Read(buf)
+		first <- buf[:n]
+	}()
+	var b []byte
+	select {
+	case b = <-first:
+	case <-time.After(wait):
+		fmt.Fprintf(warn, "tack: nothing came on stdin within %v, so the task runs without it; "+
+			"run tack with < /dev/null to skip the wait, or close the pipe when its input is written\n", wait)
+		return task
+	}
+	if len(b) > 0 {
+		rest, _ := io.ReadAll(io.LimitReader(stdin, int64(maxPipedContext-len(b))))
+		b = append(b, rest...)
+	}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return task
+	}
+	return task + "\n\n<stdin>\n" + strings.TrimRight(string(b), "\n") + "\n</stdin>"
 }
 
 // readPiped is stdin, up to maxPipedContext, as a task.

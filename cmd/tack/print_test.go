@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
@@ -280,6 +282,38 @@ func TestPrintWithoutATaskReadsItFromStdin(t *testing.T) {
 	users := srv.Requests()[0].Messages
 	if last := users[len(users)-1]; last.Content != "explain the piped task" {
 		t.Errorf("want stdin as the task, got %+v", last)
+	}
+}
+
+// A parent that leaves tack's stdin an open pipe it never writes nor
+// closes (a spawn with stdin "pipe") hung claude -p for good; here the
+// task runs without stdin after pipedWait and stderr says how to skip
+// the wait. The pipe stays open until tack has exited.
+func TestPrintWithATaskDoesNotWaitForAStdinThatNeverComes(t *testing.T) {
+	r := startTack(t, answerServer(t), "-p", "what is 2+2?")
+	defer r.closeStdin()
+	r.wantExit(0)
+	if got := r.stdout.String(); got != "The answer is 4.\n" {
+		t.Errorf("want the answer, got %q", got)
+	}
+	if !strings.Contains(r.stderr.String(), "nothing came on stdin within 3s") || !strings.Contains(r.stderr.String(), "< /dev/null") {
+		t.Errorf("want stderr to say the task ran without stdin and how to skip the wait, got %q", r.stderr.String())
+	}
+}
+
+// Stdin whose first bytes come in time is the task's context to its end,
+// however long the rest takes.
+func TestPipedContextReadsToTheEndOnceItStarts(t *testing.T) {
+	in, w := io.Pipe()
+	go func() {
+		io.WriteString(w, "first part,")
+		time.Sleep(100 * time.Millisecond)
+		io.WriteString(w, " second part\n")
+		w.Close()
+	}()
+	var warn strings.Builder
+	if got := withPipedContext("summarise", in, 50*time.Millisecond, &warn); got != "summarise\n\n<stdin>\nfirst part, second part\n</stdin>" || warn.Len() != 0 {
+		t.Errorf("got %q, warned %q", got, warn.String())
 	}
 }
 
