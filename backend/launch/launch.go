@@ -54,6 +54,10 @@ type Options struct {
 	Model          string
 	Effort         string
 	PermissionMode string
+	// SystemPrompt takes the place of tack's brief at the head of the
+	// system prompt, and AppendSystemPrompt ends it (claude -p's
+	// --system-prompt and --append-system-prompt); "" for neither.
+	SystemPrompt, AppendSystemPrompt string
 	// Resume names a session to continue; Continue picks this workspace's
 	// latest.
 	Resume   string
@@ -220,7 +224,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		// The model of a resumed session stays unless a flag names one; the
 		// effort follows the flag, then the config, then the session.
 		Log: s.Log, Provider: router, Catalog: s.Catalog, Model: o.Model, Effort: llm.Effort(first(o.Effort, cfg.Effort)),
-		System: prompt.Build(s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt(),
+		System: prompt.Build(o.SystemPrompt, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + appended(o.AppendSystemPrompt),
 		Tools:  registry, Gate: s.Policy, Broker: s.Broker, Hooks: agentHooks(hookRunner),
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
@@ -347,4 +351,13 @@ func first[T ~string](vs ...T) T {
 		}
 	}
 	return ""
+}
+
+// appended is text to end the system prompt with, after a blank line; ""
+// for none.
+func appended(text string) string {
+	if text = strings.TrimSpace(text); text == "" {
+		return ""
+	}
+	return "\n\n" + text
 }

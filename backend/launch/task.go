@@ -56,7 +56,7 @@ func (r *taskRunner) Run(ctx context.Context, job task.Job, progress func(task.P
 	defer closeTools()
 	child := agent.New(agent.Config{
 		Log: log, Provider: r.provider, Catalog: r.s.Catalog, Model: model, Effort: effort,
-		System: prompt.Build(r.s.Cwd, registry.Tools(), r.instructions) + subagentBrief + instructionsOf(job.Agent),
+		System: prompt.Build("", r.s.Cwd, registry.Tools(), r.instructions) + subagentBrief + instructionsOf(job.Agent),
 		Tools:  registry, Gate: r.s.Policy, Broker: r.s.Broker,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   r.s.Cwd, SpillDir: filepath.Join(r.o.Home, "spill", id), Now: r.o.Now,

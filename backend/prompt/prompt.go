@@ -28,10 +28,16 @@ Work the task through with the tools: read before you change, make focused edits
 Paths prefixed with @ are files explicitly referenced by the user. Use the read tool when their contents are needed; do not claim to have inspected a file before reading it.`
 
 // Build returns the system prompt for the workspace cwd with the given
-// tools and instruction files.
-func Build(cwd string, ts []tools.Tool, instructions []Instruction) string {
+// tools and instruction files. own, when set, takes the place of tack's
+// brief (claude -p's --system-prompt): the tools' guidance and the
+// project instructions still follow it.
+func Build(own, cwd string, ts []tools.Tool, instructions []Instruction) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, brief, cwd)
+	if own != "" {
+		b.WriteString(strings.TrimSpace(own))
+	} else {
+		fmt.Fprintf(&b, brief, cwd)
+	}
 	var guide []string
 	for _, t := range ts {
 		if g := t.Spec().Guidance; g != "" {

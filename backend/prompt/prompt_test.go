@@ -53,8 +53,8 @@ func TestInstructionsAreCappedWithANotice(t *testing.T) {
 
 func TestBuildIsByteStable(t *testing.T) {
 	ins := []Instruction{{Path: "/r/AGENTS.md", Text: "rules\n"}}
-	a := Build("/r", nil, ins)
-	b := Build("/r", nil, ins)
+	a := Build("", "/r", nil, ins)
+	b := Build("", "/r", nil, ins)
 	if a != b {
 		t.Fatal("the same inputs must give the same prompt")
 	}

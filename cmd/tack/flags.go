@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -37,6 +38,10 @@ type options struct {
 	help           bool
 	task           string // positional arguments joined
 	images         []string
+	// the system prompt's own text and what ends it, each given as text
+	// or as a file to read
+	systemPrompt, systemPromptFile string
+	appendPrompt, appendPromptFile string
 }
 
 const usage = `Usage: tack [flags] [task]
@@ -75,6 +80,12 @@ Flags:
                             print mode: tools refused whatever the mode
       --max-turns N         print mode: end a turn after N model requests
       --image FILE          attach an image to the print-mode task (repeatable)
+      --append-system-prompt TEXT, --append-system-prompt-file FILE
+                            end the system prompt with TEXT, or FILE's text
+      --system-prompt TEXT, --system-prompt-file FILE
+                            open the system prompt with TEXT, or FILE's text,
+                            instead of tack's brief (tool guidance and AGENTS.md
+                            still follow)
       --color WHEN          auto, always or never
       --no-reasoning        leave the model's reasoning out of the output
       --version             print the version and exit
@@ -122,6 +133,10 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 		fs.Func(name, "", func(v string) error { o.disallowed = append(o.disallowed, toolList(v)...); return nil })
 	}
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "")
+	fs.StringVar(&o.systemPrompt, "system-prompt", "", "")
+	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
+	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")
+	fs.StringVar(&o.appendPromptFile, "append-system-prompt-file", "", "")
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
 	fs.BoolVar(&o.noReasoning, "no-reasoning", false, "")
@@ -294,6 +309,12 @@ func (o options) validate() error {
 	if o.resumeSet && o.cont {
 		return errUsage{"--resume and --continue cannot be used together"}
 	}
+	if o.systemPrompt != "" && o.systemPromptFile != "" {
+		return errUsage{"--system-prompt and --system-prompt-file cannot be used together"}
+	}
+	if o.appendPrompt != "" && o.appendPromptFile != "" {
+		return errUsage{"--append-system-prompt and --append-system-prompt-file cannot be used together"}
+	}
 	if o.printSet && !o.bare && strings.TrimSpace(o.print) == "" {
 		return errUsage{"--print needs a task, as in tack -p \"fix the failing test\""}
 	}
@@ -319,3 +340,23 @@ func (o options) validatePrint() error {
 // printMode reports whether the line asks for print mode: -p, or
 // --input-format stream-json.
 func (o options) printMode() bool { return o.printSet || o.inputFormat == "stream-json" }
+
+// systemPrompts are the system prompt's own text and what ends it, each
+// from its flag or read from its file.
+func (o options) systemPrompts() (own, end string, err error) {
+	own, end = o.systemPrompt, o.appendPrompt
+	for _, f := range []struct {
+		flag, path string
+		text       *string
+	}{{"--system-prompt-file", o.systemPromptFile, &own}, {"--append-system-prompt-file", o.appendPromptFile, &end}} {
+		if f.path == "" {
+			continue
+		}
+		b, err := os.ReadFile(f.path)
+		if err != nil {
+			return "", "", errUsage{fmt.Sprintf("cannot read %s: %v", f.flag, err)}
+		}
+		*f.text = string(b)
+	}
+	return own, end, nil
+}

@@ -33,6 +33,8 @@ func TestPrintMistakesAreUsageErrors(t *testing.T) {
 		{[]string{"-p", ""}, "--print needs a task"},
 		{[]string{"--print", "  "}, "--print needs a task"},
 		{[]string{"-p", "fix", "the", "test"}, `unexpected argument "the" after -p TASK`},
+		{[]string{"--system-prompt", "a", "--system-prompt-file", "b"}, "--system-prompt and --system-prompt-file cannot be used together"},
+		{[]string{"--append-system-prompt", "a", "--append-system-prompt-file", "b"}, "cannot be used together"},
 	} {
 		_, err := parseFlags(c.args, func(string) string { return "" })
 		if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), c.want) {

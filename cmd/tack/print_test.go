@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // printRecord is the result object of json and stream-json, with the
@@ -314,6 +316,33 @@ func TestPipedContextReadsToTheEndOnceItStarts(t *testing.T) {
 	var warn strings.Builder
 	if got := withPipedContext("summarise", in, 50*time.Millisecond, &warn); got != "summarise\n\n<stdin>\nfirst part, second part\n</stdin>" || warn.Len() != 0 {
 		t.Errorf("got %q, warned %q", got, warn.String())
+	}
+}
+
+// claude -p's system prompt flags: --append-system-prompt ends tack's
+// system prompt; --system-prompt-file opens it in place of tack's brief,
+// and the tools' guidance still follows.
+func TestPrintTakesClaudesSystemPromptFlags(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("Oui."), llmtest.ReplyText("Aye."))
+	r := startTack(t, srv, "-p", "hi", "--append-system-prompt", "Answer in French.")
+	r.closeStdin()
+	r.wantExit(0)
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "pirate.md"), "You are a pirate.\n")
+	r = startTack(t, srv, "-p", "hi", "--system-prompt-file", filepath.Join(dir, "pirate.md"))
+	r.closeStdin()
+	r.wantExit(0)
+	reqs := srv.Requests()
+	if sys := reqs[0].Messages[0]; sys.Role != "system" || !strings.HasPrefix(sys.Content, "You are tack") || !strings.HasSuffix(sys.Content, "\n\nAnswer in French.") {
+		t.Errorf("--append-system-prompt: want tack's prompt ending in the text, got %q", sys.Content)
+	}
+	if sys := reqs[1].Messages[0].Content; !strings.HasPrefix(sys, "You are a pirate.\n\n# Tools") || strings.Contains(sys, "You are tack") {
+		t.Errorf("--system-prompt-file: want the file's text in place of tack's brief, then the tools, got %q", sys)
+	}
+	r = startTack(t, srv, "-p", "hi", "--system-prompt-file", filepath.Join(dir, "missing.md"))
+	r.wantExit(2)
+	if !strings.Contains(r.stderr.String(), "cannot read --system-prompt-file") {
+		t.Errorf("want the unreadable file named, got %q", r.stderr.String())
 	}
 }
 
