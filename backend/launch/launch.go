@@ -58,6 +58,10 @@ type Options struct {
 	// system prompt, and AppendSystemPrompt ends it (claude -p's
 	// --system-prompt and --append-system-prompt); "" for neither.
 	SystemPrompt, AppendSystemPrompt string
+	// MCPConfigs are claude -p's --mcp-config values: files in .mcp.json's
+	// shape, or that JSON. StrictMCPConfig leaves out every other server.
+	MCPConfigs      []string
+	StrictMCPConfig bool
 	// Resume names a session to continue; Continue picks this workspace's
 	// latest.
 	Resume   string

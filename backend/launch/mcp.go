@@ -14,29 +14,44 @@ import (
 	"github.com/tack-agent/tack/backend/trust"
 )
 
-// startMCP makes the session's MCP servers from the config file's
-// [mcp_servers] tables and the project's .mcp.json (a server of the same
-// name in the config wins), offers their tools through registry and starts
-// them in the background. Problems with either file become notices.
+// startMCP makes the session's MCP servers from the command line's
+// --mcp-config values, the config file's [mcp_servers] tables and the
+// project's .mcp.json, in that order of precedence (a server named again
+// later is left out, with a notice); with --strict-mcp-config only from
+// the command line. It offers their tools through registry and starts
+// them in the background. Problems with any source become notices.
 func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry) {
 	env := s.getenv
-	servers, problems := mcp.FromConfig(cfg.MCPServers, config.Path(o.Home), env)
-	proj := mcp.LoadProject(s.Cwd, env)
-	problems = append(problems, proj.Problems...)
-	store := trust.Open(o.Home)
-	approved := store.Trusted(s.Cwd, mcp.ProjectFile, trust.Digest(proj.Content))
-	taken := map[string]bool{}
-	for _, srv := range servers {
-		taken[srv.Name] = true
-	}
-	for _, srv := range proj.Servers {
-		if taken[srv.Name] {
-			problems = append(problems, fmt.Sprintf("%s: server %q is also in config.toml, which wins", srv.Origin, srv.Name))
-			continue
+	var servers []mcp.Server
+	var problems []string
+	taken := map[string]string{} // a server's name → the source that defined it
+	add := func(source string, list []mcp.Server, probs []string) {
+		problems = append(problems, probs...)
+		for _, srv := range list {
+			if by, ok := taken[srv.Name]; ok {
+				problems = append(problems, fmt.Sprintf("%s: server %q is also in %s, which wins", srv.Origin, srv.Name, by))
+				continue
+			}
+			taken[srv.Name] = source
+			servers = append(servers, srv)
 		}
-		// Approved before: it starts at once, like the user's own.
-		srv.Project = srv.Project && !approved
-		servers = append(servers, srv)
+	}
+	for _, v := range o.MCPConfigs {
+		f := mcp.LoadFlag(v, env)
+		add("--mcp-config", f.Servers, f.Problems)
+	}
+	store := trust.Open(o.Home)
+	var proj mcp.Project
+	if !o.StrictMCPConfig {
+		fromConfig, probs := mcp.FromConfig(cfg.MCPServers, config.Path(o.Home), env)
+		add("config.toml", fromConfig, probs)
+		proj = mcp.LoadProject(s.Cwd, env)
+		// Approved before: its servers start at once, like the user's own.
+		approved := store.Trusted(s.Cwd, mcp.ProjectFile, trust.Digest(proj.Content))
+		for i := range proj.Servers {
+			proj.Servers[i].Project = !approved
+		}
+		add(mcp.ProjectFile, proj.Servers, proj.Problems)
 	}
 	for _, p := range problems {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})

@@ -363,3 +363,44 @@ func TestMCPToolListChangeTakesEffectBetweenStepsAndHugeResultsSpill(t *testing.
 		t.Errorf("a 200 KB result was not capped and spilled (%d bytes): %.300s", len(big), big)
 	}
 }
+
+// claude -p's --mcp-config adds servers the user named on the command
+// line: they start without the project's approval and win over a
+// config.toml server of the same name; --strict-mcp-config leaves every
+// other server out.
+func TestMCPConfigFlagAddsTheUsersServersAndStrictKeepsOnlyThem(t *testing.T) {
+	home, cwd, logs := t.TempDir(), t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fakeServerTOML("cfg", filepath.Join(logs, "cfg"))+
+		fakeServerTOML("both", filepath.Join(logs, "both-config"))), 0o600)
+	project, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"proj": fakeServerJSON(filepath.Join(logs, "proj"))}})
+	os.WriteFile(filepath.Join(cwd, ".mcp.json"), project, 0o600)
+	inline, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"flag": fakeServerJSON(filepath.Join(logs, "flag"))}})
+	file, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"both": fakeServerJSON(filepath.Join(logs, "both-flag"))}})
+	os.WriteFile(filepath.Join(logs, "servers.json"), file, 0o600)
+	configs := []string{string(inline), filepath.Join(logs, "servers.json")}
+
+	for _, strict := range []bool{false, true} {
+		llm := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("call_1", "mcp__both__echo", `{"text":"hi"}`, 1)), llmtest.ReplyText("ok"))
+		env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
+		s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "full-access",
+			MCPConfigs: configs, StrictMCPConfig: strict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runTurn(t, s, "Use the tools.") // nobody answers: the project's server waits for an approval
+		offered := strings.Join(toolNames(llm.Requests()[0]), ",")
+		for name, want := range map[string]bool{"mcp__flag__echo": true, "mcp__both__echo": true, "mcp__cfg__echo": !strict, "mcp__proj__echo": false} {
+			if strings.Contains(offered, name) != want {
+				t.Errorf("strict %v: want %s offered %v, got %s", strict, name, want, offered)
+			}
+		}
+		if calls, _ := os.ReadFile(filepath.Join(logs, "both-flag")); !strings.Contains(string(calls), `"text":"hi"`) {
+			t.Errorf("strict %v: the call went to config.toml's server of the name, not --mcp-config's", strict)
+		}
+		if status := s.MCP.StatusText(); strings.Contains(status, "proj") == strict {
+			t.Errorf("strict %v: /mcp says:\n%s", strict, status)
+		}
+		s.Close()
+		os.Remove(filepath.Join(logs, "both-flag"))
+	}
+}

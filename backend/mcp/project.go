@@ -54,7 +54,28 @@ func LoadProject(dir string, getenv func(string) string) Project {
 		p.Problems = append(p.Problems, fmt.Sprintf("%s: %v; its MCP servers are skipped", p.Path, err))
 		return p
 	}
-	p.Content = src
+	return parseServers(p.Path, src, true, getenv)
+}
+
+// LoadFlag reads the servers of claude -p's --mcp-config value: a file in
+// .mcp.json's shape, or that JSON itself. They are the user's own, named
+// on the command line: none waits for the project's approval. Problems are
+// as LoadProject's, and a file that cannot be read is one.
+func LoadFlag(value string, getenv func(string) string) Project {
+	if strings.HasPrefix(strings.TrimSpace(value), "{") {
+		return parseServers("--mcp-config", []byte(value), false, getenv)
+	}
+	src, err := os.ReadFile(value)
+	if err != nil {
+		return Project{Path: value, Problems: []string{fmt.Sprintf("--mcp-config %s: %v; its MCP servers are skipped", value, err)}}
+	}
+	return parseServers(value, src, false, getenv)
+}
+
+// parseServers reads src, the mcpServers object of the file at path;
+// project marks servers that wait for the project's approval.
+func parseServers(path string, src []byte, project bool, getenv func(string) string) Project {
+	p := Project{Path: path, Content: src}
 	var file struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 	}
@@ -71,7 +92,7 @@ func LoadProject(dir string, getenv func(string) string) Project {
 			p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q: %v; it is skipped", origin, name, err))
 			continue
 		}
-		s.Origin = origin
+		s.Origin, s.Project = origin, project
 		p.Servers = append(p.Servers, s)
 	}
 	return p
@@ -85,7 +106,7 @@ func projectEntry(name string, raw json.RawMessage, getenv func(string) string) 
 	}
 	expand := func(v string) string { return expandVars(v, getenv) }
 	s := Server{
-		Name: name, Project: true,
+		Name:    name,
 		Command: expand(e.Command), Cwd: expand(e.Cwd), URL: expand(e.URL),
 		StartupTimeout: DefaultStartupTimeout, ToolTimeout: DefaultToolTimeout,
 	}

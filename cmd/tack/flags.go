@@ -42,6 +42,8 @@ type options struct {
 	// or as a file to read
 	systemPrompt, systemPromptFile string
 	appendPrompt, appendPromptFile string
+	mcpConfigs                     []string // --mcp-config values
+	strictMCP                      bool
 }
 
 const usage = `Usage: tack [flags] [task]
@@ -86,6 +88,10 @@ Flags:
                             open the system prompt with TEXT, or FILE's text,
                             instead of tack's brief (tool guidance and AGENTS.md
                             still follow)
+      --mcp-config FILE|JSON
+                            add the MCP servers of a file in .mcp.json's shape,
+                            or of that JSON (repeatable); they win over others
+      --strict-mcp-config   use only the servers of --mcp-config
       --color WHEN          auto, always or never
       --no-reasoning        leave the model's reasoning out of the output
       --version             print the version and exit
@@ -137,6 +143,8 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
 	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")
 	fs.StringVar(&o.appendPromptFile, "append-system-prompt-file", "", "")
+	fs.Func("mcp-config", "", func(v string) error { o.mcpConfigs = append(o.mcpConfigs, v); return nil })
+	fs.BoolVar(&o.strictMCP, "strict-mcp-config", false, "")
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
 	fs.BoolVar(&o.noReasoning, "no-reasoning", false, "")

@@ -71,7 +71,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 	lo := launch.Options{
 		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
-		SystemPrompt: own, AppendSystemPrompt: end,
+		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
 	}
 	ios := iostreams.System(stdin, stdout, stderr, getenv)
 	cfg, _, _ := launch.Settings(lo) // a broken config fails the open later, with its message
