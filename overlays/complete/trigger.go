@@ -24,13 +24,13 @@ type Trigger struct {
 
 // FindTrigger finds the token at cursor (a byte offset) in draft that
 // opens a menu: a slash command when the draft is "/name" with nothing
-// before it, or "@path" where the "@" starts the draft or follows
+// before it and the cursor after the slash, or "@path" where the "@" starts the draft or follows
 // whitespace (so an e-mail address a@b does not), or `@"path with
 // spaces` until a closing quote.
 func FindTrigger(draft string, cursor int) (Trigger, bool) {
 	cursor = min(max(0, cursor), len(draft))
 	before := draft[:cursor]
-	if strings.HasPrefix(draft, "/") && !strings.ContainsAny(before, " \t\n") {
+	if cursor > 0 && strings.HasPrefix(draft, "/") && !strings.ContainsAny(before, " \t\n") {
 		return Trigger{Kind: CommandTrigger, Start: 0, End: cursor + tokenEnd(draft[cursor:]), Query: before[1:]}, true
 	}
 	lineStart := strings.LastIndexByte(before, '\n') + 1

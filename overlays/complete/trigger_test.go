@@ -1,6 +1,9 @@
 package complete
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFindTrigger(t *testing.T) {
 	tests := []struct {
@@ -13,6 +16,7 @@ func TestFindTrigger(t *testing.T) {
 		{"slash with cursor inside", "/model", 2, true, Trigger{Kind: CommandTrigger, End: 6, Query: "m"}},
 		{"command argument closes", "/model deep", 11, false, Trigger{}},
 		{"slash not at start", "a /mo", 5, false, Trigger{}},
+		{"cursor before the slash", "/model", 0, false, Trigger{}},
 		{"at at start", "@src/ma", 7, true, Trigger{Kind: FileTrigger, End: 7, Query: "src/ma"}},
 		{"at after space", "see @ma please", 7, true, Trigger{Kind: FileTrigger, Start: 4, End: 7, Query: "ma"}},
 		{"bare at", "look @", 6, true, Trigger{Kind: FileTrigger, Start: 5, End: 6}},
@@ -50,4 +54,29 @@ func TestFileText(t *testing.T) {
 			t.Errorf("FileText(%q, %v): want %q, got %q", tt.path, tt.quoted, tt.want, got)
 		}
 	}
+}
+
+// Whatever the draft and wherever the cursor, a trigger is a span of the
+// draft around the cursor that starts with its "/" or "@": what accepting
+// a row replaces. (A cursor at the draft's start once sliced the text
+// before it from its second byte: Home, or a recalled "/command" prompt,
+// ended tack.)
+func FuzzFindTrigger(f *testing.F) {
+	for _, seed := range []string{"/mo", "/model deep", "see @ma please", `open @"my no`, "first\n@do", "/", "@", ""} {
+		f.Add(seed, 0)
+		f.Add(seed, len(seed))
+	}
+	f.Fuzz(func(t *testing.T, draft string, cursor int) {
+		tr, ok := FindTrigger(draft, cursor)
+		if !ok {
+			return
+		}
+		cursor = min(max(0, cursor), len(draft))
+		if tr.Start < 0 || tr.Start >= cursor || cursor > tr.End || tr.End > len(draft) {
+			t.Fatalf("FindTrigger(%q, %d): span %d–%d is not around the cursor", draft, cursor, tr.Start, tr.End)
+		}
+		if lead := draft[tr.Start]; (lead != '/' && lead != '@') || !strings.Contains(draft[tr.Start:tr.End], tr.Query) {
+			t.Fatalf("FindTrigger(%q, %d): %+v is not a trigger of the draft", draft, cursor, tr)
+		}
+	})
 }
