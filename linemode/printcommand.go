@@ -29,17 +29,18 @@ type commandAgent struct {
 	sent atomic.Bool // the handler runs on a goroutine of its own
 }
 
-// SendWith sends text for a turn with the command's options within print
-// mode's.
-func (c *commandAgent) SendWith(text string, o agent.TurnOptions) {
+// SendExpanded sends text for a turn with the command's options within
+// print mode's.
+func (c *commandAgent) SendExpanded(typed, text string, o agent.TurnOptions) {
 	c.sent.Store(true)
-	c.Agent.SendWith(text, within(c.turn, o))
+	c.Agent.SendExpanded(typed, text, within(c.turn, o))
 }
 
-// Send and Steer send text for a turn with print mode's options: between
-// print mode's tasks the agent is idle, so steering starts the turn too.
-func (c *commandAgent) Send(text string)  { c.SendWith(text, agent.TurnOptions{}) }
-func (c *commandAgent) Steer(text string) { c.SendWith(text, agent.TurnOptions{}) }
+// SendWith, Send and Steer send text as SendExpanded does: between print
+// mode's tasks the agent is idle, so steering starts the turn too.
+func (c *commandAgent) SendWith(text string, o agent.TurnOptions) { c.SendExpanded("", text, o) }
+func (c *commandAgent) Send(text string)                          { c.SendExpanded("", text, agent.TurnOptions{}) }
+func (c *commandAgent) Steer(text string)                         { c.SendExpanded("", text, agent.TurnOptions{}) }
 
 // within is a command's turn options inside print mode's: the command's
 // model, and its allowed tools beside print mode's; print mode's refused

@@ -113,7 +113,7 @@ type Agent struct {
 	closing   bool // the running turn no longer takes steering
 	inTurn    bool // a turn (not a job) is running
 	steering  []string
-	followUps []string
+	followUps []message
 	// queuedOpts go with the queued follow-ups; turnOpts are the running
 	// turn's.
 	queuedOpts TurnOptions
@@ -281,7 +281,7 @@ func (a *Agent) SetModel(model string, effort llm.Effort) error {
 // meanwhile.
 func (a *Agent) Send(text string) {
 	a.mu.Lock()
-	a.followUps = append(a.followUps, text)
+	a.followUps = append(a.followUps, message{text: text})
 	a.mu.Unlock()
 	a.publishInbox()
 	a.poke()
@@ -295,7 +295,7 @@ func (a *Agent) Steer(text string) {
 	if a.status == StatusRunning && !a.closing {
 		a.steering = append(a.steering, text)
 	} else {
-		a.followUps = append(a.followUps, text)
+		a.followUps = append(a.followUps, message{text: text})
 	}
 	a.mu.Unlock()
 	a.publishInbox()
@@ -325,7 +325,7 @@ func (a *Agent) Cancel() {
 		a.mu.Unlock()
 		return
 	}
-	dropped := append(append([]string(nil), a.steering...), a.followUps...)
+	dropped := append(append([]string(nil), a.steering...), inputs(a.followUps)...)
 	a.steering, a.followUps, a.queuedOpts = nil, nil, TurnOptions{}
 	cancel := a.cancel
 	a.mu.Unlock()
@@ -482,7 +482,7 @@ func (a *Agent) notifyLocked() {
 func (a *Agent) publishInbox() {
 	a.mu.Lock()
 	a.notifyLocked()
-	e := InboxChanged{Steering: append([]string(nil), a.steering...), FollowUps: append([]string(nil), a.followUps...)}
+	e := InboxChanged{Steering: append([]string(nil), a.steering...), FollowUps: inputs(a.followUps)}
 	a.mu.Unlock()
 	a.publish(e)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -510,4 +511,64 @@ func blockingTool() (tool testTool, started, release chan struct{}) {
 		return tools.Result{Text: "unblocked"}
 	}}
 	return tool, started, release
+}
+
+// A message a slash command made of what the user typed goes to the model
+// as made; the log keeps what was typed beside it, and the queue, the
+// title and a cancelled turn's returned input show what was typed.
+func TestAnExpandedMessageKeepsWhatTheUserTyped(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.ReplyText("Reviewed."),
+		llmtest.Reply(llmtest.Text("Thinking about", 4), llmtest.Stall()),
+	})
+	f.agent.SendExpanded("/review 42", "Review PR #42 with care.", agent.TurnOptions{})
+	f.waitIdle()
+	if last := f.srv.Requests()[0].Messages; last[len(last)-1].Content != "Review PR #42 with care." {
+		t.Errorf("the model read %q", last[len(last)-1].Content)
+	}
+	var typed []string
+	var title string
+	for _, e := range f.log.Events() {
+		switch d := e.Data.(type) {
+		case session.UserMessage:
+			typed = append(typed, d.Typed)
+		case session.Title:
+			title = d.Title
+		}
+	}
+	if !slices.Equal(typed, []string{"/review 42"}) || title != "/review 42" {
+		t.Errorf("want the typed command logged and as the title, got %q and %q", typed, title)
+	}
+
+	_, sub := f.agent.Subscribe()
+	defer sub.Close()
+	f.agent.Send("hang")
+	<-f.srv.Stalled()
+	f.agent.SendExpanded("/review 43", "Review PR #43 with care.", agent.TurnOptions{})
+	var queued []string
+	for queued == nil {
+		evs, err := sub.Wait(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if in, ok := e.(agent.InboxChanged); ok && len(in.FollowUps) > 0 {
+				queued = in.FollowUps
+			}
+		}
+	}
+	if !slices.Equal(queued, []string{"/review 43"}) {
+		t.Errorf("want the queue to show what was typed, got %q", queued)
+	}
+	f.agent.Cancel()
+	f.waitIdle()
+	var discarded []string
+	for _, e := range f.log.Events() {
+		if d, ok := e.Data.(session.InboxDiscard); ok {
+			discarded = d.Texts
+		}
+	}
+	if !slices.Equal(discarded, []string{"/review 43"}) {
+		t.Errorf("want what was typed returned on cancel, got %q", discarded)
+	}
 }

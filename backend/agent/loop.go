@@ -20,7 +20,7 @@ func (a *Agent) loop(ctx context.Context) {
 			a.mu.Unlock()
 			continue
 		}
-		prompt, have := a.takeInputLocked()
+		in, have := a.takeInputLocked()
 		// The status turns running in the same critical section that takes
 		// the input, so WhenIdle never sees an empty inbox and an idle agent
 		// while a turn is about to start.
@@ -40,28 +40,37 @@ func (a *Agent) loop(ctx context.Context) {
 			a.publish(StatusChanged{Status: StatusRunning})
 		}
 		a.publishInbox()
-		a.runTurn(ctx, prompt)
+		a.runTurn(ctx, in)
 	}
 }
 
 // takeInputLocked takes the next turn's prompt: every queued follow-up
 // joined (the loop batches the messages that queued while it was busy into
 // one turn, as seeds/stdio-ui-plugin.md says), else all steering joined.
-// a.mu must be held.
-func (a *Agent) takeInputLocked() (string, bool) {
+// Where a slash command made a message of what the user typed, typed
+// joins what they typed. a.mu must be held.
+func (a *Agent) takeInputLocked() (message, bool) {
 	switch {
 	case len(a.followUps) > 0:
-		prompt := strings.Join(a.followUps, "\n\n")
+		var in message
+		texts := make([]string, len(a.followUps))
+		for i, m := range a.followUps {
+			texts[i] = m.text
+			if m.typed != "" {
+				in.typed = strings.Join(inputs(a.followUps), "\n\n")
+			}
+		}
+		in.text = strings.Join(texts, "\n\n")
 		a.followUps = nil
 		a.turnOpts, a.queuedOpts = a.queuedOpts, TurnOptions{}
-		return prompt, true
+		return in, true
 	case len(a.steering) > 0:
 		prompt := strings.Join(a.steering, "\n\n")
 		a.steering = nil
 		a.turnOpts = TurnOptions{}
-		return prompt, true
+		return message{text: prompt}, true
 	}
-	return "", false
+	return message{}, false
 }
 
 // turnState is what one turn accumulates while it runs.
@@ -73,7 +82,8 @@ type turnState struct {
 	stopContinued int
 }
 
-func (a *Agent) runTurn(parent context.Context, prompt string) {
+func (a *Agent) runTurn(parent context.Context, in message) {
+	prompt := in.text
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	a.mu.Lock()
@@ -104,9 +114,9 @@ func (a *Agent) runTurn(parent context.Context, prompt string) {
 	a.record(session.TurnStart{Turn: ts.turn})
 	model, _ := a.Model()
 	imgs, imgErr := a.attach(prompt, model)
-	a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindPrompt, Text: prompt, Images: imgs})
+	a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindPrompt, Text: prompt, Typed: in.typed, Images: imgs})
 	if firstPrompt {
-		a.record(session.Title{Title: titleFromPrompt(prompt), Source: "prompt"})
+		a.record(session.Title{Title: titleFromPrompt(in.input()), Source: "prompt"})
 	}
 	if hookContext != "" {
 		a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindContext, Origin: HookOrigin, Text: hookContext})

@@ -22,10 +22,41 @@ type TurnOptions struct {
 // behind a running turn, the options apply to the turn the queued
 // messages make.
 func (a *Agent) SendWith(text string, o TurnOptions) {
+	a.SendExpanded("", text, o)
+}
+
+// SendExpanded submits text, which a slash command made of what the user
+// typed, for a turn with options, as SendWith does. The model reads text;
+// the queue, the transcript, prompt history and a cancelled turn's
+// returned input show typed. An empty typed is text itself.
+func (a *Agent) SendExpanded(typed, text string, o TurnOptions) {
 	a.mu.Lock()
 	a.queuedOpts = o
+	a.followUps = append(a.followUps, message{text: text, typed: typed})
 	a.mu.Unlock()
-	a.Send(text)
+	a.publishInbox()
+	a.poke()
+}
+
+// message is a queued follow-up: its text for the model, and what the
+// user typed when a slash command made the text of it.
+type message struct{ text, typed string }
+
+// input is what the user typed for m.
+func (m message) input() string {
+	if m.typed != "" {
+		return m.typed
+	}
+	return m.text
+}
+
+// inputs are what the user typed for each of ms.
+func inputs(ms []message) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.input()
+	}
+	return out
 }
 
 // stepModel is the model and effort of the next step: the turn's model,

@@ -87,6 +87,9 @@ type Invocation struct {
 	Attachments []Attachment
 }
 
+// Typed is the command line the invocation was typed as.
+func (inv Invocation) Typed() string { return "/" + inv.Name + inv.RawInput }
+
 // AttachmentKind says whether an Attachment is an image or a file.
 type AttachmentKind string
 

@@ -105,9 +105,7 @@ func (w *transcriptWriter) event(e session.Event) {
 	case session.AssistantMessage:
 		w.open("Assistant")
 		if strings.TrimSpace(d.Reasoning) != "" {
-			w.b.WriteString("\n<details>\n<summary>Reasoning</summary>\n")
-			w.prose(d.Reasoning)
-			w.b.WriteString("\n</details>\n")
+			w.details("Reasoning", d.Reasoning)
 		}
 		w.prose(d.Text)
 	case session.ToolCall:
@@ -136,7 +134,10 @@ func (w *transcriptWriter) user(d session.UserMessage) {
 	switch d.Kind {
 	case session.KindPrompt:
 		w.open("You")
-		w.prose(d.Text)
+		w.prose(d.Input())
+		if d.Typed != "" {
+			w.details("The prompt it sent", d.Text)
+		}
 	case session.KindContext:
 		heading := "Context"
 		if d.Origin != "" {
@@ -145,6 +146,13 @@ func (w *transcriptWriter) user(d session.UserMessage) {
 		w.open(heading)
 		w.fenced("text", d.Text)
 	}
+}
+
+// details writes text folded under summary.
+func (w *transcriptWriter) details(summary, text string) {
+	fmt.Fprintf(&w.b, "\n<details>\n<summary>%s</summary>\n", summary)
+	w.prose(text)
+	w.b.WriteString("\n</details>\n")
 }
 
 func (w *transcriptWriter) turnEnd(d session.TurnEnd) {

@@ -21,6 +21,13 @@ type Submitter interface {
 	Steer(text string)
 }
 
+// Expander is an agent that takes a message a command made of what the
+// user typed (*agent.Agent): the model reads text; what the user sees of
+// it is typed.
+type Expander interface {
+	SendExpanded(typed, text string, o agent.TurnOptions)
+}
+
 // Injector is an agent that takes model-visible context (*agent.Agent).
 type Injector interface {
 	Inject(origin, text string)

@@ -131,14 +131,16 @@ func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
 
 // sender records what a command submits.
 type sender struct {
-	text string
-	opts agent.TurnOptions
+	typed, text string
+	opts        agent.TurnOptions
 }
 
 func (s *sender) SessionID() string                          { return "s" }
 func (s *sender) Status() agent.Status                       { return agent.StatusIdle }
 func (s *sender) Record(session.Data) (session.Event, error) { return session.Event{}, nil }
-func (s *sender) SendWith(text string, o agent.TurnOptions)  { s.text, s.opts = text, o }
+func (s *sender) SendExpanded(typed, text string, o agent.TurnOptions) {
+	s.typed, s.text, s.opts = typed, text, o
+}
 
 func TestRegisteredCommandsSubmitTheirPromptAndNeverShadowBuiltIns(t *testing.T) {
 	reg := commands.New(commands.Options{})
@@ -157,8 +159,8 @@ func TestRegisteredCommandsSubmitTheirPromptAndNeverShadowBuiltIns(t *testing.T)
 	if !ok || exec.Result.Kind != commands.Success {
 		t.Fatalf("execute: %+v %v", exec, ok)
 	}
-	if s.text != "Review Button." || s.opts.Model != "m" || s.opts.AllowedTools[0] != "Read" {
-		t.Errorf("submitted %q with %+v", s.text, s.opts)
+	if s.text != "Review Button." || s.typed != "/frontend:review Button" || s.opts.Model != "m" || s.opts.AllowedTools[0] != "Read" {
+		t.Errorf("submitted %q as %q with %+v", s.text, s.typed, s.opts)
 	}
 	help, _ := reg.Execute(context.Background(), s, "/help", nil)
 	if !strings.Contains(help.Result.Text, "/frontend:review [component] — Review (project)") {

@@ -8,11 +8,6 @@ import (
 	"github.com/tack-agent/tack/backend/commands"
 )
 
-// Sender is an agent that takes a turn with options (*agent.Agent).
-type Sender interface {
-	SendWith(text string, o agent.TurnOptions)
-}
-
 // Register adds cmds to reg after the built-ins. A command whose name is
 // taken is not registered: a built-in is never shadowed. Each refusal is
 // returned, to be told to the user at start. shell runs the commands a
@@ -39,7 +34,7 @@ func (c Command) command(shell Shell) commands.Command {
 		Name: c.Name, Description: c.Description, Source: c.Source,
 		Input: commands.Input{Hint: c.ArgumentHint}, WhileRunning: true,
 		Handler: func(ctx context.Context, inv commands.Invocation) commands.Result {
-			s, ok := inv.Agent.(Sender)
+			s, ok := inv.Agent.(commands.Expander)
 			if !ok {
 				return commands.Failf("/%s needs an agent that takes messages.", c.Name)
 			}
@@ -47,7 +42,7 @@ func (c Command) command(shell Shell) commands.Command {
 			if err != nil {
 				return commands.Failf("/%s did not run: %v", c.Name, err)
 			}
-			s.SendWith(prompt, agent.TurnOptions{Model: c.Model, AllowedTools: c.AllowedTools})
+			s.SendExpanded(inv.Typed(), prompt, agent.TurnOptions{Model: c.Model, AllowedTools: c.AllowedTools})
 			return commands.Succeed("")
 		},
 	}

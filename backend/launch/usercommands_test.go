@@ -63,6 +63,11 @@ func TestCustomCommandRunsTheShellCommandsItsPromptEmbeds(t *testing.T) {
 	if last := reqs[0].Messages[len(reqs[0].Messages)-1]; last.Content != "Greeting: hello world\nReview world." {
 		t.Errorf("the model read %q", last.Content)
 	}
+	for _, e := range s.Agent.Events() {
+		if d, ok := e.Data.(session.UserMessage); ok && d.Typed != "/greet world" {
+			t.Errorf("want the message logged as typed, /greet world, got %+v", d)
+		}
+	}
 	exec, _ := s.Commands.Execute(context.Background(), s.Agent, "/list", nil)
 	if exec.Result.Kind != "error" || !strings.Contains(exec.Result.Text, "`ls`, which was refused (permission mode ask)") ||
 		!strings.Contains(exec.Result.Text, filepath.Join(cwd, ".claude", "commands", "list.md")) {

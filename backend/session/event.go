@@ -97,12 +97,15 @@ type (
 	// surface replacement of the events in the span (compaction); such
 	// messages are not part of the human transcript.
 	UserMessage struct {
-		Turn    int         `json:"turn"`
-		Kind    MessageKind `json:"kind"`
-		Text    string      `json:"text"`
-		Origin  string      `json:"origin,omitempty"` // who injected KindContext
-		Replace *Span       `json:"replace,omitempty"`
-		Images  []ImageRef  `json:"images,omitempty"`
+		Turn   int         `json:"turn"`
+		Kind   MessageKind `json:"kind"`
+		Text   string      `json:"text"`
+		Origin string      `json:"origin,omitempty"` // who injected KindContext
+		// Typed is what the user typed when a slash command made Text of
+		// it ("/commit fix typo"); "" when Text is what they typed.
+		Typed   string     `json:"typed,omitempty"`
+		Replace *Span      `json:"replace,omitempty"`
+		Images  []ImageRef `json:"images,omitempty"`
 	}
 	// SteeringMessage is input that joined a running turn at a step boundary.
 	SteeringMessage struct {
@@ -232,6 +235,15 @@ type (
 		Error  string `json:"error,omitempty"`
 	}
 )
+
+// Input is what the user typed for the message: Typed where a slash
+// command made Text of it, else Text.
+func (m UserMessage) Input() string {
+	if m.Typed != "" {
+		return m.Typed
+	}
+	return m.Text
+}
 
 func (TurnStart) EventType() string        { return "turn/start" }
 func (UserMessage) EventType() string      { return "user/message" }

@@ -85,6 +85,8 @@ func (s *scanner) userMessage(d *UserMessage) {
 			d.Text = s.Str()
 		case "origin":
 			d.Origin = s.Str()
+		case "typed":
+			d.Typed = s.Str()
 		case "replace":
 			pointer(s, &d.Replace, s.span)
 		default:

@@ -23,6 +23,7 @@ func scanCorpus() []Data {
 	out := everyType()
 	return append(out,
 		UserMessage{Turn: 2, Kind: KindContext, Text: hostile, Origin: "bash"},
+		UserMessage{Turn: 2, Kind: KindPrompt, Text: hostile, Typed: "/commit " + hostile},
 		AssistantMessage{Turn: 2, Step: 3, Text: hostile, Reasoning: hostile, Finish: llm.FinishMaxTokens,
 			ToolCalls: []llm.ToolCall{{ID: "a", Name: "read", Arguments: `{"path":"x"}`}, {ID: "b", Name: "edit", Arguments: hostile}}},
 		ToolCall{Turn: 2, Step: 3, CallID: "b", Name: "edit", Arguments: hostile, Card: card.Card{Kind: card.Diff, Title: hostile,

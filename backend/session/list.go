@@ -271,7 +271,7 @@ func firstPromptTitle(chunk []byte) string {
 		end := i + bytes.IndexByte(chunk[i:], '\n')
 		if d, err := decodeEvent(chunk[start:end], &text); err == nil {
 			if m, ok := d.event.Data.(UserMessage); ok && m.Kind == KindPrompt && m.Replace == nil {
-				return promptTitle(m.Text)
+				return promptTitle(m.Input())
 			}
 		}
 		chunk = chunk[end+1:]

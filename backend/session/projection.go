@@ -208,7 +208,7 @@ func (p *Projection) fold(e Event, size int) {
 
 func (p *Projection) applyUser(e Event, d UserMessage, size int) {
 	if d.Kind == KindPrompt && d.Replace == nil {
-		text := strings.Clone(d.Text)
+		text := strings.Clone(d.Input())
 		p.prompts = append(p.prompts, text)
 		p.notePrompt(d.Turn)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -27,7 +28,7 @@ func (c *Catalog) Commands() []commands.Command {
 			Name: CommandPrefix + s.Name, Description: s.Description, Source: s.Source + " skill",
 			Input: commands.Input{Hint: "[instructions]"}, WhileRunning: true,
 			Handler: func(_ context.Context, inv commands.Invocation) commands.Result {
-				sub, ok := inv.Agent.(commands.Submitter)
+				sub, ok := inv.Agent.(commands.Expander)
 				if !ok {
 					return commands.Failf("/%s needs an agent that takes messages.", inv.Name)
 				}
@@ -35,7 +36,7 @@ func (c *Catalog) Commands() []commands.Command {
 				if err != nil {
 					return commands.Failf("Cannot load skill %s: %v", s.Name, err)
 				}
-				sub.Send(msg)
+				sub.SendExpanded(inv.Typed(), msg, agent.TurnOptions{})
 				return commands.Succeed("")
 			},
 		})

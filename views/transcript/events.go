@@ -116,12 +116,22 @@ func (t *Transcript) userMessage(d session.UserMessage) bool {
 		t.add(&block{kind: kindCompaction, turn: d.Turn, finished: true})
 	case d.Kind == session.KindContext:
 		t.add(&block{kind: kindContext, turn: d.Turn, text: d.Text, origin: d.Origin, finished: true})
+	case d.Typed != "":
+		// A slash command's prompt: the command as typed heads the turn,
+		// the prompt it made shows folded below, as context does.
+		t.add(&block{kind: kindUser, turn: d.Turn, text: d.Typed, finished: true})
+		t.add(&block{kind: kindContext, turn: d.Turn, text: d.Text, origin: commandPromptOrigin, finished: true})
+		t.imageLines(d.Images)
 	default:
 		t.add(&block{kind: kindUser, turn: d.Turn, text: d.Text, finished: true})
 		t.imageLines(d.Images)
 	}
 	return true
 }
+
+// commandPromptOrigin heads the prompt a slash command made of what the
+// user typed.
+const commandPromptOrigin = "the prompt it sent"
 
 // imageLines shows each image a message carries as one line: name, size
 // and dimensions.

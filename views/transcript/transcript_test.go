@@ -204,6 +204,18 @@ func TestSteeringAndContextMessages(t *testing.T) {
 	golden.Lines(t, "steering_context", all(tr))
 }
 
+// A slash command's turn is headed by the command as typed; the prompt it
+// made shows folded below it, not as the user's words.
+func TestACommandsTurnShowsTheCommandAsTyped(t *testing.T) {
+	prompt := "## Context\n\n- Status: clean\n- Branch: main\n- Log: 3 commits\n- Diff: none\n\nCreate a commit: fix typo"
+	tr := build(wide, []agent.Event{logged(session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: prompt, Typed: "/commit fix typo"})})
+	got := plain(all(tr))
+	want := "\n› /commit fix typo\n\nContext · the prompt it sent\n## Context\n\n- Status: clean\n… +5 lines (ctrl+o to expand)"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestHostileControlSequencesShowEscaped(t *testing.T) {
 	evil := "\x1b]2;pwned\x07"
 	tr := build(wide, []agent.Event{
