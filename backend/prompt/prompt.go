@@ -64,35 +64,37 @@ type Instruction struct {
 }
 
 // FindInstructions collects AGENTS.md (or CLAUDE.md where a directory has no
-// AGENTS.md) from home, then from the repository root down to cwd. The total
+// AGENTS.md) from home, then from the repository root down to cwd, each
+// CLAUDE.md followed by the files it imports (see withImports). The total
 // is capped at MaxInstructions; what is cut is replaced by a notice.
 func FindInstructions(home, cwd string) ([]Instruction, error) {
-	dirs := []string{home}
 	chain := workspace.ProjectChain(cwd)
 	slices.Reverse(chain) // the root first, cwd last
-	dirs = append(dirs, chain...)
+	type place struct{ dir, root string }
+	places := []place{{home, home}}
+	for _, d := range chain {
+		places = append(places, place{d, chain[0]})
+	}
 	var out []Instruction
 	total := 0
-	for _, d := range dirs {
-		in, ok, err := readDir(d)
+	for _, p := range places {
+		in, ok, err := readDir(p.dir)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			continue
 		}
-		if total+len(in.Text) > MaxInstructions {
-			keep := MaxInstructions - total
-			if keep < 0 {
-				keep = 0
+		for _, in := range withImports(in, p.root) {
+			if total+len(in.Text) > MaxInstructions {
+				keep := max(MaxInstructions-total, 0)
+				in.Text = strings.ToValidUTF8(in.Text[:keep], "") +
+					fmt.Sprintf("\n[instructions cut: over %d KB in total; the rest of %s and later files were left out]", MaxInstructions>>10, in.Path)
+				return append(out, in), nil
 			}
-			in.Text = strings.ToValidUTF8(in.Text[:keep], "") +
-				fmt.Sprintf("\n[instructions cut: over %d KB in total; the rest of %s and later files were left out]", MaxInstructions>>10, in.Path)
+			total += len(in.Text)
 			out = append(out, in)
-			break
 		}
-		total += len(in.Text)
-		out = append(out, in)
 	}
 	return out, nil
 }
