@@ -210,7 +210,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	for _, t := range web.New(webCfg) {
 		registry.Add(t)
 	}
-	instructions, err := prompt.FindInstructions(o.Home, s.Cwd)
+	instructions, err := prompt.FindInstructions(o.Home, o.Getenv("HOME"), s.Cwd)
 	if err != nil {
 		return err
 	}

@@ -64,39 +64,58 @@ type Instruction struct {
 }
 
 // FindInstructions collects AGENTS.md (or CLAUDE.md where a directory has no
-// AGENTS.md) from home, then from the repository root down to cwd, each
-// CLAUDE.md followed by the files it imports (see withImports). The total
-// is capped at MaxInstructions; what is cut is replaced by a notice.
-func FindInstructions(home, cwd string) ([]Instruction, error) {
-	chain := workspace.ProjectChain(cwd)
-	slices.Reverse(chain) // the root first, cwd last
-	type place struct{ dir, root string }
-	places := []place{{home, home}}
-	for _, d := range chain {
-		places = append(places, place{d, chain[0]})
-	}
-	var out []Instruction
-	total := 0
-	for _, p := range places {
-		in, ok, err := readDir(p.dir)
+// AGENTS.md) from the user's folder, then from the repository root down to
+// cwd, each CLAUDE.md followed by the files it imports (see withImports).
+// The user's folder is home (TACK_HOME) or, where it has neither file, the
+// one codex or Claude Code keeps under userHome (~/.codex, ~/.claude), so
+// a user's own instructions come along. The total is capped at
+// MaxInstructions; what is cut is replaced by a notice.
+func FindInstructions(home, userHome, cwd string) ([]Instruction, error) {
+	var found []Instruction
+	for _, d := range userDirs(home, userHome) {
+		in, ok, err := readDir(d)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			continue
-		}
-		for _, in := range withImports(in, p.root) {
-			if total+len(in.Text) > MaxInstructions {
-				keep := max(MaxInstructions-total, 0)
-				in.Text = strings.ToValidUTF8(in.Text[:keep], "") +
-					fmt.Sprintf("\n[instructions cut: over %d KB in total; the rest of %s and later files were left out]", MaxInstructions>>10, in.Path)
-				return append(out, in), nil
-			}
-			total += len(in.Text)
-			out = append(out, in)
+		if ok {
+			found = withImports(in, d)
+			break
 		}
 	}
+	chain := workspace.ProjectChain(cwd)
+	slices.Reverse(chain) // the root first, cwd last
+	for _, d := range chain {
+		in, ok, err := readDir(d)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			found = append(found, withImports(in, chain[0])...)
+		}
+	}
+	var out []Instruction
+	total := 0
+	for _, in := range found {
+		if total+len(in.Text) > MaxInstructions {
+			keep := max(MaxInstructions-total, 0)
+			in.Text = strings.ToValidUTF8(in.Text[:keep], "") +
+				fmt.Sprintf("\n[instructions cut: over %d KB in total; the rest of %s and later files were left out]", MaxInstructions>>10, in.Path)
+			return append(out, in), nil
+		}
+		total += len(in.Text)
+		out = append(out, in)
+	}
 	return out, nil
+}
+
+// userDirs are the folders a user's own instructions may be in, first
+// wins: TACK_HOME, then codex's and Claude Code's under the user's home.
+func userDirs(home, userHome string) []string {
+	dirs := []string{home}
+	if userHome != "" {
+		dirs = append(dirs, filepath.Join(userHome, ".codex"), filepath.Join(userHome, ".claude"))
+	}
+	return dirs
 }
 
 func readDir(dir string) (Instruction, bool, error) {

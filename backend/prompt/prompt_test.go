@@ -22,7 +22,7 @@ func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got, err := FindInstructions(home, cwd)
+	got, err := FindInstructions(home, "", cwd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
 func TestInstructionsAreCappedWithANotice(t *testing.T) {
 	root := t.TempDir()
 	testkit.WriteFile(t, filepath.Join(root, "AGENTS.md"), strings.Repeat("x", MaxInstructions+100))
-	got, err := FindInstructions("", root)
+	got, err := FindInstructions("", "", root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +69,29 @@ func TestUnreadableInstructionsNameTheFileAndTheFix(t *testing.T) {
 	if err := os.Mkdir(bad, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := FindInstructions("", root)
+	_, err := FindInstructions("", "", root)
 	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "make it a readable file or remove it") {
 		t.Fatalf("want an error naming %s and the fix, got %v", bad, err)
 	}
+}
+
+// The user's own instructions come from TACK_HOME, else from where codex or
+// Claude Code keeps them, so a user's rules come along when they switch:
+// the first folder that has a file is the only one read.
+func TestUserInstructionsFallBackToCodexThenClaudeCode(t *testing.T) {
+	user, repo := t.TempDir(), t.TempDir()
+	home := filepath.Join(user, ".tack")
+	testkit.WriteTree(t, user, map[string]string{".claude/CLAUDE.md": "claude rules", ".codex/AGENTS.md": "codex rules"})
+	only := func(want string) {
+		t.Helper()
+		got, err := FindInstructions(home, user, repo)
+		if err != nil || len(got) != 1 || got[0].Text != want {
+			t.Errorf("want only %q, got %+v (%v)", want, got, err)
+		}
+	}
+	only("codex rules")
+	os.Remove(filepath.Join(user, ".codex", "AGENTS.md"))
+	only("claude rules")
+	testkit.WriteFile(t, filepath.Join(home, "AGENTS.md"), "tack rules")
+	only("tack rules")
 }
