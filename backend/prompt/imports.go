@@ -10,8 +10,9 @@ import (
 // code brings that file into the instructions, relative to the file that
 // names it, up to five hops deep. tack reads the imports of a CLAUDE.md
 // it uses the same way, each as an instruction of its own right after the
-// file that imports it. Only files inside the tree the CLAUDE.md belongs
-// to (its repository, or TACK_HOME) are read, symbolic links resolved: a
+// file that imports it; "~/" names the user's home. Only files inside the
+// tree the CLAUDE.md belongs to (its repository, or the user's folder it
+// was read from) are read, symbolic links resolved: a
 // cloned repository whose CLAUDE.md imports "@~/.ssh/id_rsa" would
 // otherwise send the key to the model. A name that is no such file (an
 // @-mention of a person, a file elsewhere) stays text.
@@ -20,15 +21,16 @@ import (
 const maxImportDepth = 5
 
 // importing is the imports of a CLAUDE.md being read: the tree they must
-// stay in, and the files already taken.
+// stay in, the user's home that "~/" names, and the files already taken.
 type importing struct {
-	root string
-	seen map[string]bool
+	root, home string
+	seen       map[string]bool
 }
 
-// withImports is in followed by the files it imports, depth first in the
-// order they are named, each once, when in is a CLAUDE.md; else in alone.
-func withImports(in Instruction, root string) []Instruction {
+// withImports is in followed by the files it imports from inside root,
+// depth first in the order they are named, each once, when in is a
+// CLAUDE.md; else in alone. "~/" in a name is userHome.
+func withImports(in Instruction, root, userHome string) []Instruction {
 	if filepath.Base(in.Path) != "CLAUDE.md" {
 		return []Instruction{in}
 	}
@@ -36,7 +38,7 @@ func withImports(in Instruction, root string) []Instruction {
 	if err != nil {
 		return []Instruction{in}
 	}
-	im := importing{root: real, seen: map[string]bool{}}
+	im := importing{root: real, home: userHome, seen: map[string]bool{}}
 	if p, err := filepath.EvalSymlinks(in.Path); err == nil {
 		im.seen[p] = true
 	}
@@ -68,7 +70,9 @@ func (im importing) follow(in Instruction, depth int) []Instruction {
 // resolve is the file name names from dir, when it is a regular file in
 // the tree not taken yet (and is now taken).
 func (im importing) resolve(dir, name string) (string, bool) {
-	if strings.HasPrefix(name, "~") {
+	if rest, ok := strings.CutPrefix(name, "~/"); ok && im.home != "" {
+		name = filepath.Join(im.home, rest)
+	} else if strings.HasPrefix(name, "~") {
 		return "", false
 	}
 	for _, candidate := range []string{name, strings.TrimRight(name, ".,;:!?)")} {

@@ -78,7 +78,7 @@ func FindInstructions(home, userHome, cwd string) ([]Instruction, error) {
 			return nil, err
 		}
 		if ok {
-			found = withImports(in, d)
+			found = withImports(in, d, userHome)
 			break
 		}
 	}
@@ -90,7 +90,7 @@ func FindInstructions(home, userHome, cwd string) ([]Instruction, error) {
 			return nil, err
 		}
 		if ok {
-			found = append(found, withImports(in, chain[0])...)
+			found = append(found, withImports(in, chain[0], userHome)...)
 		}
 	}
 	var out []Instruction

@@ -81,7 +81,8 @@ func TestUnreadableInstructionsNameTheFileAndTheFix(t *testing.T) {
 func TestUserInstructionsFallBackToCodexThenClaudeCode(t *testing.T) {
 	user, repo := t.TempDir(), t.TempDir()
 	home := filepath.Join(user, ".tack")
-	testkit.WriteTree(t, user, map[string]string{".claude/CLAUDE.md": "claude rules", ".codex/AGENTS.md": "codex rules"})
+	testkit.WriteTree(t, user, map[string]string{".claude/CLAUDE.md": "claude rules", ".codex/AGENTS.md": "codex rules",
+		".claude/style.md": "style", "notes.md": "outside ~/.claude"})
 	only := func(want string) {
 		t.Helper()
 		got, err := FindInstructions(home, user, repo)
@@ -92,6 +93,11 @@ func TestUserInstructionsFallBackToCodexThenClaudeCode(t *testing.T) {
 	only("codex rules")
 	os.Remove(filepath.Join(user, ".codex", "AGENTS.md"))
 	only("claude rules")
+	testkit.WriteFile(t, filepath.Join(user, ".claude", "CLAUDE.md"), "claude rules @~/.claude/style.md @~/notes.md")
+	if got, _ := FindInstructions(home, user, repo); len(got) != 2 || got[1].Text != "style" {
+		t.Errorf("want ~/.claude/CLAUDE.md and the file it imports from ~/.claude, got %+v", got)
+	}
+	testkit.WriteFile(t, filepath.Join(user, ".claude", "CLAUDE.md"), "claude rules")
 	testkit.WriteFile(t, filepath.Join(home, "AGENTS.md"), "tack rules")
 	only("tack rules")
 }
