@@ -64,7 +64,7 @@ type Instruction struct {
 }
 
 // FindInstructions collects AGENTS.md (or CLAUDE.md where a directory has no
-// AGENTS.md) from the user's folder, then from the repository root down to
+// AGENTS.md; see readDir) from the user's folder, then from the repository root down to
 // cwd, each CLAUDE.md followed by the files it imports (see withImports).
 // The user's folder is home (TACK_HOME) or, where it has neither file, the
 // one codex or Claude Code keeps under userHome (~/.codex, ~/.claude), so
@@ -118,11 +118,13 @@ func userDirs(home, userHome string) []string {
 	return dirs
 }
 
+// readDir reads dir's instructions: AGENTS.md, else CLAUDE.md, else
+// .claude/CLAUDE.md, where Claude Code also looks.
 func readDir(dir string) (Instruction, bool, error) {
 	if dir == "" {
 		return Instruction{}, false, nil
 	}
-	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
+	for _, name := range []string{"AGENTS.md", "CLAUDE.md", filepath.Join(".claude", "CLAUDE.md")} {
 		p := filepath.Join(dir, name)
 		b, err := os.ReadFile(p)
 		if errors.Is(err, fs.ErrNotExist) {

@@ -19,6 +19,7 @@ func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(repo, "AGENTS.md"), "repo rules")
 	testkit.WriteFile(t, filepath.Join(repo, "CLAUDE.md"), "ignored: AGENTS.md wins")
 	testkit.WriteFile(t, filepath.Join(repo, "pkg", "CLAUDE.md"), "pkg rules")
+	testkit.WriteFile(t, filepath.Join(repo, "pkg", "sub", ".claude", "CLAUDE.md"), "sub rules")
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
 	for _, in := range got {
 		texts = append(texts, in.Text)
 	}
-	want := "home rules|repo rules|pkg rules"
+	want := "home rules|repo rules|pkg rules|sub rules"
 	if strings.Join(texts, "|") != want {
 		t.Fatalf("want %q, got %q", want, strings.Join(texts, "|"))
 	}
