@@ -289,9 +289,13 @@ func (s *Screen) Release() error {
 	if s.keys != nil {
 		s.keys.stop()
 	}
-	err := s.r.Release()
-	if cerr := s.cooked(); err == nil {
-		err = cerr
+	// The modes first: what the borrower is sure to see is the main
+	// screen coming back, and a key typed from then on must reach it as
+	// the terminal's line discipline reads it in cooked mode (a CR typed
+	// while raw stays a CR, which ends no line for a shell's read).
+	err := s.cooked()
+	if rerr := s.r.Release(); err == nil {
+		err = rerr
 	}
 	return err
 }
