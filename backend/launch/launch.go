@@ -62,6 +62,10 @@ type Options struct {
 	// shape, or that JSON. StrictMCPConfig leaves out every other server.
 	MCPConfigs      []string
 	StrictMCPConfig bool
+	// AddDirs are more directories, absolute, the session works in beside
+	// its own (claude -p's --add-dir): their edits count as the
+	// workspace's and sandboxed commands may write in them.
+	AddDirs []string
 	// Resume names a session to continue; Continue picks this workspace's
 	// latest.
 	Resume   string
@@ -205,6 +209,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.closers = append(s.closers, s.Sandbox.Close)
 	s.Policy.SetSandbox(s.Sandbox, cfg.Sandbox.Network)
 	s.Policy.SetHomes(o.Home, o.getenv("HOME"))
+	s.Policy.SetDirs(o.AddDirs)
 	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox, o.Home)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
@@ -228,7 +233,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		// The model of a resumed session stays unless a flag names one; the
 		// effort follows the flag, then the config, then the session.
 		Log: s.Log, Provider: router, Catalog: s.Catalog, Model: o.Model, Effort: llm.Effort(first(o.Effort, cfg.Effort)),
-		System: prompt.Build(o.SystemPrompt, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + appended(o.AppendSystemPrompt),
+		System: prompt.Build(o.SystemPrompt, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + addedDirs(o.AddDirs) + appended(o.AppendSystemPrompt),
 		Tools:  registry, Gate: s.Policy, Broker: s.Broker, Hooks: agentHooks(hookRunner),
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
@@ -355,6 +360,16 @@ func first[T ~string](vs ...T) T {
 		}
 	}
 	return ""
+}
+
+// addedDirs tells the model of the directories it may work in beside the
+// workspace; "" for none.
+func addedDirs(dirs []string) string {
+	if len(dirs) == 0 {
+		return ""
+	}
+	return "\n\n# More directories\n\nBesides the workspace, the user gave you these directories to work in: " +
+		strings.Join(dirs, ", ") + "."
 }
 
 // appended is text to end the system prompt with, after a blank line; ""

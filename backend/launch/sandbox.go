@@ -16,10 +16,10 @@ import (
 
 // newSandbox is the session's sandbox from the [sandbox] settings: writes
 // in the workspace, the temp directory, the spill directory, the
-// workspace's private build cache in the user's cache directory and the
-// configured directories; $TACK_HOME and the configured paths unreadable.
-// unavailable hears when it turns out, after the session started, that the
-// system forbids it.
+// workspace's private build cache in the user's cache directory, the
+// configured directories and those added on the command line; $TACK_HOME
+// and the configured paths unreadable. unavailable hears when it turns
+// out, after the session started, that the system forbids it.
 func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func(string)) *sandbox.Sandbox {
 	home, tmp := o.getenv("HOME"), o.getenv("TMPDIR")
 	if tmp == "" {
@@ -29,7 +29,7 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func
 		Workspace: cwd,
 		TempDir:   tmp,
 		SpillDir:  spill,
-		Writable:  config.ExpandHome(c.Writable, home),
+		Writable:  append(config.ExpandHome(c.Writable, home), o.AddDirs...),
 		Caches:    sandbox.CacheRoot(o.getenv),
 		Home:      o.Home,
 		Hidden:    config.ExpandHome(c.DenyRead, home),

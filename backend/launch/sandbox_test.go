@@ -2,6 +2,8 @@ package launch
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,4 +61,23 @@ func TestBackgroundWorkWaitsForTheFrontDoor(t *testing.T) {
 	stop := inBackground(make(chan struct{}), func() { ran <- "started after stop" })
 	stop()
 	stop()
+}
+
+// A directory added with --add-dir is writable in the sandbox, and the
+// model is told it may work there.
+func TestAddedDirectoriesAreWritableAndNamedToTheModel(t *testing.T) {
+	llm := llmtest.New(t)
+	other := t.TempDir()
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
+	s, err := Open(Options{Home: t.TempDir(), Cwd: t.TempDir(), Getenv: func(k string) string { return env[k] }, AddDirs: []string{other}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !slices.Contains(s.Sandbox.Layout().Writable, other) {
+		t.Errorf("want %s writable in the sandbox, got %v", other, s.Sandbox.Layout().Writable)
+	}
+	if !strings.Contains(s.Agent.System(), "the user gave you these directories to work in: "+other+".") {
+		t.Errorf("want the directory named in the system prompt, got %q", s.Agent.System())
+	}
 }

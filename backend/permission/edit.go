@@ -41,7 +41,7 @@ const (
 func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, rec recorder) error {
 	spec := t.Spec()
 	p.mu.Lock()
-	mode, planning, tackHome, userHome := p.mode, p.plan, p.tackHome, p.userHome
+	mode, planning, tackHome, userHome, dirs := p.mode, p.plan, p.tackHome, p.userHome, p.dirs
 	p.mu.Unlock()
 	switch {
 	case planning:
@@ -56,7 +56,7 @@ func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Cal
 	if call.Env != nil {
 		cwd = call.Env.Cwd
 	}
-	pl := placeOf(t, call, cwd, tackHome, userHome)
+	pl := placeOf(t, call, append([]string{cwd}, dirs...), tackHome, userHome)
 	a := approval(spec.Name, call.ID, shown, "")
 	var allowance string
 	switch pl.kind {
@@ -101,13 +101,21 @@ func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Cal
 }
 
 // placeOf is where call of t writes: the most guarded place any of its
-// files lies in. A tool that names no files edits the workspace.
-func placeOf(t tools.Tool, call tools.Call, cwd, tackHome, userHome string) place {
+// files lies in. workspace is the session's directory (relative paths
+// are from it), then the directories that count as it. A tool that names
+// no files edits the workspace.
+func placeOf(t tools.Tool, call tools.Call, workspace []string, tackHome, userHome string) place {
 	tt, ok := t.(tools.Targeter)
 	if !ok {
 		return place{}
 	}
-	ws := realPath(cwd)
+	cwd := workspace[0]
+	var roots []string
+	for _, d := range workspace {
+		if d != "" {
+			roots = append(roots, realPath(d))
+		}
+	}
 	home, th := realPath(userHome), realPath(tackHome)
 	best := place{}
 	for _, target := range tt.Targets(call) {
@@ -126,7 +134,7 @@ func placeOf(t tools.Tool, call tools.Call, cwd, tackHome, userHome string) plac
 			pl.kind, pl.why = protectedFile, "Inside $TACK_HOME (credentials, sessions, settings)"
 		case sandbox.StartupFile(path, home):
 			pl.kind, pl.why = protectedFile, "A shell or git start-up file, which runs when you open a terminal"
-		case ws == "" || !within(path, ws):
+		case !slices.ContainsFunc(roots, func(root string) bool { return within(path, root) }):
 			pl.kind = outsideWorkspace
 		}
 		if pl.kind > best.kind || best.path == "" {

@@ -88,6 +88,27 @@ func TestEditsByPlace(t *testing.T) {
 	}
 }
 
+// A directory added with --add-dir counts as the workspace: its edits run
+// where the workspace's do, through a symlink too; its git internals stay
+// protected.
+func TestEditsInAnAddedDirectoryCountAsTheWorkspaces(t *testing.T) {
+	w := newEditWorld(t)
+	for path, want := range map[string]bool{
+		filepath.Join(w.outside, "abs.go"):      true,
+		"link/through-symlink.go":               true,
+		filepath.Join(w.outside, ".git/config"): false,
+		filepath.Join(w.home, "elsewhere.go"):   false,
+	} {
+		b := interact.NewBroker()
+		a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
+		p := w.policy(Auto, b)
+		p.SetDirs([]string{w.outside})
+		if _, err := p.Authorize(context.Background(), targetWrite, w.call(path)); err != nil || (a.count() == 0) != want {
+			t.Errorf("write %s: want it run unasked %v, got asked %d times (%v)", path, want, a.count(), err)
+		}
+	}
+}
+
 func TestProtectedEditsAskEveryTimeAndSayWhy(t *testing.T) {
 	w := newEditWorld(t)
 	b := interact.NewBroker()

@@ -3,6 +3,7 @@ package permission
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,6 +48,9 @@ type Policy struct {
 	network bool
 	// tackHome and userHome hold files edits may not change unasked.
 	tackHome, userHome string
+	// dirs are more directories edits count as the workspace's
+	// (--add-dir).
+	dirs []string
 }
 
 // allowKey is what a remembered command prefix allows: a tool's commands,
@@ -75,6 +79,14 @@ func (p *Policy) SetHomes(tackHome, userHome string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.tackHome, p.userHome = tackHome, userHome
+}
+
+// SetDirs names more directories whose edits count as the workspace's
+// (claude -p's --add-dir): they run unasked where the workspace's do.
+func (p *Policy) SetDirs(dirs []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.dirs = slices.Clone(dirs)
 }
 
 // Sandboxed reports whether commands run in a sandbox now: false in

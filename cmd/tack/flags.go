@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -44,6 +45,7 @@ type options struct {
 	appendPrompt, appendPromptFile string
 	mcpConfigs                     []string // --mcp-config values
 	strictMCP                      bool
+	addDirs                        []string // --add-dir values, as given
 }
 
 const usage = `Usage: tack [flags] [task]
@@ -92,6 +94,8 @@ Flags:
                             add the MCP servers of a file in .mcp.json's shape,
                             or of that JSON (repeatable); they win over others
       --strict-mcp-config   use only the servers of --mcp-config
+      --add-dir DIR         work in DIR too (repeatable): edits there count as
+                            the workspace's and sandboxed commands may write there
       --color WHEN          auto, always or never
       --no-reasoning        leave the model's reasoning out of the output
       --version             print the version and exit
@@ -145,6 +149,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.appendPromptFile, "append-system-prompt-file", "", "")
 	fs.Func("mcp-config", "", func(v string) error { o.mcpConfigs = append(o.mcpConfigs, v); return nil })
 	fs.BoolVar(&o.strictMCP, "strict-mcp-config", false, "")
+	fs.Func("add-dir", "", func(v string) error { o.addDirs = append(o.addDirs, v); return nil })
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
 	fs.BoolVar(&o.noReasoning, "no-reasoning", false, "")
@@ -367,4 +372,21 @@ func (o options) systemPrompts() (own, end string, err error) {
 		*f.text = string(b)
 	}
 	return own, end, nil
+}
+
+// dirsAdded are the --add-dir directories made absolute from cwd; one that
+// is not a directory is a usage error naming it.
+func (o options) dirsAdded(cwd string) ([]string, error) {
+	var out []string
+	for _, d := range o.addDirs {
+		abs := d
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, d)
+		}
+		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+			return nil, errUsage{fmt.Sprintf("--add-dir %s: not a directory; name one that exists", d)}
+		}
+		out = append(out, filepath.Clean(abs))
+	}
+	return out, nil
 }

@@ -68,10 +68,16 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 		fmt.Fprintf(stderr, "tack: %s\n", err)
 		return 2
 	}
+	dirs, err := o.dirsAdded(cwd)
+	if err != nil {
+		fmt.Fprintf(stderr, "tack: %s\n", err)
+		return 2
+	}
 	lo := launch.Options{
 		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
 		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
+		AddDirs: dirs,
 	}
 	ios := iostreams.System(stdin, stdout, stderr, getenv)
 	cfg, _, _ := launch.Settings(lo) // a broken config fails the open later, with its message

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -343,6 +345,33 @@ func TestPrintTakesClaudesSystemPromptFlags(t *testing.T) {
 	r.wantExit(2)
 	if !strings.Contains(r.stderr.String(), "cannot read --system-prompt-file") {
 		t.Errorf("want the unreadable file named, got %q", r.stderr.String())
+	}
+}
+
+// claude -p's --add-dir: the model's edits and sandboxed commands reach
+// the added directory as they reach the workspace, unasked in auto mode
+// (print mode denies what would ask); a directory that does not exist is
+// a usage error.
+func TestPrintAddDirLetsTheModelWorkThere(t *testing.T) {
+	other := t.TempDir()
+	note, out := filepath.Join(other, "note.txt"), filepath.Join(other, "cmd.txt")
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("w", "write", fmt.Sprintf(`{"file_path":%q,"content":"noted\n"}`, note), 1)),
+		llmtest.Reply(llmtest.ToolCall("b", "bash", fmt.Sprintf(`{"command":"echo ran > %s","description":"Write there"}`, out), 1)),
+		llmtest.ReplyText("Done."),
+	)
+	r := startTack(t, srv, "-p", "note it", "--add-dir", other)
+	r.closeStdin()
+	r.wantExit(0)
+	for path, want := range map[string]string{note: "noted\n", out: "ran\n"} {
+		if got, err := os.ReadFile(path); err != nil || string(got) != want {
+			t.Errorf("%s: want %q, got %q (%v); %s", path, want, got, err, r.output())
+		}
+	}
+	r = startTack(t, srv, "-p", "x", "--add-dir", filepath.Join(other, "missing"))
+	r.wantExit(2)
+	if !strings.Contains(r.stderr.String(), "--add-dir "+filepath.Join(other, "missing")+": not a directory") {
+		t.Errorf("want the missing directory named, got %q", r.stderr.String())
 	}
 }
 
