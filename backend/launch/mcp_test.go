@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
@@ -402,5 +405,36 @@ func TestMCPConfigFlagAddsTheUsersServersAndStrictKeepsOnlyThem(t *testing.T) {
 		}
 		s.Close()
 		os.Remove(filepath.Join(logs, "both-flag"))
+	}
+}
+
+// An .mcp.json entry of type "sse" reaches a server of the older HTTP+SSE
+// transport: here the MCP Go SDK's own SSE handler, not tack's fake.
+func TestMCPServerOverTheOldSSETransport(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "adder", Version: "1"}, nil)
+	sdk.AddTool(srv, &sdk.Tool{Name: "add", Description: "Add two numbers."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in struct{ X, Y int }) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprint(in.X + in.Y)}}}, nil, nil
+		})
+	ts := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	defer ts.Close()
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__adder__add", `{"X":2,"Y":3}`, 1)),
+		llmtest.ReplyText("5"),
+	)
+	env := map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL()}
+	config := fmt.Sprintf(`{"mcpServers": {"adder": {"type": "sse", "url": %q}}}`, ts.URL)
+	s, err := Open(Options{Home: t.TempDir(), Cwd: t.TempDir(), Getenv: func(k string) string { return env[k] },
+		PermissionMode: "full-access", MCPConfigs: []string{config}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	runTurn(t, s, "Add 2 and 3.")
+	if got := llm.Requests()[1].ToolResult("call_1"); got != "5" {
+		t.Fatalf("the model read %q (tools offered %v)", got, toolNames(llm.Requests()[0]))
+	}
+	if status := s.MCP.StatusText(); !strings.Contains(status, "sse") {
+		t.Errorf("/mcp does not say the transport:\n%s", status)
 	}
 }

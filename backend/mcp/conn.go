@@ -65,9 +65,12 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	})
 	l := &link{}
 	var transport sdk.Transport
-	if s.URL != "" {
+	switch {
+	case s.SSE:
+		transport = outliving{&sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: withHeaders(dc.http, s.Headers)}}
+	case s.URL != "":
 		transport = &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: withHeaders(dc.http, s.Headers), MaxRetries: 2}
-	} else {
+	default:
 		t, err := l.spawn(s, dc)
 		if err != nil {
 			return nil, err
@@ -81,6 +84,41 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	}
 	l.session = session
 	return l, nil
+}
+
+// outliving connects a transport that ties its connection to the context
+// it connects with, as the old SSE transport ties its event stream, with
+// a context that ends with dial's only until the connection is made:
+// dial's ends with the handshake, and the stream has to last until the
+// session closes the connection.
+type outliving struct{ sdk.Transport }
+
+func (t outliving) Connect(ctx context.Context) (sdk.Connection, error) {
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	conn, err := t.Transport.Connect(life)
+	if !stop() && err == nil {
+		// ctx ended as the connection was made, and cancel ended it.
+		conn.Close()
+		err = ctx.Err()
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return closing{conn, cancel}, nil
+}
+
+// closing is a connection that ends its context when it closes.
+type closing struct {
+	sdk.Connection
+	cancel context.CancelFunc
+}
+
+func (c closing) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
 }
 
 func handshakeError(ctx context.Context, s Server, err error) error {

@@ -118,9 +118,9 @@ func projectEntry(name string, raw json.RawMessage, getenv func(string) string) 
 	switch e.Type {
 	case "", "stdio", "http", "streamable-http":
 	case "sse":
-		return Server{}, errors.New(`type "sse" (the old HTTP+SSE transport) is not supported; use a streamable-HTTP url ("type": "http")`)
+		s.SSE = true
 	default:
-		return Server{}, fmt.Errorf("unknown type %q; use \"stdio\" or \"http\"", e.Type)
+		return Server{}, fmt.Errorf("unknown type %q; use \"stdio\", \"http\" or \"sse\"", e.Type)
 	}
 	return s, s.check()
 }

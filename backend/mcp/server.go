@@ -39,9 +39,11 @@ type Server struct {
 	Args    []string
 	Env     map[string]string
 	Cwd     string
-	// URL and Headers reach a streamable-HTTP server.
+	// URL and Headers reach a streamable-HTTP server, or with SSE one of
+	// the older HTTP+SSE transport (an .mcp.json entry of type "sse").
 	URL     string
 	Headers map[string]string
+	SSE     bool
 
 	StartupTimeout time.Duration
 	ToolTimeout    time.Duration
@@ -85,7 +87,10 @@ func (s Server) redactor() redact.Redactor {
 
 // Transport names how the server is reached.
 func (s Server) Transport() string {
-	if s.URL != "" {
+	switch {
+	case s.SSE:
+		return "sse"
+	case s.URL != "":
 		return "http"
 	}
 	return "stdio"
@@ -150,6 +155,8 @@ func (s Server) check() error {
 		return fmt.Errorf("set command (a stdio server) or url (a streamable-HTTP server)")
 	case s.Command != "" && s.URL != "":
 		return fmt.Errorf("set command or url, not both")
+	case s.SSE && s.URL == "":
+		return fmt.Errorf(`type "sse" needs the url of the server's event stream`)
 	case s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://"):
 		return fmt.Errorf("url %q is not an http:// or https:// address", s.URL)
 	}
