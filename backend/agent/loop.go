@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -52,15 +53,14 @@ func (a *Agent) loop(ctx context.Context) {
 func (a *Agent) takeInputLocked() (message, bool) {
 	switch {
 	case len(a.followUps) > 0:
-		var in message
 		texts := make([]string, len(a.followUps))
 		for i, m := range a.followUps {
 			texts[i] = m.text
-			if m.typed != "" {
-				in.typed = strings.Join(inputs(a.followUps), "\n\n")
-			}
 		}
-		in.text = strings.Join(texts, "\n\n")
+		in := message{text: strings.Join(texts, "\n\n")}
+		if slices.ContainsFunc(a.followUps, func(m message) bool { return m.typed != "" }) {
+			in.typed = strings.Join(inputs(a.followUps), "\n\n")
+		}
 		a.followUps = nil
 		a.turnOpts, a.queuedOpts = a.queuedOpts, TurnOptions{}
 		return in, true
