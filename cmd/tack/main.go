@@ -63,21 +63,10 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 		fmt.Fprintf(stderr, "tack: %v\n", err)
 		return 1
 	}
-	own, end, err := o.systemPrompts()
+	lo, err := launchOptions(o, home, cwd, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "tack: %s\n", err)
 		return 2
-	}
-	dirs, err := o.dirsAdded(cwd)
-	if err != nil {
-		fmt.Fprintf(stderr, "tack: %s\n", err)
-		return 2
-	}
-	lo := launch.Options{
-		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
-		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
-		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
-		AddDirs: dirs,
 	}
 	ios := iostreams.System(stdin, stdout, stderr, getenv)
 	cfg, _, _ := launch.Settings(lo) // a broken config fails the open later, with its message
@@ -101,6 +90,25 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 		return 2
 	}
 	return runLine(lo, o, cfg, ios)
+}
+
+// launchOptions are the session's options from the command line, with the
+// files and directories it names read and checked.
+func launchOptions(o options, home, cwd string, getenv func(string) string) (launch.Options, error) {
+	own, end, err := o.systemPrompts()
+	if err != nil {
+		return launch.Options{}, err
+	}
+	dirs, err := o.dirsAdded(cwd)
+	if err != nil {
+		return launch.Options{}, err
+	}
+	return launch.Options{
+		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
+		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
+		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
+		AddDirs: dirs,
+	}, nil
 }
 
 // signalContext is cancelled by SIGINT, SIGTERM, SIGHUP or SIGQUIT and
