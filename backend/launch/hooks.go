@@ -20,11 +20,18 @@ import (
 // the user approves them.
 var ProjectSettingsFile = filepath.Join(".tack", "settings.toml")
 
-// newHooks makes the session's hook runner from the config file's hooks
-// and the project's .tack/settings.toml, or nil when there are none. It
-// returns the tables it skipped.
+// newHooks makes the session's hook runner, or nil when there are none,
+// and returns the tables and files it skipped. The user's hooks come from
+// the config file and ~/.claude/settings.json; the project's, which run
+// once the user approves them, from .tack/settings.toml and Claude Code's
+// .claude/settings.json and .claude/settings.local.json.
 func (s *Session) newHooks(o Options, cfg config.File) (*hooks.Runner, []string) {
 	list, problems := hooks.FromConfig(cfg.Hooks, config.Path(o.Home), false)
+	if home := o.getenv("HOME"); home != "" {
+		path := config.ClaudeUserSettings(home)
+		hs, probs := claudeHooks(path, false)
+		list, problems = append(list, hs...), append(problems, probs...)
+	}
 	projPath := filepath.Join(s.Cwd, ProjectSettingsFile)
 	proj, err := config.LoadProjectSettings(projPath)
 	if err != nil {
@@ -33,11 +40,22 @@ func (s *Session) newHooks(o Options, cfg config.File) (*hooks.Runner, []string)
 	problems = append(problems, proj.Problems...)
 	projHooks, projProblems := hooks.FromConfig(proj.Hooks, projPath, true)
 	problems = append(problems, projProblems...)
+	var files []string // the project's files that hold hooks
+	if len(projHooks) > 0 {
+		files = append(files, projPath)
+	}
+	for _, path := range config.ClaudeProjectSettings(s.Cwd) {
+		hs, probs := claudeHooks(path, true)
+		projHooks, problems = append(projHooks, hs...), append(problems, probs...)
+		if len(hs) > 0 {
+			files = append(files, path)
+		}
+	}
 	list = append(list, projHooks...)
 	if len(list) == 0 {
 		return nil, problems
 	}
-	content, _ := os.ReadFile(projPath)
+	content, names := projectContent(s.Cwd, files)
 	store := trust.Open(o.Home)
 	environ := append(bash.WithoutProviderSecrets(o.Environ),
 		"TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd, "TACK_SESSION_ID="+s.Log.Header().ID)
@@ -49,11 +67,39 @@ func (s *Session) newHooks(o Options, cfg config.File) (*hooks.Runner, []string)
 			return err
 		},
 		Approve: func(ctx context.Context) (bool, error) {
-			return s.approveProject(ctx, store, content, ProjectSettingsFile, hooksApprovalText(projHooks))
+			return s.approveProject(ctx, store, content, ProjectSettingsFile, hooksApprovalText(names, projHooks))
 		},
 	})
 	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req)) })
 	return r, problems
+}
+
+// claudeHooks are the hooks of the Claude Code settings file at path, and
+// what was skipped.
+func claudeHooks(path string, project bool) ([]hooks.Hook, []string) {
+	tables, err := config.LoadClaudeHooks(path)
+	if err != nil {
+		return nil, []string{err.Error() + "; its hooks are skipped"}
+	}
+	return hooks.FromConfig(tables, path, project)
+}
+
+// projectContent is what an approval of the project's hooks is of: each
+// of files, named and followed by its bytes, so a change to any asks
+// again; names are those files relative to dir.
+func projectContent(dir string, files []string) ([]byte, []string) {
+	var content []byte
+	var names []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		rel, _ := filepath.Rel(dir, f)
+		names = append(names, rel)
+		content = append(append(append(content, rel...), 0), b...)
+	}
+	return content, names
 }
 
 // requestMessage is what notification hooks are told a request is about.
@@ -67,16 +113,17 @@ func requestMessage(req *interact.Request) string {
 	return "tack needs your attention"
 }
 
-func hooksApprovalText(hs []hooks.Hook) approvalText {
+func hooksApprovalText(files []string, hs []hooks.Hook) approvalText {
 	var detail []string
 	for _, h := range hs {
 		detail = append(detail, string(h.Event)+": "+h.Command)
 	}
+	where := strings.Join(files, " and ")
 	return approvalText{
 		header:   "Project hooks",
-		question: fmt.Sprintf("This project's %s runs %d hook command(s). Allow them?", ProjectSettingsFile, len(hs)),
+		question: fmt.Sprintf("This project's %s runs %d hook command(s). Allow them?", where, len(hs)),
 		detail:   strings.Join(detail, "\n"),
-		denied:   fmt.Sprintf("The project's hooks in %s do not run in this session.", ProjectSettingsFile),
+		denied:   fmt.Sprintf("The project's hooks in %s do not run in this session.", where),
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func hookRuns(s *Session) []session.HookRun {
@@ -196,5 +197,51 @@ command = "env > `+seen+`"
 	}
 	if strings.Contains(got, "TACK_TEST_PROCESS_ONLY") || strings.Contains(got, "DEEPSEEK_API_KEY") {
 		t.Errorf("want neither the process's environment nor provider secrets, got:\n%s", got)
+	}
+}
+
+// Claude Code's settings files hold hooks in the shape tack reads: the
+// user's ~/.claude/settings.json runs as the user's own, and a project's
+// .claude/settings.json once the user approves it, which the question
+// names. A settings file that is not JSON is reported with its line.
+func TestClaudeCodeSettingsHooksRun(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	ran := filepath.Join(t.TempDir(), "ran")
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{
+  "permissions": {"allow": ["Bash(npm run test:*)"]},
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo 'no rm here' >&2; exit 2"}]}]
+  }
+}`})
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/settings.json":       `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch ` + ran + `"}]}]}}`,
+		".claude/settings.local.json": "{\n  \"hooks\": [\n}",
+	})
+	llm := llmtest.New(t, bashCall("call_1", "rm -rf build"), llmtest.ReplyText("Fine."))
+	env := map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": user}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "full-access"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var question string
+	interacttest.Serve(t, s.Broker, func(r *interact.Request) {
+		if len(r.Questions) > 0 {
+			question = r.Questions[0].Question
+			r.Answer([]interact.Answer{{ID: r.Questions[0].ID, Selected: []string{approveSession}}})
+		}
+	})
+	runTurn(t, s, "Clean up.")
+	if got := llm.Requests()[1].ToolResult("call_1"); got != "Error: a hook blocked this call: no rm here" {
+		t.Errorf("the user's hook did not block: the model read %q", got)
+	}
+	if _, err := os.Stat(ran); err != nil {
+		t.Errorf("the approved project hook did not run: %v", err)
+	}
+	if want := "This project's " + filepath.Join(".claude", "settings.json") + " runs 1 hook command(s)."; !strings.HasPrefix(question, want) {
+		t.Errorf("want the question to name the file, got %q", question)
+	}
+	if n := noticesOf(t, s, 1); !strings.Contains(n, "settings.local.json line 3") {
+		t.Errorf("want the broken file reported with its line, got %q", n)
 	}
 }
