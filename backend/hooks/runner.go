@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -126,7 +127,7 @@ func (r *Runner) record(turn int, tool, callID string, res Result) {
 // are what the model reads); an approval with no block skips the
 // permission question.
 func (r *Runner) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (string, bool) {
-	results := r.runAll(ctx, turn, PreToolUse, Input{ToolName: call.Name, ToolInput: rawArgs(call.Args), ToolUseID: call.ID}, call.ID)
+	results := r.runAll(ctx, turn, PreToolUse, Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}, call.ID)
 	approved := false
 	var blocks []string
 	for _, res := range results {
@@ -141,7 +142,7 @@ func (r *Runner) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (
 // AfterTool runs post_tool_use: what hooks block with (the tool already
 // ran) or add as context goes to the model with the result.
 func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result string, isError bool) string {
-	in := Input{ToolName: call.Name, ToolInput: rawArgs(call.Args), ToolUseID: call.ID,
+	in := Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID,
 		ToolResponse: &ToolResponse{Output: result, IsError: isError}}
 	var notes []string
 	for _, res := range r.runAll(ctx, turn, PostToolUse, in, call.ID) {
@@ -195,11 +196,23 @@ func (r *Runner) Notify(message string) {
 	}()
 }
 
-// rawArgs is the call's arguments as a JSON object (an empty one when
-// they are not JSON).
-func rawArgs(args json.RawMessage) json.RawMessage {
-	if !json.Valid(args) {
+// toolInput is the call's arguments as Claude Code's hooks read them: a
+// JSON object (an empty one when the model sent something else), with a
+// relative file_path made absolute from cwd, as Claude Code's file tools
+// always send it and hook scripts written for them expect.
+func toolInput(args json.RawMessage, cwd string) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if !json.Valid(args) || json.Unmarshal(args, &fields) != nil {
 		return json.RawMessage("{}")
 	}
-	return args
+	var path string
+	if json.Unmarshal(fields["file_path"], &path) != nil || path == "" || filepath.IsAbs(path) || cwd == "" {
+		return args
+	}
+	fields["file_path"], _ = json.Marshal(filepath.Join(cwd, path))
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return args
+	}
+	return out
 }
