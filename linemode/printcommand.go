@@ -16,7 +16,7 @@ import (
 // Print mode runs a task that names a slash command as the command, as
 // `claude -p "/review 42"` does: a custom command or a skill sends its
 // prompt and the turn it starts is the task's; a built-in that answers by
-// itself (/cost, /mcp, /diff) is a result of no turns. A task that starts
+// itself (/status, /mcp, /diff) is a result of no turns. A task that starts
 // with a slash but names no command fails, rather than reach the model.
 
 // commandAgent is the agent a command runs against in print mode. It notes
