@@ -95,7 +95,7 @@ Flags:
                             or of that JSON (repeatable); they win over others
       --strict-mcp-config   use only the servers of --mcp-config
       --add-dir DIR         work in DIR too (repeatable): edits there count as
-                            the workspace's and sandboxed commands may write there
+                            the workspace's; sandboxed commands may write there
       --color WHEN          auto, always or never
       --no-reasoning        leave the model's reasoning out of the output
       --version             print the version and exit
