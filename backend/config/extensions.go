@@ -224,19 +224,10 @@ func LoadClaudeHooks(path string) (Hooks, error) {
 		Hooks Hooks `json:"hooks"`
 	}
 	if err := json.Unmarshal(src, &f); err != nil {
-		line := 0
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			line = bytes.Count(src[:se.Offset], []byte("\n")) + 1
-		case errors.As(err, &te):
-			line = bytes.Count(src[:te.Offset], []byte("\n")) + 1
-		}
-		return nil, fmt.Errorf("%s line %d: %v; fix the file", path, line, err)
+		return nil, fmt.Errorf("%s: %s; fix the file", JSONWhere(path, src, err), JSONProblem(err))
 	}
 	for event, groups := range f.Hooks {
-		line := bytes.Count(src[:max(bytes.Index(src, []byte(`"`+event+`"`)), 0)], []byte("\n")) + 1
+		line := LineOf(src, bytes.Index(src, []byte(`"`+event+`"`)))
 		for i := range groups {
 			groups[i].Line = line
 		}

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tack-agent/tack/backend/config"
 )
 
 // ProjectFile is the name of a project's MCP servers file, as Claude Code
@@ -80,12 +82,12 @@ func parseServers(path string, src []byte, project bool, getenv func(string) str
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 	}
 	if err := json.Unmarshal(src, &file); err != nil {
-		p.Problems = append(p.Problems, fmt.Sprintf("%s: %s; fix the file, its MCP servers are skipped", where(p.Path, src, err), jsonProblem(err)))
+		p.Problems = append(p.Problems, fmt.Sprintf("%s: %s; fix the file, its MCP servers are skipped", config.JSONWhere(p.Path, src, err), config.JSONProblem(err)))
 		return p
 	}
 	for _, name := range slices.Sorted(maps.Keys(file.MCPServers)) {
 		raw := file.MCPServers[name]
-		line := lineOf(src, bytes.Index(src, []byte(`"`+name+`"`)))
+		line := config.LineOf(src, bytes.Index(src, []byte(`"`+name+`"`)))
 		origin := fmt.Sprintf("%s line %d", p.Path, line)
 		s, err := projectEntry(name, raw, getenv)
 		if err != nil {
@@ -102,7 +104,7 @@ func projectEntry(name string, raw json.RawMessage, getenv func(string) string) 
 	var e projectServer
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&e); err != nil {
-		return Server{}, errors.New(jsonProblem(err))
+		return Server{}, errors.New(config.JSONProblem(err))
 	}
 	expand := func(v string) string { return expandVars(v, getenv) }
 	s := Server{
@@ -153,48 +155,4 @@ func expandVars(s string, getenv func(string) string) string {
 		}
 		return m[3]
 	})
-}
-
-// where is path with the line a JSON error is at, when it can be told.
-func where(path string, src []byte, err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf("%s line %d", path, lineOf(src, int(se.Offset)))
-	case errors.As(err, &te):
-		return fmt.Sprintf("%s line %d", path, lineOf(src, int(te.Offset)))
-	}
-	return path
-}
-
-func jsonProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			field = "the top level"
-		}
-		return fmt.Sprintf("%s should be %s, not a JSON %s", field, jsonKindOf(te.Type.Kind().String()), te.Value)
-	}
-	return "not valid JSON: " + err.Error()
-}
-
-func jsonKindOf(k string) string {
-	switch k {
-	case "map", "struct":
-		return "an object"
-	case "slice":
-		return "an array"
-	}
-	return "a " + k
-}
-
-// lineOf is the 1-based line of byte offset off in src.
-func lineOf(src []byte, off int) int {
-	if off < 0 {
-		return 0
-	}
-	off = min(off, len(src))
-	return bytes.Count(src[:off], []byte("\n")) + 1
 }
