@@ -23,8 +23,9 @@ import (
 // full-access, and runs unconfined once approved.
 
 // authorizeCommand decides a call of a command tool.
-func (p *Policy) authorizeCommand(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, command string, rec recorder) (tools.Sandbox, error) {
+func (p *Policy) authorizeCommand(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, sub subject, must string, rec recorder) (tools.Sandbox, error) {
 	spec := t.Spec()
+	command := sub.command
 	esc := escalationOf(t, call.Args)
 	p.mu.Lock()
 	mode, planning, active, base := p.mode, p.plan, p.sandboxActive(), p.baseSandbox()
@@ -43,17 +44,19 @@ func (p *Policy) authorizeCommand(ctx context.Context, t tools.Tool, call tools.
 			rec.decided(interact.Deny, err.Error(), "", byPlan)
 			return tools.Sandbox{}, err
 		}
-		return p.askCommand(ctx, t, call, shown, command, tools.Escalation{Kind: tools.EscalateOutside}, tools.Sandbox{Off: true}, rec)
-	case mode == FullAccess:
+		return p.askCommand(ctx, t, call, shown, sub, "", tools.Escalation{Kind: tools.EscalateOutside}, tools.Sandbox{Off: true}, rec)
+	case mode == FullAccess && must == "":
 		rec.decided(interact.Allow, "", "", string(mode))
 		return tools.Sandbox{Off: true}, nil
+	case mode == FullAccess:
+		return p.askCommand(ctx, t, call, shown, sub, must, esc, tools.Sandbox{Off: true}, rec)
 	case !active:
-		return p.askCommand(ctx, t, call, shown, command, tools.Escalation{Kind: tools.EscalateOutside}, tools.Sandbox{Off: true}, rec)
-	case esc.Kind == "" && mode != Ask:
+		return p.askCommand(ctx, t, call, shown, sub, must, tools.Escalation{Kind: tools.EscalateOutside}, tools.Sandbox{Off: true}, rec)
+	case esc.Kind == "" && mode != Ask && must == "":
 		rec.decided(interact.Allow, "", "", string(mode))
 		return base, nil
 	}
-	return p.askCommand(ctx, t, call, shown, command, esc, escalated(base, esc.Kind), rec)
+	return p.askCommand(ctx, t, call, shown, sub, must, esc, escalated(base, esc.Kind), rec)
 }
 
 // Escalate asks the user to run call's command again outside what the
@@ -77,30 +80,35 @@ func (p *Policy) Escalate(ctx context.Context, t tools.Tool, call tools.Call, e 
 	if base.Off {
 		return base, nil
 	}
-	return p.askCommand(ctx, t, call, shown, command, e, escalated(base, e.Kind), rec)
+	return p.askCommand(ctx, t, call, shown, subjectOf(t, call, command), "", e, escalated(base, e.Kind), rec)
 }
 
 // askCommand lets a command run in grant, which leaves the sandbox as esc
 // says (or, with esc empty, is the sandbox of ask mode): without asking
-// when a remembered prefix or the turn's allowed tools cover it, else once
-// the user approves.
-func (p *Policy) askCommand(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, command string,
+// when a remembered prefix or an allowed tool or rule covers it, unless an
+// ask rule (must) says to ask; else once the user approves.
+func (p *Policy) askCommand(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, sub subject, must string,
 	esc tools.Escalation, grant tools.Sandbox, rec recorder) (tools.Sandbox, error) {
-	tool := t.Spec().Name
+	tool, command := t.Spec().Name, sub.command
 	key := allowKey{tool: tool, escalation: esc.Kind}
 	p.mu.Lock()
 	prefixes := slices.Clone(p.prefixes[key])
 	p.mu.Unlock()
-	switch {
-	case covered(command, prefixes):
-		rec.decided(interact.Allow, "", strings.Join(prefixes, rememberedSep), byRemembered)
-		return grant, nil
-	case turnAllows(allowedFor(call), tool, command):
-		rec.decided(interact.Allow, "", "", byAllowedTools)
-		return grant, nil
+	if must == "" {
+		if covered(command, prefixes) {
+			rec.decided(interact.Allow, "", strings.Join(prefixes, rememberedSep), byRemembered)
+			return grant, nil
+		}
+		if by, ok := p.allowed(ctx, call, sub); ok {
+			rec.decided(interact.Allow, "", "", by)
+			return grant, nil
+		}
 	}
 	a := approval(tool, call.ID, shown, command)
 	a.Why, a.Confined = why(esc, grant)
+	if must != "" {
+		a.Remember, a.Why, a.Confined = "", must+" "+a.Why, false
+	}
 	verdict, err := p.ask(ctx, a, rec)
 	if err != nil {
 		return tools.Sandbox{}, err

@@ -32,10 +32,32 @@ func TestDisallowedToolsMatchNamesAndEveryCommandOfALine(t *testing.T) {
 		{[]string{"Bash(git push)"}, "bash", "git pull", ""},
 	}
 	for _, c := range cases {
-		if got := turnDenies(c.disallowed, c.tool, c.command); got != c.want {
+		if got := refusing(c.disallowed, subject{tool: c.tool, command: c.command}); got != c.want {
 			t.Errorf("%v refusing %s %q: got %q, want %q", c.disallowed, c.tool, c.command, got, c.want)
 		}
 	}
+}
+
+// testAnchors put the working directory at /w and home at /h.
+var testAnchors = anchors{cwd: "/w", home: "/h", root: "/w"}
+
+// refusing is the first entry of list that refuses s, or "".
+func refusing(list []string, s subject) string {
+	return first(list, func(e entry) bool { return e.refuses(s, testAnchors) })
+}
+
+// allowing is the first entry of list that allows s, or "".
+func allowing(list []string, s subject) string {
+	return first(list, func(e entry) bool { return e.allows(s, testAnchors) })
+}
+
+func first(list []string, match func(entry) bool) string {
+	for _, text := range list {
+		if match(parseEntry(text)) {
+			return text
+		}
+	}
+	return ""
 }
 
 func TestDisallowedToolsAreRefusedBeforeAnythingElse(t *testing.T) {

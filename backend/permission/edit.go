@@ -38,7 +38,7 @@ const (
 )
 
 // authorizeEdit decides a call of an edit tool.
-func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, rec recorder) error {
+func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, sub subject, must string, rec recorder) error {
 	spec := t.Spec()
 	p.mu.Lock()
 	mode, planning, tackHome, userHome, dirs := p.mode, p.plan, p.tackHome, p.userHome, p.dirs
@@ -63,14 +63,14 @@ func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Cal
 	case protectedFile:
 		a.Remember, a.Why = "", pl.why+": "+pl.path
 	case outsideWorkspace:
-		if mode == FullAccess {
+		if mode == FullAccess && must == "" {
 			rec.decided(interact.Allow, "", "", string(mode))
 			return nil
 		}
 		allowance = "edits in " + pl.dir
 		a.Remember, a.Why = allowance, "Outside the workspace: "+pl.path
 	default:
-		if mode != Ask {
+		if mode != Ask && must == "" {
 			rec.decided(interact.Allow, "", "", string(mode))
 			return nil
 		}
@@ -80,12 +80,16 @@ func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Cal
 	remembered := allowance != "" && p.tools[allowance]
 	p.mu.Unlock()
 	switch {
+	case must != "":
+		a.Remember, a.Why = "", strings.TrimSpace(must+" "+a.Why)
 	case remembered:
 		rec.decided(interact.Allow, "", allowance, byRemembered)
 		return nil
-	case pl.kind != protectedFile && turnAllows(allowedFor(call), spec.Name, ""):
-		rec.decided(interact.Allow, "", "", byAllowedTools)
-		return nil
+	case pl.kind != protectedFile:
+		if by, ok := p.allowed(ctx, call, sub); ok {
+			rec.decided(interact.Allow, "", "", by)
+			return nil
+		}
 	}
 	// The person deciding sees the change in the file as it is now.
 	if pv, ok := t.(tools.Previewer); ok && call.Env != nil {

@@ -73,8 +73,8 @@ func TestAllowedToolsOfATurnSkipTheQuestionForWhatTheyCover(t *testing.T) {
 		{nil, "edit", "", false},
 	}
 	for _, c := range cases {
-		if got := turnAllows(c.allowed, c.tool, c.command); got != c.want {
-			t.Errorf("turnAllows(%q, %s, %q) = %v, want %v", c.allowed, c.tool, c.command, got, c.want)
+		if got := allowing(c.allowed, subject{tool: c.tool, command: c.command}) != ""; got != c.want {
+			t.Errorf("allowing(%q, %s, %q) = %v, want %v", c.allowed, c.tool, c.command, got, c.want)
 		}
 	}
 }

@@ -51,6 +51,10 @@ type Policy struct {
 	// dirs are more directories edits count as the workspace's
 	// (--add-dir).
 	dirs []string
+	// rules are the settings files' permission rules; project the
+	// approval the project's allow rules wait for.
+	rules   Rules
+	project *projectRules
 }
 
 // allowKey is what a remembered command prefix allows: a tool's commands,
@@ -226,32 +230,43 @@ func allowanceOf(t tools.Tool, call tools.Call, mode Mode) (key string, remember
 // Authorize decides whether call of t may run, and in which sandbox,
 // asking the user when the mode says so. It returns the sandbox the call's
 // processes get, or a *Denial whose message the agent passes to the model
-// as the call's error result. Reads and user interactions always run and
-// record nothing; every other decision is recorded through
-// call.Env.Record: approval/asked before waiting for the user,
-// approval/decided after (with Policy set when no person decided). The
-// turn's disallowed tools are refused before anything else, reads
-// included.
+// as the call's error result. User interactions always run, and reads
+// too unless a rule makes them ask, without recording anything; every
+// other decision is recorded through call.Env.Record: approval/asked
+// before waiting for the user, approval/decided after (with Policy set
+// when no person decided). The turn's disallowed tools and the deny rules
+// are refused before anything else, reads included; an ask rule (must)
+// asks where the mode, a remembered answer or an allow rule would run the
+// call.
 func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) (tools.Sandbox, error) {
 	spec := t.Spec()
 	shown := t.Present(call.Args)
 	command := commandOf(shown)
 	rec := recorder{call: call, tool: spec.Name}
-	if entry := turnDenies(disallowedFor(call), spec.Name, command); entry != "" {
-		d := &Denial{Message: spec.Name + " is refused in this run (--disallowed-tools " + entry + "). " +
-			"Do not retry it; finish what you can without it, or tell the user what you would run."}
-		rec.decided(interact.Deny, d.Message, "", byDisallowedTools)
+	sub := subjectOf(t, call, command)
+	if msg, by := p.refusal(call, sub); msg != "" {
+		d := &Denial{Message: msg}
+		rec.decided(interact.Deny, d.Message, "", by)
 		return tools.Sandbox{}, d
 	}
+	must := p.askRule(call, sub)
 	switch spec.Access {
-	case tools.AccessRead, tools.AccessInteract:
+	case tools.AccessInteract:
 		return tools.Sandbox{}, nil
+	case tools.AccessRead:
+		if must == "" {
+			return tools.Sandbox{}, nil
+		}
+		a := approval(spec.Name, call.ID, shown, "")
+		a.Remember, a.Why = "", must
+		_, err := p.ask(ctx, a, rec)
+		return tools.Sandbox{}, err
 	case tools.AccessExec:
-		return p.authorizeCommand(ctx, t, call, shown, command, rec)
+		return p.authorizeCommand(ctx, t, call, shown, sub, must, rec)
 	case tools.AccessEdit:
-		return tools.Sandbox{}, p.authorizeEdit(ctx, t, call, shown, rec)
+		return tools.Sandbox{}, p.authorizeEdit(ctx, t, call, shown, sub, must, rec)
 	}
-	return tools.Sandbox{}, p.authorizeOther(ctx, t, call, shown, rec)
+	return tools.Sandbox{}, p.authorizeOther(ctx, t, call, shown, sub, must, rec)
 }
 
 // Grant is the sandbox of an allowed call of t that asked for nothing
@@ -288,7 +303,7 @@ func (p *Policy) baseSandbox() tools.Sandbox {
 
 // authorizeOther decides the calls that are neither commands nor edits:
 // web tools and tools outside tack.
-func (p *Policy) authorizeOther(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, rec recorder) error {
+func (p *Policy) authorizeOther(ctx context.Context, t tools.Tool, call tools.Call, shown card.Card, sub subject, must string, rec recorder) error {
 	spec := t.Spec()
 	p.mu.Lock()
 	mode, planning := p.mode, p.plan
@@ -303,20 +318,23 @@ func (p *Policy) authorizeOther(ctx context.Context, t tools.Tool, call tools.Ca
 	if planning && !network(spec.Access) {
 		return planned(spec, "", rec)
 	}
-	switch {
-	case v == run:
-		rec.decided(interact.Allow, "", "", string(mode))
-		return nil
-	case remembered:
-		rec.decided(interact.Allow, "", allowance, byRemembered)
-		return nil
-	case turnAllows(allowedFor(call), spec.Name, ""):
-		rec.decided(interact.Allow, "", "", byAllowedTools)
-		return nil
+	if must == "" {
+		switch {
+		case v == run:
+			rec.decided(interact.Allow, "", "", string(mode))
+			return nil
+		case remembered:
+			rec.decided(interact.Allow, "", allowance, byRemembered)
+			return nil
+		}
+		if by, ok := p.allowed(ctx, call, sub); ok {
+			rec.decided(interact.Allow, "", "", by)
+			return nil
+		}
 	}
 	a := approval(spec.Name, call.ID, shown, "")
-	a.Remember = ""
-	if rememberable {
+	a.Remember, a.Why = "", must
+	if rememberable && must == "" {
 		a.Remember = allowance
 	}
 	v2, err := p.ask(ctx, a, rec)

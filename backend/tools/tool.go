@@ -155,6 +155,13 @@ type Targeter interface {
 	Targets(call Call) []string
 }
 
+// ReadTargeter is a tool that can say which files or directories a call
+// reads (absolute, or relative to the call's working directory), so that
+// permission rules on paths can bind it.
+type ReadTargeter interface {
+	ReadTargets(call Call) []string
+}
+
 // Delegator is a tool whose calls run other tools on the model's behalf
 // (subagents): what they change, checkpoints count as tack's own doing, as
 // for edits and commands.

@@ -23,3 +23,6 @@ func target(call tools.Call) []string {
 	}
 	return []string{resolve(call.Env.Cwd, a.FilePath)}
 }
+
+// ReadTargets is the file a read call reads.
+func (*Read) ReadTargets(call tools.Call) []string { return target(call) }

@@ -1,0 +1,348 @@
+package permission
+
+import (
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/tack-agent/tack/backend/workspace"
+)
+
+// Entries are Claude Code's language for naming calls, which claude -p's
+// --allowed-tools and --disallowed-tools and the permission rules of its
+// settings files share: a tool ("Read", "bash", "mcp__docs__search"), an
+// MCP server ("mcp__github", "mcp__github__*"), or a tool and what it is
+// applied to:
+//
+//   - Bash(npm run test), Bash(git diff *), Bash(npm run test:*): a command
+//     exactly, or as a glob where * stands for any text and a trailing
+//     " *" (or the older ":*") also matches the command without arguments;
+//   - Read(./.env), Edit(src/**): files, in gitignore's patterns, anchored
+//     as Claude Code anchors them (pathpattern.go); Read's cover grep and
+//     glob as well, Edit's write as well;
+//   - WebFetch(domain:docs.rs): the domain a fetch reaches (*.docs.rs
+//     covers its subdomains).
+//
+// A command line is allowed by an entry only when every simple command the
+// parser finds in it is, and refused when any one is.
+
+// claudeToolNames maps Claude Code's tool names to tack's.
+var claudeToolNames = map[string]string{
+	"Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
+	"Glob": "glob", "Grep": "grep", "LS": "glob", "TodoWrite": "todo_write",
+	"WebFetch": "web_fetch", "WebSearch": "web_search", "Task": "task",
+}
+
+// pathFamilies are the tools a path entry of a tool covers: Claude Code's
+// Read rules bind every tool that reads files, its Edit rules every tool
+// that changes them.
+var pathFamilies = map[string][]string{
+	"read": {"read", "grep", "glob"}, "edit": {"edit", "write"}, "write": {"edit", "write"},
+}
+
+// subject is what entries are matched against: the call's tool, its
+// command, the files it reads or writes (absolute) and its scope (the
+// domain a fetch reaches).
+type subject struct {
+	tool, command, scope string
+	paths                []string
+}
+
+// anchors are the directories path entries are relative to: "~/p" to
+// home, "/p" to root (the project whose settings file holds the entry),
+// "p" and "./p" to cwd.
+type anchors struct{ cwd, home, root string }
+
+// entry is one parsed entry.
+type entry struct {
+	text string
+	// tool is tack's name of the entry's tool, or an MCP server's prefix.
+	tool   string
+	arg    string
+	hasArg bool
+}
+
+func parseEntry(text string) entry {
+	tool, arg, hasArg := strings.Cut(strings.TrimSpace(text), "(")
+	tool = strings.TrimSpace(tool)
+	if mapped, ok := claudeToolNames[tool]; ok {
+		tool = mapped
+	}
+	return entry{text: text, tool: strings.TrimSuffix(tool, "__*"), arg: strings.TrimSpace(strings.TrimSuffix(arg, ")")), hasArg: hasArg}
+}
+
+// names reports whether the entry's tool is s's: the same name, an MCP
+// server naming its tools, or a path entry's family.
+func (e entry) names(s subject) bool {
+	switch {
+	case e.tool == s.tool:
+		return true
+	case strings.HasPrefix(e.tool, "mcp__") && strings.Count(e.tool, "__") == 1:
+		return strings.HasPrefix(s.tool, e.tool+"__")
+	case e.hasArg && isPath(e.arg):
+		for _, t := range pathFamilies[e.tool] {
+			if t == s.tool {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isPath reports whether an entry's argument is a path pattern rather than
+// a command or a domain; only the path families take one.
+func isPath(arg string) bool { return !strings.HasPrefix(arg, "domain:") }
+
+// allows reports whether the entry lets s run: its tool without an
+// argument, every command of the line, a path of every file, the domain.
+// An argument it cannot read allows nothing.
+func (e entry) allows(s subject, a anchors) bool {
+	if !e.names(s) {
+		return false
+	}
+	switch {
+	case !e.hasArg:
+		return true
+	case e.arg == "" || e.arg == "*":
+		return true
+	case s.command != "":
+		return everyCommand(s.command, compileCommand(e.arg, false))
+	case pathFamilies[e.tool] != nil:
+		return len(s.paths) > 0 && allMatch(s.paths, compilePath(e.arg, a))
+	case s.scope != "":
+		return domainMatches(e.arg, s.scope)
+	}
+	return false
+}
+
+// refuses reports whether the entry refuses s (for a deny rule) or makes
+// it ask (for an ask rule): its tool, any command of the line (or one the
+// parser cannot see), any file, the domain. An argument it cannot read
+// covers the whole tool, since it may have been meant to.
+func (e entry) refuses(s subject, a anchors) bool {
+	if !e.names(s) {
+		return false
+	}
+	switch {
+	case !e.hasArg || e.arg == "" || e.arg == "*":
+		return true
+	case s.command != "":
+		return anyCommand(s.command, compileCommand(e.arg, true))
+	case pathFamilies[e.tool] != nil:
+		return anyMatch(s.paths, compilePath(e.arg, a))
+	case s.scope != "":
+		return domainMatches(e.arg, s.scope)
+	case strings.HasPrefix(e.arg, "domain:") || pathFamilies[e.tool] != nil:
+		return false
+	}
+	return true
+}
+
+// domainMatches reports whether a fetch of host is covered by arg,
+// "domain:docs.rs" or "domain:*.docs.rs".
+func domainMatches(arg, host string) bool {
+	d, ok := strings.CutPrefix(arg, "domain:")
+	if !ok {
+		return false
+	}
+	d = strings.ToLower(strings.TrimSpace(d))
+	if rest, ok := strings.CutPrefix(d, "*."); ok {
+		return strings.HasSuffix(host, "."+rest)
+	}
+	return host == d
+}
+
+// commandPattern is a compiled command argument.
+type commandPattern struct {
+	re *regexp.Regexp
+	// lit is the pattern up to its first wildcard.
+	lit string
+	// head are the literal words before a trailing " *", when that is the
+	// only wildcard: a command whose later words the parser cannot read
+	// still matches when it starts with them.
+	head []string
+}
+
+// compileCommand compiles a command argument; orMore makes a command
+// without wildcards a prefix too, as refusing takes it ("Bash(git push)"
+// refuses "git push origin main").
+func compileCommand(arg string, orMore bool) commandPattern {
+	arg = strings.TrimSpace(arg)
+	if rest, ok := strings.CutSuffix(arg, ":*"); ok {
+		arg = rest + " *"
+	}
+	if orMore && !strings.Contains(arg, "*") {
+		arg += " *"
+	}
+	var c commandPattern
+	body, anyArgs := strings.CutSuffix(arg, " *")
+	body = strings.Join(strings.Fields(body), " ")
+	if anyArgs && !strings.Contains(body, "*") {
+		c.head = strings.Fields(body)
+	}
+	c.lit, _, _ = strings.Cut(body, "*")
+	parts := strings.Split(body, "*")
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	expr := "^" + strings.Join(parts, ".*")
+	if anyArgs {
+		expr += "( .*)?"
+	}
+	c.re = regexp.MustCompile(expr + "$")
+	return c
+}
+
+// matches reports whether a simple command, its leading literal words
+// (allLiteral when they are all of it), is covered.
+func (c commandPattern) matches(words []string, allLiteral bool) bool {
+	if len(words) == 0 {
+		return false
+	}
+	if allLiteral {
+		return c.re.MatchString(strings.Join(words, " "))
+	}
+	return c.head != nil && len(words) >= len(c.head) && equal(c.head, words[:len(c.head)])
+}
+
+// couldMatch reports whether a simple command some of whose words the
+// parser cannot read might be covered: what it can read agrees with the
+// pattern's literal beginning.
+func (c commandPattern) couldMatch(words []string) bool {
+	known := strings.Join(words, " ")
+	return strings.HasPrefix(known, c.lit) || strings.HasPrefix(c.lit, known)
+}
+
+// everyCommand reports whether every simple command of line is covered,
+// none of them in a dangerous form (git -c, find -exec), and nothing
+// writes a file through a redirection.
+func everyCommand(line string, c commandPattern) bool {
+	f, ok := parse(line)
+	if !ok || len(f.Stmts) == 0 || !accounted(f, line) {
+		return false
+	}
+	return matcher{allows: func(w []string, allLiteral bool) bool {
+		return c.matches(w, allLiteral) && !dangerous(w, allLiteral)
+	}}.stmts(f.Stmts)
+}
+
+// anyCommand reports whether some simple command of line, those in
+// substitutions included, may be covered: it is, or its program is not a
+// literal word, or the line does not parse.
+func anyCommand(line string, c commandPattern) bool {
+	f, ok := parse(line)
+	if !ok {
+		return true
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || found || len(call.Args) == 0 {
+			return !found
+		}
+		var words []string
+		for _, w := range call.Args {
+			lit, ok := literal(w)
+			if !ok {
+				break
+			}
+			words = append(words, lit)
+		}
+		if len(words) == 0 {
+			found = true // the program is computed: it could be the refused one
+			return false
+		}
+		words[0] = path.Base(words[0]) // /bin/rm is rm
+		if len(words) == len(call.Args) {
+			found = c.matches(words, true)
+		} else {
+			found = c.couldMatch(words)
+		}
+		return !found
+	})
+	return found
+}
+
+// pathPattern is a compiled path argument: gitignore's pattern below
+// base. A pattern without a slash matches a name at any depth; one with a
+// slash is anchored at base. What a pattern matches covers everything
+// below it.
+type pathPattern struct {
+	base     string
+	anchored bool
+	glob     *workspace.Glob
+}
+
+// compilePath compiles a path argument.
+func compilePath(arg string, a anchors) pathPattern {
+	base, rest, anchored := anchor(arg, a)
+	p := pathPattern{base: base, anchored: anchored}
+	if g, err := workspace.CompileGlob(rest, false); err == nil && base != "" && rest != "" {
+		p.glob = g
+	}
+	return p
+}
+
+// anchor splits a path argument into the directory it starts from and
+// the pattern below it: "//p" is absolute, "~/p" below home, "/p" below
+// the project root, "./p" and "p" below cwd. anchored says the pattern is
+// matched against the path below base, not against a name at any depth.
+func anchor(arg string, a anchors) (base, rest string, anchored bool) {
+	base = a.cwd
+	switch {
+	case strings.HasPrefix(arg, "//"):
+		base, arg, anchored = "/", arg[2:], true
+	case strings.HasPrefix(arg, "~/"):
+		base, arg, anchored = a.home, arg[2:], true
+	case strings.HasPrefix(arg, "/"):
+		base, arg, anchored = a.root, arg[1:], true
+	case strings.HasPrefix(arg, "./"):
+		arg, anchored = arg[2:], true
+	}
+	arg = strings.TrimSuffix(arg, "/")
+	return base, arg, anchored || strings.Contains(arg, "/")
+}
+
+// match reports whether the file at abs, or a directory above it below
+// the base, matches.
+func (p pathPattern) match(abs string) bool {
+	if p.glob == nil {
+		return false
+	}
+	rel, err := filepath.Rel(p.base, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for i := range parts {
+		subject := parts[i]
+		if p.anchored {
+			subject = strings.Join(parts[:i+1], "/")
+		}
+		if p.glob.Match(subject) {
+			return true
+		}
+	}
+	return false
+}
+
+func allMatch(paths []string, p pathPattern) bool {
+	for _, abs := range paths {
+		if !p.match(abs) && !p.match(realPath(abs)) {
+			return false
+		}
+	}
+	return true
+}
+
+func anyMatch(paths []string, p pathPattern) bool {
+	for _, abs := range paths {
+		if p.match(abs) || p.match(realPath(abs)) {
+			return true
+		}
+	}
+	return false
+}
