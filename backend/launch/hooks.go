@@ -25,12 +25,13 @@ var ProjectSettingsFile = filepath.Join(".tack", "settings.toml")
 // the config file and ~/.claude/settings.json; the project's, which run
 // once the user approves them, from .tack/settings.toml and Claude Code's
 // .claude/settings.json and .claude/settings.local.json.
-func (s *Session) newHooks(o Options, cfg config.File) (*hooks.Runner, []string) {
+func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*hooks.Runner, []string) {
 	list, problems := hooks.FromConfig(cfg.Hooks, config.Path(o.Home), false)
-	if home := o.getenv("HOME"); home != "" {
-		path := config.ClaudeUserSettings(home)
-		hs, probs := claudeHooks(path, false)
-		list, problems = append(list, hs...), append(problems, probs...)
+	for _, f := range claude {
+		if !f.project {
+			hs, probs := hooks.FromConfig(f.settings.Hooks, f.path, false)
+			list, problems = append(list, hs...), append(problems, probs...)
+		}
 	}
 	projPath := filepath.Join(s.Cwd, ProjectSettingsFile)
 	proj, err := config.LoadProjectSettings(projPath)
@@ -44,11 +45,14 @@ func (s *Session) newHooks(o Options, cfg config.File) (*hooks.Runner, []string)
 	if len(projHooks) > 0 {
 		files = append(files, projPath)
 	}
-	for _, path := range config.ClaudeProjectSettings(s.Cwd) {
-		hs, probs := claudeHooks(path, true)
+	for _, f := range claude {
+		if !f.project {
+			continue
+		}
+		hs, probs := hooks.FromConfig(f.settings.Hooks, f.path, true)
 		projHooks, problems = append(projHooks, hs...), append(problems, probs...)
 		if len(hs) > 0 {
-			files = append(files, path)
+			files = append(files, f.path)
 		}
 	}
 	list = append(list, projHooks...)
@@ -72,16 +76,6 @@ func (s *Session) newHooks(o Options, cfg config.File) (*hooks.Runner, []string)
 	})
 	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req)) })
 	return r, problems
-}
-
-// claudeHooks are the hooks of the Claude Code settings file at path, and
-// what was skipped.
-func claudeHooks(path string, project bool) ([]hooks.Hook, []string) {
-	tables, err := config.LoadClaudeHooks(path)
-	if err != nil {
-		return nil, []string{err.Error() + "; its hooks are skipped"}
-	}
-	return hooks.FromConfig(tables, path, project)
 }
 
 // projectContent is what an approval of the project's hooks is of: each

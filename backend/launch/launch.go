@@ -204,12 +204,16 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
-	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME")})
-	s.Sandbox = newSandbox(o, cfg.Sandbox, s.Cwd, spill, s.notify)
+	claude, claudeProblems := readClaudeFiles(o.getenv("HOME"), s.Cwd)
+	rules := permissionRules(claude, cfg.Sandbox.DenyRead, s.Cwd, o.getenv("HOME"))
+	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME"),
+		Hidden: permission.ReadDenied(rules.Deny, s.Cwd, o.getenv("HOME"))})
+	s.Sandbox = newSandbox(o, cfg.Sandbox, s.Cwd, spill, permission.Hidden(rules.Deny, s.Cwd, o.getenv("HOME")), s.notify)
 	s.closers = append(s.closers, s.Sandbox.Close)
 	s.Policy.SetSandbox(s.Sandbox, cfg.Sandbox.Network)
 	s.Policy.SetHomes(o.Home, o.getenv("HOME"))
 	s.Policy.SetDirs(o.AddDirs)
+	s.Policy.SetRules(rules, s.approveProjectRules(o, rules))
 	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox, o.Home)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
@@ -222,7 +226,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	skillProblems := s.loadSkills(o, registry)
 	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home))
 	registry.Add(task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents))
-	hookRunner, hookProblems := s.newHooks(o, cfg)
+	hookRunner, hookProblems := s.newHooks(o, cfg, claude)
 	s.Router = router
 	store, ckptNotices := s.openCheckpoints(o, cfg.Checkpoints)
 	var ckpts agent.Checkpoints
@@ -247,7 +251,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	}
 	s.Policy.SetPlan(s.Agent.PlanMode())
 	s.announceSandbox(mode, o.Now, o.Background)
-	for _, p := range append(append(cfg.Problems, skillProblems...), hookProblems...) {
+	for _, p := range slices.Concat(cfg.Problems, claudeProblems, skillProblems, hookProblems) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}
 	for _, p := range agentProblems {

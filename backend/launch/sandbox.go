@@ -17,10 +17,11 @@ import (
 // newSandbox is the session's sandbox from the [sandbox] settings: writes
 // in the workspace, the temp directory, the spill directory, the
 // workspace's private build cache in the user's cache directory, the
-// configured directories and those added on the command line; $TACK_HOME
-// and the configured paths unreadable. unavailable hears when it turns
-// out, after the session started, that the system forbids it.
-func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func(string)) *sandbox.Sandbox {
+// configured directories and those added on the command line; $TACK_HOME,
+// the configured paths and hidden (what deny rules name) unreadable.
+// unavailable hears when it turns out, after the session started, that the
+// system forbids it.
+func newSandbox(o Options, c config.Sandbox, cwd, spill string, hidden []string, unavailable func(string)) *sandbox.Sandbox {
 	home, tmp := o.getenv("HOME"), o.getenv("TMPDIR")
 	if tmp == "" {
 		tmp = "/tmp"
@@ -32,7 +33,7 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, unavailable func
 		Writable:  append(config.ExpandHome(c.Writable, home), o.AddDirs...),
 		Caches:    sandbox.CacheRoot(o.getenv),
 		Home:      o.Home,
-		Hidden:    config.ExpandHome(c.DenyRead, home),
+		Hidden:    append(config.ExpandHome(c.DenyRead, home), hidden...),
 		UserHome:  home,
 		OnUnavailable: func(reason string) {
 			unavailable(noSandboxNotice(reason))

@@ -34,6 +34,10 @@ type Options struct {
 	// XDGConfigHome is $XDG_CONFIG_HOME, where git also looks for its
 	// config and the default global excludes file (git/ignore).
 	XDGConfigHome string
+	// Hidden, when set, names files and directories (by absolute path)
+	// that walks leave out as if ignored: those the permission rules deny
+	// reading.
+	Hidden func(abs string) bool
 }
 
 // Walker walks workspaces. Its zero value reads no user configuration:
@@ -147,14 +151,14 @@ func (w *Walker) levels(ctx context.Context, root string, sorted bool, visit fun
 func (w *Walker) readLevel(ctx context.Context, jobs []dirJob, sorted bool, visit func(Entry)) ([]listing, error) {
 	out := make([]listing, len(jobs))
 	err := Parallel(ctx, len(jobs), func() func(int) {
-		return func(i int) { out[i] = readJob(jobs[i], sorted, visit) }
+		return func(i int) { out[i] = readJob(jobs[i], sorted, w.opts.Hidden, visit) }
 	})
 	return out, err
 }
 
-// readJob lists one directory and applies its ignore files and the rules
-// it inherited to what it holds.
-func readJob(j dirJob, sorted bool, visit func(Entry)) listing {
+// readJob lists one directory and applies its ignore files, the rules it
+// inherited and hidden to what it holds.
+func readJob(j dirJob, sorted bool, hidden func(string) bool, visit func(Entry)) listing {
 	entries, err := readDir(j.abs)
 	if err != nil {
 		return listing{err: err}
@@ -180,6 +184,9 @@ func readJob(j dirJob, sorted bool, visit func(Entry)) listing {
 			continue
 		}
 		entry := Entry{Path: joinRel(j.relRoot, name), Abs: filepath.Join(j.abs, name), d: e}
+		if hidden != nil && hidden(entry.Abs) {
+			continue
+		}
 		if isDir {
 			l.next = append(l.next, dirJob{abs: entry.Abs, relBase: relBase, relRoot: entry.Path, rules: rs})
 		}

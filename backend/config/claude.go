@@ -1,0 +1,69 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Claude Code keeps its settings in JSON files: the user's
+// ~/.claude/settings.json, a project's .claude/settings.json (shared) and
+// .claude/settings.local.json (the user's own for the project). tack reads
+// two things of them: the "hooks" object, which has the shape of tack's
+// [[hooks.EVENT]] tables, and the permission rules. Everything else in the
+// files is Claude Code's alone.
+
+// ClaudeSettings is what tack reads of one Claude Code settings file.
+type ClaudeSettings struct {
+	Hooks       Hooks             `json:"hooks"`
+	Permissions ClaudePermissions `json:"permissions"`
+}
+
+// ClaudePermissions are a settings file's permission rules, each an entry
+// in Claude Code's syntax: "Bash(npm test *)", "Read(./.env)",
+// "WebFetch(domain:docs.rs)", "mcp__github".
+type ClaudePermissions struct {
+	Allow []string `json:"allow"`
+	Ask   []string `json:"ask"`
+	Deny  []string `json:"deny"`
+}
+
+// ClaudeUserSettings is the user's Claude Code settings file under home.
+func ClaudeUserSettings(home string) string {
+	return filepath.Join(home, ".claude", "settings.json")
+}
+
+// ClaudeProjectSettings are a project's Claude Code settings files under
+// dir, shared first.
+func ClaudeProjectSettings(dir string) []string {
+	return []string{filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json")}
+}
+
+// LoadClaudeSettings reads the Claude Code settings file at path, each
+// hook group with the line of its event's key. A missing file is empty
+// settings; one that cannot be read or is not JSON is an error naming the
+// file (and the line), for the caller to report and skip.
+func LoadClaudeSettings(path string) (ClaudeSettings, error) {
+	var s ClaudeSettings
+	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := json.Unmarshal(src, &s); err != nil {
+		return ClaudeSettings{}, fmt.Errorf("%s: %s; fix the file", JSONWhere(path, src, err), JSONProblem(err))
+	}
+	for event, groups := range s.Hooks {
+		line := LineOf(src, bytes.Index(src, []byte(`"`+event+`"`)))
+		for i := range groups {
+			groups[i].Line = line
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,117 @@
+package launch
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/permission"
+	"github.com/tack-agent/tack/backend/trust"
+)
+
+// claudeFile is a Claude Code settings file the session read: the
+// user's, or one of the project's, whose hooks and allow rules wait for
+// the user's approval.
+type claudeFile struct {
+	path     string
+	project  bool
+	settings config.ClaudeSettings
+}
+
+// readClaudeFiles reads the user's Claude Code settings file under home
+// (none when home is "") and the project's under cwd, and says which could
+// not be read.
+func readClaudeFiles(home, cwd string) ([]claudeFile, []string) {
+	var paths []string
+	if home != "" {
+		paths = append(paths, config.ClaudeUserSettings(home))
+	}
+	var files []claudeFile
+	var problems []string
+	for i, path := range append(paths, config.ClaudeProjectSettings(cwd)...) {
+		s, err := config.LoadClaudeSettings(path)
+		if err != nil {
+			problems = append(problems, err.Error()+"; its hooks and permission rules are skipped")
+			continue
+		}
+		files = append(files, claudeFile{path: path, project: i >= len(paths), settings: s})
+	}
+	return files, problems
+}
+
+// permissionRules are the session's permission rules: those of the Claude
+// Code settings files, and a Read deny rule for each path of the config's
+// [sandbox] deny_read, so tack's own tools keep away from what commands
+// cannot read.
+func permissionRules(files []claudeFile, denyRead []string, cwd, home string) permission.Rules {
+	var r permission.Rules
+	for _, f := range files {
+		source, root := "~/.claude/settings.json", ""
+		if f.project {
+			source, root = relativeTo(cwd, f.path), cwd
+		}
+		rule := func(entry string) permission.Rule {
+			return permission.Rule{Entry: entry, Source: source, Root: root, Project: f.project}
+		}
+		p := f.settings.Permissions
+		for _, e := range p.Allow {
+			r.Allow = append(r.Allow, rule(e))
+		}
+		for _, e := range p.Ask {
+			r.Ask = append(r.Ask, rule(e))
+		}
+		for _, e := range p.Deny {
+			r.Deny = append(r.Deny, rule(e))
+		}
+	}
+	for _, p := range config.ExpandHome(denyRead, home) {
+		entry := "Read(./" + filepath.ToSlash(p) + ")"
+		if filepath.IsAbs(p) {
+			entry = "Read(/" + filepath.ToSlash(p) + ")"
+		}
+		r.Deny = append(r.Deny, permission.Rule{Entry: entry, Source: "config.toml ([sandbox] deny_read)"})
+	}
+	return r
+}
+
+func relativeTo(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil {
+		return rel
+	}
+	return path
+}
+
+// approveProjectRules is the question the project's allow rules wait for,
+// asked the first time one of them would let a call run unasked; nil
+// when the project has none.
+func (s *Session) approveProjectRules(o Options, r permission.Rules) func(context.Context) (bool, error) {
+	var entries, files []string
+	var content []byte
+	for _, rule := range r.Allow {
+		if !rule.Project {
+			continue
+		}
+		entries = append(entries, rule.Entry+"  ("+rule.Source+")")
+		if !slices.Contains(files, rule.Source) {
+			files = append(files, rule.Source)
+		}
+		content = append(append(append(content, rule.Source...), 0), rule.Entry+"\n"...)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	where := strings.Join(files, " and ")
+	text := approvalText{
+		header:   "Project permissions",
+		question: fmt.Sprintf("This project's %s lets %d kind(s) of call run without asking. Allow that?", where, len(entries)),
+		detail:   strings.Join(entries, "\n"),
+		denied:   fmt.Sprintf("The allow rules in %s do not apply in this session; such calls ask as usual.", where),
+	}
+	store := trust.Open(o.Home)
+	return func(ctx context.Context) (bool, error) {
+		return s.approveProject(ctx, store, content, ".claude/settings.json permissions.allow", text)
+	}
+}

@@ -1,0 +1,107 @@
+package launch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+)
+
+// writeFiles writes each file of files (relative path: content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A project's .claude/settings.json denies reading .env, as Claude Code's
+// documentation shows: the read tool is refused with the rule and its file
+// named, a command that reads it finds nothing there, since the sandbox
+// hides it, and grep and glob over the workspace pass it by; other files
+// read as usual.
+func TestClaudeCodeDenyRulesBindTheToolsAndTheSandbox(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	writeFiles(t, cwd, map[string]string{
+		".claude/settings.json": `{"permissions": {"deny": ["Read(./.env)", "Read(./secrets/**)"]}}`,
+		".env":                  "API_KEY=sk-live-1234\n",
+		"secrets/prod.pem":      "-----BEGIN KEY-----\n",
+		"main.go":               "package main\n",
+	})
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "read", `{"file_path":".env"}`, 1)),
+		llmtest.Reply(llmtest.ToolCall("call_2", "read", `{"file_path":"main.go"}`, 1)),
+		bashCall("call_3", "cat .env secrets/prod.pem main.go"),
+		llmtest.Reply(llmtest.ToolCall("call_4", "grep", `{"pattern":"sk-live|BEGIN|package"}`, 1)),
+		llmtest.Reply(llmtest.ToolCall("call_5", "glob", `{"pattern":"**/*"}`, 1)),
+		llmtest.ReplyText("done"))
+	s := openMCP(t, home, cwd, "auto", llm)
+	requireSandbox(t, s)
+	runTurn(t, s, "Look at the config.")
+	reqs := llm.Requests()
+	if got := reqs[1].ToolResult("call_1"); !strings.Contains(got, "deny rule Read(./.env) in .claude/settings.json") {
+		t.Errorf("the model read %q for .env", got)
+	}
+	if got := reqs[2].ToolResult("call_2"); !strings.Contains(got, "package main") {
+		t.Errorf("the model read %q for main.go", got)
+	}
+	got := reqs[3].ToolResult("call_3")
+	if strings.Contains(got, "sk-live") || strings.Contains(got, "BEGIN KEY") || !strings.Contains(got, "package main") {
+		t.Errorf("cat in the sandbox printed %q", got)
+	}
+	if got := reqs[4].ToolResult("call_4"); strings.Contains(got, ".env") || strings.Contains(got, "prod.pem") || !strings.Contains(got, "main.go") {
+		t.Errorf("grep over the workspace found %q", got)
+	}
+	if got := reqs[5].ToolResult("call_5"); strings.Contains(got, ".env") || strings.Contains(got, "secrets") || !strings.Contains(got, "main.go") {
+		t.Errorf("glob over the workspace listed %q", got)
+	}
+}
+
+// The user's ~/.claude/settings.json allow rules let calls run unasked in
+// ask mode; a project's wait for the user's approval, asked once.
+func TestClaudeCodeAllowRulesOfTheProjectWaitForApproval(t *testing.T) {
+	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	writeFiles(t, userHome, map[string]string{".claude/settings.json": `{"permissions": {"allow": ["Bash(echo user *)"]}}`})
+	writeFiles(t, cwd, map[string]string{".claude/settings.local.json": `{"permissions": {"allow": ["Bash(echo project *)"]}}`})
+	llm := llmtest.New(t,
+		bashCall("call_1", "echo user ok"),
+		bashCall("call_2", "echo project ok"),
+		bashCall("call_3", "echo project again"),
+		llmtest.ReplyText("done"))
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "ask", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	var questions []string
+	interacttest.Serve(t, s.Broker, func(r *interact.Request) {
+		if r.Approval != nil {
+			questions = append(questions, "approval: "+r.Approval.Summary)
+			r.Decide(interact.Decision{Verdict: interact.Deny})
+			return
+		}
+		questions = append(questions, r.Questions[0].Question)
+		r.Answer([]interact.Answer{{ID: r.Questions[0].ID, Selected: []string{approveSession}}})
+	})
+	runTurn(t, s, "Echo.")
+	reqs := llm.Requests()
+	for i, id := range []string{"call_1", "call_2", "call_3"} {
+		if got := reqs[i+1].ToolResult(id); strings.HasPrefix(got, "Error") {
+			t.Errorf("%s did not run: %q", id, got)
+		}
+	}
+	if len(questions) != 1 || !strings.Contains(questions[0], ".claude/settings.local.json lets 1 kind(s) of call run without asking") {
+		t.Errorf("want one question about the project's rules, got %q", questions)
+	}
+}
