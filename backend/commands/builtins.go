@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 )
 
@@ -29,6 +30,8 @@ type SessionAgent interface {
 type Permissions interface {
 	Mode() string
 	SetMode(mode string) error
+	// Rules are the permission rules of the settings files.
+	Rules() permission.Rules
 }
 
 // Sessions lists the sessions /resume can switch to.

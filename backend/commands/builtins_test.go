@@ -11,6 +11,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
@@ -24,9 +25,13 @@ func matchGolden(t *testing.T, name, got string) {
 	golden.Assert(t, filepath.Join("testdata", name), []byte(got))
 }
 
-type fakePermissions struct{ mode string }
+type fakePermissions struct {
+	mode  string
+	rules permission.Rules
+}
 
-func (p *fakePermissions) Mode() string { return p.mode }
+func (p *fakePermissions) Mode() string            { return p.mode }
+func (p *fakePermissions) Rules() permission.Rules { return p.rules }
 func (p *fakePermissions) SetMode(m string) error {
 	p.mode = m
 	return nil
@@ -194,6 +199,20 @@ func TestPermissionsCommand(t *testing.T) {
 		if res.Text != tt.text || perms.mode != tt.mode {
 			t.Errorf("%s: want %q and mode %s, got %q and mode %s", tt.line, tt.text, tt.mode, res.Text, perms.mode)
 		}
+	}
+}
+
+func TestPermissionsListsTheRulesDenyFirst(t *testing.T) {
+	perms := &fakePermissions{mode: "auto", rules: permission.Rules{
+		Allow: []permission.Rule{{Entry: "Bash(npm test *)", Source: ".claude/settings.json", Project: true}},
+		Deny:  []permission.Rule{{Entry: "Read(./.env)", Source: "~/.claude/settings.json"}},
+	}}
+	res := run(t, builtins(t, Deps{Permissions: perms}), newFakeAgent("s"), "/permissions")
+	want := "Permission mode: auto (available: read-only, ask, auto, full-access)\nRules:\n" +
+		"  deny   Read(./.env)  (~/.claude/settings.json)\n" +
+		"  allow  Bash(npm test *)  (.claude/settings.json, once you approve it)"
+	if res.Text != want {
+		t.Errorf("got\n%s\nwant\n%s", res.Text, want)
 	}
 }
 

@@ -18,7 +18,7 @@ func permissionsCommand(perms Permissions) Command {
 		Handler: func(_ context.Context, inv Invocation) Result {
 			args := strings.Fields(inv.RawInput)
 			if len(args) == 0 {
-				return Succeed(fmt.Sprintf("Permission mode: %s (available: %s)", perms.Mode(), available))
+				return Succeed(fmt.Sprintf("Permission mode: %s (available: %s)", perms.Mode(), available) + rulesText(perms.Rules()))
 			}
 			m, err := permission.ParseMode(args[0])
 			if len(args) > 1 || err != nil {
@@ -34,4 +34,26 @@ func permissionsCommand(perms Permissions) Command {
 			return Succeed(text)
 		},
 	}
+}
+
+// rulesText lists the permission rules under the mode, deny first, as
+// they take precedence; "" when there are none.
+func rulesText(r permission.Rules) string {
+	var b strings.Builder
+	for _, list := range []struct {
+		kind  string
+		rules []permission.Rule
+	}{{"deny", r.Deny}, {"ask", r.Ask}, {"allow", r.Allow}} {
+		for _, rule := range list.rules {
+			fmt.Fprintf(&b, "\n  %-5s  %s  (%s", list.kind, rule.Entry, rule.Source)
+			if rule.Project && list.kind == "allow" {
+				b.WriteString(", once you approve it")
+			}
+			b.WriteString(")")
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\nRules:" + b.String()
 }

@@ -49,6 +49,9 @@ type permissionModes struct{ s *Session }
 // sandboxed").
 func (p permissionModes) Mode() string { return p.s.Policy.StatusLabel() }
 
+// Rules are the policy's permission rules.
+func (p permissionModes) Rules() permission.Rules { return p.s.Policy.Rules() }
+
 // SetMode switches the mode; choosing a mode while planning also leaves
 // plan mode, so the mode named is the one in force.
 func (p permissionModes) SetMode(mode string) error {
