@@ -29,11 +29,12 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // documentation shows: the read tool is refused with the rule and its file
 // named, a command that reads it finds nothing there, since the sandbox
 // hides it, and grep and glob over the workspace pass it by; other files
-// read as usual.
+// read as usual. A file an Edit deny rule names is read-only to commands.
 func TestClaudeCodeDenyRulesBindTheToolsAndTheSandbox(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	writeFiles(t, cwd, map[string]string{
-		".claude/settings.json": `{"permissions": {"deny": ["Read(./.env)", "Read(./secrets/**)"]}}`,
+		".claude/settings.json": `{"permissions": {"deny": ["Read(./.env)", "Read(./secrets/**)", "Edit(./go.mod)"]}}`,
+		"go.mod":                "module x\n",
 		".env":                  "API_KEY=sk-live-1234\n",
 		"secrets/prod.pem":      "-----BEGIN KEY-----\n",
 		"main.go":               "package main\n",
@@ -44,6 +45,7 @@ func TestClaudeCodeDenyRulesBindTheToolsAndTheSandbox(t *testing.T) {
 		bashCall("call_3", "cat .env secrets/prod.pem main.go"),
 		llmtest.Reply(llmtest.ToolCall("call_4", "grep", `{"pattern":"sk-live|BEGIN|package"}`, 1)),
 		llmtest.Reply(llmtest.ToolCall("call_5", "glob", `{"pattern":"**/*"}`, 1)),
+		bashCall("call_6", "echo replace >> go.mod"),
 		llmtest.ReplyText("done"))
 	s := openMCP(t, home, cwd, "auto", llm)
 	requireSandbox(t, s)
@@ -64,6 +66,9 @@ func TestClaudeCodeDenyRulesBindTheToolsAndTheSandbox(t *testing.T) {
 	}
 	if got := reqs[5].ToolResult("call_5"); strings.Contains(got, ".env") || strings.Contains(got, "secrets") || !strings.Contains(got, "main.go") {
 		t.Errorf("glob over the workspace listed %q", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(cwd, "go.mod")); string(b) != "module x\n" {
+		t.Errorf("a command changed go.mod, which an Edit deny rule names: %q", b)
 	}
 }
 

@@ -208,7 +208,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	rules := permissionRules(claude, cfg.Sandbox.DenyRead, s.Cwd, o.getenv("HOME"))
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME"),
 		Hidden: permission.ReadDenied(rules.Deny, s.Cwd, o.getenv("HOME"))})
-	s.Sandbox = newSandbox(o, cfg.Sandbox, s.Cwd, spill, permission.Hidden(rules.Deny, s.Cwd, o.getenv("HOME")), s.notify)
+	s.Sandbox = newSandbox(o, cfg.Sandbox, s.Cwd, spill, rules.Deny, s.notify)
 	s.closers = append(s.closers, s.Sandbox.Close)
 	s.Policy.SetSandbox(s.Sandbox, cfg.Sandbox.Network)
 	s.Policy.SetHomes(o.Home, o.getenv("HOME"))

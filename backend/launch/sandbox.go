@@ -18,10 +18,10 @@ import (
 // in the workspace, the temp directory, the spill directory, the
 // workspace's private build cache in the user's cache directory, the
 // configured directories and those added on the command line; $TACK_HOME,
-// the configured paths and hidden (what deny rules name) unreadable.
-// unavailable hears when it turns out, after the session started, that the
-// system forbids it.
-func newSandbox(o Options, c config.Sandbox, cwd, spill string, hidden []string, unavailable func(string)) *sandbox.Sandbox {
+// the configured paths and those Read deny rules name unreadable, and
+// those Edit deny rules name read-only. unavailable hears when it turns
+// out, after the session started, that the system forbids it.
+func newSandbox(o Options, c config.Sandbox, cwd, spill string, deny []permission.Rule, unavailable func(string)) *sandbox.Sandbox {
 	home, tmp := o.getenv("HOME"), o.getenv("TMPDIR")
 	if tmp == "" {
 		tmp = "/tmp"
@@ -33,7 +33,8 @@ func newSandbox(o Options, c config.Sandbox, cwd, spill string, hidden []string,
 		Writable:  append(config.ExpandHome(c.Writable, home), o.AddDirs...),
 		Caches:    sandbox.CacheRoot(o.getenv),
 		Home:      o.Home,
-		Hidden:    append(config.ExpandHome(c.DenyRead, home), hidden...),
+		Hidden:    append(config.ExpandHome(c.DenyRead, home), permission.Hidden(deny, cwd, home)...),
+		ReadOnly:  permission.Unwritable(deny, cwd, home),
 		UserHome:  home,
 		OnUnavailable: func(reason string) {
 			unavailable(noSandboxNotice(reason))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -79,12 +80,12 @@ func (p *Policy) Rules() Rules {
 	return p.rules
 }
 
-// readPaths are the path arguments of the Read rules among rules, each
-// with its anchors.
-func readPaths(rules []Rule, cwd, home string) (args []string, as []anchors) {
+// pathArgs are the path arguments of the rules among rules of a tool of
+// tools, each with its anchors.
+func pathArgs(rules []Rule, tools []string, cwd, home string) (args []string, as []anchors) {
 	for _, r := range rules {
 		e := parseEntry(r.Entry)
-		if e.tool != "read" || !e.hasArg || !isPath(e.arg) {
+		if !slices.Contains(tools, e.tool) || !e.hasArg || !isPath(e.arg) {
 			continue
 		}
 		root := r.Root
@@ -97,13 +98,26 @@ func readPaths(rules []Rule, cwd, home string) (args []string, as []anchors) {
 }
 
 // Hidden are the existing files and directories that the Read deny rules
-// among deny name, for the sandbox to hide from commands: a path without
-// wildcards, the directory of a trailing "/**", the matches of wildcards
-// in a path's last part. A pattern that matches a name at any depth
-// ("*.pem", "**/.env") binds tack's own tools only.
+// among deny name, for the sandbox to hide from commands.
 func Hidden(deny []Rule, cwd, home string) []string {
+	return named(deny, []string{"read"}, cwd, home)
+}
+
+// Unwritable are the existing files and directories that the Edit and
+// Write deny rules among deny name, for the sandbox to keep commands from
+// changing.
+func Unwritable(deny []Rule, cwd, home string) []string {
+	return named(deny, []string{"edit", "write"}, cwd, home)
+}
+
+// named are the existing files and directories that the deny rules of
+// tools name: a path without wildcards, the directory of a trailing
+// "/**", the matches of wildcards in a path's last part. A pattern that
+// matches a name at any depth ("*.pem", "**/.env") binds tack's own tools
+// only.
+func named(deny []Rule, tools []string, cwd, home string) []string {
 	var out []string
-	args, as := readPaths(deny, cwd, home)
+	args, as := pathArgs(deny, tools, cwd, home)
 	for i, arg := range args {
 		base, rest, anchored := anchor(arg, as[i])
 		rest = strings.TrimSuffix(rest, "/**")
@@ -120,7 +134,7 @@ func Hidden(deny []Rule, cwd, home string) []string {
 // of the workspace (grep, glob, @ completion): a file or directory their
 // patterns match. Nil when there are none.
 func ReadDenied(deny []Rule, cwd, home string) func(abs string) bool {
-	args, as := readPaths(deny, cwd, home)
+	args, as := pathArgs(deny, []string{"read"}, cwd, home)
 	if len(args) == 0 {
 		return nil
 	}

@@ -71,6 +71,11 @@ func NewLayout(o Options) Layout {
 	for _, p := range gitInternals(resolved(o.Workspace)) {
 		l.protect(p)
 	}
+	for _, p := range o.ReadOnly {
+		if r := resolved(p); r != "" {
+			l.protect(r)
+		}
+	}
 	if home := resolved(o.UserHome); home != "" {
 		for _, f := range startupFiles {
 			l.protect(filepath.Join(home, f))

@@ -58,6 +58,9 @@ type Options struct {
 	// Hidden are more files and directories commands may not read
 	// (sandbox.deny_read in config.toml).
 	Hidden []string
+	// ReadOnly are files and directories inside writable ones that
+	// commands may read but not change (what Edit deny rules name).
+	ReadOnly []string
 	// UserHome is $HOME; its shell start-up files stay read-only when a
 	// writable root contains them.
 	UserHome string
