@@ -244,6 +244,11 @@ func (p *printer) event(e agent.Event) (session.TurnEnd, bool) {
 		if p.partial != nil {
 			p.partial.stop()
 		}
+	case agent.Notice:
+		// What line mode and the full screen show as notices (a settings
+		// file skipped, a server that failed) goes to stderr, out of the
+		// way of the output scripts parse.
+		fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(e.Text))
 	case agent.Logged:
 		if e.Seq <= p.seen {
 			return session.TurnEnd{}, false
