@@ -56,8 +56,15 @@ func LoadClaudeSettings(path string) (ClaudeSettings, error) {
 	if err != nil {
 		return s, fmt.Errorf("%s: %w", path, err)
 	}
+	return ParseClaudeSettings(path, src)
+}
+
+// ParseClaudeSettings reads src, settings in Claude Code's shape from the
+// file (or flag) that name says; an error names it, and the line.
+func ParseClaudeSettings(name string, src []byte) (ClaudeSettings, error) {
+	var s ClaudeSettings
 	if err := json.Unmarshal(src, &s); err != nil {
-		return ClaudeSettings{}, fmt.Errorf("%s: %s; fix the file", JSONWhere(path, src, err), JSONProblem(err))
+		return ClaudeSettings{}, fmt.Errorf("%s: %s; fix it", JSONWhere(name, src, err), JSONProblem(err))
 	}
 	for event, groups := range s.Hooks {
 		line := LineOf(src, bytes.Index(src, []byte(`"`+event+`"`)))

@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,31 +14,51 @@ import (
 )
 
 // claudeFile is a Claude Code settings file the session read: the
-// user's, or one of the project's, whose hooks and allow rules wait for
-// the user's approval.
+// user's, one given with --settings, or one of the project's, whose hooks
+// and allow rules wait for the user's approval.
 type claudeFile struct {
-	path     string
+	path string
+	// label names the file in messages: "~/.claude/settings.json",
+	// ".claude/settings.json", "--settings FILE".
+	label    string
 	project  bool
 	settings config.ClaudeSettings
 }
 
 // readClaudeFiles reads the user's Claude Code settings file under home
-// (none when home is "") and the project's under cwd, and says which could
-// not be read.
-func readClaudeFiles(home, cwd string) ([]claudeFile, []string) {
-	var paths []string
-	if home != "" {
-		paths = append(paths, config.ClaudeUserSettings(home))
-	}
+// (none when home is ""), those of --settings (files, or the JSON itself)
+// and the project's under cwd, and says which could not be read.
+func readClaudeFiles(home, cwd string, flags []string) ([]claudeFile, []string) {
 	var files []claudeFile
 	var problems []string
-	for i, path := range append(paths, config.ClaudeProjectSettings(cwd)...) {
-		s, err := config.LoadClaudeSettings(path)
+	add := func(f claudeFile, err error) {
 		if err != nil {
 			problems = append(problems, err.Error()+"; its hooks and permission rules are skipped")
+			return
+		}
+		files = append(files, f)
+	}
+	if home != "" {
+		path := config.ClaudeUserSettings(home)
+		s, err := config.LoadClaudeSettings(path)
+		add(claudeFile{path: path, label: "~/.claude/settings.json", settings: s}, err)
+	}
+	for _, v := range flags {
+		if strings.HasPrefix(strings.TrimSpace(v), "{") {
+			s, err := config.ParseClaudeSettings("--settings", []byte(v))
+			add(claudeFile{path: "--settings", label: "--settings", settings: s}, err)
 			continue
 		}
-		files = append(files, claudeFile{path: path, project: i >= len(paths), settings: s})
+		if _, err := os.Stat(v); err != nil {
+			add(claudeFile{}, fmt.Errorf("--settings %s: no such file, nor JSON: give a file in the shape of Claude Code's settings.json, or that JSON", v))
+			continue
+		}
+		s, err := config.LoadClaudeSettings(v)
+		add(claudeFile{path: v, label: "--settings " + v, settings: s}, err)
+	}
+	for _, path := range config.ClaudeProjectSettings(cwd) {
+		s, err := config.LoadClaudeSettings(path)
+		add(claudeFile{path: path, label: relativeTo(cwd, path), project: true, settings: s}, err)
 	}
 	return files, problems
 }
@@ -49,9 +70,9 @@ func readClaudeFiles(home, cwd string) ([]claudeFile, []string) {
 func permissionRules(files []claudeFile, denyRead []string, cwd, home string) permission.Rules {
 	var r permission.Rules
 	for _, f := range files {
-		source, root := "~/.claude/settings.json", ""
+		source, root := f.label, ""
 		if f.project {
-			source, root = relativeTo(cwd, f.path), cwd
+			root = cwd
 		}
 		rule := func(entry string) permission.Rule {
 			return permission.Rule{Entry: entry, Source: source, Root: root, Project: f.project}

@@ -62,6 +62,10 @@ type Options struct {
 	// shape, or that JSON. StrictMCPConfig leaves out every other server.
 	MCPConfigs      []string
 	StrictMCPConfig bool
+	// Settings are claude -p's --settings values: files in the shape of
+	// Claude Code's settings.json, or that JSON, whose hooks and
+	// permission rules count as the user's own.
+	Settings []string
 	// AddDirs are more directories, absolute, the session works in beside
 	// its own (claude -p's --add-dir): their edits count as the
 	// workspace's and sandboxed commands may write in them.
@@ -204,7 +208,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
-	claude, claudeProblems := readClaudeFiles(o.getenv("HOME"), s.Cwd)
+	claude, claudeProblems := readClaudeFiles(o.getenv("HOME"), s.Cwd, o.Settings)
 	rules := permissionRules(claude, cfg.Sandbox.DenyRead, s.Cwd, o.getenv("HOME"))
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME"),
 		Hidden: permission.ReadDenied(rules.Deny, s.Cwd, o.getenv("HOME"))})

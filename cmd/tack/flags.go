@@ -45,6 +45,7 @@ type options struct {
 	appendPrompt, appendPromptFile string
 	mcpConfigs                     []string // --mcp-config values
 	strictMCP                      bool
+	settings                       []string // --settings values
 	addDirs                        []string // --add-dir values, as given
 }
 
@@ -94,6 +95,8 @@ Flags:
                             add the MCP servers of a file in .mcp.json's shape,
                             or of that JSON (repeatable); they win over others
       --strict-mcp-config   use only the servers of --mcp-config
+      --settings FILE|JSON  add the hooks and permission rules of a file in
+                            Claude Code's settings.json shape, or of that JSON
       --add-dir DIR         work in DIR too (repeatable): edits there count as
                             the workspace's; sandboxed commands may write there
       --color WHEN          auto, always or never
@@ -149,6 +152,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.appendPromptFile, "append-system-prompt-file", "", "")
 	fs.Func("mcp-config", "", func(v string) error { o.mcpConfigs = append(o.mcpConfigs, v); return nil })
 	fs.BoolVar(&o.strictMCP, "strict-mcp-config", false, "")
+	fs.Func("settings", "", func(v string) error { o.settings = append(o.settings, v); return nil })
 	fs.Func("add-dir", "", func(v string) error { o.addDirs = append(o.addDirs, v); return nil })
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })

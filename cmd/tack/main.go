@@ -107,7 +107,8 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
 		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
-		AddDirs: dirs,
+		Settings: o.settings,
+		AddDirs:  dirs,
 	}, nil
 }
 

@@ -171,14 +171,20 @@ func TestPrintDeniesApprovalsWithAReasonTheModelSeesAndSaysSo(t *testing.T) {
 	}
 }
 
-func TestPrintAllowedAndDisallowedToolsFeedThePolicy(t *testing.T) {
-	srv := llmtest.New(t,
+// echoThenRemove is a model that runs an echo (call_1) and an rm
+// (call_2) in one step, then answers.
+func echoThenRemove(t *testing.T) *llmtest.Server {
+	return llmtest.New(t,
 		llmtest.Reply(
 			llmtest.ToolCall("call_1", "bash", `{"command":"echo allowed-ran","description":"Echo"}`, 1),
 			llmtest.ToolCall("call_2", "bash", `{"command":"rm -f nothing","description":"Remove"}`, 1),
 			llmtest.Finish("tool_calls")),
 		llmtest.ReplyText("Done."),
 	)
+}
+
+func TestPrintAllowedAndDisallowedToolsFeedThePolicy(t *testing.T) {
+	srv := echoThenRemove(t)
 	r := startTack(t, srv, "-p", "go", "--permission-mode", "ask", "--output-format", "json",
 		"--allowed-tools", "Bash(echo:*) Read", "--disallowedTools", "Bash(rm:*)")
 	r.closeStdin()
@@ -198,6 +204,44 @@ func TestPrintAllowedAndDisallowedToolsFeedThePolicy(t *testing.T) {
 	if len(rec.Denials) != 1 || rec.Denials[0].ToolName != "bash" || rec.Denials[0].ToolUseID != "call_2" ||
 		!strings.Contains(string(rec.Denials[0].ToolInput), `"rm -f nothing"`) {
 		t.Errorf("want the refused call in permission_denials, got %+v", rec.Denials)
+	}
+}
+
+// claude -p scripts pass --settings, a file or the JSON itself: its
+// permission rules (and hooks) count as the user's own.
+func TestPrintSettingsBringClaudeCodesPermissionRules(t *testing.T) {
+	srv := echoThenRemove(t)
+	file := filepath.Join(t.TempDir(), "deny.json")
+	if err := os.WriteFile(file, []byte(`{"permissions": {"deny": ["Bash(rm *)"]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startTack(t, srv, "-p", "go", "--permission-mode", "ask", "--output-format", "json",
+		"--settings", `{"permissions": {"allow": ["Bash(echo *)"]}}`, "--settings", file)
+	r.closeStdin()
+	if code := r.exitCode(); code != 1 {
+		t.Fatalf("want exit 1 for the refused rm, got %d (stderr %q)", code, r.stderr.String())
+	}
+	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "allowed-ran") {
+		t.Errorf("want the allowed echo to run without asking, got %q", got)
+	}
+	if got := srv.Requests()[1].ToolResult("call_2"); !strings.Contains(got, "deny rule Bash(rm *) in --settings "+file) {
+		t.Errorf("want rm refused naming the rule and its file, got %q", got)
+	}
+}
+
+// What the full screen shows as a notice at start (here a --settings
+// file that is not there) goes to stderr, leaving stdout to the answer.
+func TestPrintSaysOnStderrWhatItSkipped(t *testing.T) {
+	r := startTack(t, answerServer(t), "-p", "what is 2+2?", "--settings", "/no/such/settings.json")
+	r.closeStdin()
+	if code := r.exitCode(); code != 0 {
+		t.Fatalf("exit %d (stderr %q)", code, r.stderr.String())
+	}
+	if got := r.stdout.String(); got != "The answer is 4.\n" {
+		t.Errorf("stdout = %q", got)
+	}
+	if got := r.stderr.String(); !strings.Contains(got, "tack: --settings /no/such/settings.json: no such file") {
+		t.Errorf("stderr = %q", got)
 	}
 }
 
