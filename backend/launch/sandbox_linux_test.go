@@ -20,15 +20,6 @@ import (
 	"github.com/tack-agent/tack/snapshots/testkit/procs"
 )
 
-// requireSandbox skips, saying why, where this system cannot confine the
-// session's commands.
-func requireSandbox(t *testing.T, s *Session) {
-	t.Helper()
-	if st := s.Sandbox.Status(); !st.Active {
-		t.Skip("this system cannot confine commands: " + st.Reason)
-	}
-}
-
 // notices are the texts of the notices the session has shown so far.
 func notices(t *testing.T, s *Session) []string {
 	t.Helper()

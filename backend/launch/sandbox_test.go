@@ -10,6 +10,15 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
+// requireSandbox skips, saying why, where this system cannot confine the
+// session's commands.
+func requireSandbox(t *testing.T, s *Session) {
+	t.Helper()
+	if st := s.Sandbox.Status(); !st.Active {
+		t.Skip("this system cannot confine commands: " + st.Reason)
+	}
+}
+
 // The status row's label does not wait for the sandbox's probe, which
 // forks a process: until the front door asks for it after its first frame
 // (or the helper's prewarm does), the sandbox's state reads "…" in a mode
