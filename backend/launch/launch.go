@@ -62,6 +62,9 @@ type Options struct {
 	// shape, or that JSON. StrictMCPConfig leaves out every other server.
 	MCPConfigs      []string
 	StrictMCPConfig bool
+	// Unattended says nobody answers the session's questions (print
+	// mode): the model is not offered ask_user_question.
+	Unattended bool
 	// Settings are claude -p's --settings values: files in the shape of
 	// Claude Code's settings.json, or that JSON, whose hooks and
 	// permission rules count as the user's own.
@@ -218,7 +221,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.Policy.SetHomes(o.Home, o.getenv("HOME"))
 	s.Policy.SetDirs(o.AddDirs)
 	s.Policy.SetRules(rules, s.approveProjectRules(o, rules))
-	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox, o.Home)
+	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox, o.Home, !o.Unattended)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
 		registry.Add(t)

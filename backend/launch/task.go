@@ -105,7 +105,7 @@ func (r *taskRunner) createChild(parent, agentName, model string) (*session.Log,
 // tracker and shell), the parent's web and MCP tools, kept to what the
 // definition allows.
 func (r *taskRunner) childTools(def subagent.Definition) (*tools.Registry, func()) {
-	local, closeLocal := Tools(r.s.Policy, r.s.Workspace, r.o.Environ, r.s.Sandbox, r.o.Home)
+	local, closeLocal := Tools(r.s.Policy, r.s.Workspace, r.o.Environ, r.s.Sandbox, r.o.Home, !r.o.Unattended)
 	out := tools.NewRegistry()
 	for _, t := range local.Tools() {
 		if def.Allowed(t.Spec().Name) {

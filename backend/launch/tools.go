@@ -19,8 +19,8 @@ import (
 // leaves plan mode through policy; glob and grep search the files files
 // lists; commands start from environ and run in sb, and policy asks the
 // user to let a refused one out of it; read refuses the credentials file of
-// tackHome.
-func Tools(policy *permission.Policy, files *workspace.Walker, environ []string, sb *sandbox.Sandbox, tackHome string) (*tools.Registry, func()) {
+// tackHome. ask_user_question is there when someone answers questions.
+func Tools(policy *permission.Policy, files *workspace.Walker, environ []string, sb *sandbox.Sandbox, tackHome string, questions bool) (*tools.Registry, func()) {
 	sh := bash.New(bash.Local{Sandbox: sb}, bash.Options{Environ: environ, Sandbox: sb, Escalator: policy})
 	r := tools.NewRegistry(fs.New(fs.NewTracker(), config.CredentialsPath(tackHome))...)
 	r.Add(search.NewGlob(files))
@@ -29,7 +29,9 @@ func Tools(policy *permission.Policy, files *workspace.Walker, environ []string,
 		r.Add(t)
 	}
 	r.Add(todo.New())
-	r.Add(ask.New())
+	if questions {
+		r.Add(ask.New())
+	}
 	r.Add(plan.New(policy))
 	return r, sh.Close
 }

@@ -32,6 +32,7 @@ func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string
 		IncludePartial: o.partial, NoReasoning: o.noReasoning, Terminal: ios.IsStdoutTTY(), Version: version, Now: time.Now,
 		Turn: agent.TurnOptions{AllowedTools: o.allowedTools, DisallowedTools: o.disallowed, MaxSteps: o.maxTurns},
 	}
+	lo.Unattended = true
 	s, err := launch.Open(lo)
 	if err != nil {
 		linemode.PrintFailure(po, errors.New(launchError(err)))

@@ -279,7 +279,9 @@ func TestPrintFullAccessRunsWithoutAsking(t *testing.T) {
 	}
 }
 
-func TestPrintQuestionsFailWithAnErrorTheModelSees(t *testing.T) {
+// Nobody answers questions in print mode: the model is not offered
+// ask_user_question, and a call of it anyway is an error it reads.
+func TestPrintOffersNoQuestionsAndFailsOneAsked(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question", askArgs, 1)),
 		llmtest.ReplyText("I will pick SQLite."),
@@ -287,6 +289,11 @@ func TestPrintQuestionsFailWithAnErrorTheModelSees(t *testing.T) {
 	r := startTack(t, srv, "-p", "pick")
 	r.closeStdin()
 	r.wantExit(0)
+	for _, tool := range srv.Requests()[0].Tools {
+		if tool.Function.Name == "ask_user_question" {
+			t.Error("print mode offered ask_user_question")
+		}
+	}
 	if got := srv.Requests()[1].ToolResult("call_1"); !strings.HasPrefix(got, "Error: ") {
 		t.Errorf("want an error result for the question, got %q", got)
 	}
