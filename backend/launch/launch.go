@@ -74,9 +74,11 @@ type Options struct {
 	// workspace's and sandboxed commands may write in them.
 	AddDirs []string
 	// Resume names a session to continue; Continue picks this workspace's
-	// latest.
-	Resume   string
-	Continue bool
+	// latest. SessionID, when set, is the id of the new session instead of
+	// a fresh one (claude -p's --session-id).
+	Resume    string
+	Continue  bool
+	SessionID string
 
 	HTTPClient *http.Client
 	Version    string
@@ -319,6 +321,16 @@ func openLog(o Options, model string) (*session.Log, bool, error) {
 		r = crand.Reader
 	}
 	id := session.NewID(o.Now(), r)
+	if o.SessionID != "" {
+		_, err := session.Find(o.Home, o.SessionID)
+		switch {
+		case err == nil:
+			return nil, false, fmt.Errorf("session %s already exists: continue it with --resume %s, or pick another id", o.SessionID, o.SessionID)
+		case !errors.Is(err, session.ErrNotFound):
+			return nil, false, err
+		}
+		id = o.SessionID
+	}
 	h := session.Header{Version: 1, ID: id, Created: o.Now().UTC(), Cwd: o.Cwd, Model: model, Branch: workspace.Branch(o.Cwd)}
 	l, err := session.Create(session.PathFor(o.Home, o.Cwd, id), h)
 	return l, false, err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -24,6 +25,7 @@ type options struct {
 	effort         string
 	resume         string
 	resumeSet      bool
+	sessionID      string // --session-id: the id of the new session
 	cont           bool
 	dir            string
 	permissionMode string
@@ -64,6 +66,8 @@ Flags:
       --provider NAME       deepseek, openai (or the OpenAI-compatible server in
                             OPENAI_BASE_URL), or a [[providers]] name of config.toml
       --resume [ID]         continue session ID (no ID: pick one)
+      --session-id UUID     give the new session this id (claude -p's flag), to
+                            --resume it by later
   -c, --continue            continue the latest session of this directory
   -C DIR                    run in DIR instead of the current directory
       --permission-mode M   read-only, ask, auto or full-access (default auto;
@@ -110,6 +114,9 @@ Environment:
   TACK_HOME                             sessions, config and credentials (default ~/.tack)
 `
 
+// uuidPattern is a UUID as claude -p's --session-id takes it.
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
 // errUsage is a command-line mistake: exit 2.
 type errUsage struct{ msg string }
 
@@ -130,6 +137,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.BoolVar(&o.cont, "c", false, "")
 	fs.BoolVar(&o.cont, "continue", false, "")
 	fs.StringVar(&o.dir, "C", "", "")
+	fs.StringVar(&o.sessionID, "session-id", "", "")
 	fs.StringVar(&o.permissionMode, "permission-mode", getenv("TACK_PERMISSION_MODE"), "")
 	fs.BoolFunc("dangerously-skip-permissions", "", func(string) error { // claude -p's spelling
 		o.permissionMode = string(permission.FullAccess)
@@ -325,6 +333,12 @@ func (o options) validate() error {
 	}
 	if o.resumeSet && o.cont {
 		return errUsage{"--resume and --continue cannot be used together"}
+	}
+	if o.sessionID != "" && (o.resumeSet || o.cont) {
+		return errUsage{"--session-id names a new session; it cannot be used with --resume or --continue"}
+	}
+	if o.sessionID != "" && !uuidPattern.MatchString(o.sessionID) {
+		return errUsage{fmt.Sprintf("invalid --session-id %q: use a UUID, such as %s", o.sessionID, "123e4567-e89b-42d3-a456-426614174000")}
 	}
 	if o.systemPrompt != "" && o.systemPromptFile != "" {
 		return errUsage{"--system-prompt and --system-prompt-file cannot be used together"}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/tack-agent/tack/backend/config"
@@ -105,7 +106,7 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 	}
 	return launch.Options{
 		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
-		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, Version: version,
+		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, SessionID: strings.ToLower(o.sessionID), Version: version,
 		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
 		Settings: o.settings,
 		AddDirs:  dirs,

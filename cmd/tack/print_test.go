@@ -245,6 +245,37 @@ func TestPrintSaysOnStderrWhatItSkipped(t *testing.T) {
 	}
 }
 
+// A script names its session with --session-id and continues it with
+// --resume, as with claude -p; the id cannot be taken twice.
+func TestPrintSessionIDNamesTheSessionToResume(t *testing.T) {
+	const id = "123e4567-e89b-42d3-a456-426614174000"
+	srv := llmtest.New(t, llmtest.ReplyText("First."), llmtest.ReplyText("Second."))
+	home, dir := t.TempDir(), t.TempDir()
+	r := startTackIn(t, srv, home, dir, "-p", "one", "--output-format", "json", "--session-id", strings.ToUpper(id))
+	r.closeStdin()
+	r.wantExit(0)
+	var rec printRecord
+	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil || rec.SessionID != id {
+		t.Fatalf("want session_id %s, got %q (%v)", id, r.stdout.String(), err)
+	}
+	r = startTackIn(t, srv, home, dir, "-p", "two", "--resume", id)
+	r.closeStdin()
+	r.wantExit(0)
+	if msgs := srv.Requests()[1].Messages; len(msgs) < 3 || !strings.Contains(msgs[len(msgs)-3].Content, "one") {
+		t.Errorf("want the second run to continue the first's conversation, sent %+v", msgs)
+	}
+	r = startTackIn(t, srv, home, dir, "-p", "three", "--session-id", id)
+	r.closeStdin()
+	if code := r.exitCode(); code != 1 || !strings.Contains(r.stdout.String()+r.stderr.String(), "already exists: continue it with --resume "+id) {
+		t.Errorf("want a taken id refused with what to do, got exit %d, %q %q", code, r.stdout.String(), r.stderr.String())
+	}
+	r = startTack(t, srv, "-p", "four", "--session-id", "not-a-uuid")
+	r.closeStdin()
+	if code := r.exitCode(); code != 2 || !strings.Contains(r.stderr.String(), "use a UUID") {
+		t.Errorf("want exit 2 for a malformed id, got %d, %q", code, r.stderr.String())
+	}
+}
+
 func TestPrintMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "read", `{"file_path":"a.txt"}`, 1), llmtest.Finish("tool_calls")),
