@@ -177,6 +177,9 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 			if cancelled {
 				return session.TurnEnd{Turn: ts.turn, Reason: session.StopAborted}
 			}
+			if a.fallBack(model, err) {
+				continue
+			}
 			return failed(ts.turn, err)
 		}
 		a.record(msg)

@@ -1,6 +1,10 @@
 package agent
 
-import "github.com/tack-agent/tack/backend/llm"
+import (
+	"errors"
+
+	"github.com/tack-agent/tack/backend/llm"
+)
 
 // TurnOptions change one turn: the turn a custom slash command starts with
 // its own model and allowed tools, or a print-mode turn with the tools its
@@ -16,6 +20,10 @@ type TurnOptions struct {
 	// MaxSteps ends the turn with StopMaxSteps instead of starting a model
 	// request beyond it; zero means no limit.
 	MaxSteps int
+	// FallbackModel takes over the rest of the turn when its model stays
+	// overloaded (rate-limited, or failing on the server's side) after the
+	// retries (claude -p's --fallback-model).
+	FallbackModel string
 }
 
 // SendWith submits a message as Send does, for a turn with options. Queued
@@ -69,6 +77,27 @@ func (a *Agent) stepModel() (string, llm.Effort) {
 		model = a.turnOpts.Model
 	}
 	return model, effort
+}
+
+// fallBack moves the rest of the turn to its fallback model when err says
+// model stayed overloaded after the retries, says so, and reports whether
+// it did: the failed step is then followed by another on the fallback.
+func (a *Agent) fallBack(model string, err error) bool {
+	var le *llm.Error
+	if !errors.As(err, &le) || le.Kind != llm.ErrRateLimit && le.Kind != llm.ErrServer {
+		return false
+	}
+	a.mu.Lock()
+	fallback := a.turnOpts.FallbackModel
+	ok := fallback != "" && fallback != model
+	if ok {
+		a.turnOpts.Model = fallback
+	}
+	a.mu.Unlock()
+	if ok {
+		a.Notify(Notice{Tone: NoticeWarning, Text: model + " stayed unavailable (" + le.Error() + "); the turn goes on with the fallback model " + fallback + "."})
+	}
+	return ok
 }
 
 // allowedTools is what the running turn's options allow without asking,

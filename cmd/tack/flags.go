@@ -35,6 +35,7 @@ type options struct {
 	allowedTools   []string // --allowed-tools entries
 	disallowed     []string // --disallowed-tools entries
 	maxTurns       int
+	fallbackModel  string // --fallback-model
 	color          string
 	noReasoning    bool
 	version        bool
@@ -88,6 +89,8 @@ Flags:
       --disallowed-tools LIST
                             print mode: tools refused whatever the mode
       --max-turns N         print mode: end a turn after N model requests
+      --fallback-model ID   print mode: go on with this model when the model
+                            stays overloaded after the retries
       --image FILE          attach an image to the print-mode task (repeatable)
       --append-system-prompt TEXT, --append-system-prompt-file FILE
                             end the system prompt with TEXT, or FILE's text
@@ -154,6 +157,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 		fs.Func(name, "", func(v string) error { o.disallowed = append(o.disallowed, toolList(v)...); return nil })
 	}
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "")
+	fs.StringVar(&o.fallbackModel, "fallback-model", "", "")
 	fs.StringVar(&o.systemPrompt, "system-prompt", "", "")
 	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
 	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")
@@ -364,6 +368,10 @@ func (o options) validatePrint() error {
 		return errUsage{"--include-partial-messages needs --output-format stream-json"}
 	case o.maxTurns < 0:
 		return errUsage{fmt.Sprintf("invalid value %d for --max-turns: use a number of model requests, 1 or more", o.maxTurns)}
+	case o.fallbackModel != "" && o.fallbackModel == o.model:
+		return errUsage{"--fallback-model is the model itself: name another model to go on with"}
+	case o.fallbackModel != "" && !o.printSet:
+		return errUsage{"--fallback-model works in print mode: add -p"}
 	}
 	return nil
 }

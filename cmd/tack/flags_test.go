@@ -100,6 +100,10 @@ func TestPrintFlagCombinationsThatCannotWork(t *testing.T) {
 		{[]string{"-p", "x", "--include-partial-messages"}, "--include-partial-messages needs --output-format stream-json"},
 		{[]string{"-p", "x", "--max-turns", "-1"}, "invalid value -1 for --max-turns"},
 		{[]string{"-p", "x", "--output-format", "yaml"}, `invalid value "yaml" for --output-format`},
+		{[]string{"-p", "x", "--model", "m", "--fallback-model", "m"}, "--fallback-model is the model itself"},
+		{[]string{"--fallback-model", "m"}, "--fallback-model works in print mode: add -p"},
+		{[]string{"-p", "x", "--session-id", "x"}, `invalid --session-id "x": use a UUID`},
+		{[]string{"-c", "--session-id", "123e4567-e89b-42d3-a456-426614174000"}, "cannot be used with --resume or --continue"},
 	} {
 		_, err := parseFlags(c.args, func(string) string { return "" })
 		if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), c.want) {
