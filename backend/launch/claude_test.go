@@ -9,21 +9,8 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
-
-// writeFiles writes each file of files (relative path: content) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // A project's .claude/settings.json denies reading .env, as Claude Code's
 // documentation shows: the read tool is refused with the rule and its file
@@ -32,7 +19,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // read as usual. A file an Edit deny rule names is read-only to commands.
 func TestClaudeCodeDenyRulesBindTheToolsAndTheSandbox(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
-	writeFiles(t, cwd, map[string]string{
+	testkit.WriteTree(t, cwd, map[string]string{
 		".claude/settings.json": `{"permissions": {"deny": ["Read(./.env)", "Read(./secrets/**)", "Edit(./go.mod)"]}}`,
 		"go.mod":                "module x\n",
 		".env":                  "API_KEY=sk-live-1234\n",
@@ -76,8 +63,8 @@ func TestClaudeCodeDenyRulesBindTheToolsAndTheSandbox(t *testing.T) {
 // ask mode; a project's wait for the user's approval, asked once.
 func TestClaudeCodeAllowRulesOfTheProjectWaitForApproval(t *testing.T) {
 	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
-	writeFiles(t, userHome, map[string]string{".claude/settings.json": `{"permissions": {"allow": ["Bash(echo user *)"]}}`})
-	writeFiles(t, cwd, map[string]string{".claude/settings.local.json": `{"permissions": {"allow": ["Bash(echo project *)"]}}`})
+	testkit.WriteTree(t, userHome, map[string]string{".claude/settings.json": `{"permissions": {"allow": ["Bash(echo user *)"]}}`})
+	testkit.WriteTree(t, cwd, map[string]string{".claude/settings.local.json": `{"permissions": {"allow": ["Bash(echo project *)"]}}`})
 	llm := llmtest.New(t,
 		bashCall("call_1", "echo user ok"),
 		bashCall("call_2", "echo project ok"),
