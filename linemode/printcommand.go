@@ -39,8 +39,15 @@ func (c *commandAgent) SendExpanded(typed, text string, o agent.TurnOptions) {
 // SendWith, Send and Steer send text as SendExpanded does: between print
 // mode's tasks the agent is idle, so steering starts the turn too.
 func (c *commandAgent) SendWith(text string, o agent.TurnOptions) { c.SendExpanded("", text, o) }
-func (c *commandAgent) Send(text string)                          { c.SendExpanded("", text, agent.TurnOptions{}) }
-func (c *commandAgent) Steer(text string)                         { c.SendExpanded("", text, agent.TurnOptions{}) }
+
+// SendDeferred is the agent's, with the command's turn options inside
+// print mode's.
+func (c *commandAgent) SendDeferred(typed string, expand func(context.Context) (string, error), o agent.TurnOptions) {
+	c.sent.Store(true)
+	c.Agent.SendDeferred(typed, expand, within(c.turn, o))
+}
+func (c *commandAgent) Send(text string)  { c.SendExpanded("", text, agent.TurnOptions{}) }
+func (c *commandAgent) Steer(text string) { c.SendExpanded("", text, agent.TurnOptions{}) }
 
 // within is a command's turn options inside print mode's: the command's
 // model, and its allowed tools beside print mode's; print mode's refused

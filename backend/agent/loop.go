@@ -45,22 +45,14 @@ func (a *Agent) loop(ctx context.Context) {
 	}
 }
 
-// takeInputLocked takes the next turn's prompt: every queued follow-up
-// joined (the loop batches the messages that queued while it was busy into
-// one turn, as seeds/stdio-ui-plugin.md says), else all steering joined.
-// Where a slash command made a message of what the user typed, typed
-// joins what they typed. a.mu must be held.
+// takeInputLocked takes the next turn's prompt: every queued follow-up, for
+// settle to join (the loop batches the messages that queued while it was
+// busy into one turn, as seeds/stdio-ui-plugin.md says), else all steering
+// joined. a.mu must be held.
 func (a *Agent) takeInputLocked() (message, bool) {
 	switch {
 	case len(a.followUps) > 0:
-		texts := make([]string, len(a.followUps))
-		for i, m := range a.followUps {
-			texts[i] = m.text
-		}
-		in := message{text: strings.Join(texts, "\n\n")}
-		if slices.ContainsFunc(a.followUps, func(m message) bool { return m.typed != "" }) {
-			in.typed = strings.Join(inputs(a.followUps), "\n\n")
-		}
+		in := message{parts: a.followUps}
 		a.followUps = nil
 		a.turnOpts, a.queuedOpts = a.queuedOpts, TurnOptions{}
 		return in, true
@@ -82,8 +74,41 @@ type turnState struct {
 	stopContinued int
 }
 
+// settle makes the turn's input of the follow-ups taken for it: each
+// deferred one expanded now (one that fails is told and left out), then
+// all joined. Where a slash command made a message of what the user typed,
+// typed joins what they typed. ok is false when nothing is left.
+func (a *Agent) settle(ctx context.Context, in message) (message, bool) {
+	if in.parts == nil {
+		return in, true
+	}
+	var kept []message
+	for _, m := range in.parts {
+		if m.expand != nil {
+			text, err := m.expand(ctx)
+			if err != nil {
+				a.Notify(Notice{Tone: NoticeError, Text: err.Error()})
+				continue
+			}
+			m.text = text
+		}
+		kept = append(kept, m)
+	}
+	if len(kept) == 0 {
+		return message{}, false
+	}
+	texts := make([]string, len(kept))
+	for i, m := range kept {
+		texts[i] = m.text
+	}
+	out := message{text: strings.Join(texts, "\n\n")}
+	if slices.ContainsFunc(kept, func(m message) bool { return m.typed != "" }) {
+		out.typed = strings.Join(inputs(kept), "\n\n")
+	}
+	return out, true
+}
+
 func (a *Agent) runTurn(parent context.Context, in message) {
-	prompt := in.text
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	a.mu.Lock()
@@ -98,6 +123,13 @@ func (a *Agent) runTurn(parent context.Context, in message) {
 		a.inTurn = false
 		a.mu.Unlock()
 	}()
+	// A deferred message's shell commands may ask the user; Esc cancels
+	// them as it cancels the turn.
+	in, ok := a.settle(ctx, in)
+	if !ok {
+		return
+	}
+	prompt := in.text
 
 	ts := &turnState{turn: a.turn() + 1}
 	hookContext, blocked := a.promptHook(ctx, ts.turn, prompt)

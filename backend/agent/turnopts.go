@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"errors"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -38,17 +39,37 @@ func (a *Agent) SendWith(text string, o TurnOptions) {
 // the queue, the transcript, prompt history and a cancelled turn's
 // returned input show typed. An empty typed is text itself.
 func (a *Agent) SendExpanded(typed, text string, o TurnOptions) {
+	a.follow(message{text: text, typed: typed}, o)
+}
+
+// SendDeferred submits a message as SendExpanded does, whose text expand
+// makes when its turn starts: a custom command queued behind a running
+// turn runs the shell commands of its prompt then, on the workspace as
+// that turn left it. An expand that fails is told as a notice, and its
+// message is left out.
+func (a *Agent) SendDeferred(typed string, expand func(context.Context) (string, error), o TurnOptions) {
+	a.follow(message{typed: typed, expand: expand}, o)
+}
+
+// follow queues m as a follow-up for a turn with options o.
+func (a *Agent) follow(m message, o TurnOptions) {
 	a.mu.Lock()
 	a.queuedOpts = o
-	a.followUps = append(a.followUps, message{text: text, typed: typed})
+	a.followUps = append(a.followUps, m)
 	a.mu.Unlock()
 	a.publishInbox()
 	a.poke()
 }
 
 // message is a queued follow-up: its text for the model, and what the
-// user typed when a slash command made the text of it.
-type message struct{ text, typed string }
+// user typed when a slash command made the text of it. expand, when set,
+// makes text as the turn starts. A turn's input taken from several keeps
+// them in parts until settle joins them.
+type message struct {
+	text, typed string
+	expand      func(context.Context) (string, error)
+	parts       []message
+}
 
 // input is what the user typed for m.
 func (m message) input() string {

@@ -28,6 +28,12 @@ type Expander interface {
 	SendExpanded(typed, text string, o agent.TurnOptions)
 }
 
+// Deferrer is an agent that takes a message a command makes when its
+// turn starts (*agent.Agent): one queued behind a running turn.
+type Deferrer interface {
+	SendDeferred(typed string, expand func(context.Context) (string, error), o agent.TurnOptions)
+}
+
 // Injector is an agent that takes model-visible context (*agent.Agent).
 type Injector interface {
 	Inject(origin, text string)

@@ -27,13 +27,26 @@ func Register(reg *commands.Registry, cmds []Command, shell Shell) []string {
 }
 
 // command is c as a registry command: it submits the expanded prompt as
-// the user's next message (queued behind a running turn), on the
-// command's model and with its allowed tools.
+// the user's next message, on the command's model and with its allowed
+// tools. Queued behind a running turn, the prompt is expanded when its
+// turn starts, so the commands it embeds (git diff) see what that turn
+// changed.
 func (c Command) command(shell Shell) commands.Command {
 	return commands.Command{
 		Name: c.Name, Description: c.Description, Source: c.Source,
 		Input: commands.Input{Hint: c.ArgumentHint}, WhileRunning: true,
 		Handler: func(ctx context.Context, inv commands.Invocation) commands.Result {
+			o := agent.TurnOptions{Model: c.Model, AllowedTools: c.AllowedTools}
+			if d, ok := inv.Agent.(commands.Deferrer); ok && inv.Agent.Status() != agent.StatusIdle {
+				d.SendDeferred(inv.Typed(), func(ctx context.Context) (string, error) {
+					prompt, err := c.prompt(ctx, inv.RawInput, shell)
+					if err != nil {
+						return "", fmt.Errorf("/%s did not run: %v", c.Name, err)
+					}
+					return prompt, nil
+				}, o)
+				return commands.Succeed("")
+			}
 			s, ok := inv.Agent.(commands.Expander)
 			if !ok {
 				return commands.Failf("/%s needs an agent that takes messages.", c.Name)
@@ -42,7 +55,7 @@ func (c Command) command(shell Shell) commands.Command {
 			if err != nil {
 				return commands.Failf("/%s did not run: %v", c.Name, err)
 			}
-			s.SendExpanded(inv.Typed(), prompt, agent.TurnOptions{Model: c.Model, AllowedTools: c.AllowedTools})
+			s.SendExpanded(inv.Typed(), prompt, o)
 			return commands.Succeed("")
 		},
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit"
@@ -75,5 +76,31 @@ func TestCustomCommandRunsTheShellCommandsItsPromptEmbeds(t *testing.T) {
 	}
 	if n := len(llm.Requests()); n != 1 {
 		t.Errorf("want no request for the refused command, got %d in all", n)
+	}
+}
+
+// A command queued behind a running turn runs the shell commands of its
+// prompt when its own turn starts: /show sees the file as the running
+// turn left it, not as it was when the command was typed.
+func TestQueuedCustomCommandRunsItsShellCommandsWhenItsTurnStarts(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/commands/show.md": "---\nallowed-tools: Bash(cat:*)\n---\nNote: !`cat note.txt`",
+		"note.txt":                 "before",
+	})
+	llm := llmtest.New(t, bashCall("call_1", "sleep 0.5; echo after > note.txt"), llmtest.ReplyText("Written."), llmtest.ReplyText("Shown."))
+	s := openMCP(t, home, cwd, "auto", llm)
+	s.Agent.Send("Write the note.")
+	testkit.Eventually(t, "the turn running", func() bool { return s.Agent.Status() == agent.StatusRunning })
+	if exec, ok := s.Commands.Execute(context.Background(), s.Agent, "/show", nil); !ok || exec.Result.Kind != "success" {
+		t.Fatalf("/show: %+v", exec.Result)
+	}
+	testkit.Settle(t, s.Agent)
+	reqs := llm.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("requests: %d", len(reqs))
+	}
+	if last := reqs[2].Messages[len(reqs[2].Messages)-1]; last.Content != "Note: after" {
+		t.Errorf("the queued command's prompt read %q", last.Content)
 	}
 }
