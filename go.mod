@@ -17,6 +17,7 @@ require (
 	github.com/charmbracelet/x/vt v0.1.0
 	github.com/creack/pty v1.1.24
 	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c
+	github.com/google/jsonschema-go v0.4.3
 	github.com/itlightning/dateparse v0.2.1
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/lucasb-eyer/go-colorful v1.4.1
@@ -45,7 +46,6 @@ require (
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect

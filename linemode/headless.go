@@ -128,6 +128,9 @@ const (
 	subtypeSuccess  = "success"
 	subtypeMaxTurns = "error_max_turns"
 	subtypeFailed   = "error_during_execution"
+	// subtypeStructuredRetries is claude -p's subtype for a run with
+	// --json-schema that never got a structured answer.
+	subtypeStructuredRetries = "error_max_structured_output_retries"
 )
 
 // PrintResult is the line that ends every turn in stream-json, and the
@@ -153,6 +156,8 @@ type PrintResult struct {
 	ModelStop  *string `json:"stop_reason"`
 	StopReason string  `json:"terminal_reason"` // tack's stop reason: completed, aborted, error, max-tokens, max-steps
 	UUID       string  `json:"uuid"`
+	// StructuredOutput is the answer structured_output took (--json-schema).
+	StructuredOutput json.RawMessage `json:"structured_output,omitempty"`
 }
 
 // modelUsage is one model's share of a result.

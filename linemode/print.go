@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools/structured"
 	"github.com/tack-agent/tack/views/textfmt"
 )
 
@@ -55,9 +57,13 @@ type PrintOptions struct {
 	Terminal bool
 	// Turn carries --allowed-tools, --disallowed-tools and --max-turns to
 	// every turn.
-	Turn    agent.TurnOptions
-	Version string
-	Now     func() time.Time
+	Turn agent.TurnOptions
+	// Structured says the session offers structured_output (--json-schema):
+	// a turn's answer is the JSON its last good call gave, and a turn that
+	// ends without one is asked for it, twice at most.
+	Structured bool
+	Version    string
+	Now        func() time.Time
 }
 
 // PrintOutcome is how a print run went: the result of every turn, and
@@ -136,6 +142,8 @@ type turnRun struct {
 	denials []Denial
 	models  map[string]*modelTally
 	stop    *string // the last model reply's stop reason
+	// structured is the answer structured_output last took.
+	structured json.RawMessage
 }
 
 // count adds a step's usage and cost to the turn's total and to model's
@@ -200,11 +208,25 @@ func (p *printer) turn(ctx context.Context, task string) PrintResult {
 		p.ag.SendWith(task, p.o.Turn)
 	}
 	if follow {
-		res = p.result(p.follow(ctx))
+		end := p.follow(ctx)
+		for asked := 0; p.o.Structured && p.t.structured == nil && end.Reason == session.StopCompleted && asked < structuredAsks; asked++ {
+			p.t.turn = 0 // the next turn's start is the one to follow
+			p.ag.SendWith(structuredAsk, p.o.Turn)
+			end = p.follow(ctx)
+		}
+		res = p.result(end)
 	}
 	res.DurationMs = p.o.Now().Sub(start).Milliseconds()
 	return res
 }
+
+// A turn of a run with --json-schema that ends without a structured answer
+// is followed by structuredAsk, at most structuredAsks times.
+const (
+	structuredAsks = 2
+	structuredAsk  = "You ended without a structured answer. Call " + structured.Name +
+		" now with the final answer as its arguments, matching its schema."
+)
 
 // follow consumes events until the turn ends. When ctx ends it cancels the
 // turn and waits at most shutdownGrace for its end to be recorded.
@@ -353,6 +375,9 @@ func (p *printer) toolResult(d session.ToolResult) {
 	if d.Replace != nil || d.Turn != p.t.turn {
 		return
 	}
+	if d.Name == structured.Name && !d.IsError && p.o.Structured {
+		p.t.structured = json.RawMessage(p.t.calls[d.CallID].Arguments)
+	}
 	if d.Code == session.CodeDenied {
 		c := p.t.calls[d.CallID]
 		p.t.denials = append(p.t.denials, Denial{ToolName: d.Name, ToolUseID: d.CallID, ToolInput: toolInput(c.Arguments)})
@@ -396,6 +421,13 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 	if r.Denials == nil {
 		r.Denials = []Denial{}
 	}
+	r.StructuredOutput = t.structured
+	if end.Reason == session.StopCompleted && p.o.Structured && t.structured == nil {
+		r.IsError, r.Subtype = true, subtypeStructuredRetries
+		r.Errors = []string{"the model gave no structured answer, though asked " + strconv.Itoa(structuredAsks) + " times"}
+		fmt.Fprintln(p.o.Stderr, "tack: "+r.Errors[0])
+		return r
+	}
 	if end.Reason == session.StopCompleted {
 		return r
 	}
@@ -418,11 +450,16 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 func roundCost(usd float64) float64 { return math.Round(usd*1e10) / 1e10 }
 
 // write prints a turn's result as the format asks: in text the answer
-// alone, when the turn completed or stopped at the output-token limit;
+// alone (the structured one, with --json-schema), when the turn completed
+// or stopped at the output-token limit;
 // the result object in json; a result line in stream-json and events.
 func (p *printer) write(r PrintResult) {
 	if p.o.Format != FormatText {
 		writeJSON(p.o.Stdout, r)
+		return
+	}
+	if r.StructuredOutput != nil && r.Success() {
+		fmt.Fprintln(p.o.Stdout, string(r.StructuredOutput))
 		return
 	}
 	if r.Result != "" && (r.Success() || r.StopReason == string(session.StopMaxTokens)) {

@@ -6,6 +6,7 @@ package launch
 
 import (
 	crand "crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/skills"
 	"github.com/tack-agent/tack/backend/subagent"
+	"github.com/tack-agent/tack/backend/tools/structured"
 	"github.com/tack-agent/tack/backend/tools/task"
 	"github.com/tack-agent/tack/backend/tools/web"
 	"github.com/tack-agent/tack/backend/workspace"
@@ -65,6 +67,9 @@ type Options struct {
 	// Unattended says nobody answers the session's questions (print
 	// mode): the model is not offered ask_user_question.
 	Unattended bool
+	// OutputSchema, when set, is claude -p's --json-schema: the model is
+	// offered structured_output, which holds its answer to the schema.
+	OutputSchema json.RawMessage
 	// Settings are claude -p's --settings values: files in the shape of
 	// Claude Code's settings.json, or that JSON, whose hooks and
 	// permission rules count as the user's own.
@@ -226,6 +231,13 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox, o.Home, !o.Unattended)
 	s.closers = append(s.closers, closeTools)
 	for _, t := range web.New(webCfg) {
+		registry.Add(t)
+	}
+	if len(o.OutputSchema) > 0 {
+		t, err := structured.New(o.OutputSchema)
+		if err != nil {
+			return err
+		}
 		registry.Add(t)
 	}
 	instructions, err := prompt.FindInstructions(o.Home, o.Getenv("HOME"), s.Cwd)

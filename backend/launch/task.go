@@ -17,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/structured"
 	"github.com/tack-agent/tack/backend/tools/task"
 )
 
@@ -114,7 +115,8 @@ func (r *taskRunner) childTools(def subagent.Definition) (*tools.Registry, func(
 	}
 	for _, t := range r.s.Agent.Tools().Tools() {
 		name := t.Spec().Name
-		if _, have := local.Get(name); !have && def.Allowed(name) {
+		// The structured answer is the parent's to give.
+		if _, have := local.Get(name); !have && def.Allowed(name) && name != structured.Name {
 			out.Add(t)
 		}
 	}

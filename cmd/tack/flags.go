@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/permission"
+	"github.com/tack-agent/tack/backend/tools/structured"
 )
 
 // options are the parsed command line.
@@ -36,6 +38,7 @@ type options struct {
 	disallowed     []string // --disallowed-tools entries
 	maxTurns       int
 	fallbackModel  string // --fallback-model
+	jsonSchema     string // --json-schema
 	color          string
 	noReasoning    bool
 	version        bool
@@ -91,6 +94,8 @@ Flags:
       --max-turns N         print mode: end a turn after N model requests
       --fallback-model ID   print mode: go on with this model when the model
                             stays overloaded after the retries
+      --json-schema JSON    print mode: the answer is JSON this schema (of an
+                            object) validates, in the result's structured_output
       --image FILE          attach an image to the print-mode task (repeatable)
       --append-system-prompt TEXT, --append-system-prompt-file FILE
                             end the system prompt with TEXT, or FILE's text
@@ -158,6 +163,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	}
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "")
 	fs.StringVar(&o.fallbackModel, "fallback-model", "", "")
+	fs.StringVar(&o.jsonSchema, "json-schema", "", "")
 	fs.StringVar(&o.systemPrompt, "system-prompt", "", "")
 	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
 	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")
@@ -372,6 +378,13 @@ func (o options) validatePrint() error {
 		return errUsage{"--fallback-model is the model itself: name another model to go on with"}
 	case o.fallbackModel != "" && !o.printSet:
 		return errUsage{"--fallback-model works in print mode: add -p"}
+	case o.jsonSchema != "" && !o.printSet:
+		return errUsage{"--json-schema works in print mode: add -p"}
+	}
+	if o.jsonSchema != "" {
+		if _, err := structured.New(json.RawMessage(o.jsonSchema)); err != nil {
+			return errUsage{err.Error()}
+		}
 	}
 	return nil
 }

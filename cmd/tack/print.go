@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,11 +30,14 @@ func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string
 	}
 	po := linemode.PrintOptions{
 		Task: task, Format: o.outputFormat, StreamInput: stream, In: ios.In, Stdout: ios.Out, Stderr: ios.ErrOut,
-		IncludePartial: o.partial, NoReasoning: o.noReasoning, Terminal: ios.IsStdoutTTY(), Version: version, Now: time.Now,
+		IncludePartial: o.partial, NoReasoning: o.noReasoning, Structured: o.jsonSchema != "", Terminal: ios.IsStdoutTTY(), Version: version, Now: time.Now,
 		Turn: agent.TurnOptions{AllowedTools: o.allowedTools, DisallowedTools: o.disallowed, MaxSteps: o.maxTurns,
 			FallbackModel: o.fallbackModel},
 	}
 	lo.Unattended = true
+	if o.jsonSchema != "" {
+		lo.OutputSchema = json.RawMessage(o.jsonSchema)
+	}
 	s, err := launch.Open(lo)
 	if err != nil {
 		linemode.PrintFailure(po, errors.New(launchError(err)))

@@ -276,6 +276,67 @@ func TestPrintSessionIDNamesTheSessionToResume(t *testing.T) {
 	}
 }
 
+// printStructured is a printRecord with the structured answer.
+type printStructured struct {
+	printRecord
+	Structured json.RawMessage `json:"structured_output"`
+}
+
+const verdictSchema = `{"type":"object","properties":{"verdict":{"type":"string","enum":["pass","fail"]}},"required":["verdict"]}`
+
+// With --json-schema the model answers through structured_output, held to
+// the schema: a call that does not match is an error it reads and fixes,
+// and the result carries the answer as structured_output (in text, the
+// answer is that JSON).
+func TestPrintJSONSchemaTakesTheAnswerThroughStructuredOutput(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "structured_output", `{"verdict":"maybe"}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.Reply(llmtest.ToolCall("call_2", "structured_output", `{"verdict":"pass"}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Done."),
+	)
+	r := startTack(t, srv, "-p", "judge", "--output-format", "json", "--json-schema", verdictSchema)
+	r.closeStdin()
+	r.wantExit(0)
+	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "does not match the schema") {
+		t.Errorf("want the bad answer refused, got %q", got)
+	}
+	var rec printStructured
+	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil || string(rec.Structured) != `{"verdict":"pass"}` || rec.IsError {
+		t.Errorf("want structured_output {\"verdict\":\"pass\"}, got %s (%v)", r.stdout.String(), err)
+	}
+
+	nudged := llmtest.New(t,
+		llmtest.ReplyText("It passes."),
+		llmtest.Reply(llmtest.ToolCall("call_1", "structured_output", `{"verdict":"pass"}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Done."),
+	)
+	r = startTack(t, nudged, "-p", "judge", "--json-schema", verdictSchema)
+	r.closeStdin()
+	r.wantExit(0)
+	if got := r.stdout.String(); got != "{\"verdict\":\"pass\"}\n" {
+		t.Errorf("want the structured answer on stdout, got %q", got)
+	}
+	if msgs := nudged.Requests()[1].Messages; !strings.Contains(msgs[len(msgs)-1].Content, "Call structured_output now") {
+		t.Errorf("want the model asked for its structured answer, sent %q", msgs[len(msgs)-1].Content)
+	}
+
+	never := llmtest.New(t, llmtest.ReplyText("It passes."), llmtest.ReplyText("Really."), llmtest.ReplyText("Truly."))
+	r = startTack(t, never, "-p", "judge", "--output-format", "json", "--json-schema", verdictSchema)
+	r.closeStdin()
+	if code := r.exitCode(); code != 1 {
+		t.Fatalf("want exit 1 without a structured answer, got %d", code)
+	}
+	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil || rec.Subtype != "error_max_structured_output_retries" || !rec.IsError {
+		t.Errorf("want error_max_structured_output_retries, got %s", r.stdout.String())
+	}
+
+	r = startTack(t, never, "-p", "judge", "--json-schema", `{"type":"array"}`)
+	r.closeStdin()
+	if code := r.exitCode(); code != 2 || !strings.Contains(r.stderr.String(), "must describe an object") {
+		t.Errorf("want exit 2 for a schema of no object, got %d, %q", code, r.stderr.String())
+	}
+}
+
 func TestPrintMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "read", `{"file_path":"a.txt"}`, 1), llmtest.Finish("tool_calls")),
