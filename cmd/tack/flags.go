@@ -69,7 +69,7 @@ Flags:
       --effort LEVEL        reasoning effort: off, low, high or max
       --provider NAME       deepseek, openai (or the OpenAI-compatible server in
                             OPENAI_BASE_URL), or a [[providers]] name of config.toml
-      --resume [ID]         continue session ID (no ID: pick one)
+  -r, --resume [ID]         continue session ID (no ID: pick one)
       --session-id UUID     give the new session this id (claude -p's flag), to
                             --resume it by later
   -c, --continue            continue the latest session of this directory
@@ -186,7 +186,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 			o.help = true
 			return o, nil
 		}
-		return o, errUsage{err.Error()}
+		return o, errUsage{flagError(err)}
 	}
 	fs.Visit(func(f *flag.Flag) { o.printSet = o.printSet || f.Name == "p" || f.Name == "print" })
 	o.bare = bare
@@ -244,6 +244,16 @@ func takeBarePrint(fs *flag.FlagSet, args []string) (rest []string, bare bool) {
 	return rest, bare
 }
 
+// flagError is package flag's complaint with tack's flags written as
+// --help writes them: "-max-turns" is --max-turns.
+func flagError(err error) string {
+	msg := strings.Replace(err.Error(), "flag provided but not defined", "unknown flag", 1)
+	return longFlag.ReplaceAllString(msg, "$1--$2")
+}
+
+// longFlag is a flag name of more than one letter written with one dash.
+var longFlag = regexp.MustCompile(`(^|\s)-([a-z][a-z-]+)`)
+
 // isFlag reports whether a is one of fs's flags (-x, --name, --name=v).
 func isFlag(fs *flag.FlagSet, a string) bool {
 	name, ok := strings.CutPrefix(a, "-")
@@ -252,7 +262,7 @@ func isFlag(fs *flag.FlagSet, a string) bool {
 	}
 	name = strings.TrimPrefix(name, "-")
 	name, _, _ = strings.Cut(name, "=")
-	return fs.Lookup(name) != nil || name == "resume"
+	return fs.Lookup(name) != nil || name == "resume" || name == "r"
 }
 
 // toolList splits an --allowed-tools value into entries: separated by
@@ -291,13 +301,13 @@ func takeResume(args []string) (rest []string, id string, set bool) {
 		switch {
 		case a == "--":
 			return append(rest, args[i:]...), id, set
-		case a == "--resume" || a == "-resume":
+		case a == "--resume" || a == "-resume" || a == "-r":
 			set = true
 			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
 				id = args[i+1]
 				i++
 			}
-		case strings.HasPrefix(a, "--resume=") || strings.HasPrefix(a, "-resume="):
+		case strings.HasPrefix(a, "--resume=") || strings.HasPrefix(a, "-resume=") || strings.HasPrefix(a, "-r="):
 			set = true
 			id = a[strings.IndexByte(a, '=')+1:]
 		default:

@@ -134,3 +134,26 @@ func TestClaudeCodesPermissionFlagsAreTaken(t *testing.T) {
 		t.Errorf("want an unknown mode refused with the list of modes, got %v", err)
 	}
 }
+
+func TestResumeTakesClaudesShortFlag(t *testing.T) {
+	for _, args := range [][]string{{"-r", "abc", "-p", "x"}, {"-p", "x", "-r=abc"}, {"--resume", "abc", "-p", "x"}} {
+		o, err := parseFlags(args, func(string) string { return "" })
+		if err != nil || !o.resumeSet || o.resume != "abc" || o.print != "x" {
+			t.Errorf("%q: want session abc resumed for task x, got %+v, %v", args, o, err)
+		}
+	}
+}
+
+func TestFlagMistakesNameFlagsAsHelpWritesThem(t *testing.T) {
+	for args, want := range map[string]string{
+		"--nope":             "unknown flag: --nope",
+		"-x":                 "unknown flag: -x",
+		"--model":            "flag needs an argument: --model",
+		"-p x --max-turns z": `invalid value "z" for flag --max-turns`,
+	} {
+		_, err := parseFlags(strings.Fields(args), func(string) string { return "" })
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: want %q, got %v", args, want, err)
+		}
+	}
+}
