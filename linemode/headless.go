@@ -131,6 +131,9 @@ const (
 	// subtypeStructuredRetries is claude -p's subtype for a run with
 	// --json-schema that never got a structured answer.
 	subtypeStructuredRetries = "error_max_structured_output_retries"
+	// subtypeMaxBudget is claude -p's subtype for a run stopped by
+	// --max-budget-usd.
+	subtypeMaxBudget = "error_max_budget_usd"
 )
 
 // PrintResult is the line that ends every turn in stream-json, and the

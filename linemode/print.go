@@ -62,8 +62,11 @@ type PrintOptions struct {
 	// a turn's answer is the JSON its last good call gave, and a turn that
 	// ends without one is asked for it, twice at most.
 	Structured bool
-	Version    string
-	Now        func() time.Time
+	// MaxBudgetUSD, when above 0, cancels the turn under way once the
+	// run has cost more, and runs no more tasks (--max-budget-usd).
+	MaxBudgetUSD float64
+	Version      string
+	Now          func() time.Time
 }
 
 // PrintOutcome is how a print run went: the result of every turn, and
@@ -126,8 +129,11 @@ type printer struct {
 	// seen is the sequence number of the last event handled.
 	seen int64
 	t    *turnRun
-	// exit is set by /exit: no task after it runs.
+	// exit is set by /exit, and once the budget is spent: no task after
+	// it runs.
 	exit bool
+	// spent is what the run's finished turns cost.
+	spent float64
 }
 
 // turnRun is what one turn accumulates.
@@ -144,6 +150,11 @@ type turnRun struct {
 	stop    *string // the last model reply's stop reason
 	// structured is the answer structured_output last took.
 	structured json.RawMessage
+	// model is the model of the step under way (a command's, a
+	// fallback), whose prices its usage costs.
+	model string
+	// overBudget is set once the run's cost passed --max-budget-usd.
+	overBudget bool
 }
 
 // count adds a step's usage and cost to the turn's total and to model's
@@ -218,6 +229,16 @@ func (p *printer) turn(ctx context.Context, task string) PrintResult {
 	}
 	res.DurationMs = p.o.Now().Sub(start).Milliseconds()
 	return res
+}
+
+// checkBudget cancels the turn under way once the run has cost more than
+// --max-budget-usd: the turns before this one, and this one so far.
+func (p *printer) checkBudget() {
+	if p.o.MaxBudgetUSD <= 0 || p.t.overBudget || p.spent+p.t.cost <= p.o.MaxBudgetUSD {
+		return
+	}
+	p.t.overBudget, p.exit = true, true
+	p.ag.Cancel()
 }
 
 // A turn of a run with --json-schema that ends without a structured answer
@@ -297,6 +318,7 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 	case session.StepStart:
 		if d.Turn == t.turn {
 			t.steps++
+			t.model = d.Model
 		}
 	case session.AssistantMessage:
 		p.assistant(d, e.Time)
@@ -314,6 +336,7 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 	case session.TaskUsage:
 		// A subagent's step: its usage and cost count in the result.
 		t.count(d.Model, d.Usage, d.Cost)
+		p.checkBudget()
 	case session.Retry:
 		fmt.Fprintln(p.o.Stderr, RetryNotice(d))
 	case session.HookRun:
@@ -341,9 +364,13 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 	for _, n := range d.Notes {
 		fmt.Fprintln(p.o.Stderr, "[note] "+textfmt.SanitizeLine(n))
 	}
-	model, _ := p.ag.Model()
+	model := t.model
+	if model == "" {
+		model, _ = p.ag.Model()
+	}
 	m, _ := p.ag.Catalog().Lookup(model)
 	t.count(model, d.Usage, m.Cost(d.Usage, at))
+	p.checkBudget()
 	stop := stopReason(d.Finish)
 	t.stop = &stop
 	if p.partial != nil {
@@ -422,6 +449,13 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 		r.Denials = []Denial{}
 	}
 	r.StructuredOutput = t.structured
+	p.spent += t.cost
+	if t.overBudget {
+		r.IsError, r.Subtype = true, subtypeMaxBudget
+		r.Errors = []string{fmt.Sprintf("the run cost $%.4f, more than --max-budget-usd $%g; the turn was stopped", p.spent, p.o.MaxBudgetUSD)}
+		fmt.Fprintln(p.o.Stderr, "tack: "+r.Errors[0])
+		return r
+	}
 	if end.Reason == session.StopCompleted && p.o.Structured && t.structured == nil {
 		r.IsError, r.Subtype = true, subtypeStructuredRetries
 		r.Errors = []string{"the model gave no structured answer, though asked " + strconv.Itoa(structuredAsks) + " times"}

@@ -39,6 +39,7 @@ type options struct {
 	maxTurns       int
 	fallbackModel  string // --fallback-model
 	jsonSchema     string // --json-schema
+	maxBudget      float64
 	color          string
 	noReasoning    bool
 	version        bool
@@ -94,6 +95,8 @@ Flags:
       --max-turns N         print mode: end a turn after N model requests
       --fallback-model ID   print mode: go on with this model when the model
                             stays overloaded after the retries
+      --max-budget-usd N    print mode: stop once the run has cost more than
+                            N dollars
       --json-schema JSON    print mode: the answer is JSON this schema (of an
                             object) validates, in the result's structured_output
       --image FILE          attach an image to the print-mode task (repeatable)
@@ -164,6 +167,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "")
 	fs.StringVar(&o.fallbackModel, "fallback-model", "", "")
 	fs.StringVar(&o.jsonSchema, "json-schema", "", "")
+	fs.Float64Var(&o.maxBudget, "max-budget-usd", 0, "")
 	fs.StringVar(&o.systemPrompt, "system-prompt", "", "")
 	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
 	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")
@@ -390,6 +394,10 @@ func (o options) validatePrint() error {
 		return errUsage{"--fallback-model works in print mode: add -p"}
 	case o.jsonSchema != "" && !o.printSet:
 		return errUsage{"--json-schema works in print mode: add -p"}
+	case o.maxBudget < 0:
+		return errUsage{fmt.Sprintf("invalid value %g for --max-budget-usd: use an amount of dollars above 0", o.maxBudget)}
+	case o.maxBudget > 0 && !o.printSet:
+		return errUsage{"--max-budget-usd works in print mode: add -p"}
 	}
 	if o.jsonSchema != "" {
 		if _, err := structured.New(json.RawMessage(o.jsonSchema)); err != nil {

@@ -102,6 +102,7 @@ func TestPrintFlagCombinationsThatCannotWork(t *testing.T) {
 		{[]string{"-p", "x", "--output-format", "yaml"}, `invalid value "yaml" for --output-format`},
 		{[]string{"-p", "x", "--model", "m", "--fallback-model", "m"}, "--fallback-model is the model itself"},
 		{[]string{"--fallback-model", "m"}, "--fallback-model works in print mode: add -p"},
+		{[]string{"-p", "x", "--max-budget-usd", "-1"}, "invalid value -1 for --max-budget-usd"},
 		{[]string{"-p", "x", "--session-id", "x"}, `invalid --session-id "x": use a UUID`},
 		{[]string{"-c", "--session-id", "123e4567-e89b-42d3-a456-426614174000"}, "cannot be used with --resume or --continue"},
 	} {

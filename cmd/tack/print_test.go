@@ -337,6 +337,30 @@ func TestPrintJSONSchemaTakesTheAnswerThroughStructuredOutput(t *testing.T) {
 	}
 }
 
+// --max-budget-usd stops the run once it has cost more: the turn is
+// cancelled, the result says error_max_budget_usd, and stdin's next task
+// never runs.
+func TestPrintMaxBudgetStopsTheRun(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"sleep 5","description":"Wait"}`, 1),
+			llmtest.Usage(0, 200000, 1000, 0), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Never."),
+	)
+	r := startTack(t, srv, "-p", "go", "--output-format", "json", "--permission-mode", "full-access", "--max-budget-usd", "0.001")
+	r.closeStdin()
+	if code := r.exitCode(); code != 1 {
+		t.Fatalf("want exit 1 over budget, got %d (stderr %q)", code, r.stderr.String())
+	}
+	var rec printRecord
+	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil || rec.Subtype != "error_max_budget_usd" || !rec.IsError ||
+		rec.TotalCostUSD == nil || *rec.TotalCostUSD <= 0.001 {
+		t.Errorf("want error_max_budget_usd with the cost, got %s (%v)", r.stdout.String(), err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("want no request after the budget ran out, got %d", n)
+	}
+}
+
 func TestPrintMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "read", `{"file_path":"a.txt"}`, 1), llmtest.Finish("tool_calls")),
