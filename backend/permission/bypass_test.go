@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -131,5 +132,43 @@ func TestProgramsWithSubcommandsAreNeverRememberedAlone(t *testing.T) {
 	}
 	if covered("git push --force", []string{"git status"}) || covered("git reset --hard", []string{"git status"}) {
 		t.Error("want git status to cover only git status")
+	}
+}
+
+// A deny rule for a program is held to what real bash runs: every form
+// above that bash runs the marker through (touch, hidden in arithmetic or
+// an expansion, or run by git, find, sed, awk, python or a shell) is
+// refused by Bash(touch *), and the plain uses of other programs are not.
+func TestDenyRulesRefuseEveryFormThatBashRunsTheProgramThrough(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed: the forms need it as the oracle")
+	}
+	deny := []string{"Bash(touch *)"}
+	forms := append(slices.Clone(hiddenForms), `sh -c 'CMD'`, `bash -c "CMD"`, `echo x | xargs CMD`, `env CMD`,
+		`timeout 5 CMD`, `eval 'CMD'`, `/usr/bin/CMD`, `x=$(CMD)`, `{ CMD; }`, `(CMD)`, `true && CMD`, `false || CMD`)
+	for _, c := range optionForms {
+		if strings.Contains(c.form, "CMD") { // the others write the marker's file themselves
+			forms = append(forms, c.form)
+		}
+	}
+	ran := 0
+	for _, form := range forms {
+		if !bashRuns(t, form) {
+			continue
+		}
+		ran++
+		command := strings.ReplaceAll(form, "CMD", marker)
+		if refusing(deny, subject{tool: "bash", command: command}) == "" {
+			t.Errorf("bash runs touch through %q, and Bash(touch *) let it run", command)
+		}
+	}
+	if ran < len(forms)/2 {
+		t.Fatalf("want most forms to run touch in real bash, %d of %d did", ran, len(forms))
+	}
+	for _, command := range []string{"ls -la", "git status", "echo touch", "go test ./...", "find . -name '*.go'",
+		"sed -n 1,5p f", "for i in 1 2; do echo $i; done", "echo $((1+2))"} {
+		if refusing(deny, subject{tool: "bash", command: command}) != "" {
+			t.Errorf("Bash(touch *) refused %q, which runs no touch", command)
+		}
 	}
 }

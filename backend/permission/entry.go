@@ -160,6 +160,9 @@ type commandPattern struct {
 	re *regexp.Regexp
 	// lit is the pattern up to its first wildcard.
 	lit string
+	// named finds the pattern's program, its first word when that is
+	// whole, in a command line.
+	named *regexp.Regexp
 	// head are the literal words before a trailing " *", when that is the
 	// only wildcard: a command whose later words the parser cannot read
 	// still matches when it starts with them.
@@ -184,6 +187,9 @@ func compileCommand(arg string, orMore bool) commandPattern {
 		c.head = strings.Fields(body)
 	}
 	c.lit, _, _ = strings.Cut(body, "*")
+	if first, _, _ := strings.Cut(body, " "); first != "" && !strings.Contains(first, "*") {
+		c.named = regexp.MustCompile(`(^|[^\w.-])` + regexp.QuoteMeta(first) + `($|[^\w.-])`)
+	}
 	parts := strings.Split(body, "*")
 	for i := range parts {
 		parts[i] = regexp.QuoteMeta(parts[i])
@@ -231,10 +237,17 @@ func everyCommand(line string, c commandPattern) bool {
 
 // anyCommand reports whether some simple command of line, those in
 // substitutions included, may be covered: it is, or its program is not a
-// literal word, or the line does not parse.
+// literal word, or the line does not parse. Where the line names the
+// pattern's program, a form the parser cannot follow (arithmetic,
+// expansions that run code) or a program that runs others (sh -c, xargs,
+// git -c, find -exec) counts as running it too.
 func anyCommand(line string, c commandPattern) bool {
 	f, ok := parse(line)
 	if !ok {
+		return true
+	}
+	mentions := c.named != nil && c.named.MatchString(line)
+	if mentions && !accounted(f, line) {
 		return true
 	}
 	found := false
@@ -256,9 +269,13 @@ func anyCommand(line string, c commandPattern) bool {
 			return false
 		}
 		words[0] = path.Base(words[0]) // /bin/rm is rm
-		if len(words) == len(call.Args) {
+		allLiteral := len(words) == len(call.Args)
+		switch {
+		case mentions && (runsOtherPrograms(words[0]) || dangerous(words, allLiteral)):
+			found = true
+		case allLiteral:
 			found = c.matches(words, true)
-		} else {
+		default:
 			found = c.couldMatch(words)
 		}
 		return !found
