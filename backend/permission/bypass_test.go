@@ -172,3 +172,29 @@ func TestDenyRulesRefuseEveryFormThatBashRunsTheProgramThrough(t *testing.T) {
 		}
 	}
 }
+
+// An allow rule with wildcards is held to real bash as remembered
+// prefixes are: no form above that bash runs hidden code through is
+// allowed by the rules for its visible programs.
+func TestAllowRulesNeverCoverWhatBashRunsBeyondThem(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed: the forms need it as the oracle")
+	}
+	var allow []string
+	for _, p := range append(slices.Clone(hiddenPrefixes), optionPrefixes...) {
+		allow = append(allow, "Bash("+p+" *)")
+	}
+	forms := slices.Clone(hiddenForms)
+	for _, c := range optionForms {
+		forms = append(forms, c.form)
+	}
+	for _, form := range forms {
+		command := strings.ReplaceAll(form, "CMD", marker)
+		if !bashRuns(t, form) {
+			t.Logf("%q did not run its marker here; the rules must not allow it anyway", command)
+		}
+		if entry := allowing(allow, subject{tool: "bash", command: command}); entry != "" {
+			t.Errorf("%s allows %q, which runs or writes beyond it", entry, command)
+		}
+	}
+}
