@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // Event is a point of the session hooks run at.
@@ -68,22 +69,7 @@ func (h Hook) Matches(tool string) bool {
 	if h.matcher == nil {
 		return true
 	}
-	return h.matcher.MatchString(tool) || h.matcher.MatchString(claudeTool(tool))
-}
-
-// claudeTools names tack's tools as Claude Code does.
-var claudeTools = map[string]string{
-	"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob", "grep": "Grep",
-	"todo_write": "TodoWrite", "web_fetch": "WebFetch", "web_search": "WebSearch", "task": "Task",
-	"bash_output": "BashOutput", "bash_kill": "KillShell", "exit_plan_mode": "ExitPlanMode",
-	"ask_user_question": "AskUserQuestion", "skill": "Skill",
-}
-
-func claudeTool(name string) string {
-	if c, ok := claudeTools[name]; ok {
-		return c
-	}
-	return name
+	return h.matcher.MatchString(tool) || h.matcher.MatchString(tools.ClaudeName(tool))
 }
 
 // FromConfig turns [[hooks.EVENT]] tables into hooks, in file order. A

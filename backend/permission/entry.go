@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/workspace"
 )
 
@@ -28,13 +29,6 @@ import (
 //
 // A command line is allowed by an entry only when every simple command the
 // parser finds in it is, and refused when any one is.
-
-// claudeToolNames maps Claude Code's tool names to tack's.
-var claudeToolNames = map[string]string{
-	"Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
-	"Glob": "glob", "Grep": "grep", "LS": "glob", "TodoWrite": "todo_write",
-	"WebFetch": "web_fetch", "WebSearch": "web_search", "Task": "task",
-}
 
 // pathFamilies are the tools a path entry of a tool covers: Claude Code's
 // Read rules bind every tool that reads files, its Edit rules every tool
@@ -68,9 +62,7 @@ type entry struct {
 func parseEntry(text string) entry {
 	tool, arg, hasArg := strings.Cut(strings.TrimSpace(text), "(")
 	tool = strings.TrimSpace(tool)
-	if mapped, ok := claudeToolNames[tool]; ok {
-		tool = mapped
-	}
+	tool = tools.FromClaude(tool)
 	return entry{text: text, tool: strings.TrimSuffix(tool, "__*"), arg: strings.TrimSpace(strings.TrimSuffix(arg, ")")), hasArg: hasArg}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/frontmatter"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // Definition is one agent the task tool can start.
@@ -153,14 +154,6 @@ func parse(path string) (Definition, error) {
 	return d, nil
 }
 
-// claudeTools maps Claude Code's tool names to tack's.
-var claudeTools = map[string]string{
-	"Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
-	"Glob": "glob", "Grep": "grep", "LS": "glob",
-	"Bash": "bash", "BashOutput": "bash_output", "KillShell": "bash_kill", "KillBash": "bash_kill",
-	"WebFetch": "web_fetch", "WebSearch": "web_search", "TodoWrite": "todo_write",
-}
-
 // toolName reads one entry of a tools list: a tack name, or a Claude Code
 // name with an optional permission pattern (Bash(git diff:*)).
 func toolName(t string) string {
@@ -168,8 +161,5 @@ func toolName(t string) string {
 	if i := strings.IndexByte(t, '('); i >= 0 {
 		t = t[:i]
 	}
-	if n, ok := claudeTools[t]; ok {
-		return n
-	}
-	return t
+	return tools.FromClaude(t)
 }

@@ -1,0 +1,44 @@
+package tools
+
+// Claude Code names tack's tools its own way, and the files and flags
+// written for it (allowed-tools, permission rules, an agent's tools, hook
+// matchers) use its names; these are both spellings, in one place.
+
+// claudePairs are Claude Code's names and tack's, the name Claude Code
+// gives a tool today first.
+var claudePairs = [][2]string{
+	{"Bash", "bash"}, {"BashOutput", "bash_output"}, {"KillShell", "bash_kill"}, {"KillBash", "bash_kill"},
+	{"Read", "read"}, {"Write", "write"}, {"Edit", "edit"}, {"MultiEdit", "edit"},
+	{"Glob", "glob"}, {"Grep", "grep"}, {"LS", "glob"}, {"TodoWrite", "todo_write"},
+	{"WebFetch", "web_fetch"}, {"WebSearch", "web_search"}, {"Task", "task"},
+	{"ExitPlanMode", "exit_plan_mode"}, {"AskUserQuestion", "ask_user_question"}, {"Skill", "skill"},
+}
+
+var fromClaude, toClaude = func() (map[string]string, map[string]string) {
+	from, to := map[string]string{}, map[string]string{}
+	for _, p := range claudePairs {
+		from[p[0]] = p[1]
+		if _, ok := to[p[1]]; !ok {
+			to[p[1]] = p[0]
+		}
+	}
+	return from, to
+}()
+
+// FromClaude is tack's name of the tool Claude Code calls name; any other
+// name is returned as it is.
+func FromClaude(name string) string {
+	if n, ok := fromClaude[name]; ok {
+		return n
+	}
+	return name
+}
+
+// ClaudeName is the name Claude Code gives tack's tool name; any other
+// name is returned as it is.
+func ClaudeName(name string) string {
+	if n, ok := toClaude[name]; ok {
+		return n
+	}
+	return name
+}
