@@ -91,14 +91,6 @@ func runCommand(t *testing.T, s *Session, line string) {
 	}
 }
 
-func toolNames(r llmtest.Request) []string {
-	var out []string
-	for _, tl := range r.Tools {
-		out = append(out, tl.Function.Name)
-	}
-	return out
-}
-
 func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	log := filepath.Join(t.TempDir(), "calls.jsonl")
@@ -120,7 +112,7 @@ func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
 		}
 	}
 	if echo == nil {
-		t.Fatalf("the first request does not offer the server's tools: %v", toolNames(reqs[0]))
+		t.Fatalf("the first request does not offer the server's tools: %v", reqs[0].ToolNames())
 	}
 	if !strings.Contains(string(echo.Function.Parameters), `"text"`) || echo.Function.Description != "Echo the text back." {
 		t.Errorf("echo offered as %+v", echo.Function)
@@ -132,8 +124,8 @@ func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
 	if got := reqs[1].ToolResult("call_1"); got != "echo: hi" {
 		t.Errorf("the next request carries %q as the result, want the server's answer", got)
 	}
-	if strings.Join(toolNames(reqs[0]), ",") != strings.Join(toolNames(reqs[1]), ",") {
-		t.Errorf("the tool list changed between steps: %v vs %v", toolNames(reqs[0]), toolNames(reqs[1]))
+	if strings.Join(reqs[0].ToolNames(), ",") != strings.Join(reqs[1].ToolNames(), ",") {
+		t.Errorf("the tool list changed between steps: %v vs %v", reqs[0].ToolNames(), reqs[1].ToolNames())
 	}
 }
 
@@ -170,7 +162,7 @@ func TestProjectMCPServersAreApprovedOnceAndRemembered(t *testing.T) {
 	}
 	reqs := llm.Requests()
 	if got := reqs[1].ToolResult("call_1"); got != "echo: from the project" {
-		t.Fatalf("result read by the model: %q (tools offered %v)", got, toolNames(reqs[0]))
+		t.Fatalf("result read by the model: %q (tools offered %v)", got, reqs[0].ToolNames())
 	}
 	s.Close()
 
@@ -180,7 +172,7 @@ func TestProjectMCPServersAreApprovedOnceAndRemembered(t *testing.T) {
 	if asked2.Load() != 0 {
 		t.Errorf("an unchanged, remembered .mcp.json was asked about again")
 	}
-	if names := toolNames(llm.Requests()[2]); !strings.Contains(strings.Join(names, ","), "mcp__proj__echo") {
+	if names := llm.Requests()[2].ToolNames(); !strings.Contains(strings.Join(names, ","), "mcp__proj__echo") {
 		t.Errorf("the remembered project server's tools are not offered: %v", names)
 	}
 }
@@ -193,7 +185,7 @@ func TestProjectMCPServersWithoutApprovalDoNotStart(t *testing.T) {
 	llm := llmtest.New(t, llmtest.ReplyText("no tools"))
 	s := openMCP(t, home, cwd, "full-access", llm) // nobody mounted: as in print mode
 	runTurn(t, s, "hello")
-	if names := toolNames(llm.Requests()[0]); strings.Contains(strings.Join(names, ","), "mcp__") {
+	if names := llm.Requests()[0].ToolNames(); strings.Contains(strings.Join(names, ","), "mcp__") {
 		t.Errorf("unapproved project tools offered: %v", names)
 	}
 	if !strings.Contains(s.MCP.StatusText(), "proj · not approved") {
@@ -218,7 +210,7 @@ func TestMCPServerCrashMidCallIsAnErrorResultAndTheSessionGoesOn(t *testing.T) {
 	if got := reqs[1].ToolResult("call_1"); !strings.HasPrefix(got, "Error: MCP server fake stopped during the call to crash") {
 		t.Fatalf("the model read %q", got)
 	}
-	if names := strings.Join(toolNames(reqs[1]), ","); strings.Contains(names, "mcp__fake__") {
+	if names := strings.Join(reqs[1].ToolNames(), ","); strings.Contains(names, "mcp__fake__") {
 		t.Errorf("the crashed server's tools are still offered: %s", names)
 	}
 	runTurn(t, s, "Go on.")
@@ -347,19 +339,19 @@ func TestMCPToolListChangeTakesEffectBetweenStepsAndHugeResultsSpill(t *testing.
 	}
 	before, after := toolsJSON(reqs[0]), toolsJSON(reqs[2])
 	if strings.Contains(before, "mcp__fake__added") || !strings.Contains(after, "mcp__fake__added") {
-		t.Fatalf("want the added tool offered after the change only:\n%v\n%v", toolNames(reqs[0]), toolNames(reqs[2]))
+		t.Fatalf("want the added tool offered after the change only:\n%v\n%v", reqs[0].ToolNames(), reqs[2].ToolNames())
 	}
 	// The server's notification and its answer race; the list changes at
 	// the step boundary after the notification, and the request bytes
 	// are otherwise the same from step to step.
 	if mid := toolsJSON(reqs[1]); mid != before && mid != after {
-		t.Errorf("the tool list changed inside a step: %v", toolNames(reqs[1]))
+		t.Errorf("the tool list changed inside a step: %v", reqs[1].ToolNames())
 	}
 	if toolsJSON(reqs[3]) != after {
 		t.Error("the tool list changed between two steps without a list_changed")
 	}
-	if want := strings.Replace(strings.Join(toolNames(reqs[0]), ","), "mcp__fake__big", "mcp__fake__added,mcp__fake__big", 1); strings.Join(toolNames(reqs[2]), ",") != want {
-		t.Errorf("want the same tools in the same order plus the added one, got %v", toolNames(reqs[2]))
+	if want := strings.Replace(strings.Join(reqs[0].ToolNames(), ","), "mcp__fake__big", "mcp__fake__added,mcp__fake__big", 1); strings.Join(reqs[2].ToolNames(), ",") != want {
+		t.Errorf("want the same tools in the same order plus the added one, got %v", reqs[2].ToolNames())
 	}
 	big := reqs[3].ToolResult("call_3")
 	if len(big) > 60_000 || !strings.Contains(big, filepath.Join(home, "spill")) {
@@ -391,7 +383,7 @@ func TestMCPConfigFlagAddsTheUsersServersAndStrictKeepsOnlyThem(t *testing.T) {
 			t.Fatal(err)
 		}
 		runTurn(t, s, "Use the tools.") // nobody answers: the project's server waits for an approval
-		offered := strings.Join(toolNames(llm.Requests()[0]), ",")
+		offered := strings.Join(llm.Requests()[0].ToolNames(), ",")
 		for name, want := range map[string]bool{"mcp__flag__echo": true, "mcp__both__echo": true, "mcp__cfg__echo": !strict, "mcp__proj__echo": false} {
 			if strings.Contains(offered, name) != want {
 				t.Errorf("strict %v: want %s offered %v, got %s", strict, name, want, offered)
@@ -432,7 +424,7 @@ func TestMCPServerOverTheOldSSETransport(t *testing.T) {
 	defer s.Close()
 	runTurn(t, s, "Add 2 and 3.")
 	if got := llm.Requests()[1].ToolResult("call_1"); got != "5" {
-		t.Fatalf("the model read %q (tools offered %v)", got, toolNames(llm.Requests()[0]))
+		t.Fatalf("the model read %q (tools offered %v)", got, llm.Requests()[0].ToolNames())
 	}
 	if status := s.MCP.StatusText(); !strings.Contains(status, "sse") {
 		t.Errorf("/mcp does not say the transport:\n%s", status)

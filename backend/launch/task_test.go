@@ -227,10 +227,7 @@ func TestAnAgentDefinitionRestrictsTheChildsTools(t *testing.T) {
 			child = r
 		}
 	}
-	var names []string
-	for _, tl := range child.Tools {
-		names = append(names, tl.Function.Name)
-	}
+	names := child.ToolNames()
 	slices.Sort(names)
 	if !slices.Equal(names, []string{"grep", "read"}) {
 		t.Fatalf("want the reader agent to get read and grep only, got %v", names)

@@ -36,6 +36,15 @@ func (r Request) ToolResult(callID string) string {
 	return ""
 }
 
+// ToolNames are the names of the tools the request offered, in order.
+func (r Request) ToolNames() []string {
+	var out []string
+	for _, t := range r.Tools {
+		out = append(out, t.Function.Name)
+	}
+	return out
+}
+
 // Message is one message of a request. Content is the text, joined from
 // content parts when the client sent an array.
 type Message struct {
