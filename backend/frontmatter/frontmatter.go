@@ -14,6 +14,7 @@ package frontmatter
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -221,7 +222,22 @@ func (m *Model) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
 		return fmt.Errorf("line %d: expected a model name", n.Line)
 	}
-	name := strings.TrimSpace(n.Value)
+	*m = modelOf(n.Value)
+	return nil
+}
+
+// UnmarshalJSON reads a string, as claude's --agents gives one.
+func (m *Model) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err != nil {
+		return fmt.Errorf("expected a model name: %v", err)
+	}
+	*m = modelOf(name)
+	return nil
+}
+
+func modelOf(name string) Model {
+	name = strings.TrimSpace(name)
 	base, _, _ := strings.Cut(strings.ToLower(name), "[")
 	switch base {
 	case "inherit", "default", "sonnet", "opus", "haiku", "opusplan":
@@ -230,8 +246,7 @@ func (m *Model) UnmarshalYAML(n *yaml.Node) error {
 	if strings.HasPrefix(base, "claude-") {
 		name = ""
 	}
-	*m = Model(name)
-	return nil
+	return Model(name)
 }
 
 // List is a front-matter value that may be written as a YAML sequence or as

@@ -32,6 +32,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/skills"
 	"github.com/tack-agent/tack/backend/subagent"
+	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/structured"
 	"github.com/tack-agent/tack/backend/tools/task"
 	"github.com/tack-agent/tack/backend/tools/web"
@@ -70,6 +71,13 @@ type Options struct {
 	// OutputSchema, when set, is claude -p's --json-schema: the model is
 	// offered structured_output, which holds its answer to the schema.
 	OutputSchema json.RawMessage
+	// Tools, when not nil, are the built-in tools the model is offered
+	// (claude's --tools, in its names or tack's); empty offers none. MCP
+	// tools and print mode's structured_output are not built in.
+	Tools []string
+	// Agents are subagents defined on the command line (claude's --agents
+	// JSON); they win over files of the same name.
+	Agents []subagent.Definition
 	// Settings are claude -p's --settings values: files in the shape of
 	// Claude Code's settings.json, or that JSON, whose hooks and
 	// permission rules count as the user's own.
@@ -246,7 +254,9 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	}
 	skillProblems := s.loadSkills(o, registry)
 	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home))
+	agents = subagent.With(agents, o.Agents)
 	registry.Add(task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents))
+	registry = o.builtins(registry)
 	hookRunner, hookProblems := s.newHooks(o, cfg, claude)
 	s.Router = router
 	store, ckptNotices := s.openCheckpoints(o, cfg.Checkpoints)
@@ -375,6 +385,25 @@ func qualify(provider llm.ProviderConfig, model string) string {
 
 // getenv reads the environment the front door passed in; none when it
 // passed no Getenv.
+// builtins is r with only the built-in tools Tools names, when it names
+// any.
+func (o Options) builtins(r *tools.Registry) *tools.Registry {
+	if o.Tools == nil {
+		return r
+	}
+	keep := map[string]bool{structured.Name: true}
+	for _, name := range o.Tools {
+		keep[tools.FromClaude(name)] = true
+	}
+	out := tools.NewRegistry()
+	for _, t := range r.Tools() {
+		if keep[t.Spec().Name] {
+			out.Add(t)
+		}
+	}
+	return out
+}
+
 func (o Options) getenv(key string) string {
 	if o.Getenv == nil {
 		return ""

@@ -107,6 +107,7 @@ func (r *taskRunner) createChild(parent, agentName, model string) (*session.Log,
 // definition allows.
 func (r *taskRunner) childTools(def subagent.Definition) (*tools.Registry, func()) {
 	local, closeLocal := Tools(r.s.Policy, r.s.Workspace, r.o.Environ, r.s.Sandbox, r.o.Home, !r.o.Unattended)
+	local = r.o.builtins(local)
 	out := tools.NewRegistry()
 	for _, t := range local.Tools() {
 		if def.Allowed(t.Spec().Name) {

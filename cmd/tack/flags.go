@@ -40,6 +40,8 @@ type options struct {
 	fallbackModel  string // --fallback-model
 	jsonSchema     string // --json-schema
 	maxBudget      float64
+	tools          []string // --tools: nil offers every built-in tool
+	agents         string   // --agents JSON
 	color          string
 	noReasoning    bool
 	version        bool
@@ -112,6 +114,10 @@ Flags:
       --strict-mcp-config   use only the servers of --mcp-config
       --settings FILE|JSON  add the hooks and permission rules of a file in
                             Claude Code's settings.json shape, or of that JSON
+      --tools LIST          the built-in tools to offer, comma separated (Bash,
+                            Edit,Read); "" offers none, "default" all
+      --agents JSON         subagents by name: {"reviewer": {"description":
+                            "...", "prompt": "...", "tools": [...]}}
       --add-dir DIR         work in DIR too (repeatable): edits there count as
                             the workspace's; sandboxed commands may write there
       --color WHEN          auto, always or never
@@ -168,6 +174,17 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.fallbackModel, "fallback-model", "", "")
 	fs.StringVar(&o.jsonSchema, "json-schema", "", "")
 	fs.Float64Var(&o.maxBudget, "max-budget-usd", 0, "")
+	fs.Func("tools", "", func(v string) error {
+		o.tools = toolList(v)
+		if o.tools == nil {
+			o.tools = []string{}
+		}
+		if len(o.tools) == 1 && o.tools[0] == "default" {
+			o.tools = nil
+		}
+		return nil
+	})
+	fs.StringVar(&o.agents, "agents", "", "")
 	fs.StringVar(&o.systemPrompt, "system-prompt", "", "")
 	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
 	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")

@@ -15,6 +15,7 @@ import (
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/sandbox"
+	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/views/iostreams"
 	"github.com/tack-agent/tack/views/textfmt"
 )
@@ -104,12 +105,18 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 	if err != nil {
 		return launch.Options{}, err
 	}
+	var agents []subagent.Definition
+	if o.agents != "" {
+		if agents, err = subagent.FromJSON([]byte(o.agents)); err != nil {
+			return launch.Options{}, errUsage{err.Error()}
+		}
+	}
 	return launch.Options{
 		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, SessionID: strings.ToLower(o.sessionID), Version: version,
 		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
-		Settings: o.settings,
-		AddDirs:  dirs,
+		Settings: o.settings, Tools: o.tools, Agents: agents,
+		AddDirs: dirs,
 	}, nil
 }
 

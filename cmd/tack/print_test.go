@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -361,6 +362,33 @@ func TestPrintMaxBudgetStopsTheRun(t *testing.T) {
 	}
 }
 
+// claude's --tools keeps the built-in tools to those it names, in Claude
+// Code's names or tack's; --agents adds subagents the task tool offers.
+func TestPrintToolsAndAgentsShapeWhatTheModelIsOffered(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("a"), llmtest.ReplyText("b"), llmtest.ReplyText("c"))
+	r := startTack(t, srv, "-p", "x", "--tools", "Read,bash,Task",
+		"--agents", `{"reviewer": {"description": "Reviews diffs for bugs", "prompt": "You review diffs.", "tools": ["Read", "Grep"], "model": "sonnet"}}`)
+	r.closeStdin()
+	r.wantExit(0)
+	if got := strings.Join(srv.Requests()[0].ToolNames(), " "); got != "read bash task" {
+		t.Errorf("want read, bash and task offered, got %q", got)
+	}
+	if task := srv.Requests()[0].Tools[2]; !strings.Contains(string(task.Function.Parameters)+task.Function.Description, "reviewer") {
+		t.Errorf("want the task tool to offer the reviewer agent, got %s %s", task.Function.Description, task.Function.Parameters)
+	}
+	r = startTack(t, srv, "-p", "x", "--tools", "")
+	r.closeStdin()
+	r.wantExit(0)
+	if got := srv.Requests()[1].ToolNames(); len(got) != 0 {
+		t.Errorf(`want no tools with --tools "", got %q`, got)
+	}
+	r = startTack(t, srv, "-p", "x", "--agents", `{"reviewer": {"prompt": "no description"}}`)
+	r.closeStdin()
+	if code := r.exitCode(); code != 2 || !strings.Contains(r.stderr.String(), `agent "reviewer" needs a "description"`) {
+		t.Errorf("want exit 2 naming what the agent lacks, got %d %q", code, r.stderr.String())
+	}
+}
+
 func TestPrintMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "read", `{"file_path":"a.txt"}`, 1), llmtest.Finish("tool_calls")),
@@ -405,10 +433,8 @@ func TestPrintOffersNoQuestionsAndFailsOneAsked(t *testing.T) {
 	r := startTack(t, srv, "-p", "pick")
 	r.closeStdin()
 	r.wantExit(0)
-	for _, tool := range srv.Requests()[0].Tools {
-		if tool.Function.Name == "ask_user_question" {
-			t.Error("print mode offered ask_user_question")
-		}
+	if slices.Contains(srv.Requests()[0].ToolNames(), "ask_user_question") {
+		t.Error("print mode offered ask_user_question")
 	}
 	if got := srv.Requests()[1].ToolResult("call_1"); !strings.HasPrefix(got, "Error: ") {
 		t.Errorf("want an error result for the question, got %q", got)
