@@ -62,6 +62,12 @@ type PrintOptions struct {
 	// a turn's answer is the JSON its last good call gave, and a turn that
 	// ends without one is asked for it, twice at most.
 	Structured bool
+	// ReplayUser writes each user message read from In back on Stdout
+	// before its turn (--replay-user-messages).
+	ReplayUser bool
+	// NoCommands sends a task that starts with a slash to the model as it
+	// is (--disable-slash-commands).
+	NoCommands bool
 	// MaxBudgetUSD, when above 0, cancels the turn under way once the
 	// run has cost more, and runs no more tasks (--max-budget-usd).
 	MaxBudgetUSD float64
@@ -197,6 +203,10 @@ func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
 					fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine(m.err.Error()))
 					continue
 				}
+				if p.o.ReplayUser {
+					writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: newUUID(),
+						Message: apiMessage{Role: "user", Content: []contentBlock{textBlock(m.text)}}})
+				}
 				if !yield(m.text) {
 					return
 				}
@@ -213,7 +223,7 @@ func (p *printer) turn(ctx context.Context, task string) PrintResult {
 	start := p.o.Now()
 	p.t = &turnRun{calls: map[string]session.ToolCall{}}
 	res, follow := PrintResult{}, true
-	if _, _, ok := commands.Parse(task); ok && p.s.Commands != nil {
+	if _, _, ok := commands.Parse(task); ok && p.s.Commands != nil && !p.o.NoCommands {
 		res, follow = p.command(ctx, task)
 	} else {
 		p.ag.SendWith(task, p.o.Turn)

@@ -25,10 +25,11 @@ type claudeFile struct {
 	settings config.ClaudeSettings
 }
 
-// readClaudeFiles reads the user's Claude Code settings file under home
-// (none when home is ""), those of --settings (files, or the JSON itself)
-// and the project's under cwd, and says which could not be read.
-func readClaudeFiles(home, cwd string, flags []string) ([]claudeFile, []string) {
+// readClaudeFiles reads the user's Claude Code settings file (none
+// without a home), those of --settings (files, or the JSON itself) and
+// the project's under cwd, of the sources o reads, and says which could
+// not be read.
+func readClaudeFiles(o Options, cwd string) ([]claudeFile, []string) {
 	var files []claudeFile
 	var problems []string
 	add := func(f claudeFile, err error) {
@@ -38,12 +39,13 @@ func readClaudeFiles(home, cwd string, flags []string) ([]claudeFile, []string) 
 		}
 		files = append(files, f)
 	}
-	if home != "" {
+	reads := func(source string) bool { return o.SettingSources == nil || slices.Contains(o.SettingSources, source) }
+	if home := o.getenv("HOME"); home != "" && reads("user") {
 		path := config.ClaudeUserSettings(home)
 		s, err := config.LoadClaudeSettings(path)
 		add(claudeFile{path: path, label: "~/.claude/settings.json", settings: s}, err)
 	}
-	for _, v := range flags {
+	for _, v := range o.Settings {
 		if strings.HasPrefix(strings.TrimSpace(v), "{") {
 			s, err := config.ParseClaudeSettings("--settings", []byte(v))
 			add(claudeFile{path: "--settings", label: "--settings", settings: s}, err)
@@ -56,7 +58,10 @@ func readClaudeFiles(home, cwd string, flags []string) ([]claudeFile, []string) 
 		s, err := config.LoadClaudeSettings(v)
 		add(claudeFile{path: v, label: "--settings " + v, settings: s}, err)
 	}
-	for _, path := range config.ClaudeProjectSettings(cwd) {
+	for i, path := range config.ClaudeProjectSettings(cwd) {
+		if !reads([]string{"project", "local"}[i]) {
+			continue
+		}
 		s, err := config.LoadClaudeSettings(path)
 		add(claudeFile{path: path, label: relativeTo(cwd, path), project: true, settings: s}, err)
 	}

@@ -97,3 +97,28 @@ func TestClaudeCodeAllowRulesOfTheProjectWaitForApproval(t *testing.T) {
 		t.Errorf("want one question about the project's rules, got %q", questions)
 	}
 }
+
+// --setting-sources picks which of Claude Code's settings files are read.
+func TestSettingSourcesPickTheClaudeCodeFilesRead(t *testing.T) {
+	cwd, userHome := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, userHome, map[string]string{".claude/settings.json": `{"permissions": {"deny": ["Bash(a *)"]}}`})
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/settings.json":       `{"permissions": {"deny": ["Bash(b *)"]}}`,
+		".claude/settings.local.json": `{"permissions": {"deny": ["Bash(c *)"]}}`,
+	})
+	getenv := func(k string) string { return map[string]string{"HOME": userHome}[k] }
+	for sources, want := range map[string]string{"": "a b c", "project": "b", "user,local": "a c"} {
+		o := Options{Getenv: getenv}
+		if sources != "" {
+			o.SettingSources = strings.Split(sources, ",")
+		}
+		files, problems := readClaudeFiles(o, cwd)
+		var got []string
+		for _, f := range files {
+			got = append(got, strings.TrimSuffix(strings.TrimPrefix(f.settings.Permissions.Deny[0], "Bash("), " *)"))
+		}
+		if strings.Join(got, " ") != want || problems != nil {
+			t.Errorf("sources %q: read %q (%v), want %q", sources, got, problems, want)
+		}
+	}
+}

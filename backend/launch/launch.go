@@ -78,6 +78,10 @@ type Options struct {
 	// Agents are subagents defined on the command line (claude's --agents
 	// JSON); they win over files of the same name.
 	Agents []subagent.Definition
+	// SettingSources, when not nil, are the Claude Code settings files
+	// read: "user" (~/.claude/settings.json), "project"
+	// (.claude/settings.json), "local" (.claude/settings.local.json).
+	SettingSources []string
 	// Settings are claude -p's --settings values: files in the shape of
 	// Claude Code's settings.json, or that JSON, whose hooks and
 	// permission rules count as the user's own.
@@ -226,7 +230,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
-	claude, claudeProblems := readClaudeFiles(o.getenv("HOME"), s.Cwd, o.Settings)
+	claude, claudeProblems := readClaudeFiles(o, s.Cwd)
 	rules := permissionRules(claude, cfg.Sandbox.DenyRead, s.Cwd, o.getenv("HOME"))
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME"),
 		Hidden: permission.ReadDenied(rules.Deny, s.Cwd, o.getenv("HOME"))})

@@ -42,6 +42,9 @@ type options struct {
 	maxBudget      float64
 	tools          []string // --tools: nil offers every built-in tool
 	agents         string   // --agents JSON
+	replayUser     bool     // --replay-user-messages
+	noCommands     bool     // --disable-slash-commands
+	settingSources []string // --setting-sources: nil reads every settings file
 	color          string
 	noReasoning    bool
 	version        bool
@@ -88,6 +91,10 @@ Flags:
                             turn each (needs --output-format stream-json)
       --include-partial-messages
                             stream-json: add stream_event lines with the deltas
+      --replay-user-messages
+                            stream-json: write each user message read back out
+      --disable-slash-commands
+                            print mode: send a task starting with / as it is
       --verbose             accepted for claude -p scripts (claude needs it with
                             stream-json; tack's stream-json is always complete)
       --allowed-tools LIST  print mode: tools that run without asking, by name
@@ -114,6 +121,9 @@ Flags:
       --strict-mcp-config   use only the servers of --mcp-config
       --settings FILE|JSON  add the hooks and permission rules of a file in
                             Claude Code's settings.json shape, or of that JSON
+      --setting-sources LIST
+                            Claude Code settings files to read: user, project,
+                            local (default all)
       --tools LIST          the built-in tools to offer, comma separated (Bash,
                             Edit,Read); "" offers none, "default" all
       --agents JSON         subagents by name: {"reviewer": {"description":
@@ -185,6 +195,18 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 		return nil
 	})
 	fs.StringVar(&o.agents, "agents", "", "")
+	fs.BoolVar(&o.replayUser, "replay-user-messages", false, "")
+	fs.BoolVar(&o.noCommands, "disable-slash-commands", false, "")
+	fs.Func("setting-sources", "", func(v string) error {
+		o.settingSources = []string{}
+		for _, src := range toolList(v) {
+			if src != "user" && src != "project" && src != "local" {
+				return fmt.Errorf("invalid value %q for --setting-sources: use user, project and local, comma separated", src)
+			}
+			o.settingSources = append(o.settingSources, src)
+		}
+		return nil
+	})
 	fs.StringVar(&o.systemPrompt, "system-prompt", "", "")
 	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
 	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")
@@ -403,6 +425,10 @@ func (o options) validatePrint() error {
 		return errUsage{"--input-format stream-json needs --output-format stream-json"}
 	case o.partial && o.outputFormat != "stream-json":
 		return errUsage{"--include-partial-messages needs --output-format stream-json"}
+	case o.replayUser && o.inputFormat != "stream-json":
+		return errUsage{"--replay-user-messages needs --input-format stream-json"}
+	case o.noCommands && !o.printSet:
+		return errUsage{"--disable-slash-commands works in print mode: add -p"}
 	case o.maxTurns < 0:
 		return errUsage{fmt.Sprintf("invalid value %d for --max-turns: use a number of model requests, 1 or more", o.maxTurns)}
 	case o.fallbackModel != "" && o.fallbackModel == o.model:

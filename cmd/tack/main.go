@@ -115,7 +115,7 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, SessionID: strings.ToLower(o.sessionID), Version: version,
 		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
-		Settings: o.settings, Tools: o.tools, Agents: agents,
+		Settings: o.settings, SettingSources: o.settingSources, Tools: o.tools, Agents: agents,
 		AddDirs: dirs,
 	}, nil
 }

@@ -589,3 +589,25 @@ func TestPrintStreamJSONInputKeepsOneSessionAcrossTurns(t *testing.T) {
 	}
 	srv.AssertConsumed(t)
 }
+
+// --replay-user-messages writes each stream-json user message back before
+// its turn's output; --disable-slash-commands sends a task that starts
+// with a slash to the model as text.
+func TestPrintReplaysUserMessagesAndCanLeaveSlashesAlone(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("One."), llmtest.ReplyText("Two."))
+	r := startTack(t, srv, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--replay-user-messages")
+	r.write(`{"type":"user","message":{"role":"user","content":"first"}}` + "\n")
+	r.closeStdin()
+	r.wantExit(0)
+	lines := strings.Split(strings.TrimSpace(r.stdout.String()), "\n")
+	if len(lines) < 3 || !strings.Contains(lines[1], `"type":"user"`) || !strings.Contains(lines[1], `"text":"first"`) {
+		t.Errorf("want the user message replayed after init, got %q", lines)
+	}
+
+	r = startTack(t, srv, "-p", "/review 42", "--disable-slash-commands")
+	r.closeStdin()
+	r.wantExit(0)
+	if msgs := srv.Requests()[1].Messages; msgs[len(msgs)-1].Content != "/review 42" {
+		t.Errorf("want the task sent as text, sent %q", msgs[len(msgs)-1].Content)
+	}
+}
