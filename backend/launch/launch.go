@@ -96,6 +96,9 @@ type Options struct {
 	Resume    string
 	Continue  bool
 	SessionID string
+	// ForkSession continues the resumed session in a copy with a new id
+	// (SessionID, when set), leaving it as it was (--fork-session).
+	ForkSession bool
 
 	HTTPClient *http.Client
 	Version    string
@@ -338,10 +341,6 @@ func openLog(o Options, model string) (*session.Log, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if path != "" {
-		l, err := session.Open(path)
-		return l, true, err
-	}
 	r := o.Rand
 	if r == nil {
 		r = crand.Reader
@@ -356,6 +355,15 @@ func openLog(o Options, model string) (*session.Log, bool, error) {
 			return nil, false, err
 		}
 		id = o.SessionID
+	}
+	if path != "" && o.ForkSession {
+		if path, err = session.Fork(path, id, o.Now()); err != nil {
+			return nil, false, err
+		}
+	}
+	if path != "" {
+		l, err := session.Open(path)
+		return l, true, err
 	}
 	h := session.Header{Version: 1, ID: id, Created: o.Now().UTC(), Cwd: o.Cwd, Model: model, Branch: workspace.Branch(o.Cwd)}
 	l, err := session.Create(session.PathFor(o.Home, o.Cwd, id), h)

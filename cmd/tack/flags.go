@@ -28,6 +28,7 @@ type options struct {
 	resume         string
 	resumeSet      bool
 	sessionID      string // --session-id: the id of the new session
+	forkSession    bool
 	cont           bool
 	dir            string
 	permissionMode string
@@ -78,6 +79,8 @@ Flags:
   -r, --resume [ID]         continue session ID (no ID: pick one)
       --session-id UUID     give the new session this id (claude -p's flag), to
                             --resume it by later
+      --fork-session        with --resume or -c: go on in a copy of the
+                            session with a new id, leaving it as it was
   -c, --continue            continue the latest session of this directory
   -C DIR                    run in DIR instead of the current directory
       --permission-mode M   read-only, ask, auto or full-access (default auto;
@@ -165,6 +168,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.BoolVar(&o.cont, "continue", false, "")
 	fs.StringVar(&o.dir, "C", "", "")
 	fs.StringVar(&o.sessionID, "session-id", "", "")
+	fs.BoolVar(&o.forkSession, "fork-session", false, "")
 	fs.StringVar(&o.permissionMode, "permission-mode", getenv("TACK_PERMISSION_MODE"), "")
 	fs.BoolFunc("dangerously-skip-permissions", "", func(string) error { // claude -p's spelling
 		o.permissionMode = string(permission.FullAccess)
@@ -397,8 +401,11 @@ func (o options) validate() error {
 	if o.resumeSet && o.cont {
 		return errUsage{"--resume and --continue cannot be used together"}
 	}
-	if o.sessionID != "" && (o.resumeSet || o.cont) {
-		return errUsage{"--session-id names a new session; it cannot be used with --resume or --continue"}
+	if o.sessionID != "" && (o.resumeSet || o.cont) && !o.forkSession {
+		return errUsage{"--session-id names a new session; with --resume or --continue it needs --fork-session"}
+	}
+	if o.forkSession && !o.resumeSet && !o.cont {
+		return errUsage{"--fork-session copies the session --resume ID or --continue names; add one"}
 	}
 	if o.sessionID != "" && !uuidPattern.MatchString(o.sessionID) {
 		return errUsage{fmt.Sprintf("invalid --session-id %q: use a UUID, such as %s", o.sessionID, "123e4567-e89b-42d3-a456-426614174000")}

@@ -104,7 +104,8 @@ func TestPrintFlagCombinationsThatCannotWork(t *testing.T) {
 		{[]string{"--fallback-model", "m"}, "--fallback-model works in print mode: add -p"},
 		{[]string{"-p", "x", "--max-budget-usd", "-1"}, "invalid value -1 for --max-budget-usd"},
 		{[]string{"-p", "x", "--session-id", "x"}, `invalid --session-id "x": use a UUID`},
-		{[]string{"-c", "--session-id", "123e4567-e89b-42d3-a456-426614174000"}, "cannot be used with --resume or --continue"},
+		{[]string{"-c", "--session-id", "123e4567-e89b-42d3-a456-426614174000"}, "with --resume or --continue it needs --fork-session"},
+		{[]string{"-p", "x", "--fork-session"}, "--fork-session copies the session --resume ID or --continue names"},
 	} {
 		_, err := parseFlags(c.args, func(string) string { return "" })
 		if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), c.want) {

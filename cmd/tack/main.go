@@ -113,7 +113,8 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 	}
 	return launch.Options{
 		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
-		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, SessionID: strings.ToLower(o.sessionID), Version: version,
+		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, SessionID: strings.ToLower(o.sessionID), ForkSession: o.forkSession,
+		Version:      version,
 		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
 		Settings: o.settings, SettingSources: o.settingSources, Tools: o.tools, Agents: agents,
 		AddDirs: dirs,

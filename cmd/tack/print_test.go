@@ -247,10 +247,11 @@ func TestPrintSaysOnStderrWhatItSkipped(t *testing.T) {
 }
 
 // A script names its session with --session-id and continues it with
-// --resume, as with claude -p; the id cannot be taken twice.
+// --resume, or in a copy with --fork-session, as with claude -p; an id
+// cannot be taken twice.
 func TestPrintSessionIDNamesTheSessionToResume(t *testing.T) {
 	const id = "123e4567-e89b-42d3-a456-426614174000"
-	srv := llmtest.New(t, llmtest.ReplyText("First."), llmtest.ReplyText("Second."))
+	srv := llmtest.New(t, llmtest.ReplyText("First."), llmtest.ReplyText("Second."), llmtest.ReplyText("Third."), llmtest.ReplyText("Fourth."))
 	home, dir := t.TempDir(), t.TempDir()
 	r := startTackIn(t, srv, home, dir, "-p", "one", "--output-format", "json", "--session-id", strings.ToUpper(id))
 	r.closeStdin()
@@ -265,10 +266,30 @@ func TestPrintSessionIDNamesTheSessionToResume(t *testing.T) {
 	if msgs := srv.Requests()[1].Messages; len(msgs) < 3 || !strings.Contains(msgs[len(msgs)-3].Content, "one") {
 		t.Errorf("want the second run to continue the first's conversation, sent %+v", msgs)
 	}
-	r = startTackIn(t, srv, home, dir, "-p", "three", "--session-id", id)
+	r = startTackIn(t, srv, home, dir, "-p", "again", "--session-id", id)
 	r.closeStdin()
 	if code := r.exitCode(); code != 1 || !strings.Contains(r.stdout.String()+r.stderr.String(), "already exists: continue it with --resume "+id) {
 		t.Errorf("want a taken id refused with what to do, got exit %d, %q %q", code, r.stdout.String(), r.stderr.String())
+	}
+	// --fork-session goes on in a copy with the id given, which holds the
+	// conversation so far; the original keeps its own.
+	const fork = "223e4567-e89b-42d3-a456-426614174000"
+	r = startTackIn(t, srv, home, dir, "-p", "three", "--resume", id, "--fork-session", "--session-id", fork, "--output-format", "json")
+	r.closeStdin()
+	r.wantExit(0)
+	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil || rec.SessionID != fork {
+		t.Fatalf("want the fork's session_id %s, got %q (%v)", fork, r.stdout.String(), err)
+	}
+	if msgs := srv.Requests()[2].Messages; !strings.Contains(msgs[len(msgs)-3].Content, "two") {
+		t.Errorf("want the fork to continue the conversation, sent %+v", msgs)
+	}
+	r = startTackIn(t, srv, home, dir, "-p", "four", "--resume", id, "--output-format", "json")
+	r.closeStdin()
+	r.wantExit(0)
+	for _, m := range srv.Requests()[3].Messages {
+		if m.Role == "user" && m.Content == "three" {
+			t.Errorf("the fork's turn reached the original session: %+v", srv.Requests()[3].Messages)
+		}
 	}
 	r = startTack(t, srv, "-p", "four", "--session-id", "not-a-uuid")
 	r.closeStdin()

@@ -1,0 +1,58 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// A fork has the original's events and images under a header of its own,
+// is a log Open continues, and leaves the original byte for byte as it was.
+func TestForkCopiesTheSessionUnderANewID(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	createLog(t, path, TurnStart{Turn: 1}, UserMessage{Turn: 1, Kind: KindPrompt, Text: "hello"}, TurnEnd{Turn: 1, Reason: StopCompleted})
+	if err := os.MkdirAll(ImageDir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ImageDir(path), "a.png"), []byte("png"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	now := time.UnixMilli(1_800_000_000_000)
+	forked, err := Fork(path, "s2", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if forked != filepath.Join(dir, "s2.jsonl") {
+		t.Errorf("fork at %s", forked)
+	}
+	after, _ := os.ReadFile(path)
+	if string(before) != string(after) {
+		t.Error("the original changed")
+	}
+	h, evs, err := Read(forked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, orig, _ := Read(path)
+	if h.ID != "s2" || !h.Created.Equal(now) || !reflect.DeepEqual(evs, orig) {
+		t.Errorf("want the original's events under header s2, got %+v and %d events", h, len(evs))
+	}
+	if b, err := os.ReadFile(filepath.Join(ImageDir(forked), "a.png")); err != nil || string(b) != "png" {
+		t.Errorf("image not copied: %q %v", b, err)
+	}
+	l, err := Open(forked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.Append(now, TurnStart{Turn: 2}); err != nil {
+		t.Errorf("the fork does not continue: %v", err)
+	}
+	if _, err := Fork(path, "s2", now); err == nil {
+		t.Error("a fork over an existing session was made")
+	}
+}
