@@ -184,40 +184,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	for _, name := range []string{"disallowed-tools", "disallowedTools"} {
 		fs.Func(name, "", func(v string) error { o.disallowed = append(o.disallowed, toolList(v)...); return nil })
 	}
-	fs.IntVar(&o.maxTurns, "max-turns", 0, "")
-	fs.StringVar(&o.fallbackModel, "fallback-model", "", "")
-	fs.StringVar(&o.jsonSchema, "json-schema", "", "")
-	fs.Float64Var(&o.maxBudget, "max-budget-usd", 0, "")
-	fs.Func("tools", "", func(v string) error {
-		o.tools = toolList(v)
-		if o.tools == nil {
-			o.tools = []string{}
-		}
-		if len(o.tools) == 1 && o.tools[0] == "default" {
-			o.tools = nil
-		}
-		return nil
-	})
-	fs.StringVar(&o.agents, "agents", "", "")
-	fs.BoolVar(&o.replayUser, "replay-user-messages", false, "")
-	fs.BoolVar(&o.noCommands, "disable-slash-commands", false, "")
-	fs.Func("setting-sources", "", func(v string) error {
-		o.settingSources = []string{}
-		for _, src := range toolList(v) {
-			if src != "user" && src != "project" && src != "local" {
-				return fmt.Errorf("invalid value %q for --setting-sources: use user, project and local, comma separated", src)
-			}
-			o.settingSources = append(o.settingSources, src)
-		}
-		return nil
-	})
-	fs.StringVar(&o.systemPrompt, "system-prompt", "", "")
-	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
-	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")
-	fs.StringVar(&o.appendPromptFile, "append-system-prompt-file", "", "")
-	fs.Func("mcp-config", "", func(v string) error { o.mcpConfigs = append(o.mcpConfigs, v); return nil })
-	fs.BoolVar(&o.strictMCP, "strict-mcp-config", false, "")
-	fs.Func("settings", "", func(v string) error { o.settings = append(o.settings, v); return nil })
+	o.claudeFlags(fs)
 	fs.Func("add-dir", "", func(v string) error { o.addDirs = append(o.addDirs, v); return nil })
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
@@ -289,6 +256,47 @@ func takeBarePrint(fs *flag.FlagSet, args []string) (rest []string, bare bool) {
 		rest = append(rest, a)
 	}
 	return rest, bare
+}
+
+// claudeFlags defines the flags of claude -p's that shape a run beyond
+// the basics: turns, budget and fallback, structured answers, the tools,
+// agents and commands offered, settings, the system prompt and MCP
+// configuration.
+func (o *options) claudeFlags(fs *flag.FlagSet) {
+	fs.IntVar(&o.maxTurns, "max-turns", 0, "")
+	fs.StringVar(&o.fallbackModel, "fallback-model", "", "")
+	fs.StringVar(&o.jsonSchema, "json-schema", "", "")
+	fs.Float64Var(&o.maxBudget, "max-budget-usd", 0, "")
+	fs.Func("tools", "", func(v string) error {
+		o.tools = toolList(v)
+		if o.tools == nil {
+			o.tools = []string{}
+		}
+		if len(o.tools) == 1 && o.tools[0] == "default" {
+			o.tools = nil
+		}
+		return nil
+	})
+	fs.StringVar(&o.agents, "agents", "", "")
+	fs.BoolVar(&o.replayUser, "replay-user-messages", false, "")
+	fs.BoolVar(&o.noCommands, "disable-slash-commands", false, "")
+	fs.Func("setting-sources", "", func(v string) error {
+		o.settingSources = []string{}
+		for _, src := range toolList(v) {
+			if src != "user" && src != "project" && src != "local" {
+				return fmt.Errorf("invalid value %q for --setting-sources: use user, project and local, comma separated", src)
+			}
+			o.settingSources = append(o.settingSources, src)
+		}
+		return nil
+	})
+	fs.StringVar(&o.systemPrompt, "system-prompt", "", "")
+	fs.StringVar(&o.systemPromptFile, "system-prompt-file", "", "")
+	fs.StringVar(&o.appendPrompt, "append-system-prompt", "", "")
+	fs.StringVar(&o.appendPromptFile, "append-system-prompt-file", "", "")
+	fs.Func("mcp-config", "", func(v string) error { o.mcpConfigs = append(o.mcpConfigs, v); return nil })
+	fs.BoolVar(&o.strictMCP, "strict-mcp-config", false, "")
+	fs.Func("settings", "", func(v string) error { o.settings = append(o.settings, v); return nil })
 }
 
 // flagError is package flag's complaint with tack's flags written as
