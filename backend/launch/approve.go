@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
@@ -10,9 +11,10 @@ import (
 )
 
 // approvalText is what the user is asked about a project file that runs
-// programs.
+// programs: details are what it would run or allow, a line each.
 type approvalText struct {
-	header, question, detail string
+	header, question string
+	details          []string
 	// denied is the notice when the file's programs do not run.
 	denied string
 }
@@ -35,7 +37,7 @@ func (s *Session) approveProject(ctx context.Context, store *trust.Store, conten
 		return true, nil
 	}
 	answers, err := s.Broker.Ask(ctx, []interact.Question{{
-		ID: "approve-" + file, Header: t.header, Question: t.question, Detail: t.detail,
+		ID: "approve-" + file, Header: t.header, Question: t.question, Detail: verbatim(t.details),
 		Options: []interact.Option{
 			{Label: approveRemember},
 			{Label: approveSession},
@@ -67,4 +69,19 @@ func (s *Session) approveProject(ctx context.Context, store *trust.Store, conten
 	}
 	s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: t.denied})
 	return false, nil
+}
+
+// verbatim is lines as a Markdown code block, which the question shows
+// line for line and as written; the fence outgrows any run of backquotes
+// in them.
+func verbatim(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	text := strings.Join(lines, "\n")
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	return fence + "\n" + text + "\n" + fence
 }

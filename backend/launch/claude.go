@@ -133,7 +133,7 @@ func (s *Session) approveProjectRules(o Options, r permission.Rules) func(contex
 	text := approvalText{
 		header:   "Project permissions",
 		question: fmt.Sprintf("This project's %s lets %d kind(s) of call run without asking. Allow that?", where, len(entries)),
-		detail:   strings.Join(entries, "\n"),
+		details:  entries,
 		denied:   fmt.Sprintf("The allow rules in %s do not apply in this session; such calls ask as usual.", where),
 	}
 	store := trust.Open(o.Home)

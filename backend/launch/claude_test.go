@@ -83,7 +83,7 @@ func TestClaudeCodeAllowRulesOfTheProjectWaitForApproval(t *testing.T) {
 			r.Decide(interact.Decision{Verdict: interact.Deny})
 			return
 		}
-		questions = append(questions, r.Questions[0].Question)
+		questions = append(questions, r.Questions[0].Question, r.Questions[0].Detail)
 		r.Answer([]interact.Answer{{ID: r.Questions[0].ID, Selected: []string{approveSession}}})
 	})
 	runTurn(t, s, "Echo.")
@@ -93,8 +93,9 @@ func TestClaudeCodeAllowRulesOfTheProjectWaitForApproval(t *testing.T) {
 			t.Errorf("%s did not run: %q", id, got)
 		}
 	}
-	if len(questions) != 1 || !strings.Contains(questions[0], ".claude/settings.local.json lets 1 kind(s) of call run without asking") {
-		t.Errorf("want one question about the project's rules, got %q", questions)
+	if len(questions) != 2 || !strings.Contains(questions[0], ".claude/settings.local.json lets 1 kind(s) of call run without asking") ||
+		questions[1] != "```\nBash(echo project *)  (.claude/settings.local.json)\n```" {
+		t.Errorf("want one question about the project's rules, each rule a line of its detail, got %q", questions)
 	}
 }
 

@@ -116,7 +116,7 @@ func hooksApprovalText(files []string, hs []hooks.Hook) approvalText {
 	return approvalText{
 		header:   "Project hooks",
 		question: fmt.Sprintf("This project's %s runs %d hook command(s). Allow them?", where, len(hs)),
-		detail:   strings.Join(detail, "\n"),
+		details:  detail,
 		denied:   fmt.Sprintf("The project's hooks in %s do not run in this session.", where),
 	}
 }

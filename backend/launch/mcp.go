@@ -90,7 +90,7 @@ func mcpApprovalText(servers []mcp.Server) approvalText {
 	return approvalText{
 		header:   "MCP servers",
 		question: fmt.Sprintf("This project's %s starts %d MCP server(s). Start them?", mcp.ProjectFile, len(servers)),
-		detail:   strings.Join(detail, "\n"),
+		details:  detail,
 		denied: fmt.Sprintf("The project's %s servers were not started. /mcp restart NAME starts one for this session.",
 			mcp.ProjectFile),
 	}
