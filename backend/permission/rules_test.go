@@ -238,3 +238,23 @@ func TestDenyWinsOverAllow(t *testing.T) {
 		t.Error("rm ran though a deny rule covers it")
 	}
 }
+
+func TestEditAllowRulesCoverTheirPathsOnly(t *testing.T) {
+	ts := realTools(t)
+	p := newPolicy(Ask, nil)
+	p.SetRules(Rules{Allow: []Rule{{Entry: "Edit(src/**)", Source: "~/.claude/settings.json"}}}, nil)
+	var l log
+	edit := func(path string) error {
+		_, err := p.Authorize(context.Background(), ts["write"], call(&l, `{"file_path":"`+path+`","content":"x"}`))
+		return err
+	}
+	if err := edit("src/main.go"); err != nil {
+		t.Errorf("Edit(src/**) did not let a write under src run unasked: %v", err)
+	}
+	if err := edit("go.mod"); err == nil {
+		t.Error("a write outside src ran unasked in ask mode")
+	}
+	if err := edit("src/../go.mod"); err == nil {
+		t.Error("a write that leaves src through .. ran unasked")
+	}
+}
