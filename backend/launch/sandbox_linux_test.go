@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
@@ -19,26 +18,6 @@ import (
 	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/procs"
 )
-
-// notices are the texts of the notices the session has shown so far.
-func notices(t *testing.T, s *Session) []string {
-	t.Helper()
-	_, sub := s.Agent.Subscribe()
-	defer sub.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	evs, err := sub.Wait(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range evs {
-		if n, ok := e.(agent.Notice); ok {
-			out = append(out, n.Text)
-		}
-	}
-	return out
-}
 
 // Where no sandbox can be set up (forced here by the config switch), the
 // session says so once as it starts and in /status, and auto mode behaves

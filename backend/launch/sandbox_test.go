@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
@@ -17,6 +18,26 @@ func requireSandbox(t *testing.T, s *Session) {
 	if st := s.Sandbox.Status(); !st.Active {
 		t.Skip("this system cannot confine commands: " + st.Reason)
 	}
+}
+
+// notices are the texts of the notices the session has shown so far.
+func notices(t *testing.T, s *Session) []string {
+	t.Helper()
+	_, sub := s.Agent.Subscribe()
+	defer sub.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	evs, err := sub.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range evs {
+		if n, ok := e.(agent.Notice); ok {
+			out = append(out, n.Text)
+		}
+	}
+	return out
 }
 
 // The status row's label does not wait for the sandbox's probe, which
