@@ -172,6 +172,9 @@ func (s *Scanner) Skip() {
 	}
 }
 
+// Offset is how far into the text the scan has come.
+func (s *Scanner) Offset() int { return s.pos }
+
 // Raw consumes any value and returns its text.
 func (s *Scanner) Raw() []byte {
 	s.ws()

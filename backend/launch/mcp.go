@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -15,10 +16,11 @@ import (
 )
 
 // startMCP makes the session's MCP servers from the command line's
-// --mcp-config values, the config file's [mcp_servers] tables and the
-// project's .mcp.json, in that order of precedence (a server named again
-// later is left out, with a notice); with --strict-mcp-config only from
-// the command line. It offers their tools through registry and starts
+// --mcp-config values, the config file's [mcp_servers] tables, the
+// project's .mcp.json and, read once the servers start, the ones `claude
+// mcp add` kept in ~/.claude.json for the user and this project, in that
+// order of precedence (a server named again later is left out, with a
+// notice); with --strict-mcp-config only from the command line. It offers their tools through registry and starts
 // them in the background. Problems with any source become notices.
 func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry) {
 	env := s.getenv
@@ -45,6 +47,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 	if !o.StrictMCPConfig {
 		fromConfig, probs := mcp.FromConfig(cfg.MCPServers, config.Path(o.Home), env)
 		add("config.toml", fromConfig, probs)
+
 		proj = mcp.LoadProject(s.Cwd, env)
 		// Approved before: its servers start at once, like the user's own.
 		approved := store.Trusted(s.Cwd, mcp.ProjectFile, trust.Digest(proj.Content))
@@ -56,7 +59,8 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 	for _, p := range problems {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}
-	if len(servers) == 0 && len(problems) == 0 {
+	later := s.claudeServers(o, taken)
+	if len(servers) == 0 && len(problems) == 0 && later == nil {
 		return
 	}
 	s.MCP = mcp.New(mcp.Options{
@@ -69,11 +73,39 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		Environ:  bash.WithoutProviderSecrets(o.Environ),
 		SpillDir: filepath.Join(o.Home, "spill", s.Log.Header().ID),
 		Version:  o.Version, HTTPClient: o.HTTPClient,
-		StartAfter: firstFrameRoom, StartWhen: o.Background,
+		StartAfter: firstFrameRoom, StartWhen: o.Background, Later: later,
 	})
 	registry.AddSource(s.MCP)
 	s.closers = append(s.closers, s.MCP.Close)
 	s.MCP.Start()
+}
+
+// claudeServers reads, when the servers start, those `claude mcp add`
+// kept in ~/.claude.json for the user and this project, but for names
+// taken by another source (which wins); nil when there is no such file or
+// with --strict-mcp-config. The file runs to megabytes, so it is not read
+// before the first frame.
+func (s *Session) claudeServers(o Options, taken map[string]string) func() ([]mcp.Server, []string) {
+	home := o.getenv("HOME")
+	if home == "" || o.StrictMCPConfig {
+		return nil
+	}
+	path := mcp.ClaudeUserFile(home)
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	return func() ([]mcp.Server, []string) {
+		p := mcp.LoadClaudeUser(path, s.Cwd, s.getenv)
+		var servers []mcp.Server
+		for _, srv := range p.Servers {
+			if by, ok := taken[srv.Name]; ok {
+				p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q is also in %s, which wins", srv.Origin, srv.Name, by))
+				continue
+			}
+			servers = append(servers, srv)
+		}
+		return servers, p.Problems
+	}
 }
 
 // mcpApprovalText is the question about a project's servers: what each

@@ -430,3 +430,48 @@ func TestMCPServerOverTheOldSSETransport(t *testing.T) {
 		t.Errorf("/mcp does not say the transport:\n%s", status)
 	}
 }
+
+// The servers `claude mcp add` kept in ~/.claude.json, the user's and the
+// project's local ones (the local one winning), are offered at the first
+// step, though the file is read only once the servers start; one that a
+// config.toml server of its name shadows is left out, with a notice.
+func TestClaudeCodeUserServersFromClaudeJSONAreOffered(t *testing.T) {
+	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fakeServerTOML("shadowed", log)+"trusted = true\n"), 0o600)
+	claudeJSON, _ := json.Marshal(map[string]any{
+		"numStartups": 3,
+		"mcpServers":  map[string]any{"fake": map[string]any{"command": "/no/such/server"}, "shadowed": fakeServerJSON(log)},
+		"projects": map[string]any{
+			cwd:        map[string]any{"history": []any{}, "mcpServers": map[string]any{"fake": fakeServerJSON(log)}},
+			"/elsewhere": map[string]any{"mcpServers": map[string]any{"other": fakeServerJSON(log)}},
+		},
+	})
+	os.WriteFile(filepath.Join(userHome, ".claude.json"), claudeJSON, 0o600)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__fake__echo", `{"text":"hi"}`, 2)),
+		llmtest.ReplyText("The server said hi."),
+	)
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "full-access", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	runTurn(t, s, "Use the echo tool.")
+	reqs := llm.Requests()
+	names := strings.Join(reqs[0].ToolNames(), " ")
+	if !strings.Contains(names, "mcp__fake__echo") || strings.Contains(names, "mcp__other__") {
+		t.Fatalf("the first request offers %s", names)
+	}
+	if got := reqs[1].ToolResult("call_1"); got != "echo: hi" {
+		t.Errorf("the call of the local server answered %q", got)
+	}
+	shadowed := false
+	for _, n := range notices(t, s) {
+		shadowed = shadowed || strings.Contains(n, `server "shadowed" is also in config.toml, which wins`)
+	}
+	if !shadowed {
+		t.Errorf("want a notice that config.toml's server wins, got %q", notices(t, s))
+	}
+}

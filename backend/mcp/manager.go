@@ -46,16 +46,26 @@ type Options struct {
 	// is closed (the front door's start has settled: its user paused
 	// typing), or when a step needs them.
 	StartWhen <-chan struct{}
+	// Later, when set, reads more servers whose configuration is slow to
+	// read (~/.claude.json runs to megabytes), in the background when the
+	// others start, and the definitions it skipped. A step that waits
+	// for the servers waits for it too. Its servers are the user's own.
+	Later func() ([]Server, []string)
 }
 
 // Manager runs the MCP servers of one session and is the tool source their
 // tools come from. Its methods are safe for concurrent use.
 type Manager struct {
-	opts    Options
-	ctx     context.Context
-	cancel  context.CancelFunc
-	servers []*conn // sorted by name
-	wg      sync.WaitGroup
+	opts   Options
+	ctx    context.Context
+	cancel context.CancelFunc
+	// servers, sorted by name, and skipped are replaced, never changed,
+	// under mu when Later's servers join; read them through conns.
+	servers []*conn
+	skipped []string
+	// loaded is closed once Later's servers joined (at once without it).
+	loaded chan struct{}
+	wg     sync.WaitGroup
 	// hurry is closed when a step needs the servers before StartAfter.
 	hurry     chan struct{}
 	hurryOnce sync.Once
@@ -71,14 +81,55 @@ var _ tools.Source = (*Manager)(nil)
 // New makes a manager of the servers; nothing starts before Start.
 func New(o Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{}), hurry: make(chan struct{})}
-	servers := slices.Clone(o.Servers)
-	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
-	for _, s := range servers {
-		r := s.redactor()
-		m.servers = append(m.servers, &conn{m: m, srv: s, redact: r, state: StateStopped, stderr: &stderrTail{redact: r}})
+	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{}), hurry: make(chan struct{}),
+		loaded: make(chan struct{}), skipped: o.Skipped}
+	m.servers = m.join(nil, o.Servers)
+	if o.Later == nil {
+		close(m.loaded)
 	}
 	return m
+}
+
+// join is conns with a connection for each of servers, sorted by name.
+func (m *Manager) join(conns []*conn, servers []Server) []*conn {
+	out := slices.Clone(conns)
+	for _, s := range servers {
+		r := s.redactor()
+		out = append(out, &conn{m: m, srv: s, redact: r, state: StateStopped, stderr: &stderrTail{redact: r}})
+	}
+	slices.SortFunc(out, func(a, b *conn) int { return strings.Compare(a.srv.Name, b.srv.Name) })
+	return out
+}
+
+// conns are the servers now, sorted by name.
+func (m *Manager) conns() []*conn {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.servers
+}
+
+// takeLater adds Later's servers, reports what it skipped, and returns
+// the servers it added.
+func (m *Manager) takeLater() []*conn {
+	defer close(m.loaded)
+	servers, skipped := m.opts.Later()
+	for _, text := range skipped {
+		m.report(text)
+	}
+	m.mu.Lock()
+	before := m.servers
+	after := m.join(before, servers)
+	m.servers = after
+	m.skipped = append(slices.Clone(m.skipped), skipped...)
+	m.mu.Unlock()
+	var added []*conn
+	for _, c := range after {
+		if !slices.Contains(before, c) {
+			added = append(added, c)
+		}
+	}
+	m.notify()
+	return added
 }
 
 // Start begins starting every configured server in the background and
@@ -86,7 +137,7 @@ func New(o Options) *Manager {
 // the first Settle asks for.
 func (m *Manager) Start() {
 	var now []*conn
-	for _, c := range m.servers {
+	for _, c := range m.conns() {
 		if c.srv.Project {
 			c.setState(StateApproval, "")
 			continue
@@ -94,7 +145,7 @@ func (m *Manager) Start() {
 		c.setState(StateStarting, "")
 		now = append(now, c)
 	}
-	if len(now) == 0 {
+	if len(now) == 0 && m.opts.Later == nil {
 		return
 	}
 	m.wg.Add(1)
@@ -113,6 +164,9 @@ func (m *Manager) Start() {
 		case <-m.ctx.Done():
 			return
 		}
+		if m.opts.Later != nil {
+			now = append(now, m.takeLater()...)
+		}
 		for _, c := range now {
 			m.launch(c)
 		}
@@ -126,7 +180,7 @@ func (m *Manager) approve(ctx context.Context) {
 	defer m.asking.Unlock()
 	var waiting []*conn
 	var servers []Server
-	for _, c := range m.servers {
+	for _, c := range m.conns() {
 		if c.currentState() == StateApproval {
 			waiting = append(waiting, c)
 			servers = append(servers, c.srv)
@@ -177,7 +231,7 @@ func (m *Manager) Restart(name string) error {
 }
 
 func (m *Manager) find(name string) *conn {
-	for _, c := range m.servers {
+	for _, c := range m.conns() {
 		if c.srv.Name == name {
 			return c
 		}
@@ -189,7 +243,7 @@ func (m *Manager) find(name string) *conn {
 func (m *Manager) Close() {
 	m.cancel()
 	var wg sync.WaitGroup
-	for _, c := range m.servers {
+	for _, c := range m.conns() {
 		wg.Add(1)
 		go func() { defer wg.Done(); c.shutdown() }()
 	}
@@ -200,7 +254,7 @@ func (m *Manager) Close() {
 // Tools is every ready server's tools, sorted by name.
 func (m *Manager) Tools() []tools.Tool {
 	var out []tools.Tool
-	for _, c := range m.servers {
+	for _, c := range m.conns() {
 		out = append(out, c.tools()...)
 	}
 	slices.SortFunc(out, func(a, b tools.Tool) int { return strings.Compare(a.Spec().Name, b.Spec().Name) })
@@ -211,6 +265,11 @@ func (m *Manager) Tools() []tools.Tool {
 // server is starting or re-reading its tool list, or until ctx ends.
 func (m *Manager) Settle(ctx context.Context) {
 	m.hurryOnce.Do(func() { close(m.hurry) })
+	select {
+	case <-m.loaded:
+	case <-ctx.Done():
+		return
+	}
 	m.approve(ctx)
 	for {
 		m.mu.Lock()
@@ -228,7 +287,7 @@ func (m *Manager) Settle(ctx context.Context) {
 }
 
 func (m *Manager) busy() bool {
-	for _, c := range m.servers {
+	for _, c := range m.conns() {
 		if c.busy() {
 			return true
 		}
@@ -265,8 +324,9 @@ type ServerStatus struct {
 
 // Status lists the servers, sorted by name.
 func (m *Manager) Status() []ServerStatus {
-	out := make([]ServerStatus, 0, len(m.servers))
-	for _, c := range m.servers {
+	conns := m.conns()
+	out := make([]ServerStatus, 0, len(conns))
+	for _, c := range conns {
 		out = append(out, c.status())
 	}
 	return out

@@ -85,11 +85,18 @@ func parseServers(path string, src []byte, project bool, getenv func(string) str
 		p.Problems = append(p.Problems, fmt.Sprintf("%s: %s; fix the file, its MCP servers are skipped", config.JSONWhere(p.Path, src, err), config.JSONProblem(err)))
 		return p
 	}
-	for _, name := range slices.Sorted(maps.Keys(file.MCPServers)) {
-		raw := file.MCPServers[name]
-		line := config.LineOf(src, bytes.Index(src, []byte(`"`+name+`"`)))
+	p.add(file.MCPServers, src, 0, project, getenv)
+	return p
+}
+
+// add takes the servers of an mcpServers object that starts at offset
+// base of src, the file's text, each named in problems and origins by its
+// line there.
+func (p *Project) add(servers map[string]json.RawMessage, src []byte, base int, project bool, getenv func(string) string) {
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
+		line := config.LineOf(src, base+bytes.Index(src[base:], []byte(`"`+name+`"`)))
 		origin := fmt.Sprintf("%s line %d", p.Path, line)
-		s, err := projectEntry(name, raw, getenv)
+		s, err := projectEntry(name, servers[name], getenv)
 		if err != nil {
 			p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q: %v; it is skipped", origin, name, err))
 			continue
@@ -97,7 +104,6 @@ func parseServers(path string, src []byte, project bool, getenv func(string) str
 		s.Origin, s.Project = origin, project
 		p.Servers = append(p.Servers, s)
 	}
-	return p
 }
 
 func projectEntry(name string, raw json.RawMessage, getenv func(string) string) (Server, error) {

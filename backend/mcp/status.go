@@ -9,15 +9,18 @@ import (
 // tools and, for a failed one, its error and last stderr lines.
 func (m *Manager) StatusText() string {
 	text := statusText(m.Status())
-	if len(m.opts.Skipped) > 0 {
-		text += "\n\nSkipped (fix these and restart tack):\n  " + strings.Join(m.opts.Skipped, "\n  ")
+	m.mu.Lock()
+	skipped := m.skipped
+	m.mu.Unlock()
+	if len(skipped) > 0 {
+		text += "\n\nSkipped (fix these and restart tack):\n  " + strings.Join(skipped, "\n  ")
 	}
 	return text
 }
 
 // NoServersText is the /mcp listing of a session without servers.
 const NoServersText = "No MCP servers are configured. Add an [mcp_servers.NAME] table to $TACK_HOME/config.toml, " +
-	"or a .mcp.json to the project."
+	"a .mcp.json to the project, or a server with claude mcp add."
 
 func statusText(servers []ServerStatus) string {
 	if len(servers) == 0 {
