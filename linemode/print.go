@@ -16,6 +16,7 @@ import (
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools/structured"
 	"github.com/tack-agent/tack/views/textfmt"
@@ -144,13 +145,15 @@ type printer struct {
 
 // turnRun is what one turn accumulates.
 type turnRun struct {
-	turn    int
-	steps   int
-	answer  string
-	usage   llm.Usage
-	cost    float64
-	apiMs   int64
-	calls   map[string]session.ToolCall
+	turn   int
+	steps  int
+	answer string
+	usage  llm.Usage
+	cost   float64
+	apiMs  int64
+	calls  map[string]session.ToolCall
+	// refused are the calls a deny rule or --disallowed-tools refused.
+	refused map[string]bool
 	denials []Denial
 	models  map[string]*modelTally
 	stop    *string // the last model reply's stop reason
@@ -221,7 +224,7 @@ func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
 // the turn it starts to the end.
 func (p *printer) turn(ctx context.Context, task string) PrintResult {
 	start := p.o.Now()
-	p.t = &turnRun{calls: map[string]session.ToolCall{}}
+	p.t = &turnRun{calls: map[string]session.ToolCall{}, refused: map[string]bool{}}
 	res, follow := PrintResult{}, true
 	if _, _, ok := commands.Parse(task); ok && p.s.Commands != nil && !p.o.NoCommands {
 		res, follow = p.command(ctx, task)
@@ -337,6 +340,10 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 		if p.o.Format == FormatText {
 			fmt.Fprintln(p.o.Stderr, CallText(d.Name, d.Arguments, d.Card))
 		}
+	case session.ApprovalDecided:
+		if d.Policy == permission.RefusedByDenyRule || d.Policy == permission.RefusedByDisallowedTools {
+			t.refused[d.CallID] = true
+		}
 	case session.ToolResult:
 		p.toolResult(d)
 	case session.StepEnd:
@@ -419,7 +426,7 @@ func (p *printer) toolResult(d session.ToolResult) {
 		c := p.t.calls[d.CallID]
 		p.t.denials = append(p.t.denials, Denial{ToolName: d.Name, ToolUseID: d.CallID, ToolInput: toolInput(c.Arguments)})
 		if p.o.Format == FormatText {
-			fmt.Fprintln(p.o.Stderr, deniedText(d, c))
+			fmt.Fprintln(p.o.Stderr, deniedText(d, c, p.t.refused[d.CallID]))
 		}
 	}
 	if p.o.Format == FormatStreamJSON {
@@ -429,18 +436,23 @@ func (p *printer) toolResult(d session.ToolResult) {
 	}
 }
 
-// deniedText names a denied call and why, and how to allow it.
-func deniedText(d session.ToolResult, c session.ToolCall) string {
+// deniedText names a denied call and why, and how to allow it, unless it
+// was refused (a deny rule or --disallowed-tools), which no allowance
+// lifts.
+func deniedText(d session.ToolResult, c session.ToolCall, refused bool) string {
 	why := strings.TrimPrefix(d.Text, "Error: ")
+	what := d.Name
+	if c.Card.Title != "" {
+		what += " (" + c.Card.Title + ")"
+	}
+	if refused {
+		return textfmt.SanitizeLine(fmt.Sprintf("tack: refused %s: %s", what, strings.TrimSpace(why)))
+	}
 	allow := d.Name
 	if c.Card.Terminal != nil {
 		if words := strings.Fields(c.Card.Terminal.Command); len(words) > 0 {
 			allow = "Bash(" + words[0] + ":*)"
 		}
-	}
-	what := d.Name
-	if c.Card.Title != "" {
-		what += " (" + c.Card.Title + ")"
 	}
 	return textfmt.SanitizeLine(fmt.Sprintf("tack: denied %s: %s To let such calls run: --allowed-tools '%s'.",
 		what, strings.TrimSpace(why), allow))

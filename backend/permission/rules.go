@@ -44,13 +44,14 @@ type Rules struct {
 }
 
 // Policy names recorded in approval/decided for what entries decided: a
-// custom command's allowed-tools (and claude -p's --allowed-tools), print
-// mode's --disallowed-tools, and the rules.
+// custom command's allowed-tools (and claude -p's --allowed-tools), the
+// allow rules, and the refusals no approval could lift: print mode's
+// --disallowed-tools and the deny rules.
 const (
-	byAllowedTools    = "allowed-tools"
-	byDisallowedTools = "disallowed-tools"
-	byDenyRule        = "deny-rule"
-	byAllowRule       = "allow-rule"
+	byAllowedTools           = "allowed-tools"
+	byAllowRule              = "allow-rule"
+	RefusedByDisallowedTools = "disallowed-tools"
+	RefusedByDenyRule        = "deny-rule"
 )
 
 // projectRules is the state of the approval a project's allow rules wait
@@ -200,7 +201,7 @@ func (p *Policy) refusal(call tools.Call, s subject) (msg, by string) {
 	for _, text := range disallowedFor(call) {
 		if parseEntry(text).refuses(s, a) {
 			return s.tool + " is refused in this run (--disallowed-tools " + text + "). " +
-				"Do not retry it; finish what you can without it, or tell the user what you would run.", byDisallowedTools
+				"Do not retry it; finish what you can without it, or tell the user what you would run.", RefusedByDisallowedTools
 		}
 	}
 	p.mu.Lock()
@@ -209,7 +210,7 @@ func (p *Policy) refusal(call tools.Call, s subject) (msg, by string) {
 	for _, r := range deny {
 		if parseEntry(r.Entry).refuses(s, p.anchorsOf(r, call)) {
 			return s.tool + " is refused by the deny rule " + r.Entry + " in " + r.Source + ". " +
-				"Do not retry it or work around it; finish what you can without it, or tell the user what you would do.", byDenyRule
+				"Do not retry it or work around it; finish what you can without it, or tell the user what you would do.", RefusedByDenyRule
 		}
 	}
 	return "", ""

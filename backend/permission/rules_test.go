@@ -147,7 +147,7 @@ func TestDenyRulesRefuseInEveryModeAndNameTheirFile(t *testing.T) {
 			t.Errorf("%s: fetch of pastebin.com ran", mode)
 		}
 		for _, d := range l.take() {
-			if d, ok := d.(session.ApprovalDecided); ok && (d.Decision == "deny") != (d.Policy == byDenyRule) {
+			if d, ok := d.(session.ApprovalDecided); ok && (d.Decision == "deny") != (d.Policy == RefusedByDenyRule) {
 				t.Errorf("%s: want every refusal recorded as the deny rule's, got %+v", mode, d)
 			}
 		}

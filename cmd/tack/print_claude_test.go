@@ -25,11 +25,15 @@ func TestPrintSettingsBringClaudeCodesPermissionRules(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`{"permissions": {"deny": ["Bash(rm *)"]}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := startTack(t, srv, "-p", "go", "--permission-mode", "ask", "--output-format", "json",
+	r := startTack(t, srv, "-p", "go", "--permission-mode", "ask",
 		"--settings", `{"permissions": {"allow": ["Bash(echo *)"]}}`, "--settings", file)
 	r.closeStdin()
 	if code := r.exitCode(); code != 1 {
 		t.Fatalf("want exit 1 for the refused rm, got %d (stderr %q)", code, r.stderr.String())
+	}
+	// No --allowed-tools lifts a deny rule, so stderr suggests none.
+	if got := r.stderr.String(); !strings.Contains(got, "tack: refused bash (rm -f nothing)") || strings.Contains(got, "--allowed-tools") {
+		t.Errorf("stderr = %q", got)
 	}
 	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "allowed-ran") {
 		t.Errorf("want the allowed echo to run without asking, got %q", got)
