@@ -48,15 +48,24 @@ func ClaudeProjectSettings(dir string) []string {
 // settings; one that cannot be read or is not JSON is an error naming the
 // file (and the line), for the caller to report and skip.
 func LoadClaudeSettings(path string) (ClaudeSettings, error) {
-	var s ClaudeSettings
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("%s: %w", path, err)
+	src, found, err := readIfThere(path)
+	if !found || err != nil {
+		return ClaudeSettings{}, err
 	}
 	return ParseClaudeSettings(path, src)
+}
+
+// readIfThere reads the file at path; found is false when there is none,
+// which is no error. An error names the file.
+func readIfThere(path string) (src []byte, found bool, err error) {
+	src, err = os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, nil
+	case err != nil:
+		return nil, true, fmt.Errorf("%s: %w", path, err)
+	}
+	return src, true, nil
 }
 
 // ParseClaudeSettings reads src, settings in Claude Code's shape from the

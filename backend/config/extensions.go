@@ -3,11 +3,8 @@ package config
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -145,12 +142,9 @@ type ProjectSettings struct {
 // file and line; a bad table is a problem and is skipped.
 func LoadProjectSettings(path string) (ProjectSettings, error) {
 	var s ProjectSettings
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("project settings %s: %w", path, err)
+	src, found, err := readIfThere(path)
+	if !found || err != nil {
+		return s, err
 	}
 	var t struct {
 		Hooks map[string][]toml.Primitive `toml:"hooks"`
