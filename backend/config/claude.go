@@ -30,6 +30,9 @@ type ClaudePermissions struct {
 	Allow []string `json:"allow"`
 	Ask   []string `json:"ask"`
 	Deny  []string `json:"deny"`
+	// AdditionalDirectories are more directories to work in, as
+	// --add-dir gives them.
+	AdditionalDirectories []string `json:"additionalDirectories"`
 }
 
 // ClaudeUserSettings is the user's Claude Code settings file under home.

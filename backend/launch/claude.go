@@ -103,6 +103,30 @@ func permissionRules(files []claudeFile, denyRead []string, cwd, home string) pe
 	return r
 }
 
+// workDirs are the directories the user's own settings files (not the
+// project's, which may not widen what the session writes) add to work in,
+// absolute and existing, after those of --add-dir; a missing one is a
+// problem and is left out.
+func workDirs(files []claudeFile, flags []string, home string) ([]string, []string) {
+	dirs := slices.Clone(flags)
+	var problems []string
+	for _, f := range files {
+		if f.project {
+			continue
+		}
+		for _, d := range config.ExpandHome(f.settings.Permissions.AdditionalDirectories, home) {
+			if fi, err := os.Stat(d); !filepath.IsAbs(d) || err != nil || !fi.IsDir() {
+				problems = append(problems, fmt.Sprintf("%s: additionalDirectories %q is not an absolute path of a directory; it is left out", f.label, d))
+				continue
+			}
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs, problems
+}
+
 func relativeTo(dir, path string) string {
 	if rel, err := filepath.Rel(dir, path); err == nil {
 		return rel

@@ -123,3 +123,31 @@ func TestSettingSourcesPickTheClaudeCodeFilesRead(t *testing.T) {
 		}
 	}
 }
+
+// The user's own settings add directories to work in, as --add-dir does;
+// a project's may not widen what the session writes.
+func TestUserSettingsAddDirectoriesAndTheProjectsDoNot(t *testing.T) {
+	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	mine, theirs := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, userHome, map[string]string{".claude/settings.json": `{"permissions": {"additionalDirectories": ["` + mine + `", "/no/such/dir"]}}`})
+	testkit.WriteTree(t, cwd, map[string]string{".claude/settings.json": `{"permissions": {"additionalDirectories": ["` + theirs + `"]}}`})
+	llm := llmtest.New(t, llmtest.ReplyText("ok"))
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	runTurn(t, s, "Hi.")
+	system := llm.Requests()[0].Messages[0].Content
+	if !strings.Contains(system, mine) || strings.Contains(system, theirs) {
+		t.Errorf("want the user's directory in the system prompt and not the project's, got %q", system)
+	}
+	missing := false
+	for _, n := range notices(t, s) {
+		missing = missing || strings.Contains(n, `additionalDirectories "/no/such/dir" is not an absolute path of a directory`)
+	}
+	if !missing {
+		t.Errorf("want a notice of the missing directory, got %q", notices(t, s))
+	}
+}
