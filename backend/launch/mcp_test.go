@@ -443,7 +443,7 @@ func TestClaudeCodeUserServersFromClaudeJSONAreOffered(t *testing.T) {
 		"numStartups": 3,
 		"mcpServers":  map[string]any{"fake": map[string]any{"command": "/no/such/server"}, "shadowed": fakeServerJSON(log)},
 		"projects": map[string]any{
-			cwd:        map[string]any{"history": []any{}, "mcpServers": map[string]any{"fake": fakeServerJSON(log)}},
+			cwd:          map[string]any{"history": []any{}, "mcpServers": map[string]any{"fake": fakeServerJSON(log)}},
 			"/elsewhere": map[string]any{"mcpServers": map[string]any{"other": fakeServerJSON(log)}},
 		},
 	})
