@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -39,10 +40,35 @@ var pathFamilies = map[string][]string{
 
 // subject is what entries are matched against: the call's tool, its
 // command, the files it reads or writes (absolute) and its scope (the
-// domain a fetch reaches).
+// domain a fetch reaches). line is the command parsed, once for every
+// entry it meets; nil parses it on demand.
 type subject struct {
 	tool, command, scope string
 	paths                []string
+	line                 *commandLine
+}
+
+// commandLine is a command parsed: ok when it parses, accounted when the
+// parser can account for everything it runs.
+type commandLine struct {
+	text          string
+	file          *syntax.File
+	ok, accounted bool
+}
+
+func parseLine(text string) *commandLine {
+	l := &commandLine{text: text}
+	l.file, l.ok = parse(text)
+	l.accounted = l.ok && accounted(l.file, text)
+	return l
+}
+
+// parsed is s's command line parsed.
+func (s subject) parsed() *commandLine {
+	if s.line != nil {
+		return s.line
+	}
+	return parseLine(s.command)
 }
 
 // anchors are the directories path entries are relative to: "~/p" to
@@ -101,7 +127,7 @@ func (e entry) allows(s subject, a anchors) bool {
 	case e.arg == "" || e.arg == "*":
 		return true
 	case s.command != "":
-		return everyCommand(s.command, compileCommand(e.arg, false))
+		return everyCommand(s.parsed(), compileCommand(e.arg, false))
 	case pathFamilies[e.tool] != nil:
 		return len(s.paths) > 0 && allMatch(s.paths, compilePath(e.arg, a))
 	case s.scope != "":
@@ -122,7 +148,7 @@ func (e entry) refuses(s subject, a anchors) bool {
 	case !e.hasArg || e.arg == "" || e.arg == "*":
 		return true
 	case s.command != "":
-		return anyCommand(s.command, compileCommand(e.arg, true))
+		return anyCommand(s.parsed(), compileCommand(e.arg, true))
 	case pathFamilies[e.tool] != nil:
 		return anyMatch(s.paths, compilePath(e.arg, a))
 	case s.scope != "":
@@ -161,10 +187,34 @@ type commandPattern struct {
 	head []string
 }
 
-// compileCommand compiles a command argument; orMore makes a command
+// compiled holds the patterns compiled so far, by their argument (and
+// anchors): a session's rules are few and each is met by every call.
+var compiled sync.Map
+
+type commandKey struct {
+	arg    string
+	orMore bool
+}
+
+type pathKey struct {
+	arg string
+	a   anchors
+}
+
+// compileCommand compiles a command argument, once; orMore makes a command
 // without wildcards a prefix too, as refusing takes it ("Bash(git push)"
 // refuses "git push origin main").
 func compileCommand(arg string, orMore bool) commandPattern {
+	key := commandKey{arg, orMore}
+	if c, ok := compiled.Load(key); ok {
+		return c.(commandPattern)
+	}
+	c := newCommandPattern(arg, orMore)
+	compiled.Store(key, c)
+	return c
+}
+
+func newCommandPattern(arg string, orMore bool) commandPattern {
 	arg = strings.TrimSpace(arg)
 	if rest, ok := strings.CutSuffix(arg, ":*"); ok {
 		arg = rest + " *"
@@ -217,14 +267,13 @@ func (c commandPattern) couldMatch(words []string) bool {
 // everyCommand reports whether every simple command of line is covered,
 // none of them in a dangerous form (git -c, find -exec), and nothing
 // writes a file through a redirection.
-func everyCommand(line string, c commandPattern) bool {
-	f, ok := parse(line)
-	if !ok || len(f.Stmts) == 0 || !accounted(f, line) {
+func everyCommand(l *commandLine, c commandPattern) bool {
+	if !l.accounted || len(l.file.Stmts) == 0 {
 		return false
 	}
 	return matcher{allows: func(w []string, allLiteral bool) bool {
 		return c.matches(w, allLiteral) && !dangerous(w, allLiteral)
-	}}.stmts(f.Stmts)
+	}}.stmts(l.file.Stmts)
 }
 
 // anyCommand reports whether some simple command of line, those in
@@ -233,17 +282,16 @@ func everyCommand(line string, c commandPattern) bool {
 // pattern's program, a form the parser cannot follow (arithmetic,
 // expansions that run code) or a program that runs others (sh -c, xargs,
 // git -c, find -exec) counts as running it too.
-func anyCommand(line string, c commandPattern) bool {
-	f, ok := parse(line)
-	if !ok {
+func anyCommand(l *commandLine, c commandPattern) bool {
+	if !l.ok {
 		return true
 	}
-	mentions := c.named != nil && c.named.MatchString(line)
-	if mentions && !accounted(f, line) {
+	mentions := c.named != nil && c.named.MatchString(l.text)
+	if mentions && !l.accounted {
 		return true
 	}
 	found := false
-	syntax.Walk(f, func(n syntax.Node) bool {
+	syntax.Walk(l.file, func(n syntax.Node) bool {
 		call, ok := n.(*syntax.CallExpr)
 		if !ok || found || len(call.Args) == 0 {
 			return !found
@@ -285,8 +333,18 @@ type pathPattern struct {
 	glob     *workspace.Glob
 }
 
-// compilePath compiles a path argument.
+// compilePath compiles a path argument, once for its anchors.
 func compilePath(arg string, a anchors) pathPattern {
+	key := pathKey{arg, a}
+	if p, ok := compiled.Load(key); ok {
+		return p.(pathPattern)
+	}
+	p := newPathPattern(arg, a)
+	compiled.Store(key, p)
+	return p
+}
+
+func newPathPattern(arg string, a anchors) pathPattern {
 	base, rest, anchored := anchor(arg, a)
 	p := pathPattern{base: base, anchored: anchored}
 	if g, err := workspace.CompileGlob(rest, false); err == nil && base != "" && rest != "" {

@@ -156,6 +156,9 @@ func ReadDenied(deny []Rule, cwd, home string) func(abs string) bool {
 // subjectOf is what rules match call of t by.
 func subjectOf(t tools.Tool, call tools.Call, command string) subject {
 	s := subject{tool: t.Spec().Name, command: command}
+	if command != "" {
+		s.line = parseLine(command)
+	}
 	if sc, ok := t.(tools.Scoped); ok {
 		s.scope = sc.Scope(call.Args)
 	}

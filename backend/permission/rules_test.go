@@ -3,6 +3,7 @@ package permission
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -256,5 +257,24 @@ func TestEditAllowRulesCoverTheirPathsOnly(t *testing.T) {
 	}
 	if err := edit("src/../go.mod"); err == nil {
 		t.Error("a write that leaves src through .. ran unasked")
+	}
+}
+
+// BenchmarkAuthorizeWithManyRules is a command's authorization under 50
+// deny and 50 allow rules, which every call meets.
+func BenchmarkAuthorizeWithManyRules(b *testing.B) {
+	p := newPolicy(Auto, nil)
+	var r Rules
+	for i := range 50 {
+		r.Deny = append(r.Deny, Rule{Entry: fmt.Sprintf("Bash(tool%d *)", i), Source: "x"})
+		r.Allow = append(r.Allow, Rule{Entry: fmt.Sprintf("Read(./secret%d/**)", i), Source: "x"})
+	}
+	p.SetRules(r, nil)
+	var l log
+	c := call(&l, `{"command":"go test ./... && git status"}`)
+	for b.Loop() {
+		if _, err := p.Authorize(context.Background(), bashTool, c); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
