@@ -205,13 +205,17 @@ type pathKey struct {
 // without wildcards a prefix too, as refusing takes it ("Bash(git push)"
 // refuses "git push origin main").
 func compileCommand(arg string, orMore bool) commandPattern {
-	key := commandKey{arg, orMore}
-	if c, ok := compiled.Load(key); ok {
-		return c.(commandPattern)
+	return once(commandKey{arg, orMore}, func() commandPattern { return newCommandPattern(arg, orMore) })
+}
+
+// once is what compiled holds for key, made by build the first time.
+func once[K comparable, V any](key K, build func() V) V {
+	if v, ok := compiled.Load(key); ok {
+		return v.(V)
 	}
-	c := newCommandPattern(arg, orMore)
-	compiled.Store(key, c)
-	return c
+	v := build()
+	compiled.Store(key, v)
+	return v
 }
 
 func newCommandPattern(arg string, orMore bool) commandPattern {
@@ -335,13 +339,7 @@ type pathPattern struct {
 
 // compilePath compiles a path argument, once for its anchors.
 func compilePath(arg string, a anchors) pathPattern {
-	key := pathKey{arg, a}
-	if p, ok := compiled.Load(key); ok {
-		return p.(pathPattern)
-	}
-	p := newPathPattern(arg, a)
-	compiled.Store(key, p)
-	return p
+	return once(pathKey{arg, a}, func() pathPattern { return newPathPattern(arg, a) })
 }
 
 func newPathPattern(arg string, a anchors) pathPattern {
