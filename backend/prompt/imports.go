@@ -31,7 +31,7 @@ type importing struct {
 // depth first in the order they are named, each once, when in is a
 // CLAUDE.md; else in alone. "~/" in a name is userHome.
 func withImports(in Instruction, root, userHome string) []Instruction {
-	if filepath.Base(in.Path) != "CLAUDE.md" {
+	if base := filepath.Base(in.Path); base != "CLAUDE.md" && base != "CLAUDE.local.md" {
 		return []Instruction{in}
 	}
 	real, err := filepath.EvalSymlinks(root)

@@ -65,7 +65,8 @@ type Instruction struct {
 
 // FindInstructions collects AGENTS.md (or CLAUDE.md where a directory has no
 // AGENTS.md; see readDir) from the user's folder, then from the repository root down to
-// cwd, each CLAUDE.md followed by the files it imports (see withImports).
+// cwd, each followed by the directory's CLAUDE.local.md, and each CLAUDE.md by the
+// files it imports (see withImports).
 // The user's folder is home (TACK_HOME) or, where it has neither file, the
 // one codex or Claude Code keeps under userHome (~/.codex, ~/.claude), so
 // a user's own instructions come along. The total is capped at
@@ -85,12 +86,14 @@ func FindInstructions(home, userHome, cwd string) ([]Instruction, error) {
 	chain := workspace.ProjectChain(cwd)
 	slices.Reverse(chain) // the root first, cwd last
 	for _, d := range chain {
-		in, ok, err := readDir(d)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			found = append(found, withImports(in, chain[0], userHome)...)
+		for _, read := range []func(string) (Instruction, bool, error){readDir, readLocal} {
+			in, ok, err := read(d)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				found = append(found, withImports(in, chain[0], userHome)...)
+			}
 		}
 	}
 	var out []Instruction
@@ -108,6 +111,10 @@ func FindInstructions(home, userHome, cwd string) ([]Instruction, error) {
 	return out, nil
 }
 
+// readLocal reads dir's CLAUDE.local.md, the instructions Claude Code
+// users keep for themselves beside a project's (and out of git).
+func readLocal(dir string) (Instruction, bool, error) { return readFirst(dir, "CLAUDE.local.md") }
+
 // userDirs are the folders a user's own instructions may be in, first
 // wins: TACK_HOME, then codex's and Claude Code's under the user's home.
 func userDirs(home, userHome string) []string {
@@ -118,13 +125,19 @@ func userDirs(home, userHome string) []string {
 	return dirs
 }
 
-// readDir reads dir's instructions: AGENTS.md, else CLAUDE.md, else
-// .claude/CLAUDE.md, where Claude Code also looks.
+// readDir reads dir's instructions: codex's AGENTS.override.md, else
+// AGENTS.md, else CLAUDE.md, else .claude/CLAUDE.md, where Claude Code
+// also looks.
 func readDir(dir string) (Instruction, bool, error) {
+	return readFirst(dir, "AGENTS.override.md", "AGENTS.md", "CLAUDE.md", filepath.Join(".claude", "CLAUDE.md"))
+}
+
+// readFirst reads the first of names in dir that is there.
+func readFirst(dir string, names ...string) (Instruction, bool, error) {
 	if dir == "" {
 		return Instruction{}, false, nil
 	}
-	for _, name := range []string{"AGENTS.md", "CLAUDE.md", filepath.Join(".claude", "CLAUDE.md")} {
+	for _, name := range names {
 		p := filepath.Join(dir, name)
 		b, err := os.ReadFile(p)
 		if errors.Is(err, fs.ErrNotExist) {

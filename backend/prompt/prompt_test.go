@@ -102,3 +102,26 @@ func TestUserInstructionsFallBackToCodexThenClaudeCode(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(home, "AGENTS.md"), "tack rules")
 	only("tack rules")
 }
+
+// codex's AGENTS.override.md takes AGENTS.md's place in its directory, and
+// Claude Code's CLAUDE.local.md joins the directory's instructions, with
+// its imports, as each tool reads them.
+func TestOverrideAndLocalInstructionsAreRead(t *testing.T) {
+	repo := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(repo, ".git", "HEAD"), "ref")
+	testkit.WriteFile(t, filepath.Join(repo, "AGENTS.md"), "shared rules")
+	testkit.WriteFile(t, filepath.Join(repo, "AGENTS.override.md"), "my override")
+	testkit.WriteFile(t, filepath.Join(repo, "CLAUDE.local.md"), "my local notes, see @notes/more.md")
+	testkit.WriteFile(t, filepath.Join(repo, "notes", "more.md"), "more notes")
+	got, err := FindInstructions(t.TempDir(), "", repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, in := range got {
+		texts = append(texts, in.Text)
+	}
+	if want := "my override|my local notes, see @notes/more.md|more notes"; strings.Join(texts, "|") != want {
+		t.Errorf("want %q, got %q", want, strings.Join(texts, "|"))
+	}
+}
