@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -180,4 +181,40 @@ func tableLine(src []byte, name string, n int) int {
 		}
 	}
 	return 0
+}
+
+// CodexConfig is codex's config.toml: $CODEX_HOME/config.toml, else
+// ~/.codex/config.toml ("" without either).
+func CodexConfig(getenv func(string) string) string {
+	if dir := getenv("CODEX_HOME"); dir != "" {
+		return filepath.Join(dir, "config.toml")
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".codex", "config.toml")
+	}
+	return ""
+}
+
+// LoadCodexServers reads the [mcp_servers.NAME] tables of codex's
+// config.toml at path, whose shape tack's own config takes; the rest of
+// the file is codex's alone. A missing file has none; a file that is not
+// TOML, or a table tack cannot read, is a problem and is skipped.
+func LoadCodexServers(path string) (map[string]MCPServer, []string) {
+	src, found, err := readIfThere(path)
+	if !found || err != nil {
+		if err != nil {
+			return nil, []string{err.Error() + "; its MCP servers are skipped"}
+		}
+		return nil, nil
+	}
+	var t struct {
+		MCPServers map[string]toml.Primitive `toml:"mcp_servers"`
+	}
+	md, err := toml.Decode(string(src), &t)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("%s: %v; its MCP servers are skipped", path, err)}
+	}
+	var f File
+	decodeExtensions(&f, path, src, md, extensionTables{MCPServers: t.MCPServers})
+	return f.MCPServers, f.Problems
 }

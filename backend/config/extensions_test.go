@@ -115,3 +115,52 @@ func TestLoadProjectSettings(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// codex's config.toml holds much that is codex's alone; its MCP server
+// tables are read as tack's own, each with its line.
+func TestCodexConfigGivesItsMCPServers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	src := `model = "gpt-5-codex"
+approval_policy = "on-request"
+sandbox_mode = "workspace-write"
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "@acme/docs-mcp"]
+env = { DOCS_TOKEN = "t" }
+startup_timeout_sec = 20
+
+[mcp_servers.odd]
+command = "x"
+frobnicate = true
+
+[profiles.fast]
+model = "gpt-5-mini"
+`
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	servers, problems := LoadCodexServers(path)
+	docs, ok := servers["docs"]
+	if !ok || docs.Command != "npx" || docs.Line != 5 || docs.StartupTimeoutSec != 20 || len(servers) != 1 {
+		t.Errorf("servers = %+v", servers)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], "mcp_servers.odd.frobnicate") {
+		t.Errorf("problems = %q", problems)
+	}
+	if s, p := LoadCodexServers(filepath.Join(t.TempDir(), "none.toml")); s != nil || p != nil {
+		t.Errorf("a missing file gave %v %v", s, p)
+	}
+	if err := os.WriteFile(path, []byte("[mcp_servers.x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, p := LoadCodexServers(path); len(p) != 1 || !strings.Contains(p[0], "its MCP servers are skipped") {
+		t.Errorf("a broken file gave %q", p)
+	}
+	for env, want := range map[string]string{"CODEX_HOME=/c": "/c/config.toml", "HOME=/h": "/h/.codex/config.toml", "": ""} {
+		k, v, _ := strings.Cut(env, "=")
+		if got := CodexConfig(func(key string) string { return map[string]string{k: v}[key] }); got != want {
+			t.Errorf("%s: CodexConfig = %q, want %q", env, got, want)
+		}
+	}
+}

@@ -70,12 +70,7 @@ func TestClaudeCodeAllowRulesOfTheProjectWaitForApproval(t *testing.T) {
 		bashCall("call_2", "echo project ok"),
 		bashCall("call_3", "echo project again"),
 		llmtest.ReplyText("done"))
-	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
-	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "ask", Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := openEnv(t, home, cwd, "ask", llm, map[string]string{"HOME": userHome})
 	var questions []string
 	interacttest.Serve(t, s.Broker, func(r *interact.Request) {
 		if r.Approval != nil {
@@ -132,12 +127,7 @@ func TestUserSettingsAddDirectoriesAndTheProjectsDoNot(t *testing.T) {
 	testkit.WriteTree(t, userHome, map[string]string{".claude/settings.json": `{"permissions": {"additionalDirectories": ["` + mine + `", "/no/such/dir"]}}`})
 	testkit.WriteTree(t, cwd, map[string]string{".claude/settings.json": `{"permissions": {"additionalDirectories": ["` + theirs + `"]}}`})
 	llm := llmtest.New(t, llmtest.ReplyText("ok"))
-	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
-	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := openEnv(t, home, cwd, "", llm, map[string]string{"HOME": userHome})
 	runTurn(t, s, "Hi.")
 	system := llm.Requests()[0].Messages[0].Content
 	if !strings.Contains(system, mine) || strings.Contains(system, theirs) {

@@ -16,8 +16,8 @@ import (
 )
 
 // startMCP makes the session's MCP servers from the command line's
-// --mcp-config values, the config file's [mcp_servers] tables, the
-// project's .mcp.json and, read once the servers start, the ones `claude
+// --mcp-config values, the config file's [mcp_servers] tables, codex's
+// (~/.codex/config.toml), the project's .mcp.json and, read once the servers start, the ones `claude
 // mcp add` kept in ~/.claude.json for the user and this project, in that
 // order of precedence (a server named again later is left out, with a
 // notice); with --strict-mcp-config only from the command line. It offers their tools through registry and starts
@@ -47,6 +47,11 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 	if !o.StrictMCPConfig {
 		fromConfig, probs := mcp.FromConfig(cfg.MCPServers, config.Path(o.Home), env)
 		add("config.toml", fromConfig, probs)
+		if path := config.CodexConfig(o.getenv); path != "" {
+			tables, probs := config.LoadCodexServers(path)
+			fromCodex, more := mcp.FromConfig(tables, path, env)
+			add(path, fromCodex, append(probs, more...))
+		}
 
 		proj = mcp.LoadProject(s.Cwd, env)
 		// Approved before: its servers start at once, like the user's own.

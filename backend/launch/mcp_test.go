@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -62,7 +63,15 @@ func fakeServerJSON(log string) map[string]any {
 
 func openMCP(t *testing.T, home, cwd, mode string, llm *llmtest.Server) *Session {
 	t.Helper()
+	return openEnv(t, home, cwd, mode, llm, nil)
+}
+
+// openEnv opens a session as openMCP does, with more variables in its
+// environment (HOME, CODEX_HOME).
+func openEnv(t *testing.T, home, cwd, mode string, llm *llmtest.Server, more map[string]string) *Session {
+	t.Helper()
 	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
+	maps.Copy(env, more)
 	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: mode, Version: "test"})
 	if err != nil {
 		t.Fatalf("open session: %v", err)
@@ -452,12 +461,7 @@ func TestClaudeCodeUserServersFromClaudeJSONAreOffered(t *testing.T) {
 		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__fake__echo", `{"text":"hi"}`, 2)),
 		llmtest.ReplyText("The server said hi."),
 	)
-	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
-	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "full-access", Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": userHome})
 	runTurn(t, s, "Use the echo tool.")
 	reqs := llm.Requests()
 	names := strings.Join(reqs[0].ToolNames(), " ")
@@ -473,5 +477,23 @@ func TestClaudeCodeUserServersFromClaudeJSONAreOffered(t *testing.T) {
 	}
 	if !shadowed {
 		t.Errorf("want a notice that config.toml's server wins, got %q", notices(t, s))
+	}
+}
+
+// The MCP servers of codex's config.toml ($CODEX_HOME, here) are the
+// user's own and start unasked; the rest of the file is codex's alone.
+func TestCodexServersFromCodexConfigAreOffered(t *testing.T) {
+	home, cwd, codex := t.TempDir(), t.TempDir(), t.TempDir()
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	os.WriteFile(filepath.Join(codex, "config.toml"), []byte("model = \"gpt-5-codex\"\napproval_policy = \"never\"\n\n"+
+		fakeServerTOML("fake", log)+"trusted = true\n\n[profiles.fast]\nmodel = \"o4-mini\"\n"), 0o600)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__fake__echo", `{"text":"hi"}`, 2)),
+		llmtest.ReplyText("The server said hi."),
+	)
+	s := openEnv(t, home, cwd, "auto", llm, map[string]string{"CODEX_HOME": codex})
+	runTurn(t, s, "Use the echo tool.")
+	if got := llm.Requests()[1].ToolResult("call_1"); got != "echo: hi" {
+		t.Errorf("the call of codex's server answered %q", got)
 	}
 }
