@@ -183,14 +183,22 @@ func tableLine(src []byte, name string, n int) int {
 	return 0
 }
 
-// CodexConfig is codex's config.toml: $CODEX_HOME/config.toml, else
-// ~/.codex/config.toml ("" without either).
-func CodexConfig(getenv func(string) string) string {
+// CodexHome is codex's folder: $CODEX_HOME, else ~/.codex ("" without
+// either).
+func CodexHome(getenv func(string) string) string {
 	if dir := getenv("CODEX_HOME"); dir != "" {
-		return filepath.Join(dir, "config.toml")
+		return dir
 	}
 	if home := getenv("HOME"); home != "" {
-		return filepath.Join(home, ".codex", "config.toml")
+		return filepath.Join(home, ".codex")
+	}
+	return ""
+}
+
+// CodexConfig is codex's config.toml in CodexHome ("" without one).
+func CodexConfig(getenv func(string) string) string {
+	if dir := CodexHome(getenv); dir != "" {
+		return filepath.Join(dir, "config.toml")
 	}
 	return ""
 }

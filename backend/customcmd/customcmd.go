@@ -39,10 +39,12 @@ type Command struct {
 	Source string
 }
 
-// Dir is a folder of command files and whose it is.
+// Dir is a folder of command files and whose it is. Prefix starts the
+// names of its commands: codex's prompts are /prompts:NAME.
 type Dir struct {
 	Path   string
 	Source string
+	Prefix string
 }
 
 // maxFileSize bounds a command file.
@@ -51,17 +53,22 @@ const maxFileSize = 256 << 10
 // Dirs are the folders commands are read from, first wins: the project's
 // (.tack/commands, then .claude/commands, in cwd and each parent up to the
 // repository root), then the user's ($TACK_HOME/commands, then
-// ~/.claude/commands).
-func Dirs(tackHome, userHome, cwd string) []Dir {
+// ~/.claude/commands, then codex's prompts in codexHome, as
+// /prompts:NAME).
+func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 	var out []Dir
 	for _, d := range workspace.ProjectChain(cwd) {
-		out = append(out, Dir{filepath.Join(d, ".tack", "commands"), "project"}, Dir{filepath.Join(d, ".claude", "commands"), "project"})
+		out = append(out, Dir{Path: filepath.Join(d, ".tack", "commands"), Source: "project"},
+			Dir{Path: filepath.Join(d, ".claude", "commands"), Source: "project"})
 	}
 	if tackHome != "" {
-		out = append(out, Dir{filepath.Join(tackHome, "commands"), "user"})
+		out = append(out, Dir{Path: filepath.Join(tackHome, "commands"), Source: "user"})
 	}
 	if userHome != "" {
-		out = append(out, Dir{filepath.Join(userHome, ".claude", "commands"), "user"})
+		out = append(out, Dir{Path: filepath.Join(userHome, ".claude", "commands"), Source: "user"})
+	}
+	if codexHome != "" {
+		out = append(out, Dir{Path: filepath.Join(codexHome, "prompts"), Source: "user", Prefix: "prompts:"})
 	}
 	return out
 }
@@ -127,7 +134,7 @@ type front struct {
 
 func loadFile(d Dir, p string) (Command, error) {
 	rel, _ := filepath.Rel(d.Path, p)
-	name := commandName(rel)
+	name := d.Prefix + commandName(rel)
 	if !commands.ValidName(name) {
 		return Command{}, fmt.Errorf("%s: %q cannot name a command (use letters, digits, '_' and '-')", p, strings.TrimSuffix(rel, filepath.Ext(rel)))
 	}

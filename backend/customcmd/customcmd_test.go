@@ -83,7 +83,7 @@ func TestSplitArgsLikeAShell(t *testing.T) {
 }
 
 func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
-	root, tackHome, home := t.TempDir(), t.TempDir(), t.TempDir()
+	root, tackHome, home, codexHome := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	cwd := filepath.Join(root, "sub")
 	testkit.WriteFile(t, filepath.Join(cwd, ".tack/commands/deploy.md"), "---\ndescription: Deploy it\nmodel: deepseek-v4-pro\nallowed-tools: Bash(make deploy:*)\n---\nDeploy $1.")
@@ -96,15 +96,16 @@ func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/empty.md"), "---\ndescription: nothing\n---\n")
 	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/bad name.md"), "x")
 	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/README.txt"), "not a command")
+	testkit.WriteFile(t, filepath.Join(codexHome, "prompts/draftpr.md"), "---\ndescription: Draft a PR\nargument-hint: FILES=<paths>\n---\nDraft a PR for $ARGUMENTS.")
 
-	cmds, problems := Load(Dirs(tackHome, home, cwd))
+	cmds, problems := Load(Dirs(tackHome, home, codexHome, cwd))
 	byName := map[string]Command{}
 	var names []string
 	for _, c := range cmds {
 		byName[c.Name] = c
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, " ") != "deploy explain frontend:review notes" {
+	if strings.Join(names, " ") != "deploy explain frontend:review notes prompts:draftpr" {
 		t.Fatalf("commands = %v (problems %q)", names, problems)
 	}
 	d := byName["deploy"]
@@ -114,6 +115,9 @@ func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
 	}
 	if r := byName["frontend:review"]; r.ArgumentHint != "[component]" || r.Description != "Review the $1 component." || r.Source != "project" {
 		t.Errorf("frontend:review = %+v", r)
+	}
+	if p := byName["prompts:draftpr"]; p.Source != "user" || p.Description != "Draft a PR" || p.ArgumentHint != "FILES=<paths>" {
+		t.Errorf("codex's prompt prompts:draftpr = %+v", p)
 	}
 	if n := byName["notes"]; n.Source != "user" || n.Description != "Take notes" || n.Model != "" {
 		t.Errorf("notes, its Claude model meaning the session's = %+v", n)

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/customcmd"
 	"github.com/tack-agent/tack/backend/skills"
 	"github.com/tack-agent/tack/backend/tools"
@@ -12,7 +13,7 @@ import (
 // /skill:NAME commands after every built-in, which they never replace.
 // Files that cannot be used become notices.
 func (s *Session) addUserCommands(o Options) {
-	cmds, problems := customcmd.Load(customcmd.Dirs(o.Home, o.Getenv("HOME"), s.Cwd))
+	cmds, problems := customcmd.Load(customcmd.Dirs(o.Home, o.getenv("HOME"), config.CodexHome(o.getenv), s.Cwd))
 	problems = append(problems, customcmd.Register(s.Commands, cmds, s.promptShell)...)
 	for _, c := range s.Skills.Commands() {
 		if err := s.Commands.Register(c); err != nil {
