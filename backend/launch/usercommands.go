@@ -28,7 +28,7 @@ func (s *Session) addUserCommands(o Options) {
 // loadSkills finds the session's skills and, when there are any, adds the
 // skill tool that loads them. It returns the SKILL.md files it skipped.
 func (s *Session) loadSkills(o Options, registry *tools.Registry) []string {
-	catalog, problems := skills.Load(skills.Dirs(o.Home, o.Getenv("HOME"), s.Cwd))
+	catalog, problems := skills.Load(skills.Dirs(o.Home, o.getenv("HOME"), config.CodexHome(o.getenv), s.Cwd))
 	s.Skills = catalog
 	if len(catalog.Skills) > 0 {
 		registry.Add(skills.NewTool(catalog))

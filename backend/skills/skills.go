@@ -63,9 +63,9 @@ type Dir struct {
 
 // Dirs are the folders skills are found in, first wins: the project's
 // .tack/skills, .agents/skills and .claude/skills (in cwd and each parent
-// up to the repository root), then the user's $TACK_HOME/skills and
-// ~/.claude/skills.
-func Dirs(tackHome, userHome, cwd string) []Dir {
+// up to the repository root), then the user's $TACK_HOME/skills,
+// ~/.agents/skills, ~/.claude/skills and codex's skills in codexHome.
+func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 	var out []Dir
 	for _, d := range workspace.ProjectChain(cwd) {
 		for _, sub := range []string{".tack", ".agents", ".claude"} {
@@ -76,7 +76,10 @@ func Dirs(tackHome, userHome, cwd string) []Dir {
 		out = append(out, Dir{filepath.Join(tackHome, "skills"), "user"})
 	}
 	if userHome != "" {
-		out = append(out, Dir{filepath.Join(userHome, ".claude", "skills"), "user"})
+		out = append(out, Dir{filepath.Join(userHome, ".agents", "skills"), "user"}, Dir{filepath.Join(userHome, ".claude", "skills"), "user"})
+	}
+	if codexHome != "" {
+		out = append(out, Dir{filepath.Join(codexHome, "skills"), "user"})
 	}
 	return out
 }

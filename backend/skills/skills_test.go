@@ -35,12 +35,14 @@ func everyLocation(t *testing.T) (tackHome, home, cwd string) {
 	writeSkill(t, filepath.Join(tackHome, "skills/tack-user"), skill("tack-user", "From $TACK_HOME."))
 	writeSkill(t, filepath.Join(home, ".claude/skills/claude-user"), skill("claude-user", "From ~/.claude."))
 	writeSkill(t, filepath.Join(home, ".claude/skills/tack-local"), skill("tack-local", "Shadowed by the project's."))
+	writeSkill(t, filepath.Join(home, ".agents/skills/agents-user"), skill("agents-user", "From ~/.agents."))
+	writeSkill(t, filepath.Join(home, ".codex/skills/codex-user"), skill("codex-user", "From ~/.codex."))
 	return tackHome, home, cwd
 }
 
 func TestSkillsAreFoundInEveryLocationAndProjectOnesShadowTheUsers(t *testing.T) {
 	tackHome, home, cwd := everyLocation(t)
-	c, problems := Load(Dirs(tackHome, home, cwd))
+	c, problems := Load(Dirs(tackHome, home, filepath.Join(home, ".codex"), cwd))
 	if len(problems) != 0 {
 		t.Fatalf("problems: %q", problems)
 	}
@@ -48,7 +50,7 @@ func TestSkillsAreFoundInEveryLocationAndProjectOnesShadowTheUsers(t *testing.T)
 	for _, s := range c.Skills {
 		got = append(got, s.Name+"="+s.Source)
 	}
-	want := "agents-local=project claude-root=project claude-user=user tack-local=project tack-user=user"
+	want := "agents-local=project agents-user=user claude-root=project claude-user=user codex-user=user tack-local=project tack-user=user"
 	if strings.Join(got, " ") != want {
 		t.Errorf("skills = %s\nwant     %s", strings.Join(got, " "), want)
 	}
@@ -59,8 +61,8 @@ func TestSkillsAreFoundInEveryLocationAndProjectOnesShadowTheUsers(t *testing.T)
 
 func TestPromptListsNamesAndDescriptionsOnlyAndIsStable(t *testing.T) {
 	tackHome, home, cwd := everyLocation(t)
-	a, _ := Load(Dirs(tackHome, home, cwd))
-	b, _ := Load(Dirs(tackHome, home, cwd))
+	a, _ := Load(Dirs(tackHome, home, filepath.Join(home, ".codex"), cwd))
+	b, _ := Load(Dirs(tackHome, home, filepath.Join(home, ".codex"), cwd))
 	if a.Prompt() != b.Prompt() {
 		t.Fatal("two loads of the same skills give different prompts")
 	}
