@@ -104,6 +104,7 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	if o.Format == "" {
 		o.Format = FormatText
 	}
+	o.Stdout = &lockedWriter{w: o.Stdout} // the stdin reader answers control requests
 	past, sub := s.Agent.Subscribe()
 	defer sub.Close()
 	p := &printer{o: o, s: s, ag: s.Agent, sub: sub, seen: past.NextSeq - 1}
@@ -195,7 +196,7 @@ func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
 			return
 		}
 		msgs := make(chan streamInput)
-		go readStreamInput(p.o.In, msgs, ctx.Done())
+		go readStreamInput(p.o.In, msgs, ctx.Done(), p.control)
 		for {
 			select {
 			case m, ok := <-msgs:

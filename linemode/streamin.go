@@ -22,9 +22,10 @@ const maxStreamLine = 16 << 20
 // readStreamInput sends each user message of r on out until r ends or done
 // closes, then closes out. A line is a `claude -p --input-format
 // stream-json` user message: {"type":"user","message":{"role":"user",
-// "content": "text" or [{"type":"text","text":"..."}]}}. Blank lines are
+// "content": "text" or [{"type":"text","text":"..."}]}}, or an Agent
+// SDK's control_request, which control answers at once. Blank lines are
 // skipped.
-func readStreamInput(r io.Reader, out chan<- streamInput, done <-chan struct{}) {
+func readStreamInput(r io.Reader, out chan<- streamInput, done <-chan struct{}, control func(line []byte)) {
 	defer close(out)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxStreamLine)
@@ -33,6 +34,10 @@ func readStreamInput(r io.Reader, out chan<- streamInput, done <-chan struct{}) 
 		n++
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
+			continue
+		}
+		if control != nil && isControlRequest(line) {
+			control([]byte(line))
 			continue
 		}
 		text, err := parseUserMessage(line)
@@ -51,6 +56,14 @@ func readStreamInput(r io.Reader, out chan<- streamInput, done <-chan struct{}) 
 		case <-done:
 		}
 	}
+}
+
+// isControlRequest reports whether line is a control_request.
+func isControlRequest(line string) bool {
+	var m struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal([]byte(line), &m) == nil && m.Type == "control_request"
 }
 
 // parseUserMessage is the text of one stream-json user message.

@@ -162,7 +162,7 @@ func TestStreamJSONInputRunsOneTurnPerUserMessage(t *testing.T) {
 	s, _, srv := streamSession(t, llmtest.ReplyText("First answer."), llmtest.ReplyText("Second answer."))
 	in := `{"type":"user","message":{"role":"user","content":"first question"}}` + "\n" +
 		"\n" +
-		`{"type":"control_request","request":{}}` + "\n" +
+		`{"type":"keep_alive"}` + "\n" +
 		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"second"},{"type":"text","text":"question"}]}}` + "\n"
 	var stdout, stderr bytes.Buffer
 	out := Print(context.Background(), s, PrintOptions{Format: FormatStreamJSON, StreamInput: true, In: strings.NewReader(in),
@@ -171,7 +171,7 @@ func TestStreamJSONInputRunsOneTurnPerUserMessage(t *testing.T) {
 	if len(out.Results) != 2 || out.Results[0].Result != "First answer." || out.Results[1].Result != "Second answer." {
 		t.Fatalf("want two turns answered in order, got %+v", out.Results)
 	}
-	if !strings.Contains(stderr.String(), `stdin line 3: a "control_request" message is not supported`) {
+	if !strings.Contains(stderr.String(), `stdin line 3: a "keep_alive" message is not supported`) {
 		t.Errorf("want the unsupported line named on stderr, got %q", stderr.String())
 	}
 	var users []string

@@ -135,7 +135,7 @@ Flags:
                             the workspace's; sandboxed commands may write there
       --color WHEN          auto, always or never
       --no-reasoning        leave the model's reasoning out of the output
-      --version             print the version and exit
+  -v, --version             print the version and exit
   -h, --help                show this help
 
 Environment:
@@ -190,6 +190,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
 	fs.BoolVar(&o.noReasoning, "no-reasoning", false, "")
 	fs.BoolVar(&o.version, "version", false, "")
+	fs.BoolVar(&o.version, "v", false, "")
 	fs.BoolVar(&o.help, "h", false, "")
 	fs.BoolVar(&o.help, "help", false, "")
 	args, o.resume, o.resumeSet = takeResume(args)

@@ -1,0 +1,136 @@
+package linemode
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/tack-agent/tack/backend/commands"
+)
+
+// The Agent SDKs (claude-agent-sdk for Python and TypeScript) drive
+// claude -p over stream-json with a control protocol beside the user
+// messages: they write {"type":"control_request","request_id":…,
+// "request":{"subtype":…}} and wait for a control_response carrying the
+// same request_id. Print mode answers initialize, interrupt,
+// set_permission_mode and set_model. Any other request gets an error
+// response that says so, as does an initialize that brings SDK hook
+// callbacks or agents, which tack cannot call back or add once the
+// session started: an SDK waits a minute for an answer that never comes.
+
+// controlRequest is one control_request line.
+type controlRequest struct {
+	RequestID string `json:"request_id"`
+	Request   struct {
+		Subtype string          `json:"subtype"`
+		Mode    string          `json:"mode"`
+		Model   string          `json:"model"`
+		Hooks   json.RawMessage `json:"hooks"`
+		Agents  json.RawMessage `json:"agents"`
+	} `json:"request"`
+}
+
+// controlResponse is the control_response line answering one.
+type controlResponse struct {
+	Type     string         `json:"type"` // "control_response"
+	Response controlOutcome `json:"response"`
+}
+
+type controlOutcome struct {
+	Subtype   string `json:"subtype"` // "success" or "error"
+	RequestID string `json:"request_id"`
+	Response  any    `json:"response,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// control answers the control request on line. It runs on the goroutine
+// that reads stdin, so an interrupt reaches a running turn.
+func (p *printer) control(line []byte) {
+	var req controlRequest
+	if err := json.Unmarshal(line, &req); err != nil || req.RequestID == "" {
+		p.answer(req.RequestID, nil, "a control_request needs a request_id and a request object")
+		return
+	}
+	switch r := req.Request; r.Subtype {
+	case "initialize":
+		switch {
+		case present(r.Hooks):
+			p.answer(req.RequestID, nil, "tack cannot call back SDK hooks: put the hooks in a settings file (--settings) instead")
+		case present(r.Agents):
+			p.answer(req.RequestID, nil, "tack takes agents at start only: pass them with --agents instead")
+		default:
+			p.answer(req.RequestID, p.initialized(), "")
+		}
+	case "interrupt":
+		p.ag.Cancel()
+		p.answer(req.RequestID, map[string]any{}, "")
+	case "set_permission_mode":
+		line := "/permissions " + r.Mode
+		if r.Mode == "plan" {
+			line = "/plan"
+		}
+		p.runControl(req.RequestID, line)
+	case "set_model":
+		p.runControl(req.RequestID, "/model "+r.Model)
+	default:
+		p.answer(req.RequestID, nil, "tack does not support the control request "+r.Subtype)
+	}
+}
+
+// present reports whether a JSON value is there and not null or empty.
+func present(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s != "" && s != "null" && s != "{}" && s != "[]"
+}
+
+// initialized is what initialize answers: the slash commands a task may
+// name.
+func (p *printer) initialized() map[string]any {
+	var cmds []map[string]string
+	if p.s.Commands != nil {
+		for _, c := range p.s.Commands.List(p.ag.SessionID()) {
+			cmds = append(cmds, map[string]string{"name": c.Name, "description": c.Summary(), "argumentHint": c.Input.Hint})
+		}
+	}
+	return map[string]any{"commands": cmds}
+}
+
+// runControl answers a control request by running a slash command: its
+// failure is the error.
+func (p *printer) runControl(id, line string) {
+	if p.s.Commands == nil {
+		p.answer(id, nil, "this session has no commands")
+		return
+	}
+	exec, found := p.s.Commands.Execute(context.Background(), p.ag, line, nil)
+	if !found || exec.Result.Kind == commands.Error {
+		p.answer(id, nil, strings.TrimSpace(exec.Result.Text))
+		return
+	}
+	p.answer(id, map[string]any{}, "")
+}
+
+// answer writes the control_response to the request id: a success with
+// response, or the error.
+func (p *printer) answer(id string, response any, errText string) {
+	out := controlOutcome{Subtype: "success", RequestID: id, Response: response}
+	if errText != "" {
+		out = controlOutcome{Subtype: "error", RequestID: id, Error: errText}
+	}
+	writeJSON(p.o.Stdout, controlResponse{Type: "control_response", Response: out})
+}
+
+// lockedWriter lets the printer and the stdin reader write whole lines to
+// one stdout.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}

@@ -1,0 +1,103 @@
+package linemode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
+)
+
+// controlAnswer is a control_response line as the Agent SDKs read it.
+type controlAnswer struct {
+	Type     string `json:"type"`
+	Response struct {
+		Subtype   string         `json:"subtype"`
+		RequestID string         `json:"request_id"`
+		Response  map[string]any `json:"response"`
+		Error     string         `json:"error"`
+	} `json:"response"`
+}
+
+// answers are the control responses of out, by request id.
+func answers(t *testing.T, out string) map[string]controlAnswer {
+	t.Helper()
+	got := map[string]controlAnswer{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var a controlAnswer
+		if json.Unmarshal([]byte(line), &a) == nil && a.Type == "control_response" {
+			got[a.Response.RequestID] = a
+		}
+	}
+	return got
+}
+
+// An Agent SDK's session as claude-agent-sdk opens it: initialize first,
+// then messages, with the mode and model set, and what tack cannot do
+// answered with an error rather than silence.
+func TestControlRequestsOfTheAgentSDKsAreAnswered(t *testing.T) {
+	s, _, _ := streamSession(t, llmtest.ReplyText("Hi."))
+	in := strings.Join([]string{
+		`{"type":"control_request","request_id":"req_1","request":{"subtype":"initialize","hooks":null}}`,
+		`{"type":"control_request","request_id":"req_2","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}`,
+		`{"type":"control_request","request_id":"req_3","request":{"subtype":"set_permission_mode","mode":"yolo"}}`,
+		`{"type":"control_request","request_id":"req_4","request":{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}}}`,
+		`{"type":"control_request","request_id":"req_5","request":{"subtype":"rewind_files"}}`,
+		`{"type":"user","message":{"role":"user","content":"hello"},"parent_tool_use_id":null,"session_id":"default"}`,
+	}, "\n") + "\n"
+	var stdout, stderr bytes.Buffer
+	out := Print(context.Background(), s, PrintOptions{Format: FormatStreamJSON, StreamInput: true, In: strings.NewReader(in),
+		Stdout: &stdout, Stderr: &stderr})
+	if len(out.Results) != 1 || out.Results[0].Result != "Hi." {
+		t.Fatalf("want the message answered, got %+v (stderr %q)", out.Results, stderr.String())
+	}
+	got := answers(t, stdout.String())
+	if a := got["req_1"]; a.Response.Subtype != "success" || a.Response.Response["commands"] == nil {
+		t.Errorf("initialize: %+v", a)
+	}
+	if a := got["req_2"]; a.Response.Subtype != "success" || s.Policy.Mode() != "auto" {
+		t.Errorf("set_permission_mode acceptEdits: %+v, mode %s", a, s.Policy.Mode())
+	}
+	if a := got["req_3"]; a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, `"yolo"`) {
+		t.Errorf("set_permission_mode yolo: %+v", a)
+	}
+	if a := got["req_4"]; a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "hooks in a settings file") {
+		t.Errorf("initialize with SDK hooks: %+v", a)
+	}
+	if a := got["req_5"]; a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "rewind_files") {
+		t.Errorf("an unsupported request: %+v", a)
+	}
+}
+
+// An interrupt stops the turn under way, as the SDK's client.interrupt()
+// expects; the next message still runs.
+func TestControlInterruptStopsTheRunningTurn(t *testing.T) {
+	slow := llmtest.Reply(llmtest.Text(strings.Repeat("a long answer ", 200), 1), llmtest.Pace(20*time.Millisecond))
+	s, _, _ := streamSession(t, slow, llmtest.ReplyText("Next."))
+	r, w := io.Pipe()
+	var stdout testkit.Buffer
+	done := make(chan PrintOutcome)
+	go func() {
+		done <- Print(context.Background(), s, PrintOptions{Format: FormatStreamJSON, StreamInput: true, In: r, Stdout: &stdout, Stderr: io.Discard})
+	}()
+	io.WriteString(w, `{"type":"user","message":{"role":"user","content":"go on"}}`+"\n")
+	testkit.Eventually(t, "the turn running", func() bool { return s.Agent.Status() == agent.StatusRunning })
+	io.WriteString(w, `{"type":"control_request","request_id":"req_9","request":{"subtype":"interrupt"}}`+"\n")
+	testkit.Eventually(t, "the interrupt answered", func() bool { return answers(t, stdout.String())["req_9"].Response.Subtype == "success" })
+	io.WriteString(w, `{"type":"user","message":{"role":"user","content":"next"}}`+"\n")
+	w.Close()
+	select {
+	case out := <-done:
+		if len(out.Results) != 2 || out.Results[0].StopReason != "aborted" || out.Results[1].StopReason != "completed" {
+			t.Errorf("want the first turn aborted and the second completed, got %+v", out.Results)
+		}
+	case <-time.After(testkit.WaitLimit):
+		t.Fatal("print mode did not end")
+	}
+}
