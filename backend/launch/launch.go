@@ -194,7 +194,13 @@ func Open(o Options) (*Session, error) {
 	}
 	catalog := llm.NewCatalog()
 	cfg.Apply(catalog)
-	mode, err := permission.ParseMode(first(o.PermissionMode, cfg.PermissionMode, string(permission.DefaultMode)))
+	// Claude Code's --permission-mode plan starts in plan mode, over the
+	// configured mode.
+	flagMode := o.PermissionMode
+	if flagMode == permission.PlanLabel {
+		flagMode = ""
+	}
+	mode, err := permission.ParseMode(first(flagMode, cfg.PermissionMode, string(permission.DefaultMode)))
 	if err != nil {
 		return nil, err
 	}
@@ -291,6 +297,11 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		s.closers = append(s.closers, hookRunner.Close)
 	}
 	s.Policy.SetPlan(s.Agent.PlanMode())
+	if o.PermissionMode == permission.PlanLabel {
+		if err := s.setPlan(true); err != nil {
+			return err
+		}
+	}
 	s.announceSandbox(mode, o.Now, o.Background)
 	for _, p := range slices.Concat(cfg.Problems, claudeProblems, skillProblems, hookProblems) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 )
@@ -82,5 +83,15 @@ func TestChoosingAPermissionModeLeavesPlanMode(t *testing.T) {
 	}
 	if got := planModeEvents(s); len(got) != 2 || got[1] {
 		t.Fatalf("want plan/mode on then off, got %v", got)
+	}
+}
+
+// Claude Code's --permission-mode plan starts the session in plan mode,
+// over the configured mode, and says so in the log.
+func TestPermissionModePlanStartsInPlanMode(t *testing.T) {
+	llm := llmtest.New(t, llmtest.ReplyText("ok"))
+	s := openMCP(t, t.TempDir(), t.TempDir(), "plan", llm)
+	if !s.Policy.Plan() || s.Policy.Mode() != permission.DefaultMode || !s.Agent.PlanMode() {
+		t.Errorf("want plan mode over %s, got plan %v, mode %s, agent plan %v", permission.DefaultMode, s.Policy.Plan(), s.Policy.Mode(), s.Agent.PlanMode())
 	}
 }

@@ -85,7 +85,8 @@ Flags:
   -C DIR                    run in DIR instead of the current directory
       --permission-mode M   read-only, ask, auto or full-access (default auto;
                             also TACK_PERMISSION_MODE; Claude Code's default,
-                            acceptEdits and bypassPermissions are taken too)
+                            acceptEdits and bypassPermissions are taken too),
+                            or plan to start in plan mode
       --dangerously-skip-permissions
                             the same as --permission-mode full-access
       --output-format F     print mode output: text, json (the result object),
@@ -402,9 +403,9 @@ func (o options) validate() error {
 			return errUsage{fmt.Sprintf("invalid value %q for --effort: use off, low, high, max", o.effort)}
 		}
 	}
-	if o.permissionMode != "" {
+	if o.permissionMode != "" && o.permissionMode != permission.PlanLabel {
 		if _, err := permission.ParseMode(o.permissionMode); err != nil {
-			return errUsage{fmt.Sprintf("invalid permission mode %q: use %s", o.permissionMode, permission.ModeNames())}
+			return errUsage{fmt.Sprintf("invalid permission mode %q: use %s or plan", o.permissionMode, permission.ModeNames())}
 		}
 	}
 	if o.resumeSet && o.cont {
