@@ -3,11 +3,14 @@ package linemode
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
 
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // The Agent SDKs (claude-agent-sdk for Python and TypeScript) drive
@@ -45,9 +48,17 @@ type controlOutcome struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// control answers the control request on line. It runs on the goroutine
-// that reads stdin, so an interrupt reaches a running turn.
+// control takes a control message of stdin: it answers a
+// control_request, and hands a control_response to the can_use_tool
+// request it answers. It runs on the goroutine that reads stdin, so an
+// interrupt reaches a running turn.
 func (p *printer) control(line []byte) {
+	if controlType(line) == "control_response" {
+		if p.sdk != nil {
+			p.sdk.deliver(line)
+		}
+		return
+	}
 	var req controlRequest
 	if err := json.Unmarshal(line, &req); err != nil || req.RequestID == "" {
 		p.answer(req.RequestID, nil, "a control_request needs a request_id and a request object")
@@ -133,4 +144,111 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(b)
+}
+
+// With --permission-prompt-tool stdio, the Agent SDK decides the calls
+// the permission mode would ask about (its can_use_tool callback): print
+// mode writes a can_use_tool control request for each and takes the
+// control_response with its id from stdin. What the SDK does not answer
+// before the turn ends stays denied.
+
+// sdkAsker puts the session's approvals to the Agent SDK.
+type sdkAsker struct {
+	p    *printer
+	mu   sync.Mutex
+	next int
+	// waiting are the requests sent, by id, each for its answer.
+	waiting map[string]chan sdkAnswer
+}
+
+// sdkAnswer is the part of a can_use_tool control_response tack reads.
+type sdkAnswer struct {
+	Subtype  string `json:"subtype"`
+	Error    string `json:"error"`
+	Response struct {
+		Behavior string `json:"behavior"`
+		Message  string `json:"message"`
+	} `json:"response"`
+}
+
+// serve answers the broker's approval requests until ctx ends.
+func (a *sdkAsker) serve(ctx context.Context) {
+	b := a.p.s.Broker
+	unmount := b.Mount()
+	defer unmount()
+	var last int64 // a settled request stays pending until its asker takes the answer
+	for {
+		for _, r := range b.Pending() {
+			if r.ID > last {
+				last = r.ID
+				if r.Approval != nil {
+					go a.ask(ctx, r)
+				}
+			}
+		}
+		select {
+		case <-b.Changes():
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// ask puts one approval to the SDK and settles it with the answer.
+func (a *sdkAsker) ask(ctx context.Context, r *interact.Request) {
+	a.mu.Lock()
+	a.next++
+	id := fmt.Sprintf("tack_can_use_tool_%d", a.next)
+	ch := make(chan sdkAnswer, 1)
+	a.waiting[id] = ch
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.waiting, id)
+		a.mu.Unlock()
+	}()
+	input := r.Approval.Input
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	writeJSON(a.p.o.Stdout, map[string]any{"type": "control_request", "request_id": id, "request": map[string]any{
+		"subtype": "can_use_tool", "tool_name": tools.ClaudeName(r.Approval.Tool), "input": input,
+		"tool_use_id": r.Approval.CallID, "permission_suggestions": []any{},
+	}})
+	select {
+	case ans := <-ch:
+		switch {
+		case ans.Subtype == "error":
+			r.Decide(interact.Decision{Verdict: interact.Deny, Reason: "the SDK's can_use_tool failed: " + ans.Error})
+		case ans.Response.Behavior == "allow":
+			r.Decide(interact.Decision{Verdict: interact.Allow})
+		default:
+			r.Decide(interact.Decision{Verdict: interact.Deny, Reason: ans.Response.Message})
+		}
+	case <-ctx.Done():
+	}
+}
+
+// deliver hands a control_response line to the request it answers.
+func (a *sdkAsker) deliver(line []byte) {
+	var m struct {
+		Response struct {
+			RequestID string `json:"request_id"`
+		} `json:"response"`
+	}
+	var ans struct {
+		Response sdkAnswer `json:"response"`
+	}
+	if json.Unmarshal(line, &m) != nil || json.Unmarshal(line, &ans) != nil {
+		return
+	}
+	a.mu.Lock()
+	ch := a.waiting[m.Response.RequestID]
+	a.mu.Unlock()
+	if ch != nil {
+		select {
+		case ch <- ans.Response:
+		default: // answered twice: the first answer stands
+		}
+	}
 }

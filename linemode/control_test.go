@@ -11,6 +11,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -99,5 +100,68 @@ func TestControlInterruptStopsTheRunningTurn(t *testing.T) {
 		}
 	case <-time.After(testkit.WaitLimit):
 		t.Fatal("print mode did not end")
+	}
+}
+
+// sdkClient stands for an Agent SDK's can_use_tool callback: it reads
+// stdout as print mode writes it and answers each can_use_tool request on
+// stdin, allowing commands that say yes.
+type sdkClient struct {
+	testkit.Buffer
+	stdin *io.PipeWriter
+	asked []string
+}
+
+func (c *sdkClient) Write(b []byte) (int, error) {
+	var m struct {
+		Type      string `json:"type"`
+		RequestID string `json:"request_id"`
+		Request   struct {
+			Subtype  string `json:"subtype"`
+			ToolName string `json:"tool_name"`
+			Input    struct {
+				Command string `json:"command"`
+			} `json:"input"`
+		} `json:"request"`
+	}
+	if json.Unmarshal(b, &m) == nil && m.Type == "control_request" && m.Request.Subtype == "can_use_tool" {
+		c.asked = append(c.asked, m.Request.ToolName+" "+m.Request.Input.Command)
+		answer := `{"behavior":"deny","message":"not now"}`
+		if strings.Contains(m.Request.Input.Command, "yes") {
+			answer = `{"behavior":"allow","updatedInput":{}}`
+		}
+		go io.WriteString(c.stdin, `{"type":"control_response","response":{"subtype":"success","request_id":"`+m.RequestID+`","response":`+answer+"}}\n")
+	}
+	return c.Buffer.Write(b)
+}
+
+// With --permission-prompt-tool stdio the SDK's can_use_tool decides what
+// the mode would ask about: its allow runs the command, its deny is the
+// reason the model reads.
+func TestSDKDecidesApprovalsOverTheControlProtocol(t *testing.T) {
+	s, _, srv := streamSession(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo yes","description":"Say yes"}`, 1),
+			llmtest.ToolCall("call_2", "bash", `{"command":"echo no","description":"Say no"}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Done."))
+	s.Policy.SetMode(permission.Ask)
+	r, w := io.Pipe()
+	client := &sdkClient{stdin: w}
+	done := make(chan PrintOutcome)
+	go func() {
+		done <- Print(context.Background(), s, PrintOptions{Format: FormatStreamJSON, StreamInput: true, SDKApprovals: true,
+			In: r, Stdout: client, Stderr: io.Discard})
+	}()
+	io.WriteString(w, `{"type":"user","message":{"role":"user","content":"say things"}}`+"\n")
+	testkit.Eventually(t, "the turn's result", func() bool { return strings.Contains(client.String(), `"type":"result"`) })
+	w.Close()
+	<-done
+	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "yes") {
+		t.Errorf("the allowed command gave %q", got)
+	}
+	if got := srv.Requests()[1].ToolResult("call_2"); !strings.Contains(got, "not now") {
+		t.Errorf("the denied command gave %q", got)
+	}
+	if strings.Join(client.asked, "; ") != "Bash echo yes; Bash echo no" && strings.Join(client.asked, "; ") != "Bash echo no; Bash echo yes" {
+		t.Errorf("the SDK was asked %q", client.asked)
 	}
 }

@@ -63,6 +63,10 @@ type PrintOptions struct {
 	// a turn's answer is the JSON its last good call gave, and a turn that
 	// ends without one is asked for it, twice at most.
 	Structured bool
+	// SDKApprovals puts what the permission mode would ask about to the
+	// Agent SDK over the control protocol (--permission-prompt-tool
+	// stdio); it needs StreamInput.
+	SDKApprovals bool
 	// ReplayUser writes each user message read from In back on Stdout
 	// before its turn (--replay-user-messages).
 	ReplayUser bool
@@ -114,6 +118,12 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	if o.Format == FormatStreamJSON {
 		writeJSON(o.Stdout, p.initMessage())
 	}
+	if o.SDKApprovals {
+		p.sdk = &sdkAsker{p: p, waiting: map[string]chan sdkAnswer{}}
+		asking, stop := context.WithCancel(ctx)
+		defer stop()
+		go p.sdk.serve(asking)
+	}
 	var out PrintOutcome
 	for task := range p.tasks(ctx) {
 		res := p.turn(ctx, task)
@@ -137,6 +147,8 @@ type printer struct {
 	// seen is the sequence number of the last event handled.
 	seen int64
 	t    *turnRun
+	// sdk puts approvals to the Agent SDK (--permission-prompt-tool stdio).
+	sdk *sdkAsker
 	// exit is set by /exit, and once the budget is spent: no task after
 	// it runs.
 	exit bool

@@ -23,7 +23,7 @@ const maxStreamLine = 16 << 20
 // closes, then closes out. A line is a `claude -p --input-format
 // stream-json` user message: {"type":"user","message":{"role":"user",
 // "content": "text" or [{"type":"text","text":"..."}]}}, or an Agent
-// SDK's control_request, which control answers at once. Blank lines are
+// SDK's control message, which control takes at once. Blank lines are
 // skipped.
 func readStreamInput(r io.Reader, out chan<- streamInput, done <-chan struct{}, control func(line []byte)) {
 	defer close(out)
@@ -36,7 +36,7 @@ func readStreamInput(r io.Reader, out chan<- streamInput, done <-chan struct{}, 
 		if line == "" {
 			continue
 		}
-		if control != nil && isControlRequest(line) {
+		if control != nil && strings.HasPrefix(controlType([]byte(line)), "control_") {
 			control([]byte(line))
 			continue
 		}
@@ -58,12 +58,13 @@ func readStreamInput(r io.Reader, out chan<- streamInput, done <-chan struct{}, 
 	}
 }
 
-// isControlRequest reports whether line is a control_request.
-func isControlRequest(line string) bool {
+// controlType is the type of a stdin line, "" when it is not JSON.
+func controlType(line []byte) string {
 	var m struct {
 		Type string `json:"type"`
 	}
-	return json.Unmarshal([]byte(line), &m) == nil && m.Type == "control_request"
+	_ = json.Unmarshal(line, &m)
+	return m.Type
 }
 
 // parseUserMessage is the text of one stream-json user message.

@@ -7,6 +7,7 @@ package interact
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -49,8 +50,10 @@ type Answer struct {
 
 // Approval asks whether a tool call may run.
 type Approval struct {
-	CallID  string
-	Tool    string
+	CallID string
+	Tool   string
+	// Input is the call's arguments, as the model sent them.
+	Input   json.RawMessage
 	Summary string // one line: the command, or "Edit main.go"
 	Details string // the full command or text
 	// Why says what the call asks beyond the sandbox, or why it asks at

@@ -104,7 +104,7 @@ func (p *Policy) askCommand(ctx context.Context, t tools.Tool, call tools.Call, 
 			return grant, nil
 		}
 	}
-	a := approval(tool, call.ID, shown, command)
+	a := approval(tool, call, shown, command)
 	a.Why, a.Confined = why(esc, grant)
 	if must != "" {
 		a.Remember, a.Why, a.Confined = "", must+" "+a.Why, false

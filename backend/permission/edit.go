@@ -57,7 +57,7 @@ func (p *Policy) authorizeEdit(ctx context.Context, t tools.Tool, call tools.Cal
 		cwd = call.Env.Cwd
 	}
 	pl := placeOf(t, call, append([]string{cwd}, dirs...), tackHome, userHome)
-	a := approval(spec.Name, call.ID, shown, "")
+	a := approval(spec.Name, call, shown, "")
 	var allowance string
 	switch pl.kind {
 	case protectedFile:

@@ -257,7 +257,7 @@ func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) (
 		if must == "" {
 			return tools.Sandbox{}, nil
 		}
-		a := approval(spec.Name, call.ID, shown, "")
+		a := approval(spec.Name, call, shown, "")
 		a.Remember, a.Why = "", must
 		_, err := p.ask(ctx, a, rec)
 		return tools.Sandbox{}, err
@@ -332,7 +332,7 @@ func (p *Policy) authorizeOther(ctx context.Context, t tools.Tool, call tools.Ca
 			return nil
 		}
 	}
-	a := approval(spec.Name, call.ID, shown, "")
+	a := approval(spec.Name, call, shown, "")
 	a.Remember, a.Why = "", must
 	if rememberable && must == "" {
 		a.Remember = allowance
@@ -420,8 +420,8 @@ func approvalFailure(err error) string {
 // approval is the request shown to the user: for commands the command
 // itself and the prefixes "allow for this session" would remember; for
 // other tools the card (a diff for edits) and the tool name.
-func approval(tool, callID string, shown card.Card, command string) interact.Approval {
-	a := interact.Approval{CallID: callID, Tool: tool, Card: &shown}
+func approval(tool string, call tools.Call, shown card.Card, command string) interact.Approval {
+	a := interact.Approval{CallID: call.ID, Tool: tool, Input: call.Args, Card: &shown}
 	if command != "" {
 		a.Summary = firstLine(command)
 		a.Details = command

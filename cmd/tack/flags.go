@@ -45,6 +45,7 @@ type options struct {
 	agents         string   // --agents JSON
 	replayUser     bool     // --replay-user-messages
 	noCommands     bool     // --disable-slash-commands
+	promptTool     string   // --permission-prompt-tool
 	settingSources []string // --setting-sources: nil reads every settings file
 	color          string
 	noReasoning    bool
@@ -99,6 +100,9 @@ Flags:
                             stream-json: write each user message read back out
       --disable-slash-commands
                             print mode: send a task starting with / as it is
+      --permission-prompt-tool stdio
+                            stream-json: ask the Agent SDK (can_use_tool) what
+                            the permission mode would ask you
       --verbose             accepted for claude -p scripts (claude needs it with
                             stream-json; tack's stream-json is always complete)
       --allowed-tools LIST  print mode: tools that run without asking, by name
@@ -282,6 +286,7 @@ func (o *options) claudeFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.agents, "agents", "", "")
 	fs.BoolVar(&o.replayUser, "replay-user-messages", false, "")
 	fs.BoolVar(&o.noCommands, "disable-slash-commands", false, "")
+	fs.StringVar(&o.promptTool, "permission-prompt-tool", "", "")
 	fs.Func("setting-sources", "", func(v string) error {
 		o.settingSources = []string{}
 		for _, src := range toolList(v) {
@@ -444,19 +449,23 @@ func (o options) validatePrint() error {
 		return errUsage{"--include-partial-messages needs --output-format stream-json"}
 	case o.replayUser && o.inputFormat != "stream-json":
 		return errUsage{"--replay-user-messages needs --input-format stream-json"}
-	case o.noCommands && !o.printSet:
+	case o.noCommands && !o.printMode():
 		return errUsage{"--disable-slash-commands works in print mode: add -p"}
+	case o.promptTool != "" && o.promptTool != "stdio":
+		return errUsage{fmt.Sprintf("--permission-prompt-tool %s: tack asks the Agent SDK over stdio only (--permission-prompt-tool stdio), not through an MCP tool", o.promptTool)}
+	case o.promptTool != "" && o.inputFormat != "stream-json":
+		return errUsage{"--permission-prompt-tool stdio needs --input-format stream-json, on which the answers come"}
 	case o.maxTurns < 0:
 		return errUsage{fmt.Sprintf("invalid value %d for --max-turns: use a number of model requests, 1 or more", o.maxTurns)}
 	case o.fallbackModel != "" && o.fallbackModel == o.model:
 		return errUsage{"--fallback-model is the model itself: name another model to go on with"}
-	case o.fallbackModel != "" && !o.printSet:
+	case o.fallbackModel != "" && !o.printMode():
 		return errUsage{"--fallback-model works in print mode: add -p"}
-	case o.jsonSchema != "" && !o.printSet:
+	case o.jsonSchema != "" && !o.printMode():
 		return errUsage{"--json-schema works in print mode: add -p"}
 	case o.maxBudget < 0:
 		return errUsage{fmt.Sprintf("invalid value %g for --max-budget-usd: use an amount of dollars above 0", o.maxBudget)}
-	case o.maxBudget > 0 && !o.printSet:
+	case o.maxBudget > 0 && !o.printMode():
 		return errUsage{"--max-budget-usd works in print mode: add -p"}
 	}
 	if o.jsonSchema != "" {
