@@ -5,7 +5,7 @@
 GO  ?= go
 PKG ?= ./...
 
-.PHONY: test race fuzz bench goldens journeys ci
+.PHONY: test race fuzz bench goldens journeys agentsdk ci
 
 # Unit tests, golden screens, recorded journeys and the PTY smoke tests.
 test:
@@ -29,6 +29,14 @@ bench:
 goldens:
 	$(GO) test $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' $(PKG) \
 		| grep 'snapshots/testkit/golden' | cut -d' ' -f1) -update
+
+# Drive tack with the real TypeScript Agent SDK (needs node and the npm
+# registry, which CI has not): installs it in SDKDIR once, then runs the test.
+SDKDIR ?= $(HOME)/.cache/tack-agent-sdk
+agentsdk:
+	test -d $(SDKDIR)/node_modules/@anthropic-ai/claude-agent-sdk || \
+		(mkdir -p $(SDKDIR) && cd $(SDKDIR) && npm install @anthropic-ai/claude-agent-sdk)
+	TACK_AGENT_SDK=$(SDKDIR) $(GO) test ./cmd/tack -run TestTheTypeScriptAgentSDKDrivesTack -v
 
 # Replay the recorded journeys; JOURNEY=name (or all) re-records instead.
 journeys:
