@@ -137,7 +137,7 @@ func (c *sdkClient) Write(b []byte) (int, error) {
 
 // With --permission-prompt-tool stdio the SDK's can_use_tool decides what
 // the mode would ask about: its allow runs the command, its deny is the
-// reason the model reads.
+// reason the model reads, and not a failure of the run.
 func TestSDKDecidesApprovalsOverTheControlProtocol(t *testing.T) {
 	s, _, srv := streamSession(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo yes","description":"Say yes"}`, 1),
@@ -154,7 +154,9 @@ func TestSDKDecidesApprovalsOverTheControlProtocol(t *testing.T) {
 	io.WriteString(w, `{"type":"user","message":{"role":"user","content":"say things"}}`+"\n")
 	testkit.Eventually(t, "the turn's result", func() bool { return strings.Contains(client.String(), `"type":"result"`) })
 	w.Close()
-	<-done
+	if out := <-done; !out.OK() {
+		t.Errorf("the SDK's own denial failed the run (the SDK takes a failing exit for a crash): %+v", out)
+	}
 	if got := srv.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "yes") {
 		t.Errorf("the allowed command gave %q", got)
 	}

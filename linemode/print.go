@@ -128,7 +128,9 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	for task := range p.tasks(ctx) {
 		res := p.turn(ctx, task)
 		out.Results = append(out.Results, res)
-		out.Denied = out.Denied || len(res.Denials) > 0
+		// A call the Agent SDK denied is its caller's own decision, and
+		// the SDK takes a failing exit status for a crash.
+		out.Denied = out.Denied || len(res.Denials) > 0 && !o.SDKApprovals
 		p.write(res)
 		if ctx.Err() != nil || p.exit {
 			break
