@@ -61,14 +61,20 @@ const (
 // Efforts lists the valid efforts, weakest first.
 var Efforts = []Effort{EffortOff, EffortLow, EffortHigh, EffortMax}
 
-// ParseEffort validates an effort name.
+// effortAliases are Claude Code's effort levels tack has no level of its
+// own for.
+var effortAliases = map[string]Effort{"medium": EffortHigh, "xhigh": EffortMax}
+
+// ParseEffort validates an effort name; Claude Code's medium and xhigh
+// are read as high and max.
 func ParseEffort(s string) (Effort, bool) {
 	for _, e := range Efforts {
 		if string(e) == s {
 			return e, true
 		}
 	}
-	return "", false
+	e, ok := effortAliases[s]
+	return e, ok
 }
 
 // Purpose tags a request that is not an ordinary agent step.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -46,6 +47,7 @@ type options struct {
 	replayUser     bool     // --replay-user-messages
 	noCommands     bool     // --disable-slash-commands
 	promptTool     string   // --permission-prompt-tool
+	thinkingOff    bool     // --thinking disabled or --max-thinking-tokens 0
 	settingSources []string // --setting-sources: nil reads every settings file
 	color          string
 	noReasoning    bool
@@ -74,7 +76,11 @@ Flags:
       --ui MODE             front door: auto, tui or line (default auto)
       --model ID            model to use (default from config, else the provider's:
                             deepseek-flash, gpt-5.4-mini for openai)
-      --effort LEVEL        reasoning effort: off, low, high or max
+      --effort LEVEL        reasoning effort: off, low, high or max (Claude
+                            Code's medium and xhigh are high and max)
+      --thinking disabled, --max-thinking-tokens 0
+                            no reasoning (the Agent SDKs' spellings; tack's
+                            models take no thinking budget)
       --provider NAME       deepseek, openai (or the OpenAI-compatible server in
                             OPENAI_BASE_URL), or a [[providers]] name of config.toml
   -r, --resume [ID]         continue session ID (no ID: pick one)
@@ -284,6 +290,26 @@ func (o *options) claudeFlags(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&o.agents, "agents", "", "")
+	// The Agent SDKs' thinking options: tack's models take no thinking
+	// budget, so only turning thinking off means anything to them.
+	fs.Func("thinking", "", func(v string) error {
+		switch v {
+		case "disabled":
+			o.thinkingOff = true
+		case "adaptive", "enabled":
+		default:
+			return fmt.Errorf("use adaptive, enabled or disabled")
+		}
+		return nil
+	})
+	fs.Func("max-thinking-tokens", "", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("use a number of tokens, 0 for no thinking")
+		}
+		o.thinkingOff = n == 0
+		return nil
+	})
 	fs.BoolVar(&o.replayUser, "replay-user-messages", false, "")
 	fs.BoolVar(&o.noCommands, "disable-slash-commands", false, "")
 	fs.StringVar(&o.promptTool, "permission-prompt-tool", "", "")
@@ -405,7 +431,7 @@ func (o options) validate() error {
 	}
 	if o.effort != "" {
 		if _, ok := llm.ParseEffort(o.effort); !ok {
-			return errUsage{fmt.Sprintf("invalid value %q for --effort: use off, low, high, max", o.effort)}
+			return errUsage{fmt.Sprintf("invalid value %q for --effort: use off, low, high, max (or Claude Code's medium, xhigh)", o.effort)}
 		}
 	}
 	if o.permissionMode != "" && o.permissionMode != permission.PlanLabel {

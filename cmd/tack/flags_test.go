@@ -159,3 +159,27 @@ func TestFlagMistakesNameFlagsAsHelpWritesThem(t *testing.T) {
 		}
 	}
 }
+
+func TestClaudesEffortAndThinkingFlagsAreRead(t *testing.T) {
+	for args, want := range map[string]string{
+		"-p x --effort medium":                  "high",
+		"-p x --effort xhigh":                   "max",
+		"-p x --thinking disabled":              "off",
+		"-p x --max-thinking-tokens 0":          "off",
+		"-p x --max-thinking-tokens 8000":       "",
+		"-p x --thinking adaptive":              "",
+		"-p x --effort low --thinking disabled": "low",
+	} {
+		o, err := parseFlags(strings.Fields(args), func(string) string { return "" })
+		if err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		lo, err := launchOptions(o, t.TempDir(), t.TempDir(), func(string) string { return "" })
+		if err != nil || lo.Effort != want {
+			t.Errorf("%s: effort %q (%v), want %q", args, lo.Effort, err, want)
+		}
+	}
+	if _, err := parseFlags([]string{"-p", "x", "--thinking", "sometimes"}, func(string) string { return "" }); err == nil {
+		t.Error("--thinking sometimes was taken")
+	}
+}

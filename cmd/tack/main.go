@@ -105,6 +105,10 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 	if err != nil {
 		return launch.Options{}, err
 	}
+	effort, _ := llm.ParseEffort(o.effort) // validated: Claude Code's medium is high here
+	if o.thinkingOff && effort == "" {
+		effort = llm.EffortOff
+	}
 	var agents []subagent.Definition
 	if o.agents != "" {
 		if agents, err = subagent.FromJSON([]byte(o.agents)); err != nil {
@@ -112,7 +116,7 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 		}
 	}
 	return launch.Options{
-		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: o.effort,
+		Home: home, Cwd: cwd, Getenv: getenv, Environ: os.Environ(), Provider: o.provider, Model: o.model, Effort: string(effort),
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, SessionID: strings.ToLower(o.sessionID), ForkSession: o.forkSession,
 		Version:      version,
 		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
