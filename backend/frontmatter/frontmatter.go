@@ -238,15 +238,23 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 
 func modelOf(name string) Model {
 	name = strings.TrimSpace(name)
-	base, _, _ := strings.Cut(strings.ToLower(name), "[")
-	switch base {
-	case "inherit", "default", "sonnet", "opus", "haiku", "opusplan":
-		name = ""
-	}
-	if strings.HasPrefix(base, "claude-") {
-		name = ""
+	if ClaudeModel(name) {
+		return ""
 	}
 	return Model(name)
+}
+
+// ClaudeModel reports whether name is Claude Code's choice of model rather
+// than a model tack's providers serve: "inherit" or "default", an alias
+// (sonnet, opus, haiku, opusplan, with or without a context suffix such as
+// "sonnet[1m]"), or a Claude model id.
+func ClaudeModel(name string) bool {
+	base, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(name)), "[")
+	switch base {
+	case "inherit", "default", "sonnet", "opus", "haiku", "opusplan":
+		return true
+	}
+	return strings.HasPrefix(base, "claude-")
 }
 
 // List is a front-matter value that may be written as a YAML sequence or as

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tack-agent/tack/backend/frontmatter"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/tools/structured"
@@ -500,6 +501,22 @@ func (o options) validatePrint() error {
 		}
 	}
 	return nil
+}
+
+// dropClaudeModels leaves out a --model or --fallback-model that names
+// one of Claude Code's models (sonnet, claude-…), which scripts and the
+// Agent SDKs written for it pass and no provider of tack's serves, and
+// says so: the session's own model runs instead.
+func (o *options) dropClaudeModels(stderr io.Writer) {
+	for _, m := range []struct {
+		flag  string
+		value *string
+	}{{"--model", &o.model}, {"--fallback-model", &o.fallbackModel}} {
+		if *m.value != "" && frontmatter.ClaudeModel(*m.value) {
+			fmt.Fprintf(stderr, "tack: %s %s is one of Claude Code's models; tack runs its own instead (see --help for --model)\n", m.flag, *m.value)
+			*m.value = ""
+		}
+	}
 }
 
 // printMode reports whether the line asks for print mode: -p, or

@@ -298,3 +298,19 @@ func TestPrintReplaysUserMessagesAndCanLeaveSlashesAlone(t *testing.T) {
 		t.Errorf("want the task sent as text, sent %q", msgs[len(msgs)-1].Content)
 	}
 }
+
+// A script or Agent SDK written for Claude Code passes Claude's model
+// names, which no provider of tack's serves: the session's own model runs,
+// and stderr says so.
+func TestPrintRunsItsOwnModelForClaudesModelNames(t *testing.T) {
+	srv := answerServer(t)
+	r := startTack(t, srv, "-p", "x", "--model", "sonnet")
+	r.closeStdin()
+	r.wantExit(0)
+	if got := srv.Requests()[0].Model; got != "deepseek-flash" {
+		t.Errorf("the request named model %q", got)
+	}
+	if got := r.stderr.String(); !strings.Contains(got, "--model sonnet is one of Claude Code's models") {
+		t.Errorf("stderr = %q", got)
+	}
+}
