@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
@@ -31,6 +32,32 @@ for await (const m of q) {
 console.log("asked", asked.join(";"));
 `
 
+// agentSDKInterruptScript streams two messages through the SDK, setting
+// the permission mode and interrupting the first turn on the way.
+const agentSDKInterruptScript = `
+import { query } from "@anthropic-ai/claude-agent-sdk";
+let release;
+const gate = new Promise(r => (release = r));
+async function* prompts() {
+  yield { type: "user", message: { role: "user", content: "write a lot" }, parent_tool_use_id: null, session_id: "" };
+  await gate;
+  yield { type: "user", message: { role: "user", content: "now briefly" }, parent_tool_use_id: null, session_id: "" };
+}
+const q = query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
+  includePartialMessages: true } });
+let results = 0, interrupted = false;
+for await (const m of q) {
+  if (m.type === "stream_event" && !interrupted) {
+    interrupted = true;
+    await q.setPermissionMode("acceptEdits");
+    await q.interrupt();
+    console.log("interrupted");
+    release();
+  }
+  if (m.type === "result") { console.log("result", m.subtype, m.terminal_reason); if (++results === 2) break; }
+}
+`
+
 // The real TypeScript Agent SDK (@anthropic-ai/claude-agent-sdk) drives
 // tack as it drives claude -p: its initialize is answered, a command the
 // mode would ask about goes to its canUseTool, and the result it reads is
@@ -38,6 +65,37 @@ console.log("asked", asked.join(";"));
 // TACK_AGENT_SDK=DIR, where DIR/node_modules holds it (npm install
 // @anthropic-ai/claude-agent-sdk in DIR).
 func TestTheTypeScriptAgentSDKDrivesTack(t *testing.T) {
+	dir := agentSDKDir(t)
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("c1", "bash", `{"command":"echo yes-from-bash","description":"Say yes"}`, 1)),
+		llmtest.ReplyText("All done."))
+	out := runAgentSDK(t, dir, agentSDKScript, srv)
+	if got := out; !strings.Contains(got, "message system init") || !strings.Contains(got, "message result success All done.") ||
+		!strings.Contains(got, "asked Bash echo yes-from-bash") {
+		t.Errorf("the SDK read:\n%s", got)
+	}
+	if got := srv.Requests()[1].ToolResult("c1"); !strings.Contains(got, "yes-from-bash") {
+		t.Errorf("the command the SDK allowed gave %q", got)
+	}
+}
+
+// The SDK's streaming input, setPermissionMode and interrupt reach tack:
+// the first turn stops, the second runs. Needs what the test above needs.
+func TestTheTypeScriptAgentSDKInterruptsATurn(t *testing.T) {
+	dir := agentSDKDir(t)
+	srv := llmtest.New(t, llmtest.Reply(llmtest.Text(strings.Repeat("word ", 300), 5), llmtest.Pace(30*time.Millisecond)),
+		llmtest.ReplyText("Second."))
+	out := runAgentSDK(t, dir, agentSDKInterruptScript, srv)
+	if !strings.Contains(out, "interrupted") || !strings.Contains(out, "result error_during_execution aborted") ||
+		!strings.Contains(out, "result success completed") {
+		t.Errorf("the SDK read:\n%s", out)
+	}
+}
+
+// agentSDKDir is where TACK_AGENT_SDK says the SDK is installed; the test
+// skips without it or without node.
+func agentSDKDir(t *testing.T) string {
+	t.Helper()
 	dir := os.Getenv("TACK_AGENT_SDK")
 	if dir == "" {
 		t.Skip("set TACK_AGENT_SDK to a folder where npm installed @anthropic-ai/claude-agent-sdk to run the real SDK against tack")
@@ -45,16 +103,20 @@ func TestTheTypeScriptAgentSDKDrivesTack(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: the Agent SDK needs it")
 	}
-	srv := llmtest.New(t,
-		llmtest.Reply(llmtest.ToolCall("c1", "bash", `{"command":"echo yes-from-bash","description":"Say yes"}`, 1)),
-		llmtest.ReplyText("All done."))
+	return dir
+}
+
+// runAgentSDK runs script with node in dir, tack as the SDK's executable
+// against srv, and returns what it printed.
+func runAgentSDK(t *testing.T, dir, script string, srv *llmtest.Server) string {
+	t.Helper()
 	home, cwd := t.TempDir(), t.TempDir()
-	script := filepath.Join(dir, "tack-agent-sdk-test.mjs")
-	if err := os.WriteFile(script, []byte(agentSDKScript), 0o600); err != nil {
+	path := filepath.Join(dir, "tack-agent-sdk-test.mjs")
+	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Remove(script) })
-	cmd := exec.Command("node", script)
+	t.Cleanup(func() { os.Remove(path) })
+	cmd := exec.Command("node", path)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TACK_BIN="+tackbin.Path(t), "TACK_CWD="+cwd, "HOME="+home, "TACK_HOME="+home,
 		"DEEPSEEK_BASE_URL="+srv.URL(), "DEEPSEEK_API_KEY=test", "CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1")
@@ -62,11 +124,5 @@ func TestTheTypeScriptAgentSDKDrivesTack(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the SDK failed: %v\n%s", err, out)
 	}
-	if got := string(out); !strings.Contains(got, "message system init") || !strings.Contains(got, "message result success All done.") ||
-		!strings.Contains(got, "asked Bash echo yes-from-bash") {
-		t.Errorf("the SDK read:\n%s", got)
-	}
-	if got := srv.Requests()[1].ToolResult("c1"); !strings.Contains(got, "yes-from-bash") {
-		t.Errorf("the command the SDK allowed gave %q", got)
-	}
+	return string(out)
 }
