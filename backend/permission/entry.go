@@ -153,7 +153,7 @@ func (e entry) refuses(s subject, a anchors) bool {
 		return anyMatch(s.paths, compilePath(e.arg, a))
 	case s.scope != "":
 		return domainMatches(e.arg, s.scope)
-	case strings.HasPrefix(e.arg, "domain:") || pathFamilies[e.tool] != nil:
+	case strings.HasPrefix(e.arg, "domain:"):
 		return false
 	}
 	return true
