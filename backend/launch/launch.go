@@ -264,7 +264,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		}
 		registry.Add(t)
 	}
-	instructions, err := prompt.FindInstructions(o.Home, o.Getenv("HOME"), s.Cwd)
+	instructions, err := prompt.FindInstructions(prompt.Homes{Tack: o.Home, Codex: config.CodexHome(o.getenv), User: o.getenv("HOME")}, s.Cwd)
 	if err != nil {
 		return err
 	}

@@ -104,3 +104,16 @@ func TestQueuedCustomCommandRunsItsShellCommandsWhenItsTurnStarts(t *testing.T) 
 		t.Errorf("the queued command's prompt read %q", last.Content)
 	}
 }
+
+// The user's own instructions follow codex to $CODEX_HOME, as its MCP
+// servers, prompts and skills do: ~/.codex is codex's folder only without it.
+func TestUserInstructionsFollowCodexHome(t *testing.T) {
+	user, cwd, codex := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, user, map[string]string{".codex/AGENTS.md": "rules codex no longer reads"})
+	testkit.WriteTree(t, codex, map[string]string{"AGENTS.md": "rules where CODEX_HOME points"})
+	llm := llmtest.New(t)
+	s := openEnv(t, filepath.Join(user, ".tack"), cwd, "auto", llm, map[string]string{"HOME": user, "CODEX_HOME": codex})
+	if sys := s.Agent.System(); !strings.Contains(sys, "rules where CODEX_HOME points") || strings.Contains(sys, "no longer reads") {
+		t.Errorf("want the instructions of $CODEX_HOME and not ~/.codex's, got:\n%s", sys)
+	}
+}

@@ -34,7 +34,7 @@ func TestClaudeMDImportsFollowItFromInsideTheRepository(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "outside.md"), filepath.Join(repo, "docs", "link.md")); err != nil {
 		t.Fatal(err)
 	}
-	got, err := FindInstructions("", "", repo)
+	got, err := FindInstructions(Homes{}, repo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestClaudeMDImportsFollowItFromInsideTheRepository(t *testing.T) {
 func TestAgentsMDHasNoImports(t *testing.T) {
 	repo := t.TempDir()
 	testkit.WriteTree(t, repo, map[string]string{".git/HEAD": "ref", "AGENTS.md": "See @README.md", "README.md": "readme"})
-	got, err := FindInstructions("", "", repo)
+	got, err := FindInstructions(Homes{}, repo)
 	if err != nil || len(got) != 1 {
 		t.Fatalf("want AGENTS.md alone, got %+v (%v)", got, err)
 	}

@@ -67,13 +67,13 @@ type Instruction struct {
 // AGENTS.md; see readDir) from the user's folder, then from the repository root down to
 // cwd, each followed by the directory's CLAUDE.local.md, and each CLAUDE.md by the
 // files it imports (see withImports).
-// The user's folder is home (TACK_HOME) or, where it has neither file, the
-// one codex or Claude Code keeps under userHome (~/.codex, ~/.claude), so
+// The user's folder is the first of h's that has a file (see Homes), so
 // a user's own instructions come along. The total is capped at
 // MaxInstructions; what is cut is replaced by a notice.
-func FindInstructions(home, userHome, cwd string) ([]Instruction, error) {
+func FindInstructions(h Homes, cwd string) ([]Instruction, error) {
 	var found []Instruction
-	for _, d := range userDirs(home, userHome) {
+	userHome := h.User
+	for _, d := range h.dirs() {
 		in, ok, err := readDir(d)
 		if err != nil {
 			return nil, err
@@ -115,12 +115,19 @@ func FindInstructions(home, userHome, cwd string) ([]Instruction, error) {
 // users keep for themselves beside a project's (and out of git).
 func readLocal(dir string) (Instruction, bool, error) { return readFirst(dir, "CLAUDE.local.md") }
 
-// userDirs are the folders a user's own instructions may be in, first
-// wins: TACK_HOME, then codex's and Claude Code's under the user's home.
-func userDirs(home, userHome string) []string {
-	dirs := []string{home}
-	if userHome != "" {
-		dirs = append(dirs, filepath.Join(userHome, ".codex"), filepath.Join(userHome, ".claude"))
+// Homes are the folders a user's own instructions may be in.
+type Homes struct {
+	Tack  string // TACK_HOME
+	Codex string // codex's folder: $CODEX_HOME, else ~/.codex
+	User  string // the user's home, where Claude Code keeps ~/.claude
+}
+
+// dirs are h's folders in the order they are tried, first wins: tack's,
+// codex's, Claude Code's.
+func (h Homes) dirs() []string {
+	dirs := []string{h.Tack, h.Codex}
+	if h.User != "" {
+		dirs = append(dirs, filepath.Join(h.User, ".claude"))
 	}
 	return dirs
 }

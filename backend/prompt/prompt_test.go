@@ -23,7 +23,7 @@ func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got, err := FindInstructions(home, "", cwd)
+	got, err := FindInstructions(Homes{Tack: home}, cwd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestInstructionsComeFromHomeThenRepoRootDownToCwd(t *testing.T) {
 func TestInstructionsAreCappedWithANotice(t *testing.T) {
 	root := t.TempDir()
 	testkit.WriteFile(t, filepath.Join(root, "AGENTS.md"), strings.Repeat("x", MaxInstructions+100))
-	got, err := FindInstructions("", "", root)
+	got, err := FindInstructions(Homes{}, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestUnreadableInstructionsNameTheFileAndTheFix(t *testing.T) {
 	if err := os.Mkdir(bad, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := FindInstructions("", "", root)
+	_, err := FindInstructions(Homes{}, root)
 	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "make it a readable file or remove it") {
 		t.Fatalf("want an error naming %s and the fix, got %v", bad, err)
 	}
@@ -86,7 +86,7 @@ func TestUserInstructionsFallBackToCodexThenClaudeCode(t *testing.T) {
 		".claude/style.md": "style", "notes.md": "outside ~/.claude"})
 	only := func(want string) {
 		t.Helper()
-		got, err := FindInstructions(home, user, repo)
+		got, err := FindInstructions(Homes{Tack: home, Codex: filepath.Join(user, ".codex"), User: user}, repo)
 		if err != nil || len(got) != 1 || got[0].Text != want {
 			t.Errorf("want only %q, got %+v (%v)", want, got, err)
 		}
@@ -95,7 +95,7 @@ func TestUserInstructionsFallBackToCodexThenClaudeCode(t *testing.T) {
 	os.Remove(filepath.Join(user, ".codex", "AGENTS.md"))
 	only("claude rules")
 	testkit.WriteFile(t, filepath.Join(user, ".claude", "CLAUDE.md"), "claude rules @~/.claude/style.md @~/notes.md")
-	if got, _ := FindInstructions(home, user, repo); len(got) != 2 || got[1].Text != "style" {
+	if got, _ := FindInstructions(Homes{Tack: home, Codex: filepath.Join(user, ".codex"), User: user}, repo); len(got) != 2 || got[1].Text != "style" {
 		t.Errorf("want ~/.claude/CLAUDE.md and the file it imports from ~/.claude, got %+v", got)
 	}
 	testkit.WriteFile(t, filepath.Join(user, ".claude", "CLAUDE.md"), "claude rules")
@@ -113,7 +113,7 @@ func TestOverrideAndLocalInstructionsAreRead(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(repo, "AGENTS.override.md"), "my override")
 	testkit.WriteFile(t, filepath.Join(repo, "CLAUDE.local.md"), "my local notes, see @notes/more.md")
 	testkit.WriteFile(t, filepath.Join(repo, "notes", "more.md"), "more notes")
-	got, err := FindInstructions(t.TempDir(), "", repo)
+	got, err := FindInstructions(Homes{Tack: t.TempDir()}, repo)
 	if err != nil {
 		t.Fatal(err)
 	}
