@@ -13,14 +13,40 @@ import (
 // Claude Code keeps its settings in JSON files: the user's
 // ~/.claude/settings.json, a project's .claude/settings.json (shared) and
 // .claude/settings.local.json (the user's own for the project). tack reads
-// two things of them: the "hooks" object, which has the shape of tack's
-// [[hooks.EVENT]] tables, and the permission rules. Everything else in the
-// files is Claude Code's alone.
+// three things of them: the "hooks" object, which has the shape of tack's
+// [[hooks.EVENT]] tables, the permission rules and the environment
+// variables. Everything else in the files is Claude Code's alone.
 
 // ClaudeSettings is what tack reads of one Claude Code settings file.
 type ClaudeSettings struct {
 	Hooks       Hooks             `json:"hooks"`
 	Permissions ClaudePermissions `json:"permissions"`
+	// Env are variables set for every session, "NAME": "value"; Claude
+	// Code also takes a number or a boolean, written as in the file.
+	Env map[string]Scalar `json:"env"`
+}
+
+// Scalar is a JSON string, number or boolean, as text.
+type Scalar string
+
+// UnmarshalJSON takes a string as its text and a number or boolean as
+// written; anything else is an error that says what a value may be.
+func (v *Scalar) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*v = Scalar(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err == nil {
+		*v = Scalar(n)
+		return nil
+	}
+	if t := string(b); t == "true" || t == "false" {
+		*v = Scalar(t)
+		return nil
+	}
+	return fmt.Errorf("env values should be strings, numbers or true or false, not %s", b)
 }
 
 // ClaudePermissions are a settings file's permission rules, each an entry

@@ -26,7 +26,7 @@ func JSONWhere(path string, src []byte, err error) string {
 }
 
 // JSONProblem says what a JSON decoding error found: a value of the wrong
-// kind, or text that is not JSON.
+// kind, text that is not JSON, or what a value's own decoder said of it.
 func JSONProblem(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -36,7 +36,10 @@ func JSONProblem(err error) string {
 		}
 		return fmt.Sprintf("%s should be %s, not a JSON %s", field, jsonKindOf(te.Type.Kind().String()), te.Value)
 	}
-	return "not valid JSON: " + err.Error()
+	if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
+		return "not valid JSON: " + err.Error()
+	}
+	return err.Error()
 }
 
 func jsonKindOf(k string) string {

@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,6 +102,62 @@ func permissionRules(files []claudeFile, denyRead []string, cwd, home string) pe
 		r.Deny = append(r.Deny, permission.Rule{Entry: entry, Source: "config.toml ([sandbox] deny_read)"})
 	}
 	return r
+}
+
+// settingsEnv are the variables of the user's own Claude Code settings
+// files' env (a later file's over an earlier's), which Claude Code sets
+// for every session, and the problems of the project's files, whose env
+// is not applied: a repository's variables (BASH_ENV, GIT_SSH_COMMAND)
+// would reach the user's hooks and MCP servers, and commands approved to
+// run outside the sandbox.
+func settingsEnv(files []claudeFile) (map[string]string, []string) {
+	vars := map[string]string{}
+	var problems []string
+	for _, f := range files {
+		if len(f.settings.Env) == 0 {
+			continue
+		}
+		if f.project {
+			problems = append(problems, fmt.Sprintf("%s: its env is not applied, as a project's variables would reach commands outside "+
+				"the sandbox; set them in your shell, or pass --settings %s to take the file as your own", f.label, f.label))
+			continue
+		}
+		for k, v := range f.settings.Env {
+			vars[k] = string(v)
+		}
+	}
+	return vars, problems
+}
+
+// withVars is environ with vars set, over the values environ had.
+func withVars(environ []string, vars map[string]string) []string {
+	if len(vars) == 0 {
+		return environ
+	}
+	out := make([]string, 0, len(environ)+len(vars))
+	for _, e := range environ {
+		k, _, _ := strings.Cut(e, "=")
+		if _, set := vars[k]; !set {
+			out = append(out, e)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		out = append(out, k+"="+vars[k])
+	}
+	return out
+}
+
+// withVarsGetenv is getenv with vars set, over the values it had.
+func withVarsGetenv(getenv func(string) string, vars map[string]string) func(string) string {
+	if len(vars) == 0 {
+		return getenv
+	}
+	return func(k string) string {
+		if v, ok := vars[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
 }
 
 // workDirs are the directories the user's own settings files (not the

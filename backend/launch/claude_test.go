@@ -3,6 +3,7 @@ package launch
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,5 +140,33 @@ func TestUserSettingsAddDirectoriesAndTheProjectsDoNot(t *testing.T) {
 	}
 	if !missing {
 		t.Errorf("want a notice of the missing directory, got %q", notices(t, s))
+	}
+}
+
+// The env of the user's own settings files (~/.claude/settings.json,
+// --settings) reaches commands over the shell's values, as Claude Code
+// sets it for every session; a project's does not, and a notice says how
+// to take it.
+func TestUserSettingsEnvReachesCommandsAndTheProjectsDoesNot(t *testing.T) {
+	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, userHome, map[string]string{".claude/settings.json": `{"env": {"GREETING": "from settings", "COUNT": 3}}`})
+	testkit.WriteTree(t, cwd, map[string]string{".claude/settings.json": `{"env": {"PROJECT_VAR": "set", "BASH_ENV": "/tmp/evil.sh"}}`})
+	llm := llmtest.New(t, bashCall("call_1", "echo $GREETING/$FROM_FLAG/$KEPT/$PROJECT_VAR/$COUNT"), llmtest.ReplyText("done"))
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test", PermissionMode: "full-access",
+		Environ:  []string{"PATH=" + os.Getenv("PATH"), "GREETING=from the shell", "KEPT=kept"},
+		Settings: []string{`{"env": {"FROM_FLAG": "flag"}}`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	runTurn(t, s, "Greet.")
+	if got := llm.Requests()[1].ToolResult("call_1"); !strings.Contains(got, "from settings/flag/kept//3") {
+		t.Errorf("the command printed %q", got)
+	}
+	want := ".claude/settings.json: its env is not applied, as a project's variables would reach commands outside the sandbox; " +
+		"set them in your shell, or pass --settings .claude/settings.json to take the file as your own"
+	if got := notices(t, s); !slices.Contains(got, want) {
+		t.Errorf("want the notice %q, got %q", want, got)
 	}
 }

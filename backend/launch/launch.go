@@ -242,7 +242,9 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	claude, claudeProblems := readClaudeFiles(o, s.Cwd)
 	var dirProblems []string
 	o.AddDirs, dirProblems = workDirs(claude, o.AddDirs, o.getenv("HOME"))
-	claudeProblems = append(claudeProblems, dirProblems...)
+	vars, envProblems := settingsEnv(claude)
+	o.Environ, s.getenv = withVars(o.Environ, vars), withVarsGetenv(s.getenv, vars)
+	claudeProblems = slices.Concat(claudeProblems, dirProblems, envProblems)
 	rules := permissionRules(claude, cfg.Sandbox.DenyRead, s.Cwd, o.getenv("HOME"))
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME"),
 		Hidden: permission.ReadDenied(rules.Deny, s.Cwd, o.getenv("HOME"))})
