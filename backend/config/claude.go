@@ -59,6 +59,9 @@ type ClaudePermissions struct {
 	// AdditionalDirectories are more directories to work in, as
 	// --add-dir gives them.
 	AdditionalDirectories []string `json:"additionalDirectories"`
+	// DefaultMode is the permission mode sessions start in, by Claude
+	// Code's name ("default", "acceptEdits", "plan", "bypassPermissions").
+	DefaultMode string `json:"defaultMode"`
 }
 
 // ClaudeUserSettings is the user's Claude Code settings file under home.

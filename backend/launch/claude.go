@@ -21,7 +21,10 @@ type claudeFile struct {
 	path string
 	// label names the file in messages: "~/.claude/settings.json",
 	// ".claude/settings.json", "--settings FILE".
-	label    string
+	label string
+	// source is the file's --setting-sources name: user, flag (for
+	// --settings), project or local.
+	source   string
 	project  bool
 	settings config.ClaudeSettings
 }
@@ -44,12 +47,12 @@ func readClaudeFiles(o Options, cwd string) ([]claudeFile, []string) {
 	if home := o.getenv("HOME"); home != "" && reads("user") {
 		path := config.ClaudeUserSettings(home)
 		s, err := config.LoadClaudeSettings(path)
-		add(claudeFile{path: path, label: "~/.claude/settings.json", settings: s}, err)
+		add(claudeFile{path: path, label: "~/.claude/settings.json", source: "user", settings: s}, err)
 	}
 	for _, v := range o.Settings {
 		if strings.HasPrefix(strings.TrimSpace(v), "{") {
 			s, err := config.ParseClaudeSettings("--settings", []byte(v))
-			add(claudeFile{path: "--settings", label: "--settings", settings: s}, err)
+			add(claudeFile{path: "--settings", label: "--settings", source: "flag", settings: s}, err)
 			continue
 		}
 		if _, err := os.Stat(v); err != nil {
@@ -57,14 +60,15 @@ func readClaudeFiles(o Options, cwd string) ([]claudeFile, []string) {
 			continue
 		}
 		s, err := config.LoadClaudeSettings(v)
-		add(claudeFile{path: v, label: "--settings " + v, settings: s}, err)
+		add(claudeFile{path: v, label: "--settings " + v, source: "flag", settings: s}, err)
 	}
 	for i, path := range config.ClaudeProjectSettings(cwd) {
-		if !reads([]string{"project", "local"}[i]) {
+		source := []string{"project", "local"}[i]
+		if !reads(source) {
 			continue
 		}
 		s, err := config.LoadClaudeSettings(path)
-		add(claudeFile{path: path, label: relativeTo(cwd, path), project: true, settings: s}, err)
+		add(claudeFile{path: path, label: relativeTo(cwd, path), source: source, project: true, settings: s}, err)
 	}
 	return files, problems
 }
@@ -102,6 +106,39 @@ func permissionRules(files []claudeFile, denyRead []string, cwd, home string) pe
 		r.Deny = append(r.Deny, permission.Rule{Entry: entry, Source: "config.toml ([sandbox] deny_read)"})
 	}
 	return r
+}
+
+// settingsMode is the mode the settings files' permissions.defaultMode
+// starts sessions in, by Claude Code's order (--settings over the
+// project's local file over its shared one over the user's), with plan
+// true for "plan"; "" when none chooses one. A project may not choose
+// bypassPermissions, which turns the sandbox off; that and a mode tack
+// does not have are problems, and the next file's choice applies.
+func settingsMode(files []claudeFile) (mode permission.Mode, plan bool, problems []string) {
+	rank := map[string]int{"flag": 0, "local": 1, "project": 2, "user": 3}
+	files = slices.Clone(files)
+	slices.SortStableFunc(files, func(a, b claudeFile) int { return rank[a.source] - rank[b.source] })
+	for _, f := range files {
+		name := f.settings.Permissions.DefaultMode
+		if name == "" || mode != "" {
+			continue
+		}
+		if name == permission.PlanLabel {
+			mode, plan = permission.DefaultMode, true
+			continue
+		}
+		m, err := permission.ParseMode(name)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s: defaultMode: %v; it is left out", f.label, err))
+		case m == permission.FullAccess && f.project:
+			problems = append(problems, fmt.Sprintf("%s: defaultMode %s is not taken from a project, as it would turn the sandbox off; "+
+				"pass --permission-mode %s to run so", f.label, name, name))
+		default:
+			mode = m
+		}
+	}
+	return mode, plan, problems
 }
 
 // settingsEnv are the variables of the user's own Claude Code settings

@@ -170,3 +170,63 @@ func TestUserSettingsEnvReachesCommandsAndTheProjectsDoesNot(t *testing.T) {
 		t.Errorf("want the notice %q, got %q", want, got)
 	}
 }
+
+// permissions.defaultMode starts the session in a mode, by Claude Code's
+// order of the files, unless the command line or config.toml chose one;
+// a project may not turn the sandbox off, and a mode tack does not have
+// is named and passed over.
+func TestSettingsDefaultModeStartsTheSession(t *testing.T) {
+	mode := func(m string) string { return `{"permissions": {"defaultMode": "` + m + `"}}` }
+	cases := []struct {
+		name                        string
+		user, project, local, flag  string
+		config, flagMode, wantLabel string
+		wantProblem                 string
+	}{
+		{name: "the user's", user: mode("default"), wantLabel: "ask"},
+		{name: "plan", user: mode("plan"), wantLabel: "plan"},
+		{name: "the project's over the user's", user: mode("bypassPermissions"), project: mode("acceptEdits"), wantLabel: "auto"},
+		{name: "local over project", project: mode("default"), local: mode("plan"), wantLabel: "plan"},
+		{name: "--settings over all", user: mode("plan"), local: mode("default"), flag: mode("bypassPermissions"), wantLabel: "full-access"},
+		{name: "config.toml over settings", user: mode("default"), config: "full-access", wantLabel: "full-access"},
+		{name: "flag over settings", user: mode("plan"), flagMode: "auto", wantLabel: "auto"},
+		{name: "a project may not drop the sandbox", user: mode("default"), project: mode("bypassPermissions"), wantLabel: "ask",
+			wantProblem: ".claude/settings.json: defaultMode bypassPermissions is not taken from a project, as it would turn the sandbox off; " +
+				"pass --permission-mode bypassPermissions to run so"},
+		{name: "unknown", user: mode("dontAsk"), wantLabel: "auto",
+			wantProblem: `~/.claude/settings.json: defaultMode: unknown permission mode "dontAsk": use one of read-only, ask, auto, full-access; it is left out`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+			files := map[string]string{}
+			for path, text := range map[string]string{filepath.Join(userHome, ".claude", "settings.json"): c.user,
+				filepath.Join(cwd, ".claude", "settings.json"): c.project, filepath.Join(cwd, ".claude", "settings.local.json"): c.local} {
+				if text != "" {
+					files[path] = text
+				}
+			}
+			if c.config != "" {
+				files[filepath.Join(home, "config.toml")] = `permission_mode = "` + c.config + `"` + "\n"
+			}
+			testkit.WriteTree(t, "/", files)
+			llm := llmtest.New(t)
+			env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
+			o := Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test", PermissionMode: c.flagMode}
+			if c.flag != "" {
+				o.Settings = []string{c.flag}
+			}
+			s, err := Open(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(s.Close)
+			if got := s.Policy.Label(); got != c.wantLabel {
+				t.Errorf("the session started in %s, want %s", got, c.wantLabel)
+			}
+			if got := notices(t, s); c.wantProblem != "" && !slices.Contains(got, c.wantProblem) {
+				t.Errorf("want the notice %q, got %q", c.wantProblem, got)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@
 package launch
 
 import (
+	"cmp"
 	crand "crypto/rand"
 	"encoding/json"
 	"errors"
@@ -237,9 +238,15 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	// The tools create the spill directory when they first spill, so a
 	// session that never spills leaves none behind.
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
+	claude, claudeProblems := readClaudeFiles(o, s.Cwd)
+	plan := o.PermissionMode == permission.PlanLabel
+	if o.PermissionMode == "" && cfg.PermissionMode == "" {
+		chosen, chosenPlan, problems := settingsMode(claude)
+		mode, plan = cmp.Or(chosen, mode), chosenPlan
+		claudeProblems = append(claudeProblems, problems...)
+	}
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
-	claude, claudeProblems := readClaudeFiles(o, s.Cwd)
 	var dirProblems []string
 	o.AddDirs, dirProblems = workDirs(claude, o.AddDirs, o.getenv("HOME"))
 	vars, envProblems := settingsEnv(claude)
@@ -299,7 +306,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		s.closers = append(s.closers, hookRunner.Close)
 	}
 	s.Policy.SetPlan(s.Agent.PlanMode())
-	if o.PermissionMode == permission.PlanLabel {
+	if plan {
 		if err := s.setPlan(true); err != nil {
 			return err
 		}
