@@ -277,6 +277,10 @@ func (m *images) plan(target, before string) (Plan, error) {
 		m.mu.Unlock()
 		return Plan{}, err
 	}
+	if !slices.ContainsFunc(m.records, func(r imageRecord) bool { return r.Op == recTake && r.N == k }) {
+		m.mu.Unlock()
+		return Plan{}, fmt.Errorf("%w: checkpoint %s is not in %s (pruned, or the store was removed)", ErrMissing, target, m.manifest)
+	}
 	first := map[string]imageRecord{}
 	after := map[string]State{}
 	for _, r := range m.records {

@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,5 +92,17 @@ func TestWithoutGitAGitCheckpointIsReportedUnrestorable(t *testing.T) {
 	_, err := s.Plan(context.Background(), "0123456789abcdef0123456789abcdef01234567", now.ID)
 	if err == nil {
 		t.Fatal("want a git checkpoint refused by the files store, got a plan")
+	}
+}
+
+// A checkpoint the session's manifest has no record of (pruned, or taken
+// by another session, whose numbers are its own) is missing, not a
+// restore that changes nothing.
+func TestWithoutGitACheckpointNotInTheManifestIsMissing(t *testing.T) {
+	s, _ := newStore(t, map[string]string{"a": "1"}, noGit)
+	now := take(t, s)
+	_, err := s.Plan(context.Background(), filesID(7), now.ID)
+	if !errors.Is(err, ErrMissing) {
+		t.Errorf("want ErrMissing for a checkpoint the manifest does not hold, got %v", err)
 	}
 }
