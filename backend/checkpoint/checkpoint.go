@@ -167,6 +167,17 @@ func (s *Store) Prime(ctx context.Context) error {
 	return s.git.prime(ctx)
 }
 
+// Fork gives the store's session the checkpoints of session from, whose
+// log its own was copied from (--fork-session): its rewinds restore the
+// files of turns taken before the fork, and its checkpoints stay when the
+// original's are pruned.
+func (s *Store) Fork(ctx context.Context, from string) error {
+	if s.kind == KindFiles {
+		return s.files.fork(from)
+	}
+	return s.git.fork(ctx, from)
+}
+
 // Preserve keeps the content of files tack's own tools are about to
 // change (absolute paths, or relative to the workspace). Only the files
 // store needs it; the git store sees every change at its next snapshot.

@@ -105,6 +105,34 @@ func (m *images) load() error {
 	return sc.Err()
 }
 
+// fork starts the session's manifest as a copy of session from's; a
+// session that has a manifest keeps it.
+func (m *images) fork(from string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	src, err := os.ReadFile(filepath.Join(m.dir, from+".jsonl"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w: read %s: %v; make $TACK_HOME readable", ErrUnavailable, from+".jsonl", unwrapPath(err))
+	}
+	f, err := os.OpenFile(m.manifest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w: write %s: %v; make $TACK_HOME writable", ErrUnavailable, m.manifest, unwrapPath(err))
+	}
+	_, err = f.Write(src)
+	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
+		os.Remove(m.manifest)
+		return fmt.Errorf("%w: write %s: %v", ErrUnavailable, m.manifest, err)
+	}
+	m.loaded, m.records = false, nil
+	return nil
+}
+
 // appendRecords adds records to the manifest, synced.
 func (m *images) appendRecords(rs ...imageRecord) error {
 	if err := os.MkdirAll(m.dir, 0o700); err != nil {

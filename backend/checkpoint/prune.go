@@ -98,7 +98,7 @@ func (r *repo) prune(ctx context.Context, ret Retention) (int, error) {
 		// HEAD only keeps status fast; it must not keep a pruned commit.
 		del.WriteString("option no-deref\nupdate HEAD " + last + "\n")
 	}
-	if err := r.dropRefs(ctx, del.Bytes()); err != nil {
+	if err := r.updateRefs(ctx, del.Bytes()); err != nil {
 		return 0, err
 	}
 	// Objects a snapshot of another process wrote a moment ago are not yet
@@ -108,9 +108,9 @@ func (r *repo) prune(ctx context.Context, ret Retention) (int, error) {
 	return n, err
 }
 
-// dropRefs applies ref updates under the store lock, which orders them
+// updateRefs applies ref updates under the store lock, which orders them
 // with snapshots.
-func (r *repo) dropRefs(ctx context.Context, updates []byte) error {
+func (r *repo) updateRefs(ctx context.Context, updates []byte) error {
 	unlock, err := lockStore(ctx, r.lock)
 	if err != nil {
 		return err

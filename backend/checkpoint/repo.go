@@ -45,6 +45,25 @@ func (r *repo) sessionRef(commit string) string {
 	return refPrefix + r.opts.Session + "/" + commit
 }
 
+// fork gives the session a ref to each checkpoint of session from.
+func (r *repo) fork(ctx context.Context, from string) error {
+	if !fileExists(filepath.Join(r.dir, "HEAD")) {
+		return nil
+	}
+	out, err := r.run(ctx, nil, "for-each-ref", "--format=%(objectname)", refPrefix+from+"/")
+	if err != nil {
+		return err
+	}
+	var updates bytes.Buffer
+	for _, id := range strings.Fields(string(out)) {
+		updates.WriteString("update " + r.sessionRef(id) + " " + id + "\n")
+	}
+	if updates.Len() == 0 {
+		return nil
+	}
+	return r.updateRefs(ctx, updates.Bytes())
+}
+
 // ensure creates the repository when it is missing and writes its ignore
 // and attribute rules. The caller holds the store lock.
 func (r *repo) ensure(ctx context.Context) error {

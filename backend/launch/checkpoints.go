@@ -34,19 +34,35 @@ func (s *Session) openCheckpoints(o Options, cfg config.Checkpoints) (*checkpoin
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), recoverTimeout)
 	defer cancel()
-	rec, ok, err := store.Recover(ctx, s.loggedRestore(o.Home))
+	var notices []agent.Notice
+	if from := s.Log.Header().ForkedFrom; o.ForkSession && from != "" {
+		if err := store.Fork(ctx, from); err != nil {
+			notices = append(notices, agent.Notice{Tone: agent.NoticeWarning, Text: fmt.Sprintf(
+				"The checkpoints of session %s did not come along: %v; /rewind returns the conversation of its turns, not their files.", from, err)})
+		}
+	}
+	if n, ok := s.finishRestore(ctx, store, o.Home); ok {
+		notices = append(notices, n)
+	}
+	return store, notices
+}
+
+// finishRestore finishes a restore that an earlier process did not live
+// to end, and says what it did; false when there was none.
+func (s *Session) finishRestore(ctx context.Context, store *checkpoint.Store, home string) (agent.Notice, bool) {
+	rec, ok, err := store.Recover(ctx, s.loggedRestore(home))
 	switch {
 	case err != nil:
-		return store, []agent.Notice{{Tone: agent.NoticeError, Text: "An interrupted rewind could not be finished: " + err.Error()}}
+		return agent.Notice{Tone: agent.NoticeError, Text: "An interrupted rewind could not be finished: " + err.Error()}, true
 	case !ok:
-		return store, nil
+		return agent.Notice{}, false
 	case rec.Completed:
-		return store, []agent.Notice{{Tone: agent.NoticeWarning, Text: fmt.Sprintf(
-			"tack stopped while a rewind restored files; the restore is now complete (%d files, session %s).", rec.Paths, rec.Session)}}
+		return agent.Notice{Tone: agent.NoticeWarning, Text: fmt.Sprintf(
+			"tack stopped while a rewind restored files; the restore is now complete (%d files, session %s).", rec.Paths, rec.Session)}, true
 	}
-	return store, []agent.Notice{{Tone: agent.NoticeWarning, Text: fmt.Sprintf(
+	return agent.Notice{Tone: agent.NoticeWarning, Text: fmt.Sprintf(
 		"tack stopped while a rewind restored files, before the rewind was recorded; the %d files it had begun to "+
-			"restore are back as they were before it (session %s). Run /rewind again if you still want it.", rec.Paths, rec.Session)}}
+			"restore are back as they were before it (session %s). Run /rewind again if you still want it.", rec.Paths, rec.Session)}, true
 }
 
 // loggedRestore reports whether the log of session id records the rewind

@@ -233,10 +233,12 @@ type headerWire struct {
 	Parent  string `json:"parent,omitempty"`
 	Agent   string `json:"agent,omitempty"`
 	Branch  string `json:"branch,omitempty"`
+	// ForkedFrom is Header.ForkedFrom.
+	ForkedFrom string `json:"forked_from,omitempty"`
 }
 
 func encodeHeader(h Header) ([]byte, error) {
-	b, err := json.Marshal(headerWire{headerType, h.Version, h.ID, h.Created.UnixMilli(), h.Cwd, h.Model, h.Parent, h.Agent, h.Branch})
+	b, err := json.Marshal(headerWire{headerType, h.Version, h.ID, h.Created.UnixMilli(), h.Cwd, h.Model, h.Parent, h.Agent, h.Branch, h.ForkedFrom})
 	if err != nil {
 		return nil, fmt.Errorf("encode session header: %w", err)
 	}
@@ -254,7 +256,8 @@ func decodeHeader(line []byte) (Header, error) {
 	if w.Version > FormatVersion {
 		return Header{}, fmt.Errorf("format version %d is newer than this tack reads (%d); upgrade tack to open it", w.Version, FormatVersion)
 	}
-	return Header{Version: w.Version, ID: w.ID, Created: time.UnixMilli(w.Created), Cwd: w.Cwd, Model: w.Model, Parent: w.Parent, Agent: w.Agent, Branch: w.Branch}, nil
+	return Header{Version: w.Version, ID: w.ID, Created: time.UnixMilli(w.Created), Cwd: w.Cwd, Model: w.Model, Parent: w.Parent, Agent: w.Agent, Branch: w.Branch,
+		ForkedFrom: w.ForkedFrom}, nil
 }
 
 // lineEncoder writes event lines into a reused buffer. It does not escape

@@ -38,6 +38,8 @@ type Header struct {
 	// Branch is the git branch checked out in Cwd when the session was
 	// created, "" outside a repository: the session picker shows it.
 	Branch string `json:"branch,omitempty"`
+	// ForkedFrom is the session this one is a copy of (--fork-session).
+	ForkedFrom string `json:"forked_from,omitempty"`
 }
 
 // Span is an inclusive range of event sequence numbers.

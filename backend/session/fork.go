@@ -12,8 +12,9 @@ import (
 // Fork copies the session whose log is at path to a new session id, as
 // claude's --resume ID --fork-session does: the copy has the same events
 // and images under a header of its own, in the same workspace, and the
-// original stays as it was. It returns the copy's path, for Open. The
-// original's checkpoints stay its own.
+// original stays as it was; the copy's header names it. It returns the
+// copy's path, for Open. The checkpoint store gives the copy the
+// original's checkpoints (checkpoint.Store.Fork).
 func Fork(path, id string, now time.Time) (string, error) {
 	h, _, err := Read(path)
 	if err != nil {
@@ -25,7 +26,7 @@ func Fork(path, id string, now time.Time) (string, error) {
 	}
 	_, events, _ := bytes.Cut(src, []byte("\n"))
 	from := h.ID
-	h.ID, h.Created = id, time.UnixMilli(now.UnixMilli())
+	h.ID, h.Created, h.ForkedFrom = id, time.UnixMilli(now.UnixMilli()), from
 	line, err := encodeHeader(h)
 	if err != nil {
 		return "", err

@@ -38,8 +38,8 @@ func TestForkCopiesTheSessionUnderANewID(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, orig, _ := Read(path)
-	if h.ID != "s2" || !h.Created.Equal(now) || !reflect.DeepEqual(evs, orig) {
-		t.Errorf("want the original's events under header s2, got %+v and %d events", h, len(evs))
+	if h.ID != "s2" || !h.Created.Equal(now) || h.ForkedFrom != "s1" || !reflect.DeepEqual(evs, orig) {
+		t.Errorf("want the original's events under header s2, forked from s1, got %+v and %d events", h, len(evs))
 	}
 	if b, err := os.ReadFile(filepath.Join(ImageDir(forked), "a.png")); err != nil || string(b) != "png" {
 		t.Errorf("image not copied: %q %v", b, err)
