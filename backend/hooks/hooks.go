@@ -28,13 +28,18 @@ const (
 	UserPromptSubmit Event = "user_prompt_submit"
 	Stop             Event = "stop"
 	Notification     Event = "notification"
+	// SessionStart runs once a session is open, its matcher on why
+	// ("startup", "resume"); SessionEnd as it closes, its matcher on
+	// why ("other").
+	SessionStart Event = "session_start"
+	SessionEnd   Event = "session_end"
 )
 
 // claudeName is the event's name in Claude Code, sent as hook_event_name
 // so scripts written for it work, and accepted as a table name.
 var claudeName = map[Event]string{
 	PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", UserPromptSubmit: "UserPromptSubmit",
-	Stop: "Stop", Notification: "Notification",
+	Stop: "Stop", Notification: "Notification", SessionStart: "SessionStart", SessionEnd: "SessionEnd",
 }
 
 func parseEvent(name string) (Event, bool) {
@@ -54,7 +59,8 @@ type Hook struct {
 	Event   Event
 	Command string
 	Timeout time.Duration
-	// matcher selects tools for the tool events; nil matches every tool.
+	// matcher selects tools for the tool events, and the source or
+	// reason for session_start and session_end; nil matches all.
 	matcher *regexp.Regexp
 	// Origin is where it was configured ("config.toml line 3").
 	Origin string
@@ -83,7 +89,7 @@ func FromConfig(tables config.Hooks, path string, project bool) ([]Hook, []strin
 		for _, g := range tables[name] {
 			where := fmt.Sprintf("%s line %d", path, g.Line)
 			if !ok {
-				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, user_prompt_submit, stop or notification); it is skipped", where, name))
+				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, user_prompt_submit, stop, notification, session_start or session_end); it is skipped", where, name))
 				continue
 			}
 			hs, err := groupHooks(event, g, where, project)

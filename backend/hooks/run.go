@@ -30,6 +30,9 @@ type Input struct {
 	Prompt         string          `json:"prompt,omitempty"`
 	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
 	Message        string          `json:"message,omitempty"`
+	// Source is why a session started, Reason why it ended.
+	Source string `json:"source,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // ToolResponse is what a tool answered, for post_tool_use.
@@ -170,7 +173,8 @@ func (r Result) approves() bool {
 }
 
 // context is what the hook adds to the model's context: its
-// additionalContext, or, for user_prompt_submit, its plain stdout.
+// additionalContext, or, for user_prompt_submit and session_start, its
+// plain stdout.
 func (r Result) context() string {
 	if r.Outcome != OutcomeOK {
 		return ""
@@ -178,7 +182,7 @@ func (r Result) context() string {
 	if r.Answer != nil && r.Answer.HookSpecial != nil && r.Answer.HookSpecial.AdditionalContext != "" {
 		return r.Answer.HookSpecial.AdditionalContext
 	}
-	if r.Hook.Event == UserPromptSubmit {
+	if r.Hook.Event == UserPromptSubmit || r.Hook.Event == SessionStart {
 		return r.Stdout
 	}
 	return ""

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
@@ -28,6 +30,9 @@ type Options struct {
 	// first use; an error with ctx done asks again at the next use. Nil
 	// never runs project hooks.
 	Approve func(ctx context.Context) (bool, error)
+	// Source is why the session started, for session_start: "startup",
+	// or "resume" for a session that existed before.
+	Source string
 }
 
 // Runner runs the hooks of one session; it is the agent's agent.Hooks.
@@ -39,6 +44,11 @@ type Runner struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	bg     sync.WaitGroup
+
+	// started runs session_start once; startContext is what it added,
+	// until the first prompt takes it.
+	started      sync.Once
+	startContext string
 
 	mu       sync.Mutex
 	decided  bool // the user answered about the project's hooks
@@ -65,9 +75,16 @@ func (r *Runner) Empty() bool { return len(r.opts.Hooks) == 0 }
 // runAll runs the hooks of event that match tool, all at once, and
 // records each run in hook order.
 func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, callID string) []Result {
+	subject := in.ToolName // what the matcher selects on
+	switch event {
+	case SessionStart:
+		subject = in.Source
+	case SessionEnd:
+		subject = in.Reason
+	}
 	var hs []Hook
 	for _, h := range r.opts.Hooks {
-		if h.Event == event && (in.ToolName == "" || h.Matches(in.ToolName)) && r.allowed(ctx, h) {
+		if h.Event == event && (subject == "" || h.Matches(subject)) && r.allowed(ctx, h) {
 			hs = append(hs, h)
 		}
 	}
@@ -156,10 +173,70 @@ func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, re
 	return strings.Join(notes, "\n")
 }
 
+// StartSession runs the session_start hooks in the background, once
+// when is closed (after wait when it is nil), unless the first prompt
+// runs them sooner: what they add goes with the first prompt, as Claude
+// Code adds it to the session's start.
+func (r *Runner) StartSession(wait time.Duration, when <-chan struct{}) {
+	if !r.has(SessionStart) || r.ctx.Err() != nil {
+		return
+	}
+	r.bg.Add(1)
+	go func() {
+		defer r.bg.Done()
+		var timer <-chan time.Time // nil, never ready, when when is set
+		if when == nil {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			timer = t.C
+		}
+		select {
+		case <-timer:
+		case <-when:
+		case <-r.ctx.Done():
+			return
+		}
+		r.sessionStart()
+	}()
+}
+
+// sessionStart runs the session_start hooks the first time it is called;
+// later calls wait for that run to end.
+func (r *Runner) sessionStart() {
+	r.started.Do(func() {
+		var extra []string
+		for _, res := range r.runAll(r.ctx, 0, SessionStart, Input{Source: r.opts.Source}, "") {
+			if c := res.context(); c != "" {
+				extra = append(extra, c)
+			}
+		}
+		r.startContext = strings.Join(extra, "\n")
+	})
+}
+
+// EndSession runs the session_end hooks, reason saying why the session
+// ends ("other"); they cannot stop it, and what they print is not read.
+func (r *Runner) EndSession(reason string) {
+	if r.has(SessionEnd) && r.ctx.Err() == nil {
+		r.runAll(r.ctx, 0, SessionEnd, Input{Reason: reason}, "")
+	}
+}
+
+func (r *Runner) has(event Event) bool {
+	return slices.ContainsFunc(r.opts.Hooks, func(h Hook) bool { return h.Event == event })
+}
+
 // PromptSubmitted runs user_prompt_submit: any block refuses the prompt;
-// the hooks' stdout (or additionalContext) is added after it.
+// the hooks' stdout (or additionalContext) is added after it, after what
+// session_start added for the first prompt.
 func (r *Runner) PromptSubmitted(ctx context.Context, turn int, prompt string) (string, string) {
 	var blocks, extra []string
+	r.sessionStart()
+	r.mu.Lock()
+	if r.startContext != "" {
+		extra, r.startContext = append(extra, r.startContext), ""
+	}
+	r.mu.Unlock()
 	for _, res := range r.runAll(ctx, turn, UserPromptSubmit, Input{Prompt: prompt}, "") {
 		switch {
 		case res.Outcome == OutcomeBlocked:

@@ -64,7 +64,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 	environ := append(bash.WithoutProviderSecrets(o.Environ),
 		"TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd, "TACK_SESSION_ID="+s.Log.Header().ID)
 	r := hooks.NewRunner(hooks.Options{
-		Hooks: list, SessionID: s.Log.Header().ID, LogPath: s.Log.Path(), Cwd: s.Cwd, Environ: environ,
+		Hooks: list, SessionID: s.Log.Header().ID, LogPath: s.Log.Path(), Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
 		Mode: func() string { return s.Policy.Label() },
 		Record: func(d session.Data) error {
 			_, err := s.Agent.Record(d)
@@ -76,6 +76,15 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 	})
 	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req)) })
 	return r, problems
+}
+
+// startSource is why the session started, as session_start hooks are
+// told.
+func startSource(resumed bool) string {
+	if resumed {
+		return "resume"
+	}
+	return "startup"
 }
 
 // projectContent is what an approval of the project's hooks is of: each

@@ -245,3 +245,52 @@ func TestClaudeCodeSettingsHooksRun(t *testing.T) {
 		t.Errorf("want the broken file reported with its line, got %q", n)
 	}
 }
+
+// SessionStart and SessionEnd hooks from ~/.claude/settings.json, as
+// Claude Code users keep them: what session_start prints goes to the
+// model once, with the first prompt, its matcher choosing between a new
+// session and a resumed one; session_end runs as the session closes.
+func TestSessionStartAndEndHooksOfClaudeCodeSettings(t *testing.T) {
+	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	ended := filepath.Join(t.TempDir(), "ended.json")
+	testkit.WriteTree(t, userHome, map[string]string{".claude/settings.json": `{"hooks": {
+  "SessionStart": [
+    {"matcher": "startup", "hooks": [{"type": "command", "command": "echo 'Notes for a new session: main is frozen'"}]},
+    {"matcher": "resume", "hooks": [{"type": "command", "command": "echo 'Notes for a resumed session'"}]}
+  ],
+  "SessionEnd": [{"hooks": [{"type": "command", "command": "cat > ` + ended + `"}]}]
+}}`})
+	llm := llmtest.New(t, llmtest.ReplyText("one"), llmtest.ReplyText("two"), llmtest.ReplyText("three"))
+	env := map[string]string{"HOME": userHome, "PATH": os.Getenv("PATH")}
+	s := openEnv(t, home, cwd, "auto", llm, env)
+	runTurn(t, s, "First.")
+	runTurn(t, s, "Second.")
+	id := s.Log.Header().ID
+	s.Close()
+	b, _ := os.ReadFile(ended)
+	if !strings.Contains(string(b), `"hook_event_name":"SessionEnd"`) || !strings.Contains(string(b), `"reason":"other"`) ||
+		!strings.Contains(string(b), `"session_id":"`+id+`"`) {
+		t.Errorf("the session_end hook read %q", b)
+	}
+	resumed, err := Open(Options{Home: home, Cwd: cwd, Resume: id, Version: "test",
+		Getenv: func(k string) string {
+			return map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}[k]
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(resumed.Close)
+	runTurn(t, resumed, "Third.")
+	reqs := llm.Requests()
+	for i, want := range []struct{ news, resumed int }{{1, 0}, {1, 0}, {1, 1}} {
+		var all strings.Builder
+		for _, m := range reqs[i].Messages {
+			all.WriteString(m.Content)
+		}
+		got := all.String()
+		if n, r := strings.Count(got, "main is frozen"), strings.Count(got, "Notes for a resumed session"); n != want.news || r != want.resumed {
+			t.Errorf("request %d holds the new session's notes %d times and the resumed one's %d times, want %d and %d:\n%s",
+				i+1, n, r, want.news, want.resumed, got)
+		}
+	}
+}

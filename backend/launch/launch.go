@@ -303,7 +303,11 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	})
 	s.closers = append(s.closers, s.Agent.Close)
 	if hookRunner != nil {
-		s.closers = append(s.closers, hookRunner.Close)
+		hookRunner.StartSession(firstFrameRoom, o.Background)
+		s.closers = append(s.closers, func() {
+			hookRunner.EndSession("other")
+			hookRunner.Close()
+		})
 	}
 	s.Policy.SetPlan(s.Agent.PlanMode())
 	if plan {
