@@ -14,6 +14,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/permission"
@@ -67,6 +68,10 @@ type PrintOptions struct {
 	// Agent SDK over the control protocol (--permission-prompt-tool
 	// stdio); it needs StreamInput.
 	SDKApprovals bool
+	// HookEvents adds hook_started and hook_response lines to stream-json
+	// for every hook run (--include-hook-events); session_start's are
+	// written without it, as claude writes them.
+	HookEvents bool
 	// ReplayUser writes each user message read from In back on Stdout
 	// before its turn (--replay-user-messages).
 	ReplayUser bool
@@ -374,6 +379,11 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 	case session.HookRun:
 		if n := d.Notice(); n != "" {
 			fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(n))
+		}
+		if p.o.Format == FormatStreamJSON && (p.o.HookEvents || d.Event == string(hooks.SessionStart)) {
+			for _, m := range hookMessages(d, p.ag.SessionID()) {
+				writeJSON(p.o.Stdout, m)
+			}
 		}
 	case session.TurnEnd:
 		if d.Turn == t.turn {

@@ -8,6 +8,7 @@
 package hooks
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
@@ -41,6 +42,10 @@ var claudeName = map[Event]string{
 	PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", UserPromptSubmit: "UserPromptSubmit",
 	Stop: "Stop", Notification: "Notification", SessionStart: "SessionStart", SessionEnd: "SessionEnd",
 }
+
+// ClaudeName is the name Claude Code gives event ("PreToolUse" for
+// pre_tool_use); an unknown one is returned as it is.
+func ClaudeName(event string) string { return cmp.Or(claudeName[Event(event)], event) }
 
 func parseEvent(name string) (Event, bool) {
 	for e, c := range claudeName {

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -107,7 +108,7 @@ func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, ca
 	}
 	wg.Wait()
 	for _, res := range results {
-		r.record(turn, in.ToolName, callID, res)
+		r.record(turn, in, callID, res)
 	}
 	return results
 }
@@ -129,14 +130,14 @@ func (r *Runner) allowed(ctx context.Context, h Hook) bool {
 	return r.approved
 }
 
-func (r *Runner) record(turn int, tool, callID string, res Result) {
+func (r *Runner) record(turn int, in Input, callID string, res Result) {
 	if r.opts.Record == nil {
 		return
 	}
 	_ = r.opts.Record(session.HookRun{
 		Turn: turn, Event: string(res.Hook.Event), Command: res.Hook.Command, Origin: res.Hook.Origin,
-		Tool: tool, CallID: callID, Outcome: string(res.Outcome), ExitCode: res.ExitCode,
-		DurationMs: res.Duration.Milliseconds(), Reason: res.Reason,
+		Tool: in.ToolName, Source: cmp.Or(in.Source, in.Reason), CallID: callID, Outcome: string(res.Outcome), ExitCode: res.ExitCode,
+		DurationMs: res.Duration.Milliseconds(), Reason: res.Reason, Output: res.Stdout,
 	})
 }
 

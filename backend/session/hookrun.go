@@ -1,6 +1,9 @@
 package session
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // HookRun records one run of a user's hook command. It is log-only: the
 // transcript shows it when the hook blocked something or failed.
@@ -11,6 +14,9 @@ type HookRun struct {
 	// Origin is where the hook is configured ("config.toml line 3").
 	Origin string `json:"origin,omitempty"`
 	Tool   string `json:"tool,omitempty"`
+	// Source is why the session started or ended, for session_start
+	// and session_end ("startup", "resume", "other").
+	Source string `json:"source,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	// Outcome is "ok", "blocked" or "failed".
 	Outcome    string `json:"outcome"`
@@ -18,6 +24,9 @@ type HookRun struct {
 	DurationMs int64  `json:"duration_ms"`
 	// Reason is why it blocked or failed.
 	Reason string `json:"reason,omitempty"`
+	// Output is what it printed on stdout, when that was not a JSON
+	// answer.
+	Output string `json:"output,omitempty"`
 }
 
 func (HookRun) EventType() string { return "hook/run" }
@@ -26,8 +35,8 @@ func (HookRun) EventType() string { return "hook/run" }
 // failed, or "" for one that did neither, which the transcript leaves out.
 func (d HookRun) Notice() string {
 	what := d.Event
-	if d.Tool != "" {
-		what += " " + d.Tool
+	if d.Tool != "" || d.Source != "" {
+		what += " " + cmp.Or(d.Tool, d.Source)
 	}
 	switch d.Outcome {
 	case "blocked":

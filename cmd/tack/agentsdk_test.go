@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
 
@@ -69,7 +70,7 @@ func TestTheTypeScriptAgentSDKDrivesTack(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("c1", "bash", `{"command":"echo yes-from-bash","description":"Say yes"}`, 1)),
 		llmtest.ReplyText("All done."))
-	out := runAgentSDK(t, dir, agentSDKScript, srv)
+	out := runAgentSDK(t, dir, agentSDKScript, srv, nil)
 	if got := out; !strings.Contains(got, "message system init") || !strings.Contains(got, "message result success All done.") ||
 		!strings.Contains(got, "asked Bash echo yes-from-bash") {
 		t.Errorf("the SDK read:\n%s", got)
@@ -85,10 +86,39 @@ func TestTheTypeScriptAgentSDKInterruptsATurn(t *testing.T) {
 	dir := agentSDKDir(t)
 	srv := llmtest.New(t, llmtest.Reply(llmtest.Text(strings.Repeat("word ", 300), 5), llmtest.Pace(30*time.Millisecond)),
 		llmtest.ReplyText("Second."))
-	out := runAgentSDK(t, dir, agentSDKInterruptScript, srv)
+	out := runAgentSDK(t, dir, agentSDKInterruptScript, srv, nil)
 	if !strings.Contains(out, "interrupted") || !strings.Contains(out, "result error_during_execution aborted") ||
 		!strings.Contains(out, "result success completed") {
 		t.Errorf("the SDK read:\n%s", out)
+	}
+}
+
+// agentSDKHooksScript asks the SDK for hook events and prints those it
+// reads.
+const agentSDKHooksScript = `
+import { query } from "@anthropic-ai/claude-agent-sdk";
+const q = query({ prompt: "list", options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
+  includeHookEvents: true, permissionMode: "bypassPermissions" } });
+for await (const m of q) {
+  if (m.type === "system" && m.subtype.startsWith("hook_")) console.log(m.subtype, m.hook_name, m.hook_event, m.outcome ?? "", (m.stdout ?? "").trim());
+  if (m.type === "result") console.log("result", m.subtype);
+}
+`
+
+// The SDK's includeHookEvents reaches tack as --include-hook-events, and
+// the SDK reads the hook lines tack writes. Needs what the tests above
+// need.
+func TestTheTypeScriptAgentSDKReadsHookEvents(t *testing.T) {
+	dir := agentSDKDir(t)
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "bash", `{"command":"ls","description":"List"}`, 1)), llmtest.ReplyText("Listed."))
+	out := runAgentSDK(t, dir, agentSDKHooksScript, srv, map[string]string{".claude/settings.json": `{"hooks": {
+  "SessionStart": [{"hooks": [{"type": "command", "command": "echo notes"}]}],
+  "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo checked"}]}]}}`})
+	for _, want := range []string{"hook_started SessionStart:startup SessionStart", "hook_response SessionStart:startup SessionStart success notes",
+		"hook_started PostToolUse:Bash PostToolUse", "hook_response PostToolUse:Bash PostToolUse success checked", "result success"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the SDK did not read %q:\n%s", want, out)
+		}
 	}
 }
 
@@ -107,10 +137,12 @@ func agentSDKDir(t *testing.T) string {
 }
 
 // runAgentSDK runs script with node in dir, tack as the SDK's executable
-// against srv, and returns what it printed.
-func runAgentSDK(t *testing.T, dir, script string, srv *llmtest.Server) string {
+// against srv, with home's files (HOME and TACK_HOME) from homeFiles, and
+// returns what it printed.
+func runAgentSDK(t *testing.T, dir, script string, srv *llmtest.Server, homeFiles map[string]string) string {
 	t.Helper()
 	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, home, homeFiles)
 	path := filepath.Join(dir, "tack-agent-sdk-test.mjs")
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		t.Fatal(err)

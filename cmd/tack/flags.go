@@ -46,6 +46,7 @@ type options struct {
 	tools          []string // --tools: nil offers every built-in tool
 	agents         string   // --agents JSON
 	replayUser     bool     // --replay-user-messages
+	hookEvents     bool     // --include-hook-events
 	noCommands     bool     // --disable-slash-commands
 	promptTool     string   // --permission-prompt-tool
 	thinkingOff    bool     // --thinking disabled or --max-thinking-tokens 0
@@ -105,6 +106,9 @@ Flags:
                             stream-json: add stream_event lines with the deltas
       --replay-user-messages
                             stream-json: write each user message read back out
+      --include-hook-events
+                            stream-json: a hook_started and a hook_response
+                            line for every hook run (SessionStart's always)
       --disable-slash-commands
                             print mode: send a task starting with / as it is
       --permission-prompt-tool stdio
@@ -312,6 +316,7 @@ func (o *options) claudeFlags(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.BoolVar(&o.replayUser, "replay-user-messages", false, "")
+	fs.BoolVar(&o.hookEvents, "include-hook-events", false, "")
 	fs.BoolVar(&o.noCommands, "disable-slash-commands", false, "")
 	fs.StringVar(&o.promptTool, "permission-prompt-tool", "", "")
 	fs.Func("setting-sources", "", func(v string) error {
@@ -476,6 +481,8 @@ func (o options) validatePrint() error {
 		return errUsage{"--include-partial-messages needs --output-format stream-json"}
 	case o.replayUser && o.inputFormat != "stream-json":
 		return errUsage{"--replay-user-messages needs --input-format stream-json"}
+	case o.hookEvents && o.outputFormat != "stream-json":
+		return errUsage{"--include-hook-events needs --output-format stream-json"}
 	case o.noCommands && !o.printMode():
 		return errUsage{"--disable-slash-commands works in print mode: add -p"}
 	case o.promptTool != "" && o.promptTool != "stdio":

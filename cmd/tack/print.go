@@ -31,7 +31,7 @@ func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string
 	po := linemode.PrintOptions{
 		Task: task, Format: o.outputFormat, StreamInput: stream, In: ios.In, Stdout: ios.Out, Stderr: ios.ErrOut,
 		IncludePartial: o.partial, NoReasoning: o.noReasoning, Structured: o.jsonSchema != "", MaxBudgetUSD: o.maxBudget,
-		ReplayUser: o.replayUser, NoCommands: o.noCommands, SDKApprovals: o.promptTool == "stdio", Terminal: ios.IsStdoutTTY(), Version: version, Now: time.Now,
+		ReplayUser: o.replayUser, HookEvents: o.hookEvents, NoCommands: o.noCommands, SDKApprovals: o.promptTool == "stdio", Terminal: ios.IsStdoutTTY(), Version: version, Now: time.Now,
 		Turn: agent.TurnOptions{AllowedTools: o.allowedTools, DisallowedTools: o.disallowed, MaxSteps: o.maxTurns,
 			FallbackModel: o.fallbackModel},
 	}

@@ -314,3 +314,61 @@ func TestPrintRunsItsOwnModelForClaudesModelNames(t *testing.T) {
 		t.Errorf("stderr = %q", got)
 	}
 }
+
+// stream-json writes a hook_started and a hook_response line for each
+// SessionStart hook run, as claude does, and with --include-hook-events
+// for every hook; the hooks come from ~/.claude/settings.json.
+func TestPrintStreamsHookEvents(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, home, map[string]string{".claude/settings.json": `{"hooks": {
+  "SessionStart": [{"hooks": [{"type": "command", "command": "echo started-notes"}]}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo no bash today >&2; exit 2"}]}]
+}}`})
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "bash", `{"command":"ls","description":"List"}`, 1)), llmtest.ReplyText("Done."),
+		llmtest.ReplyText("Again."))
+	type line struct{ Type, Subtype, HookName, HookEvent, Outcome, Stdout, Stderr, ExitCode string }
+	hookLines := func(out string) []line {
+		var got []line
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var m struct {
+				Type, Subtype, Outcome, Stdout, Stderr string
+				HookName                               string `json:"hook_name"`
+				HookEvent                              string `json:"hook_event"`
+				HookID                                 string `json:"hook_id"`
+				ExitCode                               *int   `json:"exit_code"`
+			}
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatalf("line %q: %v", l, err)
+			}
+			if strings.HasPrefix(m.Subtype, "hook_") {
+				if m.HookID == "" {
+					t.Errorf("a hook line without hook_id: %s", l)
+				}
+				code := "none"
+				if m.ExitCode != nil {
+					code = fmt.Sprint(*m.ExitCode)
+				}
+				got = append(got, line{m.Type, m.Subtype, m.HookName, m.HookEvent, m.Outcome, m.Stdout, m.Stderr, code})
+			}
+		}
+		return got
+	}
+	r := startTackIn(t, srv, home, dir, "-p", "list", "--output-format", "stream-json", "--include-hook-events")
+	r.closeStdin()
+	r.wantExit(1) // the hook refused a call
+	want := []line{
+		{"system", "hook_started", "SessionStart:startup", "SessionStart", "", "", "", "none"},
+		{"system", "hook_response", "SessionStart:startup", "SessionStart", "success", "started-notes", "", "0"},
+		{"system", "hook_started", "PreToolUse:Bash", "PreToolUse", "", "", "", "none"},
+		{"system", "hook_response", "PreToolUse:Bash", "PreToolUse", "error", "", "no bash today", "2"},
+	}
+	if got := hookLines(r.stdout.String()); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("hook lines:\n got %+v\nwant %+v", got, want)
+	}
+	r = startTackIn(t, srv, home, dir, "-p", "again", "--output-format", "stream-json")
+	r.closeStdin()
+	r.wantExit(0)
+	if got := hookLines(r.stdout.String()); len(got) != 2 || got[0].HookName != "SessionStart:startup" {
+		t.Errorf("without --include-hook-events want SessionStart's lines alone, got %+v", got)
+	}
+}
