@@ -68,6 +68,11 @@ type PrintOptions struct {
 	// Agent SDK over the control protocol (--permission-prompt-tool
 	// stdio); it needs StreamInput.
 	SDKApprovals bool
+	// Debug, when set, gets every event of the session log as a JSON
+	// line, the events format's (--debug); DebugTypes keeps those whose
+	// type starts alike with one of them (hook and hooks take hook/run).
+	Debug      io.Writer
+	DebugTypes []string
 	// HookEvents adds hook_started and hook_response lines to stream-json
 	// for every hook run (--include-hook-events); session_start's are
 	// written without it, as claude writes them.
@@ -330,11 +335,17 @@ func (p *printer) event(e agent.Event) (session.TurnEnd, bool) {
 			return session.TurnEnd{}, false
 		}
 		p.seen = e.Seq
-		if p.o.Format == FormatEvents {
-			writeJSON(p.o.Stdout, map[string]any{
+		if debug := p.o.Debug != nil && debugWants(p.o.DebugTypes, e.Type); debug || p.o.Format == FormatEvents {
+			line := map[string]any{
 				"type": "session_event", "session_id": p.ag.SessionID(),
 				"event": map[string]any{"type": e.Type, "seq": e.Seq, "time": e.Time.UnixMilli(), "data": e.Data},
-			})
+			}
+			if p.o.Format == FormatEvents {
+				writeJSON(p.o.Stdout, line)
+			}
+			if debug {
+				writeJSON(p.o.Debug, line)
+			}
 		}
 		return p.logged(e.Event)
 	}
@@ -588,4 +599,16 @@ func PrintFailure(o PrintOptions, err error) PrintResult {
 		writeJSON(o.Stdout, r)
 	}
 	return r
+}
+
+// debugWants reports whether an event of type typ ("hook/run") is one of
+// types (all when there are none): its first part and a type start alike.
+func debugWants(types []string, typ string) bool {
+	first, _, _ := strings.Cut(typ, "/")
+	for _, t := range types {
+		if strings.HasPrefix(t, first) || strings.HasPrefix(first, t) {
+			return true
+		}
+	}
+	return len(types) == 0
 }

@@ -100,6 +100,10 @@ type Options struct {
 	// ForkSession continues the resumed session in a copy with a new id
 	// (SessionID, when set), leaving it as it was (--fork-session).
 	ForkSession bool
+	// NoPersistence keeps nothing of the session once it closes
+	// (--no-session-persistence): its log, images and spilled output are
+	// removed, and a session resumed goes on in a copy, removed too.
+	NoPersistence bool
 
 	HTTPClient *http.Client
 	Version    string
@@ -224,6 +228,13 @@ func Open(o Options) (*Session, error) {
 		HTTPClient: o.HTTPClient, Version: o.Version,
 	})
 	s := &Session{Log: log, Config: cfg, Catalog: catalog, Home: o.Home, Cwd: log.Header().Cwd, Resumed: resumed}
+	if o.NoPersistence {
+		// Closers run last first: this one after the log is closed.
+		s.closers = append(s.closers, func() {
+			session.Remove(log.Path())
+			os.RemoveAll(filepath.Join(o.Home, "spill", log.Header().ID))
+		})
+	}
 	s.closers = append(s.closers, func() { closeLog(log, resumed) })
 	s.getenv = env
 	if err := s.start(o, cfg, router, mode, webCfg); err != nil {
@@ -350,8 +361,7 @@ func closeLog(l *session.Log, resumed bool) {
 	empty := !resumed && l.NextSeq() == 0
 	l.Close()
 	if empty {
-		os.Remove(l.Path())
-		os.Remove(l.Path() + ".lock")
+		session.Remove(l.Path())
 	}
 }
 
@@ -383,7 +393,7 @@ func openLog(o Options, model string) (*session.Log, bool, error) {
 		}
 		id = o.SessionID
 	}
-	if path != "" && o.ForkSession {
+	if path != "" && (o.ForkSession || o.NoPersistence) {
 		if path, err = session.Fork(path, id, o.Now()); err != nil {
 			return nil, false, err
 		}

@@ -55,3 +55,12 @@ func statErr(path string) error {
 	_, err := os.Stat(path)
 	return err
 }
+
+// Remove deletes the closed log at path and what lives beside it: its
+// lock, index and images.
+func Remove(path string) {
+	os.Remove(path)
+	os.Remove(lockPath(path))
+	os.Remove(indexPath(path))
+	os.RemoveAll(ImageDir(path))
+}

@@ -51,6 +51,7 @@ type options struct {
 	promptTool     string   // --permission-prompt-tool
 	thinkingOff    bool     // --thinking disabled or --max-thinking-tokens 0
 	settingSources []string // --setting-sources: nil reads every settings file
+	sdk            sdkOptions
 	color          string
 	noReasoning    bool
 	version        bool
@@ -116,6 +117,18 @@ Flags:
                             the permission mode would ask you
       --verbose             accepted for claude -p scripts (claude needs it with
                             stream-json; tack's stream-json is always complete)
+      --no-session-persistence
+                            print mode: keep nothing of the session once it
+                            ends (a session resumed goes on in a copy)
+      --debug[=TYPES]       print mode: each event of the session's log on
+                            stderr as a JSON line, or those of TYPES (hook,
+                            tool); --debug-file FILE writes them to FILE
+      --thinking-display omitted
+                            the same as --no-reasoning (summarized and full
+                            change nothing); --debug-to-stderr is --debug,
+                            and --betas, --task-budget and
+                            --allow-dangerously-skip-permissions are taken
+                            for the Agent SDKs
       --allowed-tools LIST  print mode: tools that run without asking, by name
                             or as Bash(prefix:*), comma or space separated
       --disallowed-tools LIST
@@ -201,6 +214,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 		fs.Func(name, "", func(v string) error { o.disallowed = append(o.disallowed, toolList(v)...); return nil })
 	}
 	o.claudeFlags(fs)
+	o.sdkFlags(fs)
 	fs.Func("add-dir", "", func(v string) error { o.addDirs = append(o.addDirs, v); return nil })
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.Func("image", "", func(v string) error { o.images = append(o.images, v); return nil })
@@ -501,6 +515,9 @@ func (o options) validatePrint() error {
 		return errUsage{fmt.Sprintf("invalid value %g for --max-budget-usd: use an amount of dollars above 0", o.maxBudget)}
 	case o.maxBudget > 0 && !o.printMode():
 		return errUsage{"--max-budget-usd works in print mode: add -p"}
+	}
+	if err := o.sdk.validate(o.printMode()); err != nil {
+		return err
 	}
 	if o.jsonSchema != "" {
 		if _, err := structured.New(json.RawMessage(o.jsonSchema)); err != nil {

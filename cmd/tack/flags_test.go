@@ -106,6 +106,9 @@ func TestPrintFlagCombinationsThatCannotWork(t *testing.T) {
 		{[]string{"-p", "x", "--session-id", "x"}, `invalid --session-id "x": use a UUID`},
 		{[]string{"-c", "--session-id", "123e4567-e89b-42d3-a456-426614174000"}, "with --resume or --continue it needs --fork-session"},
 		{[]string{"-p", "x", "--fork-session"}, "--fork-session copies the session --resume ID or --continue names"},
+		{[]string{"--no-session-persistence"}, "--no-session-persistence works in print mode: add -p"},
+		{[]string{"--debug"}, "--debug, --debug-to-stderr and --debug-file work in print mode"},
+		{[]string{"-p", "x", "--thinking-display", "brief"}, "use summarized, full or omitted"},
 	} {
 		_, err := parseFlags(c.args, func(string) string { return "" })
 		if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), c.want) {
@@ -181,5 +184,24 @@ func TestClaudesEffortAndThinkingFlagsAreRead(t *testing.T) {
 	}
 	if _, err := parseFlags([]string{"-p", "x", "--thinking", "sometimes"}, func(string) string { return "" }); err == nil {
 		t.Error("--thinking sometimes was taken")
+	}
+}
+
+// The flags the Agent SDKs pass for their options are taken: those that
+// mean something to tack set it, the rest are left out and said so.
+func TestAgentSDKFlagsAreTaken(t *testing.T) {
+	o, err := parseFlags([]string{"-p", "x", "--thinking-display=omitted", "--betas=context-1m-2025-08-07", "--task-budget=5000",
+		"--allow-dangerously-skip-permissions", "--no-session-persistence", "--debug=api,hooks"}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.noReasoning || !o.sdk.noPersistence || !o.sdk.debug || strings.Join(o.sdk.debugTypes, ",") != "api,hooks" {
+		t.Errorf("options = %+v", o)
+	}
+	var stderr strings.Builder
+	o.sdk.reportLeftOut(&stderr)
+	if got := stderr.String(); !strings.Contains(got, "--betas context-1m-2025-08-07 names Anthropic API betas") ||
+		!strings.Contains(got, "--task-budget 5000 is an Anthropic API beta") {
+		t.Errorf("stderr = %q", got)
 	}
 }

@@ -50,6 +50,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer, getenv func(st
 		return 0
 	}
 	o.dropClaudeModels(stderr)
+	o.sdk.reportLeftOut(stderr)
 	if o.dir != "" {
 		if err := os.Chdir(o.dir); err != nil {
 			fmt.Fprintf(stderr, "tack: cannot use -C %s: %v\n", o.dir, err)

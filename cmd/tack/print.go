@@ -28,14 +28,21 @@ func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string
 		fmt.Fprintf(ios.ErrOut, "tack: %v\n", err)
 		return 2
 	}
+	debug, closeDebug, err := debugOut(o.sdk, ios.ErrOut)
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "tack: %v\n", err)
+		return 2
+	}
+	defer closeDebug()
 	po := linemode.PrintOptions{
 		Task: task, Format: o.outputFormat, StreamInput: stream, In: ios.In, Stdout: ios.Out, Stderr: ios.ErrOut,
 		IncludePartial: o.partial, NoReasoning: o.noReasoning, Structured: o.jsonSchema != "", MaxBudgetUSD: o.maxBudget,
-		ReplayUser: o.replayUser, HookEvents: o.hookEvents, NoCommands: o.noCommands, SDKApprovals: o.promptTool == "stdio", Terminal: ios.IsStdoutTTY(), Version: version, Now: time.Now,
+		ReplayUser: o.replayUser, HookEvents: o.hookEvents, NoCommands: o.noCommands, SDKApprovals: o.promptTool == "stdio",
+		Debug: debug, DebugTypes: o.sdk.debugTypes, Terminal: ios.IsStdoutTTY(), Version: version, Now: time.Now,
 		Turn: agent.TurnOptions{AllowedTools: o.allowedTools, DisallowedTools: o.disallowed, MaxSteps: o.maxTurns,
 			FallbackModel: o.fallbackModel},
 	}
-	lo.Unattended = true
+	lo.Unattended, lo.NoPersistence = true, o.sdk.noPersistence
 	if o.jsonSchema != "" {
 		lo.OutputSchema = json.RawMessage(o.jsonSchema)
 	}
