@@ -432,8 +432,6 @@ func qualify(provider llm.ProviderConfig, model string) string {
 	return provider.Name + "/" + model
 }
 
-// getenv reads the environment the front door passed in; none when it
-// passed no Getenv.
 // builtins is r with only the built-in tools Tools names, when it names
 // any.
 func (o Options) builtins(r *tools.Registry) *tools.Registry {
@@ -453,6 +451,8 @@ func (o Options) builtins(r *tools.Registry) *tools.Registry {
 	return out
 }
 
+// getenv reads the environment the front door passed in; none when it
+// passed no Getenv.
 func (o Options) getenv(key string) string {
 	if o.Getenv == nil {
 		return ""
