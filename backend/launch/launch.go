@@ -100,6 +100,10 @@ type Options struct {
 	// ForkSession continues the resumed session in a copy with a new id
 	// (SessionID, when set), leaving it as it was (--fork-session).
 	ForkSession bool
+	// Agent names the agent definition the session runs as (claude's
+	// --agent): its prompt opens the system prompt, its tools are the
+	// session's and its model runs, unless flags say otherwise.
+	Agent string
 	// NoPersistence keeps nothing of the session once it closes
 	// (--no-session-persistence): its log, images and spilled output are
 	// removed, and a session resumed goes on in a copy, removed too.
@@ -291,6 +295,9 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	skillProblems := s.loadSkills(o, registry)
 	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home))
 	agents = subagent.With(agents, o.Agents)
+	if o, err = o.asAgent(agents); err != nil {
+		return err
+	}
 	registry.Add(task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents))
 	registry = o.builtins(registry)
 	hookRunner, hookProblems := s.newHooks(o, cfg, claude)
@@ -430,6 +437,31 @@ func qualify(provider llm.ProviderConfig, model string) string {
 		return model
 	}
 	return provider.Name + "/" + model
+}
+
+// asAgent is o with the agent definition o.Agent names, of defs, taken
+// where no flag says otherwise: its prompt as SystemPrompt, its tools as
+// Tools, its model as Model. An unknown name is an error that lists the
+// names there are.
+func (o Options) asAgent(defs []subagent.Definition) (Options, error) {
+	if o.Agent == "" {
+		return o, nil
+	}
+	def, ok := subagent.Find(defs, o.Agent)
+	if !ok {
+		var names []string
+		for _, d := range defs {
+			names = append(names, d.Name)
+		}
+		return o, fmt.Errorf("no agent named %q: the agents are %s (files in .claude/agents or ~/.claude/agents, or --agents)",
+			o.Agent, strings.Join(names, ", "))
+	}
+	o.SystemPrompt = cmp.Or(o.SystemPrompt, def.Prompt)
+	o.Model = cmp.Or(o.Model, def.Model)
+	if o.Tools == nil && def.Tools != nil {
+		o.Tools = def.Tools
+	}
+	return o, nil
 }
 
 // builtins is r with only the built-in tools Tools names, when it names

@@ -117,3 +117,36 @@ func TestUserInstructionsFollowCodexHome(t *testing.T) {
 		t.Errorf("want the instructions of $CODEX_HOME and not ~/.codex's, got:\n%s", sys)
 	}
 }
+
+// --agent runs the session as an agent definition, as claude --agent
+// does: its prompt opens the system prompt, its tools are the session's
+// and its model runs; a name no definition has is refused with the names
+// there are.
+func TestSessionRunsAsTheAgentNamed(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews changes\n" +
+		"tools: Read, Grep\nmodel: deepseek-v4-pro\n---\nYou review code and change nothing."})
+	llm := llmtest.New(t, llmtest.ReplyText("Looks fine."))
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
+	o := Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test", Agent: "reviewer"}
+	s, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	runTurn(t, s, "Review the diff.")
+	req := llm.Requests()[0]
+	if system := req.Messages[0].Content; !strings.HasPrefix(system, "You review code and change nothing.") {
+		t.Errorf("the system prompt opens %.80q", system)
+	}
+	if got := strings.Join(req.ToolNames(), " "); got != "grep read" && got != "read grep" {
+		t.Errorf("the session offered %q", got)
+	}
+	if req.Model != "deepseek-v4-pro" {
+		t.Errorf("the request named model %q", req.Model)
+	}
+	o.Agent = "auditor"
+	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), `no agent named "auditor": the agents are general, reviewer`) {
+		t.Errorf("want an unknown agent refused with the names, got %v", err)
+	}
+}

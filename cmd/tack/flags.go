@@ -45,6 +45,7 @@ type options struct {
 	maxBudget      float64
 	tools          []string // --tools: nil offers every built-in tool
 	agents         string   // --agents JSON
+	agent          string   // --agent NAME: run the session as that agent
 	replayUser     bool     // --replay-user-messages
 	hookEvents     bool     // --include-hook-events
 	noCommands     bool     // --disable-slash-commands
@@ -160,6 +161,8 @@ Flags:
                             Edit,Read); "" offers none, "default" all
       --agents JSON         subagents by name: {"reviewer": {"description":
                             "...", "prompt": "...", "tools": [...]}}
+      --agent NAME          run the session as that agent: its prompt opens
+                            the system prompt, its tools and model are used
       --add-dir DIR         work in DIR too (repeatable): edits there count as
                             the workspace's; sandboxed commands may write there
       --color WHEN          auto, always or never
@@ -309,6 +312,7 @@ func (o *options) claudeFlags(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&o.agents, "agents", "", "")
+	fs.StringVar(&o.agent, "agent", "", "")
 	// The Agent SDKs' thinking options: tack's models take no thinking
 	// budget, so only turning thinking off means anything to them.
 	fs.Func("thinking", "", func(v string) error {
