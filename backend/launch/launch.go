@@ -293,7 +293,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		return err
 	}
 	skillProblems := s.loadSkills(o, registry)
-	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home))
+	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home, o.getenv("HOME")))
 	agents = subagent.With(agents, o.Agents)
 	if o, err = o.asAgent(agents); err != nil {
 		return err

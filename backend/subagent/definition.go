@@ -66,13 +66,18 @@ func (d Definition) Allowed(tool string) bool {
 }
 
 // Dirs are where definitions are read from, in order of precedence: the
-// project's .tack/agents and .claude/agents, then $TACK_HOME/agents.
-func Dirs(cwd, home string) []string {
-	return []string{
+// project's .tack/agents and .claude/agents, then the user's
+// $TACK_HOME/agents and, under userHome, Claude Code's ~/.claude/agents.
+func Dirs(cwd, tackHome, userHome string) []string {
+	dirs := []string{
 		filepath.Join(cwd, ".tack", "agents"),
 		filepath.Join(cwd, ".claude", "agents"),
-		filepath.Join(home, "agents"),
+		filepath.Join(tackHome, "agents"),
 	}
+	if userHome != "" {
+		dirs = append(dirs, filepath.Join(userHome, ".claude", "agents"))
+	}
+	return dirs
 }
 
 // Load reads the definitions in dirs, the first of a name winning, with

@@ -16,13 +16,16 @@ func TestLoadReadsClaudeCodeAgentFilesWithProjectFirst(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(cwd, ".tack", "agents", "explore.md"), "---\ndescription: Explores\ntools: [read, glob]\nmodel: deepseek-v4-pro\n---\nLook around.\n")
 	testkit.WriteFile(t, filepath.Join(home, "agents", "explore.md"), "---\ndescription: The user's explorer\n---\n")
 	testkit.WriteFile(t, filepath.Join(home, "agents", "broken.md"), "---\nname: x\n\tdescription: tabs are not YAML\n---\n")
-	defs, problems := Load(Dirs(cwd, home))
+	user := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(user, ".claude", "agents", "planner.md"), "---\ndescription: Plans, from ~/.claude/agents\n---\nPlan.\n")
+	testkit.WriteFile(t, filepath.Join(user, ".claude", "agents", "reviewer.md"), "---\ndescription: The user's reviewer\n---\n")
+	defs, problems := Load(Dirs(cwd, home, user))
 	names := make([]string, len(defs))
 	for i, d := range defs {
 		names[i] = d.Name
 	}
-	if !slices.Equal(names, []string{"explore", "general", "reviewer"}) {
-		t.Fatalf("want explore, general and reviewer, got %v", names)
+	if !slices.Equal(names, []string{"explore", "general", "planner", "reviewer"}) {
+		t.Fatalf("want explore, general, planner and reviewer, got %v", names)
 	}
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "broken.md:") {
 		t.Errorf("want the broken file reported with its path, got %v", problems)
