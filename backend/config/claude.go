@@ -13,9 +13,10 @@ import (
 // Claude Code keeps its settings in JSON files: the user's
 // ~/.claude/settings.json, a project's .claude/settings.json (shared) and
 // .claude/settings.local.json (the user's own for the project). tack reads
-// three things of them: the "hooks" object, which has the shape of tack's
-// [[hooks.EVENT]] tables, the permission rules and the environment
-// variables. Everything else in the files is Claude Code's alone.
+// these of them: the "hooks" object, which has the shape of tack's
+// [[hooks.EVENT]] tables, the permission rules, the environment variables
+// and the plugins turned on. Everything else in the files is Claude
+// Code's alone.
 
 // ClaudeSettings is what tack reads of one Claude Code settings file.
 type ClaudeSettings struct {
@@ -24,6 +25,19 @@ type ClaudeSettings struct {
 	// Env are variables set for every session, "NAME": "value"; Claude
 	// Code also takes a number or a boolean, written as in the file.
 	Env map[string]Scalar `json:"env"`
+	// EnabledPlugins turns the plugins Claude Code installed on or off,
+	// "name@marketplace": true (or a list of version ranges: on).
+	EnabledPlugins map[string]json.RawMessage `json:"enabledPlugins"`
+}
+
+// PluginsOn says of each plugin s names whether it turns it on.
+func (s ClaudeSettings) PluginsOn() map[string]bool {
+	on := map[string]bool{}
+	for key, v := range s.EnabledPlugins {
+		v = bytes.TrimSpace(v)
+		on[key] = len(v) > 0 && (v[0] == '[' || string(v) == "true")
+	}
+	return on
 }
 
 // Scalar is a JSON string, number or boolean, as text.

@@ -39,8 +39,9 @@ type Command struct {
 	Source string
 }
 
-// Dir is a folder of command files and whose it is. Prefix starts the
-// names of its commands: codex's prompts are /prompts:NAME.
+// Dir is a folder of command files (or one file) and whose it is. Prefix
+// starts the names of its commands: codex's prompts are /prompts:NAME, a
+// plugin's /PLUGIN:NAME.
 type Dir struct {
 	Path   string
 	Source string
@@ -134,6 +135,9 @@ type front struct {
 
 func loadFile(d Dir, p string) (Command, error) {
 	rel, _ := filepath.Rel(d.Path, p)
+	if rel == "." { // d.Path is the file itself
+		rel = filepath.Base(p)
+	}
 	name := d.Prefix + commandName(rel)
 	if !commands.ValidName(name) {
 		return Command{}, fmt.Errorf("%s: %q cannot name a command (use letters, digits, '_' and '-')", p, strings.TrimSuffix(rel, filepath.Ext(rel)))

@@ -71,6 +71,9 @@ type Hook struct {
 	Origin string
 	// Project hooks come from the repository and run once approved.
 	Project bool
+	// Env are variables the hook's command gets beyond the session's
+	// ("CLAUDE_PLUGIN_ROOT=…" for a plugin's).
+	Env []string
 }
 
 // Matches reports whether the hook runs for the tool: its matcher finds

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -90,7 +91,7 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Re
 	defer cancel()
 	cmd := shell(ctx, h.Command)
 	cmd.Dir = dir
-	cmd.Env = environ
+	cmd.Env = slices.Concat(environ, h.Env)
 	cmd.Stdin = bytes.NewReader(body)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

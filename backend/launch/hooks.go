@@ -22,7 +22,8 @@ var ProjectSettingsFile = filepath.Join(".tack", "settings.toml")
 
 // newHooks makes the session's hook runner, or nil when there are none,
 // and returns the tables and files it skipped. The user's hooks come from
-// the config file and ~/.claude/settings.json; the project's, which run
+// the config file, ~/.claude/settings.json and the plugins; the
+// project's, which run
 // once the user approves them, from .tack/settings.toml and Claude Code's
 // .claude/settings.json and .claude/settings.local.json.
 func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*hooks.Runner, []string) {
@@ -33,6 +34,8 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 			list, problems = append(list, hs...), append(problems, probs...)
 		}
 	}
+	fromPlugins, pluginProblems := pluginHooks(s.plugins)
+	list, problems = append(list, fromPlugins...), append(problems, pluginProblems...)
 	projPath := filepath.Join(s.Cwd, ProjectSettingsFile)
 	proj, err := config.LoadProjectSettings(projPath)
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/permission"
+	"github.com/tack-agent/tack/backend/plugin"
 	"github.com/tack-agent/tack/backend/prompt"
 	"github.com/tack-agent/tack/backend/sandbox"
 	"github.com/tack-agent/tack/backend/session"
@@ -100,6 +101,9 @@ type Options struct {
 	// ForkSession continues the resumed session in a copy with a new id
 	// (SessionID, when set), leaving it as it was (--fork-session).
 	ForkSession bool
+	// PluginDirs are Claude Code plugins to load beside those the user
+	// installed (--plugin-dir, --plugin-dir-no-mcp).
+	PluginDirs []PluginDir
 	// Agent names the agent definition the session runs as (claude's
 	// --agent): its prompt opens the system prompt, its tools are the
 	// session's and its model runs, unless flags say otherwise.
@@ -120,6 +124,13 @@ type Options struct {
 	// keys typed as it appeared pause. Nil: that work starts
 	// firstFrameRoom after Open.
 	Background <-chan struct{}
+}
+
+// PluginDir is a plugin's folder given on the command line; NoMCP leaves
+// its MCP servers out.
+type PluginDir struct {
+	Path  string
+	NoMCP bool
 }
 
 // Session is an open, running session and everything it owns.
@@ -151,6 +162,8 @@ type Session struct {
 	Resumed bool
 	// getenv is the environment layered over the credentials file.
 	getenv func(string) string
+	// plugins are the Claude Code plugins the session loaded.
+	plugins []plugin.Plugin
 
 	closers []func()
 }
@@ -254,6 +267,8 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	// session that never spills leaves none behind.
 	spill := filepath.Join(o.Home, "spill", s.Log.Header().ID)
 	claude, claudeProblems := readClaudeFiles(o, s.Cwd)
+	var pluginProblems []string
+	s.plugins, pluginProblems = loadPlugins(o, claude, s.Cwd)
 	plan := o.PermissionMode == permission.PlanLabel
 	if o.PermissionMode == "" && cfg.PermissionMode == "" {
 		chosen, chosenPlan, problems := settingsMode(claude)
@@ -266,7 +281,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	o.AddDirs, dirProblems = workDirs(claude, o.AddDirs, o.getenv("HOME"))
 	vars, envProblems := settingsEnv(claude)
 	o.Environ, s.getenv = withVars(o.Environ, vars), withVarsGetenv(s.getenv, vars)
-	claudeProblems = slices.Concat(claudeProblems, dirProblems, envProblems)
+	claudeProblems = slices.Concat(claudeProblems, pluginProblems, dirProblems, envProblems)
 	rules := permissionRules(claude, cfg.Sandbox.DenyRead, s.Cwd, o.getenv("HOME"))
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME"),
 		Hidden: permission.ReadDenied(rules.Deny, s.Cwd, o.getenv("HOME"))})
@@ -294,7 +309,8 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	}
 	skillProblems := s.loadSkills(o, registry)
 	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home, o.getenv("HOME")))
-	agents = subagent.With(agents, o.Agents)
+	fromPlugins, pluginAgentProblems := pluginAgents(s.plugins)
+	agents, agentProblems = subagent.With(subagent.With(agents, fromPlugins), o.Agents), append(agentProblems, pluginAgentProblems...)
 	if o, err = o.asAgent(agents); err != nil {
 		return err
 	}

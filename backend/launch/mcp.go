@@ -17,7 +17,7 @@ import (
 
 // startMCP makes the session's MCP servers from the command line's
 // --mcp-config values, the config file's [mcp_servers] tables, codex's
-// (~/.codex/config.toml), the project's .mcp.json and, read once the servers start, the ones `claude
+// (~/.codex/config.toml), the plugins', the project's .mcp.json and, read once the servers start, the ones `claude
 // mcp add` kept in ~/.claude.json for the user and this project, in that
 // order of precedence (a server named again later is left out, with a
 // notice); with --strict-mcp-config only from the command line. It offers their tools through registry and starts
@@ -51,6 +51,12 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 			tables, probs := config.LoadCodexServers(path)
 			fromCodex, more := mcp.FromConfig(tables, path, env)
 			add(path, fromCodex, append(probs, more...))
+		}
+		for _, p := range s.plugins {
+			if p.MCP != "" {
+				f := mcp.LoadPlugin(p.Name, p.MCP, p.Getenv(env))
+				add("plugin "+p.Name, f.Servers, f.Problems)
+			}
 		}
 
 		proj = mcp.LoadProject(s.Cwd, env)

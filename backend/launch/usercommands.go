@@ -13,7 +13,7 @@ import (
 // /skill:NAME commands after every built-in, which they never replace.
 // Files that cannot be used become notices.
 func (s *Session) addUserCommands(o Options) {
-	cmds, problems := customcmd.Load(customcmd.Dirs(o.Home, o.getenv("HOME"), config.CodexHome(o.getenv), s.Cwd))
+	cmds, problems := customcmd.Load(append(customcmd.Dirs(o.Home, o.getenv("HOME"), config.CodexHome(o.getenv), s.Cwd), pluginCommandDirs(s.plugins)...))
 	problems = append(problems, customcmd.Register(s.Commands, cmds, s.promptShell)...)
 	for _, c := range s.Skills.Commands() {
 		if err := s.Commands.Register(c); err != nil {
@@ -28,7 +28,7 @@ func (s *Session) addUserCommands(o Options) {
 // loadSkills finds the session's skills and, when there are any, adds the
 // skill tool that loads them. It returns the SKILL.md files it skipped.
 func (s *Session) loadSkills(o Options, registry *tools.Registry) []string {
-	catalog, problems := skills.Load(skills.Dirs(o.Home, o.getenv("HOME"), config.CodexHome(o.getenv), s.Cwd))
+	catalog, problems := skills.Load(append(skills.Dirs(o.Home, o.getenv("HOME"), config.CodexHome(o.getenv), s.Cwd), pluginSkillDirs(s.plugins)...))
 	s.Skills = catalog
 	if len(catalog.Skills) > 0 {
 		registry.Add(skills.NewTool(catalog))

@@ -64,12 +64,25 @@ func LoadProject(dir string, getenv func(string) string) Project {
 // on the command line: none waits for the project's approval. Problems are
 // as LoadProject's, and a file that cannot be read is one.
 func LoadFlag(value string, getenv func(string) string) Project {
+	return loadValue("--mcp-config", value, getenv)
+}
+
+// LoadPlugin reads the servers of the Claude Code plugin name: value is
+// the file they are in or, from the plugin's manifest, their JSON. They
+// are the user's own, as the plugin is.
+func LoadPlugin(name, value string, getenv func(string) string) Project {
+	return loadValue("plugin "+name, value, getenv)
+}
+
+// loadValue reads servers from value, a file in .mcp.json's shape or that
+// JSON itself, which label names where no file does.
+func loadValue(label, value string, getenv func(string) string) Project {
 	if strings.HasPrefix(strings.TrimSpace(value), "{") {
-		return parseServers("--mcp-config", []byte(value), false, getenv)
+		return parseServers(label, []byte(value), false, getenv)
 	}
 	src, err := os.ReadFile(value)
 	if err != nil {
-		return Project{Path: value, Problems: []string{fmt.Sprintf("--mcp-config %s: %v; its MCP servers are skipped", value, err)}}
+		return Project{Path: value, Problems: []string{fmt.Sprintf("%s %s: %v; its MCP servers are skipped", label, value, err)}}
 	}
 	return parseServers(value, src, false, getenv)
 }

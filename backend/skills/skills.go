@@ -55,10 +55,12 @@ func (s Skill) Body() (string, error) {
 	return strings.TrimSpace(doc.Body), nil
 }
 
-// Dir is a folder of skill folders and whose it is.
+// Dir is a folder of skill folders and whose it is. Prefix starts the
+// names of its skills: a plugin's are PLUGIN:NAME.
 type Dir struct {
 	Path   string
 	Source string
+	Prefix string
 }
 
 // Dirs are the folders skills are found in, first wins: the project's
@@ -69,17 +71,18 @@ func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 	var out []Dir
 	for _, d := range workspace.ProjectChain(cwd) {
 		for _, sub := range []string{".tack", ".agents", ".claude"} {
-			out = append(out, Dir{filepath.Join(d, sub, "skills"), "project"})
+			out = append(out, Dir{Path: filepath.Join(d, sub, "skills"), Source: "project"})
 		}
 	}
 	if tackHome != "" {
-		out = append(out, Dir{filepath.Join(tackHome, "skills"), "user"})
+		out = append(out, Dir{Path: filepath.Join(tackHome, "skills"), Source: "user"})
 	}
 	if userHome != "" {
-		out = append(out, Dir{filepath.Join(userHome, ".agents", "skills"), "user"}, Dir{filepath.Join(userHome, ".claude", "skills"), "user"})
+		out = append(out, Dir{Path: filepath.Join(userHome, ".agents", "skills"), Source: "user"},
+			Dir{Path: filepath.Join(userHome, ".claude", "skills"), Source: "user"})
 	}
 	if codexHome != "" {
-		out = append(out, Dir{filepath.Join(codexHome, "skills"), "user"})
+		out = append(out, Dir{Path: filepath.Join(codexHome, "skills"), Source: "user"})
 	}
 	return out
 }
@@ -132,6 +135,7 @@ func Load(dirs []Dir) (*Catalog, []string) {
 				continue
 			}
 			s, err := loadSkill(dir, d.Source)
+			s.Name = d.Prefix + s.Name
 			switch {
 			case err != nil:
 				problems = append(problems, err.Error()+"; the skill is skipped")

@@ -82,7 +82,7 @@ func TestBadSkillFilesAreReportedWithFileAndLineAndSkipped(t *testing.T) {
 	writeSkill(t, filepath.Join(dir, "Bad Name"), "---\ndescription: has a bad folder name\n---\nbody")
 	writeSkill(t, filepath.Join(dir, "good"), skill("good", "Works."))
 	os.MkdirAll(filepath.Join(dir, "not-a-skill"), 0o755)
-	c, problems := Load([]Dir{{dir, "user"}})
+	c, problems := Load([]Dir{{Path: dir, Source: "user"}})
 	if len(c.Skills) != 1 || c.Skills[0].Name != "good" {
 		t.Errorf("skills = %+v", c.Skills)
 	}
@@ -100,7 +100,7 @@ func TestSkillToolReturnsTheBodyAndTheFolder(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "scripts"), 0o755)
 	os.WriteFile(filepath.Join(dir, "scripts", "fill.py"), []byte("print()"), 0o644)
 	os.WriteFile(filepath.Join(dir, "reference.md"), []byte("ref"), 0o644)
-	c, _ := Load([]Dir{{filepath.Dir(dir), "project"}})
+	c, _ := Load([]Dir{{Path: filepath.Dir(dir), Source: "project"}})
 	tool := NewTool(c)
 	res := tool.Run(context.Background(), tools.Call{Args: json.RawMessage(`{"name":"pdf"}`)})
 	for _, want := range []string{"<skill_content name=\"pdf\">\n# pdf\n\nDo the pdf thing.\n</skill_content>",
@@ -118,7 +118,7 @@ func TestSkillCommandAndStatus(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "review")
 	writeSkill(t, dir, skill("review", "Review code."))
 	writeSkill(t, filepath.Join(filepath.Dir(dir), "hidden"), "---\nname: hidden\ndescription: Model only.\nuser-invocable: false\n---\nx")
-	c, _ := Load([]Dir{{filepath.Dir(dir), "project"}})
+	c, _ := Load([]Dir{{Path: filepath.Dir(dir), Source: "project"}})
 	cmds := c.Commands()
 	if len(cmds) != 1 || cmds[0].Name != "skill:review" || cmds[0].Summary() != "Review code. (project skill)" {
 		t.Fatalf("commands = %+v", cmds)

@@ -80,21 +80,19 @@ func Dirs(cwd, tackHome, userHome string) []string {
 	return dirs
 }
 
-// Load reads the definitions in dirs, the first of a name winning, with
-// the built-in general agent unless a file replaces it. A file that cannot
-// be read or parsed is skipped and reported in problems, "path:line: what".
+// Load reads the definitions in dirs (folders of them, or single files),
+// the first of a name winning, with the built-in general agent unless a
+// file replaces it. A file that cannot be read or parsed is skipped and
+// reported in problems, "path:line: what".
 func Load(dirs []string) (defs []Definition, problems []error) {
 	byName := map[string]bool{}
 	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
+		files, err := definitionFiles(dir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			problems = append(problems, fmt.Errorf("%s: %v", dir, err))
 		}
-		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
-				continue
-			}
-			d, err := parse(filepath.Join(dir, e.Name()))
+		for _, file := range files {
+			d, err := parse(file)
 			if err != nil {
 				problems = append(problems, err)
 				continue
@@ -110,6 +108,22 @@ func Load(dirs []string) (defs []Definition, problems []error) {
 	}
 	sort.SliceStable(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
 	return defs, problems
+}
+
+// definitionFiles are the Markdown files in dir, or dir itself when it
+// is a file.
+func definitionFiles(dir string) ([]string, error) {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return []string{dir}, nil
+	}
+	entries, err := os.ReadDir(dir)
+	var files []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	return files, err
 }
 
 // Find returns the definition named name.

@@ -163,6 +163,8 @@ Flags:
                             "...", "prompt": "...", "tools": [...]}}
       --agent NAME          run the session as that agent: its prompt opens
                             the system prompt, its tools and model are used
+      --plugin-dir DIR      load the Claude Code plugin in DIR (repeatable),
+                            beside those installed and enabled for Claude Code
       --add-dir DIR         work in DIR too (repeatable): edits there count as
                             the workspace's; sandboxed commands may write there
       --color WHEN          auto, always or never

@@ -122,7 +122,7 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 		PermissionMode: o.permissionMode, Resume: o.resume, Continue: o.cont, SessionID: strings.ToLower(o.sessionID), ForkSession: o.forkSession,
 		Version:      version,
 		SystemPrompt: own, AppendSystemPrompt: end, MCPConfigs: o.mcpConfigs, StrictMCPConfig: o.strictMCP,
-		Settings: o.settings, SettingSources: o.settingSources, Tools: o.tools, Agents: agents, Agent: o.agent,
+		Settings: o.settings, SettingSources: o.settingSources, Tools: o.tools, Agents: agents, Agent: o.agent, PluginDirs: o.sdk.pluginDirs,
 		AddDirs: dirs,
 	}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/tack-agent/tack/backend/launch"
 )
 
 // sdkOptions are what the flags the Agent SDKs pass for their options
@@ -18,6 +20,9 @@ type sdkOptions struct {
 	debug      bool
 	debugTypes []string
 	debugFile  string
+	// pluginDirs are the Claude Code plugins of --plugin-dir (and of
+	// --plugin-dir-no-mcp, without their MCP servers).
+	pluginDirs []launch.PluginDir
 	// leftOut are the flags taken that mean nothing to tack's models,
 	// each with why, for stderr.
 	leftOut []string
@@ -41,6 +46,12 @@ func (d debugFlag) Set(v string) error {
 func (o *options) sdkFlags(fs *flag.FlagSet) {
 	s := &o.sdk
 	fs.BoolVar(&s.noPersistence, "no-session-persistence", false, "")
+	for _, name := range []string{"plugin-dir", "plugin-dir-no-mcp"} {
+		fs.Func(name, "", func(v string) error {
+			s.pluginDirs = append(s.pluginDirs, launch.PluginDir{Path: v, NoMCP: name == "plugin-dir-no-mcp"})
+			return nil
+		})
+	}
 	fs.Var(debugFlag{s}, "debug", "")
 	fs.BoolVar(&s.debug, "debug-to-stderr", false, "")
 	fs.Func("debug-file", "", func(v string) error {
