@@ -29,7 +29,7 @@ func loadPlugins(o Options, claude []claudeFile, cwd string) ([]plugin.Plugin, [
 	for _, d := range o.PluginDirs {
 		p, err := plugin.Load(d.Path)
 		if err != nil {
-			problems = append(problems, err.Error()+"; the plugin is skipped")
+			problems = append(problems, "--plugin-dir: "+err.Error()+"; the plugin is skipped")
 			continue
 		}
 		if d.NoMCP {

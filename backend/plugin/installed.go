@@ -78,7 +78,7 @@ func Installed(userHome, cwd string, enabled []string) ([]Plugin, []string) {
 		}
 		p, err := Load(file.Plugins[key][i].InstallPath)
 		if err != nil {
-			problems = append(problems, err.Error()+"; the plugin is skipped")
+			problems = append(problems, fmt.Sprintf("plugin %s: %v; reinstall it with Claude Code (/plugin); the plugin is skipped", key, err))
 			continue
 		}
 		out = append(out, p)

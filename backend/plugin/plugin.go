@@ -80,7 +80,7 @@ var ManifestFile = filepath.Join(".claude-plugin", "plugin.json")
 // names the file and says what to fix.
 func Load(dir string) (Plugin, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return Plugin{}, fmt.Errorf("plugin %s: not a folder", dir)
+		return Plugin{}, fmt.Errorf("%s is not a folder", dir)
 	}
 	var m manifest
 	path := filepath.Join(dir, ManifestFile)
