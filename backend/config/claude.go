@@ -14,9 +14,9 @@ import (
 // ~/.claude/settings.json, a project's .claude/settings.json (shared) and
 // .claude/settings.local.json (the user's own for the project). tack reads
 // these of them: the "hooks" object, which has the shape of tack's
-// [[hooks.EVENT]] tables, the permission rules, the environment variables
-// and the plugins turned on. Everything else in the files is Claude
-// Code's alone.
+// [[hooks.EVENT]] tables, the permission rules, the environment
+// variables, the agent sessions run as and the plugins turned on.
+// Everything else in the files is Claude Code's alone.
 
 // ClaudeSettings is what tack reads of one Claude Code settings file.
 type ClaudeSettings struct {
@@ -25,6 +25,9 @@ type ClaudeSettings struct {
 	// Env are variables set for every session, "NAME": "value"; Claude
 	// Code also takes a number or a boolean, written as in the file.
 	Env map[string]Scalar `json:"env"`
+	// Agent names the agent definition sessions run as (claude's
+	// --agent).
+	Agent string `json:"agent"`
 	// EnabledPlugins turns the plugins Claude Code installed on or off,
 	// "name@marketplace": true (or a list of version ranges: on).
 	EnabledPlugins map[string]json.RawMessage `json:"enabledPlugins"`

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/permission"
+	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/trust"
 )
 
@@ -115,10 +116,7 @@ func permissionRules(files []claudeFile, denyRead []string, cwd, home string) pe
 // bypassPermissions, which turns the sandbox off; that and a mode tack
 // does not have are problems, and the next file's choice applies.
 func settingsMode(files []claudeFile) (mode permission.Mode, plan bool, problems []string) {
-	rank := map[string]int{"flag": 0, "local": 1, "project": 2, "user": 3}
-	files = slices.Clone(files)
-	slices.SortStableFunc(files, func(a, b claudeFile) int { return rank[a.source] - rank[b.source] })
-	for _, f := range files {
+	for _, f := range byPrecedence(files) {
 		name := f.settings.Permissions.DefaultMode
 		if name == "" || mode != "" {
 			continue
@@ -139,6 +137,33 @@ func settingsMode(files []claudeFile) (mode permission.Mode, plan bool, problems
 		}
 	}
 	return mode, plan, problems
+}
+
+// byPrecedence is files in Claude Code's order of precedence: --settings,
+// the project's local file, its shared one, the user's.
+func byPrecedence(files []claudeFile) []claudeFile {
+	rank := map[string]int{"flag": 0, "local": 1, "project": 2, "user": 3}
+	files = slices.Clone(files)
+	slices.SortStableFunc(files, func(a, b claudeFile) int { return rank[a.source] - rank[b.source] })
+	return files
+}
+
+// settingsAgent is the agent the settings files' "agent" runs the session
+// as, by Claude Code's order, of defs; "" when none names one, and a
+// problem when the one named is none of defs.
+func settingsAgent(files []claudeFile, defs []subagent.Definition) (string, []string) {
+	for _, f := range byPrecedence(files) {
+		a := strings.TrimSpace(f.settings.Agent)
+		if a == "" {
+			continue
+		}
+		if _, ok := subagent.Find(defs, a); !ok {
+			return "", []string{fmt.Sprintf("%s: agent %q is no agent definition of .claude/agents, ~/.claude/agents or a plugin; "+
+				"the session runs as tack itself", f.label, a)}
+		}
+		return a, nil
+	}
+	return "", nil
 }
 
 // settingsEnv are the variables of the user's own Claude Code settings

@@ -311,6 +311,11 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home, o.getenv("HOME")))
 	fromPlugins, pluginAgentProblems := pluginAgents(s.plugins)
 	agents, agentProblems = subagent.With(subagent.With(agents, fromPlugins), o.Agents), append(agentProblems, pluginAgentProblems...)
+	if o.Agent == "" {
+		var problems []string
+		o.Agent, problems = settingsAgent(claude, agents)
+		claudeProblems = append(claudeProblems, problems...)
+	}
 	if o, err = o.asAgent(agents); err != nil {
 		return err
 	}

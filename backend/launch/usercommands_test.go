@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,5 +149,42 @@ func TestSessionRunsAsTheAgentNamed(t *testing.T) {
 	o.Agent = "auditor"
 	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), `no agent named "auditor": the agents are general, reviewer`) {
 		t.Errorf("want an unknown agent refused with the names, got %v", err)
+	}
+}
+
+// Claude Code's "agent" setting runs sessions as that agent, the
+// project's local file over the user's; one that names no definition is
+// a notice, and the session runs as tack.
+func TestSettingsAgentRunsTheSessionAsIt(t *testing.T) {
+	home, cwd, user := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/agents/reviewer.md":  "---\nname: reviewer\ndescription: Reviews\n---\nYou review code.",
+		".claude/agents/writer.md":    "---\nname: writer\ndescription: Writes\n---\nYou write docs.",
+		".claude/settings.local.json": `{"agent": "writer"}`,
+	})
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"agent": "reviewer"}`})
+	llm := llmtest.New(t, llmtest.ReplyText("Ok."), llmtest.ReplyText("Ok."))
+	open := func() *Session {
+		env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": user}
+		s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	runTurn(t, open(), "Go.")
+	if system := llm.Requests()[0].Messages[0].Content; !strings.HasPrefix(system, "You write docs.") {
+		t.Errorf("the system prompt opens %.60q", system)
+	}
+	testkit.WriteTree(t, cwd, map[string]string{".claude/settings.local.json": `{"agent": "nobody"}`})
+	s := open()
+	runTurn(t, s, "Go.")
+	if system := llm.Requests()[1].Messages[0].Content; !strings.HasPrefix(system, "You are tack") {
+		t.Errorf("the system prompt opens %.60q", system)
+	}
+	want := `.claude/settings.local.json: agent "nobody" is no agent definition of .claude/agents, ~/.claude/agents or a plugin; the session runs as tack itself`
+	if got := notices(t, s); !slices.Contains(got, want) {
+		t.Errorf("want the notice %q, got %q", want, got)
 	}
 }
