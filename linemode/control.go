@@ -10,6 +10,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -32,6 +33,8 @@ type controlRequest struct {
 		Model   string          `json:"model"`
 		Hooks   json.RawMessage `json:"hooks"`
 		Agents  json.RawMessage `json:"agents"`
+		// SDKMCPServers are the in-process MCP servers the SDK hosts.
+		SDKMCPServers []string `json:"sdkMcpServers"`
 	} `json:"request"`
 }
 
@@ -54,8 +57,8 @@ type controlOutcome struct {
 // interrupt reaches a running turn.
 func (p *printer) control(line []byte) {
 	if controlType(line) == "control_response" {
-		if p.sdk != nil {
-			p.sdk.deliver(line)
+		if p.channel != nil {
+			p.channel.deliver(line)
 		}
 		return
 	}
@@ -72,6 +75,7 @@ func (p *printer) control(line []byte) {
 		case present(r.Agents):
 			p.answer(req.RequestID, nil, "tack takes agents at start only: pass them with --agents instead")
 		default:
+			p.addSDKServers(r.SDKMCPServers)
 			p.answer(req.RequestID, p.initialized(), "")
 		}
 	case "interrupt":
@@ -87,6 +91,25 @@ func (p *printer) control(line []byte) {
 		p.runControl(req.RequestID, "/model "+r.Model)
 	default:
 		p.answer(req.RequestID, nil, "tack does not support the control request "+r.Subtype)
+	}
+}
+
+// addSDKServers starts the in-process MCP servers the SDK names as it
+// initializes; their messages go through the SDK channel.
+func (p *printer) addSDKServers(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	if p.s.MCP == nil {
+		fmt.Fprintln(p.o.Stderr, "tack: the Agent SDK's MCP servers cannot be reached in this session; they are skipped")
+		return
+	}
+	var servers []mcp.Server
+	for _, name := range names {
+		servers = append(servers, mcp.SDKServer(name, "the Agent SDK"))
+	}
+	for _, problem := range p.s.MCP.Add(servers) {
+		fmt.Fprintln(p.o.Stderr, "tack: "+problem)
 	}
 }
 
@@ -154,21 +177,8 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 
 // sdkAsker puts the session's approvals to the Agent SDK.
 type sdkAsker struct {
-	p    *printer
-	mu   sync.Mutex
-	next int
-	// waiting are the requests sent, by id, each for its answer.
-	waiting map[string]chan sdkAnswer
-}
-
-// sdkAnswer is the part of a can_use_tool control_response tack reads.
-type sdkAnswer struct {
-	Subtype  string `json:"subtype"`
-	Error    string `json:"error"`
-	Response struct {
-		Behavior string `json:"behavior"`
-		Message  string `json:"message"`
-	} `json:"response"`
+	p       *printer
+	channel *SDKChannel
 }
 
 // serve answers the broker's approval requests until ctx ends.
@@ -196,59 +206,25 @@ func (a *sdkAsker) serve(ctx context.Context) {
 
 // ask puts one approval to the SDK and settles it with the answer.
 func (a *sdkAsker) ask(ctx context.Context, r *interact.Request) {
-	a.mu.Lock()
-	a.next++
-	id := fmt.Sprintf("tack_can_use_tool_%d", a.next)
-	ch := make(chan sdkAnswer, 1)
-	a.waiting[id] = ch
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		delete(a.waiting, id)
-		a.mu.Unlock()
-	}()
 	input := r.Approval.Input
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	writeJSON(a.p.o.Stdout, map[string]any{"type": "control_request", "request_id": id, "request": map[string]any{
-		"subtype": "can_use_tool", "tool_name": tools.ClaudeName(r.Approval.Tool), "input": input,
+	resp, err := a.channel.request(ctx, "can_use_tool", map[string]any{
+		"tool_name": tools.ClaudeName(r.Approval.Tool), "input": input,
 		"tool_use_id": r.Approval.CallID, "permission_suggestions": []any{},
-	}})
-	select {
-	case ans := <-ch:
-		switch {
-		case ans.Subtype == "error":
-			r.Decide(interact.Decision{Verdict: interact.Deny, Reason: "the SDK's can_use_tool failed: " + ans.Error})
-		case ans.Response.Behavior == "allow":
-			r.Decide(interact.Decision{Verdict: interact.Allow})
-		default:
-			r.Decide(interact.Decision{Verdict: interact.Deny, Reason: ans.Response.Message})
-		}
-	case <-ctx.Done():
-	}
-}
-
-// deliver hands a control_response line to the request it answers.
-func (a *sdkAsker) deliver(line []byte) {
-	var m struct {
-		Response struct {
-			RequestID string `json:"request_id"`
-		} `json:"response"`
-	}
+	})
 	var ans struct {
-		Response sdkAnswer `json:"response"`
+		Behavior string `json:"behavior"`
+		Message  string `json:"message"`
 	}
-	if json.Unmarshal(line, &m) != nil || json.Unmarshal(line, &ans) != nil {
-		return
-	}
-	a.mu.Lock()
-	ch := a.waiting[m.Response.RequestID]
-	a.mu.Unlock()
-	if ch != nil {
-		select {
-		case ch <- ans.Response:
-		default: // answered twice: the first answer stands
-		}
+	switch {
+	case ctx.Err() != nil:
+	case err != nil:
+		r.Decide(interact.Decision{Verdict: interact.Deny, Reason: err.Error()})
+	case json.Unmarshal(resp, &ans) == nil && ans.Behavior == "allow":
+		r.Decide(interact.Decision{Verdict: interact.Allow})
+	default:
+		r.Decide(interact.Decision{Verdict: interact.Deny, Reason: ans.Message})
 	}
 }

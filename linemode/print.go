@@ -3,6 +3,7 @@
 package linemode
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
@@ -73,6 +75,10 @@ type PrintOptions struct {
 	// type starts alike with one of them (hook and hooks take hook/run).
 	Debug      io.Writer
 	DebugTypes []string
+	// SDK, with StreamInput, is the channel to the Agent SDK the session's
+	// in-process MCP servers relay through (made before the session
+	// opened); nil makes one.
+	SDK *SDKChannel
 	// HookEvents adds hook_started and hook_response lines to stream-json
 	// for every hook run (--include-hook-events); session_start's are
 	// written without it, as claude writes them.
@@ -128,11 +134,14 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	if o.Format == FormatStreamJSON {
 		writeJSON(o.Stdout, p.initMessage())
 	}
-	if o.SDKApprovals {
-		p.sdk = &sdkAsker{p: p, waiting: map[string]chan sdkAnswer{}}
+	if o.StreamInput {
+		p.channel = cmp.Or(o.SDK, NewSDKChannel())
+		defer p.channel.bind(o.Stdout)()
+	}
+	if o.SDKApprovals && p.channel != nil {
 		asking, stop := context.WithCancel(ctx)
 		defer stop()
-		go p.sdk.serve(asking)
+		go (&sdkAsker{p: p, channel: p.channel}).serve(asking)
 	}
 	var out PrintOutcome
 	for task := range p.tasks(ctx) {
@@ -160,7 +169,8 @@ type printer struct {
 	seen int64
 	t    *turnRun
 	// sdk puts approvals to the Agent SDK (--permission-prompt-tool stdio).
-	sdk *sdkAsker
+	// channel carries requests to the Agent SDK (with stream input).
+	channel *SDKChannel
 	// exit is set by /exit, and once the budget is spent: no task after
 	// it runs.
 	exit bool
@@ -571,6 +581,11 @@ func (p *printer) initMessage() initMessage {
 		MCPServers: []mcpServer{}, Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
 		SlashCommands: []string{}, Skills: []string{}, Plugins: []struct{}{},
 	}
+	if p.s.MCP != nil {
+		for _, st := range p.s.MCP.Status() {
+			m.MCPServers = append(m.MCPServers, mcpServer{Name: st.Name, Status: initStatus(st.State)})
+		}
+	}
 	if p.s.Skills != nil {
 		for _, sk := range p.s.Skills.Skills {
 			m.Skills = append(m.Skills, sk.Name)
@@ -585,6 +600,19 @@ func (p *printer) initMessage() initMessage {
 		}
 	}
 	return m
+}
+
+// initStatus is a server's state as claude's init line names it.
+func initStatus(s mcp.State) string {
+	switch s {
+	case mcp.StateReady:
+		return "connected"
+	case mcp.StateFailed:
+		return "failed"
+	case mcp.StateDenied:
+		return "disabled"
+	}
+	return "pending"
 }
 
 // PrintFailure reports a task that could not start (the session failed to

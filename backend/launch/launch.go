@@ -101,6 +101,9 @@ type Options struct {
 	// ForkSession continues the resumed session in a copy with a new id
 	// (SessionID, when set), leaving it as it was (--fork-session).
 	ForkSession bool
+	// MCPRelay reaches the MCP servers of type "sdk" that the Agent SDK
+	// driving print mode hosts; nil where there is none.
+	MCPRelay mcp.Relay
 	// PluginDirs are Claude Code plugins to load beside those the user
 	// installed (--plugin-dir, --plugin-dir-no-mcp).
 	PluginDirs []PluginDir

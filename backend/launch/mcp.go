@@ -71,7 +71,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}
 	later := s.claudeServers(o, taken)
-	if len(servers) == 0 && len(problems) == 0 && later == nil {
+	if len(servers) == 0 && len(problems) == 0 && later == nil && o.MCPRelay == nil {
 		return
 	}
 	s.MCP = mcp.New(mcp.Options{
@@ -83,7 +83,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		Cwd:      s.Cwd,
 		Environ:  bash.WithoutProviderSecrets(o.Environ),
 		SpillDir: filepath.Join(o.Home, "spill", s.Log.Header().ID),
-		Version:  o.Version, HTTPClient: o.HTTPClient,
+		Version:  o.Version, HTTPClient: o.HTTPClient, Relay: o.MCPRelay,
 		StartAfter: firstFrameRoom, StartWhen: o.Background, Later: later,
 	})
 	registry.AddSource(s.MCP)

@@ -53,6 +53,7 @@ type dialConfig struct {
 	cwd     string
 	environ []string
 	http    *http.Client
+	relay   Relay
 	stderr  *stderrTail
 	changed func() // the server said its tool list changed
 }
@@ -66,6 +67,8 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	l := &link{}
 	var transport sdk.Transport
 	switch {
+	case s.SDK:
+		transport = relayTransport{server: s.Name, relay: dc.relay}
 	case s.SSE:
 		transport = outliving{&sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: withHeaders(dc.http, s.Headers)}}
 	case s.URL != "":

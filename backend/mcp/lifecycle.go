@@ -89,7 +89,7 @@ func (c *conn) run(parent context.Context, gen int) {
 
 func (m *Manager) dialConfig(c *conn, gen int) dialConfig {
 	return dialConfig{
-		version: m.opts.Version, cwd: m.opts.Cwd, environ: m.opts.Environ, http: m.opts.HTTPClient,
+		version: m.opts.Version, cwd: m.opts.Cwd, environ: m.opts.Environ, http: m.opts.HTTPClient, relay: m.opts.Relay,
 		stderr: c.stderr, changed: func() { c.relist(gen) },
 	}
 }

@@ -32,6 +32,9 @@ type Options struct {
 	// Environ is the environment stdio servers inherit (provider keys
 	// already removed); each server's env is added on top.
 	Environ []string
+	// Relay reaches the servers of type "sdk", which live in the program
+	// driving tack through an Agent SDK; nil where there is none.
+	Relay Relay
 	// SpillDir keeps images and other binary results, which the model
 	// reads through their files.
 	SpillDir   string
@@ -116,6 +119,12 @@ func (m *Manager) takeLater() []*conn {
 	for _, text := range skipped {
 		m.report(text)
 	}
+	return m.add(servers, skipped)
+}
+
+// add joins servers to the manager's, and skipped to what it skipped,
+// and returns the connections it made.
+func (m *Manager) add(servers []Server, skipped []string) []*conn {
 	m.mu.Lock()
 	before := m.servers
 	after := m.join(before, servers)
@@ -130,6 +139,26 @@ func (m *Manager) takeLater() []*conn {
 	}
 	m.notify()
 	return added
+}
+
+// Add starts more of the user's servers at once: the in-process servers
+// an Agent SDK names as it initializes. A name taken already is skipped,
+// and what it returns says so.
+func (m *Manager) Add(servers []Server) []string {
+	var fresh []Server
+	var skipped []string
+	for _, s := range servers {
+		if c := m.find(s.Name); c != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: server %q is also in %s, which wins", s.Origin, s.Name, c.srv.Origin))
+			continue
+		}
+		fresh = append(fresh, s)
+	}
+	for _, c := range m.add(fresh, skipped) {
+		c.setState(StateStarting, "")
+		m.launch(c)
+	}
+	return skipped
 }
 
 // Start begins starting every configured server in the background and

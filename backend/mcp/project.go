@@ -140,6 +140,8 @@ func projectEntry(name string, raw json.RawMessage, getenv func(string) string) 
 	case "", "stdio", "http", "streamable-http":
 	case "sse":
 		s.SSE = true
+	case "sdk": // an Agent SDK's in-process server, reached through the SDK
+		s.SDK = true
 	default:
 		return Server{}, fmt.Errorf("unknown type %q; use \"stdio\", \"http\" or \"sse\"", e.Type)
 	}

@@ -44,6 +44,9 @@ type Server struct {
 	URL     string
 	Headers map[string]string
 	SSE     bool
+	// SDK servers live in the program that runs tack through an Agent
+	// SDK ("type": "sdk"): their messages go through Options.Relay.
+	SDK bool
 
 	StartupTimeout time.Duration
 	ToolTimeout    time.Duration
@@ -88,6 +91,8 @@ func (s Server) redactor() redact.Redactor {
 // Transport names how the server is reached.
 func (s Server) Transport() string {
 	switch {
+	case s.SDK:
+		return "sdk"
 	case s.SSE:
 		return "sse"
 	case s.URL != "":
@@ -151,6 +156,8 @@ func (s Server) check() error {
 	switch {
 	case !validServerName(s.Name):
 		return fmt.Errorf("a server name is letters, digits, '_' and '-'")
+	case s.SDK:
+		return nil
 	case s.Command == "" && s.URL == "":
 		return fmt.Errorf("set command (a stdio server) or url (a streamable-HTTP server)")
 	case s.Command != "" && s.URL != "":

@@ -122,6 +122,43 @@ func TestTheTypeScriptAgentSDKReadsHookEvents(t *testing.T) {
 	}
 }
 
+// agentSDKToolsScript gives the model a tool of the program's own, in an
+// in-process MCP server of the SDK's, and prints what the turn ended
+// with.
+const agentSDKToolsScript = `
+import { query, createSdkMcpServer, tool } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
+const calc = createSdkMcpServer({ name: "calc", version: "1.0.0", tools: [
+  tool("add", "Adds two numbers", { a: z.number(), b: z.number() },
+    async ({ a, b }) => ({ content: [{ type: "text", text: "sum=" + (a + b) }] })),
+] });
+async function* prompts() {
+  yield { type: "user", message: { role: "user", content: "add 2 and 3" }, parent_tool_use_id: null, session_id: "" };
+}
+const q = query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
+  mcpServers: { calc }, allowedTools: ["mcp__calc__add"] } });
+for await (const m of q) {
+  if (m.type === "system" && m.subtype === "init") console.log("servers", JSON.stringify(m.mcp_servers));
+  if (m.type === "result") { console.log("result", m.subtype, m.result); break; }
+}
+`
+
+// A tool of the SDK program's own, in an in-process MCP server
+// (createSdkMcpServer), reaches the model, and its calls run in the
+// program: tack relays the server's messages over the control protocol
+// (mcp_message). Needs what the tests above need.
+func TestTheTypeScriptAgentSDKServesItsOwnTools(t *testing.T) {
+	dir := agentSDKDir(t)
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "mcp__calc__add", `{"a":2,"b":3}`, 1)), llmtest.ReplyText("It is 5."))
+	out := runAgentSDK(t, dir, agentSDKToolsScript, srv, nil)
+	if !strings.Contains(out, "result success It is 5.") {
+		t.Errorf("the SDK read:\n%s", out)
+	}
+	if got := srv.Requests()[1].ToolResult("c1"); got != "sum=5" {
+		t.Errorf("the SDK's tool answered %q; the SDK read:\n%s", got, out)
+	}
+}
+
 // agentSDKDir is where TACK_AGENT_SDK says the SDK is installed; the test
 // skips without it or without node.
 func agentSDKDir(t *testing.T) string {

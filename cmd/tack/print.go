@@ -43,6 +43,10 @@ func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string
 			FallbackModel: o.fallbackModel},
 	}
 	lo.Unattended, lo.NoPersistence = true, o.sdk.noPersistence
+	if stream {
+		po.SDK = linemode.NewSDKChannel()
+		lo.MCPRelay = po.SDK.RelayMCP
+	}
 	if o.jsonSchema != "" {
 		lo.OutputSchema = json.RawMessage(o.jsonSchema)
 	}

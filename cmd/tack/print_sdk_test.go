@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // sessionFiles lists the files of every session under home.
@@ -90,5 +92,81 @@ func TestPrintDebugWritesTheSessionEvents(t *testing.T) {
 	b, _ := os.ReadFile(file)
 	if got := types(string(b)); strings.Join(got, " ") != "turn/start turn/end" || r.stderr.String() != "" {
 		t.Errorf("want the turn events alone in the file, got %q (stderr %q)", got, r.stderr.String())
+	}
+}
+
+// calcServer answers the JSON-RPC messages of an in-process MCP server
+// as the TypeScript Agent SDK's createSdkMcpServer answered them when it
+// drove tack (TestTheTypeScriptAgentSDKServesItsOwnTools): one tool, add.
+func calcServer(message json.RawMessage) string {
+	var m struct {
+		ID     *json.RawMessage `json:"id"`
+		Method string           `json:"method"`
+		Params struct {
+			Arguments struct{ A, B int } `json:"arguments"`
+		} `json:"params"`
+	}
+	json.Unmarshal(message, &m)
+	if m.ID == nil { // a notification: the SDK answers anything
+		return `{"jsonrpc":"2.0","result":{},"id":0}`
+	}
+	result := `{}`
+	switch m.Method {
+	case "initialize":
+		result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"calc","version":"1.0.0"}}`
+	case "tools/list":
+		result = `{"tools":[{"name":"add","description":"Adds two numbers","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#",` +
+			`"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]},"execution":{"taskSupport":"forbidden"}}]}`
+	case "tools/call":
+		result = fmt.Sprintf(`{"content":[{"type":"text","text":"sum=%d"}]}`, m.Params.Arguments.A+m.Params.Arguments.B)
+	}
+	return `{"jsonrpc":"2.0","id":` + string(*m.ID) + `,"result":` + result + `}`
+}
+
+// An Agent SDK names its in-process MCP servers in initialize
+// (sdkMcpServers) and answers, for each, the mcp_message requests tack
+// writes: the server's tools reach the model and its calls run in the
+// SDK's program. Here the test plays the SDK as the real one played it.
+// The project's own server (awaiting approval) is in the init line.
+func TestPrintRelaysTheAgentSDKsInProcessServers(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "mcp__calc__add", `{"a":2,"b":3}`, 1)), llmtest.ReplyText("It is 5."))
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, map[string]string{".mcp.json": `{"mcpServers": {"docs": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}`})
+	r := startTackIn(t, srv, t.TempDir(), dir, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--allowedTools", "mcp__calc__add")
+	r.write(`{"type":"control_request","request_id":"init_1","request":{"subtype":"initialize","sdkMcpServers":["calc"]}}` + "\n")
+	r.write(`{"type":"user","message":{"role":"user","content":"add 2 and 3"},"parent_tool_use_id":null,"session_id":""}` + "\n")
+	answered := map[string]bool{}
+	testkit.Eventually(t, "the turn's result", func() bool {
+		for _, line := range strings.Split(r.stdout.String(), "\n") {
+			var req struct {
+				Type      string `json:"type"`
+				RequestID string `json:"request_id"`
+				Request   struct {
+					Subtype    string          `json:"subtype"`
+					ServerName string          `json:"server_name"`
+					Message    json.RawMessage `json:"message"`
+				} `json:"request"`
+			}
+			if json.Unmarshal([]byte(line), &req) != nil || req.Type != "control_request" || answered[req.RequestID] {
+				continue
+			}
+			answered[req.RequestID] = true
+			if req.Request.Subtype != "mcp_message" || req.Request.ServerName != "calc" {
+				t.Errorf("an unexpected request: %s", line)
+				continue
+			}
+			r.write(`{"type":"control_response","response":{"subtype":"success","request_id":"` + req.RequestID +
+				`","response":{"mcp_response":` + calcServer(req.Request.Message) + "}}}\n")
+		}
+		return strings.Contains(r.stdout.String(), `"type":"result"`)
+	}, r.output)
+	r.closeStdin()
+	r.wantExit(0)
+	// The init line names the servers configured; calc comes later.
+	if init, _, _ := strings.Cut(r.stdout.String(), "\n"); !strings.Contains(init, `"mcp_servers":[{"name":"docs","status":"pending"}]`) {
+		t.Errorf("init = %s", init)
+	}
+	if got := srv.Requests()[1].ToolResult("c1"); got != "sum=5" {
+		t.Errorf("the SDK's tool answered %q; %s", got, r.output())
 	}
 }
