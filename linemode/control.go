@@ -35,6 +35,10 @@ type controlRequest struct {
 		Agents  json.RawMessage `json:"agents"`
 		// SDKMCPServers are the in-process MCP servers the SDK hosts.
 		SDKMCPServers []string `json:"sdkMcpServers"`
+		// SystemPrompt (a string or a list of parts) and
+		// AppendSystemPrompt are the program's, as the SDKs send them.
+		SystemPrompt       json.RawMessage `json:"systemPrompt"`
+		AppendSystemPrompt string          `json:"appendSystemPrompt"`
 	} `json:"request"`
 }
 
@@ -76,6 +80,9 @@ func (p *printer) control(line []byte) {
 			p.answer(req.RequestID, nil, "tack takes agents at start only: pass them with --agents instead")
 		default:
 			p.addSDKServers(r.SDKMCPServers)
+			if own := promptText(r.SystemPrompt); own != "" || r.AppendSystemPrompt != "" {
+				p.s.SetSystemPrompt(own, r.AppendSystemPrompt)
+			}
 			p.answer(req.RequestID, p.initialized(), "")
 		}
 	case "interrupt":
@@ -111,6 +118,18 @@ func (p *printer) addSDKServers(names []string) {
 	for _, problem := range p.s.MCP.Add(servers) {
 		fmt.Fprintln(p.o.Stderr, "tack: "+problem)
 	}
+}
+
+// promptText is a system prompt an SDK sent: a string, or its parts
+// joined by blank lines.
+func promptText(raw json.RawMessage) string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return strings.TrimSpace(one)
+	}
+	var parts []string
+	json.Unmarshal(raw, &parts)
+	return strings.TrimSpace(strings.Join(parts, "\n\n"))
 }
 
 // present reports whether a JSON value is there and not null or empty.

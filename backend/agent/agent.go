@@ -126,6 +126,7 @@ type Agent struct {
 	cancel     context.CancelFunc
 	model      string
 	effort     llm.Effort
+	system     string // the system prompt: Config.System, or SetSystem's
 	// unbounded are the models whose server refused the catalog's output
 	// bound as too large for its window: later steps send none, and the
 	// server bounds the output by what its window leaves (vLLM does).
@@ -173,6 +174,7 @@ func New(cfg Config) *Agent {
 		done:    make(chan struct{}),
 	}
 	a.nextSeq = cfg.Log.NextSeq()
+	a.system = cfg.System
 	a.model, a.effort = a.proj.Model()
 	a.titled = a.proj.ModelTitled()
 	if cfg.Model != "" {
@@ -229,7 +231,20 @@ func (a *Agent) ToolNames() []string { return a.cfg.Tools.Names() }
 func (a *Agent) Catalog() *llm.Catalog { return a.cfg.Catalog }
 
 // System is the system prompt.
-func (a *Agent) System() string { return a.cfg.System }
+func (a *Agent) System() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.system
+}
+
+// SetSystem replaces the system prompt from the next request on: an
+// Agent SDK gives its program's prompt as it initializes, after the
+// session opened.
+func (a *Agent) SetSystem(text string) {
+	a.mu.Lock()
+	a.system = text
+	a.mu.Unlock()
+}
 
 // Status reports whether the agent is idle or running.
 func (a *Agent) Status() Status {

@@ -128,6 +128,7 @@ func overflowAfter(le *llm.Error, what string, cause error) *llm.Error {
 // The first request after a resume reads the surface's messages back from
 // the log.
 func (a *Agent) buildRequest(model string, effort llm.Effort) (llm.Request, error) {
+	system := a.System()
 	a.logMu.Lock()
 	surface, err := a.proj.Surface(a.cfg.Log)
 	a.logMu.Unlock()
@@ -135,8 +136,8 @@ func (a *Agent) buildRequest(model string, effort llm.Effort) (llm.Request, erro
 		return llm.Request{}, err
 	}
 	msgs := make([]llm.Message, 0, len(surface)+1)
-	if a.cfg.System != "" {
-		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: a.cfg.System})
+	if system != "" {
+		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system})
 	}
 	msgs = append(msgs, a.withImages(surface, model)...)
 	// The output bound is sent only when the catalog knows the model's:

@@ -167,6 +167,9 @@ type Session struct {
 	getenv func(string) string
 	// plugins are the Claude Code plugins the session loaded.
 	plugins []plugin.Plugin
+	// system builds the system prompt with own in the place of tack's
+	// brief and end after it, each "" for the session's own.
+	system func(own, end string) string
 
 	closers []func()
 }
@@ -326,6 +329,10 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	registry = o.builtins(registry)
 	hookRunner, hookProblems := s.newHooks(o, cfg, claude)
 	s.Router = router
+	s.system = func(own, end string) string {
+		own, end = cmp.Or(own, o.SystemPrompt), cmp.Or(end, o.AppendSystemPrompt)
+		return prompt.Build(own, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + addedDirs(o.AddDirs) + appended(end)
+	}
 	store, ckptNotices := s.openCheckpoints(o, cfg.Checkpoints)
 	var ckpts agent.Checkpoints
 	if store != nil {
@@ -335,7 +342,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		// The model of a resumed session stays unless a flag names one; the
 		// effort follows the flag, then the config, then the session.
 		Log: s.Log, Provider: router, Catalog: s.Catalog, Model: o.Model, Effort: llm.Effort(first(o.Effort, cfg.Effort)),
-		System: prompt.Build(o.SystemPrompt, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + addedDirs(o.AddDirs) + appended(o.AppendSystemPrompt),
+		System: s.system(o.SystemPrompt, o.AppendSystemPrompt),
 		Tools:  registry, Gate: s.Policy, Broker: s.Broker, Hooks: agentHooks(hookRunner),
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   s.Cwd, SpillDir: spill, Now: o.Now,
@@ -369,6 +376,14 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	}
 	s.startMCP(o, cfg, registry)
 	return s.registerCommands(o.HelpKeys)
+}
+
+// SetSystemPrompt rebuilds the system prompt with own in the place of
+// tack's brief and end after it, as --system-prompt and
+// --append-system-prompt would have ("" keeps what the session had): the
+// Agent SDKs give them as they initialize.
+func (s *Session) SetSystemPrompt(own, end string) {
+	s.Agent.SetSystem(s.system(own, end))
 }
 
 // Close stops the agent, the tools' background work and the log, in that

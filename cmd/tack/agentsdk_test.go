@@ -136,7 +136,7 @@ async function* prompts() {
   yield { type: "user", message: { role: "user", content: "add 2 and 3" }, parent_tool_use_id: null, session_id: "" };
 }
 const q = query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
-  mcpServers: { calc }, allowedTools: ["mcp__calc__add"] } });
+  mcpServers: { calc }, allowedTools: ["mcp__calc__add"], systemPrompt: "You are a careful calculator." } });
 for await (const m of q) {
   if (m.type === "system" && m.subtype === "init") console.log("servers", JSON.stringify(m.mcp_servers));
   if (m.type === "result") { console.log("result", m.subtype, m.result); break; }
@@ -146,7 +146,8 @@ for await (const m of q) {
 // A tool of the SDK program's own, in an in-process MCP server
 // (createSdkMcpServer), reaches the model, and its calls run in the
 // program: tack relays the server's messages over the control protocol
-// (mcp_message). Needs what the tests above need.
+// (mcp_message). The program's systemPrompt, which the SDK sends in its
+// initialize, opens the system prompt. Needs what the tests above need.
 func TestTheTypeScriptAgentSDKServesItsOwnTools(t *testing.T) {
 	dir := agentSDKDir(t)
 	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "mcp__calc__add", `{"a":2,"b":3}`, 1)), llmtest.ReplyText("It is 5."))
@@ -156,6 +157,9 @@ func TestTheTypeScriptAgentSDKServesItsOwnTools(t *testing.T) {
 	}
 	if got := srv.Requests()[1].ToolResult("c1"); got != "sum=5" {
 		t.Errorf("the SDK's tool answered %q; the SDK read:\n%s", got, out)
+	}
+	if system := srv.Requests()[0].Messages[0].Content; !strings.HasPrefix(system, "You are a careful calculator.") {
+		t.Errorf("the program's system prompt did not open the request's: %.80q", system)
 	}
 }
 
