@@ -11,6 +11,7 @@ import (
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/mcp"
+	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -18,11 +19,12 @@ import (
 // claude -p over stream-json with a control protocol beside the user
 // messages: they write {"type":"control_request","request_id":…,
 // "request":{"subtype":…}} and wait for a control_response carrying the
-// same request_id. Print mode answers initialize, interrupt,
+// same request_id. Print mode answers initialize (taking the program's
+// in-process MCP servers, system prompt and agents), interrupt,
 // set_permission_mode and set_model. Any other request gets an error
 // response that says so, as does an initialize that brings SDK hook
-// callbacks or agents, which tack cannot call back or add once the
-// session started: an SDK waits a minute for an answer that never comes.
+// callbacks, which tack cannot call back: an SDK waits a minute for an
+// answer that never comes.
 
 // controlRequest is one control_request line.
 type controlRequest struct {
@@ -73,12 +75,14 @@ func (p *printer) control(line []byte) {
 	}
 	switch r := req.Request; r.Subtype {
 	case "initialize":
+		agents, err := sdkAgents(r.Agents)
 		switch {
 		case present(r.Hooks):
 			p.answer(req.RequestID, nil, "tack cannot call back SDK hooks: put the hooks in a settings file (--settings) instead")
-		case present(r.Agents):
-			p.answer(req.RequestID, nil, "tack takes agents at start only: pass them with --agents instead")
+		case err != nil:
+			p.answer(req.RequestID, nil, err.Error())
 		default:
+			p.s.AddAgents(agents)
 			p.addSDKServers(r.SDKMCPServers)
 			if own := promptText(r.SystemPrompt); own != "" || r.AppendSystemPrompt != "" {
 				p.s.SetSystemPrompt(own, r.AppendSystemPrompt)
@@ -118,6 +122,14 @@ func (p *printer) addSDKServers(names []string) {
 	for _, problem := range p.s.MCP.Add(servers) {
 		fmt.Fprintln(p.o.Stderr, "tack: "+problem)
 	}
+}
+
+// sdkAgents are the agent definitions an SDK sent, in --agents' shape.
+func sdkAgents(raw json.RawMessage) ([]subagent.Definition, error) {
+	if !present(raw) {
+		return nil, nil
+	}
+	return subagent.FromJSON(raw)
 }
 
 // promptText is a system prompt an SDK sent: a string, or its parts

@@ -167,6 +167,8 @@ type Session struct {
 	getenv func(string) string
 	// plugins are the Claude Code plugins the session loaded.
 	plugins []plugin.Plugin
+	// tasks is the task tool, which offers the agent definitions.
+	tasks *task.Tool
 	// system builds the system prompt with own in the place of tack's
 	// brief and end after it, each "" for the session's own.
 	system func(own, end string) string
@@ -325,7 +327,8 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	if o, err = o.asAgent(agents); err != nil {
 		return err
 	}
-	registry.Add(task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents))
+	s.tasks = task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents)
+	registry.Add(s.tasks)
 	registry = o.builtins(registry)
 	hookRunner, hookProblems := s.newHooks(o, cfg, claude)
 	s.Router = router
@@ -385,6 +388,11 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 func (s *Session) SetSystemPrompt(own, end string) {
 	s.Agent.SetSystem(s.system(own, end))
 }
+
+// AddAgents offers more agent definitions to the task tool, each
+// replacing one of its name: the Agent SDKs send a program's agents as
+// they initialize.
+func (s *Session) AddAgents(defs []subagent.Definition) { s.tasks.Add(defs) }
 
 // Close stops the agent, the tools' background work and the log, in that
 // order.

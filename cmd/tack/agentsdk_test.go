@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +137,8 @@ async function* prompts() {
   yield { type: "user", message: { role: "user", content: "add 2 and 3" }, parent_tool_use_id: null, session_id: "" };
 }
 const q = query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
-  mcpServers: { calc }, allowedTools: ["mcp__calc__add"], systemPrompt: "You are a careful calculator." } });
+  mcpServers: { calc }, allowedTools: ["mcp__calc__add"], systemPrompt: "You are a careful calculator.",
+  agents: { auditor: { description: "Audits sums", prompt: "Check the sum.", tools: ["Read"] } } } });
 for await (const m of q) {
   if (m.type === "system" && m.subtype === "init") console.log("servers", JSON.stringify(m.mcp_servers));
   if (m.type === "result") { console.log("result", m.subtype, m.result); break; }
@@ -147,7 +149,8 @@ for await (const m of q) {
 // (createSdkMcpServer), reaches the model, and its calls run in the
 // program: tack relays the server's messages over the control protocol
 // (mcp_message). The program's systemPrompt, which the SDK sends in its
-// initialize, opens the system prompt. Needs what the tests above need.
+// initialize, opens the system prompt, and its agents are offered. Needs
+// what the tests above need.
 func TestTheTypeScriptAgentSDKServesItsOwnTools(t *testing.T) {
 	dir := agentSDKDir(t)
 	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "mcp__calc__add", `{"a":2,"b":3}`, 1)), llmtest.ReplyText("It is 5."))
@@ -160,6 +163,11 @@ func TestTheTypeScriptAgentSDKServesItsOwnTools(t *testing.T) {
 	}
 	if system := srv.Requests()[0].Messages[0].Content; !strings.HasPrefix(system, "You are a careful calculator.") {
 		t.Errorf("the program's system prompt did not open the request's: %.80q", system)
+	}
+	if !slices.ContainsFunc(srv.Requests()[0].Tools, func(tool llmtest.Tool) bool {
+		return tool.Function.Name == "task" && strings.Contains(tool.Function.Description, "- auditor: Audits sums")
+	}) {
+		t.Error("the task tool does not offer the program's agent")
 	}
 }
 

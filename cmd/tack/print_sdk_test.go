@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,14 +129,16 @@ func calcServer(message json.RawMessage) string {
 // writes: the server's tools reach the model and its calls run in the
 // SDK's program. Here the test plays the SDK as the real one played it.
 // The project's own server (awaiting approval) is in the init line; the
-// program's system prompt, sent in initialize too, is the session's.
+// program's system prompt and agents, sent in initialize too, are the
+// session's.
 func TestPrintRelaysTheAgentSDKsInProcessServers(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "mcp__calc__add", `{"a":2,"b":3}`, 1)), llmtest.ReplyText("It is 5."))
 	dir := t.TempDir()
 	testkit.WriteTree(t, dir, map[string]string{".mcp.json": `{"mcpServers": {"docs": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}`})
 	r := startTackIn(t, srv, t.TempDir(), dir, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--allowedTools", "mcp__calc__add")
 	r.write(`{"type":"control_request","request_id":"init_1","request":{"subtype":"initialize","sdkMcpServers":["calc"],` +
-		`"systemPrompt":["You are a careful calculator."],"appendSystemPrompt":"Answer in one line."}}` + "\n")
+		`"systemPrompt":["You are a careful calculator."],"appendSystemPrompt":"Answer in one line.",` +
+		`"agents":{"auditor":{"description":"Audits sums","prompt":"Check the sum.","tools":["Read"]}}}}` + "\n")
 	r.write(`{"type":"user","message":{"role":"user","content":"add 2 and 3"},"parent_tool_use_id":null,"session_id":""}` + "\n")
 	answered := map[string]bool{}
 	testkit.Eventually(t, "the turn's result", func() bool {
@@ -174,5 +177,10 @@ func TestPrintRelaysTheAgentSDKsInProcessServers(t *testing.T) {
 	if system := srv.Requests()[0].Messages[0].Content; !strings.HasPrefix(system, "You are a careful calculator.") ||
 		!strings.HasSuffix(system, "Answer in one line.") {
 		t.Errorf("the program's system prompt is not the request's: %q", system)
+	}
+	if !slices.ContainsFunc(srv.Requests()[0].Tools, func(tool llmtest.Tool) bool {
+		return tool.Function.Name == "task" && strings.Contains(tool.Function.Description, "- auditor: Audits sums")
+	}) {
+		t.Error("the task tool does not offer the program's agent")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
@@ -67,8 +68,9 @@ type Runner interface {
 // Tool is the task tool.
 type Tool struct {
 	runner Runner
-	agents []subagent.Definition
 	slots  chan struct{}
+	mu     sync.Mutex
+	agents []subagent.Definition
 }
 
 // New makes the task tool over runner, offering agents.
@@ -93,13 +95,29 @@ func (a args) agent() string { return cmp.Or(a.Agent, a.SubagentType) }
 // definition of that name exists.
 var claudeCodeAgents = []string{"general-purpose", "Explore", "Plan"}
 
+// Add offers more agents, each replacing one of its name: those an Agent
+// SDK defines as it initializes.
+func (t *Tool) Add(defs []subagent.Definition) {
+	t.mu.Lock()
+	t.agents = subagent.With(t.agents, defs)
+	t.mu.Unlock()
+}
+
+// offered are the agents the tool offers now.
+func (t *Tool) offered() []subagent.Definition {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.agents
+}
+
 // find is the definition an agent name stands for.
 func (t *Tool) find(name string) (subagent.Definition, bool) {
-	if def, ok := subagent.Find(t.agents, name); ok {
+	agents := t.offered()
+	if def, ok := subagent.Find(agents, name); ok {
 		return def, true
 	}
 	if slices.Contains(claudeCodeAgents, name) {
-		return subagent.Find(t.agents, subagent.GeneralName)
+		return subagent.Find(agents, subagent.GeneralName)
 	}
 	return subagent.Definition{}, false
 }
@@ -110,8 +128,9 @@ func (t *Tool) Spec() tools.Spec {
 	b.WriteString("Hand a self-contained job to a subagent, which works in its own context with its own tools " +
 		"and answers with a final report; only that report comes back to you. Several task calls in one step run in parallel. " +
 		"Subagents cannot ask the user questions or start tasks of their own. Agents:")
-	names := make([]string, len(t.agents))
-	for i, a := range t.agents {
+	agents := t.offered()
+	names := make([]string, len(agents))
+	for i, a := range agents {
 		names[i] = a.Name
 		fmt.Fprintf(&b, "\n- %s: %s", a.Name, a.Description)
 	}
@@ -168,9 +187,9 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	}
 	def, ok := t.find(name)
 	if !ok {
-		names := make([]string, len(t.agents))
-		for i, d := range t.agents {
-			names[i] = d.Name
+		var names []string
+		for _, d := range t.offered() {
+			names = append(names, d.Name)
 		}
 		return tools.InvalidArgs("no agent named %q; use one of %s", name, strings.Join(names, ", "))
 	}
