@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/subagent"
@@ -20,11 +24,11 @@ import (
 // messages: they write {"type":"control_request","request_id":…,
 // "request":{"subtype":…}} and wait for a control_response carrying the
 // same request_id. Print mode answers initialize (taking the program's
-// in-process MCP servers, system prompt and agents), interrupt,
-// set_permission_mode and set_model. Any other request gets an error
-// response that says so, as does an initialize that brings SDK hook
-// callbacks, which tack cannot call back: an SDK waits a minute for an
-// answer that never comes.
+// in-process MCP servers, system prompt, agents and hooks), interrupt,
+// set_permission_mode and set_model, and runs the program's hooks by
+// calling them back (hook_callback). Any other request gets an error
+// response that says so: an SDK waits a minute for an answer that never
+// comes.
 
 // controlRequest is one control_request line.
 type controlRequest struct {
@@ -76,9 +80,10 @@ func (p *printer) control(line []byte) {
 	switch r := req.Request; r.Subtype {
 	case "initialize":
 		agents, err := sdkAgents(r.Agents)
+		if err == nil {
+			err = p.addSDKHooks(r.Hooks)
+		}
 		switch {
-		case present(r.Hooks):
-			p.answer(req.RequestID, nil, "tack cannot call back SDK hooks: put the hooks in a settings file (--settings) instead")
 		case err != nil:
 			p.answer(req.RequestID, nil, err.Error())
 		default:
@@ -121,6 +126,53 @@ func (p *printer) addSDKServers(names []string) {
 	}
 	for _, problem := range p.s.MCP.Add(servers) {
 		fmt.Fprintln(p.o.Stderr, "tack: "+problem)
+	}
+}
+
+// addSDKHooks runs the hooks an SDK names as it initializes, each a
+// hook_callback request to it: {"PreToolUse": [{"matcher": "Bash",
+// "hookCallbackIds": ["hook_0"], "timeout": 30}]}. Those of events tack
+// does not have are said on stderr and left out.
+func (p *printer) addSDKHooks(raw json.RawMessage) error {
+	if !present(raw) {
+		return nil
+	}
+	var events map[string][]struct {
+		Matcher         string   `json:"matcher"`
+		HookCallbackIDs []string `json:"hookCallbackIds"`
+		Timeout         float64  `json:"timeout"`
+	}
+	if err := json.Unmarshal(raw, &events); err != nil {
+		return fmt.Errorf("initialize: hooks: %v", err)
+	}
+	var hs []hooks.Hook
+	for _, event := range slices.Sorted(maps.Keys(events)) {
+		for _, m := range events[event] {
+			for _, id := range m.HookCallbackIDs {
+				h, err := hooks.NewCallback(event, m.Matcher, "the Agent SDK's hook "+id,
+					time.Duration(m.Timeout*float64(time.Second)), p.hookCallback(id))
+				if err != nil {
+					fmt.Fprintf(p.o.Stderr, "tack: the Agent SDK's %s hook: %v; it is left out\n", event, err)
+					continue
+				}
+				hs = append(hs, h)
+			}
+		}
+	}
+	return p.s.AddHooks(hs)
+}
+
+// hookCallback asks the SDK to run its hook callback id with what a hook
+// command would read, and returns its answer.
+func (p *printer) hookCallback(id string) func(context.Context, []byte) ([]byte, error) {
+	return func(ctx context.Context, input []byte) ([]byte, error) {
+		var in struct {
+			ToolUseID string `json:"tool_use_id"`
+		}
+		json.Unmarshal(input, &in)
+		return p.channel.request(ctx, "hook_callback", map[string]any{
+			"callback_id": id, "input": json.RawMessage(input), "tool_use_id": in.ToolUseID,
+		})
 	}
 }
 

@@ -147,9 +147,11 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	for task := range p.tasks(ctx) {
 		res := p.turn(ctx, task)
 		out.Results = append(out.Results, res)
-		// A call the Agent SDK denied is its caller's own decision, and
-		// the SDK takes a failing exit status for a crash.
-		out.Denied = out.Denied || len(res.Denials) > 0 && !o.SDKApprovals
+		// With stream input an Agent SDK drives the run: a call its
+		// can_use_tool, its hooks or its mode denied is its program's
+		// own decision, and the SDK takes a failing exit status for a
+		// crash.
+		out.Denied = out.Denied || len(res.Denials) > 0 && !o.StreamInput
 		p.write(res)
 		if ctx.Err() != nil || p.exit {
 			break

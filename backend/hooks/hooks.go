@@ -9,6 +9,7 @@ package hooks
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"regexp"
@@ -74,6 +75,28 @@ type Hook struct {
 	// Env are variables the hook's command gets beyond the session's
 	// ("CLAUDE_PLUGIN_ROOT=…" for a plugin's).
 	Env []string
+	// Callback, when set, runs in place of Command: it gets what the
+	// command would read on stdin and answers what it would print (an
+	// Agent SDK's hook, called back over the control protocol).
+	Callback func(ctx context.Context, input []byte) ([]byte, error)
+}
+
+// NewCallback is a hook of event (tack's or Claude Code's name) whose
+// matcher (a regular expression over tool names; "" matches all) selects
+// what callback answers for; named says what it is in messages, and
+// timeout of 0 is DefaultTimeout.
+func NewCallback(event, matcher, named string, timeout time.Duration, callback func(context.Context, []byte) ([]byte, error)) (Hook, error) {
+	e, ok := parseEvent(event)
+	if !ok {
+		return Hook{}, fmt.Errorf("%s is not a hook event tack has", event)
+	}
+	hs, err := groupHooks(e, config.HookGroup{Matcher: matcher, Command: named}, named, false)
+	if err != nil {
+		return Hook{}, err
+	}
+	h := hs[0]
+	h.Callback, h.Timeout = callback, cmp.Or(timeout, DefaultTimeout)
+	return h, nil
 }
 
 // Matches reports whether the hook runs for the tool: its matcher finds

@@ -67,7 +67,7 @@ func TestHookReadsClaudeCodeFieldsOnStdin(t *testing.T) {
 	if err := json.Unmarshal(b, &in); err != nil {
 		t.Fatalf("stdin %q: %v", b, err)
 	}
-	if in["hook_event_name"] != "PreToolUse" || in["tool_name"] != "bash" || in["session_id"] != "s1" ||
+	if in["hook_event_name"] != "PreToolUse" || in["tool_name"] != "Bash" || in["session_id"] != "s1" ||
 		in["tool_input"].(map[string]any)["command"] != "ls" || in["transcript_path"] != "/log.jsonl" ||
 		in["permission_mode"] != "ask" || in["tool_use_id"] != "call_1" {
 		t.Errorf("stdin = %s", b)

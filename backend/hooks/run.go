@@ -89,6 +89,9 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Re
 	body, _ := json.Marshal(in)
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
+	if h.Callback != nil {
+		return called(ctx, h, body, res, start)
+	}
 	cmd := shell(ctx, h.Command)
 	cmd.Dir = dir
 	cmd.Env = slices.Concat(environ, h.Env)
@@ -132,6 +135,22 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Re
 		}
 	}
 	return res
+}
+
+// called runs a callback hook: its answer is read as a command's stdout
+// would be, and a callback that fails or runs out of time fails.
+func called(ctx context.Context, h Hook, body []byte, res Result, start time.Time) Result {
+	out, err := h.Callback(ctx, body)
+	res.Duration = time.Since(start)
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.Outcome, res.ExitCode, res.Reason = OutcomeFailed, -1, fmt.Sprintf("timed out after %s", h.Timeout)
+		return res
+	case err != nil:
+		res.Outcome, res.ExitCode, res.Reason = OutcomeFailed, -1, err.Error()
+		return res
+	}
+	return answered(res, string(out))
 }
 
 // answered reads the stdout of a hook that exited 0: a JSON answer when it

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // Options configure a Runner.
@@ -71,7 +72,22 @@ func (r *Runner) Close() {
 }
 
 // Empty reports whether there are no hooks to run.
-func (r *Runner) Empty() bool { return len(r.opts.Hooks) == 0 }
+func (r *Runner) Empty() bool { return len(r.hooks()) == 0 }
+
+// Add runs hs too from now on: an Agent SDK's hooks, which it names as
+// it initializes.
+func (r *Runner) Add(hs []Hook) {
+	r.mu.Lock()
+	r.opts.Hooks = append(slices.Clip(r.opts.Hooks), hs...)
+	r.mu.Unlock()
+}
+
+// hooks are the hooks the runner runs now.
+func (r *Runner) hooks() []Hook {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.opts.Hooks
+}
 
 // runAll runs the hooks of event that match tool, all at once, and
 // records each run in hook order.
@@ -84,7 +100,7 @@ func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, ca
 		subject = in.Reason
 	}
 	var hs []Hook
-	for _, h := range r.opts.Hooks {
+	for _, h := range r.hooks() {
 		if h.Event == event && (subject == "" || h.Matches(subject)) && r.allowed(ctx, h) {
 			hs = append(hs, h)
 		}
@@ -93,7 +109,10 @@ func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, ca
 		return nil
 	}
 	in.SessionID, in.TranscriptPath, in.Cwd = r.opts.SessionID, r.opts.LogPath, r.opts.Cwd
-	in.Event = claudeName[event]
+	// Hooks written for Claude Code test tool_name against its names
+	// ("Bash", "Edit"), as the Agent SDKs' callbacks do.
+	tool := in.ToolName
+	in.Event, in.ToolName = claudeName[event], tools.ClaudeName(tool)
 	if r.opts.Mode != nil {
 		in.PermissionMode = r.opts.Mode()
 	}
@@ -108,7 +127,7 @@ func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, ca
 	}
 	wg.Wait()
 	for _, res := range results {
-		r.record(turn, in, callID, res)
+		r.record(turn, tool, cmp.Or(in.Source, in.Reason), callID, res)
 	}
 	return results
 }
@@ -130,13 +149,13 @@ func (r *Runner) allowed(ctx context.Context, h Hook) bool {
 	return r.approved
 }
 
-func (r *Runner) record(turn int, in Input, callID string, res Result) {
+func (r *Runner) record(turn int, tool, source, callID string, res Result) {
 	if r.opts.Record == nil {
 		return
 	}
 	_ = r.opts.Record(session.HookRun{
 		Turn: turn, Event: string(res.Hook.Event), Command: res.Hook.Command, Origin: res.Hook.Origin,
-		Tool: in.ToolName, Source: cmp.Or(in.Source, in.Reason), CallID: callID, Outcome: string(res.Outcome), ExitCode: res.ExitCode,
+		Tool: tool, Source: source, CallID: callID, Outcome: string(res.Outcome), ExitCode: res.ExitCode,
 		DurationMs: res.Duration.Milliseconds(), Reason: res.Reason, Output: res.Stdout,
 	})
 }
@@ -224,7 +243,7 @@ func (r *Runner) EndSession(reason string) {
 }
 
 func (r *Runner) has(event Event) bool {
-	return slices.ContainsFunc(r.opts.Hooks, func(h Hook) bool { return h.Event == event })
+	return slices.ContainsFunc(r.hooks(), func(h Hook) bool { return h.Event == event })
 }
 
 // PromptSubmitted runs user_prompt_submit: any block refuses the prompt;

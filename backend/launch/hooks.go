@@ -59,7 +59,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		}
 	}
 	list = append(list, projHooks...)
-	if len(list) == 0 {
+	if len(list) == 0 && !o.sdkDriven() {
 		return nil, problems
 	}
 	content, names := projectContent(s.Cwd, files)

@@ -23,6 +23,7 @@ import (
 	"github.com/tack-agent/tack/backend/checkpoint"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/images"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
@@ -169,6 +170,9 @@ type Session struct {
 	plugins []plugin.Plugin
 	// tasks is the task tool, which offers the agent definitions.
 	tasks *task.Tool
+	// hooks runs the session's hooks; nil when it has none and no Agent
+	// SDK drives it.
+	hooks *hooks.Runner
 	// system builds the system prompt with own in the place of tack's
 	// brief and end after it, each "" for the session's own.
 	system func(own, end string) string
@@ -354,6 +358,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		Checkpoints: ckpts, PrimeAfter: firstFrameRoom, PrimeWhen: o.Background, Retention: agent.Retention{Turns: cfg.Checkpoints.Turns(), Days: cfg.Checkpoints.Days()},
 	})
 	s.closers = append(s.closers, s.Agent.Close)
+	s.hooks = hookRunner
 	if hookRunner != nil {
 		hookRunner.StartSession(firstFrameRoom, o.Background)
 		s.closers = append(s.closers, func() {
@@ -387,6 +392,16 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 // Agent SDKs give them as they initialize.
 func (s *Session) SetSystemPrompt(own, end string) {
 	s.Agent.SetSystem(s.system(own, end))
+}
+
+// AddHooks runs hs too from now on: the Agent SDKs name a program's
+// hooks as they initialize. It fails where no SDK drives the session.
+func (s *Session) AddHooks(hs []hooks.Hook) error {
+	if s.hooks == nil {
+		return errors.New("this session takes no hooks after it opened")
+	}
+	s.hooks.Add(hs)
+	return nil
 }
 
 // AddAgents offers more agent definitions to the task tool, each
@@ -529,6 +544,10 @@ func (o Options) builtins(r *tools.Registry) *tools.Registry {
 	}
 	return out
 }
+
+// sdkDriven reports whether an Agent SDK drives the session, which may
+// then name MCP servers and hooks after it opened.
+func (o Options) sdkDriven() bool { return o.MCPRelay != nil }
 
 // getenv reads the environment the front door passed in; none when it
 // passed no Getenv.

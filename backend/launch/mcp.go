@@ -71,7 +71,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}
 	later := s.claudeServers(o, taken)
-	if len(servers) == 0 && len(problems) == 0 && later == nil && o.MCPRelay == nil {
+	if len(servers) == 0 && len(problems) == 0 && later == nil && !o.sdkDriven() {
 		return
 	}
 	s.MCP = mcp.New(mcp.Options{

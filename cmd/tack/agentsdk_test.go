@@ -171,6 +171,38 @@ func TestTheTypeScriptAgentSDKServesItsOwnTools(t *testing.T) {
 	}
 }
 
+// agentSDKHookCallbackScript gives a PreToolUse hook of the program's
+// own, as the SDK's examples do, which denies deleting.
+const agentSDKHookCallbackScript = `
+import { query } from "@anthropic-ai/claude-agent-sdk";
+const guard = async (input) => {
+  console.log("hook", input.hook_event_name, input.tool_name, input.tool_input.command);
+  return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "No deleting here" } };
+};
+const q = query({ prompt: "clean up", options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
+  permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true,
+  hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guard] }] } } });
+for await (const m of q) {
+  if (m.type === "result") console.log("result", m.subtype);
+}
+`
+
+// A hook callback of the program's own (the SDK's hooks option) runs when
+// tack calls it back, sees Claude Code's tool names, and its denial
+// stops the call. Needs what the tests above need.
+func TestTheTypeScriptAgentSDKsHooksAreCalledBack(t *testing.T) {
+	dir := agentSDKDir(t)
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "bash", `{"command":"rm -rf build","description":"Clean"}`, 1)),
+		llmtest.ReplyText("I will not."))
+	out := runAgentSDK(t, dir, agentSDKHookCallbackScript, srv, nil)
+	if !strings.Contains(out, "hook PreToolUse Bash rm -rf build") || !strings.Contains(out, "result success") {
+		t.Errorf("the SDK read:\n%s", out)
+	}
+	if got := srv.Requests()[1].ToolResult("c1"); !strings.Contains(got, "No deleting here") {
+		t.Errorf("the model read %q; the SDK read:\n%s", got, out)
+	}
+}
+
 // agentSDKDir is where TACK_AGENT_SDK says the SDK is installed; the test
 // skips without it or without node.
 func agentSDKDir(t *testing.T) string {

@@ -16,8 +16,9 @@ import (
 
 // runPrint runs print mode: the task of -p (or the positional arguments,
 // or stdin), then, with --input-format stream-json, the user messages on
-// stdin. It exits 0 when every turn completed and no tool call was denied,
-// 1 otherwise, 2 for a missing task, and 130, 143 or 129 after a signal.
+// stdin. It exits 0 when every turn completed and no tool call was denied
+// (denials count only without stream input, which the Agent SDKs use), 1
+// otherwise, 2 for a missing task, and 130, 143 or 129 after a signal.
 func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string) int {
 	stream := o.inputFormat == "stream-json"
 	task, err := printTask(o, ios, stream)

@@ -140,31 +140,18 @@ func TestPrintRelaysTheAgentSDKsInProcessServers(t *testing.T) {
 		`"systemPrompt":["You are a careful calculator."],"appendSystemPrompt":"Answer in one line.",` +
 		`"agents":{"auditor":{"description":"Audits sums","prompt":"Check the sum.","tools":["Read"]}}}}` + "\n")
 	r.write(`{"type":"user","message":{"role":"user","content":"add 2 and 3"},"parent_tool_use_id":null,"session_id":""}` + "\n")
-	answered := map[string]bool{}
-	testkit.Eventually(t, "the turn's result", func() bool {
-		for _, line := range strings.Split(r.stdout.String(), "\n") {
-			var req struct {
-				Type      string `json:"type"`
-				RequestID string `json:"request_id"`
-				Request   struct {
-					Subtype    string          `json:"subtype"`
-					ServerName string          `json:"server_name"`
-					Message    json.RawMessage `json:"message"`
-				} `json:"request"`
-			}
-			if json.Unmarshal([]byte(line), &req) != nil || req.Type != "control_request" || answered[req.RequestID] {
-				continue
-			}
-			answered[req.RequestID] = true
-			if req.Request.Subtype != "mcp_message" || req.Request.ServerName != "calc" {
-				t.Errorf("an unexpected request: %s", line)
-				continue
-			}
-			r.write(`{"type":"control_response","response":{"subtype":"success","request_id":"` + req.RequestID +
-				`","response":{"mcp_response":` + calcServer(req.Request.Message) + "}}}\n")
+	playSDK(t, r, func(raw json.RawMessage) string {
+		var req struct {
+			Subtype    string          `json:"subtype"`
+			ServerName string          `json:"server_name"`
+			Message    json.RawMessage `json:"message"`
 		}
-		return strings.Contains(r.stdout.String(), `"type":"result"`)
-	}, r.output)
+		json.Unmarshal(raw, &req)
+		if req.Subtype != "mcp_message" || req.ServerName != "calc" {
+			t.Errorf("an unexpected request: %s", raw)
+		}
+		return `{"mcp_response":` + calcServer(req.Message) + "}"
+	})
 	r.closeStdin()
 	r.wantExit(0)
 	// The init line names the servers configured; calc comes later.
@@ -183,4 +170,70 @@ func TestPrintRelaysTheAgentSDKsInProcessServers(t *testing.T) {
 	}) {
 		t.Error("the task tool does not offer the program's agent")
 	}
+}
+
+// An Agent SDK names a program's hooks in initialize and tack calls them
+// back (hook_callback) with what a hook command would read: a PreToolUse
+// callback that denies, as the SDK's examples do, keeps the command from
+// running, and its reason is what the model reads.
+func TestPrintCallsBackTheAgentSDKsHooks(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "bash", `{"command":"rm -rf build","description":"Clean"}`, 1)),
+		llmtest.ReplyText("I will not."))
+	dir := t.TempDir()
+	r := startTackIn(t, srv, t.TempDir(), dir, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+		"--permission-mode", "bypassPermissions")
+	r.write(`{"type":"control_request","request_id":"init_1","request":{"subtype":"initialize",` +
+		`"hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":30}],"Unknown":[{"hookCallbackIds":["hook_1"]}]}}}` + "\n")
+	r.write(`{"type":"user","message":{"role":"user","content":"clean up"},"parent_tool_use_id":null,"session_id":""}` + "\n")
+	var asked []string
+	playSDK(t, r, func(raw json.RawMessage) string {
+		var q struct {
+			Subtype    string `json:"subtype"`
+			CallbackID string `json:"callback_id"`
+			ToolUseID  string `json:"tool_use_id"`
+			Input      struct {
+				Event     string                   `json:"hook_event_name"`
+				ToolName  string                   `json:"tool_name"`
+				ToolInput struct{ Command string } `json:"tool_input"`
+			} `json:"input"`
+		}
+		json.Unmarshal(raw, &q)
+		asked = append(asked, fmt.Sprintf("%s %s %s %s %s %s", q.Subtype, q.CallbackID, q.ToolUseID, q.Input.Event, q.Input.ToolName, q.Input.ToolInput.Command))
+		return `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Deleting build is not allowed"}}`
+	})
+	r.closeStdin()
+	r.wantExit(0) // the program's own denial: an SDK takes a failing status for a crash
+	if want := "hook_callback hook_0 c1 PreToolUse Bash rm -rf build"; strings.Join(asked, "|") != want {
+		t.Errorf("tack asked %q, want %q", asked, want)
+	}
+	if got := srv.Requests()[1].ToolResult("c1"); !strings.Contains(got, "Deleting build is not allowed") {
+		t.Errorf("the model read %q", got)
+	}
+	if !strings.Contains(r.stderr.String(), "the Agent SDK's Unknown hook: Unknown is not a hook event tack has") {
+		t.Errorf("stderr = %q", r.stderr.String())
+	}
+}
+
+// playSDK plays an Agent SDK until the turn's result is written: it
+// answers each control request tack writes with the response answer
+// gives for the request object.
+func playSDK(t *testing.T, r *process, answer func(request json.RawMessage) string) {
+	t.Helper()
+	answered := map[string]bool{}
+	testkit.Eventually(t, "the turn's result", func() bool {
+		for _, line := range strings.Split(r.stdout.String(), "\n") {
+			var m struct {
+				Type      string          `json:"type"`
+				RequestID string          `json:"request_id"`
+				Request   json.RawMessage `json:"request"`
+			}
+			if json.Unmarshal([]byte(line), &m) != nil || m.Type != "control_request" || answered[m.RequestID] {
+				continue
+			}
+			answered[m.RequestID] = true
+			r.write(`{"type":"control_response","response":{"subtype":"success","request_id":"` + m.RequestID +
+				`","response":` + answer(m.Request) + "}}\n")
+		}
+		return strings.Contains(r.stdout.String(), `"type":"result"`)
+	}, r.output)
 }
