@@ -1,6 +1,7 @@
 package linemode
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/tools"
@@ -25,7 +27,8 @@ import (
 // "request":{"subtype":…}} and wait for a control_response carrying the
 // same request_id. Print mode answers initialize (taking the program's
 // in-process MCP servers, system prompt, agents and hooks), interrupt,
-// set_permission_mode and set_model, and runs the program's hooks by
+// set_permission_mode, set_model, set_max_thinking_tokens, mcp_status and
+// mcp_reconnect, and runs the program's hooks by
 // calling them back (hook_callback). Any other request gets an error
 // response that says so: an SDK waits a minute for an answer that never
 // comes.
@@ -45,6 +48,11 @@ type controlRequest struct {
 		// AppendSystemPrompt are the program's, as the SDKs send them.
 		SystemPrompt       json.RawMessage `json:"systemPrompt"`
 		AppendSystemPrompt string          `json:"appendSystemPrompt"`
+		// ServerName is the MCP server of mcp_reconnect.
+		ServerName string `json:"serverName"`
+		// MaxThinkingTokens of set_max_thinking_tokens: 0 turns
+		// thinking off.
+		MaxThinkingTokens *int `json:"max_thinking_tokens"`
 	} `json:"request"`
 }
 
@@ -105,6 +113,12 @@ func (p *printer) control(line []byte) {
 		p.runControl(req.RequestID, line)
 	case "set_model":
 		p.runControl(req.RequestID, "/model "+r.Model)
+	case "set_max_thinking_tokens":
+		p.setThinking(req.RequestID, r.MaxThinkingTokens)
+	case "mcp_status":
+		p.answer(req.RequestID, map[string]any{"mcpServers": p.serverStatuses()}, "")
+	case "mcp_reconnect":
+		p.reconnect(req.RequestID, r.ServerName)
 	default:
 		p.answer(req.RequestID, nil, "tack does not support the control request "+r.Subtype)
 	}
@@ -194,6 +208,38 @@ func promptText(raw json.RawMessage) string {
 	var parts []string
 	json.Unmarshal(raw, &parts)
 	return strings.TrimSpace(strings.Join(parts, "\n\n"))
+}
+
+// setThinking answers set_max_thinking_tokens: tack's models take no
+// thinking budget, so 0 turns thinking off and any other budget turns it
+// back on at the model's default effort.
+func (p *printer) setThinking(id string, tokens *int) {
+	model, effort := p.ag.Model()
+	switch {
+	case tokens != nil && *tokens == 0:
+		effort = llm.EffortOff
+	case effort == llm.EffortOff:
+		m, _ := p.ag.Catalog().Lookup(model)
+		effort = cmp.Or(m.DefaultEffort, llm.EffortHigh)
+	}
+	if err := p.ag.SetModel(model, effort); err != nil {
+		p.answer(id, nil, err.Error())
+		return
+	}
+	p.answer(id, map[string]any{}, "")
+}
+
+// reconnect answers mcp_reconnect: the server starts again.
+func (p *printer) reconnect(id, name string) {
+	if p.s.MCP == nil {
+		p.answer(id, nil, "this session has no MCP servers")
+		return
+	}
+	if err := p.s.MCP.Restart(name); err != nil {
+		p.answer(id, nil, err.Error())
+		return
+	}
+	p.answer(id, map[string]any{}, "")
 }
 
 // present reports whether a JSON value is there and not null or empty.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -167,5 +168,35 @@ func TestSDKDecidesApprovalsOverTheControlProtocol(t *testing.T) {
 	}
 	if strings.Join(client.asked, "; ") != "Bash echo yes; Bash echo no" && strings.Join(client.asked, "; ") != "Bash echo no; Bash echo yes" {
 		t.Errorf("the SDK was asked %q", client.asked)
+	}
+}
+
+// The SDK's mcpServerStatus(), reconnectMcpServer() and
+// setMaxThinkingTokens() are answered: the servers and their state, a
+// server the session lacks named, thinking off for a budget of 0 and
+// back on for another.
+func TestSDKQueriesOfServersAndThinkingAreAnswered(t *testing.T) {
+	s, _, _ := streamSession(t, llmtest.ReplyText("Hi."))
+	run := func(lines ...string) map[string]controlAnswer {
+		var stdout, stderr bytes.Buffer
+		Print(context.Background(), s, PrintOptions{Format: FormatStreamJSON, StreamInput: true,
+			In: strings.NewReader(strings.Join(lines, "\n") + "\n"), Stdout: &stdout, Stderr: &stderr})
+		return answers(t, stdout.String())
+	}
+	got := run(`{"type":"control_request","request_id":"s","request":{"subtype":"mcp_status"}}`,
+		`{"type":"control_request","request_id":"r","request":{"subtype":"mcp_reconnect","serverName":"docs"}}`,
+		`{"type":"control_request","request_id":"t","request":{"subtype":"set_max_thinking_tokens","max_thinking_tokens":0}}`)
+	if a := got["s"]; a.Response.Subtype != "success" || fmt.Sprint(a.Response.Response["mcpServers"]) != "[]" {
+		t.Errorf("mcp_status: %+v", a)
+	}
+	if a := got["r"]; a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "no MCP servers") {
+		t.Errorf("mcp_reconnect: %+v", a)
+	}
+	if _, effort := s.Agent.Model(); got["t"].Response.Subtype != "success" || effort != "off" {
+		t.Errorf("set_max_thinking_tokens 0: %+v, effort %s", got["t"], effort)
+	}
+	run(`{"type":"control_request","request_id":"t2","request":{"subtype":"set_max_thinking_tokens","max_thinking_tokens":8000}}`)
+	if _, effort := s.Agent.Model(); effort == "off" {
+		t.Error("a budget above 0 left thinking off")
 	}
 }

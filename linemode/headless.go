@@ -37,7 +37,8 @@ type initMessage struct {
 
 type mcpServer struct {
 	Name   string `json:"name"`
-	Status string `json:"status"`
+	Status string `json:"status"` // "connected", "failed", "pending" or "disabled"
+	Error  string `json:"error,omitempty"`
 }
 
 // chatMessage is an assistant or user line.

@@ -580,14 +580,10 @@ func (p *printer) initMessage() initMessage {
 	model, _ := p.ag.Model()
 	m := initMessage{
 		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: p.ag.ToolNames(),
-		MCPServers: []mcpServer{}, Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
+		Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
 		SlashCommands: []string{}, Skills: []string{}, Plugins: []struct{}{},
 	}
-	if p.s.MCP != nil {
-		for _, st := range p.s.MCP.Status() {
-			m.MCPServers = append(m.MCPServers, mcpServer{Name: st.Name, Status: initStatus(st.State)})
-		}
-	}
+	m.MCPServers = p.serverStatuses()
 	if p.s.Skills != nil {
 		for _, sk := range p.s.Skills.Skills {
 			m.Skills = append(m.Skills, sk.Name)
@@ -602,6 +598,18 @@ func (p *printer) initMessage() initMessage {
 		}
 	}
 	return m
+}
+
+// serverStatuses are the session's MCP servers as the init line and
+// mcp_status list them.
+func (p *printer) serverStatuses() []mcpServer {
+	out := []mcpServer{}
+	if p.s.MCP != nil {
+		for _, st := range p.s.MCP.Status() {
+			out = append(out, mcpServer{Name: st.Name, Status: initStatus(st.State), Error: st.Error})
+		}
+	}
+	return out
 }
 
 // initStatus is a server's state as claude's init line names it.

@@ -139,8 +139,10 @@ async function* prompts() {
 const q = query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
   mcpServers: { calc }, allowedTools: ["mcp__calc__add"], systemPrompt: "You are a careful calculator.",
   agents: { auditor: { description: "Audits sums", prompt: "Check the sum.", tools: ["Read"] } } } });
+let asked = false;
 for await (const m of q) {
   if (m.type === "system" && m.subtype === "init") console.log("servers", JSON.stringify(m.mcp_servers));
+  if (m.type === "assistant" && !asked) { asked = true; console.log("status", JSON.stringify(await q.mcpServerStatus())); }
   if (m.type === "result") { console.log("result", m.subtype, m.result); break; }
 }
 `
@@ -149,13 +151,14 @@ for await (const m of q) {
 // (createSdkMcpServer), reaches the model, and its calls run in the
 // program: tack relays the server's messages over the control protocol
 // (mcp_message). The program's systemPrompt, which the SDK sends in its
-// initialize, opens the system prompt, and its agents are offered. Needs
-// what the tests above need.
+// initialize, opens the system prompt, and its agents are offered;
+// mcpServerStatus() finds the server connected. Needs what the tests
+// above need.
 func TestTheTypeScriptAgentSDKServesItsOwnTools(t *testing.T) {
 	dir := agentSDKDir(t)
 	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "mcp__calc__add", `{"a":2,"b":3}`, 1)), llmtest.ReplyText("It is 5."))
 	out := runAgentSDK(t, dir, agentSDKToolsScript, srv, nil)
-	if !strings.Contains(out, "result success It is 5.") {
+	if !strings.Contains(out, "result success It is 5.") || !strings.Contains(out, `status [{"name":"calc","status":"connected"}]`) {
 		t.Errorf("the SDK read:\n%s", out)
 	}
 	if got := srv.Requests()[1].ToolResult("c1"); got != "sum=5" {
