@@ -136,7 +136,8 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	}
 	if o.StreamInput {
 		p.channel = cmp.Or(o.SDK, NewSDKChannel())
-		defer p.channel.bind(o.Stdout)()
+		p.endChannel = p.channel.bind(o.Stdout)
+		defer p.endChannel()
 	}
 	if o.SDKApprovals && p.channel != nil {
 		asking, stop := context.WithCancel(ctx)
@@ -171,8 +172,11 @@ type printer struct {
 	seen int64
 	t    *turnRun
 	// sdk puts approvals to the Agent SDK (--permission-prompt-tool stdio).
-	// channel carries requests to the Agent SDK (with stream input).
-	channel *SDKChannel
+	// channel carries requests to the Agent SDK (with stream input);
+	// endChannel fails those still waiting, once stdin has ended and
+	// nothing can answer them.
+	channel    *SDKChannel
+	endChannel func()
 	// exit is set by /exit, and once the budget is spent: no task after
 	// it runs.
 	exit bool
@@ -232,7 +236,10 @@ func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
 			return
 		}
 		msgs := make(chan streamInput)
-		go readStreamInput(p.o.In, msgs, ctx.Done(), p.control)
+		go func() {
+			readStreamInput(p.o.In, msgs, ctx.Done(), p.control)
+			p.endChannel()
+		}()
 		for {
 			select {
 			case m, ok := <-msgs:

@@ -237,3 +237,19 @@ func playSDK(t *testing.T, r *process, answer func(request json.RawMessage) stri
 		return strings.Contains(r.stdout.String(), `"type":"result"`)
 	}, r.output)
 }
+
+// Once stdin has ended nothing can answer a request to the SDK: a
+// can_use_tool asked then is denied at once, saying why, and the run
+// ends instead of waiting for an answer that cannot come.
+func TestPrintFailsSDKRequestsOnceStdinEnds(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "bash", `{"command":"touch x","description":"Touch"}`, 1)),
+		llmtest.ReplyText("Could not."))
+	r := startTack(t, srv, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+		"--permission-prompt-tool", "stdio", "--permission-mode", "default")
+	r.write(`{"type":"user","message":{"role":"user","content":"touch x"},"parent_tool_use_id":null,"session_id":""}` + "\n")
+	r.closeStdin()
+	r.wantExit(0)
+	if got := srv.Requests()[1].ToolResult("c1"); !strings.Contains(got, "stream ended before it answered") {
+		t.Errorf("the model read %q", got)
+	}
+}
