@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +16,6 @@ import (
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
-	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools/structured"
@@ -511,139 +508,6 @@ func deniedText(d session.ToolResult, c session.ToolCall, refused bool) string {
 	}
 	return textfmt.SanitizeLine(fmt.Sprintf("tack: denied %s: %s To let such calls run: --allowed-tools '%s'.",
 		what, strings.TrimSpace(why), allow))
-}
-
-// result is the result line of the turn that ended with end.
-func (p *printer) result(end session.TurnEnd) PrintResult {
-	t := p.t
-	r := PrintResult{
-		Type: "result", Subtype: subtypeSuccess, SessionID: p.ag.SessionID(), NumTurns: t.steps,
-		Result: t.answer, TotalCostUSD: roundCost(t.cost), Usage: usageOf(t.usage), DurationAPIMs: t.apiMs,
-		Denials: t.denials, StopReason: string(end.Reason), UUID: newUUID(),
-		ModelUsage: modelUsages(t.models, p.ag.Catalog()), ModelStop: t.stop,
-	}
-	if r.Denials == nil {
-		r.Denials = []Denial{}
-	}
-	r.StructuredOutput = t.structured
-	p.spent += t.cost
-	if t.overBudget {
-		r.IsError, r.Subtype = true, subtypeMaxBudget
-		r.Errors = []string{fmt.Sprintf("the run cost $%.4f, more than --max-budget-usd $%g; the turn was stopped", p.spent, p.o.MaxBudgetUSD)}
-		fmt.Fprintln(p.o.Stderr, "tack: "+r.Errors[0])
-		return r
-	}
-	if end.Reason == session.StopCompleted && p.o.Structured && t.structured == nil {
-		r.IsError, r.Subtype = true, subtypeStructuredRetries
-		r.Errors = []string{"the model gave no structured answer, though asked " + strconv.Itoa(structuredAsks) + " times"}
-		fmt.Fprintln(p.o.Stderr, "tack: "+r.Errors[0])
-		return r
-	}
-	if end.Reason == session.StopCompleted {
-		return r
-	}
-	r.IsError, r.Subtype = true, subtypeFailed
-	if end.Reason == session.StopMaxSteps {
-		r.Subtype = subtypeMaxTurns
-	}
-	msg := StopNotice(end)
-	if end.Error != nil && end.Error.Message != "" {
-		msg = end.Error.Message
-	}
-	r.Errors = []string{msg}
-	fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine("the turn ended ("+string(end.Reason)+"): "+msg))
-	return r
-}
-
-// roundCost drops the float noise of summing per-step costs (0.0003246,
-// not 0.00032460000000000003); a tenth of a micro-dollar is far below any
-// price per token.
-func roundCost(usd float64) float64 { return math.Round(usd*1e10) / 1e10 }
-
-// write prints a turn's result as the format asks: in text the answer
-// alone (the structured one, with --json-schema), when the turn completed
-// or stopped at the output-token limit;
-// the result object in json; a result line in stream-json and events.
-func (p *printer) write(r PrintResult) {
-	if p.o.Format != FormatText {
-		writeJSON(p.o.Stdout, r)
-		return
-	}
-	if r.StructuredOutput != nil && r.Success() {
-		fmt.Fprintln(p.o.Stdout, string(r.StructuredOutput))
-		return
-	}
-	if r.Result != "" && (r.Success() || r.StopReason == string(session.StopMaxTokens)) {
-		text := r.Result
-		if p.o.Terminal {
-			text = textfmt.Sanitize(text)
-		}
-		fmt.Fprintln(p.o.Stdout, text)
-	}
-}
-
-// initMessage is the system/init line.
-func (p *printer) initMessage() initMessage {
-	model, _ := p.ag.Model()
-	m := initMessage{
-		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: p.ag.ToolNames(),
-		Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
-		SlashCommands: []string{}, Skills: []string{}, Plugins: []struct{}{},
-	}
-	m.MCPServers = p.serverStatuses()
-	if p.s.Skills != nil {
-		for _, sk := range p.s.Skills.Skills {
-			m.Skills = append(m.Skills, sk.Name)
-		}
-	}
-	if p.s.Policy != nil {
-		m.PermissionMode = string(p.s.Policy.Mode())
-	}
-	if p.s.Commands != nil {
-		for _, c := range p.s.Commands.List(p.ag.SessionID()) {
-			m.SlashCommands = append(m.SlashCommands, c.Name)
-		}
-	}
-	return m
-}
-
-// serverStatuses are the session's MCP servers as the init line and
-// mcp_status list them.
-func (p *printer) serverStatuses() []mcpServer {
-	out := []mcpServer{}
-	if p.s.MCP != nil {
-		for _, st := range p.s.MCP.Status() {
-			out = append(out, mcpServer{Name: st.Name, Status: initStatus(st.State), Error: st.Error})
-		}
-	}
-	return out
-}
-
-// initStatus is a server's state as claude's init line names it.
-func initStatus(s mcp.State) string {
-	switch s {
-	case mcp.StateReady:
-		return "connected"
-	case mcp.StateFailed:
-		return "failed"
-	case mcp.StateDenied:
-		return "disabled"
-	}
-	return "pending"
-}
-
-// PrintFailure reports a task that could not start (the session failed to
-// open): the error on stderr and, in json, stream-json and events, a
-// result, so stdout always ends in one.
-func PrintFailure(o PrintOptions, err error) PrintResult {
-	msg := err.Error()
-	r := PrintResult{Type: "result", Subtype: subtypeFailed, IsError: true, StopReason: string(session.StopError),
-		Errors: []string{msg}, Denials: []Denial{}, ModelUsage: map[string]modelUsage{}, UUID: newUUID()}
-	fmt.Fprintln(o.Stderr, "tack: "+textfmt.SanitizeLine(msg))
-	if o.Format != "" && o.Format != FormatText {
-		writeJSON(o.Stdout, r)
-	}
-	return r
 }
 
 // debugWants reports whether an event of type typ ("hook/run") is one of

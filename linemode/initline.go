@@ -1,0 +1,53 @@
+package linemode
+
+import "github.com/tack-agent/tack/backend/mcp"
+
+// initMessage is the system/init line.
+func (p *printer) initMessage() initMessage {
+	model, _ := p.ag.Model()
+	m := initMessage{
+		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: p.ag.ToolNames(),
+		Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
+		SlashCommands: []string{}, Skills: []string{}, Plugins: []struct{}{},
+	}
+	m.MCPServers = p.serverStatuses()
+	if p.s.Skills != nil {
+		for _, sk := range p.s.Skills.Skills {
+			m.Skills = append(m.Skills, sk.Name)
+		}
+	}
+	if p.s.Policy != nil {
+		m.PermissionMode = string(p.s.Policy.Mode())
+	}
+	if p.s.Commands != nil {
+		for _, c := range p.s.Commands.List(p.ag.SessionID()) {
+			m.SlashCommands = append(m.SlashCommands, c.Name)
+		}
+	}
+	return m
+}
+
+// serverStatuses are the session's MCP servers as the init line and
+// mcp_status list them.
+func (p *printer) serverStatuses() []mcpServer {
+	out := []mcpServer{}
+	if p.s.MCP != nil {
+		for _, st := range p.s.MCP.Status() {
+			out = append(out, mcpServer{Name: st.Name, Status: initStatus(st.State), Error: st.Error})
+		}
+	}
+	return out
+}
+
+// initStatus is a server's state as claude's init line names it.
+func initStatus(s mcp.State) string {
+	switch s {
+	case mcp.StateReady:
+		return "connected"
+	case mcp.StateFailed:
+		return "failed"
+	case mcp.StateDenied:
+		return "disabled"
+	}
+	return "pending"
+}
