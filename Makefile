@@ -31,12 +31,13 @@ goldens:
 		| grep 'snapshots/testkit/golden' | cut -d' ' -f1) -update
 
 # Drive tack with the real TypeScript Agent SDK (needs node and the npm
-# registry, which CI has not): installs it in SDKDIR once, then runs the test.
+# registry, which CI has not): installs it (and zod, which its in-process
+# MCP servers take schemas in) in SDKDIR once, then runs the tests.
 SDKDIR ?= $(HOME)/.cache/tack-agent-sdk
 agentsdk:
 	test -d $(SDKDIR)/node_modules/@anthropic-ai/claude-agent-sdk || \
-		(mkdir -p $(SDKDIR) && cd $(SDKDIR) && npm install @anthropic-ai/claude-agent-sdk)
-	TACK_AGENT_SDK=$(SDKDIR) $(GO) test ./cmd/tack -run TestTheTypeScriptAgentSDKDrivesTack -v
+		(mkdir -p $(SDKDIR) && cd $(SDKDIR) && npm install @anthropic-ai/claude-agent-sdk zod)
+	TACK_AGENT_SDK=$(SDKDIR) $(GO) test ./cmd/tack -run 'TestTheTypeScriptAgentSDK' -v
 
 # Replay the recorded journeys; JOURNEY=name (or all) re-records instead.
 journeys:

@@ -65,7 +65,7 @@ for await (const m of q) {
 // mode would ask about goes to its canUseTool, and the result it reads is
 // the model's answer. It needs node and an installed SDK:
 // TACK_AGENT_SDK=DIR, where DIR/node_modules holds it (npm install
-// @anthropic-ai/claude-agent-sdk in DIR).
+// @anthropic-ai/claude-agent-sdk zod in DIR; make agentsdk does).
 func TestTheTypeScriptAgentSDKDrivesTack(t *testing.T) {
 	dir := agentSDKDir(t)
 	srv := llmtest.New(t,
@@ -212,7 +212,7 @@ func agentSDKDir(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("TACK_AGENT_SDK")
 	if dir == "" {
-		t.Skip("set TACK_AGENT_SDK to a folder where npm installed @anthropic-ai/claude-agent-sdk to run the real SDK against tack")
+		t.Skip("set TACK_AGENT_SDK to a folder where npm installed @anthropic-ai/claude-agent-sdk and zod to run the real SDK against tack (make agentsdk)")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: the Agent SDK needs it")
