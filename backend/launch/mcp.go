@@ -93,8 +93,9 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 
 // claudeServers reads, when the servers start, those `claude mcp add`
 // kept in ~/.claude.json for the user and this project, but for names
-// taken by another source (which wins); nil when there is no such file or
-// with --strict-mcp-config. The file runs to megabytes, so it is not read
+// taken by another source (which wins), save that a local-scope server
+// wins over the project's .mcp.json, as in Claude Code; nil when there is
+// no such file or with --strict-mcp-config. The file runs to megabytes, so it is not read
 // before the first frame.
 func (s *Session) claudeServers(o Options, taken map[string]string) func() ([]mcp.Server, []string) {
 	home := o.getenv("HOME")
@@ -109,7 +110,11 @@ func (s *Session) claudeServers(o Options, taken map[string]string) func() ([]mc
 		p := mcp.LoadClaudeUser(path, s.Cwd, s.getenv)
 		var servers []mcp.Server
 		for _, srv := range p.Servers {
-			if by, ok := taken[srv.Name]; ok {
+			by, ok := taken[srv.Name]
+			switch {
+			case ok && srv.Local && by == mcp.ProjectFile:
+				p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q is also in %s (local scope), which wins", by, srv.Name, srv.Origin))
+			case ok:
 				p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q is also in %s, which wins", srv.Origin, srv.Name, by))
 				continue
 			}

@@ -22,8 +22,10 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/trust"
 	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/sandboxhelper"
 )
@@ -495,5 +497,57 @@ func TestCodexServersFromCodexConfigAreOffered(t *testing.T) {
 	runTurn(t, s, "Use the echo tool.")
 	if got := llm.Requests()[1].ToolResult("call_1"); got != "echo: hi" {
 		t.Errorf("the call of codex's server answered %q", got)
+	}
+}
+
+// A local-scope server of ~/.claude.json wins over the project's
+// .mcp.json server of its name, as in Claude Code, whether the project's
+// servers were approved before or not: the user's own server runs, and
+// nobody is asked about the project's, which is said.
+func TestLocalScopeServerWinsOverTheProjects(t *testing.T) {
+	for _, approved := range []bool{false, true} {
+		t.Run(fmt.Sprint("approved=", approved), func(t *testing.T) { localScopeWins(t, approved) })
+	}
+}
+
+func localScopeWins(t *testing.T, approved bool) {
+	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	theirs, mine := filepath.Join(t.TempDir(), "theirs.jsonl"), filepath.Join(t.TempDir(), "mine.jsonl")
+	project, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"docs": fakeServerJSON(theirs)}})
+	os.WriteFile(filepath.Join(cwd, ".mcp.json"), project, 0o600)
+	if approved {
+		if err := trust.Open(home).Trust(cwd, mcp.ProjectFile, trust.Digest(project)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claudeJSON, _ := json.Marshal(map[string]any{"projects": map[string]any{cwd: map[string]any{"mcpServers": map[string]any{"docs": fakeServerJSON(mine)}}}})
+	os.WriteFile(filepath.Join(userHome, ".claude.json"), claudeJSON, 0o600)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__docs__echo", `{"text":"hi"}`, 2)),
+		llmtest.ReplyText("Done."),
+	)
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": userHome})
+	var asked []string
+	interacttest.Serve(t, s.Broker, func(r *interact.Request) {
+		asked = append(asked, fmt.Sprint(r.Questions))
+		r.Decide(interact.Decision{Verdict: interact.Deny})
+	})
+	runTurn(t, s, "Use the docs.")
+	if got := llm.Requests()[1].ToolResult("call_1"); got != "echo: hi" {
+		t.Errorf("the call answered %q", got)
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("the local-scope server did not take the call: %v", err)
+	}
+	if _, err := os.Stat(theirs); err == nil || len(asked) > 0 {
+		t.Errorf("the project's server ran or was asked about (%q)", asked)
+	}
+	want := `.mcp.json: server "docs" is also in ` + filepath.Join(userHome, ".claude.json")
+	found := false
+	for _, n := range notices(t, s) {
+		found = found || strings.Contains(n, want) && strings.Contains(n, "(local scope), which wins")
+	}
+	if !found {
+		t.Errorf("want a notice naming the local server, got %q", notices(t, s))
 	}
 }

@@ -53,7 +53,11 @@ func LoadClaudeUser(path, dir string, getenv func(string) string) Project {
 		for _, s := range p.Servers {
 			delete(servers, s.Name)
 		}
+		first := len(p.Servers)
 		p.add(servers, src, at, false, getenv)
+		for i := first; i < len(p.Servers); i++ {
+			p.Servers[i].Local = at == local
+		}
 	}
 	return p
 }

@@ -122,12 +122,16 @@ func (m *Manager) takeLater() []*conn {
 	return m.add(servers, skipped)
 }
 
-// add joins servers to the manager's, and skipped to what it skipped,
-// and returns the connections it made.
+// add joins servers to the manager's, in place of any of their names
+// (which have not started: Start takes Later's servers before it starts
+// any), and skipped to what it skipped, and returns the connections it
+// made.
 func (m *Manager) add(servers []Server, skipped []string) []*conn {
 	m.mu.Lock()
 	before := m.servers
-	after := m.join(before, servers)
+	after := m.join(slices.DeleteFunc(slices.Clone(before), func(c *conn) bool {
+		return slices.ContainsFunc(servers, func(s Server) bool { return s.Name == c.srv.Name })
+	}), servers)
 	m.servers = after
 	m.skipped = append(slices.Clone(m.skipped), skipped...)
 	m.mu.Unlock()
@@ -194,7 +198,8 @@ func (m *Manager) Start() {
 			return
 		}
 		if m.opts.Later != nil {
-			now = append(now, m.takeLater()...)
+			added := m.takeLater()
+			now = append(slices.DeleteFunc(now, func(c *conn) bool { return !slices.Contains(m.conns(), c) }), added...)
 		}
 		for _, c := range now {
 			m.launch(c)

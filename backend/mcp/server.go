@@ -47,6 +47,10 @@ type Server struct {
 	// SDK servers live in the program that runs tack through an Agent
 	// SDK ("type": "sdk"): their messages go through Options.Relay.
 	SDK bool
+	// Local servers are those `claude mcp add` kept for this project in
+	// ~/.claude.json (its local scope), which win over the project's
+	// .mcp.json, as in Claude Code.
+	Local bool
 
 	StartupTimeout time.Duration
 	ToolTimeout    time.Duration
