@@ -252,8 +252,25 @@ func (o *options) claudeFlags(fs *flag.FlagSet) {
 // flagError is package flag's complaint with tack's flags written as
 // --help writes them: "-max-turns" is --max-turns.
 func flagError(err error) string {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		if instead, known := claudeOnly[strings.TrimPrefix(name, "-")]; known {
+			return fmt.Sprintf("--%s is claude's, and tack does not take it: %s", strings.TrimPrefix(name, "-"), instead)
+		}
+	}
 	msg := strings.Replace(err.Error(), "flag provided but not defined", "unknown flag", 1)
 	return longFlag.ReplaceAllString(msg, "$1--$2")
+}
+
+// claudeOnly are flags of claude's (some passed by the Agent SDKs for
+// their options) that tack does not take, each with what to do instead.
+var claudeOnly = map[string]string{
+	"ide":                            "run tack in the IDE's terminal",
+	"chrome":                         "tack drives no browser; use web_fetch, or an MCP server for the browser",
+	"session-mirror":                 "tack keeps its sessions in $TACK_HOME/sessions; leave the SDK's sessionStore unset",
+	"resume-session-at":              "resume the whole session with --resume ID, then /rewind to the turn",
+	"resume-drops-turn":              "resume the whole session with --resume ID, then /rewind to the turn",
+	"managed-settings":               "tack reads no managed settings; give the settings with --settings FILE",
+	"managed-settings-in-initialize": "tack reads no managed settings; give the settings with --settings FILE",
 }
 
 // longFlag is a flag name of more than one letter written with one dash.

@@ -109,6 +109,8 @@ func TestPrintFlagCombinationsThatCannotWork(t *testing.T) {
 		{[]string{"--no-session-persistence"}, "--no-session-persistence works in print mode: add -p"},
 		{[]string{"--debug"}, "--debug, --debug-to-stderr and --debug-file work in print mode"},
 		{[]string{"-p", "x", "--thinking-display", "brief"}, "use summarized, full or omitted"},
+		{[]string{"-p", "x", "--session-mirror"}, "--session-mirror is claude's, and tack does not take it: tack keeps its sessions in"},
+		{[]string{"-p", "x", "--resume-session-at=abc"}, "then /rewind to the turn"},
 	} {
 		_, err := parseFlags(c.args, func(string) string { return "" })
 		if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), c.want) {
