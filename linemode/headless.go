@@ -30,9 +30,16 @@ type initMessage struct {
 	SlashCommands  []string    `json:"slash_commands"`
 	OutputStyle    string      `json:"output_style"`
 	Skills         []string    `json:"skills"`
-	Plugins        []struct{}  `json:"plugins"` // tack loads no Claude Code plugins
+	Plugins        []plugin    `json:"plugins"`
+	Agents         []string    `json:"agents"`
 	TackVersion    string      `json:"tack_version,omitempty"`
 	UUID           string      `json:"uuid"`
+}
+
+// plugin is a Claude Code plugin the session loaded.
+type plugin struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
 }
 
 type mcpServer struct {

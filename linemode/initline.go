@@ -8,9 +8,13 @@ func (p *printer) initMessage() initMessage {
 	m := initMessage{
 		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: p.ag.ToolNames(),
 		Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
-		SlashCommands: []string{}, Skills: []string{}, Plugins: []struct{}{},
+		SlashCommands: []string{}, Skills: []string{}, Plugins: []plugin{}, Agents: []string{},
 	}
 	m.MCPServers = p.serverStatuses()
+	for _, pl := range p.s.Plugins() {
+		m.Plugins = append(m.Plugins, plugin{Name: pl.Name, Path: pl.Dir})
+	}
+	m.Agents = append(m.Agents, p.s.AgentNames()...)
 	if p.s.Skills != nil {
 		for _, sk := range p.s.Skills.Skills {
 			m.Skills = append(m.Skills, sk.Name)

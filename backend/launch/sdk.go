@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/tack-agent/tack/backend/hooks"
+	"github.com/tack-agent/tack/backend/plugin"
 	"github.com/tack-agent/tack/backend/subagent"
 )
 
@@ -37,3 +38,14 @@ func (s *Session) AddHooks(hs []hooks.Hook) error {
 // replacing one of its name: the Agent SDKs send a program's agents as
 // they initialize.
 func (s *Session) AddAgents(defs []subagent.Definition) { s.tasks.Add(defs) }
+
+// Plugins are the Claude Code plugins the session loaded.
+func (s *Session) Plugins() []plugin.Plugin { return s.plugins }
+
+// AgentNames are the agent definitions the task tool offers.
+func (s *Session) AgentNames() []string {
+	if s.tasks == nil {
+		return nil
+	}
+	return s.tasks.AgentNames()
+}

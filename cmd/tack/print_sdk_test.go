@@ -253,3 +253,19 @@ func TestPrintFailsSDKRequestsOnceStdinEnds(t *testing.T) {
 		t.Errorf("the model read %q", got)
 	}
 }
+
+// The init line lists the plugins the session loaded and the agents the
+// task tool offers, as claude's does.
+func TestPrintInitListsPluginsAndAgents(t *testing.T) {
+	kit := filepath.Join(t.TempDir(), "kit")
+	testkit.WriteTree(t, kit, map[string]string{".claude-plugin/plugin.json": `{"name": "reviewkit"}`,
+		"agents/critic.md": "---\nname: critic\ndescription: Finds faults\n---\nFind faults."})
+	r := startTack(t, answerServer(t), "-p", "x", "--output-format", "stream-json", "--plugin-dir", kit)
+	r.closeStdin()
+	r.wantExit(0)
+	init, _, _ := strings.Cut(r.stdout.String(), "\n")
+	want := `"plugins":[{"name":"reviewkit","path":"` + kit + `"}],"agents":["general","reviewkit:critic"]`
+	if !strings.Contains(init, want) {
+		t.Errorf("init = %s\nwant it to hold %s", init, want)
+	}
+}

@@ -103,6 +103,15 @@ func (t *Tool) Add(defs []subagent.Definition) {
 	t.mu.Unlock()
 }
 
+// AgentNames are the names of the agents the tool offers now.
+func (t *Tool) AgentNames() []string {
+	var names []string
+	for _, d := range t.offered() {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
 // offered are the agents the tool offers now.
 func (t *Tool) offered() []subagent.Definition {
 	t.mu.Lock()
@@ -187,11 +196,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	}
 	def, ok := t.find(name)
 	if !ok {
-		var names []string
-		for _, d := range t.offered() {
-			names = append(names, d.Name)
-		}
-		return tools.InvalidArgs("no agent named %q; use one of %s", name, strings.Join(names, ", "))
+		return tools.InvalidArgs("no agent named %q; use one of %s", name, strings.Join(t.AgentNames(), ", "))
 	}
 	select {
 	case t.slots <- struct{}{}:
