@@ -113,11 +113,11 @@ func streamed(t *testing.T, reads chunks) []uv.Event {
 
 // Whatever the terminal sends, in whatever reads it arrives, the screen's
 // reader makes of it what ultraviolet's TerminalReader makes: ultraviolet
-// is the oracle. Two differences are known and kept out: CSI … _ (a
+// is the oracle. Three differences are known and kept out: CSI … _ (a
 // Windows console key event, which ultraviolet decodes and a Unix
-// terminal does not send) and an escape sequence read alone inside a
+// terminal does not send), an escape sequence read alone inside a
 // paste (ultraviolet looks the whole read up as a key; here it stays
-// pasted text).
+// pasted text), and ESC ] 95 (below).
 func FuzzKeyReaderDecodesAsBubbleteasReader(f *testing.F) {
 	for _, seed := range []string{"q", "hello world", "\x1b[A\x1b[1;5C", "\x1b[200~a\nb\x1b[201~", "\x1b]11;rgb:0/0/0\x07",
 		"\x1b[<0;10;5M", "\x1bx\x1b", "\x1b[1;5R", "é字\r\t\x7f"} {
@@ -129,6 +129,13 @@ func FuzzKeyReaderDecodesAsBubbleteasReader(f *testing.F) {
 		}
 		if bytes.Contains(data, []byte("\x9bM")) {
 			t.Skip("an 8-bit X10 mouse report, on which ultraviolet's reader panics")
+		}
+		if bytes.Contains(data, []byte("\x1b]95")) {
+			// Found by the fuzzer on 2026-12-06: ultraviolet makes a
+			// ctrl+space key release of ESC ] 95 BEL, in one read or
+			// many, which no terminal sends for a key (ESC ] 94 and
+			// ESC ] 99 stay unknown OSC events there, as here).
+			t.Skip("ESC ] 95: a known difference")
 		}
 		var reads chunks
 		for rest, n := data, int(cut%16)+1; len(rest) > 0; rest = rest[min(n, len(rest)):] {
