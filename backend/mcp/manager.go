@@ -86,19 +86,20 @@ func New(o Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{}), hurry: make(chan struct{}),
 		loaded: make(chan struct{}), skipped: o.Skipped}
-	m.servers = m.join(nil, o.Servers)
+	m.servers = m.join(nil, o.Servers, StateStopped)
 	if o.Later == nil {
 		close(m.loaded)
 	}
 	return m
 }
 
-// join is conns with a connection for each of servers, sorted by name.
-func (m *Manager) join(conns []*conn, servers []Server) []*conn {
+// join is conns with a connection in state for each of servers, sorted
+// by name.
+func (m *Manager) join(conns []*conn, servers []Server, state State) []*conn {
 	out := slices.Clone(conns)
 	for _, s := range servers {
 		r := s.redactor()
-		out = append(out, &conn{m: m, srv: s, redact: r, state: StateStopped, stderr: &stderrTail{redact: r}})
+		out = append(out, &conn{m: m, srv: s, redact: r, state: state, stderr: &stderrTail{redact: r}})
 	}
 	slices.SortFunc(out, func(a, b *conn) int { return strings.Compare(a.srv.Name, b.srv.Name) })
 	return out
@@ -125,13 +126,14 @@ func (m *Manager) takeLater() []*conn {
 // add joins servers to the manager's, in place of any of their names
 // (which have not started: Start takes Later's servers before it starts
 // any), and skipped to what it skipped, and returns the connections it
-// made.
+// made, which count as starting from now on: a Settle that sees them
+// before the caller launches them must wait for them.
 func (m *Manager) add(servers []Server, skipped []string) []*conn {
 	m.mu.Lock()
 	before := m.servers
 	after := m.join(slices.DeleteFunc(slices.Clone(before), func(c *conn) bool {
 		return slices.ContainsFunc(servers, func(s Server) bool { return s.Name == c.srv.Name })
-	}), servers)
+	}), servers, StateStarting)
 	m.servers = after
 	m.skipped = append(slices.Clone(m.skipped), skipped...)
 	m.mu.Unlock()
@@ -159,7 +161,6 @@ func (m *Manager) Add(servers []Server) []string {
 		fresh = append(fresh, s)
 	}
 	for _, c := range m.add(fresh, skipped) {
-		c.setState(StateStarting, "")
 		m.launch(c)
 	}
 	return skipped

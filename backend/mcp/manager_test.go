@@ -226,6 +226,29 @@ func TestSettleStartsDelayedServersAtOnce(t *testing.T) {
 	toolByName(t, m, "mcp__fake__echo")
 }
 
+// A server that joins (from ~/.claude.json, after the others) counts as
+// starting from the moment it joins: a step's Settle between its joining
+// and its launch waits for its tools. CI once saw a turn go out without
+// a local-scope server's tools through that gap.
+func TestSettleWaitsForAServerThatJoinedBeforeItLaunches(t *testing.T) {
+	m := New(Options{Cwd: t.TempDir(), Environ: os.Environ(), Version: "test"})
+	t.Cleanup(m.Close)
+	added := m.add([]Server{stdioServer("late")}, nil)
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	m.Settle(short)
+	if short.Err() == nil {
+		t.Fatalf("Settle returned while the joined server had not launched (status: %s)", m.StatusText())
+	}
+	for _, c := range added {
+		m.launch(c)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m.Settle(ctx)
+	toolByName(t, m, "mcp__late__echo")
+}
+
 // Servers held until the front door's start settles start when it does,
 // without a step asking for them.
 func TestServersStartWhenTheFrontDoorSettles(t *testing.T) {
