@@ -15,7 +15,8 @@ import (
 // .claude/settings.local.json (the user's own for the project). tack reads
 // these of them: the "hooks" object, which has the shape of tack's
 // [[hooks.EVENT]] tables, the permission rules, the environment
-// variables, the agent sessions run as and the plugins turned on.
+// variables, the agent sessions run as, the plugins turned on and the
+// status line command.
 // Everything else in the files is Claude Code's alone.
 
 // ClaudeSettings is what tack reads of one Claude Code settings file.
@@ -31,6 +32,19 @@ type ClaudeSettings struct {
 	// EnabledPlugins turns the plugins Claude Code installed on or off,
 	// "name@marketplace": true (or a list of version ranges: on).
 	EnabledPlugins map[string]json.RawMessage `json:"enabledPlugins"`
+	// StatusLine is the command whose output the full screen shows above
+	// its status row; nil when the file sets none.
+	StatusLine *ClaudeStatusLine `json:"statusLine"`
+}
+
+// ClaudeStatusLine is a settings file's "statusLine": a command run with
+// the session's figures as JSON on stdin, its output shown as rows.
+type ClaudeStatusLine struct {
+	// Type is "command", the only kind there is.
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	// Padding indents the rows by that many columns.
+	Padding int `json:"padding"`
 }
 
 // PluginsOn says of each plugin s names whether it turns it on.

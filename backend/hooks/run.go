@@ -92,16 +92,7 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Re
 	if h.Callback != nil {
 		return called(ctx, h, body, res, start)
 	}
-	cmd := shell(ctx, h.Command)
-	cmd.Dir = dir
-	cmd.Env = slices.Concat(environ, h.Env)
-	cmd.Stdin = bytes.NewReader(body)
-	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	ownGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
+	stdout, stderr, err := runShell(ctx, h.Command, dir, slices.Concat(environ, h.Env), body)
 	res.Duration = time.Since(start)
 	var exit *exec.ExitError
 	switch {
@@ -206,6 +197,22 @@ func (r Result) context() string {
 		return r.Stdout
 	}
 	return ""
+}
+
+// runShell runs command in the system's shell in dir, with environ and
+// stdin, in a process group of its own that ends with ctx, and returns
+// the first maxOutput bytes of its stdout and stderr.
+func runShell(ctx context.Context, command, dir string, environ []string, stdin []byte) (stdout, stderr *capped, err error) {
+	cmd := shell(ctx, command)
+	cmd.Dir = dir
+	cmd.Env = environ
+	cmd.Stdin = bytes.NewReader(stdin)
+	stdout, stderr = &capped{}, &capped{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	ownGroup(cmd)
+	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	cmd.WaitDelay = time.Second
+	return stdout, stderr, cmd.Run()
 }
 
 func shell(ctx context.Context, command string) *exec.Cmd {

@@ -176,6 +176,8 @@ type Session struct {
 	// system builds the system prompt with own in the place of tack's
 	// brief and end after it, each "" for the session's own.
 	system func(own, end string) string
+	// statusLine runs the user's statusLine command; nil without one.
+	statusLine *statusLine
 
 	closers []func()
 }
@@ -293,7 +295,12 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	o.AddDirs, dirProblems = workDirs(claude, o.AddDirs, o.getenv("HOME"))
 	vars, envProblems := settingsEnv(claude)
 	o.Environ, s.getenv = withVars(o.Environ, vars), withVarsGetenv(s.getenv, vars)
-	claudeProblems = slices.Concat(claudeProblems, pluginProblems, dirProblems, envProblems)
+	var statusProblems []string
+	s.statusLine, statusProblems = s.newStatusLine(o, claude)
+	if o.Unattended {
+		statusProblems = nil // print mode shows no status line
+	}
+	claudeProblems = slices.Concat(claudeProblems, pluginProblems, dirProblems, envProblems, statusProblems)
 	rules := permissionRules(claude, cfg.Sandbox.DenyRead, s.Cwd, o.getenv("HOME"))
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME"),
 		Hidden: permission.ReadDenied(rules.Deny, s.Cwd, o.getenv("HOME"))})

@@ -1,0 +1,149 @@
+package hooks
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// StatusRows bounds how many rows of a status line command's output are
+// shown: the rows come out of the transcript's.
+const StatusRows = 3
+
+// statusTimeout bounds one run of a status line command by default.
+const statusTimeout = 5 * time.Second
+
+// StatusLine is Claude Code's "statusLine" setting: a command that reads
+// the session's figures as JSON on stdin and prints the rows shown above
+// the status row, with SGR colours if it likes.
+type StatusLine struct {
+	Command string
+	// Padding is how many columns the rows are indented by.
+	Padding int
+	// Source names the settings file it came from, for messages.
+	Source string
+	// Timeout bounds one run (statusTimeout when 0).
+	Timeout time.Duration
+}
+
+// StatusInput is what a status line command reads on stdin: the fields
+// of Claude Code's, so scripts written for it read the same paths
+// (.model.display_name, .context_window.used_percentage, …).
+type StatusInput struct {
+	Event          string        `json:"hook_event_name"`
+	SessionID      string        `json:"session_id"`
+	TranscriptPath string        `json:"transcript_path"`
+	Cwd            string        `json:"cwd"`
+	Model          StatusModel   `json:"model"`
+	Workspace      StatusDirs    `json:"workspace"`
+	Version        string        `json:"version"`
+	OutputStyle    StatusStyle   `json:"output_style"`
+	Cost           StatusCost    `json:"cost"`
+	ContextWindow  StatusContext `json:"context_window"`
+	// Exceeds200K says the last request's input passed 200,000 tokens.
+	Exceeds200K bool `json:"exceeds_200k_tokens"`
+}
+
+// StatusModel is the model of the next step.
+type StatusModel struct {
+	ID          string `json:"id"`
+	DisplayName string `json:"display_name"`
+}
+
+// StatusDirs are the directory the session works in and the project's.
+type StatusDirs struct {
+	CurrentDir string `json:"current_dir"`
+	ProjectDir string `json:"project_dir"`
+}
+
+// StatusStyle is Claude Code's output style; tack has only the default.
+type StatusStyle struct {
+	Name string `json:"name"`
+}
+
+// StatusCost is what the session spent so far in this run of tack.
+type StatusCost struct {
+	TotalUSD     float64 `json:"total_cost_usd"`
+	DurationMS   int64   `json:"total_duration_ms"`
+	APIMS        int64   `json:"total_api_duration_ms"`
+	LinesAdded   int     `json:"total_lines_added"`
+	LinesRemoved int     `json:"total_lines_removed"`
+}
+
+// StatusContext is how full the context window is. Its percentages and
+// CurrentUsage are null until the model has answered once, and the
+// percentages when the model's window is unknown.
+type StatusContext struct {
+	TotalInput   int           `json:"total_input_tokens"`
+	TotalOutput  int           `json:"total_output_tokens"`
+	Size         int           `json:"context_window_size"`
+	UsedPct      *float64      `json:"used_percentage"`
+	RemainingPct *float64      `json:"remaining_percentage"`
+	CurrentUsage *StatusTokens `json:"current_usage"`
+}
+
+// StatusTokens are the tokens of the last request, in the Anthropic API's
+// terms: input_tokens are those the cache did not hold.
+type StatusTokens struct {
+	Input      int `json:"input_tokens"`
+	Output     int `json:"output_tokens"`
+	CacheWrite int `json:"cache_creation_input_tokens"`
+	CacheRead  int `json:"cache_read_input_tokens"`
+}
+
+// Run runs the command in dir with environ, in over its stdin, and
+// returns the rows it printed: at most StatusRows, without the blank ones
+// at the end, each as printed after Padding spaces (the front door keeps
+// only its colours).
+// Like Claude Code, a command that fails shows nothing; the error says
+// why, with what it wrote on stderr.
+func (s StatusLine) Run(ctx context.Context, dir string, environ []string, in StatusInput) ([]string, error) {
+	in.Event = "Status"
+	if in.OutputStyle.Name == "" {
+		in.OutputStyle.Name = "default"
+	}
+	body, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	timeout := cmp.Or(s.Timeout, statusTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stdout, stderr, err := runShell(ctx, s.Command, dir, environ, body)
+	var exit *exec.ExitError
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nil, fmt.Errorf("statusLine of %s took over %s; make it faster (cache slow parts such as git by session_id)", s.Source, timeout)
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.As(err, &exit):
+		msg := fmt.Sprintf("statusLine of %s exited with status %d", s.Source, exit.ExitCode())
+		if tail := lastLines(stderr.String(), 3); tail != "" {
+			msg += ": " + tail
+		}
+		return nil, errors.New(msg + "; run it by hand with the JSON it reads to see why")
+	case err != nil:
+		return nil, fmt.Errorf("statusLine of %s could not run: %v", s.Source, err)
+	}
+	rows := statusRows(stdout.String())
+	for i := range rows {
+		rows[i] = strings.Repeat(" ", max(s.Padding, 0)) + rows[i]
+	}
+	return rows, nil
+}
+
+// statusRows are the first StatusRows lines of out, less the blank ones
+// at its end.
+func statusRows(out string) []string {
+	lines := strings.Split(strings.ReplaceAll(out, "\r\n", "\n"), "\n")
+	lines = lines[:min(len(lines), StatusRows)]
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}

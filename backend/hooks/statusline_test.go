@@ -1,0 +1,132 @@
+package hooks
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func statusInput() StatusInput {
+	used, left := 42.0, 58.0
+	return StatusInput{
+		SessionID: "s-1", TranscriptPath: "/tmp/s-1.jsonl", Cwd: "/work/proj",
+		Model:         StatusModel{ID: "deepseek-v4-pro", DisplayName: "DeepSeek V4 Pro"},
+		Workspace:     StatusDirs{CurrentDir: "/work/proj", ProjectDir: "/work/proj"},
+		Version:       "1.2.3",
+		Cost:          StatusCost{TotalUSD: 0.1234, DurationMS: 65000, APIMS: 12000, LinesAdded: 156, LinesRemoved: 23},
+		ContextWindow: StatusContext{TotalInput: 120000, TotalOutput: 9000, Size: 1000000, UsedPct: &used, RemainingPct: &left, CurrentUsage: &StatusTokens{Input: 2000, Output: 300, CacheRead: 40000}},
+	}
+}
+
+func runStatus(t *testing.T, command string) ([]string, error) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the status line scripts here are sh")
+	}
+	return StatusLine{Command: command, Source: "~/.claude/settings.json"}.Run(context.Background(), t.TempDir(), os.Environ(), statusInput())
+}
+
+// Scripts written for Claude Code's status line, as its documentation
+// writes them (bash and jq over the documented paths), read tack's input:
+// jq is the oracle for the field names and shapes.
+func TestStatusLineScriptsWrittenForClaudeCodeReadTheirFields(t *testing.T) {
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("jq is not installed (apt-get install jq): the scripts under test are written with it")
+	}
+	script := filepath.Join(t.TempDir(), "statusline.sh")
+	os.WriteFile(script, []byte(`#!/bin/sh
+input=$(cat)
+MODEL=$(echo "$input" | jq -r '.model.display_name')
+DIR=$(echo "$input" | jq -r '.workspace.current_dir')
+PCT=$(echo "$input" | jq -r '.context_window.used_percentage // 0' | cut -d. -f1)
+COST=$(echo "$input" | jq -r '.cost.total_cost_usd')
+EVENT=$(echo "$input" | jq -r '.hook_event_name')
+printf '\033[36m[%s]\033[0m %s | ctx %s%% | $%.2f | %s\n' "$MODEL" "${DIR##*/}" "$PCT" "$COST" "$EVENT"
+echo "$input" | jq -r '"+\(.cost.total_lines_added) -\(.cost.total_lines_removed) · cache \(.context_window.current_usage.cache_read_input_tokens) · \(.output_style.name) · \(.exceeds_200k_tokens)"'
+`), 0o755)
+	rows, err := runStatus(t, script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"\x1b[36m[DeepSeek V4 Pro]\x1b[0m proj | ctx 42% | $0.12 | Status", "+156 -23 · cache 40000 · default · false"}
+	if !slices.Equal(rows, want) {
+		t.Errorf("rows %q, want %q", rows, want)
+	}
+}
+
+// Before the model has answered, the percentages and the last request's
+// tokens are null, as in Claude Code, and jq's defaults apply.
+func TestStatusLineFieldsAreNullBeforeTheFirstAnswer(t *testing.T) {
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("jq is not installed (apt-get install jq): the script under test is written with it")
+	}
+	in := statusInput()
+	in.ContextWindow = StatusContext{Size: 1000000}
+	rows, err := StatusLine{Command: `jq -r '"\(.context_window.used_percentage // "-") \(.context_window.current_usage // "none")"'`}.Run(context.Background(), t.TempDir(), os.Environ(), in)
+	if err != nil || !slices.Equal(rows, []string{"- none"}) {
+		t.Errorf("rows %q (%v)", rows, err)
+	}
+}
+
+func TestStatusLineKeepsItsFirstRowsWithoutTrailingBlanks(t *testing.T) {
+	for _, c := range []struct {
+		script string
+		want   []string
+	}{
+		{`printf 'one\r\ntwo\n\n\n'`, []string{"one", "two"}},
+		{`printf '1\n2\n3\n4\n5\n'`, []string{"1", "2", "3"}},
+		{`true`, nil},
+	} {
+		rows, err := runStatus(t, c.script)
+		if err != nil || !slices.Equal(rows, c.want) {
+			t.Errorf("%s: rows %q (%v), want %q", c.script, rows, err, c.want)
+		}
+	}
+}
+
+func TestStatusLineThatFailsShowsNothingAndSaysWhy(t *testing.T) {
+	rows, err := runStatus(t, `echo partial; echo "jq: command not found" >&2; exit 127`)
+	if rows != nil || err == nil {
+		t.Fatalf("rows %q, err %v", rows, err)
+	}
+	for _, want := range []string{"~/.claude/settings.json", "status 127", "jq: command not found", "run it by hand"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
+
+// A command that hangs is ended with what it started, and says how to
+// fix it.
+func TestStatusLineThatHangsIsEnded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the status line script here is sh")
+	}
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	rows, err := StatusLine{Command: "sleep 30 & echo $! > " + pidFile + "; wait", Source: "--settings", Timeout: 200 * time.Millisecond}.
+		Run(context.Background(), t.TempDir(), os.Environ(), statusInput())
+	if rows != nil || err == nil || !strings.Contains(err.Error(), "took over 200ms") {
+		t.Fatalf("rows %q, err %v", rows, err)
+	}
+	pid, _ := os.ReadFile(pidFile)
+	alive := func() string {
+		out, _ := exec.Command("ps", "-o", "stat=", "-p", strings.TrimSpace(string(pid))).Output()
+		if len(out) > 0 && !strings.HasPrefix(string(out), "Z") {
+			return string(out)
+		}
+		return ""
+	}
+	// SIGKILL was sent when Run returned; give the kernel a moment.
+	for deadline := time.Now().Add(10 * time.Second); alive() != "" && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if state := alive(); state != "" {
+		t.Errorf("the command's child %s still runs (%s)", pid, state)
+	}
+}

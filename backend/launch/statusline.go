@@ -1,0 +1,80 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/hooks"
+	"github.com/tack-agent/tack/backend/tools/bash"
+)
+
+// ErrNoStatusLine says no settings file the session reads sets a
+// statusLine: there is nothing to run.
+var ErrNoStatusLine = errors.New("no statusLine is set in ~/.claude/settings.json or --settings")
+
+// statusLine runs the session's status line command; nil when there is
+// none.
+type statusLine struct {
+	line    hooks.StatusLine
+	environ []string
+	// fill completes an input with what the session knows of itself.
+	fill func(*hooks.StatusInput)
+}
+
+// settingsStatusLine is the status line command of the settings files, by
+// Claude Code's order of precedence, and why those passed over were: a
+// project's is not run, as its command would run outside the sandbox at
+// every turn without the user's approval, and one that is not a command
+// cannot be.
+func settingsStatusLine(files []claudeFile) (*hooks.StatusLine, []string) {
+	var problems []string
+	for _, f := range byPrecedence(files) {
+		sl := f.settings.StatusLine
+		switch {
+		case sl == nil:
+			continue
+		case f.project:
+			problems = append(problems, fmt.Sprintf("%s: its statusLine is not run, as a project's command would run outside the sandbox "+
+				"at every turn; copy it to ~/.claude/settings.json to run it", f.label))
+		case sl.Type != "command" && sl.Type != "":
+			problems = append(problems, fmt.Sprintf("%s: statusLine of type %q is not one tack runs; give \"type\": \"command\"", f.label, sl.Type))
+		case strings.TrimSpace(sl.Command) == "":
+			problems = append(problems, fmt.Sprintf("%s: statusLine has no command; give the script to run as \"command\"", f.label))
+		default:
+			return &hooks.StatusLine{Command: sl.Command, Padding: sl.Padding, Source: f.label}, problems
+		}
+	}
+	return nil, problems
+}
+
+// newStatusLine is the session's status line over the settings files,
+// run with o's environment less the providers' keys, and the problems of
+// the files passed over.
+func (s *Session) newStatusLine(o Options, files []claudeFile) (*statusLine, []string) {
+	line, problems := settingsStatusLine(files)
+	if line == nil {
+		return nil, problems
+	}
+	return &statusLine{
+		line:    *line,
+		environ: append(bash.WithoutProviderSecrets(o.Environ), "TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd),
+		fill: func(in *hooks.StatusInput) {
+			in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.Log.Path(), s.Cwd, o.Version
+			in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd}
+		},
+	}, problems
+}
+
+// StatusLine runs the status line command of the user's Claude Code
+// settings with in, the figures the front door shows (the session's own
+// fields are filled here), and returns the rows it printed;
+// ErrNoStatusLine when no settings file sets one.
+func (s *Session) StatusLine(ctx context.Context, in hooks.StatusInput) ([]string, error) {
+	if s.statusLine == nil {
+		return nil, ErrNoStatusLine
+	}
+	s.statusLine.fill(&in)
+	return s.statusLine.line.Run(ctx, s.Cwd, s.statusLine.environ, in)
+}

@@ -1,0 +1,111 @@
+package launch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/hooks"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
+)
+
+func openWithClaudeFiles(t *testing.T, files map[string]string, flag ...string) (*Session, string) {
+	t.Helper()
+	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	tree := map[string]string{}
+	for rel, text := range files {
+		root := cwd
+		if strings.HasPrefix(rel, "~/") {
+			root, rel = userHome, strings.TrimPrefix(rel, "~/")
+		}
+		tree[filepath.Join(root, rel)] = text
+	}
+	testkit.WriteTree(t, "/", tree)
+	llm := llmtest.New(t)
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "9.9.9",
+		Environ: []string{"PATH=" + os.Getenv("PATH"), "DEEPSEEK_API_KEY=test-key", "GREETING=hi"}, Settings: flag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s, cwd
+}
+
+// The user's statusLine runs with the front door's figures and the
+// session's own fields on stdin, without the provider's key in its
+// environment; a project's is refused, with what to do, and the next
+// file's runs instead.
+func TestStatusLineOfTheUsersSettingsRuns(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the status line here is sh")
+	}
+	got := filepath.Join(t.TempDir(), "stdin.json")
+	pwned := filepath.Join(t.TempDir(), "pwned")
+	user, _ := json.Marshal(map[string]any{"statusLine": map[string]any{"type": "command", "padding": 2,
+		"command": "cat > " + got + `; echo "$GREETING ${DEEPSEEK_API_KEY:-no key} $CLAUDE_PROJECT_DIR"`}})
+	project, _ := json.Marshal(map[string]any{"statusLine": map[string]any{"type": "command", "command": "touch " + pwned}})
+	s, cwd := openWithClaudeFiles(t, map[string]string{"~/.claude/settings.json": string(user), ".claude/settings.json": string(project)})
+	rows, err := s.StatusLine(context.Background(), hooks.StatusInput{Model: hooks.StatusModel{ID: "deepseek-v4-pro", DisplayName: "DeepSeek V4 Pro"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"  hi no key " + cwd}; !slices.Equal(rows, want) {
+		t.Errorf("rows %q, want %q", rows, want)
+	}
+	if _, err := os.Stat(pwned); err == nil {
+		t.Error("the project's statusLine ran")
+	}
+	var in map[string]any
+	raw, _ := os.ReadFile(got)
+	if err := json.Unmarshal(raw, &in); err != nil {
+		t.Fatalf("stdin %q: %v", raw, err)
+	}
+	for path, want := range map[string]any{"hook_event_name": "Status", "session_id": s.Log.Header().ID, "transcript_path": s.Log.Path(),
+		"cwd": cwd, "version": "9.9.9", "workspace.project_dir": cwd, "workspace.current_dir": cwd, "model.display_name": "DeepSeek V4 Pro"} {
+		var v any = in
+		for _, k := range strings.Split(path, ".") {
+			v = v.(map[string]any)[k]
+		}
+		if v != want {
+			t.Errorf("%s = %v, want %v", path, v, want)
+		}
+	}
+	want := ".claude/settings.json: its statusLine is not run, as a project's command would run outside the sandbox at every turn; " +
+		"copy it to ~/.claude/settings.json to run it"
+	if n := notices(t, s); !slices.Contains(n, want) {
+		t.Errorf("want the notice %q, got %q", want, n)
+	}
+}
+
+// --settings' statusLine comes before the user's; one that is not a
+// command is named and passed over; without any there is nothing to run.
+func TestStatusLinePrecedenceAndProblems(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the status line here is sh")
+	}
+	s, _ := openWithClaudeFiles(t, map[string]string{"~/.claude/settings.json": `{"statusLine": {"type": "command", "command": "echo user"}}`},
+		`{"statusLine": {"type": "command", "command": "echo flag"}}`)
+	if rows, err := s.StatusLine(context.Background(), hooks.StatusInput{}); err != nil || !slices.Equal(rows, []string{"flag"}) {
+		t.Errorf("rows %q (%v), want the flag's", rows, err)
+	}
+	s, _ = openWithClaudeFiles(t, map[string]string{"~/.claude/settings.json": `{"statusLine": {"type": "command", "command": "echo user"}}`},
+		`{"statusLine": {"type": "static", "text": "hi"}}`)
+	if rows, err := s.StatusLine(context.Background(), hooks.StatusInput{}); err != nil || !slices.Equal(rows, []string{"user"}) {
+		t.Errorf("rows %q (%v), want the user's", rows, err)
+	}
+	if want := `--settings: statusLine of type "static" is not one tack runs; give "type": "command"`; !slices.Contains(notices(t, s), want) {
+		t.Errorf("want the notice %q, got %q", want, notices(t, s))
+	}
+	s, _ = openWithClaudeFiles(t, map[string]string{"~/.claude/settings.json": `{"permissions": {}}`})
+	if _, err := s.StatusLine(context.Background(), hooks.StatusInput{}); !errors.Is(err, ErrNoStatusLine) {
+		t.Errorf("without a statusLine: %v", err)
+	}
+}
