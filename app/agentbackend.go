@@ -7,6 +7,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
@@ -184,4 +185,12 @@ func (b AgentBackend) PromptHistory(ctx context.Context) []string {
 		return nil
 	}
 	return b.Session.PromptHistory(ctx)
+}
+
+// StatusLine runs the launched session's status line command.
+func (b AgentBackend) StatusLine(ctx context.Context, in hooks.StatusInput) ([]string, error) {
+	if b.Session == nil {
+		return nil, launch.ErrNoStatusLine
+	}
+	return b.Session.StatusLine(ctx, in)
 }

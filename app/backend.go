@@ -5,6 +5,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
@@ -75,6 +76,10 @@ type Backend interface {
 	// PromptHistory is the prompts of the workspace's other sessions,
 	// newest first, for Ctrl+R.
 	PromptHistory(ctx context.Context) []string
+	// StatusLine runs the user's status line command (Claude Code's
+	// statusLine setting) with in and returns its rows;
+	// launch.ErrNoStatusLine when none is set.
+	StatusLine(ctx context.Context, in hooks.StatusInput) ([]string, error)
 }
 
 // Subscription is a live event queue (*agent.Subscription).

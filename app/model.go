@@ -152,6 +152,8 @@ type Model struct {
 	// that change nothing on screen came since (see View).
 	shown *tea.View
 	idle  bool
+	// statusLine runs the user's status line command and keeps its rows.
+	statusLine statusLine
 	// drawnStatus and drawnBanner are the last status row and banner.
 	drawnStatus memo[statusKey]
 	drawnBanner memo[bannerKey]
@@ -177,6 +179,7 @@ func New(o Options) *Model {
 		proj:   session.NewProjection(session.Header{}),
 		uses:   map[string]int{},
 	}
+	m.statusLine.started = o.Now()
 	m.bindings = chatKeys(keyTable())
 	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Background: o.Background, Reasoning: o.ShowReasoning, HideReasoning: o.HideReasoning, Cards: cards.Collapsed})
 	m.editor = editor.New(m.theme, m.width)
@@ -278,7 +281,11 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 	case frameOutMsg:
 		return whenSettled(m.ctx, m.opts.Settled)
 	case settledMsg:
-		return tea.Batch(probeSandbox(m.ctx, m.be), m.files.start(m.ctx, m.be))
+		return tea.Batch(probeSandbox(m.ctx, m.be), m.files.start(m.ctx, m.be), m.statusLineSettled())
+	case statusLineMsg:
+		return m.statusLineRan(msg)
+	case statusLineDueMsg:
+		return m.statusLineDue()
 	case sandboxProbedMsg:
 		if msg.label != "" {
 			m.permission = msg.label
@@ -287,6 +294,7 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 		m.openModelPicker(msg)
 	case modelSetMsg:
 		m.modelSet(msg)
+		return m.refreshStatusLine()
 	case sessionsMsg:
 		m.sessionsLoaded(msg)
 	case recallMsg:
@@ -413,6 +421,7 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	if msg.ended {
 		return nil
 	}
+	changed := msg.model.id != m.model.id || msg.model.effort != m.model.effort
 	m.model = msg.model
 	m.permission = msg.permission
 	before := m.tr.Lines()
@@ -424,6 +433,8 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 		}
 		switch e := e.(type) {
 		case agent.Logged:
+			m.countForStatusLine(e.Event)
+			changed = true
 			if cmd := m.applyLogged(e.Event); cmd != nil {
 				reads = cmd
 			}
@@ -454,11 +465,14 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	if m.exiting && m.status == agent.StatusIdle {
 		return tea.Quit
 	}
-	var notice tea.Cmd
+	var notice, status tea.Cmd
 	if wasRunning && !m.running() {
 		notice = m.turnEnded(m.proj.Title())
 	}
-	return tea.Batch(pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be), reads, tick, notice)
+	if changed {
+		status = m.refreshStatusLine()
+	}
+	return tea.Batch(pump(m.ctx, m.be, m.sub, m.opts.Frame), m.files.refresh(m.ctx, m.be), reads, tick, notice, status)
 }
 
 // running reports whether a turn is in progress.

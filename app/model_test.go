@@ -10,6 +10,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
@@ -120,6 +121,10 @@ func (c *countingBackend) Shell(_ context.Context, command string) launch.ShellR
 func (c *countingBackend) PromptHistory(context.Context) []string {
 	c.hit()
 	return []string{"an older prompt"}
+}
+func (c *countingBackend) StatusLine(context.Context, hooks.StatusInput) ([]string, error) {
+	c.hit()
+	return []string{"a status line"}, nil
 }
 
 // noIO drives a model and fails when Update or View calls the backend.

@@ -76,7 +76,7 @@ func (m *Model) frame(screen string) tea.View {
 
 // bottomRows are the rows between the transcript and the editor.
 func (m *Model) bottomRows() []string {
-	plan, working, status := m.planRows(), append(m.compactionRow(), m.workingRow()...), []string{m.statusRow()}
+	plan, working, status := m.planRows(), append(m.compactionRow(), m.workingRow()...), append(m.statusLineRows(), m.statusRow())
 	queued := m.queuedRows()
 	hint := 0
 	if m.hint != "" {

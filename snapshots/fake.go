@@ -2,11 +2,13 @@ package snapshots
 
 import (
 	"context"
+	"os"
 	"sync"
 
 	"github.com/tack-agent/tack/app"
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
@@ -42,6 +44,9 @@ type Fake struct {
 	// OtherPrompts are the prompts of the workspace's other sessions,
 	// newest first.
 	OtherPrompts []string
+	// StatusCommand, when set, is run as the user's status line command
+	// would be (hooks.StatusLine.Run over the test's directory).
+	StatusCommand string
 
 	sub    *agent.Subscription
 	mu     sync.Mutex
@@ -255,3 +260,13 @@ func (f *Fake) Shell(_ context.Context, command string) launch.ShellRun {
 
 // PromptHistory is OtherPrompts.
 func (f *Fake) PromptHistory(context.Context) []string { return f.OtherPrompts }
+
+// StatusLine runs StatusCommand, or reports that none is set.
+func (f *Fake) StatusLine(ctx context.Context, in hooks.StatusInput) ([]string, error) {
+	if f.StatusCommand == "" {
+		return nil, launch.ErrNoStatusLine
+	}
+	f.call("statusline")
+	in.SessionID, in.Cwd = f.Head.ID, f.Head.Cwd
+	return hooks.StatusLine{Command: f.StatusCommand, Source: "~/.claude/settings.json"}.Run(ctx, os.TempDir(), os.Environ(), in)
+}
