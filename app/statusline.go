@@ -129,7 +129,7 @@ func (m *Model) statusLineDue() tea.Cmd {
 func (m *Model) countForStatusLine(e session.Event) {
 	switch d := e.Data.(type) {
 	case session.ToolResult:
-		if d.Card != nil {
+		if d.Card != nil && !d.IsError {
 			for _, diff := range d.Card.Diffs {
 				m.statusLine.added += diff.Added
 				m.statusLine.removed += diff.Removed

@@ -98,7 +98,8 @@ func TestStatusLineRowsShowAboveTheStatusRow(t *testing.T) {
 }
 
 // What changes the figures runs the command again, at most every 300ms
-// and one run at a time; the input carries what changed.
+// and one run at a time; the input carries what changed (an edit that
+// failed changed no lines).
 func TestStatusLineRunsAfterChangesAtMostEvery300ms(t *testing.T) {
 	now := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
 	be := &statusBackend{answer: func(n int) ([]string, error) { return []string{"run " + string(rune('0'+n))}, nil }}
@@ -109,7 +110,8 @@ func TestStatusLineRunsAfterChangesAtMostEvery300ms(t *testing.T) {
 	_, cmd = m.Update(eventsMsg{model: m.model, events: []agent.Event{
 		logged(1, session.AssistantMessage{Turn: 1, Step: 1, Usage: llm.Usage{Input: 1000, CacheRead: 9000, Output: 500}}),
 		logged(2, session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Text: "ok", Card: &edit}),
-		logged(3, session.StepEnd{Turn: 1, Step: 1, Timing: session.StepTiming{ModelWait: 400, Thinking: 1000, Response: 600, Tools: 5000}}),
+		logged(3, session.ToolResult{Turn: 1, Step: 1, CallID: "c2", Text: "Error: not applied", IsError: true, Card: &edit}),
+		logged(4, session.StepEnd{Turn: 1, Step: 1, Timing: session.StepTiming{ModelWait: 400, Thinking: 1000, Response: 600, Tools: 5000}}),
 	}})
 	if runStatus(m, cmd) || !m.statusLine.waiting {
 		t.Fatal("want the run held until 300ms after the last")
@@ -133,8 +135,8 @@ func TestStatusLineRunsAfterChangesAtMostEvery300ms(t *testing.T) {
 	}
 	// A change while a run is out waits for it, then runs.
 	now = now.Add(time.Second)
-	_, out := m.Update(eventsMsg{model: m.model, events: []agent.Event{logged(4, session.TurnEnd{Turn: 1})}})
-	_, again := m.Update(eventsMsg{model: m.model, events: []agent.Event{logged(5, session.TurnStart{Turn: 2})}})
+	_, out := m.Update(eventsMsg{model: m.model, events: []agent.Event{logged(5, session.TurnEnd{Turn: 1})}})
+	_, again := m.Update(eventsMsg{model: m.model, events: []agent.Event{logged(6, session.TurnStart{Turn: 2})}})
 	if runStatus(m, again) {
 		t.Fatal("want one run at a time")
 	}
