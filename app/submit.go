@@ -98,7 +98,7 @@ func (m *Model) overlayForm(line string) (commands.Result, bool) {
 // reaches the transcript through the command/done event.
 func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 	if !msg.found {
-		m.notice(commands.UnknownMessage(msg.line), transcript.NoticeWarning)
+		m.notice(commands.UnknownMessage(msg.line, m.ov.commands), transcript.NoticeWarning)
 		m.keepDraft(msg.line)
 		return nil
 	}

@@ -75,7 +75,11 @@ func (d *door) commandSettled(res commandResult) (int, bool) {
 		d.interrupted = false
 	}
 	if !res.found {
-		d.r.Notice(commands.UnknownMessage(strings.TrimSpace(res.line)), atPrompt)
+		var known []commands.Command
+		if d.reg != nil && d.s != nil {
+			known = d.reg.List(d.s.Agent.SessionID())
+		}
+		d.r.Notice(commands.UnknownMessage(strings.TrimSpace(res.line), known), atPrompt)
 		return 0, false
 	}
 	if run := res.shell; run != nil {

@@ -221,7 +221,7 @@ func TestSlashCommandsGetTheLineAsTyped(t *testing.T) {
 	d.eof()
 	d.wantExit(t, 0)
 	out := d.out.String()
-	for _, want := range []string{`raw="  two spaces and a tab\t"`, "Unknown command: /Echo\n> "} {
+	for _, want := range []string{`raw="  two spaces and a tab\t"`, "Unknown command: /Echo; did you mean /echo? /help lists the commands\n> "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want %q on the screen, got %q", want, out)
 		}

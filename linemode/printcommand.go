@@ -67,7 +67,7 @@ func (p *printer) command(ctx context.Context, task string) (res PrintResult, tu
 	ag := &commandAgent{Agent: p.ag, turn: p.o.Turn}
 	exec, found := p.s.Commands.Execute(ctx, ag, task, nil)
 	if !found {
-		return p.commandResult(commands.Fail(commands.UnknownMessage(strings.TrimSpace(task)) + "; /help lists the commands")), false
+		return p.commandResult(commands.Fail(commands.UnknownMessage(strings.TrimSpace(task), p.s.Commands.List(p.ag.SessionID())))), false
 	}
 	text, exit := commandText(exec.Result)
 	if ag.sent.Load() && exec.Result.Kind != commands.Error {

@@ -80,7 +80,7 @@ func TestEnterRunsWhatIsTypedAndAFailedCommandKeepsTheDraft(t *testing.T) {
 	l := launchLive(t, "ask")
 	for _, c := range []struct{ line, notice string }{
 		{"/Help", "Unknown command: /Help"},
-		{"/stat", "Unknown command: /stat"},
+		{"/stat", "Unknown command: /stat; did you mean /status?"},
 		{"/nosuch x", "Unknown command: /nosuch"},
 		{"/compact extra", "Usage: /compact (no arguments)"},
 	} {

@@ -31,7 +31,7 @@ func FuzzParse(f *testing.F) {
 			if name != "" || rawInput != "" {
 				t.Fatalf("Parse(%q): want empty results when not a command, got (%q, %q)", line, name, rawInput)
 			}
-			if msg := UnknownMessage(line); !strings.HasPrefix(msg, "Unknown command: ") {
+			if msg := UnknownMessage(line, nil); !strings.HasPrefix(msg, "Unknown command: ") {
 				t.Fatalf("UnknownMessage(%q): want the unknown command prefix, got %q", line, msg)
 			}
 			return

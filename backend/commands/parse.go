@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,19 +30,6 @@ func Parse(line string) (name, rawInput string, ok bool) {
 		}
 	}
 	return line[1:end], line[end:], true
-}
-
-// UnknownMessage is what front doors show for a line that starts with a
-// slash but is not a known command.
-func UnknownMessage(line string) string {
-	word := line
-	for i, r := range line {
-		if unicode.IsSpace(r) {
-			word = line[:i]
-			break
-		}
-	}
-	return fmt.Sprintf("Unknown command: %s", word)
 }
 
 // ValidName reports whether name may name a command: name bytes, with a

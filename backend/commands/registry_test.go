@@ -44,16 +44,26 @@ func TestParseFollowsCommandSyntax(t *testing.T) {
 	}
 }
 
-func TestUnknownMessageNamesTheFirstWord(t *testing.T) {
+func TestUnknownMessageNamesTheFirstWordAndWhatToDo(t *testing.T) {
+	known := []Command{{Name: "model"}, {Name: "plan"}, {Name: "permissions"}, {Name: "status"}, {Name: "resume"}, {Name: "rewind"},
+		{Name: "redo"}, {Name: "undo"}, {Name: "frontend:review"}}
 	tests := map[string]string{
-		"/x":          "Unknown command: /x",
-		"/nope a b":   "Unknown command: /nope",
-		"/Plan":       "Unknown command: /Plan",
-		"/plan:x arg": "Unknown command: /plan:x",
+		"/x":               "Unknown command: /x; /help lists the commands",
+		"/nope a b":        "Unknown command: /nope; /help lists the commands",
+		"/Plan":            "Unknown command: /Plan; did you mean /plan? /help lists the commands",
+		"/plna":            "Unknown command: /plna; did you mean /plan? /help lists the commands",
+		"/modle gpt":       "Unknown command: /modle; did you mean /model? /help lists the commands",
+		"/permisions":      "Unknown command: /permisions; did you mean /permissions? /help lists the commands",
+		"/perm":            "Unknown command: /perm; did you mean /permissions? /help lists the commands",
+		"/re":              "Unknown command: /re; /help lists the commands",
+		"/frontend:reveiw": "Unknown command: /frontend:reveiw; did you mean /frontend:review? /help lists the commands",
+		"/cost":            "Unknown command: /cost; /status shows the session's tokens, cost and context",
+		"/context":         "Unknown command: /context; /status shows how full the context is, and /compact frees it",
+		"/add-dir ../lib":  "Unknown command: /add-dir; start tack with --add-dir DIR, or list it in permissions.additionalDirectories of ~/.claude/settings.json",
 	}
 	for line, want := range tests {
-		if got := UnknownMessage(line); got != want {
-			t.Errorf("UnknownMessage(%q): want %q, got %q", line, want, got)
+		if got := UnknownMessage(line, known); got != want {
+			t.Errorf("UnknownMessage(%q):\n want %q\n got  %q", line, want, got)
 		}
 	}
 }

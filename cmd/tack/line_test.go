@@ -229,7 +229,7 @@ func TestLineSlashCommandsNeverReachTheModel(t *testing.T) {
 	r.closeStdin()
 	r.wantExit(0)
 	out := r.stdout.String()
-	if !strings.Contains(out, "Unknown command: /bogus\n> ") {
+	if !strings.Contains(out, "Unknown command: /bogus; /help lists the commands\n> ") {
 		t.Errorf("want the unknown command rejected, got %q", out)
 	}
 	if !strings.Contains(out, "/exit") {
