@@ -36,27 +36,8 @@ func (c Command) command(shell Shell) commands.Command {
 		Name: c.Name, Description: c.Description, Source: c.Source,
 		Input: commands.Input{Hint: c.ArgumentHint}, WhileRunning: true,
 		Handler: func(ctx context.Context, inv commands.Invocation) commands.Result {
-			o := agent.TurnOptions{Model: c.Model, AllowedTools: c.AllowedTools}
-			if d, ok := inv.Agent.(commands.Deferrer); ok && inv.Agent.Status() != agent.StatusIdle {
-				d.SendDeferred(inv.Typed(), func(ctx context.Context) (string, error) {
-					prompt, err := c.prompt(ctx, inv.RawInput, shell)
-					if err != nil {
-						return "", fmt.Errorf("/%s did not run: %v", c.Name, err)
-					}
-					return prompt, nil
-				}, o)
-				return commands.Succeed("")
-			}
-			s, ok := inv.Agent.(commands.Expander)
-			if !ok {
-				return commands.Failf("/%s needs an agent that takes messages.", c.Name)
-			}
-			prompt, err := c.prompt(ctx, inv.RawInput, shell)
-			if err != nil {
-				return commands.Failf("/%s did not run: %v", c.Name, err)
-			}
-			s.SendExpanded(inv.Typed(), prompt, o)
-			return commands.Succeed("")
+			return commands.SendPrompt(ctx, inv, agent.TurnOptions{Model: c.Model, AllowedTools: c.AllowedTools},
+				func(ctx context.Context) (string, error) { return c.prompt(ctx, inv.RawInput, shell) })
 		},
 	}
 }
