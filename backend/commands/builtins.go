@@ -76,7 +76,8 @@ type Skills interface {
 
 // RegisterBuiltins registers the backend-owned commands globally in reg:
 // /help, /status, /model, /permissions (when deps.Permissions is set),
-// /export, /exit, /quit, /clear, /new, /resume, /details and /copy.
+// /export, /exit, /quit, /clear, /new, /resume, /details, /copy and
+// /init.
 func RegisterBuiltins(reg *Registry, deps Deps) error {
 	cmds := []Command{
 		helpCommand(reg, deps.Keys),
@@ -86,6 +87,7 @@ func RegisterBuiltins(reg *Registry, deps Deps) error {
 		resumeCommand(deps.Sessions),
 		detailsCommand(),
 		copyCommand(),
+		initCommand(),
 		{Name: "exit", Description: "Exit tack (a running turn is cancelled first)", WhileRunning: true, Handler: act(ActionExit{}, "")},
 		{Name: "quit", Description: "Exit tack (a running turn is cancelled first)", WhileRunning: true, Handler: act(ActionExit{}, "")},
 		{Name: "clear", Description: "Clear the view; the session history is unchanged", WhileRunning: true,

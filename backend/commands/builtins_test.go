@@ -111,7 +111,7 @@ func TestEveryBuiltinDeclaresWhetherItRunsWhileRunning(t *testing.T) {
 			t.Errorf("/%s: want WhileRunning %v, got %v", cmd.Name, !idleOnly[cmd.Name], cmd.WhileRunning)
 		}
 	}
-	want := "clear copy details exit export help model new permissions quit resume status"
+	want := "clear copy details exit export help init model new permissions quit resume status"
 	if strings.Join(names, " ") != want {
 		t.Errorf("built-ins: want %s, got %v", want, names)
 	}
