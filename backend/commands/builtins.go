@@ -76,13 +76,14 @@ type Skills interface {
 
 // RegisterBuiltins registers the backend-owned commands globally in reg:
 // /help, /status, /model, /permissions (when deps.Permissions is set),
-// /export, /exit, /quit, /clear, /new, /resume, /details, /copy and
-// /init.
+// /effort, /export, /exit, /quit, /clear, /new, /resume, /details, /copy
+// and /init.
 func RegisterBuiltins(reg *Registry, deps Deps) error {
 	cmds := []Command{
 		helpCommand(reg, deps.Keys),
 		statusCommand(deps.Models, deps.Skills, deps.Sandbox, deps.Checkpoints),
 		modelCommand(deps.Models),
+		effortCommand(deps.Models),
 		exportCommand(deps),
 		resumeCommand(deps.Sessions),
 		detailsCommand(),

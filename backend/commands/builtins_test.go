@@ -111,7 +111,7 @@ func TestEveryBuiltinDeclaresWhetherItRunsWhileRunning(t *testing.T) {
 			t.Errorf("/%s: want WhileRunning %v, got %v", cmd.Name, !idleOnly[cmd.Name], cmd.WhileRunning)
 		}
 	}
-	want := "clear copy details exit export help init model new permissions quit resume status"
+	want := "clear copy details effort exit export help init model new permissions quit resume status"
 	if strings.Join(names, " ") != want {
 		t.Errorf("built-ins: want %s, got %v", want, names)
 	}
@@ -140,6 +140,34 @@ func TestHelpListsKeysAndEveryCommandWithItsHint(t *testing.T) {
 	}
 	if strings.Index(res.Text, "/clear") > strings.Index(res.Text, "/copy") {
 		t.Error("want commands sorted by name")
+	}
+}
+
+// /effort is Claude Code's way to set the effort alone: /model LEVEL,
+// taking its medium and xhigh, and refusing a model name.
+func TestEffortCommand(t *testing.T) {
+	tests := []struct {
+		line, text string
+		kind       ResultKind
+		effort     llm.Effort
+	}{
+		{"/effort", "Reasoning effort: high (deepseek/deepseek-v4-pro takes off, low, high, max). /effort LEVEL changes it.", Success, "high"},
+		{"/effort max", "Model selected: deepseek/deepseek-v4-pro. Reasoning effort: max. New steps will use it.", Success, "max"},
+		{"/effort medium", "Model is already deepseek/deepseek-v4-pro with reasoning effort high.", Success, "high"},
+		{"/effort xhigh", "Model selected: deepseek/deepseek-v4-pro. Reasoning effort: max. New steps will use it.", Success, "max"},
+		{"/effort turbo", `Unknown reasoning effort "turbo" (available: off, low, high, max).`, Error, "high"},
+		{"/effort deepseek-flash", `Unknown reasoning effort "deepseek-flash" (available: off, low, high, max).`, Error, "high"},
+		{"/effort low high", "Usage: /effort [off, low, high, max]", Error, "high"},
+	}
+	for _, tt := range tests {
+		s := newSession()
+		res := run(t, builtins(t, Deps{Models: catalog}), s, tt.line)
+		if res.Kind != tt.kind || res.Text != tt.text {
+			t.Errorf("%s: want %s %q, got %s %q", tt.line, tt.kind, tt.text, res.Kind, res.Text)
+		}
+		if m, e := s.Model(); m != "deepseek-v4-pro" || e != tt.effort {
+			t.Errorf("%s: want deepseek-v4-pro %s, got %s %s", tt.line, tt.effort, m, e)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -48,6 +49,39 @@ func modelCommand(models Models) Command {
 				return Failf("Could not switch to %s: %v", ref, err)
 			}
 			return Succeed(fmt.Sprintf("Model selected: %s. Reasoning effort: %s. New steps will use it.", ref, want))
+		},
+	}
+}
+
+// effortCommand is /effort [level], Claude Code's name for setting the
+// reasoning effort alone: /model LEVEL, and without one what it is.
+func effortCommand(models Models) Command {
+	setModel := modelCommand(models).Handler
+	return Command{
+		Name: "effort", Description: "Show or set the reasoning effort from the next step",
+		Input: Input{Hint: "[" + effortList(llm.Efforts) + "]"}, WhileRunning: true,
+		Handler: func(ctx context.Context, inv Invocation) Result {
+			sa, fail, ok := sessionAgent(inv)
+			if !ok {
+				return fail
+			}
+			current, effort := sa.Model()
+			accepted := llm.Efforts
+			if m, ok := findModel(models, current); ok && len(m.Efforts) > 0 {
+				accepted = m.Efforts
+			}
+			args := strings.Fields(inv.RawInput)
+			switch {
+			case len(args) == 0:
+				return Succeed(fmt.Sprintf("Reasoning effort: %s (%s takes %s). /effort LEVEL changes it.",
+					cmp.Or(effort, "default"), displayModel(models, current), effortList(accepted)))
+			case len(args) > 1:
+				return Failf("Usage: /effort [%s]", effortList(accepted))
+			}
+			if _, ok := llm.ParseEffort(args[0]); !ok {
+				return Failf("Unknown reasoning effort %q (available: %s).", args[0], effortList(accepted))
+			}
+			return setModel(ctx, inv)
 		},
 	}
 }
