@@ -188,9 +188,9 @@ func (b AgentBackend) PromptHistory(ctx context.Context) []string {
 }
 
 // StatusLine runs the launched session's status line command.
-func (b AgentBackend) StatusLine(ctx context.Context, in hooks.StatusInput) ([]string, error) {
+func (b AgentBackend) StatusLine(ctx context.Context, in hooks.StatusInput) (hooks.StatusRun, error) {
 	if b.Session == nil {
-		return nil, launch.ErrNoStatusLine
+		return hooks.StatusRun{}, launch.ErrNoStatusLine
 	}
 	return b.Session.StatusLine(ctx, in)
 }

@@ -77,9 +77,9 @@ type Backend interface {
 	// newest first, for Ctrl+R.
 	PromptHistory(ctx context.Context) []string
 	// StatusLine runs the user's status line command (Claude Code's
-	// statusLine setting) with in and returns its rows;
-	// launch.ErrNoStatusLine when none is set.
-	StatusLine(ctx context.Context, in hooks.StatusInput) ([]string, error)
+	// statusLine setting) with in and returns its rows and when to run it
+	// again unasked; launch.ErrNoStatusLine when none is set.
+	StatusLine(ctx context.Context, in hooks.StatusInput) (hooks.StatusRun, error)
 }
 
 // Subscription is a live event queue (*agent.Subscription).

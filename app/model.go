@@ -286,6 +286,8 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 		return m.statusLineRan(msg)
 	case statusLineDueMsg:
 		return m.statusLineDue()
+	case statusLineTickMsg:
+		return m.statusLineTicked()
 	case sandboxProbedMsg:
 		if msg.label != "" {
 			m.permission = msg.label

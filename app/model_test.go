@@ -122,9 +122,9 @@ func (c *countingBackend) PromptHistory(context.Context) []string {
 	c.hit()
 	return []string{"an older prompt"}
 }
-func (c *countingBackend) StatusLine(context.Context, hooks.StatusInput) ([]string, error) {
+func (c *countingBackend) StatusLine(context.Context, hooks.StatusInput) (hooks.StatusRun, error) {
 	c.hit()
-	return []string{"a status line"}, nil
+	return hooks.StatusRun{Rows: []string{"a status line"}}, nil
 }
 
 // noIO drives a model and fails when Update or View calls the backend.

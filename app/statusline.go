@@ -29,6 +29,7 @@ type statusLine struct {
 	running bool
 	due     bool // a change came while it ran, or too soon after
 	waiting bool // a statusLineDueMsg is on its way
+	ticking bool // a statusLineTickMsg is on its way
 	last    time.Time
 	rows    []string
 	// version counts the changes of rows, for the memo of their drawing.
@@ -46,12 +47,15 @@ type statusLine struct {
 
 // statusLineMsg is the outcome of one run.
 type statusLineMsg struct {
-	rows []string
-	err  error
+	run hooks.StatusRun
+	err error
 }
 
 // statusLineDueMsg says statusLineGap has passed since the last run.
 type statusLineDueMsg struct{}
+
+// statusLineTickMsg says the command's refresh interval has passed.
+type statusLineTickMsg struct{}
 
 // refreshStatusLine runs the command, or marks a run due when one runs
 // or the last began under statusLineGap ago.
@@ -76,13 +80,13 @@ func (m *Model) refreshStatusLine() tea.Cmd {
 	sl.running, sl.due, sl.last = true, false, now
 	be, ctx, in := m.be, m.ctx, m.statusInput(now)
 	return func() tea.Msg {
-		rows, err := be.StatusLine(ctx, in)
-		return statusLineMsg{rows, err}
+		run, err := be.StatusLine(ctx, in)
+		return statusLineMsg{run, err}
 	}
 }
 
-// statusLineRan takes a run's rows, tells a new failure once, and runs
-// again when a change came meanwhile.
+// statusLineRan takes a run's rows, tells a new failure once, runs again
+// when a change came meanwhile, and keeps the command's refresh interval.
 func (m *Model) statusLineRan(msg statusLineMsg) tea.Cmd {
 	sl := &m.statusLine
 	sl.running = false
@@ -99,13 +103,24 @@ func (m *Model) statusLineRan(msg statusLineMsg) tea.Cmd {
 			m.notice(text, transcript.NoticeWarning)
 		}
 	default:
-		sl.rows, sl.failed = msg.rows, ""
+		sl.rows, sl.failed = msg.run.Rows, ""
 	}
 	sl.version++
-	if sl.due {
-		return m.refreshStatusLine()
+	var tick tea.Cmd
+	if every := msg.run.Every; every > 0 && !sl.ticking {
+		sl.ticking = true
+		tick = tea.Tick(every, func(time.Time) tea.Msg { return statusLineTickMsg{} })
 	}
-	return nil
+	if sl.due {
+		return tea.Batch(m.refreshStatusLine(), tick)
+	}
+	return tick
+}
+
+// statusLineTicked runs the command, its refresh interval having passed.
+func (m *Model) statusLineTicked() tea.Cmd {
+	m.statusLine.ticking = false
+	return m.refreshStatusLine()
 }
 
 // statusLineSettled lets runs begin, now that the start has settled,

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -18,17 +19,19 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 )
 
-// statusBackend answers the status line with answer, and keeps the
-// inputs it was run with.
+// statusBackend answers the status line with answer, to run again after
+// every, and keeps the inputs it was run with.
 type statusBackend struct {
 	countingBackend
 	inputs []hooks.StatusInput
 	answer func(n int) ([]string, error)
+	every  time.Duration
 }
 
-func (b *statusBackend) StatusLine(_ context.Context, in hooks.StatusInput) ([]string, error) {
+func (b *statusBackend) StatusLine(_ context.Context, in hooks.StatusInput) (hooks.StatusRun, error) {
 	b.inputs = append(b.inputs, in)
-	return b.answer(len(b.inputs))
+	rows, err := b.answer(len(b.inputs))
+	return hooks.StatusRun{Rows: rows, Every: b.every}, err
 }
 
 // statusModel is a subscribed model over be on a clock the test moves.
@@ -183,5 +186,29 @@ func TestStatusLineOffOrFailing(t *testing.T) {
 	}
 	if s := ansi.Strip(screen(m)); !strings.Contains(s, "fixed") {
 		t.Errorf("want the fixed command's row, got:\n%s", s)
+	}
+}
+
+// With a refresh interval the command runs again once it has passed, with
+// no change; one timer at a time.
+func TestStatusLineRefreshInterval(t *testing.T) {
+	now := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	be := &statusBackend{answer: func(n int) ([]string, error) { return []string{fmt.Sprint("run ", n)}, nil }, every: time.Millisecond}
+	m := statusModel(be, &now)
+	_, cmd := m.Update(settledMsg{})
+	runStatus(m, cmd)
+	if !m.statusLine.ticking {
+		t.Fatal("want a timer for the refresh interval")
+	}
+	now = now.Add(time.Second)
+	_, cmd = m.Update(eventsMsg{model: m.model, events: []agent.Event{logged(1, session.TurnStart{Turn: 1})}})
+	runStatus(m, cmd)
+	now = now.Add(time.Second)
+	_, cmd = m.Update(statusLineTickMsg{})
+	if !runStatus(m, cmd) || len(be.inputs) != 3 || !strings.Contains(screen(m), "run 3") {
+		t.Errorf("want a run once the interval passed, got %d runs:\n%s", len(be.inputs), ansi.Strip(screen(m)))
+	}
+	if !m.statusLine.ticking {
+		t.Error("want the timer set again after the run")
 	}
 }

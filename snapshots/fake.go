@@ -262,9 +262,9 @@ func (f *Fake) Shell(_ context.Context, command string) launch.ShellRun {
 func (f *Fake) PromptHistory(context.Context) []string { return f.OtherPrompts }
 
 // StatusLine runs StatusCommand, or reports that none is set.
-func (f *Fake) StatusLine(ctx context.Context, in hooks.StatusInput) ([]string, error) {
+func (f *Fake) StatusLine(ctx context.Context, in hooks.StatusInput) (hooks.StatusRun, error) {
 	if f.StatusCommand == "" {
-		return nil, launch.ErrNoStatusLine
+		return hooks.StatusRun{}, launch.ErrNoStatusLine
 	}
 	f.call("statusline")
 	in.SessionID, in.Cwd = f.Head.ID, f.Head.Cwd

@@ -45,6 +45,9 @@ type ClaudeStatusLine struct {
 	Command string `json:"command"`
 	// Padding indents the rows by that many columns.
 	Padding int `json:"padding"`
+	// RefreshInterval runs it again after that many seconds without a
+	// change; 0 runs it after changes alone.
+	RefreshInterval int `json:"refreshInterval"`
 }
 
 // PluginsOn says of each plugin s names whether it turns it on.

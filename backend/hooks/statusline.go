@@ -29,6 +29,16 @@ type StatusLine struct {
 	Source string
 	// Timeout bounds one run (statusTimeout when 0).
 	Timeout time.Duration
+	// Every runs it again that long after a run without a change in
+	// between (Claude Code's refreshInterval); 0 runs it after changes
+	// alone.
+	Every time.Duration
+}
+
+// StatusRun is what one run printed, and when to run again unasked.
+type StatusRun struct {
+	Rows  []string
+	Every time.Duration
 }
 
 // StatusInput is what a status line command reads on stdin: the fields
@@ -55,10 +65,12 @@ type StatusModel struct {
 	DisplayName string `json:"display_name"`
 }
 
-// StatusDirs are the directory the session works in and the project's.
+// StatusDirs are the directory the session works in, the project's and
+// the others it may work in (--add-dir).
 type StatusDirs struct {
-	CurrentDir string `json:"current_dir"`
-	ProjectDir string `json:"project_dir"`
+	CurrentDir string   `json:"current_dir"`
+	ProjectDir string   `json:"project_dir"`
+	AddedDirs  []string `json:"added_dirs"`
 }
 
 // StatusStyle is Claude Code's output style; tack has only the default.
@@ -102,10 +114,18 @@ type StatusTokens struct {
 // only its colours).
 // Like Claude Code, a command that fails shows nothing; the error says
 // why, with what it wrote on stderr.
-func (s StatusLine) Run(ctx context.Context, dir string, environ []string, in StatusInput) ([]string, error) {
+func (s StatusLine) Run(ctx context.Context, dir string, environ []string, in StatusInput) (StatusRun, error) {
+	rows, err := s.run(ctx, dir, environ, in)
+	return StatusRun{Rows: rows, Every: s.Every}, err
+}
+
+func (s StatusLine) run(ctx context.Context, dir string, environ []string, in StatusInput) ([]string, error) {
 	in.Event = "Status"
 	if in.OutputStyle.Name == "" {
 		in.OutputStyle.Name = "default"
+	}
+	if in.Workspace.AddedDirs == nil {
+		in.Workspace.AddedDirs = []string{}
 	}
 	body, err := json.Marshal(in)
 	if err != nil {

@@ -29,7 +29,8 @@ func runStatus(t *testing.T, command string) ([]string, error) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the status line scripts here are sh")
 	}
-	return StatusLine{Command: command, Source: "~/.claude/settings.json"}.Run(context.Background(), t.TempDir(), os.Environ(), statusInput())
+	run, err := StatusLine{Command: command, Source: "~/.claude/settings.json"}.Run(context.Background(), t.TempDir(), os.Environ(), statusInput())
+	return run.Rows, err
 }
 
 // Scripts written for Claude Code's status line, as its documentation
@@ -61,16 +62,18 @@ echo "$input" | jq -r '"+\(.cost.total_lines_added) -\(.cost.total_lines_removed
 }
 
 // Before the model has answered, the percentages and the last request's
-// tokens are null, as in Claude Code, and jq's defaults apply.
+// tokens are null, as in Claude Code, and jq's defaults apply; added_dirs
+// is a list even when empty. The run says when to run again.
 func TestStatusLineFieldsAreNullBeforeTheFirstAnswer(t *testing.T) {
 	if _, err := exec.LookPath("jq"); err != nil {
 		t.Skip("jq is not installed (apt-get install jq): the script under test is written with it")
 	}
 	in := statusInput()
 	in.ContextWindow = StatusContext{Size: 1000000}
-	rows, err := StatusLine{Command: `jq -r '"\(.context_window.used_percentage // "-") \(.context_window.current_usage // "none")"'`}.Run(context.Background(), t.TempDir(), os.Environ(), in)
-	if err != nil || !slices.Equal(rows, []string{"- none"}) {
-		t.Errorf("rows %q (%v)", rows, err)
+	run, err := StatusLine{Command: `jq -r '"\(.context_window.used_percentage // "-") \(.context_window.current_usage // "none") \(.workspace.added_dirs)"'`, Every: 5 * time.Second}.
+		Run(context.Background(), t.TempDir(), os.Environ(), in)
+	if err != nil || !slices.Equal(run.Rows, []string{"- none []"}) || run.Every != 5*time.Second {
+		t.Errorf("run %+v (%v)", run, err)
 	}
 }
 
@@ -109,10 +112,10 @@ func TestStatusLineThatHangsIsEnded(t *testing.T) {
 		t.Skip("the status line script here is sh")
 	}
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
-	rows, err := StatusLine{Command: "sleep 30 & echo $! > " + pidFile + "; wait", Source: "--settings", Timeout: 200 * time.Millisecond}.
+	run, err := StatusLine{Command: "sleep 30 & echo $! > " + pidFile + "; wait", Source: "--settings", Timeout: 200 * time.Millisecond}.
 		Run(context.Background(), t.TempDir(), os.Environ(), statusInput())
-	if rows != nil || err == nil || !strings.Contains(err.Error(), "took over 200ms") {
-		t.Fatalf("rows %q, err %v", rows, err)
+	if run.Rows != nil || err == nil || !strings.Contains(err.Error(), "took over 200ms") {
+		t.Fatalf("run %+v, err %v", run, err)
 	}
 	pid, _ := os.ReadFile(pidFile)
 	alive := func() string {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/tools/bash"
@@ -43,7 +45,8 @@ func settingsStatusLine(files []claudeFile) (*hooks.StatusLine, []string) {
 		case strings.TrimSpace(sl.Command) == "":
 			problems = append(problems, fmt.Sprintf("%s: statusLine has no command; give the script to run as \"command\"", f.label))
 		default:
-			return &hooks.StatusLine{Command: sl.Command, Padding: sl.Padding, Source: f.label}, problems
+			return &hooks.StatusLine{Command: sl.Command, Padding: sl.Padding, Source: f.label,
+				Every: time.Duration(max(sl.RefreshInterval, 0)) * time.Second}, problems
 		}
 	}
 	return nil, problems
@@ -62,18 +65,18 @@ func (s *Session) newStatusLine(o Options, files []claudeFile) (*statusLine, []s
 		environ: append(bash.WithoutProviderSecrets(o.Environ), "TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd),
 		fill: func(in *hooks.StatusInput) {
 			in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.Log.Path(), s.Cwd, o.Version
-			in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd}
+			in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: slices.Clone(o.AddDirs)}
 		},
 	}, problems
 }
 
 // StatusLine runs the status line command of the user's Claude Code
 // settings with in, the figures the front door shows (the session's own
-// fields are filled here), and returns the rows it printed;
-// ErrNoStatusLine when no settings file sets one.
-func (s *Session) StatusLine(ctx context.Context, in hooks.StatusInput) ([]string, error) {
+// fields are filled here), and returns the rows it printed and when to
+// run it again unasked; ErrNoStatusLine when no settings file sets one.
+func (s *Session) StatusLine(ctx context.Context, in hooks.StatusInput) (hooks.StatusRun, error) {
 	if s.statusLine == nil {
-		return nil, ErrNoStatusLine
+		return hooks.StatusRun{}, ErrNoStatusLine
 	}
 	s.statusLine.fill(&in)
 	return s.statusLine.line.Run(ctx, s.Cwd, s.statusLine.environ, in)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
@@ -49,16 +50,16 @@ func TestStatusLineOfTheUsersSettingsRuns(t *testing.T) {
 	}
 	got := filepath.Join(t.TempDir(), "stdin.json")
 	pwned := filepath.Join(t.TempDir(), "pwned")
-	user, _ := json.Marshal(map[string]any{"statusLine": map[string]any{"type": "command", "padding": 2,
+	user, _ := json.Marshal(map[string]any{"statusLine": map[string]any{"type": "command", "padding": 2, "refreshInterval": 7,
 		"command": "cat > " + got + `; echo "$GREETING ${DEEPSEEK_API_KEY:-no key} $CLAUDE_PROJECT_DIR"`}})
 	project, _ := json.Marshal(map[string]any{"statusLine": map[string]any{"type": "command", "command": "touch " + pwned}})
 	s, cwd := openWithClaudeFiles(t, map[string]string{"~/.claude/settings.json": string(user), ".claude/settings.json": string(project)})
-	rows, err := s.StatusLine(context.Background(), hooks.StatusInput{Model: hooks.StatusModel{ID: "deepseek-v4-pro", DisplayName: "DeepSeek V4 Pro"}})
+	run, err := s.StatusLine(context.Background(), hooks.StatusInput{Model: hooks.StatusModel{ID: "deepseek-v4-pro", DisplayName: "DeepSeek V4 Pro"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"  hi no key " + cwd}; !slices.Equal(rows, want) {
-		t.Errorf("rows %q, want %q", rows, want)
+	if want := []string{"  hi no key " + cwd}; !slices.Equal(run.Rows, want) || run.Every != 7*time.Second {
+		t.Errorf("run %+v, want rows %q every 7s", run, want)
 	}
 	if _, err := os.Stat(pwned); err == nil {
 		t.Error("the project's statusLine ran")
@@ -93,13 +94,13 @@ func TestStatusLinePrecedenceAndProblems(t *testing.T) {
 	}
 	s, _ := openWithClaudeFiles(t, map[string]string{"~/.claude/settings.json": `{"statusLine": {"type": "command", "command": "echo user"}}`},
 		`{"statusLine": {"type": "command", "command": "echo flag"}}`)
-	if rows, err := s.StatusLine(context.Background(), hooks.StatusInput{}); err != nil || !slices.Equal(rows, []string{"flag"}) {
-		t.Errorf("rows %q (%v), want the flag's", rows, err)
+	if run, err := s.StatusLine(context.Background(), hooks.StatusInput{}); err != nil || !slices.Equal(run.Rows, []string{"flag"}) {
+		t.Errorf("run %+v (%v), want the flag's", run, err)
 	}
 	s, _ = openWithClaudeFiles(t, map[string]string{"~/.claude/settings.json": `{"statusLine": {"type": "command", "command": "echo user"}}`},
 		`{"statusLine": {"type": "static", "text": "hi"}}`)
-	if rows, err := s.StatusLine(context.Background(), hooks.StatusInput{}); err != nil || !slices.Equal(rows, []string{"user"}) {
-		t.Errorf("rows %q (%v), want the user's", rows, err)
+	if run, err := s.StatusLine(context.Background(), hooks.StatusInput{}); err != nil || !slices.Equal(run.Rows, []string{"user"}) {
+		t.Errorf("run %+v (%v), want the user's", run, err)
 	}
 	if want := `--settings: statusLine of type "static" is not one tack runs; give "type": "command"`; !slices.Contains(notices(t, s), want) {
 		t.Errorf("want the notice %q, got %q", want, notices(t, s))
