@@ -282,16 +282,16 @@ func (l *List) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// splitList splits at commas outside parentheses, so Bash(a, b) stays one
-// item.
+// splitList splits at commas outside parentheses and braces, so Bash(a,
+// b) and the glob src/**/*.{ts,tsx} stay one item.
 func splitList(s string) List {
 	out := List{}
 	depth, start := 0, 0
 	for i, r := range s {
 		switch r {
-		case '(':
+		case '(', '{':
 			depth++
-		case ')':
+		case ')', '}':
 			depth = max(depth-1, 0)
 		case ',':
 			if depth == 0 {

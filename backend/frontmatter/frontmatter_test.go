@@ -107,9 +107,14 @@ func TestListAcceptsSequencesAndCommaStrings(t *testing.T) {
 	}
 }
 
-func TestSplitListKeepsCommasInsideParentheses(t *testing.T) {
+func TestSplitListKeepsCommasInsideParenthesesAndBraces(t *testing.T) {
 	got := splitList("Bash(a, b), Read,, Write ")
 	if !reflect.DeepEqual(got, List{"Bash(a, b)", "Read", "Write"}) {
+		t.Errorf("got %q", got)
+	}
+	// A Claude Code rule's paths: one glob with braces, then another.
+	got = splitList("src/**/*.{ts,tsx}, lib/{a,b}/*.go")
+	if !reflect.DeepEqual(got, List{"src/**/*.{ts,tsx}", "lib/{a,b}/*.go"}) {
 		t.Errorf("got %q", got)
 	}
 }

@@ -49,9 +49,14 @@ func Build(own, cwd string, ts []tools.Tool, instructions []Instruction) string 
 		b.WriteString(strings.Join(guide, "\n"))
 	}
 	if len(instructions) > 0 {
-		b.WriteString("\n\n# Project instructions\n\nThe following instructions from the user's files apply to this workspace.\n")
+		b.WriteString("\n\n# Project instructions\n\nThe following instructions from the user's files apply to this workspace; " +
+			"those with applies_to only to the files its globs match (relative to the folder that holds .claude).\n")
 		for _, in := range instructions {
-			fmt.Fprintf(&b, "\n<instructions path=%q>\n%s\n</instructions>\n", in.Path, strings.TrimRight(in.Text, "\n"))
+			scope := ""
+			if len(in.Paths) > 0 {
+				scope = fmt.Sprintf(" applies_to=%q", strings.Join(in.Paths, ", "))
+			}
+			fmt.Fprintf(&b, "\n<instructions path=%q%s>\n%s\n</instructions>\n", in.Path, scope, strings.TrimRight(in.Text, "\n"))
 		}
 	}
 	return b.String()
@@ -61,17 +66,22 @@ func Build(own, cwd string, ts []tools.Tool, instructions []Instruction) string 
 type Instruction struct {
 	Path string
 	Text string
+	// Paths scope a Claude Code rule to the files these globs match
+	// (relative to the folder that holds .claude); none: every file.
+	Paths []string
 }
 
 // FindInstructions collects AGENTS.md (or CLAUDE.md where a directory has no
 // AGENTS.md; see readDir) from the user's folder, then from the repository root down to
-// cwd, each followed by the directory's CLAUDE.local.md, and each CLAUDE.md by the
-// files it imports (see withImports).
-// The user's folder is the first of h's that has a file (see Homes), so
-// a user's own instructions come along. The total is capped at
-// MaxInstructions; what is cut is replaced by a notice.
+// cwd, each followed by the directory's CLAUDE.local.md and Claude Code
+// rules (.claude/rules), and each CLAUDE.md by the files it imports (see
+// withImports). The user's folder is the first of h's that has a file
+// (see Homes), so a user's own instructions come along; the user's rules
+// (~/.claude/rules) follow them. Rules scoped to some files come last,
+// after all the rest. The total is capped at MaxInstructions; what is
+// cut is replaced by a notice.
 func FindInstructions(h Homes, cwd string) ([]Instruction, error) {
-	var found []Instruction
+	var found, scoped []Instruction
 	userHome := h.User
 	for _, d := range h.dirs() {
 		in, ok, err := readDir(d)
@@ -82,6 +92,14 @@ func FindInstructions(h Homes, cwd string) ([]Instruction, error) {
 			found = withImports(in, d, userHome)
 			break
 		}
+	}
+	addRules := func(dir string) error {
+		r, err := readRules(dir)
+		found, scoped = append(found, r.always...), append(scoped, r.scoped...)
+		return err
+	}
+	if err := addRules(userHome); err != nil {
+		return nil, err
 	}
 	chain := workspace.ProjectChain(cwd)
 	slices.Reverse(chain) // the root first, cwd last
@@ -95,7 +113,14 @@ func FindInstructions(h Homes, cwd string) ([]Instruction, error) {
 				found = append(found, withImports(in, chain[0], userHome)...)
 			}
 		}
+		if d == userHome {
+			continue // its rules are the user's, read above
+		}
+		if err := addRules(d); err != nil {
+			return nil, err
+		}
 	}
+	found = append(found, scoped...)
 	var out []Instruction
 	total := 0
 	for _, in := range found {
