@@ -54,8 +54,10 @@ type Options struct {
 	// Prompt, when set, is sent as the first prompt once the program runs.
 	Prompt string
 	// PickSession opens the session picker as soon as the program runs
-	// (tack --resume with no id).
+	// (tack --resume with no id), searching for PickSearch (tack --resume
+	// with words that are no session's id).
 	PickSession bool
+	PickSearch  string
 	// ShowReasoning starts with reasoning shown whole rather than folded
 	// to one line per step.
 	ShowReasoning bool
@@ -365,7 +367,7 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 		cmds = append(cmds, m.submit(m.opts.Prompt))
 	}
 	if m.opts.PickSession {
-		cmds = append(cmds, m.openSessionPicker())
+		cmds = append(cmds, m.openSessionPicker(m.opts.PickSearch))
 	}
 	return tea.Batch(cmds...)
 }

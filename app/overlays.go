@@ -136,13 +136,15 @@ func (m *Model) modelSet(msg modelSetMsg) {
 	m.notice("Model selected: "+msg.model+". Reasoning effort: "+string(msg.effort)+". New steps will use it.", transcript.NoticeInfo)
 }
 
-// openSessionPicker opens the picker at once and lists the sessions of
-// this workspace and of all workspaces in a command.
-func (m *Model) openSessionPicker() tea.Cmd {
+// openSessionPicker opens the picker at once, searching for search, and
+// lists the sessions of this workspace and of all workspaces in a
+// command.
+func (m *Model) openSessionPicker(search string) tea.Cmd {
 	if m.requestOpen() || m.ov.open() {
 		return nil
 	}
 	m.ov.sessions = sessionpicker.New(m.opts.Cwd, m.opts.Home, m.sessionID, m.opts.Now(), m.theme)
+	m.ov.sessions.Search(search)
 	be := m.be
 	return func() tea.Msg {
 		here, err := be.Sessions(false)

@@ -29,6 +29,7 @@ type options struct {
 	effort         string
 	resume         string
 	resumeSet      bool
+	pickSearch     string // the picker's search: --resume words that are no id
 	sessionID      string // --session-id: the id of the new session
 	forkSession    bool
 	cont           bool

@@ -17,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/workspace"
 	"github.com/tack-agent/tack/views/iostreams"
 	"github.com/tack-agent/tack/views/theme"
@@ -36,6 +37,11 @@ import (
 func runTUI(lo launch.Options, o options, ios *iostreams.IOStreams) int {
 	stderr := ios.ErrOut
 	pick := o.resumeSet && o.resume == ""
+	if search := resumeSearch(lo, o); search != "" {
+		// As claude --resume TERM does: words that are no session's id
+		// open the picker searching for them.
+		lo.Resume, pick, o.pickSearch = "", true, search
+	}
 	for {
 		code, next := runChat(lo, o, pick, ios)
 		if !next.Next() {
@@ -48,7 +54,7 @@ func runTUI(lo launch.Options, o options, ios *iostreams.IOStreams) int {
 			}
 			lo.Cwd = next.Cwd
 		}
-		lo.Resume, lo.Continue, pick, o.task = next.ResumeID, false, false, ""
+		lo.Resume, lo.Continue, pick, o.task, o.pickSearch = next.ResumeID, false, false, "", ""
 	}
 }
 
@@ -82,7 +88,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	}
 	defer held.close()
 	chat := chatOptions(lo, o, s, ios)
-	chat.PickSession = pick
+	chat.PickSession, chat.PickSearch = pick, o.pickSearch
 	chat.Suspend = suspendKey(ios.StdinFile())
 	// From here the terminal is raw until scr.Close; the signals that end
 	// tack end the program instead, which gives the terminal back.
@@ -252,4 +258,16 @@ func renderProfile(colour bool) colorprofile.Profile {
 		return colorprofile.ANSI
 	}
 	return colorprofile.NoTTY
+}
+
+// resumeSearch is what --resume names when that is no session's id: the
+// words to search the picker for; "" when it names a session, or none.
+func resumeSearch(lo launch.Options, o options) string {
+	if !o.resumeSet || o.resume == "" {
+		return ""
+	}
+	if _, err := session.Find(lo.Home, o.resume); err == nil {
+		return ""
+	}
+	return o.resume
 }

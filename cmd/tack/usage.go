@@ -20,7 +20,8 @@ Flags:
                             models take no thinking budget)
       --provider NAME       deepseek, openai (or the OpenAI-compatible server in
                             OPENAI_BASE_URL), or a [[providers]] name of config.toml
-  -r, --resume [ID]         continue session ID (no ID: pick one)
+  -r, --resume [ID]         continue session ID (no ID: pick one; words that are
+                            no ID: pick among the sessions they find)
       --session-id UUID     give the new session this id (claude -p's flag), to
                             --resume it by later
       --fork-session        with --resume or -c: go on in a copy of the

@@ -79,6 +79,12 @@ func New(cwd, home, current string, now time.Time, th theme.Theme) *Picker {
 	return &Picker{th: th, now: now, home: home, cwd: textfmt.HomeRel(cwd, home), current: current}
 }
 
+// Search puts q in the search field, as if typed (tack --resume TERM).
+func (p *Picker) Search(q string) {
+	p.search.SetValue(q)
+	p.refilter()
+}
+
 // Update handles a Loaded message, a key press or a paste.
 func (p *Picker) Update(msg tea.Msg) Outcome {
 	if l, ok := msg.(Loaded); ok {

@@ -15,18 +15,7 @@ import (
 func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
 	srv := llmtest.New(t, llmtest.ReplyText("Apples are red."), llmtest.ReplyText("Still red."))
 	home, dir := t.TempDir(), t.TempDir()
-	first := start(t, setup{srv: srv, home: home, dir: dir})
-	first.waitIdle()
-	first.script(
-		step{do: both(typed("tell me about apples"), key(vt.KeyEnter))},
-		// The picker lists the session by its refined title, which the
-		// model names just after the turn; exit once the header shows it.
-		step{want: []string{"Apples are red.", llmtest.TitleText}, until: idleScreen,
-			do: func(r *run) { r.Key('d', vt.ModCtrl) }},
-	)
-	if code := first.exitCode(); code != 0 {
-		t.Fatalf("first run: want exit 0, got %d", code)
-	}
+	askAboutApples(t, srv, home, dir)
 	r := start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume"}})
 	r.script(
 		// The list puts the new, current session first; the picker opens
@@ -41,6 +30,42 @@ func TestResumeWithoutAnIDPicksASessionAndContinuesIt(t *testing.T) {
 	last := reqs[len(reqs)-1].Messages
 	if len(last) < 3 || last[len(last)-2].Content != "Apples are red." {
 		t.Fatalf("want the resumed history in the next request, got %+v", last)
+	}
+}
+
+// TestResumeWithWordsSearchesThePicker: as with claude --resume TERM,
+// words that are no session's id open the picker searching for them, and
+// Enter resumes what it found.
+func TestResumeWithWordsSearchesThePicker(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("Apples are red."))
+	home, dir := t.TempDir(), t.TempDir()
+	askAboutApples(t, srv, home, dir)
+	word := strings.Fields(llmtest.TitleText)[1]
+	r := start(t, setup{srv: srv, home: home, dir: dir, args: []string{"--resume", word}})
+	r.script(
+		// The new, current session has no title: the search leaves it out.
+		step{want: []string{"Resume session", "Search: " + word, llmtest.TitleText},
+			until: func(s string) bool {
+				return rowHasAll(s, cursorMark, llmtest.TitleText) && !strings.Contains(s, "current")
+			},
+			do: key(vt.KeyEnter)},
+		step{want: []string{"Apples are red."}, until: idleScreen},
+	)
+}
+
+// askAboutApples runs one session in dir that asks about apples, and
+// exits once the model has titled it (the picker lists it by that title).
+func askAboutApples(t *testing.T, srv *llmtest.Server, home, dir string) {
+	t.Helper()
+	first := start(t, setup{srv: srv, home: home, dir: dir})
+	first.waitIdle()
+	first.script(
+		step{do: both(typed("tell me about apples"), key(vt.KeyEnter))},
+		step{want: []string{"Apples are red.", llmtest.TitleText}, until: idleScreen,
+			do: func(r *run) { r.Key('d', vt.ModCtrl) }},
+	)
+	if code := first.exitCode(); code != 0 {
+		t.Fatalf("first run: want exit 0, got %d", code)
 	}
 }
 
