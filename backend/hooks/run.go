@@ -34,6 +34,12 @@ type Input struct {
 	// Source is why a session started, Reason why it ended.
 	Source string `json:"source,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// AgentID and AgentType name the subagent a hook runs for (its child
+	// session and its definition), AgentTranscriptPath is its log; empty
+	// for the session's own agent.
+	AgentID             string `json:"agent_id,omitempty"`
+	AgentType           string `json:"agent_type,omitempty"`
+	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
 }
 
 // ToolResponse is what a tool answered, for post_tool_use.

@@ -89,15 +89,30 @@ func (r *Runner) hooks() []Hook {
 	return r.opts.Hooks
 }
 
+// caller is whom hooks run for: the session's own agent (the zero
+// caller), or one of its subagents, whose log records its runs.
+type caller struct {
+	agentID, agentType, transcript string
+	record                         func(session.Data) error
+}
+
 // runAll runs the hooks of event that match tool, all at once, and
 // records each run in hook order.
 func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, callID string) []Result {
+	return r.runFor(ctx, caller{}, turn, event, in, callID)
+}
+
+// runFor is runAll for c.
+func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in Input, callID string) []Result {
+	in.AgentID, in.AgentType, in.AgentTranscriptPath = c.agentID, c.agentType, c.transcript
 	subject := in.ToolName // what the matcher selects on
 	switch event {
 	case SessionStart:
 		subject = in.Source
 	case SessionEnd:
 		subject = in.Reason
+	case SubagentStop:
+		subject = in.AgentType
 	}
 	var hs []Hook
 	for _, h := range r.hooks() {
@@ -127,7 +142,7 @@ func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, ca
 	}
 	wg.Wait()
 	for _, res := range results {
-		r.record(turn, tool, cmp.Or(in.Source, in.Reason), callID, res)
+		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason), callID, res)
 	}
 	return results
 }
@@ -149,11 +164,15 @@ func (r *Runner) allowed(ctx context.Context, h Hook) bool {
 	return r.approved
 }
 
-func (r *Runner) record(turn int, tool, source, callID string, res Result) {
-	if r.opts.Record == nil {
+func (r *Runner) record(c caller, turn int, tool, source, callID string, res Result) {
+	rec := c.record
+	if rec == nil {
+		rec = r.opts.Record
+	}
+	if rec == nil {
 		return
 	}
-	_ = r.opts.Record(session.HookRun{
+	_ = rec(session.HookRun{
 		Turn: turn, Event: string(res.Hook.Event), Command: res.Hook.Command, Origin: res.Hook.Origin,
 		Tool: tool, Source: source, CallID: callID, Outcome: string(res.Outcome), ExitCode: res.ExitCode,
 		DurationMs: res.Duration.Milliseconds(), Reason: res.Reason, Output: res.Stdout,
@@ -164,7 +183,11 @@ func (r *Runner) record(turn int, tool, source, callID string, res Result) {
 // are what the model reads); an approval with no block skips the
 // permission question.
 func (r *Runner) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (string, bool) {
-	results := r.runAll(ctx, turn, PreToolUse, Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}, call.ID)
+	return r.beforeTool(ctx, caller{}, turn, call)
+}
+
+func (r *Runner) beforeTool(ctx context.Context, c caller, turn int, call agent.ToolUse) (string, bool) {
+	results := r.runFor(ctx, c, turn, PreToolUse, Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}, call.ID)
 	approved := false
 	var blocks []string
 	for _, res := range results {
@@ -179,10 +202,14 @@ func (r *Runner) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (
 // AfterTool runs post_tool_use: what hooks block with (the tool already
 // ran) or add as context goes to the model with the result.
 func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result string, isError bool) string {
+	return r.afterTool(ctx, caller{}, turn, call, result, isError)
+}
+
+func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.ToolUse, result string, isError bool) string {
 	in := Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID,
 		ToolResponse: &ToolResponse{Output: result, IsError: isError}}
 	var notes []string
-	for _, res := range r.runAll(ctx, turn, PostToolUse, in, call.ID) {
+	for _, res := range r.runFor(ctx, c, turn, PostToolUse, in, call.ID) {
 		switch {
 		case res.Outcome == OutcomeBlocked:
 			notes = append(notes, res.Reason)
@@ -271,8 +298,12 @@ func (r *Runner) PromptSubmitted(ctx context.Context, turn int, prompt string) (
 // Stopping runs stop: a hook that blocks keeps the turn going, its reason
 // telling the model what to do.
 func (r *Runner) Stopping(ctx context.Context, turn int, again bool) string {
+	return r.stopping(ctx, caller{}, Stop, turn, again)
+}
+
+func (r *Runner) stopping(ctx context.Context, c caller, event Event, turn int, again bool) string {
 	var reasons []string
-	for _, res := range r.runAll(ctx, turn, Stop, Input{StopHookActive: &again}, "") {
+	for _, res := range r.runFor(ctx, c, turn, event, Input{StopHookActive: &again}, "") {
 		if res.Outcome == OutcomeBlocked {
 			reasons = append(reasons, res.Reason)
 		}
@@ -312,4 +343,43 @@ func toolInput(args json.RawMessage, cwd string) json.RawMessage {
 		return args
 	}
 	return out
+}
+
+// Subagent is the hooks of one of the session's subagents (the task
+// tool's), as Claude Code runs them: the session's pre_tool_use and
+// post_tool_use for its calls too (a guard holds for every agent), its
+// subagent_stop hooks when it would end, and no user_prompt_submit (its
+// prompt is another agent's, not the user's). Its runs are recorded in
+// its own log.
+type Subagent struct {
+	r *Runner
+	c caller
+}
+
+var _ agent.Hooks = (*Subagent)(nil)
+
+// ForSubagent is the hooks of the subagent whose child session is id,
+// logged at transcript, of the definition agentType, recording with
+// record.
+func (r *Runner) ForSubagent(id, transcript, agentType string, record func(session.Data) error) *Subagent {
+	return &Subagent{r: r, c: caller{agentID: id, transcript: transcript, agentType: agentType, record: record}}
+}
+
+// BeforeTool runs pre_tool_use for the subagent's call.
+func (s *Subagent) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (string, bool) {
+	return s.r.beforeTool(ctx, s.c, turn, call)
+}
+
+// AfterTool runs post_tool_use for the subagent's call.
+func (s *Subagent) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result string, isError bool) string {
+	return s.r.afterTool(ctx, s.c, turn, call, result, isError)
+}
+
+// PromptSubmitted runs nothing: the subagent's prompt is not the user's.
+func (s *Subagent) PromptSubmitted(context.Context, int, string) (string, string) { return "", "" }
+
+// Stopping runs subagent_stop: a hook that blocks keeps the subagent
+// going, its reason telling it what to do.
+func (s *Subagent) Stopping(ctx context.Context, turn int, again bool) string {
+	return s.r.stopping(ctx, s.c, SubagentStop, turn, again)
 }

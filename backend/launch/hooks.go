@@ -141,3 +141,12 @@ func agentHooks(r *hooks.Runner) agent.Hooks {
 	}
 	return r
 }
+
+// subagentHooks are the hooks of the subagent whose child session is
+// log (nil without a runner), recording with record.
+func subagentHooks(r *hooks.Runner, log *session.Log, agentType string, record func(session.Data) error) agent.Hooks {
+	if r == nil {
+		return nil
+	}
+	return r.ForSubagent(log.Header().ID, log.Path(), agentType, record)
+}

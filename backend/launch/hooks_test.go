@@ -294,3 +294,70 @@ func TestSessionStartAndEndHooksOfClaudeCodeSettings(t *testing.T) {
 		}
 	}
 }
+
+// A subagent's calls meet the user's PreToolUse guard as the session's do
+// (in Claude Code the task tool's agents are not a way around it), its
+// hook runs are logged in its own session, and SubagentStop runs when it
+// would end, matched on its type, with agent_id and agent_type; a block
+// keeps it going once more.
+func TestSubagentsRunTheSessionsToolHooksAndSubagentStop(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	stopped := filepath.Join(t.TempDir(), "stop.jsonl")
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "grep -q forbidden && { echo 'not that' >&2; exit 2; }; exit 0"}]}],
+  "SubagentStop": [{"matcher": "general-purpose", "hooks": [{"type": "command",
+    "command": "cat >> ` + stopped + `; echo >> ` + stopped + `; [ $(wc -l < ` + stopped + `) -ge 2 ] || { echo 'check the tests too' >&2; exit 2; }"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "echo stop >> ` + stopped + `.parent"}]}]
+}}`})
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("task_1", "task", `{"description":"Tidy","prompt":"tidy up"}`, 1)),
+		llmtest.ReplyText("Tidied."))
+	srv.Route(llmtest.FirstUserMessage("tidy up"),
+		bashCall("child_1", "echo forbidden"),
+		llmtest.ReplyText("Could not."),
+		llmtest.ReplyText("Tests checked too."))
+	s := openEnv(t, home, cwd, "full-access", srv, map[string]string{"HOME": user})
+	runTurn(t, s, "Tidy up with a subagent.")
+	srv.AssertConsumed(t)
+	var child []llmtest.Request
+	for _, r := range srv.Requests() {
+		if len(r.Messages) > 1 && r.Messages[1].Content == "tidy up" {
+			child = append(child, r)
+		}
+	}
+	if len(child) != 3 || child[1].ToolResult("child_1") != "Error: a hook blocked this call: not that" {
+		t.Fatalf("the subagent's call was not blocked: %d requests", len(child))
+	}
+	if last := child[2].Messages; !strings.Contains(last[len(last)-1].Content, "check the tests too") {
+		t.Errorf("the SubagentStop block did not reach the subagent: %+v", last[len(last)-1])
+	}
+	raw, _ := os.ReadFile(stopped)
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"hook_event_name":"SubagentStop"`) || !strings.Contains(lines[0], `"agent_type":"general-purpose"`) ||
+		!strings.Contains(lines[0], `"stop_hook_active":false`) || !strings.Contains(lines[1], `"stop_hook_active":true`) {
+		t.Errorf("SubagentStop read:\n%s", raw)
+	}
+	if b, _ := os.ReadFile(stopped + ".parent"); strings.Count(string(b), "stop") != 1 {
+		t.Errorf("want the session's Stop hook once, for its own turn, got %q", b)
+	}
+	if runs := hookRuns(s); len(runs) != 1 || runs[0].Event != "stop" {
+		t.Errorf("the parent's log holds the subagent's hook runs: %+v", runs)
+	}
+	var childRuns []string
+	for _, e := range s.Agent.Events() {
+		if d, ok := e.Data.(session.TaskStart); ok {
+			_, evs := childEvents(t, home, d.Child)
+			for _, e := range evs {
+				if r, ok := e.Data.(session.HookRun); ok {
+					childRuns = append(childRuns, r.Event+" "+r.Outcome)
+				}
+			}
+			if !strings.Contains(lines[0], `"agent_transcript_path":"`+filepath.Dir(s.Log.Path())) {
+				t.Errorf("SubagentStop lacks the subagent's transcript: %s", lines[0])
+			}
+		}
+	}
+	if got := strings.Join(childRuns, ", "); got != "pre_tool_use blocked, subagent_stop blocked, subagent_stop ok" {
+		t.Errorf("the subagent's log holds the hook runs %q", got)
+	}
+}

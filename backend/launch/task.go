@@ -55,10 +55,15 @@ func (r *taskRunner) Run(ctx context.Context, job task.Job, progress func(task.P
 	record(job.Env, session.TaskStart{Turn: job.Turn, CallID: job.CallID, Child: id, Agent: job.Agent.Name, Description: job.Description})
 	registry, closeTools := r.childTools(job.Agent)
 	defer closeTools()
-	child := agent.New(agent.Config{
+	var child *agent.Agent
+	childHooks := subagentHooks(r.s.hooks, log, hookAgentType(job.Agent.Name), func(d session.Data) error {
+		_, err := child.Record(d)
+		return err
+	})
+	child = agent.New(agent.Config{
 		Log: log, Provider: r.provider, Catalog: r.s.Catalog, Model: model, Effort: effort,
 		System: prompt.Build("", r.s.Cwd, registry.Tools(), r.instructions) + subagentBrief + instructionsOf(job.Agent),
-		Tools:  registry, Gate: r.s.Policy, Broker: r.s.Broker,
+		Tools:  registry, Gate: r.s.Policy, Broker: r.s.Broker, Hooks: childHooks,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   r.s.Cwd, SpillDir: filepath.Join(r.o.Home, "spill", id), Now: r.o.Now,
 		Images: images.NewStore(session.ImageDir(log.Path())), CompactAt: r.compactAt,
@@ -234,4 +239,14 @@ func oneLine(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// hookAgentType is the agent type hooks read for the definition name:
+// Claude Code's general-purpose for tack's general agent, which its
+// SubagentStop matchers name.
+func hookAgentType(name string) string {
+	if name == "" || name == subagent.GeneralName {
+		return "general-purpose"
+	}
+	return name
 }
