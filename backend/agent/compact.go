@@ -50,7 +50,7 @@ func (a *Agent) Compact(ctx context.Context) (CompactResult, error) {
 	var res CompactResult
 	var err error
 	busy := "compaction needs an idle agent; wait for the turn to finish or cancel it"
-	if jerr := a.idleJob(ctx, busy, func(ctx context.Context) { res, err = a.compact(ctx, a.turn()) }); jerr != nil {
+	if jerr := a.idleJob(ctx, busy, func(ctx context.Context) { res, err = a.compact(ctx, a.turn(), CompactManual) }); jerr != nil {
 		return CompactResult{}, jerr
 	}
 	return res, err
@@ -74,9 +74,10 @@ func (a *Agent) shouldCompact(model string) bool {
 
 // compact summarises everything but the recent tail and records the summary
 // as a replacement on the surface, bracketed by compact/start and
-// compact/end. On failure the history is left untouched.
-// A history too short to summarise records nothing.
-func (a *Agent) compact(ctx context.Context, turn int) (CompactResult, error) {
+// compact/end; the pre_compact hooks run first (trigger says why). On
+// failure the history is left untouched. A history too short to summarise
+// records nothing.
+func (a *Agent) compact(ctx context.Context, turn int, trigger string) (CompactResult, error) {
 	p, err := a.planCompaction()
 	if err != nil {
 		return CompactResult{}, err
@@ -87,6 +88,7 @@ func (a *Agent) compact(ctx context.Context, turn int) (CompactResult, error) {
 	a.publish(PhaseChanged{Phase: PhaseCompacting})
 	defer a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(session.CompactStart{Turn: turn})
+	p.instructions = a.compactHook(ctx, turn, trigger)
 	res, err := a.summarise(ctx, p)
 	end := session.CompactEnd{Items: res.Items, Tokens: res.Tokens}
 	if err != nil {
@@ -104,6 +106,9 @@ type compaction struct {
 	surface []llm.Message
 	seqs    []int64
 	cut     int
+	// instructions are more for the summary (what pre_compact hooks
+	// said); "" for none.
+	instructions string
 }
 
 func (a *Agent) planCompaction() (compaction, error) {
@@ -128,7 +133,11 @@ func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, err
 	}
 	req.Purpose = llm.PurposeCompaction
 	req.MaxTokens = summaryMaxTokens
-	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: summaryInstruction})
+	instruction := summaryInstruction
+	if p.instructions != "" {
+		instruction += "\n\nAlso follow these instructions for the summary:\n" + p.instructions
+	}
+	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: instruction})
 	s, err := a.cfg.Provider.Stream(ctx, req)
 	if le := (*llm.Error)(nil); errors.As(err, &le) && fitOutput(&req, le) {
 		s, err = a.cfg.Provider.Stream(ctx, req)

@@ -3,11 +3,15 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
@@ -22,21 +26,36 @@ func tinyCatalog() *llm.Catalog {
 }
 
 func (f *fixture) startTiny(ts ...tools.Tool) *agent.Agent {
+	return f.startTinyWith(nil, ts...)
+}
+
+// startTinyWith is startTiny with hooks (none when nil).
+func (f *fixture) startTinyWith(h *hooks.Runner, ts ...tools.Tool) *agent.Agent {
 	client := llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: "test"})
-	return agent.New(agent.Config{
+	cfg := agent.Config{
 		Log: f.log, Provider: client, Catalog: tinyCatalog(), Model: "tiny", Effort: llm.EffortOff,
 		System: "You are a test.", Tools: tools.NewRegistry(ts...), Retry: llm.DefaultRetryPolicy(nil),
 		Cwd: f.t.TempDir(), SpillDir: f.t.TempDir(),
 		Sleep: func(context.Context, time.Duration) error { return nil },
-	})
+	}
+	if h != nil {
+		cfg.Hooks = h
+	}
+	return agent.New(cfg)
 }
 
-func TestContextPastThresholdCompactsAtTheStepBoundary(t *testing.T) {
-	f := newFixture(t, []llmtest.Response{
+// stepThatFillsTheWindow is a step whose usage passes the tiny model's
+// threshold, the summary, and the step after it.
+func stepThatFillsTheWindow() []llmtest.Response {
+	return []llmtest.Response{
 		llmtest.Reply(llmtest.ToolCall("call_1", "echo", `{"x":1}`, 1), llmtest.Usage(0, 850, 20, 0), llmtest.Finish("tool_calls")),
 		llmtest.ReplyText("## Request and Intent\nThe user asked for a long task."),
 		llmtest.ReplyText("Finished."),
-	})
+	}
+}
+
+func TestContextPastThresholdCompactsAtTheStepBoundary(t *testing.T) {
+	f := newFixture(t, stepThatFillsTheWindow())
 	f.agent.Close()
 	f.agent = f.startTiny(echoTool())
 	long := "please do this: " + strings.Repeat("lorem ipsum ", 200)
@@ -295,5 +314,33 @@ func TestCompactWithNothingToSummariseRecordsNothing(t *testing.T) {
 	}
 	if evs := f.log.Events()[before:]; len(evs) != 0 {
 		t.Fatalf("want no events for a compaction that had nothing to do, got %v", types(evs))
+	}
+}
+
+// A PreCompact hook (Claude Code's settings shape) runs before the
+// automatic compaction with trigger auto, and what it prints joins the
+// summary's instructions.
+func TestPreCompactHookShapesTheSummary(t *testing.T) {
+	f := newFixture(t, stepThatFillsTheWindow())
+	f.agent.Close()
+	seen := filepath.Join(t.TempDir(), "stdin.json")
+	hs, problems := hooks.FromConfig(config.Hooks{
+		"PreCompact": {{Matcher: "auto", Hooks: []config.HookHandler{{Type: "command", Command: "cat > " + seen + "; echo 'Keep the list of open TODOs.'"}}}},
+	}, "settings.json", false)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	f.agent = f.startTinyWith(hooks.NewRunner(hooks.Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ()}), echoTool())
+	f.agent.Send("please do this: " + strings.Repeat("lorem ipsum ", 200))
+	f.waitIdle()
+	summary := f.srv.Requests()[1].Messages
+	if got := summary[len(summary)-1].Content; !strings.HasSuffix(got, "Also follow these instructions for the summary:\nKeep the list of open TODOs.") {
+		t.Errorf("the summary's instructions end %q", got[max(len(got)-120, 0):])
+	}
+	raw, _ := os.ReadFile(seen)
+	for _, want := range []string{`"hook_event_name":"PreCompact"`, `"trigger":"auto"`, `"custom_instructions":""`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the hook read %s, without %s", raw, want)
+		}
 	}
 }

@@ -24,7 +24,17 @@ type Hooks interface {
 	// going, with the reason for the model. again says a stop hook kept
 	// this turn going before.
 	Stopping(ctx context.Context, turn int, again bool) string
+	// Compacting runs before the history is summarised, trigger saying
+	// why ("manual" or "auto"); what it returns joins the instructions
+	// of the summary.
+	Compacting(ctx context.Context, turn int, trigger string) string
 }
+
+// The triggers of a compaction, as Compacting reads them.
+const (
+	CompactManual = "manual"
+	CompactAuto   = "auto"
+)
 
 // ToolUse is a tool call as hooks see it.
 type ToolUse struct {
@@ -66,6 +76,15 @@ func (a *Agent) afterTool(ctx context.Context, turn int, d *dispatch, r tools.Re
 		r.Text += "\n\n[hook] " + note
 	}
 	return r
+}
+
+// compactHook runs the pre_compact hooks and returns what they add to the
+// summary's instructions.
+func (a *Agent) compactHook(ctx context.Context, turn int, trigger string) string {
+	if a.cfg.Hooks == nil {
+		return ""
+	}
+	return a.cfg.Hooks.Compacting(ctx, turn, trigger)
 }
 
 // promptHook runs the user_prompt_submit hooks; blocked says the turn must

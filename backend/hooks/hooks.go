@@ -39,6 +39,10 @@ const (
 	// matcher on the agent's type; a block keeps it going, as stop does
 	// for the session's agent.
 	SubagentStop Event = "subagent_stop"
+	// PreCompact runs before the history is summarised, its matcher on
+	// why ("manual", "auto"); what it prints joins the summary's
+	// instructions. It cannot stop the compaction.
+	PreCompact Event = "pre_compact"
 )
 
 // claudeName is the event's name in Claude Code, sent as hook_event_name
@@ -46,7 +50,7 @@ const (
 var claudeName = map[Event]string{
 	PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", UserPromptSubmit: "UserPromptSubmit",
 	Stop: "Stop", Notification: "Notification", SessionStart: "SessionStart", SessionEnd: "SessionEnd",
-	SubagentStop: "SubagentStop",
+	SubagentStop: "SubagentStop", PreCompact: "PreCompact",
 }
 
 // ClaudeName is the name Claude Code gives event ("PreToolUse" for
@@ -125,7 +129,7 @@ func FromConfig(tables config.Hooks, path string, project bool) ([]Hook, []strin
 		for _, g := range tables[name] {
 			where := fmt.Sprintf("%s line %d", path, g.Line)
 			if !ok {
-				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, user_prompt_submit, stop, subagent_stop, notification, session_start or session_end); it is skipped", where, name))
+				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, user_prompt_submit, stop, subagent_stop, pre_compact, notification, session_start or session_end); it is skipped", where, name))
 				continue
 			}
 			hs, err := groupHooks(event, g, where, project)

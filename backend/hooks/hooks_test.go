@@ -79,15 +79,15 @@ func TestHookReadsClaudeCodeFieldsOnStdin(t *testing.T) {
 
 func TestMatchersTakeTacksAndClaudeCodesToolNames(t *testing.T) {
 	hs, problems := FromConfig(config.Hooks{
-		"PreToolUse":  {{Matcher: "Bash", Command: "a", Line: 1}, {Matcher: "write|edit", Command: "b", Line: 4}, {Matcher: "(", Command: "c", Line: 7}},
-		"pre_compact": {{Command: "d", Line: 9}},
-		"stop":        {{Line: 11}},
+		"PreToolUse": {{Matcher: "Bash", Command: "a", Line: 1}, {Matcher: "write|edit", Command: "b", Line: 4}, {Matcher: "(", Command: "c", Line: 7}},
+		"on_save":    {{Command: "d", Line: 9}},
+		"stop":       {{Line: 11}},
 	}, "config.toml", false)
 	if len(hs) != 2 || !hs[0].Matches("bash") || hs[0].Matches("bash_output") || !hs[1].Matches("edit") || hs[1].Matches("read") {
 		t.Errorf("hooks = %+v", hs)
 	}
 	all := strings.Join(problems, "\n")
-	for _, want := range []string{"config.toml line 7: hooks.PreToolUse: matcher", "config.toml line 9: hooks.pre_compact is not a hook event", "config.toml line 11: hooks.stop: no command"} {
+	for _, want := range []string{"config.toml line 7: hooks.PreToolUse: matcher", "config.toml line 9: hooks.on_save is not a hook event", "config.toml line 11: hooks.stop: no command"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
 		}
@@ -128,5 +128,18 @@ func TestHooksReadAnAbsoluteFilePath(t *testing.T) {
 		if got := string(toolInput(json.RawMessage(args), "/w")); got != want {
 			t.Errorf("%s: want %s, got %s", args, want, got)
 		}
+	}
+}
+
+// PreCompact's matcher picks the trigger, as in Claude Code: a hook for
+// manual compactions stays out of an automatic one.
+func TestPreCompactMatchesTheTrigger(t *testing.T) {
+	hs, _ := FromConfig(config.Hooks{"PreCompact": {{Matcher: "manual", Command: "echo only when asked"}}}, "settings.json", false)
+	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ()})
+	if got := r.Compacting(context.Background(), 1, "auto"); got != "" {
+		t.Errorf("auto ran the manual hook: %q", got)
+	}
+	if got := r.Compacting(context.Background(), 1, "manual"); got != "only when asked" {
+		t.Errorf("manual: %q", got)
 	}
 }

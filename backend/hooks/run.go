@@ -34,6 +34,10 @@ type Input struct {
 	// Source is why a session started, Reason why it ended.
 	Source string `json:"source,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Trigger is why the history is being compacted ("manual", "auto"),
+	// CustomInstructions what the user asked of the summary.
+	Trigger            string  `json:"trigger,omitempty"`
+	CustomInstructions *string `json:"custom_instructions,omitempty"`
 	// AgentID and AgentType name the subagent a hook runs for (its child
 	// session and its definition), AgentTranscriptPath is its log; empty
 	// for the session's own agent.
@@ -199,7 +203,7 @@ func (r Result) context() string {
 	if r.Answer != nil && r.Answer.HookSpecial != nil && r.Answer.HookSpecial.AdditionalContext != "" {
 		return r.Answer.HookSpecial.AdditionalContext
 	}
-	if r.Hook.Event == UserPromptSubmit || r.Hook.Event == SessionStart {
+	if r.Hook.Event == UserPromptSubmit || r.Hook.Event == SessionStart || r.Hook.Event == PreCompact {
 		return r.Stdout
 	}
 	return ""

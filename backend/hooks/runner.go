@@ -113,6 +113,8 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		subject = in.Reason
 	case SubagentStop:
 		subject = in.AgentType
+	case PreCompact:
+		subject = in.Trigger
 	}
 	var hs []Hook
 	for _, h := range r.hooks() {
@@ -142,7 +144,7 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 	}
 	wg.Wait()
 	for _, res := range results {
-		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason), callID, res)
+		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
 	}
 	return results
 }
@@ -311,6 +313,23 @@ func (r *Runner) stopping(ctx context.Context, c caller, event Event, turn int, 
 	return strings.Join(reasons, "\n")
 }
 
+// Compacting runs pre_compact: what the hooks print, or add as context,
+// joins the summary's instructions.
+func (r *Runner) Compacting(ctx context.Context, turn int, trigger string) string {
+	return r.compacting(ctx, caller{}, turn, trigger)
+}
+
+func (r *Runner) compacting(ctx context.Context, c caller, turn int, trigger string) string {
+	none := ""
+	var notes []string
+	for _, res := range r.runFor(ctx, c, turn, PreCompact, Input{Trigger: trigger, CustomInstructions: &none}, "") {
+		if note := res.context(); note != "" {
+			notes = append(notes, note)
+		}
+	}
+	return strings.Join(notes, "\n")
+}
+
 // Notify runs the notification hooks with message (tack needs the user)
 // in the background: the request waits for the user, not for them.
 func (r *Runner) Notify(message string) {
@@ -377,6 +396,11 @@ func (s *Subagent) AfterTool(ctx context.Context, turn int, call agent.ToolUse, 
 
 // PromptSubmitted runs nothing: the subagent's prompt is not the user's.
 func (s *Subagent) PromptSubmitted(context.Context, int, string) (string, string) { return "", "" }
+
+// Compacting runs pre_compact for the subagent's history.
+func (s *Subagent) Compacting(ctx context.Context, turn int, trigger string) string {
+	return s.r.compacting(ctx, s.c, turn, trigger)
+}
 
 // Stopping runs subagent_stop: a hook that blocks keeps the subagent
 // going, its reason telling it what to do.
