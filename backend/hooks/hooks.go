@@ -53,6 +53,13 @@ var claudeName = map[Event]string{
 	SubagentStop: "SubagentStop", PreCompact: "PreCompact",
 }
 
+// claudeOnly are Claude Code's hook events tack has no counterpart of, so
+// a settings file naming them is told so rather than that they are no
+// events at all.
+var claudeOnly = []string{"PermissionRequest", "PostToolUseFailure", "StopFailure", "SubagentStart", "PostCompact",
+	"Setup", "ConfigChange", "CwdChanged", "InstructionsLoaded", "WorktreeCreate", "WorktreeRemove", "TeammateIdle",
+	"TaskCompleted", "Elicitation", "ElicitationResult", "UserPromptExpansion"}
+
 // ClaudeName is the name Claude Code gives event ("PreToolUse" for
 // pre_tool_use); an unknown one is returned as it is.
 func ClaudeName(event string) string { return cmp.Or(claudeName[Event(event)], event) }
@@ -128,7 +135,11 @@ func FromConfig(tables config.Hooks, path string, project bool) ([]Hook, []strin
 		event, ok := parseEvent(name)
 		for _, g := range tables[name] {
 			where := fmt.Sprintf("%s line %d", path, g.Line)
-			if !ok {
+			switch {
+			case !ok && slices.Contains(claudeOnly, name):
+				problems = append(problems, fmt.Sprintf("%s: hooks.%s is a Claude Code event tack has no counterpart of; the hook is skipped", where, name))
+				continue
+			case !ok:
 				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, user_prompt_submit, stop, subagent_stop, pre_compact, notification, session_start or session_end); it is skipped", where, name))
 				continue
 			}
