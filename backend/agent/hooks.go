@@ -14,7 +14,8 @@ type Hooks interface {
 	// BeforeTool runs before a call is authorized: a non-empty block is
 	// the refusal the model reads; allow skips the permission question.
 	BeforeTool(ctx context.Context, turn int, call ToolUse) (block string, allow bool)
-	// AfterTool runs after a call ran; what it returns is added to the
+	// AfterTool runs after a call ran, isError saying it failed (an error,
+	// or a command that did not succeed); what it returns is added to the
 	// result the model reads.
 	AfterTool(ctx context.Context, turn int, call ToolUse, result string, isError bool) string
 	// PromptSubmitted runs before a turn starts: a non-empty block says
@@ -72,7 +73,7 @@ func (a *Agent) afterTool(ctx context.Context, turn int, d *dispatch, r tools.Re
 	if a.cfg.Hooks == nil || ctx.Err() != nil {
 		return r
 	}
-	if note := a.cfg.Hooks.AfterTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args}, r.Text, r.IsError); note != "" {
+	if note := a.cfg.Hooks.AfterTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args}, r.Text, r.Failed()); note != "" {
 		r.Text += "\n\n[hook] " + note
 	}
 	return r

@@ -43,6 +43,12 @@ const (
 	// why ("manual", "auto"); what it prints joins the summary's
 	// instructions. It cannot stop the compaction.
 	PreCompact Event = "pre_compact"
+	// PostToolUseFailure runs after a call that failed, after
+	// post_tool_use; what it blocks with or adds goes to the model.
+	PostToolUseFailure Event = "post_tool_use_failure"
+	// SubagentStart runs as a subagent starts, its matcher on the agent's
+	// type; what it prints joins the subagent's prompt.
+	SubagentStart Event = "subagent_start"
 )
 
 // claudeName is the event's name in Claude Code, sent as hook_event_name
@@ -50,13 +56,13 @@ const (
 var claudeName = map[Event]string{
 	PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", UserPromptSubmit: "UserPromptSubmit",
 	Stop: "Stop", Notification: "Notification", SessionStart: "SessionStart", SessionEnd: "SessionEnd",
-	SubagentStop: "SubagentStop", PreCompact: "PreCompact",
+	SubagentStop: "SubagentStop", PreCompact: "PreCompact", PostToolUseFailure: "PostToolUseFailure", SubagentStart: "SubagentStart",
 }
 
 // claudeOnly are Claude Code's hook events tack has no counterpart of, so
 // a settings file naming them is told so rather than that they are no
 // events at all.
-var claudeOnly = []string{"PermissionRequest", "PostToolUseFailure", "StopFailure", "SubagentStart", "PostCompact",
+var claudeOnly = []string{"PermissionRequest", "StopFailure", "PostCompact",
 	"Setup", "ConfigChange", "CwdChanged", "InstructionsLoaded", "WorktreeCreate", "WorktreeRemove", "TeammateIdle",
 	"TaskCompleted", "Elicitation", "ElicitationResult", "UserPromptExpansion"}
 
@@ -140,7 +146,7 @@ func FromConfig(tables config.Hooks, path string, project bool) ([]Hook, []strin
 				problems = append(problems, fmt.Sprintf("%s: hooks.%s is a Claude Code event tack has no counterpart of; the hook is skipped", where, name))
 				continue
 			case !ok:
-				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, user_prompt_submit, stop, subagent_stop, pre_compact, notification, session_start or session_end); it is skipped", where, name))
+				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, post_tool_use_failure, user_prompt_submit, stop, subagent_start, subagent_stop, pre_compact, notification, session_start or session_end); it is skipped", where, name))
 				continue
 			}
 			hs, err := groupHooks(event, g, where, project)

@@ -38,6 +38,10 @@ type Input struct {
 	// CustomInstructions what the user asked of the summary.
 	Trigger            string  `json:"trigger,omitempty"`
 	CustomInstructions *string `json:"custom_instructions,omitempty"`
+	// Error is what a failed call answered, for post_tool_use_failure;
+	// IsInterrupt says the user stopped it.
+	Error       string `json:"error,omitempty"`
+	IsInterrupt *bool  `json:"is_interrupt,omitempty"`
 	// AgentID and AgentType name the subagent a hook runs for (its child
 	// session and its definition), AgentTranscriptPath is its log; empty
 	// for the session's own agent.
@@ -203,7 +207,8 @@ func (r Result) context() string {
 	if r.Answer != nil && r.Answer.HookSpecial != nil && r.Answer.HookSpecial.AdditionalContext != "" {
 		return r.Answer.HookSpecial.AdditionalContext
 	}
-	if r.Hook.Event == UserPromptSubmit || r.Hook.Event == SessionStart || r.Hook.Event == PreCompact {
+	switch r.Hook.Event {
+	case UserPromptSubmit, SessionStart, SubagentStart, PreCompact:
 		return r.Stdout
 	}
 	return ""

@@ -111,7 +111,7 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		subject = in.Source
 	case SessionEnd:
 		subject = in.Reason
-	case SubagentStop:
+	case SubagentStart, SubagentStop:
 		subject = in.AgentType
 	case PreCompact:
 		subject = in.Trigger
@@ -210,8 +210,14 @@ func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, re
 func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.ToolUse, result string, isError bool) string {
 	in := Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID,
 		ToolResponse: &ToolResponse{Output: result, IsError: isError}}
+	results := r.runFor(ctx, c, turn, PostToolUse, in, call.ID)
+	if isError {
+		interrupted := ctx.Err() != nil
+		failed := Input{ToolName: call.Name, ToolInput: in.ToolInput, ToolUseID: call.ID, Error: result, IsInterrupt: &interrupted}
+		results = append(results, r.runFor(ctx, c, turn, PostToolUseFailure, failed, call.ID)...)
+	}
 	var notes []string
-	for _, res := range r.runFor(ctx, c, turn, PostToolUse, in, call.ID) {
+	for _, res := range results {
 		switch {
 		case res.Outcome == OutcomeBlocked:
 			notes = append(notes, res.Reason)
@@ -365,9 +371,9 @@ func toolInput(args json.RawMessage, cwd string) json.RawMessage {
 }
 
 // Subagent is the hooks of one of the session's subagents (the task
-// tool's), as Claude Code runs them: the session's pre_tool_use and
-// post_tool_use for its calls too (a guard holds for every agent), its
-// subagent_stop hooks when it would end, and no user_prompt_submit (its
+// tool's), as Claude Code runs them: the session's tool hooks for its
+// calls too (a guard holds for every agent), subagent_start as it starts
+// and subagent_stop when it would end, and no user_prompt_submit (its
 // prompt is another agent's, not the user's). Its runs are recorded in
 // its own log.
 type Subagent struct {
@@ -394,8 +400,18 @@ func (s *Subagent) AfterTool(ctx context.Context, turn int, call agent.ToolUse, 
 	return s.r.afterTool(ctx, s.c, turn, call, result, isError)
 }
 
-// PromptSubmitted runs nothing: the subagent's prompt is not the user's.
-func (s *Subagent) PromptSubmitted(context.Context, int, string) (string, string) { return "", "" }
+// PromptSubmitted runs subagent_start, not user_prompt_submit (the
+// subagent's prompt is not the user's): what the hooks print joins its
+// prompt.
+func (s *Subagent) PromptSubmitted(ctx context.Context, turn int, _ string) (string, string) {
+	var extra []string
+	for _, res := range s.r.runFor(ctx, s.c, turn, SubagentStart, Input{}, "") {
+		if note := res.context(); note != "" {
+			extra = append(extra, note)
+		}
+	}
+	return "", strings.Join(extra, "\n")
+}
 
 // Compacting runs pre_compact for the subagent's history.
 func (s *Subagent) Compacting(ctx context.Context, turn int, trigger string) string {

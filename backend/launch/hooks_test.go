@@ -307,7 +307,8 @@ func TestSubagentsRunTheSessionsToolHooksAndSubagentStop(t *testing.T) {
   "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "grep -q forbidden && { echo 'not that' >&2; exit 2; }; exit 0"}]}],
   "SubagentStop": [{"matcher": "general-purpose", "hooks": [{"type": "command",
     "command": "cat >> ` + stopped + `; echo >> ` + stopped + `; [ $(wc -l < ` + stopped + `) -ge 2 ] || { echo 'check the tests too' >&2; exit 2; }"}]}],
-  "Stop": [{"hooks": [{"type": "command", "command": "echo stop >> ` + stopped + `.parent"}]}]
+  "Stop": [{"hooks": [{"type": "command", "command": "echo stop >> ` + stopped + `.parent"}]}],
+  "SubagentStart": [{"matcher": "general-purpose", "hooks": [{"type": "command", "command": "echo 'Mind the vendored code.'"}]}]
 }}`})
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("task_1", "task", `{"description":"Tidy","prompt":"tidy up"}`, 1)),
@@ -327,6 +328,9 @@ func TestSubagentsRunTheSessionsToolHooksAndSubagentStop(t *testing.T) {
 	}
 	if len(child) != 3 || child[1].ToolResult("child_1") != "Error: a hook blocked this call: not that" {
 		t.Fatalf("the subagent's call was not blocked: %d requests", len(child))
+	}
+	if first := child[0].Messages; !strings.Contains(first[len(first)-1].Content, "Mind the vendored code.") {
+		t.Errorf("SubagentStart's words did not reach the subagent: %+v", first[len(first)-1])
 	}
 	if last := child[2].Messages; !strings.Contains(last[len(last)-1].Content, "check the tests too") {
 		t.Errorf("the SubagentStop block did not reach the subagent: %+v", last[len(last)-1])
@@ -357,7 +361,32 @@ func TestSubagentsRunTheSessionsToolHooksAndSubagentStop(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(childRuns, ", "); got != "pre_tool_use blocked, subagent_stop blocked, subagent_stop ok" {
+	if got := strings.Join(childRuns, ", "); got != "subagent_start ok, pre_tool_use blocked, subagent_stop blocked, subagent_stop ok" {
 		t.Errorf("the subagent's log holds the hook runs %q", got)
+	}
+}
+
+// PostToolUseFailure runs after a call that failed, and not after one
+// that did not; it reads the error, and what it says on exit 2 reaches
+// the model with the result.
+func TestPostToolUseFailureHookHearsOfFailedCalls(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	seen := filepath.Join(t.TempDir(), "failures.jsonl")
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"PostToolUseFailure": [{"matcher": "Bash",
+  "hooks": [{"type": "command", "command": "cat >> ` + seen + `; echo >> ` + seen + `; echo 'run make deps first' >&2; exit 2"}]}]}}`})
+	llm := llmtest.New(t, bashCall("call_ok", "true"), bashCall("call_bad", "exit 3"), llmtest.ReplyText("Will do."))
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
+	runTurn(t, s, "Build it.")
+	reqs := llm.Requests()
+	if got := reqs[1].ToolResult("call_ok"); strings.Contains(got, "make deps") {
+		t.Errorf("the hook ran after a call that succeeded: %q", got)
+	}
+	if got := reqs[2].ToolResult("call_bad"); !strings.Contains(got, "exit code: 3") || !strings.HasSuffix(got, "[hook] run make deps first") {
+		t.Errorf("the model read %q", got)
+	}
+	raw, _ := os.ReadFile(seen)
+	if lines := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], `"hook_event_name":"PostToolUseFailure"`) ||
+		!strings.Contains(lines[0], `"error":"`) || !strings.Contains(lines[0], `"is_interrupt":false`) || !strings.Contains(lines[0], `"tool_name":"Bash"`) {
+		t.Errorf("the hook read:\n%s", raw)
 	}
 }

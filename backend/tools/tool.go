@@ -125,6 +125,13 @@ type Result struct {
 	Images []session.ImageRef
 }
 
+// Failed reports the call's real outcome: an error, or a command that
+// did not succeed (a non-zero exit, a signal, a timeout), which the model
+// reads as a plain result.
+func (r Result) Failed() bool {
+	return r.IsError || r.Card != nil && r.Card.Terminal != nil && r.Card.Terminal.Failed()
+}
+
 // Errorf makes an error result in the model-facing format.
 func Errorf(format string, args ...any) Result {
 	return Result{Text: "Error: " + fmt.Sprintf(format, args...), IsError: true}
