@@ -12,6 +12,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func hook(event Event, command string) Hook {
@@ -143,5 +144,41 @@ func TestPreCompactMatchesTheTrigger(t *testing.T) {
 	}
 	if got := r.Compacting(context.Background(), 1, "manual"); got != "only when asked" {
 		t.Errorf("manual: %q", got)
+	}
+}
+
+// Notification hooks' matchers pick what the notification is about, by
+// Claude Code's names: one for idle_prompt stays out of a permission
+// prompt. A turn that ends arms an idle_prompt IdleAfter later, which the
+// next prompt disarms.
+func TestNotificationsByTypeAndTheIdlePrompt(t *testing.T) {
+	dir := t.TempDir()
+	hs, _ := FromConfig(config.Hooks{"Notification": {
+		{Matcher: "permission_prompt", Command: "cat >> " + filepath.Join(dir, "permission")},
+		{Matcher: "idle_prompt", Command: "cat >> " + filepath.Join(dir, "idle")},
+	}}, "settings.json", false)
+	r := NewRunner(Options{Hooks: hs, Cwd: dir, Environ: os.Environ(), IdleAfter: 20 * time.Millisecond})
+	defer r.Close()
+	r.Notify("tack needs your permission to use bash", NotifyPermission)
+	testkit.Eventually(t, "the permission hook's run", func() bool {
+		b, _ := os.ReadFile(filepath.Join(dir, "permission"))
+		return strings.Contains(string(b), `"notification_type":"permission_prompt"`)
+	})
+	r.Stopping(context.Background(), 1, false)
+	testkit.Eventually(t, "the idle hook's run", func() bool {
+		b, _ := os.ReadFile(filepath.Join(dir, "idle"))
+		return strings.Contains(string(b), `"notification_type":"idle_prompt"`) && strings.Contains(string(b), "waiting for your input")
+	})
+	if b, _ := os.ReadFile(filepath.Join(dir, "permission")); strings.Count(string(b), "notification_type") != 1 {
+		t.Errorf("the permission hook heard of the idle prompt too: %s", b)
+	}
+	r.opts.IdleAfter = time.Hour
+	r.Stopping(context.Background(), 2, false)
+	r.PromptSubmitted(context.Background(), 3, "next")
+	r.bgMu.Lock()
+	armed := r.idle != nil
+	r.bgMu.Unlock()
+	if armed {
+		t.Error("the next prompt left the idle notice armed")
 	}
 }

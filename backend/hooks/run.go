@@ -31,6 +31,9 @@ type Input struct {
 	Prompt         string          `json:"prompt,omitempty"`
 	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
 	Message        string          `json:"message,omitempty"`
+	// NotificationType is what a notification is about, by Claude Code's
+	// names: NotifyPermission or NotifyIdle.
+	NotificationType string `json:"notification_type,omitempty"`
 	// Source is why a session started, Reason why it ended.
 	Source string `json:"source,omitempty"`
 	Reason string `json:"reason,omitempty"`

@@ -35,7 +35,19 @@ type Options struct {
 	// Source is why the session started, for session_start: "startup",
 	// or "resume" for a session that existed before.
 	Source string
+	// IdleAfter is how long after a turn ends with no new prompt the
+	// notification hooks hear that tack waits for the user (idle_prompt);
+	// 0 never.
+	IdleAfter time.Duration
 }
+
+// What a notification is about (notification_type), by Claude Code's
+// names, which notification hooks' matchers pick: tack needs an answer
+// to an approval or a question, or has waited IdleAfter for a prompt.
+const (
+	NotifyPermission = "permission_prompt"
+	NotifyIdle       = "idle_prompt"
+)
 
 // Runner runs the hooks of one session; it is the agent's agent.Hooks.
 // Its methods are safe for concurrent use.
@@ -55,6 +67,12 @@ type Runner struct {
 	mu       sync.Mutex
 	decided  bool // the user answered about the project's hooks
 	approved bool
+
+	// bgMu orders starting background runs and the idle notice with
+	// Close. It is not mu, which is held while the user is asked about
+	// the project's hooks, and that question's notification starts one.
+	bgMu sync.Mutex
+	idle *time.Timer // tells of a wait for the user; nil when none is armed
 }
 
 var _ agent.Hooks = (*Runner)(nil)
@@ -67,8 +85,26 @@ func NewRunner(o Options) *Runner {
 
 // Close ends the notification hooks still running and waits for them.
 func (r *Runner) Close() {
+	r.bgMu.Lock()
 	r.cancel()
+	r.stopIdle()
+	r.bgMu.Unlock()
 	r.bg.Wait()
+}
+
+// background runs f in the background unless the runner is closed; Close
+// waits for it.
+func (r *Runner) background(f func()) {
+	r.bgMu.Lock()
+	defer r.bgMu.Unlock()
+	if r.ctx.Err() != nil {
+		return
+	}
+	r.bg.Add(1)
+	go func() {
+		defer r.bg.Done()
+		f()
+	}()
 }
 
 // Empty reports whether there are no hooks to run.
@@ -113,6 +149,8 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		subject = in.Reason
 	case SubagentStart, SubagentStop:
 		subject = in.AgentType
+	case Notification:
+		subject = in.NotificationType
 	case PreCompact:
 		subject = in.Trigger
 	}
@@ -233,12 +271,10 @@ func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.T
 // runs them sooner: what they add goes with the first prompt, as Claude
 // Code adds it to the session's start.
 func (r *Runner) StartSession(wait time.Duration, when <-chan struct{}) {
-	if !r.has(SessionStart) || r.ctx.Err() != nil {
+	if !r.has(SessionStart) {
 		return
 	}
-	r.bg.Add(1)
-	go func() {
-		defer r.bg.Done()
+	r.background(func() {
 		var timer <-chan time.Time // nil, never ready, when when is set
 		if when == nil {
 			t := time.NewTimer(wait)
@@ -252,7 +288,7 @@ func (r *Runner) StartSession(wait time.Duration, when <-chan struct{}) {
 			return
 		}
 		r.sessionStart()
-	}()
+	})
 }
 
 // sessionStart runs the session_start hooks the first time it is called;
@@ -287,6 +323,9 @@ func (r *Runner) has(event Event) bool {
 func (r *Runner) PromptSubmitted(ctx context.Context, turn int, prompt string) (string, string) {
 	var blocks, extra []string
 	r.sessionStart()
+	r.bgMu.Lock()
+	r.stopIdle()
+	r.bgMu.Unlock()
 	r.mu.Lock()
 	if r.startContext != "" {
 		extra, r.startContext = append(extra, r.startContext), ""
@@ -306,7 +345,31 @@ func (r *Runner) PromptSubmitted(ctx context.Context, turn int, prompt string) (
 // Stopping runs stop: a hook that blocks keeps the turn going, its reason
 // telling the model what to do.
 func (r *Runner) Stopping(ctx context.Context, turn int, again bool) string {
-	return r.stopping(ctx, caller{}, Stop, turn, again)
+	reason := r.stopping(ctx, caller{}, Stop, turn, again)
+	if reason == "" {
+		r.armIdle()
+	}
+	return reason
+}
+
+// armIdle has the notification hooks told, IdleAfter from now, that tack
+// waits for the user, unless a prompt comes first.
+func (r *Runner) armIdle() {
+	if r.opts.IdleAfter <= 0 || !r.has(Notification) {
+		return
+	}
+	r.bgMu.Lock()
+	defer r.bgMu.Unlock()
+	r.stopIdle()
+	r.idle = time.AfterFunc(r.opts.IdleAfter, func() { r.Notify("tack is waiting for your input", NotifyIdle) })
+}
+
+// stopIdle disarms the idle notification; r.bgMu is held.
+func (r *Runner) stopIdle() {
+	if r.idle != nil {
+		r.idle.Stop()
+		r.idle = nil
+	}
 }
 
 func (r *Runner) stopping(ctx context.Context, c caller, event Event, turn int, again bool) string {
@@ -336,17 +399,13 @@ func (r *Runner) compacting(ctx context.Context, c caller, turn int, trigger str
 	return strings.Join(notes, "\n")
 }
 
-// Notify runs the notification hooks with message (tack needs the user)
-// in the background: the request waits for the user, not for them.
-func (r *Runner) Notify(message string) {
-	if r.ctx.Err() != nil {
-		return
-	}
-	r.bg.Add(1)
-	go func() {
-		defer r.bg.Done()
-		r.runAll(r.ctx, 0, Notification, Input{Message: message}, "")
-	}()
+// Notify runs the notification hooks of kind (their matcher picks it)
+// with message, tack needing the user, in the background: the request
+// waits for the user, not for them.
+func (r *Runner) Notify(message, kind string) {
+	r.background(func() {
+		r.runAll(r.ctx, 0, Notification, Input{Message: message, NotificationType: kind}, "")
+	})
 }
 
 // toolInput is the call's arguments as Claude Code's hooks read them: a

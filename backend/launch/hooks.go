@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
@@ -68,7 +69,8 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		"TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd, "TACK_SESSION_ID="+s.Log.Header().ID)
 	r := hooks.NewRunner(hooks.Options{
 		Hooks: list, SessionID: s.Log.Header().ID, LogPath: s.Log.Path(), Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
-		Mode: func() string { return s.Policy.Label() },
+		IdleAfter: idleAfter(o),
+		Mode:      func() string { return s.Policy.Label() },
 		Record: func(d session.Data) error {
 			_, err := s.Agent.Record(d)
 			return err
@@ -77,7 +79,9 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 			return s.approveProject(ctx, store, content, ProjectSettingsFile, hooksApprovalText(names, projHooks))
 		},
 	})
-	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req)) })
+	// Claude Code tells of its questions as of its approvals: as a
+	// permission prompt.
+	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req), hooks.NotifyPermission) })
 	return r, problems
 }
 
@@ -131,6 +135,19 @@ func hooksApprovalText(files []string, hs []hooks.Hook) approvalText {
 		details:  detail,
 		denied:   fmt.Sprintf("The project's hooks in %s do not run in this session.", where),
 	}
+}
+
+// idleNotice is how long, as in Claude Code, a session waits for the
+// next prompt before its notification hooks hear of it (idle_prompt).
+const idleNotice = 60 * time.Second
+
+// idleAfter is idleNotice where someone types the next prompt, and never
+// in print mode, which ends with the turn.
+func idleAfter(o Options) time.Duration {
+	if o.Unattended {
+		return 0
+	}
+	return idleNotice
 }
 
 // agentHooks is r as the agent's hooks; a nil runner is no hooks (not a
