@@ -89,13 +89,16 @@ func (a *Agent) compact(ctx context.Context, turn int, trigger string) (CompactR
 	defer a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(session.CompactStart{Turn: turn})
 	p.instructions = a.compactHook(ctx, turn, trigger)
-	res, err := a.summarise(ctx, p)
+	res, summary, err := a.summarise(ctx, p)
 	end := session.CompactEnd{Items: res.Items, Tokens: res.Tokens}
 	if err != nil {
 		end.Error = err.Error()
 	}
 	a.record(end)
 	_ = a.sync()
+	if err == nil {
+		a.compactedHook(ctx, turn, trigger, summary)
+	}
 	return res, err
 }
 
@@ -125,11 +128,13 @@ func (a *Agent) planCompaction() (compaction, error) {
 	return compaction{model: model, surface: surface, seqs: seqs, cut: cut}, nil
 }
 
-func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, error) {
+// summarise asks the model for the summary of p and records it; it
+// returns the summary too.
+func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, string, error) {
 	model, surface, seqs, cut := p.model, p.surface, p.seqs, p.cut
 	req, err := a.buildRequest(model, llm.EffortOff)
 	if err != nil {
-		return CompactResult{}, err
+		return CompactResult{}, "", err
 	}
 	req.Purpose = llm.PurposeCompaction
 	req.MaxTokens = summaryMaxTokens
@@ -143,15 +148,15 @@ func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, err
 		s, err = a.cfg.Provider.Stream(ctx, req)
 	}
 	if err != nil {
-		return CompactResult{}, fmt.Errorf("summary request: %w", err)
+		return CompactResult{}, "", fmt.Errorf("summary request: %w", err)
 	}
 	acc, err := llm.Collect(s)
 	if err != nil {
-		return CompactResult{}, fmt.Errorf("summary request: %w", err)
+		return CompactResult{}, "", fmt.Errorf("summary request: %w", err)
 	}
 	summary := strings.TrimSpace(acc.Message().Content)
 	if summary == "" {
-		return CompactResult{}, errors.New("the model returned an empty summary")
+		return CompactResult{}, "", errors.New("the model returned an empty summary")
 	}
 	res := CompactResult{Items: cut, Tokens: textBytes(surface[:cut]) / charsPerToken}
 	_, err = a.record(session.UserMessage{
@@ -159,7 +164,7 @@ func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, err
 		Text:    summaryPreamble + "<compacted-summary>\n" + summary + "\n</compacted-summary>",
 		Replace: &session.Span{Start: seqs[0], End: seqs[cut-1]},
 	})
-	return res, err
+	return res, summary, err
 }
 
 // cutPoint is the index of the first message kept verbatim: the tail holds

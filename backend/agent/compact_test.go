@@ -16,6 +16,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // tinyModel has a window small enough for a test to fill.
@@ -319,13 +320,14 @@ func TestCompactWithNothingToSummariseRecordsNothing(t *testing.T) {
 
 // A PreCompact hook (Claude Code's settings shape) runs before the
 // automatic compaction with trigger auto, and what it prints joins the
-// summary's instructions.
+// summary's instructions; a PostCompact hook reads the summary after.
 func TestPreCompactHookShapesTheSummary(t *testing.T) {
 	f := newFixture(t, stepThatFillsTheWindow())
 	f.agent.Close()
-	seen := filepath.Join(t.TempDir(), "stdin.json")
+	seen, after := filepath.Join(t.TempDir(), "stdin.json"), filepath.Join(t.TempDir(), "after.json")
 	hs, problems := hooks.FromConfig(config.Hooks{
-		"PreCompact": {{Matcher: "auto", Hooks: []config.HookHandler{{Type: "command", Command: "cat > " + seen + "; echo 'Keep the list of open TODOs.'"}}}},
+		"PreCompact":  {{Matcher: "auto", Hooks: []config.HookHandler{{Type: "command", Command: "cat > " + seen + "; echo 'Keep the list of open TODOs.'"}}}},
+		"PostCompact": {{Hooks: []config.HookHandler{{Type: "command", Command: "cat > " + after + ".part; mv " + after + ".part " + after}}}},
 	}, "settings.json", false)
 	if len(problems) > 0 {
 		t.Fatal(problems)
@@ -342,5 +344,10 @@ func TestPreCompactHookShapesTheSummary(t *testing.T) {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("the hook read %s, without %s", raw, want)
 		}
+	}
+	testkit.Eventually(t, "the PostCompact hook's run", func() bool { _, err := os.Stat(after); return err == nil })
+	raw, _ = os.ReadFile(after)
+	if !strings.Contains(string(raw), `"hook_event_name":"PostCompact"`) || !strings.Contains(string(raw), `"compact_summary":"## Request and Intent\nThe user asked for a long task."`) {
+		t.Errorf("PostCompact read %s", raw)
 	}
 }

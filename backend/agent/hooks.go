@@ -27,8 +27,13 @@ type Hooks interface {
 	Stopping(ctx context.Context, turn int, again bool) string
 	// Compacting runs before the history is summarised, trigger saying
 	// why ("manual" or "auto"); what it returns joins the instructions
-	// of the summary.
+	// of the summary. Compacted runs after, with the summary.
 	Compacting(ctx context.Context, turn int, trigger string) string
+	Compacted(ctx context.Context, turn int, trigger, summary string)
+	// TurnFailed runs when a turn ended on an error: kind is its
+	// session.Failure kind (an llm.ErrorKind for the model's), message
+	// what it said.
+	TurnFailed(ctx context.Context, turn int, kind, message string)
 }
 
 // The triggers of a compaction, as Compacting reads them.
@@ -86,6 +91,21 @@ func (a *Agent) compactHook(ctx context.Context, turn int, trigger string) strin
 		return ""
 	}
 	return a.cfg.Hooks.Compacting(ctx, turn, trigger)
+}
+
+// compactedHook runs the post_compact hooks with the summary.
+func (a *Agent) compactedHook(ctx context.Context, turn int, trigger, summary string) {
+	if a.cfg.Hooks != nil {
+		a.cfg.Hooks.Compacted(ctx, turn, trigger, summary)
+	}
+}
+
+// failedHook runs the stop_failure hooks of a turn that ended on an
+// error.
+func (a *Agent) failedHook(ctx context.Context, end session.TurnEnd) {
+	if a.cfg.Hooks != nil && end.Reason == session.StopError && end.Error != nil {
+		a.cfg.Hooks.TurnFailed(ctx, end.Turn, end.Error.Kind, end.Error.Message)
+	}
 }
 
 // promptHook runs the user_prompt_submit hooks; blocked says the turn must

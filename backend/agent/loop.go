@@ -166,6 +166,7 @@ func (a *Agent) runTurn(parent context.Context, in message) {
 	a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(end)
 	_ = a.sync()
+	a.failedHook(parent, end)
 	if end.Reason == session.StopCompleted {
 		a.maybeRefineTitle(parent, prompt)
 	}

@@ -41,10 +41,14 @@ type Input struct {
 	// CustomInstructions what the user asked of the summary.
 	Trigger            string  `json:"trigger,omitempty"`
 	CustomInstructions *string `json:"custom_instructions,omitempty"`
-	// Error is what a failed call answered, for post_tool_use_failure;
-	// IsInterrupt says the user stopped it.
-	Error       string `json:"error,omitempty"`
-	IsInterrupt *bool  `json:"is_interrupt,omitempty"`
+	// Error is what a failed call answered, for post_tool_use_failure
+	// (IsInterrupt says the user stopped it), or the type of the error a
+	// turn ended on, for stop_failure (ErrorDetails says more).
+	Error        string `json:"error,omitempty"`
+	IsInterrupt  *bool  `json:"is_interrupt,omitempty"`
+	ErrorDetails string `json:"error_details,omitempty"`
+	// CompactSummary is the summary a compaction made, for post_compact.
+	CompactSummary string `json:"compact_summary,omitempty"`
 	// AgentID and AgentType name the subagent a hook runs for (its child
 	// session and its definition), AgentTranscriptPath is its log; empty
 	// for the session's own agent.

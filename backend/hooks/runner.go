@@ -151,8 +151,10 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		subject = in.AgentType
 	case Notification:
 		subject = in.NotificationType
-	case PreCompact:
+	case PreCompact, PostCompact:
 		subject = in.Trigger
+	case StopFailure:
+		subject = in.Error
 	}
 	var hs []Hook
 	for _, h := range r.hooks() {
@@ -399,6 +401,40 @@ func (r *Runner) compacting(ctx context.Context, c caller, turn int, trigger str
 	return strings.Join(notes, "\n")
 }
 
+// Compacted runs post_compact with the summary, in the background.
+func (r *Runner) Compacted(_ context.Context, turn int, trigger, summary string) {
+	r.compacted(caller{}, turn, trigger, summary)
+}
+
+func (r *Runner) compacted(c caller, turn int, trigger, summary string) {
+	if !r.has(PostCompact) {
+		return
+	}
+	r.background(func() {
+		r.runFor(r.ctx, c, turn, PostCompact, Input{Trigger: trigger, CompactSummary: summary}, "")
+	})
+}
+
+// failureTypes are Claude Code's names of the errors a turn ends on, by
+// the kinds of tack's failures; any other is "unknown".
+var failureTypes = map[string]string{
+	"rate-limit": "rate_limit", "auth": "authentication_failed", "no-credentials": "authentication_failed",
+	"quota": "billing_error", "invalid-request": "invalid_request", "context-overflow": "invalid_request",
+	"server": "server_error", "transport": "server_error", "stream-closed": "server_error", "malformed": "server_error",
+	"empty-response": "server_error",
+}
+
+// TurnFailed runs stop_failure, in the background: the turn has ended.
+func (r *Runner) TurnFailed(_ context.Context, turn int, kind, message string) {
+	if !r.has(StopFailure) {
+		return
+	}
+	r.background(func() {
+		in := Input{Error: cmp.Or(failureTypes[kind], "unknown"), ErrorDetails: message}
+		r.runFor(r.ctx, caller{}, turn, StopFailure, in, "")
+	})
+}
+
 // Notify runs the notification hooks of kind (their matcher picks it)
 // with message, tack needing the user, in the background: the request
 // waits for the user, not for them.
@@ -476,6 +512,15 @@ func (s *Subagent) PromptSubmitted(ctx context.Context, turn int, _ string) (str
 func (s *Subagent) Compacting(ctx context.Context, turn int, trigger string) string {
 	return s.r.compacting(ctx, s.c, turn, trigger)
 }
+
+// Compacted runs post_compact for the subagent's history.
+func (s *Subagent) Compacted(_ context.Context, turn int, trigger, summary string) {
+	s.r.compacted(s.c, turn, trigger, summary)
+}
+
+// TurnFailed runs nothing: the subagent's failure is its task's, which
+// the session's agent reads.
+func (s *Subagent) TurnFailed(context.Context, int, string, string) {}
 
 // Stopping runs subagent_stop: a hook that blocks keeps the subagent
 // going, its reason telling it what to do.

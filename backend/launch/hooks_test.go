@@ -390,3 +390,27 @@ func TestPostToolUseFailureHookHearsOfFailedCalls(t *testing.T) {
 		t.Errorf("the hook read:\n%s", raw)
 	}
 }
+
+// StopFailure runs when a turn ends on an error of the model's API, its
+// matcher on the error's type by Claude Code's names.
+func TestStopFailureHookHearsOfAFailedTurn(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	seen := filepath.Join(t.TempDir(), "failure.json")
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"StopFailure": [
+  {"matcher": "rate_limit", "hooks": [{"type": "command", "command": "echo wrong"}]},
+  {"matcher": "authentication_failed", "hooks": [{"type": "command", "command": "cat > ` + seen + `.part; mv ` + seen + `.part ` + seen + `"}]}]}}`})
+	llm := llmtest.New(t, llmtest.HTTPError(401, "Authentication Fails, Your api key is invalid"))
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
+	runTurn(t, s, "Hello.")
+	testkit.Eventually(t, "the StopFailure hook's run", func() bool { _, err := os.Stat(seen); return err == nil })
+	raw, _ := os.ReadFile(seen)
+	for _, want := range []string{`"hook_event_name":"StopFailure"`, `"error":"authentication_failed"`, `"error_details":"`, "api key is invalid"} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the hook read %s, without %s", raw, want)
+		}
+	}
+	testkit.Eventually(t, "the run logged", func() bool { return len(hookRuns(s)) > 0 })
+	if runs := hookRuns(s); len(runs) != 1 || runs[0].Event != "stop_failure" || runs[0].Outcome != "ok" {
+		t.Errorf("want the one matching hook's run, got %+v", runs)
+	}
+}
