@@ -55,6 +55,9 @@ const (
 	// What they print is not read.
 	PostCompact Event = "post_compact"
 	StopFailure Event = "stop_failure"
+	// PermissionRequest runs when tack would ask the user to approve a
+	// call, its matcher on the tool; it may answer in the user's place.
+	PermissionRequest Event = "permission_request"
 )
 
 // claudeName is the event's name in Claude Code, sent as hook_event_name
@@ -63,13 +66,13 @@ var claudeName = map[Event]string{
 	PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", UserPromptSubmit: "UserPromptSubmit",
 	Stop: "Stop", Notification: "Notification", SessionStart: "SessionStart", SessionEnd: "SessionEnd",
 	SubagentStop: "SubagentStop", PreCompact: "PreCompact", PostToolUseFailure: "PostToolUseFailure", SubagentStart: "SubagentStart",
-	PostCompact: "PostCompact", StopFailure: "StopFailure",
+	PostCompact: "PostCompact", StopFailure: "StopFailure", PermissionRequest: "PermissionRequest",
 }
 
 // claudeOnly are Claude Code's hook events tack has no counterpart of, so
 // a settings file naming them is told so rather than that they are no
 // events at all.
-var claudeOnly = []string{"PermissionRequest",
+var claudeOnly = []string{
 	"Setup", "ConfigChange", "CwdChanged", "InstructionsLoaded", "WorktreeCreate", "WorktreeRemove", "TeammateIdle",
 	"TaskCompleted", "Elicitation", "ElicitationResult", "UserPromptExpansion"}
 
@@ -153,7 +156,7 @@ func FromConfig(tables config.Hooks, path string, project bool) ([]Hook, []strin
 				problems = append(problems, fmt.Sprintf("%s: hooks.%s is a Claude Code event tack has no counterpart of; the hook is skipped", where, name))
 				continue
 			case !ok:
-				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, post_tool_use, post_tool_use_failure, user_prompt_submit, stop, stop_failure, subagent_start, subagent_stop, pre_compact, post_compact, notification, session_start or session_end); it is skipped", where, name))
+				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, permission_request, post_tool_use, post_tool_use_failure, user_prompt_submit, stop, stop_failure, subagent_start, subagent_stop, pre_compact, post_compact, notification, session_start or session_end); it is skipped", where, name))
 				continue
 			}
 			hs, err := groupHooks(event, g, where, project)

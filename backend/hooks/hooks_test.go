@@ -80,17 +80,17 @@ func TestHookReadsClaudeCodeFieldsOnStdin(t *testing.T) {
 
 func TestMatchersTakeTacksAndClaudeCodesToolNames(t *testing.T) {
 	hs, problems := FromConfig(config.Hooks{
-		"PreToolUse":        {{Matcher: "Bash", Command: "a", Line: 1}, {Matcher: "write|edit", Command: "b", Line: 4}, {Matcher: "(", Command: "c", Line: 7}},
-		"on_save":           {{Command: "d", Line: 9}},
-		"PermissionRequest": {{Command: "e", Line: 10}},
-		"stop":              {{Line: 11}},
+		"PreToolUse":     {{Matcher: "Bash", Command: "a", Line: 1}, {Matcher: "write|edit", Command: "b", Line: 4}, {Matcher: "(", Command: "c", Line: 7}},
+		"on_save":        {{Command: "d", Line: 9}},
+		"WorktreeCreate": {{Command: "e", Line: 10}},
+		"stop":           {{Line: 11}},
 	}, "config.toml", false)
 	if len(hs) != 2 || !hs[0].Matches("bash") || hs[0].Matches("bash_output") || !hs[1].Matches("edit") || hs[1].Matches("read") {
 		t.Errorf("hooks = %+v", hs)
 	}
 	all := strings.Join(problems, "\n")
 	for _, want := range []string{"config.toml line 7: hooks.PreToolUse: matcher", "config.toml line 9: hooks.on_save is not a hook event",
-		"config.toml line 10: hooks.PermissionRequest is a Claude Code event tack has no counterpart of; the hook is skipped", "config.toml line 11: hooks.stop: no command"} {
+		"config.toml line 10: hooks.WorktreeCreate is a Claude Code event tack has no counterpart of; the hook is skipped", "config.toml line 11: hooks.stop: no command"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
 		}

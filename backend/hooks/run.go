@@ -72,10 +72,18 @@ type Answer struct {
 	Reason      string `json:"reason"`
 	SystemMsg   string `json:"systemMessage"`
 	HookSpecial *struct {
-		PermissionDecision       string `json:"permissionDecision"` // "allow", "deny", "ask"
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
-		AdditionalContext        string `json:"additionalContext"`
+		PermissionDecision       string              `json:"permissionDecision"` // "allow", "deny", "ask"
+		PermissionDecisionReason string              `json:"permissionDecisionReason"`
+		AdditionalContext        string              `json:"additionalContext"`
+		Decision                 *PermissionDecision `json:"decision"`
 	} `json:"hookSpecificOutput"`
+}
+
+// PermissionDecision is a permission_request hook's answer to the
+// approval: Behavior "allow" or "deny", Message the denial's reason.
+type PermissionDecision struct {
+	Behavior string `json:"behavior"`
+	Message  string `json:"message"`
 }
 
 // Outcome is how one run ended.

@@ -401,6 +401,34 @@ func (r *Runner) compacting(ctx context.Context, c caller, turn int, trigger str
 	return strings.Join(notes, "\n")
 }
 
+// DecidePermission runs permission_request for a call tack would ask
+// the user about: a hook that denies (exit 2, or a decision of
+// behavior deny) denies it, else one that allows allows it; decided is
+// false when none answers, and the user is asked.
+func (r *Runner) DecidePermission(ctx context.Context, call agent.ToolUse) (allow bool, reason string, decided bool) {
+	in := Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}
+	var denials []string
+	for _, res := range r.runAll(ctx, 0, PermissionRequest, in, call.ID) {
+		var d *PermissionDecision
+		if a := res.Answer; a != nil && a.HookSpecial != nil {
+			d = a.HookSpecial.Decision
+		}
+		switch {
+		case res.Outcome == OutcomeBlocked:
+			denials = append(denials, res.Reason)
+		case res.Outcome != OutcomeOK || d == nil:
+		case d.Behavior == "deny":
+			denials = append(denials, d.Message)
+		case d.Behavior == "allow":
+			allow = true
+		}
+	}
+	if len(denials) > 0 {
+		return false, strings.Join(slices.DeleteFunc(denials, func(s string) bool { return strings.TrimSpace(s) == "" }), "\n"), true
+	}
+	return allow, "", allow
+}
+
 // Compacted runs post_compact with the summary, in the background.
 func (r *Runner) Compacted(_ context.Context, turn int, trigger, summary string) {
 	r.compacted(caller{}, turn, trigger, summary)

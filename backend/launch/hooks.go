@@ -82,6 +82,9 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 	// Claude Code tells of its questions as of its approvals: as a
 	// permission prompt.
 	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req), hooks.NotifyPermission) })
+	s.Policy.SetDecider(func(ctx context.Context, a interact.Approval) (bool, string, bool) {
+		return r.DecidePermission(ctx, agent.ToolUse{ID: a.CallID, Name: a.Tool, Args: a.Input})
+	})
 	return r, problems
 }
 

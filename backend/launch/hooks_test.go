@@ -128,13 +128,18 @@ func TestProjectHooksWithoutApprovalDoNotRun(t *testing.T) {
 }
 
 // denyApprovals answers every approval with deny until the test ends.
-func denyApprovals(t *testing.T, b *interact.Broker) {
+// denyApprovals denies every approval b puts to the user, and returns
+// the list of those it denied, filled as they come.
+func denyApprovals(t *testing.T, b *interact.Broker) *[]interact.Approval {
 	t.Helper()
+	var denied []interact.Approval
 	interacttest.Serve(t, b, func(r *interact.Request) {
 		if r.Approval != nil {
+			denied = append(denied, *r.Approval)
 			r.Decide(interact.Decision{Verdict: interact.Deny})
 		}
 	})
+	return &denied
 }
 
 func TestNotificationHookHearsOfAnApproval(t *testing.T) {
@@ -412,5 +417,39 @@ func TestStopFailureHookHearsOfAFailedTurn(t *testing.T) {
 	testkit.Eventually(t, "the run logged", func() bool { return len(hookRuns(s)) > 0 })
 	if runs := hookRuns(s); len(runs) != 1 || runs[0].Event != "stop_failure" || runs[0].Outcome != "ok" {
 		t.Errorf("want the one matching hook's run, got %+v", runs)
+	}
+}
+
+// PermissionRequest hooks answer approvals in the user's place, as in
+// Claude Code: a decision of allow runs the call unasked, exit 2 denies
+// it with its reason, and a hook that says nothing leaves the question to
+// the user.
+func TestPermissionRequestHookAnswersInTheUsersPlace(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, user, map[string]string{
+		".claude/decide.sh": `input=$(cat)
+case "$input" in
+*'"command":"echo tests pass"'*) echo '{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}' ;;
+*'"command":"rm -f build.log"'*) echo 'no deleting here' >&2; exit 2 ;;
+esac`,
+		".claude/settings.json": `{"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh ` + user + `/.claude/decide.sh"}]}]}}`,
+	})
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_ok", "bash", `{"command":"echo tests pass","description":"Test"}`, 1),
+			llmtest.ToolCall("call_rm", "bash", `{"command":"rm -f build.log","description":"Clean"}`, 1),
+			llmtest.ToolCall("call_ask", "bash", `{"command":"echo asked","description":"Ask"}`, 1)),
+		llmtest.ReplyText("Done."))
+	s := openEnv(t, home, cwd, "ask", llm, map[string]string{"HOME": user})
+	asked := denyApprovals(t, s.Broker)
+	runTurn(t, s, "Test and clean.")
+	got := llm.Requests()[1]
+	if r := got.ToolResult("call_ok"); !strings.Contains(r, "tests pass") {
+		t.Errorf("the allowed call answered %q", r)
+	}
+	if r := got.ToolResult("call_rm"); !strings.Contains(r, "a permission_request hook denied this call: no deleting here") {
+		t.Errorf("the denied call answered %q", r)
+	}
+	if len(*asked) != 1 || !strings.Contains((*asked)[0].Summary, "echo asked") {
+		t.Errorf("want only the undecided call put to the user, got %+v", *asked)
 	}
 }

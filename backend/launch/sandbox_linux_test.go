@@ -201,17 +201,11 @@ func TestGoFailingOnAChosenCacheAsksAndSaysHowToAllowIt(t *testing.T) {
 	chosen := filepath.Join(t.TempDir(), "go-build")
 	llm := llmtest.New(t, bashCall("call_1", "go build ./..."), llmtest.ReplyText("done"))
 	s, _ := openGoSession(t, llm, "GOCACHE="+chosen)
-	var why []string
-	interacttest.Serve(t, s.Broker, func(r *interact.Request) {
-		if r.Approval != nil {
-			why = append(why, r.Approval.Why)
-			r.Decide(interact.Decision{Verdict: interact.Deny})
-		}
-	})
+	asked := denyApprovals(t, s.Broker)
 	runTurn(t, s, "Build it.")
 
-	if len(why) != 1 || !strings.Contains(why[0], chosen) {
-		t.Errorf("want the user asked once to let the build write %s, asked %q", chosen, why)
+	if len(*asked) != 1 || !strings.Contains((*asked)[0].Why, chosen) {
+		t.Errorf("want the user asked once to let the build write %s, asked %+v", chosen, *asked)
 	}
 	r := toolResult(t, s, "call_1")
 	if !strings.Contains(r.Text, "[sandbox: refused a write to "+chosen) {

@@ -25,6 +25,7 @@ const (
 	byRemembered = "remembered"
 	byNoAnswerer = "no-answerer"
 	byPlan       = "plan"
+	byHook       = "hook"
 )
 
 // Policy authorizes the tool calls of one session. It is safe for
@@ -55,6 +56,22 @@ type Policy struct {
 	// approval the project's allow rules wait for.
 	rules   Rules
 	project *projectRules
+	// decider answers approvals before the user is asked; nil leaves
+	// them all to the user.
+	decider Decider
+}
+
+// Decider answers an approval in the user's place (Claude Code's
+// PermissionRequest hooks): decided false leaves it to the user, and a
+// denial's reason is what the model reads.
+type Decider func(ctx context.Context, a interact.Approval) (allow bool, reason string, decided bool)
+
+// SetDecider has d answer the approvals it decides before the user is
+// asked.
+func (p *Policy) SetDecider(d Decider) {
+	p.mu.Lock()
+	p.decider = d
+	p.mu.Unlock()
 }
 
 // allowKey is what a remembered command prefix allows: a tool's commands,
@@ -382,6 +399,18 @@ func (p *Policy) ask(ctx context.Context, a interact.Approval, rec recorder) (in
 		rec.decided(interact.Deny, d.Message, "", byNoAnswerer)
 		return interact.Deny, d
 	}
+	if allow, reason, ok := p.decide(ctx, a); ok {
+		if allow {
+			rec.decided(interact.Allow, "", "", byHook)
+			return interact.Allow, nil
+		}
+		msg := "a permission_request hook denied this call"
+		if r := strings.TrimSpace(reason); r != "" {
+			msg += ": " + r
+		}
+		rec.decided(interact.Deny, msg, "", byHook)
+		return interact.Deny, &Denial{Message: msg}
+	}
 	rec.asked(a.Summary)
 	decision, err := p.broker.Approve(ctx, a)
 	if err != nil {
@@ -403,6 +432,17 @@ func (p *Policy) ask(ctx context.Context, a interact.Approval, rec recorder) (in
 	}
 	rec.decided(interact.Deny, decision.Reason, "", "")
 	return interact.Deny, &Denial{Message: msg}
+}
+
+// decide is the decider's answer to a, if it decides.
+func (p *Policy) decide(ctx context.Context, a interact.Approval) (allow bool, reason string, decided bool) {
+	p.mu.Lock()
+	d := p.decider
+	p.mu.Unlock()
+	if d == nil {
+		return false, "", false
+	}
+	return d(ctx, a)
 }
 
 func approvalFailure(err error) string {
