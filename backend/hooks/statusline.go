@@ -78,7 +78,8 @@ type StatusStyle struct {
 	Name string `json:"name"`
 }
 
-// StatusCost is what the session spent so far in this run of tack.
+// StatusCost is what the session cost so far, and the time and the
+// lines changed of this run of tack.
 type StatusCost struct {
 	TotalUSD     float64 `json:"total_cost_usd"`
 	DurationMS   int64   `json:"total_duration_ms"`
