@@ -60,11 +60,17 @@ type HookGroup struct {
 	Line int `toml:"-"`
 }
 
-// HookHandler is one command of a HookGroup.
+// HookHandler is one command of a HookGroup, or with type "http" one
+// request: its input is POSTed to URL with Headers, whose $VAR and
+// ${VAR} are filled from the environment for the variables
+// AllowedEnvVars names.
 type HookHandler struct {
-	Type    string  `toml:"type"` // "command", or empty
-	Command string  `toml:"command"`
-	Timeout float64 `toml:"timeout"` // seconds
+	Type           string            `toml:"type"` // "command", "http", or empty
+	Command        string            `toml:"command"`
+	Timeout        float64           `toml:"timeout"` // seconds
+	URL            string            `toml:"url"`
+	Headers        map[string]string `toml:"headers"`
+	AllowedEnvVars []string          `toml:"allowedEnvVars"`
 }
 
 // extensionTables are the tables of a config file decoded one by one, so a

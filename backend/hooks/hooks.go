@@ -111,6 +111,9 @@ type Hook struct {
 	// command would read on stdin and answers what it would print (an
 	// Agent SDK's hook, called back over the control protocol).
 	Callback func(ctx context.Context, input []byte) ([]byte, error)
+	// Request, when set, is an HTTP hook, run in place of Command (which
+	// names it in messages).
+	Request *Request
 }
 
 // NewCallback is a hook of event (tack's or Claude Code's name) whose
@@ -188,17 +191,24 @@ func groupHooks(event Event, g config.HookGroup, where string, project bool) ([]
 	}
 	var out []Hook
 	for _, h := range handlers {
-		if h.Type != "" && h.Type != "command" {
-			return nil, fmt.Errorf("hook type %q is not supported; use command hooks", h.Type)
-		}
-		if strings.TrimSpace(h.Command) == "" {
-			return nil, fmt.Errorf("a hook without a command")
-		}
 		timeout := DefaultTimeout
 		if h.Timeout > 0 {
 			timeout = time.Duration(h.Timeout * float64(time.Second))
 		}
-		out = append(out, Hook{Event: event, Command: h.Command, Timeout: timeout, matcher: m, Origin: where, Project: project})
+		hook := Hook{Event: event, Command: h.Command, Timeout: timeout, matcher: m, Origin: where, Project: project}
+		switch {
+		case h.Type == "http":
+			req, err := newRequest(h)
+			if err != nil {
+				return nil, err
+			}
+			hook.Command, hook.Request = "POST "+req.URL, req
+		case h.Type != "" && h.Type != "command":
+			return nil, fmt.Errorf("hook type %q is not supported; use command or http hooks", h.Type)
+		case strings.TrimSpace(h.Command) == "":
+			return nil, fmt.Errorf("a hook without a command")
+		}
+		out = append(out, hook)
 	}
 	return out, nil
 }

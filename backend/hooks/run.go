@@ -119,7 +119,10 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Re
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	if h.Callback != nil {
-		return called(ctx, h, body, res, start)
+		return called(ctx, h, h.Callback, body, res, start)
+	}
+	if h.Request != nil {
+		return called(ctx, h, h.Request.poster(slices.Concat(environ, h.Env)), body, res, start)
 	}
 	stdout, stderr, err := runShell(ctx, h.Command, dir, slices.Concat(environ, h.Env), body)
 	res.Duration = time.Since(start)
@@ -157,10 +160,11 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Re
 	return res
 }
 
-// called runs a callback hook: its answer is read as a command's stdout
-// would be, and a callback that fails or runs out of time fails.
-func called(ctx context.Context, h Hook, body []byte, res Result, start time.Time) Result {
-	out, err := h.Callback(ctx, body)
+// called runs a hook that answers by call (an SDK's callback, an HTTP
+// hook's request): its answer is read as a command's stdout would be,
+// and a call that fails or runs out of time fails.
+func called(ctx context.Context, h Hook, call func(context.Context, []byte) ([]byte, error), body []byte, res Result, start time.Time) Result {
+	out, err := call(ctx, body)
 	res.Duration = time.Since(start)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
