@@ -7,7 +7,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/overlays/sessionpicker"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
@@ -138,5 +140,17 @@ func TestCommandInputKeepsItsTrailingText(t *testing.T) {
 	cmd()
 	if got := be.sent.Load(); got != "execute /export notes.md  " {
 		t.Fatalf("want the line passed as typed, got %q", got)
+	}
+}
+
+// /resume WORDS opens the session picker with the words in its search.
+func TestResumeWithWordsOpensThePickerSearching(t *testing.T) {
+	be := &countingBackend{}
+	m := New(Options{Backend: be, Width: 100, Height: 30})
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be})
+	res := commands.Result{Kind: commands.Success, Action: commands.ActionOpenResumePicker{Search: "lexer"}}
+	m.Update(commandMsg{line: "/resume lexer", found: true, exec: commands.Execution{Name: "resume", Result: res}})
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "Search: lexer") {
+		t.Errorf("want the picker searching for lexer, got:\n%s", s)
 	}
 }

@@ -131,7 +131,7 @@ func (m *Model) commandDone(msg commandMsg) tea.Cmd {
 	case commands.ActionOpenModelPicker:
 		return m.loadModels()
 	case commands.ActionOpenResumePicker:
-		return m.openSessionPicker("")
+		return m.openSessionPicker(a.Search)
 	case commands.ActionResume:
 		return m.resume(a.ID, "")
 	case commands.ActionOpenRewindPicker:

@@ -67,9 +67,10 @@ func (a ActionDetails) ShowReasoning(shown bool) bool {
 // without overlays show the result text, which lists the models.
 type ActionOpenModelPicker struct{}
 
-// ActionOpenResumePicker asks for the session picker overlay. Front doors
-// without overlays show the result text, which lists the sessions.
-type ActionOpenResumePicker struct{}
+// ActionOpenResumePicker asks for the session picker overlay, searching
+// for Search ("" for every session). Front doors without overlays show
+// the result text, which lists the sessions it finds.
+type ActionOpenResumePicker struct{ Search string }
 
 // ActionOpenDetails asks for the transcript details toggle overlay.
 type ActionOpenDetails struct{}

@@ -277,6 +277,8 @@ func TestActionCommands(t *testing.T) {
 	}
 }
 
+// /resume takes an id, or, as claude --resume TERM does, words that
+// search the titles and ids.
 func TestResumeCommand(t *testing.T) {
 	at := created.Add(time.Hour)
 	sessions := fakeSessions{list: []session.Summary{
@@ -291,9 +293,11 @@ func TestResumeCommand(t *testing.T) {
 	}{
 		{"/resume s-0002", "Resuming session s-0002.", Success, ActionResume{ID: "s-0002"}},
 		{"/resume s-0001", "Session s-0001 is already open.", Error, nil},
-		{"/resume s-9", "Unknown session: s-9. Run /resume to list sessions.", Error, nil},
+		{"/resume s-9", `No session of this workspace has "s-9" in its title or id; /resume lists them all.`, Success, ActionOpenResumePicker{Search: "s-9"}},
 		{"/resume s-bad", "Session s-bad cannot be resumed: torn header", Error, nil},
-		{"/resume a b", "Usage: /resume [id]", Error, nil},
+		{"/resume the Parser", "Sessions in this workspace with \"the Parser\" in their title or id, most recent first:\n" +
+			"  s-0002  2026-01-02 04:04:05 UTC  Fix the parser\n" +
+			"Resume one with /resume <id>.", Success, ActionOpenResumePicker{Search: "the Parser"}},
 		{"/resume", "Sessions in this workspace, most recent first:\n" +
 			"  s-0002  2026-01-02 04:04:05 UTC  Fix the parser\n" +
 			"  s-0001  2026-01-02 04:03:05 UTC  Untitled session (current)\n" +

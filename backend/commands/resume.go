@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/session"
@@ -11,25 +12,36 @@ import (
 func resumeCommand(sessions Sessions) Command {
 	return Command{
 		Name: "resume", Description: "List sessions, or switch to one",
-		Input: Input{Hint: "[id]"},
+		Input: Input{Hint: "[id or words of its title]"},
 		Handler: func(_ context.Context, inv Invocation) Result {
 			args := strings.Fields(inv.RawInput)
-			if len(args) > 1 {
-				return Fail("Usage: /resume [id]")
-			}
 			current := inv.Agent.SessionID()
-			if len(args) == 0 {
-				return resumeList(sessions, current)
+			switch {
+			case len(args) == 0:
+				return resumeList(sessions, current, "")
+			case sessions != nil && !isSession(sessions, args):
+				// As claude --resume TERM: words that are no session's id
+				// search the sessions.
+				return resumeList(sessions, current, strings.Join(args, " "))
+			case len(args) > 1:
+				return Fail("Usage: /resume [id]")
 			}
 			return resumeOne(sessions, current, args[0])
 		},
 	}
 }
 
-// resumeList opens the picker, with a text listing for front doors
-// without one.
-func resumeList(sessions Sessions, current string) Result {
-	res := Result{Kind: Success, Action: ActionOpenResumePicker{}}
+// isSession reports whether args are one word, the id of a session of
+// the listing (one it cannot read counts too, so resumeOne says why).
+func isSession(sessions Sessions, args []string) bool {
+	list, err := sessions.Sessions()
+	return len(args) == 1 && (err != nil || slices.ContainsFunc(list, func(s session.Summary) bool { return s.ID == args[0] }))
+}
+
+// resumeList opens the picker searching for search ("" for all), with a
+// text listing of the sessions it finds for front doors without one.
+func resumeList(sessions Sessions, current, search string) Result {
+	res := Result{Kind: Success, Action: ActionOpenResumePicker{Search: search}}
 	if sessions == nil {
 		res.Text = "Resume a session with /resume <id>."
 		return res
@@ -38,12 +50,28 @@ func resumeList(sessions Sessions, current string) Result {
 	if err != nil {
 		return Failf("Could not list sessions: %v", err)
 	}
-	if len(list) == 0 {
+	q := strings.ToLower(search)
+	var found []session.Summary // not in list's array, which is the listing's
+	for _, s := range list {
+		if strings.Contains(strings.ToLower(s.Title+"\n"+s.ID), q) {
+			found = append(found, s)
+		}
+	}
+	list = found
+	switch {
+	case len(list) == 0 && search != "":
+		res.Text = fmt.Sprintf("No session of this workspace has %q in its title or id; /resume lists them all.", search)
+		return res
+	case len(list) == 0:
 		res.Text = "No sessions in this workspace yet."
 		return res
 	}
 	var b strings.Builder
-	b.WriteString("Sessions in this workspace, most recent first:\n")
+	if search != "" {
+		fmt.Fprintf(&b, "Sessions in this workspace with %q in their title or id, most recent first:\n", search)
+	} else {
+		b.WriteString("Sessions in this workspace, most recent first:\n")
+	}
 	for _, s := range list {
 		title := s.Title
 		if title == "" {
