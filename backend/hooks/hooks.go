@@ -43,8 +43,9 @@ const (
 	// why ("manual", "auto"); what it prints joins the summary's
 	// instructions. It cannot stop the compaction.
 	PreCompact Event = "pre_compact"
-	// PostToolUseFailure runs after a call that failed, after
-	// post_tool_use; what it blocks with or adds goes to the model.
+	// PostToolUseFailure runs after a call that failed, in place of
+	// post_tool_use, which runs after one that succeeded; what it blocks
+	// with or adds goes to the model.
 	PostToolUseFailure Event = "post_tool_use_failure"
 	// SubagentStart runs as a subagent starts, its matcher on the agent's
 	// type; what it prints joins the subagent's prompt.

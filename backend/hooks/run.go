@@ -57,10 +57,15 @@ type Input struct {
 	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
 }
 
-// ToolResponse is what a tool answered, for post_tool_use.
+// ToolResponse is what a tool that succeeded answered, for
+// post_tool_use. Beside tack's Output, it has the fields of Claude Code's
+// answers that its users' scripts read: the file a file tool worked on
+// (filePath, success) and a command's output (stdout).
 type ToolResponse struct {
-	Output  string `json:"output"`
-	IsError bool   `json:"is_error"`
+	Output   string  `json:"output"`
+	FilePath string  `json:"filePath,omitempty"`
+	Success  bool    `json:"success,omitempty"`
+	Stdout   *string `json:"stdout,omitempty"`
 }
 
 // Answer is the JSON object a hook may print on stdout (exit 0), in

@@ -241,21 +241,23 @@ func (r *Runner) beforeTool(ctx context.Context, c caller, turn int, call agent.
 	return strings.Join(blocks, "\n"), approved && len(blocks) == 0
 }
 
-// AfterTool runs post_tool_use: what hooks block with (the tool already
-// ran) or add as context goes to the model with the result.
+// AfterTool runs post_tool_use after a call that succeeded and
+// post_tool_use_failure after one that failed, as Claude Code runs
+// PostToolUse and PostToolUseFailure: what hooks block with (the tool
+// already ran) or add as context goes to the model with the result.
 func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result string, isError bool) string {
 	return r.afterTool(ctx, caller{}, turn, call, result, isError)
 }
 
 func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.ToolUse, result string, isError bool) string {
-	in := Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID,
-		ToolResponse: &ToolResponse{Output: result, IsError: isError}}
-	results := r.runFor(ctx, c, turn, PostToolUse, in, call.ID)
+	event, in := PostToolUse, Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}
 	if isError {
 		interrupted := ctx.Err() != nil
-		failed := Input{ToolName: call.Name, ToolInput: in.ToolInput, ToolUseID: call.ID, Error: result, IsInterrupt: &interrupted}
-		results = append(results, r.runFor(ctx, c, turn, PostToolUseFailure, failed, call.ID)...)
+		event, in.Error, in.IsInterrupt = PostToolUseFailure, result, &interrupted
+	} else {
+		in.ToolResponse = toolResponse(call.Name, in.ToolInput, result)
 	}
+	results := r.runFor(ctx, c, turn, event, in, call.ID)
 	var notes []string
 	for _, res := range results {
 		switch {
@@ -491,4 +493,20 @@ func toolInput(args json.RawMessage, cwd string) json.RawMessage {
 		return args
 	}
 	return out
+}
+
+// toolResponse is the tool_response of a call of tool (tack's name) with
+// input (tool_input, its file_path made absolute) that answered output.
+func toolResponse(tool string, input json.RawMessage, output string) *ToolResponse {
+	r := &ToolResponse{Output: output}
+	var in struct {
+		FilePath string `json:"file_path"`
+	}
+	if json.Unmarshal(input, &in) == nil && in.FilePath != "" {
+		r.FilePath, r.Success = in.FilePath, true
+	}
+	if tools.ClaudeName(tool) == "Bash" {
+		r.Stdout = &output
+	}
+	return r
 }

@@ -371,28 +371,40 @@ func TestSubagentsRunTheSessionsToolHooksAndSubagentStop(t *testing.T) {
 	}
 }
 
-// PostToolUseFailure runs after a call that failed, and not after one
-// that did not; it reads the error, and what it says on exit 2 reaches
-// the model with the result.
-func TestPostToolUseFailureHookHearsOfFailedCalls(t *testing.T) {
+// PostToolUse runs after a call that succeeded and PostToolUseFailure
+// after one that failed, each alone, as in Claude Code; the failure hook
+// reads the error, and what it says on exit 2 reaches the model with the
+// result.
+func TestPostToolUseHooksHearOfOutcomes(t *testing.T) {
 	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
-	seen := filepath.Join(t.TempDir(), "failures.jsonl")
-	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"PostToolUseFailure": [{"matcher": "Bash",
-  "hooks": [{"type": "command", "command": "cat >> ` + seen + `; echo >> ` + seen + `; echo 'run make deps first' >&2; exit 2"}]}]}}`})
-	llm := llmtest.New(t, bashCall("call_ok", "true"), bashCall("call_bad", "exit 3"), llmtest.ReplyText("Will do."))
+	succeeded, failed := filepath.Join(t.TempDir(), "successes.jsonl"), filepath.Join(t.TempDir(), "failures.jsonl")
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {
+  "PostToolUse": [{"matcher": "Bash|Write", "hooks": [{"type": "command", "command": "cat >> ` + succeeded + `; echo >> ` + succeeded + `"}]}],
+  "PostToolUseFailure": [{"matcher": "Bash",
+  "hooks": [{"type": "command", "command": "cat >> ` + failed + `; echo >> ` + failed + `; echo 'run make deps first' >&2; exit 2"}]}]}}`})
+	llm := llmtest.New(t, bashCall("call_ok", "echo fine"), bashCall("call_bad", "exit 3"),
+		llmtest.Reply(llmtest.ToolCall("call_write", "write", `{"file_path":"notes.txt","content":"done"}`, 1)), llmtest.ReplyText("Will do."))
 	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
 	runTurn(t, s, "Build it.")
 	reqs := llm.Requests()
 	if got := reqs[1].ToolResult("call_ok"); strings.Contains(got, "make deps") {
-		t.Errorf("the hook ran after a call that succeeded: %q", got)
+		t.Errorf("the failure hook ran after a call that succeeded: %q", got)
 	}
 	if got := reqs[2].ToolResult("call_bad"); !strings.Contains(got, "exit code: 3") || !strings.HasSuffix(got, "[hook] run make deps first") {
 		t.Errorf("the model read %q", got)
 	}
-	raw, _ := os.ReadFile(seen)
+	raw, _ := os.ReadFile(failed)
 	if lines := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], `"hook_event_name":"PostToolUseFailure"`) ||
 		!strings.Contains(lines[0], `"error":"`) || !strings.Contains(lines[0], `"is_interrupt":false`) || !strings.Contains(lines[0], `"tool_name":"Bash"`) {
-		t.Errorf("the hook read:\n%s", raw)
+		t.Errorf("the failure hook read:\n%s", raw)
+	}
+	// Claude Code's scripts read a command's stdout and the file a tool
+	// wrote from tool_response.
+	raw, _ = os.ReadFile(succeeded)
+	if lines := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(lines) != 2 || !strings.Contains(lines[0], `"hook_event_name":"PostToolUse"`) ||
+		!strings.Contains(lines[0], `"tool_use_id":"call_ok"`) || !strings.Contains(lines[0], `"stdout":"fine\n"`) ||
+		!strings.Contains(lines[1], `"tool_name":"Write"`) || !strings.Contains(lines[1], `"filePath":"`+filepath.Join(cwd, "notes.txt")+`","success":true`) {
+		t.Errorf("the success hook read:\n%s", raw)
 	}
 }
 
