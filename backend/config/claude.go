@@ -35,6 +35,11 @@ type ClaudeSettings struct {
 	// StatusLine is the command whose output the full screen shows above
 	// its status row; nil when the file sets none.
 	StatusLine *ClaudeStatusLine `json:"statusLine"`
+	// AutoMemoryEnabled false keeps Claude Code's auto memory out of the
+	// session; AutoMemoryDirectory moves it from its folder under
+	// ~/.claude/projects.
+	AutoMemoryEnabled   *bool  `json:"autoMemoryEnabled"`
+	AutoMemoryDirectory string `json:"autoMemoryDirectory"`
 }
 
 // ClaudeStatusLine is a settings file's "statusLine": a command run with

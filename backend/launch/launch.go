@@ -326,6 +326,8 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	if err != nil {
 		return err
 	}
+	memory, memoryProblems := autoMemory(claude, s.getenv, s.Cwd)
+	instructions, claudeProblems = append(instructions, memory...), append(claudeProblems, memoryProblems...)
 	skillProblems := s.loadSkills(o, registry)
 	agents, agentProblems := subagent.Load(subagent.Dirs(s.Cwd, o.Home, o.getenv("HOME")))
 	fromPlugins, pluginAgentProblems := pluginAgents(s.plugins)

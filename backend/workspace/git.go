@@ -79,6 +79,21 @@ func absFrom(base, p string) string {
 	return filepath.Join(base, p)
 }
 
+// MainRoot is the top of the main work tree of the repository holding
+// dir, the same for each of its linked worktrees; "" outside a
+// repository. A repository whose git directory is not a work tree's .git
+// (a submodule's, kept in its parent's) is its own work tree's top.
+func MainRoot(dir string) string {
+	r, ok := findRepo(dir)
+	if !ok {
+		return ""
+	}
+	if filepath.Base(r.common) == ".git" {
+		return filepath.Dir(r.common)
+	}
+	return r.top
+}
+
 // Branch is the branch checked out in the work tree holding dir: its name,
 // the short hash of the commit when HEAD is detached, or "" outside a
 // repository. It reads HEAD itself rather than running git, so the status
