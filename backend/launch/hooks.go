@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/plugin"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools/bash"
 	"github.com/tack-agent/tack/backend/trust"
@@ -23,9 +25,9 @@ var ProjectSettingsFile = filepath.Join(".tack", "settings.toml")
 
 // newHooks makes the session's hook runner, or nil when there are none,
 // and returns the tables and files it skipped. The user's hooks come from
-// the config file, ~/.claude/settings.json and the plugins; the
-// project's, which run
-// once the user approves them, from .tack/settings.toml and Claude Code's
+// the config file, ~/.claude/settings.json and the plugins it turns on;
+// the project's, which run once the user approves them, from the plugins
+// a project turns on, .tack/settings.toml and Claude Code's
 // .claude/settings.json and .claude/settings.local.json.
 func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*hooks.Runner, []string) {
 	list, problems := hooks.FromConfig(cfg.Hooks, config.Path(o.Home), false)
@@ -36,17 +38,25 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		}
 	}
 	fromPlugins, pluginProblems := pluginHooks(s.plugins)
-	list, problems = append(list, fromPlugins...), append(problems, pluginProblems...)
+	problems = append(problems, pluginProblems...)
+	var projHooks []hooks.Hook
+	for _, h := range fromPlugins {
+		if h.Project {
+			projHooks = append(projHooks, h)
+		} else {
+			list = append(list, h)
+		}
+	}
 	projPath := filepath.Join(s.Cwd, ProjectSettingsFile)
 	proj, err := config.LoadProjectSettings(projPath)
 	if err != nil {
 		problems = append(problems, err.Error()+"; its hooks are skipped")
 	}
 	problems = append(problems, proj.Problems...)
-	projHooks, projProblems := hooks.FromConfig(proj.Hooks, projPath, true)
-	problems = append(problems, projProblems...)
-	var files []string // the project's files that hold hooks
-	if len(projHooks) > 0 {
+	ownHooks, projProblems := hooks.FromConfig(proj.Hooks, projPath, true)
+	projHooks, problems = append(projHooks, ownHooks...), append(problems, projProblems...)
+	var files []string // the project's files that hold hooks, or turn on plugins that do
+	if len(ownHooks) > 0 {
 		files = append(files, projPath)
 	}
 	for _, f := range claude {
@@ -55,7 +65,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		}
 		hs, probs := hooks.FromConfig(f.settings.Hooks, f.path, true)
 		projHooks, problems = append(projHooks, hs...), append(problems, probs...)
-		if len(hs) > 0 {
+		if len(hs) > 0 || slices.ContainsFunc(s.plugins, func(p plugin.Plugin) bool { return p.EnabledBy == f.path && len(p.Hooks) > 0 }) {
 			files = append(files, f.path)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -44,6 +45,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 	}
 	store := trust.Open(o.Home)
 	var proj mcp.Project
+	fromPlugins := false // plugins a project turns on bring servers
 	if !o.StrictMCPConfig {
 		fromConfig, probs := mcp.FromConfig(cfg.MCPServers, config.Path(o.Home), env)
 		add("config.toml", fromConfig, probs)
@@ -52,16 +54,21 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 			fromCodex, more := mcp.FromConfig(tables, path, env)
 			add(path, fromCodex, append(probs, more...))
 		}
+		proj = mcp.LoadProject(s.Cwd, env)
+		byPlugins := s.pluginsEnabledBy()
+		fromPlugins = len(byPlugins) > 0
+		proj.Content = append(proj.Content, byPlugins...)
+		// Approved before: its servers start at once, like the user's own.
+		approved := store.Trusted(s.Cwd, mcp.ProjectFile, trust.Digest(proj.Content))
 		for _, p := range s.plugins {
 			if p.MCP != "" {
 				f := mcp.LoadPlugin(p.Name, p.MCP, p.Getenv(env))
+				for i := range f.Servers {
+					f.Servers[i].Project = p.EnabledBy != "" && !approved
+				}
 				add("plugin "+p.Name, f.Servers, f.Problems)
 			}
 		}
-
-		proj = mcp.LoadProject(s.Cwd, env)
-		// Approved before: its servers start at once, like the user's own.
-		approved := store.Trusted(s.Cwd, mcp.ProjectFile, trust.Digest(proj.Content))
 		for i := range proj.Servers {
 			proj.Servers[i].Project = !approved
 		}
@@ -77,7 +84,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 	s.MCP = mcp.New(mcp.Options{
 		Servers: servers, Skipped: problems,
 		Approve: func(ctx context.Context, servers []mcp.Server) (bool, error) {
-			return s.approveProject(ctx, store, proj.Content, mcp.ProjectFile, mcpApprovalText(servers))
+			return s.approveProject(ctx, store, proj.Content, mcp.ProjectFile, mcpApprovalText(servers, fromPlugins))
 		},
 		Report:   func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeError, Text: text}) },
 		Cwd:      s.Cwd,
@@ -126,7 +133,7 @@ func (s *Session) claudeServers(o Options, taken map[string]string) func() ([]mc
 
 // mcpApprovalText is the question about a project's servers: what each
 // one runs or reaches.
-func mcpApprovalText(servers []mcp.Server) approvalText {
+func mcpApprovalText(servers []mcp.Server, plugins bool) approvalText {
 	var detail []string
 	for _, srv := range servers {
 		what := srv.URL
@@ -135,11 +142,29 @@ func mcpApprovalText(servers []mcp.Server) approvalText {
 		}
 		detail = append(detail, srv.Name+": "+what)
 	}
+	where, verb := mcp.ProjectFile, "starts"
+	if plugins {
+		where, verb = mcp.ProjectFile+" and the plugins its settings turn on", "start"
+	}
 	return approvalText{
 		header:   "MCP servers",
-		question: fmt.Sprintf("This project's %s starts %d MCP server(s). Start them?", mcp.ProjectFile, len(servers)),
+		question: fmt.Sprintf("This project's %s %s %d MCP server(s). Start them?", where, verb, len(servers)),
 		details:  detail,
-		denied: fmt.Sprintf("The project's %s servers were not started. /mcp restart NAME starts one for this session.",
-			mcp.ProjectFile),
+		denied:   fmt.Sprintf("The servers of the project's %s were not started. /mcp restart NAME starts one for this session.", where),
 	}
+}
+
+// pluginsEnabledBy is what the approval of the project's MCP servers is
+// also of when a project's settings file turns on a plugin that has some:
+// each such file, named and followed by its bytes, so a change to it asks
+// again.
+func (s *Session) pluginsEnabledBy() []byte {
+	var files []string
+	for _, p := range s.plugins {
+		if p.EnabledBy != "" && p.MCP != "" && !slices.Contains(files, p.EnabledBy) {
+			files = append(files, p.EnabledBy)
+		}
+	}
+	content, _ := projectContent(s.Cwd, files)
+	return content
 }

@@ -13,9 +13,10 @@ import (
 )
 
 // loadPlugins reads the session's Claude Code plugins: those of
-// --plugin-dir, then those the user's own settings files turn on (a later
-// file over an earlier) that Claude Code installed. A name is taken once,
-// first wins; what cannot be read is a problem.
+// --plugin-dir, then those Claude Code installed that the settings files
+// turn on, by Claude Code's order of the files. A name is taken once,
+// first wins; what cannot be read is a problem. A plugin a project's file
+// turns on is marked with it (EnabledBy).
 func loadPlugins(o Options, claude []claudeFile, cwd string) ([]plugin.Plugin, []string) {
 	var out []plugin.Plugin
 	var problems []string
@@ -37,23 +38,51 @@ func loadPlugins(o Options, claude []claudeFile, cwd string) ([]plugin.Plugin, [
 		}
 		add(p)
 	}
-	on := map[string]bool{}
-	for _, f := range claude {
-		if !f.project {
-			maps.Copy(on, f.settings.PluginsOn())
+	for _, group := range enabledPlugins(claude) {
+		installed, probs := plugin.Installed(o.getenv("HOME"), cwd, group.keys)
+		problems = append(problems, probs...)
+		for _, p := range installed {
+			p.EnabledBy = group.by
+			add(p)
 		}
 	}
-	var enabled []string
-	for _, key := range slices.Sorted(maps.Keys(on)) {
-		if on[key] {
-			enabled = append(enabled, key)
+	return out, problems
+}
+
+// pluginGroup is the plugins ("name@marketplace") one settings file
+// turns on: by is its path when it is a project's, "" when the user's.
+type pluginGroup struct {
+	by   string
+	keys []string
+}
+
+// enabledPlugins are the plugins the settings files turn on, each by the
+// file that decides it (--settings over the project's local file over
+// its shared one over the user's); the user's come first.
+func enabledPlugins(files []claudeFile) []pluginGroup {
+	decided := map[string]bool{}
+	groups := map[string][]string{}
+	for _, f := range byPrecedence(files) {
+		on := f.settings.PluginsOn()
+		for _, key := range slices.Sorted(maps.Keys(on)) {
+			if decided[key] {
+				continue
+			}
+			decided[key] = true
+			if on[key] {
+				by := ""
+				if f.project {
+					by = f.path
+				}
+				groups[by] = append(groups[by], key)
+			}
 		}
 	}
-	installed, probs := plugin.Installed(o.getenv("HOME"), cwd, enabled)
-	for _, p := range installed {
-		add(p)
+	var out []pluginGroup
+	for _, by := range slices.Sorted(maps.Keys(groups)) {
+		out = append(out, pluginGroup{by: by, keys: groups[by]})
 	}
-	return out, append(problems, probs...)
+	return out
 }
 
 // pluginCommandDirs are the plugins' command folders, each naming its
@@ -97,13 +126,14 @@ func pluginAgents(ps []plugin.Plugin) ([]subagent.Definition, []error) {
 	return out, problems
 }
 
-// pluginHooks are the plugins' hooks, the user's own, each with the
-// plugin's folder in CLAUDE_PLUGIN_ROOT.
+// pluginHooks are the plugins' hooks, each with the plugin's folder in
+// CLAUDE_PLUGIN_ROOT: the user's own, but for those of a plugin a
+// project turned on, which are the project's.
 func pluginHooks(ps []plugin.Plugin) ([]hooks.Hook, []string) {
 	var out []hooks.Hook
 	var problems []string
 	for _, p := range ps {
-		hs, probs := hooks.FromConfig(p.Hooks, p.HooksFile, false)
+		hs, probs := hooks.FromConfig(p.Hooks, p.HooksFile, p.EnabledBy != "")
 		problems = append(problems, probs...)
 		for i := range hs {
 			hs[i].Env = []string{plugin.RootVar + "=" + p.Dir}

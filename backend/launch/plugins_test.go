@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
@@ -104,4 +106,45 @@ func taskSpec(t *testing.T, req llmtest.Request) string {
 	}
 	t.Fatal("no task tool")
 	return ""
+}
+
+// A plugin installed for a project (`claude plugin install --scope
+// project`, which turns it on in the project's .claude/settings.json)
+// brings its commands at once, and its hooks and MCP servers once the
+// user approves the project's: unanswered, they do not run.
+func TestAPluginAProjectTurnsOnRunsOnceApproved(t *testing.T) {
+	home, cwd, user := t.TempDir(), t.TempDir(), t.TempDir()
+	kit := filepath.Join(user, ".claude", "plugins", "cache", "market", "reviewkit", "1.2.0")
+	writePlugin(t, kit, "reviewkit")
+	installed, _ := json.Marshal(map[string]any{"version": 2, "plugins": map[string]any{
+		"reviewkit@market": []map[string]any{{"scope": "project", "projectPath": cwd, "installPath": kit, "version": "1.2.0"}},
+	}})
+	testkit.WriteFile(t, filepath.Join(user, ".claude", "plugins", "installed_plugins.json"), string(installed))
+	testkit.WriteFile(t, filepath.Join(cwd, ".claude", "settings.json"), `{"enabledPlugins": {"reviewkit@market": true}}`)
+	for _, approve := range []bool{false, true} {
+		llm := llmtest.New(t, llmtest.ReplyText("Done."))
+		s := openEnv(t, home, cwd, "auto", llm, map[string]string{"HOME": user})
+		var asked *atomic.Int32
+		if approve {
+			asked = answerQuestions(t, s.Broker, approveSession)
+		}
+		if _, ok := s.Commands.Find(s.Agent.SessionID(), "reviewkit:review"); !ok {
+			t.Errorf("approved %v: no /reviewkit:review", approve)
+		}
+		runTurn(t, s, "Review.")
+		req := llm.Requests()[0]
+		var all strings.Builder
+		for _, m := range req.Messages {
+			all.WriteString(m.Content)
+		}
+		hookRan := strings.Contains(all.String(), "Plugin notes")
+		offered := slices.Contains(req.ToolNames(), "mcp__kit__echo")
+		if hookRan != approve || offered != approve {
+			t.Errorf("approved %v: its session_start hook ran %v, its server's tool offered %v", approve, hookRan, offered)
+		}
+		if approve && asked.Load() != 2 {
+			t.Errorf("asked %d questions, want one for the hooks and one for the servers", asked.Load())
+		}
+		s.Close()
+	}
 }

@@ -53,7 +53,7 @@ func Installed(userHome, cwd string, enabled []string) ([]Plugin, []string) {
 	path := InstalledFile(userHome)
 	src, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, []string{fmt.Sprintf("~/.claude/settings.json enables plugins, but %s is missing; install them with Claude Code (/plugin)", path)}
+		return nil, []string{fmt.Sprintf("the settings turn plugins on, but %s is missing; install them with Claude Code (/plugin)", path)}
 	}
 	if err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v; the plugins are skipped", path, err)}

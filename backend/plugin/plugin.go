@@ -1,7 +1,7 @@
 // Package plugin reads Claude Code's plugins: folders that bring slash
 // commands, agents, skills, hooks and MCP servers together, with a
 // manifest in .claude-plugin/plugin.json. A session takes those the user
-// installed with Claude Code and enabled in ~/.claude/settings.json
+// installed with Claude Code and the settings files turn on
 // (enabledPlugins), and those --plugin-dir names. What a plugin brings is
 // named after it: its command review is /NAME:review, its agent and skill
 // NAME:agent and NAME:skill.
@@ -42,6 +42,11 @@ type Plugin struct {
 	// .mcp.json, the manifest's file, or the manifest's JSON; "" when it
 	// has none.
 	MCP string
+	// EnabledBy is the project's settings file that turned the plugin on
+	// (`claude plugin install --scope project` writes it there); "" when
+	// the user did. What such a plugin runs, its hooks and MCP servers,
+	// waits for the user's approval of the project's.
+	EnabledBy string
 }
 
 // manifest is .claude-plugin/plugin.json. Paths in it are relative to the
