@@ -24,7 +24,7 @@ type Hooks interface {
 	// Stopping runs when the turn would end: a non-empty reason keeps it
 	// going, with the reason for the model. again says a stop hook kept
 	// this turn going before.
-	Stopping(ctx context.Context, turn int, again bool) string
+	Stopping(ctx context.Context, turn int, again bool, last string) string
 	// Compacting runs before the history is summarised, trigger saying
 	// why ("manual" or "auto"); what it returns joins the instructions
 	// of the summary. Compacted runs after, with the summary.
@@ -118,9 +118,10 @@ func (a *Agent) promptHook(ctx context.Context, turn int, prompt string) (contex
 	return extra, block != ""
 }
 
-// stopHook runs the stop hooks when the turn would end and reports
-// whether it goes on; the reason joins the turn as context.
-func (a *Agent) stopHook(ctx context.Context, ts *turnState) bool {
+// stopHook runs the stop hooks when the turn would end on the answer
+// last and reports whether it goes on; the reason joins the turn as
+// context.
+func (a *Agent) stopHook(ctx context.Context, ts *turnState, last string) bool {
 	if a.cfg.Hooks == nil || ctx.Err() != nil || ts.stopContinued >= maxStopContinuations {
 		return false
 	}
@@ -130,7 +131,7 @@ func (a *Agent) stopHook(ctx context.Context, ts *turnState) bool {
 	if steering {
 		return false // the turn goes on anyway
 	}
-	reason := a.cfg.Hooks.Stopping(ctx, ts.turn, ts.stopContinued > 0)
+	reason := a.cfg.Hooks.Stopping(ctx, ts.turn, ts.stopContinued > 0, last)
 	if reason == "" || ctx.Err() != nil {
 		return false
 	}

@@ -230,7 +230,7 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		if ctx.Err() != nil {
 			return session.TurnEnd{Turn: ts.turn, Reason: session.StopAborted}
 		}
-		if len(msg.ToolCalls) > 0 || a.stopHook(ctx, ts) || !a.takeClosing() {
+		if len(msg.ToolCalls) > 0 || a.stopHook(ctx, ts, msg.Text) || !a.takeClosing() {
 			continue // tool results, a stop hook or steering need another request
 		}
 		reason := session.StopCompleted

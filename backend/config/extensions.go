@@ -60,17 +60,20 @@ type HookGroup struct {
 	Line int `toml:"-"`
 }
 
-// HookHandler is one command of a HookGroup, or with type "http" one
+// HookHandler is one command of a HookGroup; with type "http" one
 // request: its input is POSTed to URL with Headers, whose $VAR and
 // ${VAR} are filled from the environment for the variables
-// AllowedEnvVars names.
+// AllowedEnvVars names; with type "prompt" one question: a model (Model,
+// or the session's) judges the input by Prompt.
 type HookHandler struct {
-	Type           string            `toml:"type"` // "command", "http", or empty
+	Type           string            `toml:"type"` // "command", "http", "prompt", or empty
 	Command        string            `toml:"command"`
 	Timeout        float64           `toml:"timeout"` // seconds
 	URL            string            `toml:"url"`
 	Headers        map[string]string `toml:"headers"`
 	AllowedEnvVars []string          `toml:"allowedEnvVars"`
+	Prompt         string            `toml:"prompt"`
+	Model          string            `toml:"model"`
 }
 
 // extensionTables are the tables of a config file decoded one by one, so a

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/frontmatter"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -115,6 +116,9 @@ type Hook struct {
 	// Request, when set, is an HTTP hook, run in place of Command (which
 	// names it in messages).
 	Request *Request
+	// Prompt, when set, is a prompt hook, asked in place of Command
+	// (which names it in messages).
+	Prompt *Prompt
 }
 
 // NewCallback is a hook of event (tack's or Claude Code's name) whose
@@ -204,8 +208,20 @@ func groupHooks(event Event, g config.HookGroup, where string, project bool) ([]
 				return nil, err
 			}
 			hook.Command, hook.Request = "POST "+req.URL, req
+		case h.Type == "prompt":
+			if strings.TrimSpace(h.Prompt) == "" {
+				return nil, fmt.Errorf("a prompt hook without a prompt")
+			}
+			model := strings.TrimSpace(h.Model)
+			if frontmatter.ClaudeModel(model) {
+				model = ""
+			}
+			hook.Command, hook.Prompt = "prompt: "+clip(h.Prompt, 60), &Prompt{Text: h.Prompt, Model: model}
+			if h.Timeout <= 0 {
+				hook.Timeout = PromptTimeout
+			}
 		case h.Type != "" && h.Type != "command":
-			return nil, fmt.Errorf("hook type %q is not supported; use command or http hooks", h.Type)
+			return nil, fmt.Errorf("hook type %q is not supported; use command, http or prompt hooks", h.Type)
 		case strings.TrimSpace(h.Command) == "":
 			return nil, fmt.Errorf("a hook without a command")
 		}

@@ -21,7 +21,7 @@ func hook(event Event, command string) Hook {
 
 func runOne(t *testing.T, h Hook) Result {
 	t.Helper()
-	return run(context.Background(), h, Input{Event: "PreToolUse", ToolName: "bash"}, t.TempDir(), os.Environ())
+	return run(context.Background(), h, Input{Event: "PreToolUse", ToolName: "bash"}, t.TempDir(), os.Environ(), nil)
 }
 
 func TestExitCodesAndAnswers(t *testing.T) {
@@ -164,7 +164,7 @@ func TestNotificationsByTypeAndTheIdlePrompt(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(dir, "permission"))
 		return strings.Contains(string(b), `"notification_type":"permission_prompt"`)
 	})
-	r.Stopping(context.Background(), 1, false)
+	r.Stopping(context.Background(), 1, false, "")
 	testkit.Eventually(t, "the idle hook's run", func() bool {
 		b, _ := os.ReadFile(filepath.Join(dir, "idle"))
 		return strings.Contains(string(b), `"notification_type":"idle_prompt"`) && strings.Contains(string(b), "waiting for your input")
@@ -173,7 +173,7 @@ func TestNotificationsByTypeAndTheIdlePrompt(t *testing.T) {
 		t.Errorf("the permission hook heard of the idle prompt too: %s", b)
 	}
 	r.opts.IdleAfter = time.Hour
-	r.Stopping(context.Background(), 2, false)
+	r.Stopping(context.Background(), 2, false, "")
 	r.PromptSubmitted(context.Background(), 3, "next")
 	r.bgMu.Lock()
 	armed := r.idle != nil

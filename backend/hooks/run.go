@@ -30,7 +30,10 @@ type Input struct {
 	ToolResponse   *ToolResponse   `json:"tool_response,omitempty"`
 	Prompt         string          `json:"prompt,omitempty"`
 	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
-	Message        string          `json:"message,omitempty"`
+	// LastAssistantMessage is the answer a turn would end on, for stop
+	// and subagent_stop.
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
+	Message              string `json:"message,omitempty"`
 	// NotificationType is what a notification is about, by Claude Code's
 	// names: NotifyPermission or NotifyIdle.
 	NotificationType string `json:"notification_type,omitempty"`
@@ -116,8 +119,9 @@ type Result struct {
 	Answer *Answer
 }
 
-// run runs one hook with in on stdin, bounded by its timeout and ctx.
-func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Result {
+// run runs one hook with in on stdin, bounded by its timeout and ctx;
+// judge answers a prompt hook.
+func run(ctx context.Context, h Hook, in Input, dir string, environ []string, judge Judge) Result {
 	start := time.Now()
 	res := Result{Hook: h}
 	body, _ := json.Marshal(in)
@@ -125,6 +129,9 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string) Re
 	defer cancel()
 	if h.Callback != nil {
 		return called(ctx, h, h.Callback, body, res, start)
+	}
+	if h.Prompt != nil {
+		return called(ctx, h, h.Prompt.caller(h.Event, judge), body, res, start)
 	}
 	if h.Request != nil {
 		return called(ctx, h, h.Request.poster(slices.Concat(environ, h.Env)), body, res, start)

@@ -39,6 +39,8 @@ type Options struct {
 	// notification hooks hear that tack waits for the user (idle_prompt);
 	// 0 never.
 	IdleAfter time.Duration
+	// Judge asks a model the prompt hooks' questions; nil fails them.
+	Judge Judge
 }
 
 // What a notification is about (notification_type), by Claude Code's
@@ -179,7 +181,7 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = run(ctx, h, in, r.opts.Cwd, r.opts.Environ)
+			results[i] = run(ctx, h, in, r.opts.Cwd, r.opts.Environ, r.opts.Judge)
 		}()
 	}
 	wg.Wait()
@@ -348,8 +350,8 @@ func (r *Runner) PromptSubmitted(ctx context.Context, turn int, prompt string) (
 
 // Stopping runs stop: a hook that blocks keeps the turn going, its reason
 // telling the model what to do.
-func (r *Runner) Stopping(ctx context.Context, turn int, again bool) string {
-	reason := r.stopping(ctx, caller{}, Stop, turn, again)
+func (r *Runner) Stopping(ctx context.Context, turn int, again bool, last string) string {
+	reason := r.stopping(ctx, caller{}, Stop, turn, again, last)
 	if reason == "" {
 		r.armIdle()
 	}
@@ -376,9 +378,9 @@ func (r *Runner) stopIdle() {
 	}
 }
 
-func (r *Runner) stopping(ctx context.Context, c caller, event Event, turn int, again bool) string {
+func (r *Runner) stopping(ctx context.Context, c caller, event Event, turn int, again bool, last string) string {
 	var reasons []string
-	for _, res := range r.runFor(ctx, c, turn, event, Input{StopHookActive: &again}, "") {
+	for _, res := range r.runFor(ctx, c, turn, event, Input{StopHookActive: &again, LastAssistantMessage: last}, "") {
 		if res.Outcome == OutcomeBlocked {
 			reasons = append(reasons, res.Reason)
 		}

@@ -67,6 +67,6 @@ func (s *Subagent) TurnFailed(context.Context, int, string, string) {}
 
 // Stopping runs subagent_stop: a hook that blocks keeps the subagent
 // going, its reason telling it what to do.
-func (s *Subagent) Stopping(ctx context.Context, turn int, again bool) string {
-	return s.r.stopping(ctx, s.c, SubagentStop, turn, again)
+func (s *Subagent) Stopping(ctx context.Context, turn int, again bool, last string) string {
+	return s.r.stopping(ctx, s.c, SubagentStop, turn, again, last)
 }

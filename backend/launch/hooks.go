@@ -13,6 +13,7 @@ import (
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/plugin"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools/bash"
@@ -88,6 +89,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		Approve: func(ctx context.Context) (bool, error) {
 			return s.approveProject(ctx, store, content, ProjectSettingsFile, hooksApprovalText(names, projHooks))
 		},
+		Judge: s.judge,
 	})
 	// Claude Code tells of its questions as of its approvals: as a
 	// permission prompt.
@@ -96,6 +98,30 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		return r.DecidePermission(ctx, agent.ToolUse{ID: a.CallID, Name: a.Tool, Args: a.Input})
 	})
 	return r, problems
+}
+
+// judgeMaxTokens bounds a prompt hook's answer, a short JSON object.
+const judgeMaxTokens = 1024
+
+// judge asks a prompt hook's question of model, or of the session's
+// model when it is "", without thinking: the answer is a verdict, and
+// Claude Code asks its fastest model.
+func (s *Session) judge(ctx context.Context, model, system, user string) (string, error) {
+	if model == "" {
+		model, _ = s.Agent.Model()
+	}
+	stream, err := s.Router.Stream(ctx, llm.Request{
+		Model: model, Effort: llm.EffortOff, MaxTokens: judgeMaxTokens, Purpose: llm.PurposeHook, SessionID: s.Agent.SessionID(),
+		Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
+	})
+	if err != nil {
+		return "", err
+	}
+	acc, err := llm.Collect(stream)
+	if err != nil {
+		return "", err
+	}
+	return acc.Message().Content, nil
 }
 
 // startSource is why the session started, as session_start hooks are

@@ -465,3 +465,39 @@ esac`,
 		t.Errorf("want only the undecided call put to the user, got %+v", *asked)
 	}
 }
+
+// A prompt Stop hook, as Claude Code users write them, asks the session's
+// model (without thinking) whether the answer the turn would end on is
+// done; its "ok": false keeps the turn going with the reason.
+func TestPromptStopHookKeepsTheTurnGoing(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "prompt",
+  "prompt": "Review the assistant's final response: $ARGUMENTS. If it skipped the tests, respond {\"ok\": false, \"reason\": \"Run the tests.\"}; otherwise {\"ok\": true}."}]}]}}`})
+	llm := llmtest.New(t, llmtest.ReplyText("Fixed it; tests are for later."), llmtest.ReplyText("Ran the tests: all pass."))
+	judging := func(r llmtest.Request) bool {
+		return strings.Contains(r.Messages[0].Content, "You are evaluating a hook condition")
+	}
+	llm.Route(judging, llmtest.ReplyText(`{"ok": false, "reason": "Run the tests."}`), llmtest.ReplyText(`{"ok": true, "reason": ""}`))
+	s := openEnv(t, home, cwd, "auto", llm, map[string]string{"HOME": user})
+	runTurn(t, s, "Fix the bug.")
+	var main, judged []llmtest.Request
+	for _, r := range llm.Requests() {
+		if judging(r) {
+			judged = append(judged, r)
+		} else {
+			main = append(main, r)
+		}
+	}
+	if len(main) != 2 || len(judged) != 2 {
+		t.Fatalf("%d requests of the turn and %d of the hook, want 2 and 2", len(main), len(judged))
+	}
+	if got := main[1].Messages[len(main[1].Messages)-1].Content; !strings.Contains(got, "Run the tests.") {
+		t.Errorf("the turn went on without the hook's reason: %q", got)
+	}
+	if q := judged[0].Messages[1].Content; !strings.Contains(q, `"last_assistant_message":"Fixed it; tests are for later."`) {
+		t.Errorf("the hook's question: %q", q)
+	}
+	if judged[0].Thinking == nil || judged[0].Thinking.Type != "disabled" || judged[0].Header.Get("X-Tack-Purpose") != "hook" {
+		t.Errorf("the hook's request thinks (%+v) or is not marked (%q)", judged[0].Thinking, judged[0].Header.Get("X-Tack-Purpose"))
+	}
+}

@@ -132,7 +132,7 @@ func (c *Client) open(ctx context.Context, req Request) (Stream, error) {
 	}
 	s := newStream(call, requestID(resp.Header), callSeed(payload))
 	s.redact = c.redact
-	if req.Purpose != PurposeTitle {
+	if req.Purpose != PurposeTitle && req.Purpose != PurposeHook {
 		if note := sh.effortNote(m, req.Effort, c.cfg.Profile.Name); note != "" && c.firstNote(note) {
 			s.note(note)
 		}

@@ -84,6 +84,9 @@ const (
 	PurposeStep       Purpose = ""
 	PurposeTitle      Purpose = "title"
 	PurposeCompaction Purpose = "compaction"
+	// PurposeHook is a prompt hook's question: a model judges whether
+	// the hook's condition is met.
+	PurposeHook Purpose = "hook"
 )
 
 // Request is one model call.

@@ -1,0 +1,90 @@
+package hooks
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Prompt is a prompt hook, Claude Code's "type": "prompt": a model judges
+// the hook's input by Text and answers whether its condition is met. Not
+// met, it blocks: a stop or subagent_stop hook keeps the agent going with
+// the reason, any other blocks as a command's {"continue": false} would.
+type Prompt struct {
+	Text string
+	// Model is the model asked; "" asks the session's (as one of
+	// Claude's names does, which tack's providers do not serve).
+	Model string
+}
+
+// PromptTimeout bounds a prompt hook that names no timeout, as in Claude
+// Code.
+const PromptTimeout = 30 * time.Second
+
+// Judge asks a model, model ("" for the session's), the question user
+// under the instructions system, and returns the text of its answer.
+type Judge func(ctx context.Context, model, system, user string) (string, error)
+
+// judgeSystem tells the model asked by a prompt hook how to answer; it
+// is Claude Code's instruction to its own judge.
+const judgeSystem = `You are evaluating a hook condition in a coding agent's session. Judge whether the user-provided condition is met, from the hook input it gives. Your response must be a JSON object with one of these shapes: {"ok": true, "reason": ""} or {"ok": false, "reason": "why it is not met"}. Always include a "reason" field, and answer with the JSON object alone.`
+
+// caller is the call that asks judge about a hook of event with its
+// input, and answers as a command hook would print.
+func (p *Prompt) caller(event Event, judge Judge) func(context.Context, []byte) ([]byte, error) {
+	return func(ctx context.Context, input []byte) ([]byte, error) {
+		if judge == nil {
+			return nil, errors.New("this session has no model to ask a prompt hook's question")
+		}
+		user := p.Text
+		if strings.Contains(user, "$ARGUMENTS") {
+			user = strings.ReplaceAll(user, "$ARGUMENTS", string(input))
+		} else {
+			user += "\n\n" + string(input)
+		}
+		answer, err := judge(ctx, p.Model, judgeSystem, user)
+		if err != nil {
+			return nil, fmt.Errorf("the model could not judge: %w", err)
+		}
+		ok, reason, err := verdict(answer)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case ok:
+			return []byte("{}"), nil
+		case event == Stop || event == SubagentStop:
+			return json.Marshal(Answer{Decision: "block", Reason: reason})
+		default:
+			stop := false
+			return json.Marshal(Answer{Continue: &stop, StopReason: reason})
+		}
+	}
+}
+
+// verdict reads a judge's answer: the JSON object in it (models wrap it
+// in a code fence or a sentence now and then), its ok, and its reason.
+func verdict(answer string) (ok bool, reason string, err error) {
+	start, end := strings.IndexByte(answer, '{'), strings.LastIndexByte(answer, '}')
+	var v struct {
+		OK     *bool  `json:"ok"`
+		Reason string `json:"reason"`
+	}
+	if start < 0 || end < start || json.Unmarshal([]byte(answer[start:end+1]), &v) != nil || v.OK == nil {
+		return false, "", fmt.Errorf("the model answered no {\"ok\": …} object: %q", clip(answer, 200))
+	}
+	return *v.OK, cmp.Or(strings.TrimSpace(v.Reason), "the prompt hook's condition is not met"), nil
+}
+
+// clip is s cut to at most n bytes, marked when cut.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
