@@ -40,6 +40,8 @@ type ClaudeSettings struct {
 	// ~/.claude/projects.
 	AutoMemoryEnabled   *bool  `json:"autoMemoryEnabled"`
 	AutoMemoryDirectory string `json:"autoMemoryDirectory"`
+	// DisableAllHooks true turns off the hooks and the status line.
+	DisableAllHooks *bool `json:"disableAllHooks"`
 }
 
 // ClaudeStatusLine is a settings file's "statusLine": a command run with

@@ -27,49 +27,26 @@ var ProjectSettingsFile = filepath.Join(".tack", "settings.toml")
 // newHooks makes the session's hook runner, or nil when there are none,
 // and returns the tables and files it skipped. The user's hooks come from
 // the config file, ~/.claude/settings.json and the plugins it turns on;
-// the project's, which run once the user approves them, from the plugins
-// a project turns on, .tack/settings.toml and Claude Code's
-// .claude/settings.json and .claude/settings.local.json.
+// the project's, which run once the user approves them, from
+// .tack/settings.toml, Claude Code's .claude/settings.json and
+// .claude/settings.local.json and the plugins they turn on.
 func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*hooks.Runner, []string) {
 	list, problems := hooks.FromConfig(cfg.Hooks, config.Path(o.Home), false)
-	for _, f := range claude {
-		if !f.project {
-			hs, probs := hooks.FromConfig(f.settings.Hooks, f.path, false)
-			list, problems = append(list, hs...), append(problems, probs...)
-		}
-	}
-	fromPlugins, pluginProblems := pluginHooks(s.plugins)
-	problems = append(problems, pluginProblems...)
-	var projHooks []hooks.Hook
-	for _, h := range fromPlugins {
-		if h.Project {
-			projHooks = append(projHooks, h)
-		} else {
-			list = append(list, h)
-		}
-	}
 	projPath := filepath.Join(s.Cwd, ProjectSettingsFile)
 	proj, err := config.LoadProjectSettings(projPath)
 	if err != nil {
 		problems = append(problems, err.Error()+"; its hooks are skipped")
 	}
 	problems = append(problems, proj.Problems...)
-	ownHooks, projProblems := hooks.FromConfig(proj.Hooks, projPath, true)
-	projHooks, problems = append(projHooks, ownHooks...), append(problems, projProblems...)
+	projHooks, projProblems := hooks.FromConfig(proj.Hooks, projPath, true)
+	problems = append(problems, projProblems...)
 	var files []string // the project's files that hold hooks, or turn on plugins that do
-	if len(ownHooks) > 0 {
+	if len(projHooks) > 0 {
 		files = append(files, projPath)
 	}
-	for _, f := range claude {
-		if !f.project {
-			continue
-		}
-		hs, probs := hooks.FromConfig(f.settings.Hooks, f.path, true)
-		projHooks, problems = append(projHooks, hs...), append(problems, probs...)
-		if len(hs) > 0 || slices.ContainsFunc(s.plugins, func(p plugin.Plugin) bool { return p.EnabledBy == f.path && len(p.Hooks) > 0 }) {
-			files = append(files, f.path)
-		}
-	}
+	c := s.claudeHooks(claude)
+	list, projHooks = append(list, c.user...), append(projHooks, c.project...)
+	files, problems = append(files, c.files...), append(problems, c.problems...)
 	list = append(list, projHooks...)
 	if len(list) == 0 && !o.sdkDriven() {
 		return nil, problems
@@ -98,6 +75,68 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		return r.DecidePermission(ctx, agent.ToolUse{ID: a.CallID, Name: a.Tool, Args: a.Input})
 	})
 	return r, problems
+}
+
+// claudeSet is the hooks of Claude Code's files: the user's, the
+// project's, the project's files that hold or bring some, and the
+// problems met.
+type claudeSet struct {
+	user, project   []hooks.Hook
+	files, problems []string
+}
+
+// claudeHooks are the hooks of Claude Code's settings files and of the
+// plugins they turn on, less those disableAllHooks turns off.
+func (s *Session) claudeHooks(claude []claudeFile) claudeSet {
+	var c claudeSet
+	all, project := hooksDisabled(claude)
+	for _, f := range claude {
+		if all || f.project && project {
+			continue
+		}
+		hs, probs := hooks.FromConfig(f.settings.Hooks, f.path, f.project)
+		c.problems = append(c.problems, probs...)
+		if !f.project {
+			c.user = append(c.user, hs...)
+			continue
+		}
+		c.project = append(c.project, hs...)
+		if len(hs) > 0 || slices.ContainsFunc(s.plugins, func(p plugin.Plugin) bool { return p.EnabledBy == f.path && len(p.Hooks) > 0 }) {
+			c.files = append(c.files, f.path)
+		}
+	}
+	fromPlugins, pluginProblems := pluginHooks(s.plugins)
+	c.problems = append(c.problems, pluginProblems...)
+	for _, h := range fromPlugins {
+		switch {
+		case all || h.Project && project:
+		case h.Project:
+			c.project = append(c.project, h)
+		default:
+			c.user = append(c.user, h)
+		}
+	}
+	return c
+}
+
+// hooksDisabled reads the settings' disableAllHooks, by Claude Code's
+// order of the files: all says the user's own files (or --settings) turn
+// off every hook of Claude Code's files and plugins, and the status
+// line; project says a project's turns off the project's. A project may
+// not turn off the user's hooks, which may be guarding it.
+func hooksDisabled(files []claudeFile) (all, project bool) {
+	var user, proj *bool
+	for _, f := range byPrecedence(files) {
+		switch v := f.settings.DisableAllHooks; {
+		case v == nil:
+		case f.project && proj == nil:
+			proj = v
+		case !f.project && user == nil:
+			user = v
+		}
+	}
+	all = user != nil && *user
+	return all, all || proj != nil && *proj
 }
 
 // judgeMaxTokens bounds a prompt hook's answer, a short JSON object.

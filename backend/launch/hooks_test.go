@@ -2,6 +2,7 @@ package launch
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
@@ -499,5 +501,56 @@ func TestPromptStopHookKeepsTheTurnGoing(t *testing.T) {
 	}
 	if judged[0].Thinking == nil || judged[0].Thinking.Type != "disabled" || judged[0].Header.Get("X-Tack-Purpose") != "hook" {
 		t.Errorf("the hook's request thinks (%+v) or is not marked (%q)", judged[0].Thinking, judged[0].Header.Get("X-Tack-Purpose"))
+	}
+}
+
+// disableAllHooks in the user's settings turns off the hooks of Claude
+// Code's files and the status line; in a project's, the project's hooks
+// alone, as a project may not turn off the user's guards; a local file's
+// false wins over the shared file's true, by Claude Code's order.
+func TestDisableAllHooks(t *testing.T) {
+	hook := func(word string) string {
+		return `"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo ` + word + `"}]}]`
+	}
+	cases := []struct {
+		name                  string
+		user, project, local  string
+		wantUser, wantProject bool
+	}{
+		{name: "none", user: `{"hooks": {` + hook("user-hook") + `}}`, project: `{"hooks": {` + hook("project-hook") + `}}`,
+			wantUser: true, wantProject: true},
+		{name: "the user's", user: `{"disableAllHooks": true, "statusLine": {"type": "command", "command": "echo line"}, "hooks": {` + hook("user-hook") + `}}`,
+			project: `{"hooks": {` + hook("project-hook") + `}}`},
+		{name: "a project's", user: `{"hooks": {` + hook("user-hook") + `}}`, project: `{"disableAllHooks": true, "hooks": {` + hook("project-hook") + `}}`,
+			wantUser: true},
+		{name: "local over project", user: `{"hooks": {` + hook("user-hook") + `}}`, project: `{"disableAllHooks": true, "hooks": {` + hook("project-hook") + `}}`,
+			local: `{"disableAllHooks": false}`, wantUser: true, wantProject: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+			files := map[string]string{filepath.Join(user, ".claude", "settings.json"): c.user, filepath.Join(cwd, ".claude", "settings.json"): c.project}
+			if c.local != "" {
+				files[filepath.Join(cwd, ".claude", "settings.local.json")] = c.local
+			}
+			testkit.WriteTree(t, "/", files)
+			llm := llmtest.New(t, llmtest.ReplyText("ok"))
+			s := openEnv(t, home, cwd, "auto", llm, map[string]string{"HOME": user})
+			answerQuestions(t, s.Broker, approveSession)
+			runTurn(t, s, "hi")
+			var all strings.Builder
+			for _, m := range llm.Requests()[0].Messages {
+				all.WriteString(m.Content)
+			}
+			if got := strings.Contains(all.String(), "user-hook"); got != c.wantUser {
+				t.Errorf("the user's hook ran: %v, want %v", got, c.wantUser)
+			}
+			if got := strings.Contains(all.String(), "project-hook"); got != c.wantProject {
+				t.Errorf("the project's hook ran: %v, want %v", got, c.wantProject)
+			}
+			if _, err := s.StatusLine(context.Background(), hooks.StatusInput{}); c.name == "the user's" && !errors.Is(err, ErrNoStatusLine) {
+				t.Errorf("the status line runs: %v", err)
+			}
+		})
 	}
 }

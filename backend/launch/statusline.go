@@ -54,8 +54,11 @@ func settingsStatusLine(files []claudeFile) (*hooks.StatusLine, []string) {
 
 // newStatusLine is the session's status line over the settings files,
 // run with o's environment less the providers' keys, and the problems of
-// the files passed over.
+// the files passed over; none when the user's disableAllHooks says so.
 func (s *Session) newStatusLine(o Options, files []claudeFile) (*statusLine, []string) {
+	if all, _ := hooksDisabled(files); all {
+		return nil, nil
+	}
 	line, problems := settingsStatusLine(files)
 	if line == nil {
 		return nil, problems
