@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/llm"
@@ -56,20 +57,31 @@ func (a *Agent) Compact(ctx context.Context) (CompactResult, error) {
 	return res, err
 }
 
-// shouldCompact reports whether the context has reached the threshold.
-func (a *Agent) shouldCompact(model string) bool {
+// CompactThreshold is the size of the conversation, in tokens, at which
+// model's history is compacted before a step; 0 when the model has no
+// context window, and nothing is compacted.
+func (a *Agent) CompactThreshold(model string) int {
 	m, _ := a.cfg.Catalog.Lookup(model)
 	if m.ContextWindow <= 0 {
-		return false
+		return 0
 	}
 	at := a.cfg.CompactAt
 	if at <= 0 {
 		at = defaultCompactAt
 	}
+	return int(math.Ceil(at * float64(m.ContextWindow)))
+}
+
+// shouldCompact reports whether the context has reached the threshold.
+func (a *Agent) shouldCompact(model string) bool {
+	limit := a.CompactThreshold(model)
+	if limit == 0 {
+		return false
+	}
 	a.logMu.Lock()
 	used := a.proj.ContextTokens()
 	a.logMu.Unlock()
-	return float64(used) >= at*float64(m.ContextWindow)
+	return used >= limit
 }
 
 // compact summarises everything but the recent tail and records the summary
