@@ -27,11 +27,11 @@ import (
 // "request":{"subtype":…}} and wait for a control_response carrying the
 // same request_id. Print mode answers initialize (taking the program's
 // in-process MCP servers, system prompt, agents and hooks), interrupt,
-// set_permission_mode, set_model, set_max_thinking_tokens, mcp_status and
-// mcp_reconnect, and runs the program's hooks by
-// calling them back (hook_callback). Any other request gets an error
-// response that says so: an SDK waits a minute for an answer that never
-// comes.
+// set_permission_mode, set_model, set_max_thinking_tokens,
+// get_context_usage, mcp_status and mcp_reconnect, and runs the program's
+// hooks by calling them back (hook_callback). Any other request gets an
+// error response that says so: an SDK waits a minute for an answer that
+// never comes.
 
 // controlRequest is one control_request line.
 type controlRequest struct {
@@ -115,6 +115,8 @@ func (p *printer) control(line []byte) {
 		p.runControl(req.RequestID, "/model "+r.Model)
 	case "set_max_thinking_tokens":
 		p.setThinking(req.RequestID, r.MaxThinkingTokens)
+	case "get_context_usage":
+		p.answer(req.RequestID, p.contextUsage(), "")
 	case "mcp_status":
 		p.answer(req.RequestID, map[string]any{"mcpServers": p.serverStatuses()}, "")
 	case "mcp_reconnect":
