@@ -33,6 +33,9 @@ const (
 	// StateDenied is a project server the user did not approve.
 	StateDenied  State = "not approved"
 	StateStopped State = "stopped"
+	// StateDisabled is a server turned off by name (SetEnabled); it
+	// stays off until turned on again.
+	StateDisabled State = "disabled"
 )
 
 // link is one attempt at running a server: its process (stdio) and

@@ -265,6 +265,24 @@ func (m *Manager) Restart(name string) error {
 	return nil
 }
 
+// SetEnabled turns the named server off, stopping it and taking its
+// tools away from the next step on, or back on, starting it again. A
+// server that is on already stays as it is.
+func (m *Manager) SetEnabled(name string, on bool) error {
+	c := m.find(name)
+	if c == nil {
+		return fmt.Errorf("no MCP server %q; /mcp lists them", name)
+	}
+	switch {
+	case !on:
+		c.shutdown()
+		c.setState(StateDisabled, "")
+	case c.currentState() == StateDisabled:
+		m.launch(c)
+	}
+	return nil
+}
+
 func (m *Manager) find(name string) *conn {
 	for _, c := range m.conns() {
 		if c.srv.Name == name {

@@ -382,3 +382,34 @@ func TestServerCredentialsAreRedacted(t *testing.T) {
 		t.Errorf("want the leaked token shown as redacted:\n%s", all)
 	}
 }
+
+// A server turned off stops offering its tools and its process ends; on
+// again, it starts anew. Turning on a server that is on leaves it running.
+func TestServerTurnedOffByNameIsGoneUntilTurnedOn(t *testing.T) {
+	m, _ := startManager(t, stdioServer("fake"))
+	toolByName(t, m, "mcp__fake__echo")
+	if err := m.SetEnabled("fake", true); err != nil || m.find("fake").currentState() != StateReady {
+		t.Fatalf("turning on a running server: %v, state %s", err, m.find("fake").currentState())
+	}
+	if err := m.SetEnabled("fake", false); err != nil {
+		t.Fatal(err)
+	}
+	if st := m.Status()[0]; st.State != StateDisabled || len(m.Tools()) != 0 {
+		t.Fatalf("turned off, the server is %s with tools %v", st.State, m.Tools())
+	}
+	if !strings.Contains(m.StatusText(), "turned off; /mcp restart fake starts it again") {
+		t.Errorf("/mcp does not say how to start it again:\n%s", m.StatusText())
+	}
+	if err := m.SetEnabled("fake", true); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m.Settle(ctx)
+	if res := run(t, toolByName(t, m, "mcp__fake__echo"), `{"text":"back"}`, nil); res.Text != "echo: back" {
+		t.Errorf("turned on again, the server answered %+v", res)
+	}
+	if err := m.SetEnabled("nope", false); err == nil || !strings.Contains(err.Error(), `no MCP server "nope"`) {
+		t.Errorf("an unknown server: %v", err)
+	}
+}

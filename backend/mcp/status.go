@@ -54,6 +54,8 @@ func statusText(servers []ServerStatus) string {
 			b.WriteString("  not approved for this project; /mcp restart " + s.Name + " starts it for this session\n")
 		case StateFailed:
 			b.WriteString("  /mcp restart " + s.Name + " tries again\n")
+		case StateDisabled:
+			b.WriteString("  turned off; /mcp restart " + s.Name + " starts it again\n")
 		}
 		b.WriteString("  from " + s.Origin + "\n")
 	}
