@@ -16,7 +16,6 @@ import (
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
-	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -28,8 +27,8 @@ import (
 // same request_id. Print mode answers initialize (taking the program's
 // in-process MCP servers, system prompt, agents and hooks), interrupt,
 // set_permission_mode, set_model, set_max_thinking_tokens,
-// get_context_usage, mcp_status and mcp_reconnect, and runs the program's
-// hooks by calling them back (hook_callback). Any other request gets an
+// get_context_usage, mcp_status, mcp_reconnect and mcp_toggle, and runs
+// the program's hooks by calling them back (hook_callback). Any other request gets an
 // error response that says so: an SDK waits a minute for an answer that
 // never comes.
 
@@ -48,8 +47,10 @@ type controlRequest struct {
 		// AppendSystemPrompt are the program's, as the SDKs send them.
 		SystemPrompt       json.RawMessage `json:"systemPrompt"`
 		AppendSystemPrompt string          `json:"appendSystemPrompt"`
-		// ServerName is the MCP server of mcp_reconnect.
+		// ServerName is the MCP server of mcp_reconnect and mcp_toggle;
+		// Enabled says whether mcp_toggle turns it on or off.
 		ServerName string `json:"serverName"`
+		Enabled    *bool  `json:"enabled"`
 		// MaxThinkingTokens of set_max_thinking_tokens: 0 turns
 		// thinking off.
 		MaxThinkingTokens *int `json:"max_thinking_tokens"`
@@ -121,27 +122,10 @@ func (p *printer) control(line []byte) {
 		p.answer(req.RequestID, map[string]any{"mcpServers": p.serverStatuses()}, "")
 	case "mcp_reconnect":
 		p.reconnect(req.RequestID, r.ServerName)
+	case "mcp_toggle":
+		p.toggle(req.RequestID, r.ServerName, r.Enabled)
 	default:
 		p.answer(req.RequestID, nil, "tack does not support the control request "+r.Subtype)
-	}
-}
-
-// addSDKServers starts the in-process MCP servers the SDK names as it
-// initializes; their messages go through the SDK channel.
-func (p *printer) addSDKServers(names []string) {
-	if len(names) == 0 {
-		return
-	}
-	if p.s.MCP == nil {
-		fmt.Fprintln(p.o.Stderr, "tack: the Agent SDK's MCP servers cannot be reached in this session; they are skipped")
-		return
-	}
-	var servers []mcp.Server
-	for _, name := range names {
-		servers = append(servers, mcp.SDKServer(name, "the Agent SDK"))
-	}
-	for _, problem := range p.s.MCP.Add(servers) {
-		fmt.Fprintln(p.o.Stderr, "tack: "+problem)
 	}
 }
 
@@ -225,19 +209,6 @@ func (p *printer) setThinking(id string, tokens *int) {
 		effort = cmp.Or(m.DefaultEffort, llm.EffortHigh)
 	}
 	if err := p.ag.SetModel(model, effort); err != nil {
-		p.answer(id, nil, err.Error())
-		return
-	}
-	p.answer(id, map[string]any{}, "")
-}
-
-// reconnect answers mcp_reconnect: the server starts again.
-func (p *printer) reconnect(id, name string) {
-	if p.s.MCP == nil {
-		p.answer(id, nil, "this session has no MCP servers")
-		return
-	}
-	if err := p.s.MCP.Restart(name); err != nil {
 		p.answer(id, nil, err.Error())
 		return
 	}

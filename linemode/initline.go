@@ -50,7 +50,7 @@ func initStatus(s mcp.State) string {
 		return "connected"
 	case mcp.StateFailed:
 		return "failed"
-	case mcp.StateDenied:
+	case mcp.StateDenied, mcp.StateDisabled:
 		return "disabled"
 	}
 	return "pending"
