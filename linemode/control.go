@@ -27,10 +27,11 @@ import (
 // same request_id. Print mode answers initialize (taking the program's
 // in-process MCP servers, system prompt, agents and hooks), interrupt,
 // set_permission_mode, set_model, set_max_thinking_tokens,
-// get_context_usage, mcp_status, mcp_reconnect and mcp_toggle, and runs
-// the program's hooks by calling them back (hook_callback). Any other request gets an
-// error response that says so: an SDK waits a minute for an answer that
-// never comes.
+// get_context_usage (control_context.go), mcp_status, mcp_reconnect and
+// mcp_toggle (control_mcp.go), and runs the program's hooks by calling
+// them back (hook_callback). Any other request gets an error response
+// that says so and what to do instead: an SDK waits a minute for an
+// answer that never comes.
 
 // controlRequest is one control_request line.
 type controlRequest struct {
@@ -125,8 +126,31 @@ func (p *printer) control(line []byte) {
 	case "mcp_toggle":
 		p.toggle(req.RequestID, r.ServerName, r.Enabled)
 	default:
-		p.answer(req.RequestID, nil, "tack does not support the control request "+r.Subtype)
+		p.answer(req.RequestID, nil, unsupported(r.Subtype))
 	}
+}
+
+// insteads are what a program can do in place of requests the SDKs send
+// that tack does not take.
+var insteads = map[string]string{
+	"stop_task": "tack reports no background tasks to the SDK, so there is no task id to stop; interrupt() stops " +
+		"the turn and the commands it runs",
+	"mcp_set_servers": "tack cannot replace the MCP servers of a running session; pass them in the mcpServers " +
+		"option when the query starts, and turn one off or on with toggleMcpServer()",
+	"apply_flag_settings": "give settings in the settings option (--settings) when the query starts",
+	"reload_plugins":      "start a new query to load the plugins anew",
+	"get_usage":           "the result message of each turn carries its usage and total_cost_usd",
+}
+
+// unsupported is the error answer to a request tack does not take: what
+// to do instead, where there is something.
+func unsupported(subtype string) string {
+	text := "tack does not support the control request " + subtype
+	if instead, ok := insteads[subtype]; ok {
+		return text + "; " + instead
+	}
+	return text + "; it answers initialize, interrupt, set_permission_mode, set_model, set_max_thinking_tokens, " +
+		"get_context_usage, mcp_status, mcp_reconnect and mcp_toggle"
 }
 
 // addSDKHooks runs the hooks an SDK names as it initializes, each a

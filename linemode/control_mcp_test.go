@@ -3,8 +3,6 @@ package linemode
 import (
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,25 +14,14 @@ import (
 )
 
 // mcpSession opens a session as streamSession does, with the MCP servers
-// of mcpConfig (claude's --mcp-config JSON); docsURL is a fake HTTP MCP
-// server (mcptest) that mcpConfig may name as %DOCS%.
-func mcpSession(t *testing.T, mcpConfig string, script ...llmtest.Response) (*launch.Session, *llmtest.Server, string) {
+// of mcpConfig (claude's --mcp-config JSON), where %DOCS% stands for the
+// address of a fake HTTP MCP server (mcptest).
+func mcpSession(t *testing.T, mcpConfig string, script ...llmtest.Response) (*launch.Session, *llmtest.Server) {
 	t.Helper()
-	srv := llmtest.New(t, script...)
 	docs := httptest.NewServer(mcptest.NewHTTP(""))
 	t.Cleanup(docs.Close)
-	home, cwd := t.TempDir(), t.TempDir()
-	if err := os.WriteFile(filepath.Join(cwd, "notes.txt"), []byte("buy milk\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
-	s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Now: peakClock(),
-		MCPConfigs: []string{strings.ReplaceAll(mcpConfig, "%DOCS%", docs.URL)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s, srv, docs.URL
+	s, _, srv := streamSessionWith(t, launch.Options{MCPConfigs: []string{strings.ReplaceAll(mcpConfig, "%DOCS%", docs.URL)}}, nil, script...)
+	return s, srv
 }
 
 // turn sends a message and waits for its result, the nth of the run.
@@ -58,7 +45,7 @@ func offered(srv *llmtest.Server, nth int, tool string) bool {
 // as the TypeScript SDK does (sdk.mjs, toggleMcpServer(e,t):
 // {subtype:"mcp_toggle",serverName:e,enabled:t}).
 func TestSDKTogglesAServerOffAndOn(t *testing.T) {
-	s, srv, _ := mcpSession(t, `{"mcpServers":{"docs":{"type":"http","url":"%DOCS%"}}}`,
+	s, srv := mcpSession(t, `{"mcpServers":{"docs":{"type":"http","url":"%DOCS%"}}}`,
 		llmtest.ReplyText("One."), llmtest.ReplyText("Two."), llmtest.ReplyText("Three."))
 	run := startSDKRun(t, s)
 	run.turn(t, "one", 1)
@@ -82,5 +69,18 @@ func TestSDKTogglesAServerOffAndOn(t *testing.T) {
 	bad := run.ask(t, "bad", `{"type":"control_request","request_id":"bad","request":{"subtype":"mcp_toggle","serverName":"nope","enabled":false}}`)
 	if bad.Response.Subtype != "error" || !strings.Contains(bad.Response.Error, `no MCP server "nope"`) {
 		t.Errorf("an unknown server: %+v", bad)
+	}
+}
+
+// setMcpServers() is refused with what to do instead, not with silence.
+// The request is written as the TypeScript SDK writes it (sdk.mjs,
+// setMcpServers: {subtype:"mcp_set_servers",servers:{...r,...i}}, an SDK
+// server as {type:"sdk",name:l}).
+func TestSDKSetServersIsRefusedWithWhatToDoInstead(t *testing.T) {
+	s, _ := mcpSession(t, `{"mcpServers":{"docs":{"type":"http","url":"%DOCS%"}}}`)
+	run := startSDKRun(t, s)
+	a := run.ask(t, "set", `{"type":"control_request","request_id":"set","request":{"subtype":"mcp_set_servers","servers":{"calc":{"type":"sdk","name":"calc"}}}}`)
+	if a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "mcpServers option") || !strings.Contains(a.Response.Error, "toggleMcpServer()") {
+		t.Errorf("mcp_set_servers: %+v", a)
 	}
 }

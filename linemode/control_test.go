@@ -50,7 +50,8 @@ func TestControlRequestsOfTheAgentSDKsAreAnswered(t *testing.T) {
 		`{"type":"control_request","request_id":"req_2","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}`,
 		`{"type":"control_request","request_id":"req_3","request":{"subtype":"set_permission_mode","mode":"yolo"}}`,
 		`{"type":"control_request","request_id":"req_4","request":{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}}}`,
-		`{"type":"control_request","request_id":"req_5","request":{"subtype":"rewind_files"}}`,
+		// As claude-agent-sdk-python writes it (_internal/query.py, stop_task).
+		`{"type":"control_request","request_id":"req_5","request":{"subtype":"stop_task","task_id":"task-abc123"}}`,
 		`{"type":"user","message":{"role":"user","content":"hello"},"parent_tool_use_id":null,"session_id":"default"}`,
 	}, "\n") + "\n"
 	var stdout, stderr bytes.Buffer
@@ -74,7 +75,7 @@ func TestControlRequestsOfTheAgentSDKsAreAnswered(t *testing.T) {
 	if a := got["req_4"]; a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "takes no hooks after it opened") {
 		t.Errorf("initialize with SDK hooks: %+v", a)
 	}
-	if a := got["req_5"]; a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "rewind_files") {
+	if a := got["req_5"]; a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "stop_task") || !strings.Contains(a.Response.Error, "interrupt()") {
 		t.Errorf("an unsupported request: %+v", a)
 	}
 }

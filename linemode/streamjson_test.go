@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -108,13 +109,22 @@ func readStream(t *testing.T, out string, turns int) []streamLine {
 // notes.txt.
 func streamSession(t *testing.T, script ...llmtest.Response) (*launch.Session, string, *llmtest.Server) {
 	t.Helper()
+	return streamSessionWith(t, launch.Options{}, nil, script...)
+}
+
+// streamSessionWith opens a session as streamSession does, with o's MCP
+// configs and more variables in its environment.
+func streamSessionWith(t *testing.T, o launch.Options, more map[string]string, script ...llmtest.Response) (*launch.Session, string, *llmtest.Server) {
+	t.Helper()
 	srv := llmtest.New(t, script...)
 	home, cwd := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(cwd, "notes.txt"), []byte("buy milk\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
-	s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Now: peakClock()})
+	maps.Copy(env, more)
+	s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Now: peakClock(),
+		MCPConfigs: o.MCPConfigs})
 	if err != nil {
 		t.Fatal(err)
 	}
