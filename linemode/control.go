@@ -28,10 +28,10 @@ import (
 // in-process MCP servers, system prompt, agents and hooks), interrupt,
 // set_permission_mode, set_model, set_max_thinking_tokens,
 // get_context_usage (control_context.go), mcp_status, mcp_reconnect and
-// mcp_toggle (control_mcp.go), and runs the program's hooks by calling
-// them back (hook_callback). Any other request gets an error response
-// that says so and what to do instead: an SDK waits a minute for an
-// answer that never comes.
+// mcp_toggle (control_mcp.go) and rewind_files (control_rewind.go), and
+// runs the program's hooks by calling them back (hook_callback). Any
+// other request gets an error response that says so and what to do
+// instead: an SDK waits a minute for an answer that never comes.
 
 // controlRequest is one control_request line.
 type controlRequest struct {
@@ -52,6 +52,10 @@ type controlRequest struct {
 		// Enabled says whether mcp_toggle turns it on or off.
 		ServerName string `json:"serverName"`
 		Enabled    *bool  `json:"enabled"`
+		// UserMessageID is the message whose files rewind_files returns
+		// to; DryRun only measures what it would change.
+		UserMessageID string `json:"user_message_id"`
+		DryRun        bool   `json:"dry_run"`
 		// MaxThinkingTokens of set_max_thinking_tokens: 0 turns
 		// thinking off.
 		MaxThinkingTokens *int `json:"max_thinking_tokens"`
@@ -125,6 +129,8 @@ func (p *printer) control(line []byte) {
 		p.reconnect(req.RequestID, r.ServerName)
 	case "mcp_toggle":
 		p.toggle(req.RequestID, r.ServerName, r.Enabled)
+	case "rewind_files":
+		p.rewindFiles(req.RequestID, r.UserMessageID, r.DryRun)
 	default:
 		p.answer(req.RequestID, nil, unsupported(r.Subtype))
 	}
@@ -150,7 +156,7 @@ func unsupported(subtype string) string {
 		return text + "; " + instead
 	}
 	return text + "; it answers initialize, interrupt, set_permission_mode, set_model, set_max_thinking_tokens, " +
-		"get_context_usage, mcp_status, mcp_reconnect and mcp_toggle"
+		"get_context_usage, mcp_status, mcp_reconnect, mcp_toggle and rewind_files"
 }
 
 // addSDKHooks runs the hooks an SDK names as it initializes, each a

@@ -179,6 +179,9 @@ type printer struct {
 	exit bool
 	// spent is what the run's finished turns cost.
 	spent float64
+	// messages are the turns the user messages read started, for
+	// rewind_files.
+	messages userTurns
 }
 
 // turnRun is what one turn accumulates.
@@ -202,6 +205,8 @@ type turnRun struct {
 	model string
 	// overBudget is set once the run's cost passed --max-budget-usd.
 	overBudget bool
+	// uuid is the user message's that started the turn.
+	uuid string
 }
 
 // count adds a step's usage and cost to the turn's total and to model's
@@ -222,11 +227,12 @@ func (t *turnRun) count(model string, u llm.Usage, cost float64) {
 }
 
 // tasks yields the first task, then, with StreamInput, each user message
-// read from In, until In ends or ctx is done. A line that is no user
-// message is reported on Stderr and skipped.
-func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
-	return func(yield func(string) bool) {
-		if p.o.Task != "" && !yield(p.o.Task) {
+// read from In, with its uuid (a new one where the program gave none),
+// until In ends or ctx is done. A line that is no user message is
+// reported on Stderr and skipped.
+func (p *printer) tasks(ctx context.Context) func(yield func(streamInput) bool) {
+	return func(yield func(streamInput) bool) {
+		if p.o.Task != "" && !yield(streamInput{text: p.o.Task, uuid: newUUID()}) {
 			return
 		}
 		if !p.o.StreamInput {
@@ -247,11 +253,12 @@ func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
 					fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine(m.err.Error()))
 					continue
 				}
+				m.uuid = cmp.Or(m.uuid, newUUID())
 				if p.o.ReplayUser {
-					writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: newUUID(),
+					writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: m.uuid,
 						Message: apiMessage{Role: "user", Content: []contentBlock{textBlock(m.text)}}})
 				}
-				if !yield(m.text) {
+				if !yield(m) {
 					return
 				}
 			case <-ctx.Done():
@@ -263,14 +270,14 @@ func (p *printer) tasks(ctx context.Context) func(yield func(string) bool) {
 
 // turn sends task, or runs it when it names a slash command, and follows
 // the turn it starts to the end.
-func (p *printer) turn(ctx context.Context, task string) PrintResult {
+func (p *printer) turn(ctx context.Context, msg streamInput) PrintResult {
 	start := p.o.Now()
-	p.t = &turnRun{calls: map[string]session.ToolCall{}, refused: map[string]bool{}}
+	p.t = &turnRun{calls: map[string]session.ToolCall{}, refused: map[string]bool{}, uuid: msg.uuid}
 	res, follow := PrintResult{}, true
-	if _, _, ok := commands.Parse(task); ok && p.s.Commands != nil && !p.o.NoCommands {
-		res, follow = p.command(ctx, task)
+	if _, _, ok := commands.Parse(msg.text); ok && p.s.Commands != nil && !p.o.NoCommands {
+		res, follow = p.command(ctx, msg.text)
 	} else {
-		p.ag.SendWith(task, p.o.Turn)
+		p.ag.SendWith(msg.text, p.o.Turn)
 	}
 	if follow {
 		end := p.follow(ctx)
@@ -374,6 +381,7 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 	case session.TurnStart:
 		if t.turn == 0 {
 			t.turn = d.Turn
+			p.messages.remember(t.uuid, d.Turn)
 		}
 	case session.StepStart:
 		if d.Turn == t.turn {

@@ -10,10 +10,11 @@ import (
 )
 
 // streamInput is one line of --input-format stream-json: a user message's
-// text, or why the line is not one.
+// text and the uuid the program gave it (none when it gave none), or why
+// the line is not one.
 type streamInput struct {
-	text string
-	err  error
+	text, uuid string
+	err        error
 }
 
 // maxStreamLine bounds one input line (a message with a pasted file).
@@ -40,12 +41,12 @@ func readStreamInput(r io.Reader, out chan<- streamInput, done <-chan struct{}, 
 			control([]byte(line))
 			continue
 		}
-		text, err := parseUserMessage(line)
-		if err != nil {
-			err = fmt.Errorf("stdin line %d: %w", n, err)
+		msg := parseUserMessage(line)
+		if msg.err != nil {
+			msg.err = fmt.Errorf("stdin line %d: %w", n, msg.err)
 		}
 		select {
-		case out <- streamInput{text: text, err: err}:
+		case out <- msg:
 		case <-done:
 			return
 		}
@@ -67,30 +68,40 @@ func controlType(line []byte) string {
 	return m.Type
 }
 
-// parseUserMessage is the text of one stream-json user message.
-func parseUserMessage(line string) (string, error) {
+// parseUserMessage is one stream-json user message: its text and uuid.
+func parseUserMessage(line string) streamInput {
 	var m struct {
-		Type    string `json:"type"`
+		Type string `json:"type"`
+		// UUID is the Agent SDKs' SDKUserMessage.uuid, which rewind_files
+		// may name later.
+		UUID    string `json:"uuid"`
 		Message struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"message"`
 	}
 	if err := json.Unmarshal([]byte(line), &m); err != nil {
-		return "", fmt.Errorf("not JSON (%v); send one user message per line, as {\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"...\"}}", err)
+		return streamInput{err: fmt.Errorf("not JSON (%v); send one user message per line, as {\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"...\"}}", err)}
 	}
 	if m.Type != "user" {
-		return "", fmt.Errorf("a %q message is not supported; only user messages are read", m.Type)
+		return streamInput{err: fmt.Errorf("a %q message is not supported; only user messages are read", m.Type)}
 	}
+	text, err := messageText(m.Message.Content)
+	return streamInput{text: text, uuid: m.UUID, err: err}
+}
+
+// messageText is the text of a user message's content: a string, or text
+// blocks.
+func messageText(content json.RawMessage) (string, error) {
 	var text string
-	if json.Unmarshal(m.Message.Content, &text) == nil {
+	if json.Unmarshal(content, &text) == nil {
 		return nonEmpty(text)
 	}
 	var blocks []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if err := json.Unmarshal(m.Message.Content, &blocks); err != nil {
+	if err := json.Unmarshal(content, &blocks); err != nil {
 		return "", errors.New("message.content is neither a string nor a list of content blocks")
 	}
 	var parts []string
