@@ -69,7 +69,14 @@ func (p *printer) contextUsage() contextUsage {
 	for _, t := range fromServers {
 		served += t.Tokens
 	}
-	messages := max(used-system-builtin-served, 0)
+	last := proj.Usage().Last
+	fixed := system + builtin + served
+	messages := max(used-fixed, 0)
+	if last == (llm.Usage{}) {
+		// Before the first response the size is the conversation's
+		// estimate alone.
+		messages, used = used, used+fixed
+	}
 	threshold := p.ag.CompactThreshold(model)
 	u := contextUsage{
 		Categories: []usageCategory{
@@ -86,7 +93,7 @@ func (p *printer) contextUsage() contextUsage {
 	if m.ContextWindow > 0 {
 		u.Percentage = math.Round(float64(used)*1000/float64(m.ContextWindow)) / 10
 	}
-	if last := proj.Usage().Last; last != (llm.Usage{}) {
+	if last != (llm.Usage{}) {
 		a := usageOf(last)
 		u.APIUsage = &a
 	}

@@ -19,6 +19,10 @@ import (
 func TestSDKContextUsageIsTheSessionsOwn(t *testing.T) {
 	s, _, _ := streamSession(t, llmtest.Reply(llmtest.Text("Hi.", 2), llmtest.Usage(20000, 2000, 50, 0)))
 	run := startSDKRun(t, s)
+	before := run.ask(t, "req_1_ffee0011", `{"type":"control_request","request_id":"req_1_ffee0011","request":{"subtype":"get_context_usage"}}`)
+	if total := field(before, "totalTokens"); total <= 0 || usedSum(before) != total {
+		t.Errorf("before the first turn the context is %v tokens, its categories in use %v", total, usedSum(before))
+	}
 	run.send(t, `{"type":"user","message":{"role":"user","content":"hello"},"parent_tool_use_id":null,"session_id":""}`)
 	testkit.Eventually(t, "the turn's result", func() bool { return run.results() == 1 })
 	a := run.ask(t, "req_7_0a1b2c3d", `{"type":"control_request","request_id":"req_7_0a1b2c3d","request":{"subtype":"get_context_usage"}}`)
@@ -45,23 +49,29 @@ func TestSDKContextUsageIsTheSessionsOwn(t *testing.T) {
 			t.Errorf("%s is not a list (the SDKs' types require it): %v", list, r[list])
 		}
 	}
-	categories, _ := r["categories"].([]any)
+	if sum := usedSum(a); sum != 22050 {
+		t.Errorf("the categories in use add up to %v, not to the context's 22050", sum)
+	}
+	if u, _ := r["apiUsage"].(map[string]any); u["cache_read_input_tokens"] != 20000.0 || u["output_tokens"] != 50.0 {
+		t.Errorf("apiUsage is not the last response's: %v", r["apiUsage"])
+	}
+}
+
+// usedSum adds up the tokens of an answer's categories in use, checking
+// that each has the name, tokens and color the SDKs read.
+func usedSum(a controlAnswer) float64 {
+	categories, _ := a.Response.Response["categories"].([]any)
 	sum := 0.0
 	for _, c := range categories {
 		row, _ := c.(map[string]any)
 		name, _ := row["name"].(string)
 		tokens, ok := row["tokens"].(float64)
 		if _, hasColor := row["color"].(string); name == "" || !ok || !hasColor {
-			t.Errorf("a category without its name, tokens and color: %v", row)
+			return -1
 		}
 		if row["kind"] == "used" {
 			sum += tokens
 		}
 	}
-	if sum != 22050 {
-		t.Errorf("the categories in use add up to %v, not to the context's 22050", sum)
-	}
-	if u, _ := r["apiUsage"].(map[string]any); u["cache_read_input_tokens"] != 20000.0 || u["output_tokens"] != 50.0 {
-		t.Errorf("apiUsage is not the last response's: %v", r["apiUsage"])
-	}
+	return sum
 }
