@@ -90,7 +90,7 @@ func TestLargePasteIsKeptWhole(t *testing.T) {
 	big := strings.Repeat("line of pasted text\n", 20000)
 	e := keys.TypeInto(New(theme.New(true), 40), "see: ")
 	e, _ = e.Update(tea.PasteMsg{Content: big})
-	if !strings.Contains(ansi.Strip(e.View()), "[paste #1 +20001 lines]") {
+	if !strings.Contains(ansi.Strip(e.View()), "[paste #1 +20000 lines]") {
 		t.Fatalf("want a paste marker, got %q", ansi.Strip(e.View()))
 	}
 	_, msg := keys.PressOn(e, "enter")
@@ -99,12 +99,30 @@ func TestLargePasteIsKeptWhole(t *testing.T) {
 	}
 }
 
+// TestPasteMarkerCountsTheLinesPasted: a file of N lines copied whole ends
+// in a line ending, which starts no line of its own.
+func TestPasteMarkerCountsTheLinesPasted(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want string
+	}{
+		{strings.Repeat("row\n", 2000), "[paste #1 +2000 lines]"},
+		{strings.Repeat("row\n", 1999) + "row", "[paste #1 +2000 lines]"},
+		{strings.Repeat("row\n", 11) + "\n", "[paste #1 +12 lines]"},
+	} {
+		e, _ := New(theme.New(true), 40).Update(tea.PasteMsg{Content: c.text})
+		if got := ansi.Strip(e.View()); !strings.Contains(got, c.want) {
+			t.Errorf("paste of %d bytes: want marker %s, got %q", len(c.text), c.want, got)
+		}
+	}
+}
+
 func TestLargePasteWithCarriageReturnsCountsAndSubmitsNewlines(t *testing.T) {
 	for _, eol := range []string{"\r", "\r\n"} {
 		big := strings.Repeat("pasted row"+eol, 30)
 		e, _ := New(theme.New(true), 40).Update(tea.PasteMsg{Content: big})
-		if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +31 lines]") {
-			t.Fatalf("eol %q: want marker [paste #1 +31 lines], got %q", eol, got)
+		if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +30 lines]") {
+			t.Fatalf("eol %q: want marker [paste #1 +30 lines], got %q", eol, got)
 		}
 		_, msg := keys.PressOn(e, "enter")
 		if want, got := strings.Repeat("pasted row\n", 30), msg.(SubmitMsg).Text; got != want {
@@ -229,14 +247,14 @@ func TestReplaceKeepsUntouchedPastesAsMarkers(t *testing.T) {
 	e := keys.TypeInto(New(theme.New(true), 40), "@ma ")
 	e, _ = e.Update(tea.PasteMsg{Content: big})
 	e.Replace(0, len("@ma"), "@main.go")
-	if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +21 lines]") {
+	if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +20 lines]") {
 		t.Fatalf("want the paste still shown as its marker, got %q", got)
 	}
 	if want := "@main.go " + big; e.Value() != want {
 		t.Fatalf("want the paste kept whole, got %q", e.Value())
 	}
 	e, _ = e.Update(tea.PasteMsg{Content: big})
-	if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #2 +21 lines]") {
+	if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #2 +20 lines]") {
 		t.Fatalf("want the next paste numbered 2, got %q", got)
 	}
 }

@@ -31,7 +31,7 @@ type pastes []paste
 // both become LF, so the marker counts lines and the model gets newlines.
 func (p pastes) add(text string) (pastes, string) {
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
-	lines := strings.Count(text, "\n") + 1
+	lines := lineCount(text)
 	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes {
 		return p, text
 	}
@@ -41,6 +41,12 @@ func (p pastes) add(text string) (pastes, string) {
 	}
 	marker := fmt.Sprintf("[paste #%d +%d lines]", n, lines)
 	return append(p[:len(p):len(p)], paste{n, marker, text}), marker
+}
+
+// lineCount is the number of lines in text: a last line ending (a file
+// copied whole) ends the last line rather than starting another.
+func lineCount(text string) int {
+	return strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
 }
 
 // expand replaces every marker still in text with its paste.
