@@ -13,8 +13,9 @@ import (
 // The completion menu opens in the editor on a "/name" draft (commands
 // from the registry) or an "@path" token (files and folders of the
 // workspace). The backend lists the workspace (Backend.Files, the walker
-// glob and grep use) in a command when the program starts and again after
-// tools changed files; the menu only ranks the list.
+// glob and grep use) in a command when the program starts, again after
+// tools changed files and whenever the user begins an "@" token; the menu
+// only ranks the list.
 // The menu reads the token under the editor's cursor, and an accepted
 // completion replaces that token, leaving the cursor after it.
 
@@ -69,6 +70,16 @@ func completionCommands(cmds []commands.Command) []complete.Command {
 		out[i] = complete.Command{Name: c.Name, Hint: c.Input.Hint, Description: c.Summary()}
 	}
 	return out
+}
+
+// relistOnFileToken lists the workspace again when an edit began an "@"
+// token: the listing may be older than files the user made since.
+func (m *Model) relistOnFileToken() tea.Cmd {
+	if !m.menu.FileTokenBegan() {
+		return nil
+	}
+	m.files.stale = true
+	return m.files.refresh(m.ctx, m.be)
 }
 
 // refreshMenu follows the draft after every edit.

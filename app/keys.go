@@ -90,7 +90,7 @@ func (m *Model) editorKey(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.editor, cmd = m.editor.Update(msg)
 	m.refreshMenu()
-	return cmd
+	return tea.Batch(cmd, m.relistOnFileToken())
 }
 
 // globalKey runs the chat binding of key s; ok is false for a key the

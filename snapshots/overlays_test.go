@@ -353,3 +353,22 @@ func approveNow(t *testing.T, f *Fake, tt *Term, a interact.Approval) {
 	go func() { _, _ = f.Broker.Approve(ctx, a) }()
 	tt.WaitFor(t, "the pending approval", func(string) bool { return f.Showing() })
 }
+
+// TestFileMenuOffersFilesMadeSinceStart: a file written after the program
+// listed the workspace (by the user's editor, git or another shell, not by
+// a tool of the session) is offered at the next "@".
+func TestFileMenuOffersFilesMadeSinceStart(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, "project")
+	testkit.WriteTree(t, root, map[string]string{"main.go": "x"})
+	f := NewFake(header())
+	f.Workspace = root
+	tt := startOverlay(t, f, 100, 30, func(o *app.Options) { o.Cwd, o.Home = root, home })
+	tt.Type("look at @ma")
+	tt.WaitText(t, "File · main.go")
+	tt.Type(" and ")
+	tt.WaitGone(t, "File · main.go")
+	testkit.WriteFile(t, filepath.Join(root, "notes.md"), "x")
+	tt.Type("@no")
+	tt.WaitText(t, "File · notes.md")
+}

@@ -59,10 +59,14 @@ type Menu struct {
 	// moved says the user chose a row with ↑/↓ since the menu opened on
 	// this query: only then does Enter accept a command.
 	moved bool
+	// fileStart is where the "@" token of the last Refresh starts, or -1;
+	// began says that token is not the one of the Refresh before.
+	fileStart int
+	began     bool
 }
 
 // NewMenu returns a closed menu.
-func NewMenu(th theme.Theme) *Menu { return &Menu{th: th, dismissed: -1} }
+func NewMenu(th theme.Theme) *Menu { return &Menu{th: th, dismissed: -1, fileStart: -1} }
 
 // SetTheme paints the menu in th from its next frame on.
 func (m *Menu) SetTheme(th theme.Theme) { m.th = th }
@@ -84,6 +88,7 @@ func (m *Menu) Open() bool { return m.open }
 // is.
 func (m *Menu) Refresh(draft string, cursor int) {
 	t, ok := FindTrigger(draft, cursor)
+	m.followFileToken(t, ok)
 	if !ok {
 		m.open, m.dismissed = false, -1
 		return
@@ -108,6 +113,21 @@ func (m *Menu) Refresh(draft string, cursor int) {
 		}
 		m.open = m.files == nil || len(m.paths) > 0
 	}
+}
+
+// FileTokenBegan reports whether the last Refresh found an "@" token the
+// one before did not: the moment to list the workspace again, so files
+// made since the last listing (by an editor, git, another shell) are
+// offered.
+func (m *Menu) FileTokenBegan() bool { return m.began }
+
+func (m *Menu) followFileToken(t Trigger, ok bool) {
+	start := -1
+	if ok && t.Kind == FileTrigger {
+		start = t.Start
+	}
+	m.began = start >= 0 && start != m.fileStart
+	m.fileStart = start
 }
 
 func (m *Menu) count() int {

@@ -176,3 +176,19 @@ func TestViewFitsEverySizeWhileShrinking(t *testing.T) {
 		}
 	}
 }
+
+func TestFileTokenBeganOncePerAtToken(t *testing.T) {
+	m := newMenu()
+	for _, c := range []struct {
+		draft string
+		want  bool
+	}{
+		{"see @", true}, {"see @ma", false}, {"see @main.go ", false},
+		{"see @main.go @", true}, {"see @main.go @zz", false}, {"/", false}, {"@", true},
+	} {
+		m.Refresh(c.draft, len(c.draft))
+		if got := m.FileTokenBegan(); got != c.want {
+			t.Errorf("after %q: want FileTokenBegan %v, got %v", c.draft, c.want, got)
+		}
+	}
+}
