@@ -92,7 +92,7 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 			rows = append(rows, row{text: "full output: " + textfmt.SanitizeLine(strings.Join(v.Spill, ", ")), style: th.Dim})
 		}
 	}
-	output := textRows(v.Output, th.Dim)
+	output := textRows(textfmt.Overprint(v.Output), th.Dim)
 	switch {
 	case !t.Done:
 		if n := len(output) - LiveRows; n > 0 {

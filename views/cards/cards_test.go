@@ -267,3 +267,17 @@ func TestCutOutputNamesItsSpillOnARowOfItsOwn(t *testing.T) {
 	}
 	t.Errorf("want the row %q, got\n%s", want, ansi.Strip(strings.Join(rows, "\n")))
 }
+
+// TestProgressBarShowsWhereItEnded: output redrawn with carriage returns
+// (curl's meter, a progress bar) shows as a terminal left it, not as
+// every state joined by escaped CRs.
+func TestProgressBarShowsWhereItEnded(t *testing.T) {
+	out := "fetching\n\rprogress  10% [#    ]\rprogress  50% [###  ]\rprogress 100% [#####]\ndone\r\n"
+	tool := Tool{Name: "bash", Call: bashCall(), Done: true, Result: &card.Card{Kind: card.Terminal,
+		Terminal: &card.TerminalView{Output: out, ExitCode: intp(0)}}}
+	got := ansi.Strip(strings.Join(Render(tool, 100, Expanded, theme.New(false)), "\n"))
+	want := "  fetching\n  progress 100% [#####]\n  done"
+	if !strings.Contains(got, want) || strings.Contains(got, `\x0d`) {
+		t.Errorf("want the output as\n%s\ngot\n%s", want, got)
+	}
+}
