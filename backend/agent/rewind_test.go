@@ -338,3 +338,49 @@ func TestAWorkspaceTooLargeForCheckpointsSaysWhyAndRewindsTheConversation(t *tes
 		t.Errorf("want the conversation rewound to before turn 2, got %+v", res)
 	}
 }
+
+// /diff and a rewind_files dry run take a checkpoint and compare it with a
+// turn's. Neither may make the files tack's own tools wrote look changed
+// outside tack to a rewind after them; a file the user changed after the
+// turn must still stop the rewind.
+func TestADiffBeforeARewindLeavesTheOutsideChangesCheckAsItWas(t *testing.T) {
+	for _, kind := range []struct {
+		name string
+		mod  []func(*checkpoint.Options)
+	}{
+		{"git", nil},
+		{"files", []func(*checkpoint.Options){func(o *checkpoint.Options) { o.Git = filepath.Join(t.TempDir(), "no-git") }}},
+	} {
+		t.Run(kind.name, func(t *testing.T) {
+			if kind.mod == nil {
+				needGit(t)
+			}
+			newDiffed := func(t *testing.T) *journey {
+				j := newJourney(t, map[string]string{"notes.md": "mine\n"}, journeyScript()[:2], kind.mod...)
+				j.turn("write a.txt")
+				if changes, err := j.agent.Diff(context.Background(), 1); err != nil || len(changes) != 1 || changes[0].Path != "a.txt" {
+					t.Fatalf("want /diff of turn 1 to list a.txt, got %+v, %v", changes, err)
+				}
+				return j
+			}
+			t.Run("tack's own writes", func(t *testing.T) {
+				j := newDiffed(t)
+				j.rewind(agent.RewindRequest{Turn: 1, Files: true})
+				wantFiles(t, j.ws, "after rewinding a diffed turn", map[string]string{"notes.md": "mine\n"})
+			})
+			t.Run("a change outside tack", func(t *testing.T) {
+				j := newDiffed(t)
+				testkit.WriteTree(t, j.ws, map[string]string{"a.txt": "edited by the user\n"})
+				if _, err := j.agent.Diff(context.Background(), 1); err != nil {
+					t.Fatalf("diff after the user's edit: %v", err)
+				}
+				_, err := j.agent.Rewind(context.Background(), agent.RewindRequest{Turn: 1, Files: true})
+				var outside *agent.OutsideChangesError
+				if !errors.As(err, &outside) || !slices.Equal(outside.Paths, []string{"a.txt"}) {
+					t.Fatalf("want a refusal listing a.txt, edited by the user after the turn, got %v", err)
+				}
+				wantFiles(t, j.ws, "after the refusal", map[string]string{"a.txt": "edited by the user\n", "notes.md": "mine\n"})
+			})
+		})
+	}
+}

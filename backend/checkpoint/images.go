@@ -292,7 +292,10 @@ func (m *images) writeObject(blob string, data []byte) error {
 
 // plan restores snapshot target from before, the snapshot just taken: the
 // first content kept of each path changed since target, against the
-// content it has now (kept too, so the restore can be undone).
+// content it has now. It keeps that content as an object, for a diff to
+// read, but records nothing in the manifest: a plan that is only looked
+// at (a diff, a refused rewind) must not make the next snapshot list its
+// paths as changed. Store.Restore records them.
 func (m *images) plan(target, before string) (Plan, error) {
 	k, ok1 := parseFilesID(target)
 	b, ok2 := parseFilesID(before)
@@ -329,9 +332,6 @@ func (m *images) plan(target, before string) (Plan, error) {
 			}
 		}
 	})
-	if err := m.preserve(paths); err != nil {
-		return Plan{}, err
-	}
 	p := Plan{Kind: KindFiles, Target: target, Before: before}
 	for _, path := range paths {
 		img := first[path]
@@ -339,8 +339,11 @@ func (m *images) plan(target, before string) (Plan, error) {
 			p.Kept = append(p.Kept, path)
 			continue
 		}
-		now, skipped, err := m.current(path, false)
-		if err != nil || skipped != "" {
+		now, skipped, err := m.current(path, true)
+		if err != nil {
+			return Plan{}, err
+		}
+		if skipped != "" {
 			p.Kept = append(p.Kept, path)
 			continue
 		}

@@ -106,3 +106,31 @@ func TestWithoutGitACheckpointNotInTheManifestIsMissing(t *testing.T) {
 		t.Errorf("want ErrMissing for a checkpoint the manifest does not hold, got %v", err)
 	}
 }
+
+// A diff reads the store; it does not record anything. The checkpoint
+// taken next (the rewind's) must not list the files a diff compared as
+// changed since, nor hide that the user changed one after tack left it.
+func TestWithoutGitADiffLeavesWhatTheNextCheckpointReportsAsItWas(t *testing.T) {
+	s, ws := newStore(t, map[string]string{"a": "1", "b": "1"}, noGit)
+	t1 := take(t, s)
+	s.Preserve([]string{"a", "b"})
+	writeFiles(t, ws, map[string]string{"a": "2", "b": "2"})
+	take(t, s) // after the tools
+	writeFiles(t, ws, map[string]string{"b": "edited by the user"})
+	diffed := take(t, s)
+	changes, err := s.Diff(context.Background(), t1.ID, diffed.ID)
+	if err != nil || len(changes) != 2 || string(changes[1].After) != "edited by the user" {
+		t.Fatalf("want a and b diffed, b as the user left it, got %+v, %v", changes, err)
+	}
+	before := take(t, s)
+	if len(before.Changed) != 0 {
+		t.Errorf("want nothing changed since the diff's checkpoint, got %v", before.Changed)
+	}
+	plan, err := s.Plan(context.Background(), t1.ID, before.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plan.Outside, []string{"b"}) {
+		t.Errorf("want only b, changed after tack left it, reported, got %v", plan.Outside)
+	}
+}

@@ -107,6 +107,14 @@ func (s *Store) Restore(ctx context.Context, plan Plan, token string) (Restored,
 		return Restored{}, err
 	}
 	defer unlock()
+	// The files store keeps what the restore overwrites as tack's own
+	// change, so that the snapshot after it lists those paths and an undo
+	// can put them back. Planning the restore recorded nothing.
+	if plan.Kind == KindFiles && s.files != nil {
+		if err := s.files.preserve(plan.Paths()); err != nil {
+			return Restored{}, fmt.Errorf("restore: %w", err)
+		}
+	}
 	j := journal{Token: token, Session: s.opts.Session, Plan: plan}
 	if err := writeJournal(s.journalPath(), j); err != nil {
 		return Restored{}, fmt.Errorf("restore: write its journal in %s: %w; make $TACK_HOME writable", s.dir, err)
