@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/checkpoint"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // replayedUUID is the uuid tack echoed the user message text with
@@ -40,18 +42,44 @@ func rewindRequest(id, uuid string, dryRun bool) string {
 // The SDKs' rewindFiles() returns the files to how they were when a user
 // message was read, by the program's own uuid of the message or the one
 // tack replayed it with; a dry run measures the rewind and changes
-// nothing; a message tack never read cannot be rewound to.
+// nothing; a message tack never read cannot be rewound to. Both stores
+// serve it: the shadow git repository, and the files store where git is
+// not on PATH, whose rewind must not take the diff that measures it for
+// changes made outside tack.
 func TestSDKRewindsFilesToAUserMessage(t *testing.T) {
+	for _, kind := range []struct {
+		store checkpoint.Kind
+		path  func(t *testing.T) string
+	}{
+		{checkpoint.KindGit, func(t *testing.T) string {
+			if _, err := exec.LookPath("git"); err != nil {
+				t.Skip("git is not installed; the files store's run covers rewind_files")
+			}
+			return os.Getenv("PATH")
+		}},
+		{checkpoint.KindFiles, func(t *testing.T) string { return t.TempDir() }},
+	} {
+		t.Run(string(kind.store), func(t *testing.T) { sdkRewindsFiles(t, kind.store, kind.path(t)) })
+	}
+}
+
+func sdkRewindsFiles(t *testing.T, store checkpoint.Kind, path string) {
 	script := rewindToolTurn("c1", "write", `{"file_path":"a.txt","content":"one\n"}`, "Wrote a.txt.")
 	script = append(script, rewindToolTurn("c2", "write", `{"file_path":"b.txt","content":"x\ny\n"}`, "Wrote b.txt.")...)
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed; the checkpoints rewind_files restores are tested in a shadow repository")
+	s, cwd, _ := streamSessionWith(t, launch.Options{}, map[string]string{"PATH": path}, script...)
+	if s.Checkpoints == nil {
+		t.Fatal("want the session to keep checkpoints, it keeps none")
 	}
-	s, cwd, _ := streamSessionWith(t, launch.Options{}, map[string]string{"PATH": os.Getenv("PATH")}, script...)
+	if got := s.Checkpoints.Kind(); got != store {
+		t.Fatalf("want checkpoints kept by the %s store with PATH=%s, got the %s store", store, path, got)
+	}
 	run := startSDKRun(t, s)
 	first := "6f1c2a9e-4b0d-4c3e-9a57-1d2e3f405162"
 	run.send(t, `{"type":"user","message":{"role":"user","content":"write a"},"parent_tool_use_id":null,"session_id":"","uuid":"`+first+`"}`)
 	run.turn(t, "write b", 2)
+	// The result line comes when the turn's end is logged; the agent is
+	// idle, and takes a rewind, once it has also synced the log.
+	testkit.Settle(t, s.Agent)
 	second := replayedUUID(t, run.stdout.String(), "write b")
 	if got := replayedUUID(t, run.stdout.String(), "write a"); got != first {
 		t.Errorf("the program's uuid was replayed as %q", got)
