@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -82,5 +83,24 @@ func TestRenderSetsTableHeadersInBold(t *testing.T) {
 	}
 	if plain := New(Options{}).Render("| Input | Want |\n|---|---|\n| a | 2 |\n", 60); strings.Contains(strings.Join(plain, ""), "\x1b") {
 		t.Fatalf("want no styling without colour, got %q", plain)
+	}
+}
+
+// BenchmarkRenderWideTable renders a seven-column table of prose at widths
+// where it fits, where its columns wrap at words and where words break.
+func BenchmarkRenderWideTable(b *testing.B) {
+	row := "| Table cell wrapping | wraps at word boundaries | wraps at word boundaries | breaks something in the middle | none | negligible | wrap at spaces |\n"
+	src := "| Feature | Claude Code behaviour | glow / glamour behaviour | tack before this change | Configuration | Performance impact | Recommendation |\n" +
+		"|---|---|---|---|---|---|---|\n" + strings.Repeat(row, 20)
+	r := New(Options{Colour: true})
+	for _, width := range []int{60, 100, 200} {
+		b.Run(fmt.Sprint(width), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if lines := r.Render(src, width); len(lines) < 22 {
+					b.Fatalf("want a row of lines per table row, got %q", lines)
+				}
+			}
+		})
 	}
 }
