@@ -61,7 +61,7 @@ func (r *Renderer) Render(src string, width int) []string {
 		rd.code = func(code, language string) string { return highlight(code, language, bg) }
 	}
 	rd.document(gfmParser().Parse(text.NewReader(source)))
-	lines := fitWidth(trimLines(fitTables(strings.Split(rd.out.String(), "\n"))), width)
+	lines := fitWidth(trimLines(strings.Split(rd.out.String(), "\n")), width)
 	if !r.opts.Colour {
 		for i, l := range lines {
 			lines[i] = ansi.Strip(l)

@@ -2,22 +2,24 @@ package markdown
 
 import (
 	"bytes"
+	"io"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
-	"charm.land/lipgloss/v2/table"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 )
 
-// lipgloss lays tables out at the full wrap width, spreading the spare
-// width over the columns, so a two-column table of short words spans the
-// whole screen. It offers no way to ask for the content width, so
-// fitTables takes the spare spaces out of its output again. A
-// table there is a header separator row of `─` with a `┼` between columns,
-// and the rows above and below it that have `│` at each `┼` position.
-// Tables of one column have no such separator and are left as they are.
+// Tables are laid out here, not by lipgloss's table: it cuts every header
+// to one line with "…" and shares the width out without regard to words,
+// so a column could end up one character narrower than a word that would
+// have fitted, and that word broke in the middle. Here headers wrap like
+// cells, cells wrap at spaces (and after hyphens, as ansi.Wrap does), and
+// a word breaks only where it is wider than its column can be.
 
 const (
 	colRule  = "─"
@@ -25,188 +27,235 @@ const (
 	colBar   = "│"
 )
 
-// fitTables narrows every multi-column table in the rendered lines to its
-// content: each column keeps one space either side of its widest cell.
-// Only spaces are removed; styles and every other character are kept.
-func fitTables(lines []string) []string {
-	for i := 0; i < len(lines); i++ {
-		if !strings.Contains(lines[i], colCross) {
-			continue
-		}
-		sep := cells(lines[i])
-		bars, ok := separatorBars(sep)
-		if !ok {
-			continue
-		}
-		top := i
-		for top > 0 && hasBars(cells(lines[top-1]), bars) {
-			top--
-		}
-		end := i + 1
-		for end < len(lines) && hasBars(cells(lines[end]), bars) {
-			end++
-		}
-		if top == i {
-			continue
-		}
-		drop := spareColumns(lines[top:end], i-top, bars, len(sep))
-		for j := top; j < end; j++ {
-			lines[j] = dropColumns(lines[j], drop)
-		}
-		i = end - 1
-	}
-	return lines
-}
-
-// cells splits a styled line into its display columns: the grapheme that
-// starts at each column, and "" for the second column of a wide one.
-func cells(line string) []string {
-	plain := ansi.Strip(line)
-	out := make([]string, 0, len(plain))
-	var state byte
-	for len(plain) > 0 {
-		seq, width, n, newState := ansi.DecodeSequence(plain, state, nil)
-		if width > 0 {
-			out = append(out, seq)
-			for k := 1; k < width; k++ {
-				out = append(out, "")
-			}
-		}
-		state, plain = newState, plain[n:]
-	}
-	return out
-}
-
-// separatorBars reports the columns of `┼` in a header separator row: an
-// optional indent of spaces, then only `─` and `┼`.
-func separatorBars(c []string) ([]int, bool) {
-	var bars []int
-	start := 0
-	for start < len(c) && c[start] == " " {
-		start++
-	}
-	for k := start; k < len(c); k++ {
-		switch c[k] {
-		case colCross:
-			bars = append(bars, k)
-		case colRule:
-		default:
-			return nil, false
-		}
-	}
-	return bars, len(bars) > 0 && c[start] == colRule
-}
-
-func hasBars(c []string, bars []int) bool {
-	for _, b := range bars {
-		if b >= len(c) || c[b] != colBar {
-			return false
-		}
-	}
-	return true
-}
-
-// spareColumns returns, per display column, whether it is spare padding:
-// in every column of the table, the columns outside one space either side
-// of the widest content. The separator row at index sep does not count as
-// content, and the indent before the table is kept.
-func spareColumns(rows []string, sep int, bars []int, width int) []bool {
-	grid := make([][]string, len(rows))
-	for j, r := range rows {
-		grid[j] = cells(r)
-	}
-	indent := 0
-	for indent < len(grid[sep]) && grid[sep][indent] == " " {
-		indent++
-	}
-	drop := make([]bool, width)
-	from := indent
-	for _, to := range append(append([]int{}, bars...), width) {
-		first, last := to, from-1
-		for j, c := range grid {
-			if j == sep {
-				continue
-			}
-			for k := from; k < to && k < len(c); k++ {
-				if c[k] != " " {
-					first, last = min(first, k), max(last, k)
-				}
-			}
-		}
-		if last < first {
-			first, last = from, from
-		}
-		for k := from; k < to; k++ {
-			drop[k] = k < first-1 || k > last+1
-		}
-		from = to + 1
-	}
-	return drop
-}
-
-// dropColumns removes the display columns marked in drop from a styled
-// line, keeping every escape sequence so styles open and close as before.
-func dropColumns(line string, drop []bool) string {
-	var b strings.Builder
-	col := 0
-	var state byte
-	for len(line) > 0 {
-		seq, width, n, newState := ansi.DecodeSequence(line, state, nil)
-		if width == 0 || col >= len(drop) || !drop[col] {
-			b.WriteString(seq)
-		}
-		col += width
-		state, line = newState, line[n:]
-	}
-	return b.String()
-}
-
-// table lays a table out with lipgloss at the width left, as glamour did:
-// a header separator, `│` between columns, no outer border, a space either
-// side of each cell and the cells aligned as the Markdown says.
+// table lays a table out at the width left, as glamour did: a header
+// separator, `│` between columns, no outer border, a space either side of
+// each cell and the cells aligned as the Markdown says. Each column is as
+// wide as its content where the width allows; see columnWidths.
 func (r *renderer) table(n *east.Table) string {
-	t := table.New().Width(r.available()).Wrap(true)
+	columns := len(n.Alignments)
+	var rows [][]string
+	header := -1
 	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
-		var cells []string
-		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			cells = append(cells, r.cell(cell))
-		}
+		var head *style
 		if _, ok := row.(*east.TableHeader); ok {
-			t.Headers(cells...)
-		} else {
-			t.Row(cells...)
+			header, head = len(rows), &style{bold: on} // the column's name, set apart from its values
+		}
+		cells := make([]string, columns)
+		j := 0
+		for cell := row.FirstChild(); cell != nil && j < columns; cell = cell.NextSibling() {
+			cells[j] = r.cell(cell, head)
+			j++
+		}
+		rows = append(rows, cells)
+	}
+	widths := columnWidths(rows, r.available()-3*columns+1)
+	var b strings.Builder
+	for i, cells := range rows {
+		writeRow(&b, cells, widths, n.Alignments)
+		if i == header {
+			writeRule(&b, widths)
 		}
 	}
-	t.StyleFunc(func(row, col int) lipgloss.Style {
-		st := lipgloss.NewStyle().Inline(false).Margin(0, 1)
-		if row == table.HeaderRow {
-			st = st.Bold(true) // as the column's name, set apart from its values
-		}
-		switch n.Alignments[col] {
-		case east.AlignLeft:
-			st = st.Align(lipgloss.Left).PaddingRight(0)
-		case east.AlignCenter:
-			st = st.Align(lipgloss.Center)
-		case east.AlignRight:
-			st = st.Align(lipgloss.Right).PaddingLeft(0)
-		}
-		return st
-	})
-	t.Border(lipgloss.NormalBorder()).BorderTop(false).BorderLeft(false).BorderRight(false).BorderBottom(false)
-	return t.String()
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func (r *renderer) cell(n ast.Node) string {
+// writeRow writes one table row: its cells wrapped at their column's
+// width, side by side, as many lines as its tallest cell.
+func writeRow(b *strings.Builder, cells []string, widths []int, align []east.Alignment) {
+	wrapped := make([][]string, len(cells))
+	height := 1
+	for j, c := range cells {
+		if c != "" {
+			wrapped[j] = wrapCell(c, widths[j])
+		}
+		height = max(height, len(wrapped[j]))
+	}
+	for k := range height {
+		for j, lines := range wrapped {
+			if j > 0 {
+				b.WriteString(colBar)
+			}
+			line := ""
+			if k < len(lines) {
+				line = lines[k]
+			}
+			b.WriteByte(' ')
+			b.WriteString(aligned(line, widths[j], align[j]))
+			b.WriteByte(' ')
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// wrapCell wraps a cell's text at width into lines that each close the
+// styles open at their end and open them again at the next one's start,
+// as lipgloss.Wrap does. It breaks again the line ansi.Wrap leaves wider
+// than width: a hyphen after a space is added to a line that is full.
+func wrapCell(text string, width int) []string {
+	text = ansi.Wrap(text, width, "")
+	if lipgloss.Width(text) > width {
+		text = ansi.Hardwrap(text, width, false)
+	}
+	var b strings.Builder
+	pen := lipgloss.NewWrapWriter(&b)
+	_, _ = io.WriteString(pen, text)
+	_ = pen.Close()
+	return strings.Split(b.String(), "\n")
+}
+
+// aligned pads line with spaces to width, on the side the alignment asks.
+func aligned(line string, width int, a east.Alignment) string {
+	gap := max(width-ansi.StringWidth(line), 0)
+	left := 0
+	switch a {
+	case east.AlignRight:
+		left = gap
+	case east.AlignCenter:
+		left = gap / 2
+	}
+	return strings.Repeat(" ", left) + line + strings.Repeat(" ", gap-left)
+}
+
+// writeRule writes the header separator: `─` under each column and its
+// margins, `┼` where the bars are.
+func writeRule(b *strings.Builder, widths []int) {
+	for j, w := range widths {
+		if j > 0 {
+			b.WriteString(colCross)
+		}
+		b.WriteString(strings.Repeat(colRule, w+2))
+	}
+	b.WriteByte('\n')
+}
+
+// columnWidths shares room, the width left for the cells' text, out over
+// the columns: every column gets its widest cell if all fit; else the
+// columns share the room in proportion to their widest cells, so long
+// columns wrap over about as many lines as each other, but none gets less
+// than its longest word; else, with no room for every longest word, the
+// narrow columns keep their longest word and the wide ones share the rest
+// equally, breaking their words.
+func columnWidths(rows [][]string, room int) []int {
+	columns := len(rows[0])
+	widest, longest := make([]int, columns), make([]int, columns)
+	for _, cells := range rows {
+		for j, c := range cells {
+			widest[j] = max(widest[j], lipgloss.Width(c))
+			longest[j] = max(longest[j], longestWord(c))
+		}
+	}
+	switch {
+	case sum(widest) <= room:
+		return widest
+	case sum(longest) <= room:
+		return spread(longest, widest, room)
+	default:
+		return level(longest, room)
+	}
+}
+
+// spread shares room out in proportion to most, giving no column less than
+// least: a column whose share would be less gets least, and the others
+// share what is left, until every share is at least its column's least.
+// Rounding the running total to the nearest keeps the shares summing to
+// the room, each within one of its exact share.
+func spread(least, most []int, room int) []int {
+	floored := make([]bool, len(least))
+	left, weight := room, sum(most)
+	for changed := true; changed; {
+		changed = false
+		for j := range least {
+			if !floored[j] && most[j]*left < least[j]*weight {
+				floored[j], changed = true, true
+				left, weight = left-least[j], weight-most[j]
+			}
+		}
+	}
+	widths := make([]int, len(least))
+	given, weighed := 0, 0
+	for j := range least {
+		if floored[j] {
+			widths[j] = least[j]
+			continue
+		}
+		weighed += most[j]
+		widths[j] = (2*left*weighed+weight)/(2*weight) - given
+		given += widths[j]
+	}
+	return widths
+}
+
+// level shares room out equally, but a column that needs less than its
+// share gets only what it needs and leaves the rest to the others. Where
+// the room allows, a column gets at least two, if it needs them, so that
+// a wide character fits; else at least one.
+func level(need []int, room int) []int {
+	order := make([]int, len(need))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return need[a] - need[b] })
+	widths := make([]int, len(need))
+	floor := max(min(room/len(need), 2), 1)
+	for k, j := range order {
+		widths[j] = min(need[j], max(room/(len(order)-k), floor))
+		room -= widths[j]
+	}
+	return widths
+}
+
+// longestWord is the display width of the widest piece of s that wrapping
+// keeps on one line: the text between spaces, split after each hyphen and
+// around each wide character, as CJK text may break between any two.
+// ansi.Wrap breaks a CJK run only where it is wider than the column, but
+// then it breaks it at the column's width, so the run needs no more.
+func longestWord(s string) int {
+	longest, word := 0, 0
+	for plain := ansi.Strip(s); plain != ""; {
+		cluster, width := ansi.FirstGraphemeCluster(plain, ansi.GraphemeWidth)
+		plain = plain[len(cluster):]
+		r, _ := utf8.DecodeRuneInString(cluster)
+		switch {
+		case unicode.IsSpace(r) && r != '\u00a0': // ansi.Wrap keeps a no-break space in its word
+			word = 0
+		case width > 1:
+			word, longest = 0, max(longest, width)
+		default:
+			word += width
+			longest = max(longest, word)
+			if r == '-' {
+				word = 0
+			}
+		}
+	}
+	return longest
+}
+
+func sum(xs []int) int {
+	total := 0
+	for _, x := range xs {
+		total += x
+	}
+	return total
+}
+
+// cell renders a cell's inline content; override, if set, is laid over
+// the look of its text runs and around its links and code.
+func (r *renderer) cell(n ast.Node, override *style) string {
 	var b bytes.Buffer
+	base := style{}
+	if override != nil {
+		base = *override
+	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		e := r.inline(c)
 		if e.overridable() {
-			e.render(r, &b, &style{})
+			e.render(r, &b, &base)
 			continue
 		}
 		var inner bytes.Buffer
 		e.render(r, &inner, nil)
-		r.text(&b, inner.String(), style{})
+		r.text(&b, inner.String(), base)
 	}
 	return b.String()
 }

@@ -66,12 +66,101 @@ func TestRenderWrapsTablesWiderThanTheWidth(t *testing.T) {
 	}
 }
 
-func TestFitTablesLeavesOtherLinesAlone(t *testing.T) {
-	in := []string{"  x ┼ y  ", "──┼──   ", "no bars here", "a  │  b"}
-	got := fitTables(append([]string{}, in...))
-	for i := range in {
-		if got[i] != in[i] {
-			t.Fatalf("want line %d unchanged %q, got %q", i, in[i], got[i])
+// wideTable is an answer that showed words broken in the middle and
+// headers cut with "…" at 100 columns, where every word fits its column.
+const wideTable = "| Feature | Claude Code behaviour | glow / glamour behaviour | tack before this change | Configuration | Performance impact | Recommendation |\n" +
+	"|---|---|---|---|---|---|---|\n" +
+	"| Table cell wrapping | wraps at word boundaries | wraps at word boundaries | breaks something in the middle | none | negligible | wrap at spaces |\n" +
+	"| Header wrapping | wraps like the cells | truncates with an ellipsis | truncates with an ellipsis | none | negligible | wrap like cells |\n"
+
+func TestRenderWrapsTableCellsAtWordBoundaries(t *testing.T) {
+	for _, width := range []int{100, 120} {
+		lines := New(Options{Colour: true}).Render(wideTable, width)
+		plain := strings.Split(plainLines(lines), "\n")
+		assertTableFits(t, plain, width)
+		shown := map[string]bool{}
+		for _, l := range plain {
+			for _, w := range strings.Fields(strings.NewReplacer("│", " ", "┼", " ").Replace(l)) {
+				shown[w] = true
+			}
+		}
+		for _, w := range strings.Fields(strings.NewReplacer("|", " ", "-", " ").Replace(wideTable)) {
+			if !shown[w] {
+				t.Fatalf("width %d: want %q whole, as every word fits its column; got\n%s", width, w, strings.Join(plain, "\n"))
+			}
+		}
+	}
+}
+
+func TestRenderBreaksOnlyWordsLongerThanTheirColumn(t *testing.T) {
+	src := "| id | note |\n|---|---|\n| a1 | supercalifragilisticexpialidocious word |\n"
+	plain := strings.Split(plainLines(New(Options{}).Render(src, 20)), "\n")
+	assertTableFits(t, plain, 20)
+	var note []string
+	for _, l := range plain[2:] {
+		id, text, _ := strings.Cut(l, "│")
+		if strings.TrimSpace(id) != "a1" && strings.TrimSpace(id) != "" {
+			t.Fatalf("want the id column whole, got %q in\n%s", id, strings.Join(plain, "\n"))
+		}
+		note = append(note, strings.TrimSpace(text))
+	}
+	if got := strings.Join(note, "|"); got != "supercalifrag|ilisticexpial|idocious word" {
+		t.Fatalf("want the long word broken at the column's width and \"word\" whole, got %q", got)
+	}
+}
+
+func TestRenderWrapsWideCharactersByDisplayWidth(t *testing.T) {
+	src := "| 説明 | impact | cost |\n|---|---|---|\n| 表の列を単語の境界で折り返す 🚀 | performance | negligible |\n"
+	plain := strings.Split(plainLines(New(Options{}).Render(src, 38)), "\n")
+	assertTableFits(t, plain, 38)
+	var text, rest strings.Builder
+	for _, l := range plain[2:] {
+		cell, other, _ := strings.Cut(l, "│")
+		text.WriteString(strings.ReplaceAll(cell, " ", ""))
+		rest.WriteString(other + "\n")
+	}
+	if got := text.String(); got != "表の列を単語の境界で折り返す🚀" {
+		t.Fatalf("want every character of the cell kept in order, got %q in\n%s", got, strings.Join(plain, "\n"))
+	}
+	// CJK text may break between any two characters, so it leaves the
+	// room for the words of the other columns.
+	for _, w := range []string{"performance", "negligible"} {
+		if !strings.Contains(rest.String(), w) {
+			t.Fatalf("want %q whole, got\n%s", w, strings.Join(plain, "\n"))
+		}
+	}
+}
+
+func TestRenderKeepsTableBarsAlignedWhereAnsiWrapOverflows(t *testing.T) {
+	// ansi.Wrap("ab cd --", 4, "") leaves "cd --" on one line, five wide.
+	plain := strings.Split(plainLines(New(Options{}).Render("| a | b |\n|---|---|\n| ab cd -- | x |\n", 10)), "\n")
+	assertTableFits(t, plain, 10)
+}
+
+// assertTableFits checks that rendered table rows are at most width wide,
+// have their bars in the same display columns and cut no text with "…".
+func assertTableFits(t *testing.T, plain []string, width int) {
+	t.Helper()
+	var want []int
+	for i, l := range plain {
+		if w := ansi.StringWidth(l); w > width {
+			t.Fatalf("want rows at most %d wide, got %d: %q", width, w, l)
+		}
+		if strings.Contains(l, "…") {
+			t.Fatalf("want no text cut with …, got %q", l)
+		}
+		var bars []int
+		col := 0
+		for _, r := range l {
+			if r == '│' || r == '┼' {
+				bars = append(bars, col)
+			}
+			col += ansi.StringWidth(string(r))
+		}
+		if i == 0 {
+			want = bars
+		} else if fmt.Sprint(bars) != fmt.Sprint(want) {
+			t.Fatalf("want the bars of every row at %v, got %v in row %d:\n%s", want, bars, i, strings.Join(plain, "\n"))
 		}
 	}
 }
