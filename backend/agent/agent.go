@@ -111,7 +111,7 @@ type Agent struct {
 	mu        sync.Mutex
 	status    Status
 	closing   bool // the running turn no longer takes steering
-	inTurn    bool // a turn (not a job) is running
+	inTurn    bool // a turn (not a job) runs and has not logged its end
 	steering  []string
 	followUps []message
 	// queuedOpts go with the queued follow-ups; turnOpts are the running

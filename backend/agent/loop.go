@@ -165,6 +165,12 @@ func (a *Agent) runTurn(parent context.Context, in message) {
 	}
 	a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(end)
+	// The turn is over for whoever reads the log: a job asked for now
+	// (an Agent SDK's request after the result line) queues behind what
+	// follows rather than being refused as if the turn still ran.
+	a.mu.Lock()
+	a.inTurn = false
+	a.mu.Unlock()
 	_ = a.sync()
 	a.failedHook(parent, end)
 	if end.Reason == session.StopCompleted {
