@@ -86,11 +86,14 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		Approve: func(ctx context.Context, servers []mcp.Server) (bool, error) {
 			return s.approveProject(ctx, store, proj.Content, mcp.ProjectFile, mcpApprovalText(servers, fromPlugins))
 		},
-		Report:   func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeError, Text: text}) },
-		Cwd:      s.Cwd,
-		Environ:  bash.WithoutProviderSecrets(o.Environ),
-		SpillDir: filepath.Join(o.Home, "spill", s.Log.Header().ID),
-		Version:  o.Version, HTTPClient: o.HTTPClient, Relay: o.MCPRelay,
+		Report:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeError, Text: text}) },
+		Inform:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text}) },
+		TokenFile: filepath.Join(o.Home, mcp.TokenFile),
+		Browser:   mcp.OpenBrowser(env),
+		Cwd:       s.Cwd,
+		Environ:   bash.WithoutProviderSecrets(o.Environ),
+		SpillDir:  filepath.Join(o.Home, "spill", s.Log.Header().ID),
+		Version:   o.Version, HTTPClient: o.HTTPClient, Relay: o.MCPRelay,
 		StartAfter: firstFrameRoom, StartWhen: o.Background, Later: later,
 	})
 	registry.AddSource(s.MCP)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -36,6 +37,9 @@ const (
 	// StateDisabled is a server turned off by name (SetEnabled); it
 	// stays off until turned on again.
 	StateDisabled State = "disabled"
+	// StateSignIn is a remote server that answered 401: it waits for
+	// the user to sign in with /mcp login.
+	StateSignIn State = "needs sign-in"
 )
 
 // link is one attempt at running a server: its process (stdio) and
@@ -59,6 +63,9 @@ type dialConfig struct {
 	relay   Relay
 	stderr  *stderrTail
 	changed func() // the server said its tool list changed
+	// oauth signs the requests to a streamable-HTTP server; nil sends
+	// none.
+	oauth auth.OAuthHandler
 }
 
 // dial starts or reaches the server and completes the MCP handshake
@@ -75,7 +82,7 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	case s.SSE:
 		transport = outliving{&sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: withHeaders(dc.http, s.Headers)}}
 	case s.URL != "":
-		transport = &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: withHeaders(dc.http, s.Headers), MaxRetries: 2}
+		transport = &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: withHeaders(dc.http, s.Headers), MaxRetries: 2, OAuthHandler: dc.oauth}
 	default:
 		t, err := l.spawn(s, dc)
 		if err != nil {
@@ -86,6 +93,9 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	session, err := client.Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		l.stop()
+		if errors.Is(err, errSignIn) {
+			return nil, errSignIn
+		}
 		return nil, handshakeError(ctx, s, err)
 	}
 	l.session = session

@@ -37,6 +37,8 @@ type conn struct {
 	list      []*Tool
 	relisting int
 	cancelRun context.CancelFunc
+	// signing is the sign-in under way, if any.
+	signing *pendingSignIn
 }
 
 // begin starts a new generation in the starting state.
@@ -77,7 +79,11 @@ func (c *conn) run(parent context.Context, gen int) {
 		}
 	}
 	stop()
-	if err != nil {
+	switch {
+	case errors.Is(err, errSignIn):
+		c.needSignIn(gen)
+		return
+	case err != nil:
 		if ctx.Err() == nil { // not stopped on purpose
 			c.fail(gen, "failed to start: "+err.Error())
 		}
@@ -90,7 +96,7 @@ func (c *conn) run(parent context.Context, gen int) {
 func (m *Manager) dialConfig(c *conn, gen int) dialConfig {
 	return dialConfig{
 		version: m.opts.Version, cwd: m.opts.Cwd, environ: m.opts.Environ, http: m.opts.HTTPClient, relay: m.opts.Relay,
-		stderr: c.stderr, changed: func() { c.relist(gen) },
+		stderr: c.stderr, changed: func() { c.relist(gen) }, oauth: m.oauthHandler(c),
 	}
 }
 
@@ -206,7 +212,8 @@ func (c *conn) tools() []tools.Tool {
 
 func (c *conn) status() ServerStatus {
 	c.mu.Lock()
-	st := ServerStatus{Name: c.srv.Name, Origin: c.srv.Origin, Transport: c.srv.Transport(), State: c.state, Error: c.err}
+	st := ServerStatus{Name: c.srv.Name, Origin: c.srv.Origin, Transport: c.srv.Transport(), State: c.state, Error: c.err,
+		SigningIn: c.signing != nil}
 	for _, t := range c.list {
 		st.Tools = append(st.Tools, t.name)
 	}
@@ -277,6 +284,9 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (*sd
 	c.mu.Lock()
 	l, state, msg, gen := c.link, c.state, c.err, c.gen
 	c.mu.Unlock()
+	if state == StateSignIn {
+		return nil, c.signInError()
+	}
 	if state != StateReady || l == nil {
 		why := string(state)
 		if msg != "" {
@@ -285,7 +295,11 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (*sd
 		return nil, fmt.Errorf("MCP server %s is not running (%s); the user can restart it with /mcp restart %s", c.srv.Name, why, c.srv.Name)
 	}
 	res, err := l.session.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if connectionLost(err) {
+	switch {
+	case errors.Is(err, errSignIn):
+		c.needSignIn(gen)
+		return nil, c.signInError()
+	case connectionLost(err):
 		c.lost(gen, l)
 	}
 	return res, err

@@ -25,8 +25,22 @@ type Options struct {
 	// question for the next step. Nil never starts project servers.
 	Approve func(ctx context.Context, servers []Server) (bool, error)
 	// Report tells the user of a server that failed to start or stopped,
-	// once per failure.
+	// once per failure, and of a sign-in that failed.
 	Report func(text string)
+	// Inform tells the user what needs them but is no failure: a server
+	// that asks to sign in, a sign-in done.
+	Inform func(text string)
+	// TokenFile keeps the sign-ins to remote servers (TokenFile under
+	// TACK_HOME). Empty, a server that asks to sign in fails as any
+	// other and /mcp login refuses.
+	TokenFile string
+	// Browser opens the authorization address of a sign-in in the user's
+	// browser (OpenBrowser); nil, or an error, leaves it to the user, who
+	// is shown the address either way.
+	Browser func(url string) error
+	// SignInTimeout bounds the wait for the browser's answer to a
+	// sign-in; zero is DefaultSignInTimeout.
+	SignInTimeout time.Duration
 	// Cwd is the session's directory: stdio servers start there.
 	Cwd string
 	// Environ is the environment stdio servers inherit (provider keys
@@ -60,6 +74,7 @@ type Options struct {
 // tools come from. Its methods are safe for concurrent use.
 type Manager struct {
 	opts   Options
+	tokens *tokenStore // nil without Options.TokenFile
 	ctx    context.Context
 	cancel context.CancelFunc
 	// servers, sorted by name, and skipped are replaced, never changed,
@@ -87,6 +102,9 @@ func New(o Options) *Manager {
 	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{}), hurry: make(chan struct{}),
 		loaded: make(chan struct{}), skipped: o.Skipped}
 	m.servers = m.join(nil, o.Servers, StateStopped)
+	if o.TokenFile != "" {
+		m.tokens = &tokenStore{path: o.TokenFile}
+	}
 	if o.Later == nil {
 		close(m.loaded)
 	}
@@ -362,6 +380,12 @@ func (m *Manager) report(text string) {
 	}
 }
 
+func (m *Manager) inform(text string) {
+	if m.opts.Inform != nil {
+		m.opts.Inform(text)
+	}
+}
+
 // ServerStatus is one server as /mcp shows it.
 type ServerStatus struct {
 	Name      string
@@ -373,6 +397,8 @@ type ServerStatus struct {
 	Error string
 	// Stderr is the last lines it wrote to stderr, cleaned.
 	Stderr []string
+	// SigningIn is set while a sign-in waits for the user's browser.
+	SigningIn bool
 }
 
 // Status lists the servers, sorted by name.

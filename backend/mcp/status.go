@@ -56,6 +56,13 @@ func statusText(servers []ServerStatus) string {
 			b.WriteString("  /mcp restart " + s.Name + " tries again\n")
 		case StateDisabled:
 			b.WriteString("  turned off; /mcp restart " + s.Name + " starts it again\n")
+		case StateSignIn:
+			if !s.SigningIn {
+				b.WriteString("  /mcp login " + s.Name + " signs in (it opens your browser)\n")
+			}
+		}
+		if s.SigningIn {
+			b.WriteString("  signing in: finish in your browser; /mcp login " + s.Name + " starts over\n")
 		}
 		b.WriteString("  from " + s.Origin + "\n")
 	}

@@ -1,0 +1,321 @@
+package mcp
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// DefaultSignInTimeout bounds the wait for the user to finish signing in
+// in the browser.
+const DefaultSignInTimeout = 5 * time.Minute
+
+var (
+	// errSignIn is a remote server's 401: it wants a sign-in tack has not
+	// got, or no longer has (the refresh token expired).
+	errSignIn        = errors.New("the server asks you to sign in")
+	errSignInTimeout = errors.New("the sign-in was not finished in the browser in time")
+)
+
+// storedSignIn is the OAuth handler of a connection: it sends the token
+// of the last sign-in, refreshed when it expires, and answers the
+// server's 401 with errSignIn rather than opening a browser unasked.
+type storedSignIn struct{ tokens oauth2.TokenSource }
+
+func (s storedSignIn) TokenSource(context.Context) (oauth2.TokenSource, error) {
+	if s.tokens == nil {
+		return nil, nil
+	}
+	return s.tokens, nil
+}
+
+func (s storedSignIn) Authorize(_ context.Context, _ *http.Request, resp *http.Response) error {
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		return nil // a 403: the transport retries once and reports it
+	}
+	return errSignIn
+}
+
+// needSignIn records that the server of generation gen asks the user to
+// sign in, and says so once.
+func (c *conn) needSignIn(gen int) {
+	c.mu.Lock()
+	if c.gen != gen || c.state == StateSignIn {
+		c.mu.Unlock()
+		return
+	}
+	c.state, c.err, c.list = StateSignIn, "", nil
+	c.mu.Unlock()
+	c.m.inform(fmt.Sprintf("MCP server %s needs you to sign in: /mcp login %s opens your browser.", c.srv.Name, c.srv.Name))
+	c.m.notify()
+}
+
+func (c *conn) signInError() error {
+	return fmt.Errorf("MCP server %s asks the user to sign in; they can with /mcp login %s", c.srv.Name, c.srv.Name)
+}
+
+// pendingSignIn is a sign-in waiting for the user's browser.
+type pendingSignIn struct{ cancel context.CancelFunc }
+
+// beginSignIn makes cancel's sign-in the one under way, giving up any
+// other.
+func (c *conn) beginSignIn(cancel context.CancelFunc) *pendingSignIn {
+	c.giveUpSignIn()
+	p := &pendingSignIn{cancel: cancel}
+	c.mu.Lock()
+	c.signing = p
+	c.mu.Unlock()
+	return p
+}
+
+// endSignIn records that p ended, unless another sign-in replaced it.
+func (c *conn) endSignIn(p *pendingSignIn) {
+	c.mu.Lock()
+	if c.signing == p {
+		c.signing = nil
+	}
+	c.mu.Unlock()
+}
+
+func (c *conn) giveUpSignIn() {
+	c.mu.Lock()
+	p := c.signing
+	c.signing = nil
+	c.mu.Unlock()
+	if p != nil {
+		p.cancel()
+	}
+}
+
+// signsIn reports whether tack may sign in to s: a streamable-HTTP server
+// that is not given an Authorization header by its configuration.
+func (s Server) signsIn() error {
+	switch {
+	case s.URL == "" || s.SDK:
+		return fmt.Errorf("MCP server %s is not a remote server; only http servers sign in", s.Name)
+	case s.SSE:
+		return fmt.Errorf(`MCP server %s uses the older SSE transport, which tack cannot sign in to; use its streamable-HTTP url ("type": "http") if it has one`, s.Name)
+	}
+	for k := range s.Headers {
+		if strings.EqualFold(k, "Authorization") {
+			return fmt.Errorf("MCP server %s is given an Authorization header by its configuration (headers or bearer_token_env_var); remove it to sign in instead", s.Name)
+		}
+	}
+	return nil
+}
+
+// oauthHandler is the handler c's connections authorize with, or nil
+// where tack does not sign in to it.
+func (m *Manager) oauthHandler(c *conn) auth.OAuthHandler {
+	if m.tokens == nil || c.srv.signsIn() != nil {
+		return nil
+	}
+	return storedSignIn{tokens: m.tokens.source(m.ctx, c.srv.URL, m.httpClient())}
+}
+
+func (m *Manager) httpClient() *http.Client {
+	if m.opts.HTTPClient != nil {
+		return m.opts.HTTPClient
+	}
+	return http.DefaultClient
+}
+
+// Login begins signing in to the named server with OAuth: it finds the
+// server's authorization server, registers tack with it, opens the
+// user's browser at the authorization address and returns that address
+// and whether a browser opened. Waiting for the browser's answer goes on
+// in the background for up to Options.SignInTimeout; then the server reconnects
+// with its new token, and the outcome is reported. A sign-in already
+// under way for the server is given up.
+func (m *Manager) Login(ctx context.Context, name string) (url string, opened bool, err error) {
+	c := m.find(name)
+	if c == nil {
+		return "", false, fmt.Errorf("no MCP server %q; /mcp lists them", name)
+	}
+	if m.tokens == nil {
+		return "", false, fmt.Errorf("this session keeps no sign-ins (TACK_HOME is not set)")
+	}
+	if err := c.srv.signsIn(); err != nil {
+		return "", false, err
+	}
+	flow, cancel := context.WithTimeout(m.ctx, cmp.Or(m.opts.SignInTimeout, DefaultSignInTimeout))
+	pending := c.beginSignIn(cancel)
+	asked := make(chan signInPage, 1)
+	early := make(chan error, 1)
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer cancel()
+		var shown atomic.Bool
+		err := m.authorize(flow, c, func(p signInPage) { shown.Store(true); asked <- p })
+		c.endSignIn(pending)
+		if !shown.Load() {
+			early <- err
+			return
+		}
+		m.signedIn(flow, c, err)
+	}()
+	select {
+	case p := <-asked:
+		return p.url, p.opened, nil
+	case err := <-early:
+		return "", false, err
+	case <-ctx.Done():
+		cancel()
+		return "", false, ctx.Err()
+	}
+}
+
+// signInPage is the authorization address the user was sent to.
+type signInPage struct {
+	url    string
+	opened bool // a browser was started with it
+}
+
+// signedIn reports the outcome of a sign-in whose address the user was
+// given, and reconnects the server after one that succeeded. A sign-in
+// given up (a new one began, logout, the session ends) is not reported.
+func (m *Manager) signedIn(flow context.Context, c *conn, err error) {
+	name := c.srv.Name
+	switch {
+	case err == nil:
+		m.inform(fmt.Sprintf("Signed in to MCP server %s; it reconnects now and its tools join at the next step once it is ready (/mcp shows its status).", name))
+		_ = m.Restart(name)
+	case errors.Is(err, errSignInTimeout) || errors.Is(flow.Err(), context.DeadlineExceeded):
+		m.report(fmt.Sprintf("MCP server %s: the sign-in was not finished in the browser within %s; /mcp login %s tries again.",
+			name, cmp.Or(m.opts.SignInTimeout, DefaultSignInTimeout), name))
+	case errors.Is(flow.Err(), context.Canceled):
+	default:
+		m.report(fmt.Sprintf("MCP server %s: sign-in failed: %s; /mcp login %s tries again.", name, c.redact.Text(clean(err.Error())), name))
+	}
+}
+
+// authorize runs the authorization-code flow with the SDK's handler
+// against the 401 the server answers tack with, showing the
+// authorization address through show, and keeps what it got.
+func (m *Manager) authorize(ctx context.Context, c *conn, show func(signInPage)) error {
+	cb, err := listenCallback()
+	if err != nil {
+		return err
+	}
+	defer cb.close()
+	seen := &metadataSeen{base: m.httpClient().Transport}
+	hc := &http.Client{Transport: seen, Timeout: 30 * time.Second}
+	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs: []string{cb.redirect}, ClientName: "tack", TokenEndpointAuthMethod: "none",
+			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
+		}},
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			show(signInPage{url: args.URL, opened: m.openBrowser(args.URL)})
+			return cb.wait(ctx)
+		},
+		RequestRefreshToken: true,
+		// An iss that matches the issuer is safe to take from a server
+		// that does not advertise sending it; some send it unadvertised.
+		AcceptUnadvertisedIss: true,
+		Client:                hc,
+		NewTokenSource: func(_ context.Context, cfg *oauth2.Config, t *oauth2.Token) (oauth2.TokenSource, error) {
+			if err := m.tokens.save(c.srv.URL, signIn{Client: clientOf(cfg), Token: t}); err != nil {
+				return nil, err
+			}
+			// The connections take the token from the file; this one
+			// never refreshes, which would leave the file's refresh token
+			// spent.
+			return oauth2.StaticTokenSource(t), nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+	req, resp, err := m.challenge(ctx, c)
+	if err != nil {
+		return err
+	}
+	if err := h.Authorize(ctx, req, resp); err != nil {
+		if !seen.found.Load() && ctx.Err() == nil {
+			return fmt.Errorf("MCP server %s asks to sign in but publishes no OAuth metadata (/.well-known/oauth-protected-resource or oauth-authorization-server), so tack cannot sign in to it; give it a token through headers or bearer_token_env_var instead", c.srv.Name)
+		}
+		return err
+	}
+	return nil
+}
+
+func (m *Manager) openBrowser(url string) bool {
+	return m.opts.Browser != nil && m.opts.Browser(url) == nil
+}
+
+// challenge sends the server the initialize request the transport would
+// and returns the request and its 401, the start of the flow.
+func (m *Manager) challenge(ctx context.Context, c *conn) (*http.Request, *http.Response, error) {
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"tack","version":%q}}}`,
+		protocolVersion, m.opts.Version)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.srv.URL, bytes.NewReader([]byte(body)))
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := withHeaders(m.httpClient(), c.srv.Headers).Do(req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot reach MCP server %s: %v", c.srv.Name, err)
+	}
+	if resp.StatusCode != http.StatusUnauthorized {
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("MCP server %s does not ask to sign in (it answered %s); /mcp restart %s connects without", c.srv.Name, resp.Status, c.srv.Name)
+	}
+	return req, resp, nil
+}
+
+// metadataSeen notes whether any OAuth metadata document was found, so
+// that a failed sign-in to a server without any says so.
+type metadataSeen struct {
+	base  http.RoundTripper
+	found atomic.Bool
+}
+
+func (s *metadataSeen) RoundTrip(r *http.Request) (*http.Response, error) {
+	base := s.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	resp, err := base.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusOK && strings.Contains(r.URL.Path, "/.well-known/") {
+		s.found.Store(true)
+	}
+	return resp, err
+}
+
+// Logout forgets the sign-in to the named server, gives up a sign-in
+// under way, and reconnects it, so that it asks to sign in again.
+func (m *Manager) Logout(name string) error {
+	c := m.find(name)
+	if c == nil {
+		return fmt.Errorf("no MCP server %q; /mcp lists them", name)
+	}
+	if err := c.srv.signsIn(); err != nil || m.tokens == nil {
+		return fmt.Errorf("MCP server %s has no sign-in to forget", name)
+	}
+	c.giveUpSignIn()
+	had, err := m.tokens.forget(c.srv.URL)
+	if err != nil {
+		return err
+	}
+	if !had {
+		return fmt.Errorf("MCP server %s has no sign-in to forget", name)
+	}
+	return m.Restart(name)
+}
