@@ -2,36 +2,66 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"strings"
 )
 
 // MCPServers is the session's MCP servers (*mcp.Manager through launch):
-// their status as /mcp shows it, and restarting one.
+// their status as /mcp shows it, restarting one, and signing in to a
+// remote one and out again.
 type MCPServers interface {
 	StatusText() string
 	Restart(name string) error
+	// Login begins signing in to a server in the browser and returns the
+	// address the user signs in at and whether a browser opened; the
+	// rest goes on in the background, its outcome a notice.
+	Login(ctx context.Context, name string) (url string, opened bool, err error)
+	// Logout forgets the sign-in to a server.
+	Logout(name string) error
 }
 
-const mcpUsage = "Usage: /mcp (list the servers) or /mcp restart NAME"
+const mcpUsage = "Usage: /mcp (list the servers), /mcp restart NAME, /mcp login NAME or /mcp logout NAME"
 
 // MCPCommand is /mcp: the MCP servers with their status, tools and
-// errors; /mcp restart NAME stops a server and starts it again.
+// errors; /mcp restart NAME stops a server and starts it again; /mcp
+// login NAME signs in to a remote server that asks for it, /mcp logout
+// NAME forgets that sign-in.
 func MCPCommand(servers MCPServers) Command {
 	return Command{
-		Name: "mcp", Description: "List MCP servers, their tools and errors; /mcp restart NAME restarts one",
-		Input: Input{Hint: "[restart NAME]"}, WhileRunning: true,
-		Handler: func(_ context.Context, inv Invocation) Result {
+		Name: "mcp", Description: "List MCP servers, their tools and errors; /mcp restart|login|logout NAME",
+		Input: Input{Hint: "[restart|login|logout NAME]"}, WhileRunning: true,
+		Handler: func(ctx context.Context, inv Invocation) Result {
 			args := strings.Fields(inv.RawInput)
 			switch {
 			case len(args) == 0:
 				return Succeed(servers.StatusText())
-			case args[0] == "restart" && len(args) == 2:
+			case len(args) != 2:
+			case args[0] == "restart":
 				if err := servers.Restart(args[1]); err != nil {
 					return Fail(err.Error())
 				}
 				return Succeed("Restarting MCP server " + args[1] + "; its tools return at the next step once it is ready (/mcp shows its status).")
+			case args[0] == "login":
+				return mcpLogin(ctx, servers, args[1])
+			case args[0] == "logout":
+				if err := servers.Logout(args[1]); err != nil {
+					return Fail(err.Error())
+				}
+				return Succeed("Signed out of MCP server " + args[1] + "; tack forgot its tokens. /mcp login " + args[1] + " signs in again.")
 			}
 			return Fail(mcpUsage)
 		},
 	}
+}
+
+func mcpLogin(ctx context.Context, servers MCPServers, name string) Result {
+	url, opened, err := servers.Login(ctx, name)
+	if err != nil {
+		return Fail("Cannot sign in: " + err.Error())
+	}
+	how := "Open this address in your browser to sign in to MCP server %s:\n  %s\n"
+	if opened {
+		how = "Sign in to MCP server %s in your browser. If it did not open, open this address:\n  %s\n"
+	}
+	return Succeed(fmt.Sprintf(how, name, url) + "tack waits for you to finish there; /mcp login " + name + " starts over.")
 }

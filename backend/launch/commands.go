@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"context"
 	"errors"
 	"strconv"
 
@@ -107,7 +108,13 @@ func (s *Session) mcpServers() commands.MCPServers {
 
 type noMCPServers struct{}
 
-func (noMCPServers) StatusText() string { return mcp.NoServersText }
-func (noMCPServers) Restart(name string) error {
+func (noMCPServers) StatusText() string        { return mcp.NoServersText }
+func (noMCPServers) Restart(name string) error { return noMCPServer(name) }
+func (noMCPServers) Logout(name string) error  { return noMCPServer(name) }
+func (noMCPServers) Login(_ context.Context, name string) (string, bool, error) {
+	return "", false, noMCPServer(name)
+}
+
+func noMCPServer(name string) error {
 	return errors.New("no MCP server " + strconv.Quote(name) + " is configured; " + mcp.NoServersText)
 }

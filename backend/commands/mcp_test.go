@@ -1,0 +1,69 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// mcpServers is one remote server, "docs", to sign in to.
+type mcpServers struct {
+	opened      bool
+	loggedOut   []string
+	authAddress string
+}
+
+func (f *mcpServers) StatusText() string        { return "MCP servers (1)" }
+func (f *mcpServers) Restart(name string) error { return nil }
+
+func (f *mcpServers) Login(_ context.Context, name string) (string, bool, error) {
+	if name != "docs" {
+		return "", false, errors.New(`no MCP server "` + name + `"; /mcp lists them`)
+	}
+	return f.authAddress, f.opened, nil
+}
+
+func (f *mcpServers) Logout(name string) error {
+	f.loggedOut = append(f.loggedOut, name)
+	return nil
+}
+
+func runMCP(t *testing.T, servers MCPServers, line string) Result {
+	t.Helper()
+	reg := New(Options{NewID: sequentialIDs()})
+	if err := reg.Register(MCPCommand(servers)); err != nil {
+		t.Fatal(err)
+	}
+	exec, ok := reg.Execute(context.Background(), newFakeAgent("s-mcp"), line, nil)
+	if !ok {
+		t.Fatalf("%s: want /mcp to be found", line)
+	}
+	return exec.Result
+}
+
+func TestMCPLoginShowsTheAddressToSignInAt(t *testing.T) {
+	const addr = "https://auth.example.com/authorize?client_id=c"
+	for _, opened := range []bool{true, false} {
+		res := runMCP(t, &mcpServers{authAddress: addr, opened: opened}, "/mcp login docs")
+		if res.Kind != Success || !strings.Contains(res.Text, "\n  "+addr+"\n") || !strings.Contains(res.Text, "/mcp login docs starts over") {
+			t.Fatalf("/mcp login docs (browser opened: %v) = %s %q, want the address on a line of its own and how to start over", opened, res.Kind, res.Text)
+		}
+		if said := strings.Contains(res.Text, "If it did not open"); said != opened {
+			t.Errorf("browser opened: %v, but the text says %q", opened, res.Text)
+		}
+	}
+	if res := runMCP(t, &mcpServers{}, "/mcp login nope"); res.Kind != Error || !strings.Contains(res.Text, "/mcp lists them") {
+		t.Fatalf("/mcp login of an unknown server = %s %q, want the failure saying what to do", res.Kind, res.Text)
+	}
+}
+
+func TestMCPLogoutForgetsTheSignIn(t *testing.T) {
+	f := &mcpServers{}
+	if res := runMCP(t, f, "/mcp logout docs"); res.Kind != Success || len(f.loggedOut) != 1 || !strings.Contains(res.Text, "/mcp login docs") {
+		t.Fatalf("/mcp logout docs = %s %q, logged out %q; want docs signed out and how to sign in again", res.Kind, res.Text, f.loggedOut)
+	}
+	if res := runMCP(t, f, "/mcp logout"); res.Kind != Error || !strings.Contains(res.Text, "/mcp login NAME") {
+		t.Fatalf("/mcp logout without a name = %s %q, want the usage", res.Kind, res.Text)
+	}
+}
