@@ -9,6 +9,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
@@ -82,5 +83,11 @@ func TestSDKSetServersIsRefusedWithWhatToDoInstead(t *testing.T) {
 	a := run.ask(t, "set", `{"type":"control_request","request_id":"set","request":{"subtype":"mcp_set_servers","servers":{"calc":{"type":"sdk","name":"calc"}}}}`)
 	if a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "mcpServers option") || !strings.Contains(a.Response.Error, "toggleMcpServer()") {
 		t.Errorf("mcp_set_servers: %+v", a)
+	}
+}
+
+func TestAServerAwaitingSignInIsNeedsAuthAsClaudeNamesIt(t *testing.T) {
+	if got := initStatus(mcp.StateSignIn); got != "needs-auth" {
+		t.Fatalf("a server that needs sign-in is %q to the SDK, want Claude Code's \"needs-auth\"", got)
 	}
 }

@@ -52,6 +52,8 @@ func initStatus(s mcp.State) string {
 		return "failed"
 	case mcp.StateDenied, mcp.StateDisabled:
 		return "disabled"
+	case mcp.StateSignIn:
+		return "needs-auth"
 	}
 	return "pending"
 }
