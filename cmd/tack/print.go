@@ -10,6 +10,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/backend/workspace"
 	"github.com/tack-agent/tack/linemode"
 	"github.com/tack-agent/tack/views/iostreams"
 )
@@ -83,9 +84,16 @@ func printTask(o options, ios *iostreams.IOStreams, stream bool) (string, error)
 		return task, nil
 	case ios.IsStdinTTY():
 	case task == "":
-		task = readPiped(ios.In)
+		piped, err := readPiped(nil, ios.In, ios.ErrOut)
+		if err != nil {
+			return "", err
+		}
+		task = strings.TrimSpace(piped)
 	default:
-		task = withPipedContext(task, ios.In, pipedWait, ios.ErrOut)
+		var err error
+		if task, err = withPipedContext(task, ios.In, pipedWait, ios.ErrOut); err != nil {
+			return "", err
+		}
 	}
 	if strings.TrimSpace(task) == "" {
 		return "", errors.New(`print mode needs a task: tack -p "fix the failing test", or pipe it on stdin`)
@@ -100,10 +108,10 @@ func printTask(o options, ios *iostreams.IOStreams, stream bool) (string, error)
 // for good, as it hangs claude -p and codex exec.
 const pipedWait = 3 * time.Second
 
-// withPipedContext appends what was piped on stdin to the task, up to
-// maxPipedContext. When nothing arrives within wait, the task runs
-// without it, and warn says so and how to skip the wait.
-func withPipedContext(task string, stdin io.Reader, wait time.Duration, warn io.Writer) string {
+// withPipedContext appends what was piped on stdin to the task (see
+// readPiped). When nothing arrives within wait, the task runs without
+// it, and warn says so and how to skip the wait.
+func withPipedContext(task string, stdin io.Reader, wait time.Duration, warn io.Writer) (string, error) {
 	first := make(chan []byte, 1)
 	go func() {
 		buf := make([]byte, 64<<10)
@@ -116,20 +124,35 @@ func withPipedContext(task string, stdin io.Reader, wait time.Duration, warn io.
 	case <-time.After(wait):
 		fmt.Fprintf(warn, "tack: nothing came on stdin within %v, so the task runs without it; "+
 			"run tack with < /dev/null to skip the wait, or close the pipe when its input is written\n", wait)
-		return task
+		return task, nil
 	}
+	piped := string(b)
 	if len(b) > 0 {
-		rest, _ := io.ReadAll(io.LimitReader(stdin, int64(maxPipedContext-len(b))))
-		b = append(b, rest...)
+		var err error
+		if piped, err = readPiped(b, stdin, warn); err != nil {
+			return "", err
+		}
 	}
-	if len(strings.TrimSpace(string(b))) == 0 {
-		return task
+	if strings.TrimSpace(piped) == "" {
+		return task, nil
 	}
-	return task + "\n\n<stdin>\n" + strings.TrimRight(string(b), "\n") + "\n</stdin>"
+	return task + "\n\n<stdin>\n" + strings.TrimRight(piped, "\n") + "\n</stdin>", nil
 }
 
-// readPiped is stdin, up to maxPipedContext, as a task.
-func readPiped(stdin io.Reader) string {
-	b, _ := io.ReadAll(io.LimitReader(stdin, maxPipedContext))
-	return strings.TrimSpace(string(b))
+// readPiped is head, what was read of stdin already, and the rest of
+// stdin up to maxPipedContext in all; warn says when more was cut, which
+// the text also says. Binary data (a NUL byte near its start, git's test)
+// is an error: no model reads it as text.
+func readPiped(head []byte, stdin io.Reader, warn io.Writer) (string, error) {
+	rest, _ := io.ReadAll(io.LimitReader(stdin, int64(maxPipedContext+1-len(head))))
+	b := append(head, rest...)
+	if workspace.Binary(b) {
+		return "", errors.New("stdin holds binary data (a NUL byte in its first 8 KB), which the model cannot read as text; " +
+			"pipe text, or name the file in the task for the model to look at with its tools")
+	}
+	if len(b) <= maxPipedContext {
+		return string(b), nil
+	}
+	fmt.Fprintf(warn, "tack: stdin is over %d KB; only its first %d KB go with the task\n", maxPipedContext>>10, maxPipedContext>>10)
+	return strings.ToValidUTF8(string(b[:maxPipedContext]), "") + fmt.Sprintf("\n[stdin cut here: it is over %d KB]", maxPipedContext>>10), nil
 }

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
@@ -324,8 +325,30 @@ func TestPipedContextReadsToTheEndOnceItStarts(t *testing.T) {
 		w.Close()
 	}()
 	var warn strings.Builder
-	if got := withPipedContext("summarise", in, 50*time.Millisecond, &warn); got != "summarise\n\n<stdin>\nfirst part, second part\n</stdin>" || warn.Len() != 0 {
-		t.Errorf("got %q, warned %q", got, warn.String())
+	if got, err := withPipedContext("summarise", in, 50*time.Millisecond, &warn); err != nil || got != "summarise\n\n<stdin>\nfirst part, second part\n</stdin>" || warn.Len() != 0 {
+		t.Errorf("got %q (%v), warned %q", got, err, warn.String())
+	}
+}
+
+// Binary data on stdin (`cat image.png | tack -p "describe"`) is refused
+// with what to do instead, as a task or as its context; more than the
+// bound is cut where the task says so, and stderr tells.
+func TestPipedStdinIsTextWithinTheBound(t *testing.T) {
+	binary := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+	var warn strings.Builder
+	if _, err := withPipedContext("describe", strings.NewReader(binary), time.Minute, &warn); err == nil || !strings.Contains(err.Error(), "stdin holds binary data") {
+		t.Errorf("binary context: %v", err)
+	}
+	if _, err := readPiped(nil, strings.NewReader(binary), &warn); err == nil {
+		t.Error("a binary task was taken")
+	}
+	big := strings.Repeat("log line ✓\n", maxPipedContext/10)
+	got, err := withPipedContext("summarise", strings.NewReader(big), time.Minute, &warn)
+	if err != nil || !strings.HasSuffix(got, "\n[stdin cut here: it is over 1024 KB]\n</stdin>") || len(got) > maxPipedContext+200 || !utf8.ValidString(got) {
+		t.Errorf("%d bytes (%v), ending %q", len(got), err, got[max(len(got)-80, 0):])
+	}
+	if !strings.Contains(warn.String(), "stdin is over 1024 KB; only its first 1024 KB go with the task") {
+		t.Errorf("warned %q", warn.String())
 	}
 }
 
