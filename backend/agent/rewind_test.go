@@ -225,6 +225,19 @@ func needGit(t *testing.T) {
 	}
 }
 
+// eachStore runs test over each kind of checkpoint store: the git store
+// (where git is installed) and the files store, which it gets by giving
+// the store a git that does not exist.
+func eachStore(t *testing.T, test func(t *testing.T, store ...func(*checkpoint.Options))) {
+	t.Run("git", func(t *testing.T) {
+		needGit(t)
+		test(t)
+	})
+	t.Run("files", func(t *testing.T) {
+		test(t, func(o *checkpoint.Options) { o.Git = filepath.Join(t.TempDir(), "no-git") })
+	})
+}
+
 func TestRewindRefusesToLoseChangesMadeOutsideTackUnlessForced(t *testing.T) {
 	needGit(t)
 	j := newJourney(t, map[string]string{"notes.md": "mine\n"}, journeyScript()[:4])
@@ -344,43 +357,32 @@ func TestAWorkspaceTooLargeForCheckpointsSaysWhyAndRewindsTheConversation(t *tes
 // outside tack to a rewind after them; a file the user changed after the
 // turn must still stop the rewind.
 func TestADiffBeforeARewindLeavesTheOutsideChangesCheckAsItWas(t *testing.T) {
-	for _, kind := range []struct {
-		name string
-		mod  []func(*checkpoint.Options)
-	}{
-		{"git", nil},
-		{"files", []func(*checkpoint.Options){func(o *checkpoint.Options) { o.Git = filepath.Join(t.TempDir(), "no-git") }}},
-	} {
-		t.Run(kind.name, func(t *testing.T) {
-			if kind.mod == nil {
-				needGit(t)
+	eachStore(t, func(t *testing.T, store ...func(*checkpoint.Options)) {
+		newDiffed := func(t *testing.T) *journey {
+			j := newJourney(t, map[string]string{"notes.md": "mine\n"}, journeyScript()[:2], store...)
+			j.turn("write a.txt")
+			if changes, err := j.agent.Diff(context.Background(), 1); err != nil || len(changes) != 1 || changes[0].Path != "a.txt" {
+				t.Fatalf("want /diff of turn 1 to list a.txt, got %+v, %v", changes, err)
 			}
-			newDiffed := func(t *testing.T) *journey {
-				j := newJourney(t, map[string]string{"notes.md": "mine\n"}, journeyScript()[:2], kind.mod...)
-				j.turn("write a.txt")
-				if changes, err := j.agent.Diff(context.Background(), 1); err != nil || len(changes) != 1 || changes[0].Path != "a.txt" {
-					t.Fatalf("want /diff of turn 1 to list a.txt, got %+v, %v", changes, err)
-				}
-				return j
-			}
-			t.Run("tack's own writes", func(t *testing.T) {
-				j := newDiffed(t)
-				j.rewind(agent.RewindRequest{Turn: 1, Files: true})
-				wantFiles(t, j.ws, "after rewinding a diffed turn", map[string]string{"notes.md": "mine\n"})
-			})
-			t.Run("a change outside tack", func(t *testing.T) {
-				j := newDiffed(t)
-				testkit.WriteTree(t, j.ws, map[string]string{"a.txt": "edited by the user\n"})
-				if _, err := j.agent.Diff(context.Background(), 1); err != nil {
-					t.Fatalf("diff after the user's edit: %v", err)
-				}
-				_, err := j.agent.Rewind(context.Background(), agent.RewindRequest{Turn: 1, Files: true})
-				var outside *agent.OutsideChangesError
-				if !errors.As(err, &outside) || !slices.Equal(outside.Paths, []string{"a.txt"}) {
-					t.Fatalf("want a refusal listing a.txt, edited by the user after the turn, got %v", err)
-				}
-				wantFiles(t, j.ws, "after the refusal", map[string]string{"a.txt": "edited by the user\n", "notes.md": "mine\n"})
-			})
+			return j
+		}
+		t.Run("tack's own writes", func(t *testing.T) {
+			j := newDiffed(t)
+			j.rewind(agent.RewindRequest{Turn: 1, Files: true})
+			wantFiles(t, j.ws, "after rewinding a diffed turn", map[string]string{"notes.md": "mine\n"})
 		})
-	}
+		t.Run("a change outside tack", func(t *testing.T) {
+			j := newDiffed(t)
+			testkit.WriteTree(t, j.ws, map[string]string{"a.txt": "edited by the user\n"})
+			if _, err := j.agent.Diff(context.Background(), 1); err != nil {
+				t.Fatalf("diff after the user's edit: %v", err)
+			}
+			_, err := j.agent.Rewind(context.Background(), agent.RewindRequest{Turn: 1, Files: true})
+			var outside *agent.OutsideChangesError
+			if !errors.As(err, &outside) || !slices.Equal(outside.Paths, []string{"a.txt"}) {
+				t.Fatalf("want a refusal listing a.txt, edited by the user after the turn, got %v", err)
+			}
+			wantFiles(t, j.ws, "after the refusal", map[string]string{"a.txt": "edited by the user\n", "notes.md": "mine\n"})
+		})
+	})
 }
