@@ -386,3 +386,35 @@ func TestADiffBeforeARewindLeavesTheOutsideChangesCheckAsItWas(t *testing.T) {
 		})
 	})
 }
+
+// The user edits a.txt by hand between two turns whose tools both edit
+// it. A rewind to before the first would lose the user's edit, with
+// either store; forced, it can be undone.
+func TestRewindRefusesToLoseAnEditMadeBetweenTwoOfTacksOwn(t *testing.T) {
+	script := []llmtest.Response{
+		journeyScript()[0], journeyScript()[1],
+		llmtest.Reply(llmtest.ToolCall("c2", "read", `{"file_path":"a.txt"}`, 2), llmtest.Finish("tool_calls")),
+		llmtest.Reply(llmtest.ToolCall("c3", "edit", `{"file_path":"a.txt","old_string":"one","new_string":"two"}`, 2),
+			llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Edited a.txt."),
+	}
+	eachStore(t, func(t *testing.T, store ...func(*checkpoint.Options)) {
+		j := newJourney(t, map[string]string{"notes.md": "mine\n"}, script, store...)
+		j.turn("write a.txt")
+		testkit.WriteTree(t, j.ws, map[string]string{"a.txt": "turn one\nthe user's line\n"})
+		j.turn("read a.txt and edit it")
+		kept := map[string]string{"a.txt": "turn two\nthe user's line\n", "notes.md": "mine\n"}
+		wantFiles(t, j.ws, "after turn 2", kept)
+
+		_, err := j.agent.Rewind(context.Background(), agent.RewindRequest{Turn: 1, Files: true})
+		var outside *agent.OutsideChangesError
+		if !errors.As(err, &outside) || !slices.Equal(outside.Paths, []string{"a.txt"}) {
+			t.Fatalf("want a refusal listing a.txt, edited by the user between the turns, got %v", err)
+		}
+		wantFiles(t, j.ws, "after the refusal", kept)
+		j.rewind(agent.RewindRequest{Turn: 1, Files: true, Force: true})
+		wantFiles(t, j.ws, "after a forced rewind", map[string]string{"notes.md": "mine\n"})
+		j.rewind(agent.RewindRequest{Undo: true, Files: true})
+		wantFiles(t, j.ws, "after undoing the forced rewind", kept)
+	})
+}

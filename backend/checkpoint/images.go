@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -292,10 +293,12 @@ func (m *images) writeObject(blob string, data []byte) error {
 
 // plan restores snapshot target from before, the snapshot just taken: the
 // first content kept of each path changed since target, against the
-// content it has now. It keeps that content as an object, for a diff to
-// read, but records nothing in the manifest: a plan that is only looked
-// at (a diff, a refused rewind) must not make the next snapshot list its
-// paths as changed. Store.Restore records them.
+// content it has now. Paths changed outside tack after that first content
+// (between two of tack's changes, or since tack last left them) are
+// Outside. It keeps the current content as an object, for a diff to read,
+// but records nothing in the manifest: a plan that is only looked at (a
+// diff, a refused rewind) must not make the next snapshot list its paths
+// as changed. Store.Restore records them.
 func (m *images) plan(target, before string) (Plan, error) {
 	k, ok1 := parseFilesID(target)
 	b, ok2 := parseFilesID(before)
@@ -312,29 +315,13 @@ func (m *images) plan(target, before string) (Plan, error) {
 		m.mu.Unlock()
 		return Plan{}, fmt.Errorf("%w: checkpoint %s is not in %s (pruned, or the store was removed)", ErrMissing, target, m.manifest)
 	}
-	first := map[string]imageRecord{}
-	after := map[string]State{}
-	for _, r := range m.records {
-		switch {
-		case r.Op == recImage && r.N >= k && r.N < b:
-			if _, seen := first[r.Path]; !seen {
-				first[r.Path] = r
-			}
-		case r.Op == recAfter && r.N < b:
-			after[r.Path] = r.State
-		}
-	}
+	changed := m.changedSince(k, b)
 	m.mu.Unlock()
-	paths := slices.Sorted(func(yield func(string) bool) {
-		for p := range first {
-			if !yield(p) {
-				return
-			}
-		}
-	})
+	paths := slices.Sorted(maps.Keys(changed))
 	p := Plan{Kind: KindFiles, Target: target, Before: before}
 	for _, path := range paths {
-		img := first[path]
+		h := changed[path]
+		img := h.first
 		if img.Skipped != "" {
 			p.Kept = append(p.Kept, path)
 			continue
@@ -350,12 +337,47 @@ func (m *images) plan(target, before string) (Plan, error) {
 		if now == img.State {
 			continue
 		}
-		if left, ok := after[path]; ok && left != now {
+		if h.outside || h.tackLeft && h.left != now {
 			p.Outside = append(p.Outside, path)
 		}
 		p.Changes = append(p.Changes, Change{Path: path, From: now, To: img.State})
 	}
 	return p, nil
+}
+
+// pathHistory is what the manifest says of one path tack's tools changed
+// between two snapshots.
+type pathHistory struct {
+	// first is its first kept content, which a restore puts back.
+	first imageRecord
+	// left is what tack left in it at the latest snapshot, if tackLeft.
+	left     State
+	tackLeft bool
+	// outside says that tack found, when it next changed the path, other
+	// content than it had left there: it was changed outside tack.
+	outside bool
+}
+
+// changedSince is the history of every path tack's tools changed from
+// snapshot k up to snapshot b. A change outside tack before the path's
+// first kept content is not lost by a restore, which puts that content
+// back; one between two of tack's changes is, and the git store sees it
+// in the snapshot taken before the second. The caller holds m.mu.
+func (m *images) changedSince(k, b int) map[string]*pathHistory {
+	changed := map[string]*pathHistory{}
+	for _, r := range m.records {
+		h := changed[r.Path]
+		switch {
+		case r.N >= b:
+		case r.Op == recImage && h == nil && r.N >= k:
+			changed[r.Path] = &pathHistory{first: r}
+		case r.Op == recImage && h != nil && h.tackLeft && r.Skipped == "" && r.State != h.left:
+			h.outside = true
+		case r.Op == recAfter && h != nil:
+			h.left, h.tackLeft = r.State, true
+		}
+	}
+	return changed
 }
 
 // objects reads kept contents.

@@ -69,6 +69,61 @@ func TestWithoutGitChangesOutsideTackAreReported(t *testing.T) {
 	}
 }
 
+// betweenTwoEdits is a files store where tack's tools edit a.txt and
+// b.txt in turn 1 and again in turn 2, and the user edits a.txt by hand
+// between the turns. It returns the checkpoints taken before each turn.
+func betweenTwoEdits(t *testing.T) (s *Store, ws string, turn1, turn2 Snapshot) {
+	s, ws = newStore(t, map[string]string{"a.txt": "1", "b.txt": "1"}, noGit)
+	turn1 = take(t, s)
+	tackEdits := func(content string) {
+		if err := s.Preserve([]string{"a.txt", "b.txt"}); err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, ws, map[string]string{"a.txt": content, "b.txt": content})
+		take(t, s) // after the tools
+	}
+	tackEdits("by tack in turn 1")
+	writeFiles(t, ws, map[string]string{"a.txt": "by the user"})
+	turn2 = take(t, s)
+	tackEdits("by tack in turn 2")
+	return s, ws, turn1, turn2
+}
+
+// The git store sees the user's edit in the checkpoint taken before turn
+// 2; the files store must see it in the content turn 2's tools found,
+// which is not what turn 1's left. Tack's own edits of b.txt, and the
+// user's edit before the checkpoint restored to, are not reported.
+func TestWithoutGitAChangeOutsideTackBetweenTwoOfItsEditsIsReported(t *testing.T) {
+	s, _, turn1, turn2 := betweenTwoEdits(t)
+	before := take(t, s)
+	for _, c := range []struct {
+		target string
+		want   []string
+	}{{turn1.ID, []string{"a.txt"}}, {turn2.ID, nil}} {
+		plan, err := s.Plan(context.Background(), c.target, before.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(plan.Outside, c.want) || !slices.Equal(plan.Paths(), []string{"a.txt", "b.txt"}) {
+			t.Errorf("restore to %s: want a.txt and b.txt restored, %v reported changed outside tack, got %+v", c.target, c.want, plan)
+		}
+	}
+}
+
+// A restore forced over the user's edit can be undone, and the undo does
+// not count the user's edit, which it puts back, as one it would lose.
+func TestWithoutGitAnUndoOfAForcedRestoreReportsNothingOutside(t *testing.T) {
+	s, ws, turn1, _ := betweenTwoEdits(t)
+	forced, _ := restoreTo(t, s, turn1.ID)
+	take(t, s) // after the restore
+	wantTree(t, ws, map[string]string{"a.txt": "1", "b.txt": "1"})
+	undo, _ := restoreTo(t, s, forced.Before)
+	if len(undo.Outside) != 0 {
+		t.Errorf("want the undo to lose nothing, got %v reported", undo.Outside)
+	}
+	wantTree(t, ws, map[string]string{"a.txt": "by tack in turn 2", "b.txt": "by tack in turn 2"})
+}
+
 func TestWithoutGitTheManifestSurvivesANewProcess(t *testing.T) {
 	ws, home := t.TempDir(), t.TempDir()
 	writeFiles(t, ws, map[string]string{"a": "1"})
