@@ -82,8 +82,11 @@ func Dirs(cwd, tackHome, userHome string) []string {
 
 // Load reads the definitions in dirs (folders of them, or single files),
 // the first of a name winning, with the built-in general agent unless a
-// file replaces it. A file that cannot be read or parsed is skipped and
-// reported in problems, "path:line: what".
+// file replaces it. A folder's subfolders are read too, as Claude Code
+// reads them (.claude/agents/review/security.md), but there a file is a
+// definition only when it has front matter: a README.md beside the agents
+// is not one. A file that cannot be read or parsed is skipped and reported
+// in problems, "path:line: what".
 func Load(dirs []string) (defs []Definition, problems []error) {
 	byName := map[string]bool{}
 	for _, dir := range dirs {
@@ -92,14 +95,17 @@ func Load(dirs []string) (defs []Definition, problems []error) {
 			problems = append(problems, fmt.Errorf("%s: %v", dir, err))
 		}
 		for _, file := range files {
-			d, err := parse(file)
+			d, err := parse(file.path)
 			if err != nil {
 				problems = append(problems, err)
 				continue
 			}
+			if !d.fronted && file.nested {
+				continue
+			}
 			if !byName[d.Name] {
 				byName[d.Name] = true
-				defs = append(defs, d)
+				defs = append(defs, d.Definition)
 			}
 		}
 	}
@@ -110,17 +116,39 @@ func Load(dirs []string) (defs []Definition, problems []error) {
 	return defs, problems
 }
 
-// definitionFiles are the Markdown files in dir, or dir itself when it
-// is a file.
-func definitionFiles(dir string) ([]string, error) {
+// definitionFile is a Markdown file that may define an agent; nested
+// ones are in a subfolder of the folder searched.
+type definitionFile struct {
+	path   string
+	nested bool
+}
+
+// maxNesting is how deep subfolders of an agents folder are read.
+const maxNesting = 8
+
+// definitionFiles are the Markdown files in dir and its subfolders, or
+// dir itself when it is a file.
+func definitionFiles(dir string) ([]definitionFile, error) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return []string{dir}, nil
+		return []definitionFile{{path: dir}}, nil
 	}
+	return markdownFiles(dir, 0)
+}
+
+func markdownFiles(dir string, depth int) ([]definitionFile, error) {
 	entries, err := os.ReadDir(dir)
-	var files []string
+	var files []definitionFile
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
-			files = append(files, filepath.Join(dir, e.Name()))
+		path := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			if depth < maxNesting && !strings.HasPrefix(e.Name(), ".") {
+				sub, _ := markdownFiles(path, depth+1)
+				files = append(files, sub...)
+			}
+			continue
+		}
+		if strings.HasSuffix(e.Name(), ".md") {
+			files = append(files, definitionFile{path: path, nested: depth > 0})
 		}
 	}
 	return files, err
@@ -142,15 +170,21 @@ type front struct {
 	Model       frontmatter.Model `yaml:"model"`
 }
 
-func parse(path string) (Definition, error) {
+// parsed is a definition and whether its file had front matter.
+type parsed struct {
+	Definition
+	fronted bool
+}
+
+func parse(path string) (parsed, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return Definition{}, fmt.Errorf("%s: %v", path, err)
+		return parsed{}, fmt.Errorf("%s: %v", path, err)
 	}
 	var f front
 	doc, err := frontmatter.Parse(src, &f)
 	if err != nil {
-		return Definition{}, fmt.Errorf("%s:%v", path, err)
+		return parsed{}, fmt.Errorf("%s:%v", path, err)
 	}
 	d := Definition{
 		Name:        strings.TrimSpace(f.Name),
@@ -170,7 +204,7 @@ func parse(path string) (Definition, error) {
 			}
 		}
 	}
-	return d, nil
+	return parsed{Definition: d, fronted: doc.Present}, nil
 }
 
 // toolName reads one entry of a tools list: a tack name, or a Claude Code

@@ -54,3 +54,27 @@ func TestTheGeneralAgentGetsReadOnlyToolsAndBash(t *testing.T) {
 		}
 	}
 }
+
+// Collections installed into .claude/agents keep their agents in category
+// folders, each with its own name and a README beside them (the shape of
+// davila7/claude-code-templates' cli-tool/components/agents/<category>/).
+func TestLoadReadsAgentsInSubfoldersByTheirName(t *testing.T) {
+	cwd := t.TempDir()
+	agents := filepath.Join(cwd, ".claude", "agents")
+	testkit.WriteFile(t, filepath.Join(agents, "security", "auditor.md"),
+		"---\nname: security-auditor\ndescription: Audits code for vulnerabilities\ntools: Read, Grep\n---\nAudit.\n")
+	testkit.WriteFile(t, filepath.Join(agents, "languages", "go", "gopher.md"), "---\ndescription: Writes Go\n---\nGo.\n")
+	testkit.WriteFile(t, filepath.Join(agents, "languages", "README.md"), "# Language agents\n\nOne file per language.\n")
+	testkit.WriteFile(t, filepath.Join(agents, "notes.md"), "Plain notes at the top are an agent named for the file.\n")
+	defs, problems := Load([]string{agents})
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
+	}
+	if !slices.Equal(names, []string{"general", "gopher", "notes", "security-auditor"}) || len(problems) != 0 {
+		t.Fatalf("want general, gopher, notes and security-auditor and no problems, got %v and %v", names, problems)
+	}
+	if a, _ := Find(defs, "security-auditor"); a.Prompt != "Audit." || !a.Allowed("grep") || a.Allowed("bash") {
+		t.Errorf("want the nested auditor read with its tools, got %+v", a)
+	}
+}
