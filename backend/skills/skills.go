@@ -155,7 +155,8 @@ func Load(dirs []Dir) (*Catalog, []string) {
 func loadSkill(dir, source string) (Skill, error) {
 	p := filepath.Join(dir, FileName)
 	var f front
-	if _, err := frontmatter.ReadFile(p, maxFileSize, &f); err != nil {
+	doc, err := frontmatter.ReadFile(p, maxFileSize, &f)
+	if err != nil {
 		return Skill{}, err
 	}
 	name := strings.TrimSpace(f.Name)
@@ -167,7 +168,10 @@ func loadSkill(dir, source string) (Skill, error) {
 	}
 	desc := strings.Join(strings.Fields(f.Description), " ")
 	if desc == "" {
-		return Skill{}, fmt.Errorf("%s: no description; add one to the front matter saying when to use the skill", p)
+		desc = strings.Join(strings.Fields(firstParagraph(doc.Body)), " ")
+	}
+	if desc == "" {
+		return Skill{}, fmt.Errorf("%s: no description, and no paragraph of text to take one from; add one to the front matter saying when to use the skill", p)
 	}
 	if r := []rune(desc); len(r) > maxDescription {
 		desc = string(r[:maxDescription-1]) + "…"
@@ -176,6 +180,24 @@ func loadSkill(dir, source string) (Skill, error) {
 		Name: name, Description: desc, Dir: dir, Source: source,
 		ModelInvocable: !f.DisableModelInvocation, UserInvocable: f.UserInvocable == nil || *f.UserInvocable,
 	}, nil
+}
+
+// firstParagraph is the first paragraph of a Markdown body, headings
+// passed over: what Claude Code lists for a skill whose front matter has
+// no description.
+func firstParagraph(body string) string {
+	var para []string
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" && len(para) > 0:
+			return strings.Join(para, " ")
+		case line == "" || strings.HasPrefix(line, "#"):
+		default:
+			para = append(para, line)
+		}
+	}
+	return strings.Join(para, " ")
 }
 
 func validName(n string) bool {

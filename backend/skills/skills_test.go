@@ -78,7 +78,7 @@ func TestPromptListsNamesAndDescriptionsOnlyAndIsStable(t *testing.T) {
 func TestBadSkillFilesAreReportedWithFileAndLineAndSkipped(t *testing.T) {
 	dir := t.TempDir()
 	writeSkill(t, filepath.Join(dir, "tabbed"), "---\nname: tabbed\n\tdescription: x\n---\nbody")
-	writeSkill(t, filepath.Join(dir, "nodesc"), "---\nname: nodesc\n---\nbody")
+	writeSkill(t, filepath.Join(dir, "nodesc"), "---\nname: nodesc\n---\n# Only a heading\n")
 	writeSkill(t, filepath.Join(dir, "Bad Name"), "---\ndescription: has a bad folder name\n---\nbody")
 	writeSkill(t, filepath.Join(dir, "good"), skill("good", "Works."))
 	os.MkdirAll(filepath.Join(dir, "not-a-skill"), 0o755)
@@ -91,6 +91,23 @@ func TestBadSkillFilesAreReportedWithFileAndLineAndSkipped(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
 		}
+	}
+}
+
+// Skills whose front matter has no description are listed in Claude Code
+// with the first paragraph of their text; the shape of the templates in
+// 001TMF/blatant-why's templates/.claude/skills/*/SKILL.md, whose front
+// matter says only short-description.
+func TestASkillWithoutADescriptionIsDescribedByItsFirstParagraph(t *testing.T) {
+	dir := t.TempDir()
+	writeSkill(t, filepath.Join(dir, "binder"), "---\nname: \"binder\"\nshort-description: \"Binder design\"\n---\n\n"+
+		"# Binder design\n\nDesign protein binders\nagainst a target.\n\nSecond paragraph.\n")
+	c, problems := Load([]Dir{{Path: dir, Source: "project"}})
+	if len(problems) != 0 {
+		t.Fatalf("problems: %q", problems)
+	}
+	if s, ok := c.Find("binder"); !ok || s.Description != "Design protein binders against a target." {
+		t.Errorf("want binder described by its first paragraph, got %+v (found %v)", s, ok)
 	}
 }
 
