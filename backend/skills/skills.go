@@ -159,8 +159,12 @@ func loadSkill(dir, source string) (Skill, error) {
 	if err != nil {
 		return Skill{}, err
 	}
+	// A name that cannot be typed as a command ("name: Agent Development"
+	// in Anthropic's own plugin-dev skills) is a display name; the skill is
+	// known by its folder's name, the command Claude Code's docs say it
+	// becomes.
 	name := strings.TrimSpace(f.Name)
-	if name == "" {
+	if name == "" || !validName(name) && validName(filepath.Base(dir)) {
 		name = filepath.Base(dir)
 	}
 	if !validName(name) {

@@ -111,6 +111,21 @@ func TestASkillWithoutADescriptionIsDescribedByItsFirstParagraph(t *testing.T) {
 	}
 }
 
+// The skills of Anthropic's plugin-dev plugin (anthropics/claude-code,
+// plugins/plugin-dev/skills/*/SKILL.md) name themselves for display,
+// "name: Agent Development"; they are used by their folder's name.
+func TestASkillWithADisplayNameIsKnownByItsFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeSkill(t, filepath.Join(dir, "agent-development"), skill("Agent Development", "Use when creating agents."))
+	c, problems := Load([]Dir{{Path: dir, Source: "user", Prefix: "plugin-dev:"}})
+	if len(problems) != 0 {
+		t.Fatalf("problems: %q", problems)
+	}
+	if s, ok := c.Find("plugin-dev:agent-development"); !ok || s.Description != "Use when creating agents." {
+		t.Errorf("want the skill known as plugin-dev:agent-development, got %+v", c.Skills)
+	}
+}
+
 func TestSkillToolReturnsTheBodyAndTheFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "pdf")
 	writeSkill(t, dir, skill("pdf", "Fill PDF forms."))
