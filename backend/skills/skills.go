@@ -113,11 +113,12 @@ func (c *Catalog) Find(name string) (Skill, bool) {
 
 // Load finds the skills of dirs. A name found in an earlier folder shadows
 // it in later ones. A SKILL.md that cannot be used is a problem, with its
-// file and line, and is skipped.
+// file and line, and is skipped; past maxSkills, the rest are skipped and
+// reported once.
 func Load(dirs []Dir) (*Catalog, []string) {
 	seen := map[string]bool{}
 	c := &Catalog{}
-	var problems []string
+	var problems, over []string
 	for _, d := range dirs {
 		entries, err := os.ReadDir(d.Path)
 		if err != nil {
@@ -141,12 +142,16 @@ func Load(dirs []Dir) (*Catalog, []string) {
 				problems = append(problems, err.Error()+"; the skill is skipped")
 			case seen[s.Name]:
 			case len(c.Skills) == maxSkills:
-				problems = append(problems, fmt.Sprintf("%s: more than %d skills; the rest are skipped", dir, maxSkills))
+				over = append(over, dir)
 			default:
 				seen[s.Name] = true
 				c.Skills = append(c.Skills, s)
 			}
 		}
+	}
+	if len(over) > 0 {
+		problems = append(problems, fmt.Sprintf("more than %d skills: %d are skipped, from %s on; "+
+			"move the skills you do not use out of the skills folders", maxSkills, len(over), over[0]))
 	}
 	sort.Slice(c.Skills, func(i, j int) bool { return c.Skills[i].Name < c.Skills[j].Name })
 	return c, problems

@@ -3,6 +3,7 @@ package skills
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,5 +169,23 @@ func TestSkillCommandAndStatus(t *testing.T) {
 	}
 	if got := c.Status(events); got != "loaded: hidden, review\navailable: hidden, review" {
 		t.Errorf("status = %q", got)
+	}
+}
+
+// A folder of every skill a collection offers (davila7/claude-code-templates
+// has about a thousand under cli-tool/components/skills) goes past the
+// limit; that is said once, not once for every skill left out.
+func TestSkillsPastTheLimitAreReportedOnce(t *testing.T) {
+	dir := t.TempDir()
+	for i := range maxSkills + 3 {
+		name := fmt.Sprintf("s%03d", i)
+		writeSkill(t, filepath.Join(dir, name), skill(name, "Skill "+name+"."))
+	}
+	c, problems := Load([]Dir{{Path: dir, Source: "project"}})
+	if len(c.Skills) != maxSkills {
+		t.Errorf("want %d skills, got %d", maxSkills, len(c.Skills))
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], "3 are skipped, from "+filepath.Join(dir, "s200")+" on") {
+		t.Errorf("want one problem naming the 3 skipped from s200 on, got %q", problems)
 	}
 }
