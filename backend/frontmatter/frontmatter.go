@@ -144,6 +144,10 @@ func yamlError(err error, first int) error {
 		line = n + first - 1
 		msg = strings.TrimLeft(msg[:m[0]]+msg[m[1]:], ": ")
 	}
+	if strings.Contains(msg, "mapping values are not allowed") || strings.Contains(msg, "could not find expected ':'") {
+		msg += "; a value that goes on over several lines needs them indented under its key, " +
+			"or written as a block (description: | and the text indented below)"
+	}
 	return &Error{Line: line, Msg: "front matter: " + msg}
 }
 

@@ -56,6 +56,24 @@ func TestParseReportsTheFileLineOfAYAMLError(t *testing.T) {
 	}
 }
 
+// Agent descriptions with examples pasted in under them, unindented, are
+// not YAML, and Claude Code cannot read them either (the agents of
+// anthropics/claude-code's plugins/plugin-dev/agents/ and
+// plugins/pr-review-toolkit/agents/code-simplifier.md); the error says how
+// to write them.
+func TestParseSaysHowToWriteAValueOverSeveralLines(t *testing.T) {
+	for _, src := range []string{
+		"---\nname: x\ndescription: Use this agent when asked. Examples:\n\n<example>\nuser: \"Go\"\n</example>\n---\nbody\n",
+		"---\nname: x\ndescription: Use this agent to simplify code.\nContext: a feature was written.\n<function call omitted>\n---\nbody\n",
+	} {
+		var c command
+		_, err := Parse([]byte(src), &c)
+		if err == nil || !strings.Contains(err.Error(), "written as a block (description: |") {
+			t.Errorf("want an error saying to write the value as a block, got %v for\n%s", err, src)
+		}
+	}
+}
+
 func TestParseReportsTypeErrorsAtTheirLine(t *testing.T) {
 	src := "---\ndescription: fine\nuser-invocable: [1, 2]\n---\n"
 	var c command
