@@ -83,10 +83,10 @@ func Dirs(cwd, tackHome, userHome string) []string {
 // Load reads the definitions in dirs (folders of them, or single files),
 // the first of a name winning, with the built-in general agent unless a
 // file replaces it. A folder's subfolders are read too, as Claude Code
-// reads them (.claude/agents/review/security.md), but there a file is a
-// definition only when it has front matter: a README.md beside the agents
-// is not one. A file that cannot be read or parsed is skipped and reported
-// in problems, "path:line: what".
+// reads them (.claude/agents/review/security.md). A file is a definition
+// only when it has front matter, as in Claude Code: a README.md beside the
+// agents is not one. A file that cannot be read or parsed is skipped and
+// reported in problems, "path:line: what".
 func Load(dirs []string) (defs []Definition, problems []error) {
 	byName := map[string]bool{}
 	for _, dir := range dirs {
@@ -95,12 +95,12 @@ func Load(dirs []string) (defs []Definition, problems []error) {
 			problems = append(problems, fmt.Errorf("%s: %v", dir, err))
 		}
 		for _, file := range files {
-			d, err := parse(file.path)
+			d, err := parse(file)
 			if err != nil {
 				problems = append(problems, err)
 				continue
 			}
-			if !d.fronted && file.nested {
+			if !d.fronted {
 				continue
 			}
 			if !byName[d.Name] {
@@ -116,28 +116,21 @@ func Load(dirs []string) (defs []Definition, problems []error) {
 	return defs, problems
 }
 
-// definitionFile is a Markdown file that may define an agent; nested
-// ones are in a subfolder of the folder searched.
-type definitionFile struct {
-	path   string
-	nested bool
-}
-
 // maxNesting is how deep subfolders of an agents folder are read.
 const maxNesting = 8
 
 // definitionFiles are the Markdown files in dir and its subfolders, or
 // dir itself when it is a file.
-func definitionFiles(dir string) ([]definitionFile, error) {
+func definitionFiles(dir string) ([]string, error) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return []definitionFile{{path: dir}}, nil
+		return []string{dir}, nil
 	}
 	return markdownFiles(dir, 0)
 }
 
-func markdownFiles(dir string, depth int) ([]definitionFile, error) {
+func markdownFiles(dir string, depth int) ([]string, error) {
 	entries, err := os.ReadDir(dir)
-	var files []definitionFile
+	var files []string
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		if e.IsDir() {
@@ -148,7 +141,7 @@ func markdownFiles(dir string, depth int) ([]definitionFile, error) {
 			continue
 		}
 		if strings.HasSuffix(e.Name(), ".md") {
-			files = append(files, definitionFile{path: path, nested: depth > 0})
+			files = append(files, path)
 		}
 	}
 	return files, err

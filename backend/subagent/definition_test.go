@@ -65,7 +65,7 @@ func TestLoadReadsAgentsInSubfoldersByTheirName(t *testing.T) {
 		"---\nname: security-auditor\ndescription: Audits code for vulnerabilities\ntools: Read, Grep\n---\nAudit.\n")
 	testkit.WriteFile(t, filepath.Join(agents, "languages", "go", "gopher.md"), "---\ndescription: Writes Go\n---\nGo.\n")
 	testkit.WriteFile(t, filepath.Join(agents, "languages", "README.md"), "# Language agents\n\nOne file per language.\n")
-	testkit.WriteFile(t, filepath.Join(agents, "notes.md"), "Plain notes at the top are an agent named for the file.\n")
+	testkit.WriteFile(t, filepath.Join(agents, "notes.md"), "---\ndescription: Takes notes\n---\nAn agent named for its file.\n")
 	defs, problems := Load([]string{agents})
 	names := make([]string, len(defs))
 	for i, d := range defs {
@@ -76,5 +76,18 @@ func TestLoadReadsAgentsInSubfoldersByTheirName(t *testing.T) {
 	}
 	if a, _ := Find(defs, "security-auditor"); a.Prompt != "Audit." || !a.Allowed("grep") || a.Allowed("bash") {
 		t.Errorf("want the nested auditor read with its tools, got %+v", a)
+	}
+}
+
+// A README.md kept beside the agents (the shape of
+// diet103/claude-code-infrastructure-showcase's .claude/agents/README.md)
+// has no front matter; Claude Code takes no agent from it.
+func TestLoadTakesNoAgentFromAFileWithoutFrontMatter(t *testing.T) {
+	agents := filepath.Join(t.TempDir(), ".claude", "agents")
+	testkit.WriteFile(t, filepath.Join(agents, "README.md"), "# Agents\n\nWhat each agent here is for.\n")
+	testkit.WriteFile(t, filepath.Join(agents, "planner.md"), "---\nname: planner\ndescription: Plans\n---\nPlan.\n")
+	defs, problems := Load([]string{agents})
+	if _, ok := Find(defs, "README"); ok || len(defs) != 2 || len(problems) != 0 {
+		t.Errorf("want planner and general only, got %+v and %v", defs, problems)
 	}
 }
