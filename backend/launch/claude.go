@@ -224,9 +224,10 @@ func withVarsGetenv(getenv func(string) string, vars map[string]string) func(str
 
 // workDirs are the directories the user's own settings files (not the
 // project's, which may not widen what the session writes) add to work in,
-// absolute and existing, after those of --add-dir; a missing one is a
+// after those of --add-dir: a relative one ("../docs/", as Claude Code's
+// settings reference writes it) is taken from cwd; a missing one is a
 // problem and is left out.
-func workDirs(files []claudeFile, flags []string, home string) ([]string, []string) {
+func workDirs(files []claudeFile, flags []string, home, cwd string) ([]string, []string) {
 	dirs := slices.Clone(flags)
 	var problems []string
 	for _, f := range files {
@@ -234,8 +235,11 @@ func workDirs(files []claudeFile, flags []string, home string) ([]string, []stri
 			continue
 		}
 		for _, d := range config.ExpandHome(f.settings.Permissions.AdditionalDirectories, home) {
-			if fi, err := os.Stat(d); !filepath.IsAbs(d) || err != nil || !fi.IsDir() {
-				problems = append(problems, fmt.Sprintf("%s: additionalDirectories %q is not an absolute path of a directory; it is left out", f.label, d))
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(cwd, d)
+			}
+			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+				problems = append(problems, fmt.Sprintf("%s: additionalDirectories %q is not a directory; it is left out", f.label, d))
 				continue
 			}
 			if !slices.Contains(dirs, d) {

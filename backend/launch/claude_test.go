@@ -120,23 +120,29 @@ func TestSettingSourcesPickTheClaudeCodeFilesRead(t *testing.T) {
 	}
 }
 
-// The user's own settings add directories to work in, as --add-dir does;
-// a project's may not widen what the session writes.
+// The user's own settings add directories to work in, as --add-dir does,
+// a relative one taken from the working directory (Claude Code's settings
+// reference writes "additionalDirectories": ["../docs/"], as do settings
+// in davila7/claude-code-templates' cli-tool/components/settings); a
+// project's may not widen what the session writes.
 func TestUserSettingsAddDirectoriesAndTheProjectsDoNot(t *testing.T) {
-	home, cwd, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	home, root, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	cwd, docs := filepath.Join(root, "app"), filepath.Join(root, "docs")
+	os.MkdirAll(cwd, 0o755)
+	os.MkdirAll(docs, 0o755)
 	mine, theirs := t.TempDir(), t.TempDir()
-	testkit.WriteTree(t, userHome, map[string]string{".claude/settings.json": `{"permissions": {"additionalDirectories": ["` + mine + `", "/no/such/dir"]}}`})
+	testkit.WriteTree(t, userHome, map[string]string{".claude/settings.json": `{"permissions": {"additionalDirectories": ["` + mine + `", "../docs/", "/no/such/dir"]}}`})
 	testkit.WriteTree(t, cwd, map[string]string{".claude/settings.json": `{"permissions": {"additionalDirectories": ["` + theirs + `"]}}`})
 	llm := llmtest.New(t, llmtest.ReplyText("ok"))
 	s := openEnv(t, home, cwd, "", llm, map[string]string{"HOME": userHome})
 	runTurn(t, s, "Hi.")
 	system := llm.Requests()[0].Messages[0].Content
-	if !strings.Contains(system, mine) || strings.Contains(system, theirs) {
-		t.Errorf("want the user's directory in the system prompt and not the project's, got %q", system)
+	if !strings.Contains(system, mine) || !strings.Contains(system, docs) || strings.Contains(system, theirs) {
+		t.Errorf("want the user's directories, ../docs/ among them, in the system prompt and not the project's, got %q", system)
 	}
 	missing := false
 	for _, n := range notices(t, s) {
-		missing = missing || strings.Contains(n, `additionalDirectories "/no/such/dir" is not an absolute path of a directory`)
+		missing = missing || strings.Contains(n, `additionalDirectories "/no/such/dir" is not a directory`)
 	}
 	if !missing {
 		t.Errorf("want a notice of the missing directory, got %q", notices(t, s))

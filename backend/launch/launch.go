@@ -292,7 +292,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.Broker = interact.NewBroker()
 	s.Policy = permission.NewPolicy(mode, s.Broker)
 	var dirProblems []string
-	o.AddDirs, dirProblems = workDirs(claude, o.AddDirs, o.getenv("HOME"))
+	o.AddDirs, dirProblems = workDirs(claude, o.AddDirs, o.getenv("HOME"), s.Cwd)
 	vars, envProblems := settingsEnv(claude)
 	o.Environ, s.getenv = withVars(o.Environ, vars), withVarsGetenv(s.getenv, vars)
 	var statusProblems []string
