@@ -74,6 +74,9 @@ type HookHandler struct {
 	AllowedEnvVars []string          `toml:"allowedEnvVars"`
 	Prompt         string            `toml:"prompt"`
 	Model          string            `toml:"model"`
+	// If narrows a tool event's handler to the calls a permission rule
+	// names ("Bash(git push *)"), as Claude Code's "if" does.
+	If string `toml:"if"`
 }
 
 // extensionTables are the tables of a config file decoded one by one, so a

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/frontmatter"
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -119,6 +120,9 @@ type Hook struct {
 	// Prompt, when set, is a prompt hook, asked in place of Command
 	// (which names it in messages).
 	Prompt *Prompt
+	// condition, when set, is the handler's "if": it runs only for the
+	// tool calls the condition covers, and never at other events.
+	condition *permission.Condition
 }
 
 // NewCallback is a hook of event (tack's or Claude Code's name) whose
@@ -147,6 +151,21 @@ func (h Hook) Matches(tool string) bool {
 		return true
 	}
 	return h.matcher.MatchString(tool) || h.matcher.MatchString(tools.ClaudeName(tool))
+}
+
+// toolEvents are the events about one tool call, the only ones at which
+// a handler's "if" is weighed; elsewhere a handler with one never runs,
+// as in Claude Code.
+var toolEvents = []Event{PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest}
+
+// runsFor reports whether the hook's "if", if it has one, covers the call
+// in is about (tool_input as Claude Code's), with paths anchored at cwd
+// and home.
+func (h Hook) runsFor(in Input, cwd, home string) bool {
+	if h.condition == nil {
+		return true
+	}
+	return slices.Contains(toolEvents, h.Event) && h.condition.Covers(in.ToolName, in.ToolInput, cwd, home)
 }
 
 // FromConfig turns [[hooks.EVENT]] tables into hooks, in file order. A
@@ -201,6 +220,13 @@ func groupHooks(event Event, g config.HookGroup, where string, project bool) ([]
 			timeout = time.Duration(h.Timeout * float64(time.Second))
 		}
 		hook := Hook{Event: event, Command: h.Command, Timeout: timeout, matcher: m, Origin: where, Project: project}
+		if strings.TrimSpace(h.If) != "" {
+			c, err := permission.ParseCondition(h.If)
+			if err != nil {
+				return nil, err
+			}
+			hook.condition = &c
+		}
 		switch {
 		case h.Type == "http":
 			req, err := newRequest(h)

@@ -182,3 +182,33 @@ func TestNotificationsByTypeAndTheIdlePrompt(t *testing.T) {
 		t.Error("the next prompt left the idle notice armed")
 	}
 }
+
+// A handler's "if" narrows it to the calls a permission rule names, as in
+// Claude Code (the shape of anthropics/claude-code's
+// plugins/security-guidance/hooks/hooks.json: "matcher": "Bash" with
+// "if": "Bash(git commit:*)"): a guard that always exits 2 blocks only
+// those, and at an event about no tool call it never runs.
+func TestIfNarrowsAHandlerToTheCallsItsRuleNames(t *testing.T) {
+	settings, err := config.ParseClaudeSettings("settings.json", []byte(`{"hooks": {
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "if": "Bash(git push *)", "command": "echo 'no pushing' >&2; exit 2"}]},
+			{"matcher": "Bash", "hooks": [{"type": "command", "if": "tool_input.command matches 'rm'", "command": "exit 2"}]}],
+		"Stop": [{"hooks": [{"type": "command", "if": "Bash(git push *)", "command": "echo 'never' >&2; exit 2"}]}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, problems := FromConfig(settings.Hooks, "settings.json", false)
+	if len(hs) != 2 || len(problems) != 1 || !strings.Contains(problems[0], "is not a permission rule such as Bash(git push *)") {
+		t.Fatalf("want the two hooks with a rule and the other reported, got %d hooks and %q", len(hs), problems)
+	}
+	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ()})
+	for command, blocked := range map[string]bool{"ls -la": false, "git status && git push origin main": true, "git pushd": false} {
+		args, _ := json.Marshal(map[string]string{"command": command})
+		reason, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c", Name: "bash", Args: args})
+		if (reason != "") != blocked {
+			t.Errorf("%s: want blocked %v, got reason %q", command, blocked, reason)
+		}
+	}
+	if reason := r.Stopping(context.Background(), 1, false, "done"); reason != "" {
+		t.Errorf("a stop hook with an if ran and kept the agent going: %q", reason)
+	}
+}

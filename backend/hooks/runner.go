@@ -159,8 +159,9 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		subject = in.Error
 	}
 	var hs []Hook
+	home := envValue(r.opts.Environ, "HOME")
 	for _, h := range r.hooks() {
-		if h.Event == event && (subject == "" || h.Matches(subject)) && r.allowed(ctx, h) {
+		if h.Event == event && (subject == "" || h.Matches(subject)) && h.runsFor(in, r.opts.Cwd, home) && r.allowed(ctx, h) {
 			hs = append(hs, h)
 		}
 	}
