@@ -114,7 +114,7 @@ func pluginAgents(ps []plugin.Plugin) ([]subagent.Definition, []error) {
 	var out []subagent.Definition
 	var problems []error
 	for _, p := range ps {
-		defs, probs := subagent.Load(p.Agents)
+		defs, probs := subagent.LoadPlugin(p.Agents)
 		problems = append(problems, probs...)
 		for _, d := range defs {
 			if d.Path != "" { // not the built-in agent Load adds

@@ -88,6 +88,16 @@ func Dirs(cwd, tackHome, userHome string) []string {
 // agents is not one. A file that cannot be read or parsed is skipped and
 // reported in problems, "path:line: what".
 func Load(dirs []string) (defs []Definition, problems []error) {
+	return load(dirs, true)
+}
+
+// LoadPlugin is Load for a plugin's agents, where Claude Code takes a file
+// without front matter too, named for the file.
+func LoadPlugin(paths []string) (defs []Definition, problems []error) {
+	return load(paths, false)
+}
+
+func load(dirs []string, needFront bool) (defs []Definition, problems []error) {
 	byName := map[string]bool{}
 	for _, dir := range dirs {
 		files, err := definitionFiles(dir)
@@ -100,7 +110,7 @@ func Load(dirs []string) (defs []Definition, problems []error) {
 				problems = append(problems, err)
 				continue
 			}
-			if !d.fronted {
+			if needFront && !d.fronted {
 				continue
 			}
 			if !byName[d.Name] {

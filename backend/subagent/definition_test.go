@@ -91,3 +91,15 @@ func TestLoadTakesNoAgentFromAFileWithoutFrontMatter(t *testing.T) {
 		t.Errorf("want planner and general only, got %+v and %v", defs, problems)
 	}
 }
+
+// A plugin's agent file without front matter still loads in Claude Code,
+// named for its file (the shape of the agents/*.md that begin at an H1 in
+// alirezarezvani/claude-skills' plugins).
+func TestLoadPluginTakesAnAgentFileWithoutFrontMatter(t *testing.T) {
+	agents := filepath.Join(t.TempDir(), "agents")
+	testkit.WriteFile(t, filepath.Join(agents, "devils-advocate.md"), "# Devil's Advocate\n\nArgue the other side.\n")
+	defs, problems := LoadPlugin([]string{agents})
+	if a, ok := Find(defs, "devils-advocate"); !ok || len(problems) != 0 || !strings.Contains(a.Prompt, "Argue the other side.") {
+		t.Errorf("want devils-advocate from the plugin's file, got %+v and %v", defs, problems)
+	}
+}
