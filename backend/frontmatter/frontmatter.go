@@ -124,10 +124,8 @@ var (
 	yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 	// plainKey is a top-level "key: value" line whose value is unquoted.
 	plainKey = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^"'\[{>|&*!#\s].*)$`)
+		return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^"'\s].*)$`)
 	})
-	// bracketKey is a top-level value that starts like a flow sequence.
-	bracketKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(\[.*)$`) })
 )
 
 // yamlError rewrites a YAML decoder error with file lines: the decoder
@@ -153,16 +151,15 @@ func yamlError(err error, first int) error {
 
 // quoteColonValues quotes the unquoted top-level values that strict YAML
 // refuses or misreads as a mapping (they hold ": ", or are not YAML on
-// their own, like "[pr-number] [priority]"), and reports whether it changed
-// anything.
+// their own, like "[pr-number] [priority]", "*" or "{{NAME}}", which
+// start as YAML's flow collections and aliases do), as Claude Code quotes
+// them before it reads the front matter again, and reports whether it
+// changed anything.
 func quoteColonValues(yml []byte) ([]byte, bool) {
 	lines := strings.Split(string(yml), "\n")
 	changed := false
 	for i, l := range lines {
 		m := plainKey().FindStringSubmatch(l)
-		if m == nil {
-			m = bracketKey().FindStringSubmatch(l)
-		}
 		if m == nil {
 			continue
 		}

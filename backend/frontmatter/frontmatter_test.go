@@ -109,6 +109,22 @@ func TestParseReadsUnquotedColonValuesAsPlainStrings(t *testing.T) {
 	}
 }
 
+// Values that begin as YAML's aliases and flow mappings do, "tools: *" in
+// davila7/claude-code-templates' agents (data-ai/monday-bug-fixer.md) and
+// the "{{SKILL_NAME}}" placeholders of qdhenry/Claude-Command-Suite's
+// .claude/commands/skills/templates, are not YAML; Claude Code quotes them
+// and reads them as the strings written.
+func TestParseReadsValuesStartingWithYAMLIndicatorsAsStrings(t *testing.T) {
+	src := "---\ndescription: {{SKILL_DESCRIPTION}}\nallowed-tools: *\nmodel: @fast\n---\nbody\n"
+	var c command
+	if _, err := Parse([]byte(src), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Description != "{{SKILL_DESCRIPTION}}" || !reflect.DeepEqual(c.AllowedTools, List{"*"}) || c.Model != "@fast" {
+		t.Errorf("decoded %+v", c)
+	}
+}
+
 func TestListAcceptsSequencesAndCommaStrings(t *testing.T) {
 	for _, src := range []string{
 		"---\nallowed-tools: [Read, \"Bash(git add:*)\"]\n---\n",
