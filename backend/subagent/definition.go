@@ -199,7 +199,9 @@ func parse(path string) (parsed, error) {
 	if d.Name == "" {
 		d.Name = strings.TrimSuffix(filepath.Base(path), ".md")
 	}
-	if f.Tools != nil {
+	// "tools: *" is Claude Code's every tool: here, as when the list is
+	// left out, the default set.
+	if f.Tools != nil && !slices.Equal(f.Tools, frontmatter.List{"*"}) {
 		d.Tools = []string{}
 		for _, t := range f.Tools {
 			if name := toolName(t); name != "" && !slices.Contains(d.Tools, name) {

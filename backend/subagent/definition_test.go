@@ -103,3 +103,16 @@ func TestLoadPluginTakesAnAgentFileWithoutFrontMatter(t *testing.T) {
 		t.Errorf("want devils-advocate from the plugin's file, got %+v and %v", defs, problems)
 	}
 }
+
+// "tools: *" (davila7/claude-code-templates' data-ai/monday-bug-fixer.md)
+// asks for every tool, as leaving the list out does: the default set, not
+// none.
+func TestAnAgentWithEveryToolGetsTheDefaultSet(t *testing.T) {
+	agents := filepath.Join(t.TempDir(), "agents")
+	testkit.WriteFile(t, filepath.Join(agents, "fixer.md"), "---\nname: fixer\ndescription: Fixes bugs\ntools: *\n---\nFix.\n")
+	defs, problems := Load([]string{agents})
+	fixer, ok := Find(defs, "fixer")
+	if !ok || len(problems) != 0 || fixer.Tools != nil || !fixer.Allowed("read") || !fixer.Allowed("bash") {
+		t.Errorf("want fixer with the default tools, got %+v and %v", fixer, problems)
+	}
+}
