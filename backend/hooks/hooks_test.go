@@ -38,6 +38,10 @@ func TestExitCodesAndAnswers(t *testing.T) {
 		{"continue false blocks", `echo '{"continue":false,"stopReason":"enough"}'`, OutcomeBlocked, "enough"},
 		{"garbage JSON fails", `echo '{"decision": block'`, OutcomeFailed, "its answer on stdout is not valid JSON"},
 		{"a missing program fails", "/nonexistent/hook", OutcomeFailed, "exit status 127"},
+		// anthropics/claude-code's plugins/security-guidance hooks begin
+		// with {"async": true} and answer on a later line.
+		{"an async hook answers after its first line", `echo '{"async": true, "asyncTimeout": 180000}'; echo 'working'; echo '{"decision":"block","reason":"found"}'`, OutcomeBlocked, "found"},
+		{"an async hook's text is its answer", `echo '{"async": true}'; echo '{"metrics": {"ms": 3}}'`, OutcomeOK, ""},
 	}
 	for _, c := range cases {
 		res := runOne(t, hook(PreToolUse, c.command))

@@ -193,7 +193,7 @@ func called(ctx context.Context, h Hook, call func(context.Context, []byte) ([]b
 // looks like one (a malformed one is a failure), else plain text.
 func answered(res Result, out string) Result {
 	res.Outcome = OutcomeOK
-	trimmed := strings.TrimSpace(out)
+	trimmed := strings.TrimSpace(pastAsync(out))
 	if !strings.HasPrefix(trimmed, "{") {
 		res.Stdout = trimmed
 		return res
@@ -217,6 +217,27 @@ func answered(res Result, out string) Result {
 		res.Reason = "blocked by a hook (" + res.Hook.Command + ")"
 	}
 	return res
+}
+
+// pastAsync is a hook's stdout past a first line {"async": true}, with
+// which Claude Code's hooks say they go on in the background and answer
+// later (Anthropic's security-guidance plugin starts so). tack waits for
+// every hook to end, so the answer is the first JSON object after that
+// line, or else the text after it.
+func pastAsync(out string) string {
+	first, rest, _ := strings.Cut(strings.TrimLeft(out, " \t\r\n"), "\n")
+	var head struct {
+		Async bool `json:"async"`
+	}
+	if json.Unmarshal([]byte(first), &head) != nil || !head.Async {
+		return out
+	}
+	for _, line := range strings.Split(rest, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "{") && json.Valid([]byte(line)) {
+			return line
+		}
+	}
+	return rest
 }
 
 // approves reports whether the answer approves a tool call outright.
