@@ -74,6 +74,9 @@ type HookHandler struct {
 	AllowedEnvVars []string          `toml:"allowedEnvVars"`
 	Prompt         string            `toml:"prompt"`
 	Model          string            `toml:"model"`
+	// Async runs a command in the background, as Claude Code's
+	// "async": true does: nothing waits for it.
+	Async bool `toml:"async"`
 	// If narrows a tool event's handler to the calls a permission rule
 	// names ("Bash(git push *)"), as Claude Code's "if" does.
 	If string `toml:"if"`

@@ -120,6 +120,10 @@ type Hook struct {
 	// Prompt, when set, is a prompt hook, asked in place of Command
 	// (which names it in messages).
 	Prompt *Prompt
+	// Async runs the command in the background (Claude Code's "async":
+	// true): nothing waits for it, and what it answers is logged, not
+	// acted on.
+	Async bool
 	// condition, when set, is the handler's "if": it runs only for the
 	// tool calls the condition covers, and never at other events.
 	condition *permission.Condition
@@ -251,6 +255,7 @@ func groupHooks(event Event, g config.HookGroup, where string, project bool) ([]
 		case strings.TrimSpace(h.Command) == "":
 			return nil, fmt.Errorf("a hook without a command")
 		}
+		hook.Async = h.Async && hook.Request == nil && hook.Prompt == nil
 		out = append(out, hook)
 	}
 	return out, nil

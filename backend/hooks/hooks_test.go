@@ -216,3 +216,29 @@ func TestIfNarrowsAHandlerToTheCallsItsRuleNames(t *testing.T) {
 		t.Errorf("a stop hook with an if ran and kept the agent going: %q", reason)
 	}
 }
+
+// A hook with "async": true (Claude Code's background hooks) runs while
+// the call goes on: nothing waits for it, and a block it answers does not
+// block; its run is logged once it ends.
+func TestAsyncHooksRunInTheBackground(t *testing.T) {
+	dir := t.TempDir()
+	release, ran := filepath.Join(dir, "release"), filepath.Join(dir, "ran")
+	s, err := config.ParseClaudeSettings("settings.json", []byte(`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "async": true,
+  "command": "for i in $(seq 1 500); do [ -e `+release+` ] && break; sleep 0.02; done; touch `+ran+`; echo no >&2; exit 2"}]}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, _ := FromConfig(s.Hooks, "settings.json", false)
+	logged := make(chan session.HookRun, 1)
+	r := NewRunner(Options{Hooks: hs, Cwd: dir, Environ: os.Environ(),
+		Record: func(d session.Data) error { logged <- d.(session.HookRun); return nil }})
+	defer r.Close()
+	block, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	if _, err := os.Stat(ran); block != "" || err == nil {
+		t.Fatalf("the call waited for the async hook (block %q, ran %v)", block, err == nil)
+	}
+	testkit.WriteFile(t, release, "")
+	if run := <-logged; run.Outcome != string(OutcomeBlocked) || run.Reason != "no" {
+		t.Errorf("logged %+v", run)
+	}
+}

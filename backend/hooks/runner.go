@@ -176,9 +176,19 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 	if r.opts.Mode != nil {
 		in.PermissionMode = r.opts.Mode()
 	}
-	results := make([]Result, len(hs))
+	var waited []Hook
+	for _, h := range hs {
+		if !h.Async {
+			waited = append(waited, h)
+			continue
+		}
+		r.background(func() {
+			r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, run(r.ctx, h, in, r.opts.Cwd, r.opts.Environ, nil))
+		})
+	}
+	results := make([]Result, len(waited))
 	var wg sync.WaitGroup
-	for i, h := range hs {
+	for i, h := range waited {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
