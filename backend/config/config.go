@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/privfile"
 )
 
 // File is the config file's content. Every field is optional.
@@ -318,15 +319,10 @@ func SaveCredential(home, key, value string) error {
 	for _, k := range slices.Sorted(maps.Keys(creds)) {
 		fmt.Fprintf(&b, "%s=%s\n", k, creds[k])
 	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
+	if err := privfile.Write(CredentialsPath(home), []byte(b.String())); err != nil {
 		return fmt.Errorf("save credentials: %w", err)
 	}
-	p := CredentialsPath(home)
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
-		return fmt.Errorf("save credentials: %w", err)
-	}
-	return os.Rename(tmp, p)
+	return nil
 }
 
 // Env layers the credentials file under the process environment: a

@@ -2,16 +2,15 @@ package mcp
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sync"
 
+	"github.com/tack-agent/tack/backend/privfile"
 	"golang.org/x/oauth2"
 )
 
@@ -104,7 +103,7 @@ func (s *tokenStore) change(edit func(map[string]signIn) bool) error {
 	if err != nil {
 		return err
 	}
-	if err := writePrivate(s.path, append(b, '\n')); err != nil {
+	if err := privfile.Write(s.path, append(b, '\n')); err != nil {
 		return fmt.Errorf("keep the MCP sign-in in %s: %w; check that TACK_HOME is writable", s.path, err)
 	}
 	return nil
@@ -125,35 +124,6 @@ func (s *tokenStore) read() (map[string]signIn, error) {
 		return nil, fmt.Errorf("the MCP sign-ins file %s is damaged (%v); remove it and sign in again with /mcp login NAME", s.path, err)
 	}
 	return all, nil
-}
-
-// writePrivate replaces the file at path with content readable by its
-// owner only, so that a crash leaves the old file or the new one, never
-// a torn mix, and no other user ever reads the tokens.
-func writePrivate(path string, content []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp := filepath.Join(dir, "."+filepath.Base(path)+"-"+rand.Text()[:8]+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(content)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // source is the token source of the stored sign-in to url, or nil when

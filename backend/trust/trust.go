@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/tack-agent/tack/backend/privfile"
 )
 
 // Store is the approvals file under $TACK_HOME. Its methods are safe for
@@ -60,14 +62,7 @@ func (s *Store) Trust(project, file, digest string) error {
 	}
 	a[project][file] = digest
 	b, _ := json.MarshalIndent(a, "", "  ")
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return fmt.Errorf("remember approval: %w", err)
-	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("remember approval: %w", err)
-	}
-	if err := os.Rename(tmp, s.path); err != nil {
+	if err := privfile.Write(s.path, append(b, '\n')); err != nil {
 		return fmt.Errorf("remember approval: %w", err)
 	}
 	return nil
