@@ -59,9 +59,13 @@ func mcpLogin(ctx context.Context, servers MCPServers, name string) Result {
 	if err != nil {
 		return Fail("Cannot sign in: " + err.Error())
 	}
-	how := "Open this address in your browser to sign in to MCP server %s:\n  %s\n"
+	// The address stands alone at the start of its line: wrapped, its
+	// rows carry no indent, so a copy of it from the terminal (over SSH,
+	// where no browser opens) pastes whole into a browser's address bar,
+	// which drops the line breaks.
+	how := "Open this address in your browser to sign in to MCP server %s:\n%s\n"
 	if opened {
-		how = "Sign in to MCP server %s in your browser. If it did not open, open this address:\n  %s\n"
+		how = "Sign in to MCP server %s in your browser. If it did not open, open this address:\n%s\n"
 	}
 	return Succeed(fmt.Sprintf(how, name, url) + "tack waits for you to finish there; /mcp login " + name + " starts over.")
 }

@@ -46,8 +46,8 @@ func TestMCPLoginShowsTheAddressToSignInAt(t *testing.T) {
 	const addr = "https://auth.example.com/authorize?client_id=c"
 	for _, opened := range []bool{true, false} {
 		res := runMCP(t, &mcpServers{authAddress: addr, opened: opened}, "/mcp login docs")
-		if res.Kind != Success || !strings.Contains(res.Text, "\n  "+addr+"\n") || !strings.Contains(res.Text, "/mcp login docs starts over") {
-			t.Fatalf("/mcp login docs (browser opened: %v) = %s %q, want the address on a line of its own and how to start over", opened, res.Kind, res.Text)
+		if res.Kind != Success || !strings.Contains(res.Text, ":\n"+addr+"\n") || !strings.Contains(res.Text, "/mcp login docs starts over") {
+			t.Fatalf("/mcp login docs (browser opened: %v) = %s %q, want the address alone on its line, unindented, and how to start over", opened, res.Kind, res.Text)
 		}
 		if said := strings.Contains(res.Text, "If it did not open"); said != opened {
 			t.Errorf("browser opened: %v, but the text says %q", opened, res.Text)
