@@ -114,8 +114,9 @@ type Model struct {
 	tr            *transcript.Transcript
 	proj          *session.Projection
 	model         modelInfo
-	// spent is what the session's steps cost, each at the price in force
-	// when it ran (DeepSeek halves it off-peak).
+	// spent is what the session cost so far: its steps and its
+	// subagents', each at the price in force when it ran (DeepSeek halves
+	// it off-peak).
 	spent      float64
 	permission string
 
@@ -339,13 +340,7 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	if m.proj == nil {
 		m.proj = session.NewProjection(msg.header)
 	}
-	if m.model.known {
-		for _, u := range m.proj.UsageByModel() {
-			if !u.Child {
-				m.spent += m.model.spec.Cost(u.Usage, u.From)
-			}
-		}
-	}
+	m.spent = msg.spent
 	m.uses = m.proj.CommandUses()
 	if m.uses == nil {
 		m.uses = map[string]int{}

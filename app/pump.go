@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -28,6 +29,8 @@ type subscribedMsg struct {
 	model      modelInfo
 	permission string
 	commands   []commands.Command
+	// spent is what the history cost (see spentSoFar).
+	spent float64
 }
 
 // eventsMsg is one batch of live events. ended says the subscription is
@@ -59,8 +62,26 @@ func lookupModel(be Backend) modelInfo {
 // subscription asks the backend for its history and live events.
 func subscription(be Backend) subscribedMsg {
 	history, sub := be.Subscribe()
-	return subscribedMsg{sessionID: be.SessionID(), header: be.Header(), history: history, sub: sub,
+	msg := subscribedMsg{sessionID: be.SessionID(), header: be.Header(), history: history, sub: sub,
 		model: lookupModel(be), permission: be.PermissionLabel(), commands: be.SlashCommands()}
+	if history.Projection != nil {
+		msg.spent = spentSoFar(be, msg.model.id, history.Projection.UsageByModel())
+	}
+	return msg
+}
+
+// spentSoFar is what usage cost: each part at its own model's price in
+// force when it was made, subagents' steps included, as
+// /status counts it. Parts without a model are the current model's; a
+// model the catalog does not price costs nothing.
+func spentSoFar(be Backend, current string, usage []session.ModelUsage) float64 {
+	spent := 0.0
+	for _, u := range usage {
+		if spec, ok := be.LookupModel(cmp.Or(u.Model, current)); ok {
+			spent += spec.Cost(u.Usage, u.From)
+		}
+	}
+	return spent
 }
 
 // frameOutMsg comes back at once from afterFrame.

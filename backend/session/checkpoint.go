@@ -175,7 +175,6 @@ func encodeProjection(w *wire, p *Projection) {
 	for _, u := range p.byModel {
 		w.str(u.Model)
 		w.int(u.From.UnixMilli())
-		w.bool(u.Child)
 		w.usage(u.Usage)
 	}
 	w.int(int64(p.step.turn))
@@ -219,7 +218,7 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	p.totals.Turns, p.totals.Steps, p.totals.ToolCalls = int(r.uint()), int(r.uint()), int(r.uint())
 	p.totals.Messages = int(r.uint())
 	p.byModel = readList(r, func() ModelUsage {
-		return ModelUsage{Model: r.str(), From: time.UnixMilli(r.int()), Child: r.bool(), Usage: r.usage()}
+		return ModelUsage{Model: r.str(), From: time.UnixMilli(r.int()), Usage: r.usage()}
 	})
 	p.step = stepModel{turn: int(r.int()), step: int(r.int()), model: r.str()}
 	p.afterLast = int(r.uint())

@@ -174,7 +174,7 @@ func (p *Projection) fold(e Event, size int) {
 		// A child's steps count in the session's totals and cost, not in
 		// its context: Last stays the parent's own.
 		p.totals.Sum = p.totals.Sum.Add(d.Usage)
-		p.addUsage(ModelUsage{Model: d.Model, From: e.Time, Child: true, Usage: d.Usage})
+		p.addUsage(ModelUsage{Model: d.Model, From: e.Time, Usage: d.Usage})
 	case ToolCall:
 		p.totals.ToolCalls++
 		p.show(e.Seq)

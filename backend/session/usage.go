@@ -32,13 +32,12 @@ type Totals struct {
 // UTC, in every time zone.
 const usageQuarter = 15 * time.Minute
 
-// ModelUsage is the usage of the assistant messages, of the steps that
-// named one model, made in the quarter hour that starts at From; with
-// Child set, of the steps of subagents (task/usage).
+// ModelUsage is the usage of one model in the quarter hour that starts
+// at From: of the session's steps that named it and of its subagents'
+// steps (task/usage).
 type ModelUsage struct {
 	Model string
 	From  time.Time
-	Child bool
 	Usage llm.Usage
 }
 
@@ -49,7 +48,7 @@ func (p *Projection) addUsage(u ModelUsage) {
 	u.From = u.From.Truncate(usageQuarter)
 	i := len(p.byModel) - 1
 	for ; i >= 0 && !p.byModel[i].From.Before(u.From); i-- {
-		if m := p.byModel[i]; m.Model == u.Model && m.Child == u.Child && m.From.Equal(u.From) {
+		if m := p.byModel[i]; m.Model == u.Model && m.From.Equal(u.From) {
 			p.byModel[i].Usage = m.Usage.Add(u.Usage)
 			return
 		}
