@@ -114,9 +114,9 @@ type Model struct {
 	tr            *transcript.Transcript
 	proj          *session.Projection
 	model         modelInfo
-	// spent is what the session cost so far: its steps and its
-	// subagents', each at the price in force when it ran (DeepSeek halves
-	// it off-peak).
+	// spent is what the session cost so far: its steps, its subagents'
+	// and its side requests, each at the price in force when it ran
+	// (DeepSeek halves it off-peak).
 	spent      float64
 	permission string
 
@@ -376,8 +376,11 @@ func (m *Model) applyLogged(e session.Event) tea.Cmd {
 	if d, ok := e.Data.(session.AssistantMessage); ok && m.model.known {
 		m.spent += m.model.spec.Cost(d.Usage, e.Time)
 	}
-	if d, ok := e.Data.(session.TaskUsage); ok {
+	switch d := e.Data.(type) {
+	case session.TaskUsage:
 		m.spent += d.Cost // a subagent's step, priced by the backend at its model
+	case session.SideUsage:
+		m.spent += d.Cost // a title, a summary, a hook's judgement
 	}
 	if d, ok := e.Data.(session.InboxDiscard); ok {
 		m.restoreQueued(d.Texts) // live: the user cancelled; what they queued is theirs

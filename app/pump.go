@@ -71,7 +71,7 @@ func subscription(be Backend) subscribedMsg {
 }
 
 // spentSoFar is what usage cost: each part at its own model's price in
-// force when it was made, subagents' steps included, as
+// force when it was made, subagents' steps and side requests included, as
 // /status counts it. Parts without a model are the current model's; a
 // model the catalog does not price costs nothing.
 func spentSoFar(be Backend, current string, usage []session.ModelUsage) float64 {

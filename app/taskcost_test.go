@@ -20,6 +20,15 @@ func TestASubagentsCostCountsInTheStatusRow(t *testing.T) {
 	}
 }
 
+func TestASideRequestsCostCountsInTheStatusRow(t *testing.T) {
+	m, _ := newTestModel(nil)
+	m.applyLogged(session.Event{Type: "usage/side", Data: session.SideUsage{Purpose: llm.PurposeCompaction, Model: "deepseek-flash",
+		Usage: llm.Usage{Input: 1000, Output: 100}, Cost: 0.2468}})
+	if after := screen(m); !strings.Contains(after, "$0.2468") {
+		t.Fatalf("want the summary's cost in the status row, got\n%s", after)
+	}
+}
+
 // pricedBackend serves a resumed session's history, whose steps ran on
 // two models, and prices both.
 type pricedBackend struct {
@@ -46,8 +55,8 @@ func (b pricedBackend) Subscribe() (agent.Snapshot, Subscription) {
 }
 
 // A resumed session's status row shows what all of it cost, each part
-// at its own model's price: the steps it made on another model and its
-// subagents', as /status counts them.
+// at its own model's price: the steps it made on another model, its
+// subagents' and its side requests, as /status counts them.
 func TestAResumedSessionsCostCountsEveryModelAndSubagent(t *testing.T) {
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	million := llm.Usage{Input: 1_000_000}
@@ -55,10 +64,11 @@ func TestAResumedSessionsCostCountsEveryModelAndSubagent(t *testing.T) {
 		{Seq: 1, Time: at, Data: session.StepStart{Turn: 1, Step: 1, Model: "pro"}},
 		{Seq: 2, Time: at, Data: session.AssistantMessage{Turn: 1, Step: 1, Text: "a", Usage: million}}, // $2
 		{Seq: 3, Time: at, Data: session.TaskUsage{CallID: "t1", Child: "c", Model: "flash", Usage: million, Cost: 0.5}},
+		{Seq: 4, Time: at, Data: session.SideUsage{Purpose: llm.PurposeTitle, Model: "flash", Usage: million, Cost: 0.5}},
 	}}
 	m := New(Options{Backend: be, Width: 80, Height: 24})
 	m.Update(subscription(be))
-	if got := screen(m); !strings.Contains(got, "$2.50") {
-		t.Fatalf("want $2.50 in the status row (the pro step's $2 and the subagent's $0.50), got\n%s", got)
+	if got := screen(m); !strings.Contains(got, "$3.00") {
+		t.Fatalf("want $3.00 in the status row (the pro step's $2, the subagent's and the title's $0.50 each), got\n%s", got)
 	}
 }

@@ -409,6 +409,10 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 		// A subagent's step: its usage and cost count in the result.
 		t.count(d.Model, d.Usage, d.Cost)
 		p.checkBudget()
+	case session.SideUsage:
+		// A compaction's summary or a prompt hook's judgement.
+		t.count(d.Model, d.Usage, d.Cost)
+		p.checkBudget()
 	case session.Retry:
 		fmt.Fprintln(p.o.Stderr, RetryNotice(d))
 	case session.HookRun:

@@ -403,6 +403,35 @@ func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
 	if r := f.srv.TitleRequests()[0]; r.Thinking == nil || r.Thinking.Type != "disabled" {
 		t.Fatalf("title requests run without thinking, got %+v", r.Thinking)
 	}
+	// What the title cost counts in the session's usage.
+	titleUsage := llm.Usage{Input: llmtest.TitleInput, Output: llmtest.TitleOutput}
+	var side []session.SideUsage
+	for _, e := range f.log.Events() {
+		if d, ok := e.Data.(session.SideUsage); ok {
+			side = append(side, d)
+		}
+	}
+	if len(side) != 1 || side[0].Purpose != llm.PurposeTitle || side[0].Usage != titleUsage {
+		t.Fatalf("want the title request's usage logged once, got %+v", side)
+	}
+	proj := session.NewProjection(f.log.Header())
+	for _, e := range f.log.Events() {
+		proj.Apply(e)
+	}
+	if sum, steps := proj.Usage().Sum, stepUsage(f.log); sum != steps.Add(titleUsage) {
+		t.Fatalf("want the session's usage to be its steps' %+v and the title's %+v, got %+v", steps, titleUsage, sum)
+	}
+}
+
+// stepUsage is the sum of the usage of log's assistant messages.
+func stepUsage(log *session.Log) llm.Usage {
+	var sum llm.Usage
+	for _, e := range log.Events() {
+		if d, ok := e.Data.(session.AssistantMessage); ok {
+			sum = sum.Add(d.Usage)
+		}
+	}
+	return sum
 }
 
 // waitModelTitle waits until log holds a title named by the model.

@@ -155,18 +155,14 @@ func (a *Agent) summarise(ctx context.Context, p compaction) (CompactResult, str
 		instruction += "\n\nAlso follow these instructions for the summary:\n" + p.instructions
 	}
 	req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Content: instruction})
-	s, err := a.cfg.Provider.Stream(ctx, req)
+	answer, err := a.Aside(ctx, req)
 	if le := (*llm.Error)(nil); errors.As(err, &le) && fitOutput(&req, le) {
-		s, err = a.cfg.Provider.Stream(ctx, req)
+		answer, err = a.Aside(ctx, req)
 	}
 	if err != nil {
 		return CompactResult{}, "", fmt.Errorf("summary request: %w", err)
 	}
-	acc, err := llm.Collect(s)
-	if err != nil {
-		return CompactResult{}, "", fmt.Errorf("summary request: %w", err)
-	}
-	summary := strings.TrimSpace(acc.Message().Content)
+	summary := strings.TrimSpace(answer.Content)
 	if summary == "" {
 		return CompactResult{}, "", errors.New("the model returned an empty summary")
 	}

@@ -22,7 +22,8 @@ import (
 // tinyModel has a window small enough for a test to fill.
 func tinyCatalog() *llm.Catalog {
 	c := llm.NewCatalog()
-	c.Add(llm.Model{ID: "tiny", Provider: "deepseek", ContextWindow: 1000, MaxOutput: 100})
+	c.Add(llm.Model{ID: "tiny", Provider: "deepseek", ContextWindow: 1000, MaxOutput: 100,
+		Price: llm.Price{CacheHit: 0.1, CacheMiss: 1, Output: 2}})
 	return c
 }
 
@@ -50,7 +51,7 @@ func (f *fixture) startTinyWith(h *hooks.Runner, ts ...tools.Tool) *agent.Agent 
 func stepThatFillsTheWindow() []llmtest.Response {
 	return []llmtest.Response{
 		llmtest.Reply(llmtest.ToolCall("call_1", "echo", `{"x":1}`, 1), llmtest.Usage(0, 850, 20, 0), llmtest.Finish("tool_calls")),
-		llmtest.ReplyText("## Request and Intent\nThe user asked for a long task."),
+		llmtest.Reply(llmtest.Text("## Request and Intent\nThe user asked for a long task.", 0), llmtest.Usage(0, 870, 40, 0)),
 		llmtest.ReplyText("Finished."),
 	}
 }
@@ -103,6 +104,18 @@ func TestContextPastThresholdCompactsAtTheStepBoundary(t *testing.T) {
 	}
 	if !sawPrompt || !sawMarker {
 		t.Fatalf("the transcript must keep the first prompt (%v) and show a marker (%v)", sawPrompt, sawMarker)
+	}
+	// The summary's cost counts in the session's, at the model's price.
+	want := session.SideUsage{Purpose: llm.PurposeCompaction, Model: "tiny", Usage: llm.Usage{Input: 870, Output: 40},
+		Cost: (870*1.0 + 40*2.0) / 1e6}
+	var side []session.SideUsage
+	for _, e := range events {
+		if d, ok := e.Data.(session.SideUsage); ok {
+			side = append(side, d)
+		}
+	}
+	if len(side) != 1 || side[0] != want {
+		t.Fatalf("want the summary request's usage logged as %+v, got %+v", want, side)
 	}
 }
 

@@ -41,15 +41,11 @@ func (a *Agent) maybeRefineTitle(ctx context.Context, firstPrompt string) {
 		defer a.bg.Done()
 		ctx, cancel := context.WithTimeout(ctx, titleTimeout)
 		defer cancel()
-		s, err := a.cfg.Provider.Stream(ctx, req)
+		answer, err := a.Aside(ctx, req)
 		if err != nil {
 			return
 		}
-		acc, err := llm.Collect(s)
-		if err != nil {
-			return
-		}
-		if t := cleanTitle(acc.Message().Content); t != "" {
+		if t := cleanTitle(answer.Content); t != "" {
 			a.record(session.Title{Title: t, Source: "model"})
 		}
 	}()

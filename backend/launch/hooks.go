@@ -149,18 +149,11 @@ func (s *Session) judge(ctx context.Context, model, system, user string) (string
 	if model == "" {
 		model, _ = s.Agent.Model()
 	}
-	stream, err := s.Router.Stream(ctx, llm.Request{
+	answer, err := s.Agent.Aside(ctx, llm.Request{
 		Model: model, Effort: llm.EffortOff, MaxTokens: judgeMaxTokens, Purpose: llm.PurposeHook, SessionID: s.Agent.SessionID(),
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
 	})
-	if err != nil {
-		return "", err
-	}
-	acc, err := llm.Collect(stream)
-	if err != nil {
-		return "", err
-	}
-	return acc.Message().Content, nil
+	return answer.Content, err
 }
 
 // startSource is why the session started, as session_start hooks are

@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -479,7 +480,8 @@ func TestPromptStopHookKeepsTheTurnGoing(t *testing.T) {
 	judging := func(r llmtest.Request) bool {
 		return strings.Contains(r.Messages[0].Content, "You are evaluating a hook condition")
 	}
-	llm.Route(judging, llmtest.ReplyText(`{"ok": false, "reason": "Run the tests."}`), llmtest.ReplyText(`{"ok": true, "reason": ""}`))
+	llm.Route(judging, llmtest.Reply(llmtest.Text(`{"ok": false, "reason": "Run the tests."}`, 0), llmtest.Usage(0, 210, 14, 0)),
+		llmtest.Reply(llmtest.Text(`{"ok": true, "reason": ""}`, 0), llmtest.Usage(0, 230, 9, 0)))
 	s := openEnv(t, home, cwd, "auto", llm, map[string]string{"HOME": user})
 	runTurn(t, s, "Fix the bug.")
 	var main, judged []llmtest.Request
@@ -501,6 +503,16 @@ func TestPromptStopHookKeepsTheTurnGoing(t *testing.T) {
 	}
 	if judged[0].Thinking == nil || judged[0].Thinking.Type != "disabled" || judged[0].Header.Get("X-Tack-Purpose") != "hook" {
 		t.Errorf("the hook's request thinks (%+v) or is not marked (%q)", judged[0].Thinking, judged[0].Header.Get("X-Tack-Purpose"))
+	}
+	// What the judging cost counts in the session's usage.
+	var spent []string
+	for _, e := range s.Agent.Events() {
+		if d, ok := e.Data.(session.SideUsage); ok && d.Purpose == "hook" {
+			spent = append(spent, fmt.Sprintf("%d+%d", d.Usage.Input, d.Usage.Output))
+		}
+	}
+	if got := strings.Join(spent, ", "); got != "210+14, 230+9" {
+		t.Errorf("want both judgements' usage logged, got %q", got)
 	}
 }
 

@@ -53,7 +53,7 @@ var codecs = codecTable(
 	jsonCodec[CommandDone](true), jsonCodec[ApprovalAsked](true), jsonCodec[ApprovalDecided](true),
 	jsonCodec[CompactStart](true), jsonCodec[CompactEnd](true), jsonCodec[HookRun](true),
 	ignorable(scanCodec((*scanner).checkpoint)),
-	jsonCodec[TaskStart](true), jsonCodec[TaskUsage](true),
+	jsonCodec[TaskStart](true), jsonCodec[TaskUsage](true), jsonCodec[SideUsage](true),
 )
 
 // namedCodec is a codec and the type it decodes.

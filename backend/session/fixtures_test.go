@@ -43,6 +43,7 @@ func everyType() []Data {
 		Retry{Turn: 1, Step: 1, Attempt: 1, Max: 5, DelayMs: 500, Failure: Failure{Kind: "server", Message: "503"}},
 		InboxDiscard{Texts: []string{"x", "y"}},
 		Title{Title: "Fix files", Source: "model"},
+		SideUsage{Purpose: llm.PurposeTitle, Model: "deepseek-v4-flash", Usage: llm.Usage{Input: 300, Output: 7}, Cost: 0.0001},
 		ModelSelect{Model: "deepseek-v4-pro", Effort: llm.EffortMax},
 		CommandRun{ID: "r1", Name: "compact", Input: "/compact"},
 		CommandDone{ID: "r1", Outcome: "success", Text: "done"},

@@ -175,6 +175,9 @@ func (p *Projection) fold(e Event, size int) {
 		// its context: Last stays the parent's own.
 		p.totals.Sum = p.totals.Sum.Add(d.Usage)
 		p.addUsage(ModelUsage{Model: d.Model, From: e.Time, Usage: d.Usage})
+	case SideUsage:
+		p.totals.Sum = p.totals.Sum.Add(d.Usage)
+		p.addUsage(ModelUsage{Model: d.Model, From: e.Time, Usage: d.Usage})
 	case ToolCall:
 		p.totals.ToolCalls++
 		p.show(e.Seq)

@@ -29,5 +29,20 @@ type (
 	}
 )
 
+// SideUsage is the usage of a request the session made beside its steps:
+// a title, a compaction summary, a prompt hook's judgement. It counts in
+// the session's totals and cost, not in its context.
+type SideUsage struct {
+	// Purpose says what the request was for (llm.Purpose: "title",
+	// "compaction", "hook").
+	Purpose llm.Purpose `json:"purpose"`
+	Model   string      `json:"model"`
+	Usage   llm.Usage   `json:"usage"`
+	// Cost is what the request cost in USD at Model, 0 when the catalog
+	// has no price for it.
+	Cost float64 `json:"cost,omitempty"`
+}
+
 func (TaskStart) EventType() string { return "task/start" }
 func (TaskUsage) EventType() string { return "task/usage" }
+func (SideUsage) EventType() string { return "usage/side" }

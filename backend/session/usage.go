@@ -15,7 +15,7 @@ const bytesPerToken = 4
 
 // Totals is the usage of a session so far.
 type Totals struct {
-	Sum       llm.Usage // all assistant messages
+	Sum       llm.Usage // all assistant messages, subagents' steps and side requests
 	Last      llm.Usage // the last assistant message
 	Turns     int
 	Steps     int
@@ -33,8 +33,8 @@ type Totals struct {
 const usageQuarter = 15 * time.Minute
 
 // ModelUsage is the usage of one model in the quarter hour that starts
-// at From: of the session's steps that named it and of its subagents'
-// steps (task/usage).
+// at From: of the session's steps that named it, of its subagents' steps
+// (task/usage) and of its side requests (usage/side).
 type ModelUsage struct {
 	Model string
 	From  time.Time

@@ -173,8 +173,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.stream(w, r, resp, n)
 }
 
-// TitleText is the answer to every session-title request.
-const TitleText = "Scripted session"
+// TitleText is the answer to every session-title request, which reports
+// using TitleInput uncached prompt tokens and TitleOutput output tokens.
+const (
+	TitleText   = "Scripted session"
+	TitleInput  = 48
+	TitleOutput = 3
+)
 
 // admitTitle records a session-title request. Titles are answered with
 // TitleText without consuming the script, so scripts describe only the
@@ -185,7 +190,7 @@ func (s *Server) admitTitle(raw []byte, h http.Header) Response {
 	if req, _ := decodeRequest(raw, h); req != nil {
 		s.titles = append(s.titles, *req)
 	}
-	return ReplyText(TitleText)
+	return Reply(Text(TitleText, 0), Usage(0, TitleInput, TitleOutput, 0))
 }
 
 // TitleRequests are the session-title requests received so far.
