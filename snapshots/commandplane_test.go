@@ -82,7 +82,7 @@ func TestEnterRunsWhatIsTypedAndAFailedCommandKeepsTheDraft(t *testing.T) {
 		{"/Help", "Unknown command: /Help"},
 		{"/stat", "Unknown command: /stat; did you mean /status?"},
 		{"/nosuch x", "Unknown command: /nosuch"},
-		{"/compact extra", "Usage: /compact (no arguments)"},
+		{"/exit now", "Usage: /exit (no arguments)"},
 	} {
 		l.prompt(c.line)
 		l.tt.WaitText(t, c.notice)
@@ -91,8 +91,8 @@ func TestEnterRunsWhatIsTypedAndAFailedCommandKeepsTheDraft(t *testing.T) {
 		l.tt.WaitFor(t, "an empty editor", func(s string) bool { return !editorHolds(s, c.line) })
 	}
 	runs, done := l.commandRuns()
-	if len(runs) != 1 || runs[0].Name != "compact" || done[runs[0].ID].Outcome != "error" {
-		t.Fatalf("want only /compact run (and failed); unknown lines log nothing, got %+v %+v", runs, done)
+	if len(runs) != 1 || runs[0].Name != "exit" || done[runs[0].ID].Outcome != "error" {
+		t.Fatalf("want only /exit run (and failed); unknown lines log nothing, got %+v %+v", runs, done)
 	}
 	if strings.Contains(l.tt.Text(), "Summarise") || strings.Contains(l.tt.Text(), "Session ") {
 		t.Errorf("want /stat not corrected into /status, got:\n%s", l.tt.Text())

@@ -44,14 +44,17 @@ type CompactResult struct {
 	Tokens int // estimated tokens they held
 }
 
-// Compact summarises the older part of the history now. It waits for the
-// agent to be idle-admitted: prompts sent meanwhile run after it. Ending ctx
-// or calling Cancel stops the summary request and leaves history untouched.
-func (a *Agent) Compact(ctx context.Context) (CompactResult, error) {
+// Compact summarises the older part of the history now, following
+// instructions ("" for none) as Claude Code's
+// "/compact <instructions>" does. It waits for the agent to be
+// idle-admitted: prompts sent meanwhile run after it. Ending ctx or
+// calling Cancel stops the summary request and leaves history untouched.
+func (a *Agent) Compact(ctx context.Context, instructions string) (CompactResult, error) {
 	var res CompactResult
 	var err error
 	busy := "compaction needs an idle agent; wait for the turn to finish or cancel it"
-	if jerr := a.idleJob(ctx, busy, func(ctx context.Context) { res, err = a.compact(ctx, a.turn(), CompactManual) }); jerr != nil {
+	job := func(ctx context.Context) { res, err = a.compact(ctx, a.turn(), CompactManual, instructions) }
+	if jerr := a.idleJob(ctx, busy, job); jerr != nil {
 		return CompactResult{}, jerr
 	}
 	return res, err
@@ -86,10 +89,10 @@ func (a *Agent) shouldCompact(model string) bool {
 
 // compact summarises everything but the recent tail and records the summary
 // as a replacement on the surface, bracketed by compact/start and
-// compact/end; the pre_compact hooks run first (trigger says why). On
-// failure the history is left untouched. A history too short to summarise
-// records nothing.
-func (a *Agent) compact(ctx context.Context, turn int, trigger string) (CompactResult, error) {
+// compact/end; the pre_compact hooks run first (trigger says why, and
+// they read the user's instructions too). On failure the history is left
+// untouched. A history too short to summarise records nothing.
+func (a *Agent) compact(ctx context.Context, turn int, trigger, instructions string) (CompactResult, error) {
 	p, err := a.planCompaction()
 	if err != nil {
 		return CompactResult{}, err
@@ -100,7 +103,7 @@ func (a *Agent) compact(ctx context.Context, turn int, trigger string) (CompactR
 	a.publish(PhaseChanged{Phase: PhaseCompacting})
 	defer a.publish(PhaseChanged{Phase: PhaseIdle})
 	a.record(session.CompactStart{Turn: turn})
-	p.instructions = a.compactHook(ctx, turn, trigger)
+	p.instructions = strings.TrimSpace(instructions + "\n" + a.compactHook(ctx, turn, trigger, instructions))
 	res, summary, err := a.summarise(ctx, p)
 	end := session.CompactEnd{Items: res.Items, Tokens: res.Tokens}
 	if err != nil {
@@ -121,14 +124,16 @@ type compaction struct {
 	surface []llm.Message
 	seqs    []int64
 	cut     int
-	// instructions are more for the summary (what pre_compact hooks
-	// said); "" for none.
+	// instructions are more for the summary (the user's and what
+	// pre_compact hooks said); "" for none.
 	instructions string
 }
 
+// planCompaction is what a compaction would summarise.
 func (a *Agent) planCompaction() (compaction, error) {
 	model, _ := a.Model()
 	m, _ := a.cfg.Catalog.Lookup(model)
+	retain := int(retainShare * float64(m.ContextWindow))
 	a.logMu.Lock()
 	surface, err := a.proj.Surface(a.cfg.Log)
 	seqs := a.proj.SurfaceSeqs()
@@ -136,7 +141,7 @@ func (a *Agent) planCompaction() (compaction, error) {
 	if err != nil {
 		return compaction{}, err
 	}
-	cut := cutPoint(surface, int(retainShare*float64(m.ContextWindow))*charsPerToken)
+	cut := cutPoint(surface, retain*charsPerToken)
 	return compaction{model: model, surface: surface, seqs: seqs, cut: cut}, nil
 }
 

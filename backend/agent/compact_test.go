@@ -223,7 +223,7 @@ func TestPromptSentDuringCompactRunsAfterIt(t *testing.T) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := f.agent.Compact(context.Background())
+		res, err := f.agent.Compact(context.Background(), "")
 		done <- outcome{res, err}
 	}()
 	<-g.started
@@ -275,7 +275,7 @@ func TestStoppedCompactLeavesHistoryUntouched(t *testing.T) {
 			defer cancel()
 			done := make(chan error, 1)
 			go func() {
-				_, err := f.agent.Compact(ctx)
+				_, err := f.agent.Compact(ctx, "")
 				done <- err
 			}()
 			<-g.started
@@ -323,7 +323,7 @@ func TestCompactWithNothingToSummariseRecordsNothing(t *testing.T) {
 	f.agent.Send("hi")
 	f.waitIdle()
 	before := len(f.log.Events())
-	if _, err := f.agent.Compact(context.Background()); !errors.Is(err, agent.ErrNothingToCompact) {
+	if _, err := f.agent.Compact(context.Background(), ""); !errors.Is(err, agent.ErrNothingToCompact) {
 		t.Fatalf("want ErrNothingToCompact, got %v", err)
 	}
 	if evs := f.log.Events()[before:]; len(evs) != 0 {
@@ -388,7 +388,7 @@ func TestAJobAskedOnceTheTurnEndedWaitsInsteadOfBeingRefused(t *testing.T) {
 			}
 		}
 	}
-	if _, err := f.agent.Compact(ctx); err != nil && strings.Contains(err.Error(), "needs an idle agent") {
+	if _, err := f.agent.Compact(ctx, ""); err != nil && strings.Contains(err.Error(), "needs an idle agent") {
 		t.Errorf("the job was refused: %v", err)
 	}
 }

@@ -26,9 +26,10 @@ type Hooks interface {
 	// this turn going before.
 	Stopping(ctx context.Context, turn int, again bool, last string) string
 	// Compacting runs before the history is summarised, trigger saying
-	// why ("manual" or "auto"); what it returns joins the instructions
-	// of the summary. Compacted runs after, with the summary.
-	Compacting(ctx context.Context, turn int, trigger string) string
+	// why ("manual" or "auto") and instructions what the user asked of
+	// the summary; what it returns joins those instructions. Compacted
+	// runs after, with the summary.
+	Compacting(ctx context.Context, turn int, trigger, instructions string) string
 	Compacted(ctx context.Context, turn int, trigger, summary string)
 	// TurnFailed runs when a turn ended on an error: kind is its
 	// session.Failure kind (an llm.ErrorKind for the model's), message
@@ -86,11 +87,11 @@ func (a *Agent) afterTool(ctx context.Context, turn int, d *dispatch, r tools.Re
 
 // compactHook runs the pre_compact hooks and returns what they add to the
 // summary's instructions.
-func (a *Agent) compactHook(ctx context.Context, turn int, trigger string) string {
+func (a *Agent) compactHook(ctx context.Context, turn int, trigger, instructions string) string {
 	if a.cfg.Hooks == nil {
 		return ""
 	}
-	return a.cfg.Hooks.Compacting(ctx, turn, trigger)
+	return a.cfg.Hooks.Compacting(ctx, turn, trigger, instructions)
 }
 
 // compactedHook runs the post_compact hooks with the summary.

@@ -193,7 +193,7 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		a.cfg.Tools.Refresh(ctx)
 		model, effort := a.stepModel()
 		if a.shouldCompact(model) {
-			a.compact(ctx, ts.turn, CompactAuto)
+			a.compact(ctx, ts.turn, CompactAuto, "")
 		}
 		a.record(session.StepStart{Turn: ts.turn, Step: step, Model: model, Effort: effort})
 		if err := a.sync(); err != nil {

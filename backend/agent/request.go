@@ -55,7 +55,7 @@ func (a *Agent) request(ctx context.Context, turn, step int, model string, effor
 			if streamed {
 				a.publish(StepDiscarded{Turn: turn, Step: step})
 			}
-			if _, err := a.compact(ctx, turn, CompactAuto); err != nil {
+			if _, err := a.compact(ctx, turn, CompactAuto, ""); err != nil {
 				if ctx.Err() != nil {
 					return msg, ctx.Err()
 				}

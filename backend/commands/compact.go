@@ -11,22 +11,21 @@ import (
 
 // Compactor is an agent that can summarise its history on demand.
 type Compactor interface {
-	Compact(ctx context.Context) (agent.CompactResult, error)
+	Compact(ctx context.Context, instructions string) (agent.CompactResult, error)
 }
 
-// CompactCommand is /compact: summarise the older history now, while idle.
+// CompactCommand is /compact [instructions]: summarise the history now,
+// while idle, with what the user wants the summary to keep, as in Claude
+// Code ("/compact keep the API decisions").
 func CompactCommand() Command {
 	return Command{
-		Name: "compact", Description: "Summarise the older history to free context",
+		Name: "compact", Description: "Summarise the history to free context", Input: Input{Hint: "[what to keep]"},
 		Handler: func(ctx context.Context, inv Invocation) Result {
-			if strings.TrimSpace(inv.RawInput) != "" {
-				return Fail("Usage: /compact (no arguments)")
-			}
 			c, ok := inv.Agent.(Compactor)
 			if !ok {
 				return Fail("/compact needs an agent that can compact its history.")
 			}
-			res, err := c.Compact(ctx)
+			res, err := c.Compact(ctx, strings.TrimSpace(inv.RawInput))
 			switch {
 			case errors.Is(err, agent.ErrNothingToCompact):
 				return Succeed("No compactable history yet.")

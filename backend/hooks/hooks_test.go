@@ -139,15 +139,17 @@ func TestHooksReadAnAbsoluteFilePath(t *testing.T) {
 }
 
 // PreCompact's matcher picks the trigger, as in Claude Code: a hook for
-// manual compactions stays out of an automatic one.
+// manual compactions stays out of an automatic one. It reads what the
+// user asked of the summary as custom_instructions.
 func TestPreCompactMatchesTheTrigger(t *testing.T) {
-	hs, _ := FromConfig(config.Hooks{"PreCompact": {{Matcher: "manual", Command: "echo only when asked"}}}, "settings.json", false)
+	hs, _ := FromConfig(config.Hooks{"PreCompact": {{Matcher: "manual", Command: "sed 's/^/input /'"}}}, "settings.json", false)
 	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ()})
-	if got := r.Compacting(context.Background(), 1, "auto"); got != "" {
+	if got := r.Compacting(context.Background(), 1, "auto", ""); got != "" {
 		t.Errorf("auto ran the manual hook: %q", got)
 	}
-	if got := r.Compacting(context.Background(), 1, "manual"); got != "only when asked" {
-		t.Errorf("manual: %q", got)
+	got := r.Compacting(context.Background(), 1, "manual", "keep the API notes")
+	if !strings.Contains(got, `"trigger":"manual"`) || !strings.Contains(got, `"custom_instructions":"keep the API notes"`) {
+		t.Errorf("manual: want the trigger and the user's instructions in the hook's input, got %q", got)
 	}
 }
 

@@ -401,14 +401,13 @@ func (r *Runner) stopping(ctx context.Context, c caller, event Event, turn int, 
 
 // Compacting runs pre_compact: what the hooks print, or add as context,
 // joins the summary's instructions.
-func (r *Runner) Compacting(ctx context.Context, turn int, trigger string) string {
-	return r.compacting(ctx, caller{}, turn, trigger)
+func (r *Runner) Compacting(ctx context.Context, turn int, trigger, instructions string) string {
+	return r.compacting(ctx, caller{}, turn, trigger, instructions)
 }
 
-func (r *Runner) compacting(ctx context.Context, c caller, turn int, trigger string) string {
-	none := ""
+func (r *Runner) compacting(ctx context.Context, c caller, turn int, trigger, instructions string) string {
 	var notes []string
-	for _, res := range r.runFor(ctx, c, turn, PreCompact, Input{Trigger: trigger, CustomInstructions: &none}, "") {
+	for _, res := range r.runFor(ctx, c, turn, PreCompact, Input{Trigger: trigger, CustomInstructions: &instructions}, "") {
 		if note := res.context(); note != "" {
 			notes = append(notes, note)
 		}

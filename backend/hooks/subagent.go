@@ -52,8 +52,8 @@ func (s *Subagent) PromptSubmitted(ctx context.Context, turn int, _ string) (str
 }
 
 // Compacting runs pre_compact for the subagent's history.
-func (s *Subagent) Compacting(ctx context.Context, turn int, trigger string) string {
-	return s.r.compacting(ctx, s.c, turn, trigger)
+func (s *Subagent) Compacting(ctx context.Context, turn int, trigger, instructions string) string {
+	return s.r.compacting(ctx, s.c, turn, trigger, instructions)
 }
 
 // Compacted runs post_compact for the subagent's history.
