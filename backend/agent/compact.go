@@ -15,8 +15,12 @@ import (
 const (
 	defaultCompactAt = 0.8  // share of the window that triggers compaction
 	retainShare      = 0.16 // share of the window kept verbatim
-	charsPerToken    = 4
-	summaryMaxTokens = 8192
+	// manualRetainTokens bounds what /compact keeps verbatim: asked for,
+	// a compaction frees most of the context even of a model whose
+	// window's share would keep the whole conversation.
+	manualRetainTokens = 4096
+	charsPerToken      = 4
+	summaryMaxTokens   = 8192
 )
 
 // ErrNothingToCompact means the history is too short to summarise.
@@ -44,8 +48,8 @@ type CompactResult struct {
 	Tokens int // estimated tokens they held
 }
 
-// Compact summarises the older part of the history now, following
-// instructions ("" for none) as Claude Code's
+// Compact summarises the history now but for its last few thousand
+// tokens, following instructions ("" for none) as Claude Code's
 // "/compact <instructions>" does. It waits for the agent to be
 // idle-admitted: prompts sent meanwhile run after it. Ending ctx or
 // calling Cancel stops the summary request and leaves history untouched.
@@ -93,7 +97,7 @@ func (a *Agent) shouldCompact(model string) bool {
 // they read the user's instructions too). On failure the history is left
 // untouched. A history too short to summarise records nothing.
 func (a *Agent) compact(ctx context.Context, turn int, trigger, instructions string) (CompactResult, error) {
-	p, err := a.planCompaction()
+	p, err := a.planCompaction(trigger)
 	if err != nil {
 		return CompactResult{}, err
 	}
@@ -129,11 +133,14 @@ type compaction struct {
 	instructions string
 }
 
-// planCompaction is what a compaction would summarise.
-func (a *Agent) planCompaction() (compaction, error) {
+// planCompaction is what a compaction for trigger would summarise.
+func (a *Agent) planCompaction(trigger string) (compaction, error) {
 	model, _ := a.Model()
 	m, _ := a.cfg.Catalog.Lookup(model)
 	retain := int(retainShare * float64(m.ContextWindow))
+	if trigger == CompactManual {
+		retain = min(retain, manualRetainTokens)
+	}
 	a.logMu.Lock()
 	surface, err := a.proj.Surface(a.cfg.Log)
 	seqs := a.proj.SurfaceSeqs()

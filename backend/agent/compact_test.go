@@ -392,3 +392,32 @@ func TestAJobAskedOnceTheTurnEndedWaitsInsteadOfBeingRefused(t *testing.T) {
 		t.Errorf("the job was refused: %v", err)
 	}
 }
+
+// /compact frees the context of a model with a million-token window too:
+// asked for, a compaction keeps only the last few thousand tokens
+// verbatim, not a share of the window, and what the user asks of the
+// summary reaches its request, as with Claude Code's "/compact <text>".
+func TestManualCompactSummarisesAWideWindowsHistory(t *testing.T) {
+	long := strings.Repeat("detail ", 4000)
+	f := newFixture(t, []llmtest.Response{
+		llmtest.ReplyText("First answer " + long),
+		llmtest.ReplyText("Second answer."),
+		llmtest.ReplyText("## Request and Intent\nsummary"),
+	})
+	if window := f.agent.CompactThreshold(llm.DefaultModel); window < 500_000 {
+		t.Fatalf("want the default model's window wide, its threshold is %d tokens", window)
+	}
+	f.agent.Send("first " + long)
+	f.waitIdle()
+	f.agent.Send("second")
+	f.waitIdle()
+	res, err := f.agent.Compact(context.Background(), "keep the API notes")
+	if err != nil || res.Items != 2 {
+		t.Fatalf("want the first exchange summarised and the second kept, got %+v, %v", res, err)
+	}
+	reqs := f.srv.Requests()
+	summary := reqs[len(reqs)-1].Messages
+	if got := summary[len(summary)-1].Content; !strings.Contains(got, "keep the API notes") {
+		t.Fatalf("want the user's instructions in the summary request, got %q", got)
+	}
+}
