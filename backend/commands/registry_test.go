@@ -58,7 +58,7 @@ func TestUnknownMessageNamesTheFirstWordAndWhatToDo(t *testing.T) {
 		"/re":              "Unknown command: /re; /help lists the commands",
 		"/frontend:reveiw": "Unknown command: /frontend:reveiw; did you mean /frontend:review? /help lists the commands",
 		"/cost":            "Unknown command: /cost; /status shows the session's tokens, cost and context",
-		"/context":         "Unknown command: /context; /status shows how full the context is, and /compact frees it",
+		"/usage":           "Unknown command: /usage; /status shows the session's tokens, cost and context",
 		"/add-dir ../lib":  "Unknown command: /add-dir; start tack with --add-dir DIR, or list it in permissions.additionalDirectories of ~/.claude/settings.json",
 	}
 	for line, want := range tests {

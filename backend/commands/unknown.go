@@ -11,7 +11,6 @@ import (
 var elsewhere = map[string]string{
 	"cost":      "/status shows the session's tokens, cost and context",
 	"usage":     "/status shows the session's tokens, cost and context",
-	"context":   "/status shows how full the context is, and /compact frees it",
 	"stats":     "/status shows the session's tokens, cost and context",
 	"add-dir":   "start tack with --add-dir DIR, or list it in permissions.additionalDirectories of ~/.claude/settings.json",
 	"memory":    "tack reads AGENTS.md and CLAUDE.md (yours in ~/.tack, ~/.claude or ~/.codex, the project's in its folders); edit them, or /init writes one",

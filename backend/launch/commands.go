@@ -28,8 +28,10 @@ func (s *Session) registerCommands(keys string) error {
 	if err := commands.RegisterBuiltins(s.Commands, deps); err != nil {
 		return err
 	}
-	if err := s.Commands.Register(commands.CompactCommand()); err != nil {
-		return err
+	for _, cmd := range []commands.Command{commands.CompactCommand(), commands.ContextCommand()} {
+		if err := s.Commands.Register(cmd); err != nil {
+			return err
+		}
 	}
 	for _, cmd := range append(commands.RewindCommands(), commands.DiffCommand()) {
 		if err := s.Commands.Register(cmd); err != nil {
