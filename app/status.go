@@ -51,7 +51,9 @@ func (m *Model) statusRow() string {
 		ContextPct: -1,
 	}
 	if m.model.known && m.model.spec.ContextWindow > 0 {
-		s.ContextPct = m.proj.ContextTokens() * 100 / m.model.spec.ContextWindow
+		// Rounded, as /status and /context show it.
+		w := m.model.spec.ContextWindow
+		s.ContextPct = (m.proj.ContextTokens()*200 + w) / (2 * w)
 	}
 	if m.model.known {
 		_, s.OffPeak = m.model.spec.PriceAt(m.opts.Now())
