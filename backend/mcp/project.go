@@ -40,6 +40,7 @@ type projectServer struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
+	OAuth   *claudeOAuth      `json:"oauth"`
 }
 
 // LoadProject reads dir's .mcp.json. A missing file is no servers. A file
@@ -136,6 +137,11 @@ func projectEntry(name string, raw json.RawMessage, getenv func(string) string) 
 	}
 	s.Env = expandMap(e.Env, expand)
 	s.Headers = expandMap(e.Headers, expand)
+	oauth, err := e.OAuth.settings()
+	if err != nil {
+		return Server{}, err
+	}
+	s.OAuth = oauth
 	switch e.Type {
 	case "", "stdio", "http", "streamable-http":
 	case "sse":

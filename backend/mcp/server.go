@@ -44,6 +44,8 @@ type Server struct {
 	URL     string
 	Headers map[string]string
 	SSE     bool
+	// OAuth adjusts how tack signs in to a remote server that asks for it.
+	OAuth OAuth
 	// SDK servers live in the program that runs tack through an Agent
 	// SDK ("type": "sdk"): their messages go through Options.Relay.
 	SDK bool
