@@ -90,6 +90,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		Inform:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text}) },
 		TokenFile: filepath.Join(o.Home, mcp.TokenFile),
 		Browser:   mcp.OpenBrowser(env),
+		Getenv:    s.getenv,
 		Cwd:       s.Cwd,
 		Environ:   bash.WithoutProviderSecrets(o.Environ),
 		SpillDir:  filepath.Join(o.Home, "spill", s.Log.Header().ID),

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
-// callback is the one-shot listener on a free loopback port that the
+// callback is the one-shot listener on a loopback port that the
 // browser returns to after signing in, with the authorization code or the
 // authorization server's refusal.
 type callback struct {
@@ -30,15 +30,15 @@ type callbackAnswer struct {
 	err error
 }
 
-// listenCallback opens the listener on 127.0.0.1 and, where the machine
-// has it, on [::1] at the same port, since a browser may take localhost
-// for either.
-func listenCallback() (*callback, error) {
-	v4, err := net.Listen("tcp", "127.0.0.1:0")
+// listenCallback opens the listener at port (zero: a free one) on
+// 127.0.0.1 and, where the machine has it, on [::1] at the same port,
+// since a browser may take localhost for either.
+func listenCallback(port int) (*callback, error) {
+	v4, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
 	if err != nil {
-		return nil, fmt.Errorf("open a local port for the browser to return to: %w", err)
+		return nil, err
 	}
-	port := v4.Addr().(*net.TCPAddr).Port
+	port = v4.Addr().(*net.TCPAddr).Port
 	cb := &callback{redirect: "http://localhost:" + strconv.Itoa(port) + "/callback", answer: make(chan callbackAnswer, 1)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/callback", cb.serve)
@@ -73,13 +73,17 @@ func (cb *callback) serve(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "<!doctype html><title>tack</title><p>%s</p>\n", html.EscapeString(page))
 }
 
-// refusal is the authorization server's answer that it would not
-// authorize tack.
-func refusal(code, description string) error {
-	if description != "" {
-		return fmt.Errorf("the authorization server refused: %s (%s)", description, code)
+// refusalError is the authorization server's answer that it would not
+// authorize tack: an RFC 6749 error code and its description.
+type refusalError struct{ code, description string }
+
+func refusal(code, description string) error { return &refusalError{code, description} }
+
+func (e *refusalError) Error() string {
+	if e.description != "" {
+		return fmt.Sprintf("the authorization server refused: %s (%s)", e.description, e.code)
 	}
-	return fmt.Errorf("the authorization server refused: %s", code)
+	return "the authorization server refused: " + e.code
 }
 
 // wait waits for the browser's answer until ctx ends.

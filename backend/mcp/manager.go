@@ -38,6 +38,9 @@ type Options struct {
 	// browser (OpenBrowser); nil, or an error, leaves it to the user, who
 	// is shown the address either way.
 	Browser func(url string) error
+	// Getenv reads the environment at /mcp login: MCP_CLIENT_SECRET, the
+	// secret of a server's oauth.clientId.
+	Getenv func(string) string
 	// SignInTimeout bounds the wait for the browser's answer to a
 	// sign-in; zero is DefaultSignInTimeout.
 	SignInTimeout time.Duration

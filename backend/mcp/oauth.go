@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 )
 
@@ -67,14 +66,18 @@ func (c *conn) signInError() error {
 	return fmt.Errorf("MCP server %s asks the user to sign in; they can with /mcp login %s", c.srv.Name, c.srv.Name)
 }
 
-// pendingSignIn is a sign-in waiting for the user's browser.
-type pendingSignIn struct{ cancel context.CancelFunc }
+// pendingSignIn is a sign-in waiting for the user's browser; done is
+// closed once it stopped listening for the browser's return.
+type pendingSignIn struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
 
 // beginSignIn makes cancel's sign-in the one under way, giving up any
 // other.
 func (c *conn) beginSignIn(cancel context.CancelFunc) *pendingSignIn {
 	c.giveUpSignIn()
-	p := &pendingSignIn{cancel: cancel}
+	p := &pendingSignIn{cancel: cancel, done: make(chan struct{})}
 	c.mu.Lock()
 	c.signing = p
 	c.mu.Unlock()
@@ -96,7 +99,10 @@ func (c *conn) giveUpSignIn() {
 	c.signing = nil
 	c.mu.Unlock()
 	if p != nil {
+		// Wait for its callback port to close: a sign-in through a fixed
+		// port that follows needs it.
 		p.cancel()
+		<-p.done
 	}
 }
 
@@ -134,12 +140,13 @@ func (m *Manager) httpClient() *http.Client {
 }
 
 // Login begins signing in to the named server with OAuth: it finds the
-// server's authorization server, registers tack with it, opens the
-// user's browser at the authorization address and returns that address
-// and whether a browser opened. Waiting for the browser's answer goes on
-// in the background for up to Options.SignInTimeout; then the server reconnects
-// with its new token, and the outcome is reported. A sign-in already
-// under way for the server is given up.
+// server's authorization server, registers tack with it unless the
+// server's entry names a client, opens the user's browser at the
+// authorization address and returns that address and whether a browser
+// opened. Waiting for the browser's answer goes on in the background for
+// up to Options.SignInTimeout; then the server reconnects with its new
+// token, and the outcome is reported. A sign-in already under way for the
+// server is given up.
 func (m *Manager) Login(ctx context.Context, name string) (url string, opened bool, err error) {
 	c := m.find(name)
 	if c == nil {
@@ -161,6 +168,7 @@ func (m *Manager) Login(ctx context.Context, name string) (url string, opened bo
 		defer cancel()
 		var shown atomic.Bool
 		err := m.authorize(flow, c, func(p signInPage) { shown.Store(true); asked <- p })
+		close(pending.done)
 		c.endSignIn(pending)
 		if !shown.Load() {
 			early <- err
@@ -198,6 +206,8 @@ func (m *Manager) signedIn(flow context.Context, c *conn, err error) {
 		m.report(fmt.Sprintf("MCP server %s: the sign-in was not finished in the browser within %s; /mcp login %s tries again.",
 			name, cmp.Or(m.opts.SignInTimeout, DefaultSignInTimeout), name))
 	case errors.Is(flow.Err(), context.Canceled):
+	case errors.As(err, new(*adviceError)):
+		m.report(fmt.Sprintf("MCP server %s: sign-in failed: %s.", name, c.redact.Text(clean(err.Error()))))
 	default:
 		m.report(fmt.Sprintf("MCP server %s: sign-in failed: %s; /mcp login %s tries again.", name, c.redact.Text(clean(err.Error())), name))
 	}
@@ -207,37 +217,21 @@ func (m *Manager) signedIn(flow context.Context, c *conn, err error) {
 // against the 401 the server answers tack with, showing the
 // authorization address through show, and keeps what it got.
 func (m *Manager) authorize(ctx context.Context, c *conn, show func(signInPage)) error {
-	cb, err := listenCallback()
-	if err != nil {
-		return err
+	o := c.srv.OAuth
+	cb, err := listenCallback(o.CallbackPort)
+	switch {
+	case err != nil && o.CallbackPort != 0:
+		return fmt.Errorf("MCP server %s signs in through port %d (its oauth.callbackPort), which another program is using (%v); close it, or finish the sign-in under way there, and run /mcp login %s again",
+			c.srv.Name, o.CallbackPort, err, c.srv.Name)
+	case err != nil:
+		return fmt.Errorf("open a local port for the browser to return to: %w", err)
 	}
 	defer cb.close()
-	seen := &metadataSeen{base: m.httpClient().Transport}
-	hc := &http.Client{Transport: seen, Timeout: 30 * time.Second}
-	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
-		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			RedirectURIs: []string{cb.redirect}, ClientName: "tack", TokenEndpointAuthMethod: "none",
-			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
-		}},
-		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			show(signInPage{url: args.URL, opened: m.openBrowser(args.URL)})
-			return cb.wait(ctx)
-		},
-		RequestRefreshToken: true,
-		// An iss that matches the issuer is safe to take from a server
-		// that does not advertise sending it; some send it unadvertised.
-		AcceptUnadvertisedIss: true,
-		Client:                hc,
-		NewTokenSource: func(_ context.Context, cfg *oauth2.Config, t *oauth2.Token) (oauth2.TokenSource, error) {
-			if err := m.tokens.save(c.srv.URL, signIn{Client: clientOf(cfg), Token: t}); err != nil {
-				return nil, err
-			}
-			// The connections take the token from the file; this one
-			// never refreshes, which would leave the file's refresh token
-			// spent.
-			return oauth2.StaticTokenSource(t), nil
-		},
-	})
+	disc := &discovery{base: m.httpClient().Transport}
+	prior, _ := m.tokens.load(c.srv.URL)
+	id := m.identity(c.srv, prior.Client, cb.redirect)
+	cfg := m.handlerConfig(c, cb, disc, id, show)
+	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
 		return err
 	}
@@ -246,12 +240,50 @@ func (m *Manager) authorize(ctx context.Context, c *conn, show func(signInPage))
 		return err
 	}
 	if err := h.Authorize(ctx, req, resp); err != nil {
-		if !seen.found.Load() && ctx.Err() == nil {
+		found, _, noRegistration := disc.findings()
+		if !found && ctx.Err() == nil {
 			return fmt.Errorf("MCP server %s asks to sign in but publishes no OAuth metadata (/.well-known/oauth-protected-resource or oauth-authorization-server), so tack cannot sign in to it; give it a token through headers or bearer_token_env_var instead", c.srv.Name)
 		}
-		return err
+		return id.explain(c.srv, cb.redirect, noRegistration, err)
 	}
 	return nil
+}
+
+// handlerConfig is the configuration of the SDK's handler for a sign-in
+// to c as id, with its browser returning to cb, its requests through disc.
+func (m *Manager) handlerConfig(c *conn, cb *callback, disc *discovery, id identity, show func(signInPage)) *auth.AuthorizationCodeHandlerConfig {
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL: cb.redirect,
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			show(signInPage{url: args.URL, opened: m.openBrowser(args.URL)})
+			return cb.wait(ctx)
+		},
+		RequestRefreshToken: true,
+		// An iss that matches the issuer is safe to take from a server
+		// that does not advertise sending it; some send it unadvertised.
+		AcceptUnadvertisedIss: true,
+		Client:                &http.Client{Transport: disc, Timeout: 30 * time.Second},
+		NewTokenSource: func(_ context.Context, cfg *oauth2.Config, t *oauth2.Token) (oauth2.TokenSource, error) {
+			kept := clientOf(cfg)
+			kept.Registered = id.registered
+			if err := m.tokens.save(c.srv.URL, signIn{Client: kept, Token: t}); err != nil {
+				return nil, err
+			}
+			// The connections take the token from the file; this one
+			// never refreshes, which would leave the file's refresh token
+			// spent.
+			return oauth2.StaticTokenSource(t), nil
+		},
+	}
+	id.configure(cfg)
+	return cfg
+}
+
+func (m *Manager) getenv(name string) string {
+	if m.opts.Getenv == nil {
+		return ""
+	}
+	return m.opts.Getenv(name)
 }
 
 func (m *Manager) openBrowser(url string) bool {
@@ -278,25 +310,6 @@ func (m *Manager) challenge(ctx context.Context, c *conn) (*http.Request, *http.
 		return nil, nil, fmt.Errorf("MCP server %s does not ask to sign in (it answered %s); /mcp restart %s connects without", c.srv.Name, resp.Status, c.srv.Name)
 	}
 	return req, resp, nil
-}
-
-// metadataSeen notes whether any OAuth metadata document was found, so
-// that a failed sign-in to a server without any says so.
-type metadataSeen struct {
-	base  http.RoundTripper
-	found atomic.Bool
-}
-
-func (s *metadataSeen) RoundTrip(r *http.Request) (*http.Response, error) {
-	base := s.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(r)
-	if err == nil && resp.StatusCode == http.StatusOK && strings.Contains(r.URL.Path, "/.well-known/") {
-		s.found.Store(true)
-	}
-	return resp, err
 }
 
 // Logout forgets the sign-in to the named server, gives up a sign-in

@@ -2,13 +2,9 @@ package mcp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,141 +13,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
-
-	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
-
-// authServer is a fake OAuth authorization server: metadata, dynamic
-// client registration, an authorize endpoint that answers at once (the
-// user said yes, or with deny set no), and a token endpoint that checks
-// PKCE and refreshes, rotating the refresh token. It accepts only the
-// access token it issued last.
-type authServer struct {
-	*httptest.Server
-	ttl  int    // expires_in of its tokens
-	deny string // the error /authorize answers with, if set
-
-	mu        sync.Mutex
-	clients   map[string][]string // client id → redirect URIs
-	codes     map[string]string   // code → PKCE challenge
-	access    string              // the access token it accepts
-	refresh   string              // the refresh token it accepts
-	issued    int
-	refreshes int
-}
-
-func newAuthServer(t *testing.T, ttl int) *authServer {
-	as := &authServer{ttl: ttl, clients: map[string][]string{}, codes: map[string]string{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(oauthex.AuthServerMeta{
-			Issuer: as.URL, AuthorizationEndpoint: as.URL + "/authorize", TokenEndpoint: as.URL + "/token",
-			RegistrationEndpoint: as.URL + "/register", ResponseTypesSupported: []string{"code"},
-			CodeChallengeMethodsSupported: []string{"S256"}, ScopesSupported: []string{"read", "offline_access"},
-		})
-	})
-	mux.HandleFunc("POST /register", as.register)
-	mux.HandleFunc("GET /authorize", as.authorize)
-	mux.HandleFunc("POST /token", as.token)
-	as.Server = httptest.NewServer(mux)
-	t.Cleanup(as.Close)
-	return as
-}
-
-func (as *authServer) register(w http.ResponseWriter, r *http.Request) {
-	var meta oauthex.ClientRegistrationMetadata
-	json.NewDecoder(r.Body).Decode(&meta)
-	as.mu.Lock()
-	id := fmt.Sprintf("client-%d", len(as.clients)+1)
-	as.clients[id] = meta.RedirectURIs
-	as.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusCreated)
-	json.NewEncoder(w).Encode(map[string]any{"client_id": id, "redirect_uris": meta.RedirectURIs,
-		"token_endpoint_auth_method": meta.TokenEndpointAuthMethod})
-}
-
-func (as *authServer) authorize(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	as.mu.Lock()
-	redirects, ok := as.clients[q.Get("client_id")]
-	code := fmt.Sprintf("code-%d", len(as.codes)+1)
-	as.codes[code] = q.Get("code_challenge")
-	as.mu.Unlock()
-	if !ok || len(redirects) != 1 || redirects[0] != q.Get("redirect_uri") {
-		http.Error(w, "unknown client or redirect_uri", http.StatusBadRequest)
-		return
-	}
-	answer := url.Values{"state": {q.Get("state")}, "code": {code}}
-	if as.deny != "" {
-		answer = url.Values{"state": {q.Get("state")}, "error": {as.deny}, "error_description": {"the user said no"}}
-	}
-	http.Redirect(w, r, q.Get("redirect_uri")+"?"+answer.Encode(), http.StatusFound)
-}
-
-func (as *authServer) token(w http.ResponseWriter, r *http.Request) {
-	r.ParseForm()
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	switch r.Form.Get("grant_type") {
-	case "authorization_code":
-		sum := sha256.Sum256([]byte(r.Form.Get("code_verifier")))
-		if as.codes[r.Form.Get("code")] != base64.RawURLEncoding.EncodeToString(sum[:]) {
-			http.Error(w, `{"error":"invalid_grant"}`, http.StatusBadRequest)
-			return
-		}
-	case "refresh_token":
-		if r.Form.Get("refresh_token") != as.refresh {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprint(w, `{"error":"invalid_grant"}`)
-			return
-		}
-		as.refreshes++
-	}
-	as.issued++
-	as.access, as.refresh = fmt.Sprintf("access-%d", as.issued), fmt.Sprintf("refresh-%d", as.issued)
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"access_token": as.access, "token_type": "Bearer",
-		"expires_in": as.ttl, "refresh_token": as.refresh})
-}
-
-func (as *authServer) accepts(token string) bool {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	return token != "" && token == as.access
-}
-
-// protectedServer is the fake MCP server behind the SDK's own bearer
-// token check, which answers 401 with a WWW-Authenticate challenge that
-// names its protected resource metadata.
-func protectedServer(t *testing.T, as *authServer) *httptest.Server {
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	mux.Handle("/.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(
-		&oauthex.ProtectedResourceMetadata{Resource: srv.URL + "/mcp", AuthorizationServers: []string{as.URL}}))
-	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		if !as.accepts(token) {
-			return nil, auth.ErrInvalidToken
-		}
-		return &auth.TokenInfo{Expiration: time.Now().Add(time.Hour)}, nil
-	}
-	mux.Handle("/mcp", auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{
-		ResourceMetadataURL: srv.URL + "/.well-known/oauth-protected-resource/mcp"})(mcptest.NewHTTP("docs")))
-	return srv
-}
 
 // browser stands in for the user's: it follows the authorization
 // address, and so the redirect back to tack, with an HTTP client.
 type browser struct {
 	mu     sync.Mutex
 	opened []string
-	stay   bool // it opens the page and the user never answers
+	stay   bool         // it opens the page and the user never answers
+	client *http.Client // nil: http.DefaultClient
 }
 
 func (b *browser) open(u string) error {
@@ -161,7 +32,11 @@ func (b *browser) open(u string) error {
 	if b.stay {
 		return nil
 	}
-	resp, err := http.Get(u)
+	hc := b.client
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Get(u)
 	if err != nil {
 		return err
 	}
@@ -183,8 +58,14 @@ type session struct {
 
 func openSession(t *testing.T, home, u string, b *browser, o Options) session {
 	t.Helper()
+	return openOAuthSession(t, home, u, OAuth{}, b, o)
+}
+
+// openOAuthSession is openSession with the server's entry's oauth object.
+func openOAuthSession(t *testing.T, home, u string, oauth OAuth, b *browser, o Options) session {
+	t.Helper()
 	s := session{reports: &reports{news: make(chan struct{}, 1)}, informs: &reports{news: make(chan struct{}, 1)}}
-	o.Servers = []Server{{Name: "docs", Origin: "test", URL: u, StartupTimeout: 10 * time.Second, ToolTimeout: 10 * time.Second}}
+	o.Servers = []Server{{Name: "docs", Origin: "test", URL: u, OAuth: oauth, StartupTimeout: 10 * time.Second, ToolTimeout: 10 * time.Second}}
 	o.Report, o.Inform, o.TokenFile, o.Browser, o.Version = s.reports.add, s.informs.add, filepath.Join(home, TokenFile), b.open, "test"
 	s.Manager = New(o)
 	s.Start()

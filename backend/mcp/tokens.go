@@ -38,6 +38,9 @@ type client struct {
 	AuthStyle   oauth2.AuthStyle `json:"auth_style,omitempty"`
 	RedirectURL string           `json:"redirect_url,omitempty"`
 	Scopes      []string         `json:"scopes,omitempty"`
+	// Registered marks a client tack registered itself, which a sign-in
+	// through the same fixed callback port uses again.
+	Registered bool `json:"registered,omitempty"`
 }
 
 func clientOf(cfg *oauth2.Config) client {
