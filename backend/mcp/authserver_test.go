@@ -45,6 +45,7 @@ type authServer struct {
 	mu            sync.Mutex
 	clients       map[string][]string // client id → redirect URIs
 	secrets       map[string]string   // client id → its secret, for those with one
+	refusing      string              // a client the token endpoint refuses
 	registrations int
 	asked         url.Values        // the query of the last authorization request
 	codes         map[string]string // code → PKCE challenge
@@ -179,7 +180,7 @@ func (as *authServer) authenticates(r *http.Request) bool {
 		id, secret = r.Form.Get("client_id"), r.Form.Get("client_secret")
 	}
 	_, known := as.clients[id]
-	return known && secret == as.secrets[id]
+	return known && secret == as.secrets[id] && id != as.refusing
 }
 
 func (as *authServer) token(w http.ResponseWriter, r *http.Request) {

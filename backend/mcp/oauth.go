@@ -141,9 +141,9 @@ func (m *Manager) httpClient() *http.Client {
 
 // Login begins signing in to the named server with OAuth: it finds the
 // server's authorization server, registers tack with it unless the
-// server's entry names a client, opens the user's browser at the
-// authorization address and returns that address and whether a browser
-// opened. Waiting for the browser's answer goes on in the background for
+// server's entry names a client or tack registered through its fixed
+// callback port before, opens the user's browser at the authorization
+// address and returns that address and whether a browser opened. Waiting for the browser's answer goes on in the background for
 // up to Options.SignInTimeout; then the server reconnects with its new
 // token, and the outcome is reported. A sign-in already under way for the
 // server is given up.
@@ -203,8 +203,12 @@ func (m *Manager) signedIn(flow context.Context, c *conn, err error) {
 		m.inform(fmt.Sprintf("Signed in to MCP server %s; it reconnects now and its tools join at the next step once it is ready (/mcp shows its status).", name))
 		_ = m.Restart(name)
 	case errors.Is(err, errSignInTimeout) || errors.Is(flow.Err(), context.DeadlineExceeded):
-		m.report(fmt.Sprintf("MCP server %s: the sign-in was not finished in the browser within %s; /mcp login %s tries again.",
-			name, cmp.Or(m.opts.SignInTimeout, DefaultSignInTimeout), name))
+		check := ""
+		if a := (*adviceError)(nil); errors.As(err, &a) {
+			check = a.text + "; "
+		}
+		m.report(fmt.Sprintf("MCP server %s: the sign-in was not finished in the browser within %s; %s/mcp login %s tries again.",
+			name, cmp.Or(m.opts.SignInTimeout, DefaultSignInTimeout), check, name))
 	case errors.Is(flow.Err(), context.Canceled):
 	case errors.As(err, new(*adviceError)):
 		m.report(fmt.Sprintf("MCP server %s: sign-in failed: %s.", name, c.redact.Text(clean(err.Error()))))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
@@ -114,6 +115,15 @@ func TestRefusedClientSaysToSetTheSecret(t *testing.T) {
 		!strings.Contains(got, "set MCP_CLIENT_SECRET to it and run /mcp login docs again") {
 		t.Fatalf("a refused client reads %q, want it to say to set MCP_CLIENT_SECRET and run /mcp login docs again", got)
 	}
+
+	unknown := openOAuthSession(t, t.TempDir(), srv.URL+"/mcp", OAuth{ClientID: "nobody", CallbackPort: port}, &browser{},
+		Options{SignInTimeout: 200 * time.Millisecond})
+	unknown.login(t)
+	unknown.reports.wait(t)
+	want := "check oauth.clientId and that http://localhost:" + strconv.Itoa(port) + "/callback is among client nobody's redirect URIs"
+	if got := unknown.reports.all()[0]; !strings.Contains(got, want) {
+		t.Fatalf("an unknown client, refused on the sign-in page, reads %q, want %q", got, want)
+	}
 }
 
 // With oauth.callbackPort the browser returns to that port, a sign-in
@@ -145,5 +155,56 @@ func TestFixedCallbackPortIsTheRedirectURI(t *testing.T) {
 	if _, _, err := s.Login(context.Background(), "docs"); err == nil ||
 		!strings.Contains(err.Error(), "MCP server docs signs in through port "+strconv.Itoa(port)) {
 		t.Fatalf("signing in through a taken port: %v, want it to name the port and the server", err)
+	}
+}
+
+// A client tack registered through a fixed port serves the next sign-in;
+// through a free port, whose redirect URI changes, it cannot.
+func TestRegistrationThroughAFixedPortIsUsedAgain(t *testing.T) {
+	for _, fixed := range []bool{true, false} {
+		as := newAuthServer(t, 3600)
+		srv := protectedServer(t, as)
+		oauth := OAuth{}
+		if fixed {
+			oauth.CallbackPort = freePort(t)
+		}
+		s := openOAuthSession(t, t.TempDir(), srv.URL+"/mcp", oauth, &browser{}, Options{})
+		s.login(t)
+		s.waitSignedIn(t, 1)
+		s.login(t)
+		s.waitSignedIn(t, 2)
+		if got, _ := as.counts(); got != map[bool]int{true: 1, false: 2}[fixed] {
+			t.Errorf("fixed port %v: two sign-ins made %d registrations, want %d", fixed, got, map[bool]int{true: 1, false: 2}[fixed])
+		}
+	}
+}
+
+// A registration the authorization server no longer takes says how to
+// register again: refused at the token endpoint, or on the sign-in page,
+// which never sends the browser back.
+func TestRefusedRegistrationSaysToRegisterAgain(t *testing.T) {
+	as := newAuthServer(t, 3600)
+	srv := protectedServer(t, as)
+	home, oauth := t.TempDir(), OAuth{CallbackPort: freePort(t)}
+	s := openOAuthSession(t, home, srv.URL+"/mcp", oauth, &browser{}, Options{})
+	s.login(t)
+	s.waitSignedIn(t, 1)
+	as.mu.Lock()
+	as.refusing = "client-1"
+	as.mu.Unlock()
+	s.login(t)
+	s.reports.wait(t)
+	if got := s.reports.all()[0]; !strings.Contains(got, "refused the client tack registered with it before (invalid_client); /mcp logout docs forgets it") {
+		t.Fatalf("a registration refused at the token endpoint reads %q, want it to say /mcp logout docs", got)
+	}
+
+	as.mu.Lock()
+	delete(as.clients, "client-1")
+	as.mu.Unlock()
+	late := openOAuthSession(t, home, srv.URL+"/mcp", oauth, &browser{}, Options{SignInTimeout: 200 * time.Millisecond})
+	late.login(t)
+	late.reports.wait(t)
+	if got := late.reports.all()[0]; !strings.Contains(got, "if the sign-in page said it does not know the client, /mcp logout docs forgets the one tack registered") {
+		t.Fatalf("a registration refused on the sign-in page reads %q, want it to say /mcp logout docs", got)
 	}
 }
