@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -16,8 +18,17 @@ import (
 // metadata was (so that a failed sign-in to a server without any says
 // so), the authorization server's metadata, and whether it would not
 // register tack.
+//
+// With an override (oauth.authServerMetadataUrl) it answers discovery
+// itself. The SDK's handler cannot be handed metadata, only find it: the
+// protected resource metadata it asks for names the override's issuer,
+// and that issuer's metadata is the override document.
 type discovery struct {
-	base http.RoundTripper
+	base     http.RoundTripper
+	resource string // the MCP server's URL
+
+	override []byte // the document read from the override URL
+	issuer   string // the override's issuer
 
 	mu      sync.Mutex
 	found   bool
@@ -33,11 +44,30 @@ func (d *discovery) transport() http.RoundTripper {
 }
 
 func (d *discovery) RoundTrip(r *http.Request) (*http.Response, error) {
+	if d.override != nil && r.Method == http.MethodGet {
+		if doc := d.answer(r.URL.Path); doc != nil {
+			return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Request: r,
+				Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(doc))}, nil
+		}
+	}
 	resp, err := d.transport().RoundTrip(r)
 	if err != nil {
 		return nil, err
 	}
 	return d.note(r, resp), nil
+}
+
+// answer is the override's answer to a discovery request for path, or
+// nil for a request that is not one.
+func (d *discovery) answer(path string) []byte {
+	switch {
+	case strings.HasPrefix(path, "/.well-known/oauth-protected-resource"):
+		doc, _ := json.Marshal(oauthex.ProtectedResourceMetadata{Resource: d.resource, AuthorizationServers: []string{d.issuer}})
+		return doc
+	case authServerMetadataPath(path):
+		return d.override
+	}
+	return nil
 }
 
 // authServerMetadataPath reports whether path is one of the places
@@ -75,6 +105,33 @@ func (d *discovery) note(r *http.Request, resp *http.Response) *http.Response {
 		d.mu.Unlock()
 	}
 	return resp
+}
+
+// readOverride reads the authorization server metadata at url, which then
+// answers discovery.
+func (d *discovery) readOverride(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := (&http.Client{Transport: d.transport()}).Do(req)
+	if err != nil {
+		return fmt.Errorf("cannot read the authorization server metadata at %s (oauth.authServerMetadataUrl): %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("cannot read the authorization server metadata at %s (oauth.authServerMetadataUrl): it answered %s; check the address", url, resp.Status)
+	}
+	var meta oauthex.AuthServerMeta
+	if err := json.Unmarshal(body, &meta); err != nil || meta.Issuer == "" || meta.AuthorizationEndpoint == "" || meta.TokenEndpoint == "" {
+		return fmt.Errorf("%s (oauth.authServerMetadataUrl) is not authorization server metadata: it names no issuer, authorization_endpoint and token_endpoint; check the address", url)
+	}
+	d.override, d.issuer = body, meta.Issuer
+	d.mu.Lock()
+	d.found, d.meta = true, &meta
+	d.mu.Unlock()
+	return nil
 }
 
 // findings are what discovery found: whether any OAuth metadata, the

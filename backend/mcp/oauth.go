@@ -140,13 +140,14 @@ func (m *Manager) httpClient() *http.Client {
 }
 
 // Login begins signing in to the named server with OAuth: it finds the
-// server's authorization server, registers tack with it unless the
-// server's entry names a client or tack registered through its fixed
-// callback port before, opens the user's browser at the authorization
-// address and returns that address and whether a browser opened. Waiting for the browser's answer goes on in the background for
-// up to Options.SignInTimeout; then the server reconnects with its new
-// token, and the outcome is reported. A sign-in already under way for the
-// server is given up.
+// server's authorization server (or reads the metadata its entry names),
+// registers tack with it unless the server's entry names a client or tack
+// registered through its fixed callback port before, opens the user's
+// browser at the authorization address and returns that address and
+// whether a browser opened. Waiting for the browser's answer goes on in
+// the background for up to Options.SignInTimeout; then the server
+// reconnects with its new token, and the outcome is reported. A sign-in
+// already under way for the server is given up.
 func (m *Manager) Login(ctx context.Context, name string) (url string, opened bool, err error) {
 	c := m.find(name)
 	if c == nil {
@@ -231,7 +232,12 @@ func (m *Manager) authorize(ctx context.Context, c *conn, show func(signInPage))
 		return fmt.Errorf("open a local port for the browser to return to: %w", err)
 	}
 	defer cb.close()
-	disc := &discovery{base: m.httpClient().Transport}
+	disc := &discovery{base: m.httpClient().Transport, resource: c.srv.URL}
+	if o.MetadataURL != "" {
+		if err := disc.readOverride(ctx, o.MetadataURL); err != nil {
+			return fmt.Errorf("MCP server %s: %w", c.srv.Name, err)
+		}
+	}
 	prior, _ := m.tokens.load(c.srv.URL)
 	id := m.identity(c.srv, prior.Client, cb.redirect)
 	cfg := m.handlerConfig(c, cb, disc, id, show)
@@ -256,13 +262,16 @@ func (m *Manager) authorize(ctx context.Context, c *conn, show func(signInPage))
 // handlerConfig is the configuration of the SDK's handler for a sign-in
 // to c as id, with its browser returning to cb, its requests through disc.
 func (m *Manager) handlerConfig(c *conn, cb *callback, disc *discovery, id identity, show func(signInPage)) *auth.AuthorizationCodeHandlerConfig {
+	o := c.srv.OAuth
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL: cb.redirect,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			show(signInPage{url: args.URL, opened: m.openBrowser(args.URL)})
 			return cb.wait(ctx)
 		},
-		RequestRefreshToken: true,
+		// Scopes the entry names are asked for as written, offline_access
+		// only if it is among them.
+		RequestRefreshToken: len(o.Scopes) == 0,
 		// An iss that matches the issuer is safe to take from a server
 		// that does not advertise sending it; some send it unadvertised.
 		AcceptUnadvertisedIss: true,
@@ -278,6 +287,9 @@ func (m *Manager) handlerConfig(c *conn, cb *callback, disc *discovery, id ident
 			// spent.
 			return oauth2.StaticTokenSource(t), nil
 		},
+	}
+	if len(o.Scopes) > 0 {
+		cfg.ScopeFilter = func([]string) []string { return o.Scopes }
 	}
 	id.configure(cfg)
 	return cfg

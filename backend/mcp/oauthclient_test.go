@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -206,5 +207,52 @@ func TestRefusedRegistrationSaysToRegisterAgain(t *testing.T) {
 	late.reports.wait(t)
 	if got := late.reports.all()[0]; !strings.Contains(got, "if the sign-in page said it does not know the client, /mcp logout docs forgets the one tack registered") {
 		t.Fatalf("a registration refused on the sign-in page reads %q, want it to say /mcp logout docs", got)
+	}
+}
+
+// oauth.authServerMetadataUrl is read instead of discovering the
+// authorization server: here discovery finds nothing that works.
+func TestMetadataURLReplacesDiscovery(t *testing.T) {
+	as := unstartedAuthServer(3600)
+	as.prefix = "/tenant"
+	as.StartTLS()
+	t.Cleanup(as.Close)
+	srv := protectedServer(t, as) // its metadata names as.URL, where nothing answers
+	b := &browser{client: as.Client()}
+	o := Options{HTTPClient: as.Client()}
+
+	found := openOAuthSession(t, t.TempDir(), srv.URL+"/mcp", OAuth{MetadataURL: as.URL + "/tenant/metadata"}, b, o)
+	found.login(t)
+	found.waitState(t, StateReady)
+
+	missing := openOAuthSession(t, t.TempDir(), srv.URL+"/mcp", OAuth{MetadataURL: as.URL + "/elsewhere"}, b, o)
+	if _, _, err := missing.Login(context.Background(), "docs"); err == nil ||
+		!strings.Contains(err.Error(), "cannot read the authorization server metadata at "+as.URL+"/elsewhere (oauth.authServerMetadataUrl)") {
+		t.Fatalf("a metadata URL that answers 404: %v, want it named", err)
+	}
+}
+
+// oauth.scopes are asked for as written, instead of those the server
+// advertises (and offline_access, which its authorization server does).
+func TestScopesOfTheEntryAreAskedForAsWritten(t *testing.T) {
+	for _, tc := range []struct {
+		scopes []string
+		want   string
+	}{
+		{nil, "offline_access read write"},
+		{[]string{"files:read", "files:write"}, "files:read files:write"},
+	} {
+		as := newAuthServer(t, 3600)
+		srv := protectedServer(t, as)
+		s := openOAuthSession(t, t.TempDir(), srv.URL+"/mcp", OAuth{Scopes: tc.scopes}, &browser{}, Options{})
+		s.login(t)
+		s.waitState(t, StateReady)
+		as.mu.Lock()
+		got := strings.Fields(as.asked.Get("scope"))
+		as.mu.Unlock()
+		slices.Sort(got) // the SDK's union of scopes has no order
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("with oauth.scopes %q the sign-in asked for %q, want %q", tc.scopes, got, tc.want)
+		}
 	}
 }
