@@ -16,8 +16,9 @@ type MCPServers interface {
 	// address the user signs in at and whether a browser opened; the
 	// rest goes on in the background, its outcome a notice.
 	Login(ctx context.Context, name string) (url string, opened bool, err error)
-	// Logout forgets the sign-in to a server.
-	Logout(name string) error
+	// Logout forgets the sign-in to a server and reports whether its
+	// authorization server revoked the tokens too.
+	Logout(name string) (revoked bool, err error)
 }
 
 const mcpUsage = "Usage: /mcp (list the servers), /mcp restart NAME, /mcp login NAME or /mcp logout NAME"
@@ -44,14 +45,23 @@ func MCPCommand(servers MCPServers) Command {
 			case args[0] == "login":
 				return mcpLogin(ctx, servers, args[1])
 			case args[0] == "logout":
-				if err := servers.Logout(args[1]); err != nil {
-					return Fail(err.Error())
-				}
-				return Succeed("Signed out of MCP server " + args[1] + "; tack forgot its tokens. /mcp login " + args[1] + " signs in again.")
+				return mcpLogout(servers, args[1])
 			}
 			return Fail(mcpUsage)
 		},
 	}
+}
+
+func mcpLogout(servers MCPServers, name string) Result {
+	revoked, err := servers.Logout(name)
+	if err != nil {
+		return Fail(err.Error())
+	}
+	done := "tack forgot its tokens"
+	if revoked {
+		done = "its authorization server revoked tack's tokens and tack forgot them"
+	}
+	return Succeed("Signed out of MCP server " + name + "; " + done + ". /mcp login " + name + " signs in again.")
 }
 
 func mcpLogin(ctx context.Context, servers MCPServers, name string) Result {

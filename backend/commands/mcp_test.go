@@ -10,6 +10,7 @@ import (
 // mcpServers is one remote server, "docs", to sign in to.
 type mcpServers struct {
 	opened      bool
+	revokes     bool // the authorization server revokes the tokens at logout
 	loggedOut   []string
 	authAddress string
 }
@@ -24,9 +25,9 @@ func (f *mcpServers) Login(_ context.Context, name string) (string, bool, error)
 	return f.authAddress, f.opened, nil
 }
 
-func (f *mcpServers) Logout(name string) error {
+func (f *mcpServers) Logout(name string) (bool, error) {
 	f.loggedOut = append(f.loggedOut, name)
-	return nil
+	return f.revokes, nil
 }
 
 func runMCP(t *testing.T, servers MCPServers, line string) Result {
@@ -62,6 +63,12 @@ func TestMCPLogoutForgetsTheSignIn(t *testing.T) {
 	f := &mcpServers{}
 	if res := runMCP(t, f, "/mcp logout docs"); res.Kind != Success || len(f.loggedOut) != 1 || !strings.Contains(res.Text, "/mcp login docs") {
 		t.Fatalf("/mcp logout docs = %s %q, logged out %q; want docs signed out and how to sign in again", res.Kind, res.Text, f.loggedOut)
+	}
+	if said := strings.Contains(runMCP(t, f, "/mcp logout docs").Text, "revoked"); said {
+		t.Errorf("/mcp logout docs says the tokens were revoked where the server did not revoke them")
+	}
+	if res := runMCP(t, &mcpServers{revokes: true}, "/mcp logout docs"); !strings.Contains(res.Text, "its authorization server revoked tack's tokens and tack forgot them") {
+		t.Errorf("/mcp logout docs = %q, want it to say the server revoked the tokens", res.Text)
 	}
 	if res := runMCP(t, f, "/mcp logout"); res.Kind != Error || !strings.Contains(res.Text, "/mcp login NAME") {
 		t.Fatalf("/mcp logout without a name = %s %q, want the usage", res.Kind, res.Text)

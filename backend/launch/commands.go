@@ -110,9 +110,9 @@ func (s *Session) mcpServers() commands.MCPServers {
 
 type noMCPServers struct{}
 
-func (noMCPServers) StatusText() string        { return mcp.NoServersText }
-func (noMCPServers) Restart(name string) error { return noMCPServer(name) }
-func (noMCPServers) Logout(name string) error  { return noMCPServer(name) }
+func (noMCPServers) StatusText() string               { return mcp.NoServersText }
+func (noMCPServers) Restart(name string) error        { return noMCPServer(name) }
+func (noMCPServers) Logout(name string) (bool, error) { return false, noMCPServer(name) }
 func (noMCPServers) Login(_ context.Context, name string) (string, bool, error) {
 	return "", false, noMCPServer(name)
 }

@@ -41,6 +41,9 @@ type authServer struct {
 	// revokeStatus, when set, is the status revocations get.
 	noRevocation bool
 	revokeStatus int
+	// postOnly takes client secrets in the form only (client_secret_post)
+	// and says so in its metadata.
+	postOnly bool
 
 	mu            sync.Mutex
 	clients       map[string][]string // client id → redirect URIs
@@ -121,6 +124,9 @@ func (as *authServer) metadata(w http.ResponseWriter, r *http.Request) {
 	if as.noRevocation {
 		meta.RevocationEndpoint = ""
 	}
+	if as.postOnly {
+		meta.TokenEndpointAuthMethodsSupported = []string{"client_secret_post"}
+	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(meta)
 }
@@ -176,6 +182,9 @@ func (as *authServer) authorize(w http.ResponseWriter, r *http.Request) {
 // secret, if it has one, in the body or in basic authentication.
 func (as *authServer) authenticates(r *http.Request) bool {
 	id, secret, basic := r.BasicAuth()
+	if basic && as.postOnly {
+		return false
+	}
 	if !basic {
 		id, secret = r.Form.Get("client_id"), r.Form.Get("client_secret")
 	}

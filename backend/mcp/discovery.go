@@ -16,8 +16,8 @@ import (
 // discovery carries a sign-in's requests to the server and its
 // authorization server, and notes what they found: whether any OAuth
 // metadata was (so that a failed sign-in to a server without any says
-// so), the authorization server's metadata, and whether it would not
-// register tack.
+// so), the authorization server's metadata (its revocation endpoint is
+// kept for logout), and whether it would not register tack.
 //
 // With an override (oauth.authServerMetadataUrl) it answers discovery
 // itself. The SDK's handler cannot be handed metadata, only find it: the

@@ -279,6 +279,9 @@ func (m *Manager) handlerConfig(c *conn, cb *callback, disc *discovery, id ident
 		NewTokenSource: func(_ context.Context, cfg *oauth2.Config, t *oauth2.Token) (oauth2.TokenSource, error) {
 			kept := clientOf(cfg)
 			kept.Registered = id.registered
+			if _, meta, _ := disc.findings(); meta != nil {
+				kept.RevokeURL = meta.RevocationEndpoint
+			}
 			if err := m.tokens.save(c.srv.URL, signIn{Client: kept, Token: t}); err != nil {
 				return nil, err
 			}
@@ -329,22 +332,26 @@ func (m *Manager) challenge(ctx context.Context, c *conn) (*http.Request, *http.
 }
 
 // Logout forgets the sign-in to the named server, gives up a sign-in
-// under way, and reconnects it, so that it asks to sign in again.
-func (m *Manager) Logout(name string) error {
+// under way, and reconnects it, so that it asks to sign in again. Where
+// the authorization server revokes tokens, it asks it to revoke them
+// first and reports whether it did; one that would not is a notice, and
+// the tokens are forgotten all the same.
+func (m *Manager) Logout(name string) (revoked bool, err error) {
 	c := m.find(name)
 	if c == nil {
-		return fmt.Errorf("no MCP server %q; /mcp lists them", name)
+		return false, fmt.Errorf("no MCP server %q; /mcp lists them", name)
 	}
 	if err := c.srv.signsIn(); err != nil || m.tokens == nil {
-		return fmt.Errorf("MCP server %s has no sign-in to forget", name)
+		return false, fmt.Errorf("MCP server %s has no sign-in to forget", name)
 	}
 	c.giveUpSignIn()
-	had, err := m.tokens.forget(c.srv.URL)
+	in, had, err := m.tokens.forget(c.srv.URL)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if !had {
-		return fmt.Errorf("MCP server %s has no sign-in to forget", name)
+		return false, fmt.Errorf("MCP server %s has no sign-in to forget", name)
 	}
-	return m.Restart(name)
+	revoked = m.revoke(c, in)
+	return revoked, m.Restart(name)
 }

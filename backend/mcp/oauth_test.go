@@ -130,7 +130,7 @@ func TestSignInToARemoteServerKeepsItsTokens(t *testing.T) {
 		t.Fatalf("a new session with the same TACK_HOME is %q after %d sign-ins, want ready after 1", got, b.count())
 	}
 
-	if err := second.Logout("docs"); err != nil {
+	if _, err := second.Logout("docs"); err != nil {
 		t.Fatalf("Logout: %v", err)
 	}
 	second.waitState(t, StateSignIn)

@@ -82,6 +82,9 @@ func TestPreRegisteredClientSignsInWhereRegistrationIsRefused(t *testing.T) {
 	}
 	later.login(t) // signing in again takes the kept secret
 	later.waitSignedIn(t, 1)
+	if revoked, err := later.Logout("docs"); !revoked || err != nil {
+		t.Fatalf("Logout = %v, %v; want the tokens revoked as the client with its secret", revoked, err)
+	}
 }
 
 // Signing in without a client where the authorization server registers

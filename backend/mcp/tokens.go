@@ -27,9 +27,9 @@ type signIn struct {
 	Token  *oauth2.Token `json:"token"`
 }
 
-// client is the part of an OAuth configuration that refreshing a token
-// needs: who tack is to the authorization server and where its token
-// endpoint is.
+// client is the part of an OAuth configuration that refreshing and
+// revoking a token need: who tack is to the authorization server and
+// where its endpoints are.
 type client struct {
 	ID          string           `json:"client_id"`
 	Secret      string           `json:"client_secret,omitempty"`
@@ -41,6 +41,9 @@ type client struct {
 	// Registered marks a client tack registered itself, which a sign-in
 	// through the same fixed callback port uses again.
 	Registered bool `json:"registered,omitempty"`
+	// RevokeURL is the authorization server's revocation endpoint, where
+	// its metadata advertises one.
+	RevokeURL string `json:"revoke_url,omitempty"`
 }
 
 func clientOf(cfg *oauth2.Config) client {
@@ -79,15 +82,17 @@ func (s *tokenStore) save(url string, in signIn) error {
 	return s.change(func(all map[string]signIn) bool { all[url] = in; return true })
 }
 
-// forget removes the sign-in to url and reports whether there was one.
-func (s *tokenStore) forget(url string) (bool, error) {
+// forget removes the sign-in to url and returns it, and whether there
+// was one.
+func (s *tokenStore) forget(url string) (signIn, bool, error) {
+	var in signIn
 	had := false
 	err := s.change(func(all map[string]signIn) bool {
-		_, had = all[url]
+		in, had = all[url]
 		delete(all, url)
 		return had
 	})
-	return had, err
+	return in, had, err
 }
 
 // change applies edit to the file's entries and writes them back when
