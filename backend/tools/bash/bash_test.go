@@ -34,7 +34,7 @@ func TestBashResultTextMatchesGolden(t *testing.T) {
 		{"timeout_killed", map[string]any{"command": "sleep 30", "timeoutMs": 100}},
 		{"signal_death", map[string]any{"command": "echo before; kill -KILL $$"}},
 		{"relative_workdir", map[string]any{"command": "pwd", "workdir": "sub"}},
-		{"environment", map[string]any{"command": `echo "$NO_COLOR $TERM $PAGER $GIT_PAGER $TACK_SESSION_ID ${DEEPSEEK_API_KEY-removed}"`}},
+		{"environment", map[string]any{"command": `echo "$NO_COLOR $TERM $PAGER $GIT_PAGER $TACK_SESSION_ID ${DEEPSEEK_API_KEY-removed} ${MCP_CLIENT_SECRET-removed}"`}},
 	}
 	// The sandbox must not change what the model reads: both executors
 	// are held to the same golden files.

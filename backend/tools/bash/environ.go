@@ -3,8 +3,9 @@ package bash
 import "strings"
 
 // providerSecret reports whether key holds the credential of a model
-// provider that tack or its peers read. Those are removed from every
-// command's environment so that nothing the model runs can print them.
+// provider that tack or its peers read, or the client secret /mcp login
+// reads (MCP_CLIENT_SECRET). Those are removed from every command's
+// environment so that nothing the model runs can print them.
 func providerSecret(key string) bool {
 	switch key {
 	case "DEEPSEEK_API_KEY",
@@ -29,7 +30,8 @@ func providerSecret(key string) bool {
 		"SILICONFLOW_API_KEY",
 		"HF_TOKEN",
 		"HUGGING_FACE_HUB_TOKEN",
-		"TACK_API_KEY":
+		"TACK_API_KEY",
+		"MCP_CLIENT_SECRET":
 		return true
 	}
 	return false

@@ -46,7 +46,7 @@ func newFixture(t *testing.T, exec Local) *fixture {
 			f.notices <- origin + ": " + text
 		},
 	}
-	f.tools = New(exec, Options{Environ: append(os.Environ(), "DEEPSEEK_API_KEY=sk-secret", "TERM=xterm-256color")})
+	f.tools = New(exec, Options{Environ: append(os.Environ(), "DEEPSEEK_API_KEY=sk-secret", "MCP_CLIENT_SECRET=s3cret", "TERM=xterm-256color")})
 	t.Cleanup(f.tools.Close)
 	return f
 }
