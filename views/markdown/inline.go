@@ -142,7 +142,7 @@ type link struct {
 func (e link) overridable() bool { return false }
 
 func (e link) render(r *renderer, w *bytes.Buffer, _ *style) {
-	open, valid := hyperlink(e.url)
+	open, valid := Hyperlink(e.url)
 	closeLink := ""
 	if valid {
 		closeLink = resetLink
@@ -173,7 +173,7 @@ type image struct{ text, url string }
 func (e image) overridable() bool { return false }
 
 func (e image) render(r *renderer, w *bytes.Buffer, _ *style) {
-	open, valid := hyperlink(e.url)
+	open, valid := Hyperlink(e.url)
 	closeLink := ""
 	if valid {
 		closeLink = resetLink
@@ -191,9 +191,9 @@ type nothing struct{}
 func (nothing) overridable() bool                       { return false }
 func (nothing) render(*renderer, *bytes.Buffer, *style) {}
 
-// hyperlink opens an OSC 8 hyperlink to target, with an id so terminals
+// Hyperlink opens an OSC 8 hyperlink to target, with an id so terminals
 // join its pieces on wrapped lines; a bare #anchor links nowhere.
-func hyperlink(target string) (string, bool) {
+func Hyperlink(target string) (string, bool) {
 	u, err := url.Parse(target)
 	if err != nil || "#"+u.Fragment == target {
 		return "", false

@@ -198,7 +198,7 @@ const keyWidth = 24
 // wrapHanging is wrapStyled for the text of notices, which commands lay
 // out in columns: a row's wrapped rest starts under its value ("Mode
 // auto · sandboxed — …") or under its own indentation, where that
-// leaves at least half the width.
+// leaves at least half the width. Web addresses are links.
 func wrapHanging(text string, w int, style lipgloss.Style) []string {
 	text = strings.TrimRight(text, "\n")
 	if text == "" {
@@ -206,22 +206,33 @@ func wrapHanging(text string, w int, style lipgloss.Style) []string {
 	}
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		col := valueColumn(l)
-		if ansi.StringWidth(l) <= w || col == 0 || ansi.StringWidth(l[:col]) > w/2 {
-			out = append(out, wrapStyled(l, w, style)...)
-			continue
-		}
-		pad := strings.Repeat(" ", ansi.StringWidth(l[:col]))
-		for i, p := range strings.Split(ansi.Wrap(l[col:], w-len(pad), ""), "\n") {
-			if i == 0 {
-				p = l[:col] + p
-			} else {
-				p = pad + p
-			}
-			out = append(out, style.Render(p))
+		for _, row := range carryLinks(hangRows(linkAddresses(l), w)) {
+			out = append(out, style.Render(row))
 		}
 	}
 	return out
+}
+
+// hangRows wraps l at w, its rest under its value column where it has one
+// that leaves at least half the width.
+func hangRows(l string, w int) []string {
+	if ansi.StringWidth(l) <= w {
+		return []string{l}
+	}
+	col := valueColumn(l)
+	if col == 0 || ansi.StringWidth(l[:col]) > w/2 {
+		return strings.Split(ansi.Wrap(l, w, ""), "\n")
+	}
+	pad := strings.Repeat(" ", ansi.StringWidth(l[:col]))
+	rows := strings.Split(ansi.Wrap(l[col:], w-len(pad), ""), "\n")
+	for i := range rows {
+		if i == 0 {
+			rows[i] = l[:col] + rows[i]
+		} else {
+			rows[i] = pad + rows[i]
+		}
+	}
+	return rows
 }
 
 // valueColumn is the byte offset where a row's wrapped rest should hang:
