@@ -192,12 +192,12 @@ func sessionEvents(t *testing.T, home string) []loggedEvent {
 	return out
 }
 
-// lastOfTurn is the last logged event other than a session title, which
-// the model names off the loop once a turn ended and which may land at
-// any point after it.
+// lastOfTurn is the last logged event other than a session title and
+// its request's usage, which the model names off the loop once a turn
+// ended and which may land at any point after it.
 func lastOfTurn(evs []loggedEvent) loggedEvent {
 	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Type != "session/title" {
+		if t := evs[i].Type; t != "session/title" && t != "usage/side" {
 			return evs[i]
 		}
 	}
