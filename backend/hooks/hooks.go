@@ -121,8 +121,9 @@ type Hook struct {
 	// (which names it in messages).
 	Prompt *Prompt
 	// Async runs the command in the background (Claude Code's "async":
-	// true): nothing waits for it, and what it answers is logged, not
-	// acted on.
+	// true): nothing waits for it; once it ends, the systemMessage and
+	// additionalContext it answers reach the model (Options.Inject), and
+	// a decision, too late to act on, is only logged.
 	Async bool
 	// condition, when set, is the handler's "if": it runs only for the
 	// tool calls the condition covers, and never at other events.

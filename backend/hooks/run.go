@@ -266,6 +266,14 @@ func (r Result) context() string {
 	return ""
 }
 
+// message is the systemMessage of the hook's answer, for the user.
+func (r Result) message() string {
+	if r.Answer == nil {
+		return ""
+	}
+	return strings.TrimSpace(r.Answer.SystemMsg)
+}
+
 // runShell runs command in the system's shell in dir, with environ and
 // stdin, in a process group of its own that ends with ctx, and returns
 // the first maxOutput bytes of its stdout and stderr.

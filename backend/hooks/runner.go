@@ -41,6 +41,10 @@ type Options struct {
 	IdleAfter time.Duration
 	// Judge asks a model the prompt hooks' questions; nil fails them.
 	Judge Judge
+	// Inject gives the model context at its next request and keeps it in
+	// the session (the agent's Inject): what async hooks answer once they
+	// end. Nil drops it.
+	Inject func(text string)
 }
 
 // What a notification is about (notification_type), by Claude Code's
@@ -182,9 +186,7 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 			waited = append(waited, h)
 			continue
 		}
-		r.background(func() {
-			r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, run(r.ctx, h, in, r.opts.Cwd, r.opts.Environ, nil))
-		})
+		r.runAsync(c, turn, h, in, tool, callID)
 	}
 	results := make([]Result, len(waited))
 	var wg sync.WaitGroup
@@ -231,6 +233,7 @@ func (r *Runner) record(c caller, turn int, tool, source, callID string, res Res
 		Turn: turn, Event: string(res.Hook.Event), Command: res.Hook.Command, Origin: res.Hook.Origin,
 		Tool: tool, Source: source, CallID: callID, Outcome: string(res.Outcome), ExitCode: res.ExitCode,
 		DurationMs: res.Duration.Milliseconds(), Reason: res.Reason, Output: res.Stdout,
+		Message: res.message(), Async: res.Hook.Async,
 	})
 }
 

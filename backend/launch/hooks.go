@@ -66,7 +66,8 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		Approve: func(ctx context.Context) (bool, error) {
 			return s.approveProject(ctx, store, content, ProjectSettingsFile, hooksApprovalText(names, projHooks))
 		},
-		Judge: s.judge,
+		Judge:  s.judge,
+		Inject: func(text string) { s.Agent.Inject(agent.HookOrigin, text) },
 	})
 	// Claude Code tells of its questions as of its approvals: as a
 	// permission prompt.

@@ -280,14 +280,7 @@ func TestSessionStartAndEndHooksOfClaudeCodeSettings(t *testing.T) {
 		!strings.Contains(string(b), `"session_id":"`+id+`"`) {
 		t.Errorf("the session_end hook read %q", b)
 	}
-	resumed, err := Open(Options{Home: home, Cwd: cwd, Resume: id, Version: "test",
-		Getenv: func(k string) string {
-			return map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": userHome}[k]
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(resumed.Close)
+	resumed := resume(t, Options{Home: home, Cwd: cwd, Resume: id}, llm, userHome)
 	runTurn(t, resumed, "Third.")
 	reqs := llm.Requests()
 	for i, want := range []struct{ news, resumed int }{{1, 0}, {1, 0}, {1, 1}} {

@@ -1,0 +1,52 @@
+package hooks
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+)
+
+// runAsync runs h, an async hook, in the background: nothing waits for
+// it. Once it ends its run is recorded and its answer delivered.
+func (r *Runner) runAsync(c caller, turn int, h Hook, in Input, tool, callID string) {
+	r.background(func() {
+		res := run(r.ctx, h, in, r.opts.Cwd, r.opts.Environ, nil)
+		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
+		r.deliver(res)
+	})
+}
+
+// deliver gives the model what an async hook answered, as Claude Code
+// does at its next turn: the answer's systemMessage and additionalContext
+// (the user is shown the systemMessage with the run). A decision in it
+// came after the action it was about, which it can no longer change: it
+// is only recorded.
+func (r *Runner) deliver(res Result) {
+	if r.opts.Inject == nil {
+		return
+	}
+	if text := asyncContext(res); text != "" {
+		r.opts.Inject(text)
+	}
+}
+
+// asyncContext is what the model reads of an async hook's answer, naming
+// its event, or "" when it answered neither a systemMessage nor an
+// additionalContext.
+func asyncContext(res Result) string {
+	a := res.Answer
+	if a == nil {
+		return ""
+	}
+	var parts []string
+	if m := res.message(); m != "" {
+		parts = append(parts, m)
+	}
+	if a.HookSpecial != nil && strings.TrimSpace(a.HookSpecial.AdditionalContext) != "" {
+		parts = append(parts, strings.TrimSpace(a.HookSpecial.AdditionalContext))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("A %s hook that ran in the background says:\n%s", res.Hook.Event, strings.Join(parts, "\n"))
+}

@@ -1,0 +1,96 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
+)
+
+// gathered collects, safely across goroutines, what a runner's
+// callbacks are handed.
+type gathered struct {
+	mu    sync.Mutex
+	texts []string
+	runs  []session.HookRun
+}
+
+func (g *gathered) text(s string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.texts = append(g.texts, s)
+}
+
+func (g *gathered) record(d session.Data) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.runs = append(g.runs, d.(session.HookRun))
+	return nil
+}
+
+func (g *gathered) snapshot() ([]string, []session.HookRun) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.texts...), append([]session.HookRun(nil), g.runs...)
+}
+
+func (g *gathered) String() string {
+	texts, runs := g.snapshot()
+	b, _ := json.Marshal(map[string]any{"texts": texts, "runs": runs})
+	return string(b)
+}
+
+// An async hook's answer arrives after the call it was about: its
+// systemMessage and additionalContext go to the model (Inject) and the
+// systemMessage to the user (the run's notice); its block changes
+// nothing, and says so.
+func TestAsyncHookAnswerReachesTheModelAndTheUser(t *testing.T) {
+	hs := promptHooks(t, `{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "async": true,
+  "command": "echo '{\"systemMessage\": \"lint found 2 problems\", \"decision\": \"block\", \"reason\": \"fix them\", \"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"src/a.go:3: x is unused\"}}'"}]}]}}`)
+	var g gathered
+	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ(), Record: g.record, Inject: g.text})
+	defer r.Close()
+	note := r.AfterTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "edit", Args: json.RawMessage(`{"file_path":"src/a.go"}`)}, "ok", false)
+	if note != "" {
+		t.Errorf("the call waited for the async hook's answer: %q", note)
+	}
+	testkit.Eventually(t, "the async hook's answer delivered", func() bool {
+		texts, runs := g.snapshot()
+		return len(texts) == 1 && len(runs) == 1
+	}, g.String)
+	texts, runs := g.snapshot()
+	if !strings.Contains(texts[0], "lint found 2 problems") || !strings.Contains(texts[0], "src/a.go:3: x is unused") ||
+		!strings.Contains(texts[0], "post_tool_use") {
+		t.Errorf("the model is given %q", texts[0])
+	}
+	n := runs[0].Notice()
+	if !runs[0].Async || runs[0].Message != "lint found 2 problems" || !strings.Contains(n, "says: lint found 2 problems") ||
+		!strings.Contains(n, "too late to block anything: fix them") {
+		t.Errorf("recorded %+v, notice %q", runs[0], n)
+	}
+}
+
+// An async hook that answers no systemMessage and no additionalContext
+// gives the model nothing; its plain stdout is only recorded, as in
+// Claude Code, which reads only a JSON answer of a background hook.
+func TestAsyncHookWithoutAMessageGivesTheModelNothing(t *testing.T) {
+	hs := promptHooks(t, `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "async": true, "command": "echo plain text"}]}]}}`)
+	var g gathered
+	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ(), Record: g.record, Inject: g.text})
+	defer r.Close()
+	if _, extra := r.PromptSubmitted(context.Background(), 1, "hi"); extra != "" {
+		t.Errorf("the prompt waited for the async hook: %q", extra)
+	}
+	testkit.Eventually(t, "the async hook's run recorded", func() bool { _, runs := g.snapshot(); return len(runs) == 1 }, g.String)
+	r.Close() // waits for what follows the record
+	texts, runs := g.snapshot()
+	if len(texts) != 0 || len(runs) != 1 || runs[0].Output != "plain text" || runs[0].Notice() != "" {
+		t.Errorf("gathered %s", g.String())
+	}
+}
