@@ -305,16 +305,31 @@ func (a *Agent) Send(text string) {
 // Steer submits a message that joins the running turn at its next step
 // boundary. When the turn can no longer take it, it queues as a follow-up;
 // idle, it starts a turn.
-func (a *Agent) Steer(text string) {
+func (a *Agent) Steer(text string) { a.steer(text, true) }
+
+// SteerTurn steers as Steer does when the running turn can still take
+// it, and reports whether it did; otherwise it does nothing (print mode
+// gives a hook's late message no turn of its own).
+func (a *Agent) SteerTurn(text string) bool { return a.steer(text, false) }
+
+// steer joins text to the running turn if it can take it, else queues it
+// as a follow-up when follow is set; it reports whether text joined.
+func (a *Agent) steer(text string, follow bool) bool {
 	a.mu.Lock()
-	if a.status == StatusRunning && !a.closing {
+	joined := a.status == StatusRunning && !a.closing
+	switch {
+	case joined:
 		a.steering = append(a.steering, text)
-	} else {
+	case follow:
 		a.followUps = append(a.followUps, message{text: text})
+	default:
+		a.mu.Unlock()
+		return false
 	}
 	a.mu.Unlock()
 	a.publishInbox()
 	a.poke()
+	return joined
 }
 
 // Inject adds model-visible context without waking the agent. Idle, it is

@@ -77,6 +77,10 @@ type HookHandler struct {
 	// Async runs a command in the background, as Claude Code's
 	// "async": true does: nothing waits for it.
 	Async bool `toml:"async"`
+	// AsyncRewake runs a command in the background, as Async does, and
+	// wakes the model when it exits 2, as Claude Code's "asyncRewake":
+	// true does.
+	AsyncRewake bool `toml:"asyncRewake"`
 	// If narrows a tool event's handler to the calls a permission rule
 	// names ("Bash(git push *)"), as Claude Code's "if" does.
 	If string `toml:"if"`

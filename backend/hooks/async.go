@@ -13,7 +13,18 @@ func (r *Runner) runAsync(c caller, turn int, h Hook, in Input, tool, callID str
 		res := run(r.ctx, h, in, r.opts.Cwd, r.opts.Environ, nil)
 		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
 		r.deliver(res)
+		if h.Rewake && res.ExitCode == 2 && r.opts.Wake != nil {
+			r.opts.Wake(rewakeMessage(res))
+		}
 	})
+}
+
+// rewakeMessage is what wakes the model for an asyncRewake hook that
+// exited 2: its stderr, or its stdout when stderr was empty, as Claude
+// Code wakes it.
+func rewakeMessage(res Result) string {
+	said := cmp.Or(res.stderr, res.Stdout, "(it printed nothing)")
+	return fmt.Sprintf("A %s hook that ran in the background exited 2 and reports:\n%s", res.Hook.Event, said)
 }
 
 // deliver gives the model what an async hook answered, as Claude Code

@@ -94,3 +94,48 @@ func TestAsyncHookWithoutAMessageGivesTheModelNothing(t *testing.T) {
 		t.Errorf("gathered %s", g.String())
 	}
 }
+
+// "asyncRewake": true runs a hook in the background (the call goes on
+// though it exits 2) and, when it exits 2, wakes the model with its
+// stderr, or its stdout when stderr is empty. An exit 0, or an async
+// hook without asyncRewake that exits 2, wakes nothing.
+func TestAsyncRewakeWakesTheModelOnExit2(t *testing.T) {
+	hs := promptHooks(t, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "asyncRewake": true, "command": "echo 'the tests fail on main' >&2; exit 2"},
+  {"type": "command", "asyncRewake": true, "command": "echo 'see build.log'; exit 2"},
+  {"type": "command", "asyncRewake": true, "command": "echo 'all good' >&2; exit 0"},
+  {"type": "command", "async": true, "command": "echo 'not a rewake' >&2; exit 2"}]}]}}`)
+	var g gathered
+	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ(), Record: g.record, Wake: g.text})
+	defer r.Close()
+	block, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"make"}`)})
+	if block != "" {
+		t.Errorf("an asyncRewake hook blocked the call: %q", block)
+	}
+	testkit.Eventually(t, "the four runs recorded", func() bool { _, runs := g.snapshot(); return len(runs) == 4 }, g.String)
+	r.Close() // waits for the wakes that follow the records
+	texts, _ := g.snapshot()
+	all := strings.Join(texts, "\n")
+	if len(texts) != 2 || !strings.Contains(all, "the tests fail on main") || !strings.Contains(all, "see build.log") ||
+		!strings.Contains(all, "pre_tool_use") {
+		t.Errorf("woken with %q", texts)
+	}
+}
+
+// A rewake hook still running when the runner closes (the session ends;
+// print mode's ends with its turn) is ended, recorded as cancelled, and
+// wakes nothing.
+func TestAsyncRewakeHookEndsWithTheRunner(t *testing.T) {
+	hs := promptHooks(t, `{"hooks": {"Stop": [{"hooks": [
+  {"type": "command", "asyncRewake": true, "command": "for i in $(seq 1 500); do sleep 0.02; done; echo 'too late' >&2; exit 2"}]}]}}`)
+	var g gathered
+	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ(), Record: g.record, Wake: g.text})
+	if reason := r.Stopping(context.Background(), 1, false, "done"); reason != "" {
+		t.Errorf("the stop waited for the hook: %q", reason)
+	}
+	r.Close()
+	texts, runs := g.snapshot()
+	if len(texts) != 0 || len(runs) != 1 || runs[0].Reason != "cancelled" {
+		t.Errorf("gathered %s", g.String())
+	}
+}

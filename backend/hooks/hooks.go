@@ -125,6 +125,10 @@ type Hook struct {
 	// additionalContext it answers reach the model (Options.Inject), and
 	// a decision, too late to act on, is only logged.
 	Async bool
+	// Rewake, an async hook's, wakes the model when the command exits 2
+	// (Claude Code's "asyncRewake": true): what it printed on stderr
+	// joins the running turn, or starts one (Options.Wake).
+	Rewake bool
 	// condition, when set, is the handler's "if": it runs only for the
 	// tool calls the condition covers, and never at other events.
 	condition *permission.Condition
@@ -256,7 +260,8 @@ func groupHooks(event Event, g config.HookGroup, where string, project bool) ([]
 		case strings.TrimSpace(h.Command) == "":
 			return nil, fmt.Errorf("a hook without a command")
 		}
-		hook.Async = h.Async && hook.Request == nil && hook.Prompt == nil
+		hook.Async = (h.Async || h.AsyncRewake) && hook.Request == nil && hook.Prompt == nil
+		hook.Rewake = h.AsyncRewake && hook.Async
 		out = append(out, hook)
 	}
 	return out, nil

@@ -117,6 +117,8 @@ type Result struct {
 	// Stdout is its output when it printed no JSON answer.
 	Stdout string
 	Answer *Answer
+	// stderr is what a command that exited 2 printed on stderr.
+	stderr string
 }
 
 // run runs one hook with in on stdin, bounded by its timeout and ctx;
@@ -158,7 +160,8 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string, ju
 		return answered(res, stdout.String())
 	case 2:
 		res.Outcome = OutcomeBlocked
-		res.Reason = strings.TrimSpace(stderr.String())
+		res.stderr, res.Stdout = strings.TrimSpace(stderr.String()), strings.TrimSpace(stdout.String())
+		res.Reason = res.stderr
 		if res.Reason == "" {
 			res.Reason = "blocked by a hook (" + h.Command + ")"
 		}

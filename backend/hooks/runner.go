@@ -45,6 +45,10 @@ type Options struct {
 	// the session (the agent's Inject): what async hooks answer once they
 	// end. Nil drops it.
 	Inject func(text string)
+	// Wake hands the model what an asyncRewake hook said as it exited 2
+	// and has it act on it: the running turn takes it at its next step,
+	// or a turn starts. Nil drops it.
+	Wake func(text string)
 }
 
 // What a notification is about (notification_type), by Claude Code's

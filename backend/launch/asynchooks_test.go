@@ -1,6 +1,9 @@
 package launch
 
 import (
+	"context"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,5 +79,114 @@ func TestAsyncHookContextReachesTheModelAndSurvivesResume(t *testing.T) {
 	reqs = llm.Requests()
 	if n := said(reqs[len(reqs)-1], "Rebuild with make clean."); n != 1 {
 		t.Errorf("the resumed session's request holds the hook's context %d times, want once", n)
+	}
+}
+
+// waitSteering waits, on sub, until the agent's inbox steers a message
+// holding text.
+func waitSteering(t *testing.T, sub *agent.Subscription, text string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	for {
+		evs, err := sub.Wait(ctx)
+		if err != nil {
+			t.Fatalf("want a steering message holding %q: %v", text, err)
+		}
+		for _, e := range evs {
+			if in, ok := e.(agent.InboxChanged); ok && slices.ContainsFunc(in.Steering, func(m string) bool { return strings.Contains(m, text) }) {
+				return
+			}
+		}
+	}
+}
+
+// turnsOf counts the turns s started.
+func turnsOf(s *Session) int {
+	n := 0
+	for _, e := range s.Agent.Events() {
+		if _, ok := e.Data.(session.TurnStart); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// waitFor is a bash command that ends once file exists, or after ten
+// seconds, and then prints ran.
+func waitFor(file string) string {
+	return "for i in $(seq 1 500); do [ -e " + file + " ] \\u0026\\u0026 break; sleep 0.02; done; echo ran"
+}
+
+// An asyncRewake hook that exits 2 while the turn runs joins it, as a
+// steering message does, and the model reads its stderr at the next step;
+// no other turn starts.
+func TestAsyncRewakeJoinsTheRunningTurn(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	release := filepath.Join(t.TempDir(), "go")
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "asyncRewake": true, "command": "echo 'the tests fail on main' >&2; exit 2"}]}]}}`})
+	llm := llmtest.New(t, bashCall("call_1", waitFor(release)), llmtest.ReplyText("Looking at the tests."))
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
+	_, sub := s.Agent.Subscribe()
+	defer sub.Close()
+	s.Agent.Send("Run make.")
+	waitSteering(t, sub, "the tests fail on main")
+	testkit.WriteFile(t, release, "")
+	testkit.Settle(t, s.Agent)
+	reqs := llm.Requests()
+	if len(reqs) != 2 || said(reqs[1], "the tests fail on main") != 1 || turnsOf(s) != 1 || !strings.Contains(reqs[1].ToolResult("call_1"), "ran") {
+		t.Errorf("%d requests, %d turns; want the hook's message in the turn's second request", len(reqs), turnsOf(s))
+	}
+}
+
+// rewakeAfterTheTurn is an asyncRewake PostToolUse hook of Bash that
+// exits 2 once release exists.
+func rewakeAfterTheTurn(release string) map[string]string {
+	return map[string]string{".claude/settings.json": `{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "asyncRewake": true, "command": "` + waitFor(release) + ` >/dev/null; echo 'lint: 2 errors in main.go' >&2; exit 2"}]}]}}`}
+}
+
+// An asyncRewake hook that exits 2 once the agent is idle starts a turn
+// with its message, as Claude Code wakes an idle model.
+func TestAsyncRewakeStartsATurnWhenIdle(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	release := filepath.Join(t.TempDir(), "go")
+	testkit.WriteTree(t, user, rewakeAfterTheTurn(release))
+	llm := llmtest.New(t, bashCall("call_1", "echo hi"), llmtest.ReplyText("Done."), llmtest.ReplyText("Fixing the lint errors."))
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
+	runTurn(t, s, "Say hi.")
+	testkit.WriteFile(t, release, "")
+	testkit.Eventually(t, "a second turn", func() bool { return turnsOf(s) == 2 })
+	testkit.Settle(t, s.Agent)
+	reqs := llm.Requests()
+	if len(reqs) != 3 || said(reqs[2], "lint: 2 errors in main.go") != 1 {
+		t.Errorf("%d requests; want the hook's message to start a third", len(reqs))
+	}
+}
+
+// In print mode, which ends with its turn, an asyncRewake hook that
+// exits 2 after the turn starts no turn nobody would follow: its message
+// is kept as context for a later prompt.
+func TestAsyncRewakeInPrintModeStartsNoTurn(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	release := filepath.Join(t.TempDir(), "go")
+	testkit.WriteTree(t, user, rewakeAfterTheTurn(release))
+	llm := llmtest.New(t, bashCall("call_1", "echo hi"), llmtest.ReplyText("Done."))
+	env := map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": user}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, PermissionMode: "full-access",
+		Version: "test", Unattended: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	runTurn(t, s, "Say hi.")
+	testkit.WriteFile(t, release, "")
+	testkit.Eventually(t, "the hook's message kept as context", func() bool {
+		return slices.ContainsFunc(hookContexts(s), func(c string) bool { return strings.Contains(c, "lint: 2 errors in main.go") })
+	})
+	testkit.Settle(t, s.Agent)
+	if n, turns := len(llm.Requests()), turnsOf(s); n != 2 || turns != 1 {
+		t.Errorf("%d requests and %d turns; want the one turn print mode ran", n, turns)
 	}
 }

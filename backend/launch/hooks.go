@@ -68,6 +68,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		},
 		Judge:  s.judge,
 		Inject: func(text string) { s.Agent.Inject(agent.HookOrigin, text) },
+		Wake:   s.wake(o.Unattended),
 	})
 	// Claude Code tells of its questions as of its approvals: as a
 	// permission prompt.
@@ -155,6 +156,25 @@ func (s *Session) judge(ctx context.Context, model, system, user string) (string
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
 	})
 	return answer.Content, err
+}
+
+// wake is how an asyncRewake hook's message wakes the model: it joins
+// the running turn as steering does, or starts a turn. Print mode
+// (unattended) ends with its turn, and ends the hooks still running
+// then, as claude -p does; a message that comes once the turn can no
+// longer take it is kept as context (a later prompt of an Agent SDK's,
+// or the session resumed, reads it) rather than start a turn that
+// nobody follows.
+func (s *Session) wake(unattended bool) func(string) {
+	return func(text string) {
+		if !unattended {
+			s.Agent.Steer(text)
+			return
+		}
+		if !s.Agent.SteerTurn(text) {
+			s.Agent.Inject(agent.HookOrigin, text)
+		}
+	}
 }
 
 // startSource is why the session started, as session_start hooks are
