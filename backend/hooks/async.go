@@ -10,7 +10,7 @@ import (
 // it. Once it ends its run is recorded and its answer delivered.
 func (r *Runner) runAsync(c caller, turn int, h Hook, in Input, tool, callID string) {
 	r.background(func() {
-		res := run(r.ctx, h, in, r.opts.Cwd, r.opts.Environ, nil)
+		res := run(r.ctx, h, in, r.opts.Cwd, r.opts.Environ, judges{})
 		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
 		r.deliver(res)
 		if h.Rewake && res.ExitCode == 2 && r.opts.Wake != nil {

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/config"
-	"github.com/tack-agent/tack/backend/frontmatter"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -243,20 +242,17 @@ func groupHooks(event Event, g config.HookGroup, where string, project bool) ([]
 				return nil, err
 			}
 			hook.Command, hook.Request = "POST "+req.URL, req
-		case h.Type == "prompt":
-			if strings.TrimSpace(h.Prompt) == "" {
-				return nil, fmt.Errorf("a prompt hook without a prompt")
+		case h.Type == "prompt" || h.Type == "agent":
+			p, timeout, err := newPrompt(h)
+			if err != nil {
+				return nil, err
 			}
-			model := strings.TrimSpace(h.Model)
-			if frontmatter.ClaudeModel(model) {
-				model = ""
-			}
-			hook.Command, hook.Prompt = "prompt: "+clip(h.Prompt, 60), &Prompt{Text: h.Prompt, Model: model}
+			hook.Command, hook.Prompt = h.Type+": "+clip(h.Prompt, 60), p
 			if h.Timeout <= 0 {
-				hook.Timeout = PromptTimeout
+				hook.Timeout = timeout
 			}
 		case h.Type != "" && h.Type != "command":
-			return nil, fmt.Errorf("hook type %q is not supported; use command, http or prompt hooks", h.Type)
+			return nil, fmt.Errorf("hook type %q is not supported; use command, http, prompt or agent hooks", h.Type)
 		case strings.TrimSpace(h.Command) == "":
 			return nil, fmt.Errorf("a hook without a command")
 		}

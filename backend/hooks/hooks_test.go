@@ -21,7 +21,7 @@ func hook(event Event, command string) Hook {
 
 func runOne(t *testing.T, h Hook) Result {
 	t.Helper()
-	return run(context.Background(), h, Input{Event: "PreToolUse", ToolName: "bash"}, t.TempDir(), os.Environ(), nil)
+	return run(context.Background(), h, Input{Event: "PreToolUse", ToolName: "bash"}, t.TempDir(), os.Environ(), judges{})
 }
 
 func TestExitCodesAndAnswers(t *testing.T) {

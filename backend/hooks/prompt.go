@@ -4,26 +4,36 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/frontmatter"
 )
 
 // Prompt is a prompt hook, Claude Code's "type": "prompt": a model judges
 // the hook's input by Text and answers whether its condition is met. Not
 // met, it blocks: a stop or subagent_stop hook keeps the agent going with
 // the reason, any other blocks as a command's {"continue": false} would.
+// With Agent set it is an agent hook, Claude Code's "type": "agent": a
+// subagent that may look at the workspace with read-only tools answers
+// in place of one model call, and its answer is read the same way.
 type Prompt struct {
 	Text string
 	// Model is the model asked; "" asks the session's (as one of
 	// Claude's names does, which tack's providers do not serve).
 	Model string
+	// Agent makes it an agent hook: Options.Verify answers it.
+	Agent bool
 }
 
-// PromptTimeout bounds a prompt hook that names no timeout, as in Claude
-// Code.
-const PromptTimeout = 30 * time.Second
+// PromptTimeout bounds a prompt hook that names no timeout, and
+// AgentTimeout an agent hook, as in Claude Code.
+const (
+	PromptTimeout = 30 * time.Second
+	AgentTimeout  = 60 * time.Second
+)
 
 // Judge asks a model, model ("" for the session's), the question user
 // under the instructions system, and returns the text of its answer.
@@ -33,12 +43,45 @@ type Judge func(ctx context.Context, model, system, user string) (string, error)
 // is Claude Code's instruction to its own judge.
 const judgeSystem = `You are evaluating a hook condition in a coding agent's session. Judge whether the user-provided condition is met, from the hook input it gives. Your response must be a JSON object with one of these shapes: {"ok": true, "reason": ""} or {"ok": false, "reason": "why it is not met"}. Always include a "reason" field, and answer with the JSON object alone.`
 
-// caller is the call that asks judge about a hook of event with its
-// input, and answers as a command hook would print.
-func (p *Prompt) caller(event Event, judge Judge) func(context.Context, []byte) ([]byte, error) {
+// newPrompt is the prompt or agent hook (by its type) that h configures,
+// and its timeout when h names none.
+func newPrompt(h config.HookHandler) (*Prompt, time.Duration, error) {
+	agent := h.Type == "agent"
+	if strings.TrimSpace(h.Prompt) == "" && agent {
+		return nil, 0, fmt.Errorf("an agent hook without a prompt")
+	}
+	if strings.TrimSpace(h.Prompt) == "" {
+		return nil, 0, fmt.Errorf("a prompt hook without a prompt")
+	}
+	model := strings.TrimSpace(h.Model)
+	if frontmatter.ClaudeModel(model) {
+		model = ""
+	}
+	p := &Prompt{Text: h.Prompt, Model: model, Agent: agent}
+	if agent {
+		return p, AgentTimeout, nil
+	}
+	return p, PromptTimeout, nil
+}
+
+// verifierSystem tells the subagent of an agent hook how to work and
+// answer, as Claude Code tells its own.
+const verifierSystem = `You are verifying a hook condition in a coding agent's session. Use the read-only tools to inspect the workspace (the hook input's transcript_path is the session's conversation, should you need it), in as few steps as you can. Then answer with one of these JSON objects alone: {"ok": true, "reason": ""} when the condition is met, or {"ok": false, "reason": "why it is not met"}.`
+
+// judges answer the prompt hooks (prompt: one model call) and the agent
+// hooks (agent: a subagent with read-only tools).
+type judges struct{ prompt, agent Judge }
+
+// caller is the call that asks j about a hook of event with its input,
+// and answers as a command hook would print.
+func (p *Prompt) caller(event Event, j judges) func(context.Context, []byte) ([]byte, error) {
+	judge, system, kind := j.prompt, judgeSystem, "prompt"
+	if p.Agent {
+		judge, system, kind = j.agent, verifierSystem, "agent"
+	}
 	return func(ctx context.Context, input []byte) ([]byte, error) {
 		if judge == nil {
-			return nil, errors.New("this session has no model to ask a prompt hook's question")
+			return nil, fmt.Errorf("this session has no model to answer %s hooks", kind)
 		}
 		user := p.Text
 		if strings.Contains(user, "$ARGUMENTS") {
@@ -46,7 +89,7 @@ func (p *Prompt) caller(event Event, judge Judge) func(context.Context, []byte) 
 		} else {
 			user += "\n\n" + string(input)
 		}
-		answer, err := judge(ctx, p.Model, judgeSystem, user)
+		answer, err := judge(ctx, p.Model, system, user)
 		if err != nil {
 			return nil, fmt.Errorf("the model could not judge: %w", err)
 		}

@@ -95,14 +95,21 @@ func TestAPromptHookWithoutAVerdictBlocksNothing(t *testing.T) {
 	}
 }
 
-// A prompt hook without its prompt is a problem, and "agent" hooks are
-// not run.
+// A prompt or agent hook without its prompt is a problem, as is a type
+// tack does not run; an agent hook is read with Claude Code's default
+// timeout, and one of Claude's model names means the session's model.
 func TestPromptHookProblems(t *testing.T) {
 	s, _ := config.ParseClaudeSettings("settings.json", []byte(`{"hooks": {"Stop": [
-  {"hooks": [{"type": "prompt"}]}, {"hooks": [{"type": "agent", "prompt": "Verify."}]}]}}`))
+  {"hooks": [{"type": "prompt"}]}, {"hooks": [{"type": "agent"}]}, {"hooks": [{"type": "mcp_tool", "prompt": "x"}]},
+  {"hooks": [{"type": "agent", "prompt": "Verify.", "model": "claude-sonnet-4-6"}]}]}}`))
 	hs, problems := FromConfig(s.Hooks, "settings.json", false)
-	if len(hs) != 0 || len(problems) != 2 || !strings.Contains(problems[0], "a prompt hook without a prompt") ||
-		!strings.Contains(problems[1], `hook type "agent" is not supported; use command, http or prompt hooks`) {
-		t.Errorf("hooks %+v, problems %q", hs, problems)
+	if len(hs) != 1 || hs[0].Prompt == nil || !hs[0].Prompt.Agent || hs[0].Prompt.Model != "" || hs[0].Timeout != AgentTimeout ||
+		hs[0].Command != "agent: Verify." {
+		t.Errorf("hooks %+v", hs)
+	}
+	if len(problems) != 3 || !strings.Contains(problems[0], "a prompt hook without a prompt") ||
+		!strings.Contains(problems[1], "an agent hook without a prompt") ||
+		!strings.Contains(problems[2], `hook type "mcp_tool" is not supported; use command, http, prompt or agent hooks`) {
+		t.Errorf("problems %q", problems)
 	}
 }

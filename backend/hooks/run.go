@@ -121,9 +121,9 @@ type Result struct {
 	stderr string
 }
 
-// run runs one hook with in on stdin, bounded by its timeout and ctx;
-// judge answers a prompt hook.
-func run(ctx context.Context, h Hook, in Input, dir string, environ []string, judge Judge) Result {
+// run runs one hook with in on stdin, bounded by its timeout and ctx; j
+// answers a prompt or agent hook.
+func run(ctx context.Context, h Hook, in Input, dir string, environ []string, j judges) Result {
 	start := time.Now()
 	res := Result{Hook: h}
 	body, _ := json.Marshal(in)
@@ -133,7 +133,7 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string, ju
 		return called(ctx, h, h.Callback, body, res, start)
 	}
 	if h.Prompt != nil {
-		return called(ctx, h, h.Prompt.caller(h.Event, judge), body, res, start)
+		return called(ctx, h, h.Prompt.caller(h.Event, j), body, res, start)
 	}
 	if h.Request != nil {
 		return called(ctx, h, h.Request.poster(slices.Concat(environ, h.Env)), body, res, start)

@@ -41,6 +41,9 @@ type Options struct {
 	IdleAfter time.Duration
 	// Judge asks a model the prompt hooks' questions; nil fails them.
 	Judge Judge
+	// Verify has a subagent with read-only tools answer the agent hooks'
+	// questions; nil fails them.
+	Verify Judge
 	// Inject gives the model context at its next request and keeps it in
 	// the session (the agent's Inject): what async hooks answer once they
 	// end. Nil drops it.
@@ -198,7 +201,7 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = run(ctx, h, in, r.opts.Cwd, r.opts.Environ, r.opts.Judge)
+			results[i] = run(ctx, h, in, r.opts.Cwd, r.opts.Environ, judges{r.opts.Judge, r.opts.Verify})
 		}()
 	}
 	wg.Wait()

@@ -67,6 +67,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 			return s.approveProject(ctx, store, content, ProjectSettingsFile, hooksApprovalText(names, projHooks))
 		},
 		Judge:  s.judge,
+		Verify: s.children.verify,
 		Inject: func(text string) { s.Agent.Inject(agent.HookOrigin, text) },
 		Wake:   s.wake(o.Unattended),
 	})

@@ -477,14 +477,7 @@ func TestPromptStopHookKeepsTheTurnGoing(t *testing.T) {
 		llmtest.Reply(llmtest.Text(`{"ok": true, "reason": ""}`, 0), llmtest.Usage(0, 230, 9, 0)))
 	s := openEnv(t, home, cwd, "auto", llm, map[string]string{"HOME": user})
 	runTurn(t, s, "Fix the bug.")
-	var main, judged []llmtest.Request
-	for _, r := range llm.Requests() {
-		if judging(r) {
-			judged = append(judged, r)
-		} else {
-			main = append(main, r)
-		}
-	}
+	main, judged := partition(llm.Requests(), judging)
 	if len(main) != 2 || len(judged) != 2 {
 		t.Fatalf("%d requests of the turn and %d of the hook, want 2 and 2", len(main), len(judged))
 	}

@@ -168,8 +168,10 @@ type Session struct {
 	getenv func(string) string
 	// plugins are the Claude Code plugins the session loaded.
 	plugins []plugin.Plugin
-	// tasks is the task tool, which offers the agent definitions.
-	tasks *task.Tool
+	// tasks is the task tool, which offers the agent definitions;
+	// children runs its subagents, and the agent hooks'.
+	tasks    *task.Tool
+	children *taskRunner
 	// hooks runs the session's hooks; nil when it has none and no Agent
 	// SDK drives it.
 	hooks *hooks.Runner
@@ -340,7 +342,8 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	if o, err = o.asAgent(agents); err != nil {
 		return err
 	}
-	s.tasks = task.New(&taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}, agents)
+	s.children = &taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}
+	s.tasks = task.New(s.children, agents)
 	registry.Add(s.tasks)
 	registry = o.builtins(registry)
 	hookRunner, hookProblems := s.newHooks(o, cfg, claude)

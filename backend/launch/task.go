@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"cmp"
 	"context"
 	crand "crypto/rand"
 	"errors"
@@ -41,11 +42,27 @@ const subagentBrief = "\n\n# Your role\n\nYou are a subagent: another agent hand
 // Run starts the child, follows its events into progress and the parent's
 // usage, and returns its answer when its turn ends.
 func (r *taskRunner) Run(ctx context.Context, job task.Job, progress func(task.Progress)) task.Outcome {
+	return r.run(ctx, job, childRun{hooked: true}, progress)
+}
+
+// childRun is how a child runs beyond its job: the task tool's meet the
+// session's hooks; an agent hook's meet none (its calls would start
+// hooks of their own), think not and take few steps.
+type childRun struct {
+	hooked bool
+	// effort is the child's reasoning effort; "" is the parent's.
+	effort llm.Effort
+	turn   agent.TurnOptions
+}
+
+// run runs a child for job as Run does, the way how says.
+func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progress func(task.Progress)) task.Outcome {
 	parent := r.s.Agent
 	model, effort := parent.Model()
 	if job.Agent.Model != "" {
 		model = job.Agent.Model
 	}
+	effort = cmp.Or(how.effort, effort)
 	log, err := r.createChild(parent.SessionID(), job.Agent.Name, model)
 	if err != nil {
 		return task.Outcome{Err: err}
@@ -56,10 +73,13 @@ func (r *taskRunner) Run(ctx context.Context, job task.Job, progress func(task.P
 	registry, closeTools := r.childTools(job.Agent)
 	defer closeTools()
 	var child *agent.Agent
-	childHooks := subagentHooks(r.s.hooks, log, hookAgentType(job.Agent.Name), func(d session.Data) error {
-		_, err := child.Record(d)
-		return err
-	})
+	var childHooks agent.Hooks
+	if how.hooked {
+		childHooks = subagentHooks(r.s.hooks, log, hookAgentType(job.Agent.Name), func(d session.Data) error {
+			_, err := child.Record(d)
+			return err
+		})
+	}
 	child = agent.New(agent.Config{
 		Log: log, Provider: r.provider, Catalog: r.s.Catalog, Model: model, Effort: effort,
 		System: prompt.Build("", r.s.Cwd, registry.Tools(), r.instructions) + subagentBrief + instructionsOf(job.Agent),
@@ -73,7 +93,7 @@ func (r *taskRunner) Run(ctx context.Context, job task.Job, progress func(task.P
 	_, sub := child.Subscribe()
 	defer sub.Close()
 	w := &childWatch{job: job, catalog: r.s.Catalog, out: task.Outcome{Progress: task.Progress{Child: id, Model: model}}}
-	child.Send(job.Prompt)
+	child.SendWith(job.Prompt, how.turn)
 	return w.follow(ctx, child, sub, progress)
 }
 
