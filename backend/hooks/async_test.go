@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
@@ -137,5 +139,23 @@ func TestAsyncRewakeHookEndsWithTheRunner(t *testing.T) {
 	texts, runs := g.snapshot()
 	if len(texts) != 0 || len(runs) != 1 || runs[0].Reason != "cancelled" {
 		t.Errorf("gathered %s", g.String())
+	}
+}
+
+// A background hook that names no timeout gets Claude Code's ten
+// minutes, not the minute a hook that is waited for gets; one that names
+// its own keeps it.
+func TestAsyncHooksTimeOutAfterTenMinutes(t *testing.T) {
+	hs := promptHooks(t, `{"hooks": {"PostToolUse": [{"hooks": [
+  {"type": "command", "async": true, "command": "true"},
+  {"type": "command", "asyncRewake": true, "command": "true"},
+  {"type": "command", "async": true, "timeout": 5, "command": "true"},
+  {"type": "command", "command": "true"}]}]}}`)
+	var got []time.Duration
+	for _, h := range hs {
+		got = append(got, h.Timeout)
+	}
+	if want := []time.Duration{AsyncTimeout, AsyncTimeout, 5 * time.Second, DefaultTimeout}; !slices.Equal(got, want) || AsyncTimeout != 10*time.Minute {
+		t.Errorf("timeouts %v, want %v", got, want)
 	}
 }

@@ -91,8 +91,13 @@ func parseEvent(name string) (Event, bool) {
 	return "", false
 }
 
-// DefaultTimeout bounds a hook that names no timeout.
-const DefaultTimeout = 60 * time.Second
+// DefaultTimeout bounds a hook that names no timeout, and AsyncTimeout
+// one that runs in the background: nothing waits for it, and Claude Code
+// gives its background hooks ten minutes.
+const (
+	DefaultTimeout = 60 * time.Second
+	AsyncTimeout   = 10 * time.Minute
+)
 
 // Hook is one configured command.
 type Hook struct {
@@ -258,6 +263,9 @@ func groupHooks(event Event, g config.HookGroup, where string, project bool) ([]
 		}
 		hook.Async = (h.Async || h.AsyncRewake) && hook.Request == nil && hook.Prompt == nil
 		hook.Rewake = h.AsyncRewake && hook.Async
+		if hook.Async && h.Timeout <= 0 {
+			hook.Timeout = AsyncTimeout
+		}
 		out = append(out, hook)
 	}
 	return out, nil
