@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"strings"
 )
@@ -11,12 +12,30 @@ import (
 func (r *Runner) runAsync(c caller, turn int, h Hook, in Input, tool, callID string) {
 	r.background(func() {
 		res := run(r.ctx, h, in, r.opts.Cwd, r.opts.Environ, judges{})
+		if res.later != nil {
+			res = res.later(r.ctx)
+		}
 		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
 		r.deliver(res)
 		if h.Rewake && res.ExitCode == 2 && r.opts.Wake != nil {
 			r.opts.Wake(rewakeMessage(res))
 		}
 	})
+}
+
+// finishLater waits, in the background, for a hook that said on its
+// first line that it goes on there ({"async": true}), and records and
+// delivers its answer as an async hook's. Once the runner is closed it
+// ends the hook at once.
+func (r *Runner) finishLater(c caller, turn int, tool, source, callID string, later func(context.Context) Result) {
+	finish := func() {
+		res := later(r.ctx)
+		r.record(c, turn, tool, source, callID, res)
+		r.deliver(res)
+	}
+	if !r.background(finish) {
+		finish()
+	}
 }
 
 // rewakeMessage is what wakes the model for an asyncRewake hook that

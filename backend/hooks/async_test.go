@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -157,5 +158,55 @@ func TestAsyncHooksTimeOutAfterTenMinutes(t *testing.T) {
 	}
 	if want := []time.Duration{AsyncTimeout, AsyncTimeout, 5 * time.Second, DefaultTimeout}; !slices.Equal(got, want) || AsyncTimeout != 10*time.Minute {
 		t.Errorf("timeouts %v, want %v", got, want)
+	}
+}
+
+// A command that says on its first line {"async": true} (Claude Code's
+// way for a hook to go on in the background, as Anthropic's
+// security-guidance plugin does) holds the call up no longer: its later
+// answer is delivered as an async hook's, and its block, come too late,
+// blocks nothing. asyncTimeout bounds it there.
+func TestHookThatSaysItIsAsyncGoesOnInTheBackground(t *testing.T) {
+	dir := t.TempDir()
+	release := filepath.Join(dir, "release")
+	hs := promptHooks(t, `{"hooks": {"PreToolUse": [{"hooks": [
+  {"type": "command", "command": "echo '{\"async\": true}'; for i in $(seq 1 500); do [ -e `+release+` ] && break; sleep 0.02; done; echo '{\"decision\": \"block\", \"reason\": \"found a secret\", \"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"additionalContext\": \"config.go holds a key\"}}'"},
+  {"type": "command", "command": "echo '{\"async\": true, \"asyncTimeout\": 50}'; for i in $(seq 1 500); do sleep 0.02; done"}]}]}}`)
+	var g gathered
+	r := NewRunner(Options{Hooks: hs, Cwd: dir, Environ: os.Environ(), Record: g.record, Inject: g.text})
+	defer r.Close()
+	block, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	if block != "" {
+		t.Fatalf("the call waited for the hook's answer and was blocked: %q", block)
+	}
+	testkit.WriteFile(t, release, "")
+	testkit.Eventually(t, "both runs recorded", func() bool { _, runs := g.snapshot(); return len(runs) == 2 }, g.String)
+	r.Close() // waits for what follows the records
+	texts, runs := g.snapshot()
+	byCommand := map[bool]session.HookRun{}
+	for _, run := range runs {
+		byCommand[strings.Contains(run.Command, "asyncTimeout")] = run
+	}
+	answered, bounded := byCommand[false], byCommand[true]
+	if len(texts) != 1 || !strings.Contains(texts[0], "config.go holds a key") || !answered.Async ||
+		!strings.Contains(answered.Notice(), "too late to block anything: found a secret") {
+		t.Errorf("the answering hook: delivered %q, recorded %+v", texts, answered)
+	}
+	if bounded.Outcome != "failed" || bounded.Reason != "timed out after 50ms" {
+		t.Errorf("the hook past its asyncTimeout: %+v", bounded)
+	}
+}
+
+// Once the runner is closed nothing waits in the background: a command
+// that goes on there after its first line is ended at once.
+func TestHookThatGoesAsyncAfterCloseIsEndedAtOnce(t *testing.T) {
+	hs := promptHooks(t, `{"hooks": {"PreToolUse": [{"hooks": [
+  {"type": "command", "command": "echo '{\"async\": true}'; for i in $(seq 1 500); do sleep 0.02; done"}]}]}}`)
+	var g gathered
+	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ(), Record: g.record})
+	r.Close()
+	r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	if _, runs := g.snapshot(); len(runs) != 1 || runs[0].Reason != "cancelled" {
+		t.Errorf("gathered %s", g.String())
 	}
 }

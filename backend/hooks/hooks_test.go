@@ -19,9 +19,15 @@ func hook(event Event, command string) Hook {
 	return Hook{Event: event, Command: command, Timeout: 10 * time.Second, Origin: "config.toml line 1"}
 }
 
+// runOne runs h and, when it goes on in the background after its first
+// line, waits for it there: its result is its answer.
 func runOne(t *testing.T, h Hook) Result {
 	t.Helper()
-	return run(context.Background(), h, Input{Event: "PreToolUse", ToolName: "bash"}, t.TempDir(), os.Environ(), judges{})
+	res := run(context.Background(), h, Input{Event: "PreToolUse", ToolName: "bash"}, t.TempDir(), os.Environ(), judges{})
+	if res.later != nil {
+		res = res.later(context.Background())
+	}
+	return res
 }
 
 func TestExitCodesAndAnswers(t *testing.T) {

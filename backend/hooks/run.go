@@ -1,13 +1,11 @@
 package hooks
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -119,6 +117,10 @@ type Result struct {
 	Answer *Answer
 	// stderr is what a command that exited 2 printed on stderr.
 	stderr string
+	// later, set when the command said on its first line that it goes on
+	// in the background, waits under ctx for it to end and is its result
+	// then, as an async hook's.
+	later func(ctx context.Context) Result
 }
 
 // run runs one hook with in on stdin, bounded by its timeout and ctx; j
@@ -138,13 +140,42 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string, j 
 	if h.Request != nil {
 		return called(ctx, h, h.Request.poster(slices.Concat(environ, h.Env)), body, res, start)
 	}
-	stdout, stderr, err := runShell(ctx, h.Command, dir, slices.Concat(environ, h.Env), body)
+	p, err := startShell(h.Command, dir, slices.Concat(environ, h.Env), body)
+	if err != nil {
+		res.Outcome, res.ExitCode, res.Reason = OutcomeFailed, -1, "could not run: "+err.Error()
+		return res
+	}
+	head, err := p.await(ctx)
+	if head != nil {
+		return wentAsync(res, h, p, *head, start)
+	}
+	return p.result(ctx, res, h.Timeout, start, err)
+}
+
+// wentAsync is the result of a command that said on its first line that
+// it goes on in the background: nothing to act on yet; later waits for
+// it, and is its result as an async hook's.
+func wentAsync(res Result, h Hook, p *proc, head asyncHead, start time.Time) Result {
+	res.Outcome, res.Duration = OutcomeOK, time.Since(start)
+	res.later = func(bg context.Context) Result {
+		ctx, cancel := context.WithTimeout(bg, head.timeout())
+		defer cancel()
+		_, err := p.await(ctx)
+		h.Async = true
+		return p.result(ctx, Result{Hook: h}, head.timeout(), start, err)
+	}
+	return res
+}
+
+// result is the result of p, which ended with err under ctx, bounded by
+// timeout.
+func (p *proc) result(ctx context.Context, res Result, timeout time.Duration, start time.Time, err error) Result {
 	res.Duration = time.Since(start)
 	var exit *exec.ExitError
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		res.Outcome, res.ExitCode = OutcomeFailed, -1
-		res.Reason = fmt.Sprintf("timed out after %s", h.Timeout)
+		res.Reason = fmt.Sprintf("timed out after %s", timeout)
 		return res
 	case ctx.Err() != nil:
 		res.Outcome, res.ExitCode, res.Reason = OutcomeFailed, -1, "cancelled"
@@ -157,18 +188,18 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string, j 
 	}
 	switch res.ExitCode {
 	case 0:
-		return answered(res, stdout.String())
+		return answered(res, p.stdout.String())
 	case 2:
 		res.Outcome = OutcomeBlocked
-		res.stderr, res.Stdout = strings.TrimSpace(stderr.String()), strings.TrimSpace(stdout.String())
+		res.stderr, res.Stdout = strings.TrimSpace(p.stderr.String()), strings.TrimSpace(p.stdout.String())
 		res.Reason = res.stderr
 		if res.Reason == "" {
-			res.Reason = "blocked by a hook (" + h.Command + ")"
+			res.Reason = "blocked by a hook (" + res.Hook.Command + ")"
 		}
 	default:
 		res.Outcome = OutcomeFailed
 		res.Reason = fmt.Sprintf("exit status %d", res.ExitCode)
-		if tail := lastLines(stderr.String(), 5); tail != "" {
+		if tail := lastLines(p.stderr.String(), 5); tail != "" {
 			res.Reason += ": " + tail
 		}
 	}
@@ -224,9 +255,8 @@ func answered(res Result, out string) Result {
 
 // pastAsync is a hook's stdout past a first line {"async": true}, with
 // which Claude Code's hooks say they go on in the background and answer
-// later (Anthropic's security-guidance plugin starts so). tack waits for
-// every hook to end, so the answer is the first JSON object after that
-// line, or else the text after it.
+// later (Anthropic's security-guidance plugin starts so): the answer is
+// the first JSON object after that line, or else the text after it.
 func pastAsync(out string) string {
 	first, rest, _ := strings.Cut(strings.TrimLeft(out, " \t\r\n"), "\n")
 	var head struct {
@@ -275,39 +305,6 @@ func (r Result) message() string {
 		return ""
 	}
 	return strings.TrimSpace(r.Answer.SystemMsg)
-}
-
-// runShell runs command in the system's shell in dir, with environ and
-// stdin, in a process group of its own that ends with ctx, and returns
-// the first maxOutput bytes of its stdout and stderr.
-func runShell(ctx context.Context, command, dir string, environ []string, stdin []byte) (stdout, stderr *capped, err error) {
-	cmd := shell(ctx, command)
-	cmd.Dir = dir
-	cmd.Env = environ
-	cmd.Stdin = bytes.NewReader(stdin)
-	stdout, stderr = &capped{}, &capped{}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	ownGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
-	cmd.WaitDelay = time.Second
-	return stdout, stderr, cmd.Run()
-}
-
-func shell(ctx context.Context, command string) *exec.Cmd {
-	if runtime.GOOS == "windows" {
-		return exec.CommandContext(ctx, "cmd", "/C", command)
-	}
-	return exec.CommandContext(ctx, "sh", "-c", command)
-}
-
-// capped keeps the first maxOutput bytes written to it.
-type capped struct{ bytes.Buffer }
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := maxOutput - c.Len(); room > 0 {
-		c.Buffer.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
 }
 
 func lastLines(s string, n int) string {

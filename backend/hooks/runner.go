@@ -105,19 +105,20 @@ func (r *Runner) Close() {
 	r.bg.Wait()
 }
 
-// background runs f in the background unless the runner is closed; Close
-// waits for it.
-func (r *Runner) background(f func()) {
+// background runs f in the background unless the runner is closed, and
+// reports whether it does; Close waits for it.
+func (r *Runner) background(f func()) bool {
 	r.bgMu.Lock()
 	defer r.bgMu.Unlock()
 	if r.ctx.Err() != nil {
-		return
+		return false
 	}
 	r.bg.Add(1)
 	go func() {
 		defer r.bg.Done()
 		f()
 	}()
+	return true
 }
 
 // Empty reports whether there are no hooks to run.
@@ -206,6 +207,10 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 	}
 	wg.Wait()
 	for _, res := range results {
+		if res.later != nil {
+			r.finishLater(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res.later)
+			continue
+		}
 		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
 	}
 	return results
