@@ -99,7 +99,7 @@ func (p *partials) end(finish llm.FinishReason, usage llm.Usage) {
 		return
 	}
 	p.closeBlock()
-	p.emit("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stopReason(finish), "stop_sequence": nil},
+	p.emit("message_delta", map[string]any{"delta": map[string]any{"stop_reason": finish.StopReason(), "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": usage.Output}})
 	p.emit("message_stop", map[string]any{})
 	p.started = false
@@ -118,19 +118,6 @@ func (p *partials) stop() {
 func (p *partials) emit(kind string, fields map[string]any) {
 	fields["type"] = kind
 	writeJSON(p.w, streamEvent{Type: "stream_event", Event: fields, SessionID: p.sessionID, UUID: newUUID()})
-}
-
-// stopReason is the Messages API's name for why the model stopped.
-func stopReason(f llm.FinishReason) string {
-	switch f {
-	case llm.FinishStop:
-		return "end_turn"
-	case llm.FinishToolCalls:
-		return "tool_use"
-	case llm.FinishMaxTokens:
-		return "max_tokens"
-	}
-	return string(f)
 }
 
 // messageID names one step's assistant message.

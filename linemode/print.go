@@ -452,7 +452,7 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 	m, _ := p.ag.Catalog().Lookup(model)
 	t.count(model, d.Usage, m.Cost(d.Usage, at))
 	p.checkBudget()
-	stop := stopReason(d.Finish)
+	stop := d.Finish.StopReason()
 	t.stop = &stop
 	if p.partial != nil {
 		p.partial.end(d.Finish, d.Usage)

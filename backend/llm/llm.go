@@ -150,6 +150,21 @@ const (
 	FinishCancelled FinishReason = "cancelled"
 )
 
+// StopReason is the Anthropic Messages API's name for f (end_turn,
+// tool_use, max_tokens), which scripts written for Claude Code read; any
+// other reason keeps tack's name.
+func (f FinishReason) StopReason() string {
+	switch f {
+	case FinishStop:
+		return "end_turn"
+	case FinishToolCalls:
+		return "tool_use"
+	case FinishMaxTokens:
+		return "max_tokens"
+	}
+	return string(f)
+}
+
 // Usage is token accounting in disjoint buckets: Input is uncached prompt
 // tokens, CacheRead prompt tokens served from the cache, Output completion
 // tokens of which Reasoning were thinking.
