@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -257,7 +256,7 @@ func (r *Runner) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (
 }
 
 func (r *Runner) beforeTool(ctx context.Context, c caller, turn int, call agent.ToolUse) (string, bool) {
-	results := r.runFor(ctx, c, turn, PreToolUse, Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}, call.ID)
+	results := r.runFor(ctx, c, turn, PreToolUse, Input{ToolName: call.Name, ToolInput: tools.ClaudeInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}, call.ID)
 	approved := false
 	var blocks []string
 	for _, res := range results {
@@ -278,7 +277,7 @@ func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, re
 }
 
 func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.ToolUse, result string, isError bool) string {
-	event, in := PostToolUse, Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}
+	event, in := PostToolUse, Input{ToolName: call.Name, ToolInput: tools.ClaudeInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}
 	if isError {
 		interrupted := ctx.Err() != nil
 		event, in.Error, in.IsInterrupt = PostToolUseFailure, result, &interrupted
@@ -435,7 +434,7 @@ func (r *Runner) compacting(ctx context.Context, c caller, turn int, trigger, in
 // behavior deny) denies it, else one that allows allows it; decided is
 // false when none answers, and the user is asked.
 func (r *Runner) DecidePermission(ctx context.Context, call agent.ToolUse) (allow bool, reason string, decided bool) {
-	in := Input{ToolName: call.Name, ToolInput: toolInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}
+	in := Input{ToolName: call.Name, ToolInput: tools.ClaudeInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}
 	var denials []string
 	for _, res := range r.runAll(ctx, 0, PermissionRequest, in, call.ID) {
 		var d *PermissionDecision
@@ -499,27 +498,6 @@ func (r *Runner) Notify(message, kind string) {
 	r.background(func() {
 		r.runAll(r.ctx, 0, Notification, Input{Message: message, NotificationType: kind}, "")
 	})
-}
-
-// toolInput is the call's arguments as Claude Code's hooks read them: a
-// JSON object (an empty one when the model sent something else), with a
-// relative file_path made absolute from cwd, as Claude Code's file tools
-// always send it and hook scripts written for them expect.
-func toolInput(args json.RawMessage, cwd string) json.RawMessage {
-	var fields map[string]json.RawMessage
-	if !json.Valid(args) || json.Unmarshal(args, &fields) != nil {
-		return json.RawMessage("{}")
-	}
-	var path string
-	if json.Unmarshal(fields["file_path"], &path) != nil || path == "" || filepath.IsAbs(path) || cwd == "" {
-		return args
-	}
-	fields["file_path"], _ = json.Marshal(filepath.Join(cwd, path))
-	out, err := json.Marshal(fields)
-	if err != nil {
-		return args
-	}
-	return out
 }
 
 // toolResponse is the tool_response of a call of tool (tack's name) with

@@ -1,5 +1,10 @@
 package tools
 
+import (
+	"encoding/json"
+	"path/filepath"
+)
+
 // Claude Code names tack's tools its own way, and the files and flags
 // written for it (allowed-tools, permission rules, an agent's tools, hook
 // matchers) use its names; these are both spellings, in one place.
@@ -41,4 +46,25 @@ func ClaudeName(name string) string {
 		return n
 	}
 	return name
+}
+
+// ClaudeInput is a call's arguments as Claude Code's hooks and transcripts
+// show them: a JSON object (an empty one when the model sent something
+// else), with a relative file_path made absolute from cwd, as Claude
+// Code's file tools always send it and scripts written for them expect.
+func ClaudeInput(args json.RawMessage, cwd string) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if !json.Valid(args) || json.Unmarshal(args, &fields) != nil {
+		return json.RawMessage("{}")
+	}
+	var path string
+	if json.Unmarshal(fields["file_path"], &path) != nil || path == "" || filepath.IsAbs(path) || cwd == "" {
+		return args
+	}
+	fields["file_path"], _ = json.Marshal(filepath.Join(cwd, path))
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return args
+	}
+	return out
 }
