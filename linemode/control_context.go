@@ -3,6 +3,7 @@ package linemode
 import (
 	"math"
 
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/llm"
 )
 
@@ -16,19 +17,19 @@ import (
 // SDKs' ContextUsageResponse (Python) and
 // SDKControlGetContextUsageResponse (TypeScript).
 type contextUsage struct {
-	Categories           []usageCategory `json:"categories"`
-	TotalTokens          int             `json:"totalTokens"`
-	MaxTokens            int             `json:"maxTokens"`
-	RawMaxTokens         int             `json:"rawMaxTokens"`
-	Percentage           float64         `json:"percentage"`
-	Model                string          `json:"model"`
-	IsAutoCompactEnabled bool            `json:"isAutoCompactEnabled"`
-	AutoCompactThreshold int             `json:"autoCompactThreshold,omitempty"`
-	MemoryFiles          []any           `json:"memoryFiles"`
-	MCPTools             []mcpToolUsage  `json:"mcpTools"`
-	Agents               []any           `json:"agents"`
-	GridRows             [][]any         `json:"gridRows"`
-	APIUsage             *apiUsage       `json:"apiUsage"`
+	Categories           []usageCategory  `json:"categories"`
+	TotalTokens          int              `json:"totalTokens"`
+	MaxTokens            int              `json:"maxTokens"`
+	RawMaxTokens         int              `json:"rawMaxTokens"`
+	Percentage           float64          `json:"percentage"`
+	Model                string           `json:"model"`
+	IsAutoCompactEnabled bool             `json:"isAutoCompactEnabled"`
+	AutoCompactThreshold int              `json:"autoCompactThreshold,omitempty"`
+	MemoryFiles          []any            `json:"memoryFiles"`
+	MCPTools             []mcpToolUsage   `json:"mcpTools"`
+	Agents               []any            `json:"agents"`
+	GridRows             [][]any          `json:"gridRows"`
+	APIUsage             *claudemsg.Usage `json:"apiUsage"`
 }
 
 // usageCategory is one row of the breakdown.
@@ -74,7 +75,7 @@ func (p *printer) contextUsage() contextUsage {
 		u.Percentage = math.Round(float64(c.Used)*1000/float64(c.Window)) / 10
 	}
 	if c.Last != (llm.Usage{}) {
-		a := usageOf(c.Last)
+		a := claudemsg.UsageOf(c.Last)
 		u.APIUsage = &a
 	}
 	return u

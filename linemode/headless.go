@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/llm"
 )
 
@@ -60,41 +61,16 @@ type chatMessage struct {
 // apiMessage is the message inside a chat line, as the Messages API
 // shapes it.
 type apiMessage struct {
-	ID         string         `json:"id,omitempty"`
-	Type       string         `json:"type,omitempty"` // "message" for the assistant
-	Role       string         `json:"role"`
-	Model      string         `json:"model,omitempty"`
-	Content    []contentBlock `json:"content"`
-	StopReason *string        `json:"stop_reason,omitempty"`
+	ID         string            `json:"id,omitempty"`
+	Type       string            `json:"type,omitempty"` // "message" for the assistant
+	Role       string            `json:"role"`
+	Model      string            `json:"model,omitempty"`
+	Content    []claudemsg.Block `json:"content"`
+	StopReason *string           `json:"stop_reason,omitempty"`
 	// StopSequence is null on an assistant message (tack sends no stop
 	// sequences), absent on a user one.
-	StopSequence json.RawMessage `json:"stop_sequence,omitempty"`
-	Usage        *apiUsage       `json:"usage,omitempty"`
-}
-
-// contentBlock is one block of a message: text, thinking, tool_use or
-// tool_result; only its kind's fields are set.
-type contentBlock struct {
-	Type      string          `json:"type"`
-	Text      *string         `json:"text,omitempty"`
-	Thinking  *string         `json:"thinking,omitempty"`
-	ID        string          `json:"id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Input     json.RawMessage `json:"input,omitempty"`
-	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   *string         `json:"content,omitempty"`
-	IsError   *bool           `json:"is_error,omitempty"`
-}
-
-func textBlock(s string) contentBlock     { return contentBlock{Type: "text", Text: &s} }
-func thinkingBlock(s string) contentBlock { return contentBlock{Type: "thinking", Thinking: &s} }
-
-func toolUseBlock(c llm.ToolCall) contentBlock {
-	return contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: toolInput(c.Arguments)}
-}
-
-func toolResultBlock(callID, text string, isError bool) contentBlock {
-	return contentBlock{Type: "tool_result", ToolUseID: callID, Content: &text, IsError: &isError}
+	StopSequence json.RawMessage  `json:"stop_sequence,omitempty"`
+	Usage        *claudemsg.Usage `json:"usage,omitempty"`
 }
 
 // toolInput is a call's arguments as JSON: the object the model wrote, or
@@ -105,20 +81,6 @@ func toolInput(args string) json.RawMessage {
 	}
 	b, _ := json.Marshal(args)
 	return b
-}
-
-// apiUsage is token usage in the Messages API's buckets; tack's reasoning
-// tokens, part of the output, are named on their own as well.
-type apiUsage struct {
-	InputTokens              int `json:"input_tokens"`
-	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
-	OutputTokens             int `json:"output_tokens"`
-	ReasoningOutputTokens    int `json:"reasoning_output_tokens,omitempty"`
-}
-
-func usageOf(u llm.Usage) apiUsage {
-	return apiUsage{InputTokens: u.Input, CacheReadInputTokens: u.CacheRead, OutputTokens: u.Output, ReasoningOutputTokens: u.Reasoning}
 }
 
 // streamEvent is a --include-partial-messages line: one event of the
@@ -147,16 +109,16 @@ const (
 // PrintResult is the line that ends every turn in stream-json, and the
 // whole output of --output-format json.
 type PrintResult struct {
-	Type          string   `json:"type"` // "result"
-	Subtype       string   `json:"subtype"`
-	IsError       bool     `json:"is_error"`
-	DurationMs    int64    `json:"duration_ms"`
-	DurationAPIMs int64    `json:"duration_api_ms"`
-	NumTurns      int      `json:"num_turns"`
-	Result        string   `json:"result"`
-	SessionID     string   `json:"session_id"`
-	TotalCostUSD  float64  `json:"total_cost_usd"`
-	Usage         apiUsage `json:"usage"`
+	Type          string          `json:"type"` // "result"
+	Subtype       string          `json:"subtype"`
+	IsError       bool            `json:"is_error"`
+	DurationMs    int64           `json:"duration_ms"`
+	DurationAPIMs int64           `json:"duration_api_ms"`
+	NumTurns      int             `json:"num_turns"`
+	Result        string          `json:"result"`
+	SessionID     string          `json:"session_id"`
+	TotalCostUSD  float64         `json:"total_cost_usd"`
+	Usage         claudemsg.Usage `json:"usage"`
 	// ModelUsage splits usage and cost by model (subagents may use
 	// others).
 	ModelUsage map[string]modelUsage `json:"modelUsage"`

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/llm"
 )
 
@@ -70,7 +71,7 @@ func (p *partials) start(turn, step int, model string) {
 	p.msgID = messageID(p.sessionID, turn, step)
 	p.emit("message_start", map[string]any{"message": map[string]any{
 		"id": p.msgID, "type": "message", "role": "assistant", "model": model,
-		"content": []any{}, "stop_reason": nil, "usage": apiUsage{},
+		"content": []any{}, "stop_reason": nil, "usage": claudemsg.Usage{},
 	}})
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/launch"
@@ -256,7 +257,7 @@ func (p *printer) tasks(ctx context.Context) func(yield func(streamInput) bool) 
 				m.uuid = cmp.Or(m.uuid, newUUID())
 				if p.o.ReplayUser {
 					writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: m.uuid,
-						Message: apiMessage{Role: "user", Content: []contentBlock{textBlock(m.text)}}})
+						Message: apiMessage{Role: "user", Content: []claudemsg.Block{claudemsg.Text(m.text)}}})
 				}
 				if !yield(m) {
 					return
@@ -460,17 +461,17 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 	if p.o.Format != FormatStreamJSON {
 		return
 	}
-	var blocks []contentBlock
+	var blocks []claudemsg.Block
 	if d.Reasoning != "" && !p.o.NoReasoning {
-		blocks = append(blocks, thinkingBlock(d.Reasoning))
+		blocks = append(blocks, claudemsg.Thinking(d.Reasoning))
 	}
 	if d.Text != "" {
-		blocks = append(blocks, textBlock(d.Text))
+		blocks = append(blocks, claudemsg.Text(d.Text))
 	}
 	for _, c := range d.ToolCalls {
-		blocks = append(blocks, toolUseBlock(c))
+		blocks = append(blocks, claudemsg.ToolUse(c.ID, c.Name, toolInput(c.Arguments)))
 	}
-	u := usageOf(d.Usage)
+	u := claudemsg.UsageOf(d.Usage)
 	writeJSON(p.o.Stdout, chatMessage{Type: "assistant", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
 		ID: messageID(p.ag.SessionID(), d.Turn, d.Step), Type: "message", Role: "assistant", Model: model,
 		Content: blocks, StopReason: &stop, StopSequence: json.RawMessage("null"), Usage: &u,
@@ -495,7 +496,7 @@ func (p *printer) toolResult(d session.ToolResult) {
 	}
 	if p.o.Format == FormatStreamJSON {
 		writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
-			Role: "user", Content: []contentBlock{toolResultBlock(d.CallID, d.Text, d.IsError)},
+			Role: "user", Content: []claudemsg.Block{claudemsg.ToolResult(d.CallID, d.Text, d.IsError)},
 		}})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
@@ -39,7 +40,7 @@ func TestPrintJSONResultCarriesUsageTurnsAndARoundedCost(t *testing.T) {
 	if !out.OK() || res.Result != "All done." || res.NumTurns != 1 || res.Subtype != "success" {
 		t.Fatalf("want a completed one-request result with the answer, got %+v", res)
 	}
-	want := apiUsage{InputTokens: 1000, CacheReadInputTokens: 100, OutputTokens: 20, ReasoningOutputTokens: 5}
+	want := claudemsg.Usage{InputTokens: 1000, CacheReadInputTokens: 100, OutputTokens: 20, ReasoningOutputTokens: 5}
 	if res.Usage != want {
 		t.Errorf("want usage %+v, got %+v", want, res.Usage)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/views/textfmt"
 )
@@ -14,7 +15,7 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 	t := p.t
 	r := PrintResult{
 		Type: "result", Subtype: subtypeSuccess, SessionID: p.ag.SessionID(), NumTurns: t.steps,
-		Result: t.answer, TotalCostUSD: roundCost(t.cost), Usage: usageOf(t.usage), DurationAPIMs: t.apiMs,
+		Result: t.answer, TotalCostUSD: roundCost(t.cost), Usage: claudemsg.UsageOf(t.usage), DurationAPIMs: t.apiMs,
 		Denials: t.denials, StopReason: string(end.Reason), UUID: newUUID(),
 		ModelUsage: modelUsages(t.models, p.ag.Catalog()), ModelStop: t.stop,
 	}
