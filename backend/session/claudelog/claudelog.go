@@ -1,0 +1,185 @@
+// Package claudelog keeps a Claude Code transcript of a tack session: the
+// JSONL file Claude Code writes of each session, which hook and status
+// line scripts written for it read at transcript_path. It is derived from
+// the session log and brought up to date on demand, each time appending
+// only the lines of the events logged since the last.
+package claudelog
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/tack-agent/tack/backend/session"
+)
+
+// format is the version of the conversion; a transcript saved by another
+// is written again from the start.
+const format = 1
+
+// flushBytes is how much converted text Sync gathers before writing it.
+const flushBytes = 256 << 10
+
+// Transcript is the Claude Code transcript of one open session log. Its
+// methods are safe for concurrent use.
+type Transcript struct {
+	mu      sync.Mutex
+	log     *session.Log
+	path    string
+	version string
+	st      state
+	loaded  bool // st holds the saved state, or a fresh start
+}
+
+// New is the transcript of log, its lines naming version as the version
+// that wrote them. It touches no file until Sync.
+func New(log *session.Log, version string) *Transcript {
+	return &Transcript{log: log, path: Path(log.Path(), log.Header()), version: version}
+}
+
+// Path is where the transcript of the session logged at logPath, with
+// header h, is kept: in the session's directory beside its log, under
+// claude/, named for the session as Claude Code names its files. A
+// subagent's is kept under its parent's, where Claude Code keeps them:
+// <parent>/subagents/agent-<id>.jsonl.
+func Path(logPath string, h session.Header) string {
+	dir := filepath.Dir(logPath)
+	if h.Parent == "" {
+		return filepath.Join(dir, h.ID, "claude", h.ID+".jsonl")
+	}
+	return filepath.Join(dir, h.Parent, "claude", h.Parent, "subagents", "agent-"+h.ID+".jsonl")
+}
+
+// Path is the transcript's file.
+func (t *Transcript) Path() string { return t.path }
+
+// Sync appends to the transcript the lines of the events logged since
+// the last Sync, of this process or an earlier one. On an error the file
+// keeps the lines of the last Sync that succeeded, and the next Sync
+// tries again from there.
+func (t *Transcript) Sync() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.loaded {
+		t.st, t.loaded = t.load(), true
+	}
+	st, err := t.append()
+	if err == nil && st != t.st {
+		err = t.save(st)
+	}
+	if err != nil {
+		return fmt.Errorf("bring the Claude Code transcript %s up to date: %w; hooks read it as it was before, "+
+			"and tack tries again at the next hook (check that the directory is writable and the disk not full)", t.path, err)
+	}
+	t.st = st
+	return nil
+}
+
+// append writes the lines of the events from t.st.Next on after the
+// t.st.Size bytes that hold those before, and returns the state after.
+func (t *Transcript) append() (state, error) {
+	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
+		return t.st, err
+	}
+	f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return t.st, err
+	}
+	defer f.Close()
+	// Whatever follows Size is the tail of a Sync that did not finish.
+	if err := f.Truncate(t.st.Size); err != nil {
+		return t.st, err
+	}
+	if _, err := f.Seek(t.st.Size, io.SeekStart); err != nil {
+		return t.st, err
+	}
+	c := t.converter(t.st, false)
+	next, size := max(t.st.Next, t.log.NextSeq()), t.st.Size
+	flush := func() error {
+		n, err := f.Write(c.out.Bytes())
+		size += int64(n)
+		c.out.Reset()
+		return err
+	}
+	var werr error
+	err = t.log.Scan(t.st.Next, eventTypes, func(e session.Event) bool {
+		c.add(e)
+		next = max(next, e.Seq+1)
+		if c.out.Len() >= flushBytes && c.err == nil {
+			werr = flush()
+		}
+		return c.err == nil && werr == nil
+	})
+	if err = errors.Join(err, c.err, werr); err == nil {
+		err = flush()
+	}
+	c.st.Next, c.st.Size = next, size
+	return c.st, err
+}
+
+// converter converts the log's events from st on; dry ones encode
+// nothing.
+func (t *Transcript) converter(st state, dry bool) *converter {
+	return newConverter(t.log.Header(), t.version, st, dry, t.replay)
+}
+
+// replay is the head of the conversation as it stood just before the
+// event at seq before: where a rewind takes it back to.
+func (t *Transcript) replay(before int64) (string, error) {
+	c := t.converter(state{}, true)
+	err := t.log.Scan(0, eventTypes, func(e session.Event) bool {
+		if e.Seq >= before {
+			return false
+		}
+		c.add(e)
+		return c.err == nil
+	})
+	return c.st.Head, errors.Join(err, c.err)
+}
+
+// saved is the state kept beside the transcript.
+type saved struct {
+	Format  int    `json:"format"`
+	Session string `json:"session"`
+	state
+}
+
+// statePath is the file of the saved state.
+func (t *Transcript) statePath() string { return t.path + ".state" }
+
+// load is the state an earlier Sync saved, or a fresh start where there
+// is none that fits the transcript (lost, from another version, or
+// describing more than the file holds).
+func (t *Transcript) load() state {
+	b, err := os.ReadFile(t.statePath())
+	if err != nil {
+		return state{}
+	}
+	var s saved
+	if json.Unmarshal(b, &s) != nil || s.Format != format || s.Session != t.log.Header().ID {
+		return state{}
+	}
+	info, err := os.Stat(t.path)
+	if err != nil || info.Size() < s.Size {
+		return state{}
+	}
+	return s.state
+}
+
+// save keeps st beside the transcript, replacing the file whole so a
+// crash leaves the old state or the new one.
+func (t *Transcript) save(st state) error {
+	b, err := json.Marshal(saved{Format: format, Session: t.log.Header().ID, state: st})
+	if err != nil {
+		return err
+	}
+	tmp := t.statePath() + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, t.statePath())
+}

@@ -1,0 +1,227 @@
+package claudelog
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/session/sessiontest"
+)
+
+var t0 = time.Date(2026, 3, 14, 9, 26, 53, 120_000_000, time.UTC)
+
+// newLog creates a log in a temporary directory with header h (ID and
+// Cwd filled in when empty).
+func newLog(t *testing.T, h session.Header) *session.Log {
+	t.Helper()
+	if h.ID == "" {
+		h.ID = "20260314-092653-abcdef"
+	}
+	if h.Cwd == "" {
+		h.Cwd = "/workspace/project"
+	}
+	h.Version, h.Created, h.Model = session.FormatVersion, t0, "deepseek-flash"
+	l, err := session.Create(filepath.Join(t.TempDir(), h.ID+".jsonl"), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// appendAll logs ds, returning the seq of the first.
+func appendAll(t *testing.T, l *session.Log, ds ...session.Data) int64 {
+	t.Helper()
+	first := l.NextSeq()
+	for _, d := range ds {
+		if _, err := l.Append(t0, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return first
+}
+
+func syncRead(t *testing.T, tr *Transcript) []byte {
+	t.Helper()
+	if err := tr.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(tr.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// fresh is the transcript of l converted whole, by a transcript with no
+// saved state.
+func fresh(t *testing.T, l *session.Log) []byte {
+	t.Helper()
+	tr := New(l, "test")
+	if err := os.Remove(tr.statePath()); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return syncRead(t, tr)
+}
+
+type parsed struct {
+	Type, UUID, Subtype string
+	ParentUUID          *string `json:"parentUuid"`
+	IsSidechain         bool
+	AgentID, SessionID  string
+	Message             struct {
+		Content any
+	}
+}
+
+func parseLines(t *testing.T, b []byte) []parsed {
+	t.Helper()
+	var out []parsed
+	for _, raw := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		var p parsed
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatalf("a line is not JSON (%v): %s", err, raw)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// A hook runs at any point of a turn; however often the transcript is
+// brought up to date, it ends as one conversion of the whole log would.
+func TestSyncAfterEveryEventWritesWhatOneSyncWould(t *testing.T) {
+	l := newLog(t, session.Header{})
+	tr := New(l, "test")
+	for n := 1; n <= 3; n++ {
+		for _, d := range sessiontest.Turn(n, "/workspace/project", "deepseek-flash", n == 3) {
+			appendAll(t, l, d)
+			syncRead(t, tr)
+		}
+	}
+	got := syncRead(t, tr)
+	if want := fresh(t, l); !bytes.Equal(got, want) {
+		t.Fatalf("synced event by event:\n%s\nconverted at once:\n%s", got, want)
+	}
+	if lines := parseLines(t, got); len(lines) != 3*sessiontest.MessagesPerTurn {
+		t.Fatalf("want %d lines, one a message, got %d", 3*sessiontest.MessagesPerTurn, len(lines))
+	}
+}
+
+// tack restarted with --resume goes on where the transcript stopped: no
+// line is written twice, and a tail written after the last saved state
+// (a crash mid-write) is cut off.
+func TestResumedSessionAppendsWithoutDuplicates(t *testing.T) {
+	l := newLog(t, session.Header{})
+	appendAll(t, l, sessiontest.Turn(1, "/workspace/project", "deepseek-flash", false)...)
+	tr := New(l, "test")
+	before := syncRead(t, tr)
+	path, logPath := tr.Path(), l.Path()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"type":"user","uuid":"torn`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l, err = session.Open(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	tr = New(l, "test")
+	if got := syncRead(t, tr); !bytes.Equal(got, before) {
+		t.Fatalf("after the restart, with nothing new, the transcript is\n%s\nwant it as it was before the torn write:\n%s", got, before)
+	}
+	appendAll(t, l, sessiontest.Turn(2, "/workspace/project", "deepseek-flash", true)...)
+	got := syncRead(t, tr)
+	if want := fresh(t, l); !bytes.Equal(got, want) {
+		t.Fatalf("after the restart:\n%s\nconverted at once:\n%s", got, want)
+	}
+	seen := map[string]bool{}
+	for _, p := range parseLines(t, got) {
+		if seen[p.UUID] {
+			t.Fatalf("uuid %s is on two lines", p.UUID)
+		}
+		seen[p.UUID] = true
+	}
+	if len(seen) != 2*sessiontest.MessagesPerTurn {
+		t.Fatalf("want %d lines, got %d", 2*sessiontest.MessagesPerTurn, len(seen))
+	}
+}
+
+// A rewind leaves the rewound turns in the file, as Claude Code does, and
+// the conversation goes on from the line before them: the next prompt's
+// parent is the last line of the turn before.
+func TestRewindBranchesFromTheLineBeforeTheRewoundTurn(t *testing.T) {
+	l := newLog(t, session.Header{})
+	tr := New(l, "test")
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
+	turn1 := parseLines(t, syncRead(t, tr))
+	back := appendAll(t, l, sessiontest.Turn(2, "/w", "m", false)...)
+	syncRead(t, tr)
+	appendAll(t, l, session.Rewind{Turn: 2, Conversation: true, Back: back})
+	appendAll(t, l, sessiontest.Turn(3, "/w", "m", true)...)
+	lines := parseLines(t, syncRead(t, tr))
+	prompt := lines[2*sessiontest.MessagesPerTurn]
+	if prompt.Message.Content != "Fix failing test 3 in the parser" {
+		t.Fatalf("line %d is not turn 3's prompt: %+v", 2*sessiontest.MessagesPerTurn, prompt)
+	}
+	if last := turn1[len(turn1)-1].UUID; prompt.ParentUUID == nil || *prompt.ParentUUID != last {
+		t.Fatalf("turn 3's prompt follows %v, want the last line of turn 1, %s", prompt.ParentUUID, last)
+	}
+	rewind := back + int64(len(sessiontest.Turn(2, "", "", false)))
+	appendAll(t, l, session.Rewind{Conversation: true, Back: rewind, Undo: rewind})
+	appendAll(t, l, session.UserMessage{Turn: 4, Kind: session.KindPrompt, Text: "again"})
+	lines = parseLines(t, syncRead(t, tr))
+	undo := lines[len(lines)-1]
+	if want := lines[2*sessiontest.MessagesPerTurn-1].UUID; undo.ParentUUID == nil || *undo.ParentUUID != want {
+		t.Fatalf("after undoing the rewind the prompt follows %v, want the last line of turn 2, %s", undo.ParentUUID, want)
+	}
+}
+
+// A subagent's transcript is a sidechain of its parent's session, kept
+// where Claude Code keeps one: under the parent's, as agent-<id>.jsonl.
+func TestSubagentTranscriptIsASidechainOfItsParent(t *testing.T) {
+	l := newLog(t, session.Header{ID: "20260314-092700-child0", Parent: "20260314-092653-abcdef", Agent: "explore"})
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", true)...)
+	tr := New(l, "test")
+	want := filepath.Join(filepath.Dir(l.Path()), "20260314-092653-abcdef", "claude", "20260314-092653-abcdef", "subagents", "agent-20260314-092700-child0.jsonl")
+	if tr.Path() != want {
+		t.Fatalf("path %s, want %s", tr.Path(), want)
+	}
+	for i, p := range parseLines(t, syncRead(t, tr)) {
+		if !p.IsSidechain || p.AgentID != "20260314-092700-child0" || p.SessionID != "20260314-092653-abcdef" {
+			t.Fatalf("line %d: isSidechain %v, agentId %q, sessionId %q; want a sidechain of the parent", i, p.IsSidechain, p.AgentID, p.SessionID)
+		}
+	}
+}
+
+// A turn cut short or failed ends as Claude Code's do: with the user's
+// interruption, or an API error no model wrote.
+func TestTurnsThatDidNotCompleteSayWhy(t *testing.T) {
+	l := newLog(t, session.Header{})
+	appendAll(t, l,
+		session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "go"},
+		session.TurnEnd{Turn: 1, Reason: session.StopAborted},
+		session.UserMessage{Turn: 2, Kind: session.KindPrompt, Text: "go on"},
+		session.AssistantMessage{Turn: 2, Step: 1, Text: "", Finish: llm.FinishStop},
+		session.TurnEnd{Turn: 2, Reason: session.StopError, Error: &session.Failure{Kind: "rate-limit", Message: "429 slow down"}},
+	)
+	b := string(syncRead(t, New(l, "test")))
+	for _, want := range []string{`"content":[{"type":"text","text":"[Request interrupted by user]"}]`,
+		`"isApiErrorMessage":true`, `"model":"<synthetic>"`, `"text":"API Error: 429 slow down"`} {
+		if !strings.Contains(b, want) {
+			t.Errorf("transcript lacks %s:\n%s", want, b)
+		}
+	}
+}

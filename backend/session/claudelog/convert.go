@@ -1,0 +1,237 @@
+package claudelog
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/claudemsg"
+	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
+)
+
+// Claude Code's words for what tack logs otherwise.
+const (
+	interrupted   = "[Request interrupted by user]"
+	compacted     = "Conversation compacted"
+	syntheticName = "<synthetic>" // the model of a line no model wrote
+)
+
+// eventTypes are the events a transcript is made of; Sync reads no other.
+var eventTypes = []string{
+	session.StepStart{}.EventType(), session.UserMessage{}.EventType(), session.SteeringMessage{}.EventType(),
+	session.AssistantMessage{}.EventType(), session.ToolResult{}.EventType(), session.TurnEnd{}.EventType(),
+	session.Rewind{}.EventType(), session.CommandRun{}.EventType(), session.CommandDone{}.EventType(),
+}
+
+// state is where a conversion stands: what the next line follows, and
+// what of the earlier events later lines need.
+type state struct {
+	// Next is the seq of the first event not converted, and Size the
+	// length of the transcript holding the lines of those before it.
+	Next int64 `json:"next"`
+	Size int64 `json:"size"`
+	// Head is the uuid of the last line of the conversation as it stands
+	// now, the parent of the next line; "" before the first.
+	Head string `json:"head,omitempty"`
+	// Model is the model of the step under way.
+	Model string `json:"model,omitempty"`
+	// Tokens is how large the conversation was at the last request: a
+	// compaction's preTokens.
+	Tokens int `json:"tokens,omitempty"`
+	// Compact is the id of the /compact command running; its compaction
+	// is a manual one.
+	Compact string `json:"compact,omitempty"`
+}
+
+// converter turns the events of one log, in order, into transcript lines.
+type converter struct {
+	id    string // the log's session id, which uuids derive from
+	model string // the header's, for a step whose start was not seen
+	cwd   string
+	base  line // the fields every line shares
+	st    state
+	// dry follows the conversation without encoding lines: a replay to
+	// the point a rewind goes back to.
+	dry bool
+	out bytes.Buffer
+	enc *json.Encoder
+	// replay is the head of the conversation just before the event at
+	// seq before, folded afresh from the log.
+	replay func(before int64) (string, error)
+	err    error
+}
+
+func newConverter(h session.Header, version string, st state, dry bool, replay func(int64) (string, error)) *converter {
+	c := &converter{id: h.ID, model: h.Model, cwd: h.Cwd, st: st, dry: dry, replay: replay}
+	c.base = line{UserType: "external", Cwd: h.Cwd, SessionID: h.ID, Version: version, GitBranch: h.Branch}
+	if h.Parent != "" {
+		// Claude Code writes a subagent's lines as a sidechain of the
+		// session that started it, under that session's id.
+		c.base.IsSidechain, c.base.SessionID, c.base.AgentID = true, h.Parent, h.ID
+	}
+	c.enc = json.NewEncoder(&c.out)
+	c.enc.SetEscapeHTML(false) // as JSON.stringify writes them
+	return c
+}
+
+// add converts e, appending its lines to out.
+func (c *converter) add(e session.Event) {
+	switch d := e.Data.(type) {
+	case session.StepStart:
+		c.st.Model = d.Model
+	case session.UserMessage:
+		c.userMessage(e, d)
+	case session.SteeringMessage:
+		c.emit(e, 0, c.userLine(d.Text))
+	case session.AssistantMessage:
+		c.assistant(e, d)
+	case session.ToolResult:
+		if d.Replace == nil { // a pruned result replaces an old one in the model's view only
+			c.toolResult(e, d)
+		}
+	case session.TurnEnd:
+		c.turnEnd(e, d)
+	case session.Rewind:
+		if d.Conversation {
+			c.st.Head, c.err = c.replay(d.Back)
+		}
+	case session.CommandRun:
+		if d.Name == "compact" {
+			c.st.Compact = d.ID
+		}
+	case session.CommandDone:
+		if d.ID == c.st.Compact {
+			c.st.Compact = ""
+		}
+	}
+}
+
+// newLine is a line of type typ with the fields every line shares.
+func (c *converter) newLine(typ string) *line {
+	l := c.base
+	l.Type = typ
+	return &l
+}
+
+// emit completes l as the part-th line made of e, after the head, and
+// makes it the head.
+func (c *converter) emit(e session.Event, part int, l *line) {
+	uuid := lineUUID(c.id, e.Seq, part)
+	if !c.dry {
+		if c.st.Head != "" {
+			l.ParentUUID = &c.st.Head
+		}
+		l.UUID, l.Timestamp = uuid, stamp(e.Time)
+		if err := c.enc.Encode(l); err != nil && c.err == nil {
+			c.err = err
+		}
+	}
+	c.st.Head = uuid
+}
+
+// userLine is a user line whose message has content.
+func (c *converter) userLine(content any) *line {
+	l := c.newLine("user")
+	l.Message = &message{Role: "user", Content: content}
+	return l
+}
+
+// userMessage is a prompt, or context no one typed (isMeta, as Claude
+// Code marks what it adds), or a compaction's summary.
+func (c *converter) userMessage(e session.Event, d session.UserMessage) {
+	switch {
+	case d.Replace != nil && d.Kind == session.KindSummary:
+		c.compaction(e, d.Text)
+	case d.Replace != nil:
+	default:
+		l := c.userLine(d.Text)
+		l.IsMeta = d.Kind == session.KindContext
+		c.emit(e, 0, l)
+	}
+}
+
+// compaction writes what Claude Code writes when it compacts: a boundary
+// that starts a new chain (its logical parent the line before) and the
+// summary the conversation goes on from.
+func (c *converter) compaction(e session.Event, summary string) {
+	trigger := "auto"
+	if c.st.Compact != "" {
+		trigger = "manual"
+	}
+	before := c.st.Head
+	c.st.Head = ""
+	boundary := c.newLine("system")
+	boundary.Subtype, boundary.Content, boundary.Level, boundary.LogicalParentUUID = "compact_boundary", compacted, "info", before
+	boundary.CompactMetadata = &compactMetadata{Trigger: trigger, PreTokens: c.st.Tokens}
+	c.emit(e, 0, boundary)
+	l := c.userLine(summary)
+	l.IsCompactSummary, l.IsVisibleInTranscriptOnly = true, true
+	c.emit(e, 1, l)
+}
+
+// assistant is one model reply: thinking, text and tool_use blocks in
+// the order the model wrote them, with the request's usage.
+func (c *converter) assistant(e session.Event, d session.AssistantMessage) {
+	var content []claudemsg.Block
+	if d.Reasoning != "" {
+		content = append(content, claudemsg.Thinking(d.Reasoning))
+	}
+	if d.Text != "" || len(content) == 0 && len(d.ToolCalls) == 0 {
+		content = append(content, claudemsg.Text(d.Text))
+	}
+	for _, tc := range d.ToolCalls {
+		content = append(content, claudemsg.ToolUse(tc.ID, tools.ClaudeName(tc.Name), tools.ClaudeInput(json.RawMessage(tc.Arguments), c.cwd)))
+	}
+	stop := d.Finish.StopReason()
+	model := c.st.Model
+	if model == "" {
+		model = c.model
+	}
+	id := c.replyID(e.Seq)
+	u := claudemsg.UsageOf(d.Usage)
+	l := c.newLine("assistant")
+	l.RequestID, l.Message = "req_"+id, &message{
+		ID: "msg_" + id, Type: "message", Role: "assistant", Model: model, Content: content, StopReason: &stop,
+		Usage: &u,
+	}
+	c.emit(e, 0, l)
+	c.st.Tokens = d.Usage.Prompt() + d.Usage.Output
+}
+
+// replyID names the reply made of the event at seq, in its message id
+// ("msg_…") and request id ("req_…"), which scripts tell replies apart by.
+func (c *converter) replyID(seq int64) string {
+	return strings.ReplaceAll(lineUUID(c.id, seq, 0), "-", "")
+}
+
+// toolResult is a user line answering one tool_use, with Claude Code's
+// toolUseResult: a Bash call's output as stdout, any other answer as the
+// text the model read.
+func (c *converter) toolResult(e session.Event, d session.ToolResult) {
+	var result any = d.Text
+	if !d.IsError && tools.ClaudeName(d.Name) == "Bash" {
+		result = bashResult{Stdout: d.Text}
+	}
+	l := c.userLine([]claudemsg.Block{claudemsg.ToolResult(d.CallID, d.Text, d.IsError)})
+	l.ToolUseResult = result
+	c.emit(e, 0, l)
+}
+
+// turnEnd writes what Claude Code writes for a turn that did not
+// complete: the user's interruption, or the error as an assistant line
+// no model wrote.
+func (c *converter) turnEnd(e session.Event, d session.TurnEnd) {
+	switch {
+	case d.Reason == session.StopAborted:
+		c.emit(e, 0, c.userLine([]claudemsg.Block{claudemsg.Text(interrupted)}))
+	case d.Reason == session.StopError && d.Error != nil:
+		stop := "stop_sequence"
+		l := c.newLine("assistant")
+		l.IsAPIErrorMessage, l.Message = true, &message{
+			ID: "msg_" + c.replyID(e.Seq), Type: "message", Role: "assistant",
+			Model: syntheticName, Content: []claudemsg.Block{claudemsg.Text("API Error: " + d.Error.Message)}, StopReason: &stop, Usage: &claudemsg.Usage{},
+		}
+		c.emit(e, 0, l)
+	}
+}
