@@ -57,10 +57,11 @@ func statErr(path string) error {
 }
 
 // Remove deletes the closed log at path and what lives beside it: its
-// lock, index and images.
+// lock, its index and the directory named after it (its images, its
+// Claude Code transcript).
 func Remove(path string) {
 	os.Remove(path)
 	os.Remove(lockPath(path))
 	os.Remove(indexPath(path))
-	os.RemoveAll(ImageDir(path))
+	os.RemoveAll(trimLogExt(path))
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -54,5 +56,35 @@ func TestForkCopiesTheSessionUnderANewID(t *testing.T) {
 	}
 	if _, err := Fork(path, "s2", now); err == nil {
 		t.Error("a fork over an existing session was made")
+	}
+}
+
+// Removing a session leaves nothing of it behind: what lives in the
+// directory named after its log (images, the Claude Code transcript that
+// hooks read) goes with it, and the other sessions stay.
+func TestRemoveTakesTheSessionsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	path, other := filepath.Join(dir, "s1.jsonl"), filepath.Join(dir, "s2.jsonl")
+	createLog(t, path, TurnStart{Turn: 1})
+	createLog(t, other, TurnStart{Turn: 1})
+	for _, f := range []string{filepath.Join(ImageDir(path), "a.png"), filepath.Join(dir, "s1", "claude", "s1.jsonl")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Remove(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) == 0 || slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "s1") }) {
+		t.Fatalf("after Remove the directory holds %q; want s2's files alone", names)
 	}
 }
