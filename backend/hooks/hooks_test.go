@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,7 @@ func TestHookReadsClaudeCodeFieldsOnStdin(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "in.json")
 	var recorded []session.HookRun
 	r := NewRunner(Options{
-		Hooks: []Hook{hook(PreToolUse, "cat > "+out)}, SessionID: "s1", LogPath: "/log.jsonl", Cwd: t.TempDir(),
+		Hooks: []Hook{hook(PreToolUse, "cat > "+out)}, SessionID: "s1", Transcript: func() string { return "/log.jsonl" }, Cwd: t.TempDir(),
 		Environ: os.Environ(), Mode: func() string { return "ask" },
 		Record: func(d session.Data) error { recorded = append(recorded, d.(session.HookRun)); return nil },
 	})
@@ -85,6 +86,25 @@ func TestHookReadsClaudeCodeFieldsOnStdin(t *testing.T) {
 	}
 	if len(recorded) != 1 || recorded[0].Outcome != "ok" || recorded[0].Turn != 3 || recorded[0].CallID != "call_1" {
 		t.Errorf("recorded %+v", recorded)
+	}
+}
+
+// The transcript is brought up to date just before a hook runs, and
+// only then: a session whose hooks match nothing pays nothing for it.
+func TestTranscriptIsSyncedOnlyForAHookThatRuns(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "in.json")
+	syncs := 0
+	hs, _ := FromConfig(config.Hooks{"PreToolUse": {{Matcher: "Edit", Command: "cat > " + out}}}, "settings.json", false)
+	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ(),
+		Transcript: func() string { syncs++; return fmt.Sprintf("/t%d.jsonl", syncs) }})
+	r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	if syncs != 0 {
+		t.Fatalf("the transcript was synced %d times for a call no hook matches", syncs)
+	}
+	r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c2", Name: "edit", Args: json.RawMessage(`{"file_path":"a"}`)})
+	b, _ := os.ReadFile(out)
+	if syncs != 1 || !strings.Contains(string(b), `"transcript_path":"/t1.jsonl"`) {
+		t.Fatalf("synced %d times, and the hook read %s; want one sync, its path as transcript_path", syncs, b)
 	}
 }
 

@@ -51,8 +51,8 @@ type Input struct {
 	// CompactSummary is the summary a compaction made, for post_compact.
 	CompactSummary string `json:"compact_summary,omitempty"`
 	// AgentID and AgentType name the subagent a hook runs for (its child
-	// session and its definition), AgentTranscriptPath is its log; empty
-	// for the session's own agent.
+	// session and its definition), AgentTranscriptPath is its Claude Code
+	// transcript; empty for the session's own agent.
 	AgentID             string `json:"agent_id,omitempty"`
 	AgentType           string `json:"agent_type,omitempty"`
 	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`

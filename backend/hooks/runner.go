@@ -18,9 +18,11 @@ import (
 type Options struct {
 	Hooks     []Hook
 	SessionID string
-	// LogPath is the session log, sent as transcript_path.
-	LogPath string
-	Cwd     string
+	// Transcript brings the session's Claude Code transcript up to date
+	// and returns its path, sent as transcript_path; it is called only
+	// when a hook is about to run.
+	Transcript func() string
+	Cwd        string
 	// Environ is the hooks' environment (provider keys removed).
 	Environ []string
 	// Mode says the permission mode, sent as permission_mode.
@@ -141,8 +143,11 @@ func (r *Runner) hooks() []Hook {
 // caller is whom hooks run for: the session's own agent (the zero
 // caller), or one of its subagents, whose log records its runs.
 type caller struct {
-	agentID, agentType, transcript string
-	record                         func(session.Data) error
+	agentID, agentType string
+	// transcript brings the subagent's Claude Code transcript up to date
+	// and returns its path.
+	transcript func() string
+	record     func(session.Data) error
 }
 
 // runAll runs the hooks of event that match tool, all at once, and
@@ -153,7 +158,7 @@ func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, ca
 
 // runFor is runAll for c.
 func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in Input, callID string) []Result {
-	in.AgentID, in.AgentType, in.AgentTranscriptPath = c.agentID, c.agentType, c.transcript
+	in.AgentID, in.AgentType = c.agentID, c.agentType
 	subject := in.ToolName // what the matcher selects on
 	switch event {
 	case SessionStart:
@@ -179,7 +184,8 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 	if len(hs) == 0 {
 		return nil
 	}
-	in.SessionID, in.TranscriptPath, in.Cwd = r.opts.SessionID, r.opts.LogPath, r.opts.Cwd
+	in.SessionID, in.Cwd = r.opts.SessionID, r.opts.Cwd
+	in.TranscriptPath, in.AgentTranscriptPath = synced(r.opts.Transcript), synced(c.transcript)
 	// Hooks written for Claude Code test tool_name against its names
 	// ("Bash", "Edit"), as the Agent SDKs' callbacks do.
 	tool := in.ToolName

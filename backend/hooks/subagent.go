@@ -21,10 +21,11 @@ type Subagent struct {
 
 var _ agent.Hooks = (*Subagent)(nil)
 
-// ForSubagent is the hooks of the subagent whose child session is id,
-// logged at transcript, of the definition agentType, recording with
-// record.
-func (r *Runner) ForSubagent(id, transcript, agentType string, record func(session.Data) error) *Subagent {
+// ForSubagent is the hooks of the subagent whose child session is id, of
+// the definition agentType, recording with record; transcript brings its
+// Claude Code transcript up to date and returns its path, sent as
+// agent_transcript_path.
+func (r *Runner) ForSubagent(id string, transcript func() string, agentType string, record func(session.Data) error) *Subagent {
 	return &Subagent{r: r, c: caller{agentID: id, transcript: transcript, agentType: agentType, record: record}}
 }
 
@@ -69,4 +70,13 @@ func (s *Subagent) TurnFailed(context.Context, int, string, string) {}
 // going, its reason telling it what to do.
 func (s *Subagent) Stopping(ctx context.Context, turn int, again bool, last string) string {
 	return s.r.stopping(ctx, s.c, SubagentStop, turn, again, last)
+}
+
+// synced is the path transcript returns once it has brought the
+// transcript up to date; "" without one.
+func synced(transcript func() string) string {
+	if transcript == nil {
+		return ""
+	}
+	return transcript()
 }

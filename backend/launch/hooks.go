@@ -56,7 +56,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 	environ := append(bash.WithoutProviderSecrets(o.Environ),
 		"TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd, "TACK_SESSION_ID="+s.Log.Header().ID)
 	r := hooks.NewRunner(hooks.Options{
-		Hooks: list, SessionID: s.Log.Header().ID, LogPath: s.Log.Path(), Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
+		Hooks: list, SessionID: s.Log.Header().ID, Transcript: s.transcript, Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
 		IdleAfter: idleAfter(o),
 		Mode:      func() string { return s.Policy.Label() },
 		Record: func(d session.Data) error {
@@ -253,10 +253,11 @@ func agentHooks(r *hooks.Runner) agent.Hooks {
 }
 
 // subagentHooks are the hooks of the subagent whose child session is
-// log (nil without a runner), recording with record.
-func subagentHooks(r *hooks.Runner, log *session.Log, agentType string, record func(session.Data) error) agent.Hooks {
+// log (nil without a runner), recording with record; their
+// agent_transcript_path is transcript's.
+func subagentHooks(r *hooks.Runner, log *session.Log, transcript func() string, agentType string, record func(session.Data) error) agent.Hooks {
 	if r == nil {
 		return nil
 	}
-	return r.ForSubagent(log.Header().ID, log.Path(), agentType, record)
+	return r.ForSubagent(log.Header().ID, transcript, agentType, record)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/session/claudelog"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -351,14 +352,15 @@ func TestSubagentsRunTheSessionsToolHooksAndSubagentStop(t *testing.T) {
 	var childRuns []string
 	for _, e := range s.Agent.Events() {
 		if d, ok := e.Data.(session.TaskStart); ok {
-			_, evs := childEvents(t, home, d.Child)
+			h, evs := childEvents(t, home, d.Child)
 			for _, e := range evs {
 				if r, ok := e.Data.(session.HookRun); ok {
 					childRuns = append(childRuns, r.Event+" "+r.Outcome)
 				}
 			}
-			if !strings.Contains(lines[0], `"agent_transcript_path":"`+filepath.Dir(s.Log.Path())) {
-				t.Errorf("SubagentStop lacks the subagent's transcript: %s", lines[0])
+			path := claudelog.Path(filepath.Join(filepath.Dir(s.Log.Path()), d.Child+".jsonl"), h)
+			if b, _ := os.ReadFile(path); !strings.Contains(lines[0], `"agent_transcript_path":"`+path+`"`) || !strings.Contains(string(b), `"isSidechain":true`) {
+				t.Errorf("SubagentStop lacks the subagent's transcript, a sidechain at %s: %s", path, lines[0])
 			}
 		}
 	}

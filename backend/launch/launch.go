@@ -180,6 +180,9 @@ type Session struct {
 	system func(own, end string) string
 	// statusLine runs the user's statusLine command; nil without one.
 	statusLine *statusLine
+	// transcript brings the session's Claude Code transcript up to date
+	// and returns its path, for hooks and the status line.
+	transcript func() string
 
 	closers []func()
 }
@@ -298,6 +301,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	vars, envProblems := settingsEnv(claude)
 	o.Environ, s.getenv = withVars(o.Environ, vars), withVarsGetenv(s.getenv, vars)
 	var statusProblems []string
+	s.transcript = s.transcriptOf(s.Log, o.Version)
 	s.statusLine, statusProblems = s.newStatusLine(o, claude)
 	if o.Unattended {
 		statusProblems = nil // print mode shows no status line

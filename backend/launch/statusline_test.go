@@ -14,6 +14,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session/claudelog"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -69,7 +70,7 @@ func TestStatusLineOfTheUsersSettingsRuns(t *testing.T) {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		t.Fatalf("stdin %q: %v", raw, err)
 	}
-	for path, want := range map[string]any{"hook_event_name": "Status", "session_id": s.Log.Header().ID, "transcript_path": s.Log.Path(),
+	for path, want := range map[string]any{"hook_event_name": "Status", "session_id": s.Log.Header().ID, "transcript_path": claudelog.Path(s.Log.Path(), s.Log.Header()),
 		"cwd": cwd, "version": "9.9.9", "workspace.project_dir": cwd, "workspace.current_dir": cwd, "model.display_name": "DeepSeek V4 Pro"} {
 		var v any = in
 		for _, k := range strings.Split(path, ".") {

@@ -1,0 +1,122 @@
+//go:build unix
+
+package launch
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/hooks"
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session/claudelog"
+	"github.com/tack-agent/tack/snapshots/testkit"
+)
+
+// needs skips the test unless the programs are installed.
+func needs(t *testing.T, programs ...string) {
+	t.Helper()
+	for _, p := range programs {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed (.ci/run installs jq with apt-get; node comes with the CI image)", p)
+		}
+	}
+}
+
+// Hooks read the session's Claude Code transcript at transcript_path,
+// up to date when they run: a PreToolUse hook finds the Bash call it is
+// asked about in it, and a Stop hook written for Claude Code (the
+// thopter-swarm one of claudelog's tests) the answer just given.
+func TestHooksReadAClaudeCodeTranscriptUpToDate(t *testing.T) {
+	needs(t, "jq", "node")
+	home, cwd := t.TempDir(), t.TempDir()
+	out := t.TempDir()
+	script, err := filepath.Abs("../session/claudelog/testdata/scripts/thopter-last-message.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(`[[hooks.pre_tool_use]]
+matcher = "Bash"
+command = "jq -r .transcript_path | xargs jq -r 'select(.type == \"assistant\") | .message.content[]? | select(.type == \"tool_use\" and .name == \"Bash\") | .input.command' | tail -n 1 > `+out+`/bash"
+
+[[hooks.stop]]
+command = "T=$(jq -r .transcript_path); echo \"$T\" > `+out+`/path; node `+script+` \"$T\" > `+out+`/answer"
+`), 0o600)
+	llm := llmtest.New(t, bashCall("call_1", "ls -la"), llmtest.ReplyText("The directory is empty."))
+	s := openMCP(t, home, cwd, "full-access", llm)
+	runTurn(t, s, "What is here?")
+	for file, want := range map[string]string{
+		"bash": "ls -la", "answer": "The directory is empty.", "path": claudelog.Path(s.Log.Path(), s.Log.Header()),
+	} {
+		if b, _ := os.ReadFile(filepath.Join(out, file)); strings.TrimSpace(string(b)) != want {
+			t.Errorf("the hook wrote %s %q, want %q", file, b, want)
+		}
+	}
+}
+
+// A transcript that cannot be written stops no hook: it runs, reading
+// the path, and the user hears of the failure once, with what to check.
+func TestHooksRunWhenTheTranscriptCannotBeWritten(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	ran := filepath.Join(t.TempDir(), "ran")
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(`[[hooks.user_prompt_submit]]
+command = "cat >> `+ran+`"
+`), 0o600)
+	llm := llmtest.New(t, llmtest.ReplyText("One."), llmtest.ReplyText("Two."))
+	s := openMCP(t, home, cwd, "full-access", llm)
+	// A file where the session's directory would be.
+	if err := os.WriteFile(strings.TrimSuffix(s.Log.Path(), ".jsonl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runTurn(t, s, "first")
+	runTurn(t, s, "second")
+	if b, _ := os.ReadFile(ran); strings.Count(string(b), `"transcript_path":"`+claudelog.Path(s.Log.Path(), s.Log.Header())) != 2 {
+		t.Errorf("want both prompts' hooks run with the transcript's path, got %s", b)
+	}
+	var warned []string
+	for _, n := range notices(t, s) {
+		if strings.Contains(n, "Claude Code transcript") {
+			warned = append(warned, n)
+		}
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "check that the directory is writable") {
+		t.Errorf("want one notice of the failure, saying what to check; got %q", warned)
+	}
+}
+
+// The status line reads the transcript up to date too: ccstatusline's
+// token widgets (re-created in claudelog's tests) count the turn just
+// ended.
+func TestStatusLineReadsTheTranscriptUpToDate(t *testing.T) {
+	needs(t, "python3")
+	// The status line's environment has no PATH of the test's; name the
+	// interpreter itself, not a shim that needs one.
+	python, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs("../session/claudelog/testdata/scripts/ccstatusline_tokens.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, cwd, user := t.TempDir(), t.TempDir(), t.TempDir()
+	settings, _ := json.Marshal(map[string]any{"statusLine": map[string]any{"type": "command",
+		"command": strings.TrimSpace(string(python)) + " " + script}})
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": string(settings)})
+	llm := llmtest.New(t, llmtest.Reply(llmtest.Text("Hi.", 0), llmtest.Usage(100, 40, 8, 0)))
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
+	runTurn(t, s, "Hello")
+	run, err := s.StatusLine(context.Background(), hooks.StatusInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 40 uncached and 100 cached input tokens, 8 output tokens.
+	if want := []string{"40 8 100 0 148 140 0"}; !slices.Equal(run.Rows, want) {
+		t.Errorf("the status line showed %q, want %q", run.Rows, want)
+	}
+}
