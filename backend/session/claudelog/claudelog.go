@@ -152,15 +152,16 @@ type saved struct {
 func (t *Transcript) statePath() string { return t.path + ".state" }
 
 // load is the state an earlier Sync saved, or a fresh start where there
-// is none that fits the transcript (lost, from another version, or
-// describing more than the file holds).
+// is none that fits: lost, from another version, describing more than the
+// file holds, or more events than the log does (a crash lost the end of
+// the log after the transcript had its lines).
 func (t *Transcript) load() state {
 	b, err := os.ReadFile(t.statePath())
 	if err != nil {
 		return state{}
 	}
 	var s saved
-	if json.Unmarshal(b, &s) != nil || s.Format != format || s.Session != t.log.Header().ID {
+	if json.Unmarshal(b, &s) != nil || s.Format != format || s.Session != t.log.Header().ID || s.Next > t.log.NextSeq() {
 		return state{}
 	}
 	info, err := os.Stat(t.path)

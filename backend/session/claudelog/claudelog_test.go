@@ -159,6 +159,34 @@ func TestResumedSessionAppendsWithoutDuplicates(t *testing.T) {
 	}
 }
 
+// A log that lost its end in a crash after the transcript had its lines
+// would have its next events take the lost ones' seqs, and their lines
+// the lost ones' uuids: the transcript is written again instead.
+func TestTranscriptOfALogThatLostItsEndIsWrittenAgain(t *testing.T) {
+	l := newLog(t, session.Header{})
+	path := l.Path()
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
+	appendAll(t, l, sessiontest.Turn(2, "/w", "m", true)...)
+	syncRead(t, New(l, "test"))
+	h := l.Header()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{path, path + ".lock", path + ".index"} {
+		os.Remove(f)
+	}
+	l, err := session.Create(path, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
+	got := syncRead(t, New(l, "test"))
+	if want := fresh(t, l); !bytes.Equal(got, want) {
+		t.Fatalf("the transcript of the shorter log is\n%s\nwant\n%s", got, want)
+	}
+}
+
 // A rewind leaves the rewound turns in the file, as Claude Code does, and
 // the conversation goes on from the line before them: the next prompt's
 // parent is the last line of the turn before.
