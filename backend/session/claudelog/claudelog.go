@@ -33,6 +33,9 @@ type Transcript struct {
 	version string
 	st      state
 	loaded  bool // st holds the saved state, or a fresh start
+	// written says a Sync of this process left the file holding the
+	// lines of st exactly.
+	written bool
 }
 
 // New is the transcript of log, its lines naming version as the version
@@ -59,46 +62,42 @@ func (t *Transcript) Path() string { return t.path }
 
 // Sync appends to the transcript the lines of the events logged since
 // the last Sync, of this process or an earlier one. On an error the file
-// keeps the lines of the last Sync that succeeded, and the next Sync
-// tries again from there.
+// holds the lines of the last Sync that succeeded, perhaps with part of
+// a line after them that the next Sync cuts off as it tries again.
 func (t *Transcript) Sync() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.loaded {
 		t.st, t.loaded = t.load(), true
 	}
+	if t.written && t.st.Next >= t.log.NextSeq() {
+		// Nothing new (the status line asks after every change). A
+		// Sync that failed left events to convert, so the next one
+		// cuts off what it wrote.
+		return nil
+	}
 	st, err := t.append()
 	if err == nil && st != t.st {
 		err = t.save(st)
 	}
 	if err != nil {
-		return fmt.Errorf("bring the Claude Code transcript %s up to date: %w; hooks read it as it was before, "+
-			"and tack tries again at the next hook (check that the directory is writable and the disk not full)", t.path, err)
+		return fmt.Errorf("bring the Claude Code transcript %s up to date: %w; hooks and the status line read it as it was, "+
+			"and tack tries again at their next run (check that the directory is writable and the disk not full)", t.path, err)
 	}
-	t.st = st
+	t.st, t.written = st, true
 	return nil
 }
 
 // append writes the lines of the events from t.st.Next on after the
 // t.st.Size bytes that hold those before, and returns the state after.
 func (t *Transcript) append() (state, error) {
-	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
-		return t.st, err
-	}
-	f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE, 0o600)
+	f, from, err := t.open(t.st)
 	if err != nil {
 		return t.st, err
 	}
 	defer f.Close()
-	// Whatever follows Size is the tail of a Sync that did not finish.
-	if err := f.Truncate(t.st.Size); err != nil {
-		return t.st, err
-	}
-	if _, err := f.Seek(t.st.Size, io.SeekStart); err != nil {
-		return t.st, err
-	}
-	c := t.converter(t.st, false)
-	next, size := max(t.st.Next, t.log.NextSeq()), t.st.Size
+	c := t.converter(from, false)
+	next, size := max(from.Next, t.log.NextSeq()), from.Size
 	flush := func() error {
 		n, err := f.Write(c.out.Bytes())
 		size += int64(n)
@@ -106,7 +105,7 @@ func (t *Transcript) append() (state, error) {
 		return err
 	}
 	var werr error
-	err = t.log.Scan(t.st.Next, eventTypes, func(e session.Event) bool {
+	err = t.log.Scan(from.Next, eventTypes, func(e session.Event) bool {
 		c.add(e)
 		next = max(next, e.Seq+1)
 		if c.out.Len() >= flushBytes && c.err == nil {
@@ -119,6 +118,36 @@ func (t *Transcript) append() (state, error) {
 	}
 	c.st.Next, c.st.Size = next, size
 	return c.st, err
+}
+
+// open opens the transcript to write the lines of the events from st.Next
+// on after the st.Size bytes that hold those before, cutting off what
+// follows them (the tail of a Sync that did not finish); or from the
+// start, with st reset, where the file holds fewer (it was cut or removed
+// behind tack's back).
+func (t *Transcript) open(st state) (*os.File, state, error) {
+	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
+		return nil, st, err
+	}
+	f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, st, err
+	}
+	info, err := f.Stat()
+	if err == nil && info.Size() < st.Size {
+		st = state{}
+	}
+	if err == nil {
+		err = f.Truncate(st.Size)
+	}
+	if err == nil {
+		_, err = f.Seek(st.Size, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return nil, st, err
+	}
+	return f, st, nil
 }
 
 // converter converts the log's events from st on; dry ones encode

@@ -159,6 +159,46 @@ func TestResumedSessionAppendsWithoutDuplicates(t *testing.T) {
 	}
 }
 
+// A transcript cut or removed behind tack's back is written again whole
+// at the next Sync, never padded out to where it was.
+func TestTranscriptCutBehindTacksBackIsWrittenAgain(t *testing.T) {
+	l := newLog(t, session.Header{})
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
+	tr := New(l, "test")
+	syncRead(t, tr)
+	if err := os.Truncate(tr.Path(), 10); err != nil {
+		t.Fatal(err)
+	}
+	appendAll(t, l, sessiontest.Turn(2, "/w", "m", true)...)
+	got := syncRead(t, tr)
+	if want := fresh(t, l); !bytes.Equal(got, want) {
+		t.Fatalf("after the file was cut the transcript is\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The status line asks after every change; a Sync with nothing new to
+// convert opens no file (here: does not bring back one removed), and the
+// next event has the transcript written whole again.
+func TestSyncWithNothingNewTouchesNoFile(t *testing.T) {
+	l := newLog(t, session.Header{})
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
+	tr := New(l, "test")
+	syncRead(t, tr)
+	if err := os.Remove(tr.Path()); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tr.Path()); !os.IsNotExist(err) {
+		t.Fatalf("a Sync with nothing new wrote the file (%v)", err)
+	}
+	appendAll(t, l, sessiontest.Turn(2, "/w", "m", true)...)
+	if got, want := syncRead(t, tr), fresh(t, l); !bytes.Equal(got, want) {
+		t.Fatalf("after the file was removed the transcript is\n%s\nwant\n%s", got, want)
+	}
+}
+
 // A log that lost its end in a crash after the transcript had its lines
 // would have its next events take the lost ones' seqs, and their lines
 // the lost ones' uuids: the transcript is written again instead.
