@@ -9,9 +9,10 @@ import sys
 
 path = json.load(sys.stdin)["transcript_path"]
 lines = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
-by_uuid = {d["uuid"]: d for d in lines}
+by_uuid = {d["uuid"]: d for d in lines if "uuid" in d}  # summary lines have none
 chain = []
-cur = lines[-1] if lines else None
+chained = [d for d in lines if "uuid" in d]
+cur = chained[-1] if chained else None
 while cur is not None:
     chain.append(cur)
     parent = cur.get("parentUuid") or cur.get("logicalParentUuid")
