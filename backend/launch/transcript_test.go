@@ -120,3 +120,32 @@ func TestStatusLineReadsTheTranscriptUpToDate(t *testing.T) {
 		t.Errorf("the status line showed %q, want %q", run.Rows, want)
 	}
 }
+
+// tack restarted with --resume goes on in the same transcript: a Stop
+// hook listing the prompts with jq finds each once.
+func TestResumedSessionGoesOnInTheSameTranscript(t *testing.T) {
+	needs(t, "jq")
+	home, cwd := t.TempDir(), t.TempDir()
+	prompts := filepath.Join(t.TempDir(), "prompts")
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(`[[hooks.stop]]
+command = "jq -r .transcript_path | xargs jq -r 'select(.type == \"user\" and (.message.content | type) == \"string\") | .message.content' > `+prompts+`"
+`), 0o600)
+	llm := llmtest.New(t, llmtest.ReplyText("one"), llmtest.ReplyText("two"), llmtest.ReplyText("three"))
+	s := openMCP(t, home, cwd, "full-access", llm)
+	runTurn(t, s, "First.")
+	runTurn(t, s, "Second.")
+	id := s.Log.Header().ID
+	s.Close()
+	resumed, err := Open(Options{Home: home, Cwd: cwd, Resume: id, Version: "test", PermissionMode: "full-access",
+		Getenv: func(k string) string {
+			return map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL()}[k]
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(resumed.Close)
+	runTurn(t, resumed, "Third.")
+	if b, _ := os.ReadFile(prompts); string(b) != "First.\nSecond.\nThird.\n" {
+		t.Errorf("the Stop hook found the prompts %q, want each once", b)
+	}
+}
