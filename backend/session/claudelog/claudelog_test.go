@@ -293,3 +293,32 @@ func TestTurnsThatDidNotCompleteSayWhy(t *testing.T) {
 		}
 	}
 }
+
+// A compaction is written as Claude Code writes one: a boundary that
+// starts a new chain, saying whether /compact asked for it and how large
+// the conversation was, then the summary.
+func TestCompactionsSayTheirTriggerAndSize(t *testing.T) {
+	l := newLog(t, session.Header{})
+	appendAll(t, l,
+		session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "go"},
+		session.AssistantMessage{Turn: 1, Step: 1, Text: "ok", Finish: llm.FinishStop, Usage: llm.Usage{Input: 100, CacheRead: 900, Output: 50}},
+		session.CommandRun{ID: "r1", Name: "compact", Input: "/compact"},
+		session.UserMessage{Turn: 1, Kind: session.KindSummary, Text: "first summary", Replace: &session.Span{Start: 0, End: 1}},
+		session.CommandDone{ID: "r1", Outcome: "success"},
+		session.UserMessage{Turn: 2, Kind: session.KindSummary, Text: "second summary", Replace: &session.Span{Start: 0, End: 3}},
+	)
+	b := syncRead(t, New(l, "test"))
+	lines := parseLines(t, b)
+	if len(lines) != 6 {
+		t.Fatalf("want a prompt, an answer and two compactions of two lines, got %d lines:\n%s", len(lines), b)
+	}
+	for i, want := range []string{`"trigger":"manual","preTokens":1050`, `"trigger":"auto","preTokens":1050`} {
+		boundary := lines[2+2*i]
+		if boundary.Subtype != "compact_boundary" || boundary.ParentUUID != nil || !strings.Contains(string(b), want) {
+			t.Errorf("compaction %d: %+v, want a boundary without a parent and %s in:\n%s", i+1, boundary, want, b)
+		}
+		if summary := lines[3+2*i]; summary.ParentUUID == nil || *summary.ParentUUID != boundary.UUID {
+			t.Errorf("compaction %d: the summary does not follow its boundary", i+1)
+		}
+	}
+}
