@@ -1,12 +1,17 @@
 package linemode
 
-import "github.com/tack-agent/tack/backend/mcp"
+import (
+	"slices"
+
+	"github.com/tack-agent/tack/backend/mcp"
+	"github.com/tack-agent/tack/backend/tools"
+)
 
 // initMessage is the system/init line.
 func (p *printer) initMessage() initMessage {
 	model, _ := p.ag.Model()
 	m := initMessage{
-		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: p.ag.ToolNames(),
+		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: claudeNames(p.ag.ToolNames()),
 		Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
 		SlashCommands: []string{}, Skills: []string{}, Plugins: []plugin{}, Agents: []string{},
 	}
@@ -56,4 +61,17 @@ func initStatus(s mcp.State) string {
 		return "needs-auth"
 	}
 	return "pending"
+}
+
+// claudeNames are the tools named as Claude Code names them, as the
+// system/init line of claude -p lists them; two of tack's tools that
+// Claude Code names alike are listed once.
+func claudeNames(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if c := tools.ClaudeName(n); !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // partials turns one step's streamed deltas into the Messages API's stream
@@ -56,7 +57,7 @@ func (p *partials) delta(d agent.Delta, model string) {
 			return
 		}
 		if p.block < 0 || p.kind != llm.ChunkToolCall || p.tool != tc.Index || tc.ID != "" {
-			p.open(llm.ChunkToolCall, tc.Index, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": map[string]any{}})
+			p.open(llm.ChunkToolCall, tc.Index, map[string]any{"type": "tool_use", "id": tc.ID, "name": tools.ClaudeName(tc.Name), "input": map[string]any{}})
 		}
 		if tc.Arguments != "" {
 			p.emit("content_block_delta", map[string]any{"index": p.block, "delta": map[string]any{"type": "input_json_delta", "partial_json": tc.Arguments}})

@@ -19,6 +19,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/structured"
 	"github.com/tack-agent/tack/views/textfmt"
 )
@@ -469,7 +470,7 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 		blocks = append(blocks, claudemsg.Text(d.Text))
 	}
 	for _, c := range d.ToolCalls {
-		blocks = append(blocks, claudemsg.ToolUse(c.ID, c.Name, toolInput(c.Arguments)))
+		blocks = append(blocks, claudemsg.ToolUse(c.ID, tools.ClaudeName(c.Name), toolInput(c.Arguments)))
 	}
 	u := claudemsg.UsageOf(d.Usage)
 	writeJSON(p.o.Stdout, chatMessage{Type: "assistant", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
@@ -489,7 +490,7 @@ func (p *printer) toolResult(d session.ToolResult) {
 	}
 	if d.Code == session.CodeDenied {
 		c := p.t.calls[d.CallID]
-		p.t.denials = append(p.t.denials, Denial{ToolName: d.Name, ToolUseID: d.CallID, ToolInput: toolInput(c.Arguments)})
+		p.t.denials = append(p.t.denials, Denial{ToolName: tools.ClaudeName(d.Name), ToolUseID: d.CallID, ToolInput: toolInput(c.Arguments)})
 		if p.o.Format == FormatText {
 			fmt.Fprintln(p.o.Stderr, deniedText(d, c, p.t.refused[d.CallID]))
 		}

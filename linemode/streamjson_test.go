@@ -14,6 +14,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
 
@@ -26,12 +27,17 @@ type streamLine struct {
 		Content []struct {
 			Type      string          `json:"type"`
 			ID        string          `json:"id"`
+			Name      string          `json:"name"`
 			ToolUseID string          `json:"tool_use_id"`
 			Input     json.RawMessage `json:"input"`
 		} `json:"content"`
 	} `json:"message"`
 	Event struct {
-		Type string `json:"type"`
+		Type         string `json:"type"`
+		ContentBlock struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+		} `json:"content_block"`
 	} `json:"event"`
 	SessionID string `json:"session_id"`
 }
@@ -69,6 +75,9 @@ func readStream(t *testing.T, out string, turns int) []streamLine {
 				}
 				if b.Type == "tool_use" {
 					toolUses[b.ID] = true
+					if tools.ClaudeName(b.Name) != b.Name {
+						t.Errorf("line %d: want the tool named as Claude Code names it, got %q", i+2, b.Name)
+					}
 					if !json.Valid(b.Input) {
 						t.Errorf("line %d: want the tool_use input as JSON, got %q", i+2, b.Input)
 					}
@@ -87,6 +96,9 @@ func readStream(t *testing.T, out string, turns int) []streamLine {
 			case "message_stop":
 				inMessage = false
 			case "content_block_start", "content_block_delta", "content_block_stop", "message_delta":
+				if b := l.Event.ContentBlock; b.Type == "tool_use" && tools.ClaudeName(b.Name) != b.Name {
+					t.Errorf("line %d: want the streamed tool named as Claude Code names it, got %q", i+2, b.Name)
+				}
 				if !inMessage {
 					t.Errorf("line %d: %s outside message_start … message_stop", i+2, l.Event.Type)
 				}
@@ -221,8 +233,9 @@ func TestStreamJSONInitNamesTheSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	if init.SessionID != s.Agent.SessionID() || init.CWD != cwd || init.Model == "" || init.PermissionMode != string(s.Policy.Mode()) ||
-		!slices.Contains(init.Tools, "bash") || !slices.Contains(init.Tools, "read") || !slices.Contains(init.SlashCommands, "compact") {
-		t.Errorf("want the init line to name the session, cwd, model, mode, tools and commands, got %+v", init)
+		!slices.Contains(init.Tools, "Bash") || !slices.Contains(init.Tools, "Read") || slices.Contains(init.Tools, "bash") ||
+		!slices.Contains(init.SlashCommands, "compact") {
+		t.Errorf("want the init line to name the session, cwd, model, mode, tools (by Claude Code's names) and commands, got %+v", init)
 	}
 }
 

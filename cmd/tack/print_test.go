@@ -199,7 +199,7 @@ func TestPrintAllowedAndDisallowedToolsFeedThePolicy(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout.String()), &rec); err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.Denials) != 1 || rec.Denials[0].ToolName != "bash" || rec.Denials[0].ToolUseID != "call_2" ||
+	if len(rec.Denials) != 1 || rec.Denials[0].ToolName != "Bash" || rec.Denials[0].ToolUseID != "call_2" ||
 		!strings.Contains(string(rec.Denials[0].ToolInput), `"rm -f nothing"`) {
 		t.Errorf("want the refused call in permission_denials, got %+v", rec.Denials)
 	}
