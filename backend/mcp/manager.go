@@ -95,6 +95,8 @@ type Manager struct {
 	changed chan struct{} // closed and replaced when any state changes
 	// asking is held while the user is asked to approve project servers.
 	asking sync.Mutex
+	// replacing is held while Replace changes the program's servers.
+	replacing sync.Mutex
 }
 
 var _ tools.Source = (*Manager)(nil)
@@ -316,12 +318,7 @@ func (m *Manager) find(name string) *conn {
 // Close stops every server and waits for their goroutines.
 func (m *Manager) Close() {
 	m.cancel()
-	var wg sync.WaitGroup
-	for _, c := range m.conns() {
-		wg.Add(1)
-		go func() { defer wg.Done(); c.shutdown() }()
-	}
-	wg.Wait()
+	shutdownAll(m.conns())
 	m.wg.Wait()
 }
 

@@ -110,7 +110,7 @@ func (p *Project) add(servers map[string]json.RawMessage, src []byte, base int, 
 	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		line := config.LineOf(src, base+bytes.Index(src[base:], []byte(`"`+name+`"`)))
 		origin := fmt.Sprintf("%s line %d", p.Path, line)
-		s, err := projectEntry(name, servers[name], getenv)
+		s, err := projectEntry(name, servers[name], func(v string) string { return expandVars(v, getenv) })
 		if err != nil {
 			p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q: %v; it is skipped", origin, name, err))
 			continue
@@ -120,13 +120,14 @@ func (p *Project) add(servers map[string]json.RawMessage, src []byte, base int, 
 	}
 }
 
-func projectEntry(name string, raw json.RawMessage, getenv func(string) string) (Server, error) {
+// projectEntry reads one entry of mcpServers; expand rewrites each value
+// it takes (${VAR} references).
+func projectEntry(name string, raw json.RawMessage, expand func(string) string) (Server, error) {
 	var e projectServer
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&e); err != nil {
 		return Server{}, errors.New(config.JSONProblem(err))
 	}
-	expand := func(v string) string { return expandVars(v, getenv) }
 	s := Server{
 		Name:    name,
 		Command: expand(e.Command), Cwd: expand(e.Cwd), URL: expand(e.URL),

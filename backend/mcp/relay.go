@@ -18,9 +18,10 @@ import (
 type Relay func(ctx context.Context, server string, message json.RawMessage) (json.RawMessage, error)
 
 // SDKServer is the in-process server an Agent SDK hosts under name,
-// which origin names for messages.
+// which origin names for messages. It is the program's (Server.Program).
 func SDKServer(name, origin string) Server {
-	return Server{Name: name, Origin: origin, SDK: true, StartupTimeout: DefaultStartupTimeout, ToolTimeout: DefaultToolTimeout}
+	return Server{Name: name, Origin: origin, SDK: true, Program: true, StartupTimeout: DefaultStartupTimeout,
+		ToolTimeout: DefaultToolTimeout}
 }
 
 // errNoRelay is the dial error of an SDK server where nothing relays.

@@ -53,6 +53,11 @@ type Server struct {
 	// ~/.claude.json (its local scope), which win over the project's
 	// .mcp.json, as in Claude Code.
 	Local bool
+	// Program servers belong to the program driving tack through an Agent
+	// SDK (its in-process servers, and those it set at run time): the
+	// next set it gives (Manager.Replace) removes them unless it names
+	// them again.
+	Program bool
 
 	StartupTimeout time.Duration
 	ToolTimeout    time.Duration
