@@ -27,8 +27,9 @@ import (
 // same request_id. Print mode answers initialize (taking the program's
 // in-process MCP servers, system prompt, agents and hooks), interrupt,
 // set_permission_mode, set_model, set_max_thinking_tokens,
-// get_context_usage (control_context.go), mcp_status, mcp_reconnect and
-// mcp_toggle (control_mcp.go) and rewind_files (control_rewind.go), and
+// get_context_usage (control_context.go), mcp_status, mcp_reconnect,
+// mcp_toggle and mcp_set_servers (control_mcp.go) and rewind_files
+// (control_rewind.go), and
 // runs the program's hooks by calling them back (hook_callback). Any
 // other request gets an error response that says so and what to do
 // instead: an SDK waits a minute for an answer that never comes.
@@ -52,6 +53,9 @@ type controlRequest struct {
 		// Enabled says whether mcp_toggle turns it on or off.
 		ServerName string `json:"serverName"`
 		Enabled    *bool  `json:"enabled"`
+		// Servers of mcp_set_servers are the program's MCP servers by
+		// name, each in Claude Code's shape.
+		Servers json.RawMessage `json:"servers"`
 		// UserMessageID is the message whose files rewind_files returns
 		// to; DryRun only measures what it would change.
 		UserMessageID string `json:"user_message_id"`
@@ -129,6 +133,8 @@ func (p *printer) control(line []byte) {
 		p.reconnect(req.RequestID, r.ServerName)
 	case "mcp_toggle":
 		p.toggle(req.RequestID, r.ServerName, r.Enabled)
+	case "mcp_set_servers":
+		p.setServers(req.RequestID, r.Servers)
 	case "rewind_files":
 		p.rewindFiles(req.RequestID, r.UserMessageID, r.DryRun)
 	default:
@@ -141,8 +147,6 @@ func (p *printer) control(line []byte) {
 var insteads = map[string]string{
 	"stop_task": "tack reports no background tasks to the SDK, so there is no task id to stop; interrupt() stops " +
 		"the turn and the commands it runs",
-	"mcp_set_servers": "tack cannot replace the MCP servers of a running session; pass them in the mcpServers " +
-		"option when the query starts, and turn one off or on with toggleMcpServer()",
 	"apply_flag_settings": "give settings in the settings option (--settings) when the query starts",
 	"reload_plugins":      "start a new query to load the plugins anew",
 	"get_usage":           "the result message of each turn carries its usage and total_cost_usd",
@@ -156,7 +160,7 @@ func unsupported(subtype string) string {
 		return text + "; " + instead
 	}
 	return text + "; it answers initialize, interrupt, set_permission_mode, set_model, set_max_thinking_tokens, " +
-		"get_context_usage, mcp_status, mcp_reconnect, mcp_toggle and rewind_files"
+		"get_context_usage, mcp_status, mcp_reconnect, mcp_toggle, mcp_set_servers and rewind_files"
 }
 
 // addSDKHooks runs the hooks an SDK names as it initializes, each a

@@ -73,19 +73,6 @@ func TestSDKTogglesAServerOffAndOn(t *testing.T) {
 	}
 }
 
-// setMcpServers() is refused with what to do instead, not with silence.
-// The request is written as the TypeScript SDK writes it (sdk.mjs,
-// setMcpServers: {subtype:"mcp_set_servers",servers:{...r,...i}}, an SDK
-// server as {type:"sdk",name:l}).
-func TestSDKSetServersIsRefusedWithWhatToDoInstead(t *testing.T) {
-	s, _ := mcpSession(t, `{"mcpServers":{"docs":{"type":"http","url":"%DOCS%"}}}`)
-	run := startSDKRun(t, s)
-	a := run.ask(t, "set", `{"type":"control_request","request_id":"set","request":{"subtype":"mcp_set_servers","servers":{"calc":{"type":"sdk","name":"calc"}}}}`)
-	if a.Response.Subtype != "error" || !strings.Contains(a.Response.Error, "mcpServers option") || !strings.Contains(a.Response.Error, "toggleMcpServer()") {
-		t.Errorf("mcp_set_servers: %+v", a)
-	}
-}
-
 func TestAServerAwaitingSignInIsNeedsAuthAsClaudeNamesIt(t *testing.T) {
 	if got := initStatus(mcp.StateSignIn); got != "needs-auth" {
 		t.Fatalf("a server that needs sign-in is %q to the SDK, want Claude Code's \"needs-auth\"", got)
