@@ -39,18 +39,34 @@ type conn struct {
 	cancelRun context.CancelFunc
 	// signing is the sign-in under way, if any.
 	signing *pendingSignIn
+	// retired is set once the connection left its manager (Replace): it
+	// never starts again, whoever held on to it.
+	retired bool
 }
 
-// begin starts a new generation in the starting state.
-func (c *conn) begin() int {
+// begin starts a new generation in the starting state; false, and
+// nothing begins, once the connection is retired.
+func (c *conn) begin() (int, bool) {
 	c.mu.Lock()
+	if c.retired {
+		c.mu.Unlock()
+		return 0, false
+	}
 	c.gen++
 	gen := c.gen
 	c.state, c.err, c.list = StateStarting, "", nil
 	c.mu.Unlock()
 	c.stderr.Reset()
 	c.m.notify()
-	return gen
+	return gen, true
+}
+
+// retire stops the connection for good.
+func (c *conn) retire() {
+	c.mu.Lock()
+	c.retired = true
+	c.mu.Unlock()
+	c.shutdown()
 }
 
 // run connects, reads the tools and then watches the session until it

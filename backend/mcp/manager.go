@@ -268,7 +268,10 @@ func (m *Manager) launch(c *conn) {
 	if m.ctx.Err() != nil {
 		return
 	}
-	gen := c.begin()
+	gen, ok := c.begin()
+	if !ok {
+		return
+	}
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
@@ -318,7 +321,7 @@ func (m *Manager) find(name string) *conn {
 // Close stops every server and waits for their goroutines.
 func (m *Manager) Close() {
 	m.cancel()
-	shutdownAll(m.conns())
+	retireAll(m.conns())
 	m.wg.Wait()
 }
 

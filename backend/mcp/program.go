@@ -114,7 +114,7 @@ func (m *Manager) Replace(servers []Server) Replacement {
 			r.Removed = append(r.Removed, c.srv.Name)
 		}
 	}
-	shutdownAll(stop)
+	retireAll(stop)
 	for _, c := range m.conns() {
 		if slices.Contains(r.Added, c.srv.Name) {
 			m.launch(c)
@@ -164,12 +164,12 @@ func (m *Manager) starting(name string) bool {
 	return c != nil && c.currentState() == StateStarting
 }
 
-// shutdownAll stops the servers at once and waits for them.
-func shutdownAll(conns []*conn) {
+// retireAll stops the servers for good, at once, and waits for them.
+func retireAll(conns []*conn) {
 	var wg sync.WaitGroup
 	for _, c := range conns {
 		wg.Add(1)
-		go func() { defer wg.Done(); c.shutdown() }()
+		go func() { defer wg.Done(); c.retire() }()
 	}
 	wg.Wait()
 }

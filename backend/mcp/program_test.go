@@ -168,3 +168,22 @@ func TestProgramServersReadsTheSDKsEntries(t *testing.T) {
 		t.Errorf("want 4 servers and problems for odd and empty, got %d and %q", len(servers), problems)
 	}
 }
+
+// A connection a set replaced never starts again, though something held
+// on to it: Start's goroutine holds the servers it was to start after
+// its delay, and a set may replace one of them before then.
+func TestAReplacedServerNeverStartsAgain(t *testing.T) {
+	m := New(Options{Servers: []Server{stdioServer("conf")}, Cwd: t.TempDir(), Environ: os.Environ(), Version: "test",
+		StartAfter: time.Hour})
+	m.Start()
+	t.Cleanup(m.Close)
+	held := m.find("conf")
+	wantReplacement(t, "naming conf", replace(t, m, programServer("conf", mcptest.EnvPrefix+"=p_")), []string{"conf"}, nil)
+	m.launch(held)
+	held.mu.Lock()
+	state, link := held.state, held.link
+	held.mu.Unlock()
+	if state == StateStarting || link != nil {
+		t.Fatalf("the replaced connection started again: %s", state)
+	}
+}
