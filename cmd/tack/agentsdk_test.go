@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
 )
@@ -171,6 +173,98 @@ func TestTheTypeScriptAgentSDKServesItsOwnTools(t *testing.T) {
 		return tool.Function.Name == "task" && strings.Contains(tool.Function.Description, "- auditor: Audits sums")
 	}) {
 		t.Error("the task tool does not offer the program's agent")
+	}
+}
+
+// agentSDKSetServersScript sets the program's MCP servers while the
+// query runs: its in-process calc and an http server, then none, with a
+// turn after each, and prints what each setMcpServers() answered.
+const agentSDKSetServersScript = `
+import { query, createSdkMcpServer, tool } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
+const calc = createSdkMcpServer({ name: "calc", version: "1.0.0", tools: [
+  tool("add", "Adds two numbers", { a: z.number(), b: z.number() },
+    async ({ a, b }) => ({ content: [{ type: "text", text: "sum=" + (a + b) }] })),
+] });
+let next;
+const turns = [];
+async function* prompts() {
+  for (const text of ["add 2 and 3", "and now?"]) {
+    await new Promise(r => (next = r));
+    yield { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" };
+  }
+}
+const q = query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
+  allowedTools: ["mcp__calc__add"] } });
+console.log("set", JSON.stringify(await q.setMcpServers({ calc, docs: { type: "http", url: "%DOCS%" } })));
+next();
+let results = 0;
+for await (const m of q) {
+  if (m.type !== "result") continue;
+  console.log("result", m.subtype, m.result);
+  if (++results === 2) break;
+  console.log("set", JSON.stringify(await q.setMcpServers({})));
+  next();
+}
+`
+
+// The real SDK's setMcpServers() adds the program's in-process server
+// and an http server to a running session, whose tools the model is then
+// offered and whose calls run in the program; setMcpServers({}) removes
+// them, and the next request offers neither. Needs what the tests above
+// need.
+func TestTheTypeScriptAgentSDKSetsItsServers(t *testing.T) {
+	dir := agentSDKDir(t)
+	docs := httptest.NewServer(mcptest.NewHTTP(""))
+	t.Cleanup(docs.Close)
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "mcp__calc__add", `{"a":2,"b":3}`, 1)), llmtest.ReplyText("It is 5."),
+		llmtest.ReplyText("Nothing more."))
+	out := runAgentSDK(t, dir, strings.ReplaceAll(agentSDKSetServersScript, "%DOCS%", docs.URL), srv, nil)
+	for _, want := range []string{`set {"added":["calc","docs"],"removed":[],"errors":{}}`, "result success It is 5.",
+		`set {"added":[],"removed":["calc","docs"],"errors":{}}`, "result success Nothing more."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the SDK did not read %q:\n%s", want, out)
+		}
+	}
+	if got := srv.Requests()[1].ToolResult("c1"); got != "sum=5" {
+		t.Errorf("the program's tool answered %q", got)
+	}
+	if first, last := srv.Requests()[0].ToolNames(), srv.Requests()[2].ToolNames(); !slices.Contains(first, "mcp__docs__echo") ||
+		slices.ContainsFunc(last, func(n string) bool { return strings.HasPrefix(n, "mcp__") }) {
+		t.Errorf("want the servers' tools offered first and none last, got %v then %v", first, last)
+	}
+}
+
+// agentSDKStartServersScript starts the query with the program's
+// in-process calc, then sets it again, then none.
+const agentSDKStartServersScript = `
+import { query, createSdkMcpServer, tool } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
+const calc = createSdkMcpServer({ name: "calc", version: "1.0.0", tools: [
+  tool("add", "Adds two numbers", { a: z.number(), b: z.number() }, async ({ a, b }) => ({ content: [{ type: "text", text: "" + (a + b) }] })),
+] });
+let release;
+const gate = new Promise(r => (release = r));
+async function* prompts() { await gate; }
+const q = query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: process.env.TACK_BIN, cwd: process.env.TACK_CWD,
+  mcpServers: { calc } } });
+console.log("again", JSON.stringify(await q.setMcpServers({ calc })));
+console.log("none", JSON.stringify(await q.setMcpServers({})));
+console.log("status", JSON.stringify(await q.mcpServerStatus()));
+release();
+`
+
+// The in-process server a query starts with is the program's: named
+// again by setMcpServers() it is left be, left out it is removed, as the
+// SDK drops its side of it. Needs what the tests above need.
+func TestTheTypeScriptAgentSDKsStartingServerIsItsOwn(t *testing.T) {
+	dir := agentSDKDir(t)
+	out := runAgentSDK(t, dir, agentSDKStartServersScript, llmtest.New(t), nil)
+	for _, want := range []string{`again {"added":[],"removed":[],"errors":{}}`, `none {"added":[],"removed":["calc"],"errors":{}}`,
+		"status []"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the SDK did not read %q:\n%s", want, out)
+		}
 	}
 }
 
