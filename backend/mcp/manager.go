@@ -136,13 +136,20 @@ func (m *Manager) conns() []*conn {
 }
 
 // takeLater adds Later's servers, reports what it skipped, and returns
-// the servers it added.
+// the servers it added. A name the program driving tack took already
+// (Replace) stays the program's.
 func (m *Manager) takeLater() []*conn {
 	defer close(m.loaded)
 	servers, skipped := m.opts.Later()
 	for _, text := range skipped {
 		m.report(text)
 	}
+	m.replacing.Lock()
+	defer m.replacing.Unlock()
+	servers = slices.DeleteFunc(servers, func(s Server) bool {
+		c := m.find(s.Name)
+		return c != nil && c.srv.Program
+	})
 	return m.add(servers, skipped)
 }
 

@@ -187,3 +187,20 @@ func TestAReplacedServerNeverStartsAgain(t *testing.T) {
 		t.Fatalf("the replaced connection started again: %s", state)
 	}
 }
+
+// A server the program set before ~/.claude.json's servers joined (they
+// are read once the servers start) stays the program's when that file
+// names it too.
+func TestTheProgramsServerWinsOverOneThatJoinsLater(t *testing.T) {
+	m := New(Options{Cwd: t.TempDir(), Environ: os.Environ(), Version: "test", StartAfter: time.Hour,
+		Later: func() ([]Server, []string) { return []Server{stdioServer("foo")}, nil }})
+	m.Start()
+	t.Cleanup(m.Close)
+	wantReplacement(t, "setting foo", replace(t, m, programServer("foo", mcptest.EnvPrefix+"=p_")), []string{"foo"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m.Settle(ctx)
+	if got := toolNames(m); !slices.Contains(got, "mcp__foo__p_echo") || slices.Contains(got, "mcp__foo__echo") {
+		t.Errorf("want the program's foo to stay, got the tools %v", got)
+	}
+}
