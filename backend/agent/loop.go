@@ -164,13 +164,15 @@ func (a *Agent) runTurn(parent context.Context, in message) {
 		end = failed(ts.turn, err)
 	}
 	a.publish(PhaseChanged{Phase: PhaseIdle})
-	a.record(end)
-	// The turn is over for whoever reads the log: a job asked for now
-	// (an Agent SDK's request after the result line) queues behind what
-	// follows rather than being refused as if the turn still ran.
+	// The turn is over for whoever reads its end in the log: a job asked
+	// for then (an Agent SDK's request after the result line) queues
+	// behind what follows on this goroutine rather than being refused as
+	// if the turn still ran. So the flag falls before the end is logged,
+	// which subscribers hear of at once.
 	a.mu.Lock()
 	a.inTurn = false
 	a.mu.Unlock()
+	a.record(end)
 	_ = a.sync()
 	a.failedHook(parent, end)
 	if end.Reason == session.StopCompleted {
