@@ -13,9 +13,15 @@ import (
 // punctuation a sentence puts after one is not part of it.
 var webAddress = regexp.MustCompile(`https?://[^\s<>"'` + "`" + `]+[^\s<>"'` + "`" + `.,;:!?)\]]`)
 
+// nbHyphen stands for an address's hyphens while its line is wrapped:
+// the wrap breaks at every hyphen, which would cut an address that fits
+// on a row ("https://api-" / "docs.…") where a copy of it breaks.
+const nbHyphen = "\u2011"
+
 // linkAddresses makes each web address in line an OSC 8 hyperlink, so
 // that a terminal opens it with a click even where it wraps: a sign-in
-// address, a server's error page.
+// address, a server's error page. Its hyphens are nbHyphen until
+// keepHyphens puts them back.
 func linkAddresses(line string) string {
 	if !strings.Contains(line, "://") {
 		return line
@@ -25,7 +31,7 @@ func linkAddresses(line string) string {
 		if !ok {
 			return addr
 		}
-		return open + addr + ansi.ResetHyperlink()
+		return open + strings.ReplaceAll(addr, "-", nbHyphen) + ansi.ResetHyperlink()
 	})
 }
 
@@ -70,3 +76,6 @@ func openLink(row string) string {
 		row = row[i+end+1:]
 	}
 }
+
+// keepHyphens puts back the hyphens of the addresses in a wrapped row.
+func keepHyphens(row string) string { return strings.ReplaceAll(row, nbHyphen, "-") }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/vt"
@@ -13,8 +14,9 @@ import (
 func TestNoticeAddressesLinkOnEveryRowTheyWrapOver(t *testing.T) {
 	signIn := "https://auth.example.com/authorize?client_id=tack&redirect_uri=http%3A%2F%2Flocalhost%3A33418%2Fcallback&state=f00d"
 	docs := "https://example.com/docs/servers"
+	errPage := "https://api-docs.example.com/error-codes"
 	tr := New(Settings{Width: 40})
-	tr.AddNotice("Sign in to MCP server docs at\n"+signIn+"\nthen come back.\nHelp       the server's page (see "+docs+").", NoticeInfo)
+	tr.AddNotice("Sign in to MCP server docs at\n"+signIn+"\nthen come back.\nHelp       the server's page (see "+docs+").\nIt failed: see "+errPage+" for more.", NoticeInfo)
 	linked := map[string]string{}
 	for _, row := range all(tr) {
 		em := vt.NewEmulator(40, 1)
@@ -32,7 +34,11 @@ func TestNoticeAddressesLinkOnEveryRowTheyWrapOver(t *testing.T) {
 			linked[c.Link.URL] += c.Content
 		}
 	}
-	if len(linked) != 2 || linked[signIn] != signIn || linked[docs] != docs {
+	if len(linked) != 3 || linked[signIn] != signIn || linked[docs] != docs || linked[errPage] != errPage {
 		t.Fatalf("want the cells of each address, and only those, linked to it; got %q", linked)
+	}
+	// An address that fits on a row is not broken at its hyphens.
+	if rows := plain(all(tr)); !strings.Contains(rows, "\n"+errPage) {
+		t.Errorf("want %s whole on a row of its own, got\n%s", errPage, rows)
 	}
 }

@@ -207,7 +207,7 @@ func wrapHanging(text string, w int, style lipgloss.Style) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
 		for _, row := range carryLinks(hangRows(linkAddresses(l), w)) {
-			out = append(out, style.Render(row))
+			out = append(out, style.Render(keepHyphens(row)))
 		}
 	}
 	return out
