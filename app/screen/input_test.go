@@ -136,12 +136,13 @@ func FuzzKeyReaderDecodesAsBubbleteasReader(f *testing.F) {
 		if bytes.Contains(data, []byte("\x9bM")) {
 			t.Skip("an 8-bit X10 mouse report, on which ultraviolet's reader panics")
 		}
-		if bytes.Contains(data, []byte("\x1b]95")) {
+		if bytes.Contains(data, []byte("\x1b]95")) || bytes.Contains(data, []byte("\x9d95")) {
 			// Found by the fuzzer on 2026-12-06: ultraviolet makes a
 			// ctrl+space key release of ESC ] 95 BEL, in one read or
-			// many, which no terminal sends for a key (ESC ] 94 and
-			// ESC ] 99 stay unknown OSC events there, as here).
-			t.Skip("ESC ] 95: a known difference")
+			// many, and of its 8-bit form (0x9d, found the same day),
+			// which no terminal sends for a key (ESC ] 94 and ESC ] 99
+			// stay unknown OSC events there, as here).
+			t.Skip("OSC 95: a known difference")
 		}
 		var reads chunks
 		for rest, n := data, int(cut%16)+1; len(rest) > 0; rest = rest[min(n, len(rest)):] {
