@@ -348,7 +348,9 @@ func (a *Agent) Inject(origin, text string) {
 }
 
 // Cancel aborts the running turn and discards queued and steering input,
-// recording what was dropped. Idle, it does nothing.
+// recording what was dropped, and tells hooks that can (Cancelled) to end
+// the background work that would start a turn of its own. Idle, it does
+// nothing.
 func (a *Agent) Cancel() {
 	a.mu.Lock()
 	if a.status != StatusRunning {
@@ -361,6 +363,9 @@ func (a *Agent) Cancel() {
 	a.mu.Unlock()
 	if cancel != nil {
 		cancel()
+	}
+	if h, ok := a.cfg.Hooks.(interface{ Cancelled() }); ok {
+		h.Cancelled() // what would start a turn of its own stops too
 	}
 	if len(dropped) > 0 {
 		_, _ = a.record(session.InboxDiscard{Texts: dropped})

@@ -10,17 +10,33 @@ import (
 // runAsync runs h, an async hook, in the background: nothing waits for
 // it. Once it ends its run is recorded and its answer delivered.
 func (r *Runner) runAsync(c caller, turn int, h Hook, in Input, tool, callID string) {
+	r.bgMu.Lock()
+	ctx := r.ctx
+	if h.Rewake {
+		ctx = r.wakers
+	}
+	r.bgMu.Unlock()
 	r.background(func() {
-		res := run(r.ctx, h, in, r.opts.Cwd, r.opts.Environ, judges{})
+		res := run(ctx, h, in, r.opts.Cwd, r.opts.Environ, judges{})
 		if res.later != nil {
-			res = res.later(r.ctx)
+			res = res.later(ctx)
 		}
 		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
 		r.deliver(res)
-		if h.Rewake && res.ExitCode == 2 && r.opts.Wake != nil {
+		if h.Rewake && res.ExitCode == 2 && ctx.Err() == nil && r.opts.Wake != nil {
 			r.opts.Wake(rewakeMessage(res))
 		}
 	})
+}
+
+// Cancelled ends the asyncRewake hooks running, as Claude Code does when
+// the user cancels a turn: each would start another turn of its own once
+// it exits 2. Other background hooks go on.
+func (r *Runner) Cancelled() {
+	r.bgMu.Lock()
+	defer r.bgMu.Unlock()
+	r.stopWakers()
+	r.wakers, r.stopWakers = context.WithCancel(r.ctx)
 }
 
 // finishLater waits, in the background, for a hook that said on its

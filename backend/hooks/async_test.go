@@ -143,6 +143,36 @@ func TestAsyncRewakeHookEndsWithTheRunner(t *testing.T) {
 	}
 }
 
+// When the user cancels a turn, the asyncRewake hooks still running end
+// and wake nothing, as Claude Code's do on a hard cancel: each would
+// start another turn. Other background hooks go on, and a rewake hook
+// started after the cancel wakes the model as before.
+func TestCancelEndsTheRewakeHooksRunning(t *testing.T) {
+	dir := t.TempDir()
+	release := filepath.Join(dir, "release")
+	wait := "for i in $(seq 1 500); do [ -e " + release + " ] && break; sleep 0.02; done; "
+	hs := promptHooks(t, `{"hooks": {"PostToolUse": [{"hooks": [
+  {"type": "command", "asyncRewake": true, "command": "`+wait+`echo 'rewake' >&2; exit 2"},
+  {"type": "command", "async": true, "command": "`+wait+`echo '{\"systemMessage\": \"async went on\"}'"}]}]}}`)
+	var woken, told gathered
+	r := NewRunner(Options{Hooks: hs, Cwd: dir, Environ: os.Environ(), Record: woken.record, Wake: woken.text, Inject: told.text})
+	defer r.Close()
+	call := agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"make"}`)}
+	r.AfterTool(context.Background(), 1, call, "ok", false)
+	r.Cancelled()
+	testkit.Eventually(t, "the rewake hook ended", func() bool { _, runs := woken.snapshot(); return len(runs) == 1 }, woken.String)
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "the async hook's answer", func() bool { texts, _ := told.snapshot(); return len(texts) == 1 }, told.String)
+	r.AfterTool(context.Background(), 2, call, "ok", false)
+	testkit.Eventually(t, "the next rewake hook's wake", func() bool { texts, _ := woken.snapshot(); return len(texts) == 1 }, woken.String)
+	texts, runs := woken.snapshot()
+	if runs[0].Reason != "cancelled" || !strings.Contains(texts[0], "rewake") {
+		t.Errorf("want the first rewake run cancelled and the second waking the model, got %s", woken.String())
+	}
+}
+
 // A background hook that names no timeout gets Claude Code's ten
 // minutes, not the minute a hook that is waited for gets; one that names
 // its own keeps it.

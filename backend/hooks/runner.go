@@ -87,6 +87,10 @@ type Runner struct {
 	// the project's hooks, and that question's notification starts one.
 	bgMu sync.Mutex
 	idle *time.Timer // tells of a wait for the user; nil when none is armed
+	// wakers ends the asyncRewake hooks running when the user cancels
+	// a turn (see Cancelled); it is replaced then, under bgMu.
+	wakers     context.Context
+	stopWakers context.CancelFunc
 }
 
 var _ agent.Hooks = (*Runner)(nil)
@@ -94,7 +98,9 @@ var _ agent.Hooks = (*Runner)(nil)
 // NewRunner makes a runner of the hooks.
 func NewRunner(o Options) *Runner {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Runner{opts: o, ctx: ctx, cancel: cancel}
+	r := &Runner{opts: o, ctx: ctx, cancel: cancel}
+	r.wakers, r.stopWakers = context.WithCancel(ctx)
+	return r
 }
 
 // Close ends the notification hooks still running and waits for them.

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -188,5 +189,34 @@ func TestAsyncRewakeInPrintModeStartsNoTurn(t *testing.T) {
 	testkit.Settle(t, s.Agent)
 	if n, turns := len(llm.Requests()), turnsOf(s); n != 2 || turns != 1 {
 		t.Errorf("%d requests and %d turns; want the one turn print mode ran", n, turns)
+	}
+}
+
+// Esc (the agent's Cancel) ends the asyncRewake hooks still running, as
+// Claude Code's hard cancel does: one exiting 2 afterwards would start
+// the turn the user just stopped over again.
+func TestCancelEndsTheRewakeHooksThatWouldStartATurn(t *testing.T) {
+	home, user, cwd, dir := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	started, release, toolRelease := filepath.Join(dir, "started"), filepath.Join(dir, "go"), filepath.Join(dir, "tool")
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "asyncRewake": true, "command": "touch ` + started + `; ` + waitFor(release) + ` >/dev/null; echo 'the tests fail on main' >&2; exit 2"}]}]}}`})
+	llm := llmtest.New(t, bashCall("call_1", waitFor(toolRelease)))
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
+	s.Agent.Send("Run make.")
+	testkit.Eventually(t, "the rewake hook running", func() bool { _, err := os.Stat(started); return err == nil })
+	s.Agent.Cancel()
+	testkit.WriteFile(t, release, "")
+	testkit.WriteFile(t, toolRelease, "")
+	testkit.Eventually(t, "the rewake hook's run logged", func() bool {
+		for _, e := range s.Agent.Events() {
+			if d, ok := e.Data.(session.HookRun); ok && d.Event == "pre_tool_use" {
+				return true
+			}
+		}
+		return false
+	})
+	testkit.Settle(t, s.Agent)
+	if n, reqs := turnsOf(s), len(llm.Requests()); n != 1 || reqs != 1 {
+		t.Errorf("%d turns and %d requests after the cancel; want the cancelled turn alone", n, reqs)
 	}
 }
