@@ -60,6 +60,11 @@ func (a *Agent) prepare(c llm.ToolCall) *dispatch {
 		d.args = json.RawMessage("{}")
 	}
 	t, ok := a.cfg.Tools.Get(c.Name)
+	if name := tools.CallName(c.Name); !ok && name != c.Name {
+		if t, ok = a.cfg.Tools.Get(name); ok {
+			d.call.Name = name
+		}
+	}
 	switch {
 	case !ok:
 		r := tools.Errorf("unknown tool %q; available tools: %v", c.Name, a.cfg.Tools.Names())

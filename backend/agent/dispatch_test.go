@@ -56,3 +56,38 @@ func firstToolResult(evs []session.Event) (session.ToolResult, bool) {
 	}
 	return session.ToolResult{}, false
 }
+
+// Models trained on Claude Code's sessions call its tools by its names
+// even when the request lists tack's; those whose arguments tack's tools
+// take run as tack's, and are logged by tack's name so that hooks,
+// permissions and cards see the tool they are.
+func TestACallByClaudeCodesNameRunsTacksTool(t *testing.T) {
+	bash := testTool{name: "bash", fn: func(_ context.Context, args json.RawMessage) tools.Result {
+		return tools.Result{Text: "ran " + string(args)}
+	}}
+	edit := testTool{name: "edit", fn: func(context.Context, json.RawMessage) tools.Result {
+		return tools.Result{Text: "edited"}
+	}}
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("a", "Bash", `{"command":"ls"}`, 1), llmtest.ToolCall("b", "MultiEdit", `{"edits":[]}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("ok"),
+	}, bash, edit)
+	f.agent.Send("go")
+	f.waitIdle()
+	names := map[string]string{}
+	results := map[string]session.ToolResult{}
+	for _, e := range f.log.Events() {
+		switch d := e.Data.(type) {
+		case session.ToolCall:
+			names[d.CallID] = d.Name
+		case session.ToolResult:
+			results[d.CallID] = d
+		}
+	}
+	if names["a"] != "bash" || results["a"].Text != `ran {"command":"ls"}` {
+		t.Errorf("Bash: want tack's bash to run and be logged as bash, got name %q, result %+v", names["a"], results["a"])
+	}
+	if r := results["b"]; names["b"] != "MultiEdit" || !strings.HasPrefix(r.Text, `Error: unknown tool "MultiEdit"`) {
+		t.Errorf("MultiEdit: its edits are not edit's arguments, so want it unknown, got name %q, result %+v", names["b"], r)
+	}
+}

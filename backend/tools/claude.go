@@ -39,6 +39,18 @@ func FromClaude(name string) string {
 	return name
 }
 
+// CallName is tack's name for a call the model made by Claude Code's name
+// of a tool whose arguments tack's takes as Claude Code's are sent, as
+// models trained on Claude Code's sessions call them; any other name is
+// returned as it is. MultiEdit's edits and LS's path are not taken that
+// way, so calls by those names stay unknown and the model is told tack's.
+func CallName(name string) string {
+	if name == "MultiEdit" || name == "LS" {
+		return name
+	}
+	return FromClaude(name)
+}
+
 // ClaudeName is the name Claude Code gives tack's tool name; any other
 // name is returned as it is.
 func ClaudeName(name string) string {
