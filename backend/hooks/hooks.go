@@ -157,13 +157,14 @@ func NewCallback(event, matcher, named string, timeout time.Duration, callback f
 }
 
 // Matches reports whether the hook runs for the tool: its matcher finds
-// the tool's name, or the name Claude Code gives the same tool, so
-// "Bash" and "Edit|Write" work as they do there.
+// the tool's name, or a name Claude Code gives or gave the same tool, so
+// "Bash", "Edit|Write" and "Task" as well as "Agent" work as they do
+// there.
 func (h Hook) Matches(tool string) bool {
-	if h.matcher == nil {
+	if h.matcher == nil || h.matcher.MatchString(tool) {
 		return true
 	}
-	return h.matcher.MatchString(tool) || h.matcher.MatchString(tools.ClaudeName(tool))
+	return slices.ContainsFunc(tools.ClaudeNames(tool), h.matcher.MatchString)
 }
 
 // toolEvents are the events about one tool call, the only ones at which

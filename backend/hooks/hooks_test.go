@@ -253,3 +253,17 @@ func TestAsyncHooksRunInTheBackground(t *testing.T) {
 		t.Errorf("logged %+v", run)
 	}
 }
+
+// Claude Code renamed Task to Agent and KillShell to TaskStop; settings
+// written before and after match the same tools.
+func TestMatchersTakeClaudeCodesOldAndNewToolNames(t *testing.T) {
+	hs, problems := FromConfig(config.Hooks{
+		"PreToolUse": {{Matcher: "Task", Command: "a", Line: 1}, {Matcher: "Agent", Command: "b", Line: 2}, {Matcher: "KillShell|TaskStop", Command: "c", Line: 3}},
+	}, "config.toml", false)
+	if len(problems) != 0 || len(hs) != 3 {
+		t.Fatalf("hooks = %+v, problems %v", hs, problems)
+	}
+	if !hs[0].Matches("task") || !hs[1].Matches("task") || hs[0].Matches("bash_kill") || !hs[2].Matches("bash_kill") || hs[2].Matches("task") {
+		t.Errorf("want Task and Agent to match task alone, KillShell|TaskStop bash_kill alone")
+	}
+}

@@ -11,21 +11,22 @@ import (
 
 // claudePairs are Claude Code's names and tack's, the name Claude Code
 // gives a tool today first.
+// Claude Code renamed Task to Agent and KillShell (KillBash before it) to
+// TaskStop; files and models still use the old names.
 var claudePairs = [][2]string{
-	{"Bash", "bash"}, {"BashOutput", "bash_output"}, {"KillShell", "bash_kill"}, {"KillBash", "bash_kill"},
+	{"Bash", "bash"}, {"BashOutput", "bash_output"},
+	{"TaskStop", "bash_kill"}, {"KillShell", "bash_kill"}, {"KillBash", "bash_kill"},
 	{"Read", "read"}, {"Write", "write"}, {"Edit", "edit"}, {"MultiEdit", "edit"},
 	{"Glob", "glob"}, {"Grep", "grep"}, {"LS", "glob"}, {"TodoWrite", "todo_write"},
-	{"WebFetch", "web_fetch"}, {"WebSearch", "web_search"}, {"Task", "task"},
+	{"WebFetch", "web_fetch"}, {"WebSearch", "web_search"}, {"Agent", "task"}, {"Task", "task"},
 	{"ExitPlanMode", "exit_plan_mode"}, {"AskUserQuestion", "ask_user_question"}, {"Skill", "skill"},
 }
 
-var fromClaude, toClaude = func() (map[string]string, map[string]string) {
-	from, to := map[string]string{}, map[string]string{}
+var fromClaude, toClaude = func() (map[string]string, map[string][]string) {
+	from, to := map[string]string{}, map[string][]string{}
 	for _, p := range claudePairs {
 		from[p[0]] = p[1]
-		if _, ok := to[p[1]]; !ok {
-			to[p[1]] = p[0]
-		}
+		to[p[1]] = append(to[p[1]], p[0])
 	}
 	return from, to
 }()
@@ -55,10 +56,14 @@ func CallName(name string) string {
 // name is returned as it is.
 func ClaudeName(name string) string {
 	if n, ok := toClaude[name]; ok {
-		return n
+		return n[0]
 	}
 	return name
 }
+
+// ClaudeNames are all the names Claude Code has given tack's tool name,
+// today's first; none for a tool it has no name for.
+func ClaudeNames(name string) []string { return toClaude[name] }
 
 // ClaudeInput is a call's arguments as Claude Code's hooks and transcripts
 // show them: a JSON object (an empty one when the model sent something
