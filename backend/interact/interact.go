@@ -28,6 +28,9 @@ type Option struct {
 	Label       string `json:"label"`
 	Description string `json:"description,omitempty"`
 	Recommended bool   `json:"recommended,omitempty"`
+	// Preview is text to show while the option is chosen (a mock-up or a
+	// snippet), as it is written: not wrapped.
+	Preview string `json:"preview,omitempty"`
 }
 
 // Question is one question for the user.

@@ -382,10 +382,27 @@ func (p *Panel) options(q interact.Question, s *state, width int) (rows []string
 			}
 		}
 		if j == s.cursor {
+			if !s.typing {
+				rows = append(rows, p.preview(o.Preview, pad, width)...)
+			}
 			cursorRows[1] = len(rows)
 		}
 	}
 	return rows, cursorRows
+}
+
+// preview is the rows of the chosen option's preview (a mock-up or a
+// snippet): its lines as written, behind a rule, cut at width.
+func (p *Panel) preview(text, pad string, width int) []string {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	rule := p.th.Dim.Render("│ ")
+	var rows []string
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		rows = append(rows, pad+rule+frame.Truncate(textfmt.SanitizeLine(line), max(1, width-len(pad)-2)))
+	}
+	return rows
 }
 
 // window picks the option rows that fit in avail rows, scrolled to the

@@ -56,6 +56,19 @@ func long() interact.Question {
 	return q
 }
 
+// withPreviews is a question of Claude Code's kind: options with a
+// preview of what each gives, shown for the chosen one.
+func withPreviews() interact.Question {
+	return interact.Question{
+		ID: "layout", Header: "Layout", Question: "Which layout should the settings page use?",
+		Options: []interact.Option{
+			{Label: "Sidebar", Description: "Sections in a left column.", Preview: "┌──────┬──────────┐\n│ Menu │ Content  │\n└──────┴──────────┘"},
+			{Label: "Tabs", Description: "Sections as tabs on top.", Preview: "[ General ][ Keys ][ Theme ]\n\tContent of the chosen tab, a line long enough to be cut at the narrow width"},
+		},
+		AllowCustom: true,
+	}
+}
+
 func TestPlanUnderReviewShowsAsMarkdown(t *testing.T) {
 	q := long()
 	out := ansi.Strip(New([]interact.Question{q}, theme.New(true), time.Time{}).View(80, MaxHeight))
@@ -83,6 +96,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"validation_select", []interact.Question{multi()}, []string{"space", "enter"}, ""},
 		{"validation_empty", []interact.Question{single()}, []string{"c", "enter"}, ""},
 		{"paged", []interact.Question{long()}, []string{"pgdown"}, ""},
+		{"preview", []interact.Question{withPreviews()}, []string{"down"}, ""},
 	}
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {

@@ -32,6 +32,9 @@ type question struct {
 	Question    string   `json:"question"`
 	Options     []option `json:"options"`
 	MultiSelect bool     `json:"multi_select"`
+	// ClaudeMultiSelect is multi_select as Claude Code's AskUserQuestion
+	// spells it.
+	ClaudeMultiSelect bool `json:"multiSelect"`
 	// AllowCustom defaults to true: a free-text answer is the user's way
 	// out of options that all miss the point.
 	AllowCustom *bool `json:"allow_custom"`
@@ -41,6 +44,7 @@ type option struct {
 	Label       string `json:"label"`
 	Description string `json:"description"`
 	Recommended bool   `json:"recommended"`
+	Preview     string `json:"preview"`
 }
 
 var schema = json.RawMessage(`{"type":"object","properties":{"questions":{"type":"array","minItems":1,` +
@@ -138,17 +142,20 @@ func decode(raw json.RawMessage) ([]interact.Question, tools.Result, bool) {
 		return nil, tools.InvalidArgs("invalid questions: expected at least one question"), false
 	}
 	seen := map[string]bool{}
-	for _, q := range a.Questions {
+	for i := range a.Questions {
+		q := &a.Questions[i]
+		if strings.TrimSpace(q.Question) == "" {
+			return nil, tools.InvalidArgs("invalid question %d: `question` must be a non-empty string", i+1), false
+		}
 		if strings.TrimSpace(q.ID) == "" {
-			return nil, tools.InvalidArgs("invalid question: `id` must be a non-empty string"), false
+			// Claude Code's questions have no id; their answers are
+			// known by the question.
+			q.ID = q.Question
 		}
 		if seen[q.ID] {
-			return nil, tools.InvalidArgs("invalid questions: duplicate id %q", q.ID), false
+			return nil, tools.InvalidArgs("invalid questions: duplicate id %q; give each question its own id", q.ID), false
 		}
 		seen[q.ID] = true
-		if strings.TrimSpace(q.Question) == "" {
-			return nil, tools.InvalidArgs("invalid question %q: `question` must be a non-empty string", q.ID), false
-		}
 		for _, o := range q.Options {
 			if strings.TrimSpace(o.Label) == "" {
 				return nil, tools.InvalidArgs("invalid question %q: every option needs a non-empty `label`", q.ID), false
@@ -166,10 +173,10 @@ func toInteract(qs []question) []interact.Question {
 	for i, q := range qs {
 		opts := make([]interact.Option, len(q.Options))
 		for j, o := range q.Options {
-			opts[j] = interact.Option{Label: o.Label, Description: o.Description, Recommended: o.Recommended}
+			opts[j] = interact.Option{Label: o.Label, Description: o.Description, Recommended: o.Recommended, Preview: o.Preview}
 		}
 		out[i] = interact.Question{ID: q.ID, Header: q.Header, Question: q.Question, Options: opts,
-			MultiSelect: q.MultiSelect, AllowCustom: q.AllowCustom == nil || *q.AllowCustom}
+			MultiSelect: q.MultiSelect || q.ClaudeMultiSelect, AllowCustom: q.AllowCustom == nil || *q.AllowCustom}
 	}
 	return out
 }

@@ -81,9 +81,9 @@ func TestAskInterruptedWhileWaiting(t *testing.T) {
 func TestAskRefusesInvalidQuestions(t *testing.T) {
 	cases := []struct{ args, want string }{
 		{`{"questions":[]}`, "Error: invalid questions: expected at least one question"},
-		{`{"questions":[{"id":"a","question":"x"},{"id":"a","question":"y"}]}`, `Error: invalid questions: duplicate id "a"`},
-		{`{"questions":[{"id":"a","question":" "}]}`, "Error: invalid question \"a\": `question` must be a non-empty string"},
-		{`{"questions":[{"id":"","question":"x"}]}`, "Error: invalid question: `id` must be a non-empty string"},
+		{`{"questions":[{"id":"a","question":"x"},{"id":"a","question":"y"}]}`, `Error: invalid questions: duplicate id "a"; give each question its own id`},
+		{`{"questions":[{"question":"x"},{"question":"x"}]}`, `Error: invalid questions: duplicate id "x"; give each question its own id`},
+		{`{"questions":[{"id":"a","question":"x"},{"id":"b","question":" "}]}`, "Error: invalid question 2: `question` must be a non-empty string"},
 		{`{"questions":[{"id":"a","question":"x","options":[{"label":""}]}]}`,
 			"Error: invalid question \"a\": every option needs a non-empty `label`"},
 		{`{"questions":[{"id":"a","question":"x","allow_custom":false}]}`,
@@ -94,6 +94,27 @@ func TestAskRefusesInvalidQuestions(t *testing.T) {
 		if r.Text != c.want || r.Code != session.CodeInvalidArgs {
 			t.Errorf("%s: want %q (%s), got %q (%s)", c.args, c.want, session.CodeInvalidArgs, r.Text, r.Code)
 		}
+	}
+}
+
+// Claude Code's AskUserQuestion sends no ids, spells multi_select
+// multiSelect and may give an option a preview.
+func TestAskTakesClaudeCodesQuestions(t *testing.T) {
+	b := interact.NewBroker()
+	seen := interacttest.AnswerFirst(t, b, func(r *interact.Request) {
+		r.Answer([]interact.Answer{{ID: "Which files?", Selected: []string{"a.go", "b.go"}}})
+	})
+	r := run(context.Background(), b, `{"questions":[{"question":"Which files?","header":"Files","multiSelect":true,`+
+		`"options":[{"label":"a.go","description":"the first","preview":"package a"},{"label":"b.go","description":"the second"}]}]}`)
+	if r.IsError {
+		t.Fatalf("want answers, got %q", r.Text)
+	}
+	qs := <-seen
+	if len(qs) != 1 || qs[0].ID != "Which files?" || !qs[0].MultiSelect || qs[0].Options[0].Preview != "package a" {
+		t.Errorf("want the question as its id, several choices and the preview, got %+v", qs)
+	}
+	if want := `{"answers":[{"id":"Which files?","selected":["a.go","b.go"]}]}`; r.Text != want {
+		t.Errorf("want %s, got %s", want, r.Text)
 	}
 }
 
