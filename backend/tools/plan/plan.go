@@ -4,6 +4,7 @@
 package plan
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -151,8 +152,10 @@ func withCard(r tools.Result, plan, outcome string) tools.Result {
 // decode parses the arguments; the plan must not be blank.
 func decode(raw json.RawMessage) (string, tools.Result, bool) {
 	var a args
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return "", tools.InvalidArgs("%v", err), false
+	// Any other member is let pass, as Claude Code's ExitPlanMode lets
+	// it (its allowedPrompts, deprecated there, among them).
+	if err := json.Unmarshal(raw, &a); err != nil && len(bytes.TrimSpace(raw)) > 0 {
+		return "", tools.InvalidArgs("invalid arguments: %v", err), false
 	}
 	if strings.TrimSpace(a.Plan) == "" {
 		return "", tools.InvalidArgs("invalid plan: `plan` must be a non-empty Markdown string"), false

@@ -132,11 +132,22 @@ func TestExitPlanModeOutsidePlanModeIsAnError(t *testing.T) {
 }
 
 func TestBlankPlanIsInvalid(t *testing.T) {
-	for _, raw := range []string{`{"plan":"  \n"}`, `{}`, `{"plan":"x","extra":1}`} {
+	for _, raw := range []string{`{"plan":"  \n"}`, `{}`, `{"plan":7}`, `{"allowedPrompts":[]}`} {
 		r := run(t, planningPolicy(), interact.NewBroker(), &recorded{}, json.RawMessage(raw))
 		if !r.IsError || r.Code != session.CodeInvalidArgs {
 			t.Errorf("%s: want an invalid-arguments error, got %+v", raw, r)
 		}
+	}
+}
+
+// Claude Code's ExitPlanMode takes any member beside the plan: its
+// deprecated allowedPrompts, and whatever a newer one sends.
+func TestOtherMembersBesideThePlanPass(t *testing.T) {
+	b := interact.NewBroker()
+	answerWith(t, b, interact.Answer{Selected: []string{"Approve"}})
+	args := json.RawMessage(`{"plan":"# Plan\n\n1. Fix it","allowedPrompts":[{"tool":"Bash","prompt":"run tests"}],"extra":1}`)
+	if r := run(t, planningPolicy(), b, &recorded{}, args); r.IsError {
+		t.Fatalf("want the plan reviewed, got %q", r.Text)
 	}
 }
 
