@@ -83,8 +83,11 @@ func looksBinary(head []byte, prefix bool) bool {
 // way to work on them instead.
 func binaryError(verb, path string) tools.Result {
 	next := "inspect it with bash instead (file, xxd, strings)"
-	if verb == "edit" {
+	switch {
+	case verb == "edit":
 		next = "change it with bash instead (sed, or iconv to convert it to UTF-8)"
+	case strings.EqualFold(filepath.Ext(path), ".pdf"):
+		next = "for a PDF, extract its text with bash instead (pdftotext -f FIRST -l LAST FILE -, from poppler-utils)"
 	}
 	return tools.Errorf("cannot %s %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, %s", verb, path, next)
 }

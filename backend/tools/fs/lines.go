@@ -14,11 +14,12 @@ import (
 // for readMaxLineLen runes of any width plus one to know the line was cut.
 const lineKeepBytes = readMaxLineLen*utf8.UTFMax + 1
 
-// scanWindow reads lines from br, keeping lines offset..offset+limit-1 and
-// counting the rest, without ever holding more than one cut line. A line
+// scanWindow reads lines from br, keeping lines offset..offset+limit-1 up
+// to maxBytes of text and counting the rest, without ever holding more
+// than one cut line. A line
 // ends at "\n"; a trailing "\r" is dropped; a last line without newline
 // counts; an empty file has no lines.
-func scanWindow(ctx context.Context, br *bufio.Reader, offset, limit int) (window, error) {
+func scanWindow(ctx context.Context, br *bufio.Reader, offset, limit, maxBytes int) (window, error) {
 	var (
 		w    window
 		used int
@@ -67,7 +68,7 @@ func scanWindow(ctx context.Context, br *bufio.Reader, offset, limit int) (windo
 			if len(w.lines) > 0 {
 				size++
 			}
-			if used+size > readMaxBytes {
+			if used+size > maxBytes {
 				w.capped, w.more = true, true
 				return w, nil
 			}

@@ -22,6 +22,10 @@ const (
 	readMaxLineLen  = 2000   // runes kept of one line
 	readMaxBytes    = 51_200 // bytes of line text per call
 	lineTruncSuffix = "... (line truncated to 2000 chars)"
+	// With allow_large, Claude Code's way of asking for a whole large
+	// file: about 100,000 tokens, a tenth of DeepSeek's window.
+	readLargeLimit    = 20_000
+	readLargeMaxBytes = 400_000
 )
 
 // Read is the read tool: a window of a UTF-8 text file, line-numbered.
@@ -35,6 +39,10 @@ type readArgs struct {
 	FilePath string `json:"file_path"`
 	Offset   *int   `json:"offset"`
 	Limit    *int   `json:"limit"`
+	// AllowLarge and Pages are Claude Code's Read's: a larger window, and
+	// a PDF's pages, which read cannot open (it says how to).
+	AllowLarge bool   `json:"allow_large"`
+	Pages      string `json:"pages"`
 }
 
 var readSchema = json.RawMessage(`{"type":"object","properties":{` +
@@ -86,7 +94,11 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 	if res, ok := decodeArgs(call.Args, &a, &a.FilePath); !ok {
 		return res
 	}
-	offset, limit := 1, readLimit
+	maxLines, maxBytes := readLimit, readMaxBytes
+	if a.AllowLarge {
+		maxLines, maxBytes = readLargeLimit, readLargeMaxBytes
+	}
+	offset, limit := 1, maxLines
 	if a.Offset != nil {
 		if *a.Offset < 1 {
 			return tools.InvalidArgs("offset must be greater than or equal to 1")
@@ -97,8 +109,8 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 		if *a.Limit < 1 {
 			return tools.InvalidArgs("limit must be greater than or equal to 1")
 		}
-		if *a.Limit > readLimit {
-			return tools.InvalidArgs("limit must be less than or equal to %d", readLimit)
+		if *a.Limit > maxLines {
+			return tools.InvalidArgs("limit must be less than or equal to %d", maxLines)
 		}
 		limit = *a.Limit
 	}
@@ -110,7 +122,7 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 	if isImageFile(path) {
 		return readImage(call.Env, path, display(cwd, path))
 	}
-	w, res, ok := r.readWindow(ctx, path, offset, limit)
+	w, res, ok := r.readWindow(ctx, path, offset, limit, maxBytes)
 	if !ok {
 		return res
 	}
@@ -119,7 +131,7 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 }
 
 // readWindow opens, checks and scans the file, recording its version.
-func (r *Read) readWindow(ctx context.Context, path string, offset, limit int) (window, tools.Result, bool) {
+func (r *Read) readWindow(ctx context.Context, path string, offset, limit, maxBytes int) (window, tools.Result, bool) {
 	// Stat before opening: opening a FIFO would block until a writer came.
 	if info, err := os.Stat(path); err != nil {
 		return window{}, openError("read", path, err), false
@@ -147,7 +159,7 @@ func (r *Read) readWindow(ctx context.Context, path string, offset, limit int) (
 	if looksBinary(head, len(head) == sniffLen) {
 		return window{}, binaryError("read", path), false
 	}
-	w, err := scanWindow(ctx, br, offset, limit)
+	w, err := scanWindow(ctx, br, offset, limit, maxBytes)
 	if err != nil {
 		return window{}, tools.Errorf("cannot read %q: %v", path, err), false
 	}

@@ -47,6 +47,11 @@ func TestReadFooters(t *testing.T) {
 		{map[string]any{"offset": 2001}, "(End of file - total 2500 lines)"},
 		{map[string]any{"offset": 2500, "limit": 1}, "(End of file - total 2500 lines)"},
 		{map[string]any{"offset": 10, "limit": 5}, "(Showing lines 10-14 of 2500. Use offset=15 to continue.)"},
+		// Claude Code's Read asks for a large file whole with
+		// allow_large, and names a PDF's pages (of no use in a text).
+		{map[string]any{"allow_large": true}, "(End of file - total 2500 lines)"},
+		{map[string]any{"allow_large": false}, "(Showing lines 1-2000 of 2500. Use offset=2001 to continue.)"},
+		{map[string]any{"pages": "1-5", "limit": 1}, "(Showing lines 1-1 of 2500. Use offset=2 to continue.)"},
 	}
 	for _, c := range cases {
 		c.args["file_path"] = "f.txt"
@@ -115,6 +120,21 @@ func TestReadCutsAThreeMegabyteLine(t *testing.T) {
 	if !strings.Contains(r.Text, "(End of file - total 3 lines)") {
 		t.Errorf("want 3 lines counted, got tail %q", r.Text[len(r.Text)-60:])
 	}
+}
+
+// Claude Code's Read asks with allow_large for more than the usual 50 KB,
+// and names a PDF's pages; read cannot open a PDF and says how to read it
+// instead.
+func TestReadTakesClaudeCodesLargeAndPDFReads(t *testing.T) {
+	b := newBench(t)
+	b.file("big.txt", strings.Repeat("a line of text that fills the window\n", 3000))
+	if r := b.run(b.read, map[string]any{"file_path": "big.txt", "allow_large": true}); !strings.HasSuffix(r.Text, "(End of file - total 3000 lines)") {
+		t.Errorf("want 111 KB read whole with allow_large, got tail %q", r.Text[max(0, len(r.Text)-120):])
+	}
+	p := b.file("paper.pdf", "%PDF-1.7\n\x00\x01binary")
+	r := b.run(b.read, map[string]any{"file_path": "paper.pdf", "pages": "1-3"})
+	wantError(t, r, fmt.Sprintf("cannot read %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, "+
+		"for a PDF, extract its text with bash instead (pdftotext -f FIRST -l LAST FILE -, from poppler-utils)", p))
 }
 
 func TestReadRefusesBinaryFiles(t *testing.T) {
