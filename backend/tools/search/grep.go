@@ -65,7 +65,7 @@ func (g *Grep) Run(ctx context.Context, call tools.Call) tools.Result {
 		return *res
 	}
 	if o.mode == modeContent {
-		q.keep = o.limit
+		q.keep = o.skip + o.limit
 	}
 	root, info, res := target(call.Env.Cwd, a.Path)
 	if res != nil {

@@ -50,6 +50,12 @@ func TestGrepResultFormat(t *testing.T) {
 		{"multiline", map[string]any{"pattern": `hello\(\) \{\}\nvar`, "output_mode": "content", "multiline": true}},
 		{"include", map[string]any{"pattern": "Hello", "include": "*.go"}},
 		{"none", map[string]any{"pattern": "zebra"}},
+		// Claude Code's Grep's -o and offset.
+		{"content_only_matching", map[string]any{"pattern": "[Hh]el+o", "output_mode": "content", "-o": true, "-C": 1, "type": "go"}},
+		{"files_offset", map[string]any{"pattern": "Hello", "offset": 1, "head_limit": 1}},
+		{"count_offset", map[string]any{"pattern": "Hello", "output_mode": "count", "offset": 1}},
+		{"content_offset", map[string]any{"pattern": "Hello", "output_mode": "content", "offset": 2, "head_limit": 2}},
+		{"content_offset_past_the_end", map[string]any{"pattern": "Hello", "output_mode": "content", "offset": 50}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,6 +68,17 @@ func TestGrepResultFormat(t *testing.T) {
 			}
 			matchGolden(t, dir, r.Text)
 		})
+	}
+}
+
+// context is Claude Code's Grep's long name of -C.
+func TestGrepContextIsC(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, grepTree)
+	long := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "hello", "output_mode": "content", "-i": true, "context": 1})
+	short := run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "hello", "output_mode": "content", "-i": true, "-C": 1})
+	if long.Text != short.Text || !strings.Contains(long.Text, "-package a") {
+		t.Errorf("want context as -C, with the line before a match; got\n%s\nand with -C\n%s", long.Text, short.Text)
 	}
 }
 
@@ -82,6 +99,10 @@ func TestGrepCapsWhatItShows(t *testing.T) {
 	r = run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "match", "head_limit": 5})
 	if n := strings.Count(r.Text, dir); n != 5 || !strings.Contains(r.Text, "(Showing 5 of 30 files.") {
 		t.Errorf("want 5 of 30 files listed, got %q", r.Text)
+	}
+	r = run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "match", "output_mode": "content", "path": "f07.txt", "offset": 4, "head_limit": 5})
+	if n := strings.Count(r.Text, ":match"); n != 5 || !strings.HasSuffix(r.Text, "(Showing output lines 5-9. Use offset=9 to see more.)") {
+		t.Errorf("want lines 5-9 of one file's 10, got %q", r.Text)
 	}
 }
 
@@ -141,10 +162,11 @@ func TestGrepErrors(t *testing.T) {
 		{map[string]any{"pattern": "a", "output_mode": "lines"}, `Error: invalid output_mode "lines": use files_with_matches, content or count`},
 		{map[string]any{"pattern": "a", "type": "cobol"}, `Error: invalid type "cobol": use one of `},
 		{map[string]any{"pattern": "a", "-C": 500}, `Error: invalid context: -A, -B and -C take at most 50 lines`},
-		{map[string]any{"pattern": "a", "-C": -1}, `Error: invalid arguments: -A, -B, -C and head_limit take a non-negative whole number, got -1`},
+		{map[string]any{"pattern": "a", "-C": -1}, `Error: invalid arguments: -A, -B, -C, head_limit and offset take a non-negative whole number, got -1`},
+		{map[string]any{"pattern": "a", "offset": -1}, `Error: invalid arguments: -A, -B, -C, head_limit and offset take a non-negative whole number, got -1`},
 		{map[string]any{"pattern": "a", "head_limit": 0}, `Error: invalid head_limit: expected 1 to 1000`},
 		{map[string]any{"pattern": "a", "glob": "*.go", "include": "*.md"}, `Error: invalid arguments: give glob or include, not both`},
-		{map[string]any{"pattern": "a", "context": 3}, `Error: invalid arguments: unknown argument "context"; the accepted arguments are pattern, path, include, glob, type, output_mode, -n, -i, -A, -B, -C, head_limit, multiline`},
+		{map[string]any{"pattern": "a", "-w": true}, `Error: invalid arguments: unknown argument "-w"; the accepted arguments are pattern, path, include, glob, type, output_mode, -n, -i, -o, -A, -B, -C, context, head_limit, offset, multiline`},
 	}
 	for _, c := range cases {
 		if r := run(t, NewGrep(noUserConfig), dir, c.args); !strings.HasPrefix(r.Text, c.want) || !r.IsError {

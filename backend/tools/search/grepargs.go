@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -27,7 +28,8 @@ const (
 
 // grepArgs are grep's arguments in the shape models trained on Claude
 // Code's Grep send them: glob beside tack's include, type, output_mode, the
-// ripgrep flags -n, -i, -A, -B, -C, head_limit and multiline.
+// ripgrep flags -n, -i, -o, -A, -B, -C (context is the same), head_limit,
+// offset and multiline.
 type grepArgs struct {
 	Pattern     string       `json:"pattern"`
 	Path        string       `json:"path"`
@@ -37,10 +39,13 @@ type grepArgs struct {
 	OutputMode  string       `json:"output_mode"`
 	LineNumbers *bool        `json:"-n"`
 	IgnoreCase  bool         `json:"-i"`
+	OnlyMatches bool         `json:"-o"`
 	After       *wholeNumber `json:"-A"`
 	Before      *wholeNumber `json:"-B"`
 	Context     *wholeNumber `json:"-C"`
+	ContextLong *wholeNumber `json:"context"`
 	HeadLimit   *wholeNumber `json:"head_limit"`
+	Offset      *wholeNumber `json:"offset"`
 	Multiline   bool         `json:"multiline"`
 }
 
@@ -52,7 +57,7 @@ func (c *wholeNumber) UnmarshalJSON(b []byte) error {
 	s := strings.Trim(string(b), `"`)
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return fmt.Errorf("-A, -B, -C and head_limit take a non-negative whole number, got %s", b)
+		return fmt.Errorf("-A, -B, -C, head_limit and offset take a non-negative whole number, got %s", b)
 	}
 	*c = wholeNumber(n)
 	return nil
@@ -66,10 +71,12 @@ var grepSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"output_mode":{"type":"string","enum":["files_with_matches","content","count"],"description":"files_with_matches (default) lists the matching files, newest first; content shows matching lines as path:line:text; count shows path:matches."},` +
 	`"-n":{"type":"boolean","description":"Show line numbers in content mode. Default true."},` +
 	`"-i":{"type":"boolean","description":"Match case-insensitively."},` +
+	`"-o":{"type":"boolean","description":"Show only the matched parts of each line, one a line (content mode)."},` +
 	`"-A":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show after each match (content mode)."},` +
 	`"-B":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show before each match (content mode)."},` +
 	`"-C":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show before and after each match (content mode)."},` +
 	`"head_limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Show at most this many lines, files or counts. Default 250."},` +
+	`"offset":{"type":"integer","minimum":0,"description":"Pass over this many lines, files or counts first, for the next page. Default 0."},` +
 	`"multiline":{"type":"boolean","description":"Let the pattern span lines; . then matches newlines too."}},` +
 	`"required":["pattern"],"additionalProperties":false}`)
 
@@ -79,7 +86,13 @@ type grepOptions struct {
 	lineNumbers   bool
 	before, after int
 	limit         int
-	multiline     bool
+	// skip is how many entries (files, counts or lines) to pass over
+	// before the limit's.
+	skip      int
+	multiline bool
+	// only, with -o, is the pattern whose matches content mode shows, one
+	// a line, instead of the matching lines.
+	only *regexp.Regexp
 	// oneFile says the path named a file, not a directory: content lines
 	// then leave the path out, as ripgrep given one file does.
 	oneFile bool
@@ -103,8 +116,8 @@ func decodeGrep(raw json.RawMessage) (grepArgs, *query, grepOptions, *tools.Resu
 	default:
 		return fail("invalid output_mode %q: use files_with_matches, content or count", a.OutputMode)
 	}
-	if a.Context != nil {
-		o.before, o.after = int(*a.Context), int(*a.Context)
+	if c := cmp.Or(a.Context, a.ContextLong); c != nil {
+		o.before, o.after = int(*c), int(*c)
 	}
 	if a.Before != nil {
 		o.before = int(*a.Before)
@@ -121,12 +134,18 @@ func decodeGrep(raw json.RawMessage) (grepArgs, *query, grepOptions, *tools.Resu
 		}
 		o.limit = int(*a.HeadLimit)
 	}
+	if a.Offset != nil {
+		o.skip = int(*a.Offset)
+	}
 	if a.Include != "" && a.Glob != "" && a.Include != a.Glob {
 		return fail("invalid arguments: give glob or include, not both (they are the same filter)")
 	}
 	q, res := newQuery(a)
 	if res != nil {
 		return grepArgs{}, nil, grepOptions{}, res
+	}
+	if a.OnlyMatches {
+		o.only = q.line
 	}
 	return a, q, o, nil
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +71,8 @@ func filesText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 		}
 	}
 	slices.SortFunc(hits, func(x, y hit) int { return cmp.Or(cmp.Compare(y.mtime, x.mtime), cmp.Compare(x.abs, y.abs)) })
-	shown := hits[:min(len(hits), o.limit)]
+	from, to := page(len(hits), o)
+	shown := hits[from:to]
 	var t, b strings.Builder
 	fmt.Fprintf(&t, "Found %d %s", matched, plural(matched, "file", "files"))
 	for i, h := range shown {
@@ -80,28 +82,56 @@ func filesText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 		}
 		b.WriteString(display(cwd, h.abs))
 	}
-	if len(shown) < len(hits) {
-		fmt.Fprintf(&t, "\n\n(Showing %d of %d files. Narrow the pattern, path, glob or type, or raise head_limit, to see the rest.)", len(shown), len(hits))
+	if note := pageNote("files", from, to, len(hits)); note != "" {
+		t.WriteString("\n\n" + note)
 	}
 	return t.String(), b.String(), len(shown) < len(hits)
+}
+
+// page is the part of n entries shown: from o.skip, at most o.limit.
+func page(n int, o grepOptions) (from, to int) {
+	from = min(o.skip, n)
+	return from, min(from+o.limit, n)
+}
+
+// pageNote is the footer of a page of n entries that does not show them
+// all, saying how to see the rest; "" for one that does.
+func pageNote(what string, from, to, n int) string {
+	switch {
+	case from == 0 && to == n:
+		return ""
+	case from == 0:
+		return fmt.Sprintf("(Showing %d of %d %s. Narrow the pattern, path, glob or type, or raise head_limit, to see the rest.)", to, n, what)
+	case from == n:
+		return fmt.Sprintf("(offset %d passes over all %d %s.)", from, n, what)
+	case to < n:
+		return fmt.Sprintf("(Showing %s %d-%d of %d. Use offset=%d to see more.)", what, from+1, to, n, to)
+	}
+	return fmt.Sprintf("(Showing %s %d-%d of %d.)", what, from+1, to, n)
 }
 
 // countText is one path:matches line per file, in path order.
 func countText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total, matched int) (string, bool) {
 	var t strings.Builder
-	shown := 0
+	from, to := page(matched, o)
+	k := 0 // the matching file's place in path order
 	for i, r := range results {
-		if r.count == 0 || shown == o.limit {
+		if r.count == 0 {
 			continue
 		}
-		fmt.Fprintf(&t, "%s:%d\n", display(cwd, files[i].Abs), r.count)
-		shown++
+		if from <= k && k < to {
+			fmt.Fprintf(&t, "%s:%d\n", display(cwd, files[i].Abs), r.count)
+		}
+		k++
 	}
 	fmt.Fprintf(&t, "\nFound %d %s in %d %s.", total, plural(total, "match", "matches"), matched, plural(matched, "file", "files"))
-	if shown < matched {
-		fmt.Fprintf(&t, " (Showing %d of %d files; raise head_limit to see the rest.)", shown, matched)
+	switch {
+	case from > 0:
+		t.WriteString(" " + pageNote("files", from, to, matched))
+	case to < matched:
+		fmt.Fprintf(&t, " (Showing %d of %d files; raise head_limit to see the rest.)", to, matched)
 	}
-	return t.String(), shown < matched
+	return t.String(), to-from < matched
 }
 
 // contentText is ripgrep's layout: path:line:text for a match,
@@ -109,7 +139,7 @@ func countText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 // touch. At most o.limit lines are shown.
 func contentText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total int) (string, bool) {
 	var lines []string
-	shownMatches := 0
+	var matchAt []bool // whether lines[i] begins a matching line's output
 	full, context := false, o.before > 0 || o.after > 0
 	for i, r := range results {
 		if len(r.lines) == 0 || full {
@@ -128,25 +158,67 @@ func contentText(cwd string, files []workspace.Entry, results []fileMatches, o g
 				out = append(out, outLine{n: m.line, text: m.text, match: true})
 			}
 		}
+		out = onlyMatches(out, o.only)
 		for j, l := range out {
-			if len(lines) == o.limit {
+			if len(lines) == o.skip+o.limit {
 				full = true
 				break
 			}
 			if context && (j > 0 && l.n > out[j-1].n+1 || j == 0 && len(lines) > 0) {
-				lines = append(lines, "--")
+				lines, matchAt = append(lines, "--"), append(matchAt, false)
 			}
 			lines = append(lines, l.format(name, o.lineNumbers))
-			if l.match {
+			matchAt = append(matchAt, l.match && !l.part)
+		}
+	}
+	from := min(o.skip, len(lines))
+	listed, shownMatches := 0, 0
+	for i, m := range matchAt {
+		if m {
+			listed++
+			if i >= from {
 				shownMatches++
 			}
 		}
 	}
-	text := strings.Join(lines, "\n")
-	if shownMatches < total {
+	text := strings.Join(lines[from:], "\n")
+	switch {
+	case from > 0 && from == len(lines):
+		text = fmt.Sprintf("(offset %d passes over all %d output lines.)", o.skip, len(lines))
+	case from > 0 && (full || listed < total):
+		text += fmt.Sprintf("\n\n(Showing output lines %d-%d. Use offset=%d to see more.)", from+1, len(lines), len(lines))
+	case from > 0:
+		text += fmt.Sprintf("\n\n(Showing output lines %d-%d, the last.)", from+1, len(lines))
+	case shownMatches < total:
 		text += fmt.Sprintf("\n\n(Showing %d of %d matching lines. Narrow the pattern, path, glob or type, or raise head_limit, to see the rest.)", shownMatches, total)
 	}
-	return text, shownMatches < total
+	return text, from > 0 || shownMatches < total
+}
+
+// onlyMatches is out with each matching line in its matched parts, one a
+// line, when only is set (-o), as ripgrep --only-matching shows them; a
+// matching line in which only finds no part (a multi-line match) is kept
+// whole.
+func onlyMatches(out []outLine, only *regexp.Regexp) []outLine {
+	if only == nil {
+		return out
+	}
+	var parts []outLine
+	for _, l := range out {
+		found := 0
+		if l.match {
+			for _, p := range only.FindAllString(l.text, -1) {
+				if p != "" {
+					parts = append(parts, outLine{n: l.n, text: p, match: true, part: found > 0})
+					found++
+				}
+			}
+		}
+		if found == 0 {
+			parts = append(parts, l)
+		}
+	}
+	return parts
 }
 
 // outLine is one line of content output.
@@ -154,6 +226,8 @@ type outLine struct {
 	n     int
 	text  string
 	match bool
+	// part says a line is a later part of the same matching line (-o).
+	part bool
 }
 
 func (l outLine) format(name string, numbers bool) string {
