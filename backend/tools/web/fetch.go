@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,6 +31,11 @@ type fetchArgs struct {
 	URL      string `json:"url"`
 	MaxChars *int   `json:"max_chars"`
 	Start    *int   `json:"start"`
+	// Offset is start as Claude Code's WebFetch names it. Its prompt,
+	// which there a small model answers from the page, is taken and let
+	// be: the model reads the page itself.
+	Offset *int   `json:"offset"`
+	Prompt string `json:"prompt"`
 }
 
 var fetchSchema = json.RawMessage(`{"type":"object","properties":{` +
@@ -88,11 +94,14 @@ func (f *Fetch) Run(ctx context.Context, call tools.Call) tools.Result {
 		}
 		maxChars = *a.MaxChars
 	}
-	if a.Start != nil {
-		if *a.Start < 0 {
+	if a.Start != nil && a.Offset != nil && *a.Start != *a.Offset {
+		return tools.InvalidArgs("give start or offset, not both (they are the same position)")
+	}
+	if from := cmp.Or(a.Start, a.Offset); from != nil {
+		if *from < 0 {
 			return tools.InvalidArgs("start must be 0 or more")
 		}
-		start = *a.Start
+		start = *from
 	}
 	u, err := checkURL(a.URL)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -21,12 +23,20 @@ const (
 )
 
 // Search is the web_search tool.
-type Search struct{ searcher Searcher }
+type Search struct {
+	searcher Searcher
+	// deny are the domains of [web] deny_domains, left out of results.
+	deny []string
+}
 
 type searchArgs struct {
 	Query       string `json:"query"`
 	Count       *int   `json:"count"`
 	NeedContent bool   `json:"need_content"`
+	// AllowedDomains and BlockedDomains are Claude Code's WebSearch's:
+	// results only from the first, never from the second.
+	AllowedDomains []string `json:"allowed_domains"`
+	BlockedDomains []string `json:"blocked_domains"`
 }
 
 var searchSchema = json.RawMessage(`{"type":"object","properties":{` +
@@ -76,11 +86,41 @@ func (s *Search) Run(ctx context.Context, call tools.Call) tools.Result {
 		}
 		count = *a.Count
 	}
-	results, err := s.searcher.Search(ctx, Query{Query: a.Query, Count: count, NeedContent: a.NeedContent})
+	results, err := s.searcher.Search(ctx, Query{Query: withSites(a), Count: count, NeedContent: a.NeedContent})
 	if err != nil {
 		return failure("web_search", err)
 	}
+	results = slices.DeleteFunc(results, func(r Result) bool {
+		u, err := url.Parse(r.URL)
+		if err != nil {
+			return true
+		}
+		host := u.Hostname()
+		return blocked(host, s.deny) != "" || blocked(host, a.BlockedDomains) != "" ||
+			len(a.AllowedDomains) > 0 && blocked(host, a.AllowedDomains) == ""
+	})
 	return tools.Result{Text: searchText(a.Query, results), Card: searchCard(a.Query, results)}
+}
+
+// withSites is the query with the domain filters as the search service's
+// site: and -site: operators, those that fit in its length, so that it
+// returns results the filters keep: a single allowed domain, and the
+// blocked ones. The results are filtered all the same.
+func withSites(a searchArgs) string {
+	q := a.Query
+	var ops []string
+	if len(a.AllowedDomains) == 1 {
+		ops = append(ops, "site:"+a.AllowedDomains[0])
+	}
+	for _, d := range a.BlockedDomains {
+		ops = append(ops, "-site:"+d)
+	}
+	for _, op := range ops {
+		if utf8.RuneCountInString(q)+1+utf8.RuneCountInString(op) <= maxQueryRunes {
+			q += " " + op
+		}
+	}
+	return q
 }
 
 // failure is the error result of a failed web call.

@@ -77,7 +77,7 @@ func New(cfg Config) []tools.Tool {
 	}
 	var out []tools.Tool
 	if cfg.Search != nil {
-		out = append(out, &Search{searcher: cfg.Search})
+		out = append(out, &Search{searcher: cfg.Search, deny: cfg.Deny})
 	}
 	return append(out, &Fetch{cfg: cfg, cache: newPageCache(cfg.Now)})
 }

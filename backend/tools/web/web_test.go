@@ -14,6 +14,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -128,6 +129,30 @@ func TestSearchCallsDeepSeekAndListsRankedResults(t *testing.T) {
 	}
 }
 
+// Claude Code's WebSearch keeps to allowed_domains and away from
+// blocked_domains; [web] deny_domains keeps results away too.
+func TestSearchKeepsToTheDomainsAsked(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.PushSearch(llmtest.SearchReply(
+		llmtest.SearchResult{Title: "Release notes", URL: "https://go.dev/doc/go1.26"},
+		llmtest.SearchResult{Title: "Package docs", URL: "https://pkg.go.dev/net/http"},
+		llmtest.SearchResult{Title: "A blog", URL: "https://blog.example.org/go"},
+		llmtest.SearchResult{Title: "Denied", URL: "https://denied.go.dev/x"},
+	))
+	search, _ := toolsOf(Config{Search: deepseek(srv, nil), Fetch: &Local{}, Deny: []string{"denied.go.dev"}})
+	res := run(t, search, `{"query":"go 1.26 release notes","allowed_domains":["go.dev"],"blocked_domains":["pkg.go.dev"]}`)
+	if res.IsError {
+		t.Fatal(res.Text)
+	}
+	if reqs := srv.WebRequests(); len(reqs) != 1 || reqs[0].Body["query"] != "go 1.26 release notes site:go.dev -site:pkg.go.dev" {
+		t.Fatalf("want the domains as site operators in the query, got %+v", reqs)
+	}
+	if !strings.Contains(res.Text, "https://go.dev/doc/go1.26") || strings.Contains(res.Text, "pkg.go.dev") ||
+		strings.Contains(res.Text, "example.org") || strings.Contains(res.Text, "denied.go.dev") {
+		t.Errorf("want only the go.dev result, got\n%s", res.Text)
+	}
+}
+
 func TestSearchWithoutABackendIsNotOffered(t *testing.T) {
 	ts := New(Config{Fetch: &Local{}})
 	if len(ts) != 1 || ts[0].Spec().Name != "web_fetch" {
@@ -165,6 +190,22 @@ func TestFetchReadsALongPageInWindows(t *testing.T) {
 	}
 	if n := len(srv.WebRequests()); n != 1 {
 		t.Errorf("want later windows served from the cache, got %d fetch requests", n)
+	}
+}
+
+// Claude Code's WebFetch names the window's start offset, and asks a
+// prompt of the page, which the model reads itself.
+func TestFetchTakesClaudeCodesPromptAndOffset(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.PushFetch(llmtest.FetchReply("Page", strings.Repeat("0123456789", 100)))
+	_, fetch := toolsOf(Config{Fetch: deepseek(srv, nil)})
+	byStart := run(t, fetch, `{"url":"https://example.com/p","start":500,"max_chars":100}`)
+	byOffset := run(t, fetch, `{"url":"https://example.com/p","offset":500,"max_chars":100,"prompt":"What are the digits?"}`)
+	if byStart.IsError || byOffset.Text != byStart.Text {
+		t.Errorf("want offset read as start, got\n%s\nand with start\n%s", byOffset.Text, byStart.Text)
+	}
+	if r := run(t, fetch, `{"url":"https://example.com/p","offset":5,"start":6}`); r.Code != session.CodeInvalidArgs {
+		t.Errorf("want start and offset at odds refused, got %+v", r)
 	}
 }
 
