@@ -201,20 +201,8 @@ func (w *bypassWorld) requireConfinement(t *testing.T) {
 // this session" to each would have.
 func (w *bypassWorld) remember(t *testing.T) {
 	t.Helper()
-	b := interact.NewBroker()
-	w.policy.broker = b
-	defer func() { w.policy.broker = interact.NewBroker() }()
-	unmount := b.Mount()
-	defer unmount()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		var last int64
-		for r := nextAfter(ctx, b, last); r != nil; r = nextAfter(ctx, b, last) {
-			last = r.ID
-			r.Decide(interact.Decision{Verdict: interact.AllowSession})
-		}
-	}()
+	defer w.answer(interact.AllowSession)()
+	ctx := context.Background()
 	for _, command := range []string{"ls", "git status", "go test ./..."} {
 		for _, esc := range []string{"", tools.EscalateNetwork, tools.EscalateOutside} {
 			if _, err := w.policy.Authorize(ctx, w.bash, w.call(command, esc)); err != nil {
@@ -228,6 +216,27 @@ func (w *bypassWorld) remember(t *testing.T) {
 		if got := w.policy.prefixes[allowKey{"bash", esc}]; len(got) != 3 {
 			t.Fatalf("want ls, git status and go test remembered with %q, got %q", esc, got)
 		}
+	}
+}
+
+// answer answers every question of the policy with verdict until the
+// returned function is called; then what asks is denied again.
+func (w *bypassWorld) answer(verdict interact.Verdict) (stop func()) {
+	b := interact.NewBroker()
+	w.policy.broker = b
+	unmount := b.Mount()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		var last int64
+		for r := nextAfter(ctx, b, last); r != nil; r = nextAfter(ctx, b, last) {
+			last = r.ID
+			r.Decide(interact.Decision{Verdict: verdict})
+		}
+	}()
+	return func() {
+		cancel()
+		unmount()
+		w.policy.broker = interact.NewBroker()
 	}
 }
 
@@ -430,6 +439,27 @@ func TestBypassFormsAchieveNothingInTheSandbox(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The ways out of the sandbox work once the user allows them: the model's
+// sandbox argument, "outside" or "network".
+func TestAnEscalationTheUserAllowsLeavesTheSandbox(t *testing.T) {
+	w := newBypassWorld(t, Auto)
+	w.requireConfinement(t)
+	defer w.answer(interact.Allow)()
+	out := filepath.Join(w.root, "escaped")
+	if res := w.run(t, "touch "+out, tools.EscalateOutside); res.IsError || !exists(out) {
+		t.Errorf("sandbox outside, allowed: want %s written, got %q", out, res.Text)
+	}
+	port := strconv.Itoa(w.ln.Addr().(*net.TCPAddr).Port)
+	if res := w.run(t, "echo hi >/dev/tcp/127.0.0.1/"+port, tools.EscalateNetwork); res.IsError || w.connections(t) == 0 {
+		t.Errorf("sandbox network, allowed: want a connection, got %q", res.Text)
+	}
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 func TestBypassFormsAchieveTheirEffectInFullAccess(t *testing.T) {

@@ -37,8 +37,10 @@ func fields(raw json.RawMessage) (map[string]json.RawMessage, error) {
 
 // bashArgNames are the arguments bash takes. timeout is Claude Code's
 // name for timeoutMs (also in milliseconds); description is optional, as
-// there, though the schema asks for it.
-var bashArgNames = []string{"command", "description", "timeoutMs", "timeout", "workdir", "run_in_background"}
+// there, though the schema asks for it; sandbox and justification ask to
+// leave the sandbox (escalation.go).
+var bashArgNames = []string{"command", "description", "timeoutMs", "timeout", "workdir", "run_in_background",
+	"sandbox", "justification"}
 
 func parseBashArgs(raw json.RawMessage) (bashArgs, error) {
 	m, err := fields(raw)
