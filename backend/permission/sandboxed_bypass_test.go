@@ -442,7 +442,8 @@ func TestBypassFormsAchieveNothingInTheSandbox(t *testing.T) {
 }
 
 // The ways out of the sandbox work once the user allows them: the model's
-// sandbox argument, "outside" or "network".
+// sandbox argument, "outside" or "network", and Claude Code's
+// dangerouslyDisableSandbox.
 func TestAnEscalationTheUserAllowsLeavesTheSandbox(t *testing.T) {
 	w := newBypassWorld(t, Auto)
 	w.requireConfinement(t)
@@ -450,6 +451,17 @@ func TestAnEscalationTheUserAllowsLeavesTheSandbox(t *testing.T) {
 	out := filepath.Join(w.root, "escaped")
 	if res := w.run(t, "touch "+out, tools.EscalateOutside); res.IsError || !exists(out) {
 		t.Errorf("sandbox outside, allowed: want %s written, got %q", out, res.Text)
+	}
+	claude := filepath.Join(w.root, "escaped-claude")
+	call := w.call("touch "+claude, "")
+	call.Args = json.RawMessage(`{"command":"touch ` + claude + `","description":"Mark the run","dangerouslyDisableSandbox":true}`)
+	grant, err := w.policy.Authorize(context.Background(), w.bash, call)
+	if err != nil || !grant.Off {
+		t.Fatalf("dangerouslyDisableSandbox: want the user asked and the sandbox off, got %+v, %v", grant, err)
+	}
+	call.Sandbox = grant
+	if res := w.bash.Run(context.Background(), call); res.IsError || !exists(claude) {
+		t.Errorf("dangerouslyDisableSandbox, allowed: want %s written, got %q", claude, res.Text)
 	}
 	port := strconv.Itoa(w.ln.Addr().(*net.TCPAddr).Port)
 	if res := w.run(t, "echo hi >/dev/tcp/127.0.0.1/"+port, tools.EscalateNetwork); res.IsError || w.connections(t) == 0 {

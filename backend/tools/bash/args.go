@@ -38,9 +38,10 @@ func fields(raw json.RawMessage) (map[string]json.RawMessage, error) {
 // bashArgNames are the arguments bash takes. timeout is Claude Code's
 // name for timeoutMs (also in milliseconds); description is optional, as
 // there, though the schema asks for it; sandbox and justification ask to
-// leave the sandbox (escalation.go).
+// leave the sandbox, as Claude Code's dangerouslyDisableSandbox does
+// (escalation.go).
 var bashArgNames = []string{"command", "description", "timeoutMs", "timeout", "workdir", "run_in_background",
-	"sandbox", "justification"}
+	"sandbox", "justification", "dangerouslyDisableSandbox"}
 
 func parseBashArgs(raw json.RawMessage) (bashArgs, error) {
 	m, err := fields(raw)

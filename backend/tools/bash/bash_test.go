@@ -130,9 +130,10 @@ func TestBashRejectsInvalidArguments(t *testing.T) {
 		{map[string]any{"command": "ls", "description": "d", "timeoutMs": 0}, "Error: invalid timeoutMs: expected a positive number of milliseconds, got 0"},
 		{map[string]any{"command": "ls", "description": "d", "timeoutMs": "soon"}, `Error: invalid timeoutMs: expected a positive number of milliseconds, got "soon"`},
 		{map[string]any{"command": "ls", "timeout": "soon"}, `Error: invalid timeout: expected a positive number of milliseconds, got "soon"`},
-		{map[string]any{"command": "ls", "cwd": "/tmp"}, `Error: invalid arguments: unknown argument "cwd"; the accepted arguments are command, description, timeoutMs, timeout, workdir, run_in_background, sandbox, justification`},
+		{map[string]any{"command": "ls", "cwd": "/tmp"}, `Error: invalid arguments: unknown argument "cwd"; the accepted arguments are command, description, timeoutMs, timeout, workdir, run_in_background, sandbox, justification, dangerouslyDisableSandbox`},
 		{map[string]any{"command": "ls", "sandbox": "network"}, "Error: invalid justification: with sandbox, say in one line why the command needs it; the user reads it"},
 		{map[string]any{"command": "ls", "sandbox": "root", "justification": "j"}, `Error: invalid sandbox: expected "network" or "outside"`},
+		{map[string]any{"command": "ls", "dangerouslyDisableSandbox": "yes"}, "Error: invalid dangerouslyDisableSandbox: expected a boolean"},
 		{map[string]any{"command": "ls", "description": "d", "workdir": 7}, "Error: invalid workdir: expected a string"},
 		{map[string]any{"command": "ls", "description": "d", "run_in_background": "yes"}, "Error: invalid run_in_background: expected a boolean"},
 	}

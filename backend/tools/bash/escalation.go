@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,7 +31,9 @@ type Escalator interface {
 	Escalate(ctx context.Context, t tools.Tool, call tools.Call, e tools.Escalation) (tools.Sandbox, error)
 }
 
-// parseEscalation reads the sandbox and justification arguments.
+// parseEscalation reads the sandbox and justification arguments, and
+// checks Claude Code's dangerouslyDisableSandbox, which the gate reads
+// (Escalation).
 func parseEscalation(m map[string]json.RawMessage) (tools.Escalation, error) {
 	var e tools.Escalation
 	if v, ok := m["sandbox"]; ok && !isNull(v) {
@@ -43,6 +46,11 @@ func parseEscalation(m map[string]json.RawMessage) (tools.Escalation, error) {
 			return e, errors.New("invalid justification: expected a string")
 		}
 	}
+	if v, ok := m["dangerouslyDisableSandbox"]; ok && !isNull(v) {
+		if json.Unmarshal(v, new(bool)) != nil {
+			return e, errors.New("invalid dangerouslyDisableSandbox: expected a boolean")
+		}
+	}
 	if e.Kind != "" && strings.TrimSpace(e.Justification) == "" {
 		return e, errors.New("invalid justification: with sandbox, say in one line why the command needs it; the user reads it")
 	}
@@ -51,13 +59,20 @@ func parseEscalation(m map[string]json.RawMessage) (tools.Escalation, error) {
 
 // Escalation is what a call asks for beyond the sandbox, read leniently:
 // the gate asks about what the arguments say even if they are otherwise
-// invalid (Run then refuses them).
+// invalid (Run then refuses them). Claude Code's dangerouslyDisableSandbox
+// asks to run outside it, with no justification of its own: the user
+// reads the command's description.
 func (bashTool) Escalation(args json.RawMessage) tools.Escalation {
 	var a struct {
 		Sandbox       string `json:"sandbox"`
 		Justification string `json:"justification"`
+		Off           bool   `json:"dangerouslyDisableSandbox"`
+		Description   string `json:"description"`
 	}
 	_ = json.Unmarshal(args, &a)
+	if a.Off && a.Sandbox == "" {
+		return tools.Escalation{Kind: tools.EscalateOutside, Justification: cmp.Or(strings.TrimSpace(a.Description), "asked to run it without the sandbox")}
+	}
 	return tools.Escalation{Kind: a.Sandbox, Justification: a.Justification}
 }
 
