@@ -62,7 +62,7 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 	if job.Agent.Model != "" {
 		model = job.Agent.Model
 	}
-	effort = cmp.Or(how.effort, effort)
+	effort = cmp.Or(how.effort, job.Effort, effort)
 	log, err := r.createChild(parent.SessionID(), job.Agent.Name, model)
 	if err != nil {
 		return task.Outcome{Err: err}

@@ -236,3 +236,24 @@ func TestAnAgentDefinitionRestrictsTheChildsTools(t *testing.T) {
 		t.Errorf("want the parent's model and the definition's instructions, got model %q", child.Model)
 	}
 }
+
+// A model trained on Claude Code calls its Agent tool by that name, with
+// the effort the user asked for: the task tool runs it, the child at that
+// effort, while the parent keeps its own.
+func TestClaudeCodesAgentCallRunsAChildAtItsEffort(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("agent_a", "Agent", `{"description":"Find A","prompt":"where is A?","subagent_type":"Explore","effort":"low"}`, 1)),
+		llmtest.ReplyText("A is found."))
+	srv.Route(llmtest.FirstUserMessage("where is A?"), llmtest.ReplyText("A is in a.go."))
+	s, _ := taskSession(t, srv)
+	s.Agent.Send("find A")
+	testkit.Settle(t, s.Agent)
+	srv.AssertConsumed(t)
+	efforts := map[string]string{}
+	for _, r := range srv.Requests() {
+		efforts[r.Messages[len(r.Messages)-1].Content] = r.ReasoningEffort
+	}
+	if efforts["where is A?"] != "low" || efforts["find A"] != "high" {
+		t.Fatalf("want the child at low effort and the parent at high, got %v", efforts)
+	}
+}

@@ -30,7 +30,10 @@ type Job struct {
 	Description string
 	Prompt      string
 	Agent       subagent.Definition
-	Env         *tools.Env
+	// Effort is the child's reasoning effort when the call asked for
+	// one; "" is the parent's.
+	Effort llm.Effort
+	Env    *tools.Env
 }
 
 // Progress is what a running subagent has done so far.
@@ -84,6 +87,20 @@ type args struct {
 	Agent       string `json:"agent"`
 	// SubagentType is Claude Code's name for agent (its Task tool's).
 	SubagentType string `json:"subagent_type"`
+	// The rest are the other arguments of Claude Code's Agent tool. Its
+	// effort sets the child's. Its model names a Claude model, which
+	// means nothing to tack's provider; its run_in_background, name,
+	// team_name and mode do not change how a tack subagent runs (in the
+	// foreground, answering this call, in the session's mode); all are
+	// let pass. Its isolation is refused: tack has no worktree or remote
+	// subagents, and quietly working in the shared tree would surprise.
+	Effort          string `json:"effort"`
+	Model           string `json:"model"`
+	RunInBackground bool   `json:"run_in_background"`
+	Name            string `json:"name"`
+	TeamName        string `json:"team_name"`
+	Mode            string `json:"mode"`
+	Isolation       string `json:"isolation"`
 }
 
 // agent is the agent the call names, under either name.
@@ -190,6 +207,13 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	if strings.TrimSpace(a.Prompt) == "" || strings.TrimSpace(a.Description) == "" {
 		return tools.InvalidArgs("description and prompt must not be empty")
 	}
+	if a.Isolation != "" {
+		return tools.InvalidArgs("isolation %q is not available: tack's subagents work in the session's workspace; call again without isolation", a.Isolation)
+	}
+	effort, ok := llm.ParseEffort(a.Effort)
+	if !ok && a.Effort != "" {
+		return tools.InvalidArgs("invalid effort %q: use low, medium, high, xhigh or max, or leave it out", a.Effort)
+	}
 	name := a.agent()
 	if name == "" {
 		name = subagent.GeneralName
@@ -212,7 +236,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 			call.Env.Progress(call.ID, c)
 		}
 	}
-	out := t.runner.Run(ctx, Job{CallID: call.ID, Turn: call.Turn, Description: a.Description, Prompt: a.Prompt, Agent: def, Env: call.Env}, show)
+	out := t.runner.Run(ctx, Job{CallID: call.ID, Turn: call.Turn, Description: a.Description, Prompt: a.Prompt, Agent: def, Effort: effort, Env: call.Env}, show)
 	c := progressCard(head, out.Progress, false)
 	c.Label, c.Subject = "Task", strings.TrimSpace(a.Description)
 	if out.Err != nil {

@@ -123,6 +123,32 @@ func TestClaudeCodesTaskArgumentsAreTaken(t *testing.T) {
 	}
 }
 
+// Claude Code's Agent tool also takes effort, which sets the child's, and
+// isolation, which tack has no way to give.
+func TestClaudeCodesAgentEffortAndIsolation(t *testing.T) {
+	for _, tt := range []struct {
+		more, wantErr string
+		want          llm.Effort
+	}{
+		{`"effort":"xhigh","model":"haiku","run_in_background":true,"name":"finder","team_name":"t","mode":"plan"`, "", llm.EffortMax},
+		{`"effort":"low"`, "", llm.EffortLow},
+		{``, "", ""},
+		{`"effort":"huge"`, `Error: invalid effort "huge": use low, medium, high, xhigh or max, or leave it out`, ""},
+		{`"isolation":"worktree"`, `Error: isolation "worktree" is not available: tack's subagents work in the session's workspace; call again without isolation`, ""},
+	} {
+		runner := &recordingRunner{}
+		tool := task.New(runner, []subagent.Definition{subagent.General()})
+		args := `{"description":"Find the loader","prompt":"Find it."` + strings.TrimSuffix(","+tt.more, ",") + `}`
+		r := tool.Run(context.Background(), tools.Call{ID: "c", Args: json.RawMessage(args)})
+		switch {
+		case tt.wantErr != "" && (r.Text != tt.wantErr || r.Code != session.CodeInvalidArgs):
+			t.Errorf("%s: want %q, got %q", args, tt.wantErr, r.Text)
+		case tt.wantErr == "" && (r.IsError || runner.job.Effort != tt.want):
+			t.Errorf("%s: want the child run at effort %q, got %q (%s)", args, tt.want, runner.job.Effort, r.Text)
+		}
+	}
+}
+
 type recordingRunner struct{ job task.Job }
 
 func (r *recordingRunner) Run(_ context.Context, job task.Job, _ func(task.Progress)) task.Outcome {
