@@ -7,19 +7,24 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/ask"
 	"github.com/tack-agent/tack/backend/tools/bash"
 	"github.com/tack-agent/tack/backend/tools/fs"
+	"github.com/tack-agent/tack/backend/tools/plan"
 	"github.com/tack-agent/tack/backend/tools/search"
 	"github.com/tack-agent/tack/backend/tools/task"
 	"github.com/tack-agent/tack/backend/tools/todo"
+	"github.com/tack-agent/tack/backend/tools/web"
 	"github.com/tack-agent/tack/backend/workspace"
 )
 
@@ -100,6 +105,37 @@ func TestClaudeCodeTranscriptCallsAreAccepted(t *testing.T) {
 	}
 }
 
+// sdkInputs holds an input for each of Claude Code's tools that tack has in
+// kind, with every property the Agent SDK declares for it; its first line
+// names the source.
+const sdkInputs = "../../testdata/claudecode/agent-sdk-0.3.337.tool-inputs.jsonl"
+
+// TestClaudeAgentSDKToolInputsAreAccepted runs each of those inputs, by
+// Claude Code's tool name, through the tack tool that name stands for: the
+// oracle is the SDK's own declaration of what a model may send, and no
+// input may be refused for its arguments.
+func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
+	cwd := t.TempDir()
+	if err := os.WriteFile(filepath.Join(cwd, "notes.txt"), []byte("first line\nsecond line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	registry := replayTools(t, &recordingExec{})
+	env := &tools.Env{SessionID: "sdk", Cwd: cwd, SpillDir: t.TempDir(), Record: func(session.Data) error { return nil }}
+	for i, c := range readJSONLines[transcriptCall](t, sdkInputs) {
+		name := tools.CallName(c.Tool)
+		tool, ok := registry[name]
+		if !ok {
+			t.Errorf("line %d: no tack tool stands for Claude Code's %s (got %q)", i+2, c.Tool, name)
+			continue
+		}
+		args := json.RawMessage(strings.ReplaceAll(string(c.Input), "/workspace", cwd))
+		r := tool.Run(context.Background(), tools.Call{ID: "call_sdk", Args: args, Env: env, Sandbox: tools.Sandbox{Off: true}})
+		if r.Code == session.CodeInvalidArgs || strings.HasPrefix(r.Text, "Error: invalid") {
+			t.Errorf("line %d, %s %s: refused as %q", i+2, c.Tool, clip(string(c.Input)), r.Text)
+		}
+	}
+}
+
 type transcriptCall struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input"`
@@ -142,7 +178,9 @@ func replayTools(t *testing.T, exec bash.Executor) map[string]tools.Tool {
 	files := &workspace.Walker{}
 	all := append(b.All(), fs.New(fs.NewTracker())...)
 	all = append(all, search.NewGlob(files), search.NewGrep(files), todo.New(),
-		task.New(answeringRunner{}, []subagent.Definition{subagent.General()}))
+		task.New(answeringRunner{}, []subagent.Definition{subagent.General()}),
+		ask.New(), plan.New(inPlanMode()))
+	all = append(all, web.New(web.Config{Search: stubWeb{}, Fetch: stubWeb{}})...)
 	out := map[string]tools.Tool{}
 	for _, tool := range all {
 		out[tool.Spec().Name] = tool
@@ -216,4 +254,24 @@ type answeringRunner struct{}
 
 func (answeringRunner) Run(context.Context, task.Job, func(task.Progress)) task.Outcome {
 	return task.Outcome{Answer: "Explored."}
+}
+
+// stubWeb answers every search with one result and every fetch with one
+// page, without a network.
+type stubWeb struct{}
+
+func (stubWeb) Search(context.Context, web.Query) ([]web.Result, error) {
+	return []web.Result{{Title: "Go 1.26 Release Notes", URL: "https://go.dev/doc/go1.26"}}, nil
+}
+
+func (stubWeb) Fetch(_ context.Context, rawURL string) (web.Page, error) {
+	return web.Page{URL: rawURL, Title: "Docs", Markdown: "# Docs\n\nConfiguration lives in config.toml.\n"}, nil
+}
+
+// inPlanMode is a permission policy in plan mode, where exit_plan_mode
+// runs.
+func inPlanMode() *permission.Policy {
+	p := permission.NewPolicy(permission.Auto, nil)
+	p.SetPlan(true)
+	return p
 }
