@@ -262,3 +262,21 @@ func TestTheWritableEntryARefusalNamesAllowsTheWrite(t *testing.T) {
 			strings.TrimSpace(config), err, asked.Load(), toolResult(t, s, "call_2").Text)
 	}
 }
+
+// A pipe hides the exit status of its first command: curl refused the
+// network, head succeeded. The user is not asked (the run succeeded), but
+// the model reads what the sandbox refused and how to ask for it.
+func TestANetworkRefusalInAPipeIsNamedToTheModel(t *testing.T) {
+	u := newUser(t)
+	const command = `(echo > /dev/tcp/example.com/80) 2>&1 | head -1`
+	s := u.open(t, llmtest.New(t, bashCall("call_1", command), llmtest.ReplyText("offline")))
+	asked := denyApprovals(t, s.Broker)
+	runTurn(t, s, "Reach example.com.")
+	r := toolResult(t, s, "call_1")
+	if len(*asked) != 0 || r.IsError {
+		t.Errorf("want a successful run and no question, asked %+v, got %q", *asked, r.Text)
+	}
+	if !strings.Contains(r.Text, `[sandbox: refused network access (`) || !strings.Contains(r.Text, `call bash again with "sandbox": "network"`) {
+		t.Errorf("want the model told the network was refused and how to ask, got:\n%s", r.Text)
+	}
+}

@@ -90,8 +90,12 @@ func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
 	if ref.Kind == "" {
 		return b.shape(call, spec, r, "", "")
 	}
+	// The user is asked to let a failed run out; a run that succeeded
+	// all the same (the refusal was in a pipe's earlier command) is only
+	// marked, for the model to ask if it needs to.
+	ran := r.outcome.ExitCode == 0 && r.outcome.Signal == ""
 	var declined error
-	if kind := escalation(ref); kind != "" && b.ts.opts.Escalator != nil {
+	if kind := escalation(ref); kind != "" && !ran && b.ts.opts.Escalator != nil {
 		grant, err := b.ts.opts.Escalator.Escalate(ctx, b, call, tools.Escalation{Kind: kind, Justification: "the sandbox refused " + ref.Detail})
 		if err == nil {
 			spec.Sandbox = grant

@@ -77,10 +77,10 @@ func (bashTool) Escalation(args json.RawMessage) tools.Escalation {
 }
 
 // refusal is what the sandbox refused a finished foreground run, if it
-// failed in one.
+// ran in one. A run that succeeded may still have been refused: a pipe
+// hides the exit status of all but its last command.
 func (ts *Tools) refusal(spec Spec, r result) sandbox.Refusal {
-	failed := r.outcome.ExitCode != 0 || r.outcome.Signal != ""
-	if spec.Sandbox.Off || ts.opts.Sandbox == nil || !failed {
+	if spec.Sandbox.Off || ts.opts.Sandbox == nil {
 		return sandbox.Refusal{}
 	}
 	c := sandbox.Confinement{ReadOnly: spec.Sandbox.ReadOnly, Network: spec.Sandbox.Network}
