@@ -206,10 +206,22 @@ func (d *Dialog) headRows(inner int) []string {
 		if d.a.Confined {
 			style = d.th.Dim
 		}
-		head = append(head, style.Render(ansi.Truncate(w, inner, "…")))
+		// The model's reason follows what the call wants: wrapped, so that
+		// a narrow window still shows it, up to maxWhyRows.
+		rows := frame.Wrap(w, inner)
+		if len(rows) > maxWhyRows {
+			rows = rows[:maxWhyRows]
+			rows[maxWhyRows-1] = ansi.Truncate(rows[maxWhyRows-1]+"…", inner, "…")
+		}
+		for _, r := range rows {
+			head = append(head, style.Render(r))
+		}
 	}
 	return head
 }
+
+// maxWhyRows bounds the rows of what a call wants and why.
+const maxWhyRows = 4
 
 // tailRows are the choices, the reason field while denying, and the hint;
 // tight when the dialog lacks the rows to show all of its body.

@@ -47,6 +47,15 @@ func edit() interact.Approval {
 	}
 }
 
+// outside is a command that asks to leave the sandbox, with the model's
+// reason after what it wants: both must be readable in a narrow window.
+func outside() interact.Approval {
+	a := bash()
+	a.Why = "Wants to run outside the sandbox (it can change or read anything you can): " +
+		"go test needs to write the module cache in ~/go/pkg/mod, which the sandbox keeps read-only"
+	return a
+}
+
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -57,6 +66,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"bash", bash(), nil, ""},
 		{"edit", edit(), []string{"down", "down"}, ""},
 		{"deny_reason", bash(), []string{"n"}, "use make test"},
+		{"outside_with_reason", outside(), nil, ""},
 	}
 	for _, tt := range tests {
 		for _, size := range [][2]int{{100, 30}, {50, 14}} {
