@@ -1,7 +1,6 @@
 package bash
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,18 +59,17 @@ func parseEscalation(m map[string]json.RawMessage) (tools.Escalation, error) {
 // Escalation is what a call asks for beyond the sandbox, read leniently:
 // the gate asks about what the arguments say even if they are otherwise
 // invalid (Run then refuses them). Claude Code's dangerouslyDisableSandbox
-// asks to run outside it, with no justification of its own: the user
-// reads the command's description.
+// asks to run outside it, with no justification of its own: the dialog
+// says which argument asked, beside the command's description.
 func (bashTool) Escalation(args json.RawMessage) tools.Escalation {
 	var a struct {
 		Sandbox       string `json:"sandbox"`
 		Justification string `json:"justification"`
 		Off           bool   `json:"dangerouslyDisableSandbox"`
-		Description   string `json:"description"`
 	}
 	_ = json.Unmarshal(args, &a)
 	if a.Off && a.Sandbox == "" {
-		return tools.Escalation{Kind: tools.EscalateOutside, Justification: cmp.Or(strings.TrimSpace(a.Description), "asked to run it without the sandbox")}
+		return tools.Escalation{Kind: tools.EscalateOutside, Justification: "the model set dangerouslyDisableSandbox"}
 	}
 	return tools.Escalation{Kind: a.Sandbox, Justification: a.Justification}
 }
