@@ -6,13 +6,22 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/subagent"
@@ -110,10 +119,15 @@ func TestClaudeCodeTranscriptCallsAreAccepted(t *testing.T) {
 // names the source.
 const sdkInputs = "../../testdata/claudecode/agent-sdk-0.3.337.tool-inputs.jsonl"
 
+// sdkOutputs are the JSON schemas of what the Agent SDK declares Claude
+// Code's tools answer (tool_use_result), generated from the same file.
+const sdkOutputs = "../../testdata/claudecode/agent-sdk-0.3.337.tool-outputs.schema.json"
+
 // TestClaudeAgentSDKToolInputsAreAccepted runs each of those inputs, by
 // Claude Code's tool name, through the tack tool that name stands for: the
 // oracle is the SDK's own declaration of what a model may send, and no
-// input may be refused for its arguments.
+// input may be refused for its arguments. What tack then says the tool
+// answered, in Claude Code's terms, must be what the SDK declares.
 func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 	cwd := t.TempDir()
 	if err := os.WriteFile(filepath.Join(cwd, "notes.txt"), []byte("first line\nsecond line\n"), 0o644); err != nil {
@@ -121,6 +135,7 @@ func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 	}
 	registry := replayTools(t, &recordingExec{})
 	env := &tools.Env{SessionID: "sdk", Cwd: cwd, SpillDir: t.TempDir(), Record: func(session.Data) error { return nil }}
+	outputs, checked := readOutputSchemas(t), map[string]bool{}
 	for i, c := range readJSONLines[transcriptCall](t, sdkInputs) {
 		name := tools.CallName(c.Tool)
 		tool, ok := registry[name]
@@ -133,7 +148,75 @@ func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 		if r.Code == session.CodeInvalidArgs || strings.HasPrefix(r.Text, "Error: invalid") {
 			t.Errorf("line %d, %s %s: refused as %q", i+2, c.Tool, clip(string(c.Input)), r.Text)
 		}
+		if schema, ok := outputs[c.Tool]; ok {
+			if r.IsError {
+				t.Errorf("line %d, %s: want an answer to check against the SDK's %s, got %q", i+2, c.Tool, schema.name, r.Text)
+				continue
+			}
+			got := claudemsg.ToolUseResult(c.Tool, tools.ClaudeInput(args, cwd), r.Text, r.IsError, r.Card)
+			if err := schema.check(got); err != nil {
+				t.Errorf("line %d, %s: tool_use_result is no %s: %v\n%s", i+2, c.Tool, schema.name, err, mustJSON(t, got))
+			}
+			checked[c.Tool] = true
+		}
 	}
+	if len(checked) != len(outputs) {
+		t.Errorf("want a tool_use_result checked for each of %d tools, checked %v", len(outputs), checked)
+	}
+}
+
+// outputSchema is one output type of the SDK, resolved for validation.
+type outputSchema struct {
+	name     string
+	resolved *jsonschema.Resolved
+}
+
+func (o outputSchema) check(v any) error {
+	var instance any
+	b, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(b, &instance)
+	}
+	if err != nil {
+		return err
+	}
+	return o.resolved.Validate(instance)
+}
+
+// readOutputSchemas is the SDK's output type of each Claude Code tool
+// whose tool_use_result tack gives in its shape.
+func readOutputSchemas(t *testing.T) map[string]outputSchema {
+	t.Helper()
+	b, err := os.ReadFile(sdkOutputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]outputSchema{}
+	for tool, name := range map[string]string{"Bash": "BashOutput", "Edit": "FileEditOutput", "Write": "FileWriteOutput"} {
+		var s jsonschema.Schema
+		if err := json.Unmarshal(all[name], &s); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[tool] = outputSchema{name: name, resolved: r}
+	}
+	return out
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 type transcriptCall struct {
@@ -274,4 +357,128 @@ func inPlanMode() *permission.Policy {
 	p := permission.NewPolicy(permission.Auto, nil)
 	p.SetPlan(true)
 	return p
+}
+
+// TestStructuredPatchIsWhatDiffSays: the structuredPatch of an Edit's
+// tool_use_result has the hunks GNU diff -U3 finds between the file before
+// and after, each with its line ranges and its two sides, for edits of
+// every size and place. Within a block of changed lines the order of
+// removals and additions may differ: tack shows each replaced place's
+// old lines right above its new ones (replacediff.go), diff all removals
+// first, and both apply the same.
+func TestStructuredPatchIsWhatDiffSays(t *testing.T) {
+	diff, err := exec.LookPath("diff")
+	if err != nil {
+		t.Skip("diff, the oracle, is not installed")
+	}
+	cwd := t.TempDir()
+	registry := replayTools(t, &recordingExec{})
+	env := &tools.Env{SessionID: "patch", Cwd: cwd, SpillDir: t.TempDir(), Record: func(session.Data) error { return nil }}
+	rng := rand.New(rand.NewPCG(7, 26))
+	for n := range 60 {
+		// Every other edit replaces all the marker lines, some of them
+		// far enough apart for hunks of their own.
+		var lines []string
+		for i := range 5 + rng.IntN(40) {
+			text := fmt.Sprintf("line %d of file %d", i+1, n)
+			if n%2 == 1 && rng.IntN(6) == 0 {
+				text = "marker"
+			}
+			lines = append(lines, text)
+		}
+		before := strings.Join(lines, "\n") + "\n"
+		from := rng.IntN(len(lines))
+		to := min(len(lines), from+1+rng.IntN(4))
+		var replacement []string
+		for i := range rng.IntN(5) {
+			replacement = append(replacement, fmt.Sprintf("new %d.%d", n, i))
+		}
+		input := map[string]any{"old_string": strings.Join(lines[from:to], "\n"), "new_string": strings.Join(replacement, "\n")}
+		if strings.Contains(before, "marker") {
+			input = map[string]any{"old_string": "marker", "new_string": "done", "replace_all": true}
+		}
+		path := filepath.Join(cwd, fmt.Sprintf("f%d.txt", n))
+		if err := os.WriteFile(path, []byte(before), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run := func(tool string, args any) tools.Result {
+			raw, _ := json.Marshal(args)
+			return registry[tool].Run(context.Background(), tools.Call{ID: "c", Args: raw, Env: env, Sandbox: tools.Sandbox{Off: true}})
+		}
+		run("read", map[string]any{"file_path": path})
+		input["file_path"] = path
+		r := run("edit", input)
+		if r.IsError {
+			t.Fatalf("edit %d: %s", n, r.Text)
+		}
+		raw, _ := json.Marshal(input)
+		var got struct {
+			StructuredPatch []unifiedHunk `json:"structuredPatch"`
+		}
+		if err := json.Unmarshal([]byte(mustJSON(t, claudemsg.ToolUseResult("Edit", raw, r.Text, false, r.Card))), &got); err != nil {
+			t.Fatal(err)
+		}
+		want := diffHunks(t, diff, before, path)
+		if !reflect.DeepEqual(sides(got.StructuredPatch), sides(want)) {
+			t.Errorf("edit %d (%v): want diff's hunks\n%+v\ngot\n%+v", n, input, want, got.StructuredPatch)
+		}
+	}
+}
+
+// unifiedHunk is a hunk of a unified diff, as structuredPatch writes it.
+type unifiedHunk struct {
+	OldStart, OldLines, NewStart, NewLines int
+	Lines                                  []string
+}
+
+// sides is each hunk's ranges and the lines of its two sides: context
+// and removals, context and additions.
+func sides(hunks []unifiedHunk) []unifiedHunk {
+	var out []unifiedHunk
+	for _, h := range hunks {
+		var before, after []string
+		for _, l := range h.Lines {
+			if l[0] != '+' {
+				before = append(before, l[1:])
+			}
+			if l[0] != '-' {
+				after = append(after, l[1:])
+			}
+		}
+		h.Lines = append(append(before, "|"), after...)
+		out = append(out, h)
+	}
+	return out
+}
+
+var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+
+// diffHunks runs diff -U3 between before and the file at path and reads
+// its hunks.
+func diffHunks(t *testing.T, diff, before, path string) []unifiedHunk {
+	t.Helper()
+	old := filepath.Join(t.TempDir(), "before")
+	if err := os.WriteFile(old, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := exec.Command(diff, "-U3", old, path).Output()
+	var hunks []unifiedHunk
+	for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		if m := hunkHeader.FindStringSubmatch(l); m != nil {
+			num := func(s string) int {
+				if s == "" {
+					return 1
+				}
+				n, _ := strconv.Atoi(s)
+				return n
+			}
+			hunks = append(hunks, unifiedHunk{OldStart: num(m[1]), OldLines: num(m[2]), NewStart: num(m[3]), NewLines: num(m[4])})
+			continue
+		}
+		if len(hunks) > 0 && l != "" && strings.ContainsRune(" +-", rune(l[0])) {
+			h := &hunks[len(hunks)-1]
+			h.Lines = append(h.Lines, l)
+		}
+	}
+	return hunks
 }

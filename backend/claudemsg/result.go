@@ -1,0 +1,124 @@
+package claudemsg
+
+import (
+	"encoding/json"
+
+	"github.com/tack-agent/tack/backend/card"
+)
+
+// ToolUseResult is what Claude Code keeps of a tool's answer beside the
+// tool_result block: stream-json's tool_use_result and a transcript's
+// toolUseResult, which programs read instead of the text (a diff viewer
+// its structuredPatch). Bash, Edit and Write answer in the shapes the
+// Agent SDK declares (BashOutput, FileEditOutput, FileWriteOutput); a
+// failed call, and any other tool, with the text the model read, as
+// Claude Code answers an error. name is Claude Code's name of the tool,
+// input the call's input as Claude Code shows it (ClaudeInput), c the
+// result's card.
+func ToolUseResult(name string, input json.RawMessage, text string, isError bool, c *card.Card) any {
+	if isError {
+		return text
+	}
+	var in struct {
+		FilePath   string `json:"file_path"`
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all"`
+		Content    string `json:"content"`
+	}
+	_ = json.Unmarshal(input, &in)
+	switch name {
+	case "Bash":
+		out := bashOutput{Stdout: text}
+		if c != nil && c.Terminal != nil {
+			out.Interrupted = c.Terminal.Interrupted
+		}
+		return out
+	case "Edit":
+		return fileEditOutput{FilePath: in.FilePath, OldString: in.OldString, NewString: in.NewString,
+			StructuredPatch: patch(c), ReplaceAll: in.ReplaceAll}
+	case "Write":
+		kind := "update"
+		if c != nil && len(c.Diffs) > 0 && c.Diffs[0].Created {
+			kind = "create"
+		}
+		return fileWriteOutput{Type: kind, FilePath: in.FilePath, Content: in.Content, StructuredPatch: patch(c)}
+	}
+	return text
+}
+
+// bashOutput is BashOutput's fields that tack knows: the text the model
+// read is the command's output, its streams merged as it saw them.
+type bashOutput struct {
+	Stdout      string `json:"stdout"`
+	Stderr      string `json:"stderr"`
+	Interrupted bool   `json:"interrupted"`
+	IsImage     bool   `json:"isImage"`
+}
+
+// fileEditOutput is FileEditOutput. originalFile is null: tack keeps no
+// copy of the file before the edit beyond the diff.
+type fileEditOutput struct {
+	FilePath        string  `json:"filePath"`
+	OldString       string  `json:"oldString"`
+	NewString       string  `json:"newString"`
+	OriginalFile    *string `json:"originalFile"`
+	StructuredPatch []hunk  `json:"structuredPatch"`
+	UserModified    bool    `json:"userModified"`
+	ReplaceAll      bool    `json:"replaceAll"`
+}
+
+// fileWriteOutput is FileWriteOutput; its originalFile is null as
+// fileEditOutput's is.
+type fileWriteOutput struct {
+	Type            string  `json:"type"`
+	FilePath        string  `json:"filePath"`
+	Content         string  `json:"content"`
+	StructuredPatch []hunk  `json:"structuredPatch"`
+	OriginalFile    *string `json:"originalFile"`
+}
+
+// hunk is one hunk of a structuredPatch, in the unified diff's terms: its
+// lines start with " ", "-" or "+".
+type hunk struct {
+	OldStart int      `json:"oldStart"`
+	OldLines int      `json:"oldLines"`
+	NewStart int      `json:"newStart"`
+	NewLines int      `json:"newLines"`
+	Lines    []string `json:"lines"`
+}
+
+// patch is the card's diff as hunks; none for a file the call created, as
+// Claude Code writes a creation.
+func patch(c *card.Card) []hunk {
+	out := []hunk{}
+	if c == nil || len(c.Diffs) == 0 || c.Diffs[0].Created {
+		return out
+	}
+	cur := -1
+	for _, l := range c.Diffs[0].Lines {
+		if l.Op == card.OpGap {
+			cur = -1
+			continue
+		}
+		if cur < 0 {
+			out = append(out, hunk{})
+			cur = len(out) - 1
+		}
+		h := &out[cur]
+		if h.OldStart == 0 && l.Old > 0 {
+			h.OldStart = l.Old
+		}
+		if h.NewStart == 0 && l.New > 0 {
+			h.NewStart = l.New
+		}
+		if l.Op != card.OpAdd {
+			h.OldLines++
+		}
+		if l.Op != card.OpDelete {
+			h.NewLines++
+		}
+		h.Lines = append(h.Lines, string(l.Op)+l.Text)
+	}
+	return out
+}
