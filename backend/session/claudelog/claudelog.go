@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 
 	"github.com/tack-agent/tack/backend/session"
@@ -77,7 +78,7 @@ func (t *Transcript) Sync() error {
 		return nil
 	}
 	st, err := t.append()
-	if err == nil && st != t.st {
+	if err == nil && !reflect.DeepEqual(st, t.st) {
 		err = t.save(st)
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/session/sessiontest"
@@ -320,5 +321,50 @@ func TestCompactionsSayTheirTriggerAndSize(t *testing.T) {
 		if summary := lines[3+2*i]; summary.ParentUUID == nil || *summary.ParentUUID != boundary.UUID {
 			t.Errorf("compaction %d: the summary does not follow its boundary", i+1)
 		}
+	}
+}
+
+// An Edit's toolUseResult has what a diff viewer reads: the file, the
+// strings and the hunks, also when the call and its answer were brought
+// up to date by different syncs (a hook between them).
+func TestAnEditsResultCarriesItsPatchAcrossSyncs(t *testing.T) {
+	l := newLog(t, session.Header{})
+	tr := New(l, "test")
+	args := `{"file_path":"main.go","old_string":"hi","new_string":"hello"}`
+	diff := card.Card{Kind: card.Diff, Diffs: []card.FileDiff{{Path: "main.go", Added: 1, Removed: 1, Lines: []card.DiffLine{
+		{Op: card.OpContext, Text: "func main() {", Old: 3, New: 3},
+		{Op: card.OpDelete, Text: `	println("hi")`, Old: 4},
+		{Op: card.OpAdd, Text: `	println("hello")`, New: 4},
+		{Op: card.OpContext, Text: "}", Old: 5, New: 5},
+	}}}}
+	appendAll(t, l,
+		session.TurnStart{Turn: 1},
+		session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "Say hello"},
+		session.StepStart{Turn: 1, Step: 1, Model: "deepseek-flash"},
+		session.AssistantMessage{Turn: 1, Step: 1, ToolCalls: []llm.ToolCall{{ID: "call_1", Name: "edit", Arguments: args}}, Finish: llm.FinishToolCalls},
+		session.ToolCall{Turn: 1, Step: 1, CallID: "call_1", Name: "edit", Arguments: args})
+	syncRead(t, tr)
+	appendAll(t, l, session.ToolResult{Turn: 1, Step: 1, CallID: "call_1", Name: "edit", Text: "The file main.go has been updated.", Card: &diff})
+	got := syncRead(t, tr)
+	if want := fresh(t, l); !bytes.Equal(got, want) {
+		t.Fatalf("synced in two:\n%s\nconverted at once:\n%s", got, want)
+	}
+	last := bytes.Split(bytes.TrimSuffix(got, []byte("\n")), []byte("\n"))
+	var result struct {
+		ToolUseResult struct {
+			FilePath, OldString, NewString string
+			StructuredPatch                []struct {
+				OldStart, OldLines, NewStart, NewLines int
+				Lines                                  []string
+			}
+		}
+	}
+	if err := json.Unmarshal(last[len(last)-1], &result); err != nil {
+		t.Fatal(err)
+	}
+	r := result.ToolUseResult
+	if r.FilePath != "/workspace/project/main.go" || r.OldString != "hi" || r.NewString != "hello" || len(r.StructuredPatch) != 1 ||
+		r.StructuredPatch[0].OldStart != 3 || r.StructuredPatch[0].NewLines != 3 || len(r.StructuredPatch[0].Lines) != 4 {
+		t.Errorf("want the edit of /workspace/project/main.go with one hunk from line 3, got %+v", r)
 	}
 }

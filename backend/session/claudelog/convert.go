@@ -3,6 +3,7 @@ package claudelog
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/claudemsg"
@@ -42,6 +43,9 @@ type state struct {
 	// Compact is the id of the /compact command running; its compaction
 	// is a manual one.
 	Compact string `json:"compact,omitempty"`
+	// Calls are the inputs of the tool calls not yet answered, by id, as
+	// the tool_use showed them: their answers' toolUseResult needs them.
+	Calls map[string]json.RawMessage `json:"calls,omitempty"`
 }
 
 // converter turns the events of one log, in order, into transcript lines.
@@ -63,6 +67,9 @@ type converter struct {
 }
 
 func newConverter(h session.Header, version string, st state, dry bool, replay func(int64) (string, error)) *converter {
+	// The calls are the converter's own: a failed append leaves the
+	// state it started from as it was.
+	st.Calls = maps.Clone(st.Calls)
 	c := &converter{id: h.ID, model: h.Model, cwd: h.Cwd, st: st, dry: dry, replay: replay}
 	c.base = line{UserType: "external", Cwd: h.Cwd, SessionID: h.ID, Version: version, GitBranch: h.Branch}
 	if h.Parent != "" {
@@ -181,7 +188,12 @@ func (c *converter) assistant(e session.Event, d session.AssistantMessage) {
 		content = append(content, claudemsg.Text(d.Text))
 	}
 	for _, tc := range d.ToolCalls {
-		content = append(content, claudemsg.ToolUse(tc.ID, tools.ClaudeName(tc.Name), tools.ClaudeInput(json.RawMessage(tc.Arguments), c.cwd)))
+		input := tools.ClaudeInput(json.RawMessage(tc.Arguments), c.cwd)
+		content = append(content, claudemsg.ToolUse(tc.ID, tools.ClaudeName(tc.Name), input))
+		if c.st.Calls == nil {
+			c.st.Calls = map[string]json.RawMessage{}
+		}
+		c.st.Calls[tc.ID] = input
 	}
 	stop := d.Finish.StopReason()
 	model := c.st.Model
@@ -206,15 +218,12 @@ func (c *converter) replyID(seq int64) string {
 }
 
 // toolResult is a user line answering one tool_use, with Claude Code's
-// toolUseResult: a Bash call's output as stdout, any other answer as the
-// text the model read.
+// toolUseResult (claudemsg.ToolUseResult).
 func (c *converter) toolResult(e session.Event, d session.ToolResult) {
-	var result any = d.Text
-	if !d.IsError && tools.ClaudeName(d.Name) == "Bash" {
-		result = bashResult{Stdout: d.Text}
-	}
+	input := c.st.Calls[d.CallID]
+	delete(c.st.Calls, d.CallID)
 	l := c.userLine([]claudemsg.Block{claudemsg.ToolResult(d.CallID, d.Text, d.IsError)})
-	l.ToolUseResult = result
+	l.ToolUseResult = claudemsg.ToolUseResult(tools.ClaudeName(d.Name), input, d.Text, d.IsError, d.Card)
 	c.emit(e, 0, l)
 }
 

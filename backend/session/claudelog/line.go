@@ -64,14 +64,6 @@ type compactMetadata struct {
 	PreTokens int    `json:"preTokens"`
 }
 
-// bashResult is a Bash call's toolUseResult.
-type bashResult struct {
-	Stdout      string `json:"stdout"`
-	Stderr      string `json:"stderr"`
-	Interrupted bool   `json:"interrupted"`
-	IsImage     bool   `json:"isImage"`
-}
-
 // stamp is t as Claude Code writes timestamps: RFC 3339 in UTC, to the
 // millisecond.
 func stamp(t time.Time) string {
