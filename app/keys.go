@@ -128,12 +128,15 @@ func (m *Model) edgeKey(s string) {
 	}
 }
 
-// escape cancels the running turn (overlays and the menu took Esc first).
+// escape cancels the running turn, or stops the running `!command`s
+// (overlays and the menu took Esc first).
 func (m *Model) escape() tea.Cmd {
 	if m.running() {
 		return m.cancel()
 	}
-	m.escapeIdle()
+	if !m.stopShell() {
+		m.escapeIdle()
+	}
 	return nil
 }
 
@@ -143,6 +146,7 @@ func (m *Model) interrupt() tea.Cmd {
 	switch {
 	case m.running():
 		return m.cancel()
+	case m.stopShell():
 	case !m.editor.Empty():
 		m.setDraft("")
 	case m.armedCtC:

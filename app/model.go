@@ -150,7 +150,9 @@ type Model struct {
 	hint     string // a one-row reminder above the editor, until the next key
 	exiting  bool   // exit once the running turn ends
 	shells   int    // `!command`s run, to name their cards
-	result   Result
+	// stopShells stop the `!command`s still running, by card id.
+	stopShells map[string]context.CancelFunc
+	result     Result
 	// shown is the last view drawn, and idle says that only messages
 	// that change nothing on screen came since (see View).
 	shown *tea.View

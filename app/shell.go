@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,8 +32,24 @@ func (m *Model) shell(command string) tea.Cmd {
 		Turn: m.proj.Turn(), CallID: id, Name: shellTool,
 		Card: card.Card{Kind: card.Terminal, Description: launch.ShellDescription, Terminal: &card.TerminalView{Command: command}},
 	}})
-	be, ctx := m.be, m.ctx
+	ctx, stop := context.WithCancel(m.ctx)
+	if m.stopShells == nil {
+		m.stopShells = map[string]context.CancelFunc{}
+	}
+	m.stopShells[id] = stop
+	m.hint = "Esc stops the command."
+	be := m.be
 	return func() tea.Msg { return shellMsg{callID: id, run: be.Shell(ctx, command)} }
+}
+
+// stopShell stops the running `!command`s, as Esc and Ctrl+C stop a
+// running turn; it reports whether any ran. Their cards settle as the
+// commands end.
+func (m *Model) stopShell() bool {
+	for _, stop := range m.stopShells {
+		stop()
+	}
+	return len(m.stopShells) > 0
 }
 
 // shellContextNote is how the context a `!command` added to the session
@@ -48,6 +65,10 @@ func shellContextNote(text string) string {
 
 // shellDone settles the card of a `!command`.
 func (m *Model) shellDone(msg shellMsg) {
+	if stop, ok := m.stopShells[msg.callID]; ok {
+		stop()
+		delete(m.stopShells, msg.callID)
+	}
 	c := msg.run.Card
 	m.tr.ApplyLogged(session.Event{Type: session.ToolResult{}.EventType(), Data: session.ToolResult{
 		Turn: m.proj.Turn(), CallID: msg.callID, Name: shellTool, Text: msg.run.Output, IsError: msg.run.Failed, Card: &c,

@@ -1,9 +1,12 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -32,5 +35,43 @@ func TestShellCommandOutputShowsOnceOnItsCard(t *testing.T) {
 	}
 	if want := "Context · shell: added the output of `printf 'a\\nb'` to the conversation"; !strings.Contains(s, want) {
 		t.Fatalf("want the context as one line %q, got:\n%s", want, s)
+	}
+}
+
+// blockingShell runs every `!command` until it is stopped.
+type blockingShell struct{ *countingBackend }
+
+func (b blockingShell) Shell(ctx context.Context, command string) launch.ShellRun {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+	}
+	return launch.ShellRun{Output: "interrupted: " + command, Failed: true}
+}
+
+// A `!command` that runs on is stopped by Esc, or Ctrl+C, as a turn is;
+// before, Esc only armed the rewind picker and the command ran to its
+// timeout.
+func TestEscAndCtrlCStopARunningShellCommand(t *testing.T) {
+	for _, key := range []string{"esc", "ctrl+c"} {
+		be := blockingShell{&countingBackend{}}
+		m := New(Options{Backend: be, Width: 80, Height: 24})
+		m.Update(subscribedMsg{sessionID: "s-1", sub: be})
+		done := make(chan tea.Msg, 1)
+		run := m.shell("sleep 100")
+		go func() { done <- run() }()
+		m.Update(keys.Key(key))
+		select {
+		case msg := <-done:
+			m.Update(msg)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: want the command stopped, it runs on", key)
+		}
+		if m.armedEsc || m.armedCtC || len(m.stopShells) != 0 {
+			t.Errorf("%s: want it to stop the command alone (rewind armed %v, exit armed %v, %d running)", key, m.armedEsc, m.armedCtC, len(m.stopShells))
+		}
+		if s := ansi.Strip(screen(m)); !strings.Contains(s, "✗ Bash") {
+			t.Errorf("%s: want the stopped command's card settled, got:\n%s", key, s)
+		}
 	}
 }
