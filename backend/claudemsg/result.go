@@ -10,11 +10,12 @@ import (
 // tool_result block: stream-json's tool_use_result and a transcript's
 // toolUseResult, which programs read instead of the text (a diff viewer
 // its structuredPatch). Bash, Edit and Write answer in the shapes the
-// Agent SDK declares (BashOutput, FileEditOutput, FileWriteOutput); a
-// failed call, and any other tool, with the text the model read, as
-// Claude Code answers an error. name is Claude Code's name of the tool,
-// input the call's input as Claude Code shows it (ClaudeInput), c the
-// result's card.
+// Agent SDK declares (BashOutput, FileEditOutput, FileWriteOutput), a
+// failed call with the text the model read, as Claude Code answers an
+// error; any other tool with nil, for none: its text, where a program
+// expects an object, would mislead it. name is Claude Code's name of the
+// tool, input the call's input as Claude Code shows it (ClaudeInput), c
+// the result's card.
 func ToolUseResult(name string, input json.RawMessage, text string, isError bool, c *card.Card) any {
 	if isError {
 		return text
@@ -44,7 +45,7 @@ func ToolUseResult(name string, input json.RawMessage, text string, isError bool
 		}
 		return fileWriteOutput{Type: kind, FilePath: in.FilePath, Content: in.Content, StructuredPatch: patch(c)}
 	}
-	return text
+	return nil
 }
 
 // bashOutput is BashOutput's fields that tack knows: the text the model
