@@ -56,6 +56,9 @@ type chatMessage struct {
 	ParentToolUseID *string    `json:"parent_tool_use_id"`
 	SessionID       string     `json:"session_id"`
 	UUID            string     `json:"uuid"`
+	// ToolUseResult is a tool result's answer in Claude Code's shape
+	// (claudemsg.ToolUseResult), on a user line that carries one.
+	ToolUseResult any `json:"tool_use_result,omitempty"`
 }
 
 // apiMessage is the message inside a chat line, as the Messages API

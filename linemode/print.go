@@ -496,9 +496,10 @@ func (p *printer) toolResult(d session.ToolResult) {
 		}
 	}
 	if p.o.Format == FormatStreamJSON {
+		input := tools.ClaudeInput(json.RawMessage(p.t.calls[d.CallID].Arguments), p.s.Cwd)
 		writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
 			Role: "user", Content: []claudemsg.Block{claudemsg.ToolResult(d.CallID, d.Text, d.IsError)},
-		}})
+		}, ToolUseResult: claudemsg.ToolUseResult(tools.ClaudeName(d.Name), input, d.Text, d.IsError, d.Card)})
 	}
 }
 

@@ -302,3 +302,33 @@ func eventOutline(t *testing.T, out string) string {
 	}
 	return strings.Join(rows, "\n") + "\n"
 }
+
+// A program built on the Agent SDK draws an edit from the user line's
+// tool_use_result, as Claude Code writes it: the file, the strings, the
+// hunks.
+func TestStreamJSONGivesAnEditsToolUseResult(t *testing.T) {
+	s, cwd, _ := streamSession(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "read", `{"file_path":"notes.txt"}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.Reply(llmtest.ToolCall("call_2", "Edit", `{"file_path":"notes.txt","old_string":"milk","new_string":"bread"}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Done."))
+	var stdout, stderr bytes.Buffer
+	Print(context.Background(), s, PrintOptions{Format: FormatStreamJSON, Task: "buy bread instead", Stdout: &stdout, Stderr: &stderr})
+	var edit struct {
+		ToolUseResult *struct {
+			FilePath, OldString, NewString string
+			StructuredPatch                []struct{ Lines []string }
+		} `json:"tool_use_result"`
+	}
+	for _, raw := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+		if strings.Contains(raw, `"tool_use_id":"call_2"`) {
+			if err := json.Unmarshal([]byte(raw), &edit); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r := edit.ToolUseResult
+	if r == nil || r.FilePath != filepath.Join(cwd, "notes.txt") || r.OldString != "milk" || r.NewString != "bread" ||
+		len(r.StructuredPatch) != 1 || strings.Join(r.StructuredPatch[0].Lines, "|") != "-buy milk|+buy bread" {
+		t.Fatalf("want the edit's tool_use_result with its hunk, got %+v in:\n%s", r, stdout.String())
+	}
+}
