@@ -179,7 +179,7 @@ func (m *Model) exit() tea.Cmd {
 
 func (m *Model) cancel() tea.Cmd {
 	be := m.be
-	return func() tea.Msg { be.Cancel(); return nil }
+	return m.out.post(be.Cancel)
 }
 
 // cycleCards is Ctrl+O: collapsed → expanded → hidden.

@@ -150,6 +150,8 @@ type Model struct {
 	hint     string // a one-row reminder above the editor, until the next key
 	exiting  bool   // exit once the running turn ends
 	shells   int    // `!command`s run, to name their cards
+	// out hands the backend what the user sends, in order.
+	out outbox
 	// stopShells stop the `!command`s still running, by card id.
 	stopShells map[string]context.CancelFunc
 	result     Result

@@ -31,7 +31,7 @@ func (m *Model) followUp() tea.Cmd {
 	m.setDraft("")
 	m.scroll = 0
 	be := m.be
-	return func() tea.Msg { be.Send(text); return nil }
+	return m.out.post(func() { be.Send(text) })
 }
 
 // submit sends what Enter gave: a shell command after `!`, a slash command,
@@ -47,9 +47,9 @@ func (m *Model) submit(text string) tea.Cmd {
 	}
 	be := m.be
 	if m.running() {
-		return func() tea.Msg { be.Steer(text); return nil }
+		return m.out.post(func() { be.Steer(text) })
 	}
-	return func() tea.Msg { be.Send(text); return nil }
+	return m.out.post(func() { be.Send(text) })
 }
 
 // command runs a slash command line as typed (the registry takes what
