@@ -6,6 +6,7 @@
 package procs
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -58,6 +59,15 @@ func Find(tb testing.TB, limit time.Duration, argv ...string) int {
 // Exited waits up to limit for the process behind pidfd to exit, and
 // reports whether it did.
 func Exited(pidfd int, limit time.Duration) bool {
-	n, err := unix.Poll([]unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}, int(limit/time.Millisecond))
-	return err == nil && n == 1
+	deadline := time.Now().Add(limit)
+	for {
+		// poll is never restarted after a signal handler, and the Go
+		// runtime signals its threads (SIGURG preempts goroutines): EINTR
+		// says nothing about the process, so poll again for what is left.
+		wait := max(time.Until(deadline), 0) // a negative timeout waits for ever
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}, int(wait/time.Millisecond))
+		if !errors.Is(err, unix.EINTR) {
+			return err == nil && n == 1
+		}
+	}
 }
