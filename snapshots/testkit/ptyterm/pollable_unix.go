@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // pollable returns the master side as a file in non-blocking mode, which
@@ -40,3 +42,23 @@ func pollable(f *os.File) (*os.File, error) {
 // program leads a session of its own): children it started and did not
 // end, stopped ones included.
 func killGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
+
+// setSize sets the size of the pseudo-terminal behind master, which
+// signals SIGWINCH to its foreground process group. The ioctl goes
+// through the poller's descriptor: creack/pty's Setsize takes File.Fd,
+// which would make the master side blocking again.
+func setSize(master *os.File, cols, rows int) error {
+	sc, err := master.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("reach the master side: %w", err)
+	}
+	var ioErr error
+	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
+	if err := sc.Control(func(fd uintptr) { ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws) }); err != nil {
+		return fmt.Errorf("reach the master side: %w", err)
+	}
+	if ioErr != nil {
+		return fmt.Errorf("set the terminal size to %dx%d: %w", cols, rows, ioErr)
+	}
+	return nil
+}

@@ -276,6 +276,17 @@ func (t *Terminal) Key(code rune, mods ...uv.KeyMod) {
 	t.em.SendKey(vt.KeyPressEvent{Code: code, Mod: m})
 }
 
+// Resize changes the terminal's size as a user resizing the window does:
+// the emulator first, then the pseudo-terminal, which signals SIGWINCH to
+// the program. It returns how many bytes the program had written before,
+// the point in Raw where a replay must resize too.
+func (t *Terminal) Resize(cols, rows int) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.em.Resize(cols, rows)
+	return t.raw.Len(), setSize(t.master, cols, rows)
+}
+
 // Signal sends sig to the program.
 func (t *Terminal) Signal(sig syscall.Signal) error { return t.cmd.Process.Signal(sig) }
 
