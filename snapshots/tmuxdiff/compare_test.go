@@ -26,7 +26,7 @@ func (d difference) String() string {
 	case d.col < 0:
 		return fmt.Sprintf("%s: row %d:\n  x/vt %q\n  tmux %q", d.screen, d.row, d.vt, d.tmux)
 	}
-	return fmt.Sprintf("%s: row %d, character %d: x/vt %s, tmux %s", d.screen, d.row, d.col, d.vt, d.tmux)
+	return fmt.Sprintf("%s: row %d, column %d: x/vt %s, tmux %s", d.screen, d.row, d.col, d.vt, d.tmux)
 }
 
 // compare lists where the screens differ. A row whose characters differ,
