@@ -24,11 +24,14 @@ import (
 	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 	"github.com/tack-agent/tack/snapshots/testkit/palette"
+	"github.com/tack-agent/tack/snapshots/testkit/vtfeed"
 )
 
 // Term is a running program in an emulated terminal.
 type Term struct {
 	E *vt.SafeEmulator
+	// feed is the way the program's output takes into E.
+	feed *vtfeed.Writer
 	// In is what the program reads: the emulator's input, buffered.
 	In   io.Reader
 	P    *tea.Program
@@ -99,7 +102,7 @@ type frameWriter struct{ tt *Term }
 func (w frameWriter) Write(p []byte) (int, error) {
 	w.tt.screen.Lock()
 	defer w.tt.screen.Unlock()
-	return w.tt.E.Write(p)
+	return w.tt.feed.Write(p)
 }
 
 // Start runs m in a w×h emulator. The emulator is both the program's
@@ -151,13 +154,22 @@ var environment = []string{"TERM=xterm-256color", "LANG=C.UTF-8"}
 func newTerm(w, h int) *Term {
 	e := vt.NewSafeEmulator(w, h)
 	tt := &Term{E: e, In: newInputQueue(e), done: make(chan error, 1), modes: map[ansi.Mode]bool{}}
+	tt.feed = vtfeed.New(e, tt.setTitle)
 	e.SetCallbacks(vt.Callbacks{
 		EnableMode:  func(m ansi.Mode) { tt.setMode(m, true) },
 		DisableMode: func(m ansi.Mode) { tt.setMode(m, false) },
-		Title:       func(s string) { tt.mu.Lock(); tt.title = s; tt.mu.Unlock() },
+		Title:       tt.setTitle,
 	})
 	_, _ = e.WriteString(ansi.SetModeLineFeedNewLine)
 	return tt
+}
+
+// setTitle records the title the program set, from the emulator or, for
+// one x/vt would misread, from the feed (see vtfeed).
+func (tt *Term) setTitle(s string) {
+	tt.mu.Lock()
+	tt.title = s
+	tt.mu.Unlock()
 }
 
 func (tt *Term) setMode(m ansi.Mode, on bool) {

@@ -4,8 +4,9 @@
 // ReadTree and HashTree. Its subpackages hold the rest of the kit: golden
 // files (golden), the colour rules (palette), key presses (keys), a
 // pseudo-terminal harness (ptyterm), the built binary (tackbin), the
-// TestMain of tests that run sandboxed commands (sandboxhelper) and the CPU
-// time and peak heap benchmarks report (procstat).
+// TestMain of tests that run sandboxed commands (sandboxhelper), the CPU
+// time and peak heap benchmarks report (procstat) and the way a program's
+// output takes into x/vt (vtfeed).
 package testkit
 
 import (

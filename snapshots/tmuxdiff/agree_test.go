@@ -8,7 +8,8 @@ import (
 )
 
 // TestScreensAgreeWithTmux replays what tack wrote on the way to each
-// scenario's screens into x/vt and into tmux, and fails on any difference
+// scenario's screens into x/vt, as the screen tests feed it, and into
+// tmux, and fails on any difference
 // between the two screens that the table of known differences does not
 // explain. A known difference the table says tack's screens show fails
 // too when, every scenario having run, none showed it: the table says what
@@ -21,7 +22,7 @@ func TestScreensAgreeWithTmux(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			ran++
 			rec := sc.record(t)
-			vts, tmuxes := replay(t, rec)
+			vts, tmuxes := replay(t, rec, asTheTestsDo)
 			for _, m := range rec.marks {
 				if m.check == "" {
 					continue

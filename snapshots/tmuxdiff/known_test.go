@@ -17,6 +17,9 @@ type knownDifference struct {
 	// inTack recognises the difference in a row of tack's screens; nil
 	// where tack's output never shows it.
 	inTack func(vt, tmux []glyph) bool
+	// workedAround says the screen tests' way into x/vt (vtfeed) hides
+	// the difference.
+	workedAround bool
 }
 
 var known = []knownDifference{
@@ -37,7 +40,10 @@ var known = []knownDifference{
 		reason: "x/vt's parser takes the byte 0x9C as the 8-bit string terminator even inside a UTF-8 character " +
 			"(本 is e6 9c ac), ends the title there and prints the rest of it on the screen; tmux, like xterm in " +
 			"UTF-8 mode, decodes UTF-8 first. tack's window title is the first prompt, so a prompt with such a " +
-			"character draws garbage in x/vt alone (which may scroll the whole screen)",
+			"character drew garbage in x/vt alone (which may scroll the whole screen), and a link's address " +
+			"would too. The screen tests feed x/vt through snapshots/testkit/vtfeed, which keeps such titles " +
+			"from it and percent-encodes such addresses",
+		workedAround: true,
 	},
 	{
 		name:   "wide character at the last column with autowrap",
@@ -120,18 +126,27 @@ func emojiWidthsOnly(vt, tmux []glyph) bool {
 // TestKnownDifferencesStillDiffer replays each known difference's bytes
 // into x/vt and tmux and fails when the two agree: the table says what
 // the emulators do now, so an entry a new x/vt or tmux made obsolete goes.
+// A difference worked around must be gone the way the screen tests feed
+// x/vt.
 func TestKnownDifferencesStillDiffer(t *testing.T) {
 	needTmux(t)
 	for _, k := range known {
 		t.Run(k.name, func(t *testing.T) {
 			rec := recording{raw: []byte(k.stream), cols: 10, rows: 5, marks: []mark{{at: len(k.stream), check: k.name}}}
-			vts, tmuxes := replay(t, rec)
+			vts, tmuxes := replay(t, rec, unfiltered)
 			diffs := compare(k.name, vts[k.name], tmuxes[k.name])
 			if len(diffs) == 0 {
 				t.Fatalf("x/vt and tmux now agree on %q (%s): remove it from the known differences", k.stream, k.reason)
 			}
 			for _, d := range diffs {
 				t.Log(d)
+			}
+			if !k.workedAround {
+				return
+			}
+			vts, tmuxes = replay(t, rec, asTheTestsDo)
+			if diffs := compare(k.name, vts[k.name], tmuxes[k.name]); len(diffs) > 0 {
+				t.Errorf("want x/vt fed as the screen tests feed it to agree with tmux on %q, got:\n%s", k.stream, diffs[0])
 			}
 		})
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/ptyterm"
 	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
+	"github.com/tack-agent/tack/snapshots/testkit/vtfeed"
 )
 
 // A mark is a point in what tack wrote: where the terminal was resized,
@@ -162,11 +163,22 @@ func (r *run) finish() recording {
 	return r.rec
 }
 
-// replay feeds the recording to x/vt and to tmux, resizing both at its
-// resizes, and returns both screens at each check.
-func replay(t *testing.T, rec recording) (vts, tmuxes map[string]grid) {
+// A vtInput is the way bytes take into x/vt.
+type vtInput func(em io.Writer) io.Writer
+
+var (
+	// asTheTestsDo is the way the screen tests and ptyterm feed x/vt.
+	asTheTestsDo vtInput = func(em io.Writer) io.Writer { return vtfeed.New(em, nil) }
+	// unfiltered is x/vt on its own.
+	unfiltered vtInput = func(em io.Writer) io.Writer { return em }
+)
+
+// replay feeds the recording to x/vt, the way in says, and to tmux,
+// resizing both at its resizes, and returns both screens at each check.
+func replay(t *testing.T, rec recording, in vtInput) (vts, tmuxes map[string]grid) {
 	t.Helper()
 	em := vt.NewEmulator(rec.cols, rec.rows)
+	feed := in(em)
 	// The emulator answers tack's queries into a pipe that must be read
 	// until it is closed.
 	drained := make(chan struct{})
@@ -178,7 +190,7 @@ func replay(t *testing.T, rec recording) (vts, tmuxes map[string]grid) {
 	for _, m := range rec.marks {
 		chunk := rec.raw[from:m.at]
 		from = m.at
-		_, _ = em.Write(chunk)
+		_, _ = feed.Write(chunk)
 		tm.screen.feed(chunk)
 		if m.cols > 0 {
 			cols, rows = m.cols, m.rows

@@ -23,17 +23,19 @@ type scenario struct {
 
 // markdown is an answer with what the Markdown renderer draws: a heading,
 // emphasis, inline code, a list, a Go code block (a tab inside), a table
-// with a wide character and a link, and more rows than fit, so the
-// transcript scrolls.
+// with a wide character, links (one to an address with a 0x9C byte) and
+// more rows than fit, so the transcript scrolls.
 const markdown = "## Word count\n\n`CountWords` now splits on **any** whitespace, *even* tabs:\n\n" +
 	"- one\n- two, with `code`\n\n```go\nfunc CountWords(s string) int {\n\treturn len(strings.Fields(s))\n}\n```\n\n" +
 	"| input | words | note |\n|---|---:|---|\n| `a b` | 2 | plain |\n| `a\\tb` | 2 | 制表符 |\n\n" +
-	"See [the docs](https://pkg.go.dev/strings#Fields).\n\n" +
+	"See [the docs](https://pkg.go.dev/strings#Fields) and [本](https://ja.wikipedia.org/wiki/本).\n\n" +
 	"1. first\n2. second\n3. third\n4. fourth\n5. fifth\n6. sixth\n7. seventh\n8. eighth\n9. ninth\n10. tenth\n\nAll tests pass."
 
 // wide is text of wide characters and emoji: CJK, an emoji, one with a
 // skin tone, a ZWJ sequence, a flag, one with VS16, a combining accent.
-const wide = "日语のテキスト 中文 국어 🙂 👍🏽 👩‍💻 🇯🇵 ❤️ ✔ é"
+// 本, 한 and ✅ hold the byte 0x9C, which x/vt alone misreads in the window
+// title a prompt becomes (see the known differences).
+const wide = "日本語のテキスト 中文 한국어 🙂 👍🏽 👩\u200d💻 🇯🇵 ❤\ufe0f ✅ e\u0301"
 
 // readPause outlasts the moment after a dialog opens in which it ignores
 // keys, with a margin for a loaded machine.

@@ -27,6 +27,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 	creack "github.com/creack/pty"
+
+	"github.com/tack-agent/tack/snapshots/testkit/vtfeed"
 )
 
 // Options describe one run of the binary.
@@ -51,6 +53,7 @@ type Terminal struct {
 	cmd     *exec.Cmd
 	master  *os.File
 	em      *vt.SafeEmulator
+	feed    *vtfeed.Writer // what the program writes, on its way to em
 	started time.Time
 
 	mu      sync.Mutex
@@ -75,7 +78,7 @@ func Start(o Options) (*Terminal, error) {
 		em.SetDefaultBackgroundColor(o.Background)
 	}
 	t := &Terminal{
-		em: em, changed: make(chan struct{}), modes: map[ansi.Mode]bool{}, noColourReplies: o.NoColourReplies,
+		em: em, feed: vtfeed.New(em, nil), changed: make(chan struct{}), modes: map[ansi.Mode]bool{}, noColourReplies: o.NoColourReplies,
 		readDone: make(chan struct{}), forwardDone: make(chan struct{}), exited: make(chan struct{}),
 	}
 	em.SetCallbacks(vt.Callbacks{
@@ -121,7 +124,7 @@ func (t *Terminal) readScreen() {
 				t.first = read
 			}
 			t.raw.Write(buf[:n])
-			_, _ = t.em.Write(buf[:n])
+			_, _ = t.feed.Write(buf[:n])
 			t.wrote = read
 			close(t.changed)
 			t.changed = make(chan struct{})
