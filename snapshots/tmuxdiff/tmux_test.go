@@ -76,17 +76,28 @@ func startTmux(t *testing.T, cols, rows int) *tmux {
 		t.Fatalf("start tmux: %v\n%s", err, out)
 	}
 	server := procs.Find(t, testkit.WaitLimit, append([]string{"tmux"}, start...)...)
+	tm.query("new-window", "-d", "-t", session, "-n", "probe", copyCommand(probeFIFO))
+	var screenCat, probeCat int
+	tm.screen, screenCat = tm.open("screen", screenFIFO)
+	tm.probe, probeCat = tm.open("probe", probeFIFO)
+	// One cleanup, in this order: a pane's cat may not have opened its
+	// FIFO yet, and would then wait for a writer until the server ends it.
 	t.Cleanup(func() {
+		_ = tm.screen.fifo.Close()
+		_ = tm.probe.fifo.Close()
 		// kill-server may report "server exited unexpectedly" when the
 		// server is gone before it answers: whether anything is left is
 		// the processes' to say.
 		_ = tm.command("kill-server").Run()
-		if !procs.Exited(server, testkit.WaitLimit) {
-			t.Errorf("the tmux server (-L %s) still runs %v after kill-server", tm.sock, testkit.WaitLimit)
+		for _, p := range []struct {
+			what  string
+			pidfd int
+		}{{"the tmux server (-L " + tm.sock + ")", server}, {"the screen pane's cat", screenCat}, {"the probe pane's cat", probeCat}} {
+			if !procs.Exited(p.pidfd, testkit.WaitLimit) {
+				t.Errorf("%s still runs %v after kill-server", p.what, testkit.WaitLimit)
+			}
 		}
 	})
-	tm.query("new-window", "-d", "-t", session, "-n", "probe", copyCommand(probeFIFO))
-	tm.screen, tm.probe = tm.open("screen", screenFIFO), tm.open("probe", probeFIFO)
 	return tm
 }
 
@@ -105,23 +116,19 @@ func (tm *tmux) fifo(name string) string {
 // queries, which arrive as cat's input, are not echoed onto the screen.
 func copyCommand(fifo string) string { return "stty raw -echo && exec cat '" + fifo + "'" }
 
-// open opens the FIFO of window name's pane. Opened for reading too, it
-// opens without waiting for the pane's cat, and cat reads to its end only
-// when the test closes it; the test fails if cat outlives the server.
-func (tm *tmux) open(name, path string) *pane {
+// open opens the FIFO of window name's pane and finds the pane's cat,
+// which it returns as a pidfd. Opened for reading too, the FIFO opens
+// without waiting for cat, and cat reads to its end only when the test
+// closes it.
+func (tm *tmux) open(name, path string) (*pane, int) {
 	tm.t.Helper()
 	fifo, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		tm.t.Fatalf("open the FIFO for tmux's pane: %v", err)
+		tm.t.Fatalf("open the FIFO for tmux's %s pane: %v", name, err)
 	}
+	tm.t.Cleanup(func() { _ = fifo.Close() })
 	cat := procs.Find(tm.t, testkit.WaitLimit, "cat", path)
-	tm.t.Cleanup(func() {
-		_ = fifo.Close()
-		if !procs.Exited(cat, testkit.WaitLimit) {
-			tm.t.Errorf("the %s pane's cat still runs %v after kill-server", name, testkit.WaitLimit)
-		}
-	})
-	return &pane{tm: tm, target: session + ":" + name, fifo: fifo}
+	return &pane{tm: tm, target: session + ":" + name, fifo: fifo}, cat
 }
 
 // command is tmux with args, talking to this server.
