@@ -53,7 +53,7 @@ func compare(screen string, vt, tmux grid) []difference {
 	}
 	if vt.cursor != tmux.cursor {
 		diffs = append(diffs, difference{screen: screen, row: -1,
-			vt: fmt.Sprintf("%d,%d", vt.cursor.x, vt.cursor.y), tmux: fmt.Sprintf("%d,%d", tmux.cursor.x, tmux.cursor.y)})
+			vt: vt.cursor.String(), tmux: tmux.cursor.String()})
 	}
 	return diffs
 }

@@ -53,7 +53,18 @@ type glyph struct {
 	style      style
 }
 
-type cursor struct{ x, y int }
+// cursor is where the cursor is and whether it is shown.
+type cursor struct {
+	x, y   int
+	hidden bool
+}
+
+func (c cursor) String() string {
+	if c.hidden {
+		return fmt.Sprintf("%d,%d hidden", c.x, c.y)
+	}
+	return fmt.Sprintf("%d,%d shown", c.x, c.y)
+}
 
 // grid is one emulator's screen. Each row ends at its last character
 // that is not a blank in the default style: tmux keeps no cells past the
@@ -95,7 +106,7 @@ func vtGrid(e *vt.Emulator) grid {
 	}
 	g.trim()
 	pos := e.CursorPosition()
-	g.cursor = cursor{pos.X, pos.Y}
+	g.cursor = cursor{pos.X, pos.Y, e.CursorHidden()}
 	return g
 }
 

@@ -216,13 +216,14 @@ func (tm *tmux) grid(cols, rows int) grid {
 	}
 	g.trim()
 	var cur cursor
-	if _, err := fmt.Sscanf(tm.screen.display("#{cursor_x} #{cursor_y}"), "%d %d", &cur.x, &cur.y); err != nil {
+	var shown int
+	if _, err := fmt.Sscanf(tm.screen.display("#{cursor_x} #{cursor_y} #{cursor_flag}"), "%d %d %d", &cur.x, &cur.y, &shown); err != nil {
 		tm.t.Fatalf("read tmux's cursor: %v", err)
 	}
 	// While a wrap is pending after the last column, tmux puts the cursor
 	// past it (cursor_x is the width); x/vt keeps it on the last column
 	// and remembers the wrap. Both are the same state.
-	g.cursor = cursor{min(cur.x, cols-1), cur.y}
+	g.cursor = cursor{min(cur.x, cols-1), cur.y, shown == 0}
 	return g
 }
 
