@@ -45,6 +45,11 @@ type Options struct {
 	// NoColourReplies makes the terminal one that ignores colour queries,
 	// as many do: its replies to them are dropped.
 	NoColourReplies bool
+	// SynchronizedOutput makes the terminal one that reports synchronized
+	// output (mode 2026) as supported, as kitty, WezTerm, ghostty and
+	// iTerm2 do, so the program wraps its frames in it; x/vt itself
+	// reports the mode unrecognised.
+	SynchronizedOutput bool
 }
 
 // Terminal is a running process on the slave side of a pseudo-terminal
@@ -63,7 +68,8 @@ type Terminal struct {
 	first   time.Time          // when the program first wrote
 	modes   map[ansi.Mode]bool // set by the emulator's callbacks, inside Write under mu
 
-	noColourReplies bool
+	noColourReplies    bool
+	synchronizedOutput bool
 
 	readDone    chan struct{} // the master reader ended: the slave side is closed
 	forwardDone chan struct{} // the reply forwarder ended: the emulator is closed
@@ -78,7 +84,8 @@ func Start(o Options) (*Terminal, error) {
 		em.SetDefaultBackgroundColor(o.Background)
 	}
 	t := &Terminal{
-		em: em, feed: vtfeed.New(em, nil), changed: make(chan struct{}), modes: map[ansi.Mode]bool{}, noColourReplies: o.NoColourReplies,
+		em: em, feed: vtfeed.New(em, nil), changed: make(chan struct{}), modes: map[ansi.Mode]bool{},
+		noColourReplies: o.NoColourReplies, synchronizedOutput: o.SynchronizedOutput,
 		readDone: make(chan struct{}), forwardDone: make(chan struct{}), exited: make(chan struct{}),
 	}
 	em.SetCallbacks(vt.Callbacks{
@@ -145,14 +152,25 @@ func (t *Terminal) forwardInput() {
 	buf := make([]byte, 4096)
 	for {
 		n, err := t.em.Read(buf)
-		if n > 0 && !(t.noColourReplies && colourReply(buf[:n])) {
-			_, _ = t.master.Write(buf[:n])
+		reply := buf[:n]
+		if t.synchronizedOutput {
+			reply = bytes.ReplaceAll(reply, syncUnknown, syncSupported)
+		}
+		if n > 0 && !(t.noColourReplies && colourReply(reply)) {
+			_, _ = t.master.Write(reply)
 		}
 		if err != nil {
 			return
 		}
 	}
 }
+
+// The emulator's answer to a query for mode 2026, and a terminal's that
+// supports it (reset: supported and off).
+var (
+	syncUnknown   = []byte(ansi.ReportMode(ansi.ModeSynchronizedOutput, ansi.ModeNotRecognized))
+	syncSupported = []byte(ansi.ReportMode(ansi.ModeSynchronizedOutput, ansi.ModeReset))
+)
 
 // colourReply reports whether b is the emulator's answer to a colour
 // query (OSC 10, 11 or 12), which it writes in one piece.
