@@ -44,19 +44,22 @@ type run struct {
 	rec  recording
 }
 
-// start runs tack with args in a cols×rows terminal against srv.
-func start(t *testing.T, srv *llmtest.Server, cols, rows int, args ...string) *run {
+// start runs tack against srv in the terminal o describes (its size,
+// arguments and how it answers queries); start fills in the binary, a
+// fresh directory and the environment.
+func start(t *testing.T, srv *llmtest.Server, o ptyterm.Options) *run {
 	t.Helper()
-	env := []string{
+	o.Bin, o.Dir = tackbin.Path(t), t.TempDir()
+	o.Env = []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TACK_HOME=" + t.TempDir(),
 		"TERM=xterm-256color", "LANG=C.UTF-8", "DEEPSEEK_API_KEY=test", "DEEPSEEK_BASE_URL=" + srv.URL(),
 	}
-	term, err := ptyterm.Start(ptyterm.Options{Bin: tackbin.Path(t), Args: args, Dir: t.TempDir(), Env: env, Cols: cols, Rows: rows})
+	term, err := ptyterm.Start(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(term.Close)
-	return &run{t: t, term: term, rec: recording{cols: cols, rows: rows}}
+	return &run{t: t, term: term, rec: recording{cols: o.Cols, rows: o.Rows}}
 }
 
 // waitFor waits until the screen shows every one of texts, and for the

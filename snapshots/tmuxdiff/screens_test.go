@@ -7,11 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/overlays/approval"
 	"github.com/tack-agent/tack/snapshots/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit/ptyterm"
 )
 
 // A scenario drives tack to the screens it checks and returns what tack
@@ -43,13 +45,13 @@ const readPause = approval.Guard + 100*time.Millisecond
 
 var scenarios = []scenario{
 	{"welcome", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t), 100, 30)
+		r := start(t, llmtest.New(t), ptyterm.Options{Cols: 100, Rows: 30})
 		r.waitFor(true, "Describe a task")
 		r.check("welcome")
 		return r.finish()
 	}},
 	{"markdown", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16))), 100, 30)
+		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16))), ptyterm.Options{Cols: 100, Rows: 30})
 		r.prompt("Fix the word count")
 		r.waitFor(true, "All tests pass.")
 		r.check("answer")
@@ -60,7 +62,7 @@ var scenarios = []scenario{
 			llmtest.Reply(llmtest.Text("Checking.", 0), llmtest.ToolCall("call_1", "bash", `{"command":"printf 'a\\tb\\n'; echo 中文","description":"Print a tab"}`, 2)),
 			llmtest.Reply(llmtest.Text("Printed.", 0)),
 		)
-		r := start(t, srv, 100, 30, "--permission-mode", "ask")
+		r := start(t, srv, ptyterm.Options{Cols: 100, Rows: 30, Args: []string{"--permission-mode", "ask"}})
 		r.prompt("print a tab")
 		r.waitFor(false, "Allow bash?", "y allow")
 		r.check("approval dialog")
@@ -71,7 +73,8 @@ var scenarios = []scenario{
 		return r.finish()
 	}},
 	{"overlays", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(strings.Repeat("behind the picker\n\n", 20), 0))), 100, 30)
+		srv := llmtest.New(t, llmtest.Reply(llmtest.Text(strings.Repeat("behind the picker\n\n", 20), 0)))
+		r := start(t, srv, ptyterm.Options{Cols: 100, Rows: 30})
 		r.prompt("Fill the screen")
 		r.waitFor(true, "behind the picker")
 		r.term.Type("/")
@@ -84,14 +87,15 @@ var scenarios = []scenario{
 		return r.finish()
 	}},
 	{"wide characters", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text("Echo: "+wide+"\n\n| 列 | 🙂 |\n|---|---|\n| 值 | ✅ |", 4))), 100, 30)
+		srv := llmtest.New(t, llmtest.Reply(llmtest.Text("Echo: "+wide+"\n\n| 列 | 🙂 |\n|---|---|\n| 值 | ✅ |", 4)))
+		r := start(t, srv, ptyterm.Options{Cols: 100, Rows: 30})
 		r.prompt(wide)
 		r.waitFor(true, "Echo:")
 		r.check("transcript")
 		return r.finish()
 	}},
 	{"narrow", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16))), 40, 12)
+		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16))), ptyterm.Options{Cols: 40, Rows: 12})
 		r.waitFor(true)
 		r.check("welcome")
 		r.prompt("Fix the word count " + wide)
@@ -100,7 +104,7 @@ var scenarios = []scenario{
 		return r.finish()
 	}},
 	{"resize", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16))), 100, 30)
+		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16))), ptyterm.Options{Cols: 100, Rows: 30})
 		r.prompt("Fix the word count")
 		r.waitFor(true, "All tests pass.")
 		r.resize(60, 20)
@@ -111,8 +115,19 @@ var scenarios = []scenario{
 		r.check("wider")
 		return r.finish()
 	}},
+	{"synchronized output", func(t *testing.T) recording {
+		srv := llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16), llmtest.Pace(2*time.Millisecond)))
+		r := start(t, srv, ptyterm.Options{Cols: 100, Rows: 30, SynchronizedOutput: true})
+		r.prompt("Fix the word count")
+		r.waitFor(true, "All tests pass.")
+		r.check("answer")
+		if !strings.Contains(r.term.Raw(), ansi.SetModeSynchronizedOutput) {
+			t.Fatalf("want tack's frames in synchronized updates (mode 2026) where the terminal reports it, got %q", r.term.Raw())
+		}
+		return r.finish()
+	}},
 	{"exit", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text("Done.", 0))), 100, 30)
+		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text("Done.", 0))), ptyterm.Options{Cols: 100, Rows: 30})
 		r.prompt("Say done")
 		r.waitFor(true, "Done.")
 		r.term.Key('c', vt.ModCtrl)
