@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 )
@@ -144,7 +145,9 @@ type Sandbox struct {
 
 	mu     sync.Mutex
 	status Status
-	p      platform
+	// added are directories made writable after New (AddWritable).
+	added []string
+	p     platform
 }
 
 // New prepares the sandbox of a session. Whether this system can confine
@@ -190,7 +193,26 @@ func (s *Sandbox) Status() Status {
 func (s *Sandbox) Probed() <-chan struct{} { return s.probed }
 
 // Layout is what the sandbox allows, as of now.
-func (s *Sandbox) Layout() Layout { return NewLayout(s.opts) }
+func (s *Sandbox) Layout() Layout {
+	o := s.opts
+	s.mu.Lock()
+	o.Writable = slices.Concat(o.Writable, s.added)
+	s.mu.Unlock()
+	return NewLayout(o)
+}
+
+// AddWritable lets the commands started from now on write in dir (the
+// user's /add-dir). A command already running keeps the sandbox it
+// started in: on Linux its helper is retired, not killed, and serves its
+// commands (background tasks too) until the last one ends, while the
+// next command gets a helper that sees dir.
+func (s *Sandbox) AddWritable(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.Contains(s.added, dir) {
+		s.added = append(s.added, dir)
+	}
+}
 
 // Start runs c confined, with GOCACHE and the like pointing into the
 // workspace's private cache unless c is read-only or the user chose the
