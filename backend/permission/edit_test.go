@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,6 +107,27 @@ func TestEditsInAnAddedDirectoryCountAsTheWorkspaces(t *testing.T) {
 		if _, err := p.Authorize(context.Background(), targetWrite, w.call(path)); err != nil || (a.count() == 0) != want {
 			t.Errorf("write %s: want it run unasked %v, got asked %d times (%v)", path, want, a.count(), err)
 		}
+	}
+}
+
+// A directory added mid-session (/add-dir) counts from the next call on,
+// beside those the session started with.
+func TestADirectoryAddedLaterCountsFromTheNextCall(t *testing.T) {
+	w := newEditWorld(t)
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow}, interact.Decision{Verdict: interact.Allow})
+	p := w.policy(Auto, b)
+	p.SetDirs([]string{w.home})
+	file := w.call(filepath.Join(w.outside, "abs.go"))
+	if _, err := p.Authorize(context.Background(), targetWrite, file); err != nil || a.count() != 1 {
+		t.Fatalf("before AddDir: want the edit asked about once, got %d asks (%v)", a.count(), err)
+	}
+	p.AddDir(w.outside)
+	if _, err := p.Authorize(context.Background(), targetWrite, file); err != nil || a.count() != 1 {
+		t.Fatalf("after AddDir: want the edit to run unasked, got %d asks (%v)", a.count(), err)
+	}
+	if got := p.Dirs(); !slices.Equal(got, []string{w.home, w.outside}) {
+		t.Fatalf("want the directories in the order added, got %v", got)
 	}
 }
 

@@ -110,6 +110,25 @@ func (p *Policy) SetDirs(dirs []string) {
 	p.dirs = slices.Clone(dirs)
 }
 
+// AddDir adds dir to those directories for the rest of the session
+// (/add-dir); edits there from the next call on run unasked where the
+// workspace's do.
+func (p *Policy) AddDir(dir string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.Contains(p.dirs, dir) {
+		p.dirs = append(slices.Clip(p.dirs), dir)
+	}
+}
+
+// Dirs are the directories besides the workspace whose edits count as
+// its own: --add-dir's first, then those added since.
+func (p *Policy) Dirs() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.dirs)
+}
+
 // Sandboxed reports whether commands run in a sandbox now: false in
 // full-access mode and where no sandbox can be set up.
 func (p *Policy) Sandboxed() bool {
