@@ -59,7 +59,6 @@ func TestUnknownMessageNamesTheFirstWordAndWhatToDo(t *testing.T) {
 		"/frontend:reveiw": "Unknown command: /frontend:reveiw; did you mean /frontend:review? /help lists the commands",
 		"/cost":            "Unknown command: /cost; /status shows the session's tokens, cost and context",
 		"/usage":           "Unknown command: /usage; /status shows the session's tokens, cost and context",
-		"/add-dir ../lib":  "Unknown command: /add-dir; start tack with --add-dir DIR, or list it in permissions.additionalDirectories of ~/.claude/settings.json",
 	}
 	for line, want := range tests {
 		if got := UnknownMessage(line, known); got != want {

@@ -12,7 +12,6 @@ var elsewhere = map[string]string{
 	"cost":      "/status shows the session's tokens, cost and context",
 	"usage":     "/status shows the session's tokens, cost and context",
 	"stats":     "/status shows the session's tokens, cost and context",
-	"add-dir":   "start tack with --add-dir DIR, or list it in permissions.additionalDirectories of ~/.claude/settings.json",
 	"memory":    "tack reads AGENTS.md and CLAUDE.md (yours in ~/.tack, ~/.claude or ~/.codex, the project's in its folders); edit them, or /init writes one",
 	"agents":    "agent definitions are Markdown files in .claude/agents or ~/.claude/agents; the model runs them with its task tool",
 	"hooks":     "hooks are read from ~/.tack/config.toml and Claude Code's settings.json files (README: Hooks)",

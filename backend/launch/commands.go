@@ -12,7 +12,8 @@ import (
 )
 
 // registerCommands builds the session's command registry: the built-ins,
-// /compact, and /permissions and /plan over this session's policy.
+// /compact, and /permissions, /plan and /add-dir over this session's
+// policy.
 func (s *Session) registerCommands(keys string) error {
 	s.Commands = commands.New(commands.Options{})
 	deps := commands.Deps{
@@ -38,8 +39,10 @@ func (s *Session) registerCommands(keys string) error {
 			return err
 		}
 	}
-	if err := s.Commands.Register(commands.MCPCommand(s.mcpServers())); err != nil {
-		return err
+	for _, cmd := range []commands.Command{commands.MCPCommand(s.mcpServers()), s.addDirCommand()} {
+		if err := s.Commands.Register(cmd); err != nil {
+			return err
+		}
 	}
 	return s.Commands.Register(commands.PlanCommand(s.Policy))
 }

@@ -157,7 +157,8 @@ func noSandboxNotice(reason string) string {
 type sandboxStatus struct{ s *Session }
 
 // Status lists the mode, what confines commands (or why nothing
-// does), where they may write, what stays read-only or hidden, and the
+// does), the directories added to the workspace (--add-dir, /add-dir),
+// where commands may write, what stays read-only or hidden, and the
 // network.
 func (st sandboxStatus) Status() string {
 	s := st.s
@@ -176,12 +177,15 @@ func (st sandboxStatus) Status() string {
 	default:
 		rows = append(rows, [2]string{"Sandbox", status.Mechanism})
 	}
+	home := ""
+	if s.getenv != nil {
+		home = s.getenv("HOME")
+	}
+	if dirs := s.Policy.Dirs(); len(dirs) > 0 {
+		rows = append(rows, [2]string{"Added dirs", pathList(dirs, home, "")})
+	}
 	if status.Active {
 		l := s.Sandbox.Layout()
-		home := ""
-		if s.getenv != nil {
-			home = s.getenv("HOME")
-		}
 		rows = append(rows,
 			[2]string{"Writes", pathList(l.Writable, home, "nowhere")},
 			[2]string{"Read-only", pathList(append(append([]string{}, l.Protected...), l.Pinned...), home, "nothing")},

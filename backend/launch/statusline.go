@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -68,7 +67,7 @@ func (s *Session) newStatusLine(o Options, files []claudeFile) (*statusLine, []s
 		environ: append(bash.WithoutProviderSecrets(o.Environ), "TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd),
 		fill: func(in *hooks.StatusInput) {
 			in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.transcript(), s.Cwd, o.Version
-			in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: slices.Clone(o.AddDirs)}
+			in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: s.Policy.Dirs()}
 		},
 	}, problems
 }

@@ -174,6 +174,11 @@ func realPath(p string) string {
 	}
 }
 
+// Covers reports whether path is root or lies below it, both with their
+// symlinks resolved as edits resolve them: whether an edit of path counts
+// as one in root.
+func Covers(root, path string) bool { return within(realPath(path), realPath(root)) }
+
 // within reports whether path is dir or lies below it.
 func within(path, dir string) bool {
 	return path == dir || dir == "/" || strings.HasPrefix(path, dir+string(filepath.Separator))
