@@ -173,6 +173,17 @@ func toolResult(t *testing.T, s *Session, id string) session.ToolResult {
 	return session.ToolResult{}
 }
 
+// cardRefusal is what the terminal card of the call id says of the
+// sandbox's refusal, once the turn has ended.
+func cardRefusal(t *testing.T, s *Session, id string) string {
+	t.Helper()
+	r := toolResult(t, s, id)
+	if r.Card == nil || r.Card.Terminal == nil {
+		t.Fatalf("want a terminal card, got %+v (%s)", r.Card, r.Text)
+	}
+	return r.Card.Terminal.Refusal
+}
+
 // A session's sandboxed commands build Go into the workspace's private
 // cache under the user's cache directory, not into the user's own Go cache
 // (read-only to them) and not inside $TACK_HOME: go itself, run by the bash
@@ -231,11 +242,7 @@ func TestTheWritableEntryARefusalNamesAllowsTheWrite(t *testing.T) {
 	s := u.open(t, llmtest.New(t, bashCall("call_1", command), llmtest.ReplyText("refused")))
 	denyApprovals(t, s.Broker)
 	runTurn(t, s, "Save the state.")
-	r := toolResult(t, s, "call_1")
-	if r.Card == nil || r.Card.Terminal == nil {
-		t.Fatalf("want a terminal card, got %+v (%s)", r.Card, r.Text)
-	}
-	refusal := r.Card.Terminal.Refusal
+	refusal := cardRefusal(t, s, "call_1")
 	_, quoted, ok := strings.Cut(refusal, "add ")
 	quoted, _, ok2 := strings.Cut(quoted, " to [sandbox] writable")
 	entry, err := strconv.Unquote(quoted)

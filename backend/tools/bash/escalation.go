@@ -120,8 +120,8 @@ func cardRefusal(ref sandbox.Refusal) string {
 		if ref.Writable == "" {
 			return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, or use full-access."
 		}
-		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, add " + strconv.Quote(ref.Writable) +
-			" to [sandbox] writable in config.toml, or use full-access."
+		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, type /add-dir " + ref.Writable +
+			" for this session, add " + strconv.Quote(ref.Writable) + " to [sandbox] writable in config.toml, or use full-access."
 	}
 	return "The sandbox refused " + ref.Detail + " (no writes in this mode). To allow it: switch to auto (Shift+Tab or /permissions auto)."
 }
