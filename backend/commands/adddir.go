@@ -57,16 +57,13 @@ func addDir(dirs WorkDirs, typed, tackHome, userHome string) Result {
 	case err != nil:
 		return Failf("Cannot use %s: %v. Name a directory you can read.", abs, err)
 	case !info.IsDir():
-		parent := filepath.Dir(abs)
-		return Failf("%s is not a directory. Did you mean to add the parent directory %s? Type /add-dir %s", typed, parent, parent)
+		return notADirectory(typed, filepath.Dir(abs), all)
 	case tackHome != "" && permission.Covers(tackHome, abs):
 		return Failf("%s is tack's home directory or lies in it (%s): it holds your credentials and sessions, "+
 			"which tack keeps out of the model's and commands' reach. Name a directory outside it.", typed, tackHome)
 	}
-	for _, d := range all {
-		if permission.Covers(d, abs) {
-			return Failf("%s is already accessible within the existing working directory %s; nothing to add.", typed, d)
-		}
+	if d, ok := covering(all, abs); ok {
+		return Failf("%s is already accessible within the existing working directory %s; nothing to add.", typed, d)
 	}
 	dirs.Add(abs)
 	text := fmt.Sprintf("Added %s as a working directory for this session. To keep it in later sessions, start tack "+
@@ -77,4 +74,23 @@ func addDir(dirs WorkDirs, typed, tackHome, userHome string) Result {
 			"(/new) to work without it."
 	}
 	return Succeed(text)
+}
+
+// notADirectory is /add-dir's answer to a file: add its directory, unless
+// the session can reach that already.
+func notADirectory(typed, parent string, dirs []string) Result {
+	if d, ok := covering(dirs, parent); ok {
+		return Failf("%s is not a directory, and it lies in the existing working directory %s; nothing to add.", typed, d)
+	}
+	return Failf("%s is not a directory. Did you mean to add the parent directory %s? Type /add-dir %s", typed, parent, parent)
+}
+
+// covering is the first of dirs that path lies in.
+func covering(dirs []string, path string) (string, bool) {
+	for _, d := range dirs {
+		if permission.Covers(d, path) {
+			return d, true
+		}
+	}
+	return "", false
 }
