@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/session"
 )
 
 // AddDirOrigin names the context that tells the model of the directories
@@ -50,6 +51,33 @@ func addDirNotice(dirs []string) string {
 	}
 	return "The user added these directories to work in for the rest of this run of tack (/add-dir): " +
 		strings.Join(dirs, ", ") + ". Read and edit files there, and run commands that write there, as in the workspace."
+}
+
+// addDirsForgotten is what the model of a resumed session reads when the
+// directories its earlier run added are not added now.
+const addDirsForgotten = "tack was restarted: the directories added with /add-dir before are no longer added, " +
+	"so edits there ask first and commands may not write there. Ask the user to /add-dir one again if you need it."
+
+// forgetAddedDirs tells a resumed session whose earlier run added
+// directories with /add-dir that, as --add-dir's, they are not restored:
+// the user in a notice, the model at its next request.
+func (s *Session) forgetAddedDirs() {
+	if !s.Resumed {
+		return
+	}
+	last := ""
+	_ = s.Agent.Scan(0, []string{session.UserMessage{}.EventType()}, func(e session.Event) bool {
+		if d, ok := e.Data.(session.UserMessage); ok && d.Kind == session.KindContext && d.Origin == AddDirOrigin {
+			last = d.Text
+		}
+		return true
+	})
+	if last == "" || last == addDirsForgotten {
+		return
+	}
+	s.notify("The directories /add-dir added before this session was resumed are not added now; " +
+		"/add-dir adds one again, --add-dir DIR when starting tack keeps it.")
+	s.Agent.Note(AddDirOrigin, last, addDirsForgotten)
 }
 
 // addDirCommand is /add-dir over the session's directories.

@@ -51,11 +51,11 @@ func TestAddDirWidensTheSessionAndTellsTheModelInTheConversation(t *testing.T) {
 
 // As with --add-dir, which a resumed session takes from its own command
 // line, a directory /add-dir added is not restored by --resume: the
-// resumed session works where its own flags and settings say, and
-// /add-dir adds the directory again.
+// resumed session works where its own flags and settings say, the user
+// and the model are told so, and /add-dir adds the directory again.
 func TestResumeDoesNotRestoreADirectoryAddedBefore(t *testing.T) {
 	home, user, cwd, lib := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
-	llm := llmtest.New(t, llmtest.ReplyText("ok"))
+	llm := llmtest.New(t, llmtest.ReplyText("ok"), llmtest.ReplyText("ok"))
 	s := resume(t, Options{Home: home, Cwd: cwd}, llm, user)
 	ctx := context.Background()
 	s.Commands.Execute(ctx, s.Agent, "/add-dir "+lib, nil)
@@ -67,8 +67,33 @@ func TestResumeDoesNotRestoreADirectoryAddedBefore(t *testing.T) {
 	if dirs := resumed.Policy.Dirs(); len(dirs) != 0 || slices.Contains(resumed.Sandbox.Layout().Writable, lib) {
 		t.Fatalf("want no added directory after resume, got %v (writable %v)", dirs, resumed.Sandbox.Layout().Writable)
 	}
+	if got := notices(t, resumed); !slices.ContainsFunc(got, func(n string) bool { return strings.HasPrefix(n, "The directories /add-dir added before") }) {
+		t.Errorf("want the user told the directories are not restored, got %q", got)
+	}
+	runTurn(t, resumed, "again")
+	if n := said(llm.Requests()[1], addDirsForgotten); n != 1 {
+		t.Errorf("want the model told once the directories are not restored, got %d times", n)
+	}
 	exec, _ := resumed.Commands.Execute(ctx, resumed.Agent, "/add-dir "+lib, nil)
 	if exec.Result.Kind != "success" || !slices.Equal(resumed.Policy.Dirs(), []string{lib}) {
 		t.Fatalf("want /add-dir to add it again, got %+v, %v", exec.Result, resumed.Policy.Dirs())
+	}
+}
+
+// A session resumed again, with nothing added since, is not told twice.
+func TestResumedTwiceTheForgottenDirectoriesAreToldOnce(t *testing.T) {
+	home, user, cwd, lib := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	llm := llmtest.New(t, llmtest.ReplyText("ok"), llmtest.ReplyText("ok"))
+	s := resume(t, Options{Home: home, Cwd: cwd}, llm, user)
+	s.Commands.Execute(context.Background(), s.Agent, "/add-dir "+lib, nil)
+	runTurn(t, s, "hi")
+	id := s.Log.Header().ID
+	s.Close()
+	once := resume(t, Options{Home: home, Cwd: cwd, Resume: id}, llm, user)
+	runTurn(t, once, "again")
+	once.Close()
+	twice := resume(t, Options{Home: home, Cwd: cwd, Resume: id}, llm, user)
+	if got := notices(t, twice); slices.ContainsFunc(got, func(n string) bool { return strings.HasPrefix(n, "The directories /add-dir added before") }) {
+		t.Errorf("want no second notice, got %q", got)
 	}
 }

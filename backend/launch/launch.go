@@ -389,6 +389,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		}
 	}
 	s.announceSandbox(mode, o.Now, o.Background)
+	s.forgetAddedDirs()
 	for _, p := range slices.Concat(cfg.Problems, claudeProblems, skillProblems, hookProblems) {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})
 	}
