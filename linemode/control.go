@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tack-agent/tack/backend/commands"
@@ -290,19 +288,6 @@ func (p *printer) answer(id string, response any, errText string) {
 		out = controlOutcome{Subtype: "error", RequestID: id, Error: errText}
 	}
 	writeJSON(p.o.Stdout, controlResponse{Type: "control_response", Response: out})
-}
-
-// lockedWriter lets the printer and the stdin reader write whole lines to
-// one stdout.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
 }
 
 // With --permission-prompt-tool stdio, the Agent SDK decides the calls

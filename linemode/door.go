@@ -14,7 +14,7 @@ import (
 type door struct {
 	o        Options
 	terminal bool // stdin and stdout are a terminal
-	stdout   io.Writer
+	stdout   *output
 	stderr   io.Writer
 	r        *Renderer
 	opened   chan opening

@@ -56,7 +56,8 @@ type opening struct {
 // questions and approvals from the next lines, and runs slash commands. It
 // returns the exit status: 0 after stdin ends (once every submitted line has
 // reached a turn that ended), 1 when the session fails to start, 130, 143
-// or 129 after SIGINT, SIGTERM or SIGHUP.
+// or 129 after SIGINT, SIGTERM or SIGHUP, and after a write to stdout that
+// failed what OutputFailed says (the running turn is cancelled).
 func Run(ctx context.Context, open func() (*launch.Session, error), o Options) int {
 	done := make(chan struct{})
 	defer close(done)
@@ -93,7 +94,7 @@ func newDoor(o Options) *door {
 	if o.Label == "" {
 		o.Label = "main"
 	}
-	d := &door{o: o, terminal: o.IO.Interactive(), stdout: o.IO.Out, stderr: o.IO.ErrOut, opened: make(chan opening, 1)}
+	d := &door{o: o, terminal: o.IO.Interactive(), stdout: newOutput(o.IO.Out), stderr: o.IO.ErrOut, opened: make(chan opening, 1)}
 	d.r = NewRenderer(d.stdout, o.IO.ColorEnabled(), o.Label)
 	d.r.terminal = d.terminal
 	d.r.HideReasoning = o.NoReasoning
@@ -124,6 +125,8 @@ func (d *door) loop(ctx context.Context, lines <-chan input) int {
 		select {
 		case <-ctx.Done():
 			code, exit = d.shutdown(1), true
+		case <-d.stdout.broken:
+			code, exit = d.shutdown(OutputFailed(d.stdout.Err(), d.stderr)), true
 		case sig := <-d.o.Signals:
 			code, exit = d.signal(sig)
 		case op := <-d.opened:

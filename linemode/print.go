@@ -95,11 +95,13 @@ type PrintOptions struct {
 	Now          func() time.Time
 }
 
-// PrintOutcome is how a print run went: the result of every turn, and
-// whether any tool call was denied.
+// PrintOutcome is how a print run went: the result of every turn,
+// whether any tool call was denied, and the write to Stdout that failed,
+// which stopped the run (see OutputFailed).
 type PrintOutcome struct {
-	Results []PrintResult
-	Denied  bool
+	Results   []PrintResult
+	Denied    bool
+	OutputErr error
 }
 
 // OK reports whether every turn completed and nothing was denied.
@@ -115,7 +117,8 @@ func (o PrintOutcome) OK() bool {
 // Print runs the tasks on the session and writes what the format asks to
 // Stdout, progress and denied calls to Stderr. It returns when the last
 // turn has ended, or when ctx is done (the running turn is cancelled
-// first and its result still written).
+// first and its result still written), or when a write to Stdout failed
+// (the running turn is cancelled too: no one reads what it would say).
 func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -123,10 +126,20 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	if o.Format == "" {
 		o.Format = FormatText
 	}
-	o.Stdout = &lockedWriter{w: o.Stdout} // the stdin reader answers control requests
+	stdout := newOutput(o.Stdout)
+	o.Stdout = stdout
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		select {
+		case <-stdout.broken:
+			stop()
+		case <-ctx.Done():
+		}
+	}()
 	past, sub := s.Agent.Subscribe()
 	defer sub.Close()
-	p := &printer{o: o, s: s, ag: s.Agent, sub: sub, seen: past.NextSeq - 1}
+	p := &printer{o: o, s: s, ag: s.Agent, sub: sub, seen: past.NextSeq - 1, stdout: stdout}
 	if o.IncludePartial && o.Format == FormatStreamJSON {
 		p.partial = newPartials(o.Stdout, s.Agent.SessionID(), o.NoReasoning)
 	}
@@ -157,6 +170,7 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 			break
 		}
 	}
+	out.OutputErr = stdout.Err()
 	return out
 }
 
@@ -167,6 +181,8 @@ type printer struct {
 	ag      *agent.Agent
 	sub     *agent.Subscription
 	partial *partials
+	// stdout is o.Stdout, which knows whether a write to it failed.
+	stdout *output
 	// seen is the sequence number of the last event handled.
 	seen int64
 	t    *turnRun

@@ -48,7 +48,9 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 		msg = end.Error.Message
 	}
 	r.Errors = []string{msg}
-	fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine("the turn ended ("+string(end.Reason)+"): "+msg))
+	if p.stdout.Err() == nil { // else the failed write stopped it, and says so once
+		fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine("the turn ended ("+string(end.Reason)+"): "+msg))
+	}
 	return r
 }
 

@@ -45,10 +45,7 @@ func startTackIn(t *testing.T, srv *llmtest.Server, home, dir string, args ...st
 	r := &process{t: t, stdout: &testkit.Buffer{}, stderr: &testkit.Buffer{}, home: home, done: make(chan struct{})}
 	r.cmd = exec.Command(tackbin.Path(t), args...)
 	r.cmd.Dir = dir
-	r.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + r.home, "TACK_HOME=" + r.home}
-	if srv != nil {
-		r.cmd.Env = append(r.cmd.Env, "DEEPSEEK_BASE_URL="+srv.URL(), "DEEPSEEK_API_KEY=test")
-	}
+	r.cmd.Env = tackEnv(srv, home)
 	r.cmd.Stdout, r.cmd.Stderr = r.stdout, r.stderr
 	var err error
 	if r.stdin, err = r.cmd.StdinPipe(); err != nil {
@@ -70,6 +67,16 @@ func startTackIn(t *testing.T, srv *llmtest.Server, home, dir string, args ...st
 		}
 	})
 	return r
+}
+
+// tackEnv is the environment tack runs in against srv (nil: no provider)
+// with TACK_HOME and HOME home.
+func tackEnv(srv *llmtest.Server, home string) []string {
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TACK_HOME=" + home}
+	if srv != nil {
+		env = append(env, "DEEPSEEK_BASE_URL="+srv.URL(), "DEEPSEEK_API_KEY=test")
+	}
+	return env
 }
 
 func (r *process) write(s string) {

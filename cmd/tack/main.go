@@ -31,6 +31,7 @@ func main() {
 	// its session's commands and exits.
 	sandbox.ServeIfHelper()
 	endStartupGC, extendStartupGC = holdGC(startupGCHold, nil)
+	failWritesOnSIGPIPE()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -155,6 +156,14 @@ func signalContext() (context.Context, func() os.Signal, func()) {
 		cancel()
 	}
 	return ctx, which, stop
+}
+
+// failWritesOnSIGPIPE makes a write to a stdout or stderr whose reader has
+// gone fail with EPIPE, which print mode and line mode handle (the turn is
+// cancelled and recorded, the session closed, exit 141), where Go's
+// default is to die at once with the turn open and tools running.
+func failWritesOnSIGPIPE() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 }
 
 // exitForSignal is the conventional status for death by signal.

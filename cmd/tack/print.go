@@ -64,6 +64,9 @@ func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string
 	if sig := which(); sig != nil {
 		return exitForSignal(sig)
 	}
+	if out.OutputErr != nil {
+		return linemode.OutputFailed(out.OutputErr, ios.ErrOut)
+	}
 	if !out.OK() {
 		return 1
 	}
