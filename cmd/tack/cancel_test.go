@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // hungCompact starts line mode on a pipe, runs one turn, then /compact
@@ -104,4 +105,32 @@ func assertCommandCancelled(t *testing.T, evs []loggedEvent, name string) {
 		}
 	}
 	t.Errorf("want /%s run and settled as cancelled in the log, got %v", name, evs)
+}
+
+// The first SIGINT cancels the turn and waits, boundedly, for its end to
+// be recorded; here a command that ignores SIGTERM holds that end back.
+// A second SIGINT (a second Ctrl+C in the shell) leaves at once: stderr
+// says so, and the turn's end was not waited for. The command tells the
+// test when it started and when the cancel's SIGTERM reached it.
+func TestPrintSecondSignalLeavesAtOnce(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"trap ': >termed' TERM; : >started; while :; do sleep 0.1; done"}`, 1)),
+		llmtest.ReplyText("done"))
+	dir := t.TempDir()
+	r := startTackIn(t, srv, t.TempDir(), dir, "-p", "go")
+	r.closeStdin()
+	exists := func(name string) func() bool {
+		return func() bool { _, err := os.Stat(filepath.Join(dir, name)); return err == nil }
+	}
+	testkit.Eventually(t, "the command to start", exists("started"), r.output)
+	r.signal(syscall.SIGINT)
+	testkit.Eventually(t, "the cancel to send the command SIGTERM", exists("termed"), r.output)
+	r.signal(syscall.SIGINT)
+	r.wantExit(130)
+	if !strings.Contains(r.stderr.String(), "a second interrupt: leaving at once") {
+		t.Errorf("want stderr to say the second signal ended tack; %s", r.output())
+	}
+	if last := lastOfTurn(sessionEvents(t, r.home)); last.Type == "turn/end" {
+		t.Errorf("want tack gone before the turn's end was recorded, the log ends with %s %s", last.Type, last.Data)
+	}
 }

@@ -130,10 +130,11 @@ func launchOptions(o options, home, cwd string, getenv func(string) string) (lau
 
 // signalContext is cancelled by SIGINT, SIGTERM, SIGHUP or SIGQUIT and
 // reports which; SIGQUIT would otherwise end tack with the terminal still
-// raw.
-func signalContext() (context.Context, func() os.Signal, func()) {
+// raw. A second signal, while the first one's cancel is still being
+// recorded, is handed to again (when not nil).
+func signalContext(again func(os.Signal)) (context.Context, func() os.Signal, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 1)
+	ch := make(chan os.Signal, 2) // two at once are two presses
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	var got os.Signal
 	done := make(chan struct{})
@@ -141,6 +142,15 @@ func signalContext() (context.Context, func() os.Signal, func()) {
 		select {
 		case got = <-ch:
 			cancel()
+		case <-done:
+			return
+		}
+		if again == nil {
+			return
+		}
+		select {
+		case sig := <-ch:
+			again(sig)
 		case <-done:
 		}
 	}()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -58,7 +59,15 @@ func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string
 		return 1
 	}
 	defer s.Close()
-	ctx, which, stop := signalContext()
+	ctx, which, stop := signalContext(func(sig os.Signal) {
+		// A second Ctrl+C: the user will not wait for the cancelled turn
+		// (a command that ignores SIGTERM, a slow close). The tools'
+		// processes die with tack; the log's open turn is closed as
+		// interrupted when the session is next opened.
+		fmt.Fprintf(ios.ErrOut, "tack: a second %s: leaving at once; tack --resume %s shows what the turn did\n",
+			sig, s.Agent.SessionID())
+		os.Exit(exitForSignal(sig))
+	})
 	defer stop()
 	out := linemode.Print(ctx, s, po)
 	if sig := which(); sig != nil {

@@ -92,7 +92,7 @@ func runChat(lo launch.Options, o options, pick bool, ios *iostreams.IOStreams) 
 	chat.Suspend = suspendKey(ios.StdinFile())
 	// From here the terminal is raw until scr.Close; the signals that end
 	// tack end the program instead, which gives the terminal back.
-	ctx, which, stop := signalContext()
+	ctx, which, stop := signalContext(nil)
 	defer stop()
 	chat.Settled = settled
 	extendStartupGC(screenGCHold)
