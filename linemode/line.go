@@ -42,6 +42,11 @@ type Options struct {
 	Reopen func(id string) (*launch.Session, error)
 }
 
+// typingBlind tells who types at a terminal while stdout goes elsewhere
+// what tack is waiting for.
+const typingBlind = "tack: stdout is not this terminal, so tack shows no prompt here; type a task and press Enter " +
+	"(the answer goes to stdout), Ctrl+D to end; for one task, run tack -p \"task\" instead"
+
 // opening is the outcome of opening the session.
 type opening struct {
 	s   *launch.Session
@@ -63,6 +68,10 @@ func Run(ctx context.Context, open func() (*launch.Session, error), o Options) i
 	defer close(done)
 	lines := make(chan input)
 	if !o.IO.Interactive() {
+		if o.IO.IsStdinTTY() {
+			// Typed lines go to a pipe or file: no banner or prompt shows.
+			fmt.Fprintln(o.IO.ErrOut, typingBlind)
+		}
 		go readPiped(o.IO.In, lines, done)
 		return run(ctx, open, o, lines)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -91,4 +92,33 @@ func TestDumbTerminalGetsLineModeAndTheFullScreenRefuses(t *testing.T) {
 	want := "cannot draw on a dumb terminal (TERM=dumb); use --ui line"
 	testkit.Eventually(t, "the refusal naming TERM=dumb and --ui line", func() bool { return strings.Contains(term.Raw(), want) },
 		func() string { return term.Raw() })
+}
+
+// `tack > answers.txt` at a terminal is line mode with stdout in a file:
+// the banner and prompt go there, and the terminal showed nothing while
+// tack waited for a line. stderr, still the terminal, now says what tack
+// waits for; a typed task is answered into the file.
+func TestLineWithStdoutElsewhereSaysWhatItWaitsFor(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("Answered."))
+	home, dir := t.TempDir(), t.TempDir()
+	term, err := ptyterm.Start(ptyterm.Options{
+		Bin: "/bin/sh", Args: []string{"-c", `exec "$0" > answers.txt`, tackbin.Path(t)}, Dir: dir, Cols: 100, Rows: 24,
+		Env: append(tackEnv(srv, home), "TERM=xterm"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	if screen, _, err := term.WaitScreen(testkit.WaitLimit, func(s string) bool { return strings.Contains(s, "press Enter") }); err != nil {
+		t.Fatalf("want the terminal to say what tack waits for: %v; it shows:\n%s", err, screen)
+	}
+	term.Type("hi")
+	term.Key(vt.KeyEnter)
+	term.Key('d', vt.ModCtrl)
+	if code, err := term.Wait(testkit.WaitLimit); err != nil || code != 0 {
+		t.Fatalf("want exit 0 at the end of input, got %d, %v; terminal shows:\n%s", code, err, term.Screen())
+	}
+	if got := string(testkit.ReadFile(t, filepath.Join(dir, "answers.txt"))); !strings.Contains(got, "Answered.") {
+		t.Errorf("want the answer in the file, got %q", got)
+	}
 }
