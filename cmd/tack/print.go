@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/launch"
@@ -152,9 +153,10 @@ func withPipedContext(task string, stdin io.Reader, wait time.Duration, warn io.
 }
 
 // readPiped is head, what was read of stdin already, and the rest of
-// stdin up to maxPipedContext in all; warn says when more was cut, which
-// the text also says. Binary data (a NUL byte near its start, git's test)
-// is an error: no model reads it as text.
+// stdin up to maxPipedContext in all (cut at a character's start); warn
+// says when more was cut, which the text also says, and when the text is
+// not UTF-8. Binary data (a NUL byte near its start, git's test) is an
+// error: no model reads it as text.
 func readPiped(head []byte, stdin io.Reader, warn io.Writer) (string, error) {
 	rest, _ := io.ReadAll(io.LimitReader(stdin, int64(maxPipedContext+1-len(head))))
 	b := append(head, rest...)
@@ -162,9 +164,17 @@ func readPiped(head []byte, stdin io.Reader, warn io.Writer) (string, error) {
 		return "", errors.New("stdin holds binary data (a NUL byte in its first 8 KB), which the model cannot read as text; " +
 			"pipe text, or name the file in the task for the model to look at with its tools")
 	}
-	if len(b) <= maxPipedContext {
+	n := min(len(b), maxPipedContext)
+	for n < len(b) && n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	if !utf8.Valid(b[:n]) {
+		fmt.Fprintln(warn, "tack: stdin is not UTF-8 text (Latin-1 or another encoding?); the model reads each byte "+
+			"that is not as \uFFFD; convert it first, e.g. iconv -f latin1 -t utf-8 | tack -p ...")
+	}
+	if n == len(b) {
 		return string(b), nil
 	}
 	fmt.Fprintf(warn, "tack: stdin is over %d KB; only its first %d KB go with the task\n", maxPipedContext>>10, maxPipedContext>>10)
-	return strings.ToValidUTF8(string(b[:maxPipedContext]), "") + fmt.Sprintf("\n[stdin cut here: it is over %d KB]", maxPipedContext>>10), nil
+	return string(b[:n]) + fmt.Sprintf("\n[stdin cut here: it is over %d KB]", maxPipedContext>>10), nil
 }

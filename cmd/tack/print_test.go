@@ -342,13 +342,31 @@ func TestPipedStdinIsTextWithinTheBound(t *testing.T) {
 	if _, err := readPiped(nil, strings.NewReader(binary), &warn); err == nil {
 		t.Error("a binary task was taken")
 	}
-	big := strings.Repeat("log line ✓\n", maxPipedContext/10)
+	big := strings.Repeat("✓k\n", maxPipedContext/4) // 5 bytes a line: the bound falls inside a ✓
 	got, err := withPipedContext("summarise", strings.NewReader(big), time.Minute, &warn)
 	if err != nil || !strings.HasSuffix(got, "\n[stdin cut here: it is over 1024 KB]\n</stdin>") || len(got) > maxPipedContext+200 || !utf8.ValidString(got) {
 		t.Errorf("%d bytes (%v), ending %q", len(got), err, got[max(len(got)-80, 0):])
 	}
-	if !strings.Contains(warn.String(), "stdin is over 1024 KB; only its first 1024 KB go with the task") {
+	if !strings.Contains(warn.String(), "stdin is over 1024 KB; only its first 1024 KB go with the task") || strings.Contains(warn.String(), "not UTF-8") {
 		t.Errorf("warned %q", warn.String())
+	}
+}
+
+// Latin-1 on stdin (`iconv`-less logs, old files) is no UTF-8: the
+// request, JSON, can only carry it with each such byte as U+FFFD. stderr
+// says so and how to convert; the model gets the rest as it was.
+func TestPrintSaysWhenStdinIsNotUTF8(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("Read it."))
+	r := startTack(t, srv, "-p")
+	r.write("caf\xe9 au lait\n")
+	r.closeStdin()
+	r.wantExit(0)
+	if !strings.Contains(r.stderr.String(), "stdin is not UTF-8 text") || !strings.Contains(r.stderr.String(), "iconv") {
+		t.Errorf("want stderr to say stdin is not UTF-8 and how to convert it, got %q", r.stderr.String())
+	}
+	users := srv.Requests()[0].Messages
+	if got := users[len(users)-1].Content; got != "caf\uFFFD au lait" {
+		t.Errorf("want the task with U+FFFD for the Latin-1 byte, got %q", got)
 	}
 }
 
