@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,11 @@ var errDone = errors.New("[DONE]")
 // delta); a body that runs on without a line break is a broken server, and
 // holding it whole would take as much memory as it sends.
 const MaxSSELine = 16 << 20
+
+// errCutEvent reports a body that ended inside an event: a connection
+// dropped mid-stream with the transfer itself ending cleanly (no length,
+// Connection: close).
+var errCutEvent = errors.New("stream ended inside an event")
 
 // errLineTooLong reports a line or event over MaxSSELine.
 var errLineTooLong = errors.New("stream line too long")
@@ -79,7 +85,10 @@ func (r *sseReader) lineEnd(data []byte) int {
 }
 
 // next returns the next event's payload, valid until the following call.
-// It returns errDone at [DONE] and io.EOF when the body ends first.
+// It returns errDone at [DONE] and io.EOF when the body ends first. An
+// event the body's end cuts short is dispatched when it is whole anyway
+// ([DONE] or a JSON value: servers that leave out the last blank line),
+// and is errCutEvent otherwise, where the SSE specification drops it.
 func (r *sseReader) next() ([]byte, error) {
 	r.data = r.data[:0]
 	pending := false
@@ -108,8 +117,10 @@ func (r *sseReader) next() ([]byte, error) {
 		return nil, errLineTooLong
 	case err != nil:
 		return nil, err
-	case pending:
+	case pending && (bytes.Equal(r.data, []byte("[DONE]")) || json.Valid(r.data)):
 		return r.payload()
+	case pending:
+		return nil, errCutEvent
 	}
 	return nil, io.EOF
 }
@@ -190,6 +201,9 @@ func (s *stream) advance() error {
 		return &Error{Kind: ErrStreamClosed, Message: "the provider closed the stream before sending anything; " + autoRetry + "try again"}
 	case err == io.EOF:
 		return &Error{Kind: ErrStreamClosed, Message: "the provider closed the stream before it finished (no [DONE]); " + autoRetry + "try again"}
+	case err == errCutEvent:
+		return &Error{Kind: ErrStreamClosed, Err: err, Message: "the provider's stream ended in the middle of an event (a dropped connection?); " +
+			autoRetry + "check the network and try again"}
 	case err == errLineTooLong:
 		return &Error{Kind: ErrMalformed, Err: err, Message: fmt.Sprintf(
 			"the provider sent a stream event over %d MB without a break; the server is misbehaving: try again, and report it if it persists", MaxSSELine>>20)}

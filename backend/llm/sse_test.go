@@ -242,3 +242,27 @@ func TestFinishWithoutDoneIsAFinishedAnswer(t *testing.T) {
 		t.Errorf("want text and stop from a body that ends after the finish, got %+v %v", got, err)
 	}
 }
+
+// A connection dropped mid-event, where the body itself ends cleanly
+// (Connection: close, no length), leaves a cut event: the stream closed
+// early, which is retried, not a payload that fails to decode, which is
+// not. An event whole but for the last blank line still counts.
+func TestSSEBodyEndingInsideAnEventIsAClosedStream(t *testing.T) {
+	first := "data: {\"choices\":[{\"delta\":{\"content\":\"half\"}}]}\n\n"
+	for name, raw := range map[string]string{
+		"inside a line":          first + "data: {\"id\":\"x\",\"obj",
+		"between its data lines": first + "data: {\"choices\":\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := collectBody(raw)
+			var e *Error
+			if !errors.As(err, &e) || !e.Retryable() {
+				t.Errorf("want a retryable closed stream, got %v", err)
+			}
+		})
+	}
+	got, err := collectBody(first + "data: {\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"stop\"}]}")
+	if err != nil || len(got) != 3 || got[2].Finish != FinishStop {
+		t.Errorf("want a whole last event without its blank line taken, got %+v %v", got, err)
+	}
+}
