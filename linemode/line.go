@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -36,6 +37,9 @@ type Options struct {
 	Signals <-chan os.Signal
 	// HistoryFile keeps the terminal's input history; empty keeps none.
 	HistoryFile string
+	// Prompt is the task given on the command line (`tack --ui line
+	// "task"`): the first message, sent once the session has started.
+	Prompt string
 	// Reopen opens another session with the same settings: a fresh one for
 	// /new (id ""), the session id for /resume <id>. Nil leaves both to
 	// the user, who exits and runs tack again.
@@ -104,6 +108,9 @@ func newDoor(o Options) *door {
 		o.Label = "main"
 	}
 	d := &door{o: o, terminal: o.IO.Interactive(), stdout: newOutput(o.IO.Out), stderr: o.IO.ErrOut, opened: make(chan opening, 1)}
+	if p := strings.TrimSpace(o.Prompt); p != "" {
+		d.queue = []string{p}
+	}
 	d.r = NewRenderer(d.stdout, o.IO.ColorEnabled(), o.Label)
 	d.r.terminal = d.terminal
 	d.r.HideReasoning = o.NoReasoning

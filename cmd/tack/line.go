@@ -43,5 +43,6 @@ func runLine(lo launch.Options, o options, cfg config.File, ios *iostreams.IOStr
 		Signals:     sigs,
 		HistoryFile: filepath.Join(lo.Home, "line_history"),
 		Reopen:      reopen,
+		Prompt:      o.task,
 	})
 }

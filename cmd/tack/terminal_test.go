@@ -94,15 +94,16 @@ func TestDumbTerminalGetsLineModeAndTheFullScreenRefuses(t *testing.T) {
 		func() string { return term.Raw() })
 }
 
-// `tack > answers.txt` at a terminal is line mode with stdout in a file:
-// the banner and prompt go there, and the terminal showed nothing while
-// tack waited for a line. stderr, still the terminal, now says what tack
-// waits for; a typed task is answered into the file.
+// `tack "task" > answers.txt` at a terminal is line mode with stdout in
+// a file: the banner and prompt go there, and the terminal showed nothing
+// while tack waited for a line. stderr, still the terminal, now says what
+// tack waits for. The task on the command line, which line mode dropped,
+// is answered into the file, and so is a typed one.
 func TestLineWithStdoutElsewhereSaysWhatItWaitsFor(t *testing.T) {
-	srv := llmtest.New(t, llmtest.ReplyText("Answered."))
+	srv := llmtest.New(t, llmtest.ReplyText("Answered the task."), llmtest.ReplyText("Answered."))
 	home, dir := t.TempDir(), t.TempDir()
 	term, err := ptyterm.Start(ptyterm.Options{
-		Bin: "/bin/sh", Args: []string{"-c", `exec "$0" > answers.txt`, tackbin.Path(t)}, Dir: dir, Cols: 100, Rows: 24,
+		Bin: "/bin/sh", Args: []string{"-c", `exec "$0" "the task" > answers.txt`, tackbin.Path(t)}, Dir: dir, Cols: 100, Rows: 24,
 		Env: append(tackEnv(srv, home), "TERM=xterm"),
 	})
 	if err != nil {
@@ -112,13 +113,19 @@ func TestLineWithStdoutElsewhereSaysWhatItWaitsFor(t *testing.T) {
 	if screen, _, err := term.WaitScreen(testkit.WaitLimit, func(s string) bool { return strings.Contains(s, "press Enter") }); err != nil {
 		t.Fatalf("want the terminal to say what tack waits for: %v; it shows:\n%s", err, screen)
 	}
+	waitRequests(t, srv, 1)
 	term.Type("hi")
 	term.Key(vt.KeyEnter)
+	waitRequests(t, srv, 2)
 	term.Key('d', vt.ModCtrl)
 	if code, err := term.Wait(testkit.WaitLimit); err != nil || code != 0 {
 		t.Fatalf("want exit 0 at the end of input, got %d, %v; terminal shows:\n%s", code, err, term.Screen())
 	}
-	if got := string(testkit.ReadFile(t, filepath.Join(dir, "answers.txt"))); !strings.Contains(got, "Answered.") {
-		t.Errorf("want the answer in the file, got %q", got)
+	got := string(testkit.ReadFile(t, filepath.Join(dir, "answers.txt")))
+	if !strings.Contains(got, "Answered the task.") || !strings.Contains(got, "Answered.") {
+		t.Errorf("want both answers in the file, got %q", got)
+	}
+	if last := srv.Requests()[0].Messages; last[len(last)-1].Content != "the task" {
+		t.Errorf("want the command line's task as the first message, got %+v", last[len(last)-1])
 	}
 }
