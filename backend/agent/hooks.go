@@ -17,7 +17,7 @@ type Hooks interface {
 	// AfterTool runs after a call ran, isError saying it failed (an error,
 	// or a command that did not succeed); what it returns is added to the
 	// result the model reads.
-	AfterTool(ctx context.Context, turn int, call ToolUse, result string, isError bool) string
+	AfterTool(ctx context.Context, turn int, call ToolUse, result tools.Result) string
 	// PromptSubmitted runs before a turn starts: a non-empty block says
 	// why the prompt is refused; context is added after the prompt.
 	PromptSubmitted(ctx context.Context, turn int, prompt string) (block, context string)
@@ -79,7 +79,7 @@ func (a *Agent) afterTool(ctx context.Context, turn int, d *dispatch, r tools.Re
 	if a.cfg.Hooks == nil || ctx.Err() != nil {
 		return r
 	}
-	if note := a.cfg.Hooks.AfterTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args}, r.Text, r.Failed()); note != "" {
+	if note := a.cfg.Hooks.AfterTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args}, r); note != "" {
 		r.Text += "\n\n[hook] " + note
 	}
 	return r

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -59,7 +60,7 @@ func TestAsyncHookAnswerReachesTheModelAndTheUser(t *testing.T) {
 	var g gathered
 	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ(), Record: g.record, Inject: g.text})
 	defer r.Close()
-	note := r.AfterTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "edit", Args: json.RawMessage(`{"file_path":"src/a.go"}`)}, "ok", false)
+	note := r.AfterTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "edit", Args: json.RawMessage(`{"file_path":"src/a.go"}`)}, tools.Result{Text: "ok"})
 	if note != "" {
 		t.Errorf("the call waited for the async hook's answer: %q", note)
 	}
@@ -158,14 +159,14 @@ func TestCancelEndsTheRewakeHooksRunning(t *testing.T) {
 	r := NewRunner(Options{Hooks: hs, Cwd: dir, Environ: os.Environ(), Record: woken.record, Wake: woken.text, Inject: told.text})
 	defer r.Close()
 	call := agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"make"}`)}
-	r.AfterTool(context.Background(), 1, call, "ok", false)
+	r.AfterTool(context.Background(), 1, call, tools.Result{Text: "ok"})
 	r.Cancelled()
 	testkit.Eventually(t, "the rewake hook ended", func() bool { _, runs := woken.snapshot(); return len(runs) == 1 }, woken.String)
 	if err := os.WriteFile(release, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, "the async hook's answer", func() bool { texts, _ := told.snapshot(); return len(texts) == 1 }, told.String)
-	r.AfterTool(context.Background(), 2, call, "ok", false)
+	r.AfterTool(context.Background(), 2, call, tools.Result{Text: "ok"})
 	testkit.Eventually(t, "the next rewake hook's wake", func() bool { texts, _ := woken.snapshot(); return len(texts) == 1 }, woken.String)
 	texts, runs := woken.snapshot()
 	if runs[0].Reason != "cancelled" || !strings.Contains(texts[0], "rewake") {

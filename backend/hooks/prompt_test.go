@@ -9,6 +9,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // promptHooks reads hooks from a Claude Code settings file's JSON, as a
@@ -64,7 +65,7 @@ func TestPromptHooksAskAModel(t *testing.T) {
 	if got := r.Stopping(ctx, 1, false, "All done."); got != "" {
 		t.Errorf("a fenced ok stopped nothing, yet the stop went on with %q", got)
 	}
-	r.AfterTool(ctx, 1, call, "done", false)
+	r.AfterTool(ctx, 1, call, tools.Result{Text: "done"})
 	if last := asked[len(asked)-1]; !strings.HasPrefix(last, "|Judge it.") {
 		t.Errorf("a Claude model's name should ask the session's model: %q", last)
 	}

@@ -25,7 +25,7 @@ type Input struct {
 	ToolName       string          `json:"tool_name,omitempty"`
 	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
 	ToolUseID      string          `json:"tool_use_id,omitempty"`
-	ToolResponse   *ToolResponse   `json:"tool_response,omitempty"`
+	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
 	Prompt         string          `json:"prompt,omitempty"`
 	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
 	// LastAssistantMessage is the answer a turn would end on, for stop
@@ -56,17 +56,6 @@ type Input struct {
 	AgentID             string `json:"agent_id,omitempty"`
 	AgentType           string `json:"agent_type,omitempty"`
 	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
-}
-
-// ToolResponse is what a tool that succeeded answered, for
-// post_tool_use. Beside tack's Output, it has the fields of Claude Code's
-// answers that its users' scripts read: the file a file tool worked on
-// (filePath, success) and a command's output (stdout).
-type ToolResponse struct {
-	Output   string  `json:"output"`
-	FilePath string  `json:"filePath,omitempty"`
-	Success  bool    `json:"success,omitempty"`
-	Stdout   *string `json:"stdout,omitempty"`
 }
 
 // Answer is the JSON object a hook may print on stdout (exit 0), in

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -281,18 +282,19 @@ func (r *Runner) beforeTool(ctx context.Context, c caller, turn int, call agent.
 }
 
 // AfterTool runs post_tool_use after a call that succeeded and
-// post_tool_use_failure after one that failed, as Claude Code runs
-// PostToolUse and PostToolUseFailure: what hooks block with (the tool
-// already ran) or add as context goes to the model with the result.
-func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result string, isError bool) string {
-	return r.afterTool(ctx, caller{}, turn, call, result, isError)
+// post_tool_use_failure after one that failed (tools.Result.Failed), as
+// Claude Code runs PostToolUse and PostToolUseFailure: what hooks block
+// with (the tool already ran) or add as context goes to the model with
+// the result.
+func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result tools.Result) string {
+	return r.afterTool(ctx, caller{}, turn, call, result)
 }
 
-func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.ToolUse, result string, isError bool) string {
+func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.ToolUse, result tools.Result) string {
 	event, in := PostToolUse, Input{ToolName: call.Name, ToolInput: tools.ClaudeInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}
-	if isError {
+	if result.Failed() {
 		interrupted := ctx.Err() != nil
-		event, in.Error, in.IsInterrupt = PostToolUseFailure, result, &interrupted
+		event, in.Error, in.IsInterrupt = PostToolUseFailure, result.Text, &interrupted
 	} else {
 		in.ToolResponse = toolResponse(call.Name, in.ToolInput, result)
 	}
@@ -513,17 +515,23 @@ func (r *Runner) Notify(message, kind string) {
 }
 
 // toolResponse is the tool_response of a call of tool (tack's name) with
-// input (tool_input, its file_path made absolute) that answered output.
-func toolResponse(tool string, input json.RawMessage, output string) *ToolResponse {
-	r := &ToolResponse{Output: output}
+// input (tool_input, its file_path made absolute) that answered result:
+// Claude Code's structured answer where claudemsg has its shape (a
+// command's stdout, an edit's structuredPatch), beside tack's output, and
+// for a file tool the filePath and success Claude Code's hooks document.
+func toolResponse(tool string, input json.RawMessage, result tools.Result) json.RawMessage {
+	fields := map[string]any{}
+	if answer := claudemsg.ToolUseResult(tools.ClaudeName(tool), input, result.Text, false, result.Card); answer != nil {
+		b, _ := json.Marshal(answer)
+		_ = json.Unmarshal(b, &fields)
+	}
+	fields["output"] = result.Text
 	var in struct {
 		FilePath string `json:"file_path"`
 	}
 	if json.Unmarshal(input, &in) == nil && in.FilePath != "" {
-		r.FilePath, r.Success = in.FilePath, true
+		fields["filePath"], fields["success"] = in.FilePath, true
 	}
-	if tools.ClaudeName(tool) == "Bash" {
-		r.Stdout = &output
-	}
-	return r
+	b, _ := json.Marshal(fields)
+	return b
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // Subagent is the hooks of one of the session's subagents (the task
@@ -35,8 +36,8 @@ func (s *Subagent) BeforeTool(ctx context.Context, turn int, call agent.ToolUse)
 }
 
 // AfterTool runs post_tool_use for the subagent's call.
-func (s *Subagent) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result string, isError bool) string {
-	return s.r.afterTool(ctx, s.c, turn, call, result, isError)
+func (s *Subagent) AfterTool(ctx context.Context, turn int, call agent.ToolUse, result tools.Result) string {
+	return s.r.afterTool(ctx, s.c, turn, call, result)
 }
 
 // PromptSubmitted runs subagent_start, not user_prompt_submit (the

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -397,11 +398,23 @@ func TestPostToolUseHooksHearOfOutcomes(t *testing.T) {
 		t.Errorf("the failure hook read:\n%s", raw)
 	}
 	// Claude Code's scripts read a command's stdout and the file a tool
-	// wrote from tool_response.
+	// wrote from tool_response, in the Agent SDK's shapes (BashOutput,
+	// FileWriteOutput), with the filePath and success its docs show.
 	raw, _ = os.ReadFile(succeeded)
-	if lines := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(lines) != 2 || !strings.Contains(lines[0], `"hook_event_name":"PostToolUse"`) ||
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	var write struct {
+		ToolName     string `json:"tool_name"`
+		ToolResponse struct {
+			FilePath, Type string
+			Success        bool
+		} `json:"tool_response"`
+	}
+	if len(lines) == 2 {
+		_ = json.Unmarshal([]byte(lines[1]), &write)
+	}
+	if len(lines) != 2 || !strings.Contains(lines[0], `"hook_event_name":"PostToolUse"`) ||
 		!strings.Contains(lines[0], `"tool_use_id":"call_ok"`) || !strings.Contains(lines[0], `"stdout":"fine\n"`) ||
-		!strings.Contains(lines[1], `"tool_name":"Write"`) || !strings.Contains(lines[1], `"filePath":"`+filepath.Join(cwd, "notes.txt")+`","success":true`) {
+		write.ToolName != "Write" || write.ToolResponse.FilePath != filepath.Join(cwd, "notes.txt") || !write.ToolResponse.Success || write.ToolResponse.Type != "create" {
 		t.Errorf("the success hook read:\n%s", raw)
 	}
 }
