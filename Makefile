@@ -5,7 +5,7 @@
 GO  ?= go
 PKG ?= ./...
 
-.PHONY: test race fuzz bench goldens journeys agentsdk ci
+.PHONY: test race fuzz bench goldens journeys agentsdk mcpreal ci
 
 # Unit tests, golden screens, recorded journeys and the PTY smoke tests.
 test:
@@ -38,6 +38,17 @@ agentsdk:
 	test -d $(SDKDIR)/node_modules/@anthropic-ai/claude-agent-sdk || \
 		(mkdir -p $(SDKDIR) && cd $(SDKDIR) && npm install @anthropic-ai/claude-agent-sdk zod)
 	TACK_AGENT_SDK=$(SDKDIR) $(GO) test ./cmd/tack -run 'TestTheTypeScriptAgentSDK' -v
+
+# Run tack's MCP client against the real npm servers that backend/mcp's
+# recordings come from (needs node and the npm registry, which CI has not):
+# installs them in MCPDIR once, then runs the tests; RECORD=1 records them
+# anew into backend/mcp/testdata before replaying them.
+MCPDIR ?= $(HOME)/.cache/tack-mcp-servers
+MCPSERVERS = @modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31
+mcpreal:
+	mkdir -p $(MCPDIR) && cd $(MCPDIR) && (npm ls $(MCPSERVERS) >/dev/null 2>&1 || npm install $(MCPSERVERS))
+	TACK_MCP_NPM_DIR=$(MCPDIR) $(GO) test ./backend/mcp -run 'TestRealServers' -count=1 -v $(if $(RECORD),-args -record)
+	$(GO) test ./backend/mcp -run 'TestRecordedServers' -count=1 -v
 
 # Replay the recorded journeys; JOURNEY=name (or all) re-records instead.
 journeys:

@@ -92,6 +92,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		Browser:   mcp.OpenBrowser(env),
 		Getenv:    s.getenv,
 		Cwd:       s.Cwd,
+		Roots:     append([]string{s.Cwd}, o.AddDirs...),
 		Environ:   bash.WithoutProviderSecrets(o.Environ),
 		SpillDir:  filepath.Join(o.Home, "spill", s.Log.Header().ID),
 		Version:   o.Version, HTTPClient: o.HTTPClient, Relay: o.MCPRelay,

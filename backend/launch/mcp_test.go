@@ -43,6 +43,12 @@ func TestMain(m *testing.M) {
 // server (this test binary), logging calls to log.
 func fakeServerTOML(name, log string, extra ...string) string {
 	cmd, args, env := mcptest.Command(append([]string{mcptest.EnvLog + "=" + log}, extra...)...)
+	return serverTOML(name, cmd, args, env)
+}
+
+// serverTOML is an [mcp_servers.NAME] table that starts cmd with its
+// first argument and env.
+func serverTOML(name, cmd string, args, env []string) string {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	var envTOML []string
 	for _, kv := range env {

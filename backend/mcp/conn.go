@@ -52,6 +52,8 @@ type link struct {
 	drained chan struct{}
 	session *sdk.ClientSession
 	closing bool
+	// leave stops telling the link's client of roots added later.
+	leave func()
 }
 
 // dialConfig is what connecting needs besides the server.
@@ -62,6 +64,7 @@ type dialConfig struct {
 	http    *http.Client
 	relay   Relay
 	stderr  *stderrTail
+	roots   *roots
 	changed func() // the server said its tool list changed
 	// oauth signs the requests to a streamable-HTTP server; nil sends
 	// none.
@@ -74,7 +77,7 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "tack", Version: dc.version}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { dc.changed() },
 	})
-	l := &link{}
+	l := &link{leave: dc.roots.join(client)}
 	var transport sdk.Transport
 	switch {
 	case s.SDK:
@@ -218,6 +221,7 @@ func envList(m map[string]string) []string {
 // server that does not leave within a moment is sent SIGTERM, then
 // SIGKILL, with its process group.
 func (l *link) stop() {
+	l.leave()
 	if l.session != nil {
 		done := make(chan struct{})
 		go func() { l.session.Close(); close(done) }()

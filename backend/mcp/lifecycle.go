@@ -112,7 +112,7 @@ func (c *conn) run(parent context.Context, gen int) {
 func (m *Manager) dialConfig(c *conn, gen int) dialConfig {
 	return dialConfig{
 		version: m.opts.Version, cwd: m.opts.Cwd, environ: m.opts.Environ, http: m.opts.HTTPClient, relay: m.opts.Relay,
-		stderr: c.stderr, changed: func() { c.relist(gen) }, oauth: m.oauthHandler(c),
+		stderr: c.stderr, roots: &m.roots, changed: func() { c.relist(gen) }, oauth: m.oauthHandler(c),
 	}
 }
 

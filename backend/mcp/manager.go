@@ -46,6 +46,10 @@ type Options struct {
 	SignInTimeout time.Duration
 	// Cwd is the session's directory: stdio servers start there.
 	Cwd string
+	// Roots are the directories, absolute, the servers may work in, which
+	// they learn by asking (roots/list): the session's directory and
+	// those added to it (--add-dir). None is Cwd alone.
+	Roots []string
 	// Environ is the environment stdio servers inherit (provider keys
 	// already removed); each server's env is added on top.
 	Environ []string
@@ -78,6 +82,7 @@ type Options struct {
 type Manager struct {
 	opts   Options
 	tokens *tokenStore // nil without Options.TokenFile
+	roots  roots
 	ctx    context.Context
 	cancel context.CancelFunc
 	// servers, sorted by name, and skipped are replaced, never changed,
@@ -107,6 +112,10 @@ func New(o Options) *Manager {
 	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{}), hurry: make(chan struct{}),
 		loaded: make(chan struct{}), skipped: o.Skipped}
 	m.servers = m.join(nil, o.Servers, StateStopped)
+	m.roots.dirs = slices.Clone(o.Roots)
+	if len(o.Roots) == 0 && o.Cwd != "" {
+		m.roots.dirs = []string{o.Cwd}
+	}
 	if o.TokenFile != "" {
 		m.tokens = &tokenStore{path: o.TokenFile}
 	}
@@ -195,6 +204,11 @@ func (m *Manager) Add(servers []Server) []string {
 	}
 	return skipped
 }
+
+// AddRoot adds dir, absolute, to the directories the servers may work
+// in, telling the running ones (notifications/roots/list_changed), as a
+// directory added to the session mid-way must reach the filesystem server.
+func (m *Manager) AddRoot(dir string) { m.roots.add(dir) }
 
 // Start begins starting every configured server in the background and
 // returns at once. Project servers wait for the user's approval, which

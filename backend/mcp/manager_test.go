@@ -58,6 +58,11 @@ func (r *reports) all() []string {
 
 func stdioServer(name string, extra ...string) Server {
 	cmd, args, env := mcptest.Command(extra...)
+	return commandServer(name, cmd, args, env)
+}
+
+// commandServer is a stdio server that runs cmd with args and env.
+func commandServer(name, cmd string, args, env []string) Server {
 	envMap := map[string]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")

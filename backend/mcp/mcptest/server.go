@@ -3,7 +3,9 @@
 // HTTP POST for streamable HTTP) rather than with the SDK tack's client
 // uses, so the client is checked against an independent reading of the
 // protocol. A test binary becomes the server when it calls RunIfServer
-// from TestMain and is started with Command's environment.
+// from TestMain and is started with Command's environment. Better still,
+// it replays what a real server sent (ReplayCommand), recorded by relaying
+// that server's stdio (RecordCommand).
 package mcptest
 
 import (
@@ -38,13 +40,17 @@ const (
 )
 
 // RunIfServer serves MCP on stdin and stdout and exits when the
-// environment asks this process to be the fake server; otherwise it
-// returns at once. Call it first thing in TestMain (or main).
+// environment asks this process to be the fake server, to replay a
+// recording or to record a real server; otherwise it returns at once. Call it first thing in TestMain (or main).
 func RunIfServer() {
-	if os.Getenv(EnvServe) != "1" {
-		return
+	switch {
+	case os.Getenv(EnvReplay) != "":
+		replay(os.Getenv(EnvReplay), os.Getenv(EnvReplayLog))
+	case os.Getenv(EnvRecord) != "":
+		record(os.Getenv(EnvRecord))
+	case os.Getenv(EnvServe) == "1":
+		Serve()
 	}
-	Serve()
 }
 
 // Serve serves MCP on stdin and stdout until stdin ends, then exits, shaped

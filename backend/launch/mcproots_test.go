@@ -1,0 +1,77 @@
+package launch
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/mcp/mcptest"
+)
+
+// TestMCPServersAreToldTheWorkspaceAndAddedDirectoriesAsRoots replays the
+// real filesystem server (which narrows what it allows to the roots its
+// client names) to a session with an added directory.
+func TestMCPServersAreToldTheWorkspaceAndAddedDirectoriesAsRoots(t *testing.T) {
+	home, cwd, other := t.TempDir(), realDir(t), realDir(t)
+	recording, err := filepath.Abs("../mcp/testdata/filesystem.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "client.jsonl")
+	cmd, args, env := mcptest.ReplayCommand(recording, log)
+	table := serverTOML("fs", cmd, args, env) + "trusted = true\n"
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(table), 0o600)
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__fs__list_allowed_directories", `{}`, 2)),
+		llmtest.ReplyText("Listed."),
+	)
+	s, err := Open(Options{Home: home, Cwd: cwd, AddDirs: []string{other}, PermissionMode: "ask", Version: "test",
+		Getenv: func(k string) string {
+			return map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}[k]
+		}})
+	if err != nil {
+		t.Fatalf("open session: %v", err)
+	}
+	t.Cleanup(s.Close)
+	runTurn(t, s, "Which directories may the filesystem server use?")
+	if got := llm.Requests()[1].ToolResult("call_1"); !strings.HasPrefix(got, "Allowed directories:") {
+		t.Errorf("the tool's result reached the model as %q", got)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"file://" + filepath.ToSlash(cwd), "file://" + filepath.ToSlash(other)}
+	slices.Sort(want)
+	for _, line := range strings.Split(string(data), "\n") {
+		var m struct {
+			Result struct {
+				Roots []struct{ URI string } `json:"roots"`
+			} `json:"result"`
+		}
+		if json.Unmarshal([]byte(line), &m) != nil || m.Result.Roots == nil {
+			continue
+		}
+		var got []string
+		for _, r := range m.Result.Roots {
+			got = append(got, r.URI)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tack answered roots/list with %q, want the workspace and the added directory %q", got, want)
+		}
+		return
+	}
+	t.Errorf("tack never answered the server's roots/list; it sent:\n%s", data)
+}
+
+func realDir(t *testing.T) string {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

@@ -1,0 +1,174 @@
+package mcp
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The scenarios hold against the real servers (TestRealServers) and
+// against their recordings (TestRecordedServers): what they check is what
+// tack made of the server's answers, which the recording keeps.
+
+// filesystemScenario reads a file in the workspace, is refused one outside
+// it, adds that file's directory as a root and reads it. It returns the
+// directory it added.
+func filesystemScenario(t *testing.T, s *realSession) string {
+	t.Helper()
+	other := freeWorkspace(t)
+	mustWrite(t, filepath.Join(s.cwd, "a.txt"), "in the workspace\n")
+	mustWrite(t, filepath.Join(other, "b.txt"), "beside it\n")
+	s.callUntil(t, "list_allowed_directories", "{}", "a directory", func(text string) bool { return allowedDirs(text) == 1 })
+	if res := s.call(t, "read_text_file", pathArgs(s.cwd, "a.txt")); res.IsError || !strings.Contains(res.Text, "in the workspace") {
+		t.Errorf("reading a file of the workspace: %+v", res)
+	}
+	if res := s.call(t, "read_text_file", pathArgs(other, "b.txt")); !res.IsError || !strings.HasPrefix(res.Text, "Error: Access denied") {
+		t.Errorf("reading a file outside the roots: %+v, want the server's refusal as an error", res)
+	}
+	s.m.AddRoot(other)
+	s.callUntil(t, "list_allowed_directories", "{}", "two directories", func(text string) bool { return allowedDirs(text) == 2 })
+	if res := s.call(t, "read_text_file", pathArgs(other, "b.txt")); res.IsError || !strings.Contains(res.Text, "beside it") {
+		t.Errorf("reading a file of the added root: %+v", res)
+	}
+	return other
+}
+
+// allowedDirs counts the directories list_allowed_directories names.
+func allowedDirs(text string) int {
+	n := 0
+	for _, l := range strings.Split(text, "\n")[1:] {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func pathArgs(dir, name string) string {
+	b, _ := json.Marshal(map[string]string{"path": filepath.Join(dir, name)})
+	return string(b)
+}
+
+func mustWrite(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// savedFile is the file a result says binary content was saved to.
+var savedFile = regexp.MustCompile(`saved to (\S+); read that file`)
+
+// everythingScenario calls every tool of the everything server that runs
+// without tasks, and returns what it said of tack's roots.
+func everythingScenario(t *testing.T, s *realSession) string {
+	t.Helper()
+	roots := s.callUntil(t, "get-roots-list", "{}", "the roots", func(text string) bool { return strings.Contains(text, "file://") })
+	for _, c := range []struct{ tool, args, want string }{
+		{"echo", `{"message":"hi"}`, "Echo: hi"},
+		{"get-sum", `{"a":2,"b":3}`, "The sum of 2 and 3 is 5."},
+		{"get-annotated-message", `{"messageType":"success","includeImage":true}`, "[image image/png, "},
+		{"get-resource-links", `{"count":2}`, "[resource link: demo://resource/dynamic/text/2 (Text Resource 2), text/plain] Resource 2: plaintext resource"},
+		{"get-resource-reference", `{"resourceId":1,"resourceType":"Text"}`, "[resource demo://resource/dynamic/text/1]\nResource 1: This is a plaintext resource"},
+		{"get-resource-reference", `{"resourceId":2,"resourceType":"Blob"}`, "[resource demo://resource/dynamic/blob/2]"},
+		{"get-structured-content", `{"location":"Chicago"}`, `"temperature":36`},
+		{"gzip-file-as-resource", `{"data":"data:text/plain;base64,aGVsbG8K","name":"hello.gz","outputType":"resourceLink"}`,
+			"[resource link: demo://resource/session/hello.gz (hello.gz), application/gzip]"},
+		{"trigger-long-running-operation", `{"duration":1,"steps":2}`, "Long running operation completed."},
+		{"toggle-simulated-logging", `{}`, "Started simulated, random-leveled logging"},
+		{"toggle-subscriber-updates", `{}`, "Started simulated resource updated notifications"},
+		{"echo", `{"message":"still there"}`, "Echo: still there"},
+	} {
+		if res := s.call(t, c.tool, c.args); res.IsError || !strings.Contains(res.Text, c.want) {
+			t.Errorf("%s %s: %+v, want a result with %q", c.tool, c.args, res, c.want)
+		}
+	}
+	image := s.call(t, "get-tiny-image", "{}")
+	if data := savedContent(t, image.Text); !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("get-tiny-image saved %.20q, want a PNG image", data)
+	}
+	gz := s.call(t, "gzip-file-as-resource", `{"data":"data:text/plain;base64,aGVsbG8K","name":"embedded.gz","outputType":"resource"}`)
+	r, err := gzip.NewReader(bytes.NewReader(savedContent(t, gz.Text)))
+	if err != nil {
+		t.Fatalf("gzip-file-as-resource %q: %v", gz.Text, err)
+	}
+	if plain, err := io.ReadAll(r); err != nil || string(plain) != "hello\n" {
+		t.Errorf("gzip-file-as-resource saved a file of %q (%v), want \"hello\\n\" compressed", plain, err)
+	}
+	if res := s.call(t, "simulate-research-query", `{"topic":"go"}`); !res.IsError || !strings.Contains(res.Text, "task") {
+		t.Errorf("a tool that needs tasks, which tack does not run: %+v, want the server's refusal as an error", res)
+	}
+	return roots
+}
+
+// savedContent is the content of the file a result saved binary content
+// to.
+func savedContent(t *testing.T, text string) []byte {
+	t.Helper()
+	m := savedFile.FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("result %q names no saved file", text)
+	}
+	data, err := os.ReadFile(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestRecordedServers replays the real servers' recordings to tack's
+// client, the scenarios and what the client told them of its roots.
+func TestRecordedServers(t *testing.T) {
+	t.Run("filesystem", func(t *testing.T) {
+		srv, log := filesystem.replayed(t)
+		ws := freeWorkspace(t)
+		other := filesystemScenario(t, startSession(t, srv, ws))
+		answers := rootsAnswers(t, log)
+		want := [][]string{{root(ws).URI}, {root(other).URI, root(ws).URI}}
+		slices.Sort(want[1])
+		if !slices.EqualFunc(answers, want, slices.Equal) {
+			t.Errorf("tack answered roots/list with %q, want the workspace, then with the added directory too: %q", answers, want)
+		}
+	})
+	t.Run("everything", func(t *testing.T) {
+		srv, log := everything.replayed(t)
+		ws := freeWorkspace(t)
+		everythingScenario(t, startSession(t, srv, ws))
+		if answers := rootsAnswers(t, log); len(answers) != 1 || !slices.Equal(answers[0], []string{root(ws).URI}) {
+			t.Errorf("tack answered roots/list with %q, want [[%s]]", answers, root(ws).URI)
+		}
+	})
+}
+
+// rootsAnswers are the roots of each roots/list answer in a client's log.
+func rootsAnswers(t *testing.T, log string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var m struct {
+			Result struct {
+				Roots []struct{ URI string } `json:"roots"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(line, &m) != nil || m.Result.Roots == nil {
+			continue
+		}
+		uris := []string{}
+		for _, r := range m.Result.Roots {
+			uris = append(uris, r.URI)
+		}
+		out = append(out, uris)
+	}
+	return out
+}

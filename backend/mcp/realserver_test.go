@@ -1,0 +1,224 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tack-agent/tack/backend/mcp/mcptest"
+	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
+)
+
+// The real servers' versions the recordings in testdata come from, which
+// make mcpreal installs.
+const (
+	everythingPkg  = "@modelcontextprotocol/server-everything@2026.8.31"
+	filesystemPkg  = "@modelcontextprotocol/server-filesystem@2026.8.31"
+	npmDirVariable = "TACK_MCP_NPM_DIR"
+)
+
+var recordReal = flag.Bool("record", false, "with "+npmDirVariable+": record the real servers to testdata/*.jsonl")
+
+// realServer is a server of the scenarios: a recording in testdata, or
+// the real one from npm.
+type realServer struct {
+	name      string
+	pkg       string
+	recording string
+	// args start the real server after node and its entry point.
+	args []string
+}
+
+var (
+	everything = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything.jsonl",
+		args: []string{"stdio"}}
+	filesystem = realServer{name: "filesystem", pkg: filesystemPkg, recording: "testdata/filesystem.jsonl"}
+)
+
+// entry is the real server's entry point under npmDir.
+func (r realServer) entry(npmDir string) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(r.pkg, "@"), "@")
+	return filepath.Join(npmDir, "node_modules", "@"+name, "dist", "index.js")
+}
+
+// live is the real server under npmDir, recorded to testdata with -record.
+func (r realServer) live(t *testing.T, npmDir string) Server {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on PATH; the real MCP servers run on it")
+	}
+	args := append([]string{r.entry(npmDir)}, r.args...)
+	cmd, env := node, []string(nil)
+	if *recordReal {
+		note := fmt.Sprintf("%s (node %s) as it answered tack's client: recorded by `make mcpreal RECORD=1` (go test ./backend/mcp -run TestRealServers -record)",
+			r.pkg, nodeVersion(node))
+		path, _ := filepath.Abs(r.recording)
+		cmd, args, env = mcptest.RecordCommand(path, note, node, args...)
+	}
+	return commandServer(r.name, cmd, args, env)
+}
+
+// replayed is the recording of the real server, replayed; what tack's
+// client sent lands in the returned log.
+func (r realServer) replayed(t *testing.T) (Server, string) {
+	log := filepath.Join(t.TempDir(), "client.jsonl")
+	path, err := filepath.Abs(r.recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, args, env := mcptest.ReplayCommand(path, log)
+	return commandServer(r.name, cmd, args, env), log
+}
+
+func nodeVersion(node string) string {
+	out, err := exec.Command(node, "--version").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// npmDir is where make mcpreal installed the real servers, or a skip.
+func npmDir(t *testing.T) string {
+	dir := os.Getenv(npmDirVariable)
+	if dir == "" {
+		t.Skipf("%s is not set: `make mcpreal` installs %s and %s with npm and runs this test against them",
+			npmDirVariable, everythingPkg, filesystemPkg)
+	}
+	for _, r := range []realServer{everything, filesystem} {
+		if _, err := os.Stat(r.entry(dir)); err != nil {
+			t.Skipf("%s is not installed in %s=%s (npm install %s there)", r.pkg, npmDirVariable, dir, r.pkg)
+		}
+	}
+	return dir
+}
+
+// realSession is a manager of one server whose roots are a fresh workspace.
+type realSession struct {
+	m   *Manager
+	cwd string
+	// tools by the server's names for them.
+	tools map[string]tools.Tool
+	spill string
+}
+
+func startSession(t *testing.T, srv Server, cwd string) *realSession {
+	t.Helper()
+	r := &reports{news: make(chan struct{}, 1)}
+	m := New(Options{Servers: []Server{srv}, Report: r.add, Cwd: cwd, Environ: os.Environ(), Version: "test"})
+	m.Start()
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m.Settle(ctx)
+	if st := m.Status()[0]; st.State != StateReady {
+		t.Fatalf("server %s is %s, want ready: %s %v; reports %q", srv.Name, st.State, st.Error, st.Stderr, r.all())
+	}
+	s := &realSession{m: m, cwd: cwd, tools: map[string]tools.Tool{}, spill: t.TempDir()}
+	for _, tl := range m.Tools() {
+		s.tools[tl.(*Tool).name] = tl
+	}
+	return s
+}
+
+func (s *realSession) call(t *testing.T, tool, args string) tools.Result {
+	t.Helper()
+	tl := s.tools[tool]
+	if tl == nil {
+		t.Fatalf("the server offers no tool %s", tool)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return tl.Run(ctx, tools.Call{Args: json.RawMessage(args), Env: &tools.Env{SpillDir: s.spill}})
+}
+
+// callUntil calls the tool until its answer holds: a server that reads the
+// roots as it starts (filesystem, everything) applies them a moment after
+// it answers tack's first requests.
+func (s *realSession) callUntil(t *testing.T, tool, args, what string, holds func(string) bool) string {
+	t.Helper()
+	var last string
+	testkit.Eventually(t, tool+" to answer "+what, func() bool {
+		last = s.call(t, tool, args).Text
+		return holds(last)
+	}, func() string { return last })
+	return last
+}
+
+func freeWorkspace(t *testing.T) string {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestRealServers runs the scenarios against the real npm servers, the
+// oracle the recordings in testdata come from.
+func TestRealServers(t *testing.T) {
+	dir := npmDir(t)
+	t.Run("filesystem", func(t *testing.T) {
+		ws := freeWorkspace(t)
+		s := startSession(t, filesystem.live(t, dir), ws)
+		other := filesystemScenario(t, s)
+		listed := s.call(t, "list_allowed_directories", "{}").Text
+		for _, d := range []string{ws, other} {
+			if !strings.Contains(listed, d) {
+				t.Errorf("the filesystem server allows %q, want %s among them (the roots tack gave)", listed, d)
+			}
+		}
+	})
+	t.Run("everything", func(t *testing.T) {
+		ws := freeWorkspace(t)
+		s := startSession(t, everything.live(t, dir), ws)
+		roots := everythingScenario(t, s)
+		if !strings.Contains(roots, "file://"+ws) {
+			t.Errorf("the everything server got roots %q, want file://%s", roots, ws)
+		}
+	})
+	t.Run("everything over streamable HTTP", func(t *testing.T) {
+		if *recordReal {
+			t.Skip("only the stdio exchange is recorded")
+		}
+		url := startHTTPEverything(t, dir)
+		ws := freeWorkspace(t)
+		s := startSession(t, Server{Name: "everything", Origin: "test", URL: url, StartupTimeout: 30 * time.Second,
+			ToolTimeout: 30 * time.Second}, ws)
+		everythingScenario(t, s)
+	})
+}
+
+// startHTTPEverything runs the everything server's streamable-HTTP mode
+// on a free port until the test ends.
+func startHTTPEverything(t *testing.T, dir string) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command("node", everything.entry(dir), "streamableHttp")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	testkit.Eventually(t, "the everything server to listen on "+addr, func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	return "http://" + addr + "/mcp"
+}
