@@ -77,7 +77,7 @@ func everythingScenario(t *testing.T, s *realSession) string {
 		{"get-annotated-message", `{"messageType":"success","includeImage":true}`, "[image image/png, "},
 		{"get-resource-links", `{"count":2}`, "[resource link: demo://resource/dynamic/text/2 (Text Resource 2), text/plain] Resource 2: plaintext resource"},
 		{"get-resource-reference", `{"resourceId":1,"resourceType":"Text"}`, "[resource demo://resource/dynamic/text/1]\nResource 1: This is a plaintext resource"},
-		{"get-resource-reference", `{"resourceId":2,"resourceType":"Blob"}`, "[resource demo://resource/dynamic/blob/2]"},
+		{"get-resource-reference", `{"resourceId":2,"resourceType":"Blob"}`, "[resource demo://resource/dynamic/blob/2]\nResource 2: This is a base64 blob"},
 		{"get-structured-content", `{"location":"Chicago"}`, `"temperature":36`},
 		{"gzip-file-as-resource", `{"data":"data:text/plain;base64,aGVsbG8K","name":"hello.gz","outputType":"resourceLink"}`,
 			"[resource link: demo://resource/session/hello.gz (hello.gz), application/gzip]"},

@@ -7,12 +7,14 @@ import (
 	"mime"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// resultText is what the model reads of a tool result: text as sent,
-// images, audio and binary resources saved to files it can read (save
+// resultText is what the model reads of a tool result: text as sent (text
+// resources too, sent as blobs or not), images, audio and binary resources
+// saved to files it can read (save
 // nil says where there is nowhere to save them), resource links and
 // embedded text resources labelled, and structured content as JSON when
 // the result has nothing else. Oversized text is capped and spilled by the
@@ -48,12 +50,24 @@ func contentText(c sdk.Content, save func(name, mime string, data []byte) (strin
 			return "[embedded resource without contents]"
 		}
 		r := c.Resource
-		if r.Blob != nil {
+		if r.Blob != nil && !(textual(r.MIMEType) && utf8.Valid(r.Blob)) {
 			return fmt.Sprintf("[resource %s] ", r.URI) + binaryText("resource", r.MIMEType, r.Blob, save)
+		}
+		if r.Blob != nil {
+			return fmt.Sprintf("[resource %s]\n%s", r.URI, r.Blob)
 		}
 		return fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text)
 	}
 	return fmt.Sprintf("[content of an unknown kind %T left out]", c)
+}
+
+// textual reports whether a MIME type is text the model reads as it is,
+// however the server sent it: servers send text files base64-encoded as
+// blobs too.
+func textual(mimeType string) bool {
+	t, _, _ := mime.ParseMediaType(mimeType)
+	return strings.HasPrefix(t, "text/") || t == "application/json" || t == "application/xml" ||
+		strings.HasSuffix(t, "+json") || strings.HasSuffix(t, "+xml")
 }
 
 func linkText(l *sdk.ResourceLink) string {
