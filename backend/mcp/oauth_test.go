@@ -49,22 +49,22 @@ func (b *browser) count() int {
 	return len(b.opened)
 }
 
-// session is one tack session's manager of the server at u, with the
+// signInSession is one tack session's manager of the server at u, with the
 // sign-ins of home.
-type session struct {
+type signInSession struct {
 	*Manager
 	reports, informs *reports
 }
 
-func openSession(t *testing.T, home, u string, b *browser, o Options) session {
+func openSession(t *testing.T, home, u string, b *browser, o Options) signInSession {
 	t.Helper()
 	return openOAuthSession(t, home, u, OAuth{}, b, o)
 }
 
 // openOAuthSession is openSession with the server's entry's oauth object.
-func openOAuthSession(t *testing.T, home, u string, oauth OAuth, b *browser, o Options) session {
+func openOAuthSession(t *testing.T, home, u string, oauth OAuth, b *browser, o Options) signInSession {
 	t.Helper()
-	s := session{reports: &reports{news: make(chan struct{}, 1)}, informs: &reports{news: make(chan struct{}, 1)}}
+	s := signInSession{reports: &reports{news: make(chan struct{}, 1)}, informs: &reports{news: make(chan struct{}, 1)}}
 	o.Servers = []Server{{Name: "docs", Origin: "test", URL: u, OAuth: oauth, StartupTimeout: 10 * time.Second, ToolTimeout: 10 * time.Second}}
 	o.Report, o.Inform, o.TokenFile, o.Browser, o.Version = s.reports.add, s.informs.add, filepath.Join(home, TokenFile), b.open, "test"
 	s.Manager = New(o)
@@ -74,24 +74,24 @@ func openOAuthSession(t *testing.T, home, u string, oauth OAuth, b *browser, o O
 	return s
 }
 
-func (s session) settle() {
+func (s signInSession) settle() {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	s.Settle(ctx)
 }
 
-func (s session) state(t *testing.T) State {
+func (s signInSession) state(t *testing.T) State {
 	t.Helper()
 	return s.Status()[0].State
 }
 
-func (s session) waitState(t *testing.T, want State) {
+func (s signInSession) waitState(t *testing.T, want State) {
 	t.Helper()
 	testkit.Eventually(t, "the server is "+string(want), func() bool { s.settle(); return s.state(t) == want },
 		func() string { return fmt.Sprintf("state %q; reports %q", s.state(t), s.reports.all()) })
 }
 
-func (s session) login(t *testing.T) string {
+func (s signInSession) login(t *testing.T) string {
 	t.Helper()
 	u, _, err := s.Login(context.Background(), "docs")
 	if err != nil {
@@ -217,7 +217,7 @@ func assertPrivate(t *testing.T, path string) {
 
 // assertNoToken checks that the access token shows nowhere the user or
 // the session log sees.
-func assertNoToken(t *testing.T, as *authServer, s session) {
+func assertNoToken(t *testing.T, as *authServer, s signInSession) {
 	t.Helper()
 	as.mu.Lock()
 	token := as.access

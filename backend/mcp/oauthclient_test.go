@@ -31,7 +31,7 @@ func environment(vars map[string]string) func(string) string {
 }
 
 // waitSignedIn waits until the session said n sign-ins succeeded.
-func (s session) waitSignedIn(t *testing.T, n int) {
+func (s signInSession) waitSignedIn(t *testing.T, n int) {
 	t.Helper()
 	count := func() int {
 		signed := 0

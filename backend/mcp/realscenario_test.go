@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tack-agent/tack/backend/images"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // The scenarios hold against the real servers (TestRealServers) and
@@ -90,9 +93,15 @@ func everythingScenario(t *testing.T, s *realSession) string {
 			t.Errorf("%s %s: %+v, want a result with %q", c.tool, c.args, res, c.want)
 		}
 	}
-	image := s.call(t, "get-tiny-image", "{}")
+	vision := &tools.Env{SpillDir: s.spill, Images: images.NewStore(t.TempDir()),
+		Vision: func() tools.Vision { return tools.Vision{Model: "test", Images: true, MaxSide: 2000} }}
+	image := s.callIn(t, vision, "get-tiny-image", "{}")
 	if data := savedContent(t, image.Text); !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
 		t.Errorf("get-tiny-image saved %.20q, want a PNG image", data)
+	}
+	if len(image.Images) != 1 || image.Images[0].MediaType != "image/png" || image.Images[0].Width != 20 ||
+		!strings.Contains(image.Text, "attached below") {
+		t.Errorf("get-tiny-image for a model that takes images: %q with images %+v, want its 20×20 PNG attached", image.Text, image.Images)
 	}
 	gz := s.call(t, "gzip-file-as-resource", `{"data":"data:text/plain;base64,aGVsbG8K","name":"embedded.gz","outputType":"resource"}`)
 	r, err := gzip.NewReader(bytes.NewReader(savedContent(t, gz.Text)))

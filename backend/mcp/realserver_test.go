@@ -132,13 +132,19 @@ func startSession(t *testing.T, srv Server, cwd string) *realSession {
 
 func (s *realSession) call(t *testing.T, tool, args string) tools.Result {
 	t.Helper()
+	return s.callIn(t, &tools.Env{SpillDir: s.spill}, tool, args)
+}
+
+// callIn calls the tool in env.
+func (s *realSession) callIn(t *testing.T, env *tools.Env, tool, args string) tools.Result {
+	t.Helper()
 	tl := s.tools[tool]
 	if tl == nil {
 		t.Fatalf("the server offers no tool %s", tool)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return tl.Run(ctx, tools.Call{Args: json.RawMessage(args), Env: &tools.Env{SpillDir: s.spill}})
+	return tl.Run(ctx, tools.Call{Args: json.RawMessage(args), Env: env})
 }
 
 // callUntil calls the tool until its answer holds: a server that reads the

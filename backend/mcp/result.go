@@ -10,19 +10,30 @@ import (
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tack-agent/tack/backend/session"
 )
+
+// keeper is where the binary content of a result goes: files the model
+// can read (save nil: nowhere), and images attached to the result for a
+// model that takes them (attach nil: it takes none), as Claude Code hands
+// a server's images to its model.
+type keeper struct {
+	save   func(kind, mime string, data []byte) (string, error)
+	attach func(data []byte) (session.ImageRef, error)
+	images []session.ImageRef
+}
 
 // resultText is what the model reads of a tool result: text as sent (text
 // resources too, sent as blobs or not), images, audio and binary resources
-// saved to files it can read (save
-// nil says where there is nowhere to save them), resource links and
-// embedded text resources labelled, and structured content as JSON when
-// the result has nothing else. Oversized text is capped and spilled by the
-// agent, as every tool's is.
-func resultText(res *sdk.CallToolResult, save func(name, mime string, data []byte) (string, error)) string {
+// saved to files it can read (images attached too where k attaches them),
+// resource links and embedded text resources labelled, and structured
+// content as JSON when the result has nothing else. Oversized text is
+// capped and spilled by the agent, as every tool's is.
+func resultText(res *sdk.CallToolResult, k *keeper) string {
 	var parts []string
 	for _, c := range res.Content {
-		parts = append(parts, contentText(c, save))
+		parts = append(parts, k.contentText(c))
 	}
 	if len(parts) == 0 && res.StructuredContent != nil {
 		if b, err := json.Marshal(res.StructuredContent); err == nil {
@@ -35,14 +46,14 @@ func resultText(res *sdk.CallToolResult, save func(name, mime string, data []byt
 	return strings.Join(parts, "\n")
 }
 
-func contentText(c sdk.Content, save func(name, mime string, data []byte) (string, error)) string {
+func (k *keeper) contentText(c sdk.Content) string {
 	switch c := c.(type) {
 	case *sdk.TextContent:
 		return c.Text
 	case *sdk.ImageContent:
-		return binaryText("image", c.MIMEType, c.Data, save)
+		return k.binaryText("image", c.MIMEType, c.Data)
 	case *sdk.AudioContent:
-		return binaryText("audio", c.MIMEType, c.Data, save)
+		return k.binaryText("audio", c.MIMEType, c.Data)
 	case *sdk.ResourceLink:
 		return linkText(c)
 	case *sdk.EmbeddedResource:
@@ -51,7 +62,7 @@ func contentText(c sdk.Content, save func(name, mime string, data []byte) (strin
 		}
 		r := c.Resource
 		if r.Blob != nil && !(textual(r.MIMEType) && utf8.Valid(r.Blob)) {
-			return fmt.Sprintf("[resource %s] ", r.URI) + binaryText("resource", r.MIMEType, r.Blob, save)
+			return fmt.Sprintf("[resource %s] ", r.URI) + k.binaryText("resource", r.MIMEType, r.Blob)
 		}
 		if r.Blob != nil {
 			return fmt.Sprintf("[resource %s]\n%s", r.URI, r.Blob)
@@ -85,19 +96,29 @@ func linkText(l *sdk.ResourceLink) string {
 	return s
 }
 
-func binaryText(kind, mimeType string, data []byte, save func(name, mime string, data []byte) (string, error)) string {
+func (k *keeper) binaryText(kind, mimeType string, data []byte) string {
 	if mimeType == "" {
 		mimeType = "application/octet-stream"
 	}
-	size := fmt.Sprintf("%.1f KB", float64(len(data))/1024)
-	if save == nil {
-		return fmt.Sprintf("[%s %s, %s, not kept]", kind, mimeType, size)
+	desc := fmt.Sprintf("%s %s, %.1f KB", kind, mimeType, float64(len(data))/1024)
+	attached := ""
+	if kind == "image" && k.attach != nil {
+		if ref, err := k.attach(data); err == nil {
+			k.images = append(k.images, ref)
+			attached = "attached below; "
+		}
 	}
-	path, err := save(kind, mimeType, data)
+	if k.save == nil {
+		if attached != "" {
+			return fmt.Sprintf("[%s, attached below]", desc)
+		}
+		return fmt.Sprintf("[%s, not kept]", desc)
+	}
+	path, err := k.save(kind, mimeType, data)
 	if err != nil {
-		return fmt.Sprintf("[%s %s, %s, could not be saved: %v]", kind, mimeType, size, err)
+		return fmt.Sprintf("[%s, %scould not be saved: %v]", desc, attached, err)
 	}
-	return fmt.Sprintf("[%s %s, %s, saved to %s; read that file to see it]", kind, mimeType, size, path)
+	return fmt.Sprintf("[%s, %ssaved to %s; read that file to see it]", desc, attached, path)
 }
 
 // binarySaver saves binary results under dir, in files named for the

@@ -15,6 +15,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/images"
+	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -158,15 +160,37 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	default:
 		return tools.Errorf("MCP server %s: %s", t.conn.srv.Name, t.conn.redact.Text(clean(err.Error())))
 	}
-	var spill func(name, mime string, data []byte) (string, error)
-	if call.Env != nil && call.Env.SpillDir != "" {
-		spill = binarySaver(call.Env.SpillDir, t.conn.srv.Name)
-	}
-	text := resultText(res, spill)
+	k := t.keeper(call.Env)
+	text := resultText(res, k)
 	if res.IsError {
-		return tools.Result{Text: "Error: " + text, IsError: true}
+		return tools.Result{Text: "Error: " + text, IsError: true, Images: k.images}
 	}
-	return tools.Result{Text: text}
+	return tools.Result{Text: text, Images: k.images}
+}
+
+// keeper saves the binary content of the tool's results in the session's
+// spill directory and attaches images when the model takes them.
+func (t *Tool) keeper(env *tools.Env) *keeper {
+	k := &keeper{}
+	if env == nil {
+		return k
+	}
+	if env.SpillDir != "" {
+		k.save = binarySaver(env.SpillDir, t.conn.srv.Name)
+	}
+	if env.Images != nil && env.Vision != nil {
+		if v := env.Vision(); v.Images {
+			name := t.conn.srv.Name + " · " + t.name
+			k.attach = func(data []byte) (session.ImageRef, error) {
+				p, err := images.Prepare(name, data, v.MaxSide)
+				if err != nil {
+					return session.ImageRef{}, err
+				}
+				return env.Images.Put(p)
+			}
+		}
+	}
+	return k
 }
 
 func (c *conn) stderrNote() string {
