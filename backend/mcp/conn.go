@@ -66,6 +66,8 @@ type dialConfig struct {
 	stderr  *stderrTail
 	roots   *roots
 	changed func() // the server said its tool list changed
+	// progress is a progress notification, by its token.
+	progress func(token any)
 	// oauth signs the requests to a streamable-HTTP server; nil sends
 	// none.
 	oauth auth.OAuthHandler
@@ -76,6 +78,9 @@ type dialConfig struct {
 func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "tack", Version: dc.version}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { dc.changed() },
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			dc.progress(r.Params.ProgressToken)
+		},
 	})
 	l := &link{leave: dc.roots.join(client)}
 	var transport sdk.Transport

@@ -28,6 +28,8 @@ type conn struct {
 	// redact removes the server's credentials from every message about it.
 	redact redact.Redactor
 	stderr *stderrTail
+	// progress routes the progress the server reports to its calls.
+	progress progressWatch
 
 	mu        sync.Mutex
 	gen       int
@@ -112,7 +114,8 @@ func (c *conn) run(parent context.Context, gen int) {
 func (m *Manager) dialConfig(c *conn, gen int) dialConfig {
 	return dialConfig{
 		version: m.opts.Version, cwd: m.opts.Cwd, environ: m.opts.Environ, http: m.opts.HTTPClient, relay: m.opts.Relay,
-		stderr: c.stderr, roots: &m.roots, changed: func() { c.relist(gen) }, oauth: m.oauthHandler(c),
+		stderr: c.stderr, roots: &m.roots, progress: c.progress.notify, changed: func() { c.relist(gen) },
+		oauth: m.oauthHandler(c),
 	}
 }
 
@@ -293,10 +296,11 @@ func (c *conn) listTools(ctx context.Context, l *link) ([]*Tool, error) {
 	return out, nil
 }
 
-// call runs one tool call on the server's current session. When the
-// connection broke during it, the server is marked failed before call
-// returns, so the next step no longer offers its tools.
-func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (*sdk.CallToolResult, error) {
+// call runs one tool call on the server's current session, asking for
+// progress notifications under progressToken. When the connection broke
+// during it, the server is marked failed before call returns, so the next
+// step no longer offers its tools.
+func (c *conn) call(ctx context.Context, name string, args json.RawMessage, progressToken string) (*sdk.CallToolResult, error) {
 	c.mu.Lock()
 	l, state, msg, gen := c.link, c.state, c.err, c.gen
 	c.mu.Unlock()
@@ -310,7 +314,9 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (*sd
 		}
 		return nil, fmt.Errorf("MCP server %s is not running (%s); the user can restart it with /mcp restart %s", c.srv.Name, why, c.srv.Name)
 	}
-	res, err := l.session.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	params.SetProgressToken(progressToken)
+	res, err := l.session.CallTool(ctx, params)
 	switch {
 	case errors.Is(err, errSignIn):
 		c.needSignIn(gen)

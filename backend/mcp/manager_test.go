@@ -199,7 +199,7 @@ func TestHangingCallTimesOutAndCancels(t *testing.T) {
 	m, _ := startManager(t, srv)
 	hang := toolByName(t, m, "mcp__fake__hang")
 	res := run(t, hang, `{}`, nil)
-	if !res.IsError || !strings.Contains(res.Text, "did not answer hang within 200ms") {
+	if !res.IsError || !strings.Contains(res.Text, "did not answer hang, nor report progress, within 200ms") {
 		t.Errorf("timeout result = %+v", res)
 	}
 	srv.ToolTimeout = time.Hour

@@ -84,7 +84,7 @@ func everythingScenario(t *testing.T, s *realSession) string {
 		{"get-structured-content", `{"location":"Chicago"}`, `"temperature":36`},
 		{"gzip-file-as-resource", `{"data":"data:text/plain;base64,aGVsbG8K","name":"hello.gz","outputType":"resourceLink"}`,
 			"[resource link: demo://resource/session/hello.gz (hello.gz), application/gzip]"},
-		{"trigger-long-running-operation", `{"duration":1,"steps":2}`, "Long running operation completed."},
+		{"trigger-long-running-operation", `{"duration":4,"steps":4}`, "Long running operation completed."},
 		{"toggle-simulated-logging", `{}`, "Started simulated, random-leveled logging"},
 		{"toggle-subscriber-updates", `{}`, "Started simulated resource updated notifications"},
 		{"echo", `{"message":"still there"}`, "Echo: still there"},

@@ -36,12 +36,19 @@ type realServer struct {
 	recording string
 	// args start the real server after node and its entry point.
 	args []string
+	// toolTimeout is the server's tool_timeout_ms.
+	toolTimeout time.Duration
 }
+
+// everythingTimeout is shorter than the everything server's long-running
+// operation in the scenario (4 s), which reports progress every second.
+const everythingTimeout = 2500 * time.Millisecond
 
 var (
 	everything = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything.jsonl",
-		args: []string{"stdio"}}
-	filesystem = realServer{name: "filesystem", pkg: filesystemPkg, recording: "testdata/filesystem.jsonl"}
+		args: []string{"stdio"}, toolTimeout: everythingTimeout}
+	filesystem = realServer{name: "filesystem", pkg: filesystemPkg, recording: "testdata/filesystem.jsonl",
+		toolTimeout: 20 * time.Second}
 )
 
 // entry is the real server's entry point under npmDir.
@@ -64,7 +71,7 @@ func (r realServer) live(t *testing.T, npmDir string) Server {
 		path, _ := filepath.Abs(r.recording)
 		cmd, args, env = mcptest.RecordCommand(path, note, node, args...)
 	}
-	return commandServer(r.name, cmd, args, env)
+	return r.withTimeout(commandServer(r.name, cmd, args, env))
 }
 
 // replayed is the recording of the real server, replayed; what tack's
@@ -76,7 +83,12 @@ func (r realServer) replayed(t *testing.T) (Server, string) {
 		t.Fatal(err)
 	}
 	cmd, args, env := mcptest.ReplayCommand(path, log)
-	return commandServer(r.name, cmd, args, env), log
+	return r.withTimeout(commandServer(r.name, cmd, args, env)), log
+}
+
+func (r realServer) withTimeout(s Server) Server {
+	s.ToolTimeout = r.toolTimeout
+	return s
 }
 
 func nodeVersion(node string) string {
@@ -198,7 +210,7 @@ func TestRealServers(t *testing.T) {
 		url := startHTTPEverything(t, dir)
 		ws := freeWorkspace(t)
 		s := startSession(t, Server{Name: "everything", Origin: "test", URL: url, StartupTimeout: 30 * time.Second,
-			ToolTimeout: 30 * time.Second}, ws)
+			ToolTimeout: everythingTimeout}, ws)
 		everythingScenario(t, s)
 	})
 }

@@ -142,18 +142,19 @@ func argumentsText(args json.RawMessage) string {
 	return strings.Join(lines, "\n")
 }
 
-// Run calls the tool on its server, bounded by the server's tool timeout
-// and by ctx (Esc), and turns the answer into what the model reads.
+// Run calls the tool on its server, bounded by ctx (Esc) and by the
+// server's tool timeout, which progress the server reports starts again,
+// and turns the answer into what the model reads.
 func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
-	tctx, cancel := context.WithTimeout(ctx, t.conn.srv.ToolTimeout)
-	defer cancel()
-	res, err := t.conn.call(tctx, t.name, call.Args)
+	tctx, token, done := t.conn.progress.quietTimeout(ctx, t.conn.srv.ToolTimeout)
+	defer done()
+	res, err := t.conn.call(tctx, t.name, call.Args, token)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		return tools.Errorf("the call to %s was cancelled", t.spec.Name)
-	case errors.Is(tctx.Err(), context.DeadlineExceeded):
-		return tools.Errorf("MCP server %s did not answer %s within %s (tool_timeout_ms); it may still be working on it",
+	case errors.Is(context.Cause(tctx), errSilent):
+		return tools.Errorf("MCP server %s did not answer %s, nor report progress, within %s (tool_timeout_ms); it may still be working on it",
 			t.conn.srv.Name, t.name, t.conn.srv.ToolTimeout)
 	case connectionLost(err):
 		return tools.Errorf("MCP server %s stopped during the call to %s%s", t.conn.srv.Name, t.name, t.conn.stderrNote())

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"time"
 )
 
 // Environment variables of the recording relay.
@@ -44,14 +45,18 @@ func record(path string) {
 	}
 	io.WriteString(f, "# "+os.Getenv(EnvRecordNote)+"\n")
 	var mu sync.Mutex
+	last := time.Now()
 	write := func(dir string, line []byte) {
 		mu.Lock()
 		defer mu.Unlock()
+		now := time.Now()
+		gap := now.Sub(last).Milliseconds()
+		last = now
 		msg := json.RawMessage(line)
 		if !json.Valid(msg) {
 			msg, _ = json.Marshal(string(line))
 		}
-		b, _ := json.Marshal(Exchange{Dir: dir, Msg: msg})
+		b, _ := json.Marshal(Exchange{Dir: dir, Msg: msg, After: gap})
 		f.Write(append(b, '\n'))
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)

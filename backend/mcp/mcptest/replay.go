@@ -30,12 +30,27 @@ const replayWait = 20 * time.Second
 type Exchange struct {
 	Dir string          `json:"dir"`
 	Msg json.RawMessage `json:"msg"`
+	// After is how many milliseconds after the message before it this
+	// one came; a replay waits as long before a server's message (up to
+	// maxGap), so a server that took its time still does.
+	After int64 `json:"after,omitempty"`
 }
+
+// maxGap bounds a replay's wait before one message.
+const maxGap = 5 * time.Second
 
 // header is what Replay needs of a message to match and answer it.
 type header struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method,omitempty"`
+	Params struct {
+		// ProgressToken is a progress notification's.
+		ProgressToken json.RawMessage `json:"progressToken,omitempty"`
+		// Meta.ProgressToken is a request's that asks for progress.
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken,omitempty"`
+		} `json:"_meta"`
+	} `json:"params"`
 }
 
 // kind is what a client message must match: its method, or for a
@@ -69,8 +84,9 @@ func ReadRecording(path string) ([]Exchange, error) {
 
 // replay plays the server's side of a recording on stdin and stdout:
 // each server message is written once the client messages recorded
-// before it arrived (matched by method, in any order), with the ids of
-// responses changed to those of the client's own requests. It exits when
+// before it arrived (matched by method, in any order) and as long after
+// as it came then, with the ids of responses and the tokens of progress
+// notifications changed to those of the client's own requests. It exits when
 // stdin ends, 1 when the client left out a message the recording has.
 func replay(path, logPath string) {
 	exchanges, err := ReadRecording(path)
@@ -101,8 +117,9 @@ func replay(path, logPath string) {
 		}
 	}()
 	out := bufio.NewWriter(os.Stdout)
-	ids := map[string]json.RawMessage{} // recorded request id → the client's
-	var early []header                  // client messages that came before the recording has them
+	ids := map[string]json.RawMessage{}    // recorded request id → the client's
+	tokens := map[string]json.RawMessage{} // recorded progress token → the client's
+	var early []header                     // client messages that came before the recording has them
 	for _, e := range exchanges {
 		var h header
 		if err := json.Unmarshal(e.Msg, &h); err != nil {
@@ -113,11 +130,22 @@ func replay(path, logPath string) {
 			if h.Method != "" && h.ID != nil {
 				ids[string(h.ID)] = got.ID
 			}
+			if h.Params.Meta.ProgressToken != nil {
+				tokens[string(h.Params.Meta.ProgressToken)] = got.Params.Meta.ProgressToken
+			}
 			continue
 		}
+		time.Sleep(min(time.Duration(e.After)*time.Millisecond, maxGap))
 		msg := e.Msg
-		if h.Method == "" && h.ID != nil {
-			msg = withID(msg, ids[string(h.ID)])
+		switch {
+		case h.Method == "" && h.ID != nil:
+			msg = withField(msg, ids[string(h.ID)], "id")
+		case h.Method == "notifications/progress":
+			token := tokens[string(h.Params.ProgressToken)]
+			if token == nil {
+				continue // the client did not ask for progress: the server would not send it
+			}
+			msg = withField(msg, token, "params", "progressToken")
 		}
 		out.Write(msg)
 		out.WriteByte('\n')
@@ -158,12 +186,20 @@ func awaitClient(in <-chan []byte, early *[]header, kind string) header {
 	}
 }
 
-func withID(msg, id json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(msg, &m) != nil || id == nil {
+// withField is msg with the field at path set to v; msg as it is when
+// v is nil (nothing to change it to).
+func withField(msg, v json.RawMessage, path ...string) json.RawMessage {
+	if v == nil {
 		return msg
 	}
-	m["id"] = id
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return msg
+	}
+	if len(path) > 1 {
+		v = withField(m[path[0]], v, path[1:]...)
+	}
+	m[path[0]] = v
 	b, _ := json.Marshal(m)
 	return b
 }
