@@ -229,6 +229,18 @@ func (c *conn) tools() []tools.Tool {
 	return out
 }
 
+// offersResources reports whether the server is ready and said it has
+// resources to read.
+func (c *conn) offersResources() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state != StateReady || c.link == nil {
+		return false
+	}
+	init := c.link.session.InitializeResult()
+	return init != nil && init.Capabilities != nil && init.Capabilities.Resources != nil
+}
+
 func (c *conn) status() ServerStatus {
 	c.mu.Lock()
 	st := ServerStatus{Name: c.srv.Name, Origin: c.srv.Origin, Transport: c.srv.Transport(), State: c.state, Error: c.err,
@@ -301,18 +313,9 @@ func (c *conn) listTools(ctx context.Context, l *link) ([]*Tool, error) {
 // during it, the server is marked failed before call returns, so the next
 // step no longer offers its tools.
 func (c *conn) call(ctx context.Context, name string, args json.RawMessage, progressToken string) (*sdk.CallToolResult, error) {
-	c.mu.Lock()
-	l, state, msg, gen := c.link, c.state, c.err, c.gen
-	c.mu.Unlock()
-	if state == StateSignIn {
-		return nil, c.signInError()
-	}
-	if state != StateReady || l == nil {
-		why := string(state)
-		if msg != "" {
-			why += ": " + msg
-		}
-		return nil, fmt.Errorf("MCP server %s is not running (%s); the user can restart it with /mcp restart %s", c.srv.Name, why, c.srv.Name)
+	l, gen, err := c.running()
+	if err != nil {
+		return nil, err
 	}
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
 	params.SetProgressToken(progressToken)
@@ -325,6 +328,25 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage, prog
 		c.lost(gen, l)
 	}
 	return res, err
+}
+
+// running is the link of the ready server and its generation, or why
+// there is none.
+func (c *conn) running() (*link, int, error) {
+	c.mu.Lock()
+	l, state, msg, gen := c.link, c.state, c.err, c.gen
+	c.mu.Unlock()
+	if state == StateSignIn {
+		return nil, gen, c.signInError()
+	}
+	if state != StateReady || l == nil {
+		why := string(state)
+		if msg != "" {
+			why += ": " + msg
+		}
+		return nil, gen, fmt.Errorf("MCP server %s is not running (%s); the user can restart it with /mcp restart %s", c.srv.Name, why, c.srv.Name)
+	}
+	return l, gen, nil
 }
 
 func connectionLost(err error) bool {

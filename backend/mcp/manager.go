@@ -346,11 +346,17 @@ func (m *Manager) Close() {
 	m.wg.Wait()
 }
 
-// Tools is every ready server's tools, sorted by name.
+// Tools is every ready server's tools and, while one of them offers
+// resources, list_mcp_resources and read_mcp_resource, sorted by name.
 func (m *Manager) Tools() []tools.Tool {
 	var out []tools.Tool
+	resources := false
 	for _, c := range m.conns() {
 		out = append(out, c.tools()...)
+		resources = resources || c.offersResources()
+	}
+	if resources {
+		out = append(out, m.resourceTools()...)
 	}
 	slices.SortFunc(out, func(a, b tools.Tool) int { return strings.Compare(a.Spec().Name, b.Spec().Name) })
 	return out

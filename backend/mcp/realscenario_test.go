@@ -28,6 +28,9 @@ func filesystemScenario(t *testing.T, s *realSession) string {
 	other := freeWorkspace(t)
 	mustWrite(t, filepath.Join(s.cwd, "a.txt"), "in the workspace\n")
 	mustWrite(t, filepath.Join(other, "b.txt"), "beside it\n")
+	if s.tools[ListResourcesName] != nil {
+		t.Errorf("the filesystem server has no resources, yet tack offers %s", ListResourcesName)
+	}
 	s.callUntil(t, "list_allowed_directories", "{}", "a directory", func(text string) bool { return allowedDirs(text) == 1 })
 	if res := s.call(t, "read_text_file", pathArgs(s.cwd, "a.txt")); res.IsError || !strings.Contains(res.Text, "in the workspace") {
 		t.Errorf("reading a file of the workspace: %+v", res)
@@ -88,6 +91,9 @@ func everythingScenario(t *testing.T, s *realSession) string {
 		{"toggle-simulated-logging", `{}`, "Started simulated, random-leveled logging"},
 		{"toggle-subscriber-updates", `{}`, "Started simulated resource updated notifications"},
 		{"echo", `{"message":"still there"}`, "Echo: still there"},
+		{ListResourcesName, `{"server":"everything"}`, "  demo://resource/session/hello.gz (hello.gz), application/gzip"},
+		{ReadResourceName, `{"server":"everything","uri":"demo://resource/dynamic/text/2"}`,
+			"[resource demo://resource/dynamic/text/2]\nResource 2: This is a plaintext resource"},
 	} {
 		if res := s.call(t, c.tool, c.args); res.IsError || !strings.Contains(res.Text, c.want) {
 			t.Errorf("%s %s: %+v, want a result with %q", c.tool, c.args, res, c.want)
@@ -110,6 +116,12 @@ func everythingScenario(t *testing.T, s *realSession) string {
 	}
 	if plain, err := io.ReadAll(r); err != nil || string(plain) != "hello\n" {
 		t.Errorf("gzip-file-as-resource saved a file of %q (%v), want \"hello\\n\" compressed", plain, err)
+	}
+	linked := s.call(t, ReadResourceName, `{"server":"everything","uri":"demo://resource/session/hello.gz"}`)
+	if r, err := gzip.NewReader(bytes.NewReader(savedContent(t, linked.Text))); err != nil {
+		t.Errorf("reading the resource gzip-file-as-resource linked to: %q: %v", linked.Text, err)
+	} else if plain, err := io.ReadAll(r); err != nil || string(plain) != "hello\n" {
+		t.Errorf("the resource gzip-file-as-resource linked to holds %q (%v), want \"hello\\n\" compressed", plain, err)
 	}
 	if res := s.call(t, "simulate-research-query", `{"topic":"go"}`); !res.IsError || !strings.Contains(res.Text, "task") {
 		t.Errorf("a tool that needs tasks, which tack does not run: %+v, want the server's refusal as an error", res)

@@ -118,7 +118,7 @@ func npmDir(t *testing.T) string {
 type realSession struct {
 	m   *Manager
 	cwd string
-	// tools by the server's names for them.
+	// tools by the server's names for them, and the resource tools.
 	tools map[string]tools.Tool
 	spill string
 }
@@ -137,7 +137,11 @@ func startSession(t *testing.T, srv Server, cwd string) *realSession {
 	}
 	s := &realSession{m: m, cwd: cwd, tools: map[string]tools.Tool{}, spill: t.TempDir()}
 	for _, tl := range m.Tools() {
-		s.tools[tl.(*Tool).name] = tl
+		name := tl.Spec().Name // list_mcp_resources, read_mcp_resource
+		if mt, ok := tl.(*Tool); ok {
+			name = mt.name
+		}
+		s.tools[name] = tl
 	}
 	return s
 }

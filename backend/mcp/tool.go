@@ -161,7 +161,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	default:
 		return tools.Errorf("MCP server %s: %s", t.conn.srv.Name, t.conn.redact.Text(clean(err.Error())))
 	}
-	k := t.keeper(call.Env)
+	k := keeperIn(call.Env, t.conn.srv.Name, t.name)
 	text := resultText(res, k)
 	if res.IsError {
 		return tools.Result{Text: "Error: " + text, IsError: true, Images: k.images}
@@ -169,19 +169,20 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	return tools.Result{Text: text, Images: k.images}
 }
 
-// keeper saves the binary content of the tool's results in the session's
-// spill directory and attaches images when the model takes them.
-func (t *Tool) keeper(env *tools.Env) *keeper {
+// keeperIn saves the binary content a server sent in the session's spill
+// directory and attaches images when the model takes them; what names
+// where they came from, for the screen.
+func keeperIn(env *tools.Env, server, what string) *keeper {
 	k := &keeper{}
 	if env == nil {
 		return k
 	}
 	if env.SpillDir != "" {
-		k.save = binarySaver(env.SpillDir, t.conn.srv.Name)
+		k.save = binarySaver(env.SpillDir, server)
 	}
 	if env.Images != nil && env.Vision != nil {
 		if v := env.Vision(); v.Images {
-			name := t.conn.srv.Name + " · " + t.name
+			name := server + " · " + what
 			k.attach = func(data []byte) (session.ImageRef, error) {
 				p, err := images.Prepare(name, data, v.MaxSide)
 				if err != nil {
