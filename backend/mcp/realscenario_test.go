@@ -70,7 +70,7 @@ func mustWrite(t *testing.T, path, text string) {
 }
 
 // savedFile is the file a result says binary content was saved to.
-var savedFile = regexp.MustCompile(`saved to (\S+); read that file`)
+var savedFile = regexp.MustCompile(`saved to ([^\s;\]]+)`)
 
 // everythingScenario calls every tool of the everything server that runs
 // without tasks, and returns what it said of tack's roots.
@@ -106,7 +106,7 @@ func everythingScenario(t *testing.T, s *realSession) string {
 		t.Errorf("get-tiny-image saved %.20q, want a PNG image", data)
 	}
 	if len(image.Images) != 1 || image.Images[0].MediaType != "image/png" || image.Images[0].Width != 20 ||
-		!strings.Contains(image.Text, "attached below") {
+		!strings.Contains(image.Text, "attached below; also saved to ") || strings.Contains(image.Text, "read that file") {
 		t.Errorf("get-tiny-image for a model that takes images: %q with images %+v, want its 20×20 PNG attached", image.Text, image.Images)
 	}
 	gz := s.call(t, "gzip-file-as-resource", `{"data":"data:text/plain;base64,aGVsbG8K","name":"embedded.gz","outputType":"resource"}`)

@@ -115,10 +115,13 @@ func (k *keeper) binaryText(kind, mimeType string, data []byte) string {
 		return fmt.Sprintf("[%s, not kept]", desc)
 	}
 	path, err := k.save(kind, mimeType, data)
-	if err != nil {
+	switch {
+	case err != nil:
 		return fmt.Sprintf("[%s, %scould not be saved: %v]", desc, attached, err)
+	case attached != "":
+		return fmt.Sprintf("[%s, attached below; also saved to %s]", desc, path)
 	}
-	return fmt.Sprintf("[%s, %ssaved to %s; read that file to see it]", desc, attached, path)
+	return fmt.Sprintf("[%s, saved to %s; read that file to see it]", desc, path)
 }
 
 // binarySaver saves binary results under dir, in files named for the
