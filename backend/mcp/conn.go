@@ -82,6 +82,7 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 			dc.progress(r.Params.ProgressToken)
 		},
 	})
+	client.AddReceivingMiddleware(refuseUnsupported)
 	l := &link{leave: dc.roots.join(client)}
 	var transport sdk.Transport
 	switch {

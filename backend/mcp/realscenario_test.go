@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -129,6 +130,25 @@ func everythingScenario(t *testing.T, s *realSession) string {
 	return roots
 }
 
+// refusalScenario calls the everything server's tools that ask tack for
+// what it does not do: a model's answer (sampling), which Claude Code
+// does not give either, and the user's (elicitation). Each request must
+// be refused at once with a JSON-RPC error the server turns into the
+// tool's error, never left to hang the call.
+func refusalScenario(t *testing.T, s *realSession) {
+	t.Helper()
+	for _, c := range []struct{ tool, args, want string }{
+		{"trigger-sampling-request", `{"prompt":"Say hi","maxTokens":20}`, `MCP error -32601: method not found: "sampling/createMessage"`},
+		{"trigger-elicitation-request", `{}`, `MCP error -32601: method not found: "elicitation/create"`},
+		{"echo", `{"message":"still there"}`, "Echo: still there"},
+	} {
+		res := s.call(t, c.tool, c.args)
+		if !strings.Contains(res.Text, c.want) || strings.Contains(res.Text, "did not answer") {
+			t.Errorf("%s %s: %+v, want a result with %q", c.tool, c.args, res, c.want)
+		}
+	}
+}
+
 // savedContent is the content of the file a result saved binary content
 // to.
 func savedContent(t *testing.T, text string) []byte {
@@ -156,6 +176,20 @@ func TestRecordedServers(t *testing.T) {
 		slices.Sort(want[1])
 		if !slices.EqualFunc(answers, want, slices.Equal) {
 			t.Errorf("tack answered roots/list with %q, want the workspace, then with the added directory too: %q", answers, want)
+		}
+	})
+	t.Run("everything asking what tack refuses", func(t *testing.T) {
+		srv, log := refusedBy.replayed(t)
+		refusalScenario(t, startSession(t, srv, freeWorkspace(t)))
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, method := range []string{"sampling/createMessage", "elicitation/create"} {
+			want := fmt.Sprintf(`"error":{"code":-32601,"message":%q}`, fmt.Sprintf("method not found: %q", method))
+			if !strings.Contains(string(data), want) {
+				t.Errorf("tack did not refuse %s with %s; it sent:\n%s", method, want, data)
+			}
 		}
 	})
 	t.Run("everything", func(t *testing.T) {

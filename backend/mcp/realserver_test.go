@@ -38,6 +38,9 @@ type realServer struct {
 	args []string
 	// toolTimeout is the server's tool_timeout_ms.
 	toolTimeout time.Duration
+	// claim is client capabilities tack has not, claimed to the real
+	// server (mcptest.EnvRecordClaim) so that it asks what tack refuses.
+	claim string
 }
 
 // everythingTimeout is shorter than the everything server's long-running
@@ -47,6 +50,11 @@ const everythingTimeout = 2500 * time.Millisecond
 var (
 	everything = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything.jsonl",
 		args: []string{"stdio"}, toolTimeout: everythingTimeout}
+	// refusedBy is the everything server told tack takes sampling and
+	// elicitation requests, which it refuses.
+	refusedBy = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything-refusals.jsonl",
+		args: []string{"stdio"}, toolTimeout: everythingTimeout,
+		claim: `{"sampling":{},"elicitation":{"form":{},"url":{}}}`}
 	filesystem = realServer{name: "filesystem", pkg: filesystemPkg, recording: "testdata/filesystem.jsonl",
 		toolTimeout: 20 * time.Second}
 )
@@ -65,11 +73,18 @@ func (r realServer) live(t *testing.T, npmDir string) Server {
 	}
 	args := append([]string{r.entry(npmDir)}, r.args...)
 	cmd, env := node, []string(nil)
-	if *recordReal {
+	if *recordReal || r.claim != "" {
 		note := fmt.Sprintf("%s (node %s) as it answered tack's client: recorded by `make mcpreal RECORD=1` (go test ./backend/mcp -run TestRealServers -record)",
 			r.pkg, nodeVersion(node))
-		path, _ := filepath.Abs(r.recording)
+		if r.claim != "" {
+			note += ", told the client's capabilities include " + r.claim
+		}
+		path := filepath.Join(t.TempDir(), "recording.jsonl")
+		if *recordReal {
+			path, _ = filepath.Abs(r.recording)
+		}
 		cmd, args, env = mcptest.RecordCommand(path, note, node, args...)
+		env = append(env, mcptest.EnvRecordClaim+"="+r.claim)
 	}
 	return r.withTimeout(commandServer(r.name, cmd, args, env))
 }
@@ -206,6 +221,9 @@ func TestRealServers(t *testing.T) {
 		if !strings.Contains(roots, "file://"+ws) {
 			t.Errorf("the everything server got roots %q, want file://%s", roots, ws)
 		}
+	})
+	t.Run("everything asking what tack refuses", func(t *testing.T) {
+		refusalScenario(t, startSession(t, refusedBy.live(t, dir), freeWorkspace(t)))
 	})
 	t.Run("everything over streamable HTTP", func(t *testing.T) {
 		if *recordReal {

@@ -2,8 +2,10 @@ package mcptest
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"sync"
@@ -21,6 +23,11 @@ const (
 	// EnvRecordNote is the recording's first line, a comment saying what
 	// was recorded and how.
 	EnvRecordNote = "MCPTEST_RECORD_NOTE"
+	// EnvRecordClaim is client capabilities (a JSON object) the relay adds
+	// to the client's initialize request, so that the server asks what the
+	// client would refuse (sampling, elicitation) and the recording keeps
+	// the refusal and what the server made of it.
+	EnvRecordClaim = "MCPTEST_RECORD_CLAIM"
 )
 
 // RecordCommand is how to run the server command (its arguments in
@@ -66,11 +73,16 @@ func record(path string) {
 	if err := cmd.Start(); err != nil {
 		fail(err.Error())
 	}
+	claim := json.RawMessage(os.Getenv(EnvRecordClaim))
 	go func() {
-		relayLines(os.Stdin, toServer, func(l []byte) { write("c2s", l) })
+		relayLines(os.Stdin, toServer, func(l []byte) []byte {
+			l = claimed(l, claim)
+			write("c2s", l)
+			return l
+		})
 		toServer.Close()
 	}()
-	relayLines(fromServer, os.Stdout, func(l []byte) { write("s2c", l) })
+	relayLines(fromServer, os.Stdout, func(l []byte) []byte { write("s2c", l); return l })
 	err = cmd.Wait()
 	f.Close()
 	if err != nil {
@@ -79,21 +91,34 @@ func record(path string) {
 	os.Exit(0)
 }
 
-// relayLines copies r to w a line at a time, showing each line to seen.
-func relayLines(r io.Reader, w io.Writer, seen func([]byte)) {
+// relayLines copies r to w a line at a time, as pass makes each line.
+func relayLines(r io.Reader, w io.Writer, pass func([]byte) []byte) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
-			if line[len(line)-1] == '\n' {
-				seen(line[:len(line)-1])
-			} else {
-				seen(line)
-			}
-			w.Write(line)
+			w.Write(append(pass(bytes.TrimSuffix(line, []byte("\n"))), '\n'))
 		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// claimed is an initialize request with the capabilities in claim added
+// to the client's; any other line as it is.
+func claimed(line []byte, claim json.RawMessage) []byte {
+	var msg, params, caps, extra map[string]json.RawMessage
+	if len(claim) == 0 || json.Unmarshal(line, &msg) != nil || string(msg["method"]) != `"initialize"` ||
+		json.Unmarshal(msg["params"], &params) != nil || json.Unmarshal(claim, &extra) != nil {
+		return line
+	}
+	if json.Unmarshal(params["capabilities"], &caps) != nil || caps == nil {
+		caps = map[string]json.RawMessage{}
+	}
+	maps.Copy(caps, extra)
+	params["capabilities"], _ = json.Marshal(caps)
+	msg["params"], _ = json.Marshal(params)
+	out, _ := json.Marshal(msg)
+	return out
 }
