@@ -26,14 +26,18 @@ type sessionDirs struct {
 // settings and /add-dir.
 func (w *sessionDirs) Dirs() []string { return append([]string{w.s.Cwd}, w.s.Policy.Dirs()...) }
 
-// Add has the policy count dir as the workspace and the sandbox let
-// later commands write there, and tells the model at its next request.
+// Add has the policy count dir as the workspace, the sandbox let later
+// commands write there and the MCP servers have it as a root, and tells
+// the model at its next request.
 // The system prompt, which names the directories of the session's start,
 // stays as it is, so the provider's prompt cache still serves it; the
 // model reads of dir as context in the conversation instead.
 func (w *sessionDirs) Add(dir string) {
 	w.s.Policy.AddDir(dir)
 	w.s.Sandbox.AddWritable(dir)
+	if w.s.MCP != nil {
+		w.s.MCP.AddRoot(dir)
+	}
 	w.mu.Lock()
 	before := addDirNotice(w.added)
 	w.added = append(w.added, dir)

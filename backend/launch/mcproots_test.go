@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // TestMCPServersAreToldTheWorkspaceAndAddedDirectoriesAsRoots replays the
@@ -66,6 +68,29 @@ func TestMCPServersAreToldTheWorkspaceAndAddedDirectoriesAsRoots(t *testing.T) {
 		return
 	}
 	t.Errorf("tack never answered the server's roots/list; it sent:\n%s", data)
+}
+
+// A directory /add-dir adds reaches the running servers too: tack tells
+// them their roots changed, and answers their next roots/list with it.
+func TestAddDirTellsTheMCPServersOfTheNewRoot(t *testing.T) {
+	home, cwd, other := t.TempDir(), realDir(t), realDir(t)
+	recording, err := filepath.Abs("../mcp/testdata/filesystem.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "client.jsonl")
+	cmd, args, env := mcptest.ReplayCommand(recording, log)
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(serverTOML("fs", cmd, args, env)+"trusted = true\n"), 0o600)
+	llm := llmtest.New(t, llmtest.ReplyText("ok"))
+	s := openMCP(t, home, cwd, "ask", llm)
+	runTurn(t, s, "Start the servers.")
+	if exec, _ := s.Commands.Execute(context.Background(), s.Agent, "/add-dir "+other, nil); !strings.HasPrefix(exec.Result.Text, "Added ") {
+		t.Fatalf("/add-dir: %+v", exec.Result)
+	}
+	testkit.Eventually(t, "the servers told their roots changed after /add-dir", func() bool {
+		data, _ := os.ReadFile(log)
+		return strings.Contains(string(data), `"method":"notifications/roots/list_changed"`)
+	})
 }
 
 func realDir(t *testing.T) string {
