@@ -11,8 +11,9 @@ import (
 
 // claudePairs are Claude Code's names and tack's, the name Claude Code
 // gives a tool today first.
-// Claude Code renamed Task to Agent and KillShell (KillBash before it) to
-// TaskStop; files and models still use the old names.
+// Claude Code renamed Task to Agent, KillShell (KillBash before it) to
+// TaskStop and its MCP resource tools to ...Tool; files and models still
+// use the old names.
 var claudePairs = [][2]string{
 	{"Bash", "bash"}, {"BashOutput", "bash_output"},
 	{"TaskStop", "bash_kill"}, {"KillShell", "bash_kill"}, {"KillBash", "bash_kill"},
@@ -20,6 +21,8 @@ var claudePairs = [][2]string{
 	{"Glob", "glob"}, {"Grep", "grep"}, {"LS", "glob"}, {"TodoWrite", "todo_write"},
 	{"WebFetch", "web_fetch"}, {"WebSearch", "web_search"}, {"Agent", "task"}, {"Task", "task"},
 	{"ExitPlanMode", "exit_plan_mode"}, {"AskUserQuestion", "ask_user_question"}, {"Skill", "skill"},
+	{"ListMcpResourcesTool", "list_mcp_resources"}, {"ListMcpResources", "list_mcp_resources"},
+	{"ReadMcpResourceTool", "read_mcp_resource"}, {"ReadMcpResource", "read_mcp_resource"},
 }
 
 var fromClaude, toClaude = func() (map[string]string, map[string][]string) {
