@@ -1,3 +1,10 @@
+// The roots feature is deprecated as of MCP 2026-07-28 (SEP-2577) but
+// works through its deprecation window, and the servers users run today,
+// the filesystem server first, narrow what they touch to the roots their
+// client names: without them they refuse every path.
+//
+//lint:file-ignore SA1019 roots are how today's servers learn the workspace (SEP-2577 keeps them working)
+
 package mcp
 
 import (
