@@ -19,14 +19,7 @@ import (
 // client names) to a session with an added directory.
 func TestMCPServersAreToldTheWorkspaceAndAddedDirectoriesAsRoots(t *testing.T) {
 	home, cwd, other := t.TempDir(), realDir(t), realDir(t)
-	recording, err := filepath.Abs("../mcp/testdata/filesystem.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(t.TempDir(), "client.jsonl")
-	cmd, args, env := mcptest.ReplayCommand(recording, log)
-	table := serverTOML("fs", cmd, args, env) + "trusted = true\n"
-	os.WriteFile(filepath.Join(home, "config.toml"), []byte(table), 0o600)
+	log := replayFilesystem(t, home)
 	llm := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__fs__list_allowed_directories", `{}`, 2)),
 		llmtest.ReplyText("Listed."),
@@ -74,13 +67,7 @@ func TestMCPServersAreToldTheWorkspaceAndAddedDirectoriesAsRoots(t *testing.T) {
 // them their roots changed, and answers their next roots/list with it.
 func TestAddDirTellsTheMCPServersOfTheNewRoot(t *testing.T) {
 	home, cwd, other := t.TempDir(), realDir(t), realDir(t)
-	recording, err := filepath.Abs("../mcp/testdata/filesystem.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(t.TempDir(), "client.jsonl")
-	cmd, args, env := mcptest.ReplayCommand(recording, log)
-	os.WriteFile(filepath.Join(home, "config.toml"), []byte(serverTOML("fs", cmd, args, env)+"trusted = true\n"), 0o600)
+	log := replayFilesystem(t, home)
 	llm := llmtest.New(t, llmtest.ReplyText("ok"))
 	s := openMCP(t, home, cwd, "ask", llm)
 	runTurn(t, s, "Start the servers.")
@@ -91,6 +78,23 @@ func TestAddDirTellsTheMCPServersOfTheNewRoot(t *testing.T) {
 		data, _ := os.ReadFile(log)
 		return strings.Contains(string(data), `"method":"notifications/roots/list_changed"`)
 	})
+}
+
+// replayFilesystem configures, in home, the real filesystem server
+// replayed as server fs, trusted, and returns the file where what tack
+// sends it is logged.
+func replayFilesystem(t *testing.T, home string) string {
+	t.Helper()
+	recording, err := filepath.Abs("../mcp/testdata/filesystem.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "client.jsonl")
+	cmd, args, env := mcptest.ReplayCommand(recording, log)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(serverTOML("fs", cmd, args, env)+"trusted = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return log
 }
 
 func realDir(t *testing.T) string {
