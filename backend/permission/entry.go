@@ -35,7 +35,7 @@ import (
 // Read rules bind every tool that reads files, its Edit rules every tool
 // that changes them.
 var pathFamilies = map[string][]string{
-	"read": {"read", "grep", "glob"}, "edit": {"edit", "write"}, "write": {"edit", "write"},
+	"read": {"read", "grep", "glob"}, "edit": {"edit", "write", "notebook_edit"}, "write": {"edit", "write", "notebook_edit"},
 }
 
 // subject is what entries are matched against: the call's tool, its

@@ -108,7 +108,7 @@ func Hidden(deny []Rule, cwd, home string) []string {
 // Write deny rules among deny name, for the sandbox to keep commands from
 // changing.
 func Unwritable(deny []Rule, cwd, home string) []string {
-	return named(deny, []string{"edit", "write"}, cwd, home)
+	return named(deny, pathFamilies["edit"], cwd, home)
 }
 
 // named are the existing files and directories that the deny rules of

@@ -17,7 +17,7 @@ import (
 var claudePairs = [][2]string{
 	{"Bash", "bash"}, {"BashOutput", "bash_output"},
 	{"TaskStop", "bash_kill"}, {"KillShell", "bash_kill"}, {"KillBash", "bash_kill"},
-	{"Read", "read"}, {"Write", "write"}, {"Edit", "edit"}, {"MultiEdit", "edit"},
+	{"Read", "read"}, {"Write", "write"}, {"Edit", "edit"}, {"MultiEdit", "edit"}, {"NotebookEdit", "notebook_edit"},
 	{"Glob", "glob"}, {"Grep", "grep"}, {"LS", "glob"}, {"TodoWrite", "todo_write"},
 	{"WebFetch", "web_fetch"}, {"WebSearch", "web_search"}, {"Agent", "task"}, {"Task", "task"},
 	{"ExitPlanMode", "exit_plan_mode"}, {"AskUserQuestion", "ask_user_question"}, {"Skill", "skill"},

@@ -23,7 +23,7 @@ const (
 // read refuses the secrets (tack's credentials file) and every process's
 // environ.
 func New(t *Tracker, secrets ...string) []tools.Tool {
-	return []tools.Tool{&Read{tracker: t, secrets: secrets}, &Write{tracker: t}, &Edit{tracker: t}}
+	return []tools.Tool{&Read{tracker: t, secrets: secrets}, &Write{tracker: t}, &Edit{tracker: t}, &Notebook{tracker: t}}
 }
 
 // decodeArgs decodes a file tool's arguments into a, whose file_path field

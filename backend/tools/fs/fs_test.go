@@ -17,12 +17,13 @@ type bench struct {
 	t                 *testing.T
 	dir               string
 	read, write, edit tools.Tool
+	notebook          tools.Tool
 }
 
 func newBench(t *testing.T) *bench {
 	t.Helper()
 	ts := New(NewTracker())
-	return &bench{t: t, dir: t.TempDir(), read: ts[0], write: ts[1], edit: ts[2]}
+	return &bench{t: t, dir: t.TempDir(), read: ts[0], write: ts[1], edit: ts[2], notebook: ts[3]}
 }
 
 func (b *bench) run(tool tools.Tool, args map[string]any) tools.Result {

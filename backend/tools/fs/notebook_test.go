@@ -1,0 +1,204 @@
+package fs
+
+import (
+	"encoding/json"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// notebook45 is a notebook as Jupyter writes it (nbformat 4.5: cells have
+// ids): a markdown cell, a code cell with an output, a code cell.
+const notebook45 = `{
+ "cells": [
+  {
+   "cell_type": "markdown",
+   "id": "a1b2c3d4",
+   "metadata": {},
+   "source": [
+    "# Word count\n",
+    "Counts words."
+   ]
+  },
+  {
+   "cell_type": "code",
+   "execution_count": 3,
+   "id": "e5f6a7b8",
+   "metadata": {"tags": ["keep"]},
+   "outputs": [
+    {
+     "name": "stdout",
+     "output_type": "stream",
+     "text": [
+      "11\n"
+     ]
+    }
+   ],
+   "source": [
+    "print(len(\"hello world\"))"
+   ]
+  },
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "id": "c9d0e1f2",
+   "metadata": {},
+   "outputs": [],
+   "source": []
+  }
+ ],
+ "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}, "language_info": {"name": "python"}},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`
+
+// notebook44 is an older notebook whose cells have no ids.
+const notebook44 = `{"cells": [{"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [], "source": ["x = 1"]},
+ {"cell_type": "markdown", "metadata": {}, "source": "Notes"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}`
+
+// nbCell is a cell as nbformat reads it.
+type nbCell struct {
+	Type, ID, Source string
+	Outputs          int
+}
+
+// nbformatCells validates the notebook at path with Jupyter's own nbformat
+// library, warnings as errors, and lists its cells; the test skips where
+// no python3 has nbformat.
+func nbformatCells(t *testing.T, path string) []nbCell {
+	t.Helper()
+	const script = `import json, sys, warnings, nbformat
+warnings.simplefilter("error")  # what nbformat still repairs with a warning, a future one refuses
+nb = json.load(open(sys.argv[1], encoding="utf-8"))
+nbformat.validate(nb)
+src = lambda s: s if isinstance(s, str) else "".join(s)
+print(json.dumps([[c["cell_type"], c.get("id", ""), src(c["source"]), len(c.get("outputs", []))] for c in nb["cells"]]))`
+	py := nbformatPython()
+	if py == "" {
+		t.Skip("the oracle, python3 with nbformat, is missing (apt-get install python3-nbformat)")
+	}
+	out, err := exec.Command(py, "-c", script, path).Output()
+	if err != nil {
+		t.Fatalf("nbformat refuses the notebook (%v):\n%s", err, stderrOf(err))
+	}
+	var rows [][]any
+	if err := json.Unmarshal(out, &rows); err != nil {
+		t.Fatal(err)
+	}
+	var cells []nbCell
+	for _, r := range rows {
+		cells = append(cells, nbCell{Type: r[0].(string), ID: r[1].(string), Source: r[2].(string), Outputs: int(r[3].(float64))})
+	}
+	return cells
+}
+
+// nbformatPython is the python3 that has nbformat, or "".
+var nbformatPython = sync.OnceValue(func() string {
+	py, err := exec.LookPath("python3")
+	if err != nil || exec.Command(py, "-c", "import nbformat").Run() != nil {
+		return ""
+	}
+	return py
+})
+
+func stderrOf(err error) string {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(ee.Stderr)
+	}
+	return ""
+}
+
+// Every edit leaves a notebook Jupyter's nbformat reads and validates,
+// with the cells the edit says.
+func TestNotebookEditsAreWhatNbformatReads(t *testing.T) {
+	md := nbCell{"markdown", "a1b2c3d4", "# Word count\nCounts words.", 0}
+	ran := nbCell{"code", "e5f6a7b8", `print(len("hello world"))`, 1}
+	empty := nbCell{"code", "c9d0e1f2", "", 0}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want []nbCell
+	}{
+		{"replace a code cell, dropping its stale output", map[string]any{"cell_id": "e5f6a7b8", "new_source": "words = \"a b\".split()\nprint(len(words))"},
+			[]nbCell{md, {"code", "e5f6a7b8", "words = \"a b\".split()\nprint(len(words))", 0}, empty}},
+		{"replace a markdown cell as code", map[string]any{"cell_id": "a1b2c3d4", "new_source": "import this", "cell_type": "code"},
+			[]nbCell{{"code", "a1b2c3d4", "import this", 0}, ran, empty}},
+		{"replace a code cell as markdown", map[string]any{"cell_id": "c9d0e1f2", "new_source": "## Done", "cell_type": "markdown"},
+			[]nbCell{md, ran, {"markdown", "c9d0e1f2", "## Done", 0}}},
+		{"insert after a cell", map[string]any{"cell_id": "a1b2c3d4", "new_source": "import re", "cell_type": "code", "edit_mode": "insert"},
+			[]nbCell{md, {"code", "*", "import re", 0}, ran, empty}},
+		{"insert at the beginning", map[string]any{"new_source": "Intro", "cell_type": "markdown", "edit_mode": "insert"},
+			[]nbCell{{"markdown", "*", "Intro", 0}, md, ran, empty}},
+		{"delete", map[string]any{"cell_id": "e5f6a7b8", "new_source": "", "edit_mode": "delete"}, []nbCell{md, empty}},
+		{"a cell by its place", map[string]any{"cell_id": "cell-2", "new_source": "x"}, []nbCell{md, ran, {"code", "c9d0e1f2", "x", 0}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newBench(t)
+			path := b.file("wc.ipynb", notebook45)
+			b.readFirst("wc.ipynb")
+			c.args["notebook_path"] = "wc.ipynb"
+			wantOK(t, b.run(b.notebook, c.args))
+			got := nbformatCells(t, path)
+			for i := range got {
+				if i < len(c.want) && c.want[i].ID == "*" && len(got[i].ID) == 8 {
+					got[i].ID = "*" // a new cell gets a fresh id
+				}
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("nbformat reads\n%+v\nwant\n%+v", got, c.want)
+			}
+		})
+	}
+}
+
+// A notebook of nbformat 4.4 has no cell ids: cells are named by place,
+// and one inserted gets none, which that format forbids.
+func TestNotebookWithoutCellIDs(t *testing.T) {
+	b := newBench(t)
+	path := b.file("old.ipynb", notebook44)
+	b.readFirst("old.ipynb")
+	r := b.run(b.notebook, map[string]any{"notebook_path": "old.ipynb", "cell_id": "cell-0", "new_source": "y = 2", "cell_type": "code", "edit_mode": "insert"})
+	wantOK(t, r)
+	if !strings.HasPrefix(r.Text, "Inserted code cell cell-1 in ") {
+		t.Errorf("want the new cell named by its place, got %q", r.Text)
+	}
+	want := []nbCell{{"code", "", "x = 1", 0}, {"code", "", "y = 2", 0}, {"markdown", "", "Notes", 0}}
+	if got := nbformatCells(t, path); !reflect.DeepEqual(got, want) {
+		t.Errorf("nbformat reads\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func TestNotebookEditRefusals(t *testing.T) {
+	b := newBench(t)
+	b.file("wc.ipynb", notebook45)
+	b.file("not.ipynb", "{not json")
+	if r := b.run(b.notebook, map[string]any{"notebook_path": "wc.ipynb", "cell_id": "e5f6a7b8", "new_source": "x"}); !strings.Contains(r.Text, "has not been read in this session") {
+		t.Errorf("want an unread notebook refused, got %q", r.Text)
+	}
+	b.readFirst("wc.ipynb")
+	b.readFirst("not.ipynb")
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"notebook_path": "wc.ipynb", "cell_id": "nope", "new_source": "x"}, `no cell "nope" in the notebook (3 cells)`},
+		{map[string]any{"notebook_path": "wc.ipynb", "cell_id": "cell-9", "new_source": "x"}, `no cell "cell-9"`},
+		{map[string]any{"notebook_path": "wc.ipynb", "new_source": "x", "edit_mode": "insert"}, "insert needs one, code or markdown"},
+		{map[string]any{"notebook_path": "wc.ipynb", "new_source": "x"}, "replace needs the id of the cell"},
+		{map[string]any{"notebook_path": "wc.ipynb", "cell_id": "e5f6a7b8", "new_source": "x", "edit_mode": "append"}, `invalid edit_mode "append"`},
+		{map[string]any{"notebook_path": "wc.ipynb", "cell_id": "e5f6a7b8", "new_source": "x", "cell_type": "raw"}, `invalid cell_type "raw"`},
+		{map[string]any{"notebook_path": "not.ipynb", "cell_id": "cell-0", "new_source": "x"}, "it must be a Jupyter notebook"},
+		{map[string]any{"notebook_path": "gone.ipynb", "cell_id": "cell-0", "new_source": "x"}, "notebook_edit changes an existing notebook"},
+	} {
+		r := b.run(b.notebook, c.args)
+		if !r.IsError || !strings.Contains(r.Text, c.want) {
+			t.Errorf("%v: want an error with %q, got %q", c.args, c.want, r.Text)
+		}
+	}
+	if b.content("wc.ipynb") != notebook45 {
+		t.Error("want the notebook untouched by refused edits")
+	}
+}
