@@ -62,9 +62,6 @@ func (linkifyParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 	if m != nil && m[0] != 0 {
 		m = nil
 	}
-	if m != nil {
-		m[1] = trimURLEnd(line, m)
-	}
 	if m == nil {
 		if len(line) > 0 && util.IsPunct(line[0]) {
 			return nil
@@ -78,15 +75,7 @@ func (linkifyParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 		s := segment.WithStop(segment.Start + 1)
 		ast.MergeOrAppendTextSegment(parent, s)
 	}
-	i := m[1] - 1
-	for ; i > 0; i-- {
-		switch line[i] {
-		case '?', '!', '.', ',', ':', '*', '_', '~':
-			continue
-		}
-		break
-	}
-	i++
+	i := trimLinkEnd(line, m[1])
 	consumes += i
 	block.Advance(consumes)
 	n := ast.NewTextSegment(text.NewSegment(start, start+i))
@@ -104,38 +93,38 @@ func urlMatch(line []byte) []int {
 	return nil
 }
 
-// trimURLEnd is where a matched URL ends once a final period, the
-// parentheses it does not open and a final entity reference are left out.
-func trimURLEnd(line []byte, m []int) int {
-	end := m[1]
-	switch line[end-1] {
-	case '.':
-		end--
-	case ')':
-		closing := 0
-		for i := end - 1; i >= m[0]; i-- {
-			switch line[i] {
-			case ')':
-				closing++
-			case '(':
-				closing--
+// trimLinkEnd is where a link matched up to end ends once its trailing
+// punctuation (? ! . , : * _ ~), the closing parentheses it does not open
+// and a final entity reference are left out, in any order, as GFM's
+// autolinks extension says (and goldmark does since 1.8.7).
+func trimLinkEnd(line []byte, end int) int {
+	opening := bytes.Count(line[:end], []byte{'('})
+	closing := bytes.Count(line[:end], []byte{')'})
+	i := end
+	for i > 1 {
+		switch line[i-1] {
+		case '?', '!', '.', ',', ':', '*', '_', '~':
+			i--
+		case ')':
+			if closing <= opening {
+				return i
 			}
-		}
-		if closing > 0 {
-			end -= closing
-		}
-	case ';':
-		i := end - 2
-		for ; i >= m[0]; i-- {
-			if !util.IsAlphaNumeric(line[i]) {
-				break
+			closing--
+			i--
+		case ';':
+			j := i - 2
+			for j > 0 && util.IsAlphaNumeric(line[j]) {
+				j--
 			}
-		}
-		if i != end-2 && line[i] == '&' {
-			end = i
+			if j == i-2 || line[j] != '&' {
+				return i
+			}
+			i = j
+		default:
+			return i
 		}
 	}
-	return end
+	return i
 }
 
 // emailMatch matches an email address at the start of line: the match,
