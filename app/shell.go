@@ -24,6 +24,9 @@ type shellMsg struct {
 // shellTool names the cards of `!command`s.
 const shellTool = "bash"
 
+// shellHint shows while a `!command` runs.
+const shellHint = "Esc stops the command."
+
 // shell shows the pending card and runs command in a command.
 func (m *Model) shell(command string) tea.Cmd {
 	m.shells++
@@ -37,7 +40,7 @@ func (m *Model) shell(command string) tea.Cmd {
 		m.stopShells = map[string]context.CancelFunc{}
 	}
 	m.stopShells[id] = stop
-	m.hint = "Esc stops the command."
+	m.hint = shellHint
 	be := m.be
 	return func() tea.Msg { return shellMsg{callID: id, run: be.Shell(ctx, command)} }
 }
@@ -68,6 +71,10 @@ func (m *Model) shellDone(msg shellMsg) {
 	if stop, ok := m.stopShells[msg.callID]; ok {
 		stop()
 		delete(m.stopShells, msg.callID)
+	}
+	if len(m.stopShells) == 0 && m.hint == shellHint {
+		// Nothing is left for Esc to stop.
+		m.hint = ""
 	}
 	c := msg.run.Card
 	m.tr.ApplyLogged(session.Event{Type: session.ToolResult{}.EventType(), Data: session.ToolResult{

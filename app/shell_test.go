@@ -75,3 +75,19 @@ func TestEscAndCtrlCStopARunningShellCommand(t *testing.T) {
 		}
 	}
 }
+
+// The hint that Esc stops a `!command` goes when the last one ends;
+// before, it stayed above the editor until the next key.
+func TestShellHintClearsWhenTheCommandEnds(t *testing.T) {
+	m, _ := newTestModel(nil)
+	m.shell("true")
+	m.shell("sleep 1")
+	m.Update(shellMsg{callID: "user_shell_1"})
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, shellHint) {
+		t.Fatalf("want the hint %q while a command runs, got:\n%s", shellHint, s)
+	}
+	m.Update(shellMsg{callID: "user_shell_2"})
+	if s := ansi.Strip(screen(m)); strings.Contains(s, shellHint) {
+		t.Fatalf("want the hint %q gone once the commands ended, got:\n%s", shellHint, s)
+	}
+}
