@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -33,6 +34,32 @@ func TestShortScreenKeepsTheEditorAndCursorInSight(t *testing.T) {
 		}
 		if v.Cursor == nil || v.Cursor.Y != h-1 || v.Cursor.X != len("> draft") {
 			t.Fatalf("height %d: want the cursor at (7, %d), got %+v", h, h-1, v.Cursor)
+		}
+	}
+}
+
+// A draft taller than the room left keeps its last row and the cursor on
+// the screen's last row; before, the frame ran a row past the screen and
+// the row being typed was not drawn.
+func TestShortScreenKeepsATallDraftsLastRow(t *testing.T) {
+	words := make([]string, 60)
+	for i := range words {
+		words[i] = fmt.Sprintf("word%d", i)
+	}
+	for _, h := range []int{6, 12} {
+		m, _ := newTestModel(nil)
+		m.Update(tea.WindowSizeMsg{Width: 40, Height: h})
+		keys.TypeText(keys.Into(m), strings.Join(words, " "))
+		v := m.View()
+		rows := strings.Split(ansi.Strip(v.Content), "\n")
+		if len(rows) != h {
+			t.Fatalf("height %d: want %d rows, got %d:\n%s", h, h, len(rows), strings.Join(rows, "\n"))
+		}
+		if last := strings.TrimRight(rows[h-1], " "); !strings.HasSuffix(last, "word59") {
+			t.Fatalf("height %d: want the draft's end on the last row, got:\n%s", h, strings.Join(rows, "\n"))
+		}
+		if v.Cursor == nil || v.Cursor.Y != h-1 {
+			t.Fatalf("height %d: want the cursor on row %d, got %+v", h, h-1, v.Cursor)
 		}
 	}
 }

@@ -45,7 +45,8 @@ func (m *Model) draw() tea.View {
 	rows = append(rows, "")
 	rows = append(rows, bottom...)
 	if m.editorRows() > 0 {
-		rows = append(rows, m.editor.View())
+		// Row by row, so that the cut below counts a tall draft's rows.
+		rows = append(rows, strings.Split(m.editor.View(), "\n")...)
 	}
 	// A screen too short for even one transcript row loses rows from the
 	// top, so the editor and what sits above it stay in sight.
