@@ -52,7 +52,7 @@ func Render(s Status, width int, th theme.Theme) string {
 	}
 	room := width - rw
 	if right != "" {
-		room-- // one column between the sides
+		room -= 2 // two columns between the sides, as between the parts
 	}
 	left := ""
 	if lt := fit(leftParts(s), max(room, 0)); lt != "" {

@@ -65,3 +65,18 @@ func TestRightSideWinsOnOverlap(t *testing.T) {
 		}
 	}
 }
+
+// The sides stay two columns apart, as the parts of the left side are;
+// before, a left side that just fitted ran into the badge with one space
+// ("deepseek-flash high auto · sandboxed"), both dim, read as one part.
+func TestSidesStayTwoColumnsApart(t *testing.T) {
+	s := full()
+	s.Queued, s.Mode = 0, "auto · sandboxed"
+	for w := 20; w <= 100; w++ {
+		got := ansi.Strip(Render(s, w, theme.New(false)))
+		i := strings.Index(got, s.Mode)
+		if i > 0 && (i < 2 || got[i-2:i] != "  ") {
+			t.Fatalf("width %d: want two columns before %q, got %q", w, s.Mode, got)
+		}
+	}
+}
