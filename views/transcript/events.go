@@ -69,7 +69,9 @@ func (t *Transcript) ApplyLogged(e session.Event) bool {
 	case session.Retry:
 		t.discard(d.Turn, d.Step)
 		t.detach(d.Turn, d.Step)
-		t.AddNotice(retryText(d), NoticeWarning)
+		// One line says where the retries are, as the attempts follow
+		// each other; the log keeps every one.
+		t.AddSettingNotice("retry", retryText(d), NoticeWarning)
 	case session.InboxDiscard:
 		t.AddNotice(discardText(len(d.Texts)), NoticeDim)
 	case session.CommandDone:

@@ -435,6 +435,20 @@ func TestRetriedStepAnswersBelowTheRetryNotice(t *testing.T) {
 	}
 }
 
+// Retries in a row show as one line, the latest attempt's; before, each
+// took its own two rows, ten rows of a server's bad minute.
+func TestRetriesInARowShowAsOneLine(t *testing.T) {
+	tr := New(wide)
+	tr.Apply(logged(session.StepStart{Turn: 1, Step: 1}))
+	for a := 1; a <= 3; a++ {
+		tr.Apply(logged(session.Retry{Turn: 1, Step: 1, Attempt: a, Max: 5, DelayMs: 500, Failure: session.Failure{Message: "server error"}}))
+	}
+	got := plain(all(tr))
+	if n := strings.Count(got, "Retrying model request"); n != 1 || !strings.Contains(got, "(3/5)") {
+		t.Fatalf("want one retry line, of attempt 3/5; got\n%s", got)
+	}
+}
+
 // An app keeps a scrolled-up view still by adding the growth of Lines() to
 // its offset; that growth must be exact for the blocks that just changed.
 func TestMeasureMakesTheGrowthOfChangedBlocksExact(t *testing.T) {
