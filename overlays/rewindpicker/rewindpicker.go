@@ -222,7 +222,29 @@ func (p *Picker) View(width, height int) string {
 	case confirm:
 		title, rows = ConfirmTitle, p.confirmRows(inner)
 	}
+	if p.stage != pickTurn {
+		rows = fit(rows, height-2)
+	}
 	return frame.Join(frame.Box(p.th, title, rows, width, height), width, height)
+}
+
+// fit keeps rows within room for a box that would cut them from the
+// bottom: blank rows go first, the lowest first, then the rows above the
+// last one, since the keys it names matter more than they do.
+func fit(rows []string, room int) []string {
+	if len(rows) <= room || room < 2 {
+		return rows
+	}
+	kept := append([]string(nil), rows...)
+	for i := len(kept) - 1; i >= 0 && len(kept) > room; i-- {
+		if kept[i] == "" {
+			kept = append(kept[:i], kept[i+1:]...)
+		}
+	}
+	if len(kept) > room {
+		kept = append(kept[:room-1], kept[len(kept)-1])
+	}
+	return kept
 }
 
 func (p *Picker) turnRows(inner, height int) []string {

@@ -34,6 +34,17 @@ func rewinds() []session.RewindPoint {
 	return []session.RewindPoint{{Seq: 40, Rewind: session.Rewind{Turn: 3, Conversation: true, Files: "c3", Before: "c9"}, Turns: []int{3}}}
 }
 
+// A box too short for every row keeps its keys on the last row; before,
+// the scope's hint was cut at 40x12 and Enter and Esc went unsaid.
+func TestAShortBoxKeepsItsKeys(t *testing.T) {
+	p := New(turns(), rewinds(), at(12, 0), th)
+	keys.Press(p.Update, "down", "enter")
+	rows := strings.Split(ansi.Strip(p.View(40, 9)), "\n")
+	if len(rows) < 2 || !strings.Contains(rows[len(rows)-2], "Esc") {
+		t.Fatalf("want the keys above the bottom edge, got:\n%s", strings.Join(rows, "\n"))
+	}
+}
+
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct {
 		name string
@@ -46,13 +57,13 @@ func TestGoldenScreens(t *testing.T) {
 		{"scope_without_git", []string{"down", "down", "enter"}},
 	}
 	for _, tt := range tests {
-		for _, size := range [][2]int{{100, 30}, {50, 14}} {
+		for _, size := range [][2]int{{100, 30}, {50, 14}, {40, 9}} {
 			p := New(turns(), rewinds(), at(12, 0), th)
 			keys.Press(p.Update, tt.keys...)
 			golden.View(t, fmt.Sprintf("%s_%dx%d", tt.name, size[0], size[1]), p.View(size[0], size[1]), size[0], size[1])
 		}
 	}
-	for _, size := range [][2]int{{100, 30}, {50, 14}} {
+	for _, size := range [][2]int{{100, 30}, {50, 14}, {40, 9}} {
 		p := Confirm("/rewind 2 --force", []string{"notes.md", "late.txt"}, th)
 		golden.View(t, fmt.Sprintf("confirm_%dx%d", size[0], size[1]), p.View(size[0], size[1]), size[0], size[1])
 	}
