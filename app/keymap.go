@@ -100,7 +100,7 @@ func keyTable() []binding {
 			run: actOn((*Model).edgeKey)},
 		{keys: []string{"shift+tab"}, label: "Shift+Tab", help: "cycle the permission mode", run: always((*Model).cyclePermissions)},
 		{keys: []string{"f2"}, label: "F2", help: "toggle mouse capture (off: select text to copy)",
-			run: act(func(m *Model) { m.mouse = !m.mouse })},
+			run: act((*Model).toggleMouse)},
 		{keys: []string{"ctrl+y"}, label: "Ctrl+Y, /copy", help: "copy the last answer (OSC 52)", run: always((*Model).copyLastAnswer)},
 		{keys: []string{"?"}, label: "?", help: "this help, in an empty draft", run: whenEmpty(func(m *Model, _ string) { m.openHelp() })},
 		{label: "@path", context: inDraft, help: "reference a file; Tab completes it"},

@@ -219,6 +219,16 @@ func (m *Model) setDetails(s transcript.Settings) {
 	}
 }
 
+// toggleMouse turns mouse capture on or off and says which, above the
+// editor: a notice would scroll the view away from the text to select.
+func (m *Model) toggleMouse() {
+	m.mouse = !m.mouse
+	m.hint = "Mouse capture on: the wheel scrolls the transcript."
+	if !m.mouse {
+		m.hint = "Mouse capture off: select text to copy; F2 turns it back on."
+	}
+}
+
 // notice adds a front-door notice and shows the bottom.
 func (m *Model) notice(text string, kind transcript.NoticeKind) {
 	m.tr.AddNotice(text, kind)

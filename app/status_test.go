@@ -27,3 +27,15 @@ func TestCyclingModesLeavesOneNotice(t *testing.T) {
 		t.Fatalf("want Ctrl+O pressed twice to leave the notice of the detail reached, got:\n%s", s)
 	}
 }
+
+// F2 says what it did; before, mouse capture went off or on silently and
+// the wheel just stopped scrolling.
+func TestF2SaysWhetherTheMouseIsCaptured(t *testing.T) {
+	m, _ := newTestModel(nil)
+	for _, want := range []string{"Mouse capture off", "Mouse capture on"} {
+		m.Update(keys.Key("f2"))
+		if s := ansi.Strip(screen(m)); !strings.Contains(s, want) {
+			t.Fatalf("want %q after F2, got:\n%s", want, s)
+		}
+	}
+}
