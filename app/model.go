@@ -329,6 +329,7 @@ func (m *Model) updateOther(msg tea.Msg) tea.Cmd {
 // layout sizes the editor and the transcript to the window.
 func (m *Model) layout() {
 	m.editor.SetWidth(m.width)
+	m.editor.SetMaxHeight(m.height)
 	s := m.tr.Settings()
 	s.Width, s.Colour, s.Background = m.width, m.opts.Colour, m.opts.Background
 	m.tr.SetSettings(s)

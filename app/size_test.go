@@ -64,6 +64,26 @@ func TestShortScreenKeepsATallDraftsLastRow(t *testing.T) {
 	}
 }
 
+// On a screen shorter than the editor's ten rows, the cursor stays in
+// sight when it moves up a tall draft; before, the editor grew past the
+// screen and the cursor went into the rows cut from the top.
+func TestShortScreenKeepsTheCursorInATallDraft(t *testing.T) {
+	words := make([]string, 90)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%d", i)
+	}
+	m, _ := newTestModel(nil)
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 8})
+	keys.TypeText(keys.Into(m), strings.Join(words, " "))
+	for i := 0; i < 9; i++ {
+		m.Update(keys.Key("up"))
+		v := m.View()
+		if v.Cursor == nil || v.Cursor.Y < 0 || v.Cursor.Y >= 8 {
+			t.Fatalf("after %d presses of Up: want the cursor on the screen, got %+v:\n%s", i+1, v.Cursor, ansi.Strip(v.Content))
+		}
+	}
+}
+
 func TestShortScreenGivesTheEditorRowsToAQuestion(t *testing.T) {
 	broker := interacttest.Pending(t,
 		[]interact.Question{{ID: "q", Question: "Which?", Options: []interact.Option{{Label: "Apples"}, {Label: "Pears"}}}})

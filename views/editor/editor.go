@@ -156,6 +156,19 @@ func (e *Editor) SetWidth(w int) {
 	e.changed()
 }
 
+// SetMaxHeight caps the editor at rows (at most MaxRows), so that on a
+// screen shorter than MaxRows the editor scrolls its draft instead of
+// growing past the screen, where the cursor would go out of sight.
+func (e *Editor) SetMaxHeight(rows int) {
+	rows = min(max(rows, 1), MaxRows)
+	if rows == e.ta.MaxHeight {
+		return
+	}
+	e.ta.MaxHeight = rows
+	e.ta.SetWidth(e.width) // sizes the textarea to the new cap
+	e.changed()
+}
+
 // SetRunning shows the steering placeholder while a turn runs, and what
 // to do between turns.
 func (e *Editor) SetRunning(running bool) {
@@ -324,7 +337,7 @@ func (e Editor) Update(msg tea.Msg) (Editor, tea.Cmd) {
 				return e, nil
 			}
 		}
-		if typed(msg) && !e.ta.HasSelection() && e.ta.Height() < MaxRows-1 {
+		if typed(msg) && !e.ta.HasSelection() && e.ta.Height() < e.ta.MaxHeight-1 {
 			// What the textarea's Update does with a typed character,
 			// without the whole view it draws there to scroll by: an
 			// editor shorter than its tallest does not scroll.
