@@ -88,6 +88,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		},
 		Report:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeError, Text: text}) },
 		Inform:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text}) },
+		Elicit:    s.elicit(o),
 		TokenFile: filepath.Join(o.Home, mcp.TokenFile),
 		Browser:   mcp.OpenBrowser(env),
 		Getenv:    s.getenv,

@@ -71,6 +71,8 @@ type dialConfig struct {
 	// oauth signs the requests to a streamable-HTTP server; nil sends
 	// none.
 	oauth auth.OAuthHandler
+	// elicit answers the server's elicitation requests.
+	elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
 }
 
 // dial starts or reaches the server and completes the MCP handshake
@@ -81,6 +83,8 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 			dc.progress(r.Params.ProgressToken)
 		},
+		ElicitationHandler: dc.elicit,
+		Capabilities:       elicitationCapability,
 	})
 	client.AddReceivingMiddleware(refuseUnsupported)
 	l := &link{leave: dc.roots.join(client)}

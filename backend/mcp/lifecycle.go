@@ -115,7 +115,7 @@ func (m *Manager) dialConfig(c *conn, gen int) dialConfig {
 	return dialConfig{
 		version: m.opts.Version, cwd: m.opts.Cwd, environ: m.opts.Environ, http: m.opts.HTTPClient, relay: m.opts.Relay,
 		stderr: c.stderr, roots: &m.roots, progress: c.progress.notify, changed: func() { c.relist(gen) },
-		oauth: m.oauthHandler(c),
+		oauth: m.oauthHandler(c), elicit: c.elicitation(m.opts.Elicit),
 	}
 }
 

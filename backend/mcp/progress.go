@@ -18,6 +18,35 @@ type progressWatch struct {
 	mu    sync.Mutex
 	next  int
 	calls map[string]func()
+	// held counts the server's questions the user is answering: the
+	// user's time is not the server's silence.
+	held int
+}
+
+// hold stops the calls' timeouts while the user answers the server;
+// release starts each again from the beginning.
+func (p *progressWatch) hold() (release func()) {
+	p.mu.Lock()
+	p.held++
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		p.held--
+		heard := make([]func(), 0, len(p.calls))
+		for _, h := range p.calls {
+			heard = append(heard, h)
+		}
+		p.mu.Unlock()
+		for _, h := range heard {
+			h()
+		}
+	}
+}
+
+func (p *progressWatch) holding() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held > 0
 }
 
 // watch makes a token for one call and calls heard for each progress
@@ -55,10 +84,15 @@ func (p *progressWatch) notify(token any) {
 // quietTimeout is ctx ending, with the cause errSilent, once the call
 // heard nothing for d: progress the server reports starts the wait again
 // (as the TypeScript SDK's resetTimeoutOnProgress does), so a long job
-// that says it is working is not cut off while one that went quiet is.
+// that says it is working is not cut off while one that went quiet is;
+// nor is one whose server waits for the user (hold).
 func (p *progressWatch) quietTimeout(ctx context.Context, d time.Duration) (context.Context, string, func()) {
 	qctx, cancel := context.WithCancelCause(ctx)
-	timer := time.AfterFunc(d, func() { cancel(errSilent) })
+	timer := time.AfterFunc(d, func() {
+		if !p.holding() {
+			cancel(errSilent)
+		}
+	})
 	token, stop := p.watch(func() { timer.Reset(d) })
 	return qctx, token, func() {
 		stop()

@@ -130,16 +130,15 @@ func everythingScenario(t *testing.T, s *realSession) string {
 	return roots
 }
 
-// refusalScenario calls the everything server's tools that ask tack for
+// refusalScenario calls the everything server's tool that asks tack for
 // what it does not do: a model's answer (sampling), which Claude Code
-// does not give either, and the user's (elicitation). Each request must
-// be refused at once with a JSON-RPC error the server turns into the
-// tool's error, never left to hang the call.
+// does not give either. The request must be refused at once with a
+// JSON-RPC error the server turns into the tool's error, never left to
+// hang the call.
 func refusalScenario(t *testing.T, s *realSession) {
 	t.Helper()
 	for _, c := range []struct{ tool, args, want string }{
 		{"trigger-sampling-request", `{"prompt":"Say hi","maxTokens":20}`, `MCP error -32601: method not found: "sampling/createMessage"`},
-		{"trigger-elicitation-request", `{}`, `MCP error -32601: method not found: "elicitation/create"`},
 		{"echo", `{"message":"still there"}`, "Echo: still there"},
 	} {
 		res := s.call(t, c.tool, c.args)
@@ -185,7 +184,7 @@ func TestRecordedServers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, method := range []string{"sampling/createMessage", "elicitation/create"} {
+		for _, method := range []string{"sampling/createMessage"} {
 			want := fmt.Sprintf(`"error":{"code":-32601,"message":%q}`, fmt.Sprintf("method not found: %q", method))
 			if !strings.Contains(string(data), want) {
 				t.Errorf("tack did not refuse %s with %s; it sent:\n%s", method, want, data)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/backend/elicit"
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit"
@@ -50,11 +51,14 @@ const everythingTimeout = 2500 * time.Millisecond
 var (
 	everything = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything.jsonl",
 		args: []string{"stdio"}, toolTimeout: everythingTimeout}
-	// refusedBy is the everything server told tack takes sampling and
-	// elicitation requests, which it refuses.
+	// refusedBy is the everything server told tack takes sampling
+	// requests, which it refuses.
 	refusedBy = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything-refusals.jsonl",
-		args: []string{"stdio"}, toolTimeout: everythingTimeout,
-		claim: `{"sampling":{},"elicitation":{"form":{},"url":{}}}`}
+		args: []string{"stdio"}, toolTimeout: everythingTimeout, claim: `{"sampling":{}}`}
+	// elicitedBy is the everything server asking tack's user to fill in
+	// its form.
+	elicitedBy = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything-elicitation.jsonl",
+		args: []string{"stdio"}, toolTimeout: everythingTimeout}
 	filesystem = realServer{name: "filesystem", pkg: filesystemPkg, recording: "testdata/filesystem.jsonl",
 		toolTimeout: 20 * time.Second}
 )
@@ -140,8 +144,14 @@ type realSession struct {
 
 func startSession(t *testing.T, srv Server, cwd string) *realSession {
 	t.Helper()
+	return startAnswering(t, srv, cwd, nil)
+}
+
+// startAnswering is startSession with the server's forms answered by ask.
+func startAnswering(t *testing.T, srv Server, cwd string, ask func(context.Context, elicit.Request) elicit.Result) *realSession {
+	t.Helper()
 	r := &reports{news: make(chan struct{}, 1)}
-	m := New(Options{Servers: []Server{srv}, Report: r.add, Cwd: cwd, Environ: os.Environ(), Version: "test"})
+	m := New(Options{Servers: []Server{srv}, Report: r.add, Cwd: cwd, Environ: os.Environ(), Version: "test", Elicit: ask})
 	m.Start()
 	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -224,6 +234,10 @@ func TestRealServers(t *testing.T) {
 	})
 	t.Run("everything asking what tack refuses", func(t *testing.T) {
 		refusalScenario(t, startSession(t, refusedBy.live(t, dir), freeWorkspace(t)))
+	})
+	t.Run("everything asking the user", func(t *testing.T) {
+		s := startAnswering(t, elicitedBy.live(t, dir), freeWorkspace(t), formAnswers.ask)
+		elicitationScenario(t, s)
 	})
 	t.Run("everything over streamable HTTP", func(t *testing.T) {
 		if *recordReal {

@@ -9,12 +9,11 @@ import (
 
 // refused are the requests a server may make of its client that tack
 // does not serve: sampling (tack lends its model to no server, as Claude
-// Code does not) and elicitation (it puts no server's questions to its
-// user). tack advertises neither capability; a server that asks anyway is
-// told at once with JSON-RPC's "method not found", as clients on the
+// Code does not). tack does not advertise it; a server that asks anyway
+// is told at once with JSON-RPC's "method not found", as clients on the
 // TypeScript SDK answer, rather than the Go SDK's codes of its own
 // (-31001, and -32602 as if the request were malformed).
-var refused = map[string]bool{"sampling/createMessage": true, "elicitation/create": true}
+var refused = map[string]bool{"sampling/createMessage": true}
 
 // refuseUnsupported answers the refused requests before the SDK does.
 func refuseUnsupported(next sdk.MethodHandler) sdk.MethodHandler {

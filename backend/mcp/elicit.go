@@ -1,0 +1,37 @@
+package mcp
+
+import (
+	"context"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tack-agent/tack/backend/elicit"
+)
+
+// elicitation answers a server's elicitation/create: its form put to the
+// user by ask (Options.Elicit), the calls to the server holding their
+// timeouts meanwhile. The SDK has checked the form's schema before and
+// checks the answer against it after (filling in the defaults of fields
+// left out). tack declares form mode only: a URL request is declined.
+func (c *conn) elicitation(ask func(context.Context, elicit.Request) elicit.Result) func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	return func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		p := req.Params
+		if ask == nil || p.Mode == "url" {
+			return &sdk.ElicitResult{Action: elicit.Decline}, nil
+		}
+		schema, _ := p.RequestedSchema.(map[string]any)
+		release := c.progress.hold()
+		defer release()
+		res := ask(ctx, elicit.Request{Server: c.srv.Name, Message: clean(p.Message), Schema: schema})
+		if res.Action != elicit.Accept {
+			res.Content = nil
+		}
+		return &sdk.ElicitResult{Action: res.Action, Content: res.Content}, nil
+	}
+}
+
+// elicitationCapability is what tack tells servers it takes: forms.
+var elicitationCapability = &sdk.ClientCapabilities{
+	RootsV2:     &sdk.RootCapabilities{ListChanged: true},
+	Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}},
+}
