@@ -60,6 +60,12 @@ const (
 	// PermissionRequest runs when tack would ask the user to approve a
 	// call, its matcher on the tool; it may answer in the user's place.
 	PermissionRequest Event = "permission_request"
+	// Elicitation runs when an MCP server asks the user to fill in a form,
+	// before the user is asked, its matcher on the server's name; it may
+	// answer in the user's place, or decline. ElicitationResult runs after
+	// the user answered, and may change the answer.
+	Elicitation       Event = "elicitation"
+	ElicitationResult Event = "elicitation_result"
 )
 
 // claudeName is the event's name in Claude Code, sent as hook_event_name
@@ -69,6 +75,7 @@ var claudeName = map[Event]string{
 	Stop: "Stop", Notification: "Notification", SessionStart: "SessionStart", SessionEnd: "SessionEnd",
 	SubagentStop: "SubagentStop", PreCompact: "PreCompact", PostToolUseFailure: "PostToolUseFailure", SubagentStart: "SubagentStart",
 	PostCompact: "PostCompact", StopFailure: "StopFailure", PermissionRequest: "PermissionRequest",
+	Elicitation: "Elicitation", ElicitationResult: "ElicitationResult",
 }
 
 // claudeOnly are Claude Code's hook events tack has no counterpart of, so
@@ -76,7 +83,7 @@ var claudeName = map[Event]string{
 // events at all.
 var claudeOnly = []string{
 	"Setup", "ConfigChange", "CwdChanged", "InstructionsLoaded", "WorktreeCreate", "WorktreeRemove", "TeammateIdle",
-	"TaskCompleted", "Elicitation", "ElicitationResult", "UserPromptExpansion"}
+	"TaskCompleted", "UserPromptExpansion"}
 
 // ClaudeName is the name Claude Code gives event ("PreToolUse" for
 // pre_tool_use); an unknown one is returned as it is.
@@ -197,7 +204,7 @@ func FromConfig(tables config.Hooks, path string, project bool) ([]Hook, []strin
 				problems = append(problems, fmt.Sprintf("%s: hooks.%s is a Claude Code event tack has no counterpart of; the hook is skipped", where, name))
 				continue
 			case !ok:
-				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, permission_request, post_tool_use, post_tool_use_failure, user_prompt_submit, stop, stop_failure, subagent_start, subagent_stop, pre_compact, post_compact, notification, session_start or session_end); it is skipped", where, name))
+				problems = append(problems, fmt.Sprintf("%s: hooks.%s is not a hook event (use pre_tool_use, permission_request, post_tool_use, post_tool_use_failure, user_prompt_submit, stop, stop_failure, subagent_start, subagent_stop, pre_compact, post_compact, notification, elicitation, elicitation_result, session_start or session_end); it is skipped", where, name))
 				continue
 			}
 			hs, err := groupHooks(event, g, where, project)

@@ -56,6 +56,15 @@ type Input struct {
 	AgentID             string `json:"agent_id,omitempty"`
 	AgentType           string `json:"agent_type,omitempty"`
 	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
+	// MCPServerName is the server whose form elicitation and
+	// elicitation_result are about (Message is its message), Mode "form",
+	// RequestedSchema the form; Action and Content the user's answer, for
+	// elicitation_result.
+	MCPServerName   string         `json:"mcp_server_name,omitempty"`
+	Mode            string         `json:"mode,omitempty"`
+	RequestedSchema map[string]any `json:"requested_schema,omitempty"`
+	Action          string         `json:"action,omitempty"`
+	Content         map[string]any `json:"content,omitempty"`
 }
 
 // Answer is the JSON object a hook may print on stdout (exit 0), in
@@ -71,6 +80,10 @@ type Answer struct {
 		PermissionDecisionReason string              `json:"permissionDecisionReason"`
 		AdditionalContext        string              `json:"additionalContext"`
 		Decision                 *PermissionDecision `json:"decision"`
+		// Action and Content answer an MCP server's form (elicitation,
+		// elicitation_result).
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
 	} `json:"hookSpecificOutput"`
 }
 

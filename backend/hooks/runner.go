@@ -180,6 +180,8 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		subject = in.Trigger
 	case StopFailure:
 		subject = in.Error
+	case Elicitation, ElicitationResult:
+		subject = in.MCPServerName
 	}
 	var hs []Hook
 	home := envValue(r.opts.Environ, "HOME")

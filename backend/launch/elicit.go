@@ -6,15 +6,22 @@ import (
 	"github.com/tack-agent/tack/backend/elicit"
 )
 
-// elicit puts an MCP server's form to the user through the broker. In
-// print mode nobody answers: the form is cancelled at once, as Claude
-// Code answers a form it cannot show, and the tool call goes on with the
-// server deciding what that means.
+// elicit answers an MCP server's form as Claude Code does: the
+// elicitation hooks first, which may answer in the user's place; else the
+// user, through the broker, and then the elicitation_result hooks, which
+// may change the answer. In print mode nobody answers: the form is
+// cancelled, as Claude Code answers a form it cannot show, and the tool
+// call goes on with the server deciding what that means.
 func (s *Session) elicit(o Options) func(context.Context, elicit.Request) elicit.Result {
 	return func(ctx context.Context, r elicit.Request) elicit.Result {
-		if o.Unattended {
-			return elicit.Result{Action: elicit.Cancel}
+		if action, content, ok := s.hooks.Elicit(ctx, r.Server, r.Message, r.Schema); ok {
+			return elicit.Result{Action: action, Content: content}
 		}
-		return elicit.Ask(ctx, s.Broker, r)
+		res := elicit.Result{Action: elicit.Cancel}
+		if !o.Unattended {
+			res = elicit.Ask(ctx, s.Broker, r)
+		}
+		res.Action, res.Content = s.hooks.ElicitResult(ctx, r.Server, res.Action, res.Content)
+		return res
 	}
 }
