@@ -59,7 +59,7 @@ func question(r Request, f Field, i, n int, problem string) interact.Question {
 		if !f.Required {
 			words = "Type " + SkipWord + " to leave it out, " + DeclineWord + " to decline the whole form"
 		}
-		detail = append(detail, words+"; Esc cancels it.")
+		detail = append(detail, words+"; Esc (Ctrl+C in line mode) cancels it.")
 	}
 	if len(q.Options) > 0 {
 		if !f.Required {
@@ -70,7 +70,7 @@ func question(r Request, f Field, i, n int, problem string) interact.Question {
 	if problem != "" {
 		detail = append(detail, "✗ "+problem)
 	}
-	q.Detail = strings.Join(detail, "\n")
+	q.Detail = strings.Join(detail, "\n\n") // paragraphs: the panel renders Markdown
 	return q
 }
 
@@ -79,6 +79,12 @@ func isDefault(def any, value string) bool {
 		return slices.Contains(list, any(value))
 	}
 	return def == value
+}
+
+// formats name the string formats a form may ask for.
+var formats = map[string]string{
+	"email": "an email address", "uri": "an address (URI) such as https://example.com",
+	"date": "a date (YYYY-MM-DD)", "date-time": "a date and time (YYYY-MM-DDThh:mm:ssZ)",
 }
 
 // hint says what a field takes beyond its kind's options.
@@ -90,15 +96,8 @@ func hint(f Field) string {
 	case Number:
 		parts = append(parts, "A number"+rangeText(f.Minimum, f.Maximum))
 	case Text:
-		switch f.Format {
-		case "email":
-			parts = append(parts, "An email address")
-		case "uri":
-			parts = append(parts, "An address (URI) such as https://example.com")
-		case "date":
-			parts = append(parts, "A date: YYYY-MM-DD")
-		case "date-time":
-			parts = append(parts, "A date and time: YYYY-MM-DDThh:mm:ssZ")
+		if name := formats[f.Format]; name != "" {
+			parts = append(parts, strings.ToUpper(name[:1])+name[1:])
 		}
 		if f.MinLength != nil || f.MaxLength != nil {
 			parts = append(parts, lengthText(f.MinLength, f.MaxLength, "characters"))
@@ -230,7 +229,7 @@ func checkText(f Field, text string) error {
 		bad = err != nil
 	}
 	if bad {
-		return fmt.Errorf("%q is not %s", text, strings.ToLower(hint(Field{Kind: Text, Format: f.Format})))
+		return fmt.Errorf("%q is not %s", text, formats[f.Format])
 	}
 	return nil
 }
