@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/tack-agent/tack/backend/elicit"
 )
 
 // SDKChannel carries print mode's requests to the Agent SDK that drives
-// it over stream-json: can_use_tool, and mcp_message for the SDK's
-// in-process MCP servers ("type": "sdk"). It is made before the session
+// it over stream-json: can_use_tool, mcp_message for the SDK's
+// in-process MCP servers ("type": "sdk"), and elicitation for MCP
+// servers' forms. It is made before the session
 // opens, so the session's MCP servers can relay through it (RelayMCP),
 // and carries requests once Print binds it to stdout, until Print ends.
 type SDKChannel struct {
@@ -125,4 +128,33 @@ func (c *SDKChannel) RelayMCP(ctx context.Context, server string, message json.R
 		return nil, fmt.Errorf("the Agent SDK answered mcp_message without an mcp_response: %s", resp)
 	}
 	return r.MCPResponse, nil
+}
+
+// Elicit puts an MCP server's form to the Agent SDK (its onElicitation
+// callback) as Claude Code does, with an elicitation request; an answer
+// the SDK fails, or one that is none of the protocol's actions, cancels
+// the form, as it does there.
+func (c *SDKChannel) Elicit(ctx context.Context, r elicit.Request) elicit.Result {
+	resp, err := c.request(ctx, "elicitation", map[string]any{
+		"mcp_server_name": r.Server, "message": r.Message, "mode": "form", "requested_schema": r.Schema,
+	})
+	var res elicit.Result
+	var answer struct {
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
+	}
+	switch {
+	case err != nil, json.Unmarshal(resp, &answer) != nil:
+		return elicit.Result{Action: elicit.Cancel}
+	case answer.Action == elicit.Accept:
+		res = elicit.Result{Action: elicit.Accept, Content: answer.Content}
+		if res.Content == nil {
+			res.Content = map[string]any{}
+		}
+	case answer.Action == elicit.Decline:
+		res.Action = elicit.Decline
+	default:
+		res.Action = elicit.Cancel
+	}
+	return res
 }

@@ -9,17 +9,23 @@ import (
 // elicit answers an MCP server's form as Claude Code does: the
 // elicitation hooks first, which may answer in the user's place; else the
 // user, through the broker, and then the elicitation_result hooks, which
-// may change the answer. In print mode nobody answers: the form is
-// cancelled, as Claude Code answers a form it cannot show, and the tool
-// call goes on with the server deciding what that means.
+// may change the answer. In print mode the Agent SDK driving tack answers
+// (Options.Elicit), or else nobody: the form is cancelled, as Claude Code
+// answers a form it cannot show, and the tool call goes on with the
+// server deciding what that means.
 func (s *Session) elicit(o Options) func(context.Context, elicit.Request) elicit.Result {
 	return func(ctx context.Context, r elicit.Request) elicit.Result {
 		if action, content, ok := s.hooks.Elicit(ctx, r.Server, r.Message, r.Schema); ok {
 			return elicit.Result{Action: action, Content: content}
 		}
-		res := elicit.Result{Action: elicit.Cancel}
-		if !o.Unattended {
+		var res elicit.Result
+		switch {
+		case !o.Unattended:
 			res = elicit.Ask(ctx, s.Broker, r)
+		case o.Elicit != nil:
+			res = o.Elicit(ctx, r)
+		default:
+			res.Action = elicit.Cancel
 		}
 		res.Action, res.Content = s.hooks.ElicitResult(ctx, r.Server, res.Action, res.Content)
 		return res

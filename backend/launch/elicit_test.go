@@ -55,4 +55,8 @@ func TestServersFormsGoThroughHooksThenTheUser(t *testing.T) {
 	if got := s.elicit(o)(context.Background(), elicit.Request{Server: "notes", Schema: form}); got.Action != elicit.Cancel || asked != 2 {
 		t.Errorf("in print mode: %v after %d questions, want cancel without asking", got, asked)
 	}
+	o.Elicit = func(context.Context, elicit.Request) elicit.Result { return elicit.Result{Action: elicit.Decline} }
+	if got := s.elicit(o)(context.Background(), elicit.Request{Server: "notes", Schema: form}); got.Action != elicit.Decline || asked != 2 {
+		t.Errorf("in print mode driven by an Agent SDK: %v after %d questions, want the SDK's decline", got, asked)
+	}
 }

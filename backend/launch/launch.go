@@ -6,6 +6,7 @@ package launch
 
 import (
 	"cmp"
+	"context"
 	crand "crypto/rand"
 	"encoding/json"
 	"errors"
@@ -23,6 +24,7 @@ import (
 	"github.com/tack-agent/tack/backend/checkpoint"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/elicit"
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/images"
 	"github.com/tack-agent/tack/backend/interact"
@@ -102,6 +104,9 @@ type Options struct {
 	// ForkSession continues the resumed session in a copy with a new id
 	// (SessionID, when set), leaving it as it was (--fork-session).
 	ForkSession bool
+	// Elicit answers MCP servers' forms in print mode (the Agent SDK's
+	// onElicitation); nil cancels them there.
+	Elicit func(context.Context, elicit.Request) elicit.Result
 	// MCPRelay reaches the MCP servers of type "sdk" that the Agent SDK
 	// driving print mode hosts; nil where there is none.
 	MCPRelay mcp.Relay

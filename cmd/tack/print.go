@@ -49,7 +49,7 @@ func runPrint(lo launch.Options, o options, ios *iostreams.IOStreams, cwd string
 	lo.Unattended, lo.NoPersistence = true, o.sdk.noPersistence
 	if stream {
 		po.SDK = linemode.NewSDKChannel()
-		lo.MCPRelay = po.SDK.RelayMCP
+		lo.MCPRelay, lo.Elicit = po.SDK.RelayMCP, po.SDK.Elicit
 	}
 	if o.jsonSchema != "" {
 		lo.OutputSchema = json.RawMessage(o.jsonSchema)
