@@ -30,8 +30,11 @@ func (c *conn) elicitation(ask func(context.Context, elicit.Request) elicit.Resu
 	}
 }
 
-// elicitationCapability is what tack tells servers it takes: forms.
+// elicitationCapability is what tack tells servers it takes: forms, and
+// the roots they ask for (see roots.go), which naming any capability
+// means naming too.
 var elicitationCapability = &sdk.ClientCapabilities{
+	//lint:ignore SA1019 roots stay in use through their deprecation window (roots.go)
 	RootsV2:     &sdk.RootCapabilities{ListChanged: true},
 	Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}},
 }
