@@ -95,13 +95,16 @@ print(json.dumps([[c["cell_type"], c.get("id", ""), src(c["source"]), len(c.get(
 	return cells
 }
 
-// nbformatPython is the python3 that has nbformat, or "".
+// nbformatPython is a python3 that has nbformat, or "": the one on PATH,
+// else the system's, where Debian's python3-nbformat goes when a Python of
+// the user's (pyenv) comes first on PATH.
 var nbformatPython = sync.OnceValue(func() string {
-	py, err := exec.LookPath("python3")
-	if err != nil || exec.Command(py, "-c", "import nbformat").Run() != nil {
-		return ""
+	for _, name := range []string{"python3", "/usr/bin/python3"} {
+		if py, err := exec.LookPath(name); err == nil && exec.Command(py, "-c", "import nbformat").Run() == nil {
+			return py
+		}
 	}
-	return py
+	return ""
 })
 
 func stderrOf(err error) string {
