@@ -66,7 +66,7 @@ func askField(ctx context.Context, a Asker, r Request, f Field, i, n int) (any, 
 
 // confirm asks about a form without fields: the server wants a yes.
 func confirm(ctx context.Context, a Asker, r Request) Result {
-	q := interact.Question{ID: "confirm", Header: r.Server, Question: r.Message,
+	q := interact.Question{ID: "confirm", Header: r.Server, Question: r.Message, Server: r.Server,
 		Detail:  "MCP server " + r.Server + " asks for your confirmation.",
 		Options: []interact.Option{{Label: "Accept"}, {Label: DeclineLabel}}}
 	answers, err := a.Ask(ctx, []interact.Question{q})

@@ -101,7 +101,7 @@ func TestAskReturnsValuesOfTheSchemasTypes(t *testing.T) {
 		t.Errorf("Ask = %#v, want %#v", got, want)
 	}
 	q := a.asked[0]
-	if q.Header != "everything · 1/8" || q.Question != "String (required)" || !strings.Contains(q.Detail, "MCP server everything asks: Please fill in") ||
+	if q.Header != "everything · 1/8" || q.Server != "everything" || q.Question != "String (required)" || !strings.Contains(q.Detail, "MCP server everything asks: Please fill in") ||
 		!strings.Contains(q.Detail, "Your full, legal name") || !q.AllowCustom || len(q.Options) != 0 {
 		t.Errorf("the first question is %+v, want the server's name, message and the field's description, free text", q)
 	}

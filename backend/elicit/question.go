@@ -31,7 +31,7 @@ var errDeclined = errors.New("declined")
 // question asks for field f (the i-th of n) of r; problem says what was
 // wrong with the last answer.
 func question(r Request, f Field, i, n int, problem string) interact.Question {
-	q := interact.Question{ID: f.Name, Header: fmt.Sprintf("%s · %d/%d", r.Server, i+1, n)}
+	q := interact.Question{ID: f.Name, Header: fmt.Sprintf("%s · %d/%d", r.Server, i+1, n), Server: r.Server}
 	q.Question = cmp.Or(f.Title, f.Name)
 	if f.Required {
 		q.Question += " (required)"

@@ -60,8 +60,9 @@ type Options struct {
 // names, which notification hooks' matchers pick: tack needs an answer
 // to an approval or a question, or has waited IdleAfter for a prompt.
 const (
-	NotifyPermission = "permission_prompt"
-	NotifyIdle       = "idle_prompt"
+	NotifyPermission  = "permission_prompt"
+	NotifyIdle        = "idle_prompt"
+	NotifyElicitation = "elicitation_dialog"
 )
 
 // Runner runs the hooks of one session; it is the agent's agent.Hooks.

@@ -42,6 +42,9 @@ type Question struct {
 	Options     []Option `json:"options,omitempty"`
 	MultiSelect bool     `json:"multi_select,omitempty"`
 	AllowCustom bool     `json:"allow_custom,omitempty"`
+	// Server is the MCP server whose form (elicitation) the question is
+	// part of; empty for the model's own questions.
+	Server string `json:"server,omitempty"`
 }
 
 // Answer is the user's reply to one Question.

@@ -71,9 +71,9 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		Inject: func(text string) { s.Agent.Inject(agent.HookOrigin, text) },
 		Wake:   s.wake(o.Unattended),
 	})
-	// Claude Code tells of its questions as of its approvals: as a
-	// permission prompt.
-	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req), hooks.NotifyPermission) })
+	// Claude Code tells of its questions as of its approvals, as a
+	// permission prompt, and of an MCP server's form as a dialog of its own.
+	s.Broker.Observe(func(req *interact.Request) { r.Notify(requestMessage(req)) })
 	s.Policy.SetDecider(func(ctx context.Context, a interact.Approval) (bool, string, bool) {
 		return r.DecidePermission(ctx, agent.ToolUse{ID: a.CallID, Name: a.Tool, Args: a.Input})
 	})
@@ -206,14 +206,18 @@ func projectContent(dir string, files []string) ([]byte, []string) {
 }
 
 // requestMessage is what notification hooks are told a request is about.
-func requestMessage(req *interact.Request) string {
-	if req.Approval != nil {
-		return "tack needs your permission to use " + req.Approval.Tool
+// requestMessage is what notification hooks are told of a request for
+// the user, and its notification_type.
+func requestMessage(req *interact.Request) (string, string) {
+	switch {
+	case req.Approval != nil:
+		return "tack needs your permission to use " + req.Approval.Tool, hooks.NotifyPermission
+	case len(req.Questions) > 0 && req.Questions[0].Server != "":
+		return "MCP server " + req.Questions[0].Server + " asks for your input: " + req.Questions[0].Question, hooks.NotifyElicitation
+	case len(req.Questions) > 0:
+		return "tack has a question for you: " + req.Questions[0].Question, hooks.NotifyPermission
 	}
-	if len(req.Questions) > 0 {
-		return "tack has a question for you: " + req.Questions[0].Question
-	}
-	return "tack needs your attention"
+	return "tack needs your attention", hooks.NotifyPermission
 }
 
 func hooksApprovalText(files []string, hs []hooks.Hook) approvalText {

@@ -147,6 +147,25 @@ func denyApprovals(t *testing.T, b *interact.Broker) *[]interact.Approval {
 	return &denied
 }
 
+// Notification hooks' matchers pick by notification_type, by Claude
+// Code's names: an approval and the model's question are a
+// permission_prompt, an MCP server's form an elicitation_dialog.
+func TestNotificationsNameWhatTheUserIsAskedFor(t *testing.T) {
+	for _, c := range []struct {
+		req       *interact.Request
+		kind, msg string
+	}{
+		{&interact.Request{Approval: &interact.Approval{Tool: "bash"}}, hooks.NotifyPermission, "tack needs your permission to use bash"},
+		{&interact.Request{Questions: []interact.Question{{Question: "Which database?"}}}, hooks.NotifyPermission, "tack has a question for you: Which database?"},
+		{&interact.Request{Questions: []interact.Question{{Question: "Email (required)", Server: "crm"}}}, hooks.NotifyElicitation,
+			"MCP server crm asks for your input: Email (required)"},
+	} {
+		if msg, kind := requestMessage(c.req); kind != c.kind || msg != c.msg {
+			t.Errorf("want %s %q, got %s %q", c.kind, c.msg, kind, msg)
+		}
+	}
+}
+
 func TestNotificationHookHearsOfAnApproval(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	heard := filepath.Join(t.TempDir(), "heard.json")
