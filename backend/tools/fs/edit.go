@@ -91,6 +91,11 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 		return res
 	}
 	path := resolve(call.Env.Cwd, a.FilePath)
+	if isNotebook(path) {
+		// As Claude Code's Edit: a cell's lines are escaped strings in
+		// the notebook's JSON, which read does not show.
+		return tools.Errorf("%s is a Jupyter notebook: change its cells with notebook_edit", path)
+	}
 	before, res, ok := e.current(path)
 	if !ok {
 		return res

@@ -205,3 +205,41 @@ func TestNotebookEditRefusals(t *testing.T) {
 		t.Error("want the notebook untouched by refused edits")
 	}
 }
+
+// read shows a notebook as its cells, with ids, types and outputs, and
+// the JSON only when asked for a window; either way notebook_edit may
+// then change it, and edit refuses it, as Claude Code's Edit does.
+func TestReadShowsANotebooksCells(t *testing.T) {
+	b := newBench(t)
+	b.file("wc.ipynb", notebook45)
+	r := b.run(b.read, map[string]any{"file_path": "wc.ipynb"})
+	wantOK(t, r)
+	matchGolden(t, b.dir, r.Text)
+	if r.Card == nil || r.Card.Summary != "Read 3 cells" {
+		t.Errorf("want the card to count the cells, got %+v", r.Card)
+	}
+	wantOK(t, b.run(b.notebook, map[string]any{"notebook_path": "wc.ipynb", "cell_id": "c9d0e1f2", "new_source": "x"}))
+	if r := b.run(b.read, map[string]any{"file_path": "wc.ipynb", "limit": 3}); !strings.Contains(r.Text, `"cells": [`) {
+		t.Errorf("want a window of the JSON with limit, got %q", r.Text)
+	}
+	if r := b.run(b.edit, map[string]any{"file_path": "wc.ipynb", "old_string": "x", "new_string": "y"}); !strings.Contains(r.Text, "is a Jupyter notebook: change its cells with notebook_edit") {
+		t.Errorf("want edit to send the model to notebook_edit, got %q", r.Text)
+	}
+}
+
+// A cell's outputs show as text: an error by its name and value, a picture
+// by its MIME types, a long stream cut.
+func TestNotebookOutputsShowAsText(t *testing.T) {
+	cell := map[string]any{"outputs": []any{
+		map[string]any{"output_type": "error", "ename": "ZeroDivisionError", "evalue": "division by zero", "traceback": []any{"\x1b[31m..."}},
+		map[string]any{"output_type": "display_data", "data": map[string]any{"image/png": "iVBOR...", "text/html": "<img>"}},
+		map[string]any{"output_type": "execute_result", "data": map[string]any{"text/plain": []any{"42\n"}}},
+	}}
+	if got, want := outputs(cell), "ZeroDivisionError: division by zero\n[image/png, text/html output]\n42"; got != want {
+		t.Errorf("outputs = %q, want %q", got, want)
+	}
+	long := map[string]any{"outputs": []any{map[string]any{"output_type": "stream", "text": strings.Repeat("é", maxOutputChars+5)}}}
+	if got := outputs(long); !strings.HasSuffix(got, "é… (cut)") || len([]rune(got)) != maxOutputChars+len([]rune("… (cut)")) {
+		t.Errorf("want %d characters and a cut mark, got %d", maxOutputChars, len([]rune(got)))
+	}
+}

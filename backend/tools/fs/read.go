@@ -122,6 +122,11 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 	if isImageFile(path) {
 		return readImage(call.Env, path, display(cwd, path))
 	}
+	if a.Offset == nil && a.Limit == nil && isNotebook(path) {
+		if res, ok := r.readNotebook(path, display(cwd, path)); ok {
+			return res
+		}
+	}
 	w, res, ok := r.readWindow(ctx, path, offset, limit, maxBytes)
 	if !ok {
 		return res
