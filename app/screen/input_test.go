@@ -130,6 +130,17 @@ func FuzzKeyReaderDecodesAsBubbleteasReader(f *testing.F) {
 		f.Add([]byte(seed), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
+		if len(data) > 1<<10 {
+			// ultraviolet's reader decodes everything still pending
+			// at each read, and bytes it waits on (a run of 0xd9s,
+			// each the start of a character that never comes) stay
+			// pending: 12 KB in reads of a byte took it 1.4 s, and
+			// longer inputs on a loaded machine passed the fuzzer's
+			// 10 s, which it calls a hang (CI, 2026-12-06). A
+			// terminal's reads are not held that long: tack decodes
+			// what is pending once 50 ms pass without one.
+			t.Skip("longer than the oracle reads in good time")
+		}
 		if bytes.Contains(data, []byte("_")) {
 			t.Skip("a CSI … _: a known difference")
 		}
