@@ -92,15 +92,21 @@ func writeRow(b *strings.Builder, cells []string, widths []int, align []east.Ali
 // as lipgloss.Wrap does. It breaks again the line ansi.Wrap leaves wider
 // than width: a hyphen after a space is added to a line that is full.
 func wrapCell(text string, width int) []string {
+	var b strings.Builder
+	pen := lipgloss.NewWrapWriter(&b)
+	_, _ = io.WriteString(pen, wrapped(text, width))
+	_ = pen.Close()
+	return strings.Split(b.String(), "\n")
+}
+
+// wrapped is text broken into lines at width, its styles not yet closed
+// at the ends of lines.
+func wrapped(text string, width int) string {
 	text = ansi.Wrap(text, width, "")
 	if lipgloss.Width(text) > width {
 		text = ansi.Hardwrap(text, width, false)
 	}
-	var b strings.Builder
-	pen := lipgloss.NewWrapWriter(&b)
-	_, _ = io.WriteString(pen, text)
-	_ = pen.Close()
-	return strings.Split(b.String(), "\n")
+	return text
 }
 
 // aligned pads line with spaces to width, on the side the alignment asks.
@@ -132,9 +138,10 @@ func writeRule(b *strings.Builder, widths []int) {
 // the columns: every column gets its widest cell if all fit; else the
 // columns share the room in proportion to their widest cells, so long
 // columns wrap over about as many lines as each other, but none gets less
-// than its longest word; else, with no room for every longest word, the
-// narrow columns keep their longest word and the wide ones share the rest
-// equally, breaking their words.
+// than its longest word, and then a column that can have its widest cell
+// without the table growing taller has it (see settle); else, with no
+// room for every longest word, the narrow columns keep their longest word
+// and the wide ones share the rest equally, breaking their words.
 func columnWidths(rows [][]string, room int) []int {
 	columns := len(rows[0])
 	widest, longest := make([]int, columns), make([]int, columns)
@@ -148,7 +155,7 @@ func columnWidths(rows [][]string, room int) []int {
 	case sum(widest) <= room:
 		return widest
 	case sum(longest) <= room:
-		return spread(longest, widest, room)
+		return settle(rows, spread(longest, widest, room), longest, widest)
 	default:
 		return level(longest, room)
 	}
@@ -183,6 +190,68 @@ func spread(least, most []int, room int) []int {
 		given += widths[j]
 	}
 	return widths
+}
+
+// settle gives a column that wraps its widest cell's width where the
+// table grows no taller for it, the column that needs the least more
+// first: a short column ("a - b → a + b") beside one long enough to wrap
+// anyway then stays on one line, which sharing in proportion wrapped
+// too. The width comes from the other columns, the widest first, none
+// below its least.
+func settle(rows [][]string, widths, least, widest []int) []int {
+	var short []int
+	for j := range widths {
+		if widths[j] < widest[j] {
+			short = append(short, j)
+		}
+	}
+	slices.SortStableFunc(short, func(a, b int) int { return (widest[a] - widths[a]) - (widest[b] - widths[b]) })
+	tall := height(rows, widths)
+	for _, j := range short {
+		try := slices.Clone(widths)
+		if !lend(try, j, widest[j]-try[j], least) {
+			continue
+		}
+		try[j] = widest[j]
+		if h := height(rows, try); h <= tall {
+			widths, tall = try, h
+		}
+	}
+	return widths
+}
+
+// lend takes n from the columns of widths other than j, a column at a
+// time from the widest, none below its least; false when they cannot
+// spare n.
+func lend(widths []int, j, n int, least []int) bool {
+	for ; n > 0; n-- {
+		k := -1
+		for i, w := range widths {
+			if i != j && w > least[i] && (k < 0 || w > widths[k]) {
+				k = i
+			}
+		}
+		if k < 0 {
+			return false
+		}
+		widths[k]--
+	}
+	return true
+}
+
+// height is how many lines rows take with their columns at widths.
+func height(rows [][]string, widths []int) int {
+	total := 0
+	for _, cells := range rows {
+		tallest := 1
+		for j, c := range cells {
+			if c != "" {
+				tallest = max(tallest, strings.Count(wrapped(c, widths[j]), "\n")+1)
+			}
+		}
+		total += tallest
+	}
+	return total
 }
 
 // level shares room out equally, but a column that needs less than its

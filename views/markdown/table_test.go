@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -191,5 +192,68 @@ func BenchmarkRenderWideTable(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A short column beside a long one that wraps keeps its cells on one
+// line where the table is no taller for it (found in tmux: "a - b → a +
+// b" wrapped after the arrow beside a note that took two lines either
+// way); where giving it its width would make the table taller, it wraps.
+func TestRenderKeepsShortColumnsWholeWhereTheTableGrowsNoTaller(t *testing.T) {
+	src := "| File | Change | Why |\n|---|---|---|\n" +
+		"| `calc.go` | `a - b` → `a + b` | the test expects a sum; a very long explanation cell that must wrap nicely in narrow terminals without breaking the table |\n"
+	plain := strings.Split(plainLines(New(Options{}).Render(src, 100)), "\n")
+	assertTableFits(t, plain, 100)
+	if len(plain) != 4 || !strings.Contains(plain[2], "a - b → a + b") {
+		t.Fatalf("want the change on one line and the note on two, got\n%s", strings.Join(plain, "\n"))
+	}
+	// Here the first column at its widest would leave the second seven
+	// wide, its text over six lines: both keep their shares, three lines.
+	src = "| a | b |\n|---|---|\n| one two three four five six | seven eight nine ten eleven twelve thirteen |\n"
+	plain = strings.Split(plainLines(New(Options{}).Render(src, 40)), "\n")
+	assertTableFits(t, plain, 40)
+	if len(plain) != 5 {
+		t.Fatalf("want the cells over three lines, as shared in proportion, got\n%s", strings.Join(plain, "\n"))
+	}
+}
+
+// Whatever the cells, where every longest word fits, settling keeps each
+// column at least as wide as its longest word, within the room, and the
+// table no taller than sharing in proportion made it.
+func TestColumnWidthsSettleWithinTheirBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("a to the of sum table column wraps negligible → supercalifragilistic 日本語 x-y-z")
+	for range 2000 {
+		columns, room := 2+rng.IntN(4), 20+rng.IntN(80)
+		rows := make([][]string, 1+rng.IntN(4))
+		for i := range rows {
+			rows[i] = make([]string, columns)
+			for j := range rows[i] {
+				cell := make([]string, rng.IntN(12))
+				for k := range cell {
+					cell[k] = words[rng.IntN(len(words))]
+				}
+				rows[i][j] = strings.Join(cell, " ")
+			}
+		}
+		widest, longest := make([]int, columns), make([]int, columns)
+		for _, cells := range rows {
+			for j, c := range cells {
+				widest[j], longest[j] = max(widest[j], ansi.StringWidth(c)), max(longest[j], longestWord(c))
+			}
+		}
+		if sum(widest) <= room || sum(longest) > room {
+			continue
+		}
+		got, shared := columnWidths(rows, room), spread(longest, widest, room)
+		for j := range got {
+			if got[j] < longest[j] {
+				t.Fatalf("%q in %d: column %d is %d wide, narrower than its longest word, %d", rows, room, j, got[j], longest[j])
+			}
+		}
+		if sum(got) > room || height(rows, got) > height(rows, shared) {
+			t.Fatalf("%q in %d: widths %v (%d rows) against %v shared in proportion (%d rows)", rows, room, got,
+				height(rows, got), shared, height(rows, shared))
+		}
 	}
 }
