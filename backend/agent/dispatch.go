@@ -156,7 +156,7 @@ func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, ba
 	}
 }
 
-// runOne authorizes and runs one call. A panicking tool becomes an error
+// runOne validates, authorizes and runs one call. A panicking tool becomes an error
 // result instead of taking the process down.
 func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatch) (r tools.Result) {
 	defer func() {
@@ -165,6 +165,11 @@ func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatc
 		}
 	}()
 	call := tools.Call{ID: d.call.ID, Args: d.args, Turn: turn, Env: env}
+	if v, ok := d.tool.(tools.Validator); ok {
+		if failure, ok := v.Validate(call); !ok {
+			return failure
+		}
+	}
 	blocked, approved := a.beforeTool(ctx, turn, d)
 	if blocked != nil {
 		return *blocked

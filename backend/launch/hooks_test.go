@@ -586,3 +586,61 @@ func TestDisableAllHooks(t *testing.T) {
 		})
 	}
 }
+
+// An edit or a write its tool would refuse (of a file the model has not
+// read, or of text the file does not hold) fails before a PreToolUse hook
+// hears of it or the user is asked, as Claude Code validates a call's
+// input first: found in a real terminal, where tack asked to allow an
+// edit, showed its diff, and then refused it. One that would apply is
+// asked about.
+func TestCallsThatWouldFailAreNotPutToTheUser(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{"a.txt": "one\n", "b.txt": "two\n"})
+	heard := filepath.Join(t.TempDir(), "heard")
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[[hooks.pre_tool_use]]\ncommand = \"cat >> "+heard+"; echo >> "+heard+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(id, old string) llmtest.Part {
+		return llmtest.ToolCall(id, "edit", `{"file_path":"a.txt","old_string":"`+old+`","new_string":"1"}`, 1)
+	}
+	llm := llmtest.New(t,
+		llmtest.Reply(edit("c1", "one"), llmtest.ToolCall("c2", "write", `{"file_path":"b.txt","content":"2\n"}`, 1)),
+		llmtest.Reply(llmtest.ToolCall("c3", "read", `{"file_path":"a.txt"}`, 1)),
+		llmtest.Reply(edit("c4", "three")),
+		llmtest.Reply(edit("c5", "one")),
+		llmtest.ReplyText("done"))
+	s := openEnv(t, home, cwd, "ask", llm, nil)
+	asked := denyApprovals(t, s.Broker)
+	runTurn(t, s, "Change the files.")
+	reqs := llm.Requests()
+	for _, c := range []struct {
+		req        int
+		id, result string
+	}{
+		{1, "c1", "has not been read in this session"},
+		{1, "c2", "has not been read in this session"},
+		{3, "c4", "old_string was not found in"},
+	} {
+		if got := reqs[c.req].ToolResult(c.id); !strings.HasPrefix(got, "Error: ") || !strings.Contains(got, c.result) {
+			t.Errorf("%s: want the tool's refusal (%q), got %q", c.id, c.result, got)
+		}
+	}
+	if len(*asked) != 1 || !strings.Contains(reqs[4].ToolResult("c5"), "denied") {
+		t.Errorf("want only the edit that would apply asked about (and denied), got %d approvals %+v, and c5 read %q",
+			len(*asked), *asked, reqs[4].ToolResult("c5"))
+	}
+	b, _ := os.ReadFile(heard)
+	for _, id := range []string{"c1", "c2", "c4"} {
+		if strings.Contains(string(b), `"`+id+`"`) {
+			t.Errorf("want no PreToolUse hook run for %s, which its tool refused first; the hook read:\n%s", id, b)
+		}
+	}
+	for _, id := range []string{"c3", "c5"} {
+		if !strings.Contains(string(b), `"`+id+`"`) {
+			t.Errorf("want the PreToolUse hook run for %s; it read:\n%s", id, b)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(cwd, "a.txt")); string(got) != "one\n" {
+		t.Errorf("want a.txt unchanged, got %q", got)
+	}
+}

@@ -147,6 +147,16 @@ type Tool interface {
 	Run(ctx context.Context, call Call) Result
 }
 
+// Validator is a tool that can tell from a call, and the disk as it is
+// now, that the call would fail: the call then fails with failure before
+// hooks see it or the user is asked, as Claude Code's tools' validateInput
+// does, so nobody is asked to allow an edit of a file the model has not
+// read, or of text the file does not hold. Run checks again: the disk may
+// change while the user decides.
+type Validator interface {
+	Validate(call Call) (failure Result, ok bool)
+}
+
 // Previewer is a tool that can show, before it runs, what a call would
 // change on disk now (a diff numbered by the file's lines), for the user
 // to decide on. ok is false when it cannot tell; Present's card stands

@@ -61,67 +61,84 @@ func (*Edit) Present(raw json.RawMessage) card.Card {
 		Diffs: []card.FileDiff{unnumbered(fileDiff(a.FilePath, before, after, false))}}
 }
 
+// Validate says whether the call would fail on the file as it is now.
+func (e *Edit) Validate(call tools.Call) (tools.Result, bool) {
+	_, res, ok := e.change(call)
+	return res, ok
+}
+
 // Preview is the change the call would make to the file as it is now,
 // numbered by its lines, for the approval; not ok when the call would
 // fail (Run then says why).
 func (e *Edit) Preview(call tools.Call) (card.Card, bool) {
-	a, _, ok := editArguments(call.Args)
+	ch, _, ok := e.change(call)
 	if !ok {
 		return card.Card{}, false
 	}
-	path := resolve(call.Env.Cwd, a.FilePath)
-	content, info, _, ok := readExisting("edit", path)
-	if !ok || info == nil || looksBinary(content, false) {
-		return card.Card{}, false
-	}
-	before := string(content)
-	after, n := replacement(before, a)
-	if n == 0 || (n > 1 && !a.ReplaceAll) {
-		return card.Card{}, false
-	}
-	name := display(call.Env.Cwd, path)
-	return card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
-		Diffs: []card.FileDiff{editDiff(name, before, after, a)}}, true
+	return *ch.card(call.Env.Cwd), true
 }
 
 // Run applies the replacement after the read-before-write and stale checks.
 func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
-	a, res, ok := editArguments(call.Args)
+	ch, res, ok := e.change(call)
 	if !ok {
 		return res
 	}
-	path := resolve(call.Env.Cwd, a.FilePath)
-	if isNotebook(path) {
-		// As Claude Code's Edit: a cell's lines are escaped strings in
-		// the notebook's JSON, which read does not show.
-		return tools.Errorf("%s is a Jupyter notebook: change its cells with notebook_edit", path)
-	}
-	before, res, ok := e.current(path)
-	if !ok {
-		return res
-	}
-	after, n := replacement(before, a)
-	switch {
-	case n == 0 && hasLinePrefixes(*a.OldString):
-		return tools.Errorf("old_string was not found in %s; it seems to include the line numbers and `→` that read puts before each line, which are not part of the file: copy the text after the `→`", path)
-	case n == 0:
-		return tools.Errorf("old_string was not found in %s; read the file again and copy the exact text, including whitespace", path)
-	case n > 1 && !a.ReplaceAll:
-		return tools.Errorf("old_string matches %d places in %s; include more surrounding lines to make it unique, or set replace_all", n, path)
-	}
+	a, path := ch.args, ch.path
 	text := fmt.Sprintf("The file %s has been updated successfully.", path)
 	if a.ReplaceAll {
 		// Claude Code's sentence, which quotes both strings (clipped here).
 		text = fmt.Sprintf("The file %s has been updated. All occurrences of '%s' were successfully replaced with '%s'.",
 			path, clipQuoted(*a.OldString), clipQuoted(*a.NewString))
 	}
-	if err := writeObserved(e.tracker, path, []byte(after)); err != nil {
+	if err := writeObserved(e.tracker, path, []byte(ch.after)); err != nil {
 		return tools.Errorf("cannot edit %q: %v", path, err)
 	}
-	name := display(call.Env.Cwd, path)
-	c := &card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
-		Diffs: []card.FileDiff{editDiff(name, before, after, a)}}
-	return tools.Result{Text: text, Card: c}
+	return tools.Result{Text: text, Card: ch.card(call.Env.Cwd)}
+}
+
+// editChange is what an edit does to its file as it is now.
+type editChange struct {
+	args          editArgs
+	path          string
+	before, after string
+}
+
+// change is what the call would do to the file as it is now, after the
+// read-before-write and stale checks; not ok with the result that says
+// why it cannot.
+func (e *Edit) change(call tools.Call) (editChange, tools.Result, bool) {
+	a, res, ok := editArguments(call.Args)
+	if !ok {
+		return editChange{}, res, false
+	}
+	path := resolve(call.Env.Cwd, a.FilePath)
+	if isNotebook(path) {
+		// As Claude Code's Edit: a cell's lines are escaped strings in
+		// the notebook's JSON, which read does not show.
+		return editChange{}, tools.Errorf("%s is a Jupyter notebook: change its cells with notebook_edit", path), false
+	}
+	before, res, ok := e.current(path)
+	if !ok {
+		return editChange{}, res, false
+	}
+	after, n := replacement(before, a)
+	switch {
+	case n == 0 && hasLinePrefixes(*a.OldString):
+		return editChange{}, tools.Errorf("old_string was not found in %s; it seems to include the line numbers and `→` that read puts before each line, which are not part of the file: copy the text after the `→`", path), false
+	case n == 0:
+		return editChange{}, tools.Errorf("old_string was not found in %s; read the file again and copy the exact text, including whitespace", path), false
+	case n > 1 && !a.ReplaceAll:
+		return editChange{}, tools.Errorf("old_string matches %d places in %s; include more surrounding lines to make it unique, or set replace_all", n, path), false
+	}
+	return editChange{args: a, path: path, before: before, after: after}, tools.Result{}, true
+}
+
+// card is the change's diff, its file named from cwd.
+func (ch editChange) card(cwd string) *card.Card {
+	name := display(cwd, ch.path)
+	return &card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
+		Diffs: []card.FileDiff{editDiff(name, ch.before, ch.after, ch.args)}}
 }
 
 // replacement is before with the call's old_string replaced (every

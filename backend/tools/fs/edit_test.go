@@ -307,6 +307,7 @@ func TestPresentIsPure(t *testing.T) {
 func TestPreviewNumbersTheChangeByTheFilesLines(t *testing.T) {
 	b := newBench(t)
 	b.file("wc.go", "package wc\n\nfunc a() {}\n\nfunc b() {}\n")
+	b.readFirst("wc.go")
 	call := func(old, repl string) tools.Call {
 		raw, _ := json.Marshal(map[string]any{"file_path": "wc.go", "old_string": old, "new_string": repl})
 		return tools.Call{ID: "c1", Args: raw, Env: &tools.Env{Cwd: b.dir}}

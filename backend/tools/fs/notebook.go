@@ -69,47 +69,65 @@ func (*Notebook) Targets(call tools.Call) []string {
 	return []string{resolve(call.Env.Cwd, a.NotebookPath)}
 }
 
+// Validate says whether the call would fail on the notebook as it is now.
+func (n *Notebook) Validate(call tools.Call) (tools.Result, bool) {
+	_, _, res, ok := n.change(call)
+	return res, ok
+}
+
 // Run changes the cell after the read-before-edit and stale checks, and
 // writes the notebook back as Jupyter writes it.
 func (n *Notebook) Run(_ context.Context, call tools.Call) tools.Result {
+	nb, ch, res, ok := n.change(call)
+	if !ok {
+		return res
+	}
+	out, err := nb.encode()
+	if err != nil {
+		return tools.Errorf("cannot write %q: %v", ch.path, err)
+	}
+	if err := writeObserved(n.tracker, ch.path, out); err != nil {
+		return tools.Errorf("cannot write %q: %v", ch.path, err)
+	}
+	name := display(call.Env.Cwd, ch.path)
+	c := &card.Card{Kind: card.Diff, Title: "Edit notebook " + name, Label: "NotebookEdit", Subject: name,
+		Description: ch.what, Diffs: []card.FileDiff{fileDiff(name, ch.before, ch.after, false)}}
+	return tools.Result{Text: ch.what + " in " + ch.path + ".", Card: c}
+}
+
+// change is the notebook as the call leaves it, in memory, and what
+// changed, after the read-before-edit and stale checks; not ok with the
+// result that says why the call cannot change it.
+func (n *Notebook) change(call tools.Call) (*notebook, change, tools.Result, bool) {
 	var a notebookArgs
 	if res, ok := decodeArgs(call.Args, &a, &a.NotebookPath); !ok {
-		return res
+		return nil, change{}, res, false
 	}
 	a.EditMode = cmp.Or(a.EditMode, "replace")
 	if res, ok := a.check(); !ok {
-		return res
+		return nil, change{}, res, false
 	}
 	path := resolve(call.Env.Cwd, a.NotebookPath)
 	content, info, res, ok := readExisting("edit", path)
 	switch {
 	case !ok:
-		return res
+		return nil, change{}, res, false
 	case info == nil:
-		return tools.Errorf("cannot edit %q: not found; notebook_edit changes an existing notebook (create one with write)", path)
+		return nil, change{}, tools.Errorf("cannot edit %q: not found; notebook_edit changes an existing notebook (create one with write)", path), false
 	}
 	if err := n.tracker.Check(path, versionOf(content, info)); err != nil {
-		return policyError(err)
+		return nil, change{}, policyError(err), false
 	}
 	nb, err := parseNotebook(content)
 	if err != nil {
-		return tools.Errorf("cannot edit %q: %v; it must be a Jupyter notebook (nbformat 4 JSON)", path, err)
+		return nil, change{}, tools.Errorf("cannot edit %q: %v; it must be a Jupyter notebook (nbformat 4 JSON)", path, err), false
 	}
-	change, err := nb.apply(a)
+	ch, err := nb.apply(a)
 	if err != nil {
-		return tools.InvalidArgs("%v", err)
+		return nil, change{}, tools.InvalidArgs("%v", err), false
 	}
-	out, err := nb.encode()
-	if err != nil {
-		return tools.Errorf("cannot write %q: %v", path, err)
-	}
-	if err := writeObserved(n.tracker, path, out); err != nil {
-		return tools.Errorf("cannot write %q: %v", path, err)
-	}
-	name := display(call.Env.Cwd, path)
-	c := &card.Card{Kind: card.Diff, Title: "Edit notebook " + name, Label: "NotebookEdit", Subject: name,
-		Description: change.what, Diffs: []card.FileDiff{fileDiff(name, change.before, change.after, false)}}
-	return tools.Result{Text: change.what + " in " + path + ".", Card: c}
+	ch.path = path
+	return nb, ch, tools.Result{}, true
 }
 
 func (a notebookArgs) check() (tools.Result, bool) {
@@ -167,9 +185,9 @@ func (nb *notebook) find(id string) (int, error) {
 	return 0, fmt.Errorf("no cell %q in the notebook (%d cells); use a cell's id from its JSON, or cell-N counting from 0", id, len(nb.cells))
 }
 
-// change is what an edit did: its sentence, and the cell's source before
-// and after for the card.
-type change struct{ what, before, after string }
+// change is what an edit does: its sentence, the cell's source before
+// and after for the card, and the notebook's path.
+type change struct{ what, before, after, path string }
 
 func (nb *notebook) apply(a notebookArgs) (change, error) {
 	at := 0

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // notebook45 is a notebook as Jupyter writes it (nbformat 4.5: cells have
@@ -196,13 +198,21 @@ func TestNotebookEditRefusals(t *testing.T) {
 		{map[string]any{"notebook_path": "not.ipynb", "cell_id": "cell-0", "new_source": "x"}, "it must be a Jupyter notebook"},
 		{map[string]any{"notebook_path": "gone.ipynb", "cell_id": "cell-0", "new_source": "x"}, "notebook_edit changes an existing notebook"},
 	} {
+		raw, _ := json.Marshal(c.args)
+		if r, ok := b.notebook.(tools.Validator).Validate(tools.Call{ID: "c1", Args: raw, Env: &tools.Env{Cwd: b.dir}}); ok || !strings.Contains(r.Text, c.want) {
+			t.Errorf("%v: want the call refused before the user is asked, with %q, got %v %q", c.args, c.want, ok, r.Text)
+		}
 		r := b.run(b.notebook, c.args)
 		if !r.IsError || !strings.Contains(r.Text, c.want) {
 			t.Errorf("%v: want an error with %q, got %q", c.args, c.want, r.Text)
 		}
 	}
+	raw, _ := json.Marshal(map[string]any{"notebook_path": "wc.ipynb", "cell_id": "e5f6a7b8", "new_source": "x"})
+	if r, ok := b.notebook.(tools.Validator).Validate(tools.Call{ID: "c2", Args: raw, Env: &tools.Env{Cwd: b.dir}}); !ok {
+		t.Errorf("want an edit that applies validated, got %q", r.Text)
+	}
 	if b.content("wc.ipynb") != notebook45 {
-		t.Error("want the notebook untouched by refused edits")
+		t.Error("want the notebook untouched by refused and validated edits")
 	}
 }
 

@@ -53,68 +53,82 @@ func (*Write) Present(raw json.RawMessage) card.Card {
 		Diffs: []card.FileDiff{fileDiff(a.FilePath, "", content, false)}}
 }
 
+// Validate says whether the write would be refused on the file as it is
+// now.
+func (w *Write) Validate(call tools.Call) (tools.Result, bool) {
+	_, res, ok := w.change(call)
+	return res, ok
+}
+
 // Preview is what the call would change in the file as it is now: an
 // overwrite shows the lines that change among the file's, a new file its
 // lines; not ok when the write would be refused or the file is binary.
 func (w *Write) Preview(call tools.Call) (card.Card, bool) {
-	var a writeArgs
-	if err := tools.DecodeArgs(call.Args, &a); err != nil || a.FilePath == "" || a.Content == nil {
+	ch, _, ok := w.change(call)
+	if !ok || looksBinary([]byte(ch.before), false) {
 		return card.Card{}, false
 	}
-	path := resolve(call.Env.Cwd, a.FilePath)
-	content, info, _, ok := readExisting("write", path)
-	if !ok || looksBinary(content, false) {
-		return card.Card{}, false
-	}
-	name := display(call.Env.Cwd, path)
-	return card.Card{Kind: card.Diff, Title: "Write " + name, Label: "Write", Subject: name,
-		Diffs: []card.FileDiff{fileDiff(name, string(content), *a.Content, info == nil)}}, true
+	return *ch.card(call.Env.Cwd), true
 }
 
 // Run writes the file after the read-before-write and stale checks.
 func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
-	var a writeArgs
-	if res, ok := decodeArgs(call.Args, &a, &a.FilePath); !ok {
-		return res
-	}
-	if a.Content == nil {
-		return tools.InvalidArgs("invalid content: expected a string")
-	}
-	path := resolve(call.Env.Cwd, a.FilePath)
-	before, existed, res, ok := w.current(path)
+	ch, res, ok := w.change(call)
 	if !ok {
 		return res
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return tools.Errorf("cannot write %q: %v", path, err)
+	if err := os.MkdirAll(filepath.Dir(ch.path), 0o755); err != nil {
+		return tools.Errorf("cannot write %q: %v", ch.path, err)
 	}
-	if err := writeObserved(w.tracker, path, []byte(*a.Content)); err != nil {
-		return tools.Errorf("cannot write %q: %v", path, err)
+	if err := writeObserved(w.tracker, ch.path, []byte(ch.content)); err != nil {
+		return tools.Errorf("cannot write %q: %v", ch.path, err)
 	}
 	// Claude Code's Write answers in these sentences, which models trained
 	// on it take as success; edit's sentence is the same.
-	text := fmt.Sprintf("The file %s has been updated successfully.", path)
-	if !existed {
-		text = fmt.Sprintf("File created successfully at: %s", path)
+	text := fmt.Sprintf("The file %s has been updated successfully.", ch.path)
+	if !ch.existed {
+		text = fmt.Sprintf("File created successfully at: %s", ch.path)
 	}
-	title := "Write "
-	name := display(call.Env.Cwd, path)
-	c := &card.Card{Kind: card.Diff, Title: title + name, Label: "Write", Subject: name,
-		Diffs: []card.FileDiff{fileDiff(name, before, *a.Content, !existed)}}
-	return tools.Result{Text: text, Card: c}
+	return tools.Result{Text: text, Card: ch.card(call.Env.Cwd)}
 }
 
-// current is the content write replaces, after checking that the session
-// may replace it. A missing file needs no read.
-func (w *Write) current(path string) (before string, existed bool, res tools.Result, ok bool) {
+// writeChange is what a write does to its file as it is now.
+type writeChange struct {
+	path            string
+	before, content string
+	existed         bool
+}
+
+// change is what the call would do to the file as it is now, after the
+// read-before-write and stale checks (a missing file needs no read); not
+// ok with the result that says why it cannot.
+func (w *Write) change(call tools.Call) (writeChange, tools.Result, bool) {
+	var a writeArgs
+	if res, ok := decodeArgs(call.Args, &a, &a.FilePath); !ok {
+		return writeChange{}, res, false
+	}
+	if a.Content == nil {
+		return writeChange{}, tools.InvalidArgs("invalid content: expected a string"), false
+	}
+	path := resolve(call.Env.Cwd, a.FilePath)
 	content, info, res, ok := readExisting("write", path)
-	if !ok || info == nil {
-		return "", false, res, ok
+	switch {
+	case !ok:
+		return writeChange{}, res, false
+	case info == nil:
+		return writeChange{path: path, content: *a.Content}, tools.Result{}, true
 	}
 	if err := w.tracker.Check(path, versionOf(content, info)); err != nil {
-		return "", false, policyError(err), false
+		return writeChange{}, policyError(err), false
 	}
-	return string(content), true, tools.Result{}, true
+	return writeChange{path: path, before: string(content), content: *a.Content, existed: true}, tools.Result{}, true
+}
+
+// card is the change's diff, its file named from cwd.
+func (ch writeChange) card(cwd string) *card.Card {
+	name := display(cwd, ch.path)
+	return &card.Card{Kind: card.Diff, Title: "Write " + name, Label: "Write", Subject: name,
+		Diffs: []card.FileDiff{fileDiff(name, ch.before, ch.content, !ch.existed)}}
 }
 
 // readExisting reads the regular file at path that the tool named verb is

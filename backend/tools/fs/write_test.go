@@ -115,6 +115,7 @@ func TestWriteErrors(t *testing.T) {
 func TestWritePreviewShowsWhatAnOverwriteChanges(t *testing.T) {
 	b := newBench(t)
 	b.file("notes.txt", "one\ntwo\nthree\n")
+	b.readFirst("notes.txt")
 	raw, _ := json.Marshal(map[string]any{"file_path": "notes.txt", "content": "one\n2\nthree\n"})
 	c, ok := b.write.(tools.Previewer).Preview(tools.Call{ID: "c1", Args: raw, Env: &tools.Env{Cwd: b.dir}})
 	if !ok || len(c.Diffs) != 1 || c.Diffs[0].Added != 1 || c.Diffs[0].Removed != 1 || c.Diffs[0].Created {
