@@ -8,6 +8,8 @@
 // — then a body indented under it. Collapsed, a card with a summary shows
 // only that line, long output shows its head and tail, and a diff shows
 // its changed lines whole with only runs of unchanged context folded.
+// Expanded, a diff line longer than the width wraps, its number and sign
+// column blank on the rows it wraps onto.
 package cards
 
 import (
@@ -226,6 +228,38 @@ type row struct {
 	clip bool
 	// styled says text already carries its styling.
 	styled bool
+	// gutter makes the row a line of code, which wraps anywhere, not at
+	// spaces, as its characters are all meant.
+	gutter gutter
+}
+
+// gutter is what leads a line of code on its first display row: its
+// number, styled, and a sign drawn in the row's style. The rows its text
+// wraps onto leave both blank, so the numbers and signs stay a column of
+// their own.
+type gutter struct {
+	number string
+	sign   string
+}
+
+// codeLines draws a row with a gutter: cut to the width when it clips or
+// too little room is left for the text beside the gutter, wrapped by
+// display width otherwise, a wide character or a grapheme never split.
+func (r row) codeLines(width int) []string {
+	first := r.gutter.number + r.style.Render(r.gutter.sign+r.text)
+	pad := ansi.StringWidth(r.gutter.number) + ansi.StringWidth(r.gutter.sign)
+	// Two columns hold the widest grapheme.
+	if r.clip || ansi.StringWidth(first) <= width || width-pad < 2 {
+		return []string{truncate(first, width)}
+	}
+	parts := strings.Split(ansi.Hardwrap(r.text, width-pad, true), "\n")
+	rows := make([]string, len(parts))
+	rows[0] = r.gutter.number + r.style.Render(r.gutter.sign+parts[0])
+	blank := strings.Repeat(" ", ansi.StringWidth(r.gutter.number))
+	for i, p := range parts[1:] {
+		rows[i+1] = blank + r.style.Render(strings.Repeat(" ", ansi.StringWidth(r.gutter.sign))+p)
+	}
+	return rows
 }
 
 func (r row) lines(width int) []string {
@@ -234,6 +268,9 @@ func (r row) lines(width int) []string {
 			return s
 		}
 		return r.style.Render(s)
+	}
+	if r.gutter != (gutter{}) {
+		return r.codeLines(width)
 	}
 	if r.text == "" {
 		return []string{""}

@@ -54,6 +54,17 @@ func longDiff() card.FileDiff {
 	return d
 }
 
+// wrappedDiffLines is an edit of lines longer than a card is wide: a
+// comment, a string of CJK characters behind a tab, and emoji, one of them
+// a family joined by zero-width joiners, which is one grapheme.
+func wrappedDiffLines() []card.DiffLine {
+	return []card.DiffLine{
+		{Op: card.OpContext, Text: "// Count returns the number of lines in r, counting a final line without a newline too.", Old: 9, New: 9},
+		{Op: card.OpDelete, Text: "\treturn fmt.Sprintf(\"行数を数えます。最後の改行がない行も一行として数えます。\", n)", Old: 10},
+		{Op: card.OpAdd, Text: "\treturn fmt.Sprintf(\"%d 行 👩‍👩‍👧 😀😃😄😁😆😅🤣😂🙂🙃😉😊😇🥰😍🤩😘😗 done\", n)", New: 10},
+	}
+}
+
 func sampleTools() map[string]Tool {
 	return map[string]Tool{
 		"bash_pending": {Name: "bash", Call: bashCall()},
@@ -83,6 +94,8 @@ func sampleTools() map[string]Tool {
 			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{
 				{Path: "a.txt", Created: true, Added: 1, Lines: []card.DiffLine{{Op: card.OpAdd, Text: "hello"}}},
 				{Path: "b.txt", Added: 0, Removed: 1, Approximate: true, Lines: []card.DiffLine{{Op: card.OpDelete, Text: "bye"}}}}}},
+		"edit_wrapped": {Name: "edit", Call: card.Card{Kind: card.Diff, Label: "Edit", Subject: "main.go"}, Done: true,
+			Result: &card.Card{Kind: card.Diff, Diffs: []card.FileDiff{{Path: "main.go", Added: 1, Removed: 1, Lines: wrappedDiffLines()}}}},
 		"edit_failed": {Name: "edit", Done: true, Failed: true, Output: "Error: a.txt has not been read in this session",
 			Call: card.Card{Kind: card.Diff, Title: "Edit a.txt", Diffs: []card.FileDiff{{Path: "a.txt", Added: 1, Removed: 1,
 				Lines: []card.DiffLine{{Op: card.OpDelete, Text: "line2"}, {Op: card.OpAdd, Text: "LINE TWO"}}}}}},
@@ -279,5 +292,59 @@ func TestProgressBarShowsWhereItEnded(t *testing.T) {
 	want := "  fetching\n  progress 100% [#####]\n  done"
 	if !strings.Contains(got, want) || strings.Contains(got, `\x0d`) {
 		t.Errorf("want the output as\n%s\ngot\n%s", want, got)
+	}
+}
+
+// An expanded diff wraps a long line onto rows of its own under its text,
+// the number and sign column blank there and the line's colour on every
+// row, by display width and never inside a grapheme; collapsed, the line
+// is cut to its first row.
+func TestExpandedDiffWrapsLongLinesUnderTheirText(t *testing.T) {
+	th := theme.New(true)
+	tool := sampleTools()["edit_wrapped"]
+	const width = 40
+	gutter := len(indent) + len("10 + ")
+	rows := Render(tool, width, Expanded, th)[1:]
+	var lines [][]string // display rows of each diff line
+	for _, r := range rows {
+		plain := ansi.Strip(r)
+		if w := ansi.StringWidth(r); w > width {
+			t.Errorf("want rows at most %d wide, got %d: %q", width, w, plain)
+		}
+		if strings.TrimSpace(plain[:gutter]) != "" {
+			lines = append(lines, nil)
+		} else if !strings.Contains(palette.StyleDump(r), "‹") {
+			t.Errorf("want a continuation row in its line's style, got %q", palette.StyleDump(r))
+		}
+		lines[len(lines)-1] = append(lines[len(lines)-1], r)
+	}
+	want := wrappedDiffLines()
+	if len(lines) != len(want) {
+		t.Fatalf("want %d diff lines, got %d:\n%s", len(want), len(lines), ansi.Strip(strings.Join(rows, "\n")))
+	}
+	for i, l := range want {
+		if len(lines[i]) < 2 {
+			t.Errorf("want line %d wrapped onto more rows, got %q", i, ansi.Strip(strings.Join(lines[i], "\n")))
+		}
+		var text strings.Builder
+		for _, r := range lines[i] {
+			text.WriteString(ansi.Strip(r)[gutter:])
+		}
+		if got, want := text.String(), strings.ReplaceAll(l.Text, "\t", "    "); got != want {
+			t.Errorf("want line %d's rows to join into its text with tabs expanded\nwant %q\ngot  %q", i, want, got)
+		}
+	}
+	const family = "👩‍👩‍👧"
+	for w := 20; w <= 60; w++ {
+		for _, r := range Render(tool, w, Expanded, th) {
+			plain := ansi.Strip(r)
+			if ansi.StringWidth(r) > w || strings.Contains(plain, "👩") && !strings.Contains(plain, family) {
+				t.Errorf("at width %d: want rows at most that wide and the family emoji whole, got %q", w, plain)
+			}
+		}
+	}
+	collapsed := Render(tool, width, Collapsed, th)
+	if len(collapsed) != 1+len(want) || !strings.HasSuffix(ansi.Strip(collapsed[1]), "…") {
+		t.Errorf("want a collapsed card to cut each line to one row, got\n%s", ansi.Strip(strings.Join(collapsed, "\n")))
 	}
 }

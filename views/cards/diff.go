@@ -38,10 +38,12 @@ func diffSize(diffs []card.FileDiff, failed bool) string {
 // diffBody draws each file's change: a bold path when the card shows
 // several files, then its lines with their numbers. Changed lines never
 // fold. Collapsed, a diff longer than DiffRows shows its first hunks and
-// says how many more there are; a new file shows its head.
+// says how many more there are, a new file shows its head, and a line
+// longer than the width is cut; expanded, it wraps.
 func diffBody(diffs []card.FileDiff, mode Mode, th theme.Theme) []row {
 	var rows []row
 	budget := DiffRows
+	clip := mode == Collapsed
 	for _, d := range diffs {
 		if len(diffs) > 1 {
 			path := textfmt.SanitizeLine(d.Path)
@@ -62,12 +64,12 @@ func diffBody(diffs []card.FileDiff, mode Mode, th theme.Theme) []row {
 			}
 			lines := h.lines
 			if mode == Collapsed && (d.Created || d.Approximate) && len(lines) > budget {
-				rows = append(rows, diffRows(lines[:budget], width, th)...)
+				rows = append(rows, diffRows(lines[:budget], width, clip, th)...)
 				rows = append(rows, row{text: "… +" + textfmt.Thousands(len(lines)-budget) + " lines (ctrl+o to expand)", style: th.Dim, clip: true})
 				budget = 0
 				continue
 			}
-			rows = append(rows, diffRows(lines, width, th)...)
+			rows = append(rows, diffRows(lines, width, clip, th)...)
 			budget -= len(lines)
 		}
 	}
@@ -146,8 +148,10 @@ func numbered(lines []card.DiffLine) bool {
 
 // diffRows draws lines as `  12 - text`: the line number (its new number,
 // its old one for a removed line), the marker and the text, the marker
-// and the text green for an added line, red for a removed one.
-func diffRows(lines []card.DiffLine, width int, th theme.Theme) []row {
+// and the text green for an added line, red for a removed one. A line
+// too long for the width is cut when clip is set (the collapsed preview)
+// and wraps under its text otherwise.
+func diffRows(lines []card.DiffLine, width int, clip bool, th theme.Theme) []row {
 	rows := make([]row, 0, len(lines))
 	for _, l := range lines {
 		n := l.New
@@ -166,8 +170,8 @@ func diffRows(lines []card.DiffLine, width int, th theme.Theme) []row {
 			}
 			num = th.Dim.Render(strings.Repeat(" ", width-len(num))+num) + " "
 		}
-		text := marker + " " + textfmt.SanitizeLine(strings.ReplaceAll(l.Text, "\t", "    "))
-		rows = append(rows, row{text: num + style.Render(text), styled: true, clip: true})
+		text := textfmt.SanitizeLine(strings.ReplaceAll(l.Text, "\t", "    "))
+		rows = append(rows, row{text: text, style: style, gutter: gutter{number: num, sign: marker + " "}, clip: clip})
 	}
 	return rows
 }
