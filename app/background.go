@@ -54,9 +54,11 @@ func (m *Model) setBackground(bg theme.Background) {
 	if bg == m.opts.Background {
 		return
 	}
-	m.opts.Background = bg
-	m.theme = theme.NewOn(bg, m.opts.Colour)
-	m.editor.SetTheme(m.theme)
-	m.menu.SetTheme(m.theme)
-	m.layout()
+	m.keepPlace(func() {
+		m.opts.Background = bg
+		m.theme = theme.NewOn(bg, m.opts.Colour)
+		m.editor.SetTheme(m.theme)
+		m.menu.SetTheme(m.theme)
+		m.layout()
+	})
 }

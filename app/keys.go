@@ -196,8 +196,13 @@ func (m *Model) toggleReasoning() {
 	m.setDetails(s)
 }
 
-// setDetails applies card and reasoning settings and says what changed.
+// setDetails applies card and reasoning settings and says what changed,
+// the view kept where the reader is.
 func (m *Model) setDetails(s transcript.Settings) {
+	m.keepPlace(func() { m.switchDetails(s) })
+}
+
+func (m *Model) switchDetails(s transcript.Settings) {
 	old := m.tr.Settings()
 	m.tr.SetSettings(s)
 	if s.Reasoning != old.Reasoning {

@@ -228,8 +228,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.idle = m.changesNothing(msg)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = max(msg.Width, minWidth), max(msg.Height, 1)
-		m.layout()
+		m.keepPlace(func() {
+			m.width, m.height = max(msg.Width, minWidth), max(msg.Height, 1)
+			m.layout()
+		})
 		return m, m.readEarlier()
 	case subscribedMsg:
 		return m, m.subscribed(msg)

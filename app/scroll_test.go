@@ -50,3 +50,104 @@ func TestNewOutputFollowsOnlyAtTheBottom(t *testing.T) {
 		t.Fatalf("want the view back at the bottom to follow new output, got\n%s", s)
 	}
 }
+
+// viewportTop is the first row of the transcript area m draws.
+func viewportTop(m *Model) string {
+	return strings.TrimRight(ansi.Strip(strings.Split(screen(m), "\n")[0]), " ")
+}
+
+// scrolledUp is a 60×14 chat model showing a session of events, scrolled
+// up screens times.
+func scrolledUp(events []session.Event, screens int) *Model {
+	be := &countingBackend{}
+	m := New(Options{Backend: be, Width: 60, Height: 14})
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 14})
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be, history: snapshotOf(events)})
+	for range screens {
+		m.Update(keys.Key("pgup"))
+	}
+	return m
+}
+
+// scrolledToPrompt is scrolledUp a few screens and on to a row that heads
+// a turn, which no display setting changes; top is that row.
+func scrolledToPrompt(t *testing.T, events []session.Event) (m *Model, top string) {
+	t.Helper()
+	m = scrolledUp(events, 4)
+	for range 30 {
+		if top := viewportTop(m); strings.HasPrefix(top, "› Fix test") {
+			return m, top
+		}
+		m.scrollBy(1)
+	}
+	t.Fatalf("want a prompt at the top of the view scrolled up, got\n%s", ansi.Strip(screen(m)))
+	return nil, ""
+}
+
+// Expanding cards, showing reasoning and their way back re-lay out every
+// row around a reader scrolled up into a session; the row they were
+// reading stays at the top of the view. At the bottom, the view stays at
+// the bottom.
+func TestTogglesKeepTheScrolledUpViewInPlace(t *testing.T) {
+	m, top := scrolledToPrompt(t, history(40))
+	for _, key := range []string{"ctrl+o", "ctrl+t", "ctrl+o", "ctrl+t", "ctrl+o"} {
+		m.Update(keys.Key(key))
+		if got := viewportTop(m); got != top {
+			t.Fatalf("after %s: want %q still at the top of the view, got %q in\n%s", key, top, got, ansi.Strip(screen(m)))
+		}
+	}
+
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl})
+	m.Update(keys.Key("ctrl+o"))
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "Tool and context cards expanded.") {
+		t.Fatalf("want the view at the bottom to stay there and show the notice, got\n%s", s)
+	}
+}
+
+// A resize re-wraps every row; a reader scrolled up keeps what they were
+// reading in view.
+func TestResizeKeepsTheScrolledUpViewInPlace(t *testing.T) {
+	m, top := scrolledToPrompt(t, history(40))
+	for _, size := range []tea.WindowSizeMsg{{Width: 100, Height: 20}, {Width: 40, Height: 12}, {Width: 60, Height: 14}} {
+		m.Update(size)
+		if s := ansi.Strip(screen(m)); !strings.Contains(s, top) {
+			t.Fatalf("after a resize to %dx%d: want %q still in view, got\n%s", size.Width, size.Height, top, s)
+		}
+	}
+	if got := viewportTop(m); got != top {
+		t.Errorf("back at the first size: want %q at the top of the view, got %q", top, got)
+	}
+}
+
+// A resize re-wraps a long paragraph to fewer or more rows; a reader
+// scrolled up into its middle keeps the words they were reading in view.
+func TestResizeKeepsTheWordsReadInALongParagraphInView(t *testing.T) {
+	events := history(12)
+	seq, turn := int64(len(events)), 1000
+	words := make([]string, 600)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%03d", i)
+	}
+	for _, d := range []session.Data{
+		session.TurnStart{Turn: turn},
+		session.UserMessage{Turn: turn, Kind: session.KindPrompt, Text: "Say many words"},
+		session.StepStart{Turn: turn, Step: 1},
+		session.AssistantMessage{Turn: turn, Step: 1, Text: strings.Join(words, " ")},
+		session.StepEnd{Turn: turn, Step: 1},
+		session.TurnEnd{Turn: turn, Reason: session.StopCompleted},
+	} {
+		seq++
+		events = append(events, session.Event{Type: d.EventType(), Seq: seq, Data: d})
+	}
+	m := scrolledUp(events, 3)
+	top := strings.Fields(viewportTop(m))
+	if len(top) == 0 || !strings.HasPrefix(top[0], "w") {
+		t.Fatalf("want the view scrolled into the long paragraph, got\n%s", ansi.Strip(screen(m)))
+	}
+	for _, size := range []tea.WindowSizeMsg{{Width: 120, Height: 14}, {Width: 30, Height: 14}} {
+		m.Update(size)
+		if s := ansi.Strip(screen(m)); !strings.Contains(s, top[0]) {
+			t.Fatalf("after a resize to %dx%d: want %s still in view, got\n%s", size.Width, size.Height, top[0], s)
+		}
+	}
+}

@@ -230,6 +230,30 @@ func (m *Model) maxScroll() int {
 	return max(len(m.bannerRows())+m.tr.Lines()-m.viewportRows(), 0)
 }
 
+// keepPlace runs relayout, which moves the transcript's rows (a resize,
+// cards expanded, reasoning shown), and keeps the row at the top of the
+// view there, as far as the new rows allow: a reader scrolled up stays at
+// what they were reading, where counting rows from the bottom would move
+// it by every row that changed below. A view at the bottom stays there
+// and follows new output.
+func (m *Model) keepPlace(relayout func()) {
+	if m.scroll == 0 {
+		relayout()
+		return
+	}
+	banner := len(m.bannerRows())
+	top := max(banner+m.tr.Lines()-m.scroll-m.viewportRows(), 0)
+	inBanner := top < banner
+	place := m.tr.PlaceOf(top - banner)
+	relayout()
+	vp := m.viewportRows()
+	banner = len(m.bannerRows())
+	if !inBanner {
+		top = banner + m.tr.RowOf(place, vp)
+	}
+	m.scroll = max(banner+m.tr.Lines()-top-vp, 0)
+}
+
 // viewport returns exactly h rows of banner and transcript, m.scroll rows
 // above the bottom; short content sits at the top. Transcript heights far
 // from anything rendered are estimates, so nothing here trusts a row count
