@@ -122,7 +122,7 @@ func (m *Model) pageKey(s string) {
 func (m *Model) edgeKey(s string) {
 	m.earlier.top = s == "home" || s == "ctrl+home"
 	if m.earlier.top {
-		m.scrollBy(m.maxScroll())
+		m.scroll = m.maxScroll()
 	} else {
 		m.scroll = 0
 	}
@@ -259,7 +259,7 @@ func (m *Model) wheel(w tea.MouseWheelMsg) {
 
 // scrollBy moves the view n rows up (negative: down), within the content.
 func (m *Model) scrollBy(n int) {
-	m.scroll = min(max(m.scroll+n, 0), m.maxScroll())
+	m.showFrom(m.viewTop(), -n)
 }
 
 // reasoningOff says where reasoning went when it stopped showing whole.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,5 +150,59 @@ func TestResizeKeepsTheWordsReadInALongParagraphInView(t *testing.T) {
 		if s := ansi.Strip(screen(m)); !strings.Contains(s, top[0]) {
 			t.Fatalf("after a resize to %dx%d: want %s still in view, got\n%s", size.Width, size.Height, top[0], s)
 		}
+	}
+}
+
+// allRows is every row m's transcript area can show, banner included,
+// plain: its oracle for where a view should be, as it renders every block.
+func allRows(m *Model) []string {
+	rows := m.bannerRows()
+	for h := m.tr.Lines() + 100; ; h *= 2 {
+		if tr := m.tr.Render(0, h); len(tr) < h {
+			rows = append(slices.Clone(rows), tr...)
+			break
+		}
+	}
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(ansi.Strip(r), " ")
+	}
+	return rows
+}
+
+// viewRows is the plain rows of m's transcript area.
+func viewRows(m *Model) []string {
+	rows := strings.Split(ansi.Strip(screen(m)), "\n")[:m.viewportRows()]
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r, " ")
+	}
+	return rows
+}
+
+// Showing reasoning leaves every block below a scrolled-up view with an
+// estimated height; paging down over them still moves a page less a row,
+// counted as the rows render, and paging back up returns.
+func TestPagingAfterAToggleMovesAPageOfRenderedRows(t *testing.T) {
+	m, top := scrolledToPrompt(t, history(40))
+	m.Update(keys.Key("ctrl+t"))
+	oracle, _ := scrolledToPrompt(t, history(40))
+	oracle.Update(keys.Key("ctrl+t"))
+	all := allRows(oracle)
+	start := slices.Index(all, top)
+	vp := m.viewportRows()
+	want := func(at int) []string {
+		at = min(at, len(all)-vp)
+		return all[at : at+vp]
+	}
+	for i := 0; i <= 3; i++ {
+		if got := viewRows(m); !slices.Equal(got, want(start+i*(vp-1))) {
+			t.Fatalf("after %d pages down: want the view\n%s\ngot\n%s", i, strings.Join(want(start+i*(vp-1)), "\n"), strings.Join(got, "\n"))
+		}
+		m.Update(keys.Key("pgdown"))
+	}
+	for range 4 {
+		m.Update(keys.Key("pgup"))
+	}
+	if got := viewportTop(m); got != top {
+		t.Errorf("back four pages up: want %q at the top of the view, got %q", top, got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tack-agent/tack/overlays/modelpicker"
 	"github.com/tack-agent/tack/views/textfmt"
 	"github.com/tack-agent/tack/views/theme"
+	"github.com/tack-agent/tack/views/transcript"
 	"github.com/tack-agent/tack/views/welcome"
 )
 
@@ -241,17 +242,49 @@ func (m *Model) keepPlace(relayout func()) {
 		relayout()
 		return
 	}
+	top := m.viewTop()
+	relayout()
+	m.showFrom(top, 0)
+}
+
+// viewTop is the row at the top of the view: a row of the banner, or a
+// place in the transcript, which survives the transcript's rows moving.
+type viewTop struct {
+	row      int // counted from the banner's first row
+	inBanner bool
+	place    transcript.Place
+}
+
+func (m *Model) viewTop() viewTop {
 	banner := len(m.bannerRows())
 	top := max(banner+m.tr.Lines()-m.scroll-m.viewportRows(), 0)
-	inBanner := top < banner
-	place := m.tr.PlaceOf(top - banner)
-	relayout()
-	vp := m.viewportRows()
-	banner = len(m.bannerRows())
-	if !inBanner {
-		top = banner + m.tr.RowOf(place, vp)
+	if top < banner {
+		return viewTop{row: top, inBanner: true}
 	}
-	m.scroll = max(banner+m.tr.Lines()-top-vp, 0)
+	return viewTop{row: top, place: m.tr.PlaceOf(top - banner)}
+}
+
+// showFrom scrolls the view to put at its top the row n rows below v
+// (above when negative), counting the transcript's rows as they render,
+// not as the blocks not yet drawn are estimated: the rows below a
+// scrolled-up view may all be estimates after a relayout, and a page
+// down over them must still move a page. Past the bottom, the view
+// follows new output again.
+func (m *Model) showFrom(v viewTop, n int) {
+	vp := m.viewportRows()
+	banner := len(m.bannerRows())
+	top := v.row + n
+	switch {
+	case v.inBanner && top < banner:
+		// The banner's rows are all drawn; top counts them exactly.
+	case v.inBanner:
+		p, _ := m.tr.Scroll(m.tr.PlaceOf(0), top-banner)
+		top = banner + m.tr.RowOf(p, vp)
+	default:
+		p, rest := m.tr.Scroll(v.place, n)
+		top = banner + m.tr.RowOf(p, vp) + min(rest, 0)
+	}
+	m.scroll = max(banner+m.tr.Lines()-max(top, 0)-vp, 0)
 }
 
 // viewport returns exactly h rows of banner and transcript, m.scroll rows
