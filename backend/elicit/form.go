@@ -19,12 +19,30 @@ const (
 	Cancel  = "cancel"
 )
 
-// Request is what a server asks: Server is its name in tack, Schema its
-// requestedSchema.
+// Request is what a server asks: Server is its name in tack; a form's
+// Schema is its requestedSchema, a web page's URL the address the user is
+// asked to open (URL mode) and ElicitationID what the server names it by
+// when it tells that the user finished there.
 type Request struct {
-	Server  string
-	Message string
-	Schema  map[string]any
+	Server        string
+	Message       string
+	Schema        map[string]any
+	URL           string
+	ElicitationID string
+}
+
+// Modes of a request, as the protocol names them.
+const (
+	ModeForm = "form"
+	ModeURL  = "url"
+)
+
+// Mode is ModeURL for a web page to open, else ModeForm.
+func (r Request) Mode() string {
+	if r.URL != "" {
+		return ModeURL
+	}
+	return ModeForm
 }
 
 // Result is the answer: Content only with Accept.

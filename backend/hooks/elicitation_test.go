@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/elicit"
 )
 
 // elicitRunner runs the hooks of one table of Claude Code's settings,
@@ -31,7 +32,7 @@ var form = map[string]any{"type": "object", "properties": map[string]any{"name":
 func TestElicitationHookAnswersForTheUser(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.json")
 	r := elicitRunner(t, "Elicitation", "every.*", `cat > `+in+`; echo '{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"name":"Ada"}}}'`)
-	action, content, answered := r.Elicit(context.Background(), "everything", "Who are you?", form)
+	action, content, answered := r.Elicit(context.Background(), elicit.Request{Server: "everything", Message: "Who are you?", Schema: form})
 	if !answered || action != "accept" || !reflect.DeepEqual(content, map[string]any{"name": "Ada"}) {
 		t.Errorf("Elicit = %q %v %v, want the hook's accept with name Ada", action, content, answered)
 	}
@@ -46,15 +47,15 @@ func TestElicitationHookAnswersForTheUser(t *testing.T) {
 			t.Errorf("the hook read %s = %v, want %v", k, got[k], want)
 		}
 	}
-	if _, _, answered := r.Elicit(context.Background(), "other", "?", form); answered {
+	if _, _, answered := r.Elicit(context.Background(), elicit.Request{Server: "other", Message: "?", Schema: form}); answered {
 		t.Error("a hook matching everything answered the form of server other")
 	}
 	blocked := elicitRunner(t, "Elicitation", "", "echo not this one >&2; exit 2")
-	if action, content, answered := blocked.Elicit(context.Background(), "everything", "?", form); !answered || action != "decline" || content != nil {
+	if action, content, answered := blocked.Elicit(context.Background(), elicit.Request{Server: "everything", Message: "?", Schema: form}); !answered || action != "decline" || content != nil {
 		t.Errorf("a hook that exits 2: %q %v %v, want decline", action, content, answered)
 	}
 	silent := elicitRunner(t, "Elicitation", "", "true")
-	if _, _, answered := silent.Elicit(context.Background(), "everything", "?", form); answered {
+	if _, _, answered := silent.Elicit(context.Background(), elicit.Request{Server: "everything", Message: "?", Schema: form}); answered {
 		t.Error("a hook that printed nothing answered the form; the user must be asked")
 	}
 }
@@ -78,9 +79,47 @@ func TestElicitationResultHookChangesTheAnswer(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := elicitRunner(t, "ElicitationResult", "everything", c.command)
-			action, content := r.ElicitResult(context.Background(), "everything", "accept", user)
+			action, content := r.ElicitResult(context.Background(), elicit.Request{Server: "everything", Schema: form}, "accept", user)
 			if action != c.action || !reflect.DeepEqual(content, c.content) {
 				t.Errorf("ElicitResult = %q %v, want %q %v", action, content, c.action, c.content)
+			}
+		})
+	}
+}
+
+// TestElicitationHooksReadAWebPagesAddress pins the fields the Agent SDK
+// declares for a request to open a web page (URL mode): the hook reads
+// mode "url", the url and the elicitation_id, and no requested_schema;
+// elicitation_result reads the mode and the elicitation_id beside the
+// answer.
+func TestElicitationHooksReadAWebPagesAddress(t *testing.T) {
+	page := elicit.Request{Server: "payments", Message: "Confirm the payment", URL: "https://pay.example.com/c/42?s=abc", ElicitationID: "el-42"}
+	for _, c := range []struct {
+		event string
+		run   func(r *Runner)
+		want  map[string]any
+	}{
+		{"Elicitation", func(r *Runner) { r.Elicit(context.Background(), page) }, map[string]any{
+			"mcp_server_name": "payments", "message": "Confirm the payment", "mode": "url",
+			"url": "https://pay.example.com/c/42?s=abc", "elicitation_id": "el-42"}},
+		{"ElicitationResult", func(r *Runner) { r.ElicitResult(context.Background(), page, "accept", nil) }, map[string]any{
+			"mcp_server_name": "payments", "mode": "url", "elicitation_id": "el-42", "action": "accept"}},
+	} {
+		t.Run(c.event, func(t *testing.T) {
+			in := filepath.Join(t.TempDir(), "in.json")
+			c.run(elicitRunner(t, c.event, "payments", "cat > "+in))
+			var got map[string]any
+			b, _ := os.ReadFile(in)
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatalf("the hook read %q: %v", b, err)
+			}
+			for k, want := range c.want {
+				if got[k] != want {
+					t.Errorf("the hook read %s = %v, want %v", k, got[k], want)
+				}
+			}
+			if _, ok := got["requested_schema"]; ok {
+				t.Errorf("the hook read a requested_schema for a web page: %s", b)
 			}
 		})
 	}

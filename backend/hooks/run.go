@@ -56,13 +56,17 @@ type Input struct {
 	AgentID             string `json:"agent_id,omitempty"`
 	AgentType           string `json:"agent_type,omitempty"`
 	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
-	// MCPServerName is the server whose form elicitation and
-	// elicitation_result are about (Message is its message), Mode "form",
-	// RequestedSchema the form; Action and Content the user's answer, for
+	// MCPServerName is the server whose request elicitation and
+	// elicitation_result are about (Message is its message); Mode is
+	// "form", with RequestedSchema the form, or "url", with URL the web
+	// page the user is asked to open and ElicitationID the server's name
+	// for it; Action and Content the user's answer, for
 	// elicitation_result.
 	MCPServerName   string         `json:"mcp_server_name,omitempty"`
 	Mode            string         `json:"mode,omitempty"`
 	RequestedSchema map[string]any `json:"requested_schema,omitempty"`
+	URL             string         `json:"url,omitempty"`
+	ElicitationID   string         `json:"elicitation_id,omitempty"`
 	Action          string         `json:"action,omitempty"`
 	Content         map[string]any `json:"content,omitempty"`
 }

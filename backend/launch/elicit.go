@@ -15,7 +15,7 @@ import (
 // server deciding what that means.
 func (s *Session) elicit(o Options) func(context.Context, elicit.Request) elicit.Result {
 	return func(ctx context.Context, r elicit.Request) elicit.Result {
-		if action, content, ok := s.hooks.Elicit(ctx, r.Server, r.Message, r.Schema); ok {
+		if action, content, ok := s.hooks.Elicit(ctx, r); ok {
 			return elicit.Result{Action: action, Content: content}
 		}
 		var res elicit.Result
@@ -27,7 +27,7 @@ func (s *Session) elicit(o Options) func(context.Context, elicit.Request) elicit
 		default:
 			res.Action = elicit.Cancel
 		}
-		res.Action, res.Content = s.hooks.ElicitResult(ctx, r.Server, res.Action, res.Content)
+		res.Action, res.Content = s.hooks.ElicitResult(ctx, r, res.Action, res.Content)
 		return res
 	}
 }
