@@ -81,6 +81,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 	if len(servers) == 0 && len(problems) == 0 && later == nil && !o.sdkDriven() {
 		return
 	}
+	browser := mcp.OpenBrowser(env)
 	s.MCP = mcp.New(mcp.Options{
 		Servers: servers, Skipped: problems,
 		Approve: func(ctx context.Context, servers []mcp.Server) (bool, error) {
@@ -88,9 +89,9 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		},
 		Report:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeError, Text: text}) },
 		Inform:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text}) },
-		Elicit:    s.elicit(o),
+		Elicit:    s.elicit(o, browser),
 		TokenFile: filepath.Join(o.Home, mcp.TokenFile),
-		Browser:   mcp.OpenBrowser(env),
+		Browser:   browser,
 		Getenv:    s.getenv,
 		Cwd:       s.Cwd,
 		Roots:     append([]string{s.Cwd}, o.AddDirs...),

@@ -8,33 +8,40 @@ import (
 	"github.com/tack-agent/tack/backend/elicit"
 )
 
-// elicitation answers a server's elicitation/create: its form put to the
-// user by ask (Options.Elicit), the calls to the server holding their
-// timeouts meanwhile. The SDK has checked the form's schema before and
-// checks the answer against it after (filling in the defaults of fields
-// left out). tack declares form mode only: a URL request is declined.
+// elicitation answers a server's elicitation/create: its form, or the web
+// page it asks the user to open (URL mode), put to the user by ask
+// (Options.Elicit), the calls to the server holding their timeouts
+// meanwhile. The SDK has checked the form's schema before and checks the
+// answer against it after (filling in the defaults of fields left out); a
+// web page's answer carries no content.
 func (c *conn) elicitation(ask func(context.Context, elicit.Request) elicit.Result) func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	return func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 		p := req.Params
-		if ask == nil || p.Mode == "url" {
+		if ask == nil {
 			return &sdk.ElicitResult{Action: elicit.Decline}, nil
 		}
-		schema, _ := p.RequestedSchema.(map[string]any)
+		r := elicit.Request{Server: c.srv.Name, Message: clean(p.Message)}
+		if p.Mode == elicit.ModeURL {
+			r.URL, r.ElicitationID = p.URL, p.ElicitationID
+		} else {
+			r.Schema, _ = p.RequestedSchema.(map[string]any)
+		}
 		release := c.progress.hold()
 		defer release()
-		res := ask(ctx, elicit.Request{Server: c.srv.Name, Message: clean(p.Message), Schema: schema})
-		if res.Action != elicit.Accept {
+		res := ask(ctx, r)
+		if res.Action != elicit.Accept || r.Mode() == elicit.ModeURL {
 			res.Content = nil
 		}
 		return &sdk.ElicitResult{Action: res.Action, Content: res.Content}, nil
 	}
 }
 
-// elicitationCapability is what tack tells servers it takes: forms, and
-// the roots they ask for (see roots.go), which naming any capability
-// means naming too.
+// elicitationCapability is what tack tells servers it takes: forms, web
+// pages to send the user to, and the roots they ask for (see roots.go),
+// which naming any capability means naming too.
 var elicitationCapability = &sdk.ClientCapabilities{
 	//lint:ignore SA1019 roots stay in use through their deprecation window (roots.go)
-	RootsV2:     &sdk.RootCapabilities{ListChanged: true},
-	Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}},
+	RootsV2: &sdk.RootCapabilities{ListChanged: true},
+	Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{},
+		URL: &sdk.URLElicitationCapabilities{}},
 }

@@ -28,8 +28,9 @@ type Options struct {
 	// Report tells the user of a server that failed to start or stopped,
 	// once per failure, and of a sign-in that failed.
 	Report func(text string)
-	// Elicit puts a server's form (elicitation/create) to the user and
-	// returns their answer; nil declines every form.
+	// Elicit puts a server's form, or its web page to open
+	// (elicitation/create), to the user and returns their answer; nil
+	// declines every request.
 	Elicit func(ctx context.Context, r elicit.Request) elicit.Result
 	// Inform tells the user what needs them but is no failure: a server
 	// that asks to sign in, a sign-in done.

@@ -150,8 +150,16 @@ func startSession(t *testing.T, srv Server, cwd string) *realSession {
 // startAnswering is startSession with the server's forms answered by ask.
 func startAnswering(t *testing.T, srv Server, cwd string, ask func(context.Context, elicit.Request) elicit.Result) *realSession {
 	t.Helper()
+	return startWith(t, Options{Servers: []Server{srv}, Cwd: cwd, Elicit: ask})
+}
+
+// startWith is startSession with the options o, of one server.
+func startWith(t *testing.T, o Options) *realSession {
+	t.Helper()
+	srv, cwd := o.Servers[0], o.Cwd
 	r := &reports{news: make(chan struct{}, 1)}
-	m := New(Options{Servers: []Server{srv}, Report: r.add, Cwd: cwd, Environ: os.Environ(), Version: "test", Elicit: ask})
+	o.Report, o.Environ, o.Version = r.add, os.Environ(), "test"
+	m := New(o)
 	m.Start()
 	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
