@@ -130,14 +130,18 @@ func (c *SDKChannel) RelayMCP(ctx context.Context, server string, message json.R
 	return r.MCPResponse, nil
 }
 
-// Elicit puts an MCP server's form to the Agent SDK (its onElicitation
-// callback) as Claude Code does, with an elicitation request; an answer
-// the SDK fails, or one that is none of the protocol's actions, cancels
-// the form, as it does there.
+// Elicit puts an MCP server's form, or its web page to open (URL mode),
+// to the Agent SDK (its onElicitation callback) as Claude Code does, with
+// an elicitation request; an answer the SDK fails, or one that is none of
+// the protocol's actions, cancels it, as it does there.
 func (c *SDKChannel) Elicit(ctx context.Context, r elicit.Request) elicit.Result {
-	resp, err := c.request(ctx, "elicitation", map[string]any{
-		"mcp_server_name": r.Server, "message": r.Message, "mode": "form", "requested_schema": r.Schema,
-	})
+	req := map[string]any{"mcp_server_name": r.Server, "message": r.Message, "mode": r.Mode()}
+	if r.Mode() == elicit.ModeURL {
+		req["url"], req["elicitation_id"] = r.URL, r.ElicitationID
+	} else {
+		req["requested_schema"] = r.Schema
+	}
+	resp, err := c.request(ctx, "elicitation", req)
 	var res elicit.Result
 	var answer struct {
 		Action  string         `json:"action"`
