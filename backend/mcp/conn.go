@@ -71,8 +71,10 @@ type dialConfig struct {
 	// oauth signs the requests to a streamable-HTTP server; nil sends
 	// none.
 	oauth auth.OAuthHandler
-	// elicit answers the server's elicitation requests.
-	elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+	// elicit answers the server's elicitation requests; pageDone hears
+	// that the user is done with a web page one sent them to.
+	elicit   func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+	pageDone func(id string)
 }
 
 // dial starts or reaches the server and completes the MCP handshake
@@ -84,7 +86,12 @@ func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 			dc.progress(r.Params.ProgressToken)
 		},
 		ElicitationHandler: dc.elicit,
-		Capabilities:       elicitationCapability,
+		ElicitationCompleteHandler: func(_ context.Context, r *sdk.ElicitationCompleteNotificationRequest) {
+			if r.Params != nil {
+				dc.pageDone(r.Params.ElicitationID)
+			}
+		},
+		Capabilities: elicitationCapability,
 	})
 	client.AddReceivingMiddleware(refuseUnsupported)
 	l := &link{leave: dc.roots.join(client)}

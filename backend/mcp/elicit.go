@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,10 +31,41 @@ func (c *conn) elicitation(ask func(context.Context, elicit.Request) elicit.Resu
 		release := c.progress.hold()
 		defer release()
 		res := ask(ctx, r)
+		if res.Action == elicit.Accept && r.Mode() == elicit.ModeURL && r.ElicitationID != "" {
+			c.awaitPage(r.ElicitationID, r.URL)
+		}
 		if res.Action != elicit.Accept || r.Mode() == elicit.ModeURL {
 			res.Content = nil
 		}
 		return &sdk.ElicitResult{Action: res.Action, Content: res.Content}, nil
+	}
+}
+
+// awaitPage remembers the web page at addr the user agreed to open, by
+// the server's id for it, for the server's word that they are done there.
+func (c *conn) awaitPage(id, addr string) {
+	host := addr
+	if u, err := url.Parse(addr); err == nil {
+		host = u.Hostname()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pages == nil {
+		c.pages = map[string]string{}
+	}
+	c.pages[id] = host
+}
+
+// pageDone tells the user that they are done with the page the server
+// names by id (notifications/elicitation/complete), once; an id of no
+// page the user agreed to open is ignored, as the protocol asks.
+func (c *conn) pageDone(id string) {
+	c.mu.Lock()
+	host, ok := c.pages[id]
+	delete(c.pages, id)
+	c.mu.Unlock()
+	if ok {
+		c.m.inform(fmt.Sprintf("MCP server %s: finished at %s (the page you were asked to open).", c.srv.Name, host))
 	}
 }
 

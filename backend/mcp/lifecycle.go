@@ -44,6 +44,10 @@ type conn struct {
 	// retired is set once the connection left its manager (Replace): it
 	// never starts again, whoever held on to it.
 	retired bool
+	// pages are the hosts of the web pages the user agreed to open (URL
+	// elicitation), by the server's id for each, until it says they are
+	// done.
+	pages map[string]string
 }
 
 // begin starts a new generation in the starting state; false, and
@@ -115,7 +119,7 @@ func (m *Manager) dialConfig(c *conn, gen int) dialConfig {
 	return dialConfig{
 		version: m.opts.Version, cwd: m.opts.Cwd, environ: m.opts.Environ, http: m.opts.HTTPClient, relay: m.opts.Relay,
 		stderr: c.stderr, roots: &m.roots, progress: c.progress.notify, changed: func() { c.relist(gen) },
-		oauth: m.oauthHandler(c), elicit: c.elicitation(m.opts.Elicit),
+		oauth: m.oauthHandler(c), elicit: c.elicitation(m.opts.Elicit), pageDone: c.pageDone,
 	}
 }
 

@@ -2,10 +2,13 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,23 +16,38 @@ import (
 
 	"github.com/tack-agent/tack/backend/elicit"
 	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 const bankURL = "https://bank.example.com/consent?client=tack&state=8d1f0a7e"
 
 // goSDKBank is an MCP server made with the go-sdk, the protocol's Go
 // implementation, over streamable HTTP. Its tool connect asks the user to
-// open the bank's consent page (URL mode, elicitation el-1) and answers
-// with what the client said.
+// open the bank's consent page (URL mode; its address and id are the
+// arguments url and id, else bankURL and el-1), then says the pages named
+// by complete are done (notifications/elicitation/complete), in order,
+// and answers with what the client said.
 func goSDKBank(t *testing.T) Server {
 	t.Helper()
 	s := sdk.NewServer(&sdk.Implementation{Name: "bank", Version: "1"}, nil)
 	s.AddTool(&sdk.Tool{Name: "connect", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			args := struct {
+				URL, ID  string
+				Complete []string
+			}{URL: bankURL, ID: "el-1"}
+			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+				return nil, err
+			}
 			res, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Mode: "url", Message: "Let tack read your balance",
-				URL: bankURL, ElicitationID: "el-1"})
+				URL: args.URL, ElicitationID: args.ID})
 			if err != nil {
 				return nil, err
+			}
+			for _, id := range args.Complete {
+				if err := req.Session.NotifyElicitationComplete(ctx, &sdk.ElicitationCompleteParams{ElicitationID: id}); err != nil {
+					return nil, err
+				}
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{
 				Text: fmt.Sprintf("action=%s content=%v", res.Action, res.Content)}}}, nil
@@ -83,5 +101,51 @@ func TestGoSDKServerSendsTheUserToAPage(t *testing.T) {
 				t.Errorf("opened %q, want the page opened: %v", opened, c.opened)
 			}
 		})
+	}
+}
+
+// queue is a user who answers each question with the next choice.
+type queue struct {
+	mu      sync.Mutex
+	choices []string
+}
+
+func (q *queue) Ask(_ context.Context, qs []interact.Question) ([]interact.Answer, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	c := q.choices[0]
+	q.choices = q.choices[1:]
+	return []interact.Answer{{ID: qs[0].ID, Selected: []string{c}}}, nil
+}
+
+// TestGoSDKServerSaysThePageIsDone pins notifications/elicitation/complete:
+// the user hears once that they are done with a page they agreed to open,
+// and nothing of a page they declined or one tack never showed, which the
+// protocol says to ignore.
+func TestGoSDKServerSaysThePageIsDone(t *testing.T) {
+	var mu sync.Mutex
+	var notices []string
+	user := &queue{choices: []string{elicit.DeclinePageLabel, elicit.MyselfLabel, elicit.MyselfLabel}}
+	s := startWith(t, Options{Servers: []Server{goSDKBank(t)}, Cwd: freeWorkspace(t),
+		Elicit: func(ctx context.Context, r elicit.Request) elicit.Result { return elicit.Visit(ctx, user, nil, r) },
+		Inform: func(text string) { mu.Lock(); notices = append(notices, text); mu.Unlock() }})
+	for _, c := range []struct{ args, want string }{
+		{`{"id":"el-1","url":"https://declined.example.com/x"}`, "action=decline"},
+		{`{"id":"el-2","url":"https://accounts.example.com/consent?s=1","complete":["el-9","el-1","el-2"]}`, "action=accept"},
+		// The server's notices come in order: el-2's second is heard
+		// before el-3's first.
+		{`{"id":"el-3","url":"https://cards.example.com/consent","complete":["el-2","el-3"]}`, "action=accept"},
+	} {
+		if res := s.call(t, "connect", c.args); !strings.Contains(res.Text, c.want) {
+			t.Fatalf("connect %s answered %+v, want %s", c.args, res, c.want)
+		}
+	}
+	want := []string{"MCP server bank: finished at accounts.example.com (the page you were asked to open).",
+		"MCP server bank: finished at cards.example.com (the page you were asked to open)."}
+	got := func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(notices) }
+	testkit.Eventually(t, "the notices that the pages are done", func() bool { return len(got()) >= 2 },
+		func() string { return fmt.Sprint(got()) })
+	if !slices.Equal(got(), want) {
+		t.Errorf("the user was told %q, want only %q", got(), want)
 	}
 }
