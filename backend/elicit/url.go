@@ -27,8 +27,8 @@ const (
 // system's opener a file or another program; such a request is declined
 // unasked.
 func Visit(ctx context.Context, a Asker, open func(url string) error, r Request) Result {
-	u, err := url.Parse(r.URL)
-	if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+	u, ok := WebAddress(r.URL)
+	if !ok {
 		return Result{Action: Decline}
 	}
 	addr := u.String()
@@ -50,6 +50,16 @@ func Visit(ctx context.Context, a Asker, open func(url string) error, r Request)
 		}
 		return Result{Action: Decline}
 	}
+}
+
+// WebAddress is addr read as a web page's address (http or https, with a
+// host); false for anything else.
+func WebAddress(addr string) (*url.URL, bool) {
+	u, err := url.Parse(addr)
+	if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+		return nil, false
+	}
+	return u, true
 }
 
 // page asks about the address addr (u's) of r: the whole of it in the

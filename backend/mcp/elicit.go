@@ -2,9 +2,13 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tack-agent/tack/backend/elicit"
@@ -67,6 +71,51 @@ func (c *conn) pageDone(id string) {
 	if ok {
 		c.m.inform(fmt.Sprintf("MCP server %s: finished at %s (the page you were asked to open).", c.srv.Name, host))
 	}
+}
+
+// pagesRequired is what the model and the user read of a call to tool the
+// server refused until the user opens web pages (URLElicitationRequired,
+// -32042, with the pages in its data): their addresses, plain, each with
+// the server's message, and what to do next. The server's word that one
+// is done is told as for a page it asked to open. False for any other
+// error.
+func (c *conn) pagesRequired(tool string, err error) (string, bool) {
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) || rpc.Code != sdk.CodeURLElicitationRequired {
+		return "", false
+	}
+	var data struct {
+		Elicitations []*sdk.ElicitParams `json:"elicitations"`
+	}
+	_ = json.Unmarshal(rpc.Data, &data)
+	var pages []string
+	for _, p := range data.Elicitations {
+		if p == nil {
+			continue
+		}
+		u, ok := elicit.WebAddress(p.URL)
+		if !ok {
+			continue
+		}
+		page := "- " + u.String()
+		if msg := strings.TrimSpace(clean(p.Message)); msg != "" {
+			page += "\n  " + strings.ReplaceAll(msg, "\n", "\n  ")
+		}
+		pages = append(pages, page)
+		if p.ElicitationID != "" {
+			c.awaitPage(p.ElicitationID, u.String())
+		}
+	}
+	if len(pages) == 0 {
+		return fmt.Sprintf("MCP server %s needs the user to open a web page before %s can run, but named no web address (%s); tell the user, who may ask the server's maker",
+			c.srv.Name, tool, clean(rpc.Message)), true
+	}
+	what, it := "this page", "it"
+	if len(pages) > 1 {
+		what, it = "these pages", "them"
+	}
+	return fmt.Sprintf("MCP server %s needs the user to open %s in a browser before %s can run:\n%s\nAsk the user to open %s, then call %s again once they say they are done.",
+		c.srv.Name, what, tool, strings.Join(pages, "\n"), it, tool), true
 }
 
 // elicitationCapability is what tack tells servers it takes: forms, web

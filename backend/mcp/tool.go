@@ -159,6 +159,9 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 	case connectionLost(err):
 		return tools.Errorf("MCP server %s stopped during the call to %s%s", t.conn.srv.Name, t.name, t.conn.stderrNote())
 	default:
+		if text, ok := t.conn.pagesRequired(t.name, err); ok {
+			return tools.Errorf("%s", text)
+		}
 		return tools.Errorf("MCP server %s: %s", t.conn.srv.Name, t.conn.redact.Text(clean(err.Error())))
 	}
 	k := keeperIn(call.Env, t.conn.srv.Name, t.name)

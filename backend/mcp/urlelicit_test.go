@@ -26,7 +26,9 @@ const bankURL = "https://bank.example.com/consent?client=tack&state=8d1f0a7e"
 // open the bank's consent page (URL mode; its address and id are the
 // arguments url and id, else bankURL and el-1), then says the pages named
 // by complete are done (notifications/elicitation/complete), in order,
-// and answers with what the client said.
+// and answers with what the client said. Its tool pay refuses to run
+// until the user opened two pages (URLElicitationRequired, -32042); its
+// tool finish says the pages named by complete are done.
 func goSDKBank(t *testing.T) Server {
 	t.Helper()
 	s := sdk.NewServer(&sdk.Implementation{Name: "bank", Version: "1"}, nil)
@@ -51,6 +53,27 @@ func goSDKBank(t *testing.T) Server {
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{
 				Text: fmt.Sprintf("action=%s content=%v", res.Action, res.Content)}}}, nil
+		})
+	s.AddTool(&sdk.Tool{Name: "pay", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return nil, sdk.URLElicitationRequiredError([]*sdk.ElicitParams{
+				{Mode: "url", URL: bankURL, Message: "Sign in to your bank first", ElicitationID: "el-signin"},
+				{Mode: "url", URL: "https://cards.example.com/3ds?tx=91", Message: "Confirm the card", ElicitationID: "el-3ds"},
+				{Mode: "url", URL: "file:///etc/passwd", Message: "Not a web page", ElicitationID: "el-file"},
+			})
+		})
+	s.AddTool(&sdk.Tool{Name: "finish", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			var args struct{ Complete []string }
+			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+				return nil, err
+			}
+			for _, id := range args.Complete {
+				if err := req.Session.NotifyElicitationComplete(ctx, &sdk.ElicitationCompleteParams{ElicitationID: id}); err != nil {
+					return nil, err
+				}
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "said so"}}}, nil
 		})
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
 	t.Cleanup(ts.Close)
@@ -147,5 +170,31 @@ func TestGoSDKServerSaysThePageIsDone(t *testing.T) {
 		func() string { return fmt.Sprint(got()) })
 	if !slices.Equal(got(), want) {
 		t.Errorf("the user was told %q, want only %q", got(), want)
+	}
+}
+
+// TestGoSDKServerRefusesUntilPagesAreOpened pins a call refused with
+// URLElicitationRequired (-32042): the model and the user read which
+// pages to open, plainly, and what to do next, not a JSON-RPC error; an
+// address that is no web page is left out.
+func TestGoSDKServerRefusesUntilPagesAreOpened(t *testing.T) {
+	notices := make(chan string, 4)
+	s := startWith(t, Options{Servers: []Server{goSDKBank(t)}, Cwd: freeWorkspace(t), Inform: func(text string) { notices <- text }})
+	res := s.call(t, "pay", "{}")
+	want := "Error: MCP server bank needs the user to open these pages in a browser before pay can run:\n" +
+		"- " + bankURL + "\n  Sign in to your bank first\n" +
+		"- https://cards.example.com/3ds?tx=91\n  Confirm the card\n" +
+		"Ask the user to open them, then call pay again once they say they are done."
+	if !res.IsError || res.Text != want {
+		t.Errorf("pay answered %q, want\n%s", res.Text, want)
+	}
+	s.call(t, "finish", `{"complete":["el-file","el-3ds"]}`)
+	select {
+	case n := <-notices:
+		if n != "MCP server bank: finished at cards.example.com (the page you were asked to open)." {
+			t.Errorf("when the server said the card's page was done, the user was told %q", n)
+		}
+	case <-time.After(15 * time.Second):
+		t.Error("the server said the card's page was done, and the user was not told")
 	}
 }
