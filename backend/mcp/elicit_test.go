@@ -71,18 +71,26 @@ func elicitationScenario(t *testing.T, s *realSession) {
 func TestRecordedElicitation(t *testing.T) {
 	srv, log := elicitedBy.replayed(t)
 	elicitationScenario(t, startAnswering(t, srv, freeWorkspace(t), formAnswers.ask))
-	exchanges, err := mcptest.ReadRecording(elicitedBy.recording)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sent, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	accepted, answered := elicitAnswers(t, exchanges), elicitAnswers(t, lines(sent))
+	accepted, answered := replayedAnswers(t, elicitedBy, log)
 	if len(accepted) != 1 || !reflect.DeepEqual(answered, accepted) {
 		t.Errorf("tack answered the form with %v, want what the real server accepted: %v", answered, accepted)
 	}
+}
+
+// replayedAnswers are the answers to elicitation requests in r's
+// recording (the real server took them) and in the log of what tack's
+// client sent its replay.
+func replayedAnswers(t *testing.T, r realServer, log string) (recorded, sent []any) {
+	t.Helper()
+	exchanges, err := mcptest.ReadRecording(r.recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return elicitAnswers(t, exchanges), elicitAnswers(t, lines(data))
 }
 
 func lines(data []byte) []mcptest.Exchange {

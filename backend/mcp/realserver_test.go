@@ -59,6 +59,10 @@ var (
 	// its form.
 	elicitedBy = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything-elicitation.jsonl",
 		args: []string{"stdio"}, toolTimeout: everythingTimeout}
+	// sentToPagesBy is the everything server sending tack's user to web
+	// pages (URL elicitation), asking and refusing.
+	sentToPagesBy = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything-url-elicitation.jsonl",
+		args: []string{"stdio"}, toolTimeout: everythingTimeout}
 	filesystem = realServer{name: "filesystem", pkg: filesystemPkg, recording: "testdata/filesystem.jsonl",
 		toolTimeout: 20 * time.Second}
 )
@@ -246,6 +250,9 @@ func TestRealServers(t *testing.T) {
 	t.Run("everything asking the user", func(t *testing.T) {
 		s := startAnswering(t, elicitedBy.live(t, dir), freeWorkspace(t), formAnswers.ask)
 		elicitationScenario(t, s)
+	})
+	t.Run("everything sending the user to pages", func(t *testing.T) {
+		pagesScenario(t, sentToPagesBy.live(t, dir))
 	})
 	t.Run("everything over streamable HTTP", func(t *testing.T) {
 		if *recordReal {

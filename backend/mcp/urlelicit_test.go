@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -138,7 +139,64 @@ func (q *queue) Ask(_ context.Context, qs []interact.Question) ([]interact.Answe
 	defer q.mu.Unlock()
 	c := q.choices[0]
 	q.choices = q.choices[1:]
+	if c == esc {
+		return nil, interact.ErrInterrupted
+	}
 	return []interact.Answer{{ID: qs[0].ID, Selected: []string{c}}}, nil
+}
+
+// esc is a queue's choice to press Esc.
+const esc = "Esc"
+
+// realPage is the address the scenario asks the everything server to
+// send the user to.
+const realPage = "https://example.com/consent?client=tack&state=c0ffee"
+
+// pagesScenario has the everything server send the user to a page
+// (trigger-url-elicitation) three times, and refuse a call until they
+// open another: the user opens the first in the browser, declines the
+// second, presses Esc at the third; the server's results say it took
+// each answer, and the refusal names its page.
+func pagesScenario(t *testing.T, srv Server) {
+	t.Helper()
+	var opened []string
+	user := &queue{choices: []string{elicit.OpenLabel, elicit.DeclinePageLabel, esc}}
+	s := startWith(t, Options{Servers: []Server{srv}, Cwd: freeWorkspace(t),
+		Elicit: func(ctx context.Context, r elicit.Request) elicit.Result {
+			return elicit.Visit(ctx, user, func(url string) error { opened = append(opened, url); return nil }, r)
+		}})
+	args := `{"url":"` + realPage + `","message":"Approve tack's access","elicitationId":"%s"}`
+	for _, c := range []struct{ id, want string }{
+		{"el-open", "✅ User completed the URL elicitation flow.\nElicitation ID: el-open"},
+		{"el-decline", "❌ User declined to open the URL (Elicitation ID: el-decline)."},
+		{"el-esc", "⚠️ User cancelled the URL elicitation (Elicitation ID: el-esc)."},
+	} {
+		if res := s.call(t, "trigger-url-elicitation", fmt.Sprintf(args, c.id)); res.IsError || !strings.Contains(res.Text, c.want) {
+			t.Errorf("trigger-url-elicitation answered %+v, want %q", res, c.want)
+		}
+	}
+	res := s.call(t, "trigger-url-elicitation", `{"url":"`+realPage+`","errorPath":true}`)
+	want := "Error: MCP server everything needs the user to open this page in a browser before trigger-url-elicitation can run:\n" +
+		"- https://modelcontextprotocol.io\n  Open this link to satisfy the prerequisite, then retry the request.\n" +
+		"Ask the user to open it, then call trigger-url-elicitation again once they say they are done."
+	if res.Text != want {
+		t.Errorf("the refused call answered %q, want\n%s", res.Text, want)
+	}
+	if len(opened) != 1 || opened[0] != realPage {
+		t.Errorf("the browser was asked to open %q, want %s once", opened, realPage)
+	}
+}
+
+// TestRecordedURLElicitation replays the everything server sending the
+// user to pages: what tack answers now must be what the real server took
+// when it was recorded.
+func TestRecordedURLElicitation(t *testing.T) {
+	srv, log := sentToPagesBy.replayed(t)
+	pagesScenario(t, srv)
+	took, answered := replayedAnswers(t, sentToPagesBy, log)
+	if len(took) != 3 || !reflect.DeepEqual(answered, took) {
+		t.Errorf("tack answered the pages with %v, want what the real server took: %v", answered, took)
+	}
 }
 
 // TestGoSDKServerSaysThePageIsDone pins notifications/elicitation/complete:
