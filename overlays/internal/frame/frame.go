@@ -4,6 +4,7 @@
 package frame
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -51,20 +52,35 @@ func Truncate(row string, width int) string {
 }
 
 // Wrap breaks plain text into rows of at most width cells, at spaces where
-// it can and inside long words where it must. Empty lines are kept.
+// it can and inside long words where it must. Empty lines are kept. A line
+// that is a web address alone fills its rows (a break at a hyphen would
+// end one early), and every row links to the whole address (OSC 8), so a
+// terminal that knows links opens it from any of them.
 func Wrap(text string, width int) []string {
 	if width < 1 {
 		width = 1
 	}
 	var rows []string
 	for _, line := range strings.Split(text, "\n") {
-		if line == "" {
+		switch {
+		case line == "":
 			rows = append(rows, "")
-			continue
+		case webAddress(line):
+			for _, piece := range strings.Split(ansi.Hardwrap(line, width, false), "\n") {
+				rows = append(rows, ansi.SetHyperlink(line)+piece+ansi.ResetHyperlink())
+			}
+		default:
+			rows = append(rows, strings.Split(ansi.Wrap(line, width, ""), "\n")...)
 		}
-		rows = append(rows, strings.Split(ansi.Wrap(line, width, ""), "\n")...)
 	}
 	return rows
+}
+
+// webAddress reports whether s is an http or https address and nothing
+// else.
+func webAddress(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && !strings.ContainsAny(s, " \t")
 }
 
 // Hint picks the first form of a control hint that fits width, else the

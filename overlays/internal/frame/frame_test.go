@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,6 +92,33 @@ func TestWithPositionShowsWhereTheCursorIsOnlyWhenTheListScrolls(t *testing.T) {
 		got := ansi.Strip(WithPosition(th, "Filter: x", tt.width, tt.cursor, tt.n, tt.all))
 		if got != tt.want {
 			t.Errorf("%s: want %q, got %q", tt.name, tt.want, got)
+		}
+	}
+}
+
+// A web address on a line of its own fills its rows, where a break at a
+// hyphen ended one early (an MCP server's sign-in page: "client_id=tack-"
+// then "cli&scope=…"), and each row links to the whole address, so that
+// a terminal that knows OSC 8 links opens it from any row.
+func TestWrapLinksAWebAddressOnEveryRow(t *testing.T) {
+	addr := "https://bank.example.com/oauth?client_id=tack-cli&scope=read"
+	rows := Wrap("Open this address?\n"+addr+"\nor decline", 20)
+	var plain []string
+	for _, r := range rows {
+		plain = append(plain, ansi.Strip(r))
+	}
+	want := []string{"Open this address?", "https://bank.example", ".com/oauth?client_id", "=tack-cli&scope=read", "or decline"}
+	if !slices.Equal(plain, want) {
+		t.Fatalf("want rows %q, got %q", want, plain)
+	}
+	for _, r := range rows[1:4] {
+		if !strings.HasPrefix(r, ansi.SetHyperlink(addr)) || !strings.HasSuffix(r, ansi.ResetHyperlink()) {
+			t.Errorf("want the row linked to %s, got %q", addr, r)
+		}
+	}
+	for _, r := range []string{rows[0], rows[4]} {
+		if strings.Contains(r, "\x1b") {
+			t.Errorf("want text that is not an address as it was, got %q", r)
 		}
 	}
 }
