@@ -52,6 +52,32 @@ type Card struct {
 	Todos    []TodoItem    `json:"todos,omitempty"`
 	// Truncated says the tool left results out (search caps, read limits).
 	Truncated bool `json:"truncated,omitempty"`
+
+	// Window and Found are what a call read or found that the card shows
+	// only as text, kept as data for the programs that read a tool's
+	// answer so (Claude Code's tool_use_result).
+	Window *LineWindow `json:"window,omitempty"`
+	Found  *Found      `json:"found,omitempty"`
+}
+
+// LineWindow is the lines of a file one read showed: from Start (1-based),
+// Lines of them, of Total in the file. Capped says the read's byte budget
+// ended the window; Total then counts the lines up to its end only.
+type LineWindow struct {
+	Start  int  `json:"start"`
+	Lines  int  `json:"lines"`
+	Total  int  `json:"total"`
+	Capped bool `json:"capped,omitempty"`
+}
+
+// Found is what a search found: the files it lists by absolute path
+// (those shown), how many files matched, how many matches, and how many lines
+// of matches it shows.
+type Found struct {
+	Files   []string `json:"files,omitempty"`
+	Total   int      `json:"total"`
+	Matches int      `json:"matches,omitempty"`
+	Lines   int      `json:"lines,omitempty"`
 }
 
 // TerminalView is a shell command and what came of it.

@@ -9,17 +9,43 @@ import (
 // ToolUseResult is what Claude Code keeps of a tool's answer beside the
 // tool_result block: stream-json's tool_use_result and a transcript's
 // toolUseResult, which programs read instead of the text (a diff viewer
-// its structuredPatch). Bash, Edit and Write answer in the shapes the
-// Agent SDK declares (BashOutput, FileEditOutput, FileWriteOutput), a
-// failed call with the text the model read, as Claude Code answers an
-// error; any other tool with nil, for none: its text, where a program
-// expects an object, would mislead it. name is Claude Code's name of the
-// tool, input the call's input as Claude Code shows it (ClaudeInput), c
-// the result's card.
+// its structuredPatch). A tool tack has in kind answers in the shape the
+// Agent SDK declares for it (BashOutput, FileEditOutput, FileReadOutput,
+// GlobOutput, GrepOutput, ...), from the call's input, the text the model
+// read and the facts the result's card keeps; a failed call with the
+// text, as Claude Code answers an error; any other tool, or a result
+// whose card lacks the facts (one logged before they were kept), with
+// nil, for none: its text, where a program expects an object, would
+// mislead it. name is Claude Code's name of the tool, input the call's
+// input as Claude Code shows it (ClaudeInput), c the result's card.
 func ToolUseResult(name string, input json.RawMessage, text string, isError bool, c *card.Card) any {
 	if isError {
 		return text
 	}
+	if c == nil {
+		c = &card.Card{}
+	}
+	switch name {
+	case "Bash":
+		out := bashOutput{Stdout: text}
+		if c.Terminal != nil {
+			out.Interrupted, out.BackgroundTaskID = c.Terminal.Interrupted, c.Terminal.Background
+		}
+		return out
+	case "Edit", "Write":
+		return fileChange(name, input, c)
+	case "Read":
+		return fileRead(input, text, c)
+	case "Glob":
+		return globOutput(c)
+	case "Grep":
+		return grepOutput(input, text, c)
+	}
+	return nil
+}
+
+// fileChange is an Edit's FileEditOutput or a Write's FileWriteOutput.
+func fileChange(name string, input json.RawMessage, c *card.Card) any {
 	var in struct {
 		FilePath   string `json:"file_path"`
 		OldString  string `json:"old_string"`
@@ -28,33 +54,26 @@ func ToolUseResult(name string, input json.RawMessage, text string, isError bool
 		Content    string `json:"content"`
 	}
 	_ = json.Unmarshal(input, &in)
-	switch name {
-	case "Bash":
-		out := bashOutput{Stdout: text}
-		if c != nil && c.Terminal != nil {
-			out.Interrupted = c.Terminal.Interrupted
-		}
-		return out
-	case "Edit":
+	if name == "Edit" {
 		return fileEditOutput{FilePath: in.FilePath, OldString: in.OldString, NewString: in.NewString,
 			StructuredPatch: patch(c), ReplaceAll: in.ReplaceAll}
-	case "Write":
-		kind := "update"
-		if c != nil && len(c.Diffs) > 0 && c.Diffs[0].Created {
-			kind = "create"
-		}
-		return fileWriteOutput{Type: kind, FilePath: in.FilePath, Content: in.Content, StructuredPatch: patch(c)}
 	}
-	return nil
+	kind := "update"
+	if len(c.Diffs) > 0 && c.Diffs[0].Created {
+		kind = "create"
+	}
+	return fileWriteOutput{Type: kind, FilePath: in.FilePath, Content: in.Content, StructuredPatch: patch(c)}
 }
 
 // bashOutput is BashOutput's fields that tack knows: the text the model
-// read is the command's output, its streams merged as it saw them.
+// read is the command's output, its streams merged as it saw them; a
+// command started in the background names its task.
 type bashOutput struct {
-	Stdout      string `json:"stdout"`
-	Stderr      string `json:"stderr"`
-	Interrupted bool   `json:"interrupted"`
-	IsImage     bool   `json:"isImage"`
+	Stdout           string `json:"stdout"`
+	Stderr           string `json:"stderr"`
+	Interrupted      bool   `json:"interrupted"`
+	IsImage          bool   `json:"isImage"`
+	BackgroundTaskID string `json:"backgroundTaskId,omitempty"`
 }
 
 // fileEditOutput is FileEditOutput. originalFile is null: tack keeps no
@@ -93,7 +112,7 @@ type hunk struct {
 // Claude Code writes a creation.
 func patch(c *card.Card) []hunk {
 	out := []hunk{}
-	if c == nil || len(c.Diffs) == 0 || c.Diffs[0].Created {
+	if len(c.Diffs) == 0 || c.Diffs[0].Created {
 		return out
 	}
 	cur := -1

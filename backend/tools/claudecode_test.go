@@ -4,6 +4,7 @@ package tools_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -127,7 +128,9 @@ const sdkOutputs = "../../testdata/claudecode/agent-sdk-0.3.337.tool-outputs.sch
 // Claude Code's tool name, through the tack tool that name stands for: the
 // oracle is the SDK's own declaration of what a model may send, and no
 // input may be refused for its arguments. What tack then says the tool
-// answered, in Claude Code's terms, must be what the SDK declares.
+// answered, in Claude Code's terms, must be what the SDK declares; so
+// must its answers to moreShapes, which reach the shapes those inputs do
+// not.
 func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 	cwd := t.TempDir()
 	if err := os.WriteFile(filepath.Join(cwd, "notes.txt"), []byte("first line\nsecond line\n"), 0o644); err != nil {
@@ -135,34 +138,158 @@ func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 	}
 	registry := replayTools(t, &recordingExec{})
 	env := &tools.Env{SessionID: "sdk", Cwd: cwd, SpillDir: t.TempDir(), Record: func(session.Data) error { return nil }}
-	outputs, checked := readOutputSchemas(t), map[string]bool{}
-	for i, c := range readJSONLines[transcriptCall](t, sdkInputs) {
+	outputs, checked, answers := readOutputSchemas(t), map[string]bool{}, map[string]any{}
+	calls := append(readJSONLines[transcriptCall](t, sdkInputs), moreShapes...)
+	for i, c := range calls {
 		name := tools.CallName(c.Tool)
 		tool, ok := registry[name]
 		if !ok {
-			t.Errorf("line %d: no tack tool stands for Claude Code's %s (got %q)", i+2, c.Tool, name)
+			t.Errorf("call %d: no tack tool stands for Claude Code's %s (got %q)", i+1, c.Tool, name)
 			continue
 		}
 		args := json.RawMessage(strings.ReplaceAll(string(c.Input), "/workspace", cwd))
 		r := tool.Run(context.Background(), tools.Call{ID: "call_sdk", Args: args, Env: env, Sandbox: tools.Sandbox{Off: true}})
 		if r.Code == session.CodeInvalidArgs || strings.HasPrefix(r.Text, "Error: invalid") {
-			t.Errorf("line %d, %s %s: refused as %q", i+2, c.Tool, clip(string(c.Input)), r.Text)
+			t.Errorf("call %d, %s %s: refused as %q", i+1, c.Tool, clip(string(c.Input)), r.Text)
 		}
 		if schema, ok := outputs[c.Tool]; ok {
 			if r.IsError {
-				t.Errorf("line %d, %s: want an answer to check against the SDK's %s, got %q", i+2, c.Tool, schema.name, r.Text)
+				t.Errorf("call %d, %s: want an answer to check against the SDK's %s, got %q", i+1, c.Tool, schema.name, r.Text)
 				continue
 			}
 			got := claudemsg.ToolUseResult(c.Tool, tools.ClaudeInput(args, cwd), r.Text, r.IsError, r.Card)
 			if err := schema.check(got); err != nil {
-				t.Errorf("line %d, %s: tool_use_result is no %s: %v\n%s", i+2, c.Tool, schema.name, err, mustJSON(t, got))
+				t.Errorf("call %d, %s: tool_use_result is no %s: %v\n%s", i+1, c.Tool, schema.name, err, mustJSON(t, got))
 			}
 			checked[c.Tool] = true
+			if key := shapeKey(c.Tool, args); answers[key] == nil {
+				answers[key] = got
+			}
 		}
 	}
 	if len(checked) != len(outputs) {
 		t.Errorf("want a tool_use_result checked for each of %d tools, checked %v", len(outputs), checked)
 	}
+	compareWithRealAnswers(t, answers)
+}
+
+// realAnswers holds the toolUseResult real Claude Code runs wrote, one for
+// each tool and set of keys; its first line names the sources.
+const realAnswers = "../../testdata/claudecode/ccexport.tool-use-results.jsonl"
+
+// compareWithRealAnswers holds tack's answers, by shapeKey, to what Claude
+// Code really wrote for the same tool (and Grep mode): every key it wrote
+// that the SDK still declares must be in tack's answer, with a value of
+// the same JSON type, down through objects and the items of arrays. The
+// tools tack gives no answer for are passed over.
+func compareWithRealAnswers(t *testing.T, answers map[string]any) {
+	t.Helper()
+	type realAnswer struct {
+		transcriptCall
+		ToolUseResult any `json:"toolUseResult"`
+	}
+	compared := 0
+	for _, r := range readJSONLines[realAnswer](t, realAnswers) {
+		if _, ok := claudeOutputs[r.Tool]; !ok {
+			continue
+		}
+		key := shapeKey(r.Tool, r.Input)
+		got, ok := answers[key]
+		if !ok {
+			t.Errorf("want tack's answer of %s to compare with Claude Code's, got none", key)
+			continue
+		}
+		var tack any
+		if err := json.Unmarshal([]byte(mustJSON(t, got)), &tack); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range shapeDiff(r.ToolUseResult, tack, key) {
+			t.Errorf("%s\nClaude Code: %s\ntack:        %s", d, clip(mustJSON(t, r.ToolUseResult)), clip(mustJSON(t, got)))
+		}
+		compared++
+	}
+	if compared == 0 {
+		t.Error("want tack's answers compared with real ones, compared none")
+	}
+}
+
+// shapeKey names a call's answer shape: the tool, Grep's output mode, and
+// whether Bash ran the command in the background.
+func shapeKey(tool string, input json.RawMessage) string {
+	var in struct {
+		OutputMode string `json:"output_mode"`
+		Background bool   `json:"run_in_background"`
+	}
+	_ = json.Unmarshal(input, &in)
+	switch {
+	case tool == "Grep":
+		return tool + " " + cmp.Or(in.OutputMode, "files_with_matches")
+	case tool == "Bash" && in.Background:
+		return tool + " in the background"
+	}
+	return tool
+}
+
+// knownDifferences are the keys of Claude Code's answers that tack's may
+// leave out or fill with null, and why; each is declared optional or
+// nullable by the SDK.
+var knownDifferences = map[string]string{
+	"Edit.originalFile":             "tack keeps no copy of the file before an edit beyond the diff",
+	"Bash.returnCodeInterpretation": "Claude Code's gloss of an exit code (grep's 1 as \"No matches found\"); tack's model reads the code",
+}
+
+// shapeDiff says where got lacks a key of want, or holds a value of
+// another JSON type.
+func shapeDiff(want, got any, at string) []string {
+	if reflect.TypeOf(want) != reflect.TypeOf(got) {
+		return []string{fmt.Sprintf("%s: want a %s, got %s", at, jsonType(want), jsonType(got))}
+	}
+	var diffs []string
+	switch w := want.(type) {
+	case map[string]any:
+		g := got.(map[string]any)
+		for k, v := range w {
+			if _, ok := knownDifferences[strings.Fields(at)[0]+"."+k]; ok {
+				continue
+			}
+			gv, ok := g[k]
+			if !ok {
+				diffs = append(diffs, fmt.Sprintf("%s: want key %q, missing", at, k))
+				continue
+			}
+			diffs = append(diffs, shapeDiff(v, gv, at+"."+k)...)
+		}
+	case []any:
+		if g := got.([]any); len(w) > 0 && len(g) > 0 {
+			diffs = append(diffs, shapeDiff(w[0], g[0], at+"[0]")...)
+		}
+	}
+	return diffs
+}
+
+func jsonType(v any) string {
+	if v == nil {
+		return "null"
+	}
+	return reflect.TypeOf(v).String()
+}
+
+// moreShapes are calls, in the SDK inputs' terms, whose answers take the
+// shapes those inputs do not reach: Grep's other output modes, a window
+// of a file named relative to the workspace, a search that finds nothing.
+var moreShapes = []transcriptCall{
+	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"line","path":"/workspace"}`)},
+	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"line","output_mode":"count"}`)},
+	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"no such text","output_mode":"content"}`)},
+	{Tool: "Read", Input: json.RawMessage(`{"file_path":"notes.txt","offset":2}`)},
+	{Tool: "Glob", Input: json.RawMessage(`{"pattern":"*.none"}`)},
+}
+
+// claudeOutputs names the SDK's output type of each Claude Code tool whose
+// tool_use_result tack gives in its shape.
+var claudeOutputs = map[string]string{
+	"Bash": "BashOutput", "Edit": "FileEditOutput", "Write": "FileWriteOutput",
+	"Read": "FileReadOutput", "Glob": "GlobOutput", "Grep": "GrepOutput",
 }
 
 // outputSchema is one output type of the SDK, resolved for validation.
@@ -196,7 +323,7 @@ func readOutputSchemas(t *testing.T) map[string]outputSchema {
 		t.Fatal(err)
 	}
 	out := map[string]outputSchema{}
-	for tool, name := range map[string]string{"Bash": "BashOutput", "Edit": "FileEditOutput", "Write": "FileWriteOutput"} {
+	for tool, name := range claudeOutputs {
 		var s jsonschema.Schema
 		if err := json.Unmarshal(all[name], &s); err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -259,7 +259,8 @@ func (w window) card(name string, offset int) *card.Card {
 		summary = "Read 1 line"
 	}
 	return &card.Card{Kind: card.Read, Title: title, Label: "Read", Subject: name, Description: lines,
-		Summary: summary, Body: b.String(), Truncated: partial}
+		Summary: summary, Body: b.String(), Truncated: partial,
+		Window: &card.LineWindow{Start: offset, Lines: len(w.lines), Total: w.total, Capped: w.capped}}
 }
 
 // cardTabWidth is the distance between tab stops in a read card.

@@ -187,7 +187,8 @@ func TestReadCard(t *testing.T) {
 	r := b.run(b.read, map[string]any{"file_path": "f.txt", "offset": 2, "limit": 1})
 	wantOK(t, r)
 	want := card.Card{Kind: card.Read, Title: "Read f.txt (2-2)", Label: "Read", Subject: "f.txt",
-		Description: "lines 2-2", Summary: "Read 1 line", Body: "2  b", Truncated: true}
+		Description: "lines 2-2", Summary: "Read 1 line", Body: "2  b", Truncated: true,
+		Window: &card.LineWindow{Start: 2, Lines: 1, Total: 3}}
 	if r.Card == nil || !reflect.DeepEqual(*r.Card, want) {
 		t.Errorf("want card %+v, got %+v", want, r.Card)
 	}

@@ -139,10 +139,11 @@ func globResult(cwd, pattern string, hits []globHit) tools.Result {
 	c := &card.Card{Kind: card.Search, Title: "Glob " + pattern, Label: "Glob", Subject: pattern,
 		Summary: "Found " + count(len(hits), "file", "files")}
 	if len(hits) == 0 {
-		c.Body, c.Summary = "No files found", "No files found"
+		c.Body, c.Summary, c.Found = "No files found", "No files found", &card.Found{}
 		return tools.Result{Text: "No files found", Card: c}
 	}
 	shown := hits[:min(len(hits), globLimit)]
+	c.Found = &card.Found{Total: len(hits)}
 	var text, body strings.Builder
 	for i, h := range shown {
 		if i > 0 {
@@ -151,6 +152,7 @@ func globResult(cwd, pattern string, hits []globHit) tools.Result {
 		}
 		text.WriteString(h.abs)
 		body.WriteString(display(cwd, h.abs))
+		c.Found.Files = append(c.Found.Files, h.abs)
 	}
 	if len(hits) > len(shown) {
 		fmt.Fprintf(&text, "\n\n(Showing %d of %d matches. Narrow the pattern or path to see the rest.)", len(shown), len(hits))

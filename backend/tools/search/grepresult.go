@@ -35,27 +35,29 @@ func grepResult(cwd, pattern string, files []workspace.Entry, results []fileMatc
 		}
 	}
 	if total == 0 {
-		c.Body, c.Summary = "No matches found", "No matches found"
+		c.Body, c.Summary, c.Found = "No matches found", "No matches found", &card.Found{}
 		return tools.Result{Text: "No matches found", Card: c}
 	}
 	c.Summary = "Found " + count(total, "match", "matches") + " in " + count(matched, "file", "files")
 	var text, body string
+	c.Found = &card.Found{Total: matched, Matches: total}
 	switch o.mode {
 	case modeContent:
-		text, c.Truncated = contentText(cwd, files, results, o, total)
+		text, c.Found.Lines, c.Truncated = contentText(cwd, files, results, o, total)
 		body = text
 	case modeCount:
-		text, c.Truncated = countText(cwd, files, results, o, total, matched)
+		text, c.Found.Lines, c.Truncated = countText(cwd, files, results, o, total, matched)
 		body = text
 	default:
-		text, body, c.Truncated = filesText(cwd, files, results, o, matched)
+		text, body, c.Found.Files, c.Truncated = filesText(cwd, files, results, o, matched)
 	}
 	c.Body = body
 	return tools.Result{Text: text, Card: c}
 }
 
-// filesText lists the matching files, newest first, then by path.
-func filesText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, matched int) (text, body string, truncated bool) {
+// filesText lists the matching files, newest first, then by path; shown
+// are those it lists, by absolute path.
+func filesText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, matched int) (text, body string, shown []string, truncated bool) {
 	type hit struct {
 		abs   string
 		mtime int64
@@ -72,10 +74,10 @@ func filesText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 	}
 	slices.SortFunc(hits, func(x, y hit) int { return cmp.Or(cmp.Compare(y.mtime, x.mtime), cmp.Compare(x.abs, y.abs)) })
 	from, to := page(len(hits), o)
-	shown := hits[from:to]
 	var t, b strings.Builder
 	fmt.Fprintf(&t, "Found %d %s", matched, plural(matched, "file", "files"))
-	for i, h := range shown {
+	for i, h := range hits[from:to] {
+		shown = append(shown, h.abs)
 		t.WriteString("\n" + h.abs)
 		if i > 0 {
 			b.WriteByte('\n')
@@ -85,7 +87,7 @@ func filesText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 	if note := pageNote("files", from, to, len(hits)); note != "" {
 		t.WriteString("\n\n" + note)
 	}
-	return t.String(), b.String(), len(shown) < len(hits)
+	return t.String(), b.String(), shown, len(shown) < len(hits)
 }
 
 // page is the part of n entries shown: from o.skip, at most o.limit.
@@ -110,8 +112,9 @@ func pageNote(what string, from, to, n int) string {
 	return fmt.Sprintf("(Showing %s %d-%d of %d.)", what, from+1, to, n)
 }
 
-// countText is one path:matches line per file, in path order.
-func countText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total, matched int) (string, bool) {
+// countText is one path:matches line per file, in path order; shown is
+// how many such lines it has, before the sum.
+func countText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total, matched int) (text string, shown int, truncated bool) {
 	var t strings.Builder
 	from, to := page(matched, o)
 	k := 0 // the matching file's place in path order
@@ -131,13 +134,14 @@ func countText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 	case to < matched:
 		fmt.Fprintf(&t, " (Showing %d of %d files; raise head_limit to see the rest.)", to, matched)
 	}
-	return t.String(), to-from < matched
+	return t.String(), to - from, to-from < matched
 }
 
 // contentText is ripgrep's layout: path:line:text for a match,
 // path-line-text for a context line, "--" between groups that do not
-// touch. At most o.limit lines are shown.
-func contentText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total int) (string, bool) {
+// touch. At most o.limit lines are shown; shown is how many, before any
+// note on what is not.
+func contentText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total int) (text string, shown int, truncated bool) {
 	var lines []string
 	var matchAt []bool // whether lines[i] begins a matching line's output
 	full, context := false, o.before > 0 || o.after > 0
@@ -181,7 +185,8 @@ func contentText(cwd string, files []workspace.Entry, results []fileMatches, o g
 			}
 		}
 	}
-	text := strings.Join(lines[from:], "\n")
+	text = strings.Join(lines[from:], "\n")
+	shown = len(lines) - from
 	switch {
 	case from > 0 && from == len(lines):
 		text = fmt.Sprintf("(offset %d passes over all %d output lines.)", o.skip, len(lines))
@@ -192,7 +197,7 @@ func contentText(cwd string, files []workspace.Entry, results []fileMatches, o g
 	case shownMatches < total:
 		text += fmt.Sprintf("\n\n(Showing %d of %d matching lines. Narrow the pattern, path, glob or type, or raise head_limit, to see the rest.)", shownMatches, total)
 	}
-	return text, from > 0 || shownMatches < total
+	return text, shown, from > 0 || shownMatches < total
 }
 
 // onlyMatches is out with each matching line in its matched parts, one a
