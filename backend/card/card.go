@@ -53,11 +53,20 @@ type Card struct {
 	// Truncated says the tool left results out (search caps, read limits).
 	Truncated bool `json:"truncated,omitempty"`
 
-	// Window and Found are what a call read or found that the card shows
-	// only as text, kept as data for the programs that read a tool's
-	// answer so (Claude Code's tool_use_result).
-	Window *LineWindow `json:"window,omitempty"`
-	Found  *Found      `json:"found,omitempty"`
+	// Window, Found and Replaced are what a call read, found or changed
+	// that the card shows only as text, or not at all, kept as data for
+	// the programs that read a tool's answer so (Claude Code's
+	// tool_use_result).
+	Window   *LineWindow `json:"window,omitempty"`
+	Found    *Found      `json:"found,omitempty"`
+	Replaced *Plan       `json:"replaced,omitempty"`
+}
+
+// Plan is a todo list: on a todo card, the one the call replaced (the list
+// an earlier call of the same turn wrote; none at a turn's first, as each
+// turn starts without a plan).
+type Plan struct {
+	Todos []TodoItem `json:"todos"`
 }
 
 // LineWindow is the lines of a file one read showed: from Start (1-based),

@@ -11,7 +11,7 @@ import (
 // toolUseResult, which programs read instead of the text (a diff viewer
 // its structuredPatch). A tool tack has in kind answers in the shape the
 // Agent SDK declares for it (BashOutput, FileEditOutput, FileReadOutput,
-// GlobOutput, GrepOutput, ...), from the call's input, the text the model
+// GlobOutput, GrepOutput, TodoWriteOutput, ...), from the call's input, the text the model
 // read and the facts the result's card keeps; a failed call with the
 // text, as Claude Code answers an error; any other tool, or a result
 // whose card lacks the facts (one logged before they were kept), with
@@ -40,6 +40,12 @@ func ToolUseResult(name string, input json.RawMessage, text string, isError bool
 		return globOutput(c)
 	case "Grep":
 		return grepOutput(input, text, c)
+	case "TodoWrite":
+		return todoWriteOutput(c)
+	case "ExitPlanMode":
+		return exitPlanModeOutput(input)
+	case "AskUserQuestion":
+		return askUserQuestionOutput(input, text)
 	}
 	return nil
 }

@@ -23,6 +23,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/tack-agent/tack/backend/claudemsg"
+	"github.com/tack-agent/tack/backend/interact"
+	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/subagent"
@@ -137,7 +139,8 @@ func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	registry := replayTools(t, &recordingExec{})
-	env := &tools.Env{SessionID: "sdk", Cwd: cwd, SpillDir: t.TempDir(), Record: func(session.Data) error { return nil }}
+	env := &tools.Env{SessionID: "sdk", Cwd: cwd, SpillDir: t.TempDir(), Record: func(session.Data) error { return nil },
+		Interact: choosingFirstOptions(t)}
 	outputs, checked, answers := readOutputSchemas(t), map[string]bool{}, map[string]any{}
 	calls := append(readJSONLines[transcriptCall](t, sdkInputs), moreShapes...)
 	for i, c := range calls {
@@ -274,15 +277,35 @@ func jsonType(v any) string {
 	return reflect.TypeOf(v).String()
 }
 
+// choosingFirstOptions is a broker whose user answers every question with
+// its first option, and a multi-select one with its first two.
+func choosingFirstOptions(t *testing.T) *interact.Broker {
+	b := interact.NewBroker()
+	interacttest.Serve(t, b, func(r *interact.Request) {
+		var answers []interact.Answer
+		for _, q := range r.Questions {
+			a := interact.Answer{ID: q.ID, Selected: []string{q.Options[0].Label}}
+			if q.MultiSelect {
+				a.Selected = append(a.Selected, q.Options[1].Label)
+			}
+			answers = append(answers, a)
+		}
+		r.Answer(answers)
+	})
+	return b
+}
+
 // moreShapes are calls, in the SDK inputs' terms, whose answers take the
 // shapes those inputs do not reach: Grep's other output modes, a window
-// of a file named relative to the workspace, a search that finds nothing.
+// of a file named relative to the workspace, a search that finds nothing,
+// a plan that replaces one.
 var moreShapes = []transcriptCall{
 	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"line","path":"/workspace"}`)},
 	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"line","output_mode":"count"}`)},
 	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"no such text","output_mode":"content"}`)},
 	{Tool: "Read", Input: json.RawMessage(`{"file_path":"notes.txt","offset":2}`)},
 	{Tool: "Glob", Input: json.RawMessage(`{"pattern":"*.none"}`)},
+	{Tool: "TodoWrite", Input: json.RawMessage(`{"todos":[{"content":"Read the loader","status":"completed","activeForm":"Reading the loader"}]}`)},
 }
 
 // claudeOutputs names the SDK's output type of each Claude Code tool whose
@@ -290,6 +313,7 @@ var moreShapes = []transcriptCall{
 var claudeOutputs = map[string]string{
 	"Bash": "BashOutput", "Edit": "FileEditOutput", "Write": "FileWriteOutput",
 	"Read": "FileReadOutput", "Glob": "GlobOutput", "Grep": "GrepOutput",
+	"TodoWrite": "TodoWriteOutput", "ExitPlanMode": "ExitPlanModeOutput", "AskUserQuestion": "AskUserQuestionOutput",
 }
 
 // outputSchema is one output type of the SDK, resolved for validation.

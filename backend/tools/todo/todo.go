@@ -9,14 +9,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// Write is the todo_write tool.
-type Write struct{}
+// Write is the todo_write tool. It remembers the list the last call of a
+// turn wrote, the plan a later call of that turn replaces.
+type Write struct {
+	mu   sync.Mutex
+	turn int
+	plan []card.TodoItem
+}
 
 // New makes the todo_write tool.
 func New() *Write { return &Write{} }
@@ -68,7 +74,7 @@ func (*Write) Present(raw json.RawMessage) card.Card {
 }
 
 // Run validates the list and records it as a todo/write event.
-func (*Write) Run(_ context.Context, call tools.Call) tools.Result {
+func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 	items, res, ok := decode(call.Args)
 	if !ok {
 		return res
@@ -87,7 +93,22 @@ func (*Write) Run(_ context.Context, call tools.Call) tools.Result {
 	text := fmt.Sprintf("Updated todo list: %d pending, %d in progress, %d completed.",
 		counts[card.TodoPending], counts[card.TodoInProgress], counts[card.TodoCompleted])
 	c := planCard(todos)
+	c.Replaced = &card.Plan{Todos: w.replace(call.Turn, todos)}
 	return tools.Result{Text: text, Card: &c}
+}
+
+// replace makes todos turn's plan and returns the one it replaces, empty
+// (not nil: none, where nil would say nothing is known) at the turn's
+// first.
+func (w *Write) replace(turn int, todos []card.TodoItem) []card.TodoItem {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	old := w.plan
+	if w.turn != turn || old == nil {
+		old = []card.TodoItem{}
+	}
+	w.turn, w.plan = turn, todos
+	return old
 }
 
 // decode parses and validates the arguments.

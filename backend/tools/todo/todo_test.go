@@ -35,9 +35,38 @@ func TestTodoWriteRecordsTheWholeListAndCounts(t *testing.T) {
 		t.Errorf("want recorded %+v, got %+v", want, got)
 	}
 	wantCard := &card.Card{Kind: card.Todo, Title: "Plan (1/4 done)", Label: "Update plan",
-		Summary: "Plan 1/4 · fix the bug", Todos: todos}
+		Summary: "Plan 1/4 · fix the bug", Todos: todos, Replaced: &card.Plan{Todos: []card.TodoItem{}}}
 	if !reflect.DeepEqual(r.Card, wantCard) {
 		t.Errorf("want card %+v, got %+v", wantCard, r.Card)
+	}
+}
+
+// TestTodoWriteSaysWhichPlanItReplaced: a write's card keeps the plan it
+// replaced, as Claude Code's TodoWrite answers its oldTodos: the list an
+// earlier write of the same turn made, and none at a turn's first write,
+// which the plan strip starts empty.
+func TestTodoWriteSaysWhichPlanItReplaced(t *testing.T) {
+	w := New()
+	env := &tools.Env{Record: func(session.Data) error { return nil }}
+	write := func(turn int, content string) *card.Card {
+		t.Helper()
+		r := w.Run(context.Background(), tools.Call{ID: "c", Turn: turn, Env: env,
+			Args: []byte(`{"todos":[{"content":"` + content + `","status":"pending"}]}`)})
+		if r.IsError || r.Card == nil || r.Card.Replaced == nil {
+			t.Fatalf("want a plan card saying what it replaced, got %q %+v", r.Text, r.Card)
+		}
+		return r.Card
+	}
+	first := write(1, "read")
+	if len(first.Replaced.Todos) != 0 {
+		t.Errorf("turn 1's first write: want no plan replaced, got %+v", first.Replaced.Todos)
+	}
+	second := write(1, "fix")
+	if !reflect.DeepEqual(second.Replaced.Todos, first.Todos) {
+		t.Errorf("turn 1's second write: want %+v replaced, got %+v", first.Todos, second.Replaced.Todos)
+	}
+	if next := write(2, "test"); len(next.Replaced.Todos) != 0 {
+		t.Errorf("turn 2's first write: want no plan replaced, got %+v", next.Replaced.Todos)
 	}
 }
 
