@@ -515,7 +515,8 @@ func (p *printer) toolResult(d session.ToolResult) {
 		input := tools.ClaudeInput(json.RawMessage(p.t.calls[d.CallID].Arguments), p.s.Cwd)
 		writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
 			Role: "user", Content: []claudemsg.Block{claudemsg.ToolResult(d.CallID, d.Text, d.IsError)},
-		}, ToolUseResult: claudemsg.ToolUseResult(tools.ClaudeName(d.Name), input, d.Text, d.IsError, d.Card)})
+		}, ToolUseResult: claudemsg.ToolUseResult(claudemsg.ToolCall{ID: d.CallID, Name: tools.ClaudeName(d.Name),
+			Input: input, Text: d.Text, IsError: d.IsError, Card: d.Card})})
 	}
 }
 

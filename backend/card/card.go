@@ -53,12 +53,13 @@ type Card struct {
 	// Truncated says the tool left results out (search caps, read limits).
 	Truncated bool `json:"truncated,omitempty"`
 
-	// Window, Found and Replaced are what a call read, found or changed
-	// that the card shows only as text, or not at all, kept as data for
-	// the programs that read a tool's answer so (Claude Code's
+	// Window, Found, Fetched and Replaced are what a call read, found or
+	// changed that the card shows only as text, or not at all, kept as
+	// data for the programs that read a tool's answer so (Claude Code's
 	// tool_use_result).
 	Window   *LineWindow `json:"window,omitempty"`
 	Found    *Found      `json:"found,omitempty"`
+	Fetched  *Fetched    `json:"fetched,omitempty"`
 	Replaced *Plan       `json:"replaced,omitempty"`
 }
 
@@ -81,12 +82,24 @@ type LineWindow struct {
 
 // Found is what a search found: the files it lists by absolute path
 // (those shown), how many files matched, how many matches, and how many lines
-// of matches it shows.
+// of matches it shows; or the pages a web search found.
 type Found struct {
 	Files   []string `json:"files,omitempty"`
 	Total   int      `json:"total"`
 	Matches int      `json:"matches,omitempty"`
 	Lines   int      `json:"lines,omitempty"`
+	Pages   []Page   `json:"pages,omitempty"`
+}
+
+// Page is one page a web search found.
+type Page struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// Fetched is what a web fetch downloaded: its size in bytes.
+type Fetched struct {
+	Bytes int `json:"bytes"`
 }
 
 // TerminalView is a shell command and what came of it.

@@ -11,21 +11,21 @@ import (
 // toolUseResult, which programs read instead of the text (a diff viewer
 // its structuredPatch). A tool tack has in kind answers in the shape the
 // Agent SDK declares for it (BashOutput, FileEditOutput, FileReadOutput,
-// GlobOutput, GrepOutput, TodoWriteOutput, ...), from the call's input, the text the model
+// GlobOutput, GrepOutput, TodoWriteOutput, WebSearchOutput, ...), from the call's input, the text the model
 // read and the facts the result's card keeps; a failed call with the
 // text, as Claude Code answers an error; any other tool, or a result
 // whose card lacks the facts (one logged before they were kept), with
 // nil, for none: its text, where a program expects an object, would
-// mislead it. name is Claude Code's name of the tool, input the call's
-// input as Claude Code shows it (ClaudeInput), c the result's card.
-func ToolUseResult(name string, input json.RawMessage, text string, isError bool, c *card.Card) any {
-	if isError {
-		return text
+// mislead it.
+func ToolUseResult(call ToolCall) any {
+	if call.IsError {
+		return call.Text
 	}
+	c, input, text := call.Card, call.Input, call.Text
 	if c == nil {
 		c = &card.Card{}
 	}
-	switch name {
+	switch name := call.Name; name {
 	case "Bash":
 		out := bashOutput{Stdout: text}
 		if c.Terminal != nil {
@@ -46,8 +46,25 @@ func ToolUseResult(name string, input json.RawMessage, text string, isError bool
 		return exitPlanModeOutput(input)
 	case "AskUserQuestion":
 		return askUserQuestionOutput(input, text)
+	case "WebFetch":
+		return webFetchOutput(input, text, c)
+	case "WebSearch":
+		return webSearchOutput(call.ID, input, c)
 	}
 	return nil
+}
+
+// ToolCall is an answered call in Claude Code's terms: its id, Claude
+// Code's name of the tool, its input as Claude Code shows it
+// (tools.ClaudeInput), the text the model read, whether that was an error,
+// and the result's card.
+type ToolCall struct {
+	ID      string
+	Name    string
+	Input   json.RawMessage
+	Text    string
+	IsError bool
+	Card    *card.Card
 }
 
 // fileChange is an Edit's FileEditOutput or a Write's FileWriteOutput.

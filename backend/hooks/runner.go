@@ -299,7 +299,7 @@ func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.T
 		interrupted := ctx.Err() != nil
 		event, in.Error, in.IsInterrupt = PostToolUseFailure, result.Text, &interrupted
 	} else {
-		in.ToolResponse = toolResponse(call.Name, in.ToolInput, result)
+		in.ToolResponse = toolResponse(call.ID, call.Name, in.ToolInput, result)
 	}
 	results := r.runFor(ctx, c, turn, event, in, call.ID)
 	var notes []string
@@ -517,14 +517,15 @@ func (r *Runner) Notify(message, kind string) {
 	})
 }
 
-// toolResponse is the tool_response of a call of tool (tack's name) with
+// toolResponse is the tool_response of call id of tool (tack's name) with
 // input (tool_input, its file_path made absolute) that answered result:
 // Claude Code's structured answer where claudemsg has its shape (a
 // command's stdout, an edit's structuredPatch), beside tack's output, and
 // for a file tool the filePath and success Claude Code's hooks document.
-func toolResponse(tool string, input json.RawMessage, result tools.Result) json.RawMessage {
+func toolResponse(id, tool string, input json.RawMessage, result tools.Result) json.RawMessage {
 	fields := map[string]any{}
-	if answer := claudemsg.ToolUseResult(tools.ClaudeName(tool), input, result.Text, false, result.Card); answer != nil {
+	call := claudemsg.ToolCall{ID: id, Name: tools.ClaudeName(tool), Input: input, Text: result.Text, Card: result.Card}
+	if answer := claudemsg.ToolUseResult(call); answer != nil {
 		b, _ := json.Marshal(answer)
 		_ = json.Unmarshal(b, &fields)
 	}

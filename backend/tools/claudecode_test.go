@@ -160,7 +160,8 @@ func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 				t.Errorf("call %d, %s: want an answer to check against the SDK's %s, got %q", i+1, c.Tool, schema.name, r.Text)
 				continue
 			}
-			got := claudemsg.ToolUseResult(c.Tool, tools.ClaudeInput(args, cwd), r.Text, r.IsError, r.Card)
+			got := claudemsg.ToolUseResult(claudemsg.ToolCall{ID: "call_sdk", Name: c.Tool, Input: tools.ClaudeInput(args, cwd),
+				Text: r.Text, IsError: r.IsError, Card: r.Card})
 			if err := schema.check(got); err != nil {
 				t.Errorf("call %d, %s: tool_use_result is no %s: %v\n%s", i+1, c.Tool, schema.name, err, mustJSON(t, got))
 			}
@@ -314,6 +315,7 @@ var claudeOutputs = map[string]string{
 	"Bash": "BashOutput", "Edit": "FileEditOutput", "Write": "FileWriteOutput",
 	"Read": "FileReadOutput", "Glob": "GlobOutput", "Grep": "GrepOutput",
 	"TodoWrite": "TodoWriteOutput", "ExitPlanMode": "ExitPlanModeOutput", "AskUserQuestion": "AskUserQuestionOutput",
+	"WebFetch": "WebFetchOutput", "WebSearch": "WebSearchOutput",
 }
 
 // outputSchema is one output type of the SDK, resolved for validation.
@@ -566,7 +568,7 @@ func TestStructuredPatchIsWhatDiffSays(t *testing.T) {
 		var got struct {
 			StructuredPatch []unifiedHunk `json:"structuredPatch"`
 		}
-		if err := json.Unmarshal([]byte(mustJSON(t, claudemsg.ToolUseResult("Edit", raw, r.Text, false, r.Card))), &got); err != nil {
+		if err := json.Unmarshal([]byte(mustJSON(t, claudemsg.ToolUseResult(claudemsg.ToolCall{Name: "Edit", Input: raw, Text: r.Text, Card: r.Card}))), &got); err != nil {
 			t.Fatal(err)
 		}
 		want := diffHunks(t, diff, before, path)

@@ -223,7 +223,8 @@ func (c *converter) toolResult(e session.Event, d session.ToolResult) {
 	input := c.st.Calls[d.CallID]
 	delete(c.st.Calls, d.CallID)
 	l := c.userLine([]claudemsg.Block{claudemsg.ToolResult(d.CallID, d.Text, d.IsError)})
-	l.ToolUseResult = claudemsg.ToolUseResult(tools.ClaudeName(d.Name), input, d.Text, d.IsError, d.Card)
+	l.ToolUseResult = claudemsg.ToolUseResult(claudemsg.ToolCall{ID: d.CallID, Name: tools.ClaudeName(d.Name),
+		Input: input, Text: d.Text, IsError: d.IsError, Card: d.Card})
 	c.emit(e, 0, l)
 }
 

@@ -185,7 +185,7 @@ func fetchCard(p Page, text string, start, end, total int) *card.Card {
 		summary += " · " + oneLine(p.Title)
 	}
 	return &card.Card{Kind: card.Read, Title: title, Label: "Fetch", Subject: p.URL, Summary: summary,
-		Body: text, Truncated: start > 0 || end < total}
+		Body: text, Truncated: start > 0 || end < total, Fetched: &card.Fetched{Bytes: size}}
 }
 
 // window cuts at most maxChars runes of s from rune offset start, ending at

@@ -169,15 +169,18 @@ func searchText(query string, rs []Result) string {
 // searchCard lists the results by title and URL.
 func searchCard(query string, rs []Result) *card.Card {
 	lines := make([]string, len(rs))
+	found := &card.Found{Total: len(rs), Pages: make([]card.Page, len(rs))}
 	for i, r := range rs {
 		lines[i] = oneLine(r.Title) + " — " + r.URL
+		found.Pages[i] = card.Page{Title: oneLine(r.Title), URL: r.URL}
 	}
 	noun := "results"
 	if len(rs) == 1 {
 		noun = "result"
 	}
 	return &card.Card{Kind: card.Search, Title: fmt.Sprintf("%s — %d %s", searchTitle(query), len(rs), noun),
-		Label: "Web search", Subject: query, Summary: fmt.Sprintf("%d %s", len(rs), noun), Body: strings.Join(lines, "\n")}
+		Label: "Web search", Subject: query, Summary: fmt.Sprintf("%d %s", len(rs), noun), Body: strings.Join(lines, "\n"),
+		Found: found}
 }
 
 func firstNonEmpty(vs ...string) string {
