@@ -53,14 +53,28 @@ type Card struct {
 	// Truncated says the tool left results out (search caps, read limits).
 	Truncated bool `json:"truncated,omitempty"`
 
-	// Window, Found, Fetched and Replaced are what a call read, found or
-	// changed that the card shows only as text, or not at all, kept as
-	// data for the programs that read a tool's answer so (Claude Code's
-	// tool_use_result).
+	// Window, Found, Fetched, Replaced and Agent are what a call read,
+	// found, changed or had done that the card shows only as text, or not
+	// at all, kept as data for the programs that read a tool's answer so
+	// (Claude Code's tool_use_result).
 	Window   *LineWindow `json:"window,omitempty"`
 	Found    *Found      `json:"found,omitempty"`
 	Fetched  *Fetched    `json:"fetched,omitempty"`
 	Replaced *Plan       `json:"replaced,omitempty"`
+	Agent    *AgentRun   `json:"agent,omitempty"`
+}
+
+// AgentRun is what a subagent did: its session, its model, the tool calls
+// it made and the tokens it used, in disjoint buckets (input the cache did
+// not hold, input it did, output, of which reasoning).
+type AgentRun struct {
+	Session         string `json:"session"`
+	Model           string `json:"model,omitempty"`
+	ToolCalls       int    `json:"tool_calls"`
+	InputTokens     int    `json:"input_tokens"`
+	CachedTokens    int    `json:"cached_tokens"`
+	OutputTokens    int    `json:"output_tokens"`
+	ReasoningTokens int    `json:"reasoning_tokens,omitempty"`
 }
 
 // Plan is a todo list: on a todo card, the one the call replaced (the list

@@ -50,6 +50,10 @@ func ToolUseResult(call ToolCall) any {
 		return webFetchOutput(input, text, c)
 	case "WebSearch":
 		return webSearchOutput(call.ID, input, c)
+	case "Agent":
+		return agentOutput(input, text, c)
+	case "TaskStop":
+		return taskStopOutput(input, text)
 	}
 	return nil
 }

@@ -246,6 +246,9 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) tools.Result {
 		return r
 	}
 	c.Body = strings.Join(append(out.Transcript, "", out.Answer), "\n")
+	u := out.Usage
+	c.Agent = &card.AgentRun{Session: out.Child, Model: out.Model, ToolCalls: out.ToolCalls,
+		InputTokens: u.Input, CachedTokens: u.CacheRead, OutputTokens: u.Output, ReasoningTokens: u.Reasoning}
 	answer := strings.TrimSpace(out.Answer)
 	if answer == "" {
 		answer = "(the subagent finished without a report)"
