@@ -8,6 +8,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 // The messages of --output-format stream-json, in the shape scripts and
@@ -76,11 +77,13 @@ type apiMessage struct {
 	Usage        *claudemsg.Usage `json:"usage,omitempty"`
 }
 
-// toolInput is a call's arguments as JSON: the object the model wrote, or
-// the raw text as a string when it is not valid JSON.
-func toolInput(args string) json.RawMessage {
+// toolInput is a call's arguments as JSON: the object the model wrote as
+// Claude Code shows it (tools.ClaudeInput: a path relative to cwd made
+// absolute, as Claude Code's models send it and programs open it), or the
+// raw text as a string when it is not valid JSON.
+func toolInput(args, cwd string) json.RawMessage {
 	if json.Valid([]byte(args)) {
-		return json.RawMessage(args)
+		return tools.ClaudeInput(json.RawMessage(args), cwd)
 	}
 	b, _ := json.Marshal(args)
 	return b

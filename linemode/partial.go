@@ -1,8 +1,10 @@
 package linemode
 
 import (
+	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/claudemsg"
@@ -14,10 +16,17 @@ import (
 // events (message_start, content_block_start/delta/stop, message_delta,
 // message_stop) for --include-partial-messages. It is not safe for
 // concurrent use.
+//
+// A tool_use block's input arrives whole, in one input_json_delta when
+// the block closes: the model may name a file relative to the workspace,
+// and the input the assistant message then shows has it absolute
+// (toolInput), which fragments already written could not become.
 type partials struct {
 	w           io.Writer
 	sessionID   string
 	noReasoning bool
+	cwd         string
+	args        strings.Builder // the open tool_use block's input so far
 
 	started  bool // message_start was written for the step
 	block    int  // index of the open block; -1 when none
@@ -28,8 +37,8 @@ type partials struct {
 	turnStep [2]int
 }
 
-func newPartials(w io.Writer, sessionID string, noReasoning bool) *partials {
-	return &partials{w: w, sessionID: sessionID, noReasoning: noReasoning, block: -1}
+func newPartials(w io.Writer, sessionID string, noReasoning bool, cwd string) *partials {
+	return &partials{w: w, sessionID: sessionID, noReasoning: noReasoning, cwd: cwd, block: -1}
 }
 
 // delta writes the events one streamed piece brings.
@@ -59,9 +68,7 @@ func (p *partials) delta(d agent.Delta, model string) {
 		if p.block < 0 || p.kind != llm.ChunkToolCall || p.tool != tc.Index || tc.ID != "" {
 			p.open(llm.ChunkToolCall, tc.Index, map[string]any{"type": "tool_use", "id": tc.ID, "name": tools.ClaudeName(tc.Name), "input": map[string]any{}})
 		}
-		if tc.Arguments != "" {
-			p.emit("content_block_delta", map[string]any{"index": p.block, "delta": map[string]any{"type": "input_json_delta", "partial_json": tc.Arguments}})
-		}
+		p.args.WriteString(tc.Arguments)
 	}
 }
 
@@ -88,10 +95,19 @@ func (p *partials) open(kind llm.ChunkKind, tool int, block map[string]any) {
 }
 
 func (p *partials) closeBlock() {
-	if p.block >= 0 {
-		p.emit("content_block_stop", map[string]any{"index": p.block})
-		p.block = -1
+	if p.block < 0 {
+		return
 	}
+	if args := p.args.String(); p.kind == llm.ChunkToolCall && args != "" {
+		input := args
+		if json.Valid([]byte(args)) {
+			input = string(toolInput(args, p.cwd))
+		}
+		p.emit("content_block_delta", map[string]any{"index": p.block, "delta": map[string]any{"type": "input_json_delta", "partial_json": input}})
+	}
+	p.args.Reset()
+	p.emit("content_block_stop", map[string]any{"index": p.block})
+	p.block = -1
 }
 
 // end finishes the step's message: the open block, message_delta with why

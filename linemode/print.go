@@ -141,7 +141,7 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 	defer sub.Close()
 	p := &printer{o: o, s: s, ag: s.Agent, sub: sub, seen: past.NextSeq - 1, stdout: stdout}
 	if o.IncludePartial && o.Format == FormatStreamJSON {
-		p.partial = newPartials(o.Stdout, s.Agent.SessionID(), o.NoReasoning)
+		p.partial = newPartials(o.Stdout, s.Agent.SessionID(), o.NoReasoning, s.Cwd)
 	}
 	if o.Format == FormatStreamJSON {
 		writeJSON(o.Stdout, p.initMessage())
@@ -486,7 +486,7 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 		blocks = append(blocks, claudemsg.Text(d.Text))
 	}
 	for _, c := range d.ToolCalls {
-		blocks = append(blocks, claudemsg.ToolUse(c.ID, tools.ClaudeName(c.Name), toolInput(c.Arguments)))
+		blocks = append(blocks, claudemsg.ToolUse(c.ID, tools.ClaudeName(c.Name), toolInput(c.Arguments, p.s.Cwd)))
 	}
 	u := claudemsg.UsageOf(d.Usage)
 	writeJSON(p.o.Stdout, chatMessage{Type: "assistant", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
@@ -506,7 +506,7 @@ func (p *printer) toolResult(d session.ToolResult) {
 	}
 	if d.Code == session.CodeDenied {
 		c := p.t.calls[d.CallID]
-		p.t.denials = append(p.t.denials, Denial{ToolName: tools.ClaudeName(d.Name), ToolUseID: d.CallID, ToolInput: toolInput(c.Arguments)})
+		p.t.denials = append(p.t.denials, Denial{ToolName: tools.ClaudeName(d.Name), ToolUseID: d.CallID, ToolInput: toolInput(c.Arguments, p.s.Cwd)})
 		if p.o.Format == FormatText {
 			fmt.Fprintln(p.o.Stderr, deniedText(d, c, p.t.refused[d.CallID]))
 		}

@@ -70,18 +70,26 @@ func ClaudeNames(name string) []string { return toClaude[name] }
 
 // ClaudeInput is a call's arguments as Claude Code's hooks and transcripts
 // show them: a JSON object (an empty one when the model sent something
-// else), with a relative file_path made absolute from cwd, as Claude
-// Code's file tools always send it and scripts written for them expect.
+// else), with a relative file_path or notebook_path made absolute from
+// cwd, as Claude Code's file tools always send them and scripts written
+// for them expect.
 func ClaudeInput(args json.RawMessage, cwd string) json.RawMessage {
 	var fields map[string]json.RawMessage
 	if !json.Valid(args) || json.Unmarshal(args, &fields) != nil {
 		return json.RawMessage("{}")
 	}
-	var path string
-	if json.Unmarshal(fields["file_path"], &path) != nil || path == "" || filepath.IsAbs(path) || cwd == "" {
+	changed := false
+	for _, key := range []string{"file_path", "notebook_path"} {
+		var path string
+		if json.Unmarshal(fields[key], &path) != nil || path == "" || filepath.IsAbs(path) || cwd == "" {
+			continue
+		}
+		fields[key], _ = json.Marshal(filepath.Join(cwd, path))
+		changed = true
+	}
+	if !changed {
 		return args
 	}
-	fields["file_path"], _ = json.Marshal(filepath.Join(cwd, path))
 	out, err := json.Marshal(fields)
 	if err != nil {
 		return args

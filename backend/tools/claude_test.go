@@ -11,11 +11,12 @@ import (
 // relative to the workspace.
 func TestClaudeInputHasAnAbsoluteFilePath(t *testing.T) {
 	for args, want := range map[string]string{
-		`{"file_path":"src/a.go","old_string":"x"}`: `{"file_path":"/w/src/a.go","old_string":"x"}`,
-		`{"file_path":"/etc/hosts"}`:                `{"file_path":"/etc/hosts"}`,
-		`{"command":"ls"}`:                          `{"command":"ls"}`,
-		`not json`:                                  `{}`,
-		`["a list"]`:                                `{}`,
+		`{"file_path":"src/a.go","old_string":"x"}`:    `{"file_path":"/w/src/a.go","old_string":"x"}`,
+		`{"notebook_path":"n.ipynb","new_source":"x"}`: `{"new_source":"x","notebook_path":"/w/n.ipynb"}`,
+		`{"file_path":"/etc/hosts"}`:                   `{"file_path":"/etc/hosts"}`,
+		`{"command":"ls"}`:                             `{"command":"ls"}`,
+		`not json`:                                     `{}`,
+		`["a list"]`:                                   `{}`,
 	} {
 		if got := string(ClaudeInput(json.RawMessage(args), "/w")); got != want {
 			t.Errorf("%s: want %s, got %s", args, want, got)
