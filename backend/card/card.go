@@ -53,16 +53,37 @@ type Card struct {
 	// Truncated says the tool left results out (search caps, read limits).
 	Truncated bool `json:"truncated,omitempty"`
 
-	// Window, Found, Fetched, Replaced and Agent are what a call read,
-	// found, changed or had done that the card shows only as text, or not
-	// at all, kept as data for the programs that read a tool's answer so
-	// (Claude Code's tool_use_result).
-	Window   *LineWindow `json:"window,omitempty"`
-	Found    *Found      `json:"found,omitempty"`
-	Fetched  *Fetched    `json:"fetched,omitempty"`
-	Replaced *Plan       `json:"replaced,omitempty"`
-	Agent    *AgentRun   `json:"agent,omitempty"`
+	// Window, Found, Fetched, Replaced, Agent and Notebook are what a call
+	// read, found, changed or had done that the card shows only as text,
+	// or not at all, kept as data for the programs that read a tool's
+	// answer so (Claude Code's tool_use_result).
+	Window   *LineWindow     `json:"window,omitempty"`
+	Found    *Found          `json:"found,omitempty"`
+	Fetched  *Fetched        `json:"fetched,omitempty"`
+	Replaced *Plan           `json:"replaced,omitempty"`
+	Agent    *AgentRun       `json:"agent,omitempty"`
+	Notebook *NotebookChange `json:"notebook,omitempty"`
 }
+
+// NotebookChange is what a notebook edit changed: the cell (its id, its
+// type before and after: "" where it had none, deleted or inserted), the
+// notebook's language, and the notebook's whole text before and after,
+// which are left out ("") of an edit of a notebook too large to keep
+// twice more in the session log (NotebookTextLimit).
+type NotebookChange struct {
+	CellID      string `json:"cell_id"`
+	OldCellType string `json:"old_cell_type,omitempty"`
+	CellType    string `json:"cell_type,omitempty"`
+	Language    string `json:"language"`
+	Original    string `json:"original,omitempty"`
+	Updated     string `json:"updated,omitempty"`
+}
+
+// NotebookTextLimit is the most bytes of a notebook's text, before and
+// after an edit together, a NotebookChange keeps.
+// A session log is read whole when the session resumes, so it keeps
+// what a notebook of code holds, not one of large outputs edited often.
+const NotebookTextLimit = 256 << 10
 
 // AgentRun is what a subagent did: its session, its model, the tool calls
 // it made and the tokens it used, in disjoint buckets (input the cache did

@@ -54,6 +54,8 @@ func ToolUseResult(call ToolCall) any {
 		return agentOutput(input, text, c)
 	case "TaskStop":
 		return taskStopOutput(input, text)
+	case "NotebookEdit":
+		return notebookEditOutput(input, c)
 	}
 	return nil
 }

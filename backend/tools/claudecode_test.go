@@ -39,6 +39,7 @@ import (
 	"github.com/tack-agent/tack/backend/tools/todo"
 	"github.com/tack-agent/tack/backend/tools/web"
 	"github.com/tack-agent/tack/backend/workspace"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // transcript holds the tool calls of real Claude Code runs; its first line
@@ -136,12 +137,12 @@ const sdkOutputs = "../../testdata/claudecode/agent-sdk-0.3.337.tool-outputs.sch
 // not.
 func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 	cwd := t.TempDir()
-	if err := os.WriteFile(filepath.Join(cwd, "notes.txt"), []byte("first line\nsecond line\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteTree(t, cwd, map[string]string{"notes.txt": "first line\nsecond line\n", "analysis.ipynb": notebook})
 	registry := replayTools(t, &recordingExec{})
 	env := &tools.Env{SessionID: "sdk", Cwd: cwd, SpillDir: t.TempDir(), Record: func(session.Data) error { return nil },
 		Interact: choosingFirstOptions(t)}
+	// NotebookEdit, as Edit, changes only a file read before.
+	registry["read"].Run(context.Background(), tools.Call{ID: "call_read", Args: json.RawMessage(`{"file_path":"analysis.ipynb"}`), Env: env})
 	outputs, checked, answers := readOutputSchemas(t), map[string]bool{}, map[string]any{}
 	calls := append(readJSONLines[transcriptCall](t, sdkInputs), moreShapes...)
 	for i, c := range calls {
@@ -284,6 +285,11 @@ func jsonType(v any) string {
 	return reflect.TypeOf(v).String()
 }
 
+// notebook is the notebook the SDK's NotebookEdit input edits: one code
+// cell, without ids (nbformat 4.4), so cell-0 names it.
+const notebook = `{"cells":[{"cell_type":"code","execution_count":null,"metadata":{},"outputs":[],"source":["print(0)"]}],` +
+	`"metadata":{"language_info":{"name":"python"}},"nbformat":4,"nbformat_minor":4}`
+
 // sdkPlaces puts tack's names in place of those the SDK inputs stand
 // for: the workspace, and the background task b1, which the inputs' own
 // background Bash call started and tack names bash-1.
@@ -312,7 +318,7 @@ func choosingFirstOptions(t *testing.T) *interact.Broker {
 // moreShapes are calls, in the SDK inputs' terms, whose answers take the
 // shapes those inputs do not reach: Grep's other output modes, a window
 // of a file named relative to the workspace, a search that finds nothing,
-// a plan that replaces one.
+// a plan that replaces one, a notebook's cell inserted and deleted.
 var moreShapes = []transcriptCall{
 	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"line","path":"/workspace"}`)},
 	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"line","output_mode":"count"}`)},
@@ -320,6 +326,8 @@ var moreShapes = []transcriptCall{
 	{Tool: "Read", Input: json.RawMessage(`{"file_path":"notes.txt","offset":2}`)},
 	{Tool: "Glob", Input: json.RawMessage(`{"pattern":"*.none"}`)},
 	{Tool: "TodoWrite", Input: json.RawMessage(`{"todos":[{"content":"Read the loader","status":"completed","activeForm":"Reading the loader"}]}`)},
+	{Tool: "NotebookEdit", Input: json.RawMessage(`{"notebook_path":"analysis.ipynb","new_source":"# Notes","cell_type":"markdown","edit_mode":"insert"}`)},
+	{Tool: "NotebookEdit", Input: json.RawMessage(`{"notebook_path":"analysis.ipynb","cell_id":"cell-1","edit_mode":"delete"}`)},
 }
 
 // claudeOutputs names the SDK's output type of each Claude Code tool whose
@@ -329,6 +337,7 @@ var claudeOutputs = map[string]string{
 	"Read": "FileReadOutput", "Glob": "GlobOutput", "Grep": "GrepOutput",
 	"TodoWrite": "TodoWriteOutput", "ExitPlanMode": "ExitPlanModeOutput", "AskUserQuestion": "AskUserQuestionOutput",
 	"WebFetch": "WebFetchOutput", "WebSearch": "WebSearchOutput", "Agent": "AgentOutput", "TaskStop": "TaskStopOutput",
+	"NotebookEdit": "NotebookEditOutput",
 }
 
 // outputSchema is one output type of the SDK, resolved for validation.

@@ -91,7 +91,11 @@ func (n *Notebook) Run(_ context.Context, call tools.Call) tools.Result {
 	}
 	name := display(call.Env.Cwd, ch.path)
 	c := &card.Card{Kind: card.Diff, Title: "Edit notebook " + name, Label: "NotebookEdit", Subject: name,
-		Description: ch.what, Diffs: []card.FileDiff{fileDiff(name, ch.before, ch.after, false)}}
+		Description: ch.what, Diffs: []card.FileDiff{fileDiff(name, ch.before, ch.after, false)},
+		Notebook: &card.NotebookChange{CellID: ch.cell, OldCellType: ch.oldKind, CellType: ch.kind, Language: nb.language()}}
+	if len(ch.original)+len(out) <= card.NotebookTextLimit {
+		c.Notebook.Original, c.Notebook.Updated = ch.original, string(out)
+	}
 	return tools.Result{Text: ch.what + " in " + ch.path + ".", Card: c}
 }
 
@@ -126,8 +130,19 @@ func (n *Notebook) change(call tools.Call) (*notebook, change, tools.Result, boo
 	if err != nil {
 		return nil, change{}, tools.InvalidArgs("%v", err), false
 	}
-	ch.path = path
+	ch.path, ch.original = path, string(content)
 	return nb, ch, tools.Result{}, true
+}
+
+// language is the notebook's programming language as its metadata names
+// it; python, as Jupyter and Claude Code take it, when it names none.
+func (nb *notebook) language() string {
+	meta, _ := nb.top["metadata"].(map[string]any)
+	info, _ := meta["language_info"].(map[string]any)
+	if name, ok := info["name"].(string); ok && name != "" {
+		return name
+	}
+	return "python"
 }
 
 func (a notebookArgs) check() (tools.Result, bool) {
@@ -186,8 +201,10 @@ func (nb *notebook) find(id string) (int, error) {
 }
 
 // change is what an edit does: its sentence, the cell's source before
-// and after for the card, and the notebook's path.
-type change struct{ what, before, after, path string }
+// and after for the card, its name, its type before and after ("" where
+// it had none: inserted, deleted), and the notebook's path and text
+// before.
+type change struct{ what, before, after, cell, oldKind, kind, path, original string }
 
 func (nb *notebook) apply(a notebookArgs) (change, error) {
 	at := 0
@@ -209,18 +226,20 @@ func (nb *notebook) apply(a notebookArgs) (change, error) {
 		}
 		setKind(cell, a.CellType)
 		nb.cells = slices.Insert(nb.cells, at, cell)
-		return change{what: fmt.Sprintf("Inserted %s cell %s", a.CellType, cellName(cell, at)), after: a.NewSource}, nil
+		name := cellName(cell, at)
+		return change{what: fmt.Sprintf("Inserted %s cell %s", a.CellType, name), after: a.NewSource, cell: name, kind: a.CellType}, nil
 	case "delete":
-		before := source(nb.cells[at])
-		what := "Deleted cell " + cellName(nb.cells[at], at)
+		cell := nb.cells[at]
+		name := cellName(cell, at)
 		nb.cells = slices.Delete(nb.cells, at, at+1)
-		return change{what: what, before: before}, nil
+		return change{what: "Deleted cell " + name, before: source(cell), cell: name, oldKind: fmt.Sprint(cell["cell_type"])}, nil
 	}
 	cell := nb.cells[at]
-	before := source(cell)
+	before, oldKind := source(cell), fmt.Sprint(cell["cell_type"])
 	cell["source"] = sourceLines(a.NewSource)
-	setKind(cell, cmp.Or(a.CellType, fmt.Sprint(cell["cell_type"])))
-	return change{what: "Updated cell " + cellName(cell, at), before: before, after: a.NewSource}, nil
+	setKind(cell, cmp.Or(a.CellType, oldKind))
+	name := cellName(cell, at)
+	return change{what: "Updated cell " + name, before: before, after: a.NewSource, cell: name, oldKind: oldKind, kind: cmp.Or(a.CellType, oldKind)}, nil
 }
 
 // setKind makes cell a cell of kind as nbformat 4 wants it: a code cell

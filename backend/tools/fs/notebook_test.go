@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -173,6 +174,29 @@ func TestNotebookWithoutCellIDs(t *testing.T) {
 	want := []nbCell{{"code", "", "x = 1", 0}, {"code", "", "y = 2", 0}, {"markdown", "", "Notes", 0}}
 	if got := nbformatCells(t, path); !reflect.DeepEqual(got, want) {
 		t.Errorf("nbformat reads\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// A notebook edit's card keeps the notebook's text before and after, for
+// Claude Code's NotebookEditOutput, only while the two together fit
+// card.NotebookTextLimit: a notebook of large outputs, edited often, would
+// otherwise grow the session log by twice its size on every edit.
+func TestNotebookEditKeepsTheNotebookTextWhileItIsSmall(t *testing.T) {
+	b := newBench(t)
+	big := strings.Replace(notebook44, `"Notes"`, `"`+strings.Repeat("n", card.NotebookTextLimit/2)+`"`, 1)
+	for name, body := range map[string]string{"small.ipynb": notebook44, "big.ipynb": big} {
+		b.file(name, body)
+		b.readFirst(name)
+		r := b.run(b.notebook, map[string]any{"notebook_path": name, "cell_id": "cell-0", "new_source": "y = 2"})
+		wantOK(t, r)
+		nb := r.Card.Notebook
+		if nb == nil || nb.CellID != "cell-0" || nb.OldCellType != "code" || nb.CellType != "code" || nb.Language != "python" {
+			t.Fatalf("%s: want the changed cell and the language on the card, got %+v", name, nb)
+		}
+		kept := nb.Original == body && strings.Contains(nb.Updated, "y = 2")
+		if want := name == "small.ipynb"; kept != want || !want && nb.Original+nb.Updated != "" {
+			t.Errorf("%s: want the notebook's text kept: %v; got original %d bytes, updated %d", name, want, len(nb.Original), len(nb.Updated))
+		}
 	}
 }
 
