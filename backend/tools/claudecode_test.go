@@ -186,8 +186,9 @@ const realAnswers = "../../testdata/claudecode/ccexport.tool-use-results.jsonl"
 // compareWithRealAnswers holds tack's answers, by shapeKey, to what Claude
 // Code really wrote for the same tool (and Grep mode): every key it wrote
 // must be in tack's answer, with a value of the same JSON type, down
-// through objects and the items of arrays, but for knownDifferences. The
-// tools tack gives no answer for are passed over.
+// through objects and the items of arrays, but for knownDifferences, and
+// the files named absolute as Claude Code names them. The tools tack
+// gives no answer for are passed over.
 func compareWithRealAnswers(t *testing.T, answers map[string]any) {
 	t.Helper()
 	type realAnswer struct {
@@ -268,11 +269,34 @@ func shapeDiff(want, got any, at string) []string {
 				diffs = append(diffs, fmt.Sprintf("%s: want key %q, missing", at, k))
 				continue
 			}
+			if pathKeys[k] {
+				diffs = append(diffs, relativePaths(gv, at+"."+k)...)
+			}
 			diffs = append(diffs, shapeDiff(v, gv, at+"."+k)...)
 		}
 	case []any:
 		if g := got.([]any); len(w) > 0 && len(g) > 0 {
 			diffs = append(diffs, shapeDiff(w[0], g[0], at+"[0]")...)
+		}
+	}
+	return diffs
+}
+
+// pathKeys are the keys of Claude Code's answers that name files, always
+// by absolute path, which is how programs open them.
+var pathKeys = map[string]bool{"filePath": true, "filenames": true, "notebook_path": true}
+
+// relativePaths says where v, a path or a list of them, holds one that is
+// not absolute.
+func relativePaths(v any, at string) []string {
+	paths, ok := v.([]any)
+	if !ok {
+		paths = []any{v}
+	}
+	var diffs []string
+	for _, p := range paths {
+		if s, ok := p.(string); ok && !filepath.IsAbs(s) {
+			diffs = append(diffs, fmt.Sprintf("%s: want an absolute path, as Claude Code's, got %q", at, s))
 		}
 	}
 	return diffs
