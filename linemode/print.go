@@ -516,7 +516,7 @@ func (p *printer) toolResult(d session.ToolResult) {
 		writeJSON(p.o.Stdout, chatMessage{Type: "user", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
 			Role: "user", Content: []claudemsg.Block{claudemsg.ToolResult(d.CallID, d.Text, d.IsError)},
 		}, ToolUseResult: claudemsg.ToolUseResult(claudemsg.ToolCall{ID: d.CallID, Name: tools.ClaudeName(d.Name),
-			Input: input, Text: d.Text, IsError: d.IsError, Card: d.Card})})
+			Input: input, Text: d.Text, IsError: d.IsError, Card: d.Card, Duration: d.Duration()})})
 	}
 }
 

@@ -148,6 +148,7 @@ func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, ba
 		a.record(session.ToolResult{
 			Turn: turn, Step: step, CallID: d.call.ID, Name: d.call.Name,
 			Text: r.Text, IsError: r.IsError, Code: r.Code, Card: r.Card, Images: r.Images,
+			DurationMs: r.Duration.Milliseconds(),
 		})
 	}
 	if bracket {
@@ -191,7 +192,10 @@ func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatc
 		return tools.Errorf("%s was not run: %v", d.call.Name, err)
 	}
 	a.preserve(d, call)
-	r = a.afterTool(ctx, turn, d, d.tool.Run(ctx, call))
+	start := a.cfg.Now()
+	r = d.tool.Run(ctx, call)
+	r.Duration = a.cfg.Now().Sub(start)
+	r = a.afterTool(ctx, turn, d, r)
 	if d.call.Name != "read" && len(r.Text) > maxInlineResult && a.cfg.SpillDir != "" {
 		r.Text, _ = spill.Spill(a.cfg.SpillDir, d.call.Name, r.Text, maxInlineResult)
 	}

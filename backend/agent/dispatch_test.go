@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
@@ -89,5 +90,30 @@ func TestACallByClaudeCodesNameRunsTacksTool(t *testing.T) {
 	}
 	if r := results["b"]; names["b"] != "MultiEdit" || !strings.HasPrefix(r.Text, `Error: unknown tool "MultiEdit"`) {
 		t.Errorf("MultiEdit: its edits are not edit's arguments, so want it unknown, got name %q, result %+v", names["b"], r)
+	}
+}
+
+// A call's result records how long its tool ran, which Claude Code's
+// answers of searches, fetches and subagents report (durationMs); a call
+// that never ran records none.
+func TestToolResultsRecordHowLongTheToolRan(t *testing.T) {
+	slow := testTool{name: "slow", fn: func(context.Context, json.RawMessage) tools.Result {
+		time.Sleep(30 * time.Millisecond)
+		return tools.Result{Text: "done"}
+	}}
+	f := newFixture(t, []llmtest.Response{
+		llmtest.Reply(llmtest.ToolCall("a", "slow", `{}`, 1), llmtest.ToolCall("b", "slow", `[]`, 1)),
+		llmtest.ReplyText("ok"),
+	}, slow)
+	f.agent.Send("go")
+	f.waitIdle()
+	took := map[string]int64{}
+	for _, e := range f.log.Events() {
+		if r, ok := e.Data.(session.ToolResult); ok {
+			took[r.CallID] = r.DurationMs
+		}
+	}
+	if took["a"] < 30 || took["b"] != 0 {
+		t.Errorf("want the call that ran timed at 30 ms or more and the refused one not at all, got %v", took)
 	}
 }

@@ -2,6 +2,7 @@ package claudemsg
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 )
@@ -21,7 +22,7 @@ func ToolUseResult(call ToolCall) any {
 	if call.IsError {
 		return call.Text
 	}
-	c, input, text := call.Card, call.Input, call.Text
+	c, input, text, ms := call.Card, call.Input, call.Text, call.Duration.Milliseconds()
 	if c == nil {
 		c = &card.Card{}
 	}
@@ -37,7 +38,7 @@ func ToolUseResult(call ToolCall) any {
 	case "Read":
 		return fileRead(input, text, c)
 	case "Glob":
-		return globOutput(c)
+		return globOutput(c, ms)
 	case "Grep":
 		return grepOutput(input, text, c)
 	case "TodoWrite":
@@ -47,11 +48,11 @@ func ToolUseResult(call ToolCall) any {
 	case "AskUserQuestion":
 		return askUserQuestionOutput(input, text)
 	case "WebFetch":
-		return webFetchOutput(input, text, c)
+		return webFetchOutput(input, text, c, ms)
 	case "WebSearch":
-		return webSearchOutput(call.ID, input, c)
+		return webSearchOutput(call.ID, input, c, call.Duration)
 	case "Agent":
-		return agentOutput(input, text, c)
+		return agentOutput(input, text, c, ms)
 	case "TaskStop":
 		return taskStopOutput(input, text)
 	case "NotebookEdit":
@@ -63,14 +64,16 @@ func ToolUseResult(call ToolCall) any {
 // ToolCall is an answered call in Claude Code's terms: its id, Claude
 // Code's name of the tool, its input as Claude Code shows it
 // (tools.ClaudeInput), the text the model read, whether that was an error,
-// and the result's card.
+// the result's card, and how long the tool ran (Claude Code's durations
+// of searches, fetches and subagents; 0 where it was not timed).
 type ToolCall struct {
-	ID      string
-	Name    string
-	Input   json.RawMessage
-	Text    string
-	IsError bool
-	Card    *card.Card
+	ID       string
+	Name     string
+	Input    json.RawMessage
+	Text     string
+	IsError  bool
+	Card     *card.Card
+	Duration time.Duration
 }
 
 // fileChange is an Edit's FileEditOutput or a Write's FileWriteOutput.

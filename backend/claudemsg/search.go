@@ -7,21 +7,14 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 )
 
-// Claude Code times its searches and fetches (GlobOutput's durationMs,
-// WebFetchOutput's, WebSearchOutput's durationSeconds, AgentOutput's
-// totalDurationMs). tack does not time a tool's run: its tools are given
-// no clock, and the session log's times cannot stand in, as a batch of
-// calls run in parallel has its results logged together when the last
-// ends. These durations are 0 rather than a figure no one measured.
-
 // globOutput is Glob's GlobOutput: the files listed, and how many matched
 // in all, which tack counts exactly.
-func globOutput(c *card.Card) any {
+func globOutput(c *card.Card, ms int64) any {
 	if c.Found == nil {
 		return nil
 	}
 	files := orEmpty(c.Found.Files)
-	return globFound{Filenames: files, NumFiles: len(files), Truncated: c.Truncated,
+	return globFound{DurationMs: ms, Filenames: files, NumFiles: len(files), Truncated: c.Truncated,
 		TotalMatches: c.Found.Total, CountIsComplete: true}
 }
 

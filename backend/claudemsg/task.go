@@ -14,7 +14,7 @@ import (
 // "completed". tack writes no cache (Usage); Claude Code's usage also
 // names a service tier and the cache's writes by lifetime, which tack's
 // providers do not report: they are null, as the SDK allows.
-func agentOutput(input json.RawMessage, text string, c *card.Card) any {
+func agentOutput(input json.RawMessage, text string, c *card.Card, ms int64) any {
 	run := c.Agent
 	if run == nil {
 		return nil
@@ -29,7 +29,7 @@ func agentOutput(input json.RawMessage, text string, c *card.Card) any {
 		usage.OutputTokensDetails = &outputDetails{ThinkingTokens: run.ReasoningTokens}
 	}
 	return agentDone{AgentID: run.Session, AgentType: in.SubagentType, Content: []Block{Text(text)},
-		ResolvedModel: run.Model, TotalToolUseCount: run.ToolCalls,
+		ResolvedModel: run.Model, TotalToolUseCount: run.ToolCalls, TotalDurationMs: ms,
 		TotalTokens: run.InputTokens + run.CachedTokens + run.OutputTokens, Usage: usage,
 		Status: "completed", Prompt: in.Prompt}
 }

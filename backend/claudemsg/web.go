@@ -2,6 +2,7 @@ package claudemsg
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 )
@@ -12,7 +13,7 @@ import (
 // model's answer to the call's prompt about it). A page tack fetched
 // answered 200 OK: its own fetcher takes no other status, and the search
 // service's reader gives only pages it read.
-func webFetchOutput(input json.RawMessage, text string, c *card.Card) any {
+func webFetchOutput(input json.RawMessage, text string, c *card.Card, ms int64) any {
 	if c.Fetched == nil {
 		return nil
 	}
@@ -20,7 +21,7 @@ func webFetchOutput(input json.RawMessage, text string, c *card.Card) any {
 		URL string `json:"url"`
 	}
 	_ = json.Unmarshal(input, &in)
-	return pageFetched{Bytes: c.Fetched.Bytes, Code: 200, CodeText: "OK", Result: text, URL: in.URL}
+	return pageFetched{Bytes: c.Fetched.Bytes, Code: 200, CodeText: "OK", Result: text, DurationMs: ms, URL: in.URL}
 }
 
 type pageFetched struct {
@@ -36,7 +37,7 @@ type pageFetched struct {
 // found as one search's hits. Claude Code names the search by the id of
 // the server tool use that made it; tack's search is the call itself, so
 // it is named by the call's id.
-func webSearchOutput(callID string, input json.RawMessage, c *card.Card) any {
+func webSearchOutput(callID string, input json.RawMessage, c *card.Card, took time.Duration) any {
 	if c.Found == nil {
 		return nil
 	}
@@ -48,7 +49,8 @@ func webSearchOutput(callID string, input json.RawMessage, c *card.Card) any {
 	for i, p := range c.Found.Pages {
 		hits[i] = searchHit(p)
 	}
-	return searched{Query: in.Query, Results: []searchResults{{ToolUseID: callID, Content: hits}}, SearchCount: 1}
+	return searched{Query: in.Query, Results: []searchResults{{ToolUseID: callID, Content: hits}},
+		DurationSeconds: took.Seconds(), SearchCount: 1}
 }
 
 type searched struct {

@@ -524,7 +524,8 @@ func (r *Runner) Notify(message, kind string) {
 // for a file tool the filePath and success Claude Code's hooks document.
 func toolResponse(id, tool string, input json.RawMessage, result tools.Result) json.RawMessage {
 	fields := map[string]any{}
-	call := claudemsg.ToolCall{ID: id, Name: tools.ClaudeName(tool), Input: input, Text: result.Text, Card: result.Card}
+	call := claudemsg.ToolCall{ID: id, Name: tools.ClaudeName(tool), Input: input, Text: result.Text, Card: result.Card,
+		Duration: result.Duration}
 	if answer := claudemsg.ToolUseResult(call); answer != nil {
 		b, _ := json.Marshal(answer)
 		_ = json.Unmarshal(b, &fields)

@@ -153,6 +153,10 @@ type (
 		Card    *card.Card `json:"card,omitempty"`
 		Replace *Span      `json:"replace,omitempty"`
 		Images  []ImageRef `json:"images,omitempty"`
+		// DurationMs is how long the tool ran, in milliseconds: 0 for a
+		// call that never ran, and in logs written before tack timed
+		// them.
+		DurationMs int64 `json:"duration_ms,omitempty"`
 	}
 	// StepTiming splits a step's wall time, in milliseconds.
 	StepTiming struct {
@@ -269,3 +273,7 @@ func (PermissionMode) EventType() string   { return "permission/mode" }
 func (PlanMode) EventType() string         { return "plan/mode" }
 func (CompactStart) EventType() string     { return "compact/start" }
 func (CompactEnd) EventType() string       { return "compact/end" }
+
+// Duration is how long the tool ran (0 where it never ran or was not
+// timed).
+func (r ToolResult) Duration() time.Duration { return time.Duration(r.DurationMs) * time.Millisecond }

@@ -180,6 +180,8 @@ func (s *scanner) toolResult(d *ToolResult) {
 			pointer(s, &d.Card, s.card)
 		case "replace":
 			pointer(s, &d.Replace, s.span)
+		case "duration_ms":
+			d.DurationMs = s.Int64()
 		default:
 			s.Fail()
 		}

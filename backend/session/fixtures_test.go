@@ -35,7 +35,7 @@ func everyType() []Data {
 		ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Arguments: `{"command":"ls"}`,
 			Card: card.Card{Kind: card.Terminal, Title: "ls", Terminal: &card.TerminalView{Command: "ls"}}},
 		ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Text: "a\nb", IsError: true, Code: CodeDenied,
-			Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "ls", ExitCode: &exit}}},
+			Card: &card.Card{Kind: card.Terminal, Terminal: &card.TerminalView{Command: "ls", ExitCode: &exit}}, DurationMs: 1250},
 		ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "bash", Text: "[pruned]", Replace: &Span{Start: 7, End: 7}},
 		StepEnd{Turn: 1, Step: 1, Timing: StepTiming{ModelWait: 1, Thinking: 2, Response: 3, Tools: 4}},
 		TurnEnd{Turn: 1, Reason: StopError, Error: &Failure{Kind: "rate-limit", Message: "slow down", Status: 429}},

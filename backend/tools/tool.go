@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/images"
@@ -123,6 +124,9 @@ type Result struct {
 	Card    *card.Card
 	// Images go to the model with the result (read of an image file).
 	Images []session.ImageRef
+	// Duration is how long Run took, as the agent that ran it timed it; 0
+	// for a call that never ran.
+	Duration time.Duration
 }
 
 // Failed reports the call's real outcome: an error, or a command that

@@ -368,3 +368,32 @@ func TestAnEditsResultCarriesItsPatchAcrossSyncs(t *testing.T) {
 		t.Errorf("want the edit of /workspace/project/main.go with one hunk from line 3, got %+v", r)
 	}
 }
+
+// A search's toolUseResult tells how long it took, as the session log
+// recorded the tool's run.
+func TestAGlobsResultTellsHowLongItTook(t *testing.T) {
+	l := newLog(t, session.Header{})
+	args := `{"pattern":"*.go"}`
+	appendAll(t, l,
+		session.TurnStart{Turn: 1},
+		session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "List the Go files"},
+		session.StepStart{Turn: 1, Step: 1, Model: "deepseek-flash"},
+		session.AssistantMessage{Turn: 1, Step: 1, ToolCalls: []llm.ToolCall{{ID: "call_1", Name: "glob", Arguments: args}}, Finish: llm.FinishToolCalls},
+		session.ToolCall{Turn: 1, Step: 1, CallID: "call_1", Name: "glob", Arguments: args},
+		session.ToolResult{Turn: 1, Step: 1, CallID: "call_1", Name: "glob", Text: "/workspace/project/main.go",
+			Card: &card.Card{Kind: card.Search, Found: &card.Found{Files: []string{"/workspace/project/main.go"}, Total: 1}}, DurationMs: 1250})
+	got := syncRead(t, New(l, "test"))
+	last := bytes.Split(bytes.TrimSuffix(got, []byte("\n")), []byte("\n"))
+	var result struct {
+		ToolUseResult struct {
+			DurationMs int64
+			Filenames  []string
+		}
+	}
+	if err := json.Unmarshal(last[len(last)-1], &result); err != nil {
+		t.Fatal(err)
+	}
+	if r := result.ToolUseResult; r.DurationMs != 1250 || len(r.Filenames) != 1 {
+		t.Errorf("want the glob's answer timed at 1250 ms, got %+v", r)
+	}
+}

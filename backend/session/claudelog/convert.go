@@ -224,7 +224,7 @@ func (c *converter) toolResult(e session.Event, d session.ToolResult) {
 	delete(c.st.Calls, d.CallID)
 	l := c.userLine([]claudemsg.Block{claudemsg.ToolResult(d.CallID, d.Text, d.IsError)})
 	l.ToolUseResult = claudemsg.ToolUseResult(claudemsg.ToolCall{ID: d.CallID, Name: tools.ClaudeName(d.Name),
-		Input: input, Text: d.Text, IsError: d.IsError, Card: d.Card})
+		Input: input, Text: d.Text, IsError: d.IsError, Card: d.Card, Duration: d.Duration()})
 	c.emit(e, 0, l)
 }
 
