@@ -371,6 +371,9 @@ func (p *printer) event(e agent.Event) (session.TurnEnd, bool) {
 		// file skipped, a server that failed) goes to stderr, out of the
 		// way of the output scripts parse.
 		fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(e.Text))
+		if e.PageDone != nil && p.o.Format == FormatStreamJSON {
+			writeJSON(p.o.Stdout, elicitationCompleteMessage(*e.PageDone, p.ag.SessionID()))
+		}
 	case agent.Logged:
 		if e.Seq <= p.seen {
 			return session.TurnEnd{}, false

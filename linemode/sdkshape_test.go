@@ -1,13 +1,25 @@
 package linemode
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/elicit"
+	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
@@ -30,6 +42,9 @@ var sdkRequired = map[string][]string{
 		"stop_reason", "total_cost_usd", "usage", "modelUsage", "permission_denials", "uuid", "session_id"},
 	"result/error": {"type", "subtype", "duration_ms", "duration_api_ms", "is_error", "num_turns", "stop_reason",
 		"total_cost_usd", "usage", "modelUsage", "permission_denials", "errors", "uuid", "session_id"},
+	// SDKElicitationCompleteMessage, of 0.3.337, declares these and no
+	// more.
+	"system/elicitation_complete": {"type", "subtype", "mcp_server_name", "elicitation_id", "uuid", "session_id"},
 	"modelUsage": {"inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens",
 		"webSearchRequests", "costUSD", "contextWindow", "maxOutputTokens"},
 }
@@ -88,5 +103,88 @@ func requireFields(t *testing.T, what string, v any, want []string) {
 		if _, ok := obj[f]; !ok {
 			t.Errorf("%s: want field %q (the Agent SDK's types require it), got %v", what, f, obj)
 		}
+	}
+}
+
+// pageServer is an MCP server made with the go-sdk over streamable HTTP
+// whose tool connect asks the user to open a web page (URL mode, id
+// el-1), says it is done with it (notifications/elicitation/complete),
+// and answers once heard is closed, or after a while.
+func pageServer(t *testing.T, heard <-chan struct{}) string {
+	s := sdk.NewServer(&sdk.Implementation{Name: "bank", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "connect", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Mode: elicit.ModeURL, Message: "Let tack read your balance",
+				URL: "https://bank.example.com/consent", ElicitationID: "el-1"})
+			if err != nil {
+				return nil, err
+			}
+			if err := req.Session.NotifyElicitationComplete(ctx, &sdk.ElicitationCompleteParams{ElicitationID: "el-1"}); err != nil {
+				return nil, err
+			}
+			select {
+			case <-heard:
+			case <-time.After(10 * time.Second):
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "connected: " + string(res.Action)}}}, nil
+		})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// TestStreamJSONSaysWhenAServerIsDoneWithAPage runs a turn whose MCP tool
+// sends the user to a web page they accept and then says it is done: the
+// stream must carry an elicitation_complete line of exactly the Agent
+// SDK's shape, naming the server and the page's id, after the tool call
+// and before its result (the server answers only once the line is out).
+func TestStreamJSONSaysWhenAServerIsDoneWithAPage(t *testing.T) {
+	heard := make(chan struct{})
+	config := `{"mcpServers":{"bank":{"type":"http","url":"` + pageServer(t, heard) + `"}}}`
+	s, _, _ := streamSessionWith(t, launch.Options{MCPConfigs: []string{config}, Unattended: true,
+		Elicit: func(context.Context, elicit.Request) elicit.Result { return elicit.Result{Action: elicit.Accept} }}, nil,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__bank__connect", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Connected."))
+	r, w := io.Pipe()
+	read := make(chan []string)
+	go func() {
+		var lines []string
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			if lines = append(lines, sc.Text()); strings.Contains(sc.Text(), `"elicitation_complete"`) {
+				close(heard)
+			}
+		}
+		read <- lines
+	}()
+	var stderr bytes.Buffer
+	out := Print(context.Background(), s, PrintOptions{Task: "connect to the bank", Format: FormatStreamJSON, Stdout: w, Stderr: &stderr,
+		Turn: agent.TurnOptions{AllowedTools: []string{"mcp__bank__connect"}}})
+	w.Close()
+	lines := <-read
+	if !out.OK() {
+		t.Fatalf("want the turn to complete, got %+v (stderr %q)", out, stderr.String())
+	}
+	var order []string
+	for _, raw := range lines {
+		var line map[string]any
+		if err := json.Unmarshal([]byte(raw), &line); err != nil {
+			t.Fatalf("not JSON: %s", raw)
+		}
+		order = append(order, fmt.Sprint(line["type"], "/", line["subtype"]))
+		if line["subtype"] != "elicitation_complete" {
+			continue
+		}
+		want := sdkRequired["system/elicitation_complete"]
+		if keys := slices.Sorted(maps.Keys(line)); !slices.Equal(keys, slices.Sorted(slices.Values(want))) {
+			t.Errorf("elicitation_complete has fields %v, want exactly %v", keys, want)
+		}
+		if line["mcp_server_name"] != "bank" || line["elicitation_id"] != "el-1" || line["session_id"] != s.Agent.SessionID() || line["uuid"] == "" {
+			t.Errorf("elicitation_complete = %s, want server bank, page el-1, session %s and a uuid", raw, s.Agent.SessionID())
+		}
+	}
+	want := []string{"system/init", "assistant/<nil>", "system/elicitation_complete", "user/<nil>", "assistant/<nil>", "result/success"}
+	if !slices.Equal(order, want) {
+		t.Errorf("the stream's lines were %v, want %v", order, want)
 	}
 }

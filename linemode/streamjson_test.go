@@ -125,7 +125,8 @@ func streamSession(t *testing.T, script ...llmtest.Response) (*launch.Session, s
 }
 
 // streamSessionWith opens a session as streamSession does, with o's MCP
-// configs and more variables in its environment.
+// configs and answerer of their forms (Unattended, Elicit), and more
+// variables in its environment.
 func streamSessionWith(t *testing.T, o launch.Options, more map[string]string, script ...llmtest.Response) (*launch.Session, string, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t, script...)
@@ -136,7 +137,7 @@ func streamSessionWith(t *testing.T, o launch.Options, more map[string]string, s
 	env := map[string]string{"DEEPSEEK_API_KEY": "test", "DEEPSEEK_BASE_URL": srv.URL()}
 	maps.Copy(env, more)
 	s, err := launch.Open(launch.Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Now: peakClock(),
-		MCPConfigs: o.MCPConfigs})
+		MCPConfigs: o.MCPConfigs, Unattended: o.Unattended, Elicit: o.Elicit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 package agent
 
+import "github.com/tack-agent/tack/backend/elicit"
+
 // NoticeTone is how a notice reads: a warning, or an error.
 type NoticeTone string
 
@@ -15,6 +17,10 @@ const (
 type Notice struct {
 	Tone NoticeTone
 	Text string
+	// PageDone is set on the notice that an MCP server is finished with a
+	// web page the user opened, for the front doors that report it as
+	// data (stream-json's elicitation_complete).
+	PageDone *elicit.Done
 }
 
 func (Notice) isEvent() {}

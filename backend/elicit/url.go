@@ -17,6 +17,14 @@ const (
 	DeclinePageLabel = "Decline"
 )
 
+// Done is a server's word (notifications/elicitation/complete) that the
+// user is finished with the web page it asked them to open and they
+// agreed to: the server, and its id for the page (Request.ElicitationID).
+type Done struct {
+	Server        string
+	ElicitationID string
+}
+
 // Visit puts r's web page to the user: the server, its message and the
 // whole address, to open in their browser with open (nil where there is
 // no browser to open), to open themselves, or to decline. Either way of

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/elicit"
 	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/bash"
@@ -87,8 +88,11 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		Approve: func(ctx context.Context, servers []mcp.Server) (bool, error) {
 			return s.approveProject(ctx, store, proj.Content, mcp.ProjectFile, mcpApprovalText(servers, fromPlugins))
 		},
-		Report:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeError, Text: text}) },
-		Inform:    func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text}) },
+		Report: func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeError, Text: text}) },
+		Inform: func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text}) },
+		PageDone: func(done elicit.Done, text string) {
+			s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text, PageDone: &done})
+		},
 		Elicit:    s.elicit(o, browser),
 		TokenFile: filepath.Join(o.Home, mcp.TokenFile),
 		Browser:   browser,

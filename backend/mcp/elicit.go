@@ -61,15 +61,17 @@ func (c *conn) awaitPage(id, addr string) {
 }
 
 // pageDone tells the user that they are done with the page the server
-// names by id (notifications/elicitation/complete), once; an id of no
-// page the user agreed to open is ignored, as the protocol asks.
+// names by id (notifications/elicitation/complete), once, through
+// Options.PageDone; an id of no page the user agreed to open is ignored,
+// as the protocol asks.
 func (c *conn) pageDone(id string) {
 	c.mu.Lock()
 	host, ok := c.pages[id]
 	delete(c.pages, id)
 	c.mu.Unlock()
-	if ok {
-		c.m.inform(fmt.Sprintf("MCP server %s: finished at %s (the page you were asked to open).", c.srv.Name, host))
+	if ok && c.m.opts.PageDone != nil {
+		c.m.opts.PageDone(elicit.Done{Server: c.srv.Name, ElicitationID: id},
+			fmt.Sprintf("MCP server %s: finished at %s (the page you were asked to open).", c.srv.Name, host))
 	}
 }
 

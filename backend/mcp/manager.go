@@ -35,6 +35,10 @@ type Options struct {
 	// Inform tells the user what needs them but is no failure: a server
 	// that asks to sign in, a sign-in done.
 	Inform func(text string)
+	// PageDone tells the user that a server is finished with a web page
+	// they agreed to open (notifications/elicitation/complete): which
+	// page, and text that says so.
+	PageDone func(done elicit.Done, text string)
 	// TokenFile keeps the sign-ins to remote servers (TokenFile under
 	// TACK_HOME). Empty, a server that asks to sign in fails as any
 	// other and /mcp login refuses.

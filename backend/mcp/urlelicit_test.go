@@ -201,15 +201,20 @@ func TestRecordedURLElicitation(t *testing.T) {
 
 // TestGoSDKServerSaysThePageIsDone pins notifications/elicitation/complete:
 // the user hears once that they are done with a page they agreed to open,
-// and nothing of a page they declined or one tack never showed, which the
-// protocol says to ignore.
+// told as text and as the server and page id, and nothing of a page they
+// declined or one tack never showed, which the protocol says to ignore.
 func TestGoSDKServerSaysThePageIsDone(t *testing.T) {
 	var mu sync.Mutex
 	var notices []string
+	var pages []elicit.Done
 	user := &queue{choices: []string{elicit.DeclinePageLabel, elicit.MyselfLabel, elicit.MyselfLabel}}
 	s := startWith(t, Options{Servers: []Server{goSDKBank(t)}, Cwd: freeWorkspace(t),
 		Elicit: func(ctx context.Context, r elicit.Request) elicit.Result { return elicit.Visit(ctx, user, nil, r) },
-		Inform: func(text string) { mu.Lock(); notices = append(notices, text); mu.Unlock() }})
+		PageDone: func(done elicit.Done, text string) {
+			mu.Lock()
+			notices, pages = append(notices, text), append(pages, done)
+			mu.Unlock()
+		}})
 	for _, c := range []struct{ args, want string }{
 		{`{"id":"el-1","url":"https://declined.example.com/x"}`, "action=decline"},
 		{`{"id":"el-2","url":"https://accounts.example.com/consent?s=1","complete":["el-9","el-1","el-2"]}`, "action=accept"},
@@ -229,6 +234,12 @@ func TestGoSDKServerSaysThePageIsDone(t *testing.T) {
 	if !slices.Equal(got(), want) {
 		t.Errorf("the user was told %q, want only %q", got(), want)
 	}
+	wantPages := []elicit.Done{{Server: "bank", ElicitationID: "el-2"}, {Server: "bank", ElicitationID: "el-3"}}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(pages, wantPages) {
+		t.Errorf("the pages done were reported as %+v, want %+v", pages, wantPages)
+	}
 }
 
 // TestGoSDKServerRefusesUntilPagesAreOpened pins a call refused with
@@ -237,7 +248,7 @@ func TestGoSDKServerSaysThePageIsDone(t *testing.T) {
 // address that is no web page is left out.
 func TestGoSDKServerRefusesUntilPagesAreOpened(t *testing.T) {
 	notices := make(chan string, 4)
-	s := startWith(t, Options{Servers: []Server{goSDKBank(t)}, Cwd: freeWorkspace(t), Inform: func(text string) { notices <- text }})
+	s := startWith(t, Options{Servers: []Server{goSDKBank(t)}, Cwd: freeWorkspace(t), PageDone: func(_ elicit.Done, text string) { notices <- text }})
 	res := s.call(t, "pay", "{}")
 	want := "Error: MCP server bank needs the user to open these pages in a browser before pay can run:\n" +
 		"- " + bankURL + "\n  Sign in to your bank first\n" +
