@@ -53,17 +53,56 @@ type Card struct {
 	// Truncated says the tool left results out (search caps, read limits).
 	Truncated bool `json:"truncated,omitempty"`
 
-	// Window, Found, Fetched, Replaced, Agent and Notebook are what a call
-	// read, found, changed or had done that the card shows only as text,
-	// or not at all, kept as data for the programs that read a tool's
-	// answer so (Claude Code's tool_use_result).
-	Window   *LineWindow     `json:"window,omitempty"`
-	Found    *Found          `json:"found,omitempty"`
-	Fetched  *Fetched        `json:"fetched,omitempty"`
-	Replaced *Plan           `json:"replaced,omitempty"`
-	Agent    *AgentRun       `json:"agent,omitempty"`
-	Notebook *NotebookChange `json:"notebook,omitempty"`
+	// Window, Found, Fetched, Replaced, Agent, Notebook, Listed and
+	// Contents are what a call read, found, changed or had done that the
+	// card shows only as text, or not at all, kept as data for the
+	// programs that read a tool's answer so (Claude Code's
+	// tool_use_result).
+	Window   *LineWindow       `json:"window,omitempty"`
+	Found    *Found            `json:"found,omitempty"`
+	Fetched  *Fetched          `json:"fetched,omitempty"`
+	Replaced *Plan             `json:"replaced,omitempty"`
+	Agent    *AgentRun         `json:"agent,omitempty"`
+	Notebook *NotebookChange   `json:"notebook,omitempty"`
+	Listed   *ResourceList     `json:"listed,omitempty"`
+	Contents *ResourceContents `json:"contents,omitempty"`
 }
+
+// ResourceList is what a listing of MCP servers' resources found: each
+// resource with the server that offers it.
+type ResourceList struct {
+	Resources []Resource `json:"resources"`
+}
+
+// Resource is one resource an MCP server offers.
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	MIMEType    string `json:"mime_type,omitempty"`
+	Description string `json:"description,omitempty"`
+	Server      string `json:"server"`
+}
+
+// ResourceContents is what reading an MCP resource returned: its
+// contents, text as it is and binary ones by the file each was saved to
+// (none where it could not be). The text is left out ("") of a resource
+// too large to keep twice in the session log (ResourceTextLimit), as its
+// result's text is spilled to a file.
+type ResourceContents struct {
+	Contents []ResourceContent `json:"contents"`
+}
+
+// ResourceContent is one content of a resource read.
+type ResourceContent struct {
+	URI      string `json:"uri"`
+	MIMEType string `json:"mime_type,omitempty"`
+	Text     string `json:"text,omitempty"`
+	SavedTo  string `json:"saved_to,omitempty"`
+}
+
+// ResourceTextLimit is the most bytes of a resource's text, its contents
+// together, that ResourceContents keeps.
+const ResourceTextLimit = 256 << 10
 
 // NotebookChange is what a notebook edit changed: the cell (its id, its
 // type before and after: "" where it had none, deleted or inserted), the

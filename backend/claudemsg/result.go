@@ -12,7 +12,7 @@ import (
 // toolUseResult, which programs read instead of the text (a diff viewer
 // its structuredPatch). A tool tack has in kind answers in the shape the
 // Agent SDK declares for it (BashOutput, FileEditOutput, FileReadOutput,
-// GlobOutput, GrepOutput, TodoWriteOutput, WebSearchOutput, ...), from the call's input, the text the model
+// GlobOutput, GrepOutput, TodoWriteOutput, WebSearchOutput, ReadMcpResourceOutput, ...), from the call's input, the text the model
 // read and the facts the result's card keeps; a failed call with the
 // text, as Claude Code answers an error; any other tool, or a result
 // whose card lacks the facts (one logged before they were kept), with
@@ -57,6 +57,10 @@ func ToolUseResult(call ToolCall) any {
 		return taskStopOutput(input, text)
 	case "NotebookEdit":
 		return notebookEditOutput(input, c)
+	case "ListMcpResourcesTool":
+		return listMcpResourcesOutput(c)
+	case "ReadMcpResourceTool":
+		return readMcpResourceOutput(c)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/images"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -78,6 +79,7 @@ var savedFile = regexp.MustCompile(`saved to ([^\s;\]]+)`)
 func everythingScenario(t *testing.T, s *realSession) string {
 	t.Helper()
 	roots := s.callUntil(t, "get-roots-list", "{}", "the roots", func(text string) bool { return strings.Contains(text, "file://") })
+	last := map[string]tools.Result{} // each tool's last result
 	for _, c := range []struct{ tool, args, want string }{
 		{"echo", `{"message":"hi"}`, "Echo: hi"},
 		{"get-sum", `{"a":2,"b":3}`, "The sum of 2 and 3 is 5."},
@@ -96,9 +98,11 @@ func everythingScenario(t *testing.T, s *realSession) string {
 		{ReadResourceName, `{"server":"everything","uri":"demo://resource/dynamic/text/2"}`,
 			"[resource demo://resource/dynamic/text/2]\nResource 2: This is a plaintext resource"},
 	} {
-		if res := s.call(t, c.tool, c.args); res.IsError || !strings.Contains(res.Text, c.want) {
+		res := s.call(t, c.tool, c.args)
+		if res.IsError || !strings.Contains(res.Text, c.want) {
 			t.Errorf("%s %s: %+v, want a result with %q", c.tool, c.args, res, c.want)
 		}
+		last[c.tool] = res
 	}
 	vision := &tools.Env{SpillDir: s.spill, Images: images.NewStore(t.TempDir()),
 		Vision: func() tools.Vision { return tools.Vision{Model: "test", Images: true, MaxSide: 2000} }}
@@ -124,10 +128,56 @@ func everythingScenario(t *testing.T, s *realSession) string {
 	} else if plain, err := io.ReadAll(r); err != nil || string(plain) != "hello\n" {
 		t.Errorf("the resource gzip-file-as-resource linked to holds %q (%v), want \"hello\\n\" compressed", plain, err)
 	}
+	resourceFacts(t, last[ListResourcesName], last[ReadResourceName], linked)
 	if res := s.call(t, "simulate-research-query", `{"topic":"go"}`); !res.IsError || !strings.Contains(res.Text, "task") {
 		t.Errorf("a tool that needs tasks, which tack does not run: %+v, want the server's refusal as an error", res)
 	}
 	return roots
+}
+
+// resourceFacts checks what the everything server's resources became on
+// the cards of the resource tools' results, for the programs that read
+// them as data (Claude Code's tool_use_result): the resource
+// gzip-file-as-resource made, with its server, among those listed; the
+// text of a text resource read, the one the model read; the file a binary
+// one read was saved to, the one its text names.
+func resourceFacts(t *testing.T, list, text, binary tools.Result) {
+	t.Helper()
+	hello := card.Resource{URI: "demo://resource/session/hello.gz", Name: "hello.gz", MIMEType: "application/gzip", Server: "everything"}
+	if list.Card == nil || list.Card.Listed == nil || !slices.Contains(list.Card.Listed.Resources, hello) {
+		t.Errorf("the listing's card %+v, want %+v among its resources", list.Card, hello)
+	}
+	uri := "demo://resource/dynamic/text/2"
+	if c := contents(text); len(c) != 1 || c[0].URI != uri || c[0].MIMEType != "text/plain" || c[0].SavedTo != "" ||
+		"[resource "+uri+"]\n"+c[0].Text != text.Text {
+		t.Errorf("the text resource's card holds %+v, want %s, text/plain, and the text the model read:\n%s", c, uri, text.Text)
+	}
+	m := savedFile.FindStringSubmatch(binary.Text)
+	if c := contents(binary); m == nil || !slices.Equal(c, []card.ResourceContent{{URI: hello.URI, MIMEType: hello.MIMEType, SavedTo: m[1]}}) {
+		t.Errorf("the binary resource's card holds %+v, want %s, %s saved to the file its text names: %s", c, hello.URI, hello.MIMEType, binary.Text)
+	}
+}
+
+// TestAResourceTooLargeKeepsNoTextOnItsCard pins ResourceTextLimit: the
+// text of a resource read stays on its card up to the limit, its contents
+// together, and past it none does, as the result's text is spilled.
+func TestAResourceTooLargeKeepsNoTextOnItsCard(t *testing.T) {
+	half := strings.Repeat("x", card.ResourceTextLimit/2)
+	if got := keptText([]card.ResourceContent{{URI: "a", Text: half}, {URI: "b", Text: half}}); got[0].Text != half || got[1].Text != half {
+		t.Errorf("contents of %d bytes together kept %d and %d bytes of text, want all", 2*len(half), len(got[0].Text), len(got[1].Text))
+	}
+	got := keptText([]card.ResourceContent{{URI: "a", Text: half}, {URI: "b", Text: half + "x"}})
+	if want := []card.ResourceContent{{URI: "a"}, {URI: "b"}}; !slices.Equal(got, want) {
+		t.Errorf("contents of more than %d bytes together kept text, want none: %d and %d bytes", card.ResourceTextLimit, len(got[0].Text), len(got[1].Text))
+	}
+}
+
+// contents are the contents of a resource read kept on its card.
+func contents(r tools.Result) []card.ResourceContent {
+	if r.Card == nil || r.Card.Contents == nil {
+		return nil
+	}
+	return r.Card.Contents.Contents
 }
 
 // refusalScenario calls the everything server's tool that asks tack for

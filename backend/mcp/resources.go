@@ -82,7 +82,13 @@ func (t *resourceTool) Run(ctx context.Context, call tools.Call) tools.Result {
 	if err := json.Unmarshal(call.Args, &a); err != nil {
 		return tools.Errorf("invalid arguments: %v", err)
 	}
-	return t.run(ctx, a, call.Env)
+	r := t.run(ctx, a, call.Env)
+	if r.Card != nil { // the facts the run found, on the call's card
+		c := t.Present(call.Args)
+		c.Listed, c.Contents = r.Card.Listed, r.Card.Contents
+		r.Card = &c
+	}
+	return r
 }
 
 // serving are the ready servers that offer resources, or the one named.
@@ -106,56 +112,69 @@ func (m *Manager) serving(name string) ([]*conn, error) {
 	return out, nil
 }
 
+// list answers with the resources of the servers, as text and, on its
+// card, as data.
 func (t *resourceTool) list(ctx context.Context, a resourceArgs, _ *tools.Env) tools.Result {
 	conns, err := t.m.serving(a.Server)
 	if err != nil {
 		return tools.Errorf("%v", err)
 	}
+	listed := &card.ResourceList{Resources: []card.Resource{}}
 	var b strings.Builder
 	for _, c := range conns {
 		fmt.Fprintf(&b, "%s:\n", c.srv.Name)
-		n, err := c.listResources(ctx, &b)
+		found, more, err := c.listResources(ctx)
+		for _, r := range found {
+			b.WriteString(resourceLine(r) + "\n")
+		}
 		switch {
+		case more:
+			b.WriteString("  … more not listed\n")
 		case err != nil:
 			fmt.Fprintf(&b, "  (listing failed: %s)\n", c.redact.Text(clean(err.Error())))
-		case n == 0:
+		case len(found) == 0:
 			b.WriteString("  (no resources)\n")
 		}
+		listed.Resources = append(listed.Resources, found...)
 	}
-	return tools.Result{Text: strings.TrimSuffix(b.String(), "\n")}
+	return tools.Result{Text: strings.TrimSuffix(b.String(), "\n"), Card: &card.Card{Listed: listed}}
 }
 
-// listResources writes the server's resources to b, one a line, and
-// says how many.
-func (c *conn) listResources(ctx context.Context, b *strings.Builder) (int, error) {
+// listResources is the server's resources, at most maxListedResources of
+// them; more says it offers others.
+func (c *conn) listResources(ctx context.Context) (found []card.Resource, more bool, err error) {
 	l, _, err := c.running()
 	if err != nil {
-		return 0, err
+		return nil, false, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.srv.ToolTimeout)
 	defer cancel()
-	n := 0
 	for r, err := range l.session.Resources(ctx, nil) {
 		if err != nil {
-			return n, err
+			return found, false, err
 		}
-		line := "  " + r.URI
-		if r.Name != "" && r.Name != r.URI {
-			line += " (" + r.Name + ")"
+		if len(found) == maxListedResources {
+			return found, true, nil
 		}
-		if r.MIMEType != "" {
-			line += ", " + r.MIMEType
-		}
-		if r.Description != "" {
-			line += " — " + strings.TrimSpace(r.Description)
-		}
-		b.WriteString(clean(line) + "\n")
-		if n++; n == maxListedResources {
-			b.WriteString("  … more not listed\n")
-			break
-		}
+		found = append(found, card.Resource{URI: r.URI, Name: r.Name, MIMEType: r.MIMEType,
+			Description: strings.TrimSpace(r.Description), Server: c.srv.Name})
 	}
-	return n, nil
+	return found, false, nil
+}
+
+// resourceLine is a resource as the list's text shows it.
+func resourceLine(r card.Resource) string {
+	line := "  " + r.URI
+	if r.Name != "" && r.Name != r.URI {
+		line += " (" + r.Name + ")"
+	}
+	if r.MIMEType != "" {
+		line += ", " + r.MIMEType
+	}
+	if r.Description != "" {
+		line += " — " + r.Description
+	}
+	return clean(line)
 }
 
 func (t *resourceTool) read(ctx context.Context, a resourceArgs, env *tools.Env) tools.Result {
@@ -185,13 +204,39 @@ func (t *resourceTool) read(ctx context.Context, a resourceArgs, env *tools.Env)
 	}
 	k := keeperIn(env, c.srv.Name, "resource "+a.URI)
 	var parts []string
+	contents := &card.ResourceContents{Contents: []card.ResourceContent{}}
 	for _, rc := range res.Contents {
 		if rc != nil {
+			saved := len(k.saved)
 			parts = append(parts, k.contentText(&sdk.EmbeddedResource{Resource: rc}))
+			content := card.ResourceContent{URI: rc.URI, MIMEType: rc.MIMEType, Text: rc.Text}
+			switch {
+			case len(k.saved) > saved:
+				content.SavedTo = k.saved[saved]
+			case rc.Blob != nil && blobIsText(rc):
+				content.Text = string(rc.Blob)
+			}
+			contents.Contents = append(contents.Contents, content)
 		}
 	}
+	contents.Contents = keptText(contents.Contents)
 	if len(parts) == 0 {
-		return tools.Result{Text: "(the resource has no contents)"}
+		return tools.Result{Text: "(the resource has no contents)", Card: &card.Card{Contents: contents}}
 	}
-	return tools.Result{Text: strings.Join(parts, "\n"), Images: k.images}
+	return tools.Result{Text: strings.Join(parts, "\n"), Images: k.images, Card: &card.Card{Contents: contents}}
+}
+
+// keptText is contents with their text left out when, together, it is
+// more than card.ResourceTextLimit.
+func keptText(contents []card.ResourceContent) []card.ResourceContent {
+	size := 0
+	for _, c := range contents {
+		size += len(c.Text)
+	}
+	if size > card.ResourceTextLimit {
+		for i := range contents {
+			contents[i].Text = ""
+		}
+	}
+	return contents
 }

@@ -22,6 +22,8 @@ type keeper struct {
 	save   func(kind, mime string, data []byte) (string, error)
 	attach func(data []byte) (session.ImageRef, error)
 	images []session.ImageRef
+	// saved are the files save wrote, in order.
+	saved []string
 }
 
 // resultText is what the model reads of a tool result: text as sent (text
@@ -61,7 +63,7 @@ func (k *keeper) contentText(c sdk.Content) string {
 			return "[embedded resource without contents]"
 		}
 		r := c.Resource
-		if r.Blob != nil && !(textual(r.MIMEType) && utf8.Valid(r.Blob)) {
+		if r.Blob != nil && !blobIsText(r) {
 			return fmt.Sprintf("[resource %s] ", r.URI) + k.binaryText("resource", r.MIMEType, r.Blob)
 		}
 		if r.Blob != nil {
@@ -71,6 +73,10 @@ func (k *keeper) contentText(c sdk.Content) string {
 	}
 	return fmt.Sprintf("[content of an unknown kind %T left out]", c)
 }
+
+// blobIsText reports whether a resource's blob is text, sent
+// base64-encoded, that the model reads as it is.
+func blobIsText(r *sdk.ResourceContents) bool { return textual(r.MIMEType) && utf8.Valid(r.Blob) }
 
 // textual reports whether a MIME type is text the model reads as it is,
 // however the server sent it: servers send text files base64-encoded as
@@ -115,6 +121,9 @@ func (k *keeper) binaryText(kind, mimeType string, data []byte) string {
 		return fmt.Sprintf("[%s, not kept]", desc)
 	}
 	path, err := k.save(kind, mimeType, data)
+	if err == nil {
+		k.saved = append(k.saved, path)
+	}
 	switch {
 	case err != nil:
 		return fmt.Sprintf("[%s, %scould not be saved: %v]", desc, attached, err)

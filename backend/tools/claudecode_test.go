@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,11 +23,13 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/subagent"
@@ -139,6 +143,9 @@ func TestClaudeAgentSDKToolInputsAreAccepted(t *testing.T) {
 	cwd := t.TempDir()
 	testkit.WriteTree(t, cwd, map[string]string{"notes.txt": "first line\nsecond line\n", "analysis.ipynb": notebook})
 	registry := replayTools(t, &recordingExec{})
+	for _, tool := range resourceTools(t, cwd) {
+		registry[tool.Spec().Name] = tool
+	}
 	env := &tools.Env{SessionID: "sdk", Cwd: cwd, SpillDir: t.TempDir(), Record: func(session.Data) error { return nil },
 		Interact: choosingFirstOptions(t)}
 	// NotebookEdit, as Edit, changes only a file read before.
@@ -352,6 +359,76 @@ var moreShapes = []transcriptCall{
 	{Tool: "TodoWrite", Input: json.RawMessage(`{"todos":[{"content":"Read the loader","status":"completed","activeForm":"Reading the loader"}]}`)},
 	{Tool: "NotebookEdit", Input: json.RawMessage(`{"notebook_path":"analysis.ipynb","new_source":"# Notes","cell_type":"markdown","edit_mode":"insert"}`)},
 	{Tool: "NotebookEdit", Input: json.RawMessage(`{"notebook_path":"analysis.ipynb","cell_id":"cell-1","edit_mode":"delete"}`)},
+	{Tool: "ListMcpResourcesTool", Input: json.RawMessage(`{}`)},
+	{Tool: "ReadMcpResourceTool", Input: json.RawMessage(`{"server":"docs","uri":"docs://guide"}`)},
+	{Tool: "ReadMcpResourceTool", Input: json.RawMessage(`{"server":"docs","uri":"docs://logo"}`)},
+}
+
+// resourceTools are list_mcp_resources and read_mcp_resource of an MCP
+// server made with the go-sdk, the protocol's Go implementation, over
+// streamable HTTP: docs, which offers a text resource and a binary one.
+func resourceTools(t *testing.T, cwd string) []tools.Tool {
+	t.Helper()
+	s := sdk.NewServer(&sdk.Implementation{Name: "docs", Version: "1"}, nil)
+	for _, r := range []sdk.ResourceContents{
+		{URI: "docs://guide", MIMEType: "text/markdown", Text: "# Guide\nRead me first.\n"},
+		{URI: "docs://logo", MIMEType: "image/png", Blob: []byte("\x89PNG\r\n\x1a\n")},
+	} {
+		s.AddResource(&sdk.Resource{URI: r.URI, Name: strings.TrimPrefix(r.URI, "docs://"), MIMEType: r.MIMEType,
+			Description: "The docs' " + r.URI},
+			func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+				return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{&r}}, nil
+			})
+	}
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	m := mcp.New(mcp.Options{Cwd: cwd, Servers: []mcp.Server{{Name: "docs", Origin: "test", URL: ts.URL,
+		StartupTimeout: 10 * time.Second, ToolTimeout: 10 * time.Second}}})
+	m.Start()
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	m.Settle(ctx)
+	return m.Tools()
+}
+
+// TestMCPResourceAnswersCarryWhatWasRead pins the values of the resource
+// tools' answers in Claude Code's terms, whose shapes
+// TestClaudeAgentSDKToolInputsAreAccepted checks: each resource listed
+// with its server, a text resource's text, and the file a binary one was
+// saved to (blobSavedTo), which holds its bytes.
+func TestMCPResourceAnswersCarryWhatWasRead(t *testing.T) {
+	cwd := t.TempDir()
+	registry := map[string]tools.Tool{}
+	for _, tool := range resourceTools(t, cwd) {
+		registry[tool.Spec().Name] = tool
+	}
+	env := &tools.Env{Cwd: cwd, SpillDir: t.TempDir()}
+	answer := func(tool, args string) string {
+		r := registry[tools.CallName(tool)].Run(context.Background(), tools.Call{ID: "call_mcp", Args: json.RawMessage(args), Env: env})
+		return mustJSON(t, claudemsg.ToolUseResult(claudemsg.ToolCall{ID: "call_mcp", Name: tool, Input: json.RawMessage(args),
+			Text: r.Text, IsError: r.IsError, Card: r.Card}))
+	}
+	want := `[{"uri":"docs://guide","name":"guide","mimeType":"text/markdown","description":"The docs' docs://guide","server":"docs"},` +
+		`{"uri":"docs://logo","name":"logo","mimeType":"image/png","description":"The docs' docs://logo","server":"docs"}]`
+	if got := answer("ListMcpResourcesTool", `{}`); got != want {
+		t.Errorf("ListMcpResourcesTool answered\n%s\nwant\n%s", got, want)
+	}
+	want = `{"contents":[{"uri":"docs://guide","mimeType":"text/markdown","text":"# Guide\nRead me first.\n"}]}`
+	if got := answer("ReadMcpResourceTool", `{"server":"docs","uri":"docs://guide"}`); got != want {
+		t.Errorf("ReadMcpResourceTool of a text answered\n%s\nwant\n%s", got, want)
+	}
+	got := answer("ReadMcpResourceTool", `{"server":"docs","uri":"docs://logo"}`)
+	var logo struct {
+		Contents []struct{ URI, MIMEType, Text, BlobSavedTo string }
+	}
+	if err := json.Unmarshal([]byte(got), &logo); err != nil || len(logo.Contents) != 1 || logo.Contents[0].BlobSavedTo == "" ||
+		logo.Contents[0].Text != "" || logo.Contents[0].MIMEType != "image/png" {
+		t.Fatalf("ReadMcpResourceTool of a binary answered %s, want its one content by the file it was saved to", got)
+	}
+	if data, err := os.ReadFile(logo.Contents[0].BlobSavedTo); err != nil || string(data) != "\x89PNG\r\n\x1a\n" {
+		t.Errorf("blobSavedTo names a file of %q (%v), want the resource's bytes", data, err)
+	}
 }
 
 // claudeOutputs names the SDK's output type of each Claude Code tool whose
@@ -361,7 +438,8 @@ var claudeOutputs = map[string]string{
 	"Read": "FileReadOutput", "Glob": "GlobOutput", "Grep": "GrepOutput",
 	"TodoWrite": "TodoWriteOutput", "ExitPlanMode": "ExitPlanModeOutput", "AskUserQuestion": "AskUserQuestionOutput",
 	"WebFetch": "WebFetchOutput", "WebSearch": "WebSearchOutput", "Agent": "AgentOutput", "TaskStop": "TaskStopOutput",
-	"NotebookEdit": "NotebookEditOutput",
+	"NotebookEdit": "NotebookEditOutput", "ListMcpResourcesTool": "ListMcpResourcesOutput",
+	"ReadMcpResourceTool": "ReadMcpResourceOutput",
 }
 
 // outputSchema is one output type of the SDK, resolved for validation.
