@@ -93,7 +93,9 @@ func (m *Model) earlierRead(msg earlierMsg) tea.Cmd {
 	e.loading = false
 	if msg.err != nil {
 		e.more = false
+		before := m.tr.Lines()
 		m.tr.AddNotice("Could not read the earlier history of this session: "+msg.err.Error(), transcript.NoticeError)
+		m.keepRowsStill(before)
 		return nil
 	}
 	c := m.tr.Detached()

@@ -467,10 +467,7 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 		glyph = phaseGlyphs[m.phase]
 	}
 	m.editor.SetMark(glyph)
-	if m.scroll > 0 {
-		m.tr.Measure()
-		m.scroll += m.tr.Lines() - before // keep the rows on screen still
-	}
+	m.keepRowsStill(before)
 	if m.exiting && m.status == agent.StatusIdle {
 		return tea.Quit
 	}

@@ -206,3 +206,17 @@ func TestPagingAfterAToggleMovesAPageOfRenderedRows(t *testing.T) {
 		t.Errorf("back four pages up: want %q at the top of the view, got %q", top, got)
 	}
 }
+
+// A failed read of earlier history adds its notice at the bottom of the
+// transcript; a reader scrolled up stays at what they were reading.
+func TestAFailedReadOfEarlierHistoryKeepsTheScrolledUpView(t *testing.T) {
+	m, top := scrolledToPrompt(t, history(40))
+	m.Update(earlierMsg{load: m.earlier.load, err: fmt.Errorf("the disk is gone")})
+	if got := viewportTop(m); got != top {
+		t.Fatalf("want %q still at the top of the view, got %q in\n%s", top, got, ansi.Strip(screen(m)))
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl})
+	if s := ansi.Strip(screen(m)); !strings.Contains(strings.Join(strings.Fields(s), " "), "Could not read the earlier history of this session: the disk is gone") {
+		t.Fatalf("want the failure told at the bottom, got\n%s", s)
+	}
+}

@@ -247,6 +247,16 @@ func (m *Model) keepPlace(relayout func()) {
 	m.showFrom(top, 0)
 }
 
+// keepRowsStill keeps the rows on screen still when rows were added below
+// the view since the transcript was before rows long and the view is
+// scrolled up; at the bottom, the view follows them.
+func (m *Model) keepRowsStill(before int) {
+	if m.scroll > 0 {
+		m.tr.Measure()
+		m.scroll += m.tr.Lines() - before
+	}
+}
+
 // viewTop is the row at the top of the view: a row of the banner, or a
 // place in the transcript, which survives the transcript's rows moving.
 type viewTop struct {
