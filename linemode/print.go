@@ -185,6 +185,9 @@ type printer struct {
 	stdout *output
 	// seen is the sequence number of the last event handled.
 	seen int64
+	// held are the events that came after a turn's end, or between
+	// turns, other than notices: the next turn follows them first.
+	held []agent.Event
 	t    *turnRun
 	// sdk puts approvals to the Agent SDK (--permission-prompt-tool stdio).
 	// channel carries requests to the Agent SDK (with stream input);
@@ -262,9 +265,15 @@ func (p *printer) tasks(ctx context.Context) func(yield func(streamInput) bool) 
 			p.endChannel()
 		}()
 		for {
+			p.between(p.sub.Take())
 			select {
+			case <-p.sub.Ready():
+				continue
 			case m, ok := <-msgs:
 				if !ok {
+					// What came after the last turn (a server done with a
+					// page) is said before the run ends.
+					p.between(p.sub.Take())
 					return
 				}
 				if m.err != nil {
@@ -333,7 +342,11 @@ const (
 func (p *printer) follow(ctx context.Context) session.TurnEnd {
 	wait := ctx
 	for {
-		evs, err := p.sub.Wait(wait)
+		var evs []agent.Event
+		var err error
+		if evs, p.held = p.held, nil; evs == nil {
+			evs, err = p.sub.Wait(wait)
+		}
 		switch {
 		case err != nil && wait == ctx:
 			p.ag.Cancel()
@@ -346,8 +359,9 @@ func (p *printer) follow(ctx context.Context) session.TurnEnd {
 		case evs == nil:
 			return session.TurnEnd{Reason: session.StopAborted, Error: &session.Failure{Message: "the agent closed before the turn ended"}}
 		}
-		for _, e := range evs {
+		for i, e := range evs {
 			if end, done := p.event(e); done {
+				p.held = evs[i+1:]
 				return end
 			}
 		}
@@ -367,13 +381,7 @@ func (p *printer) event(e agent.Event) (session.TurnEnd, bool) {
 			p.partial.stop()
 		}
 	case agent.Notice:
-		// What line mode and the full screen show as notices (a settings
-		// file skipped, a server that failed) goes to stderr, out of the
-		// way of the output scripts parse.
-		fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(e.Text))
-		if e.PageDone != nil && p.o.Format == FormatStreamJSON {
-			writeJSON(p.o.Stdout, elicitationCompleteMessage(*e.PageDone, p.ag.SessionID()))
-		}
+		p.notice(e)
 	case agent.Logged:
 		if e.Seq <= p.seen {
 			return session.TurnEnd{}, false
@@ -394,6 +402,33 @@ func (p *printer) event(e agent.Event) (session.TurnEnd, bool) {
 		return p.logged(e.Event)
 	}
 	return session.TurnEnd{}, false
+}
+
+// notice writes what line mode and the full screen show as notices (a
+// settings file skipped, a server that failed) to stderr, out of the way
+// of the output scripts parse; a server done with a page is also a line
+// of stream-json.
+func (p *printer) notice(n agent.Notice) {
+	fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.Sanitize(n.Text))
+	if n.PageDone != nil && p.o.Format == FormatStreamJSON {
+		writeJSON(p.o.Stdout, elicitationCompleteMessage(*n.PageDone, p.ag.SessionID()))
+	}
+}
+
+// between handles the events held since the last turn ended and evs,
+// which came while print mode waited for the next user message: notices
+// at once, as an Agent SDK's program may wait on them; the rest stay
+// held for the next turn.
+func (p *printer) between(evs []agent.Event) {
+	var held []agent.Event
+	for _, e := range append(p.held, evs...) {
+		if n, ok := e.(agent.Notice); ok {
+			p.notice(n)
+			continue
+		}
+		held = append(held, e)
+	}
+	p.held = held
 }
 
 func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {

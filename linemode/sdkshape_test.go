@@ -21,6 +21,7 @@ import (
 	"github.com/tack-agent/tack/backend/elicit"
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session"
 )
 
 // sdkRequired are the fields the Claude Agent SDK's published types mark
@@ -187,4 +188,119 @@ func TestStreamJSONSaysWhenAServerIsDoneWithAPage(t *testing.T) {
 	if !slices.Equal(order, want) {
 		t.Errorf("the stream's lines were %v, want %v", order, want)
 	}
+}
+
+// TestStreamJSONSaysWhenAServerIsDoneWithAPageBetweenTurns has the
+// server say it is done with the page only after the turn that opened it
+// has ended, as a page the user finishes in their own time does: with
+// stream input the elicitation_complete line must come while tack waits
+// for the next message (an Agent SDK program may wait on it before it
+// sends one), and one said as stdin ends must come before the stream
+// ends.
+func TestStreamJSONSaysWhenAServerIsDoneWithAPageBetweenTurns(t *testing.T) {
+	s := sdk.NewServer(&sdk.Implementation{Name: "bank", Version: "1"}, nil)
+	done := make(chan string)
+	s.AddTool(&sdk.Tool{Name: "connect", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			if _, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Mode: elicit.ModeURL, Message: "Let tack read your balance",
+				URL: "https://bank.example.com/consent", ElicitationID: "el-1"}); err != nil {
+				return nil, err
+			}
+			go func() {
+				for id := range done {
+					_ = req.Session.NotifyElicitationComplete(context.Background(), &sdk.ElicitationCompleteParams{ElicitationID: id})
+				}
+			}()
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "finish on the page"}}}, nil
+		})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	config := `{"mcpServers":{"bank":{"type":"http","url":"` + ts.URL + `"}}}`
+	ses, _, _ := streamSessionWith(t, launch.Options{MCPConfigs: []string{config}, Unattended: true,
+		Elicit: func(context.Context, elicit.Request) elicit.Result { return elicit.Result{Action: elicit.Accept} }}, nil,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__bank__connect", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText("Finish on the page."))
+	inR, inW := io.Pipe()
+	// The second page is done as stdin ends, after the last turn.
+	in := eofReader{inR, func() {
+		ses.Agent.Notify(agent.Notice{Text: "bank is done", PageDone: &elicit.Done{Server: "bank", ElicitationID: "el-2"}})
+	}}
+	outR, outW := io.Pipe()
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	ended := make(chan PrintOutcome)
+	go func() {
+		out := Print(context.Background(), ses, PrintOptions{Format: FormatStreamJSON, StreamInput: true, In: &in,
+			Stdout: outW, Stderr: io.Discard, Turn: agent.TurnOptions{AllowedTools: []string{"mcp__bank__connect"}}})
+		outW.Close()
+		ended <- out
+	}()
+	next := func(want string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					t.Fatalf("the stream ended before a line with %s", want)
+				}
+				if strings.Contains(line, want) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no line with %s came while tack waited for the next message", want)
+			}
+		}
+	}
+	fmt.Fprintln(inW, `{"type":"user","message":{"role":"user","content":"connect to the bank"}}`)
+	next(`"type":"result"`)
+	done <- "el-1"
+	next(`"elicitation_id":"el-1"`)
+	close(done)
+	inW.Close()
+	next(`"elicitation_id":"el-2"`)
+	if out := <-ended; !out.OK() {
+		t.Errorf("want the turn to complete, got %+v", out)
+	}
+}
+
+// TestPrintKeepsWhatCameAfterATurnsEnd: a notice that came in the same
+// batch of events as the turn's end, after it, is said between turns,
+// not dropped with the batch.
+func TestPrintKeepsWhatCameAfterATurnsEnd(t *testing.T) {
+	ses, _, _ := streamSession(t)
+	var stdout, stderr bytes.Buffer
+	p := &printer{o: PrintOptions{Format: FormatStreamJSON, Stdout: &stdout, Stderr: &stderr}, ag: ses.Agent,
+		sub: agent.NewSubscription(), t: &turnRun{turn: 1}}
+	p.sub.Push(agent.Logged{Event: session.Event{Seq: 1, Data: session.TurnEnd{Turn: 1, Reason: session.StopCompleted}}})
+	p.sub.Push(agent.Notice{Text: "bank is done", PageDone: &elicit.Done{Server: "bank", ElicitationID: "el-1"}})
+	if end := p.follow(context.Background()); end.Reason != session.StopCompleted {
+		t.Fatalf("want the turn's end, got %+v", end)
+	}
+	p.between(p.sub.Take())
+	if !strings.Contains(stderr.String(), "tack: bank is done") || !strings.Contains(stdout.String(), `"elicitation_id":"el-1"`) {
+		t.Errorf("want the notice said after the turn, got stderr %q, stdout %q", stderr.String(), stdout.String())
+	}
+}
+
+// eofReader reads r and calls atEOF once, when r has ended, before it
+// says so.
+type eofReader struct {
+	r     io.Reader
+	atEOF func()
+}
+
+func (e *eofReader) Read(b []byte) (int, error) {
+	n, err := e.r.Read(b)
+	if err == io.EOF && e.atEOF != nil {
+		e.atEOF()
+		e.atEOF = nil
+	}
+	return n, err
 }

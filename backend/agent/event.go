@@ -150,15 +150,10 @@ func mergeable(a, b Delta) bool {
 // It returns ctx.Err() when ctx ends, and nil events once Close was called.
 func (s *Subscription) Wait(ctx context.Context) ([]Event, error) {
 	for {
-		s.mu.Lock()
-		if len(s.queue) > 0 {
-			q := s.queue
-			s.queue = nil
-			s.mu.Unlock()
+		q, closed := s.take()
+		if len(q) > 0 {
 			return q, nil
 		}
-		closed := s.closed
-		s.mu.Unlock()
 		if closed {
 			return nil, nil
 		}
@@ -168,6 +163,25 @@ func (s *Subscription) Wait(ctx context.Context) ([]Event, error) {
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// Ready is signalled when events may have been queued since the last
+// Wait or Take: for a reader that waits on other channels too (print
+// mode waiting for its next message), which then calls Take.
+func (s *Subscription) Ready() <-chan struct{} { return s.ready }
+
+// Take returns the events queued, in order, without waiting: none when
+// there are none.
+func (s *Subscription) Take() []Event {
+	q, _ := s.take()
+	return q
+}
+
+func (s *Subscription) take() (q []Event, closed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q, s.queue = s.queue, nil
+	return q, s.closed
 }
 
 // Close ends the subscription; a pending Wait returns.
