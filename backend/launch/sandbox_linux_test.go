@@ -224,7 +224,12 @@ func TestGoFailingOnAChosenCacheAsksAndSaysHowToAllowIt(t *testing.T) {
 	}
 	entry := `add "` + filepath.Dir(chosen) + `" to [sandbox] writable`
 	if r.Card == nil || r.Card.Terminal == nil || !strings.Contains(r.Card.Terminal.Refusal, entry) {
-		t.Errorf("want the card to say %s allows it, got %+v", entry, r.Card)
+		t.Fatalf("want the card to say %s allows it, got %+v", entry, r.Card)
+	}
+	// The user said no to a rerun: the card says so, and offers the
+	// standing ways rather than the rerun they just refused.
+	if ref := r.Card.Terminal.Refusal; !strings.Contains(ref, "not run again (the user denied this call)") || strings.Contains(ref, "rerun") {
+		t.Errorf("want the card to say the rerun was denied and offer no rerun, got %q", ref)
 	}
 }
 

@@ -107,7 +107,7 @@ func (b bashTool) Run(ctx context.Context, call tools.Call) tools.Result {
 		}
 		declined = err
 	}
-	res := b.shape(call, spec, r, "", cardRefusal(ref))
+	res := b.shape(call, spec, r, "", cardRefusal(ref, declined))
 	res.Text += "\n" + refusalMarker(ref, declined)
 	return res
 }

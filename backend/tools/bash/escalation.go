@@ -110,20 +110,34 @@ func refusalMarker(ref sandbox.Refusal, declined error) string {
 	return m + `to run it with that, call bash again with "sandbox": "` + kind + `" and a one-line "justification"; the user is asked]`
 }
 
-// cardRefusal is the card's line: what was refused and the ways to allow
-// it.
-func cardRefusal(ref sandbox.Refusal) string {
+// cardRefusal is the card's line: what was refused, that the user did
+// not let it run again when they were asked (why, in declined's words),
+// and the ways to allow it; a rerun is one only when nobody was asked.
+func cardRefusal(ref sandbox.Refusal, declined error) string {
+	said := "The sandbox refused " + ref.Detail
+	if declined != nil {
+		said += "; it was not run again (" + declined.Error() + ")"
+	}
+	var ways []string
+	if declined == nil {
+		ways = append(ways, "approve a rerun")
+	}
 	switch ref.Kind {
 	case sandbox.RefusedNetwork:
-		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, set [sandbox] network = true, or use full-access."
+		ways = append(ways, "set [sandbox] network = true")
 	case sandbox.RefusedOutside:
-		if ref.Writable == "" {
-			return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, or use full-access."
+		if ref.Writable != "" {
+			ways = append(ways, "type /add-dir "+ref.Writable+" for this session",
+				"add "+strconv.Quote(ref.Writable)+" to [sandbox] writable in config.toml")
 		}
-		return "The sandbox refused " + ref.Detail + ". To allow it: approve a rerun, type /add-dir " + ref.Writable +
-			" for this session, add " + strconv.Quote(ref.Writable) + " to [sandbox] writable in config.toml, or use full-access."
+	default:
+		return said + " (no writes in this mode). To allow it: switch to auto (Shift+Tab or /permissions auto)."
 	}
-	return "The sandbox refused " + ref.Detail + " (no writes in this mode). To allow it: switch to auto (Shift+Tab or /permissions auto)."
+	ways = append(ways, "use full-access")
+	if n := len(ways); n > 1 {
+		ways[n-1] = "or " + ways[n-1]
+	}
+	return said + ". To allow it: " + strings.Join(ways, ", ") + "."
 }
 
 // sandboxLabel names a grant on the card, when it is not the default
