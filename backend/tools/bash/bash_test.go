@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -194,9 +195,45 @@ func TestBashClampsTimeoutToTheMaximum(t *testing.T) {
 
 func TestCommandEnvRemovesProviderKeysAndSetsPlainOutput(t *testing.T) {
 	env := commandEnv([]string{"PATH=/bin", "OPENAI_API_KEY=x", "HF_TOKEN=y", "TERM=xterm", "STRIPE_API_KEY=kept"}, "s9")
-	want := []string{"PATH=/bin", "STRIPE_API_KEY=kept", "NO_COLOR=1", "TERM=dumb", "PAGER=cat", "GIT_PAGER=cat", "TACK_SESSION_ID=s9"}
+	want := []string{"PATH=/bin", "STRIPE_API_KEY=kept", "NO_COLOR=1", "TERM=dumb", "PAGER=cat", "GIT_PAGER=cat",
+		"GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "EDITOR=true", "VISUAL=true", "TACK_SESSION_ID=s9"}
 	if strings.Join(env, " ") != strings.Join(want, " ") {
 		t.Fatalf("want %v, got %v", want, env)
+	}
+}
+
+// Git opens an editor for a commit without -m, an interactive rebase and
+// a revert. With the user's editor (here one that never returns, as vim
+// does without a terminal) the command would hang until its timeout;
+// real git, run by the tool directly and in the sandbox, must instead
+// abort the commit for want of a message and go on with its defaults.
+func TestGitNeverWaitsForAnEditor(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: " + err.Error())
+	}
+	for _, v := range []string{"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR"} {
+		t.Setenv(v, "sleep 600;:") // git appends the file, which ":" takes
+	}
+	const script = `git init -q . && git config user.name t && git config user.email t@example.com &&
+echo a > f && git add f && git commit -q -m one && echo b > f && git add f
+git commit; echo "commit exit $?"
+git commit -q -m two && git rebase -q -i HEAD~1 && echo rebased
+git revert --quiet HEAD >/dev/null && git log -1 --format=%s`
+	for name, newF := range map[string]func(*testing.T) *fixture{
+		"direct":    func(t *testing.T) *fixture { return newFixture(t, Local{}) },
+		"sandboxed": func(t *testing.T) *fixture { return newConfinedFixture(t, Local{}) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := newF(t).run(t, "bash", map[string]any{"command": script, "timeoutMs": 30000})
+			if v := res.Card.Terminal; v.TimedOut {
+				t.Fatalf("git waited for an editor until the timeout:\n%s", res.Text)
+			}
+			for _, want := range []string{"Aborting commit due to empty commit message", "commit exit 1", "rebased", `Revert "two"`} {
+				if !strings.Contains(res.Text, want) {
+					t.Errorf("want %q in the output, got:\n%s", want, res.Text)
+				}
+			}
+		})
 	}
 }
 

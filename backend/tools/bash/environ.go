@@ -39,13 +39,22 @@ func providerSecret(key string) bool {
 
 // commandEnv is the environment of a command: parent minus provider secrets
 // and minus the variables tack sets, then tack's own settings, which keep
-// output plain (no colour, no pager) and name the session.
+// output plain (no colour, no pager), name the session, and make every
+// editor "true": a command has no terminal and empty stdin, so an editor
+// it opens (git commit without -m, git rebase --continue, crontab -e)
+// would wait for keys that never come until the timeout. With true, git
+// takes its default message, or aborts a commit for want of one, at once,
+// as it does under pi and crush.
 func commandEnv(parent []string, sessionID string) []string {
 	set := [][2]string{
 		{"NO_COLOR", "1"},
 		{"TERM", "dumb"},
 		{"PAGER", "cat"},
 		{"GIT_PAGER", "cat"},
+		{"GIT_EDITOR", "true"},
+		{"GIT_SEQUENCE_EDITOR", "true"},
+		{"EDITOR", "true"},
+		{"VISUAL", "true"},
 		{"TACK_SESSION_ID", sessionID},
 	}
 	ours := map[string]bool{}
