@@ -15,8 +15,8 @@ import (
 // .claude/settings.local.json (the user's own for the project). tack reads
 // these of them: the "hooks" object, which has the shape of tack's
 // [[hooks.EVENT]] tables, the permission rules, the environment
-// variables, the agent sessions run as, the plugins turned on and the
-// status line command.
+// variables, the agent sessions run as, the plugins turned on, the
+// status line command and the choices about a project's MCP servers.
 // Everything else in the files is Claude Code's alone.
 
 // ClaudeSettings is what tack reads of one Claude Code settings file.
@@ -42,6 +42,13 @@ type ClaudeSettings struct {
 	AutoMemoryDirectory string `json:"autoMemoryDirectory"`
 	// DisableAllHooks true turns off the hooks and the status line.
 	DisableAllHooks *bool `json:"disableAllHooks"`
+	// EnableAllProjectMcpServers and EnabledMcpjsonServers approve a
+	// project's .mcp.json servers, all or by name; the session takes them
+	// from the user's own files only. DisabledMcpjsonServers keeps those
+	// named from starting, from any file.
+	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers"`
+	EnabledMcpjsonServers      []string `json:"enabledMcpjsonServers"`
+	DisabledMcpjsonServers     []string `json:"disabledMcpjsonServers"`
 }
 
 // ClaudeStatusLine is a settings file's "statusLine": a command run with

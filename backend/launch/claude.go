@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/trust"
@@ -146,6 +147,53 @@ func byPrecedence(files []claudeFile) []claudeFile {
 	files = slices.Clone(files)
 	slices.SortStableFunc(files, func(a, b claudeFile) int { return rank[a.source] - rank[b.source] })
 	return files
+}
+
+// mcpjsonChoice is what the settings files say of the project's .mcp.json
+// servers, as Claude Code reads them: the user's own files (their
+// ~/.claude/settings.json, --settings) may approve them, all
+// (enableAllProjectMcpServers) or by name (enabledMcpjsonServers), so
+// they start unasked; a project's own files may not, or a cloned
+// repository would approve the commands it brings, which run outside the
+// sandbox. disabledMcpjsonServers in any file keeps a server from
+// starting, and from being asked about.
+type mcpjsonChoice struct {
+	all      bool
+	approved map[string]bool
+	disabled map[string]bool
+}
+
+func mcpjsonChoices(files []claudeFile) mcpjsonChoice {
+	c := mcpjsonChoice{approved: map[string]bool{}, disabled: map[string]bool{}}
+	for _, f := range files {
+		for _, name := range f.settings.DisabledMcpjsonServers {
+			c.disabled[name] = true
+		}
+		if f.project {
+			continue
+		}
+		c.all = c.all || f.settings.EnableAllProjectMcpServers
+		for _, name := range f.settings.EnabledMcpjsonServers {
+			c.approved[name] = true
+		}
+	}
+	return c
+}
+
+// apply drops the disabled servers of a project's .mcp.json and marks
+// the approved ones as the user's own.
+func (c mcpjsonChoice) apply(servers []mcp.Server) []mcp.Server {
+	var kept []mcp.Server
+	for _, srv := range servers {
+		if c.disabled[srv.Name] {
+			continue
+		}
+		if c.all || c.approved[srv.Name] {
+			srv.Project = false
+		}
+		kept = append(kept, srv)
+	}
+	return kept
 }
 
 // settingsAgent is the agent the settings files' "agent" runs the session

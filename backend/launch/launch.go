@@ -404,7 +404,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	for _, n := range ckptNotices {
 		s.Agent.Notify(n)
 	}
-	s.startMCP(o, cfg, registry)
+	s.startMCP(o, cfg, registry, mcpjsonChoices(claude))
 	return s.registerCommands(o.HelpKeys)
 }
 

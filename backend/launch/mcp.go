@@ -22,9 +22,11 @@ import (
 // (~/.codex/config.toml), the plugins', the project's .mcp.json and, read once the servers start, the ones `claude
 // mcp add` kept in ~/.claude.json for the user and this project, in that
 // order of precedence (a server named again later is left out, with a
-// notice); with --strict-mcp-config only from the command line. It offers their tools through registry and starts
-// them in the background. Problems with any source become notices.
-func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry) {
+// notice); with --strict-mcp-config only from the command line. choice
+// is what the Claude Code settings files say of the .mcp.json servers. It
+// offers their tools through registry and starts them in the background.
+// Problems with any source become notices.
+func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry, choice mcpjsonChoice) {
 	env := s.getenv
 	var servers []mcp.Server
 	var problems []string
@@ -73,7 +75,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry)
 		for i := range proj.Servers {
 			proj.Servers[i].Project = !approved
 		}
-		add(mcp.ProjectFile, proj.Servers, proj.Problems)
+		add(mcp.ProjectFile, choice.apply(proj.Servers), proj.Problems)
 	}
 	for _, p := range problems {
 		s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: p})

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -210,6 +211,51 @@ func TestProjectMCPServersWithoutApprovalDoNotStart(t *testing.T) {
 	}
 	if _, err := os.Stat(log); err == nil {
 		t.Error("the unapproved server ran")
+	}
+}
+
+// Claude Code's settings choose among a project's .mcp.json servers: the
+// user's own ~/.claude/settings.json approves them by name or all at
+// once, so they start unasked (in print mode too, where nobody could be
+// asked); the project's own settings may not approve its servers, and
+// disabledMcpjsonServers in any of the files keeps one from starting.
+func TestClaudeSettingsChooseAProjectsMCPServers(t *testing.T) {
+	for _, c := range []struct {
+		user    string
+		started []string
+	}{
+		{`{"enabledMcpjsonServers": ["mine", "off"]}`, []string{"mine"}},
+		{`{"enableAllProjectMcpServers": true}`, []string{"mine", "theirs"}},
+	} {
+		t.Run(c.user, func(t *testing.T) {
+			home, cwd, user := t.TempDir(), t.TempDir(), t.TempDir()
+			log := filepath.Join(t.TempDir(), "calls.jsonl")
+			servers := map[string]any{"mine": fakeServerJSON(log), "theirs": fakeServerJSON(log), "off": fakeServerJSON(log)}
+			project, _ := json.Marshal(map[string]any{"mcpServers": servers})
+			os.WriteFile(filepath.Join(cwd, ".mcp.json"), project, 0o600)
+			os.MkdirAll(filepath.Join(cwd, ".claude"), 0o755)
+			os.WriteFile(filepath.Join(cwd, ".claude", "settings.json"), []byte(`{"enabledMcpjsonServers": ["theirs"]}`), 0o600)
+			os.WriteFile(filepath.Join(cwd, ".claude", "settings.local.json"), []byte(`{"disabledMcpjsonServers": ["off"]}`), 0o600)
+			os.MkdirAll(filepath.Join(user, ".claude"), 0o755)
+			os.WriteFile(filepath.Join(user, ".claude", "settings.json"), []byte(c.user), 0o600)
+
+			llm := llmtest.New(t, llmtest.ReplyText("listed"))
+			s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user}) // nobody asked
+			runTurn(t, s, "hello")
+			var offered []string
+			for _, name := range llm.Requests()[0].ToolNames() {
+				if server, _, ok := strings.Cut(strings.TrimPrefix(name, "mcp__"), "__"); ok && strings.HasPrefix(name, "mcp__") && !slices.Contains(offered, server) {
+					offered = append(offered, server)
+				}
+			}
+			slices.Sort(offered)
+			if !slices.Equal(offered, c.started) {
+				t.Errorf("tools offered of servers %v, want %v\n/mcp:\n%s", offered, c.started, s.MCP.StatusText())
+			}
+			if status := s.MCP.StatusText(); strings.Contains(status, "off") {
+				t.Errorf("want the disabled server left out, /mcp says:\n%s", status)
+			}
+		})
 	}
 }
 
