@@ -161,10 +161,16 @@ type mcpjsonChoice struct {
 	all      bool
 	approved map[string]bool
 	disabled map[string]bool
+	// answered is what Claude Code's approval dialog kept for the project
+	// in the user's ~/.claude.json: the user's answer about a server, or
+	// about all of them (answeredAll). It stands in for asking them, of a
+	// server that nothing above and no approval in tack decided.
+	answered    map[string]bool
+	answeredAll bool
 }
 
 func mcpjsonChoices(files []claudeFile) mcpjsonChoice {
-	c := mcpjsonChoice{approved: map[string]bool{}, disabled: map[string]bool{}}
+	c := mcpjsonChoice{approved: map[string]bool{}, disabled: map[string]bool{}, answered: map[string]bool{}}
 	for _, f := range files {
 		for _, name := range f.settings.DisabledMcpjsonServers {
 			c.disabled[name] = true
@@ -180,15 +186,39 @@ func mcpjsonChoices(files []claudeFile) mcpjsonChoice {
 	return c
 }
 
-// apply drops the disabled servers of a project's .mcp.json and marks
-// the approved ones as the user's own.
+// withClaudeJSON adds the answers of Claude Code's approval dialog, a.
+func (c mcpjsonChoice) withClaudeJSON(a mcp.ClaudeApprovals) mcpjsonChoice {
+	c.answeredAll = a.All
+	for _, name := range a.Enabled {
+		c.answered[name] = true
+	}
+	for _, name := range a.Disabled {
+		c.answered[name] = false
+	}
+	return c
+}
+
+// undecided reports whether srv, of a project's .mcp.json, would wait for
+// the user's approval but for Claude Code's answers.
+func (c mcpjsonChoice) undecided(srv mcp.Server) bool {
+	return srv.Project && !c.disabled[srv.Name] && !c.all && !c.approved[srv.Name]
+}
+
+// apply drops the servers of a project's .mcp.json that are disabled or
+// that Claude Code's dialog was answered no about, and marks those
+// approved, or answered yes about, as the user's own.
 func (c mcpjsonChoice) apply(servers []mcp.Server) []mcp.Server {
 	var kept []mcp.Server
 	for _, srv := range servers {
-		if c.disabled[srv.Name] {
+		yes, answered := c.answered[srv.Name]
+		switch {
+		case c.disabled[srv.Name]:
 			continue
-		}
-		if c.all || c.approved[srv.Name] {
+		case !c.undecided(srv):
+			srv.Project = false
+		case answered && !yes:
+			continue
+		case answered || c.answeredAll:
 			srv.Project = false
 		}
 		kept = append(kept, srv)

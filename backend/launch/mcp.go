@@ -75,6 +75,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry,
 		for i := range proj.Servers {
 			proj.Servers[i].Project = !approved
 		}
+		choice, problems = s.claudeApprovals(o, choice, proj.Servers, problems)
 		add(mcp.ProjectFile, choice.apply(proj.Servers), proj.Problems)
 	}
 	for _, p := range problems {
@@ -142,6 +143,23 @@ func (s *Session) claudeServers(o Options, taken map[string]string) func() ([]mc
 		}
 		return servers, p.Problems
 	}
+}
+
+// claudeApprovals adds to choice what Claude Code's approval dialog kept
+// for the project in ~/.claude.json, read only when a server of servers
+// would otherwise wait for the user (the file runs to megabytes: 7 ms for
+// 6.7 MB, which the first frame waits for), and says on problems why it
+// could not be.
+func (s *Session) claudeApprovals(o Options, choice mcpjsonChoice, servers []mcp.Server, problems []string) (mcpjsonChoice, []string) {
+	home := o.getenv("HOME")
+	if home == "" || !slices.ContainsFunc(servers, choice.undecided) {
+		return choice, problems
+	}
+	a, err := mcp.LoadClaudeApprovals(mcp.ClaudeUserFile(home), s.Cwd)
+	if err != nil {
+		return choice, append(problems, err.Error()+"; the approvals of the project's MCP servers Claude Code kept there are skipped")
+	}
+	return choice.withClaudeJSON(a), problems
 }
 
 // mcpApprovalText is the question about a project's servers: what each

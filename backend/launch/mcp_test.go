@@ -216,18 +216,22 @@ func TestProjectMCPServersWithoutApprovalDoNotStart(t *testing.T) {
 
 // Claude Code's settings choose among a project's .mcp.json servers: the
 // user's own ~/.claude/settings.json approves them by name or all at
-// once, so they start unasked (in print mode too, where nobody could be
-// asked); the project's own settings may not approve its servers, and
-// disabledMcpjsonServers in any of the files keeps one from starting.
+// once, as does the entry Claude Code's approval dialog keeps for the
+// project in ~/.claude.json, so they start unasked (in print mode too,
+// where nobody could be asked); the project's own settings may not
+// approve its servers, and disabledMcpjsonServers in any of the files
+// keeps one from starting.
 func TestClaudeSettingsChooseAProjectsMCPServers(t *testing.T) {
 	for _, c := range []struct {
-		user    string
-		started []string
+		user, claudeJSON string
+		started          []string
 	}{
-		{`{"enabledMcpjsonServers": ["mine", "off"]}`, []string{"mine"}},
-		{`{"enableAllProjectMcpServers": true}`, []string{"mine", "theirs"}},
+		{`{"enabledMcpjsonServers": ["mine", "off"]}`, "", []string{"mine"}},
+		{`{"enableAllProjectMcpServers": true}`, "", []string{"mine", "theirs"}},
+		{`{}`, `{"projects": {"CWD": {"enabledMcpjsonServers": ["mine", "off"], "disabledMcpjsonServers": ["theirs"]}}}`, []string{"mine"}},
+		{`{"enableAllProjectMcpServers": true}`, `{"projects": {"CWD": {"disabledMcpjsonServers": ["theirs"]}}}`, []string{"mine", "theirs"}},
 	} {
-		t.Run(c.user, func(t *testing.T) {
+		t.Run(c.user+c.claudeJSON, func(t *testing.T) {
 			home, cwd, user := t.TempDir(), t.TempDir(), t.TempDir()
 			log := filepath.Join(t.TempDir(), "calls.jsonl")
 			servers := map[string]any{"mine": fakeServerJSON(log), "theirs": fakeServerJSON(log), "off": fakeServerJSON(log)}
@@ -238,6 +242,9 @@ func TestClaudeSettingsChooseAProjectsMCPServers(t *testing.T) {
 			os.WriteFile(filepath.Join(cwd, ".claude", "settings.local.json"), []byte(`{"disabledMcpjsonServers": ["off"]}`), 0o600)
 			os.MkdirAll(filepath.Join(user, ".claude"), 0o755)
 			os.WriteFile(filepath.Join(user, ".claude", "settings.json"), []byte(c.user), 0o600)
+			if c.claudeJSON != "" {
+				os.WriteFile(filepath.Join(user, ".claude.json"), []byte(strings.ReplaceAll(c.claudeJSON, "CWD", cwd)), 0o600)
+			}
 
 			llm := llmtest.New(t, llmtest.ReplyText("listed"))
 			s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user}) // nobody asked

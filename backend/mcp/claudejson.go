@@ -101,6 +101,57 @@ func claudeServers(src []byte, dir string) (user, local int, ok bool) {
 	return user, local, !sc.Failed()
 }
 
+// ClaudeApprovals are the choices about a project's .mcp.json servers
+// that Claude Code keeps in ~/.claude.json's entry for the project, as
+// its approval dialog records them: approve all, approve by name, or
+// reject by name.
+type ClaudeApprovals struct {
+	All      bool     `json:"enableAllProjectMcpServers"`
+	Enabled  []string `json:"enabledMcpjsonServers"`
+	Disabled []string `json:"disabledMcpjsonServers"`
+}
+
+// LoadClaudeApprovals reads the approvals of the file at path
+// (~/.claude.json) for dir: those of its entry for dir or for the nearest
+// directory above it that has one. A missing file, or no entry, approves
+// nothing; a file that cannot be read or is not JSON is an error.
+func LoadClaudeApprovals(path, dir string) (ClaudeApprovals, error) {
+	var a ClaudeApprovals
+	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return a, nil
+	}
+	if err != nil {
+		return a, err
+	}
+	dir, best, at := filepath.Clean(dir), "", -1
+	sc := jsonscan.New(src, nil)
+	sc.Object(func(key []byte) {
+		if string(key) != "projects" {
+			sc.Skip()
+			return
+		}
+		sc.Object(func(project []byte) {
+			if p := filepath.Clean(string(project)); within(dir, p) && len(p) > len(best) {
+				sc.Peek()
+				best, at = p, sc.Offset()
+			}
+			sc.Skip()
+		})
+	})
+	sc.End()
+	if sc.Failed() {
+		return a, errors.New(path + " is not valid JSON")
+	}
+	if at < 0 {
+		return a, nil
+	}
+	if err := json.Unmarshal(jsonscanRaw(src, at), &a); err != nil {
+		return ClaudeApprovals{}, fmt.Errorf("%s: the entry of %s: %v", path, best, err)
+	}
+	return a, nil
+}
+
 // jsonscanRaw is the JSON value that starts at offset at of src.
 func jsonscanRaw(src []byte, at int) []byte {
 	sc := jsonscan.New(src[at:], nil)

@@ -64,6 +64,36 @@ func TestClaudeUserFileGivesTheUsersAndTheProjectsLocalServers(t *testing.T) {
 	}
 }
 
+// The approvals Claude Code's dialog kept are those of the project's
+// entry, or of the nearest directory above it that has one (the entry
+// of a repository's root, for a session in one of its folders).
+func TestClaudeApprovalsAreTheNearestProjectEntrys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".claude.json")
+	src := `{"projects": {
+	  "/home/u/work/app/deeper": {"enableAllProjectMcpServers": true},
+	  "/home/u/work": {"enabledMcpjsonServers": ["db"], "disabledMcpjsonServers": ["web"], "history": [{"display": "x"}]},
+	  "/home/u/other": {"enabledMcpjsonServers": ["elsewhere"]}}}`
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := LoadClaudeApprovals(path, "/home/u/work/app")
+	if err != nil || a.All || strings.Join(a.Enabled, ",") != "db" || strings.Join(a.Disabled, ",") != "web" {
+		t.Errorf("for /home/u/work/app: %+v, %v; want /home/u/work's", a, err)
+	}
+	if a, err := LoadClaudeApprovals(path, "/home/u/work/app/deeper/x"); err != nil || !a.All || len(a.Enabled) != 0 {
+		t.Errorf("for a folder of deeper: %+v, %v; want deeper's own entry only", a, err)
+	}
+	if a, err := LoadClaudeApprovals(path, "/home/u/workshop"); err != nil || a.All || len(a.Enabled)+len(a.Disabled) != 0 {
+		t.Errorf("for /home/u/workshop, which no entry covers: %+v, %v", a, err)
+	}
+	if err := os.WriteFile(path, []byte(`{"projects": {`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadClaudeApprovals(path, "/home/u/work"); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("a broken file gave %v", err)
+	}
+}
+
 // BenchmarkClaudeUserFile reads a 20 MB ~/.claude.json, the size long
 // Claude Code use leaves it at, for a session's start.
 func BenchmarkClaudeUserFile(b *testing.B) {
