@@ -66,7 +66,7 @@ func bypassTable() []bypass {
 		unhidden(`git -c core.fsmonitor='touch OUT #' status`, writes, "git"),
 		unhidden(`git -c alias.x='!touch OUT' x`, writes, "git"),
 		unhidden(`git log -1 --output=OUT`, writes, "git"),
-		unhidden(`git -c core.editor='touch OUT #' commit -q --allow-empty`, writes, "git"),
+		unhidden(`GIT_EDITOR='touch OUT #' git commit -q --allow-empty`, writes, "git"),
 		unhidden(`go test -toolexec 'sh -c "touch OUT" --' .`, writes, "go"),
 		unhidden(`go build -toolexec 'sh -c "touch OUT" --' .`, writes, "go"),
 		unhidden(`find . -maxdepth 0 -exec sh -c 'touch OUT' \;`, writes, "find"),
