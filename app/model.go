@@ -138,7 +138,8 @@ type Model struct {
 	uses     map[string]int // command runs by name, frequent first in the menu
 	files    fileIndex
 	ov       overlays
-	scroll   int // rows above the bottom; 0 follows new output
+	scroll   int        // rows above the bottom; 0 follows new output
+	held     *heldPlace // see keepPlace
 	fit      fitted
 	earlier  earlier
 	recall   recall

@@ -105,6 +105,60 @@ func TestTogglesKeepTheScrolledUpViewInPlace(t *testing.T) {
 	}
 }
 
+// scrolledToCard is scrolledToPrompt and on to the header of the tool
+// card below that prompt; top is that header.
+func scrolledToCard(t *testing.T) (m *Model, top string) {
+	t.Helper()
+	m, _ = scrolledToPrompt(t, history(40))
+	for range 30 {
+		if top := viewportTop(m); strings.HasPrefix(top, "✓ Bash(go test") {
+			return m, top
+		}
+		m.scrollBy(-1)
+	}
+	t.Fatalf("want a tool card at the top of the view scrolled up, got\n%s", ansi.Strip(screen(m)))
+	return nil, ""
+}
+
+// firstText is the first row of the view with text on it.
+func firstText(m *Model) string {
+	for _, r := range viewRows(m) {
+		if r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// Hiding tool cards takes away the card a reader scrolled up to; what
+// came below it moves up to the top of the view, and showing cards again
+// brings the card back to the top, as long as the reader stayed put.
+func TestHidingTheCardAtTheTopOfTheViewAndBackKeepsThePlace(t *testing.T) {
+	m, top := scrolledToCard(t)
+	m.Update(keys.Key("ctrl+o"))
+	if got := viewportTop(m); got != top {
+		t.Fatalf("expanded: want %q still at the top of the view, got %q in\n%s", top, got, ansi.Strip(screen(m)))
+	}
+	m.Update(keys.Key("ctrl+o"))
+	if got := firstText(m); got != "## Fixed" {
+		t.Fatalf("hidden: want the answer below the card at the top of the view, got %q in\n%s", got, ansi.Strip(screen(m)))
+	}
+	m.Update(keys.Key("ctrl+t"))
+	m.Update(keys.Key("ctrl+t"))
+	m.Update(keys.Key("ctrl+o"))
+	if got := viewportTop(m); got != top {
+		t.Fatalf("collapsed again: want %q back at the top of the view, got %q in\n%s", top, got, ansi.Strip(screen(m)))
+	}
+
+	m.Update(keys.Key("ctrl+o"))
+	m.Update(keys.Key("ctrl+o"))
+	m.scrollBy(-1)
+	m.Update(keys.Key("ctrl+o"))
+	if got := viewportTop(m); got != "## Fixed" {
+		t.Fatalf("scrolled while hidden: want the row read then, %q, at the top of the view, got %q in\n%s", "## Fixed", got, ansi.Strip(screen(m)))
+	}
+}
+
 // A resize re-wraps every row; a reader scrolled up keeps what they were
 // reading in view.
 func TestResizeKeepsTheScrolledUpViewInPlace(t *testing.T) {

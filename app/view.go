@@ -237,14 +237,33 @@ func (m *Model) maxScroll() int {
 // what they were reading, where counting rows from the bottom would move
 // it by every row that changed below. A view at the bottom stays there
 // and follows new output.
+//
+// When the relayout leaves the block at the top with no rows (cards
+// hidden), the block after it comes to the top, and the hidden place is
+// held: a later relayout that finds the view still where that left it
+// starts from the held place, so showing cards again brings the reader
+// back to the card they were at.
 func (m *Model) keepPlace(relayout func()) {
-	if m.scroll == 0 {
+	top, held := m.viewTop(), m.held
+	m.held = nil
+	switch {
+	case held != nil && top == held.landed:
+		top = held.top
+	case m.scroll == 0:
 		relayout()
 		return
 	}
-	top := m.viewTop()
 	relayout()
 	m.showFrom(top, 0)
+	if !top.inBanner && !m.tr.Shows(top.place) {
+		m.held = &heldPlace{top: top, landed: m.viewTop()}
+	}
+}
+
+// heldPlace is the top of a view whose block a relayout hid, and the top
+// the view came to instead.
+type heldPlace struct {
+	top, landed viewTop
 }
 
 // keepRowsStill keeps the rows on screen still when rows were added below

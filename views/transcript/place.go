@@ -9,6 +9,10 @@ type Place struct {
 	// height and width are the block's height and the transcript's width
 	// when the place was taken.
 	height, width int
+	// numbering is the transcript's numbering of its blocks when the
+	// place was taken: places of different numberings differ, though
+	// their block numbers match.
+	numbering int
 }
 
 // PlaceOf returns the place of row r (0 is the first row).
@@ -17,7 +21,13 @@ func (t *Transcript) PlaceOf(r int) Place {
 		return Place{}
 	}
 	i, off := t.h.find(r)
-	return Place{block: i, offset: off, height: t.h.vals[i], width: t.set.Width}
+	return Place{block: i, offset: off, height: t.h.vals[i], width: t.set.Width, numbering: t.numbering}
+}
+
+// Shows reports whether p's block has rows under the current settings:
+// a tool card does not while cards are hidden.
+func (t *Transcript) Shows(p Place) bool {
+	return p.block < len(t.blocks) && len(t.linesOf(p.block)) > 0
 }
 
 // RowOf returns the row where p is under the current settings: the same
@@ -88,5 +98,5 @@ func (t *Transcript) Scroll(p Place, n int) (Place, int) {
 		}
 		i, off, n = j, len(t.linesOf(j))-1, n+1
 	}
-	return Place{block: i, offset: off, height: len(t.linesOf(i)), width: t.set.Width}, n
+	return Place{block: i, offset: off, height: len(t.linesOf(i)), width: t.set.Width, numbering: t.numbering}, n
 }

@@ -82,6 +82,9 @@ type Transcript struct {
 	checkpoint session.Checkpoint
 	// worked sums the timing of the steps of the turn under way.
 	worked turnTime
+	// numbering counts the times the blocks were numbered anew (Clear,
+	// Prepend), which a Place tells.
+	numbering int
 }
 
 // turnTime is the time a turn's steps took so far.
@@ -132,7 +135,7 @@ func (t *Transcript) SetSettings(s Settings) {
 
 // Clear empties the view; the session itself is unchanged.
 func (t *Transcript) Clear() {
-	*t = Transcript{set: t.set, th: t.th, md: t.md, mdDim: t.mdDim, tools: map[string]int{}, steps: map[[2]int]int{}}
+	*t = Transcript{set: t.set, th: t.th, md: t.md, mdDim: t.mdDim, tools: map[string]int{}, steps: map[[2]int]int{}, numbering: t.numbering + 1}
 }
 
 // Blocks is the number of blocks.
@@ -221,6 +224,7 @@ func (t *Transcript) Prepend(c *Transcript) {
 		c.blocks[i].finished = true
 	}
 	t.blocks = slices.Concat(c.blocks, t.blocks)
+	t.numbering++
 	for id, i := range t.tools {
 		t.tools[id] = i + k
 	}

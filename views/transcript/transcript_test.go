@@ -258,6 +258,31 @@ func TestCardModesApplyToToolBlocks(t *testing.T) {
 	}
 }
 
+// Clear and Prepend number the blocks anew: a place taken before tells
+// a block that may now be another, so it must not equal a place taken
+// after, however alike the blocks at its number.
+func TestPlacesOfAnotherNumberingOfTheBlocksDiffer(t *testing.T) {
+	tr := build(wide, turnEvents(1, "list files", answer))
+	before := tr.PlaceOf(0)
+	c := tr.Detached()
+	for _, e := range turnEvents(1, "list files", answer) {
+		c.Apply(e)
+	}
+	tr.Prepend(c)
+	if tr.PlaceOf(0) == before {
+		t.Fatal("want the first row's place after a Prepend to differ from before it")
+	}
+	tr = build(wide, turnEvents(1, "list files", answer))
+	before = tr.PlaceOf(0)
+	tr.Clear()
+	for _, e := range turnEvents(1, "list files", answer) {
+		tr.Apply(e)
+	}
+	if tr.PlaceOf(0) == before {
+		t.Fatal("want the first row's place after a Clear to differ from before it")
+	}
+}
+
 func TestATurnHasOneHeaderItsPrompt(t *testing.T) {
 	tr := build(wide, []agent.Event{
 		logged(session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "fix it"}),
