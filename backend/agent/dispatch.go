@@ -109,7 +109,7 @@ func (a *Agent) runBatch(ctx context.Context, turn, step int, env *tools.Env, ba
 	for _, d := range batch {
 		tc := session.ToolCall{Turn: turn, Step: step, CallID: d.call.ID, Name: d.call.Name, Arguments: d.call.Arguments}
 		if d.tool != nil {
-			tc.Card = d.tool.Present(d.args)
+			tc.Card = tools.PresentIn(d.tool, d.args, env.Cwd)
 		}
 		a.record(tc)
 	}

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestToolArgumentsThatAreNotAnObjectAreRejectedBeforeTheToolRuns(t *testing.T) {
@@ -115,5 +117,31 @@ func TestToolResultsRecordHowLongTheToolRan(t *testing.T) {
 	}
 	if took["a"] < 30 || took["b"] != 0 {
 		t.Errorf("want the call that ran timed at 30 ms or more and the refused one not at all, got %v", took)
+	}
+}
+
+// A file tool's call is logged with a card that names its file as the
+// result's card does, relative to the working directory, though the model
+// wrote the path absolute: front doors show the first while the call
+// runs and the second after, and the card's title must not change.
+func TestACallsCardNamesItsFileAsItsResultsCardDoes(t *testing.T) {
+	s := newImageSession(t, "deepseek-flash")
+	args, _ := json.Marshal(map[string]string{"file_path": filepath.Join(s.cwd, "shot.png")})
+	s.srv.Push(llmtest.Reply(llmtest.ToolCall("r1", "read", string(args), 1)), llmtest.ReplyText("a blank picture"))
+	s.agent.Send("what is in shot.png?")
+	testkit.Settle(t, s.agent)
+	var call, result string
+	for _, e := range s.log.Events() {
+		switch d := e.Data.(type) {
+		case session.ToolCall:
+			call = d.Card.Subject
+		case session.ToolResult:
+			if d.Card != nil {
+				result = d.Card.Subject
+			}
+		}
+	}
+	if result != "shot.png" || call != result {
+		t.Fatalf("want the call's card and the result's to name shot.png, got %q and %q", call, result)
 	}
 }

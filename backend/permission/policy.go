@@ -276,7 +276,7 @@ func allowanceOf(t tools.Tool, call tools.Call, mode Mode) (key string, remember
 // call.
 func (p *Policy) Authorize(ctx context.Context, t tools.Tool, call tools.Call) (tools.Sandbox, error) {
 	spec := t.Spec()
-	shown := t.Present(call.Args)
+	shown := tools.PresentIn(t, call.Args, cwdOf(call))
 	command := commandOf(shown)
 	rec := recorder{call: call, tool: spec.Name}
 	sub := subjectOf(t, call, command)

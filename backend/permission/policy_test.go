@@ -314,6 +314,21 @@ func TestAllowForSessionRemembersTheToolForEdits(t *testing.T) {
 	}
 }
 
+// The approval of an edit names its file as the card of the call and of
+// its result do, from the workspace, though the model wrote it absolute.
+func TestAnEditsApprovalNamesItsFileFromTheWorkspace(t *testing.T) {
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
+	l := &log{}
+	args := `{"file_path":"` + testWorkspace + `/calc.go","old_string":"a","new_string":"b"}`
+	if _, err := newPolicy(Ask, b).Authorize(context.Background(), realTools(t)["edit"], call(l, args)); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-a.asked; got.Summary != "Edit calc.go" {
+		t.Fatalf("want the approval to say Edit calc.go, got %q", got.Summary)
+	}
+}
+
 func TestWithoutAnswererAskingDeniesAndNamesTheFlag(t *testing.T) {
 	for name, b := range map[string]*interact.Broker{"nil broker": nil, "unmounted broker": interact.NewBroker()} {
 		l := &log{}

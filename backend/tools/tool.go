@@ -169,6 +169,25 @@ type Previewer interface {
 	Preview(call Call) (c card.Card, ok bool)
 }
 
+// FileNamer is a tool whose cards name files. PresentIn is its Present
+// with those files named as its results' cards name them: relative to
+// cwd, the session's working directory, when under it. It must be pure,
+// as Present.
+type FileNamer interface {
+	PresentIn(args json.RawMessage, cwd string) card.Card
+}
+
+// PresentIn is t's card for a call before it has a result, the files it
+// names named from cwd when t is a FileNamer: the card a front door
+// shows while the call runs keeps its title when the result's card
+// completes it.
+func PresentIn(t Tool, args json.RawMessage, cwd string) card.Card {
+	if n, ok := t.(FileNamer); ok {
+		return n.PresentIn(args, cwd)
+	}
+	return t.Present(args)
+}
+
 // Targeter is a tool that can say which files a call is about to change
 // (absolute paths), so that checkpoints kept without git can save what
 // those files held first, and edits outside the workspace can ask.

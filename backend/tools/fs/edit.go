@@ -45,9 +45,13 @@ func (*Edit) Spec() tools.Spec {
 	}
 }
 
-// Present shows old_string replaced by new_string. It does not look at the
-// disk, so a resumed session shows the same card.
-func (*Edit) Present(raw json.RawMessage) card.Card {
+// Present is PresentIn with the file named as the model wrote it.
+func (e *Edit) Present(raw json.RawMessage) card.Card { return e.PresentIn(raw, "") }
+
+// PresentIn shows old_string replaced by new_string in the file named from
+// cwd. It does not look at the disk, so a resumed session shows the same
+// card.
+func (*Edit) PresentIn(raw json.RawMessage, cwd string) card.Card {
 	var a editArgs
 	_ = json.Unmarshal(raw, &a)
 	var before, after string
@@ -57,8 +61,9 @@ func (*Edit) Present(raw json.RawMessage) card.Card {
 	if a.NewString != nil {
 		after = *a.NewString
 	}
-	return card.Card{Kind: card.Diff, Title: "Edit " + a.FilePath, Label: "Edit", Subject: a.FilePath,
-		Diffs: []card.FileDiff{unnumbered(fileDiff(a.FilePath, before, after, false))}}
+	name := shown(cwd, a.FilePath)
+	return card.Card{Kind: card.Diff, Title: "Edit " + name, Label: "Edit", Subject: name,
+		Diffs: []card.FileDiff{unnumbered(fileDiff(name, before, after, false))}}
 }
 
 // Validate says whether the call would fail on the file as it is now.

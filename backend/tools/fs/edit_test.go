@@ -3,6 +3,8 @@ package fs
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -299,6 +301,42 @@ func TestPresentIsPure(t *testing.T) {
 	w := b.write.Present([]byte(`{"file_path":"y.txt","content":"1\n2\n"}`))
 	if w.Title != "Write y.txt" || w.Diffs[0].Added != 2 {
 		t.Errorf("want write call card with 2 added lines, got %+v", w)
+	}
+}
+
+// A file tool's card before its result names the file as the result's
+// card does: relative to the working directory when under it, however
+// the model wrote it, so the card's title stays as the call finishes.
+func TestCallCardsNameTheirFileAsTheirResultsDo(t *testing.T) {
+	b := newBench(t)
+	outside := t.TempDir()
+	for _, dir := range []string{b.dir, ".", outside} {
+		for _, f := range []struct{ name, content string }{{"calc.go", "a := 1\n"}, {"nb.ipynb", notebook45}} {
+			if err := os.WriteFile(filepath.Join(resolve(b.dir, dir), f.name), []byte(f.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Joined by hand: filepath.Join would clean "./calc.go" away.
+		code, nb := dir+string(filepath.Separator)+"calc.go", dir+string(filepath.Separator)+"nb.ipynb"
+		for _, c := range []struct {
+			tool tools.Tool
+			args map[string]any
+		}{
+			{b.read, map[string]any{"file_path": code}},
+			{b.edit, map[string]any{"file_path": code, "old_string": "a", "new_string": "b"}},
+			{b.write, map[string]any{"file_path": code, "content": "c := 3\n"}},
+			{b.read, map[string]any{"file_path": nb}},
+			{b.notebook, map[string]any{"notebook_path": nb, "cell_id": "cell-2", "new_source": "x = 1"}},
+		} {
+			raw, _ := json.Marshal(c.args)
+			got := tools.PresentIn(c.tool, raw, b.dir)
+			r := b.run(c.tool, c.args)
+			wantOK(t, r)
+			if got.Title != r.Card.Title || got.Subject != r.Card.Subject || len(got.Diffs) > 0 && got.Diffs[0].Path != r.Card.Diffs[0].Path {
+				t.Errorf("%s %s: want the call's card to name the file as its result's does, %q (%q), got %q (%q)",
+					c.tool.Spec().Name, raw, r.Card.Title, r.Card.Subject, got.Title, got.Subject)
+			}
+		}
 	}
 }
 

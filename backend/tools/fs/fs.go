@@ -46,6 +46,15 @@ func resolve(cwd, p string) string {
 	return filepath.Join(cwd, p)
 }
 
+// shown is how a card names path as the model wrote it: as display names
+// it, or as written when cwd is unknown.
+func shown(cwd, path string) string {
+	if cwd == "" || path == "" {
+		return path
+	}
+	return display(cwd, resolve(cwd, path))
+}
+
 // display is how a card names a path: relative to cwd when inside it.
 func display(cwd, abs string) string {
 	if cwd == "" {

@@ -52,12 +52,16 @@ func (*Notebook) Spec() tools.Spec {
 	}
 }
 
-// Present shows the cell's new source.
-func (*Notebook) Present(raw json.RawMessage) card.Card {
+// Present is PresentIn with the notebook named as the model wrote it.
+func (n *Notebook) Present(raw json.RawMessage) card.Card { return n.PresentIn(raw, "") }
+
+// PresentIn shows the cell's new source in the notebook named from cwd.
+func (*Notebook) PresentIn(raw json.RawMessage, cwd string) card.Card {
 	var a notebookArgs
 	_ = json.Unmarshal(raw, &a)
-	return card.Card{Kind: card.Diff, Title: "Edit notebook " + a.NotebookPath, Label: "NotebookEdit", Subject: a.NotebookPath,
-		Diffs: []card.FileDiff{fileDiff(a.NotebookPath, "", a.NewSource, false)}}
+	name := shown(cwd, a.NotebookPath)
+	return card.Card{Kind: card.Diff, Title: "Edit notebook " + name, Label: "NotebookEdit", Subject: name,
+		Diffs: []card.FileDiff{fileDiff(name, "", a.NewSource, false)}}
 }
 
 // Targets is the notebook a call changes.

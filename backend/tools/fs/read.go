@@ -68,11 +68,16 @@ func (*Read) Spec() tools.Spec {
 	}
 }
 
-// Present is the read card before the result: the path and requested range.
-func (*Read) Present(raw json.RawMessage) card.Card {
+// Present is PresentIn with the file named as the model wrote it.
+func (r *Read) Present(raw json.RawMessage) card.Card { return r.PresentIn(raw, "") }
+
+// PresentIn is the read card before the result: the file named from cwd
+// and the requested range.
+func (*Read) PresentIn(raw json.RawMessage, cwd string) card.Card {
 	var a readArgs
 	_ = json.Unmarshal(raw, &a)
-	title := "Read " + a.FilePath
+	name := shown(cwd, a.FilePath)
+	title := "Read " + name
 	lines := ""
 	if a.Offset != nil || a.Limit != nil {
 		first, n := 1, readLimit
@@ -85,7 +90,7 @@ func (*Read) Present(raw json.RawMessage) card.Card {
 		lines = fmt.Sprintf("lines %d-%d", first, first+n-1)
 		title += fmt.Sprintf(" (%d-%d)", first, first+n-1)
 	}
-	return card.Card{Kind: card.Read, Title: title, Label: "Read", Subject: a.FilePath, Description: lines}
+	return card.Card{Kind: card.Read, Title: title, Label: "Read", Subject: name, Description: lines}
 }
 
 // Run reads the window and records the file's version in the tracker.

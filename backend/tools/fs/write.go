@@ -40,17 +40,22 @@ func (*Write) Spec() tools.Spec {
 	}
 }
 
-// Present shows the content to be written as added lines. It does not look
-// at the disk, so a resumed session shows the same card.
-func (*Write) Present(raw json.RawMessage) card.Card {
+// Present is PresentIn with the file named as the model wrote it.
+func (w *Write) Present(raw json.RawMessage) card.Card { return w.PresentIn(raw, "") }
+
+// PresentIn shows the content to be written as added lines of the file
+// named from cwd. It does not look at the disk, so a resumed session
+// shows the same card.
+func (*Write) PresentIn(raw json.RawMessage, cwd string) card.Card {
 	var a writeArgs
 	_ = json.Unmarshal(raw, &a)
 	content := ""
 	if a.Content != nil {
 		content = *a.Content
 	}
-	return card.Card{Kind: card.Diff, Title: "Write " + a.FilePath, Label: "Write", Subject: a.FilePath,
-		Diffs: []card.FileDiff{fileDiff(a.FilePath, "", content, false)}}
+	name := shown(cwd, a.FilePath)
+	return card.Card{Kind: card.Diff, Title: "Write " + name, Label: "Write", Subject: name,
+		Diffs: []card.FileDiff{fileDiff(name, "", content, false)}}
 }
 
 // Validate says whether the write would be refused on the file as it is
