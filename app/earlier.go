@@ -108,7 +108,7 @@ func (m *Model) earlierRead(msg earlierMsg) tea.Cmd {
 	}
 	e.more = msg.more && len(msg.events) > 0
 	if e.top {
-		m.scroll = m.maxScroll()
+		m.scrollToTop()
 		e.chunk = min(2*e.chunk, maxEarlierChunk)
 	}
 	return m.readEarlier()

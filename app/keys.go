@@ -122,7 +122,7 @@ func (m *Model) pageKey(s string) {
 func (m *Model) edgeKey(s string) {
 	m.earlier.top = s == "home" || s == "ctrl+home"
 	if m.earlier.top {
-		m.scroll = m.maxScroll()
+		m.scrollToTop()
 	} else {
 		m.scroll = 0
 	}

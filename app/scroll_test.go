@@ -261,6 +261,28 @@ func TestPagingAfterAToggleMovesAPageOfRenderedRows(t *testing.T) {
 	}
 }
 
+// Ctrl+Home, or paging up, from the bottom of a resumed session reaches
+// blocks never drawn, whose heights are estimates, and a toggle at the
+// top makes them estimates again; the view shows the transcript's first
+// rows all the same, every row of it filled.
+func TestTheTopOfAResumedSessionShowsItsFirstRows(t *testing.T) {
+	for _, c := range []struct{ up, then string }{{"ctrl+home", ""}, {"pgup", ""}, {"ctrl+home", "ctrl+t"}, {"ctrl+home", "ctrl+o"}} {
+		m := scrolledUp(history(40), 0)
+		for range 200 {
+			m.Update(keys.Key(c.up))
+		}
+		if c.then != "" {
+			m.Update(keys.Key(c.then))
+		}
+		oracle := scrolledUp(history(40), 0)
+		oracle.tr.SetSettings(m.tr.Settings())
+		want := allRows(oracle)[:m.viewportRows()]
+		if got := viewRows(m); !slices.Equal(got, want) {
+			t.Fatalf("%s %s: want the first rows\n%s\ngot\n%s", c.up, c.then, strings.Join(want, "\n"), strings.Join(got, "\n"))
+		}
+	}
+}
+
 // A failed read of earlier history adds its notice at the bottom of the
 // transcript; a reader scrolled up stays at what they were reading.
 func TestAFailedReadOfEarlierHistoryKeepsTheScrolledUpView(t *testing.T) {

@@ -226,6 +226,9 @@ type bannerKey struct {
 	bg     theme.Background
 }
 
+// scrollToTop shows the banner's first row at the top of the view.
+func (m *Model) scrollToTop() { m.showFrom(viewTop{inBanner: true}, 0) }
+
 // maxScroll is how far up the view can scroll.
 func (m *Model) maxScroll() int {
 	return max(len(m.bannerRows())+m.tr.Lines()-m.viewportRows(), 0)
@@ -305,7 +308,11 @@ func (m *Model) showFrom(v viewTop, n int) {
 	top := v.row + n
 	switch {
 	case v.inBanner && top < banner:
-		// The banner's rows are all drawn; top counts them exactly.
+		// The banner's rows are all drawn; top counts them exactly. The
+		// transcript's rows under them are drawn too: the view is placed
+		// by counting rows from the bottom, and a block on screen counted
+		// by its estimate would leave the rows it is short of blank.
+		m.tr.Render(0, vp)
 	case v.inBanner:
 		p, _ := m.tr.Scroll(m.tr.PlaceOf(0), top-banner)
 		top = banner + m.tr.RowOf(p, vp)
