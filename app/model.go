@@ -466,6 +466,9 @@ func (m *Model) applyEvents(msg eventsMsg) tea.Cmd {
 	glyph := ""
 	if m.running() {
 		glyph = phaseGlyphs[m.phase]
+		// A running card's new output comes with its clock up to now, not
+		// up to the last tick, which may be most of a second behind.
+		m.tr.Tick(m.opts.Now())
 	}
 	m.editor.SetMark(glyph)
 	m.keepRowsStill(before)

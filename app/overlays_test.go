@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/overlays/sessionpicker"
@@ -79,6 +80,26 @@ func TestCompactionShowsItsElapsedTime(t *testing.T) {
 	m.Update(eventsMsg{events: []agent.Event{agent.PhaseChanged{Phase: agent.PhaseResponding}}})
 	if s := screen(m); strings.Contains(s, "Context being compacted") || !strings.Contains(s, "●") {
 		t.Fatalf("want the timer gone and ● shown once the model responds, got:\n%s", s)
+	}
+}
+
+// A running command's output comes with its clock up to date: a tick
+// comes once a second, at no particular point of the command's seconds,
+// so a clock brought up to now only by ticks lags what the output says.
+func TestARunningCommandsOutputComesWithItsClockUpToNow(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	m, _ := newTestModel(func() time.Time { return now })
+	bash := func(output string) card.Card {
+		return card.Card{Kind: card.Terminal, Label: "Bash", Subject: "make", Terminal: &card.TerminalView{Command: "make", Output: output}}
+	}
+	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning},
+		agent.Logged{Event: session.Event{Time: now, Data: session.ToolCall{Turn: 1, Step: 1, CallID: "c", Name: "bash", Card: bash("")}}}}})
+	now = now.Add(900 * time.Millisecond)
+	m.Update(tickMsg{})
+	now = now.Add(3 * time.Second)
+	m.Update(eventsMsg{events: []agent.Event{agent.ToolProgress{CallID: "c", Card: bash("step 4\n")}}})
+	if s := screen(m); !strings.Contains(s, "step 4") || !strings.Contains(s, "running 3s") {
+		t.Fatalf("want step 4 shown with 3s of running, got:\n%s", s)
 	}
 }
 
