@@ -109,9 +109,9 @@ func requireFields(t *testing.T, what string, v any, want []string) {
 
 // pageServer is an MCP server made with the go-sdk over streamable HTTP
 // whose tool connect asks the user to open a web page (URL mode, id
-// el-1), says it is done with it (notifications/elicitation/complete),
-// and answers once heard is closed, or after a while.
-func pageServer(t *testing.T, heard <-chan struct{}) string {
+// el-1), then answers what then answers, given the session and the
+// user's action.
+func pageServer(t *testing.T, then func(ctx context.Context, ss *sdk.ServerSession, action string) string) string {
 	s := sdk.NewServer(&sdk.Implementation{Name: "bank", Version: "1"}, nil)
 	s.AddTool(&sdk.Tool{Name: "connect", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -120,14 +120,7 @@ func pageServer(t *testing.T, heard <-chan struct{}) string {
 			if err != nil {
 				return nil, err
 			}
-			if err := req.Session.NotifyElicitationComplete(ctx, &sdk.ElicitationCompleteParams{ElicitationID: "el-1"}); err != nil {
-				return nil, err
-			}
-			select {
-			case <-heard:
-			case <-time.After(10 * time.Second):
-			}
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "connected: " + string(res.Action)}}}, nil
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: then(ctx, req.Session, string(res.Action))}}}, nil
 		})
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
 	t.Cleanup(ts.Close)
@@ -141,7 +134,19 @@ func pageServer(t *testing.T, heard <-chan struct{}) string {
 // and before its result (the server answers only once the line is out).
 func TestStreamJSONSaysWhenAServerIsDoneWithAPage(t *testing.T) {
 	heard := make(chan struct{})
-	config := `{"mcpServers":{"bank":{"type":"http","url":"` + pageServer(t, heard) + `"}}}`
+	// The server says it is done with the page, and answers once the line
+	// saying so is out, or after a while.
+	url := pageServer(t, func(ctx context.Context, ss *sdk.ServerSession, action string) string {
+		if err := ss.NotifyElicitationComplete(ctx, &sdk.ElicitationCompleteParams{ElicitationID: "el-1"}); err != nil {
+			return err.Error()
+		}
+		select {
+		case <-heard:
+		case <-time.After(10 * time.Second):
+		}
+		return "connected: " + action
+	})
+	config := `{"mcpServers":{"bank":{"type":"http","url":"` + url + `"}}}`
 	s, _, _ := streamSessionWith(t, launch.Options{MCPConfigs: []string{config}, Unattended: true,
 		Elicit: func(context.Context, elicit.Request) elicit.Result { return elicit.Result{Action: elicit.Accept} }}, nil,
 		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__bank__connect", `{}`, 1), llmtest.Finish("tool_calls")),
@@ -198,24 +203,16 @@ func TestStreamJSONSaysWhenAServerIsDoneWithAPage(t *testing.T) {
 // sends one), and one said as stdin ends must come before the stream
 // ends.
 func TestStreamJSONSaysWhenAServerIsDoneWithAPageBetweenTurns(t *testing.T) {
-	s := sdk.NewServer(&sdk.Implementation{Name: "bank", Version: "1"}, nil)
 	done := make(chan string)
-	s.AddTool(&sdk.Tool{Name: "connect", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			if _, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Mode: elicit.ModeURL, Message: "Let tack read your balance",
-				URL: "https://bank.example.com/consent", ElicitationID: "el-1"}); err != nil {
-				return nil, err
+	url := pageServer(t, func(_ context.Context, ss *sdk.ServerSession, _ string) string {
+		go func() {
+			for id := range done {
+				_ = ss.NotifyElicitationComplete(context.Background(), &sdk.ElicitationCompleteParams{ElicitationID: id})
 			}
-			go func() {
-				for id := range done {
-					_ = req.Session.NotifyElicitationComplete(context.Background(), &sdk.ElicitationCompleteParams{ElicitationID: id})
-				}
-			}()
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "finish on the page"}}}, nil
-		})
-	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
-	t.Cleanup(ts.Close)
-	config := `{"mcpServers":{"bank":{"type":"http","url":"` + ts.URL + `"}}}`
+		}()
+		return "finish on the page"
+	})
+	config := `{"mcpServers":{"bank":{"type":"http","url":"` + url + `"}}}`
 	ses, _, _ := streamSessionWith(t, launch.Options{MCPConfigs: []string{config}, Unattended: true,
 		Elicit: func(context.Context, elicit.Request) elicit.Result { return elicit.Result{Action: elicit.Accept} }}, nil,
 		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__bank__connect", `{}`, 1), llmtest.Finish("tool_calls")),
