@@ -39,7 +39,7 @@ func (s *Session) registerCommands(keys string) error {
 			return err
 		}
 	}
-	for _, cmd := range []commands.Command{commands.MCPCommand(s.mcpServers()), s.addDirCommand()} {
+	for _, cmd := range []commands.Command{commands.MCPCommand(s.mcpServers()), s.addDirCommand(), commands.BashesCommand(s.background)} {
 		if err := s.Commands.Register(cmd); err != nil {
 			return err
 		}

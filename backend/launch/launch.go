@@ -38,6 +38,7 @@ import (
 	"github.com/tack-agent/tack/backend/skills"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/bash"
 	"github.com/tack-agent/tack/backend/tools/structured"
 	"github.com/tack-agent/tack/backend/tools/task"
 	"github.com/tack-agent/tack/backend/tools/web"
@@ -185,6 +186,9 @@ type Session struct {
 	system func(own, end string) string
 	// statusLine runs the user's statusLine command; nil without one.
 	statusLine *statusLine
+	// background is the session's shell, whose background tasks /bashes
+	// lists.
+	background *bash.Tools
 	// transcript brings the session's Claude Code transcript up to date
 	// and returns its path, for hooks and the status line.
 	transcript func() string
@@ -321,8 +325,9 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	s.Policy.SetHomes(o.Home, o.getenv("HOME"))
 	s.Policy.SetDirs(o.AddDirs)
 	s.Policy.SetRules(rules, s.approveProjectRules(o, rules))
-	registry, closeTools := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox, o.Home, !o.Unattended)
-	s.closers = append(s.closers, closeTools)
+	registry, shell := Tools(s.Policy, s.Workspace, o.Environ, s.Sandbox, o.Home, !o.Unattended)
+	s.background = shell
+	s.closers = append(s.closers, shell.Close)
 	for _, t := range web.New(webCfg) {
 		registry.Add(t)
 	}

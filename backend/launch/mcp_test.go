@@ -20,6 +20,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/interact/interacttest"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
@@ -608,5 +609,52 @@ func localScopeWins(t *testing.T, approved bool) {
 	}
 	if !found {
 		t.Errorf("want a notice naming the local server, got %q", notices(t, s))
+	}
+}
+
+// /bashes shows the user the background tasks the model started, with
+// their state and latest output, shows one task's output, and stops one,
+// which the model is told at its next request.
+func TestBashesListsShowsAndStopsTheBackgroundTasks(t *testing.T) {
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo serving on 8080; sleep 60","description":"Serve the docs","run_in_background":true}`, 1)),
+		llmtest.ReplyText("The docs are being served."),
+		llmtest.ReplyText("Noted."),
+	)
+	s := openMCP(t, t.TempDir(), t.TempDir(), "full-access", llm)
+	runTurn(t, s, "Serve the docs.")
+	command := func(line string) commands.Result {
+		exec, ok := s.Commands.Execute(context.Background(), s.Agent, line, nil)
+		if !ok {
+			t.Fatalf("%s is no command", line)
+		}
+		return exec.Result
+	}
+	testkit.Eventually(t, "the task's output in /bashes", func() bool { return strings.Contains(command("/bashes").Text, "> serving on 8080") })
+	list := command("/bashes").Text
+	for _, want := range []string{"Background tasks (1)", "bash-1 · running for ", "echo serving on 8080; sleep 60", "Serve the docs"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("want %q in /bashes, got:\n%s", want, list)
+		}
+	}
+	if out := command("/bashes bash-1"); out.Kind != commands.Success || !strings.Contains(out.Text, "serving on 8080") {
+		t.Errorf("/bashes bash-1: %+v", out)
+	}
+	if res := command("/bashes kill bash-1"); res.Kind != commands.Success {
+		t.Fatalf("/bashes kill bash-1: %+v", res)
+	}
+	if list := command("/bashes").Text; !strings.Contains(list, "bash-1 · stopped after ") {
+		t.Errorf("want the task shown stopped, got:\n%s", list)
+	}
+	if res := command("/bashes kill bash-9"); res.Kind != commands.Error || !strings.Contains(res.Text, "/bashes lists the tasks") {
+		t.Errorf("/bashes kill bash-9: %+v", res)
+	}
+	runTurn(t, s, "Go on.")
+	var told bool
+	for _, m := range llm.Requests()[2].Messages {
+		told = told || strings.Contains(m.Content, "the user stopped background task bash-1 (Serve the docs)")
+	}
+	if !told {
+		t.Errorf("want the model told the user stopped the task, got %+v", llm.Requests()[2].Messages)
 	}
 }

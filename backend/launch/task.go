@@ -131,7 +131,7 @@ func (r *taskRunner) createChild(parent, agentName, model string) (*session.Log,
 // tracker and shell), the parent's web and MCP tools, kept to what the
 // definition allows.
 func (r *taskRunner) childTools(def subagent.Definition) (*tools.Registry, func()) {
-	local, closeLocal := Tools(r.s.Policy, r.s.Workspace, r.o.Environ, r.s.Sandbox, r.o.Home, !r.o.Unattended)
+	local, shell := Tools(r.s.Policy, r.s.Workspace, r.o.Environ, r.s.Sandbox, r.o.Home, !r.o.Unattended)
 	local = r.o.builtins(local)
 	out := tools.NewRegistry()
 	for _, t := range local.Tools() {
@@ -146,7 +146,7 @@ func (r *taskRunner) childTools(def subagent.Definition) (*tools.Registry, func(
 			out.Add(t)
 		}
 	}
-	return out, closeLocal
+	return out, shell.Close
 }
 
 // childWatch folds a child's events into its progress and outcome.

@@ -78,7 +78,7 @@ var scenarios = []scenario{
 		r.prompt("Fill the screen")
 		r.waitFor(true, "behind the picker")
 		r.term.Type("/")
-		r.waitFor(false, "/clear", "/export")
+		r.waitFor(false, "/clear", "/exit")
 		r.check("command menu")
 		r.term.Type("model")
 		r.term.Key(vt.KeyEnter)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
@@ -14,10 +15,12 @@ type task struct {
 	id, command, description, cwd string
 	proc                          Process
 	env                           *tools.Env
+	started                       time.Time
 
 	// Guarded by Tools.mu.
 	outOffset, errOffset int64
 	killRequested        bool
+	ended                time.Time // when its process group had ended
 }
 
 // startTask starts a background task and returns its id at once.
@@ -41,6 +44,7 @@ func (ts *Tools) startTask(a bashArgs, spec Spec, env *tools.Env) tools.Result {
 		cwd:         spec.Workdir,
 		proc:        proc,
 		env:         env,
+		started:     time.Now(),
 	}
 	ts.tasks[t.id] = t
 	ts.watchers.Go(func() { ts.watch(t) })
@@ -64,6 +68,7 @@ func (ts *Tools) startTask(a bashArgs, spec Spec, env *tools.Env) tools.Result {
 func (ts *Tools) watch(t *task) {
 	<-t.proc.Done()
 	ts.mu.Lock()
+	t.ended = time.Now()
 	quiet := ts.closed || t.killRequested || t.env.Inject == nil
 	ts.mu.Unlock()
 	if quiet {
@@ -216,20 +221,33 @@ func (k killTool) Run(ctx context.Context, call tools.Call) tools.Result {
 		return tools.Errorf("%v", err)
 	}
 	c := k.Present(call.Args)
-	k.ts.mu.Lock()
+	stopped, err := k.ts.stop(ctx, t)
+	switch {
+	case err != nil:
+		return tools.Errorf("tool call aborted while task %s was being killed; it is still being stopped", t.id)
+	case !stopped:
+		return tools.Result{Text: fmt.Sprintf("task %s had already finished", t.id), Card: &c}
+	}
+	return tools.Result{Text: "killed background task " + t.id, Card: &c}
+}
+
+// stop kills t and waits for it to end; stopped is false when it had
+// ended already, and err is ctx's when ctx ended first.
+func (ts *Tools) stop(ctx context.Context, t *task) (stopped bool, err error) {
+	ts.mu.Lock()
 	select {
 	case <-t.proc.Done():
-		k.ts.mu.Unlock()
-		return tools.Result{Text: fmt.Sprintf("task %s had already finished", t.id), Card: &c}
+		ts.mu.Unlock()
+		return false, nil
 	default:
 		t.killRequested = true
 	}
-	k.ts.mu.Unlock()
+	ts.mu.Unlock()
 	t.proc.Kill()
 	select {
 	case <-t.proc.Done():
+		return true, nil
 	case <-ctx.Done():
-		return tools.Errorf("tool call aborted while task %s was being killed; it is still being stopped", t.id)
+		return true, ctx.Err()
 	}
-	return tools.Result{Text: "killed background task " + t.id, Card: &c}
 }
