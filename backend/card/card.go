@@ -66,7 +66,17 @@ type Card struct {
 	Notebook *NotebookChange   `json:"notebook,omitempty"`
 	Listed   *ResourceList     `json:"listed,omitempty"`
 	Contents *ResourceContents `json:"contents,omitempty"`
+	// Original is the whole text of the file an edit or write changed, as
+	// it was before (Claude Code's originalFile): nil for a file the call
+	// created, and for one larger than OriginalTextLimit.
+	Original *string `json:"original,omitempty"`
 }
+
+// OriginalTextLimit is the most bytes of a file's text before a change
+// that a Card keeps. A session log is read whole when the session
+// resumes, so it keeps the text of a source file, not that of a large
+// generated one edited often.
+const OriginalTextLimit = 256 << 10
 
 // ResourceList is what a listing of MCP servers' resources found: each
 // resource with the server that offers it.

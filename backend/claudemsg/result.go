@@ -92,13 +92,14 @@ func fileChange(name string, input json.RawMessage, c *card.Card) any {
 	_ = json.Unmarshal(input, &in)
 	if name == "Edit" {
 		return fileEditOutput{FilePath: in.FilePath, OldString: in.OldString, NewString: in.NewString,
-			StructuredPatch: patch(c), ReplaceAll: in.ReplaceAll}
+			OriginalFile: c.Original, StructuredPatch: patch(c), ReplaceAll: in.ReplaceAll}
 	}
 	kind := "update"
 	if len(c.Diffs) > 0 && c.Diffs[0].Created {
 		kind = "create"
 	}
-	return fileWriteOutput{Type: kind, FilePath: in.FilePath, Content: in.Content, StructuredPatch: patch(c)}
+	return fileWriteOutput{Type: kind, FilePath: in.FilePath, Content: in.Content, StructuredPatch: patch(c),
+		OriginalFile: c.Original}
 }
 
 // bashOutput is BashOutput's fields that tack knows: the text the model
@@ -112,8 +113,9 @@ type bashOutput struct {
 	BackgroundTaskID string `json:"backgroundTaskId,omitempty"`
 }
 
-// fileEditOutput is FileEditOutput. originalFile is null: tack keeps no
-// copy of the file before the edit beyond the diff.
+// fileEditOutput is FileEditOutput. originalFile is the file's text
+// before the edit, which the card keeps up to card.OriginalTextLimit;
+// null above it, as Claude Code answers a file too large to include.
 type fileEditOutput struct {
 	FilePath        string  `json:"filePath"`
 	OldString       string  `json:"oldString"`
@@ -124,8 +126,8 @@ type fileEditOutput struct {
 	ReplaceAll      bool    `json:"replaceAll"`
 }
 
-// fileWriteOutput is FileWriteOutput; its originalFile is null as
-// fileEditOutput's is.
+// fileWriteOutput is FileWriteOutput; its originalFile is null for a
+// file the write created, and as fileEditOutput's otherwise.
 type fileWriteOutput struct {
 	Type            string  `json:"type"`
 	FilePath        string  `json:"filePath"`

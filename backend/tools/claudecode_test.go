@@ -253,7 +253,6 @@ var knownDifferences = map[string]string{
 	"Agent.usage.service_tier":      "tack's providers name no service tier; null",
 	"TaskStop.success":              "KillBash's, before Claude Code named the tool TaskStop; the SDK declares it no more",
 	"TaskStop.shell_id":             "KillBash's, as success is",
-	"Edit.originalFile":             "tack keeps no copy of the file before an edit beyond the diff",
 	"Bash.returnCodeInterpretation": "Claude Code's gloss of an exit code (grep's 1 as \"No matches found\"); tack's model reads the code",
 }
 

@@ -99,7 +99,9 @@ func (e *Edit) Run(_ context.Context, call tools.Call) tools.Result {
 	if err := writeObserved(e.tracker, path, []byte(ch.after)); err != nil {
 		return tools.Errorf("cannot edit %q: %v", path, err)
 	}
-	return tools.Result{Text: text, Card: ch.card(call.Env.Cwd)}
+	c := ch.card(call.Env.Cwd)
+	c.Original = original(ch.before)
+	return tools.Result{Text: text, Card: c}
 }
 
 // editChange is what an edit does to its file as it is now.

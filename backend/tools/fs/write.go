@@ -91,10 +91,22 @@ func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 	// Claude Code's Write answers in these sentences, which models trained
 	// on it take as success; edit's sentence is the same.
 	text := fmt.Sprintf("The file %s has been updated successfully.", ch.path)
-	if !ch.existed {
+	c := ch.card(call.Env.Cwd)
+	if ch.existed {
+		c.Original = original(ch.before)
+	} else {
 		text = fmt.Sprintf("File created successfully at: %s", ch.path)
 	}
-	return tools.Result{Text: text, Card: ch.card(call.Env.Cwd)}
+	return tools.Result{Text: text, Card: c}
+}
+
+// original is a changed file's text before the change, as its result's
+// card keeps it: nil above card.OriginalTextLimit.
+func original(before string) *string {
+	if len(before) > card.OriginalTextLimit {
+		return nil
+	}
+	return &before
 }
 
 // writeChange is what a write does to its file as it is now.

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -120,5 +122,56 @@ func TestWritePreviewShowsWhatAnOverwriteChanges(t *testing.T) {
 	c, ok := b.write.(tools.Previewer).Preview(tools.Call{ID: "c1", Args: raw, Env: &tools.Env{Cwd: b.dir}})
 	if !ok || len(c.Diffs) != 1 || c.Diffs[0].Added != 1 || c.Diffs[0].Removed != 1 || c.Diffs[0].Created {
 		t.Fatalf("want a one-line change of an existing file, got %v %+v", ok, c)
+	}
+}
+
+// An edit's and a write's cards keep the file's text before the change,
+// byte for byte (CRLF and an empty file included), and their answers in
+// Claude Code's terms give it as originalFile; but none of a file the
+// write created (originalFile null, as Claude Code's), and none of one
+// over card.OriginalTextLimit, which would grow the session log by its
+// size on every change.
+func TestChangesKeepTheFileBeforeWhileItIsSmall(t *testing.T) {
+	big := strings.Repeat("x\n", card.OriginalTextLimit/2) + "y\n"
+	for _, tc := range []struct {
+		name, before string
+		args         map[string]any
+		keep         bool
+	}{
+		{"edit", "one\r\ntwo\r\n", map[string]any{"old_string": "two", "new_string": "2"}, true},
+		{"edit of a large file", big, map[string]any{"old_string": "y", "new_string": "z"}, false},
+		{"write over a file", "old\n", map[string]any{"content": "new\n"}, true},
+		{"write over an empty file", "", map[string]any{"content": "new\n"}, true},
+		{"write over a large file", big, map[string]any{"content": "new\n"}, false},
+		{"write of a new file", "", map[string]any{"content": "new\n"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(t)
+			tool, name := b.write, "Write"
+			if _, ok := tc.args["old_string"]; ok {
+				tool, name = b.edit, "Edit"
+			}
+			if tc.name != "write of a new file" {
+				b.file("f.txt", tc.before)
+				b.readFirst("f.txt")
+			}
+			tc.args["file_path"] = "f.txt"
+			r := b.run(tool, tc.args)
+			wantOK(t, r)
+			want := "null"
+			if tc.keep {
+				quoted, _ := json.Marshal(tc.before)
+				want = string(quoted)
+			}
+			raw, _ := json.Marshal(tc.args)
+			var answer struct{ OriginalFile json.RawMessage }
+			out, _ := json.Marshal(claudemsg.ToolUseResult(claudemsg.ToolCall{Name: name, Input: raw, Text: r.Text, Card: r.Card}))
+			if err := json.Unmarshal(out, &answer); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := json.Marshal(r.Card.Original); string(got) != want || string(answer.OriginalFile) != want {
+				t.Errorf("want the text before as %.40s…, kept and answered; got %.40s… and %.40s…", want, got, answer.OriginalFile)
+			}
+		})
 	}
 }
