@@ -155,13 +155,17 @@ type Plan struct {
 }
 
 // LineWindow is the lines of a file one read showed: from Start (1-based),
-// Lines of them, of Total in the file. Capped says the read's byte budget
-// ended the window; Total then counts the lines up to its end only.
+// Lines of them, of Total in the file, where the read asked for Limit at
+// the most. Capped says the read's byte budget ended the window; Total
+// then counts the lines up to its end only. Newline says the file's last
+// line ends with a newline (unknown, false, when Capped).
 type LineWindow struct {
-	Start  int  `json:"start"`
-	Lines  int  `json:"lines"`
-	Total  int  `json:"total"`
-	Capped bool `json:"capped,omitempty"`
+	Start   int  `json:"start"`
+	Lines   int  `json:"lines"`
+	Total   int  `json:"total"`
+	Limit   int  `json:"limit,omitempty"`
+	Capped  bool `json:"capped,omitempty"`
+	Newline bool `json:"newline,omitempty"`
 }
 
 // Found is what a search found: the files it lists by absolute path

@@ -21,8 +21,19 @@ func fileRead(input json.RawMessage, text string, c *card.Card) any {
 		FilePath string `json:"file_path"`
 	}
 	_ = json.Unmarshal(input, &in)
-	return textFileRead{Type: "text", File: textFile{FilePath: in.FilePath, Content: readContent(text, *w),
-		NumLines: w.Lines, StartLine: w.Start, TotalLines: w.Total, TruncatedByTokenCap: w.Capped}}
+	content, lines, total := readContent(text, *w), w.Lines, w.Total
+	if w.Newline {
+		// Claude Code's Read numbers the pieces of the text split at
+		// "\n": after a final newline, an empty one, which read does
+		// not show. It counts in the file's lines, and in the window's
+		// where the window reaches the end with room for one more.
+		total++
+		if w.Start+w.Lines-1 == w.Total && w.Lines < w.Limit {
+			content, lines = content+"\n", lines+1
+		}
+	}
+	return textFileRead{Type: "text", File: textFile{FilePath: in.FilePath, Content: content,
+		NumLines: lines, StartLine: w.Start, TotalLines: total, TruncatedByTokenCap: w.Capped}}
 }
 
 // readContent is the window's lines as the file has them: the text the

@@ -15,7 +15,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/bash"
@@ -147,16 +149,7 @@ func (r replay) read(args json.RawMessage) {
 		r.readError(read, args, a.FilePath)
 		return
 	}
-	var pieces []string
-	for _, l := range strings.Split(r.want, "\n") {
-		m := numberedRe.FindStringSubmatch(l)
-		if m == nil {
-			r.t.Fatalf("not a numbered line of Claude Code's Read: %q", l)
-		}
-		pieces = append(pieces, m[2])
-	}
-	content := strings.Join(pieces, "\n")
-	want := r.want
+	content, want := readPieces(r.t, r.want), r.want
 	window := a.Offset > 0 || strings.Contains(string(args), `"limit"`)
 	if window {
 		// Only the window is known: lines stand in before and after it.
@@ -174,6 +167,21 @@ func (r replay) read(args json.RawMessage) {
 	if !strings.HasPrefix(footer, "(End of file") && !(window && strings.HasPrefix(footer, "(Showing lines")) {
 		r.t.Errorf("want a footer saying where the file ends, got %q", footer)
 	}
+}
+
+// readPieces is the text Claude Code's Read showed in result: the pieces
+// it numbered joined back at "\n".
+func readPieces(t *testing.T, result string) string {
+	t.Helper()
+	var pieces []string
+	for _, l := range strings.Split(result, "\n") {
+		m := numberedRe.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("not a numbered line of Claude Code's Read: %q", l)
+		}
+		pieces = append(pieces, m[2])
+	}
+	return strings.Join(pieces, "\n")
 }
 
 // readError: Claude Code answers a missing file with "File does not exist."
@@ -456,3 +464,88 @@ func noRecord(session.Data) error { return nil }
 var fsTools = fs.New(fs.NewTracker())
 
 func fsTool(i int) tools.Tool { return fsTools[i] }
+
+// elidedRe is a string of the real answers too long to keep there.
+var elidedRe = regexp.MustCompile(`^<\w+: (\d+) characters elided>$`)
+
+// TestReadAnswersCountLinesAsClaudeCode: tack's answer to a Read of a
+// whole file has the numLines, startLine and totalLines of Claude Code's
+// real answer to the same call, and its content as long, for a file that
+// ends in a newline and one that does not. Each file is rebuilt from the
+// lines Claude Code's result showed for that call (resultsTranscript):
+// Claude Code numbers the pieces of the text split at "\n", so a final
+// newline begins one more, empty, line that tack's read does not show
+// but its answer counts.
+func TestReadAnswersCountLinesAsClaudeCode(t *testing.T) {
+	shown := map[string]string{}
+	for _, p := range readJSONLines[transcriptPair](t, resultsTranscript) {
+		if p.Tool == "Read" && !p.IsError {
+			shown[string(p.Input)] = p.Result
+		}
+	}
+	type realAnswer struct {
+		transcriptCall
+		ToolUseResult struct{ File readAnswer } `json:"toolUseResult"`
+	}
+	endings := map[bool]bool{}
+	for _, a := range readJSONLines[realAnswer](t, realAnswers) {
+		result, ok := shown[string(a.Input)]
+		if a.Tool != "Read" || !ok {
+			continue
+		}
+		r := replay{t: t, ws: t.TempDir()}
+		args := json.RawMessage(inWorkspace(string(a.Input), r.ws))
+		var in struct {
+			FilePath string `json:"file_path"`
+		}
+		unmarshal(t, args, &in)
+		text := readPieces(t, inWorkspace(result, r.ws))
+		r.put(in.FilePath, text)
+		endings[strings.HasSuffix(text, "\n")] = true
+		got, want := r.readAnswer(args), a.ToolUseResult.File
+		if m := elidedRe.FindStringSubmatch(want.Content); m != nil && strconv.Itoa(utf8.RuneCountInString(got.Content)) == m[1] {
+			got.Content = want.Content
+		}
+		if got != want {
+			t.Errorf("Read %s: want Claude Code's %+v, got %+v", a.Input, want, got)
+		}
+	}
+	if !endings[true] || !endings[false] {
+		t.Errorf("want real answers for files with and without a final newline, got %v", endings)
+	}
+}
+
+// TestReadAnswerWindowsSliceThePieces: a window of a Read, in Claude
+// Code's terms, is a slice of the pieces of the text split at "\n" (as
+// TestReadAnswersCountLinesAsClaudeCode finds of whole files): the empty
+// piece after a final newline is in a window that reaches it with room
+// for it, and counts in totalLines always.
+func TestReadAnswerWindowsSliceThePieces(t *testing.T) {
+	r := replay{t: t, ws: t.TempDir()}
+	r.put("f.txt", "a\nb\n")
+	pieces := strings.Split("a\nb\n", "\n")
+	for _, w := range []struct{ offset, limit int }{{1, 2}, {1, 3}, {2, 1}, {2, 2000}, {1, 2000}} {
+		args := json.RawMessage(fmt.Sprintf(`{"file_path":"f.txt","offset":%d,"limit":%d}`, w.offset, w.limit))
+		slice := pieces[w.offset-1 : min(len(pieces), w.offset-1+w.limit)]
+		if f := r.readAnswer(args); f.Content != strings.Join(slice, "\n") || f.NumLines != len(slice) || f.StartLine != w.offset || f.TotalLines != len(pieces) {
+			t.Errorf("offset %d, limit %d: want %q in %d lines from %d of %d, got %+v",
+				w.offset, w.limit, strings.Join(slice, "\n"), len(slice), w.offset, len(pieces), f)
+		}
+	}
+}
+
+// readAnswer is the file of a text Read's answer in Claude Code's terms.
+type readAnswer struct {
+	Content                         string
+	NumLines, StartLine, TotalLines int
+}
+
+// readAnswer runs read in the workspace and gives its answer's file.
+func (r replay) readAnswer(args json.RawMessage) readAnswer {
+	r.t.Helper()
+	res := r.call(fsTool(0), args)
+	var got struct{ File readAnswer }
+	unmarshal(r.t, json.RawMessage(mustJSON(r.t, claudemsg.ToolUseResult(claudemsg.ToolCall{Name: "Read",
+		Input: tools.ClaudeInput(args, r.ws), Text: res.Text, Card: res.Card}))), &got)
+	return got.File
+}

@@ -54,7 +54,7 @@ func scanWindow(ctx context.Context, br *bufio.Reader, offset, limit, maxBytes i
 		if err != nil && !errors.Is(err, io.EOF) {
 			return w, err
 		}
-		w.total++
+		w.total, w.newline = w.total+1, err == nil
 		if w.total%4096 == 0 && ctx.Err() != nil {
 			return w, ctx.Err()
 		}

@@ -137,7 +137,7 @@ func (r *Read) Run(ctx context.Context, call tools.Call) tools.Result {
 		return res
 	}
 	text := w.format(offset)
-	return tools.Result{Text: text, Card: w.card(display(cwd, path), offset)}
+	return tools.Result{Text: text, Card: w.card(display(cwd, path), offset, limit)}
 }
 
 // readWindow opens, checks and scans the file, recording its version.
@@ -211,6 +211,8 @@ type window struct {
 	more  bool     // lines after the window exist
 	// capped says the byte budget ended the window; total is then unknown.
 	capped bool
+	// newline says the last line scanned ended with a newline.
+	newline bool
 }
 
 // format renders the window as Claude Code's Read does, `cat -n` style:
@@ -240,7 +242,7 @@ func (w window) format(offset int) string {
 // card is the read result card: the numbered lines without the envelope,
 // the numbers right-aligned and the tabs of the text expanded, so every
 // line's indentation starts in the same column as it does in an editor.
-func (w window) card(name string, offset int) *card.Card {
+func (w window) card(name string, offset, limit int) *card.Card {
 	var b strings.Builder
 	digits := len(strconv.Itoa(offset + len(w.lines) - 1))
 	for i, l := range w.lines {
@@ -265,7 +267,8 @@ func (w window) card(name string, offset int) *card.Card {
 	}
 	return &card.Card{Kind: card.Read, Title: title, Label: "Read", Subject: name, Description: lines,
 		Summary: summary, Body: b.String(), Truncated: partial,
-		Window: &card.LineWindow{Start: offset, Lines: len(w.lines), Total: w.total, Capped: w.capped}}
+		Window: &card.LineWindow{Start: offset, Lines: len(w.lines), Total: w.total, Limit: limit, Capped: w.capped,
+			Newline: w.newline && !w.capped}}
 }
 
 // cardTabWidth is the distance between tab stops in a read card.

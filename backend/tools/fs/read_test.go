@@ -188,7 +188,7 @@ func TestReadCard(t *testing.T) {
 	wantOK(t, r)
 	want := card.Card{Kind: card.Read, Title: "Read f.txt (2-2)", Label: "Read", Subject: "f.txt",
 		Description: "lines 2-2", Summary: "Read 1 line", Body: "2  b", Truncated: true,
-		Window: &card.LineWindow{Start: 2, Lines: 1, Total: 3}}
+		Window: &card.LineWindow{Start: 2, Lines: 1, Total: 3, Limit: 1, Newline: true}}
 	if r.Card == nil || !reflect.DeepEqual(*r.Card, want) {
 		t.Errorf("want card %+v, got %+v", want, r.Card)
 	}
