@@ -62,7 +62,7 @@ func TestClaudeCodeArgumentFormsAreAccepted(t *testing.T) {
 	if got := results[1].Text; !strings.Contains(got, "main.go:3:// Handler serves.") || !strings.Contains(got, "main.go-2-") {
 		t.Errorf("want grep's content lines with context, got %q", got)
 	}
-	if got := results[2].Text; !strings.HasPrefix(got, "main.go:1\n") {
+	if got := results[2].Text; !strings.HasPrefix(got, filepath.Join(cwd, "main.go")+":1\n") {
 		t.Errorf("want grep's multiline count, got %q", got)
 	}
 }

@@ -549,3 +549,49 @@ func (r replay) readAnswer(args json.RawMessage) readAnswer {
 		Input: tools.ClaudeInput(args, r.ws), Text: res.Text, Card: res.Card}))), &got)
 	return got.File
 }
+
+// TestGrepCountAnswersNameFilesAsClaudeCode: tack's answer to a Grep in
+// count mode names each file by absolute path, as Claude Code's real
+// answer does for a directory named relative to the workspace
+// ("claude-conversations"): the files its content counts are rebuilt,
+// each with as many matching lines, and tack's content lines must be
+// Claude Code's, in any order.
+func TestGrepCountAnswersNameFilesAsClaudeCode(t *testing.T) {
+	type realAnswer struct {
+		transcriptCall
+		ToolUseResult json.RawMessage `json:"toolUseResult"`
+	}
+	compared := 0
+	for _, a := range readJSONLines[realAnswer](t, realAnswers) {
+		var answer struct{ Mode, Content string }
+		if a.Tool != "Grep" || json.Unmarshal(a.ToolUseResult, &answer) != nil || answer.Mode != "count" {
+			continue
+		}
+		r := replay{t: t, ws: t.TempDir()}
+		var in struct{ Pattern string }
+		unmarshal(t, a.Input, &in)
+		want := strings.Split(inWorkspace(answer.Content, r.ws), "\n")
+		for _, l := range want {
+			name, n, _ := strings.Cut(l, ":")
+			count, err := strconv.Atoi(n)
+			if err != nil || !filepath.IsAbs(name) {
+				t.Fatalf("not a count line of Claude Code's naming a file absolute: %q", l)
+			}
+			r.put(name, strings.Repeat(in.Pattern+"\n", count)+"unrelated\n")
+		}
+		res := r.call(search.NewGrep(&workspace.Walker{}), a.Input)
+		var got struct{ Content string }
+		unmarshal(t, json.RawMessage(mustJSON(t, claudemsg.ToolUseResult(claudemsg.ToolCall{Name: "Grep", Input: a.Input,
+			Text: res.Text, Card: res.Card}))), &got)
+		lines := strings.Split(got.Content, "\n")
+		slices.Sort(lines)
+		slices.Sort(want)
+		if !slices.Equal(lines, want) {
+			t.Errorf("Grep %s: want Claude Code's lines\n%s\ngot\n%s", a.Input, strings.Join(want, "\n"), got.Content)
+		}
+		compared++
+	}
+	if compared == 0 {
+		t.Error("want a real Grep answer in count mode to compare with, found none")
+	}
+}

@@ -33,7 +33,7 @@ func (*Grep) Spec() tools.Spec {
 		Name: "grep",
 		Description: "Search file contents with a regular expression (Go RE2 syntax, matched line by line unless multiline). " +
 			"output_mode files_with_matches (the default) lists the absolute paths of matching files, newest first; " +
-			"content shows `path:line:text` for each matching line (paths relative to the working directory; `line:text` when path is one file, " +
+			"content shows `path:line:text` for each matching line (absolute paths; `line:text` when path is one file, " +
 			"`path-line-text` for context lines of -A, -B and -C, `--` between groups); count shows `path:matches`. " +
 			"At most 250 entries are shown unless head_limit says otherwise, and lines are cut at 2000 bytes. " +
 			"glob (or include) takes one glob on the file name (or on the path if it has \"/\"); type takes a ripgrep file type. " +

@@ -33,7 +33,8 @@ var grepTree = map[string]string{
 }
 
 // TestGrepResultFormat pins each output mode's layout, the Claude Code
-// Grep options that shape it, and the limits.
+// Grep options that shape it, and the limits; the card shows the files
+// as the user sees them, from the working directory.
 func TestGrepResultFormat(t *testing.T) {
 	tests := []struct {
 		name string
@@ -67,6 +68,9 @@ func TestGrepResultFormat(t *testing.T) {
 				t.Fatalf("want a result, got %q", r.Text)
 			}
 			matchGolden(t, dir, r.Text)
+			if strings.Contains(r.Card.Body, dir) {
+				t.Errorf("want the card to name files from the working directory, got\n%s", r.Card.Body)
+			}
 		})
 	}
 }
@@ -125,7 +129,8 @@ func TestGrepLineNumbersAcrossChunksAndLongLines(t *testing.T) {
 		}
 	}
 	r = run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": `^line 19999$`, "output_mode": "content", "-A": 2})
-	if want := "big.txt:19999:line 19999\nbig.txt-20000-" + strings.Repeat("z", grepMaxPreview) + "... (line truncated)\nbig.txt-20001-line 20001"; r.Text != want {
+	big := filepath.Join(dir, "big.txt")
+	if want := big + ":19999:line 19999\n" + big + "-20000-" + strings.Repeat("z", grepMaxPreview) + "... (line truncated)\n" + big + "-20001-line 20001"; r.Text != want {
 		t.Errorf("want the context across the long line cut, got %.300q", r.Text)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -19,10 +20,12 @@ import (
 // ripgrep: models trained on it (DeepSeek's among them, whose API serves
 // Claude Code) expect a file list by default, newest first, and ripgrep's
 // path:line:text lines in content mode, which also cost fewer tokens than
-// a heading per file. Content and count lines name files relative to the
-// working directory, as ripgrep run there does, and a search of one file
-// names none ("166:text", as Claude Code shows it); the file list gives the
-// absolute paths that read takes.
+// a heading per file. Content and count lines name files by absolute path,
+// as Claude Code's do (it runs ripgrep on the absolute path of the one
+// searched, "claude-conversations" included), and a search of one file
+// names none ("166:text", as Claude Code shows it); the file list gives
+// the absolute paths that read takes. The card names them relative to the
+// working directory, as the user sees the files.
 
 // grepResult formats what the search found in the mode asked for.
 func grepResult(cwd, pattern string, files []workspace.Entry, results []fileMatches, o grepOptions) tools.Result {
@@ -43,11 +46,14 @@ func grepResult(cwd, pattern string, files []workspace.Entry, results []fileMatc
 	c.Found = &card.Found{Total: matched, Matches: total}
 	switch o.mode {
 	case modeContent:
-		text, c.Found.Lines, c.Truncated = contentText(cwd, files, results, o, total)
+		text, c.Found.Lines, c.Truncated = contentText(files, results, o, total)
 		body = text
+		if !o.oneFile {
+			body = relativeNames(cwd, text)
+		}
 	case modeCount:
-		text, c.Found.Lines, c.Truncated = countText(cwd, files, results, o, total, matched)
-		body = text
+		text, c.Found.Lines, c.Truncated = countText(files, results, o, total, matched)
+		body = relativeNames(cwd, text)
 	default:
 		text, body, c.Found.Files, c.Truncated = filesText(cwd, files, results, o, matched)
 	}
@@ -90,6 +96,20 @@ func filesText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 	return t.String(), b.String(), shown, len(shown) < len(hits)
 }
 
+// relativeNames is text with the files its lines begin with named from
+// cwd where they are under it, as display names them.
+func relativeNames(cwd, text string) string {
+	if cwd == "" {
+		return text
+	}
+	prefix := strings.TrimSuffix(cwd, string(filepath.Separator)) + string(filepath.Separator)
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, prefix)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // page is the part of n entries shown: from o.skip, at most o.limit.
 func page(n int, o grepOptions) (from, to int) {
 	from = min(o.skip, n)
@@ -114,7 +134,7 @@ func pageNote(what string, from, to, n int) string {
 
 // countText is one path:matches line per file, in path order; shown is
 // how many such lines it has, before the sum.
-func countText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total, matched int) (text string, shown int, truncated bool) {
+func countText(files []workspace.Entry, results []fileMatches, o grepOptions, total, matched int) (text string, shown int, truncated bool) {
 	var t strings.Builder
 	from, to := page(matched, o)
 	k := 0 // the matching file's place in path order
@@ -123,7 +143,7 @@ func countText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 			continue
 		}
 		if from <= k && k < to {
-			fmt.Fprintf(&t, "%s:%d\n", display(cwd, files[i].Abs), r.count)
+			fmt.Fprintf(&t, "%s:%d\n", files[i].Abs, r.count)
 		}
 		k++
 	}
@@ -141,7 +161,7 @@ func countText(cwd string, files []workspace.Entry, results []fileMatches, o gre
 // path-line-text for a context line, "--" between groups that do not
 // touch. At most o.limit lines are shown; shown is how many, before any
 // note on what is not.
-func contentText(cwd string, files []workspace.Entry, results []fileMatches, o grepOptions, total int) (text string, shown int, truncated bool) {
+func contentText(files []workspace.Entry, results []fileMatches, o grepOptions, total int) (text string, shown int, truncated bool) {
 	var lines []string
 	var matchAt []bool // whether lines[i] begins a matching line's output
 	full, context := false, o.before > 0 || o.after > 0
@@ -149,7 +169,7 @@ func contentText(cwd string, files []workspace.Entry, results []fileMatches, o g
 		if len(r.lines) == 0 || full {
 			continue
 		}
-		name := display(cwd, files[i].Abs)
+		name := files[i].Abs
 		if o.oneFile {
 			name = ""
 		}
