@@ -33,8 +33,8 @@ type question struct {
 	Options     []option `json:"options"`
 	MultiSelect bool     `json:"multi_select"`
 	// ClaudeMultiSelect is multi_select as Claude Code's AskUserQuestion
-	// spells it.
-	ClaudeMultiSelect bool `json:"multiSelect"`
+	// spells it, and requires: a question that has it is Claude Code's.
+	ClaudeMultiSelect *bool `json:"multiSelect"`
 	// AllowCustom defaults to true: a free-text answer is the user's way
 	// out of options that all miss the point.
 	AllowCustom *bool `json:"allow_custom"`
@@ -47,12 +47,21 @@ type option struct {
 	Preview     string `json:"preview"`
 }
 
-var schema = json.RawMessage(`{"type":"object","properties":{"questions":{"type":"array","minItems":1,` +
+// The bounds of Claude Code's AskUserQuestion (the Agent SDK's
+// AskUserQuestionInput): 1 to 4 questions, each with 2 to 4 options. tack
+// also asks a question without options, for a free-text answer.
+const (
+	maxQuestions = 4
+	minOptions   = 2
+	maxOptions   = 4
+)
+
+var schema = json.RawMessage(`{"type":"object","properties":{"questions":{"type":"array","minItems":1,"maxItems":4,` +
 	`"description":"Questions to ask together; each is answered separately.","items":{"type":"object","properties":{` +
 	`"id":{"type":"string","description":"Unique id of the question; the answer carries it back."},` +
 	`"header":{"type":"string","description":"Very short label shown above the question, e.g. \"Database\"."},` +
 	`"question":{"type":"string","description":"The full question."},` +
-	`"options":{"type":"array","description":"Choices to offer.","items":{"type":"object","properties":{` +
+	`"options":{"type":"array","maxItems":4,"description":"Choices to offer: 2 to 4, or none for a free-text answer.","items":{"type":"object","properties":{` +
 	`"label":{"type":"string","description":"The choice, a few words."},` +
 	`"description":{"type":"string","description":"What choosing it means."},` +
 	`"recommended":{"type":"boolean","description":"Mark the option you recommend."}},` +
@@ -66,7 +75,7 @@ var schema = json.RawMessage(`{"type":"object","properties":{"questions":{"type"
 func (*Question) Spec() tools.Spec {
 	return tools.Spec{
 		Name: "ask_user_question",
-		Description: "Ask the user one or more questions and wait for the answers. Each question may offer " +
+		Description: "Ask the user 1 to 4 questions and wait for the answers. Each question may offer 2 to 4 " +
 			"options (label, description, recommended), allow several choices (multi_select) and a free-text " +
 			"answer (allow_custom, default true). Returns JSON: " +
 			`{"answers":[{"id":"…","selected":["…"],"custom":"…"}]}. There is no timeout.`,
@@ -83,6 +92,12 @@ func (*Question) Present(raw json.RawMessage) card.Card {
 	var a args
 	_ = json.Unmarshal(raw, &a)
 	return questionCard(toInteract(a.Questions), nil)
+}
+
+// Validate refuses questions Run would refuse, before hooks see them.
+func (*Question) Validate(call tools.Call) (tools.Result, bool) {
+	_, res, ok := decode(call.Args)
+	return res, ok
 }
 
 // Run asks the questions and returns the answers as compact JSON.
@@ -138,8 +153,12 @@ func decode(raw json.RawMessage) ([]interact.Question, tools.Result, bool) {
 	if err := dec.Decode(&a); err != nil {
 		return nil, tools.InvalidArgs("invalid arguments: %v", err), false
 	}
-	if len(a.Questions) == 0 {
+	switch n := len(a.Questions); {
+	case n == 0:
 		return nil, tools.InvalidArgs("invalid questions: expected at least one question"), false
+	case n > maxQuestions:
+		return nil, tools.InvalidArgs("invalid questions: ask at most %d questions at a time, got %d; "+
+			"ask the %d that matter most now and the rest once they are answered", maxQuestions, n, maxQuestions), false
 	}
 	seen := map[string]bool{}
 	for i := range a.Questions {
@@ -156,16 +175,35 @@ func decode(raw json.RawMessage) ([]interact.Question, tools.Result, bool) {
 			return nil, tools.InvalidArgs("invalid questions: duplicate id %q; give each question its own id", q.ID), false
 		}
 		seen[q.ID] = true
-		for _, o := range q.Options {
-			if strings.TrimSpace(o.Label) == "" {
-				return nil, tools.InvalidArgs("invalid question %q: every option needs a non-empty `label`", q.ID), false
-			}
-		}
-		if len(q.Options) == 0 && q.AllowCustom != nil && !*q.AllowCustom {
-			return nil, tools.InvalidArgs("invalid question %q: give options or allow a custom answer", q.ID), false
+		if res, ok := checkOptions(q); !ok {
+			return nil, res, false
 		}
 	}
 	return toInteract(a.Questions), tools.Result{}, true
+}
+
+// checkOptions refuses a question's options outside Claude Code's
+// bounds, but for none on a question of tack's own (one without Claude
+// Code's multiSelect), which asks for a free-text answer.
+func checkOptions(q *question) (tools.Result, bool) {
+	for _, o := range q.Options {
+		if strings.TrimSpace(o.Label) == "" {
+			return tools.InvalidArgs("invalid question %q: every option needs a non-empty `label`", q.ID), false
+		}
+	}
+	n, native := len(q.Options), q.ClaudeMultiSelect == nil
+	switch {
+	case n == 0 && native && q.AllowCustom != nil && !*q.AllowCustom:
+		return tools.InvalidArgs("invalid question %q: give options or allow a custom answer", q.ID), false
+	case n == 0 && native:
+	case n < minOptions || n > maxOptions:
+		why := ""
+		if native {
+			why = " (or none, for a free-text answer)"
+		}
+		return tools.InvalidArgs("invalid question %q: offer %d to %d options%s, got %d", q.ID, minOptions, maxOptions, why, n), false
+	}
+	return tools.Result{}, true
 }
 
 func toInteract(qs []question) []interact.Question {
@@ -176,7 +214,7 @@ func toInteract(qs []question) []interact.Question {
 			opts[j] = interact.Option{Label: o.Label, Description: o.Description, Recommended: o.Recommended, Preview: o.Preview}
 		}
 		out[i] = interact.Question{ID: q.ID, Header: q.Header, Question: q.Question, Options: opts,
-			MultiSelect: q.MultiSelect || q.ClaudeMultiSelect, AllowCustom: q.AllowCustom == nil || *q.AllowCustom}
+			MultiSelect: q.MultiSelect || q.ClaudeMultiSelect != nil && *q.ClaudeMultiSelect, AllowCustom: q.AllowCustom == nil || *q.AllowCustom}
 	}
 	return out
 }

@@ -3,7 +3,9 @@ package ask
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/interact"
@@ -88,11 +90,60 @@ func TestAskRefusesInvalidQuestions(t *testing.T) {
 			"Error: invalid question \"a\": every option needs a non-empty `label`"},
 		{`{"questions":[{"id":"a","question":"x","allow_custom":false}]}`,
 			`Error: invalid question "a": give options or allow a custom answer`},
+		{`{"questions":[{"id":"a","question":"x","options":[{"label":"yes"}]}]}`,
+			`Error: invalid question "a": offer 2 to 4 options (or none, for a free-text answer), got 1`},
+		{`{"questions":[{"id":"a","question":"x","options":[{"label":"1"},{"label":"2"},{"label":"3"},{"label":"4"},{"label":"5"}]}]}`,
+			`Error: invalid question "a": offer 2 to 4 options (or none, for a free-text answer), got 5`},
+		{`{"questions":[{"id":"1","question":"x"},{"id":"2","question":"x"},{"id":"3","question":"x"},{"id":"4","question":"x"},{"id":"5","question":"x"}]}`,
+			"Error: invalid questions: ask at most 4 questions at a time, got 5; ask the 4 that matter most now and the rest once they are answered"},
 	}
 	for _, c := range cases {
 		r := run(context.Background(), nil, c.args)
 		if r.Text != c.want || r.Code != session.CodeInvalidArgs {
 			t.Errorf("%s: want %q (%s), got %q (%s)", c.args, c.want, session.CodeInvalidArgs, r.Text, r.Code)
+		}
+		if v, ok := New().Validate(tools.Call{ID: "c", Args: []byte(c.args)}); ok || v.Text != r.Text {
+			t.Errorf("%s: want it refused before it runs, as %q; got ok %v, %q", c.args, r.Text, ok, v.Text)
+		}
+	}
+}
+
+// Claude Code's AskUserQuestion refuses what the Agent SDK's
+// AskUserQuestionInput declares out of bounds (questions @minItems 1
+// @maxItems 4, a question's options @minItems 2 @maxItems 4), and so does
+// tack, saying which bound and what it got, before the call runs; inside
+// the bounds it takes the call.
+func TestAskRefusesClaudeCodesQuestionsOutOfTheSDKsBounds(t *testing.T) {
+	// question is the n-th question of a call, with that many options.
+	question := func(n, options int) string {
+		var opts []string
+		for i := range options {
+			opts = append(opts, fmt.Sprintf(`{"label":"Choice %d","description":"The choice %d"}`, i+1, i+1))
+		}
+		return fmt.Sprintf(`{"question":"Question %d?","header":"Pick","options":[%s],"multiSelect":false}`, n, strings.Join(opts, ","))
+	}
+	input := func(options ...int) string {
+		var qs []string
+		for i, n := range options {
+			qs = append(qs, question(i+1, n))
+		}
+		return `{"questions":[` + strings.Join(qs, ",") + `]}`
+	}
+	for args, want := range map[string]string{
+		input(2):             "",
+		input(4, 3, 2, 4):    "",
+		input():              "expected at least one question",
+		input(2, 2, 2, 2, 2): "at most 4 questions at a time, got 5",
+		input(0):             `"Question 1?": offer 2 to 4 options, got 0`,
+		input(1):             `"Question 1?": offer 2 to 4 options, got 1`,
+		input(2, 5):          `"Question 2?": offer 2 to 4 options, got 5`,
+	} {
+		failure, ok := New().Validate(tools.Call{ID: "c", Args: []byte(args)})
+		switch {
+		case want == "" && !ok:
+			t.Errorf("%s: want it taken, as the SDK declares it in bounds; got %q", args, failure.Text)
+		case want != "" && (ok || !strings.Contains(failure.Text, want) || failure.Code != session.CodeInvalidArgs):
+			t.Errorf("%s: want it refused as invalid, saying %q; got ok %v, %q", args, want, ok, failure.Text)
 		}
 	}
 }
