@@ -53,8 +53,8 @@ type Card struct {
 	// Truncated says the tool left results out (search caps, read limits).
 	Truncated bool `json:"truncated,omitempty"`
 
-	// Window, Found, Fetched, Replaced, Agent, Notebook, Listed and
-	// Contents are what a call read, found, changed or had done that the
+	// Window, Found, Fetched, Replaced, Agent, Notebook, Cells, Listed
+	// and Contents are what a call read, found, changed or had done that the
 	// card shows only as text, or not at all, kept as data for the
 	// programs that read a tool's answer so (Claude Code's
 	// tool_use_result).
@@ -64,6 +64,7 @@ type Card struct {
 	Replaced *Plan             `json:"replaced,omitempty"`
 	Agent    *AgentRun         `json:"agent,omitempty"`
 	Notebook *NotebookChange   `json:"notebook,omitempty"`
+	Cells    *NotebookCells    `json:"cells,omitempty"`
 	Listed   *ResourceList     `json:"listed,omitempty"`
 	Contents *ResourceContents `json:"contents,omitempty"`
 	// Original is the whole text of the file an edit or write changed, as
@@ -129,10 +130,37 @@ type NotebookChange struct {
 }
 
 // NotebookTextLimit is the most bytes of a notebook's text, before and
-// after an edit together, a NotebookChange keeps.
+// after an edit together, a NotebookChange keeps, and of a read's cells
+// NotebookCells keeps.
 // A session log is read whole when the session resumes, so it keeps
 // what a notebook of code holds, not one of large outputs edited often.
 const NotebookTextLimit = 256 << 10
+
+// NotebookCells is the cells of a notebook a read showed, in the
+// notebook's language. A read keeps them only while their sources and
+// outputs fit NotebookTextLimit together, as the session log is read
+// whole when the session resumes.
+type NotebookCells struct {
+	Language string         `json:"language"`
+	Cells    []NotebookCell `json:"cells"`
+}
+
+// NotebookCell is one cell as read shows it: its id (cell-N where it has
+// none), type, source and execution count, and its outputs as text.
+type NotebookCell struct {
+	ID             string       `json:"id"`
+	Type           string       `json:"type"`
+	Source         string       `json:"source"`
+	ExecutionCount *int         `json:"execution_count,omitempty"`
+	Outputs        []CellOutput `json:"outputs,omitempty"`
+}
+
+// CellOutput is one output of a code cell, by nbformat's output_type, as
+// text.
+type CellOutput struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
 
 // AgentRun is what a subagent did: its session, its model, the tool calls
 // it made and the tokens it used, in disjoint buckets (input the cache did

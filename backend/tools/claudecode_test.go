@@ -348,7 +348,8 @@ func choosingFirstOptions(t *testing.T) *interact.Broker {
 // moreShapes are calls, in the SDK inputs' terms, whose answers take the
 // shapes those inputs do not reach: Grep's other output modes, a window
 // of a file named relative to the workspace, a search that finds nothing,
-// a plan that replaces one, a notebook's cell inserted and deleted.
+// a plan that replaces one, a notebook's cell inserted and deleted, a
+// notebook read.
 var moreShapes = []transcriptCall{
 	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"line","path":"/workspace"}`)},
 	{Tool: "Grep", Input: json.RawMessage(`{"pattern":"line","output_mode":"count"}`)},
@@ -361,6 +362,7 @@ var moreShapes = []transcriptCall{
 	{Tool: "ListMcpResourcesTool", Input: json.RawMessage(`{}`)},
 	{Tool: "ReadMcpResourceTool", Input: json.RawMessage(`{"server":"docs","uri":"docs://guide"}`)},
 	{Tool: "ReadMcpResourceTool", Input: json.RawMessage(`{"server":"docs","uri":"docs://logo"}`)},
+	{Tool: "Read", Input: json.RawMessage(`{"file_path":"analysis.ipynb"}`)},
 }
 
 // resourceTools are list_mcp_resources and read_mcp_resource of an MCP

@@ -252,6 +252,19 @@ func TestReadShowsANotebooksCells(t *testing.T) {
 	if r.Card == nil || r.Card.Summary != "Read 3 cells" {
 		t.Errorf("want the card to count the cells, got %+v", r.Card)
 	}
+	want := `{"type":"notebook","file":{"filePath":"wc.ipynb","cells":[` +
+		`{"cellType":"markdown","source":"# Word count\nCounts words.","cell_id":"a1b2c3d4"},` +
+		`{"cellType":"code","source":"print(len(\"hello world\"))","execution_count":3,"cell_id":"e5f6a7b8","language":"python",` +
+		`"outputs":[{"output_type":"stream","text":"11\n"}]},` +
+		`{"cellType":"code","source":"","cell_id":"c9d0e1f2","language":"python"}]}}`
+	if got := claudeAnswer(t, "Read", map[string]any{"file_path": "wc.ipynb"}, r); got != want {
+		t.Errorf("want the cells answered in Claude Code's terms\n%s\ngot\n%s", want, got)
+	}
+	big := strings.Replace(notebook45, `"Counts words."`, `"`+strings.Repeat("w", card.NotebookTextLimit)+`"`, 1)
+	b.file("big.ipynb", big)
+	if r := b.run(b.read, map[string]any{"file_path": "big.ipynb"}); r.Card == nil || r.Card.Cells != nil {
+		t.Errorf("want no cells kept of a notebook over card.NotebookTextLimit, got %+v", r.Card)
+	}
 	wantOK(t, b.run(b.notebook, map[string]any{"notebook_path": "wc.ipynb", "cell_id": "c9d0e1f2", "new_source": "x"}))
 	if r := b.run(b.read, map[string]any{"file_path": "wc.ipynb", "limit": 3}); !strings.Contains(r.Text, `"cells": [`) {
 		t.Errorf("want a window of the JSON with limit, got %q", r.Text)

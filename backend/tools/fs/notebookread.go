@@ -1,9 +1,11 @@
 package fs
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -33,8 +35,32 @@ func (r *Read) readNotebook(path, name string) (tools.Result, bool) {
 	r.tracker.Observe(path, versionOf(content, info))
 	text := nb.render(name)
 	c := &card.Card{Kind: card.Read, Title: "Read " + name, Label: "Read", Subject: name,
-		Summary: fmt.Sprintf("Read %d cells", len(nb.cells)), Body: text}
+		Summary: fmt.Sprintf("Read %d cells", len(nb.cells)), Body: text, Cells: nb.cellsRead()}
 	return tools.Result{Text: text, Card: c}, true
+}
+
+// cellsRead is the cells as read shows them, for its card; nil when their
+// text is over card.NotebookTextLimit.
+func (nb *notebook) cellsRead() *card.NotebookCells {
+	out, size := &card.NotebookCells{Language: nb.language()}, 0
+	for i, c := range nb.cells {
+		cell := card.NotebookCell{ID: cellName(c, i), Type: fmt.Sprint(c["cell_type"]), Source: source(c),
+			Outputs: cellOutputs(c)}
+		if n, ok := c["execution_count"].(json.Number); ok {
+			if count, err := strconv.Atoi(n.String()); err == nil {
+				cell.ExecutionCount = &count
+			}
+		}
+		size += len(cell.Source)
+		for _, o := range cell.Outputs {
+			size += len(o.Text)
+		}
+		if size > card.NotebookTextLimit {
+			return nil
+		}
+		out.Cells = append(out.Cells, cell)
+	}
+	return out
 }
 
 // render lists the cells for the model: each in a <cell> element naming
@@ -53,24 +79,39 @@ func (nb *notebook) render(name string) string {
 	return b.String()
 }
 
-// outputs is what a code cell's outputs show as text: streams as they
-// are (one may end mid-line, the next go on), plain text results, an
-// error by its name and value and anything else by its MIME types on
-// lines of their own; at most maxOutputChars of it.
+// outputs is what a code cell's outputs show as text, one after the
+// other (a stream may end mid-line, the next go on); at most
+// maxOutputChars of it.
 func outputs(cell map[string]any) string {
-	list, _ := cell["outputs"].([]any)
 	var parts []string
+	for _, o := range cellOutputs(cell) {
+		parts = append(parts, o.Text)
+	}
+	text := strings.TrimRight(strings.Join(parts, ""), "\n")
+	if len([]rune(text)) > maxOutputChars {
+		text = string([]rune(text)[:maxOutputChars]) + "… (cut)"
+	}
+	return text
+}
+
+// cellOutputs is each of a code cell's outputs as text: a stream as it
+// is, a plain text result, an error by its name and value and anything
+// else by its MIME types, these on lines of their own.
+func cellOutputs(cell map[string]any) []card.CellOutput {
+	list, _ := cell["outputs"].([]any)
+	var outs []card.CellOutput
 	for _, o := range list {
 		out, _ := o.(map[string]any)
-		switch out["output_type"] {
+		kind, _ := out["output_type"].(string)
+		switch kind {
 		case "stream":
-			parts = append(parts, multiline(out["text"]))
+			outs = append(outs, card.CellOutput{Type: kind, Text: multiline(out["text"])})
 		case "error":
-			parts = append(parts, fmt.Sprintf("%v: %v\n", out["ename"], out["evalue"]))
+			outs = append(outs, card.CellOutput{Type: kind, Text: fmt.Sprintf("%v: %v\n", out["ename"], out["evalue"])})
 		case "execute_result", "display_data":
 			data, _ := out["data"].(map[string]any)
 			if text, ok := data["text/plain"]; ok {
-				parts = append(parts, strings.TrimSuffix(multiline(text), "\n")+"\n")
+				outs = append(outs, card.CellOutput{Type: kind, Text: strings.TrimSuffix(multiline(text), "\n") + "\n"})
 				continue
 			}
 			var kinds []string
@@ -78,14 +119,10 @@ func outputs(cell map[string]any) string {
 				kinds = append(kinds, k)
 			}
 			slices.Sort(kinds)
-			parts = append(parts, "["+strings.Join(kinds, ", ")+" output]\n")
+			outs = append(outs, card.CellOutput{Type: kind, Text: "[" + strings.Join(kinds, ", ") + " output]\n"})
 		}
 	}
-	text := strings.TrimRight(strings.Join(parts, ""), "\n")
-	if len([]rune(text)) > maxOutputChars {
-		text = string([]rune(text)[:maxOutputChars]) + "… (cut)"
-	}
-	return text
+	return outs
 }
 
 // multiline is nbformat's multi-line string, a string or a list of lines,

@@ -163,10 +163,8 @@ func TestChangesKeepTheFileBeforeWhileItIsSmall(t *testing.T) {
 				quoted, _ := json.Marshal(tc.before)
 				want = string(quoted)
 			}
-			raw, _ := json.Marshal(tc.args)
 			var answer struct{ OriginalFile json.RawMessage }
-			out, _ := json.Marshal(claudemsg.ToolUseResult(claudemsg.ToolCall{Name: name, Input: raw, Text: r.Text, Card: r.Card}))
-			if err := json.Unmarshal(out, &answer); err != nil {
+			if err := json.Unmarshal([]byte(claudeAnswer(t, name, tc.args, r)), &answer); err != nil {
 				t.Fatal(err)
 			}
 			if got, _ := json.Marshal(r.Card.Original); string(got) != want || string(answer.OriginalFile) != want {
@@ -174,4 +172,16 @@ func TestChangesKeepTheFileBeforeWhileItIsSmall(t *testing.T) {
 			}
 		})
 	}
+}
+
+// claudeAnswer is the tool_use_result of r, the result of Claude Code's
+// tool named tool called with args, as JSON.
+func claudeAnswer(t *testing.T, tool string, args map[string]any, r tools.Result) string {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	out, err := json.Marshal(claudemsg.ToolUseResult(claudemsg.ToolCall{Name: tool, Input: raw, Text: r.Text, Card: r.Card}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
