@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
@@ -101,9 +103,10 @@ func (w *Write) Run(_ context.Context, call tools.Call) tools.Result {
 }
 
 // original is a changed file's text before the change, as its result's
-// card keeps it: nil above card.OriginalTextLimit.
+// card keeps it: nil above card.OriginalTextLimit, and for a file that is
+// not text (an image written over), which no answer shows as a string.
 func original(before string) *string {
-	if len(before) > card.OriginalTextLimit {
+	if len(before) > card.OriginalTextLimit || !utf8.ValidString(before) || strings.IndexByte(before, 0) >= 0 {
 		return nil
 	}
 	return &before

@@ -132,6 +132,13 @@ func TestWritePreviewShowsWhatAnOverwriteChanges(t *testing.T) {
 // over card.OriginalTextLimit, which would grow the session log by its
 // size on every change.
 func TestChangesKeepTheFileBeforeWhileItIsSmall(t *testing.T) {
+	// An image written over (read as one, by a model that takes images)
+	// is no text to answer as a string.
+	for _, binary := range []string{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "caf\xe9"} {
+		if got := original(binary); got != nil {
+			t.Errorf("want no text kept of %q, got %q", binary, *got)
+		}
+	}
 	big := strings.Repeat("x\n", card.OriginalTextLimit/2) + "y\n"
 	for _, tc := range []struct {
 		name, before string
