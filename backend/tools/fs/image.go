@@ -36,11 +36,11 @@ func readImage(env *tools.Env, path, name string) tools.Result {
 		v = env.Vision()
 	}
 	if !v.Images || env.Images == nil {
-		model := v.Model
-		if model == "" {
-			model = "this session's model"
+		model := "this session's model"
+		if v.Model != "" {
+			model = "the model " + v.Model
 		}
-		return tools.Errorf("cannot read %q as an image: the model %s does not accept images; "+
+		return tools.Errorf("cannot read %q as an image: %s does not accept images; "+
 			"ask the user to switch to one that does (deepseek-flash) with /model, or inspect the file with bash (file, exiftool)", path, model)
 	}
 	ref, err := env.Images.PutFile(path, name, v.MaxSide)

@@ -263,3 +263,14 @@ func TestReadKeepsAnUnterminatedLastLineOfWholeBuffers(t *testing.T) {
 		}
 	}
 }
+
+// An image read where no model that takes images runs is refused with
+// what to do next, naming the model when it is known.
+func TestAnImageReadWithoutVisionSaysWhatToDo(t *testing.T) {
+	b := newBench(t)
+	b.file("shot.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	r := b.run(b.read, map[string]any{"file_path": "shot.png"})
+	if !r.IsError || !strings.Contains(r.Text, ": this session's model does not accept images; ask the user to switch") {
+		t.Errorf("want the read refused for this session's model, got %q", r.Text)
+	}
+}
