@@ -57,7 +57,7 @@ func (ts *Tools) startTask(a bashArgs, spec Spec, env *tools.Env) tools.Result {
 			Label:       "Bash",
 			Subject:     a.Command,
 			Description: a.Description,
-			Terminal:    &card.TerminalView{Command: a.Command, Cwd: spec.Workdir, Background: t.id},
+			Terminal:    &card.TerminalView{Command: a.Command, Cwd: a.Workdir, Background: t.id},
 		},
 	}
 }

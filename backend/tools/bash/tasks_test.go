@@ -20,8 +20,11 @@ func (f *fixture) startTask(t *testing.T, command, description string) string {
 	if m == nil {
 		t.Fatalf("want started background task <id>, got %q", res.Text)
 	}
-	if res.Card == nil || res.Card.Terminal.Background != m[1] {
-		t.Fatalf("want a card naming background task %s, got %+v", m[1], res.Card)
+	// The card names no directory the model did not give, as a
+	// foreground command's does not: the session's own goes without
+	// saying.
+	if res.Card == nil || res.Card.Terminal.Background != m[1] || res.Card.Terminal.Cwd != "" {
+		t.Fatalf("want a card naming background task %s and no directory, got %+v", m[1], res.Card.Terminal)
 	}
 	return m[1]
 }
