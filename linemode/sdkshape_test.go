@@ -127,6 +127,18 @@ func pageServer(t *testing.T, then func(ctx context.Context, ss *sdk.ServerSessi
 	return ts.URL
 }
 
+// bankSession is a print-mode session with the page server at url,
+// whose user accepts every page, and a model that calls its tool connect
+// and then answers answer.
+func bankSession(t *testing.T, url, answer string) *launch.Session {
+	config := `{"mcpServers":{"bank":{"type":"http","url":"` + url + `"}}}`
+	s, _, _ := streamSessionWith(t, launch.Options{MCPConfigs: []string{config}, Unattended: true,
+		Elicit: func(context.Context, elicit.Request) elicit.Result { return elicit.Result{Action: elicit.Accept} }}, nil,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__bank__connect", `{}`, 1), llmtest.Finish("tool_calls")),
+		llmtest.ReplyText(answer))
+	return s
+}
+
 // TestStreamJSONSaysWhenAServerIsDoneWithAPage runs a turn whose MCP tool
 // sends the user to a web page they accept and then says it is done: the
 // stream must carry an elicitation_complete line of exactly the Agent
@@ -146,11 +158,7 @@ func TestStreamJSONSaysWhenAServerIsDoneWithAPage(t *testing.T) {
 		}
 		return "connected: " + action
 	})
-	config := `{"mcpServers":{"bank":{"type":"http","url":"` + url + `"}}}`
-	s, _, _ := streamSessionWith(t, launch.Options{MCPConfigs: []string{config}, Unattended: true,
-		Elicit: func(context.Context, elicit.Request) elicit.Result { return elicit.Result{Action: elicit.Accept} }}, nil,
-		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__bank__connect", `{}`, 1), llmtest.Finish("tool_calls")),
-		llmtest.ReplyText("Connected."))
+	s := bankSession(t, url, "Connected.")
 	r, w := io.Pipe()
 	read := make(chan []string)
 	go func() {
@@ -212,11 +220,7 @@ func TestStreamJSONSaysWhenAServerIsDoneWithAPageBetweenTurns(t *testing.T) {
 		}()
 		return "finish on the page"
 	})
-	config := `{"mcpServers":{"bank":{"type":"http","url":"` + url + `"}}}`
-	ses, _, _ := streamSessionWith(t, launch.Options{MCPConfigs: []string{config}, Unattended: true,
-		Elicit: func(context.Context, elicit.Request) elicit.Result { return elicit.Result{Action: elicit.Accept} }}, nil,
-		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__bank__connect", `{}`, 1), llmtest.Finish("tool_calls")),
-		llmtest.ReplyText("Finish on the page."))
+	ses := bankSession(t, url, "Finish on the page.")
 	inR, inW := io.Pipe()
 	// The second page is done as stdin ends, after the last turn.
 	in := eofReader{inR, func() {
