@@ -66,6 +66,8 @@ type dialConfig struct {
 	stderr  *stderrTail
 	roots   *roots
 	changed func() // the server said its tool list changed
+	// promptsChanged: the server said its prompt list changed.
+	promptsChanged func()
 	// progress is a progress notification, by its token.
 	progress func(token any)
 	// oauth signs the requests to a streamable-HTTP server; nil sends
@@ -81,7 +83,8 @@ type dialConfig struct {
 // within ctx.
 func dial(ctx context.Context, s Server, dc dialConfig) (*link, error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "tack", Version: dc.version}, &sdk.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { dc.changed() },
+		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { dc.changed() },
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { dc.promptsChanged() },
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 			dc.progress(r.Params.ProgressToken)
 		},

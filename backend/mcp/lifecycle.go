@@ -37,6 +37,7 @@ type conn struct {
 	err       string
 	link      *link
 	list      []*Tool
+	prompts   []Prompt
 	relisting int
 	cancelRun context.CancelFunc
 	// signing is the sign-in under way, if any.
@@ -60,7 +61,7 @@ func (c *conn) begin() (int, bool) {
 	}
 	c.gen++
 	gen := c.gen
-	c.state, c.err, c.list = StateStarting, "", nil
+	c.state, c.err, c.list, c.prompts = StateStarting, "", nil, nil
 	c.mu.Unlock()
 	c.stderr.Reset()
 	c.m.notify()
@@ -119,7 +120,8 @@ func (m *Manager) dialConfig(c *conn, gen int) dialConfig {
 	return dialConfig{
 		version: m.opts.Version, cwd: m.opts.Cwd, environ: m.opts.Environ, http: m.opts.HTTPClient, relay: m.opts.Relay,
 		stderr: c.stderr, roots: &m.roots, progress: c.progress.notify, changed: func() { c.relist(gen) },
-		oauth: m.oauthHandler(c), elicit: c.elicitation(m.opts.Elicit), pageDone: c.pageDone,
+		promptsChanged: func() { c.relistPrompts(gen) },
+		oauth:          m.oauthHandler(c), elicit: c.elicitation(m.opts.Elicit), pageDone: c.pageDone,
 	}
 }
 
@@ -134,6 +136,7 @@ func (c *conn) attach(gen int, l *link, list []*Tool) bool {
 	c.link, c.list, c.state = l, list, StateReady
 	c.mu.Unlock()
 	c.m.notify()
+	c.relistPrompts(gen)
 	return true
 }
 
@@ -145,7 +148,7 @@ func (c *conn) fail(gen int, msg string) {
 		return
 	}
 	msg = c.redact.Text(clean(msg))
-	c.state, c.err, c.list = StateFailed, msg, nil
+	c.state, c.err, c.list, c.prompts = StateFailed, msg, nil, nil
 	c.mu.Unlock()
 	// Reported before Settle is woken, so a step that waited for the
 	// server comes after the report.
@@ -184,7 +187,7 @@ func (c *conn) shutdown() {
 	c.mu.Lock()
 	c.gen++
 	l, cancel := c.link, c.cancelRun
-	c.link, c.list, c.cancelRun = nil, nil, nil
+	c.link, c.list, c.prompts, c.cancelRun = nil, nil, nil, nil
 	if l != nil {
 		l.closing = true
 	}

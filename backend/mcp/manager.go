@@ -111,6 +111,9 @@ type Manager struct {
 	asking sync.Mutex
 	// replacing is held while Replace changes the program's servers.
 	replacing sync.Mutex
+	// watchMu is held while watch is told of the prompts (WatchPrompts).
+	watchMu sync.Mutex
+	watch   func([]Prompt)
 }
 
 var _ tools.Source = (*Manager)(nil)
@@ -405,12 +408,13 @@ func (m *Manager) busy() bool {
 	return false
 }
 
-// notify wakes Settle.
+// notify wakes Settle and tells the prompts' watcher.
 func (m *Manager) notify() {
 	m.mu.Lock()
 	close(m.changed)
 	m.changed = make(chan struct{})
 	m.mu.Unlock()
+	m.tellPrompts()
 }
 
 func (m *Manager) report(text string) {

@@ -3,13 +3,19 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/backend/tools"
@@ -417,4 +423,110 @@ func TestServerTurnedOffByNameIsGoneUntilTurnedOn(t *testing.T) {
 	if err := m.SetEnabled("nope", false); err == nil || !strings.Contains(err.Error(), `no MCP server "nope"`) {
 		t.Errorf("an unknown server: %v", err)
 	}
+}
+
+// goSDKPrompts is an MCP server made with the go-sdk over streamable
+// HTTP that offers prompts: review (pr required, focus optional), whose
+// messages are a user's text naming its arguments, an assistant's text,
+// an image and an embedded text resource; and broken, which the server
+// refuses. The server is returned to change its prompts.
+func goSDKPrompts(t *testing.T) (Server, *sdk.Server) {
+	t.Helper()
+	s := sdk.NewServer(&sdk.Implementation{Name: "prompts", Version: "1"}, nil)
+	s.AddPrompt(&sdk.Prompt{Name: "review", Title: "Review", Description: "Review a pull\nrequest",
+		Arguments: []*sdk.PromptArgument{{Name: "pr", Description: "its number", Required: true}, {Name: "focus"}}},
+		func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			a := req.Params.Arguments
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{
+				{Role: "user", Content: &sdk.TextContent{Text: "Review PR " + a["pr"] + ", focus: " + a["focus"]}},
+				{Role: "assistant", Content: &sdk.TextContent{Text: "I will read it first."}},
+				{Role: "user", Content: &sdk.ImageContent{MIMEType: "image/png", Data: []byte("\x89PNG\r\n\x1a\n")}},
+				{Role: "user", Content: &sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "pr://456/diff", Text: "+ added"}}},
+			}}, nil
+		})
+	s.AddPrompt(&sdk.Prompt{Name: "broken"}, func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return nil, fmt.Errorf("the repository is not configured")
+	})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	return Server{Name: "gh", Origin: "test", URL: ts.URL, StartupTimeout: 10 * time.Second, ToolTimeout: 10 * time.Second}, s
+}
+
+// promptNames is each prompt as "server/name".
+func promptNames(ps []Prompt) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Server+"/"+p.Name)
+	}
+	return out
+}
+
+// TestGoSDKServerPromptsAreListedAndGot pins prompts against the go-sdk's
+// server: listed once the server is ready, with their arguments in order
+// and descriptions on one line; got with the arguments, every message's
+// text sent in order, the image saved to a file named in the text and the
+// resource labelled; a refusal said as the server's.
+func TestGoSDKServerPromptsAreListedAndGot(t *testing.T) {
+	srv, _ := goSDKPrompts(t)
+	spill := t.TempDir()
+	m := New(Options{Servers: []Server{srv}, Cwd: t.TempDir(), Version: "test", SpillDir: spill})
+	m.Start()
+	t.Cleanup(m.Close)
+	testkit.Eventually(t, "the server's prompts", func() bool { return len(m.Prompts()) == 2 },
+		func() string { return fmt.Sprint(m.Prompts()) })
+	want := Prompt{Server: "gh", Name: "review", Title: "Review", Description: "Review a pull request",
+		Arguments: []PromptArgument{{Name: "pr", Description: "its number", Required: true}, {Name: "focus"}}}
+	if got := m.Prompts()[1]; !reflect.DeepEqual(got, want) {
+		t.Errorf("the second prompt is %+v, want %+v", got, want)
+	}
+	text, err := m.GetPrompt(context.Background(), "gh", "review", map[string]string{"pr": "456", "focus": "tests"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := savedFile.FindStringSubmatch(text)
+	wantText := "Review PR 456, focus: tests\n\nI will read it first.\n\n[image image/png, 0.0 KB, saved to %s; read that file to see it]\n\n" +
+		"[resource pr://456/diff]\n+ added"
+	if saved == nil || text != fmt.Sprintf(wantText, saved[1]) || !strings.HasPrefix(saved[1], spill) {
+		t.Errorf("the prompt's text is %q, want %q with the image saved under %s", text, wantText, spill)
+	}
+	_, err = m.GetPrompt(context.Background(), "gh", "broken", nil)
+	if err == nil || !strings.Contains(err.Error(), "MCP server gh refused its prompt broken: ") ||
+		!strings.Contains(err.Error(), "the repository is not configured") {
+		t.Errorf("a prompt the server refuses: %v", err)
+	}
+}
+
+// TestPromptsFollowTheServer pins when the prompts change: the watcher
+// hears of a prompt the server adds and of one it removes
+// (notifications/prompts/list_changed), none are left of a server turned
+// off, and they are back once it is turned on.
+func TestPromptsFollowTheServer(t *testing.T) {
+	srv, s := goSDKPrompts(t)
+	m := New(Options{Servers: []Server{srv}, Cwd: t.TempDir(), Version: "test"})
+	var mu sync.Mutex
+	var told []string
+	m.WatchPrompts(func(ps []Prompt) { mu.Lock(); told = promptNames(ps); mu.Unlock() })
+	m.Start()
+	t.Cleanup(m.Close)
+	heard := func(want ...string) {
+		t.Helper()
+		last := func() []string { mu.Lock(); defer mu.Unlock(); return told }
+		testkit.Eventually(t, fmt.Sprintf("the watcher to hear of %v", want), func() bool { return slices.Equal(last(), want) },
+			func() string { return fmt.Sprint(last()) })
+	}
+	heard("gh/broken", "gh/review")
+	s.AddPrompt(&sdk.Prompt{Name: "triage"}, func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return &sdk.GetPromptResult{}, nil
+	})
+	heard("gh/broken", "gh/review", "gh/triage")
+	s.RemovePrompts("broken")
+	heard("gh/review", "gh/triage")
+	if err := m.SetEnabled("gh", false); err != nil {
+		t.Fatal(err)
+	}
+	heard()
+	if err := m.SetEnabled("gh", true); err != nil {
+		t.Fatal(err)
+	}
+	heard("gh/review", "gh/triage")
 }

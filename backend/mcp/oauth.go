@@ -56,7 +56,7 @@ func (c *conn) needSignIn(gen int) {
 		c.mu.Unlock()
 		return
 	}
-	c.state, c.err, c.list = StateSignIn, "", nil
+	c.state, c.err, c.list, c.prompts = StateSignIn, "", nil, nil
 	c.mu.Unlock()
 	c.m.inform(fmt.Sprintf("MCP server %s needs you to sign in: /mcp login %s opens your browser.", c.srv.Name, c.srv.Name))
 	c.m.notify()
