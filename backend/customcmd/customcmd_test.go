@@ -75,7 +75,7 @@ func TestACustomCommandWhosePromptCommandIsRefusedFails(t *testing.T) {
 }
 
 func TestSplitArgsLikeAShell(t *testing.T) {
-	got := splitArgs(`a "b c" 'd "e"' f\ g ""`)
+	got := SplitArgs(`a "b c" 'd "e"' f\ g ""`)
 	want := []string{"a", "b c", `d "e"`, "f g", ""}
 	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
 		t.Errorf("got %q, want %q", got, want)

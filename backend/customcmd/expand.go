@@ -27,7 +27,7 @@ type Shell func(ctx context.Context, command string, allowed []string) (string, 
 // command printed is inserted as it is, never read for placeholders.
 func (c Command) expand(input string, shell func(command string) (string, error)) (string, error) {
 	input = strings.TrimSpace(input)
-	args := splitArgs(input)
+	args := SplitArgs(input)
 	used := false
 	// substitute writes text with its placeholders filled.
 	substitute := func(b *strings.Builder, text string) {
@@ -98,9 +98,11 @@ func embedded(text string) (start, end int, ok bool) {
 	}
 }
 
-// splitArgs splits at blanks outside quotes; quotes are removed, and a
-// backslash keeps the next character as it is.
-func splitArgs(s string) []string {
+// SplitArgs splits typed arguments as a shell splits simple words: at
+// blanks outside quotes; quotes are removed, and a backslash keeps the
+// next character as it is. Commands that take their arguments by
+// position ($1, an MCP prompt's) split them with it.
+func SplitArgs(s string) []string {
 	var out []string
 	var cur strings.Builder
 	quote, have := rune(0), false

@@ -287,6 +287,7 @@ func Open(o Options) (*Session, error) {
 		return nil, err
 	}
 	s.addUserCommands(o)
+	s.addPromptCommands()
 	return s, nil
 }
 

@@ -2,10 +2,15 @@ package launch
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
@@ -187,4 +192,96 @@ func TestSettingsAgentRunsTheSessionAsIt(t *testing.T) {
 	if got := notices(t, s); !slices.Contains(got, want) {
 		t.Errorf("want the notice %q, got %q", want, got)
 	}
+}
+
+// goSDKPromptServer is the go-sdk's own MCP server over streamable HTTP,
+// as the .mcp.json entry named gh (of the shape --mcp-config takes),
+// offering the prompt pr_review (pr required, focus optional) and broken,
+// which it refuses.
+func goSDKPromptServer(t *testing.T) (*sdk.Server, string) {
+	t.Helper()
+	srv := sdk.NewServer(&sdk.Implementation{Name: "gh", Version: "1"}, nil)
+	srv.AddPrompt(&sdk.Prompt{Name: "pr_review", Description: "Review a pull request",
+		Arguments: []*sdk.PromptArgument{{Name: "pr", Required: true}, {Name: "focus"}}},
+		func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			a := req.Params.Arguments
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user",
+				Content: &sdk.TextContent{Text: fmt.Sprintf("Review PR %s focusing on %q.", a["pr"], a["focus"])}}}}, nil
+		})
+	srv.AddPrompt(&sdk.Prompt{Name: "broken"}, func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return nil, fmt.Errorf("no repository configured")
+	})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	return srv, fmt.Sprintf(`{"mcpServers": {"gh": {"type": "http", "url": %q}}}`, ts.URL)
+}
+
+// waitCommands waits until the session's commands named mcp__gh__* are
+// want.
+func waitCommands(t *testing.T, s *Session, want ...string) {
+	t.Helper()
+	have := func() []string {
+		var out []string
+		for _, c := range s.Commands.List("") {
+			if strings.HasPrefix(c.Name, "mcp__gh__") {
+				out = append(out, c.Name)
+			}
+		}
+		return out
+	}
+	testkit.Eventually(t, fmt.Sprintf("the commands %v", want), func() bool { return slices.Equal(have(), want) },
+		func() string { return fmt.Sprint(have()) })
+}
+
+// An MCP server's prompts are slash commands once it is ready, as in
+// Claude Code: the arguments typed after one fill the prompt's in order
+// (quotes group words), and its text is the user's message to the model,
+// shown as typed; one without a required argument is refused with the
+// usage, and one the server refuses says so, neither asking the model.
+// The commands follow the server's list_changed and leave with it.
+func TestMCPPromptsRunAsSlashCommands(t *testing.T) {
+	srv, config := goSDKPromptServer(t)
+	llm := llmtest.New(t, llmtest.ReplyText("Reviewed."))
+	env := map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL()}
+	s, err := Open(Options{Home: t.TempDir(), Cwd: t.TempDir(), Getenv: func(k string) string { return env[k] }, MCPConfigs: []string{config}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	waitCommands(t, s, "mcp__gh__broken", "mcp__gh__pr_review")
+	cmd, _ := s.Commands.Find("", "mcp__gh__pr_review")
+	if cmd.Summary() != "Review a pull request (MCP)" || cmd.Input.Hint != "<pr> [focus]" {
+		t.Errorf("the command reads %q with the hint %q", cmd.Summary(), cmd.Input.Hint)
+	}
+	for line, want := range map[string]string{
+		"/mcp__gh__pr_review": "/mcp__gh__pr_review: missing the required argument pr. Usage: /mcp__gh__pr_review <pr> [focus]",
+		"/mcp__gh__broken":    "/mcp__gh__broken did not run: MCP server gh refused its prompt broken: ",
+	} {
+		exec, _ := s.Commands.Execute(context.Background(), s.Agent, line, nil)
+		if exec.Result.Kind != "error" || !strings.HasPrefix(exec.Result.Text, want) {
+			t.Errorf("%s: %+v, want an error %q", line, exec.Result, want)
+		}
+	}
+	runCommand(t, s, `/mcp__gh__pr_review 456 "tests first"`)
+	reqs := llm.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("requests: %d", len(reqs))
+	}
+	if last := reqs[0].Messages[len(reqs[0].Messages)-1]; last.Role != "user" || last.Content != `Review PR 456 focusing on "tests first".` {
+		t.Errorf("the model read %+v", last)
+	}
+	for _, e := range s.Agent.Events() {
+		if d, ok := e.Data.(session.UserMessage); ok && d.Typed != `/mcp__gh__pr_review 456 "tests first"` {
+			t.Errorf("want the message logged as typed, got %+v", d)
+		}
+	}
+	srv.AddPrompt(&sdk.Prompt{Name: "Triage Issue"}, func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return &sdk.GetPromptResult{}, nil
+	})
+	srv.RemovePrompts("broken")
+	waitCommands(t, s, "mcp__gh__pr_review", "mcp__gh__triage_issue")
+	if err := s.MCP.SetEnabled("gh", false); err != nil {
+		t.Fatal(err)
+	}
+	waitCommands(t, s)
 }
