@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/card"
@@ -106,6 +107,39 @@ func (b AgentBackend) SlashCommands() []commands.Command {
 		return nil
 	}
 	return b.Commands.List(b.Agent.SessionID())
+}
+
+// WaitCommands waits for the registry to hold other commands than known
+// for this session: other names, descriptions or hints.
+func (b AgentBackend) WaitCommands(ctx context.Context, known []commands.Command) ([]commands.Command, error) {
+	if b.Commands == nil {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	changed := make(chan struct{}, 1)
+	stop := b.Commands.Subscribe(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	for {
+		if now := b.SlashCommands(); !slices.EqualFunc(now, known, sameListing) {
+			return now, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// sameListing reports whether two commands show alike in completion and
+// help.
+func sameListing(a, b commands.Command) bool {
+	return a.Name == b.Name && a.Summary() == b.Summary() && a.Input.Hint == b.Input.Hint
 }
 
 // WaitRequests waits for the broker's queue to change.

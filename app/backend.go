@@ -61,6 +61,9 @@ type Backend interface {
 	SetModel(model string, effort llm.Effort) error
 	// SlashCommands lists the commands, for completion and help.
 	SlashCommands() []commands.Command
+	// WaitCommands blocks until the commands differ from known (an MCP
+	// server's prompts come and go with it) and returns them.
+	WaitCommands(ctx context.Context, known []commands.Command) ([]commands.Command, error)
 	// Sessions lists the sessions of this workspace, or of every
 	// workspace when all is set, newest first.
 	Sessions(all bool) ([]session.Summary, error)

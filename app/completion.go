@@ -82,6 +82,12 @@ func (m *Model) relistOnFileToken() tea.Cmd {
 	return m.files.refresh(m.ctx, m.be)
 }
 
+// setCommands makes cmds the commands completion and help offer.
+func (m *Model) setCommands(cmds []commands.Command) {
+	m.menu.SetCommands(completionCommands(cmds), m.uses)
+	m.ov.commands = cmds
+}
+
 // refreshMenu follows the draft after every edit.
 func (m *Model) refreshMenu() {
 	m.menu.Refresh(m.editor.Value(), m.editor.CursorOffset())

@@ -2,12 +2,18 @@ package app
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/overlays/complete"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
 )
@@ -114,5 +120,41 @@ func TestKeysTypedBeforeTheWorkspaceHistoryArrivesAreKept(t *testing.T) {
 	m.Update(keys.Key("enter"))
 	if got := m.editor.Value(); got != "fix the parser" {
 		t.Fatalf("want the match chosen, got %q", got)
+	}
+}
+
+// A command that joins the registry after the screen started (an MCP
+// server's prompt, once the server is ready) reaches the / menu while it
+// is open: the backend's WaitCommands returns the new list, and the model
+// takes it.
+func TestCommandsThatArriveLaterJoinTheOpenMenu(t *testing.T) {
+	log, err := session.Create(filepath.Join(t.TempDir(), "s.jsonl"), session.Header{ID: "s-1", Cwd: t.TempDir(), Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag := agent.New(agent.Config{Log: log, Provider: llm.NewClient(llm.ClientConfig{BaseURL: "http://127.0.0.1:9", APIKey: "k"}),
+		Tools: tools.NewRegistry()})
+	t.Cleanup(func() { ag.Close(); log.Close() })
+	reg := commands.New(commands.Options{})
+	be := AgentBackend{Agent: ag, Commands: reg}
+	known := be.SlashCommands()
+	got := make(chan []commands.Command, 1)
+	go func() { cmds, _ := be.WaitCommands(context.Background(), known); got <- cmds }()
+	reg.Register(commands.Command{Name: "mcp__gh__pr_review", Description: "Review a pull request", Source: "MCP",
+		Input: commands.Input{Hint: "<pr>"}, Handler: func(context.Context, commands.Invocation) commands.Result { return commands.Result{} }})
+	var cmds []commands.Command
+	select {
+	case cmds = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("WaitCommands did not return when a command was registered")
+	}
+	m, _ := newTestModel(nil)
+	keys.TypeText(keys.Into(m), "/mcp__")
+	if m.menu.Open() {
+		t.Fatal("want no menu before the command exists")
+	}
+	m.Update(commandsMsg{commands: cmds})
+	if s := screen(m); !m.menu.Open() || !strings.Contains(s, "/mcp__gh__pr_review") || !strings.Contains(s, "Review a pull request") {
+		t.Fatalf("want the menu open on the new command, got:\n%s", s)
 	}
 }

@@ -241,6 +241,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case requestsMsg:
 		m.setRequests(msg.pending)
 		return m, watchRequests(m.ctx, m.be, false)
+	case commandsMsg:
+		m.setCommands(msg.commands)
+		m.refreshMenu()
+		return m, watchCommands(m.ctx, m.be, msg.commands)
 	case commandMsg:
 		return m, m.commandDone(msg)
 	case editor.SubmitMsg:
@@ -353,8 +357,7 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	if m.uses == nil {
 		m.uses = map[string]int{}
 	}
-	m.menu.SetCommands(completionCommands(msg.commands), m.uses)
-	m.ov.commands = msg.commands
+	m.setCommands(msg.commands)
 	for _, e := range msg.history.Recent {
 		show(m.tr, e)
 	}
@@ -365,7 +368,7 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 	if len(msg.history.Recent) > 0 {
 		m.earlier.before = msg.history.Recent[0].Seq
 	}
-	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier(), afterFrame}
+	cmds := []tea.Cmd{pump(m.ctx, m.be, m.sub, 0), m.readEarlier(), afterFrame, watchCommands(m.ctx, m.be, msg.commands)}
 	if m.opts.Prompt != "" {
 		cmds = append(cmds, m.submit(m.opts.Prompt))
 	}

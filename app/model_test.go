@@ -100,6 +100,10 @@ func (c *countingBackend) SetModel(model string, effort llm.Effort) error {
 	c.sent.Store("model " + model)
 	return nil
 }
+func (c *countingBackend) WaitCommands(context.Context, []commands.Command) ([]commands.Command, error) {
+	c.hit()
+	return nil, context.Canceled
+}
 func (c *countingBackend) SlashCommands() []commands.Command {
 	c.hit()
 	return []commands.Command{{Name: "model"}, {Name: "help"}}

@@ -143,6 +143,20 @@ func pump(ctx context.Context, be Backend, sub Subscription, gap time.Duration) 
 	}
 }
 
+// commandsMsg is the slash commands after they changed.
+type commandsMsg struct{ commands []commands.Command }
+
+// watchCommands waits for the slash commands to differ from known.
+func watchCommands(ctx context.Context, be Backend, known []commands.Command) tea.Cmd {
+	return func() tea.Msg {
+		cmds, err := be.WaitCommands(ctx, known)
+		if err != nil {
+			return nil
+		}
+		return commandsMsg{commands: cmds}
+	}
+}
+
 // watchRequests waits for the question and approval queue to change.
 func watchRequests(ctx context.Context, be Backend, first bool) tea.Cmd {
 	return func() tea.Msg {

@@ -233,6 +233,12 @@ func (f *Fake) SetModel(model string, effort llm.Effort) error {
 
 func (f *Fake) SlashCommands() []commands.Command { return f.CommandList }
 
+// WaitCommands waits for ctx to end: CommandList does not change.
+func (f *Fake) WaitCommands(ctx context.Context, _ []commands.Command) ([]commands.Command, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
 // Sessions returns Listing, or All when all is set.
 func (f *Fake) Sessions(all bool) ([]session.Summary, error) {
 	if all {
