@@ -2,6 +2,7 @@ package launch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -101,13 +102,25 @@ func (p *promptCommands) command(name string, pr mcp.Prompt) commands.Command {
 			}
 			return commands.SendPrompt(ctx, inv, agent.TurnOptions{}, func(ctx context.Context) (string, error) {
 				text, err := p.m.GetPrompt(ctx, pr.Server, pr.Name, args)
-				if err == nil && extra != "" {
+				switch {
+				case errors.Is(err, mcp.ErrPromptRefused):
+					return "", refusal(err, name, pr)
+				case err == nil && extra != "":
 					text += "\n\n" + extra
 				}
 				return text, err
 			})
 		},
 	}
+}
+
+// refusal is the server's refusal of the prompt with what to do next:
+// most are about the arguments it was given.
+func refusal(err error, name string, pr mcp.Prompt) error {
+	if len(pr.Arguments) == 0 {
+		return fmt.Errorf("%v; set right what the server names, then run /%s again", err, name)
+	}
+	return fmt.Errorf("%v; check the arguments against its usage, /%s %s", err, name, argumentHint(pr))
 }
 
 // argumentHint is how the prompt's arguments are typed: <name> for a

@@ -196,8 +196,8 @@ func TestSettingsAgentRunsTheSessionAsIt(t *testing.T) {
 
 // goSDKPromptServer is the go-sdk's own MCP server over streamable HTTP,
 // as the .mcp.json entry named gh (of the shape --mcp-config takes),
-// offering the prompt pr_review (pr required, focus optional) and broken,
-// which it refuses.
+// offering the prompt pr_review (pr required, a number; focus optional)
+// and broken, which it refuses.
 func goSDKPromptServer(t *testing.T) (*sdk.Server, string) {
 	t.Helper()
 	srv := sdk.NewServer(&sdk.Implementation{Name: "gh", Version: "1"}, nil)
@@ -205,6 +205,9 @@ func goSDKPromptServer(t *testing.T) (*sdk.Server, string) {
 		Arguments: []*sdk.PromptArgument{{Name: "pr", Required: true}, {Name: "focus"}}},
 		func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 			a := req.Params.Arguments
+			if strings.Trim(a["pr"], "0123456789") != "" {
+				return nil, fmt.Errorf("pr is a number")
+			}
 			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user",
 				Content: &sdk.TextContent{Text: fmt.Sprintf("Review PR %s focusing on %q.", a["pr"], a["focus"])}}}}, nil
 		})
@@ -253,13 +256,16 @@ func TestMCPPromptsRunAsSlashCommands(t *testing.T) {
 	if cmd.Summary() != "Review a pull request (MCP)" || cmd.Input.Hint != "<pr> [focus]" {
 		t.Errorf("the command reads %q with the hint %q", cmd.Summary(), cmd.Input.Hint)
 	}
-	for line, want := range map[string]string{
-		"/mcp__gh__pr_review": "/mcp__gh__pr_review: missing the required argument pr. Usage: /mcp__gh__pr_review <pr> [focus]",
-		"/mcp__gh__broken":    "/mcp__gh__broken did not run: MCP server gh refused its prompt broken: ",
+	for _, c := range []struct{ line, start, end string }{
+		{"/mcp__gh__pr_review", "/mcp__gh__pr_review: missing the required argument pr. Usage: /mcp__gh__pr_review <pr> [focus]", ""},
+		{"/mcp__gh__pr_review abc", "/mcp__gh__pr_review did not run: MCP server gh refused its prompt pr_review: ",
+			"pr is a number; check the arguments against its usage, /mcp__gh__pr_review <pr> [focus]"},
+		{"/mcp__gh__broken", "/mcp__gh__broken did not run: MCP server gh refused its prompt broken: ",
+			"no repository configured; set right what the server names, then run /mcp__gh__broken again"},
 	} {
-		exec, _ := s.Commands.Execute(context.Background(), s.Agent, line, nil)
-		if exec.Result.Kind != "error" || !strings.HasPrefix(exec.Result.Text, want) {
-			t.Errorf("%s: %+v, want an error %q", line, exec.Result, want)
+		exec, _ := s.Commands.Execute(context.Background(), s.Agent, c.line, nil)
+		if r := exec.Result; r.Kind != "error" || !strings.HasPrefix(r.Text, c.start) || !strings.HasSuffix(r.Text, c.end) {
+			t.Errorf("%s: %+v, want an error from %q to %q", c.line, r, c.start, c.end)
 		}
 	}
 	runCommand(t, s, `/mcp__gh__pr_review 456 "tests first"`)

@@ -12,6 +12,10 @@ import (
 // maxPromptsPerServer bounds how many prompts one server may offer.
 const maxPromptsPerServer = 256
 
+// ErrPromptRefused is the error of a prompt the server answered with an
+// error of its own, most often about the arguments it was given.
+var ErrPromptRefused = errors.New("refused")
+
 // Prompt is a prompt a ready server offers (prompts/list), which the user
 // runs by name with its arguments filled in.
 type Prompt struct {
@@ -95,7 +99,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 		return "", fmt.Errorf("MCP server %s stopped before it returned its prompt %s%s; /mcp restart %s starts it again",
 			c.srv.Name, name, c.stderrNote(), c.srv.Name)
 	default:
-		return "", fmt.Errorf("MCP server %s refused its prompt %s: %s", c.srv.Name, name, c.redact.Text(clean(err.Error())))
+		return "", fmt.Errorf("MCP server %s %w its prompt %s: %s", c.srv.Name, ErrPromptRefused, name, c.redact.Text(clean(err.Error())))
 	}
 	k := &keeper{}
 	if m.opts.SpillDir != "" {
