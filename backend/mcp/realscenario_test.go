@@ -3,11 +3,14 @@ package mcp
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,6 +19,7 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/images"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // The scenarios hold against the real servers (TestRealServers) and
@@ -275,4 +279,41 @@ func rootsAnswers(t *testing.T, log string) [][]string {
 		out = append(out, uris)
 	}
 	return out
+}
+
+// promptsScenario lists the everything server's prompts and gets two:
+// args-prompt with its required argument alone, and resource-prompt,
+// whose second message embeds a text resource, once as the server takes
+// it and once with a type it refuses.
+func promptsScenario(t *testing.T, srv Server) {
+	t.Helper()
+	s := startWith(t, Options{Servers: []Server{srv}, Cwd: freeWorkspace(t)})
+	testkit.Eventually(t, "the everything server's prompts", func() bool { return len(s.m.Prompts()) == 4 },
+		func() string { return fmt.Sprint(promptNames(s.m.Prompts())) })
+	want := Prompt{Server: "everything", Name: "args-prompt", Title: "Arguments Prompt",
+		Description: "A prompt with two arguments, one required and one optional",
+		Arguments:   []PromptArgument{{Name: "city", Description: "Name of the city", Required: true}, {Name: "state"}}}
+	if i := slices.IndexFunc(s.m.Prompts(), func(p Prompt) bool { return p.Name == want.Name }); i < 0 || !reflect.DeepEqual(s.m.Prompts()[i], want) {
+		t.Errorf("the prompts are %+v, want %+v among them", s.m.Prompts(), want)
+	}
+	ctx := context.Background()
+	if text, err := s.m.GetPrompt(ctx, "everything", "args-prompt", map[string]string{"city": "Paris"}); err != nil || text != "What's weather in Paris?" {
+		t.Errorf("args-prompt for Paris: %q, %v", text, err)
+	}
+	text, err := s.m.GetPrompt(ctx, "everything", "resource-prompt", map[string]string{"resourceType": "Text", "resourceId": "1"})
+	lead := "This prompt includes the Text resource with id: 1. Please analyze the following resource:\n\n" +
+		"[resource demo://resource/dynamic/text/1]\nResource 1: This is a plaintext resource"
+	if err != nil || !strings.HasPrefix(text, lead) {
+		t.Errorf("resource-prompt: %q, %v; want its text, then the resource labelled", text, err)
+	}
+	_, err = s.m.GetPrompt(ctx, "everything", "resource-prompt", map[string]string{"resourceType": "Foo", "resourceId": "1"})
+	if !errors.Is(err, ErrPromptRefused) || !strings.Contains(err.Error(), "Invalid resourceType: Foo. Must be Text or Blob.") {
+		t.Errorf("resource-prompt of a type the server refuses: %v", err)
+	}
+}
+
+// TestRecordedPrompts replays the everything server's prompts.
+func TestRecordedPrompts(t *testing.T) {
+	srv, _ := promptedBy.replayed(t)
+	promptsScenario(t, srv)
 }

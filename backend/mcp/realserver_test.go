@@ -63,6 +63,9 @@ var (
 	// pages (URL elicitation), asking and refusing.
 	sentToPagesBy = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything-url-elicitation.jsonl",
 		args: []string{"stdio"}, toolTimeout: everythingTimeout}
+	// promptedBy is the everything server's prompts, listed and got.
+	promptedBy = realServer{name: "everything", pkg: everythingPkg, recording: "testdata/everything-prompts.jsonl",
+		args: []string{"stdio"}, toolTimeout: everythingTimeout}
 	filesystem = realServer{name: "filesystem", pkg: filesystemPkg, recording: "testdata/filesystem.jsonl",
 		toolTimeout: 20 * time.Second}
 )
@@ -253,6 +256,9 @@ func TestRealServers(t *testing.T) {
 	})
 	t.Run("everything sending the user to pages", func(t *testing.T) {
 		pagesScenario(t, sentToPagesBy.live(t, dir))
+	})
+	t.Run("everything's prompts", func(t *testing.T) {
+		promptsScenario(t, promptedBy.live(t, dir))
 	})
 	t.Run("everything over streamable HTTP", func(t *testing.T) {
 		if *recordReal {
