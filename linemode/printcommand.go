@@ -66,6 +66,13 @@ func within(print, command agent.TurnOptions) agent.TurnOptions {
 func (p *printer) command(ctx context.Context, task string) (res PrintResult, turn bool) {
 	ag := &commandAgent{Agent: p.ag, turn: p.o.Turn}
 	exec, found := p.s.Commands.Execute(ctx, ag, task, nil)
+	if name, _, _ := commands.Parse(task); !found && strings.HasPrefix(name, "mcp__") && p.s.MCP != nil {
+		// An MCP server's prompt is a command once the server is ready
+		// and has listed its prompts, which a task given at start comes
+		// before.
+		p.s.MCP.SettlePrompts(ctx)
+		exec, found = p.s.Commands.Execute(ctx, ag, task, nil)
+	}
 	if !found {
 		return p.commandResult(commands.Fail(commands.UnknownMessage(strings.TrimSpace(task), p.s.Commands.List(p.ag.SessionID())))), false
 	}

@@ -305,3 +305,32 @@ func (e *eofReader) Read(b []byte) (int, error) {
 	}
 	return n, err
 }
+
+// `tack -p "/mcp__server__prompt args"` runs the server's prompt, as
+// claude -p does, although the task comes before the server is ready and
+// has listed its prompts: print mode waits for them before it calls the
+// command unknown.
+func TestPrintModeRunsAnMCPPromptGivenAsTheTask(t *testing.T) {
+	s := sdk.NewServer(&sdk.Implementation{Name: "gh", Version: "1"}, nil)
+	s.AddPrompt(&sdk.Prompt{Name: "review", Arguments: []*sdk.PromptArgument{{Name: "pr", Required: true}}},
+		func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{
+				{Role: "user", Content: &sdk.TextContent{Text: "Review pull request " + req.Params.Arguments["pr"]}}}}, nil
+		})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	config := `{"mcpServers":{"gh":{"type":"http","url":"` + ts.URL + `"}}}`
+	ses, _, srv := streamSessionWith(t, launch.Options{MCPConfigs: []string{config}, Unattended: true}, nil, llmtest.ReplyText("Reviewed."))
+	var stdout, stderr bytes.Buffer
+	out := Print(context.Background(), ses, PrintOptions{Task: "/mcp__gh__review 456", Format: FormatText, Stdout: &stdout, Stderr: &stderr})
+	if !out.OK() || strings.TrimSpace(stdout.String()) != "Reviewed." {
+		t.Fatalf("want the prompt's turn answered, got %+v, stdout %q, stderr %q", out, stdout.String(), stderr.String())
+	}
+	var sent bool
+	for _, m := range srv.Requests()[0].Messages {
+		sent = sent || m.Role == "user" && strings.Contains(m.Content, "Review pull request 456")
+	}
+	if !sent {
+		t.Errorf("want the prompt's text sent as the user's message, got %+v", srv.Requests()[0].Messages)
+	}
+}

@@ -39,7 +39,9 @@ type conn struct {
 	list      []*Tool
 	prompts   []Prompt
 	relisting int
-	cancelRun context.CancelFunc
+	// listingPrompts counts the reads of the prompt list under way.
+	listingPrompts int
+	cancelRun      context.CancelFunc
 	// signing is the sign-in under way, if any.
 	signing *pendingSignIn
 	// retired is set once the connection left its manager (Replace): it
@@ -134,9 +136,17 @@ func (c *conn) attach(gen int, l *link, list []*Tool) bool {
 		return false
 	}
 	c.link, c.list, c.state = l, list, StateReady
+	// Counted as it turns ready, so that no one waiting for the prompts
+	// (SettlePrompts) sees it ready with none being read.
+	prompts := l.offersPrompts()
+	if prompts {
+		c.listingPrompts++
+	}
 	c.mu.Unlock()
 	c.m.notify()
-	c.relistPrompts(gen)
+	if prompts {
+		c.listPromptsLater(gen, l)
+	}
 	return true
 }
 

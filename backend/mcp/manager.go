@@ -384,11 +384,17 @@ func (m *Manager) Settle(ctx context.Context) {
 		return
 	}
 	m.approve(ctx)
+	m.waitWhile(ctx, m.busy)
+}
+
+// waitWhile waits until busy reports false, checking it again after every
+// change, or until ctx ends.
+func (m *Manager) waitWhile(ctx context.Context, busy func() bool) {
 	for {
 		m.mu.Lock()
 		ch := m.changed
 		m.mu.Unlock()
-		if !m.busy() {
+		if !busy() {
 			return
 		}
 		select {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -123,20 +124,26 @@ func (l *link) offersPrompts() bool {
 	return init != nil && init.Capabilities != nil && init.Capabilities.Prompts != nil
 }
 
-// relistPrompts reads the prompts of generation gen in the background:
-// once it is ready, and again when the server says they changed. A
-// server that fails to list them offers none. Waiting for the servers
-// (Settle) does not wait for their prompts, which no step needs.
+// relistPrompts reads the prompts of generation gen again in the
+// background, when the server says they changed. A server that fails to
+// list them offers none. Waiting for the servers (Settle) does not wait
+// for their prompts, which no step needs; SettlePrompts does.
 func (c *conn) relistPrompts(gen int) {
 	c.mu.Lock()
 	l := c.link
-	if c.gen != gen {
-		l = nil
-	}
-	c.mu.Unlock()
-	if l == nil || !l.offersPrompts() {
+	if c.gen != gen || l == nil || !l.offersPrompts() {
+		c.mu.Unlock()
 		return
 	}
+	c.listingPrompts++
+	c.mu.Unlock()
+	c.listPromptsLater(gen, l)
+}
+
+// listPromptsLater reads l's prompts in the background for a read counted
+// in listingPrompts, keeps them if l is still the running link of
+// generation gen, and tells the watcher before the read stops counting.
+func (c *conn) listPromptsLater(gen int, l *link) {
 	c.m.wg.Add(1)
 	go func() {
 		defer c.m.wg.Done()
@@ -152,7 +159,25 @@ func (c *conn) relistPrompts(gen int) {
 		if fresh {
 			c.m.notify()
 		}
+		c.mu.Lock()
+		c.listingPrompts--
+		c.mu.Unlock()
+		c.m.notify()
 	}()
+}
+
+// SettlePrompts waits as Settle does, then until no server is reading its
+// prompt list, or until ctx ends: print mode's task that names a prompt's
+// command looks for it then.
+func (m *Manager) SettlePrompts(ctx context.Context) {
+	m.Settle(ctx)
+	m.waitWhile(ctx, func() bool { return slices.ContainsFunc(m.conns(), (*conn).readingPrompts) })
+}
+
+func (c *conn) readingPrompts() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.listingPrompts > 0
 }
 
 // listPrompts reads every page of the server's prompt list, or as much
