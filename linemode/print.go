@@ -144,6 +144,14 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 		p.partial = newPartials(o.Stdout, s.Agent.SessionID(), o.NoReasoning, s.Cwd)
 	}
 	if o.Format == FormatStreamJSON {
+		if !o.StreamInput {
+			// claude -p's init line says whether each MCP server connected
+			// or failed, and lists its tools; scripts check it before
+			// they trust a run. The first step would wait for the servers
+			// anyway. An Agent SDK's own servers start only once it talks
+			// over stdin, so it asks mcp_status instead.
+			s.Agent.Tools().Refresh(ctx)
+		}
 		writeJSON(o.Stdout, p.initMessage())
 	}
 	if o.StreamInput {

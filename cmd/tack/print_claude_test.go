@@ -8,12 +8,17 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/mcp/mcptest"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -370,5 +375,37 @@ func TestPrintStreamsHookEvents(t *testing.T) {
 	r.wantExit(0)
 	if got := hookLines(r.stdout.String()); len(got) != 2 || got[0].HookName != "SessionStart:startup" {
 		t.Errorf("without --include-hook-events want SessionStart's lines alone, got %+v", got)
+	}
+}
+
+// claude -p's init line says whether each MCP server connected or failed
+// and lists its tools; scripts check it before they trust a run (a server
+// "pending" there reads as one that failed). The init line waits for the
+// servers to start, as the first request would.
+func TestPrintInitLineReportsMCPServersStarted(t *testing.T) {
+	fake := mcptest.NewHTTP("")
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(200 * time.Millisecond)
+		fake.ServeHTTP(w, r)
+	}))
+	t.Cleanup(slow.Close)
+	srv := llmtest.New(t, llmtest.ReplyText("a"))
+	servers := fmt.Sprintf(`{"mcpServers": {"docs": {"type": "http", "url": %q}, "gone": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}`, slow.URL)
+	r := startTack(t, srv, "-p", "x", "--output-format", "stream-json", "--verbose", "--mcp-config", servers)
+	r.closeStdin()
+	r.wantExit(0)
+	line, _, _ := strings.Cut(r.stdout.String(), "\n")
+	var init struct {
+		Tools      []string `json:"tools"`
+		MCPServers []struct {
+			Name, Status string
+		} `json:"mcp_servers"`
+	}
+	if err := json.Unmarshal([]byte(line), &init); err != nil {
+		t.Fatalf("init line %q: %v", line, err)
+	}
+	got := fmt.Sprint(init.MCPServers)
+	if got != "[{docs connected} {gone failed}]" || !slices.Contains(init.Tools, "mcp__docs__echo") {
+		t.Errorf("want docs connected with its tools and gone failed, got %s with tools %v", got, init.Tools)
 	}
 }
