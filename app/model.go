@@ -189,7 +189,7 @@ func New(o Options) *Model {
 	}
 	m.statusLine.started = o.Now()
 	m.bindings = chatKeys(keyTable())
-	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Background: o.Background, Reasoning: o.ShowReasoning, HideReasoning: o.HideReasoning, Cards: cards.Collapsed})
+	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Background: o.Background, Reasoning: o.ShowReasoning, HideReasoning: o.HideReasoning, Cards: cards.Collapsed, Dir: o.Cwd})
 	m.editor = editor.New(m.theme, m.width)
 	m.menu = complete.NewMenu(m.theme)
 	m.layout()

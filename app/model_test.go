@@ -291,3 +291,12 @@ func TestOverlayPathsCallNoBackendOutsideCommands(t *testing.T) {
 		t.Fatalf("want the answer B, got %+v", got)
 	}
 }
+
+// Links to files in the answers start from the working directory, so a
+// click in the terminal opens the file the model named.
+func TestAnswersLinkFilesFromTheWorkingDirectory(t *testing.T) {
+	m := New(Options{Backend: &countingBackend{}, Width: 80, Height: 24, Cwd: "/work/proj"})
+	if got := m.tr.Settings().Dir; got != "/work/proj" {
+		t.Errorf("want the transcript's links to start from the working directory, got %q", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"html"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -142,7 +143,7 @@ type link struct {
 func (e link) overridable() bool { return false }
 
 func (e link) render(r *renderer, w *bytes.Buffer, _ *style) {
-	open, valid := Hyperlink(e.url)
+	open, valid := Hyperlink(fileURL(r.dir, e.url))
 	closeLink := ""
 	if valid {
 		closeLink = resetLink
@@ -164,7 +165,7 @@ func (e link) render(r *renderer, w *bytes.Buffer, _ *style) {
 		if !e.skipText {
 			prefix = " "
 		}
-		r.base(w, open+relative(e.url)+closeLink, prefix, r.styles.link, nil)
+		r.base(w, open+e.url+closeLink, prefix, r.styles.link, nil)
 	}
 }
 
@@ -173,7 +174,7 @@ type image struct{ text, url string }
 func (e image) overridable() bool { return false }
 
 func (e image) render(r *renderer, w *bytes.Buffer, _ *style) {
-	open, valid := Hyperlink(e.url)
+	open, valid := Hyperlink(fileURL(r.dir, e.url))
 	closeLink := ""
 	if valid {
 		closeLink = resetLink
@@ -182,7 +183,7 @@ func (e image) render(r *renderer, w *bytes.Buffer, _ *style) {
 		r.text(w, open+e.text+closeLink, r.styles.imageText)
 	}
 	if e.url != "" {
-		r.base(w, open+relative(e.url)+closeLink, " ", r.styles.image, nil)
+		r.base(w, open+e.url+closeLink, " ", r.styles.image, nil)
 	}
 }
 
@@ -219,14 +220,23 @@ func oscURI(target string) string {
 	return b.String()
 }
 
-// relative shows a relative address rooted, as glamour showed it.
-func relative(target string) string {
+// fileURL is the file:// address of a link target that names a path, a
+// relative one from dir; other targets, and every target without a dir,
+// stay as they are.
+func fileURL(dir, target string) string {
 	u, err := url.Parse(target)
-	if err != nil || u.IsAbs() {
+	if dir == "" || err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" {
 		return target
 	}
-	u.Path = strings.TrimPrefix(u.Path, "/")
-	return (&url.URL{}).ResolveReference(u).String()
+	p := filepath.FromSlash(u.Path)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	p = filepath.ToSlash(p)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive: file:///C:/…
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 // inline builds the element of an inline node and its children.

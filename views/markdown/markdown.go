@@ -27,6 +27,11 @@ type Options struct {
 	Dim bool
 	// Background picks colours that read on it.
 	Background theme.Background
+	// Dir is the directory a link to a relative path (a file the model
+	// names, "./config.go") starts from; with it such a link, and one to
+	// an absolute path, opens the file (file://), as a click in the
+	// terminal can. Without it the link carries its address as written.
+	Dir string
 }
 
 // Renderer turns Markdown into lines.
@@ -55,7 +60,7 @@ func (r *Renderer) Render(src string, width int) []string {
 		width = 8
 	}
 	source := []byte(textfmt.Sanitize(src))
-	rd := &renderer{src: source, width: width, styles: &r.styles}
+	rd := &renderer{src: source, width: width, styles: &r.styles, dir: r.opts.Dir}
 	if r.opts.Colour {
 		bg := r.opts.Background
 		rd.code = func(code, language string) string { return highlight(code, language, bg) }

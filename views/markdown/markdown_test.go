@@ -271,3 +271,36 @@ func TestRenderWrapsLongCodeLinesInsideTheMargin(t *testing.T) {
 		}
 	}
 }
+
+// A link to a file shows its address as the model wrote it (not rooted:
+// "./config.go" is not "/config.go"), and with a Dir its hyperlink opens
+// the file, so a click in the terminal reaches it; web and anchor links
+// are left alone.
+func TestLinksToFilesShowAsWrittenAndOpenTheFile(t *testing.T) {
+	src := "See [the config](./config.go), [up](../README.md), ![plot](img/plot.png), [hosts](/etc/hosts), " +
+		"[docs](https://go.dev/doc) and [below](#usage)."
+	for _, tc := range []struct {
+		dir  string
+		want []string
+	}{
+		{"/work/proj", []string{"file:///work/proj/config.go", "file:///work/README.md", "file:///work/proj/img/plot.png",
+			"file:///etc/hosts", "https://go.dev/doc"}},
+		{"", []string{";./config.go\a", ";../README.md\a", ";img/plot.png\a", ";/etc/hosts\a", "https://go.dev/doc"}},
+	} {
+		out := strings.Join(New(Options{Colour: true, Dir: tc.dir}).Render(src, 200), "\n")
+		plain := ansi.Strip(out)
+		for _, shown := range []string{"the config ./config.go", "up ../README.md", "plot → img/plot.png", "hosts /etc/hosts", "below."} {
+			if !strings.Contains(plain, shown) {
+				t.Errorf("dir %q: want %q shown, got %q", tc.dir, shown, plain)
+			}
+		}
+		for _, target := range tc.want {
+			if !strings.Contains(out, "\x1b]8;id=") || !strings.Contains(out, target) {
+				t.Errorf("dir %q: want a hyperlink to %q in %q", tc.dir, target, out)
+			}
+		}
+		if strings.Contains(out, "#usage") {
+			t.Errorf("dir %q: an anchor links nowhere, got %q", tc.dir, out)
+		}
+	}
+}

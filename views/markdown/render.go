@@ -48,6 +48,7 @@ type renderer struct {
 	src    []byte
 	width  int
 	styles *styles
+	dir    string // what relative link targets start from; see Options.Dir
 	code   func(code, language string) string
 	stack  []*block
 	out    bytes.Buffer

@@ -47,6 +47,9 @@ type Settings struct {
 	Colour bool
 	// Background is the terminal's, for colours that read on it.
 	Background theme.Background
+	// Dir is the working directory, which links to files in the
+	// answers start from (markdown.Options.Dir).
+	Dir string
 }
 
 // NoticeKind is the tone of a notice.
@@ -103,8 +106,8 @@ func New(s Settings) *Transcript {
 
 func (t *Transcript) palette() {
 	t.th = theme.NewOn(t.set.Background, t.set.Colour)
-	t.md = markdown.New(markdown.Options{Colour: t.set.Colour, Background: t.set.Background})
-	t.mdDim = markdown.New(markdown.Options{Colour: t.set.Colour, Dim: true, Background: t.set.Background})
+	t.md = markdown.New(markdown.Options{Colour: t.set.Colour, Background: t.set.Background, Dir: t.set.Dir})
+	t.mdDim = markdown.New(markdown.Options{Colour: t.set.Colour, Dim: true, Background: t.set.Background, Dir: t.set.Dir})
 }
 
 // Settings returns the current display settings.
