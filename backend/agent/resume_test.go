@@ -2,10 +2,12 @@ package agent_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/tools"
 )
 
 func TestResumedSessionSendsTheIdenticalHistory(t *testing.T) {
@@ -18,17 +20,7 @@ func TestResumedSessionSendsTheIdenticalHistory(t *testing.T) {
 	f.waitIdle()
 	first := f.srv.Requests()[1].Messages
 
-	// A second "process": close everything, reopen the log from disk.
-	f.agent.Close()
-	if err := f.log.Close(); err != nil {
-		t.Fatal(err)
-	}
-	log, err := session.Open(f.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.log = log
-	f.agent = f.start(echoTool())
+	f.restart(echoTool())
 	f.agent.Send("second")
 	f.waitIdle()
 
@@ -51,10 +43,48 @@ func TestResumedSessionSendsTheIdenticalHistory(t *testing.T) {
 	}
 }
 
+// restart is a second "process": it closes the agent and the log and
+// starts an agent on the log reopened from disk.
+func (f *fixture) restart(ts ...tools.Tool) {
+	f.t.Helper()
+	f.agent.Close()
+	if err := f.log.Close(); err != nil {
+		f.t.Fatal(err)
+	}
+	log, err := session.Open(f.path)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.log = log
+	f.agent = f.start(ts...)
+}
+
 func strip(ms []llmtest.Message) []llmtest.Message {
 	out := make([]llmtest.Message, len(ms))
 	for i, m := range ms {
 		out[i] = llmtest.Message{Role: m.Role, Content: m.Content, ReasoningContent: m.ReasoningContent, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID}
 	}
 	return out
+}
+
+// Gemini's models refuse a request whose earlier tool call lacks the
+// thought signature they gave it (extra_content); it goes back in the
+// next request and in a resumed session's, read from the log.
+func TestResumedSessionSendsBackAServersCallData(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{
+		llmtest.MustReplay(t, serverFixtures+"gemini-openai-thought-signature.chunks.jsonl"),
+		llmtest.ReplyText("Read both."),
+		llmtest.ReplyText("Second answer."),
+	}, echoTool())
+	f.agent.Send("first")
+	f.waitIdle()
+	f.restart(echoTool())
+	f.agent.Send("second")
+	f.waitIdle()
+	const signature = `"extra_content":{"google":{"thought_signature":"CiQB0e2Kb3Rlc3Qtc2lnbmF0dXJlLUE="}}`
+	for _, i := range []int{1, 2} {
+		if body := string(f.srv.Requests()[i].Body); strings.Count(body, signature) != 1 {
+			t.Errorf("request %d: want the first call's signature sent back once, got %s", i, body)
+		}
+	}
 }

@@ -57,6 +57,9 @@ func (a *Accumulator) addToolCall(d ToolCallDelta) {
 		tc.Name = d.Name
 	}
 	tc.Arguments += d.Arguments
+	if d.Extra != nil {
+		tc.Extra = d.Extra
+	}
 }
 
 // Message is the assistant message so far, tool calls ordered by index.

@@ -46,8 +46,8 @@ func (a *callAssembler) add(tc wireToolCall) (ToolCallDelta, bool) {
 	if tc.Index != nil {
 		index = *tc.Index
 	}
-	name, args := tc.Function.Name, string(tc.Function.Arguments)
-	if tc.ID == "" && name == "" && args == "" {
+	name, args, extra := tc.Function.Name, string(tc.Function.Arguments), extraOf(tc)
+	if tc.ID == "" && name == "" && args == "" && extra == nil {
 		return ToolCallDelta{}, false
 	}
 	cur := a.current(index)
@@ -57,18 +57,26 @@ func (a *callAssembler) add(tc wireToolCall) (ToolCallDelta, bool) {
 		}
 		cur = a.begin(index, tc.ID, name)
 		a.calls[cur].args = append(a.calls[cur].args, args...)
-		return ToolCallDelta{Index: cur, ID: a.calls[cur].id, Name: name, Arguments: args}, true
+		return ToolCallDelta{Index: cur, ID: a.calls[cur].id, Name: name, Arguments: args, Extra: extra}, true
 	}
 	c := &a.calls[cur]
-	d := ToolCallDelta{Index: cur, Arguments: args}
+	d := ToolCallDelta{Index: cur, Arguments: args, Extra: extra}
 	if c.name == "" && name != "" {
 		c.name, d.Name = name, name
 	}
 	c.args = append(c.args, args...)
-	if d.Name == "" && args == "" {
+	if d.Name == "" && args == "" && extra == nil {
 		return ToolCallDelta{}, false
 	}
 	return d, true
+}
+
+// extraOf is a fragment's extra_content, nil when it has none.
+func extraOf(tc wireToolCall) json.RawMessage {
+	if len(tc.ExtraContent) == 0 || string(tc.ExtraContent) == "null" {
+		return nil
+	}
+	return tc.ExtraContent
 }
 
 // current is the latest call at the server's index, or -1.

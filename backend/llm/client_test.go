@@ -115,7 +115,7 @@ func TestToolCallFragmentsKeepTheirIndexWithIDAndNameFirst(t *testing.T) {
 		t.Errorf("deltas:\nwant %+v\ngot  %+v", want, deltas)
 	}
 	calls := acc.Message().ToolCalls
-	if len(calls) != 2 || calls[1] != (ToolCall{ID: "call_b", Name: "grep", Arguments: `{"pattern":"x"}`}) {
+	if len(calls) != 2 || !reflect.DeepEqual(calls[1], ToolCall{ID: "call_b", Name: "grep", Arguments: `{"pattern":"x"}`}) {
 		t.Errorf("want two assembled calls, got %+v", calls)
 	}
 	if acc.Finish() != FinishToolCalls {

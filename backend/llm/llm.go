@@ -24,6 +24,10 @@ type ToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+	// Extra is what the server attached to the call for the client to
+	// send back with it, opaque: Gemini's extra_content, whose thought
+	// signature its models refuse a later request without.
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // Message is one entry of the conversation sent to the model.
@@ -123,6 +127,8 @@ type ToolCallDelta struct {
 	ID        string `json:"id,omitempty"`
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments,omitempty"`
+	// Extra is the call's ToolCall.Extra, on the fragment that brought it.
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // Chunk is one streamed piece of a response. Usage always precedes Finish

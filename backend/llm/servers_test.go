@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -69,6 +70,11 @@ func TestServerRecordingsReplay(t *testing.T) {
 		{file: "azure-openai-gpt5-nano-content-filter.chunks.jsonl", finish: FinishStop, want: Message{Content: "Capital of Denmark."},
 			usage: &Usage{Input: 15, Output: 78, Reasoning: 64}},
 		{file: "cr-only-line-endings.sse", finish: FinishStop, want: Message{Content: "Carriage returns only."}},
+		{file: "gemini-openai-thought-signature.chunks.jsonl", finish: FinishToolCalls, usage: &Usage{Input: 310, Output: 24},
+			want: Message{ToolCalls: []ToolCall{
+				{ID: "function-call-1", Name: "read", Arguments: `{"path":"go.mod"}`,
+					Extra: json.RawMessage(`{"google":{"thought_signature":"CiQB0e2Kb3Rlc3Qtc2lnbmF0dXJlLUE="}}`)},
+				call("function-call-2", "read", `{"path":"main.go"}`)}}},
 		{file: "vllm-error-after-content.chunks.jsonl", kind: ErrServer, detail: "(CUDA out of memory while decoding; the request was aborted)"},
 		{file: "deepseek-insufficient-system-resource.chunks.jsonl", kind: ErrServer, detail: "ran out of capacity mid-answer"},
 	}
@@ -128,6 +134,23 @@ func TestServerRecordingsReplay(t *testing.T) {
 					t.Errorf("call %d: want its id %s on the call and its result in the next request, got %+v", i, tc.ID, srv.Requests()[1].Messages)
 				}
 			}
+			// What a server attached to a call goes back with it, as
+			// Gemini's models require of their thought signatures.
+			var body struct {
+				Messages []struct {
+					ToolCalls []struct {
+						Extra json.RawMessage `json:"extra_content"`
+					} `json:"tool_calls"`
+				} `json:"messages"`
+			}
+			if err := json.Unmarshal(srv.Requests()[1].Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			for i, tc := range got.ToolCalls {
+				if back := body.Messages[1].ToolCalls[i].Extra; string(back) != string(tc.Extra) {
+					t.Errorf("call %d: want extra_content %s sent back, got %s", i, tc.Extra, back)
+				}
+			}
 		})
 	}
 	if len(files) > 0 {
@@ -146,7 +169,7 @@ func checkMessage(t *testing.T, got, want Message) {
 	for i, w := range want.ToolCalls {
 		g := got.ToolCalls[i]
 		idOK := g.ID == w.ID || w.ID == madeUp && madeUpID.MatchString(g.ID)
-		if !idOK || seen[g.ID] || g.Name != w.Name || g.Arguments != w.Arguments {
+		if !idOK || seen[g.ID] || g.Name != w.Name || g.Arguments != w.Arguments || string(g.Extra) != string(w.Extra) {
 			t.Errorf("call %d: want %+v, got %+v (ids so far %v)", i, w, g, seen)
 		}
 		seen[g.ID] = true

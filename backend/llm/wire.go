@@ -48,6 +48,9 @@ type wireToolCall struct {
 	ID       string       `json:"id,omitempty"`
 	Type     string       `json:"type,omitempty"`
 	Function wireFunction `json:"function"`
+	// ExtraContent is a server's own data on a call, sent back as it came
+	// (Gemini: {"google":{"thought_signature":…}}).
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 type wireFunction struct {
@@ -196,7 +199,8 @@ func encodeMessages(msgs []Message, reasoning reasoningBack) []wireMessage {
 			for _, tc := range m.ToolCalls {
 				w.ToolCalls = append(w.ToolCalls, wireToolCall{
 					ID: p.call(tc.ID), Type: "function",
-					Function: wireFunction{Name: tc.Name, Arguments: wireArgs(tc.Arguments)},
+					Function:     wireFunction{Name: tc.Name, Arguments: wireArgs(tc.Arguments)},
+					ExtraContent: tc.Extra,
 				})
 			}
 		case RoleUser:

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"bytes"
+
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
 )
@@ -31,6 +33,8 @@ func (s *scanner) llmToolCall(d *llm.ToolCall) {
 			d.Name = s.Str()
 		case "arguments":
 			d.Arguments = s.body(&arguments)
+		case "extra":
+			d.Extra = bytes.Clone(s.Raw())
 		default:
 			s.Fail()
 		}

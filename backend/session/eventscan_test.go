@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -25,7 +26,8 @@ func scanCorpus() []Data {
 		UserMessage{Turn: 2, Kind: KindContext, Text: hostile, Origin: "bash"},
 		UserMessage{Turn: 2, Kind: KindPrompt, Text: hostile, Typed: "/commit " + hostile},
 		AssistantMessage{Turn: 2, Step: 3, Text: hostile, Reasoning: hostile, Finish: llm.FinishMaxTokens,
-			ToolCalls: []llm.ToolCall{{ID: "a", Name: "read", Arguments: `{"path":"x"}`}, {ID: "b", Name: "edit", Arguments: hostile}}},
+			ToolCalls: []llm.ToolCall{{ID: "a", Name: "read", Arguments: `{"path":"x"}`, Extra: json.RawMessage(`{"google":{"thought_signature":"c2ln"}}`)},
+				{ID: "b", Name: "edit", Arguments: hostile}}},
 		ToolCall{Turn: 2, Step: 3, CallID: "b", Name: "edit", Arguments: hostile, Card: card.Card{Kind: card.Diff, Title: hostile,
 			Description: "d", Body: "b", Truncated: true, Todos: []card.TodoItem{{Content: hostile, Status: card.TodoInProgress}},
 			Diffs: []card.FileDiff{{Path: "a.go", Created: true, Added: 2, Removed: 1, Approximate: true,
