@@ -58,7 +58,8 @@ func (e *Error) Error() string {
 //
 // Values that strict YAML refuses only because an unquoted value holds
 // ": " (description: Use when: the tests fail) are read as the plain
-// strings their authors meant, as other programs reading these files do.
+// strings their authors meant, as other programs reading these files do;
+// so is a value of v's that goes on over unindented lines (salvage).
 func Parse(src []byte, v any) (Document, error) {
 	doc, yml, ymlLine, err := split(src)
 	if err != nil || !doc.Present || len(bytes.TrimSpace(yml)) == 0 {
@@ -67,6 +68,9 @@ func Parse(src []byte, v any) (Document, error) {
 	err = yaml.Unmarshal(yml, v)
 	if err != nil {
 		if fixed, ok := quoteColonValues(yml); ok && yaml.Unmarshal(fixed, v) == nil {
+			return doc, nil
+		}
+		if salvage(yml, v) {
 			return doc, nil
 		}
 		return doc, yamlError(err, ymlLine)

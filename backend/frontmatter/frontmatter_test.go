@@ -57,20 +57,55 @@ func TestParseReportsTheFileLineOfAYAMLError(t *testing.T) {
 }
 
 // Agent descriptions with examples pasted in under them, unindented, are
-// not YAML, and Claude Code cannot read them either (the agents of
-// anthropics/claude-code's plugins/plugin-dev/agents/ and
-// plugins/pr-review-toolkit/agents/code-simplifier.md); the error says how
-// to write them.
-func TestParseSaysHowToWriteAValueOverSeveralLines(t *testing.T) {
-	for _, src := range []string{
-		"---\nname: x\ndescription: Use this agent when asked. Examples:\n\n<example>\nuser: \"Go\"\n</example>\n---\nbody\n",
-		"---\nname: x\ndescription: Use this agent to simplify code.\nContext: a feature was written.\n<function call omitted>\n---\nbody\n",
+// not YAML, yet Anthropic's plugin-dev guide tells plugin authors to write
+// agents so, and its own agents are (anthropics/claude-code's
+// plugins/plugin-dev/agents/, pr-review-toolkit's code-simplifier.md);
+// agent collections (davila7/claude-code-templates) indent the examples
+// but put ": " in them. The description is the lines up to the next key
+// the file's reader knows, the examples' "user:" lines and all.
+func TestParseReadsAValueGoingOnOverUnindentedLines(t *testing.T) {
+	type agent struct {
+		Name        string `yaml:"name"`
+		Description string `yaml:"description"`
+		Model       string `yaml:"model"`
+		Tools       List   `yaml:"tools"`
+	}
+	for _, tc := range []struct {
+		src  string
+		want agent
+	}{
+		{"name: maker\ndescription: Use this agent to make things. Examples:\n\n<example>\nContext: asked to make\nuser: \"Make it\"\n" +
+			"assistant: \"I'll make it.\"\n</example>\n\ncolor: blue\nmodel: inherit\ntools: [\"Read\", \"Write\"]\n",
+			agent{"maker", "Use this agent to make things. Examples:\n\n<example>\nContext: asked to make\nuser: \"Make it\"\n" +
+				"assistant: \"I'll make it.\"\n</example>", "inherit", List{"Read", "Write"}}},
+		{"name: tidy\ndescription: Use this agent to tidy code.\nContext: a feature was written.\nuser: \"Add it\"\n<function call omitted>\nmodel: opus\n",
+			agent{"tidy", "Use this agent to tidy code.\nContext: a feature was written.\nuser: \"Add it\"\n<function call omitted>", "opus", nil}},
+		{"name: api\ndescription: Designs APIs.\n\n  <example>\n  <commentary>It asks: which style?</commentary>\n  </example>\nmodel: sonnet\npermissionMode: acceptEdits\n",
+			agent{"api", "Designs APIs.\n\n  <example>\n  <commentary>It asks: which style?</commentary>\n  </example>", "sonnet", nil}},
 	} {
-		var c command
-		_, err := Parse([]byte(src), &c)
-		if err == nil || !strings.Contains(err.Error(), "written as a block (description: |") {
-			t.Errorf("want an error saying to write the value as a block, got %v for\n%s", err, src)
+		var a agent
+		if _, err := Parse([]byte("---\n"+tc.src+"---\nbody\n"), &a); err != nil {
+			t.Errorf("%v for\n%s", err, tc.src)
+			continue
 		}
+		if !reflect.DeepEqual(a, tc.want) {
+			t.Errorf("decoded %#v\nwant    %#v", a, tc.want)
+		}
+	}
+}
+
+// Where no key of the reader's ends the value (a map takes any key), or a
+// line is indented with a tab, the error says how to write the value.
+func TestParseSaysHowToWriteAValueOverSeveralLines(t *testing.T) {
+	src := "---\nname: x\ndescription: Use this agent when asked. Examples:\n\n<example>\nuser: \"Go\"\n</example>\n---\nbody\n"
+	var m map[string]any
+	_, err := Parse([]byte(src), &m)
+	if err == nil || !strings.Contains(err.Error(), "written as a block (description: |") {
+		t.Errorf("want an error saying to write the value as a block, got %v", err)
+	}
+	var c command
+	if _, err := Parse([]byte("---\ndescription: Use it. Examples:\n\t<example>\n---\nbody\n"), &c); err == nil {
+		t.Errorf("a tab-indented line was guessed at: %+v", c)
 	}
 }
 
