@@ -89,7 +89,18 @@ func parseEntry(text string) entry {
 	tool, arg, hasArg := strings.Cut(strings.TrimSpace(text), "(")
 	tool = strings.TrimSpace(tool)
 	tool = tools.FromClaude(tool)
-	return entry{text: text, tool: strings.TrimSuffix(tool, "__*"), arg: strings.TrimSpace(strings.TrimSuffix(arg, ")")), hasArg: hasArg}
+	arg = unescapeArg(strings.TrimSpace(strings.TrimSuffix(arg, ")")))
+	return entry{text: text, tool: strings.TrimSuffix(tool, "__*"), arg: arg, hasArg: hasArg}
+}
+
+// unescapeArg reads an entry's argument as Claude Code writes it into
+// settings files: a parenthesis in it escaped (print\(1\)), and so a
+// backslash doubled.
+func unescapeArg(arg string) string {
+	if !strings.Contains(arg, `\`) {
+		return arg
+	}
+	return strings.NewReplacer(`\(`, "(", `\)`, ")", `\\`, `\`).Replace(arg)
 }
 
 // names reports whether the entry's tool is s's: the same name, an MCP

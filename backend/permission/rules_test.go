@@ -42,6 +42,12 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		{"Bash(git push *)", "git push $REMOTE", false, true},
 		{"Bash(rm -rf /)", "rm -rf $DIR", false, true},
 		{"Bash(git status)", "git status > out.txt", false, true},
+		// Claude Code escapes the parentheses of what it writes as a rule
+		// (settings.local.json files of Opentab1/advapp2 and
+		// OpsiClear/gsplay hold python3 -c scripts so), and a backslash
+		// with them.
+		{`Bash(echo \(*\))`, "echo '(hi)'", true, true},
+		{`Bash(ls dir\\\(1\))`, `ls 'dir\(1)'`, true, true},
 	}
 	for _, c := range cases {
 		s := subject{tool: "bash", command: c.command}
@@ -76,6 +82,7 @@ func TestPathEntriesAreAnchoredAsClaudeCodeAnchorsThem(t *testing.T) {
 		{"Edit(src/**)", "write", "/w/src/main.go", true},
 		{"Edit(src/**)", "read", "/w/src/main.go", false},
 		{"Read(./.env)", "read", "/elsewhere/.env", false},
+		{`Read(./notes \(old\)/**)`, "read", "/w/notes (old)/a.md", true},
 	}
 	for _, c := range cases {
 		s := subject{tool: c.tool, paths: []string{c.path}}
