@@ -230,7 +230,7 @@ func once[K comparable, V any](key K, build func() V) V {
 }
 
 func newCommandPattern(arg string, orMore bool) commandPattern {
-	arg = strings.TrimSpace(arg)
+	arg = unquote(strings.TrimSpace(arg))
 	if rest, ok := strings.CutSuffix(arg, ":*"); ok {
 		arg = rest + " *"
 	}
@@ -249,14 +249,72 @@ func newCommandPattern(arg string, orMore bool) commandPattern {
 	}
 	parts := strings.Split(body, "*")
 	for i := range parts {
-		parts[i] = regexp.QuoteMeta(parts[i])
+		parts[i] = strings.ReplaceAll(regexp.QuoteMeta(parts[i]), literalStar, `\*`)
 	}
 	expr := "^" + strings.Join(parts, ".*")
 	if anyArgs {
 		expr += "( .*)?"
 	}
 	c.re = regexp.MustCompile(expr + "$")
+	c.lit = strings.ReplaceAll(c.lit, literalStar, "*")
+	for i := range c.head {
+		c.head[i] = strings.ReplaceAll(c.head[i], literalStar, "*")
+	}
 	return c
+}
+
+// literalStar stands for a quoted * while a pattern is compiled.
+const literalStar = "\x00"
+
+// unquote takes the shell's quoting out of a command pattern, as the
+// parser takes it out of the command's words: Claude Code saves the
+// commands the user answered "don't ask again" to as they were typed,
+// Bash(npx prettier --write "src/**/*.ts") or
+// Bash("/mnt/c/Program Files/app.exe" /ErrorStdOut "x.ahk"). A * in
+// quotes stays a star (literalStar), not a wildcard. A pattern whose
+// quotes do not close is left as it is.
+func unquote(arg string) string {
+	if !strings.ContainsAny(arg, `"'\`) {
+		return arg
+	}
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(arg); i++ {
+		ch := arg[i]
+		switch {
+		case quote == '\'':
+			if ch == '\'' {
+				quote = 0
+			} else {
+				b.WriteString(starOf(ch))
+			}
+		case ch == '\\' && i+1 < len(arg) && (quote == 0 || strings.IndexByte("$`\"\\", arg[i+1]) >= 0):
+			i++
+			b.WriteString(starOf(arg[i]))
+		case quote == '"':
+			if ch == '"' {
+				quote = 0
+			} else {
+				b.WriteString(starOf(ch))
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	if quote != 0 {
+		return arg
+	}
+	return b.String()
+}
+
+// starOf is a quoted or escaped byte of a pattern: a * is literalStar.
+func starOf(ch byte) string {
+	if ch == '*' {
+		return literalStar
+	}
+	return string(ch)
 }
 
 // matches reports whether a simple command, its leading literal words

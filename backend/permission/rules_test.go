@@ -47,7 +47,17 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		// OpsiClear/gsplay hold python3 -c scripts so), and a backslash
 		// with them.
 		{`Bash(echo \(*\))`, "echo '(hi)'", true, true},
-		{`Bash(ls dir\\\(1\))`, `ls 'dir\(1)'`, true, true},
+		{`Bash(ls 'dir\\\(1\)')`, `ls 'dir\(1)'`, true, true},
+		{`Bash(git commit -m "feat\(ui\): align")`, `git commit -m "feat(ui): align"`, true, true},
+		// Its rules keep the quotes the command was typed with (89 of
+		// those 714 rules), and its * stays a star inside them.
+		{`Bash(ahk "My Scripts/x.ahk" /ErrorStdOut)`, `ahk 'My Scripts/x.ahk' /ErrorStdOut`, true, true},
+		{`Bash(git -C "/w/app" ls-files:*)`, `git -C /w/app ls-files -m`, false, true},
+		{`Bash(git log "--format=%h %s":*)`, `git log '--format=%h %s' -3`, true, true},
+		{`Bash(printf 'a\\n')`, `printf 'a\n'`, true, true},
+		{`Bash(ls "src/**/*.ts")`, `ls 'src/**/*.ts'`, true, true},
+		{`Bash(ls "src/**/*.ts")`, `ls src/a/b.ts`, false, false},
+		{`Bash(echo "unclosed *)`, `echo "unclosed more"`, false, false},
 	}
 	for _, c := range cases {
 		s := subject{tool: "bash", command: c.command}
