@@ -22,8 +22,12 @@ type Definition struct {
 	Name        string
 	Description string
 	// Tools are the tack tool names the agent may use; nil means
-	// DefaultTools.
+	// DefaultTools. An MCP server's name, mcp__github or
+	// mcp__github__*, stands for all of its tools.
 	Tools []string
+	// Disallowed are tools the agent may not use, though Tools or
+	// DefaultTools name them (Claude Code's disallowedTools).
+	Disallowed []string
 	// Model is the model it runs on; "" means the parent's model.
 	Model string
 	// Prompt is the file's body: instructions added to the child's system
@@ -56,13 +60,23 @@ func General() Definition {
 
 // Allowed reports whether the agent may use tool.
 func (d Definition) Allowed(tool string) bool {
-	if slices.Contains(never, tool) {
+	if slices.Contains(never, tool) || names(d.Disallowed, tool) {
 		return false
 	}
 	if d.Tools == nil {
 		return slices.Contains(DefaultTools, tool)
 	}
-	return slices.Contains(d.Tools, tool)
+	return names(d.Tools, tool)
+}
+
+// names reports whether list names tool: by its name, or by its MCP
+// server's.
+func names(list []string, tool string) bool {
+	return slices.ContainsFunc(list, func(n string) bool {
+		server := strings.TrimSuffix(n, "__*")
+		return n == tool || strings.HasPrefix(server, "mcp__") && strings.Count(server, "__") == 1 &&
+			strings.HasPrefix(tool, server+"__")
+	})
 }
 
 // Dirs are where definitions are read from, in order of precedence: the
@@ -167,10 +181,11 @@ func Find(defs []Definition, name string) (Definition, bool) {
 }
 
 type front struct {
-	Name        string            `yaml:"name"`
-	Description string            `yaml:"description"`
-	Tools       frontmatter.List  `yaml:"tools"`
-	Model       frontmatter.Model `yaml:"model"`
+	Name            string            `yaml:"name"`
+	Description     string            `yaml:"description"`
+	Tools           frontmatter.List  `yaml:"tools"`
+	DisallowedTools frontmatter.List  `yaml:"disallowedTools"`
+	Model           frontmatter.Model `yaml:"model"`
 }
 
 // parsed is a definition and whether its file had front matter.
@@ -195,6 +210,7 @@ func parse(path string) (parsed, error) {
 		Model:       string(f.Model),
 		Prompt:      strings.TrimSpace(doc.Body),
 		Path:        path,
+		Disallowed:  toolNames(f.DisallowedTools),
 	}
 	if d.Name == "" {
 		d.Name = strings.TrimSuffix(filepath.Base(path), ".md")
@@ -202,14 +218,24 @@ func parse(path string) (parsed, error) {
 	// "tools: *" is Claude Code's every tool: here, as when the list is
 	// left out, the default set.
 	if f.Tools != nil && !slices.Equal(f.Tools, frontmatter.List{"*"}) {
-		d.Tools = []string{}
-		for _, t := range f.Tools {
-			if name := toolName(t); name != "" && !slices.Contains(d.Tools, name) {
-				d.Tools = append(d.Tools, name)
-			}
-		}
+		d.Tools = toolNames(f.Tools)
 	}
 	return parsed{Definition: d, fronted: doc.Present}, nil
+}
+
+// toolNames reads a tools list: tack's names of its entries, once each;
+// nil for none.
+func toolNames(list []string) []string {
+	if list == nil {
+		return nil
+	}
+	out := []string{}
+	for _, t := range list {
+		if name := toolName(t); name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // toolName reads one entry of a tools list: a tack name, or a Claude Code

@@ -116,3 +116,34 @@ func TestAnAgentWithEveryToolGetsTheDefaultSet(t *testing.T) {
 		t.Errorf("want fixer with the default tools, got %+v and %v", fixer, problems)
 	}
 }
+
+// Agents name an MCP server's tools by the server, and keep tools from an
+// agent with disallowedTools, as 001TMF/blatant-why's research agents
+// keep the tool that submits paid jobs from themselves.
+func TestAgentsNameServersAndDisallowTools(t *testing.T) {
+	agents := filepath.Join(t.TempDir(), "agents")
+	testkit.WriteFile(t, filepath.Join(agents, "epitope.md"), "---\nname: epitope\ndescription: Maps epitopes\n"+
+		"tools: Read, Bash, mcp__pdb__*, mcp__cloud\ndisallowedTools: Bash, mcp__cloud__submit_job\n---\nMap.\n")
+	testkit.WriteFile(t, filepath.Join(agents, "reviewer.md"), "---\nname: reviewer\ndescription: Reviews\n"+
+		"disallowedTools: [Bash, WebFetch]\n---\nReview.\n")
+	defs, problems := Load([]string{agents})
+	if len(problems) != 0 {
+		t.Fatal(problems)
+	}
+	for name, want := range map[string]map[string]bool{
+		"epitope": {"read": true, "bash": false, "write": false, "mcp__pdb__fetch": true, "mcp__pdbx__fetch": false,
+			"mcp__cloud__list_jobs": true, "mcp__cloud__submit_job": false},
+		"reviewer": {"read": true, "grep": true, "bash": false, "web_fetch": false, "write": false},
+	} {
+		a, _ := Find(defs, name)
+		for tool, allowed := range want {
+			if got := a.Allowed(tool); got != allowed {
+				t.Errorf("%s, %s: want allowed %v, got %v", name, tool, allowed, got)
+			}
+		}
+	}
+	flag, err := FromJSON([]byte(`{"scout": {"description": "Looks", "prompt": "Look.", "disallowedTools": ["Bash"]}}`))
+	if err != nil || flag[0].Allowed("bash") || !flag[0].Allowed("read") {
+		t.Errorf("want --agents' disallowedTools kept, got %+v, %v", flag, err)
+	}
+}

@@ -12,12 +12,14 @@ import (
 
 // FromJSON reads subagents defined as claude's --agents flag defines them:
 // an object of agents by name, each with a description and a prompt, and
-// optionally tools (Claude Code's names or tack's) and a model.
+// optionally tools and disallowedTools (Claude Code's names or tack's)
+// and a model.
 func FromJSON(src []byte) ([]Definition, error) {
 	var byName map[string]struct {
 		Description string            `json:"description"`
 		Prompt      string            `json:"prompt"`
 		Tools       []string          `json:"tools"`
+		Disallowed  []string          `json:"disallowedTools"`
 		Model       frontmatter.Model `json:"model"`
 	}
 	if err := json.Unmarshal(src, &byName); err != nil {
@@ -28,17 +30,8 @@ func FromJSON(src []byte) ([]Definition, error) {
 		if strings.TrimSpace(a.Description) == "" || strings.TrimSpace(a.Prompt) == "" {
 			return nil, fmt.Errorf(`--agents: agent %q needs a "description" and a "prompt"`, name)
 		}
-		d := Definition{Name: name, Description: strings.TrimSpace(a.Description), Prompt: strings.TrimSpace(a.Prompt),
-			Model: string(a.Model), Path: "--agents"}
-		if a.Tools != nil {
-			d.Tools = []string{}
-			for _, t := range a.Tools {
-				if n := toolName(t); n != "" && !slices.Contains(d.Tools, n) {
-					d.Tools = append(d.Tools, n)
-				}
-			}
-		}
-		defs = append(defs, d)
+		defs = append(defs, Definition{Name: name, Description: strings.TrimSpace(a.Description), Prompt: strings.TrimSpace(a.Prompt),
+			Model: string(a.Model), Path: "--agents", Tools: toolNames(a.Tools), Disallowed: toolNames(a.Disallowed)})
 	}
 	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
 	return defs, nil
