@@ -344,7 +344,7 @@ func (m *Manager) SetEnabled(name string, on bool) error {
 
 func (m *Manager) find(name string) *conn {
 	for _, c := range m.conns() {
-		if c.srv.Name == name {
+		if c.srv.Name == name || safeName(c.srv.Name) == name {
 			return c
 		}
 	}

@@ -359,6 +359,24 @@ func TestStreamableHTTPServerWithHeaders(t *testing.T) {
 	}
 }
 
+// A server whose name is not an identifier ("My Docs", as a .mcp.json may
+// call one) is served, and /mcp restart and its hints take the name as
+// its tools spell it.
+func TestAServerNamedWithSpacesIsRestartedByItsToolsSpelling(t *testing.T) {
+	m, _ := startManager(t, stdioServer("My Docs"))
+	if res := run(t, toolByName(t, m, "mcp__My_Docs__echo"), `{"text":"ok"}`, nil); res.Text != "echo: ok" {
+		t.Errorf("got %+v", res)
+	}
+	if err := m.Restart("My_Docs"); err != nil {
+		t.Error(err)
+	}
+	st := m.Status()
+	st[0].State = StateFailed
+	if text := statusText(st); !strings.Contains(text, "/mcp restart My_Docs tries again") {
+		t.Errorf("status:\n%s", text)
+	}
+}
+
 func TestToolNamesAreSafeAndBounded(t *testing.T) {
 	if got := ToolName("my docs", "search.v2"); got != "mcp__my_docs__search_v2" {
 		t.Errorf("got %q", got)

@@ -34,3 +34,29 @@ func TestLoadFlagReadsAFileOrTheJSONItself(t *testing.T) {
 		}
 	}
 }
+
+// Server names are what the file's authors chose: davila7/claude-code-
+// templates' mcps give "DeepGraph Next.js MCP" and
+// "@microsoft/clarity-mcp-server", which Claude Code starts, calling
+// their tools mcp__DeepGraph_Next_js_MCP__…. Only an empty name, one over
+// 64 bytes or one with a control character is a problem.
+func TestProjectServerNamesNeedNotBeIdentifiers(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ProjectFile), []byte(`{"mcpServers": {
+  "DeepGraph Next.js MCP": {"command": "npx", "args": ["-y", "mcp-code-graph@latest", "vercel/next.js"]},
+  "@microsoft/clarity-mcp-server": {"command": "npx", "args": ["-y", "@microsoft/clarity-mcp-server"]},
+  "bell\u0007": {"command": "x"},
+  " ": {"command": "x"}
+}}`), 0o600)
+	p := LoadProject(dir, func(string) string { return "" })
+	var names []string
+	for _, s := range p.Servers {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, "|") != "@microsoft/clarity-mcp-server|DeepGraph Next.js MCP" {
+		t.Errorf("servers = %q, want both named servers", names)
+	}
+	if len(p.Problems) != 2 || !strings.Contains(p.Problems[0], "control character") {
+		t.Errorf("problems = %q, want the empty name and the bell refused", p.Problems)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/redact"
@@ -166,7 +167,7 @@ func FromConfig(tables map[string]config.MCPServer, path string, getenv func(str
 func (s Server) check() error {
 	switch {
 	case !validServerName(s.Name):
-		return fmt.Errorf("a server name is letters, digits, '_' and '-'")
+		return fmt.Errorf("a server name is 1 to 64 characters, none of them a control character")
 	case s.SDK:
 		return nil
 	case s.Command == "" && s.URL == "":
@@ -181,16 +182,13 @@ func (s Server) check() error {
 	return nil
 }
 
+// validServerName reports whether n can name a server. Claude Code takes
+// any name a file gives, "DeepGraph Next.js MCP" or
+// "@microsoft/clarity-mcp-server", and calls its tools by the name with
+// every character but letters, digits, '_' and '-' made '_', as
+// ToolName does; /mcp restart takes that form of the name too.
 func validServerName(n string) bool {
-	if n == "" || len(n) > 64 {
-		return false
-	}
-	for _, r := range n {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
+	return strings.TrimSpace(n) != "" && len(n) <= 64 && !strings.ContainsFunc(n, unicode.IsControl)
 }
 
 func duration(ms int, sec float64, def time.Duration) time.Duration {

@@ -29,6 +29,7 @@ func statusText(servers []ServerStatus) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "MCP servers (%d)\n", len(servers))
 	for _, s := range servers {
+		typed := safeName(s.Name)
 		fmt.Fprintf(&b, "\n%s · %s · %s", s.Name, s.State, s.Transport)
 		if s.State == StateReady {
 			fmt.Fprintf(&b, " · %s", plural(len(s.Tools), "tool"))
@@ -51,18 +52,18 @@ func statusText(servers []ServerStatus) string {
 		case StateApproval:
 			b.WriteString("  the project's server: you are asked to approve it at your next message\n")
 		case StateDenied:
-			b.WriteString("  not approved for this project; /mcp restart " + s.Name + " starts it for this session\n")
+			b.WriteString("  not approved for this project; /mcp restart " + typed + " starts it for this session\n")
 		case StateFailed:
-			b.WriteString("  /mcp restart " + s.Name + " tries again\n")
+			b.WriteString("  /mcp restart " + typed + " tries again\n")
 		case StateDisabled:
-			b.WriteString("  turned off; /mcp restart " + s.Name + " starts it again\n")
+			b.WriteString("  turned off; /mcp restart " + typed + " starts it again\n")
 		case StateSignIn:
 			if !s.SigningIn {
-				b.WriteString("  /mcp login " + s.Name + " signs in (it opens your browser)\n")
+				b.WriteString("  /mcp login " + typed + " signs in (it opens your browser)\n")
 			}
 		}
 		if s.SigningIn {
-			b.WriteString("  signing in: finish in your browser; /mcp login " + s.Name + " starts over\n")
+			b.WriteString("  signing in: finish in your browser; /mcp login " + typed + " starts over\n")
 		}
 		b.WriteString("  from " + s.Origin + "\n")
 	}
