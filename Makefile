@@ -5,7 +5,7 @@
 GO  ?= go
 PKG ?= ./...
 
-.PHONY: test race fuzz bench goldens journeys agentsdk mcpreal ci
+.PHONY: test race fuzz bench goldens journeys agentsdk mcpreal claudetools ci
 
 # Unit tests, golden screens, recorded journeys and the PTY smoke tests.
 test:
@@ -49,6 +49,15 @@ mcpreal:
 	mkdir -p $(MCPDIR) && cd $(MCPDIR) && (npm ls $(MCPSERVERS) >/dev/null 2>&1 || npm install $(MCPSERVERS))
 	TACK_MCP_NPM_DIR=$(MCPDIR) $(GO) test ./backend/mcp -run 'TestRealServers' -count=1 -v $(if $(RECORD),-args -record)
 	$(GO) test ./backend/mcp -run 'TestRecordedServers' -count=1 -v
+
+# Run the tools people run on Claude Code's transcripts and status line
+# (ccusage, ccstatusline) on tack's (needs node and the npm registry, which
+# CI has not): installs them in TOOLSDIR once, then runs the tests.
+TOOLSDIR ?= $(HOME)/.cache/tack-claude-tools
+CLAUDETOOLS = ccusage@20.0.24 ccstatusline@2.2.30
+claudetools:
+	mkdir -p $(TOOLSDIR) && cd $(TOOLSDIR) && (npm ls $(CLAUDETOOLS) >/dev/null 2>&1 || npm install $(CLAUDETOOLS))
+	TACK_CLAUDE_TOOLS=$(TOOLSDIR) $(GO) test ./backend/session/claudelog ./backend/hooks -run 'Ccusage|Ccstatusline' -count=1 -v
 
 # Replay the recorded journeys; JOURNEY=name (or all) re-records instead.
 journeys:

@@ -19,8 +19,9 @@ import (
 )
 
 // format is the version of the conversion; a transcript saved by another
-// is written again from the start.
-const format = 1
+// is written again from the start. 2: a reply's ids derive from its event,
+// not its session.
+const format = 2
 
 // flushBytes is how much converted text Sync gathers before writing it.
 const flushBytes = 256 << 10

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -271,6 +272,78 @@ func TestSubagentTranscriptIsASidechainOfItsParent(t *testing.T) {
 	for i, p := range parseLines(t, syncRead(t, tr)) {
 		if !p.IsSidechain || p.AgentID != "20260314-092700-child0" || p.SessionID != "20260314-092653-abcdef" {
 			t.Fatalf("line %d: isSidechain %v, agentId %q, sessionId %q; want a sidechain of the parent", i, p.IsSidechain, p.AgentID, p.SessionID)
+		}
+	}
+}
+
+// replyIDs are the message id and requestId of each assistant line of a
+// transcript, which usage counters such as ccusage tell replies apart by.
+func replyIDs(t *testing.T, b []byte) []string {
+	t.Helper()
+	var ids []string
+	for _, raw := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		var l struct {
+			Type, RequestID string
+			Message         struct{ ID string }
+		}
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatalf("a line is not JSON (%v): %s", err, raw)
+		}
+		if l.Type == "assistant" {
+			ids = append(ids, l.Message.ID+" "+l.RequestID)
+		}
+	}
+	return ids
+}
+
+// appendAt logs ds as of at.
+func appendAt(t *testing.T, l *session.Log, at time.Time, ds ...session.Data) {
+	t.Helper()
+	for _, d := range ds {
+		if _, err := l.Append(at, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// forkOf is the fork of l made at at (--fork-session), open.
+func forkOf(t *testing.T, l *session.Log, at time.Time) *session.Log {
+	t.Helper()
+	if err := l.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	path, err := session.Fork(l.Path(), "20260314-100000-f0f0f0", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork, err := session.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fork.Close() })
+	return fork
+}
+
+// A fork's transcript gives the replies it copied the ids they have in
+// the original, as Claude Code's copies of a session do, so ccusage
+// (which dedupes by message id and requestId across files) counts them
+// once; the replies each session goes on with have ids of their own.
+func TestAForkKeepsTheIdsOfTheRepliesItCopied(t *testing.T) {
+	l := newLog(t, session.Header{})
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
+	fork := forkOf(t, l, t0.Add(time.Hour))
+	appendAt(t, l, t0.Add(2*time.Hour), sessiontest.Turn(2, "/w", "m", true)...)
+	appendAt(t, fork, t0.Add(3*time.Hour), sessiontest.Turn(2, "/w", "m", true)...)
+	orig, copied := replyIDs(t, syncRead(t, New(l, "test"))), replyIDs(t, syncRead(t, New(fork, "test")))
+	if len(orig) != 4 || len(copied) != 4 {
+		t.Fatalf("want 4 replies in each transcript, got %d and %d", len(orig), len(copied))
+	}
+	if !slices.Equal(copied[:2], orig[:2]) {
+		t.Errorf("the fork's copied replies have ids %q, want the original's %q", copied[:2], orig[:2])
+	}
+	for _, id := range copied[2:] {
+		if slices.Contains(orig, id) {
+			t.Errorf("the fork's own reply has the ids %q of one of the original's %q", id, orig)
 		}
 	}
 }

@@ -2,9 +2,11 @@ package claudelog
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"maps"
-	"strings"
 
 	"github.com/tack-agent/tack/backend/claudemsg"
 	"github.com/tack-agent/tack/backend/session"
@@ -200,7 +202,7 @@ func (c *converter) assistant(e session.Event, d session.AssistantMessage) {
 	if model == "" {
 		model = c.model
 	}
-	id := c.replyID(e.Seq)
+	id := assistantID(e, d)
 	u := claudemsg.UsageOf(d.Usage)
 	l := c.newLine("assistant")
 	l.RequestID, l.Message = "req_"+id, &message{
@@ -211,10 +213,28 @@ func (c *converter) assistant(e session.Event, d session.AssistantMessage) {
 	c.st.Tokens = d.Usage.Prompt() + d.Usage.Output
 }
 
-// replyID names the reply made of the event at seq, in its message id
-// ("msg_…") and request id ("req_…"), which scripts tell replies apart by.
-func (c *converter) replyID(seq int64) string {
-	return strings.ReplaceAll(lineUUID(c.id, seq, 0), "-", "")
+// assistantID is the replyID of the model's reply d.
+func assistantID(e session.Event, d session.AssistantMessage) string {
+	parts := []string{d.Text, d.Reasoning}
+	for _, tc := range d.ToolCalls {
+		parts = append(parts, tc.ID, tc.Name, tc.Arguments)
+	}
+	return replyID(e, parts...)
+}
+
+// replyID names the reply made of the event e, whose content is parts,
+// in its message id ("msg_…") and request id ("req_…"), which scripts
+// tell replies apart by. It derives from the event as logged, not from
+// the session, so the copy of a reply in a fork (--fork-session) has the
+// ids of the original: Claude Code's copies of a session keep them, and
+// usage counters such as ccusage count a reply met in two files once.
+func replyID(e session.Event, parts ...string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d/%d", e.Seq, e.Time.UnixMilli())
+	for _, p := range parts {
+		fmt.Fprintf(h, "/%d:%s", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // toolResult is a user line answering one tool_use, with Claude Code's
@@ -239,7 +259,7 @@ func (c *converter) turnEnd(e session.Event, d session.TurnEnd) {
 		stop := "stop_sequence"
 		l := c.newLine("assistant")
 		l.IsAPIErrorMessage, l.Message = true, &message{
-			ID: "msg_" + c.replyID(e.Seq), Type: "message", Role: "assistant",
+			ID: "msg_" + replyID(e, d.Error.Message), Type: "message", Role: "assistant",
 			Model: syntheticName, Content: []claudemsg.Block{claudemsg.Text("API Error: " + d.Error.Message)}, StopReason: &stop, Usage: &claudemsg.Usage{},
 		}
 		c.emit(e, 0, l)
