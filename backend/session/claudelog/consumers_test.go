@@ -13,28 +13,11 @@ import (
 
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // The tools people run on Claude Code's transcripts, installed from npm
-// (make claudetools), read tack's: their reading is the oracle, not ours.
-
-// claudeTool is the program name that npm installed in the folder
-// TACK_CLAUDE_TOOLS names; the test skips without it or without node.
-func claudeTool(t *testing.T, name string) string {
-	t.Helper()
-	dir := os.Getenv("TACK_CLAUDE_TOOLS")
-	if dir == "" {
-		t.Skip("set TACK_CLAUDE_TOOLS to a folder where npm installed ccusage and ccstatusline to run them on tack's transcripts (make claudetools)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: ccusage and ccstatusline need it")
-	}
-	bin := filepath.Join(dir, "node_modules", ".bin", name)
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("TACK_CLAUDE_TOOLS=%s has no %s: npm install ccusage ccstatusline there (make claudetools)", dir, name)
-	}
-	return bin
-}
+// (testkit.ClaudeTool), read tack's: their reading is the oracle, not ours.
 
 // runTool runs bin with args, stdin and env (on top of a HOME of its
 // own), and returns what it printed.
@@ -71,7 +54,7 @@ func reply(turn int, u llm.Usage) []session.Data {
 // are counted by ccusage as what the model was asked: each request once,
 // the fork's copies of the original's with them.
 func TestCcusageCountsASessionAndItsForkOnce(t *testing.T) {
-	ccusage := claudeTool(t, "ccusage")
+	ccusage := testkit.ClaudeTool(t, "ccusage")
 	l := newLog(t, session.Header{})
 	appendAt(t, l, t0, reply(1, llm.Usage{Input: 300, CacheRead: 1000, Output: 40})...)
 	fork := forkOf(t, l, t0.Add(time.Hour))
@@ -81,13 +64,7 @@ func TestCcusageCountsASessionAndItsForkOnce(t *testing.T) {
 	project := filepath.Join(config, "projects", "-w")
 	for _, log := range []*session.Log{l, fork} {
 		tr := New(log, "2.0.0")
-		b := syncRead(t, tr)
-		if err := os.MkdirAll(project, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(project, filepath.Base(tr.Path())), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, filepath.Join(project, filepath.Base(tr.Path())), string(syncRead(t, tr)))
 	}
 	out := runTool(t, "", []string{"CLAUDE_CONFIG_DIR=" + config, "TZ=UTC"}, ccusage, "daily", "--json", "--offline")
 	var got struct {
@@ -106,7 +83,7 @@ func TestCcusageCountsASessionAndItsForkOnce(t *testing.T) {
 // ccstatusline's token widgets sum a transcript's usage and take the
 // context from its last main-chain request.
 func TestCcstatuslineTokenWidgetsReadATranscript(t *testing.T) {
-	ccstatusline := claudeTool(t, "ccstatusline")
+	ccstatusline := testkit.ClaudeTool(t, "ccstatusline")
 	l := newLog(t, session.Header{})
 	appendAt(t, l, t0, reply(1, llm.Usage{Input: 100, CacheRead: 200, Output: 10})...)
 	appendAt(t, l, t0.Add(time.Minute), reply(2, llm.Usage{Input: 30, CacheRead: 250, Output: 5})...)
@@ -120,13 +97,7 @@ func TestCcstatuslineTokenWidgetsReadATranscript(t *testing.T) {
 		`{"id":"3","type":"tokens-output","rawValue":true},{"id":"4","type":"custom-text","customText":" "},` +
 		`{"id":"5","type":"tokens-cached","rawValue":true},{"id":"6","type":"custom-text","customText":" "},` +
 		`{"id":"7","type":"context-length","rawValue":true}]]}`
-	settings := filepath.Join(home, ".config", "ccstatusline", "settings.json")
-	if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(settings, []byte(widgets), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(home, ".config", "ccstatusline", "settings.json"), widgets)
 	in := `{"session_id":"` + l.Header().ID + `","transcript_path":"` + tr.Path() + `","model":{"id":"deepseek-flash","display_name":"DeepSeek"}}`
 	out := runTool(t, in, []string{"HOME=" + home}, ccstatusline)
 	got := strings.Join(strings.Fields(strings.ReplaceAll(out, "\u00a0", " ")), " ")
