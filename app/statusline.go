@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -165,7 +166,7 @@ func (m *Model) statusInput(now time.Time) hooks.StatusInput {
 		Model: hooks.StatusModel{ID: m.model.id, DisplayName: m.model.id},
 		Cost: hooks.StatusCost{TotalUSD: m.spent, DurationMS: now.Sub(sl.started).Milliseconds(), APIMS: sl.api.Milliseconds(),
 			LinesAdded: sl.added, LinesRemoved: sl.removed},
-		ContextWindow: hooks.StatusContext{TotalInput: u.Sum.Prompt(), TotalOutput: u.Sum.Output},
+		ContextWindow: hooks.StatusContext{TotalInput: u.Last.Prompt(), TotalOutput: u.Last.Output},
 		Exceeds200K:   u.Last.Prompt() > 200_000,
 	}
 	if m.model.known {
@@ -175,7 +176,7 @@ func (m *Model) statusInput(now time.Time) hooks.StatusInput {
 	if u.Last != (llm.Usage{}) {
 		in.ContextWindow.CurrentUsage = &hooks.StatusTokens{Input: u.Last.Input, Output: u.Last.Output, CacheRead: u.Last.CacheRead}
 		if size := in.ContextWindow.Size; size > 0 {
-			used := min(float64(m.proj.ContextTokens())*100/float64(size), 100)
+			used := min(int(math.Round(float64(m.proj.ContextTokens())*100/float64(size))), 100)
 			left := 100 - used
 			in.ContextWindow.UsedPct, in.ContextWindow.RemainingPct = &used, &left
 		}

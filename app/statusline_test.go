@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +113,7 @@ func TestStatusLineRunsAfterChangesAtMostEvery300ms(t *testing.T) {
 	runStatus(m, cmd)
 	edit := card.Card{Kind: card.Diff, Diffs: []card.FileDiff{{Path: "a.go", Added: 3, Removed: 1}}}
 	_, cmd = m.Update(eventsMsg{model: m.model, events: []agent.Event{
+		logged(0, session.AssistantMessage{Turn: 1, Step: 1, Usage: llm.Usage{Input: 7000, Output: 80}}),
 		logged(1, session.AssistantMessage{Turn: 1, Step: 1, Usage: llm.Usage{Input: 1000, CacheRead: 9000, Output: 500}}),
 		logged(2, session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Text: "ok", Card: &edit}),
 		logged(3, session.ToolResult{Turn: 1, Step: 1, CallID: "c2", Text: "Error: not applied", IsError: true, Card: &edit}),
@@ -128,10 +131,17 @@ func TestStatusLineRunsAfterChangesAtMostEvery300ms(t *testing.T) {
 	if in.Cost.LinesAdded != 3 || in.Cost.LinesRemoved != 1 || in.Cost.APIMS != 2000 || in.Cost.TotalUSD <= 0 {
 		t.Errorf("cost %+v", in.Cost)
 	}
+	// The totals are the last request's, as Claude Code's since 2.1.132,
+	// and the percentages whole: 10,500 tokens of the default model's
+	// window.
 	cw := in.ContextWindow
-	if cw.TotalInput != 10000 || cw.TotalOutput != 500 || cw.UsedPct == nil || *cw.UsedPct <= 0 ||
-		cw.CurrentUsage == nil || *cw.CurrentUsage != (hooks.StatusTokens{Input: 1000, Output: 500, CacheRead: 9000}) {
-		t.Errorf("context window %+v (current %+v)", cw, cw.CurrentUsage)
+	if cw.TotalInput != 10000 || cw.TotalOutput != 500 || cw.CurrentUsage == nil || *cw.CurrentUsage != (hooks.StatusTokens{Input: 1000, Output: 500, CacheRead: 9000}) {
+		t.Errorf("context window %+v (current %+v), want the last request's tokens", cw, cw.CurrentUsage)
+	}
+	used := int(math.Round(10500 * 100 / float64(cw.Size)))
+	b, _ := json.Marshal(cw)
+	if want := fmt.Sprintf(`"used_percentage":%d,"remaining_percentage":%d,`, used, 100-used); !strings.Contains(string(b), want) {
+		t.Errorf("context window %s, want %s", b, want)
 	}
 	if !strings.Contains(screen(m), "run 2") {
 		t.Errorf("want the second run's row, got:\n%s", ansi.Strip(screen(m)))

@@ -88,15 +88,19 @@ type StatusCost struct {
 	LinesRemoved int     `json:"total_lines_removed"`
 }
 
-// StatusContext is how full the context window is. Its percentages and
-// CurrentUsage are null until the model has answered once, and the
-// percentages when the model's window is unknown.
+// StatusContext is how full the context window is. TotalInput and
+// TotalOutput are the last request's prompt (cached or not) and output,
+// as Claude Code gives them since 2.1.132 (they were the session's sums
+// before; ccusage statusline shows TotalInput as the context). The
+// percentages are whole, as Claude Code's. They and CurrentUsage are null
+// until the model has answered once, and the percentages when the
+// model's window is unknown.
 type StatusContext struct {
 	TotalInput   int           `json:"total_input_tokens"`
 	TotalOutput  int           `json:"total_output_tokens"`
 	Size         int           `json:"context_window_size"`
-	UsedPct      *float64      `json:"used_percentage"`
-	RemainingPct *float64      `json:"remaining_percentage"`
+	UsedPct      *int          `json:"used_percentage"`
+	RemainingPct *int          `json:"remaining_percentage"`
 	CurrentUsage *StatusTokens `json:"current_usage"`
 }
 

@@ -10,27 +10,67 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func statusInput() StatusInput {
-	used, left := 42.0, 58.0
+	used, left := 42, 58
 	return StatusInput{
 		SessionID: "s-1", TranscriptPath: "/tmp/s-1.jsonl", Cwd: "/work/proj",
 		Model:         StatusModel{ID: "deepseek-v4-pro", DisplayName: "DeepSeek V4 Pro"},
 		Workspace:     StatusDirs{CurrentDir: "/work/proj", ProjectDir: "/work/proj"},
 		Version:       "1.2.3",
 		Cost:          StatusCost{TotalUSD: 0.1234, DurationMS: 65000, APIMS: 12000, LinesAdded: 156, LinesRemoved: 23},
-		ContextWindow: StatusContext{TotalInput: 120000, TotalOutput: 9000, Size: 1000000, UsedPct: &used, RemainingPct: &left, CurrentUsage: &StatusTokens{Input: 2000, Output: 300, CacheRead: 40000}},
+		ContextWindow: StatusContext{TotalInput: 42000, TotalOutput: 300, Size: 100000, UsedPct: &used, RemainingPct: &left, CurrentUsage: &StatusTokens{Input: 2000, Output: 300, CacheRead: 40000}},
 	}
 }
 
-func runStatus(t *testing.T, command string) ([]string, error) {
+// runStatus runs command as the status line with statusInput, in an
+// environment of os.Environ and env.
+func runStatus(t *testing.T, command string, env ...string) ([]string, error) {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the status line scripts here are sh")
 	}
-	run, err := StatusLine{Command: command, Source: "~/.claude/settings.json"}.Run(context.Background(), t.TempDir(), os.Environ(), statusInput())
+	run, err := StatusLine{Command: command, Source: "~/.claude/settings.json"}.Run(context.Background(), t.TempDir(), append(os.Environ(), env...), statusInput())
 	return run.Rows, err
+}
+
+// ccusage statusline, the most used status line command, reads tack's
+// input: the model, the session's cost, and the context (which it takes
+// from total_input_tokens, the last request's prompt).
+func TestCcusageStatuslineReadsTheInput(t *testing.T) {
+	ccusage := testkit.ClaudeTool(t, "ccusage")
+	rows, err := runStatus(t, ccusage+" statusline --offline --no-cache", "HOME="+t.TempDir(), "NO_COLOR=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Join(rows, "\n")
+	for _, want := range []string{"🤖 DeepSeek V4 Pro", "💰 $0.12 session", "🧠 42,000 (42%)"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("ccusage statusline printed %q, want %q in it", line, want)
+		}
+	}
+}
+
+// ccstatusline's widgets over the status line's figures show tack's.
+func TestCcstatuslineReadsTheInput(t *testing.T) {
+	ccstatusline := testkit.ClaudeTool(t, "ccstatusline")
+	home := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(home, ".config", "ccstatusline", "settings.json"), `{"version":4,"colorLevel":0,"lines":[[`+
+		`{"id":"1","type":"model"},{"id":"2","type":"separator"},{"id":"3","type":"context-percentage"},{"id":"4","type":"separator"},`+
+		`{"id":"5","type":"context-length"},{"id":"6","type":"separator"},{"id":"7","type":"session-cost"}]]}`)
+	rows, err := runStatus(t, ccstatusline, "HOME="+home, "CCSTATUSLINE_WIDTH=200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(strings.Join(rows, "\n")), "\u00a0", " ")), " ")
+	if want := "Model: DeepSeek V4 Pro | Ctx Used: 42.0% | Ctx: 42.0k | Cost: $0.12"; got != want {
+		t.Errorf("ccstatusline printed %q, want %q", got, want)
+	}
 }
 
 // Scripts written for Claude Code's status line, as its documentation
