@@ -168,6 +168,7 @@ func (m *Model) statusInput(now time.Time) hooks.StatusInput {
 			LinesAdded: sl.added, LinesRemoved: sl.removed},
 		ContextWindow: hooks.StatusContext{TotalInput: u.Last.Prompt(), TotalOutput: u.Last.Output},
 		Exceeds200K:   u.Last.Prompt() > 200_000,
+		Columns:       m.width, Lines: m.height,
 	}
 	if m.model.known {
 		in.Model.DisplayName = m.model.spec.Name

@@ -94,7 +94,8 @@ func TestStatusLineRowsShowAboveTheStatusRow(t *testing.T) {
 		t.Errorf("want the row's colour kept, got %q", screen(m))
 	}
 	in := be.inputs[0]
-	if in.Model.ID != llm.DefaultModel || in.Model.DisplayName == "" || in.Cost.DurationMS != 90_000 || in.ContextWindow.Size == 0 {
+	if in.Model.ID != llm.DefaultModel || in.Model.DisplayName == "" || in.Cost.DurationMS != 90_000 || in.ContextWindow.Size == 0 ||
+		in.Columns != 80 || in.Lines != 20 {
 		t.Errorf("input %+v", in)
 	}
 	if in.ContextWindow.UsedPct != nil || in.ContextWindow.CurrentUsage != nil {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -57,6 +59,11 @@ type StatusInput struct {
 	ContextWindow  StatusContext `json:"context_window"`
 	// Exceeds200K says the last request's input passed 200,000 tokens.
 	Exceeds200K bool `json:"exceeds_200k_tokens"`
+	// Columns and Lines are the terminal's size, which the command reads
+	// in COLUMNS and LINES as Claude Code's does since 2.1.153 (its
+	// stdout is a pipe, so tput cannot tell); 0 leaves them out.
+	Columns int `json:"-"`
+	Lines   int `json:"-"`
 }
 
 // StatusModel is the model of the next step.
@@ -135,6 +142,9 @@ func (s StatusLine) run(ctx context.Context, dir string, environ []string, in St
 	body, err := json.Marshal(in)
 	if err != nil {
 		return nil, err
+	}
+	if in.Columns > 0 && in.Lines > 0 {
+		environ = append(slices.Clip(environ), "COLUMNS="+strconv.Itoa(in.Columns), "LINES="+strconv.Itoa(in.Lines))
 	}
 	timeout := cmp.Or(s.Timeout, statusTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)

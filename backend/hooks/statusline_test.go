@@ -117,6 +117,20 @@ func TestStatusLineFieldsAreNullBeforeTheFirstAnswer(t *testing.T) {
 	}
 }
 
+// The command learns the terminal's size from COLUMNS and LINES, as
+// under Claude Code: its stdout is a pipe, so tput cannot tell.
+func TestStatusLineCommandKnowsTheTerminalSize(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the status line script here is sh")
+	}
+	in := statusInput()
+	in.Columns, in.Lines = 132, 41
+	run, err := StatusLine{Command: `echo "$COLUMNS x $LINES"`}.Run(context.Background(), t.TempDir(), append(os.Environ(), "COLUMNS=80", "LINES=24"), in)
+	if err != nil || !slices.Equal(run.Rows, []string{"132 x 41"}) {
+		t.Errorf("rows %q (%v), want the terminal's size, 132 x 41", run.Rows, err)
+	}
+}
+
 func TestStatusLineKeepsItsFirstRowsWithoutTrailingBlanks(t *testing.T) {
 	for _, c := range []struct {
 		script string
