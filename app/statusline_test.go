@@ -40,7 +40,7 @@ func (b *statusBackend) StatusLine(_ context.Context, in hooks.StatusInput) (hoo
 func statusModel(be *statusBackend, now *time.Time) *Model {
 	spec, _ := llm.NewCatalog().Lookup(llm.DefaultModel)
 	m := New(Options{Backend: be, Width: 80, Height: 20, Colour: true, Now: func() time.Time { return *now }})
-	m.Update(subscribedMsg{sessionID: "s-1", sub: be, model: modelInfo{id: spec.ID, spec: spec, known: true}})
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be, model: modelInfo{id: spec.ID, effort: llm.EffortHigh, spec: spec, known: true}})
 	return m
 }
 
@@ -95,7 +95,7 @@ func TestStatusLineRowsShowAboveTheStatusRow(t *testing.T) {
 	}
 	in := be.inputs[0]
 	if in.Model.ID != llm.DefaultModel || in.Model.DisplayName == "" || in.Cost.DurationMS != 90_000 || in.ContextWindow.Size == 0 ||
-		in.Columns != 80 || in.Lines != 20 {
+		in.Columns != 80 || in.Lines != 20 || in.Effort == nil || in.Effort.Level != "high" {
 		t.Errorf("input %+v", in)
 	}
 	if in.ContextWindow.UsedPct != nil || in.ContextWindow.CurrentUsage != nil {
@@ -221,5 +221,31 @@ func TestStatusLineRefreshInterval(t *testing.T) {
 	}
 	if !m.statusLine.ticking {
 		t.Error("want the timer set again after the run")
+	}
+}
+
+// The effort reaches a status line as Claude Code's effort.level and
+// thinking.enabled: no level when the model does not reason, neither
+// when it has no effort to set.
+func TestStatusLineEffort(t *testing.T) {
+	for _, c := range []struct {
+		effort llm.Effort
+		want   string
+	}{
+		{"", ` `},
+		{llm.EffortOff, ` {"enabled":false}`},
+		{llm.EffortHigh, `{"level":"high"} {"enabled":true}`},
+		{llm.EffortMax, `{"level":"max"} {"enabled":true}`},
+	} {
+		var in hooks.StatusInput
+		in.Effort, in.Thinking = statusEffort(c.effort)
+		b, _ := json.Marshal(in)
+		var got struct{ Effort, Thinking json.RawMessage }
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if s := string(got.Effort) + " " + string(got.Thinking); s != c.want {
+			t.Errorf("effort %q: effort and thinking %s, want %s", c.effort, s, c.want)
+		}
 	}
 }

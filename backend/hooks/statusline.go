@@ -59,6 +59,11 @@ type StatusInput struct {
 	ContextWindow  StatusContext `json:"context_window"`
 	// Exceeds200K says the last request's input passed 200,000 tokens.
 	Exceeds200K bool `json:"exceeds_200k_tokens"`
+	// Effort is the reasoning effort of the next step, absent where the
+	// model does not reason; Thinking says whether it does. Claude Code
+	// gives both since 2.1.119.
+	Effort   *StatusEffort   `json:"effort,omitempty"`
+	Thinking *StatusThinking `json:"thinking,omitempty"`
 	// Columns and Lines are the terminal's size, which the command reads
 	// in COLUMNS and LINES as Claude Code's does since 2.1.153 (its
 	// stdout is a pipe, so tput cannot tell); 0 leaves them out.
@@ -70,6 +75,17 @@ type StatusInput struct {
 type StatusModel struct {
 	ID          string `json:"id"`
 	DisplayName string `json:"display_name"`
+}
+
+// StatusEffort is a reasoning effort in Claude Code's words: low, medium,
+// high, xhigh or max (tack's are low, high and max).
+type StatusEffort struct {
+	Level string `json:"level"`
+}
+
+// StatusThinking says whether the model reasons before it answers.
+type StatusThinking struct {
+	Enabled bool `json:"enabled"`
 }
 
 // StatusDirs are the directory the session works in, the project's and

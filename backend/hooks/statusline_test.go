@@ -23,6 +23,8 @@ func statusInput() StatusInput {
 		Model:         StatusModel{ID: "deepseek-v4-pro", DisplayName: "DeepSeek V4 Pro"},
 		Workspace:     StatusDirs{CurrentDir: "/work/proj", ProjectDir: "/work/proj"},
 		Version:       "1.2.3",
+		Effort:        &StatusEffort{Level: "high"},
+		Thinking:      &StatusThinking{Enabled: true},
 		Cost:          StatusCost{TotalUSD: 0.1234, DurationMS: 65000, APIMS: 12000, LinesAdded: 156, LinesRemoved: 23},
 		ContextWindow: StatusContext{TotalInput: 42000, TotalOutput: 300, Size: 100000, UsedPct: &used, RemainingPct: &left, CurrentUsage: &StatusTokens{Input: 2000, Output: 300, CacheRead: 40000}},
 	}
@@ -62,13 +64,14 @@ func TestCcstatuslineReadsTheInput(t *testing.T) {
 	home := t.TempDir()
 	testkit.WriteFile(t, filepath.Join(home, ".config", "ccstatusline", "settings.json"), `{"version":4,"colorLevel":0,"lines":[[`+
 		`{"id":"1","type":"model"},{"id":"2","type":"separator"},{"id":"3","type":"context-percentage"},{"id":"4","type":"separator"},`+
-		`{"id":"5","type":"context-length"},{"id":"6","type":"separator"},{"id":"7","type":"session-cost"}]]}`)
+		`{"id":"5","type":"context-length"},{"id":"6","type":"separator"},{"id":"7","type":"session-cost"},{"id":"8","type":"separator"},`+
+		`{"id":"9","type":"thinking-effort"}]]}`)
 	rows, err := runStatus(t, ccstatusline, "HOME="+home, "CCSTATUSLINE_WIDTH=200")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(strings.Join(rows, "\n")), "\u00a0", " ")), " ")
-	if want := "Model: DeepSeek V4 Pro | Ctx Used: 42.0% | Ctx: 42.0k | Cost: $0.12"; got != want {
+	if want := "Model: DeepSeek V4 Pro | Ctx Used: 42.0% | Ctx: 42.0k | Cost: $0.12 | Thinking: high"; got != want {
 		t.Errorf("ccstatusline printed %q, want %q", got, want)
 	}
 }
@@ -89,13 +92,13 @@ PCT=$(echo "$input" | jq -r '.context_window.used_percentage // 0' | cut -d. -f1
 COST=$(echo "$input" | jq -r '.cost.total_cost_usd')
 EVENT=$(echo "$input" | jq -r '.hook_event_name')
 printf '\033[36m[%s]\033[0m %s | ctx %s%% | $%.2f | %s\n' "$MODEL" "${DIR##*/}" "$PCT" "$COST" "$EVENT"
-echo "$input" | jq -r '"+\(.cost.total_lines_added) -\(.cost.total_lines_removed) · cache \(.context_window.current_usage.cache_read_input_tokens) · \(.output_style.name) · \(.exceeds_200k_tokens)"'
+echo "$input" | jq -r '"+\(.cost.total_lines_added) -\(.cost.total_lines_removed) · cache \(.context_window.current_usage.cache_read_input_tokens) · \(.output_style.name) · \(.exceeds_200k_tokens) · \(.effort.level) \(.thinking.enabled)"'
 `), 0o755)
 	rows, err := runStatus(t, script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"\x1b[36m[DeepSeek V4 Pro]\x1b[0m proj | ctx 42% | $0.12 | Status", "+156 -23 · cache 40000 · default · false"}
+	want := []string{"\x1b[36m[DeepSeek V4 Pro]\x1b[0m proj | ctx 42% | $0.12 | Status", "+156 -23 · cache 40000 · default · false · high true"}
 	if !slices.Equal(rows, want) {
 		t.Errorf("rows %q, want %q", rows, want)
 	}
