@@ -14,7 +14,7 @@ import (
 // to write it never stops the command, which reads the transcript as the
 // last Sync left it; the user is told once.
 func (s *Session) transcriptOf(log *session.Log, version string) func() string {
-	t := claudelog.New(log, version)
+	t := claudelog.New(log, version, s.Catalog)
 	var once sync.Once
 	return func() string {
 		if err := t.Sync(); err != nil {

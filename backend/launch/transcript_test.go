@@ -57,6 +57,12 @@ command = "T=$(jq -r .transcript_path); echo \"$T\" > `+out+`/path; node `+scrip
 			t.Errorf("the hook wrote %s %q, want %q", file, b, want)
 		}
 	}
+	// Each reply says what it cost at the session's catalog's price, for
+	// usage counters such as ccusage.
+	b, _ := os.ReadFile(claudelog.Path(s.Log.Path(), s.Log.Header()))
+	if n, priced := strings.Count(string(b), `"type":"assistant"`), strings.Count(string(b), `"costUSD":`); n != 2 || priced != n {
+		t.Errorf("%d of the transcript's %d replies say their costUSD, want both:\n%s", priced, n, b)
+	}
 }
 
 // A transcript that cannot be written stops no hook: it runs, reading

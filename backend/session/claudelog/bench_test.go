@@ -38,7 +38,7 @@ func BenchmarkSyncLongSession(b *testing.B) {
 	l, messages := longSession(b)
 	var size int64
 	for b.Loop() {
-		tr := New(l, "bench")
+		tr := New(l, "bench", nil)
 		if err := os.Remove(tr.statePath()); err != nil && !os.IsNotExist(err) {
 			b.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func BenchmarkSyncLongSession(b *testing.B) {
 		size = tr.st.Size
 	}
 	b.ReportMetric(float64(size)/float64(messages), "bytes/message")
-	out, err := os.ReadFile(New(l, "bench").Path())
+	out, err := os.ReadFile(New(l, "bench", nil).Path())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func BenchmarkSyncLongSession(b *testing.B) {
 // session.
 func BenchmarkSyncOneTurn(b *testing.B) {
 	l, _ := longSession(b)
-	tr := New(l, "bench")
+	tr := New(l, "bench", nil)
 	if err := tr.Sync(); err != nil {
 		b.Fatal(err)
 	}

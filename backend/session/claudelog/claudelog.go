@@ -15,12 +15,13 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 )
 
 // format is the version of the conversion; a transcript saved by another
 // is written again from the start. 2: a reply's ids derive from its event,
-// not its session.
+// not its session, and a priced reply says its costUSD.
 const format = 2
 
 // flushBytes is how much converted text Sync gathers before writing it.
@@ -33,6 +34,7 @@ type Transcript struct {
 	log     *session.Log
 	path    string
 	version string
+	prices  Prices
 	st      state
 	loaded  bool // st holds the saved state, or a fresh start
 	// written says a Sync of this process left the file holding the
@@ -40,10 +42,17 @@ type Transcript struct {
 	written bool
 }
 
+// Prices are the models whose price a reply's costUSD is reckoned at
+// (an *llm.Catalog).
+type Prices interface {
+	Lookup(ref string) (llm.Model, bool)
+}
+
 // New is the transcript of log, its lines naming version as the version
-// that wrote them. It touches no file until Sync.
-func New(log *session.Log, version string) *Transcript {
-	return &Transcript{log: log, path: Path(log.Path(), log.Header()), version: version}
+// that wrote them and the cost of each reply on a model prices knows
+// (none with nil prices). It touches no file until Sync.
+func New(log *session.Log, version string, prices Prices) *Transcript {
+	return &Transcript{log: log, path: Path(log.Path(), log.Header()), version: version, prices: prices}
 }
 
 // Path is where the transcript of the session logged at logPath, with
@@ -155,7 +164,9 @@ func (t *Transcript) open(st state) (*os.File, state, error) {
 // converter converts the log's events from st on; dry ones encode
 // nothing.
 func (t *Transcript) converter(st state, dry bool) *converter {
-	return newConverter(t.log.Header(), t.version, st, dry, t.replay)
+	c := newConverter(t.log.Header(), t.version, st, dry, t.replay)
+	c.prices = t.prices
+	return c
 }
 
 // replay is the head of the conversation as it stood just before the

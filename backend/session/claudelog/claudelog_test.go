@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -65,7 +66,7 @@ func syncRead(t *testing.T, tr *Transcript) []byte {
 // saved state.
 func fresh(t *testing.T, l *session.Log) []byte {
 	t.Helper()
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	if err := os.Remove(tr.statePath()); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func parseLines(t *testing.T, b []byte) []parsed {
 // brought up to date, it ends as one conversion of the whole log would.
 func TestSyncAfterEveryEventWritesWhatOneSyncWould(t *testing.T) {
 	l := newLog(t, session.Header{})
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	for n := 1; n <= 3; n++ {
 		for _, d := range sessiontest.Turn(n, "/workspace/project", "deepseek-flash", n == 3) {
 			appendAll(t, l, d)
@@ -121,7 +122,7 @@ func TestSyncAfterEveryEventWritesWhatOneSyncWould(t *testing.T) {
 func TestResumedSessionAppendsWithoutDuplicates(t *testing.T) {
 	l := newLog(t, session.Header{})
 	appendAll(t, l, sessiontest.Turn(1, "/workspace/project", "deepseek-flash", false)...)
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	before := syncRead(t, tr)
 	path, logPath := tr.Path(), l.Path()
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -140,7 +141,7 @@ func TestResumedSessionAppendsWithoutDuplicates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	tr = New(l, "test")
+	tr = New(l, "test", nil)
 	if got := syncRead(t, tr); !bytes.Equal(got, before) {
 		t.Fatalf("after the restart, with nothing new, the transcript is\n%s\nwant it as it was before the torn write:\n%s", got, before)
 	}
@@ -166,7 +167,7 @@ func TestResumedSessionAppendsWithoutDuplicates(t *testing.T) {
 func TestTranscriptCutBehindTacksBackIsWrittenAgain(t *testing.T) {
 	l := newLog(t, session.Header{})
 	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	syncRead(t, tr)
 	if err := os.Truncate(tr.Path(), 10); err != nil {
 		t.Fatal(err)
@@ -184,7 +185,7 @@ func TestTranscriptCutBehindTacksBackIsWrittenAgain(t *testing.T) {
 func TestSyncWithNothingNewTouchesNoFile(t *testing.T) {
 	l := newLog(t, session.Header{})
 	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	syncRead(t, tr)
 	if err := os.Remove(tr.Path()); err != nil {
 		t.Fatal(err)
@@ -209,7 +210,7 @@ func TestTranscriptOfALogThatLostItsEndIsWrittenAgain(t *testing.T) {
 	path := l.Path()
 	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
 	appendAll(t, l, sessiontest.Turn(2, "/w", "m", true)...)
-	syncRead(t, New(l, "test"))
+	syncRead(t, New(l, "test", nil))
 	h := l.Header()
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
@@ -223,7 +224,7 @@ func TestTranscriptOfALogThatLostItsEndIsWrittenAgain(t *testing.T) {
 	}
 	defer l.Close()
 	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
-	got := syncRead(t, New(l, "test"))
+	got := syncRead(t, New(l, "test", nil))
 	if want := fresh(t, l); !bytes.Equal(got, want) {
 		t.Fatalf("the transcript of the shorter log is\n%s\nwant\n%s", got, want)
 	}
@@ -234,7 +235,7 @@ func TestTranscriptOfALogThatLostItsEndIsWrittenAgain(t *testing.T) {
 // parent is the last line of the turn before.
 func TestRewindBranchesFromTheLineBeforeTheRewoundTurn(t *testing.T) {
 	l := newLog(t, session.Header{})
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
 	turn1 := parseLines(t, syncRead(t, tr))
 	back := appendAll(t, l, sessiontest.Turn(2, "/w", "m", false)...)
@@ -264,7 +265,7 @@ func TestRewindBranchesFromTheLineBeforeTheRewoundTurn(t *testing.T) {
 func TestSubagentTranscriptIsASidechainOfItsParent(t *testing.T) {
 	l := newLog(t, session.Header{ID: "20260314-092700-child0", Parent: "20260314-092653-abcdef", Agent: "explore"})
 	appendAll(t, l, sessiontest.Turn(1, "/w", "m", true)...)
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	want := filepath.Join(filepath.Dir(l.Path()), "20260314-092653-abcdef", "claude", "20260314-092653-abcdef", "subagents", "agent-20260314-092700-child0.jsonl")
 	if tr.Path() != want {
 		t.Fatalf("path %s, want %s", tr.Path(), want)
@@ -334,7 +335,7 @@ func TestAForkKeepsTheIdsOfTheRepliesItCopied(t *testing.T) {
 	fork := forkOf(t, l, t0.Add(time.Hour))
 	appendAt(t, l, t0.Add(2*time.Hour), sessiontest.Turn(2, "/w", "m", true)...)
 	appendAt(t, fork, t0.Add(3*time.Hour), sessiontest.Turn(2, "/w", "m", true)...)
-	orig, copied := replyIDs(t, syncRead(t, New(l, "test"))), replyIDs(t, syncRead(t, New(fork, "test")))
+	orig, copied := replyIDs(t, syncRead(t, New(l, "test", nil))), replyIDs(t, syncRead(t, New(fork, "test", nil)))
 	if len(orig) != 4 || len(copied) != 4 {
 		t.Fatalf("want 4 replies in each transcript, got %d and %d", len(orig), len(copied))
 	}
@@ -348,6 +349,51 @@ func TestAForkKeepsTheIdsOfTheRepliesItCopied(t *testing.T) {
 	}
 }
 
+// acmePrices know one model, acme-coder, at $0.1, $1 and $2 a million
+// cached, uncached and output tokens, and a free one.
+func acmePrices() *llm.Catalog {
+	c := llm.NewCatalog()
+	c.Add(llm.Model{ID: "acme-coder", Price: llm.Price{CacheHit: 0.1, CacheMiss: 1, Output: 2}})
+	c.Add(llm.Model{ID: "acme-free"})
+	return c
+}
+
+// A reply on a priced model says what it cost in costUSD, as Claude Code
+// wrote it, which ccusage takes over its own price list; one on a model
+// without a price leaves ccusage to price it.
+func TestAPricedReplySaysWhatItCost(t *testing.T) {
+	l := newLog(t, session.Header{})
+	appendAll(t, l, sessiontest.Turn(1, "/w", "acme-coder", false)...)
+	appendAll(t, l, sessiontest.Turn(2, "/w", "acme-free", false)...)
+	appendAll(t, l, sessiontest.Turn(3, "/w", "mystery-model", true)...)
+	var costs []string
+	for _, raw := range bytes.Split(bytes.TrimSpace(syncRead(t, New(l, "test", acmePrices()))), []byte("\n")) {
+		var line struct {
+			Type    string
+			CostUSD *float64
+		}
+		if err := json.Unmarshal(raw, &line); err != nil {
+			t.Fatal(err)
+		}
+		if line.Type == "assistant" {
+			costs = append(costs, costText(line.CostUSD))
+		}
+	}
+	// 12,000 cached, 200 uncached and 150 output tokens a reply.
+	want := []string{"0.0017", "0.0017", "-", "-", "-", "-"}
+	if !slices.Equal(costs, want) {
+		t.Errorf("costUSD of the replies %q, want %q", costs, want)
+	}
+}
+
+// costText is a costUSD as the test compares it: "-" where there is none.
+func costText(f *float64) string {
+	if f == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*f, 'g', 6, 64)
+}
+
 // A turn cut short or failed ends as Claude Code's do: with the user's
 // interruption, or an API error no model wrote.
 func TestTurnsThatDidNotCompleteSayWhy(t *testing.T) {
@@ -359,7 +405,7 @@ func TestTurnsThatDidNotCompleteSayWhy(t *testing.T) {
 		session.AssistantMessage{Turn: 2, Step: 1, Text: "", Finish: llm.FinishStop},
 		session.TurnEnd{Turn: 2, Reason: session.StopError, Error: &session.Failure{Kind: "rate-limit", Message: "429 slow down"}},
 	)
-	b := string(syncRead(t, New(l, "test")))
+	b := string(syncRead(t, New(l, "test", nil)))
 	for _, want := range []string{`"content":[{"type":"text","text":"[Request interrupted by user]"}]`,
 		`"isApiErrorMessage":true`, `"model":"<synthetic>"`, `"text":"API Error: 429 slow down"`} {
 		if !strings.Contains(b, want) {
@@ -381,7 +427,7 @@ func TestCompactionsSayTheirTriggerAndSize(t *testing.T) {
 		session.CommandDone{ID: "r1", Outcome: "success"},
 		session.UserMessage{Turn: 2, Kind: session.KindSummary, Text: "second summary", Replace: &session.Span{Start: 0, End: 3}},
 	)
-	b := syncRead(t, New(l, "test"))
+	b := syncRead(t, New(l, "test", nil))
 	lines := parseLines(t, b)
 	if len(lines) != 6 {
 		t.Fatalf("want a prompt, an answer and two compactions of two lines, got %d lines:\n%s", len(lines), b)
@@ -402,7 +448,7 @@ func TestCompactionsSayTheirTriggerAndSize(t *testing.T) {
 // up to date by different syncs (a hook between them).
 func TestAnEditsResultCarriesItsPatchAcrossSyncs(t *testing.T) {
 	l := newLog(t, session.Header{})
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	args := `{"file_path":"main.go","old_string":"hi","new_string":"hello"}`
 	diff := card.Card{Kind: card.Diff, Diffs: []card.FileDiff{{Path: "main.go", Added: 1, Removed: 1, Lines: []card.DiffLine{
 		{Op: card.OpContext, Text: "func main() {", Old: 3, New: 3},
@@ -455,7 +501,7 @@ func TestAGlobsResultTellsHowLongItTook(t *testing.T) {
 		session.ToolCall{Turn: 1, Step: 1, CallID: "call_1", Name: "glob", Arguments: args},
 		session.ToolResult{Turn: 1, Step: 1, CallID: "call_1", Name: "glob", Text: "/workspace/project/main.go",
 			Card: &card.Card{Kind: card.Search, Found: &card.Found{Files: []string{"/workspace/project/main.go"}, Total: 1}}, DurationMs: 1250})
-	got := syncRead(t, New(l, "test"))
+	got := syncRead(t, New(l, "test", nil))
 	last := bytes.Split(bytes.TrimSuffix(got, []byte("\n")), []byte("\n"))
 	var result struct {
 		ToolUseResult struct {

@@ -4,6 +4,7 @@ package claudelog
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,12 +38,13 @@ func runTool(t *testing.T, stdin string, env []string, bin string, args ...strin
 	return string(out)
 }
 
-// reply is a model reply with a tool call, and its answer.
-func reply(turn int, u llm.Usage) []session.Data {
+// reply is a turn of two requests to model, each using u: a reply with
+// a tool call, and the answer.
+func reply(turn int, model string, u llm.Usage) []session.Data {
 	call := llm.ToolCall{ID: "call_" + strings.Repeat("x", turn), Name: "bash", Arguments: `{"command":"ls"}`}
 	return []session.Data{
 		session.UserMessage{Turn: turn, Kind: session.KindPrompt, Text: "list the files"},
-		session.StepStart{Turn: turn, Step: 1, Model: "deepseek-flash"},
+		session.StepStart{Turn: turn, Step: 1, Model: model},
 		session.AssistantMessage{Turn: turn, Step: 1, Text: "Let me look.", ToolCalls: []llm.ToolCall{call}, Usage: u, Finish: llm.FinishToolCalls},
 		session.ToolResult{Turn: turn, Step: 1, CallID: call.ID, Name: "bash", Text: "a.txt\n"},
 		session.AssistantMessage{Turn: turn, Step: 2, Text: "There is a.txt.", Usage: u, Finish: llm.FinishStop},
@@ -56,14 +58,14 @@ func reply(turn int, u llm.Usage) []session.Data {
 func TestCcusageCountsASessionAndItsForkOnce(t *testing.T) {
 	ccusage := testkit.ClaudeTool(t, "ccusage")
 	l := newLog(t, session.Header{})
-	appendAt(t, l, t0, reply(1, llm.Usage{Input: 300, CacheRead: 1000, Output: 40})...)
+	appendAt(t, l, t0, reply(1, "deepseek-flash", llm.Usage{Input: 300, CacheRead: 1000, Output: 40})...)
 	fork := forkOf(t, l, t0.Add(time.Hour))
-	appendAt(t, fork, t0.Add(time.Hour), reply(2, llm.Usage{Input: 20, CacheRead: 1400, Output: 7})...)
+	appendAt(t, fork, t0.Add(time.Hour), reply(2, "deepseek-flash", llm.Usage{Input: 20, CacheRead: 1400, Output: 7})...)
 
 	config := t.TempDir()
 	project := filepath.Join(config, "projects", "-w")
 	for _, log := range []*session.Log{l, fork} {
-		tr := New(log, "2.0.0")
+		tr := New(log, "2.0.0", nil)
 		testkit.WriteFile(t, filepath.Join(project, filepath.Base(tr.Path())), string(syncRead(t, tr)))
 	}
 	out := runTool(t, "", []string{"CLAUDE_CONFIG_DIR=" + config, "TZ=UTC"}, ccusage, "daily", "--json", "--offline")
@@ -80,14 +82,35 @@ func TestCcusageCountsASessionAndItsForkOnce(t *testing.T) {
 	}
 }
 
+// ccusage prices a reply by the costUSD tack wrote, for a model its own
+// price list lacks.
+func TestCcusageTakesTheCostOfTackReplies(t *testing.T) {
+	ccusage := testkit.ClaudeTool(t, "ccusage")
+	l := newLog(t, session.Header{})
+	appendAt(t, l, t0, reply(1, "acme-coder", llm.Usage{Input: 300, CacheRead: 1000, Output: 40})...)
+	config := t.TempDir()
+	tr := New(l, "2.0.0", acmePrices())
+	testkit.WriteFile(t, filepath.Join(config, "projects", "-w", filepath.Base(tr.Path())), string(syncRead(t, tr)))
+	out := runTool(t, "", []string{"CLAUDE_CONFIG_DIR=" + config, "TZ=UTC"}, ccusage, "daily", "--json", "--offline")
+	var got struct{ Totals struct{ TotalCost float64 } }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("ccusage daily --json printed no JSON (%v):\n%s", err, out)
+	}
+	// Two requests of 1,000 cached, 300 uncached and 40 output tokens at
+	// $0.1, $1 and $2 a million.
+	if want := 2 * (1000*0.1 + 300*1 + 40*2) / 1e6; math.Abs(got.Totals.TotalCost-want) > 1e-12 {
+		t.Fatalf("ccusage priced the session at $%g, want tack's $%g:\n%s", got.Totals.TotalCost, want, out)
+	}
+}
+
 // ccstatusline's token widgets sum a transcript's usage and take the
 // context from its last main-chain request.
 func TestCcstatuslineTokenWidgetsReadATranscript(t *testing.T) {
 	ccstatusline := testkit.ClaudeTool(t, "ccstatusline")
 	l := newLog(t, session.Header{})
-	appendAt(t, l, t0, reply(1, llm.Usage{Input: 100, CacheRead: 200, Output: 10})...)
-	appendAt(t, l, t0.Add(time.Minute), reply(2, llm.Usage{Input: 30, CacheRead: 250, Output: 5})...)
-	tr := New(l, "2.0.0")
+	appendAt(t, l, t0, reply(1, "deepseek-flash", llm.Usage{Input: 100, CacheRead: 200, Output: 10})...)
+	appendAt(t, l, t0.Add(time.Minute), reply(2, "deepseek-flash", llm.Usage{Input: 30, CacheRead: 250, Output: 5})...)
+	tr := New(l, "2.0.0", nil)
 	if err := tr.Sync(); err != nil {
 		t.Fatal(err)
 	}

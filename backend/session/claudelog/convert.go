@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"time"
 
 	"github.com/tack-agent/tack/backend/claudemsg"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -54,9 +56,11 @@ type state struct {
 type converter struct {
 	id    string // the log's session id, which uuids derive from
 	model string // the header's, for a step whose start was not seen
-	cwd   string
-	base  line // the fields every line shares
-	st    state
+	// prices reckon each reply's costUSD; nil leaves it out.
+	prices Prices
+	cwd    string
+	base   line // the fields every line shares
+	st     state
 	// dry follows the conversation without encoding lines: a replay to
 	// the point a rewind goes back to.
 	dry bool
@@ -209,8 +213,24 @@ func (c *converter) assistant(e session.Event, d session.AssistantMessage) {
 		ID: "msg_" + id, Type: "message", Role: "assistant", Model: model, Content: content, StopReason: &stop,
 		Usage: &u,
 	}
+	l.CostUSD = c.cost(model, d.Usage, e.Time)
 	c.emit(e, 0, l)
 	c.st.Tokens = d.Usage.Prompt() + d.Usage.Output
+}
+
+// cost is what u cost on model at t, or nil where the prices do not know
+// the model or give it no price: a usage counter then prices the reply
+// itself.
+func (c *converter) cost(model string, u llm.Usage, t time.Time) *float64 {
+	if c.prices == nil {
+		return nil
+	}
+	m, ok := c.prices.Lookup(model)
+	if !ok || m.Price == (llm.Price{}) {
+		return nil
+	}
+	usd := m.Cost(u, t)
+	return &usd
 }
 
 // assistantID is the replyID of the model's reply d.

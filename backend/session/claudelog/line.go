@@ -29,6 +29,11 @@ type line struct {
 	Subtype           string   `json:"subtype,omitempty"`
 	Message           *message `json:"message,omitempty"`
 	RequestID         string   `json:"requestId,omitempty"`
+	// CostUSD is what the reply cost, as Claude Code wrote it on
+	// assistant lines before it left costs out: usage counters such as
+	// ccusage take it over their own price list, which lacks most of
+	// tack's models and DeepSeek's off-peak rates.
+	CostUSD *float64 `json:"costUSD,omitempty"`
 	// IsMeta marks input no one typed (tack's injected context).
 	IsMeta                    bool `json:"isMeta,omitempty"`
 	IsCompactSummary          bool `json:"isCompactSummary,omitempty"`

@@ -44,7 +44,7 @@ func recorded(t *testing.T, name string) []byte {
 // hook reads about it.
 func synced(t *testing.T, l *session.Log) []byte {
 	t.Helper()
-	tr := New(l, "test")
+	tr := New(l, "test", nil)
 	if err := tr.Sync(); err != nil {
 		t.Fatal(err)
 	}
