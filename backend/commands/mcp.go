@@ -32,20 +32,23 @@ func MCPCommand(servers MCPServers) Command {
 		Name: "mcp", Description: "List MCP servers, their tools and errors; /mcp restart|login|logout NAME",
 		Input: Input{Hint: "[restart|login|logout NAME]"}, WhileRunning: true,
 		Handler: func(ctx context.Context, inv Invocation) Result {
-			args := strings.Fields(inv.RawInput)
+			// A server's name is the rest of the line: a .mcp.json may
+			// name one "My Docs".
+			verb, name, _ := strings.Cut(strings.TrimSpace(inv.RawInput), " ")
+			name = strings.TrimSpace(name)
 			switch {
-			case len(args) == 0:
+			case verb == "":
 				return Succeed(servers.StatusText())
-			case len(args) != 2:
-			case args[0] == "restart":
-				if err := servers.Restart(args[1]); err != nil {
+			case name == "":
+			case verb == "restart":
+				if err := servers.Restart(name); err != nil {
 					return Fail(err.Error())
 				}
-				return Succeed("Restarting MCP server " + args[1] + "; its tools return at the next step once it is ready (/mcp shows its status).")
-			case args[0] == "login":
-				return mcpLogin(ctx, servers, args[1])
-			case args[0] == "logout":
-				return mcpLogout(servers, args[1])
+				return Succeed("Restarting MCP server " + name + "; its tools return at the next step once it is ready (/mcp shows its status).")
+			case verb == "login":
+				return mcpLogin(ctx, servers, name)
+			case verb == "logout":
+				return mcpLogout(servers, name)
 			}
 			return Fail(mcpUsage)
 		},

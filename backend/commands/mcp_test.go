@@ -19,7 +19,7 @@ func (f *mcpServers) StatusText() string        { return "MCP servers (1)" }
 func (f *mcpServers) Restart(name string) error { return nil }
 
 func (f *mcpServers) Login(_ context.Context, name string) (string, bool, error) {
-	if name != "docs" {
+	if name != "docs" && name != "My Docs" {
 		return "", false, errors.New(`no MCP server "` + name + `"; /mcp lists them`)
 	}
 	return f.authAddress, f.opened, nil
@@ -53,6 +53,9 @@ func TestMCPLoginShowsTheAddressToSignInAt(t *testing.T) {
 		if said := strings.Contains(res.Text, "If it did not open"); said != opened {
 			t.Errorf("browser opened: %v, but the text says %q", opened, res.Text)
 		}
+	}
+	if res := runMCP(t, &mcpServers{authAddress: addr}, "/mcp login My Docs"); res.Kind != Success || !strings.Contains(res.Text, "/mcp login My Docs starts over") {
+		t.Errorf("/mcp login of a server named with a space = %s %q, want the name taken whole", res.Kind, res.Text)
 	}
 	if res := runMCP(t, &mcpServers{}, "/mcp login nope"); res.Kind != Error || !strings.Contains(res.Text, "/mcp lists them") {
 		t.Fatalf("/mcp login of an unknown server = %s %q, want the failure saying what to do", res.Kind, res.Text)
