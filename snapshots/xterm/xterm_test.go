@@ -18,6 +18,7 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit"
 	"github.com/tack-agent/tack/snapshots/testkit/tackbin"
+	"github.com/tack-agent/tack/snapshots/testkit/xvfb"
 )
 
 func TestMain(m *testing.M) { os.Exit(tackbin.Main(m)) }
@@ -64,17 +65,9 @@ const script = `{"responses": [{"text": "## Fixed\n\n` + "`CountWords`" + ` now 
 // xterm's text colour. The screenshots are kept in a temporary directory
 // named in the log.
 func TestScreensInXterm(t *testing.T) {
-	var missing []string
-	for _, tool := range []string{"Xvfb", "xterm", "import"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			missing = append(missing, tool)
-		}
-	}
-	if len(missing) > 0 {
-		t.Skipf("the xterm screenshot check needs Xvfb, xterm and ImageMagick's import (apt-get install xvfb xterm imagemagick fonts-dejavu); missing: %s", strings.Join(missing, ", "))
-	}
+	xvfb.Need(t, "apt-get install xvfb xterm imagemagick fonts-dejavu", "Xvfb", "xterm", "import")
 	tack, fakellm := tackbin.Path(t), tackbin.Command(t, "fakellm")
-	display := startXvfb(t)
+	display := xvfb.Start(t)
 	shots, err := os.MkdirTemp("", "tack-xterm-")
 	if err != nil {
 		t.Fatal(err)
@@ -299,29 +292,4 @@ func startFakeLLM(t *testing.T, bin string) string {
 		t.Fatalf("want fakellm's URL on its stdout: %v", err)
 	}
 	return strings.TrimSpace(url)
-}
-
-// startXvfb starts a virtual X display and returns its name; Xvfb picks a
-// free display number and writes it to the pipe it is given.
-func startXvfb(t *testing.T) string {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1024x768x24", "-nolisten", "tcp")
-	cmd.ExtraFiles = []*os.File{w}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start Xvfb: %v", err)
-	}
-	w.Close()
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	n, err := bufio.NewReader(r).ReadString('\n')
-	r.Close()
-	if err != nil {
-		t.Fatalf("want Xvfb's display number: %v; its stderr: %s", err, stderr.String())
-	}
-	return ":" + strings.TrimSpace(n)
 }
