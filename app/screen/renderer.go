@@ -365,11 +365,11 @@ func (r *Renderer) paint(content string, full bool) (changed int) {
 			r.cells.Clear()
 			for y, row := range rows {
 				if row != "" {
-					uv.NewStyledString(row).Draw(r.cells, uv.Rect(0, y, r.width, 1))
+					uv.NewStyledString(drawable(row, same[y])).Draw(r.cells, uv.Rect(0, y, r.width, 1))
 				}
 			}
 		} else {
-			uv.NewStyledString(content).Draw(r.cells, r.cells.Bounds())
+			uv.NewStyledString(drawable(content, agree)).Draw(r.cells, r.cells.Bounds())
 		}
 		if !byRow {
 			rows, plain, same = nil, nil, nil
@@ -379,7 +379,7 @@ func (r *Renderer) paint(content string, full bool) (changed int) {
 	}
 	for y := range r.height {
 		if row := rowAt(rows, y); row != rowAt(r.rows, y) {
-			uv.NewStyledString(row).Draw(r.cells, uv.Rect(0, y, r.width, 1))
+			uv.NewStyledString(drawable(row, y < len(same) && same[y])).Draw(r.cells, uv.Rect(0, y, r.width, 1))
 			changed++
 		}
 	}

@@ -2,6 +2,7 @@ package screen
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -59,4 +60,36 @@ func (r *Renderer) widths(same bool) {
 	}
 	r.scr.SetWidthMethod(writer)
 	r.agreed = same
+}
+
+// unseen reports the characters that draw nothing but that terminals
+// step over each their own way: format characters (the soft hyphen,
+// zero-width spaces, bidirectional marks, the byte order mark) and the
+// line and paragraph separators. Where the renderer counts no column for
+// them, xterm, urxvt, st, mlterm, alacritty, tmux and GNU screen advance
+// one for a soft hyphen or a line separator, mlterm for each of them and
+// kitty for none (see TestTextEndsWhereTheRendererCountsInRealTerminals):
+// a soft hyphen in a model's answer shifted the rest of its row. The
+// zero-width joiner stays: it joins emoji, and the terminals tried keep
+// it in step.
+func unseen(r rune) bool {
+	if r < 0xad {
+		return false
+	}
+	return (r != '\u200d' && unicode.Is(unicode.Cf, r)) || r == '\u2028' || r == '\u2029'
+}
+
+// drawable is row as the terminal is sent it: without the characters
+// that draw nothing and that terminals count differently (see unseen).
+// A row that measures the same both ways has none.
+func drawable(row string, same bool) string {
+	if same || strings.IndexFunc(row, unseen) < 0 {
+		return row
+	}
+	return strings.Map(func(r rune) rune {
+		if unseen(r) {
+			return -1
+		}
+		return r
+	}, row)
 }

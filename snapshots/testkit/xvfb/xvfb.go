@@ -1,12 +1,14 @@
 // Package xvfb runs programs in real terminal emulators on a virtual X
-// display, for tests whose oracle is the emulator. Every tool is
-// optional: a test asks Need and skips, saying what to install, where one
-// is missing.
+// display, for tests whose oracle is the emulator: what it answers, how
+// wide it draws text, which bytes a key sends. Every emulator is optional:
+// a test asks Need or Emulator.Need and skips, saying what to install,
+// where one is missing.
 package xvfb
 
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -52,4 +54,84 @@ func Need(t *testing.T, install string, tools ...string) {
 	if len(missing) > 0 {
 		t.Skipf("needs %s (%s); missing: %s", strings.Join(tools, ", "), install, strings.Join(missing, ", "))
 	}
+}
+
+// An Emulator is a terminal emulator Debian packages, or a terminal
+// multiplexer run inside xterm.
+type Emulator struct {
+	Name string
+	// Package is the Debian package that has it.
+	Package string
+	// tools are the programs it needs on PATH.
+	tools []string
+	// argv is the command line that runs a cols×rows window titled title
+	// running cmd.
+	argv func(cols, rows int, title string, cmd []string) []string
+	// env is added to the emulator's environment.
+	env []string
+}
+
+// Emulators are the emulators tests try: those users run tack in that run
+// under Xvfb, and GNU screen and tmux nested in xterm. kitty and alacritty
+// draw with OpenGL, which Xvfb gives them through Mesa's software
+// renderer.
+var Emulators = []Emulator{
+	{Name: "xterm", Package: "xterm", tools: []string{"xterm"}, argv: xtermArgv},
+	{Name: "urxvt", Package: "rxvt-unicode", tools: []string{"urxvt"}, argv: func(cols, rows int, title string, cmd []string) []string {
+		return append([]string{"urxvt", "-geometry", fmt.Sprintf("%dx%d+0+0", cols, rows), "-fn", "xft:DejaVu Sans Mono:size=11", "-title", title, "-e"}, cmd...)
+	}},
+	{Name: "st", Package: "stterm", tools: []string{"st"}, argv: func(cols, rows int, title string, cmd []string) []string {
+		return append([]string{"st", "-g", fmt.Sprintf("%dx%d+0+0", cols, rows), "-f", "DejaVu Sans Mono:size=11", "-t", title, "-e"}, cmd...)
+	}},
+	{Name: "mlterm", Package: "mlterm", tools: []string{"mlterm"}, argv: func(cols, rows int, title string, cmd []string) []string {
+		return append([]string{"mlterm", "-g", fmt.Sprintf("%dx%d+0+0", cols, rows), "--title", title, "-e"}, cmd...)
+	}},
+	{Name: "alacritty", Package: "alacritty", tools: []string{"alacritty"}, env: []string{"LIBGL_ALWAYS_SOFTWARE=1"},
+		argv: func(cols, rows int, title string, cmd []string) []string {
+			return append([]string{"alacritty", "-o", fmt.Sprintf("window.dimensions.columns=%d", cols),
+				"-o", fmt.Sprintf("window.dimensions.lines=%d", rows), "-t", title, "-e"}, cmd...)
+		}},
+	{Name: "kitty", Package: "kitty", tools: []string{"kitty"}, env: []string{"LIBGL_ALWAYS_SOFTWARE=1"},
+		argv: func(cols, rows int, title string, cmd []string) []string {
+			return append([]string{"kitty", "-o", fmt.Sprintf("initial_window_width=%dc", cols),
+				"-o", fmt.Sprintf("initial_window_height=%dc", rows), "-T", title}, cmd...)
+		}},
+	{Name: "tmux in xterm", Package: "xterm tmux", tools: []string{"xterm", "tmux"}, argv: func(cols, rows int, title string, cmd []string) []string {
+		// A server of its own, with no configuration of the user's.
+		sock := fmt.Sprintf("tack-test-%d", os.Getpid())
+		return multiplexerArgv(cols, rows, title, append([]string{"tmux", "-L", sock, "-f", "/dev/null", "new-session"}, cmd...))
+	}},
+	{Name: "screen in xterm", Package: "xterm screen", tools: []string{"xterm", "screen"}, argv: func(cols, rows int, title string, cmd []string) []string {
+		return multiplexerArgv(cols, rows, title, append([]string{"screen", "-c", "/dev/null"}, cmd...))
+	}},
+}
+
+func xtermArgv(cols, rows int, title string, cmd []string) []string {
+	return append([]string{"xterm", "-geometry", fmt.Sprintf("%dx%d+0+0", cols, rows), "-fa", "DejaVu Sans Mono", "-fs", "11",
+		"-title", title, "-xrm", "XTerm*allowTitleOps: false", "-e"}, cmd...)
+}
+
+// multiplexerArgv is xterm running a multiplexer. Its Alt sends Esc
+// first, as people who use one set it: by default xterm sets the eighth
+// bit of the key instead, which tmux and screen pass on as a Latin-1
+// letter (Alt+b as â) to every program alike, while a program xterm runs
+// directly gets modifyOtherKeys' sequences.
+func multiplexerArgv(cols, rows int, title string, cmd []string) []string {
+	return append([]string{"xterm", "-xrm", "XTerm*metaSendsEscape: true"}, xtermArgv(cols, rows, title, cmd)[1:]...)
+}
+
+// Need skips the test unless the emulator is installed.
+func (e Emulator) Need(t *testing.T) {
+	t.Helper()
+	Need(t, "apt-get install "+e.Package, e.tools...)
+}
+
+// Command is the emulator on display, a cols×rows window titled title
+// running cmd with env added to this process's environment. The caller
+// starts it and ends it.
+func (e Emulator) Command(display string, cols, rows int, title string, env []string, cmd ...string) *exec.Cmd {
+	argv := e.argv(cols, rows, title, cmd)
+	c := exec.Command(argv[0], argv[1:]...)
+	c.Env = append(append(append(os.Environ(), "DISPLAY="+display), e.env...), env...)
+	return c
 }

@@ -1,0 +1,171 @@
+//go:build linux
+
+package screen
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
+	"github.com/tack-agent/tack/snapshots/testkit/xvfb"
+)
+
+// The tests here run the screen in real terminal emulators (see
+// snapshots/testkit/xvfb): the test binary runs again inside each
+// emulator as a helper, named by helperVar, and writes what it saw to
+// the file named by helperOut.
+const (
+	helperVar = "TACK_SCREEN_HELPER"
+	helperOut = "TACK_SCREEN_HELPER_OUT"
+)
+
+func TestMain(m *testing.M) {
+	if helper := os.Getenv(helperVar); helper != "" {
+		os.Exit(runHelper(helper, os.Getenv(helperOut)))
+	}
+	os.Exit(m.Run())
+}
+
+// runHelper runs the named helper, which writes its report to out, and
+// marks the report complete; a helper that fails reports its error.
+func runHelper(name, out string) int {
+	helpers := map[string]func(out string) error{"widths": measureWidths}
+	err := fmt.Errorf("no helper %q", name)
+	if h, ok := helpers[name]; ok {
+		err = h(out)
+	}
+	if err != nil {
+		_ = os.WriteFile(out, []byte("the helper failed: "+err.Error()), 0o600)
+	}
+	if os.WriteFile(out+".done", nil, 0o600) != nil {
+		return 1
+	}
+	return 0
+}
+
+// emulatorLimit bounds each wait for an emulator: a loaded machine takes
+// seconds to start one, and kitty and alacritty draw in software here.
+const emulatorLimit = time.Minute
+
+// runInEmulators runs the helper in each emulator installed, on one
+// virtual display, and calls check with the helper's report.
+func runInEmulators(t *testing.T, helper string, check func(t *testing.T, report []string)) {
+	xvfb.Need(t, "apt-get install xvfb fonts-dejavu", "Xvfb")
+	display := xvfb.Start(t)
+	for _, e := range xvfb.Emulators {
+		t.Run(e.Name, func(t *testing.T) {
+			e.Need(t)
+			out := filepath.Join(t.TempDir(), "report")
+			title := "tack-screen-" + helper
+			cmd := e.Command(display, 80, 24, title, []string{helperVar + "=" + helper, helperOut + "=" + out}, os.Args[0], "-test.run=^$")
+			if err := cmd.Start(); err != nil {
+				t.Fatalf("start %s: %v", e.Name, err)
+			}
+			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+			done := out + ".done"
+			testkit.EventuallyWithin(t, emulatorLimit, "the helper's report from "+e.Name, func() bool {
+				_, err := os.Stat(done)
+				return err == nil
+			}, nil)
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, strings.Split(strings.TrimSpace(string(b)), "\n"))
+		})
+	}
+}
+
+// A widthSample is text whose width terminals may measure differently
+// from one another, or from the renderer: the kinds of text a model's
+// answer or a pasted web page brings.
+type widthSample struct{ name, text string }
+
+var widthSamples = []widthSample{
+	{"ASCII", "plain text"},
+	{"CJK", "日本語のテキスト"},
+	{"Hangul", "한국어"},
+	{"combining mark", "e\u0301te\u0301"},
+	{"emoji", "👍 ✅ 🐈"},
+	{"emoji with a skin tone", "👍🏽 ok"},
+	{"emoji presentation selector", "⚠️ ❤️ ⚙️ note"},
+	{"ZWJ sequence", "🧑\u200d💻 and 👨\u200d👩\u200d👧"},
+	{"flag", "🇯🇵"},
+	{"soft hyphen", "co\u00adop\u00aderation"},
+	{"zero-width space", "a\u200bb"},
+	{"bidi marks", "a\u200eb\u200fc\u2066d\u2069"},
+	{"byte order mark", "\ufeffstart"},
+	{"word joiner", "a\u2060b"},
+	{"Arabic number sign", "\u0600123"},
+	{"line separator", "a\u2028b"},
+	{"tack's own marks", "· … ─ │ ✓ ✗ ⏺ ◐ ❯ ▸ ⋯ ↳"},
+}
+
+// measureWidths is the widths helper: for each sample it has a renderer
+// draw the sample and a Z after it in row 2 and asks the terminal where
+// its cursor is, just after the Z it drew, and reports one line a sample:
+// its name, the column the renderer counted and the terminal's.
+func measureWidths(out string) error {
+	st, err := term.MakeRaw(int(os.Stdin.Fd()))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = term.Restore(int(os.Stdin.Fd()), st) }()
+	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
+	r := NewRenderer(RendererOptions{Out: os.Stdout, Env: os.Environ(), Profile: colorprofile.ANSI, Width: w, Height: h, Interval: time.Millisecond})
+	in := bufio.NewReader(os.Stdin)
+	var report strings.Builder
+	for _, s := range widthSamples {
+		// An empty row first: the sample is written from column 0, not
+		// after a prefix the frame before left there.
+		r.Show(view("\n"), true)
+		r.Show(view("\n"+s.text+"Z"), true)
+		counted := -1
+		for x := range w {
+			if c := r.cells.CellAt(x, 1); c != nil && c.Content == "Z" {
+				counted = x + 1
+			}
+		}
+		_, _ = os.Stdout.WriteString(ansi.RequestCursorPositionReport)
+		reply, err := in.ReadString('R')
+		if err != nil {
+			return fmt.Errorf("read the cursor's position: %w", err)
+		}
+		var row, col int
+		if _, err := fmt.Sscanf(reply[strings.LastIndexByte(reply, ansi.ESC):], "\x1b[%d;%dR", &row, &col); err != nil {
+			return fmt.Errorf("read the cursor's position from %q: %w", reply, err)
+		}
+		fmt.Fprintf(&report, "%s\t%d\t%d\n", s.name, counted, col-1)
+	}
+	_ = r.Close()
+	return os.WriteFile(out, []byte(report.String()), 0o600)
+}
+
+// TestTextEndsWhereTheRendererCountsInRealTerminals draws text that
+// terminals measure differently (wide, combining, emoji, invisible
+// format characters) in each emulator installed and checks that the
+// cell after it lands where the renderer counted: where it did not, every
+// row with such text drew its right part shifted and the frames after it
+// left debris.
+func TestTextEndsWhereTheRendererCountsInRealTerminals(t *testing.T) {
+	runInEmulators(t, "widths", func(t *testing.T, report []string) {
+		for _, line := range report {
+			f := strings.Split(line, "\t")
+			if len(f) != 3 {
+				t.Fatalf("want name, counted and drawn columns, got %q", line)
+			}
+			if f[1] != f[2] {
+				t.Errorf("%s: the renderer counts the cell after it at column %s, the terminal drew it at column %s", f[0], f[1], f[2])
+			}
+		}
+	})
+}
