@@ -16,6 +16,15 @@ import (
 // differ from was's (all of them on the first frame).
 func (r *Renderer) modes(was, v *tea.View) {
 	w := r.scr
+	if was == nil {
+		// st sends Delete as CSI P (F1 to the decoder), Insert as CSI 4 h
+		// and Ctrl+Delete as CSI M (the start of a mouse report) unless the
+		// keypad is in application mode, as its terminfo's smkx asks of a
+		// program that reads keys; then CSI 3 ~, CSI 2 ~ and CSI 3;5 ~ as
+		// every other terminal does. The keypad's digits stay digits in
+		// the terminals tried (see TestKeysReadAsTheirNamesInRealTerminals).
+		_, _ = w.WriteString(ansi.KeypadApplicationMode)
+	}
 	if was == nil || was.DisableBracketedPasteMode != v.DisableBracketedPasteMode {
 		if !v.DisableBracketedPasteMode {
 			_, _ = w.WriteString(ansi.SetModeBracketedPaste)
@@ -82,7 +91,7 @@ func (r *Renderer) leave() {
 	}
 	w := &r.frame
 	w.Reset()
-	w.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
+	w.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1) + ansi.KeypadNumericMode)
 	if !was.DisableBracketedPasteMode {
 		w.WriteString(ansi.ResetModeBracketedPaste)
 	}

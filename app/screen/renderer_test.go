@@ -279,13 +279,16 @@ func TestReleaseLeavesTheScreenAndRestoreRedrawsTheNewestView(t *testing.T) {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
 	r.Show(v, true)
+	if !term.modeSet(ansi.ModeNumericKeypad) {
+		t.Error("want the keypad in application mode while the screen is held (st's Delete needs it)")
+	}
 	if err := r.Release(); err != nil {
 		t.Fatal(err)
 	}
 	if term.altScreen() {
 		t.Fatal("want the main screen after Release")
 	}
-	for _, m := range []ansi.Mode{ansi.ModeMouseButtonEvent, ansi.ModeFocusEvent, ansi.ModeBracketedPaste} {
+	for _, m := range []ansi.Mode{ansi.ModeMouseButtonEvent, ansi.ModeFocusEvent, ansi.ModeBracketedPaste, ansi.ModeNumericKeypad} {
 		if term.modeSet(m) {
 			t.Errorf("want mode %v reset after Release", m)
 		}

@@ -6,12 +6,15 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
@@ -38,7 +41,7 @@ func TestMain(m *testing.M) {
 // runHelper runs the named helper, which writes its report to out, and
 // marks the report complete; a helper that fails reports its error.
 func runHelper(name, out string) int {
-	helpers := map[string]func(out string) error{"widths": measureWidths}
+	helpers := map[string]func(out string) error{"widths": measureWidths, "keys": echoKeys}
 	err := fmt.Errorf("no helper %q", name)
 	if h, ok := helpers[name]; ok {
 		err = h(out)
@@ -57,8 +60,10 @@ func runHelper(name, out string) int {
 const emulatorLimit = time.Minute
 
 // runInEmulators runs the helper in each emulator installed, on one
-// virtual display, and calls check with the helper's report.
-func runInEmulators(t *testing.T, helper string, check func(t *testing.T, report []string)) {
+// virtual display, and calls check with the helper's report; while the
+// helper runs, act (if not nil) is called once it has written its first
+// line, the sign that it is ready.
+func runInEmulators(t *testing.T, helper string, act func(t *testing.T, display, window string), check func(t *testing.T, report []string)) {
 	xvfb.Need(t, "apt-get install xvfb fonts-dejavu", "Xvfb")
 	display := xvfb.Start(t)
 	for _, e := range xvfb.Emulators {
@@ -71,6 +76,13 @@ func runInEmulators(t *testing.T, helper string, check func(t *testing.T, report
 				t.Fatalf("start %s: %v", e.Name, err)
 			}
 			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+			if act != nil {
+				testkit.EventuallyWithin(t, emulatorLimit, "the helper to start in "+e.Name, func() bool {
+					b, _ := os.ReadFile(out)
+					return len(b) > 0
+				}, nil)
+				act(t, display, title)
+			}
 			done := out + ".done"
 			testkit.EventuallyWithin(t, emulatorLimit, "the helper's report from "+e.Name, func() bool {
 				_, err := os.Stat(done)
@@ -157,7 +169,7 @@ func measureWidths(out string) error {
 // row with such text drew its right part shifted and the frames after it
 // left debris.
 func TestTextEndsWhereTheRendererCountsInRealTerminals(t *testing.T) {
-	runInEmulators(t, "widths", func(t *testing.T, report []string) {
+	runInEmulators(t, "widths", nil, func(t *testing.T, report []string) {
 		for _, line := range report {
 			f := strings.Split(line, "\t")
 			if len(f) != 3 {
@@ -165,6 +177,86 @@ func TestTextEndsWhereTheRendererCountsInRealTerminals(t *testing.T) {
 			}
 			if f[1] != f[2] {
 				t.Errorf("%s: the renderer counts the cell after it at column %s, the terminal drew it at column %s", f[0], f[1], f[2])
+			}
+		}
+	})
+}
+
+// A keySample is a key as xdotool names it and as tack reads it.
+type keySample struct{ xdotool, read string }
+
+var keySamples = []keySample{
+	{"Delete", "delete"}, {"Insert", "insert"}, {"Home", "home"}, {"End", "end"},
+	{"Prior", "pgup"}, {"Next", "pgdown"}, {"ctrl+Left", "ctrl+left"}, {"ctrl+Right", "ctrl+right"},
+	{"ctrl+Delete", "ctrl+delete"}, {"alt+b", "alt+b"}, {"alt+f", "alt+f"}, {"alt+BackSpace", "alt+backspace"},
+	{"shift+Tab", "shift+tab"}, {"Up", "up"}, {"KP_1", "1"},
+}
+
+// echoKeys is the keys helper: it takes the terminal as tack does (raw
+// mode, the first frame's modes, tack's reader) and reports each key it
+// reads, one line a key, until Ctrl+D.
+func echoKeys(out string) error {
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := Open(Options{In: os.Stdin, Out: os.Stdout, Env: os.Environ()})
+	if err != nil {
+		return err
+	}
+	keys := make(chan string, 64)
+	stop := s.Watch(func(msg tea.Msg) {
+		if k, ok := msg.(uv.KeyPressEvent); ok {
+			keys <- k.String()
+		}
+	})
+	s.r.Show(view("keys"), true)
+	fmt.Fprintln(f, "ready")
+	timeout := time.After(emulatorLimit)
+	for k := ""; k != "ctrl+d"; {
+		select {
+		case k = <-keys:
+			fmt.Fprintln(f, k)
+		case <-timeout:
+			k = "ctrl+d"
+		}
+	}
+	stop()
+	return s.Close()
+}
+
+// TestKeysReadAsTheirNamesInRealTerminals presses editing keys in each
+// emulator installed (with xdotool) while tack's screen holds the
+// terminal and checks that tack reads each as the key pressed.
+func TestKeysReadAsTheirNamesInRealTerminals(t *testing.T) {
+	xvfb.Need(t, "apt-get install xdotool", "xdotool")
+	press := func(t *testing.T, display, window string) {
+		xdotool := func(args ...string) error {
+			cmd := exec.Command("xdotool", args...)
+			cmd.Env = append(os.Environ(), "DISPLAY="+display)
+			return cmd.Run()
+		}
+		// Without a window manager, focus the window by hand.
+		if err := xdotool("search", "--sync", "--name", "^"+window+"$", "windowfocus"); err != nil {
+			t.Fatalf("focus the emulator's window: %v", err)
+		}
+		for _, k := range keySamples {
+			if err := xdotool("key", k.xdotool); err != nil {
+				t.Fatalf("xdotool key %s: %v", k.xdotool, err)
+			}
+		}
+		_ = xdotool("key", "ctrl+d")
+	}
+	runInEmulators(t, "keys", press, func(t *testing.T, report []string) {
+		if report[0] != "ready" {
+			t.Fatalf("want the helper ready, got %q", report)
+		}
+		read := report[1:]
+		for i, k := range keySamples {
+			if i >= len(read) || read[i] != k.read {
+				t.Errorf("want the keys pressed read as %v, got %v (first difference at %s)", keySamples, read, k.xdotool)
+				return
 			}
 		}
 	})
