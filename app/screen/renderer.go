@@ -74,6 +74,7 @@ type Renderer struct {
 	erase   bool      // the next frame redraws every cell
 	syncd   bool      // the terminal takes synchronized output (mode 2026)
 	unicode bool      // the terminal measures graphemes (mode 2027)
+	unshown uint8     // the text attributes the terminal shows as others (see unshownAttrs)
 	off     bool      // released or closed: nothing is written
 	closed  bool      // off for good
 	shown   bool      // a view was given
@@ -89,7 +90,7 @@ type Renderer struct {
 // NewRenderer returns a renderer that writes nothing until its first
 // view.
 func NewRenderer(o RendererOptions) *Renderer {
-	r := &Renderer{opts: o, clock: o.Clock, width: o.Width, height: o.Height, started: o.AfterFirstFrame}
+	r := &Renderer{opts: o, clock: o.Clock, width: o.Width, height: o.Height, started: o.AfterFirstFrame, unshown: unshownAttrs(uv.Environ(o.Env))}
 	if r.clock == nil {
 		r.clock = realClock{}
 	}
@@ -365,11 +366,12 @@ func (r *Renderer) paint(content string, full bool) (changed int) {
 			r.cells.Clear()
 			for y, row := range rows {
 				if row != "" {
-					uv.NewStyledString(drawable(row, same[y])).Draw(r.cells, uv.Rect(0, y, r.width, 1))
+					r.drawRow(row, y, same[y])
 				}
 			}
 		} else {
 			uv.NewStyledString(drawable(content, agree)).Draw(r.cells, r.cells.Bounds())
+			r.unstyle(0, r.height)
 		}
 		if !byRow {
 			rows, plain, same = nil, nil, nil
@@ -379,12 +381,19 @@ func (r *Renderer) paint(content string, full bool) (changed int) {
 	}
 	for y := range r.height {
 		if row := rowAt(rows, y); row != rowAt(r.rows, y) {
-			uv.NewStyledString(drawable(row, y < len(same) && same[y])).Draw(r.cells, uv.Rect(0, y, r.width, 1))
+			r.drawRow(row, y, y < len(same) && same[y])
 			changed++
 		}
 	}
 	r.rows, r.plain, r.same = rows, plain, same
 	return changed
+}
+
+// drawRow puts row into the cells of screen row y; same says whether it
+// measures the same by graphemes and wcwidth.
+func (r *Renderer) drawRow(row string, y int, same bool) {
+	uv.NewStyledString(drawable(row, same)).Draw(r.cells, uv.Rect(0, y, r.width, 1))
+	r.unstyle(y, y+1)
 }
 
 func rowAt(rows []string, y int) string {

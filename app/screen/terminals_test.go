@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 // runHelper runs the named helper, which writes its report to out, and
 // marks the report complete; a helper that fails reports its error.
 func runHelper(name, out string) int {
-	helpers := map[string]func(out string) error{"widths": measureWidths, "keys": echoKeys}
+	helpers := map[string]func(out string) error{"widths": measureWidths, "keys": echoKeys, "reasoning": drawReasoning}
 	err := fmt.Errorf("no helper %q", name)
 	if h, ok := helpers[name]; ok {
 		err = h(out)

@@ -221,6 +221,17 @@ func (t *Terminal) Foreground(x, y int) color.Color {
 	return nil
 }
 
+// Style is the style of the cell at column x, row y (the zero style off
+// the screen).
+func (t *Terminal) Style(x, y int) uv.Style {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c := t.em.CellAt(x, y); c != nil {
+		return c.Style
+	}
+	return uv.Style{}
+}
+
 // Raw is every byte the program wrote to the terminal so far.
 func (t *Terminal) Raw() string {
 	t.mu.Lock()
