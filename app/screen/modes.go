@@ -24,6 +24,10 @@ func (r *Renderer) modes(was, v *tea.View) {
 		// every other terminal does. The keypad's digits stay digits in
 		// the terminals tried (see TestKeysReadAsTheirNamesInRealTerminals).
 		_, _ = w.WriteString(ansi.KeypadApplicationMode)
+		// The window's title is kept on the terminal's stack, so that
+		// leaving gives it back (xterm and mlterm; a terminal without the
+		// stack is left with an empty title).
+		_, _ = w.WriteString(ansi.WindowOp(pushTitle, titleOnly))
 	}
 	if was == nil || was.DisableBracketedPasteMode != v.DisableBracketedPasteMode {
 		if !v.DisableBracketedPasteMode {
@@ -104,6 +108,7 @@ func (r *Renderer) leave() {
 	if was.WindowTitle != "" {
 		w.WriteString(ansi.SetWindowTitle(""))
 	}
+	w.WriteString(ansi.WindowOp(popTitle, titleOnly))
 	if c := was.Cursor; c != nil {
 		if s := cursorStyle(c); s != 0 && s != 1 {
 			w.WriteString(ansi.SetCursorStyle(0))
@@ -119,6 +124,14 @@ func (r *Renderer) leave() {
 	r.write()
 	r.drawn = nil
 }
+
+// The window operations (XTWINOPS) that push the window's title on the
+// terminal's stack of titles and pop it.
+const (
+	pushTitle = 22
+	popTitle  = 23
+	titleOnly = 2 // the window's title, not its icon's
+)
 
 func cursorOf(v *tea.View) *tea.Cursor {
 	if v == nil {

@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 // runHelper runs the named helper, which writes its report to out, and
 // marks the report complete; a helper that fails reports its error.
 func runHelper(name, out string) int {
-	helpers := map[string]func(out string) error{"widths": measureWidths, "keys": echoKeys, "reasoning": drawReasoning}
+	helpers := map[string]func(out string) error{"widths": measureWidths, "keys": echoKeys, "reasoning": drawReasoning, "title": showTitle}
 	err := fmt.Errorf("no helper %q", name)
 	if h, ok := helpers[name]; ok {
 		err = h(out)
@@ -59,40 +59,63 @@ func runHelper(name, out string) int {
 // seconds to start one, and kitty and alacritty draw in software here.
 const emulatorLimit = time.Minute
 
+// An emulatorRun is the helper running in one emulator.
+type emulatorRun struct {
+	xvfb.Emulator
+	display string
+	window  string // the window's title
+	out     string // the helper's report
+}
+
+// report is the helper's report so far, one line an element.
+func (r emulatorRun) report() []string {
+	b, _ := os.ReadFile(r.out)
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
+}
+
+// xdotool runs xdotool on the run's display.
+func (r emulatorRun) xdotool(args ...string) error {
+	cmd := exec.Command("xdotool", args...)
+	cmd.Env = append(os.Environ(), "DISPLAY="+r.display)
+	return cmd.Run()
+}
+
+// focus gives the window titled title the keyboard: there is no window
+// manager to do it.
+func (r emulatorRun) focus(t *testing.T, title string) {
+	t.Helper()
+	if err := r.xdotool("search", "--sync", "--name", "^"+title+"$", "windowfocus"); err != nil {
+		t.Fatalf("focus the emulator's window: %v", err)
+	}
+}
+
 // runInEmulators runs the helper in each emulator installed, on one
 // virtual display, and calls check with the helper's report; while the
 // helper runs, act (if not nil) is called once it has written its first
 // line, the sign that it is ready.
-func runInEmulators(t *testing.T, helper string, act func(t *testing.T, display, window string), check func(t *testing.T, report []string)) {
+func runInEmulators(t *testing.T, helper string, act func(t *testing.T, run emulatorRun), check func(t *testing.T, report []string)) {
 	xvfb.Need(t, "apt-get install xvfb fonts-dejavu", "Xvfb")
 	display := xvfb.Start(t)
 	for _, e := range xvfb.Emulators {
 		t.Run(e.Name, func(t *testing.T) {
 			e.Need(t)
-			out := filepath.Join(t.TempDir(), "report")
-			title := "tack-screen-" + helper
-			cmd := e.Command(display, 80, 24, title, []string{helperVar + "=" + helper, helperOut + "=" + out}, os.Args[0], "-test.run=^$")
+			run := emulatorRun{Emulator: e, display: display, window: "tack-screen-" + helper, out: filepath.Join(t.TempDir(), "report")}
+			cmd := e.Command(display, 80, 24, run.window, []string{helperVar + "=" + helper, helperOut + "=" + run.out}, os.Args[0], "-test.run=^$")
 			if err := cmd.Start(); err != nil {
 				t.Fatalf("start %s: %v", e.Name, err)
 			}
 			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 			if act != nil {
 				testkit.EventuallyWithin(t, emulatorLimit, "the helper to start in "+e.Name, func() bool {
-					b, _ := os.ReadFile(out)
-					return len(b) > 0
-				}, nil)
-				act(t, display, title)
+					return run.report()[0] != ""
+				})
+				act(t, run)
 			}
-			done := out + ".done"
 			testkit.EventuallyWithin(t, emulatorLimit, "the helper's report from "+e.Name, func() bool {
-				_, err := os.Stat(done)
+				_, err := os.Stat(run.out + ".done")
 				return err == nil
-			}, nil)
-			b, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			check(t, strings.Split(strings.TrimSpace(string(b)), "\n"))
+			})
+			check(t, run.report())
 		})
 	}
 }
@@ -231,22 +254,14 @@ func echoKeys(out string) error {
 // terminal and checks that tack reads each as the key pressed.
 func TestKeysReadAsTheirNamesInRealTerminals(t *testing.T) {
 	xvfb.Need(t, "apt-get install xdotool", "xdotool")
-	press := func(t *testing.T, display, window string) {
-		xdotool := func(args ...string) error {
-			cmd := exec.Command("xdotool", args...)
-			cmd.Env = append(os.Environ(), "DISPLAY="+display)
-			return cmd.Run()
-		}
-		// Without a window manager, focus the window by hand.
-		if err := xdotool("search", "--sync", "--name", "^"+window+"$", "windowfocus"); err != nil {
-			t.Fatalf("focus the emulator's window: %v", err)
-		}
+	press := func(t *testing.T, run emulatorRun) {
+		run.focus(t, run.window)
 		for _, k := range keySamples {
-			if err := xdotool("key", k.xdotool); err != nil {
+			if err := run.xdotool("key", k.xdotool); err != nil {
 				t.Fatalf("xdotool key %s: %v", k.xdotool, err)
 			}
 		}
-		_ = xdotool("key", "ctrl+d")
+		_ = run.xdotool("key", "ctrl+d")
 	}
 	runInEmulators(t, "keys", press, func(t *testing.T, report []string) {
 		if report[0] != "ready" {
@@ -260,4 +275,57 @@ func TestKeysReadAsTheirNamesInRealTerminals(t *testing.T) {
 			}
 		}
 	})
+}
+
+// showTitle is the title helper: it draws a view titled "tack", leaves
+// the screen at the first key and ends at the next line.
+func showTitle(out string) error {
+	s, err := Open(Options{In: os.Stdin, Out: os.Stdout, Env: os.Environ()})
+	if err != nil {
+		return err
+	}
+	v := view("titled")
+	v.WindowTitle = "tack"
+	s.r.Show(v, true)
+	if err := os.WriteFile(out, []byte("ready\n"), 0o600); err != nil {
+		return err
+	}
+	key := make([]byte, 1)
+	if _, err := os.Stdin.Read(key); err != nil {
+		return err
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, []byte("ready\nleft\n"), 0o600); err != nil {
+		return err
+	}
+	_, err = os.Stdin.Read(key)
+	return err
+}
+
+// TestLeavingGivesTheWindowItsTitleBack shows a view titled "tack" in
+// each emulator that keeps a stack of window titles and checks, with
+// xdotool, that the window is named so while the screen is held and has
+// its own title again once the screen is left (it was left empty).
+func TestLeavingGivesTheWindowItsTitleBack(t *testing.T) {
+	xvfb.Need(t, "apt-get install xdotool", "xdotool")
+	titled := func(t *testing.T, run emulatorRun) {
+		if !run.TitleStack {
+			t.Skip("keeps no stack of window titles: an empty title is the best tack can leave")
+		}
+		named := func(title string) func() bool {
+			return func() bool { return run.xdotool("search", "--name", "^"+title+"$") == nil }
+		}
+		testkit.EventuallyWithin(t, emulatorLimit, "the window named tack", named("tack"))
+		run.focus(t, "tack")
+		if err := run.xdotool("key", "q"); err != nil {
+			t.Fatal(err)
+		}
+		testkit.EventuallyWithin(t, emulatorLimit, "the helper to leave the screen", func() bool { return len(run.report()) == 2 })
+		testkit.EventuallyWithin(t, emulatorLimit, "the window named "+run.window+" again", named(run.window))
+		// The terminal is cooked again: a line ends the helper.
+		_ = run.xdotool("key", "Return")
+	}
+	runInEmulators(t, "title", titled, func(*testing.T, []string) {})
 }

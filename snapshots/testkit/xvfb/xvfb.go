@@ -69,6 +69,9 @@ type Emulator struct {
 	argv func(cols, rows int, title string, cmd []string) []string
 	// env is added to the emulator's environment.
 	env []string
+	// TitleStack says whether it keeps a stack of window titles
+	// (XTWINOPS 22 and 23).
+	TitleStack bool
 }
 
 // Emulators are the emulators tests try: those users run tack in that run
@@ -76,14 +79,14 @@ type Emulator struct {
 // draw with OpenGL, which Xvfb gives them through Mesa's software
 // renderer.
 var Emulators = []Emulator{
-	{Name: "xterm", Package: "xterm", tools: []string{"xterm"}, argv: xtermArgv},
+	{Name: "xterm", Package: "xterm", tools: []string{"xterm"}, argv: xtermArgv, TitleStack: true},
 	{Name: "urxvt", Package: "rxvt-unicode", tools: []string{"urxvt"}, argv: func(cols, rows int, title string, cmd []string) []string {
 		return append([]string{"urxvt", "-geometry", fmt.Sprintf("%dx%d+0+0", cols, rows), "-fn", "xft:DejaVu Sans Mono:size=11", "-title", title, "-e"}, cmd...)
 	}},
 	{Name: "st", Package: "stterm", tools: []string{"st"}, argv: func(cols, rows int, title string, cmd []string) []string {
 		return append([]string{"st", "-g", fmt.Sprintf("%dx%d+0+0", cols, rows), "-f", "DejaVu Sans Mono:size=11", "-t", title, "-e"}, cmd...)
 	}},
-	{Name: "mlterm", Package: "mlterm", tools: []string{"mlterm"}, argv: func(cols, rows int, title string, cmd []string) []string {
+	{Name: "mlterm", Package: "mlterm", tools: []string{"mlterm"}, TitleStack: true, argv: func(cols, rows int, title string, cmd []string) []string {
 		return append([]string{"mlterm", "-g", fmt.Sprintf("%dx%d+0+0", cols, rows), "--title", title, "-e"}, cmd...)
 	}},
 	{Name: "alacritty", Package: "alacritty", tools: []string{"alacritty"}, env: []string{"LIBGL_ALWAYS_SOFTWARE=1"},
@@ -108,7 +111,7 @@ var Emulators = []Emulator{
 
 func xtermArgv(cols, rows int, title string, cmd []string) []string {
 	return append([]string{"xterm", "-geometry", fmt.Sprintf("%dx%d+0+0", cols, rows), "-fa", "DejaVu Sans Mono", "-fs", "11",
-		"-title", title, "-xrm", "XTerm*allowTitleOps: false", "-e"}, cmd...)
+		"-title", title, "-e"}, cmd...)
 }
 
 // multiplexerArgv is xterm running a multiplexer. Its Alt sends Esc
