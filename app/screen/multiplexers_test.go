@@ -43,18 +43,9 @@ type multiplexer struct {
 }
 
 var multiplexers = []multiplexer{
-	{"screen", func(string) []string { return []string{"screen", "-c", "/dev/null"} }, false},
-	{"tmux as screen-256color", tmuxAs("screen-256color"), false},
-	{"tmux as tmux-256color", tmuxAs("tmux-256color"), true},
-}
-
-// tmuxAs runs tmux with its default-terminal (TERM inside it) set to term.
-func tmuxAs(term string) func(dir string) []string {
-	return func(dir string) []string {
-		conf := filepath.Join(dir, "tmux.conf")
-		_ = os.WriteFile(conf, []byte("set -g default-terminal "+term+"\n"), 0o600)
-		return []string{"tmux", "-S", filepath.Join(dir, "socket"), "-f", conf, "new-session"}
-	}
+	{"screen", func(dir string) []string { return xvfb.ScreenArgv(dir, nil) }, false},
+	{"tmux as screen-256color", func(dir string) []string { return xvfb.TmuxArgv(dir, "screen-256color", nil) }, false},
+	{"tmux as tmux-256color", func(dir string) []string { return xvfb.TmuxArgv(dir, "tmux-256color", nil) }, true},
 }
 
 // TestMultiplexersShowReasoningWithoutReverseVideo runs the renderer in
@@ -67,11 +58,7 @@ func TestMultiplexersShowReasoningWithoutReverseVideo(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			tool := strings.Fields(m.name)[0]
 			xvfb.Need(t, "apt-get install "+tool, tool)
-			// Both want their socket directory private.
-			dir := t.TempDir()
-			if err := os.Chmod(dir, 0o700); err != nil {
-				t.Fatal(err)
-			}
+			dir := xvfb.PrivateDir(t)
 			argv := append(m.argv(dir), os.Args[0], "-test.run=^$")
 			pty, err := ptyterm.Start(ptyterm.Options{
 				Bin: argv[0], Args: argv[1:],

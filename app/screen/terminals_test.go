@@ -100,7 +100,7 @@ func runInEmulators(t *testing.T, helper string, act func(t *testing.T, run emul
 		t.Run(e.Name, func(t *testing.T) {
 			e.Need(t)
 			run := emulatorRun{Emulator: e, display: display, window: "tack-screen-" + helper, out: filepath.Join(t.TempDir(), "report")}
-			cmd := e.Command(display, 80, 24, run.window, []string{helperVar + "=" + helper, helperOut + "=" + run.out}, os.Args[0], "-test.run=^$")
+			cmd := e.Command(t, display, 80, 24, run.window, []string{helperVar + "=" + helper, helperOut + "=" + run.out}, os.Args[0], "-test.run=^$")
 			if err := cmd.Start(); err != nil {
 				t.Fatalf("start %s: %v", e.Name, err)
 			}

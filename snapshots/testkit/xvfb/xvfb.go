@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,8 +66,8 @@ type Emulator struct {
 	// tools are the programs it needs on PATH.
 	tools []string
 	// argv is the command line that runs a cols×rows window titled title
-	// running cmd.
-	argv func(cols, rows int, title string, cmd []string) []string
+	// running cmd; dir is for files it needs.
+	argv func(dir string, cols, rows int, title string, cmd []string) []string
 	// env is added to the emulator's environment.
 	env []string
 	// TitleStack says whether it keeps a stack of window titles
@@ -79,34 +80,51 @@ type Emulator struct {
 // draw with OpenGL, which Xvfb gives them through Mesa's software
 // renderer.
 var Emulators = []Emulator{
-	{Name: "xterm", Package: "xterm", tools: []string{"xterm"}, argv: xtermArgv, TitleStack: true},
-	{Name: "urxvt", Package: "rxvt-unicode", tools: []string{"urxvt"}, argv: func(cols, rows int, title string, cmd []string) []string {
+	{Name: "xterm", Package: "xterm", tools: []string{"xterm"}, TitleStack: true, argv: func(_ string, cols, rows int, title string, cmd []string) []string {
+		return xtermArgv(cols, rows, title, cmd)
+	}},
+	{Name: "urxvt", Package: "rxvt-unicode", tools: []string{"urxvt"}, argv: func(_ string, cols, rows int, title string, cmd []string) []string {
 		return append([]string{"urxvt", "-geometry", fmt.Sprintf("%dx%d+0+0", cols, rows), "-fn", "xft:DejaVu Sans Mono:size=11", "-title", title, "-e"}, cmd...)
 	}},
-	{Name: "st", Package: "stterm", tools: []string{"st"}, argv: func(cols, rows int, title string, cmd []string) []string {
+	{Name: "st", Package: "stterm", tools: []string{"st"}, argv: func(_ string, cols, rows int, title string, cmd []string) []string {
 		return append([]string{"st", "-g", fmt.Sprintf("%dx%d+0+0", cols, rows), "-f", "DejaVu Sans Mono:size=11", "-t", title, "-e"}, cmd...)
 	}},
-	{Name: "mlterm", Package: "mlterm", tools: []string{"mlterm"}, TitleStack: true, argv: func(cols, rows int, title string, cmd []string) []string {
+	{Name: "mlterm", Package: "mlterm", tools: []string{"mlterm"}, TitleStack: true, argv: func(_ string, cols, rows int, title string, cmd []string) []string {
 		return append([]string{"mlterm", "-g", fmt.Sprintf("%dx%d+0+0", cols, rows), "--title", title, "-e"}, cmd...)
 	}},
 	{Name: "alacritty", Package: "alacritty", tools: []string{"alacritty"}, env: []string{"LIBGL_ALWAYS_SOFTWARE=1"},
-		argv: func(cols, rows int, title string, cmd []string) []string {
+		argv: func(_ string, cols, rows int, title string, cmd []string) []string {
 			return append([]string{"alacritty", "-o", fmt.Sprintf("window.dimensions.columns=%d", cols),
 				"-o", fmt.Sprintf("window.dimensions.lines=%d", rows), "-t", title, "-e"}, cmd...)
 		}},
 	{Name: "kitty", Package: "kitty", tools: []string{"kitty"}, env: []string{"LIBGL_ALWAYS_SOFTWARE=1"},
-		argv: func(cols, rows int, title string, cmd []string) []string {
+		argv: func(_ string, cols, rows int, title string, cmd []string) []string {
 			return append([]string{"kitty", "-o", fmt.Sprintf("initial_window_width=%dc", cols),
 				"-o", fmt.Sprintf("initial_window_height=%dc", rows), "-T", title}, cmd...)
 		}},
-	{Name: "tmux in xterm", Package: "xterm tmux", tools: []string{"xterm", "tmux"}, argv: func(cols, rows int, title string, cmd []string) []string {
-		// A server of its own, with no configuration of the user's.
-		sock := fmt.Sprintf("tack-test-%d", os.Getpid())
-		return multiplexerArgv(cols, rows, title, append([]string{"tmux", "-L", sock, "-f", "/dev/null", "new-session"}, cmd...))
+	{Name: "tmux in xterm", Package: "xterm tmux", tools: []string{"xterm", "tmux"}, argv: func(dir string, cols, rows int, title string, cmd []string) []string {
+		return multiplexerArgv(cols, rows, title, TmuxArgv(dir, "tmux-256color", cmd))
 	}},
-	{Name: "screen in xterm", Package: "xterm screen", tools: []string{"xterm", "screen"}, argv: func(cols, rows int, title string, cmd []string) []string {
-		return multiplexerArgv(cols, rows, title, append([]string{"screen", "-c", "/dev/null"}, cmd...))
+	{Name: "screen in xterm", Package: "xterm screen", tools: []string{"xterm", "screen"}, argv: func(dir string, cols, rows int, title string, cmd []string) []string {
+		return multiplexerArgv(cols, rows, title, ScreenArgv(dir, cmd))
 	}},
+}
+
+// TmuxArgv is tmux, with a server of its own in dir and TERM inside it
+// term, running cmd in a session that ends when its terminal does.
+func TmuxArgv(dir, term string, cmd []string) []string {
+	conf := filepath.Join(dir, "tmux.conf")
+	_ = os.WriteFile(conf, []byte("set -g default-terminal "+term+"\nset -g destroy-unattached on\n"), 0o600)
+	return append([]string{"tmux", "-S", filepath.Join(dir, "tmux.socket"), "-f", conf, "new-session"}, cmd...)
+}
+
+// ScreenArgv is GNU screen running cmd in a session that ends when its
+// terminal does (by default screen detaches and runs on). Its sockets go
+// in SCREENDIR, which the caller sets to a private directory.
+func ScreenArgv(dir string, cmd []string) []string {
+	conf := filepath.Join(dir, "screenrc")
+	_ = os.WriteFile(conf, []byte("autodetach off\n"), 0o600)
+	return append([]string{"screen", "-c", conf}, cmd...)
 }
 
 func xtermArgv(cols, rows int, title string, cmd []string) []string {
@@ -132,9 +150,21 @@ func (e Emulator) Need(t *testing.T) {
 // Command is the emulator on display, a cols×rows window titled title
 // running cmd with env added to this process's environment. The caller
 // starts it and ends it.
-func (e Emulator) Command(display string, cols, rows int, title string, env []string, cmd ...string) *exec.Cmd {
-	argv := e.argv(cols, rows, title, cmd)
+func (e Emulator) Command(t *testing.T, display string, cols, rows int, title string, env []string, cmd ...string) *exec.Cmd {
+	dir := PrivateDir(t)
+	argv := e.argv(dir, cols, rows, title, cmd)
 	c := exec.Command(argv[0], argv[1:]...)
-	c.Env = append(append(append(os.Environ(), "DISPLAY="+display), e.env...), env...)
+	c.Env = append(append(append(os.Environ(), "DISPLAY="+display, "SCREENDIR="+dir), e.env...), env...)
 	return c
+}
+
+// PrivateDir is a directory for the test only its user may enter, as GNU
+// screen and tmux want their sockets'.
+func PrivateDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
