@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/tack-agent/tack/app"
 	"github.com/tack-agent/tack/backend/agent"
@@ -274,5 +275,7 @@ func (f *Fake) StatusLine(ctx context.Context, in hooks.StatusInput) (hooks.Stat
 	}
 	f.call("statusline")
 	in.SessionID, in.Cwd = f.Head.ID, f.Head.Cwd
-	return hooks.StatusLine{Command: f.StatusCommand, Source: "~/.claude/settings.json"}.Run(ctx, os.TempDir(), os.Environ(), in)
+	// A script's three jq runs can take over the real 5 s limit on a
+	// loaded machine; the limit has tests of its own in backend/hooks.
+	return hooks.StatusLine{Command: f.StatusCommand, Source: "~/.claude/settings.json", Timeout: time.Minute}.Run(ctx, os.TempDir(), os.Environ(), in)
 }
