@@ -73,7 +73,7 @@ func whenEmpty(f func(*Model, string)) func(*Model, string) (tea.Cmd, bool) {
 func keyTable() []binding {
 	return []binding{
 		{keys: []string{"enter"}, label: "Enter", context: inEditor, help: "send (steer while the agent runs)"},
-		{keys: []string{"shift+enter", "alt+enter", "ctrl+j"}, label: "Shift/Alt+Enter, Ctrl+J", context: inEditor, help: "newline"},
+		{keys: []string{"shift+enter", "alt+enter", "ctrl+j"}, label: "Shift/Alt+Enter, Ctrl+J, \\ Enter", context: inEditor, help: "newline"},
 		{keys: []string{"up", "down"}, label: "Up/Down", context: inEditor, help: "prompt history; menu navigation"},
 		{keys: []string{"tab"}, label: "Tab", help: "accept completion; queue a follow-up while running",
 			run: always((*Model).followUp)},

@@ -53,6 +53,10 @@ type Options struct {
 	Welcome string
 	// Prompt, when set, is sent as the first prompt once the program runs.
 	Prompt string
+	// PlainShiftEnter says the terminal sends Shift+Enter as Enter
+	// (iostreams' ShiftEnterIsEnter): the editor's hint offers \ then
+	// Enter for a new line instead.
+	PlainShiftEnter bool
 	// PickSession opens the session picker as soon as the program runs
 	// (tack --resume with no id), searching for PickSearch (tack --resume
 	// with words that are no session's id).
@@ -191,6 +195,7 @@ func New(o Options) *Model {
 	m.bindings = chatKeys(keyTable())
 	m.tr = transcript.New(transcript.Settings{Colour: o.Colour, Background: o.Background, Reasoning: o.ShowReasoning, HideReasoning: o.HideReasoning, Cards: cards.Collapsed, Dir: o.Cwd})
 	m.editor = editor.New(m.theme, m.width)
+	m.editor.SetPlainShiftEnter(o.PlainShiftEnter)
 	m.menu = complete.NewMenu(m.theme)
 	m.layout()
 	return m

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -298,5 +299,15 @@ func TestAnswersLinkFilesFromTheWorkingDirectory(t *testing.T) {
 	m := New(Options{Backend: &countingBackend{}, Width: 80, Height: 24, Cwd: "/work/proj"})
 	if got := m.tr.Settings().Dir; got != "/work/proj" {
 		t.Errorf("want the transcript's links to start from the working directory, got %q", got)
+	}
+}
+
+// Where the terminal sends Shift+Enter as Enter, the empty editor offers
+// a backslash before Enter for a new line.
+func TestEditorHintFollowsTheTerminalsShiftEnter(t *testing.T) {
+	m := New(Options{Backend: &countingBackend{}, Width: 100, Height: 24, PlainShiftEnter: true})
+	m.Update(subscribedMsg{sessionID: "s-1", sub: &countingBackend{}})
+	if got := screen(m); !strings.Contains(got, `\ then Enter for a new line`) {
+		t.Errorf("want the backslash offered, got:\n%s", got)
 	}
 }

@@ -177,6 +177,7 @@ func chatOptions(lo launch.Options, o options, s *launch.Session, ios *iostreams
 		Now: time.Now, Cwd: cwd, Home: lo.Getenv("HOME"), Branch: workspace.Branch(cwd),
 		Colour: ios.ColorEnabled(), HideReasoning: o.noReasoning, Background: bg, AskBackground: theme.Auto(themeSetting),
 		Notify: notify, Welcome: welcome, Prompt: strings.TrimSpace(o.task), Width: w, Height: h,
+		PlainShiftEnter: ios.ShiftEnterIsEnter(),
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tack-agent/tack/backend/launch"
+	"github.com/tack-agent/tack/views/iostreams"
 )
 
 func TestRenderProfileKeepsThePaletteOrDropsColour(t *testing.T) {
@@ -35,6 +37,19 @@ func TestFrameIntervalFollowsTACK_FPS(t *testing.T) {
 		_, err := frameInterval(func(string) string { return bad })
 		if err == nil || !strings.Contains(err.Error(), "TACK_FPS=") || !strings.Contains(err.Error(), "or unset it") {
 			t.Errorf("TACK_FPS=%q: want an error naming the variable and the fix, got %v", bad, err)
+		}
+	}
+}
+
+// The chat screen learns from the terminal seam whether Shift+Enter can
+// start a new line there.
+func TestChatOptionsSayWhereShiftEnterIsEnter(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	lo := launch.Options{Cwd: t.TempDir(), Getenv: func(string) string { return "" }}
+	for term, plain := range map[string]bool{"screen-256color": true, "xterm-256color": false} {
+		ios.SetTerm(term)
+		if got := chatOptions(lo, options{}, nil, ios).PlainShiftEnter; got != plain {
+			t.Errorf("TERM=%s: want PlainShiftEnter %v, got %v", term, plain, got)
 		}
 	}
 }

@@ -21,10 +21,12 @@ const (
 	// MaxRows is the tallest the editor grows before it scrolls.
 	MaxRows = 10
 	// IdlePlaceholder shows in an empty editor between turns: what to do,
-	// and how to write more than one line; ShortIdlePlaceholder where the
-	// editor is too narrow for it.
-	IdlePlaceholder      = "Describe a task and press Enter · Shift+Enter for a new line"
-	ShortIdlePlaceholder = "Describe a task and press Enter"
+	// and how to write more than one line; BackslashIdlePlaceholder where
+	// the terminal sends Shift+Enter as Enter (SetPlainShiftEnter), and
+	// ShortIdlePlaceholder where the editor is too narrow for either.
+	IdlePlaceholder          = "Describe a task and press Enter · Shift+Enter for a new line"
+	BackslashIdlePlaceholder = `Describe a task and press Enter · \ then Enter for a new line`
+	ShortIdlePlaceholder     = "Describe a task and press Enter"
 	// RunningPlaceholder shows in an empty editor while a turn runs.
 	RunningPlaceholder = "enter to steer · esc to cancel"
 	prompt             = "> "
@@ -48,9 +50,11 @@ type Editor struct {
 	// shared with the textarea's prompt function, which outlives copies.
 	mark    *string
 	running bool
-	held    bool   // a dialog above takes the keys
-	width   int    // as set; the textarea's Width is its text's
-	styled  uint64 // the version SetTheme gave
+	held    bool // a dialog above takes the keys
+	// plainShiftEnter: the terminal sends Shift+Enter as Enter.
+	plainShiftEnter bool
+	width           int    // as set; the textarea's Width is its text's
+	styled          uint64 // the version SetTheme gave
 	// drawn is the last view drawn, shared by copies like mark; version
 	// says which state this copy shows, so that a copy whose state was
 	// drawn last draws it again without the textarea.
@@ -190,10 +194,23 @@ func (e *Editor) SetHeld(held bool) {
 	}
 }
 
+// SetPlainShiftEnter says the terminal sends Shift+Enter as Enter, so the
+// hint offers a backslash before Enter for a new line instead.
+func (e *Editor) SetPlainShiftEnter(plain bool) {
+	if e.plainShiftEnter != plain {
+		e.plainShiftEnter = plain
+		e.placeholder()
+		e.changed()
+	}
+}
+
 // placeholder picks the empty editor's text for the state and the width:
 // a hint cut mid-phrase would say less than a shorter one.
 func (e *Editor) placeholder() {
 	text := IdlePlaceholder
+	if e.plainShiftEnter {
+		text = BackslashIdlePlaceholder
+	}
 	if utf8.RuneCountInString(text) > e.ta.Width() {
 		text = ShortIdlePlaceholder
 	}
@@ -327,6 +344,9 @@ func (e Editor) Update(msg tea.Msg) (Editor, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "enter":
+			if e.escapedEnter() {
+				return e, nil
+			}
 			return e.submit()
 		case "up":
 			if e.ta.Line() == 0 && e.recall(-1) {
@@ -375,6 +395,24 @@ func typed(k tea.KeyPressMsg) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// escapedEnter makes Enter after a backslash a new line in its place, as
+// Claude Code's \⏎ does: it works in every terminal, where Shift+Enter
+// reaches tack as Enter in several (tmux, GNU screen, rxvt, st). It
+// reports whether it did.
+func (e *Editor) escapedEnter() bool {
+	lines := strings.Split(e.ta.Value(), "\n")
+	line, col := e.ta.Line(), e.ta.Column()
+	if line >= len(lines) {
+		return false
+	}
+	if runes := []rune(lines[line]); col == 0 || col > len(runes) || runes[col-1] != '\\' {
+		return false
+	}
+	e.ta, _ = e.ta.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	e.ta.InsertString("\n")
 	return true
 }
 

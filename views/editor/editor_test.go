@@ -41,6 +41,34 @@ func TestNewlineKeysInsertNewlines(t *testing.T) {
 	}
 }
 
+// A backslash before Enter is a new line in its place, as Claude Code's
+// \⏎: the way to one in terminals that send Shift+Enter as Enter. A
+// backslash anywhere else is text.
+func TestBackslashThenEnterInsertsANewline(t *testing.T) {
+	e := keys.TypeInto(New(theme.New(true), 40), `a\`)
+	e, msg := keys.PressOn(e, "enter")
+	e = keys.TypeInto(e, "b")
+	if msg != nil || e.Value() != "a\nb" {
+		t.Fatalf("want the backslash made a newline, got %q (msg %#v)", e.Value(), msg)
+	}
+	e = keys.TypeInto(New(theme.New(true), 40), `C:\dir\`)
+	e, _ = keys.PressOn(e, "left")
+	if _, msg := keys.PressOn(e, "enter"); msg == nil || msg.(SubmitMsg).Text != `C:\dir\` {
+		t.Fatalf("want a backslash not before the cursor kept and the text sent, got %#v", msg)
+	}
+}
+
+func TestPlaceholderOffersTheBackslashWhereShiftEnterIsEnter(t *testing.T) {
+	e := New(theme.New(true), 80)
+	if got := ansi.Strip(e.View()); !strings.Contains(got, "Shift+Enter for a new line") {
+		t.Fatalf("want Shift+Enter offered, got %q", got)
+	}
+	e.SetPlainShiftEnter(true)
+	if got := ansi.Strip(e.View()); !strings.Contains(got, `\ then Enter for a new line`) || strings.Contains(got, "Shift") {
+		t.Fatalf("want the backslash offered instead, got %q", got)
+	}
+}
+
 func TestUpAndDownBrowseHistoryKeepingTheDraft(t *testing.T) {
 	e := New(theme.New(true), 40)
 	e.SetHistory([]string{"first", "second"})

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 
 	"golang.org/x/term"
 )
@@ -38,6 +39,7 @@ type IOStreams struct {
 
 	stdinTTY, stdoutTTY, stderrTTY bool
 	termName                       string
+	inTmux                         bool // TMUX is set
 	noColor                        bool // NO_COLOR is set
 	color                          bool
 	width, height                  int // a fixed size; zero asks the terminal
@@ -50,7 +52,7 @@ func System(stdin *os.File, stdout, stderr io.Writer, getenv func(string) string
 	s := &IOStreams{
 		In: stdin, Out: stdout, ErrOut: stderr, inFile: stdin,
 		stdinTTY: isTerminal(stdin), stdoutTTY: isTerminal(stdout), stderrTTY: isTerminal(stderr),
-		termName: getenv("TERM"), noColor: getenv("NO_COLOR") != "",
+		termName: getenv("TERM"), noColor: getenv("NO_COLOR") != "", inTmux: getenv("TMUX") != "",
 	}
 	s.outFile, _ = stdout.(*os.File)
 	s.DecideColor(ColorAuto, nil)
@@ -81,6 +83,22 @@ func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
 // Interactive reports whether a person is at a terminal on both stdin and
 // stdout.
 func (s *IOStreams) Interactive() bool { return s.stdinTTY && s.stdoutTTY }
+
+// ShiftEnterIsEnter reports whether the terminal sends Shift+Enter as a
+// plain Enter, so that it cannot start a new line: tmux (unless set up for
+// extended keys), GNU screen, rxvt-unicode, st and the Linux console do,
+// as measured in each (app/screen's emulator tests).
+func (s *IOStreams) ShiftEnterIsEnter() bool {
+	if s.inTmux {
+		return true
+	}
+	for _, plain := range []string{"screen", "tmux", "rxvt", "st", "linux"} {
+		if s.termName == plain || strings.HasPrefix(s.termName, plain+"-") || strings.HasPrefix(s.termName, plain+".") {
+			return true
+		}
+	}
+	return false
+}
 
 // IsDumb reports whether TERM says the terminal cannot move the cursor or
 // draw colour (TERM=dumb, as in Emacs shell buffers and some CI logs).
@@ -146,6 +164,9 @@ func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
 
 // SetTerm sets TERM's value (for tests).
 func (s *IOStreams) SetTerm(name string) { s.termName = name }
+
+// SetTmux says whether TMUX is set (for tests).
+func (s *IOStreams) SetTmux(v bool) { s.inTmux = v }
 
 // SetNoColor says whether NO_COLOR is set (for tests).
 func (s *IOStreams) SetNoColor(v bool) { s.noColor = v }

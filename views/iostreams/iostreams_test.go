@@ -59,6 +59,26 @@ func TestFullScreenNeedsTwoTerminalsThatAreNotDumb(t *testing.T) {
 	}
 }
 
+// tmux (without extended keys), GNU screen, rxvt-unicode, st and the
+// Linux console send Shift+Enter as Enter (measured in each by app/screen's
+// emulator tests); xterm, kitty, mlterm and others tell it apart.
+func TestShiftEnterIsEnterInTheTerminalsThatSendItSo(t *testing.T) {
+	s, _, _, _ := Test()
+	for term, plain := range map[string]bool{"screen": true, "screen-256color": true, "screen.xterm-256color": true, "tmux-256color": true,
+		"rxvt-unicode-256color": true, "st-256color": true, "linux": true, "xterm-256color": false, "xterm-kitty": false, "mlterm": false,
+		"alacritty": false, "stterm": false, "": false} {
+		s.SetTerm(term)
+		if got := s.ShiftEnterIsEnter(); got != plain {
+			t.Errorf("TERM=%s: want %v, got %v", term, plain, got)
+		}
+	}
+	s.SetTerm("xterm-256color")
+	s.SetTmux(true)
+	if !s.ShiftEnterIsEnter() {
+		t.Error("want Shift+Enter taken for Enter inside tmux, whatever TERM says")
+	}
+}
+
 func TestSizeIsTheSetSizeOverBuffers(t *testing.T) {
 	s, _, _, _ := Test()
 	s.SetSize(132, 50)
