@@ -198,3 +198,36 @@ func TestAllowRulesNeverCoverWhatBashRunsBeyondThem(t *testing.T) {
 		}
 	}
 }
+
+// A rule that names a whole line (a pipe, a list) allows that line and
+// nothing bash would run beyond it: every form below that bash runs the
+// marker through is asked about.
+func TestALineRuleAllowsNothingBashRunsBeyondTheLine(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed: the forms need it as the oracle")
+	}
+	rule := []string{"Bash(ls -a | head -3)"}
+	for _, command := range []string{"ls -a | head -3", "ls -a  |  head -3"} {
+		if allowing(rule, subject{tool: "bash", command: command}) == "" {
+			t.Errorf("%s did not allow %q", rule[0], command)
+		}
+	}
+	forms := []string{"ls -a | head -3; CMD", "ls -a | head -3 && CMD", "ls -a | head -3\nCMD", "ls -a | head -3 & CMD",
+		"ls -a | CMD", "ls -a | head -3 | CMD", "CMD | ls -a | head -3", "ls -a | head -3 $(CMD)", "ls -a | head -3 `CMD`",
+		"ls -a | head -3 > pwned", "{ ls -a | head -3; } > pwned", "ls -a | head -3 || CMD"}
+	ran := 0
+	for _, form := range forms {
+		command := strings.ReplaceAll(form, "CMD", marker)
+		if bashRuns(t, form) {
+			ran++
+		} else {
+			t.Logf("%q did not run its marker here; the rule must not allow it anyway", command)
+		}
+		if allowing(rule, subject{tool: "bash", command: command}) != "" {
+			t.Errorf("%s allows %q, which runs beyond it", rule[0], command)
+		}
+	}
+	if ran < len(forms)/2 {
+		t.Fatalf("want most forms to run touch in real bash, %d of %d did", ran, len(forms))
+	}
+}

@@ -28,8 +28,10 @@ import (
 //   - WebFetch(domain:docs.rs): the domain a fetch reaches (*.docs.rs
 //     covers its subdomains).
 //
-// A command line is allowed by an entry only when every simple command the
-// parser finds in it is, and refused when any one is.
+// A command line is allowed by an entry when every simple command the
+// parser finds in it is, or when it is the entry's command line exactly
+// (Bash(npm run build 2>&1 | tail -30)); it is refused when any one of its
+// simple commands is.
 
 // pathFamilies are the tools a path entry of a tool covers: Claude Code's
 // Read rules bind every tool that reads files, its Edit rules every tool
@@ -49,9 +51,10 @@ type subject struct {
 }
 
 // commandLine is a command parsed: ok when it parses, accounted when the
-// parser can account for everything it runs.
+// parser can account for everything it runs; printed is the parsed line
+// printed back, the same for lines that differ only in spacing.
 type commandLine struct {
-	text          string
+	text, printed string
 	file          *syntax.File
 	ok, accounted bool
 }
@@ -60,7 +63,19 @@ func parseLine(text string) *commandLine {
 	l := &commandLine{text: text}
 	l.file, l.ok = parse(text)
 	l.accounted = l.ok && accounted(l.file, text)
+	if l.ok {
+		l.printed = printed(l.file)
+	}
 	return l
+}
+
+// printed is f printed back as shell text, "" when it cannot be.
+func printed(f *syntax.File) string {
+	var b strings.Builder
+	if syntax.NewPrinter().Print(&b, f) != nil {
+		return ""
+	}
+	return b.String()
 }
 
 // parsed is s's command line parsed.
@@ -138,7 +153,8 @@ func (e entry) allows(s subject, a anchors) bool {
 	case e.arg == "" || e.arg == "*":
 		return true
 	case s.command != "":
-		return everyCommand(s.parsed(), compileCommand(e.arg, false))
+		l := s.parsed()
+		return everyCommand(l, compileCommand(e.arg, false)) || isLine(l, e.arg)
 	case pathFamilies[e.tool] != nil:
 		return len(s.paths) > 0 && allMatch(s.paths, compilePath(e.arg, a))
 	case s.scope != "":
@@ -159,7 +175,8 @@ func (e entry) refuses(s subject, a anchors) bool {
 	case !e.hasArg || e.arg == "" || e.arg == "*":
 		return true
 	case s.command != "":
-		return anyCommand(s.parsed(), compileCommand(e.arg, true))
+		l := s.parsed()
+		return anyCommand(l, compileCommand(e.arg, true)) || sameLine(l, e.arg)
 	case pathFamilies[e.tool] != nil:
 		return anyMatch(s.paths, compilePath(e.arg, a))
 	case s.scope != "":
@@ -168,6 +185,39 @@ func (e entry) refuses(s subject, a anchors) bool {
 		return false
 	}
 	return true
+}
+
+// isLine reports whether l is the command line arg names, spacing aside:
+// Claude Code matches a rule without wildcards (or one ending in ":*")
+// against the whole line before it splits the line into commands, and its
+// "don't ask again" wrote such rules for whole lines, pipes and && lists
+// included. Each simple command of the line is still held to what every
+// allowed command is: nothing dangerous, no file written by a redirection.
+func isLine(l *commandLine, arg string) bool {
+	if !l.accounted || !sameLine(l, arg) {
+		return false
+	}
+	return matcher{allows: func(w []string, allLiteral bool) bool { return !dangerous(w, allLiteral) }}.stmts(l.file.Stmts)
+}
+
+// sameLine reports whether l parses to the command line arg names.
+func sameLine(l *commandLine, arg string) bool {
+	return l.printed != "" && len(l.file.Stmts) > 0 && once(lineKey{arg}, func() string { return ruleLine(arg) }) == l.printed
+}
+
+// ruleLine is the command line a rule's argument names, printed as
+// parseLine prints it; "" when the argument has a wildcard or does not
+// parse.
+func ruleLine(arg string) string {
+	arg = strings.TrimSuffix(strings.TrimSpace(arg), ":*")
+	if strings.Contains(arg, "*") {
+		return ""
+	}
+	f, ok := parse(arg)
+	if !ok || len(f.Stmts) == 0 {
+		return ""
+	}
+	return printed(f)
 }
 
 // domainMatches reports whether a fetch of host is covered by arg,
@@ -206,6 +256,9 @@ type commandKey struct {
 	arg    string
 	orMore bool
 }
+
+// lineKey is a command argument read as a whole command line.
+type lineKey struct{ arg string }
 
 type pathKey struct {
 	arg string

@@ -58,6 +58,21 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		{`Bash(ls "src/**/*.ts")`, `ls 'src/**/*.ts'`, true, true},
 		{`Bash(ls "src/**/*.ts")`, `ls src/a/b.ts`, false, false},
 		{`Bash(echo "unclosed *)`, `echo "unclosed more"`, false, false},
+		// "Don't ask again" wrote whole lines, pipes and && lists
+		// included (Opentab1/advapp2's settings.local.json): such a rule
+		// is the line it names, spacing aside, and no other.
+		{"Bash(npm run build 2>&1 | tail -30)", "npm run build 2>&1 | tail -30", true, true},
+		{"Bash(npm run build 2>&1 | tail -30)", "npm run build  2>&1  |  tail -30", true, true},
+		{"Bash(npm run build 2>&1 | tail -30)", "npm run build 2>&1 | tail -30; rm -rf x", false, false},
+		{"Bash(npm run build 2>&1 | tail -30)", "npm run build 2>&1 | head -30", false, false},
+		{"Bash(npm run build 2>&1 | tail -30)", "npm run build 2>&1", false, false},
+		{`Bash(git add a.go && git commit -m "fix\(ui\): align")`, `git add a.go && git commit -m "fix(ui): align"`, true, true},
+		{"Bash(pgrep -f worker | head -5; tail -20 w.log 2>/dev/null)", "pgrep -f worker | head -5; tail -20 w.log 2>/dev/null", true, true},
+		{"Bash(pgrep -f worker | head -5; tail -20 w.log:*)", "pgrep -f worker | head -5; tail -20 w.log", true, true},
+		// Its commands are held to what every allowed command is.
+		{"Bash(ls | sed -i s/a/b/ f)", "ls | sed -i s/a/b/ f", false, true},
+		{"Bash(ls > out.txt && cat out.txt)", "ls > out.txt && cat out.txt", false, true},
+		{"Bash(ls && cat *.json)", "ls && cat a.json", false, false},
 	}
 	for _, c := range cases {
 		s := subject{tool: "bash", command: c.command}
