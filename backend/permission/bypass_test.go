@@ -200,8 +200,7 @@ func TestAllowRulesNeverCoverWhatBashRunsBeyondThem(t *testing.T) {
 }
 
 // A rule that names a whole line (a pipe, a list) allows that line and
-// nothing bash would run beyond it: every form below that bash runs the
-// marker through is asked about.
+// nothing bash would run beyond it.
 func TestALineRuleAllowsNothingBashRunsBeyondTheLine(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed: the forms need it as the oracle")
@@ -212,19 +211,39 @@ func TestALineRuleAllowsNothingBashRunsBeyondTheLine(t *testing.T) {
 			t.Errorf("%s did not allow %q", rule[0], command)
 		}
 	}
-	forms := []string{"ls -a | head -3; CMD", "ls -a | head -3 && CMD", "ls -a | head -3\nCMD", "ls -a | head -3 & CMD",
+	allowsNone(t, rule, []string{"ls -a | head -3; CMD", "ls -a | head -3 && CMD", "ls -a | head -3\nCMD", "ls -a | head -3 & CMD",
 		"ls -a | CMD", "ls -a | head -3 | CMD", "CMD | ls -a | head -3", "ls -a | head -3 $(CMD)", "ls -a | head -3 `CMD`",
-		"ls -a | head -3 > pwned", "{ ls -a | head -3; } > pwned", "ls -a | head -3 || CMD"}
+		"ls -a | head -3 > pwned", "{ ls -a | head -3; } > pwned", "ls -a | head -3 || CMD"})
+}
+
+// A rule that names a command's variable assignments allows them and
+// nothing bash would run beyond them.
+func TestAnAssigningRuleAllowsNothingBashRunsBeyondIt(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed: the forms need it as the oracle")
+	}
+	rules := []string{"Bash(LC_ALL=C ls *)", "Bash(LC_ALL=* ls *)"}
+	if allowing(rules, subject{tool: "bash", command: "LC_ALL=C ls -la"}) == "" {
+		t.Errorf("%s did not allow LC_ALL=C ls -la", rules[0])
+	}
+	allowsNone(t, rules, []string{"LC_ALL=C CMD", "LC_ALL=$(CMD) ls", "LC_ALL=`CMD` ls", "LC_ALL=C X=$(CMD) ls",
+		"X=$(CMD) LC_ALL=C ls", "LC_ALL=C ls $(CMD)", "LC_ALL=C ls; CMD", "LC_ALL=C ls > pwned", "LC_ALL=C a[$(CMD)]=1 ls"})
+}
+
+// allowsNone checks that rules allow none of forms (CMD standing for the
+// marker), and that real bash runs the marker through most of them.
+func allowsNone(t *testing.T, rules, forms []string) {
+	t.Helper()
 	ran := 0
 	for _, form := range forms {
 		command := strings.ReplaceAll(form, "CMD", marker)
 		if bashRuns(t, form) {
 			ran++
 		} else {
-			t.Logf("%q did not run its marker here; the rule must not allow it anyway", command)
+			t.Logf("%q did not run its marker here; the rules must not allow it anyway", command)
 		}
-		if allowing(rule, subject{tool: "bash", command: command}) != "" {
-			t.Errorf("%s allows %q, which runs beyond it", rule[0], command)
+		if entry := allowing(rules, subject{tool: "bash", command: command}); entry != "" {
+			t.Errorf("%s allows %q, which runs beyond it", entry, command)
 		}
 	}
 	if ran < len(forms)/2 {

@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -197,7 +198,7 @@ func isLine(l *commandLine, arg string) bool {
 	if !l.accounted || !sameLine(l, arg) {
 		return false
 	}
-	return matcher{allows: func(w []string, allLiteral bool) bool { return !dangerous(w, allLiteral) }}.stmts(l.file.Stmts)
+	return matcher{allows: func(_, w []string, allLiteral bool) bool { return !dangerous(w, allLiteral) }}.stmts(l.file.Stmts)
 }
 
 // sameLine reports whether l parses to the command line arg names.
@@ -246,7 +247,14 @@ type commandPattern struct {
 	// only wildcard: a command whose later words the parser cannot read
 	// still matches when it starts with them.
 	head []string
+	// assigns says the pattern begins with variable assignments
+	// (PYTHONPATH=. python *): it covers the commands that make them, and
+	// a pattern without covers none that make any.
+	assigns bool
 }
+
+// assignment is a word that assigns a variable, NAME=value.
+var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
 // compiled holds the patterns compiled so far, by their argument (and
 // anchors): a session's rules are few and each is met by every call.
@@ -297,8 +305,12 @@ func newCommandPattern(arg string, orMore bool) commandPattern {
 		c.head = strings.Fields(body)
 	}
 	c.lit, _, _ = strings.Cut(body, "*")
-	if first, _, _ := strings.Cut(body, " "); first != "" && !strings.Contains(first, "*") {
-		c.named = regexp.MustCompile(`(^|[^\w.-])` + regexp.QuoteMeta(first) + `($|[^\w.-])`)
+	fields := strings.Fields(body)
+	for len(fields) > 0 && assignment().MatchString(fields[0]) {
+		fields, c.assigns = fields[1:], true
+	}
+	if len(fields) > 0 && !strings.Contains(fields[0], "*") {
+		c.named = regexp.MustCompile(`(^|[^\w.-])` + regexp.QuoteMeta(fields[0]) + `($|[^\w.-])`)
 	}
 	parts := strings.Split(body, "*")
 	for i := range parts {
@@ -370,12 +382,13 @@ func starOf(ch byte) string {
 	return string(ch)
 }
 
-// matches reports whether a simple command, its leading literal words
-// (allLiteral when they are all of it), is covered.
-func (c commandPattern) matches(words []string, allLiteral bool) bool {
-	if len(words) == 0 {
+// matches reports whether a simple command, its assignments and its
+// leading literal words (allLiteral when they are all of it), is covered.
+func (c commandPattern) matches(assigns, words []string, allLiteral bool) bool {
+	if len(words) == 0 || c.assigns != (len(assigns) > 0) {
 		return false
 	}
+	words = append(slices.Clip(assigns), words...)
 	if allLiteral {
 		return c.re.MatchString(strings.Join(words, " "))
 	}
@@ -397,8 +410,8 @@ func everyCommand(l *commandLine, c commandPattern) bool {
 	if !l.accounted || len(l.file.Stmts) == 0 {
 		return false
 	}
-	return matcher{allows: func(w []string, allLiteral bool) bool {
-		return c.matches(w, allLiteral) && !dangerous(w, allLiteral)
+	return matcher{allows: func(assigns, w []string, allLiteral bool) bool {
+		return c.matches(assigns, w, allLiteral) && !dangerous(w, allLiteral)
 	}}.stmts(l.file.Stmts)
 }
 
@@ -436,13 +449,14 @@ func anyCommand(l *commandLine, c commandPattern) bool {
 		}
 		words[0] = path.Base(words[0]) // /bin/rm is rm
 		allLiteral := len(words) == len(call.Args)
+		assigns, _ := assignments(call.Assigns)
 		switch {
 		case mentions && (runsOtherPrograms(words[0]) || dangerous(words, allLiteral)):
 			found = true
 		case allLiteral:
-			found = c.matches(words, true)
+			found = c.matches(nil, words, true) || c.matches(assigns, words, true)
 		default:
-			found = c.couldMatch(words)
+			found = c.couldMatch(words) || c.couldMatch(append(slices.Clip(assigns), words...))
 		}
 		return !found
 	})

@@ -24,7 +24,9 @@ import (
 //     text, /dev/tcp);
 //   - a simple command assigns variables (FOO=1 git status), or its
 //     program or prefix words are not plain literals (variables, command
-//     substitutions, globs, backslashes);
+//     substitutions, globs, backslashes); an allow rule that names the
+//     assignments (Bash(PYTHONPATH=. python *)) covers them, nothing else
+//     does;
 //   - a simple command uses a dangerous form of its program (dangerous.go:
 //     git -c, find -exec, sed -i, go test -exec …);
 //   - it uses a construct other than simple commands joined by lists,
@@ -123,8 +125,8 @@ func PrefixesFor(command string) ([]string, bool) {
 	if !accounted(f, command) {
 		return nil, false
 	}
-	collect := matcher{surface: true, allows: func(words []string, allLiteral bool) bool {
-		if !programWord().MatchString(words[0]) || destroys(words[0]) || dangerous(words, allLiteral) {
+	collect := matcher{surface: true, allows: func(assigns, words []string, allLiteral bool) bool {
+		if len(assigns) > 0 || !programWord().MatchString(words[0]) || destroys(words[0]) || dangerous(words, allLiteral) {
 			return false
 		}
 		prefix := words[0]
@@ -166,8 +168,8 @@ func covered(command string, prefixes []string) bool {
 		words = append(words, strings.Fields(p))
 	}
 	starts := startsWithPrefix(words)
-	return matcher{allows: func(w []string, allLiteral bool) bool {
-		return starts(w, allLiteral) && !dangerous(w, allLiteral)
+	return matcher{allows: func(assigns, w []string, allLiteral bool) bool {
+		return len(assigns) == 0 && starts(w, allLiteral) && !dangerous(w, allLiteral)
 	}}.stmts(f.Stmts)
 }
 
@@ -175,9 +177,10 @@ func covered(command string, prefixes []string) bool {
 // simple command in it, including those in substitutions, is one allows
 // accepts, and nothing writes a file through a redirection.
 type matcher struct {
-	// allows judges a simple command by its leading literal words (the
-	// program first); allLiteral says no word after them was left out.
-	allows func(words []string, allLiteral bool) bool
+	// allows judges a simple command by its variable assignments
+	// (NAME=value) and its leading literal words (the program first);
+	// allLiteral says no word after them was left out.
+	allows func(assigns, words []string, allLiteral bool) bool
 	// surface skips the commands hidden in substitutions and
 	// here-documents, judging only those the command line shows.
 	surface bool
@@ -215,11 +218,13 @@ func (m matcher) stmt(s *syntax.Stmt) bool {
 	}
 }
 
-// call checks one simple command: no variable assignments, a literal
-// program that does not run other programs, accepted by allows with its
-// leading literal words, and substitutions in its words accepted too.
+// call checks one simple command: literal variable assignments if any, a
+// literal program that does not run other programs, accepted by allows
+// with its leading literal words, and substitutions in its words accepted
+// too.
 func (m matcher) call(c *syntax.CallExpr) bool {
-	if len(c.Assigns) > 0 || len(c.Args) == 0 {
+	assigns, ok := assignments(c.Assigns)
+	if !ok || len(c.Args) == 0 {
 		return false
 	}
 	words := make([]string, 0, len(c.Args))
@@ -233,7 +238,7 @@ func (m matcher) call(c *syntax.CallExpr) bool {
 	if len(words) == 0 || runsOtherPrograms(words[0]) {
 		return false
 	}
-	if !m.allows(words, len(words) == len(c.Args)) {
+	if !m.allows(assigns, words, len(words) == len(c.Args)) {
 		return false
 	}
 	for _, w := range c.Args {
@@ -242,6 +247,27 @@ func (m matcher) call(c *syntax.CallExpr) bool {
 		}
 	}
 	return true
+}
+
+// assignments are the words of a simple command's variable assignments
+// (NAME=value), when each is a plain one with a literal value.
+func assignments(as []*syntax.Assign) ([]string, bool) {
+	words := make([]string, 0, len(as))
+	for _, a := range as {
+		if a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Name == nil {
+			return nil, false
+		}
+		value := ""
+		if a.Value != nil {
+			v, ok := literal(a.Value)
+			if !ok {
+				return nil, false
+			}
+			value = v
+		}
+		words = append(words, a.Name.Value+"="+value)
+	}
+	return words, true
 }
 
 // startsWithPrefix accepts a command whose leading literal words start

@@ -17,7 +17,9 @@ func readOnlyCommand(command string) bool {
 	if !ok || len(f.Stmts) == 0 {
 		return false
 	}
-	return matcher{allows: readOnlyCall}.stmts(f.Stmts)
+	return matcher{allows: func(assigns, w []string, allLiteral bool) bool {
+		return len(assigns) == 0 && readOnlyCall(w, allLiteral) // PATH=… could make ls another program
+	}}.stmts(f.Stmts)
 }
 
 // readOnlyCall judges one simple command by its literal words.

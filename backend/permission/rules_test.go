@@ -73,6 +73,21 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		{"Bash(ls | sed -i s/a/b/ f)", "ls | sed -i s/a/b/ f", false, true},
 		{"Bash(ls > out.txt && cat out.txt)", "ls > out.txt && cat out.txt", false, true},
 		{"Bash(ls && cat *.json)", "ls && cat a.json", false, false},
+		// A rule that names the variables a command sets
+		// (OpsiClear/gsplay: Bash(PYTHONPATH=. .venv/bin/python:*))
+		// covers the commands that set them so; a rule that names none
+		// covers no command that sets any, and refusing looks past them.
+		{"Bash(PYTHONPATH=. .venv/bin/python:*)", "PYTHONPATH=. .venv/bin/python tools/gen.py", true, false},
+		{"Bash(PYTHONPATH=. python3:*)", "PYTHONPATH=. python3 tools/gen.py", true, true},
+		{"Bash(PYTHONPATH=. .venv/bin/python:*)", ".venv/bin/python tools/gen.py", false, false},
+		{"Bash(PYTHONPATH=. .venv/bin/python:*)", "PYTHONPATH=/tmp .venv/bin/python tools/gen.py", false, false},
+		{"Bash(PYTHONPATH=. .venv/bin/python:*)", "PYTHONPATH=. LD_PRELOAD=/tmp/x.so .venv/bin/python x.py", false, false},
+		{"Bash(PYTHONPATH=. .venv/bin/python:*)", "PYTHONPATH=. .venv/bin/python -c 'import os'", false, true},
+		{"Bash(SPHINXBUILD=/v/bin/sphinx-build make:*)", "SPHINXBUILD=/v/bin/sphinx-build make html", true, true},
+		{"Bash(X=1 ls *)", "X=$(id) ls", false, false},
+		{"Bash(ls *)", "LD_PRELOAD=/tmp/x.so ls", false, true},
+		{"Bash(* --version)", "LD_PRELOAD=/tmp/x.so node --version", false, true},
+		{"Bash(python3:*)", "PYTHONPATH=/tmp python3 x.py", false, true},
 	}
 	for _, c := range cases {
 		s := subject{tool: "bash", command: c.command}
