@@ -137,38 +137,48 @@ func TestProgramsWithSubcommandsAreNeverRememberedAlone(t *testing.T) {
 
 // A deny rule for a program is held to what real bash runs: every form
 // above that bash runs the marker through (touch, hidden in arithmetic or
-// an expansion, or run by git, find, sed, awk, python or a shell) is
-// refused by Bash(touch *), and the plain uses of other programs are not.
+// an expansion, run by git, find, sed, awk, python, a shell or a wrapper,
+// or named another way: by its path, quoted, escaped) is refused by
+// Bash(touch *) and by the rule that names touch by its path, and the plain
+// uses of other programs are not.
 func TestDenyRulesRefuseEveryFormThatBashRunsTheProgramThrough(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed: the forms need it as the oracle")
 	}
-	deny := []string{"Bash(touch *)"}
+	denies := []string{"Bash(touch *)"}
+	if touch, err := exec.LookPath("touch"); err == nil {
+		denies = append(denies, "Bash("+touch+" *)")
+	}
 	forms := append(slices.Clone(hiddenForms), `sh -c 'CMD'`, `bash -c "CMD"`, `echo x | xargs CMD`, `env CMD`,
-		`timeout 5 CMD`, `eval 'CMD'`, `/usr/bin/CMD`, `x=$(CMD)`, `{ CMD; }`, `(CMD)`, `true && CMD`, `false || CMD`)
+		`timeout 5 CMD`, `eval 'CMD'`, `/usr/bin/CMD`, `/bin/CMD`, `/usr/bin/../bin/CMD`, `\CMD`, `'touch' pwned`,
+		`t\ouch pwned`, `"$(command -v touch)" pwned`, `command CMD`, `nohup CMD`, `nice CMD`, `time CMD`,
+		`stdbuf -o0 CMD`, `FOO=1 CMD`, `x=$(CMD)`, `{ CMD; }`, `(CMD)`, `true && CMD`, `false || CMD`)
 	for _, c := range optionForms {
 		if strings.Contains(c.form, "CMD") { // the others write the marker's file themselves
 			forms = append(forms, c.form)
 		}
 	}
-	ran := 0
+	var ran []string
 	for _, form := range forms {
-		if !bashRuns(t, form) {
-			continue
-		}
-		ran++
-		command := strings.ReplaceAll(form, "CMD", marker)
-		if refusing(deny, subject{tool: "bash", command: command}) == "" {
-			t.Errorf("bash runs touch through %q, and Bash(touch *) let it run", command)
+		if bashRuns(t, form) {
+			ran = append(ran, strings.ReplaceAll(form, "CMD", marker))
 		}
 	}
-	if ran < len(forms)/2 {
-		t.Fatalf("want most forms to run touch in real bash, %d of %d did", ran, len(forms))
+	if len(ran) < len(forms)/2 {
+		t.Fatalf("want most forms to run touch in real bash, %d of %d did", len(ran), len(forms))
 	}
-	for _, command := range []string{"ls -la", "git status", "echo touch", "go test ./...", "find . -name '*.go'",
-		"sed -n 1,5p f", "for i in 1 2; do echo $i; done", "echo $((1+2))"} {
-		if refusing(deny, subject{tool: "bash", command: command}) != "" {
-			t.Errorf("Bash(touch *) refused %q, which runs no touch", command)
+	for _, rule := range denies {
+		deny := []string{rule}
+		for _, command := range ran {
+			if refusing(deny, subject{tool: "bash", command: command}) == "" {
+				t.Errorf("bash runs touch through %q, and %s let it run", command, rule)
+			}
+		}
+		for _, command := range []string{"ls -la", "git status", "echo touch", "go test ./...", "find . -name '*.go'",
+			"sed -n 1,5p f", "for i in 1 2; do echo $i; done", "echo $((1+2))", "ls /usr/bin/touch"} {
+			if refusing(deny, subject{tool: "bash", command: command}) != "" {
+				t.Errorf("%s refused %q, which runs no touch", rule, command)
+			}
 		}
 	}
 }

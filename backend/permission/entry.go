@@ -261,8 +261,8 @@ var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 var compiled sync.Map
 
 type commandKey struct {
-	arg    string
-	orMore bool
+	arg      string
+	refusing bool
 }
 
 // lineKey is a command argument read as a whole command line.
@@ -273,11 +273,12 @@ type pathKey struct {
 	a   anchors
 }
 
-// compileCommand compiles a command argument, once; orMore makes a command
-// without wildcards a prefix too, as refusing takes it ("Bash(git push)"
-// refuses "git push origin main").
-func compileCommand(arg string, orMore bool) commandPattern {
-	return once(commandKey{arg, orMore}, func() commandPattern { return newCommandPattern(arg, orMore) })
+// compileCommand compiles a command argument, once, for allowing or for
+// refusing: refusing takes a command without wildcards as a prefix too
+// ("Bash(git push)" refuses "git push origin main"), and names its
+// program by the program's base name.
+func compileCommand(arg string, refusing bool) commandPattern {
+	return once(commandKey{arg, refusing}, func() commandPattern { return newCommandPattern(arg, refusing) })
 }
 
 // once is what compiled holds for key, made by build the first time.
@@ -290,27 +291,35 @@ func once[K comparable, V any](key K, build func() V) V {
 	return v
 }
 
-func newCommandPattern(arg string, orMore bool) commandPattern {
+func newCommandPattern(arg string, refusing bool) commandPattern {
 	arg = unquote(strings.TrimSpace(arg))
 	if rest, ok := strings.CutSuffix(arg, ":*"); ok {
 		arg = rest + " *"
 	}
-	if orMore && !strings.Contains(arg, "*") {
+	if refusing && !strings.Contains(arg, "*") {
 		arg += " *"
 	}
 	var c commandPattern
 	body, anyArgs := strings.CutSuffix(arg, " *")
-	body = strings.Join(strings.Fields(body), " ")
+	fields := strings.Fields(body)
+	program := 0
+	for program < len(fields) && assignment().MatchString(fields[program]) {
+		program, c.assigns = program+1, true
+	}
+	hasProgram := program < len(fields) && !strings.Contains(fields[program], "*")
+	if refusing && hasProgram {
+		// Refusing names a program by its base name, as it finds the
+		// programs of a line: Bash(/bin/rm *) refuses rm, and Bash(rm *)
+		// /bin/rm.
+		fields[program] = path.Base(fields[program])
+	}
+	body = strings.Join(fields, " ")
 	if anyArgs && !strings.Contains(body, "*") {
-		c.head = strings.Fields(body)
+		c.head = slices.Clone(fields)
 	}
 	c.lit, _, _ = strings.Cut(body, "*")
-	fields := strings.Fields(body)
-	for len(fields) > 0 && assignment().MatchString(fields[0]) {
-		fields, c.assigns = fields[1:], true
-	}
-	if len(fields) > 0 && !strings.Contains(fields[0], "*") {
-		c.named = regexp.MustCompile(`(^|[^\w.-])` + regexp.QuoteMeta(fields[0]) + `($|[^\w.-])`)
+	if hasProgram {
+		c.named = regexp.MustCompile(`(^|[^\w.-])` + regexp.QuoteMeta(fields[program]) + `($|[^\w.-])`)
 	}
 	parts := strings.Split(body, "*")
 	for i := range parts {

@@ -77,7 +77,7 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		// (OpsiClear/gsplay: Bash(PYTHONPATH=. .venv/bin/python:*))
 		// covers the commands that set them so; a rule that names none
 		// covers no command that sets any, and refusing looks past them.
-		{"Bash(PYTHONPATH=. .venv/bin/python:*)", "PYTHONPATH=. .venv/bin/python tools/gen.py", true, false},
+		{"Bash(PYTHONPATH=. .venv/bin/python:*)", "PYTHONPATH=. .venv/bin/python tools/gen.py", true, true},
 		{"Bash(PYTHONPATH=. python3:*)", "PYTHONPATH=. python3 tools/gen.py", true, true},
 		{"Bash(PYTHONPATH=. .venv/bin/python:*)", ".venv/bin/python tools/gen.py", false, false},
 		{"Bash(PYTHONPATH=. .venv/bin/python:*)", "PYTHONPATH=/tmp .venv/bin/python tools/gen.py", false, false},
@@ -88,6 +88,13 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		{"Bash(ls *)", "LD_PRELOAD=/tmp/x.so ls", false, true},
 		{"Bash(* --version)", "LD_PRELOAD=/tmp/x.so node --version", false, true},
 		{"Bash(python3:*)", "PYTHONPATH=/tmp python3 x.py", false, true},
+		// Allowing takes a program named by its path as written;
+		// refusing takes it by its base name, however a line names it.
+		{"Bash(/bin/rm *)", "/bin/rm -rf x", true, true},
+		{"Bash(/bin/rm *)", "rm -rf x", false, true},
+		{"Bash(/bin/rm *)", "/usr/bin/rm -rf x", false, true},
+		{"Bash(/bin/rm *)", "ls /bin/rm && rmdir x", false, false},
+		{"Bash(.venv/bin/python:*)", "PYTHONPATH=/tmp .venv/bin/python x.py", false, true},
 	}
 	for _, c := range cases {
 		s := subject{tool: "bash", command: c.command}
