@@ -240,6 +240,22 @@ func TestAnAssigningRuleAllowsNothingBashRunsBeyondIt(t *testing.T) {
 		"X=$(CMD) LC_ALL=C ls", "LC_ALL=C ls $(CMD)", "LC_ALL=C ls; CMD", "LC_ALL=C ls > pwned", "LC_ALL=C a[$(CMD)]=1 ls"})
 }
 
+// Rules cover a line between them, each command by one rule, and nothing
+// bash would run beyond the commands they name.
+func TestRulesTogetherAllowNothingBashRunsBeyondThem(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed: the forms need it as the oracle")
+	}
+	rules := []string{"Bash(ls *)", "Bash(head *)"}
+	for _, command := range []string{"ls -a | head -3", "ls && head -1 f", "ls; head -1 f 2>&1"} {
+		if allowing(rules, subject{tool: "bash", command: command}) == "" {
+			t.Errorf("%q did not allow %q", rules, command)
+		}
+	}
+	allowsNone(t, rules, []string{"ls | head; CMD", "ls && CMD", "ls | head | CMD", "CMD | head", "ls & CMD", "ls\nCMD",
+		"ls $(CMD) | head", "ls | head > pwned", "ls | head $(CMD)"})
+}
+
 // allowsNone checks that rules allow none of forms (CMD standing for the
 // marker), and that real bash runs the marker through most of them.
 func allowsNone(t *testing.T, rules, forms []string) {

@@ -46,9 +46,20 @@ func refusing(list []string, s subject) string {
 	return first(list, func(e entry) bool { return e.refuses(s, testAnchors) })
 }
 
-// allowing is the first entry of list that allows s, or "".
+// allowing is the first entry of list that allows s, or all of them when
+// they allow it together, or "".
 func allowing(list []string, s subject) string {
-	return first(list, func(e entry) bool { return e.allows(s, testAnchors) })
+	if e := first(list, func(e entry) bool { return e.allows(s, testAnchors) }); e != "" {
+		return e
+	}
+	var es []entry
+	for _, text := range list {
+		es = append(es, parseEntry(text))
+	}
+	if together(es, s) {
+		return strings.Join(list, " + ")
+	}
+	return ""
 }
 
 func first(list []string, match func(entry) bool) string {

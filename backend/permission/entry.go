@@ -31,8 +31,9 @@ import (
 //
 // A command line is allowed by an entry when every simple command the
 // parser finds in it is, or when it is the entry's command line exactly
-// (Bash(npm run build 2>&1 | tail -30)); it is refused when any one of its
-// simple commands is.
+// (Bash(npm run build 2>&1 | tail -30)); a list of entries allows it when
+// each of its simple commands is allowed by one of them (rules.go). It is
+// refused when any one of its simple commands is.
 
 // pathFamilies are the tools a path entry of a tool covers: Claude Code's
 // Read rules bind every tool that reads files, its Edit rules every tool
@@ -412,15 +413,17 @@ func (c commandPattern) couldMatch(words []string) bool {
 	return strings.HasPrefix(known, c.lit) || strings.HasPrefix(c.lit, known)
 }
 
-// everyCommand reports whether every simple command of line is covered,
+// everyCommand reports whether every simple command of line is covered
+// (by one of cs),
 // none of them in a dangerous form (git -c, find -exec), and nothing
 // writes a file through a redirection.
-func everyCommand(l *commandLine, c commandPattern) bool {
+func everyCommand(l *commandLine, cs ...commandPattern) bool {
 	if !l.accounted || len(l.file.Stmts) == 0 {
 		return false
 	}
 	return matcher{allows: func(assigns, w []string, allLiteral bool) bool {
-		return c.matches(assigns, w, allLiteral) && !dangerous(w, allLiteral)
+		return !dangerous(w, allLiteral) &&
+			slices.ContainsFunc(cs, func(c commandPattern) bool { return c.matches(assigns, w, allLiteral) })
 	}}.stmts(l.file.Stmts)
 }
 

@@ -238,17 +238,29 @@ func (p *Policy) askRule(call tools.Call, s subject) string {
 // once approved.
 func (p *Policy) allowed(ctx context.Context, call tools.Call, s subject) (by string, ok bool) {
 	a := anchors{cwd: cwdOf(call), home: p.homeDir(), root: cwdOf(call)}
+	var given []entry
 	for _, text := range allowedFor(call) {
-		if parseEntry(text).allows(s, a) {
+		e := parseEntry(text)
+		if e.allows(s, a) {
 			return byAllowedTools, true
 		}
+		given = append(given, e)
+	}
+	if together(given, s) {
+		return byAllowedTools, true
 	}
 	p.mu.Lock()
 	allow, project := p.rules.Allow, p.project
 	p.mu.Unlock()
 	fromProject := false
+	var users, all []entry
 	for _, r := range allow {
-		if !parseEntry(r.Entry).allows(s, p.anchorsOf(r, call)) {
+		e := parseEntry(r.Entry)
+		if !r.Project {
+			users = append(users, e)
+		}
+		all = append(all, e)
+		if !e.allows(s, p.anchorsOf(r, call)) {
 			continue
 		}
 		if !r.Project {
@@ -256,10 +268,31 @@ func (p *Policy) allowed(ctx context.Context, call tools.Call, s subject) (by st
 		}
 		fromProject = true
 	}
-	if fromProject && project.approvedBy(ctx) {
+	if together(users, s) {
+		return byAllowRule, true
+	}
+	if (fromProject || together(all, s)) && project.approvedBy(ctx) {
 		return byAllowRule, true
 	}
 	return "", false
+}
+
+// together reports whether the command entries among es cover every
+// simple command of s's line between them, each command by one entry:
+// Claude Code matches each command of a line against the rules on its
+// own, so Bash(git status) and Bash(npm test) allow git status && npm
+// test, and its "don't ask again" saves a rule per command of a line.
+func together(es []entry, s subject) bool {
+	if s.command == "" {
+		return false
+	}
+	var cs []commandPattern
+	for _, e := range es {
+		if e.names(s) && e.hasArg && e.arg != "" && e.arg != "*" {
+			cs = append(cs, compileCommand(e.arg, false))
+		}
+	}
+	return len(cs) > 1 && everyCommand(s.parsed(), cs...)
 }
 
 // approvedBy asks for the approval of the project's allow rules once, and

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -276,6 +277,41 @@ func TestAllowRulesSkipTheQuestionAndTheProjectsWaitForApproval(t *testing.T) {
 	}
 	if _, err := approved.Authorize(context.Background(), ts["web_fetch"], call(&l, `{"url":"https://evil.example"}`)); err == nil {
 		t.Error("a fetch of another domain ran unasked")
+	}
+}
+
+// Claude Code's "don't ask again" saves a rule per command of a line, and
+// matches each command of a line on its own: rules cover a line between
+// them, the project's once the user approves them.
+func TestAllowRulesCoverALineBetweenThem(t *testing.T) {
+	approvals := 0
+	p := newPolicy(Ask, nil)
+	p.SetRules(Rules{Allow: []Rule{
+		{Entry: "Bash(git status)", Source: "~/.claude/settings.json"},
+		{Entry: "Bash(npm test *)", Source: "~/.claude/settings.json"},
+		{Entry: "Bash(go vet *)", Source: ".claude/settings.json", Project: true},
+	}}, func(context.Context) (bool, error) { approvals++; return false, nil })
+	var l log
+	run := func(command string) error {
+		_, err := p.Authorize(context.Background(), bashTool, call(&l, bashArgs(command)))
+		return err
+	}
+	if err := run("git status && npm test -- --watch 2>&1 | npm test"); err != nil {
+		t.Errorf("the user's rules did not cover a line of their commands between them: %v", err)
+	}
+	if err := run("git status && npm test; rm -rf x"); err == nil {
+		t.Error("a line with a command no rule covers ran unasked")
+	}
+	if approvals != 0 {
+		t.Errorf("the project's rules were asked about %d times for lines the user's rules decide", approvals)
+	}
+	if err := run("git status && go vet ./..."); err == nil || approvals != 1 {
+		t.Errorf("want the project's rule to wait for the user's approval (%d questions), got %v", approvals, err)
+	}
+	env := &tools.Env{Cwd: testWorkspace, Allowed: []string{"Bash(make *)", "Bash(tail *)"}}
+	c := tools.Call{ID: "c", Args: json.RawMessage(bashArgs("make test 2>&1 | tail -30")), Env: env}
+	if _, err := newPolicy(Ask, nil).Authorize(context.Background(), bashTool, c); err != nil {
+		t.Errorf("allowed-tools did not cover a line of their commands between them: %v", err)
 	}
 }
 
