@@ -256,6 +256,23 @@ func TestRulesTogetherAllowNothingBashRunsBeyondThem(t *testing.T) {
 		"ls $(CMD) | head", "ls | head > pwned", "ls | head $(CMD)"})
 }
 
+// Allowing looks through timeout, nice, nohup, stdbuf, command and time,
+// and through nothing bash would run besides the command they wrap.
+func TestAllowRulesLookThroughWrappersAndNothingElse(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed: the forms need it as the oracle")
+	}
+	rules := []string{"Bash(ls *)"}
+	for _, command := range []string{"timeout 5 ls -a", "nice nohup ls", "time ls", "command ls", "stdbuf -o0 ls"} {
+		if allowing(rules, subject{tool: "bash", command: command}) == "" {
+			t.Errorf("%s did not allow %q", rules[0], command)
+		}
+	}
+	allowsNone(t, rules, []string{"timeout 5 CMD", "timeout -k$(CMD) 5 ls", "timeout 5 sh -c 'CMD'", "nice -n $(CMD) ls",
+		"time CMD", "nohup CMD", "command CMD", "stdbuf -o0 CMD", "timeout 5 ls; CMD", "time ls; CMD", "timeout 5 ls $(CMD)",
+		"timeout 5 env CMD", "nice --adjustment=$(CMD) ls"})
+}
+
 // allowsNone checks that rules allow none of forms (CMD standing for the
 // marker), and that real bash runs the marker through most of them.
 func allowsNone(t *testing.T, rules, forms []string) {

@@ -199,7 +199,7 @@ func isLine(l *commandLine, arg string) bool {
 	if !l.accounted || !sameLine(l, arg) {
 		return false
 	}
-	return matcher{allows: func(_, w []string, allLiteral bool) bool { return !dangerous(w, allLiteral) }}.stmts(l.file.Stmts)
+	return matcher{unwrap: true, allows: func(_, w []string, allLiteral bool) bool { return !dangerous(w, allLiteral) }}.stmts(l.file.Stmts)
 }
 
 // sameLine reports whether l parses to the command line arg names.
@@ -306,6 +306,9 @@ func newCommandPattern(arg string, refusing bool) commandPattern {
 	program := 0
 	for program < len(fields) && assignment().MatchString(fields[program]) {
 		program, c.assigns = program+1, true
+	}
+	if inner := unwrapped(fields[program:]); !refusing && len(inner) > 0 && !strings.Contains(strings.Join(fields[program:len(fields)-len(inner)], " "), "*") {
+		fields = append(fields[:program], inner...)
 	}
 	hasProgram := program < len(fields) && !strings.Contains(fields[program], "*")
 	if refusing && hasProgram {
@@ -421,7 +424,7 @@ func everyCommand(l *commandLine, cs ...commandPattern) bool {
 	if !l.accounted || len(l.file.Stmts) == 0 {
 		return false
 	}
-	return matcher{allows: func(assigns, w []string, allLiteral bool) bool {
+	return matcher{unwrap: true, allows: func(assigns, w []string, allLiteral bool) bool {
 		return !dangerous(w, allLiteral) &&
 			slices.ContainsFunc(cs, func(c commandPattern) bool { return c.matches(assigns, w, allLiteral) })
 	}}.stmts(l.file.Stmts)

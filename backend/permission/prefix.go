@@ -33,7 +33,8 @@ import (
 //     pipelines, &&, ||, subshells and { } groups: if, for, while, case,
 //     [[ ]], (( )), declarations, function definitions, coprocesses;
 //   - it runs a program that runs other programs from its arguments (eval,
-//     exec, source, sudo, xargs, env, a shell, ...), which no prefix covers;
+//     exec, source, sudo, xargs, env, a shell, ...), which no prefix covers
+//     (an allow rule looks through timeout, nice and the like: wrappers.go);
 //   - it redirects output to a file (>, >>, >|, &>, &>>, <>, >& file):
 //     that is a write. Redirections to /dev/null and between descriptors
 //     (2>&1) are allowed, and so is reading a file with <.
@@ -184,6 +185,9 @@ type matcher struct {
 	// surface skips the commands hidden in substitutions and
 	// here-documents, judging only those the command line shows.
 	surface bool
+	// unwrap judges a command by the one its wrappers run
+	// (wrappers.go): timeout 30 npm test as npm test.
+	unwrap bool
 }
 
 func (m matcher) stmts(stmts []*syntax.Stmt) bool {
@@ -213,6 +217,8 @@ func (m matcher) stmt(s *syntax.Stmt) bool {
 		return m.stmts(c.Stmts)
 	case *syntax.Block:
 		return m.stmts(c.Stmts)
+	case *syntax.TimeClause:
+		return m.unwrap && c.Stmt != nil && m.stmt(c.Stmt)
 	default:
 		return false
 	}
@@ -235,10 +241,14 @@ func (m matcher) call(c *syntax.CallExpr) bool {
 		}
 		words = append(words, lit)
 	}
+	allLiteral := len(words) == len(c.Args)
+	if m.unwrap {
+		words = unwrapped(words)
+	}
 	if len(words) == 0 || runsOtherPrograms(words[0]) {
 		return false
 	}
-	if !m.allows(assigns, words, len(words) == len(c.Args)) {
+	if !m.allows(assigns, words, allLiteral) {
 		return false
 	}
 	for _, w := range c.Args {

@@ -96,6 +96,21 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		{"Bash(/bin/rm *)", "/usr/bin/rm -rf x", false, true},
 		{"Bash(/bin/rm *)", "ls /bin/rm && rmdir x", false, false},
 		{"Bash(.venv/bin/python:*)", "PYTHONPATH=/tmp .venv/bin/python x.py", false, true},
+		// Allowing looks through the wrappers Claude Code looks
+		// through, on both sides (Bash(timeout 10 uv run:*) in
+		// OpsiClear/gsplay's settings), and only through options they
+		// take without running anything.
+		{"Bash(npm test *)", "timeout 30 npm test", true, true},
+		{"Bash(npm test *)", "nice -n 5 nohup npm test -- --watch", true, true},
+		{"Bash(npm test *)", "time npm test", true, true},
+		{"Bash(npm test *)", "stdbuf -oL timeout -s KILL 5 npm test", true, true},
+		{"Bash(timeout 10 uv run:*)", "timeout 10 uv run pytest", true, true},
+		{"Bash(npm test *)", "timeout -k$(id) 10 npm test", false, true},
+		{"Bash(npm test *)", "timeout --foo 10 npm test", false, true},
+		{"Bash(npm test *)", "command -p npm test", false, true},
+		{"Bash(* test)", "command -p npm test", false, true},
+		{"Bash(npm test *)", "timeout 5 sh -c 'npm test'", false, true},
+		{"Bash(find *)", "timeout 5 find . -delete", false, true},
 	}
 	for _, c := range cases {
 		s := subject{tool: "bash", command: c.command}
