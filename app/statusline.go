@@ -170,7 +170,7 @@ func (m *Model) statusInput(now time.Time) hooks.StatusInput {
 		Exceeds200K:   u.Last.Prompt() > 200_000,
 		Columns:       m.width, Lines: m.height,
 	}
-	in.Effort, in.Thinking = statusEffort(m.model.effort)
+	in.Effort, in.Thinking = hooks.EffortOf(m.model.effort)
 	if m.model.known {
 		in.Model.DisplayName = m.model.spec.Name
 		in.ContextWindow.Size = m.model.spec.ContextWindow
@@ -184,18 +184,6 @@ func (m *Model) statusInput(now time.Time) hooks.StatusInput {
 		}
 	}
 	return in
-}
-
-// statusEffort is effort as a status line reads it: none where the model
-// has no effort to set, and no level where it does not reason.
-func statusEffort(e llm.Effort) (*hooks.StatusEffort, *hooks.StatusThinking) {
-	switch e {
-	case "":
-		return nil, nil
-	case llm.EffortOff:
-		return nil, &hooks.StatusThinking{}
-	}
-	return &hooks.StatusEffort{Level: string(e)}, &hooks.StatusThinking{Enabled: true}
 }
 
 // statusLineKey is what the command's rows are drawn for.

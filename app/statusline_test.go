@@ -223,29 +223,3 @@ func TestStatusLineRefreshInterval(t *testing.T) {
 		t.Error("want the timer set again after the run")
 	}
 }
-
-// The effort reaches a status line as Claude Code's effort.level and
-// thinking.enabled: no level when the model does not reason, neither
-// when it has no effort to set.
-func TestStatusLineEffort(t *testing.T) {
-	for _, c := range []struct {
-		effort llm.Effort
-		want   string
-	}{
-		{"", ` `},
-		{llm.EffortOff, ` {"enabled":false}`},
-		{llm.EffortHigh, `{"level":"high"} {"enabled":true}`},
-		{llm.EffortMax, `{"level":"max"} {"enabled":true}`},
-	} {
-		var in hooks.StatusInput
-		in.Effort, in.Thinking = statusEffort(c.effort)
-		b, _ := json.Marshal(in)
-		var got struct{ Effort, Thinking json.RawMessage }
-		if err := json.Unmarshal(b, &got); err != nil {
-			t.Fatal(err)
-		}
-		if s := string(got.Effort) + " " + string(got.Thinking); s != c.want {
-			t.Errorf("effort %q: effort and thinking %s, want %s", c.effort, s, c.want)
-		}
-	}
-}

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
@@ -265,5 +268,62 @@ func TestMatchersTakeClaudeCodesOldAndNewToolNames(t *testing.T) {
 	}
 	if !hs[0].Matches("task") || !hs[1].Matches("task") || hs[0].Matches("bash_kill") || !hs[2].Matches("bash_kill") || hs[2].Matches("task") {
 		t.Errorf("want Task and Agent to match task alone, KillShell|TaskStop bash_kill alone")
+	}
+}
+
+// hookInputs are the inputs the hooks that ran "cat >> out; echo" read,
+// one a line, each with the CLAUDE_EFFORT the command saw as "env".
+func hookInputs(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	b, _ := os.ReadFile(out)
+	var ins []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		body, env, _ := strings.Cut(line, "\t")
+		var in map[string]any
+		if err := json.Unmarshal([]byte(body), &in); err != nil {
+			t.Fatalf("stdin %q: %v", body, err)
+		}
+		in["env"] = env
+		ins = append(ins, in)
+	}
+	return ins
+}
+
+// Claude Code's common input fields: effort.level (and CLAUDE_EFFORT)
+// in a turn, the subagent's own in its calls, none at the session's start
+// and end; agent_id only in a subagent, agent_type there and for a
+// session run as an agent (--agent). The shapes are those of Claude
+// Code's hooks reference, "Common input fields".
+func TestHooksReadTheEffortAndTheAgent(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the hook command here is sh")
+	}
+	out := filepath.Join(t.TempDir(), "in.jsonl")
+	command := `cat >> ` + out + `; printf '\t%s\n' "$CLAUDE_EFFORT" >> ` + out
+	effort := llm.EffortHigh
+	r := NewRunner(Options{
+		Hooks: []Hook{hook(PreToolUse, command), hook(Stop, command), hook(SessionEnd, command)}, Cwd: t.TempDir(),
+		Environ: os.Environ(), Effort: func() llm.Effort { return effort }, AgentType: "reviewer",
+	})
+	call := agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)}
+	r.BeforeTool(context.Background(), 1, call)
+	effort = llm.EffortOff
+	r.Stopping(context.Background(), 1, false, "done")
+	effort = llm.EffortMax
+	sub := r.ForSubagent("child-1", nil, "Explore", func() llm.Effort { return llm.EffortLow }, nil)
+	sub.BeforeTool(context.Background(), 1, call)
+	r.EndSession("other")
+	var got []string
+	for _, in := range hookInputs(t, out) {
+		got = append(got, fmt.Sprintf("%v effort=%v env=%q agent_id=%v agent_type=%v", in["hook_event_name"], in["effort"], in["env"], in["agent_id"], in["agent_type"]))
+	}
+	want := []string{
+		`PreToolUse effort=map[level:high] env="high" agent_id=<nil> agent_type=reviewer`,
+		`Stop effort=<nil> env="" agent_id=<nil> agent_type=reviewer`,
+		`PreToolUse effort=map[level:low] env="low" agent_id=child-1 agent_type=Explore`,
+		`SessionEnd effort=<nil> env="" agent_id=<nil> agent_type=reviewer`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the hooks read\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

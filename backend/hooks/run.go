@@ -17,11 +17,15 @@ const maxOutput = 64 << 10
 // Input is the JSON object a hook reads on stdin. The field names are
 // Claude Code's, so scripts written for it read the same fields.
 type Input struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	Event          string          `json:"hook_event_name"`
-	PermissionMode string          `json:"permission_mode,omitempty"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	Event          string `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+	// Effort is the reasoning effort of the turn the hook runs in, as the
+	// status line's; Claude Code sends it since 2.1.133, not to the
+	// session's start and end, and not where the model has no level.
+	Effort         *StatusEffort   `json:"effort,omitempty"`
 	ToolName       string          `json:"tool_name,omitempty"`
 	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
 	ToolUseID      string          `json:"tool_use_id,omitempty"`
@@ -135,6 +139,10 @@ func run(ctx context.Context, h Hook, in Input, dir string, environ []string, j 
 	start := time.Now()
 	res := Result{Hook: h}
 	body, _ := json.Marshal(in)
+	if in.Effort != nil {
+		// Claude Code's hook commands read the level in CLAUDE_EFFORT too.
+		environ = append(slices.Clip(environ), "CLAUDE_EFFORT="+in.Effort.Level)
+	}
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	if h.Callback != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/claudemsg"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -28,6 +29,12 @@ type Options struct {
 	Environ []string
 	// Mode says the permission mode, sent as permission_mode.
 	Mode func() string
+	// Effort says the reasoning effort of the agent's next step, sent as
+	// effort.level.
+	Effort func() llm.Effort
+	// AgentType names the agent definition the session runs as (--agent),
+	// sent as agent_type for the session's own agent; "" for none.
+	AgentType string
 	// Record logs each run as a hook/run event.
 	Record func(session.Data) error
 	// Approve asks the user whether the project's hooks may run, at their
@@ -152,6 +159,8 @@ func (r *Runner) hooks() []Hook {
 // caller), or one of its subagents, whose log records its runs.
 type caller struct {
 	agentID, agentType string
+	// effort says the subagent's reasoning effort.
+	effort func() llm.Effort
 	// transcript brings the subagent's Claude Code transcript up to date
 	// and returns its path.
 	transcript func() string
@@ -166,7 +175,7 @@ func (r *Runner) runAll(ctx context.Context, turn int, event Event, in Input, ca
 
 // runFor is runAll for c.
 func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in Input, callID string) []Result {
-	in.AgentID, in.AgentType = c.agentID, c.agentType
+	in.AgentID, in.AgentType = c.agentID, cmp.Or(c.agentType, r.opts.AgentType)
 	subject := in.ToolName // what the matcher selects on
 	switch event {
 	case SessionStart:
@@ -203,6 +212,9 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 	if r.opts.Mode != nil {
 		in.PermissionMode = r.opts.Mode()
 	}
+	if event != SessionStart && event != SessionEnd {
+		in.Effort, _ = EffortOf(r.effort(c))
+	}
 	var waited []Hook
 	for _, h := range hs {
 		if !h.Async {
@@ -229,6 +241,18 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
 	}
 	return results
+}
+
+// effort is the reasoning effort of c's next step.
+func (r *Runner) effort(c caller) llm.Effort {
+	effort := r.opts.Effort
+	if c.agentID != "" {
+		effort = c.effort
+	}
+	if effort == nil {
+		return ""
+	}
+	return effort()
 }
 
 // allowed reports whether h may run: the user's own hooks always, the

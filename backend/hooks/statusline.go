@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tack-agent/tack/backend/llm"
 )
 
 // StatusRows bounds how many rows of a status line command's output are
@@ -81,6 +83,19 @@ type StatusModel struct {
 // high, xhigh or max (tack's are low, high and max).
 type StatusEffort struct {
 	Level string `json:"level"`
+}
+
+// EffortOf is effort as Claude Code tells it to status lines and hooks:
+// no level where the model does not reason ("off"), and neither a level
+// nor thinking where it has no effort to set.
+func EffortOf(e llm.Effort) (*StatusEffort, *StatusThinking) {
+	switch e {
+	case "":
+		return nil, nil
+	case llm.EffortOff:
+		return nil, &StatusThinking{}
+	}
+	return &StatusEffort{Level: string(e)}, &StatusThinking{Enabled: true}
 }
 
 // StatusThinking says whether the model reasons before it answers.

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -188,5 +190,31 @@ func TestStatusLineThatHangsIsEnded(t *testing.T) {
 	}
 	if state := alive(); state != "" {
 		t.Errorf("the command's child %s still runs (%s)", pid, state)
+	}
+}
+
+// The effort reaches a status line as Claude Code's effort.level and
+// thinking.enabled: no level when the model does not reason, neither
+// when it has no effort to set.
+func TestStatusLineEffort(t *testing.T) {
+	for _, c := range []struct {
+		effort llm.Effort
+		want   string
+	}{
+		{"", ` `},
+		{llm.EffortOff, ` {"enabled":false}`},
+		{llm.EffortHigh, `{"level":"high"} {"enabled":true}`},
+		{llm.EffortMax, `{"level":"max"} {"enabled":true}`},
+	} {
+		var in StatusInput
+		in.Effort, in.Thinking = EffortOf(c.effort)
+		b, _ := json.Marshal(in)
+		var got struct{ Effort, Thinking json.RawMessage }
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if s := string(got.Effort) + " " + string(got.Thinking); s != c.want {
+			t.Errorf("effort %q: effort and thinking %s, want %s", c.effort, s, c.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
@@ -25,9 +26,9 @@ var _ agent.Hooks = (*Subagent)(nil)
 // ForSubagent is the hooks of the subagent whose child session is id, of
 // the definition agentType, recording with record; transcript brings its
 // Claude Code transcript up to date and returns its path, sent as
-// agent_transcript_path.
-func (r *Runner) ForSubagent(id string, transcript func() string, agentType string, record func(session.Data) error) *Subagent {
-	return &Subagent{r: r, c: caller{agentID: id, transcript: transcript, agentType: agentType, record: record}}
+// agent_transcript_path, and effort says its reasoning effort.
+func (r *Runner) ForSubagent(id string, transcript func() string, agentType string, effort func() llm.Effort, record func(session.Data) error) *Subagent {
+	return &Subagent{r: r, c: caller{agentID: id, transcript: transcript, agentType: agentType, effort: effort, record: record}}
 }
 
 // BeforeTool runs pre_tool_use for the subagent's call.

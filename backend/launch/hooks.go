@@ -59,6 +59,11 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		Hooks: list, SessionID: s.Log.Header().ID, Transcript: s.transcript, Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
 		IdleAfter: idleAfter(o),
 		Mode:      func() string { return s.Policy.Label() },
+		Effort: func() llm.Effort {
+			_, effort := s.Agent.Model()
+			return effort
+		},
+		AgentType: o.Agent,
 		Record: func(d session.Data) error {
 			_, err := s.Agent.Record(d)
 			return err
@@ -258,10 +263,10 @@ func agentHooks(r *hooks.Runner) agent.Hooks {
 
 // subagentHooks are the hooks of the subagent whose child session is
 // log (nil without a runner), recording with record; their
-// agent_transcript_path is transcript's.
-func subagentHooks(r *hooks.Runner, log *session.Log, transcript func() string, agentType string, record func(session.Data) error) agent.Hooks {
+// agent_transcript_path is transcript's, their effort.level effort's.
+func subagentHooks(r *hooks.Runner, log *session.Log, transcript func() string, agentType string, effort func() llm.Effort, record func(session.Data) error) agent.Hooks {
 	if r == nil {
 		return nil
 	}
-	return r.ForSubagent(log.Header().ID, transcript, agentType, record)
+	return r.ForSubagent(log.Header().ID, transcript, agentType, effort, record)
 }

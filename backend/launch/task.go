@@ -75,7 +75,11 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 	var child *agent.Agent
 	var childHooks agent.Hooks
 	if how.hooked {
-		childHooks = subagentHooks(r.s.hooks, log, r.s.transcriptOf(log, r.o.Version), hookAgentType(job.Agent.Name), func(d session.Data) error {
+		childEffort := func() llm.Effort {
+			_, effort := child.Model()
+			return effort
+		}
+		childHooks = subagentHooks(r.s.hooks, log, r.s.transcriptOf(log, r.o.Version), hookAgentType(job.Agent.Name), childEffort, func(d session.Data) error {
 			_, err := child.Record(d)
 			return err
 		})
