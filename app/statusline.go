@@ -9,7 +9,6 @@ import (
 
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/launch"
-	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/views/statusrow"
 	"github.com/tack-agent/tack/views/transcript"
@@ -160,14 +159,14 @@ func (m *Model) countForStatusLine(e session.Event) {
 // statusInput is the figures the status row shows, in the shape status
 // line commands read (the backend adds the session's own fields).
 func (m *Model) statusInput(now time.Time) hooks.StatusInput {
-	u := m.proj.Usage()
+	last, ok := m.proj.LastRequest()
 	sl := m.statusLine
 	in := hooks.StatusInput{
 		Model: hooks.StatusModel{ID: m.model.id, DisplayName: m.model.id},
 		Cost: hooks.StatusCost{TotalUSD: m.spent, DurationMS: now.Sub(sl.started).Milliseconds(), APIMS: sl.api.Milliseconds(),
 			LinesAdded: sl.added, LinesRemoved: sl.removed},
-		ContextWindow: hooks.StatusContext{TotalInput: u.Last.Prompt(), TotalOutput: u.Last.Output},
-		Exceeds200K:   u.Last.Prompt() > 200_000,
+		ContextWindow: hooks.StatusContext{TotalInput: last.Prompt(), TotalOutput: last.Output},
+		Exceeds200K:   last.Prompt() > 200_000,
 		Columns:       m.width, Lines: m.height,
 	}
 	in.Effort, in.Thinking = hooks.EffortOf(m.model.effort)
@@ -175,8 +174,8 @@ func (m *Model) statusInput(now time.Time) hooks.StatusInput {
 		in.Model.DisplayName = m.model.spec.Name
 		in.ContextWindow.Size = m.model.spec.ContextWindow
 	}
-	if u.Last != (llm.Usage{}) {
-		in.ContextWindow.CurrentUsage = &hooks.StatusTokens{Input: u.Last.Input, Output: u.Last.Output, CacheRead: u.Last.CacheRead}
+	if ok {
+		in.ContextWindow.CurrentUsage = &hooks.StatusTokens{Input: last.Input, Output: last.Output, CacheRead: last.CacheRead}
 		if size := in.ContextWindow.Size; size > 0 {
 			used := min(int(math.Round(float64(m.proj.ContextTokens())*100/float64(size))), 100)
 			left := 100 - used

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // statusBackend answers the status line with answer, to run again after
@@ -221,5 +223,36 @@ func TestStatusLineRefreshInterval(t *testing.T) {
 	}
 	if !m.statusLine.ticking {
 		t.Error("want the timer set again after the run")
+	}
+}
+
+// After a compaction the last request's tokens no longer tell the
+// context's size: until the model answers again the input has them null
+// and the totals 0, as Claude Code's after /compact, and ccusage
+// statusline, which shows total_input_tokens as the context, shows no
+// longer the old, larger one.
+func TestStatusLineForgetsTheLastRequestAfterACompaction(t *testing.T) {
+	now := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	m := statusModel(&statusBackend{}, &now)
+	m.Update(eventsMsg{model: m.model, events: []agent.Event{
+		logged(0, session.UserMessage{Turn: 1, Kind: session.KindPrompt, Text: "go"}),
+		logged(1, session.AssistantMessage{Turn: 1, Step: 1, Text: "done", Usage: llm.Usage{Input: 1000, CacheRead: 90000, Output: 500}}),
+		logged(2, session.UserMessage{Turn: 2, Kind: session.KindSummary, Text: "summary", Replace: &session.Span{Start: 0, End: 1}}),
+	}})
+	in := m.statusInput(now)
+	if cw := in.ContextWindow; cw.TotalInput != 0 || cw.TotalOutput != 0 || cw.CurrentUsage != nil || cw.UsedPct != nil || in.Exceeds200K {
+		t.Errorf("after a compaction, context window %+v (current %+v), want no tokens", cw, cw.CurrentUsage)
+	}
+	m.Update(eventsMsg{model: m.model, events: []agent.Event{
+		logged(3, session.AssistantMessage{Turn: 2, Step: 1, Text: "on", Usage: llm.Usage{Input: 3000, Output: 20}}),
+	}})
+	if cw := m.statusInput(now).ContextWindow; cw.TotalInput != 3000 || cw.CurrentUsage == nil {
+		t.Errorf("after the next answer, context window %+v, want its tokens", cw)
+	}
+	ccusage := testkit.ClaudeTool(t, "ccusage")
+	run, err := hooks.StatusLine{Command: ccusage + " statusline --offline --no-cache"}.Run(context.Background(), t.TempDir(),
+		append(os.Environ(), "HOME="+t.TempDir(), "NO_COLOR=1"), in)
+	if line := strings.Join(run.Rows, "\n"); err != nil || strings.Contains(line, "91,000") || !strings.Contains(line, "🧠 0") {
+		t.Errorf("ccusage statusline printed %q (%v), want no context before the next answer", line, err)
 	}
 }

@@ -131,8 +131,9 @@ type StatusCost struct {
 // as Claude Code gives them since 2.1.132 (they were the session's sums
 // before; ccusage statusline shows TotalInput as the context). The
 // percentages are whole, as Claude Code's. They and CurrentUsage are null
-// until the model has answered once, and the percentages when the
-// model's window is unknown.
+// (the totals 0) until the model has answered once, and again after a
+// compaction until it answers next, and the percentages when the model's
+// window is unknown.
 type StatusContext struct {
 	TotalInput   int           `json:"total_input_tokens"`
 	TotalOutput  int           `json:"total_output_tokens"`

@@ -2,6 +2,7 @@ package session
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -221,5 +222,29 @@ func TestSecondCompactionReplacesTheFirstSummary(t *testing.T) {
 	}
 	if seqs := p.SurfaceSeqs(); !reflect.DeepEqual(seqs, []int64{0, 26}) {
 		t.Errorf("want surface seqs [0 26], got %v", seqs)
+	}
+}
+
+// The last request's usage tells the context's size until a replacement
+// rewrites history, and again from the next response: Claude Code's
+// status line has current_usage null after /compact until then.
+func TestLastRequestIsNoneAfterAReplacement(t *testing.T) {
+	base := completedTurn(1, "a")
+	summary := UserMessage{Kind: KindSummary, Text: "s", Replace: &Span{Start: 0, End: 10}}
+	next := AssistantMessage{Turn: 2, Step: 1, Text: "b", Usage: llm.Usage{Input: 30, Output: 2}}
+	for _, tt := range []struct {
+		name string
+		data []Data
+		want llm.Usage
+		ok   bool
+	}{
+		{"no response yet", []Data{UserMessage{Kind: KindPrompt, Text: "x"}}, llm.Usage{}, false},
+		{"after a response", base, llm.Usage{Input: 20, CacheRead: 100, Output: 5}, true},
+		{"after a compaction", append(slices.Clip(base), summary), llm.Usage{}, false},
+		{"after the next response", append(slices.Clip(base), summary, next), next.Usage, true},
+	} {
+		if got, ok := project(tt.data...).LastRequest(); got != tt.want || ok != tt.ok {
+			t.Errorf("%s: last request %+v, %v; want %+v, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
 	}
 }

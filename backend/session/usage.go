@@ -65,6 +65,18 @@ func (p *Projection) Usage() Totals { return p.totals }
 // the order it was made.
 func (p *Projection) UsageByModel() []ModelUsage { return slices.Clone(p.byModel) }
 
+// LastRequest is the usage of the last assistant message while it still
+// tells what the context holds: ok is false before the first response,
+// and after a replacement (a compaction, pruned results) rewrote history
+// until the next response, as Claude Code's current_usage is null after
+// /compact.
+func (p *Projection) LastRequest() (u llm.Usage, ok bool) {
+	if !p.sawAssistant || p.replaced {
+		return llm.Usage{}, false
+	}
+	return p.totals.Last, true
+}
+
 // ContextTokens estimates the size of the next request's conversation: the
 // last response's prompt plus output, plus about a token per 4 bytes of
 // what was appended since. Before any response, or after a replacement
