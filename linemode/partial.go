@@ -3,7 +3,6 @@ package linemode
 import (
 	"encoding/json"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -33,7 +32,6 @@ type partials struct {
 	kind     llm.ChunkKind
 	tool     int // the open tool_use block's call index
 	next     int // index of the next block
-	msgID    string
 	turnStep [2]int
 }
 
@@ -42,7 +40,8 @@ func newPartials(w io.Writer, sessionID string, noReasoning bool, cwd string) *p
 }
 
 // delta writes the events one streamed piece brings.
-func (p *partials) delta(d agent.Delta, model string) {
+// reply is the ReplyID of the step's reply, its message's id.
+func (p *partials) delta(d agent.Delta, model, reply string) {
 	c := d.Chunk
 	if c.Kind == llm.ChunkReasoning && p.noReasoning {
 		return
@@ -51,7 +50,7 @@ func (p *partials) delta(d agent.Delta, model string) {
 		return
 	}
 	if !p.started || p.turnStep != [2]int{d.Turn, d.Step} {
-		p.start(d.Turn, d.Step, model)
+		p.start(d.Turn, d.Step, model, reply)
 	}
 	switch c.Kind {
 	case llm.ChunkText:
@@ -73,12 +72,11 @@ func (p *partials) delta(d agent.Delta, model string) {
 }
 
 // start writes message_start for a new step.
-func (p *partials) start(turn, step int, model string) {
+func (p *partials) start(turn, step int, model, reply string) {
 	p.stop()
 	p.started, p.turnStep, p.next, p.block = true, [2]int{turn, step}, 0, -1
-	p.msgID = messageID(p.sessionID, turn, step)
 	p.emit("message_start", map[string]any{"message": map[string]any{
-		"id": p.msgID, "type": "message", "role": "assistant", "model": model,
+		"id": "msg_" + reply, "type": "message", "role": "assistant", "model": model,
 		"content": []any{}, "stop_reason": nil, "usage": claudemsg.Usage{},
 	}})
 }
@@ -136,9 +134,4 @@ func (p *partials) stop() {
 func (p *partials) emit(kind string, fields map[string]any) {
 	fields["type"] = kind
 	writeJSON(p.w, streamEvent{Type: "stream_event", Event: fields, SessionID: p.sessionID, UUID: newUUID()})
-}
-
-// messageID names one step's assistant message.
-func messageID(sessionID string, turn, step int) string {
-	return "msg_" + sessionID + "_" + strconv.Itoa(turn) + "_" + strconv.Itoa(step)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/session/claudelog"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/structured"
 	"github.com/tack-agent/tack/views/textfmt"
@@ -230,8 +231,9 @@ type turnRun struct {
 	// structured is the answer structured_output last took.
 	structured json.RawMessage
 	// model is the model of the step under way (a command's, a
-	// fallback), whose prices its usage costs.
-	model string
+	// fallback), whose prices its usage costs; reply the ReplyID of its
+	// reply, the id of its message in the transcript too.
+	model, reply string
 	// overBudget is set once the run's cost passed --max-budget-usd.
 	overBudget bool
 	// uuid is the user message's that started the turn.
@@ -382,7 +384,7 @@ func (p *printer) event(e agent.Event) (session.TurnEnd, bool) {
 	case agent.Delta:
 		if p.partial != nil && p.t.turn != 0 && e.Turn == p.t.turn {
 			model, _ := p.ag.Model()
-			p.partial.delta(e, model)
+			p.partial.delta(e, model, p.t.reply)
 		}
 	case agent.StepDiscarded:
 		if p.partial != nil {
@@ -450,7 +452,7 @@ func (p *printer) logged(e session.Event) (session.TurnEnd, bool) {
 	case session.StepStart:
 		if d.Turn == t.turn {
 			t.steps++
-			t.model = d.Model
+			t.model, t.reply = d.Model, claudelog.ReplyID(p.s.Log.Header(), e)
 		}
 	case session.AssistantMessage:
 		p.assistant(d, e.Time)
@@ -536,7 +538,7 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 	}
 	u := claudemsg.UsageOf(d.Usage)
 	writeJSON(p.o.Stdout, chatMessage{Type: "assistant", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
-		ID: messageID(p.ag.SessionID(), d.Turn, d.Step), Type: "message", Role: "assistant", Model: model,
+		ID: "msg_" + t.reply, Type: "message", Role: "assistant", Model: model,
 		Content: blocks, StopReason: &stop, StopSequence: json.RawMessage("null"), Usage: &u,
 	}})
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/launch"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/session/claudelog"
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/snapshots/testkit/golden"
 )
@@ -210,6 +211,7 @@ func TestStreamJSONInputRunsOneTurnPerUserMessage(t *testing.T) {
 
 var (
 	uuidField     = regexp.MustCompile(`"uuid":"[0-9a-f-]{36}"`)
+	replyField    = regexp.MustCompile(`"id":"msg_[0-9a-f]{32}"`)
 	durationField = regexp.MustCompile(`"(duration_ms|duration_api_ms)":[0-9]+`)
 	namesField    = regexp.MustCompile(`"(tools|slash_commands)":\[[^\]]*\]`)
 )
@@ -221,6 +223,7 @@ func normaliseStream(out, sessionID, cwd string) string {
 	out = strings.ReplaceAll(out, sessionID, "<session>")
 	out = strings.ReplaceAll(out, cwd, "<cwd>")
 	out = uuidField.ReplaceAllString(out, `"uuid":"<uuid>"`)
+	out = replyField.ReplaceAllString(out, `"id":"msg_<reply>"`)
 	out = namesField.ReplaceAllString(out, `"$1":["…"]`)
 	return durationField.ReplaceAllString(out, `"$1":0`)
 }
@@ -331,5 +334,61 @@ func TestStreamJSONGivesAnEditsToolUseResult(t *testing.T) {
 	if r == nil || r.FilePath != filepath.Join(cwd, "notes.txt") || r.OldString != "milk" || r.NewString != "bread" ||
 		len(r.StructuredPatch) != 1 || strings.Join(r.StructuredPatch[0].Lines, "|") != "-buy milk|+buy bread" {
 		t.Fatalf("want the edit's tool_use_result with its hunk, got %+v in:\n%s", r, stdout.String())
+	}
+}
+
+// A reply has one id in the stream and in the session's Claude Code
+// transcript, as in claude -p, whose ids are the API's: the assistant
+// message's message.id and its message_start's are the transcript line's
+// message.id, so a program joining the stream with the transcript (as
+// ccusage joins transcripts by message.id and requestId) finds the reply.
+func TestStreamJSONMessageIDsAreTheTranscripts(t *testing.T) {
+	s, _, _ := streamSession(t, toolTurn()...)
+	var stdout, stderr bytes.Buffer
+	if out := Print(context.Background(), s, PrintOptions{Task: "what do the notes say?", Format: FormatStreamJSON,
+		IncludePartial: true, Stdout: &stdout, Stderr: &stderr, Version: "test"}); !out.OK() {
+		t.Fatalf("want the turn to complete, got %+v (stderr %q)", out, stderr.String())
+	}
+	type ids struct {
+		Type    string `json:"type"`
+		Message struct {
+			ID string `json:"id"`
+		} `json:"message"`
+		Event struct {
+			Type    string `json:"type"`
+			Message struct {
+				ID string `json:"id"`
+			} `json:"message"`
+		} `json:"event"`
+	}
+	var started, streamed []string
+	for _, raw := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var l ids
+		json.Unmarshal([]byte(raw), &l)
+		switch {
+		case l.Type == "assistant":
+			streamed = append(streamed, l.Message.ID)
+		case l.Event.Type == "message_start":
+			started = append(started, l.Event.Message.ID)
+		}
+	}
+	tr := claudelog.New(s.Log, "test", nil)
+	if err := tr.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(tr.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	for _, raw := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var l ids
+		json.Unmarshal([]byte(raw), &l)
+		if l.Type == "assistant" {
+			logged = append(logged, l.Message.ID)
+		}
+	}
+	if len(logged) != 2 || logged[0] == logged[1] || !slices.Equal(streamed, logged) || !slices.Equal(started, logged) {
+		t.Errorf("message ids: stream %q, message_start %q, transcript %q; want the transcript's, one a reply", streamed, started, logged)
 	}
 }

@@ -349,6 +349,37 @@ func TestAForkKeepsTheIdsOfTheRepliesItCopied(t *testing.T) {
 	}
 }
 
+// A reply's ids are known as its step starts (stream-json's message_start
+// gives the id before the reply streams): ReplyID of the step/start. Two
+// subagents that start their steps together, as a batch of tasks does,
+// have ids of their own all the same.
+func TestAReplysIdsComeFromItsStepsStart(t *testing.T) {
+	var got, want []string
+	for _, id := range []string{"20260314-092653-aaaaaa", "20260314-092653-bbbbbb"} {
+		l := newLog(t, session.Header{ID: id, Parent: "20260314-092653-abcdef", Agent: "explore"})
+		var starts []session.Event
+		for _, d := range sessiontest.Turn(1, "/w", "m", true) {
+			e, err := l.Append(t0, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := d.(session.StepStart); ok {
+				starts = append(starts, e)
+			}
+		}
+		got = append(got, replyIDs(t, syncRead(t, New(l, "test", nil)))...)
+		for _, e := range starts {
+			want = append(want, "msg_"+ReplyID(l.Header(), e)+" req_"+ReplyID(l.Header(), e))
+		}
+	}
+	if len(got) != 4 || !slices.Equal(got, want) {
+		t.Errorf("reply ids %q, want %q (msg_ and req_ and ReplyID of each step/start)", got, want)
+	}
+	if distinct := slices.Compact(slices.Sorted(slices.Values(got))); len(distinct) != 4 {
+		t.Errorf("reply ids %q: two replies share ids", got)
+	}
+}
+
 // acmePrices know one model, acme-coder, at $0.1, $1 and $2 a million
 // cached, uncached and output tokens, and a free one.
 func acmePrices() *llm.Catalog {

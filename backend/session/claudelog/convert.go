@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"time"
 
 	"github.com/tack-agent/tack/backend/claudemsg"
@@ -39,8 +40,10 @@ type state struct {
 	// Head is the uuid of the last line of the conversation as it stands
 	// now, the parent of the next line; "" before the first.
 	Head string `json:"head,omitempty"`
-	// Model is the model of the step under way.
+	// Model is the model of the step under way, Reply the ReplyID of its
+	// reply.
 	Model string `json:"model,omitempty"`
+	Reply string `json:"reply,omitempty"`
 	// Tokens is how large the conversation was at the last request: a
 	// compaction's preTokens.
 	Tokens int `json:"tokens,omitempty"`
@@ -54,8 +57,10 @@ type state struct {
 
 // converter turns the events of one log, in order, into transcript lines.
 type converter struct {
-	id    string // the log's session id, which uuids derive from
-	model string // the header's, for a step whose start was not seen
+	id string // the log's session id, which uuids derive from
+	// header is the log's, which replies' ids derive from (ReplyID).
+	header session.Header
+	model  string // the header's, for a step whose start was not seen
 	// prices reckon each reply's costUSD; nil leaves it out.
 	prices Prices
 	cwd    string
@@ -76,7 +81,7 @@ func newConverter(h session.Header, version string, st state, dry bool, replay f
 	// The calls are the converter's own: a failed append leaves the
 	// state it started from as it was.
 	st.Calls = maps.Clone(st.Calls)
-	c := &converter{id: h.ID, model: h.Model, cwd: h.Cwd, st: st, dry: dry, replay: replay}
+	c := &converter{id: h.ID, header: h, model: h.Model, cwd: h.Cwd, st: st, dry: dry, replay: replay}
 	c.base = line{UserType: "external", Cwd: h.Cwd, SessionID: h.ID, Version: version, GitBranch: h.Branch}
 	if h.Parent != "" {
 		// Claude Code writes a subagent's lines as a sidechain of the
@@ -92,7 +97,7 @@ func newConverter(h session.Header, version string, st state, dry bool, replay f
 func (c *converter) add(e session.Event) {
 	switch d := e.Data.(type) {
 	case session.StepStart:
-		c.st.Model = d.Model
+		c.st.Model, c.st.Reply = d.Model, ReplyID(c.header, e)
 	case session.UserMessage:
 		c.userMessage(e, d)
 	case session.SteeringMessage:
@@ -206,7 +211,11 @@ func (c *converter) assistant(e session.Event, d session.AssistantMessage) {
 	if model == "" {
 		model = c.model
 	}
-	id := assistantID(e, d)
+	id := c.st.Reply
+	if id == "" {
+		id = assistantID(e, d)
+	}
+	c.st.Reply = ""
 	u := claudemsg.UsageOf(d.Usage)
 	l := c.newLine("assistant")
 	l.RequestID, l.Message = "req_"+id, &message{
@@ -233,7 +242,26 @@ func (c *converter) cost(model string, u llm.Usage, t time.Time) *float64 {
 	return &usd
 }
 
-// assistantID is the replyID of the model's reply d.
+// ReplyID names the model's reply to the step whose step/start is e, in
+// the session of header h: its message.id is "msg_" and its requestId
+// "req_" followed by it, in the transcript and in stream-json's assistant
+// messages and message_start alike, as Claude Code's are the API's ids in
+// both, so a program joining the stream with the transcript finds the
+// reply. It is known as the step starts, before the reply streams, and
+// derives from the event as logged (replyID).
+func ReplyID(h session.Header, e session.Event) string {
+	d, _ := e.Data.(session.StepStart)
+	// A subagent's session is never forked, and its id tells its replies
+	// from those of the siblings that start their steps with it.
+	var agent string
+	if h.Parent != "" {
+		agent = h.ID
+	}
+	return replyID(e, agent, strconv.Itoa(d.Turn), strconv.Itoa(d.Step), d.Model)
+}
+
+// assistantID is the replyID of the model's reply d, for a reply whose
+// step/start was not seen.
 func assistantID(e session.Event, d session.AssistantMessage) string {
 	parts := []string{d.Text, d.Reasoning}
 	for _, tc := range d.ToolCalls {
