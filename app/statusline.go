@@ -162,7 +162,8 @@ func (m *Model) statusInput(now time.Time) hooks.StatusInput {
 	last, ok := m.proj.LastRequest()
 	sl := m.statusLine
 	in := hooks.StatusInput{
-		Model: hooks.StatusModel{ID: m.model.id, DisplayName: m.model.id},
+		SessionName: m.proj.Name(),
+		Model:       hooks.StatusModel{ID: m.model.id, DisplayName: m.model.id},
 		Cost: hooks.StatusCost{TotalUSD: m.spent, DurationMS: now.Sub(sl.started).Milliseconds(), APIMS: sl.api.Milliseconds(),
 			LinesAdded: sl.added, LinesRemoved: sl.removed},
 		ContextWindow: hooks.StatusContext{TotalInput: last.Prompt(), TotalOutput: last.Output},

@@ -256,3 +256,19 @@ func TestStatusLineForgetsTheLastRequestAfterACompaction(t *testing.T) {
 		t.Errorf("ccusage statusline printed %q (%v), want no context before the next answer", line, err)
 	}
 }
+
+// The session's name reaches a status line as Claude Code's session_name
+// once the model has titled the session, not before (a title made from
+// the first prompt is no name).
+func TestStatusLineNamesTheSessionByTheModelsTitle(t *testing.T) {
+	now := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	m := statusModel(&statusBackend{}, &now)
+	m.Update(eventsMsg{model: m.model, events: []agent.Event{logged(0, session.Title{Title: "fix the parser", Source: "prompt"})}})
+	if name := m.statusInput(now).SessionName; name != "" {
+		t.Errorf("before the model's title, session_name %q, want none", name)
+	}
+	m.Update(eventsMsg{model: m.model, events: []agent.Event{logged(1, session.Title{Title: "Parser fix", Source: "model"})}})
+	if name := m.statusInput(now).SessionName; name != "Parser fix" {
+		t.Errorf("session_name %q, want the model's title", name)
+	}
+}

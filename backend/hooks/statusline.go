@@ -49,8 +49,12 @@ type StatusRun struct {
 // of Claude Code's, so scripts written for it read the same paths
 // (.model.display_name, .context_window.used_percentage, …).
 type StatusInput struct {
-	Event          string        `json:"hook_event_name"`
-	SessionID      string        `json:"session_id"`
+	Event     string `json:"hook_event_name"`
+	SessionID string `json:"session_id"`
+	// SessionName is the title the model gave the session, absent before
+	// one, as Claude Code's is its AI-generated title (or the name the
+	// user set), never a default.
+	SessionName    string        `json:"session_name,omitempty"`
 	TranscriptPath string        `json:"transcript_path"`
 	Cwd            string        `json:"cwd"`
 	Model          StatusModel   `json:"model"`

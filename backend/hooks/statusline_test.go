@@ -21,7 +21,7 @@ import (
 func statusInput() StatusInput {
 	used, left := 42, 58
 	return StatusInput{
-		SessionID: "s-1", TranscriptPath: "/tmp/s-1.jsonl", Cwd: "/work/proj",
+		SessionID: "s-1", SessionName: "Parser fix", TranscriptPath: "/tmp/s-1.jsonl", Cwd: "/work/proj",
 		Model:         StatusModel{ID: "deepseek-v4-pro", DisplayName: "DeepSeek V4 Pro"},
 		Workspace:     StatusDirs{CurrentDir: "/work/proj", ProjectDir: "/work/proj"},
 		Version:       "1.2.3",
@@ -93,14 +93,15 @@ DIR=$(echo "$input" | jq -r '.workspace.current_dir')
 PCT=$(echo "$input" | jq -r '.context_window.used_percentage // 0' | cut -d. -f1)
 COST=$(echo "$input" | jq -r '.cost.total_cost_usd')
 EVENT=$(echo "$input" | jq -r '.hook_event_name')
-printf '\033[36m[%s]\033[0m %s | ctx %s%% | $%.2f | %s\n' "$MODEL" "${DIR##*/}" "$PCT" "$COST" "$EVENT"
+NAME=$(echo "$input" | jq -r '.session_name // empty')
+printf '\033[36m[%s]\033[0m %s | ctx %s%% | $%.2f | %s | %s\n' "$MODEL" "${DIR##*/}" "$PCT" "$COST" "$EVENT" "$NAME"
 echo "$input" | jq -r '"+\(.cost.total_lines_added) -\(.cost.total_lines_removed) · cache \(.context_window.current_usage.cache_read_input_tokens) · \(.output_style.name) · \(.exceeds_200k_tokens) · \(.effort.level) \(.thinking.enabled)"'
 `), 0o755)
 	rows, err := runStatus(t, script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"\x1b[36m[DeepSeek V4 Pro]\x1b[0m proj | ctx 42% | $0.12 | Status", "+156 -23 · cache 40000 · default · false · high true"}
+	want := []string{"\x1b[36m[DeepSeek V4 Pro]\x1b[0m proj | ctx 42% | $0.12 | Status | Parser fix", "+156 -23 · cache 40000 · default · false · high true"}
 	if !slices.Equal(rows, want) {
 		t.Errorf("rows %q, want %q", rows, want)
 	}
@@ -108,16 +109,16 @@ echo "$input" | jq -r '"+\(.cost.total_lines_added) -\(.cost.total_lines_removed
 
 // Before the model has answered, the percentages and the last request's
 // tokens are null, as in Claude Code, and jq's defaults apply; added_dirs
-// is a list even when empty. The run says when to run again.
+// is a list even when empty, and session_name absent without a title. The run says when to run again.
 func TestStatusLineFieldsAreNullBeforeTheFirstAnswer(t *testing.T) {
 	if _, err := exec.LookPath("jq"); err != nil {
 		t.Skip("jq is not installed (apt-get install jq): the script under test is written with it")
 	}
 	in := statusInput()
-	in.ContextWindow = StatusContext{Size: 1000000}
-	run, err := StatusLine{Command: `jq -r '"\(.context_window.used_percentage // "-") \(.context_window.current_usage // "none") \(.workspace.added_dirs)"'`, Every: 5 * time.Second}.
+	in.ContextWindow, in.SessionName = StatusContext{Size: 1000000}, ""
+	run, err := StatusLine{Command: `jq -r '"\(.context_window.used_percentage // "-") \(.context_window.current_usage // "none") \(.workspace.added_dirs) \(has("session_name"))"'`, Every: 5 * time.Second}.
 		Run(context.Background(), t.TempDir(), os.Environ(), in)
-	if err != nil || !slices.Equal(run.Rows, []string{"- none []"}) || run.Every != 5*time.Second {
+	if err != nil || !slices.Equal(run.Rows, []string{"- none [] false"}) || run.Every != 5*time.Second {
 		t.Errorf("run %+v (%v)", run, err)
 	}
 }

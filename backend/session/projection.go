@@ -531,6 +531,15 @@ func (p *Projection) Title() string {
 	return ""
 }
 
+// Name is the title the model gave the session, "" before one: not the
+// title made from the first prompt.
+func (p *Projection) Name() string {
+	if !p.modelTitle {
+		return ""
+	}
+	return p.title
+}
+
 // ModelTitled reports whether the model has written a title.
 func (p *Projection) ModelTitled() bool { return p.modelTitle }
 

@@ -182,6 +182,19 @@ func TestTitleComesFromTitleEventElseFirstPrompt(t *testing.T) {
 	}
 }
 
+// The session's name is the model's title, as Claude Code's session_name
+// is its AI-generated title: none before it, not the first prompt's.
+func TestNameIsTheModelsTitle(t *testing.T) {
+	p := project(TurnStart{Turn: 1}, UserMessage{Turn: 1, Kind: KindPrompt, Text: "fix the parser"}, Title{Title: "fix the parser", Source: "prompt"})
+	if got := p.Name(); got != "" {
+		t.Errorf("before the model's title, name %q, want none", got)
+	}
+	p.Apply(Event{Type: "session/title", Seq: 3, Data: Title{Title: "Parser fix", Source: "model"}})
+	if got := p.Name(); got != "Parser fix" {
+		t.Errorf("name %q, want the model's title", got)
+	}
+}
+
 func TestModesModelAndPromptsFollowTheLatestEvents(t *testing.T) {
 	p := project(
 		TurnStart{Turn: 1},
