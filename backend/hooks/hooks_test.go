@@ -292,8 +292,9 @@ func hookInputs(t *testing.T, out string) []map[string]any {
 // Claude Code's common input fields: effort.level (and CLAUDE_EFFORT)
 // in a turn, the subagent's own in its calls, none at the session's start
 // and end; agent_id only in a subagent, agent_type there and for a
-// session run as an agent (--agent). The shapes are those of Claude
-// Code's hooks reference, "Common input fields".
+// session run as an agent (--agent); and session_start's model. The
+// shapes are those of Claude Code's hooks reference, "Common input
+// fields" and "SessionStart input".
 func TestHooksReadTheEffortAndTheAgent(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the hook command here is sh")
@@ -302,9 +303,10 @@ func TestHooksReadTheEffortAndTheAgent(t *testing.T) {
 	command := `cat >> ` + out + `; printf '\t%s\n' "$CLAUDE_EFFORT" >> ` + out
 	effort := llm.EffortHigh
 	r := NewRunner(Options{
-		Hooks: []Hook{hook(PreToolUse, command), hook(Stop, command), hook(SessionEnd, command)}, Cwd: t.TempDir(),
-		Environ: os.Environ(), Effort: func() llm.Effort { return effort }, AgentType: "reviewer",
+		Hooks: []Hook{hook(SessionStart, command), hook(PreToolUse, command), hook(Stop, command), hook(SessionEnd, command)}, Cwd: t.TempDir(),
+		Environ: os.Environ(), Model: func() (string, llm.Effort) { return "deepseek-flash", effort }, AgentType: "reviewer",
 	})
+	r.sessionStart()
 	call := agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)}
 	r.BeforeTool(context.Background(), 1, call)
 	effort = llm.EffortOff
@@ -315,13 +317,14 @@ func TestHooksReadTheEffortAndTheAgent(t *testing.T) {
 	r.EndSession("other")
 	var got []string
 	for _, in := range hookInputs(t, out) {
-		got = append(got, fmt.Sprintf("%v effort=%v env=%q agent_id=%v agent_type=%v", in["hook_event_name"], in["effort"], in["env"], in["agent_id"], in["agent_type"]))
+		got = append(got, fmt.Sprintf("%v effort=%v env=%q agent_id=%v agent_type=%v model=%v", in["hook_event_name"], in["effort"], in["env"], in["agent_id"], in["agent_type"], in["model"]))
 	}
 	want := []string{
-		`PreToolUse effort=map[level:high] env="high" agent_id=<nil> agent_type=reviewer`,
-		`Stop effort=<nil> env="" agent_id=<nil> agent_type=reviewer`,
-		`PreToolUse effort=map[level:low] env="low" agent_id=child-1 agent_type=Explore`,
-		`SessionEnd effort=<nil> env="" agent_id=<nil> agent_type=reviewer`,
+		`SessionStart effort=<nil> env="" agent_id=<nil> agent_type=reviewer model=deepseek-flash`,
+		`PreToolUse effort=map[level:high] env="high" agent_id=<nil> agent_type=reviewer model=<nil>`,
+		`Stop effort=<nil> env="" agent_id=<nil> agent_type=reviewer model=<nil>`,
+		`PreToolUse effort=map[level:low] env="low" agent_id=child-1 agent_type=Explore model=<nil>`,
+		`SessionEnd effort=<nil> env="" agent_id=<nil> agent_type=reviewer model=<nil>`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("the hooks read\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

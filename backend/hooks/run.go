@@ -39,8 +39,10 @@ type Input struct {
 	// NotificationType is what a notification is about, by Claude Code's
 	// names: NotifyPermission or NotifyIdle.
 	NotificationType string `json:"notification_type,omitempty"`
-	// Source is why a session started, Reason why it ended.
+	// Source is why a session started, Reason why it ended; Model is the
+	// session's model, for session_start.
 	Source string `json:"source,omitempty"`
+	Model  string `json:"model,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	// Trigger is why the history is being compacted ("manual", "auto"),
 	// CustomInstructions what the user asked of the summary.

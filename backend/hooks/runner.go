@@ -29,9 +29,9 @@ type Options struct {
 	Environ []string
 	// Mode says the permission mode, sent as permission_mode.
 	Mode func() string
-	// Effort says the reasoning effort of the agent's next step, sent as
-	// effort.level.
-	Effort func() llm.Effort
+	// Model says the model and effort of the agent's next step: the model
+	// is sent to session_start as model, the effort as effort.level.
+	Model func() (string, llm.Effort)
 	// AgentType names the agent definition the session runs as (--agent),
 	// sent as agent_type for the session's own agent; "" for none.
 	AgentType string
@@ -245,14 +245,23 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 
 // effort is the reasoning effort of c's next step.
 func (r *Runner) effort(c caller) llm.Effort {
-	effort := r.opts.Effort
-	if c.agentID != "" {
-		effort = c.effort
+	switch {
+	case c.agentID != "" && c.effort != nil:
+		return c.effort()
+	case c.agentID == "" && r.opts.Model != nil:
+		_, effort := r.opts.Model()
+		return effort
 	}
-	if effort == nil {
+	return ""
+}
+
+// model is the model of the agent's next step.
+func (r *Runner) model() string {
+	if r.opts.Model == nil {
 		return ""
 	}
-	return effort()
+	model, _ := r.opts.Model()
+	return model
 }
 
 // allowed reports whether h may run: the user's own hooks always, the
@@ -368,7 +377,7 @@ func (r *Runner) StartSession(wait time.Duration, when <-chan struct{}) {
 func (r *Runner) sessionStart() {
 	r.started.Do(func() {
 		var extra []string
-		for _, res := range r.runAll(r.ctx, 0, SessionStart, Input{Source: r.opts.Source}, "") {
+		for _, res := range r.runAll(r.ctx, 0, SessionStart, Input{Source: r.opts.Source, Model: r.model()}, "") {
 			if c := res.context(); c != "" {
 				extra = append(extra, c)
 			}

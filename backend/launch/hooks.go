@@ -59,10 +59,8 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		Hooks: list, SessionID: s.Log.Header().ID, Transcript: s.transcript, Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
 		IdleAfter: idleAfter(o),
 		Mode:      func() string { return s.Policy.Label() },
-		Effort: func() llm.Effort {
-			_, effort := s.Agent.Model()
-			return effort
-		},
+		// The agent is made after its hooks.
+		Model:     func() (string, llm.Effort) { return s.Agent.Model() },
 		AgentType: o.Agent,
 		Record: func(d session.Data) error {
 			_, err := s.Agent.Record(d)
