@@ -352,11 +352,16 @@ func TestAForkKeepsTheIdsOfTheRepliesItCopied(t *testing.T) {
 // A reply's ids are known as its step starts (stream-json's message_start
 // gives the id before the reply streams): ReplyID of the step/start. Two
 // subagents that start their steps together, as a batch of tasks does,
-// have ids of their own all the same.
+// and two sessions run side by side (tack -p in parallel), have ids of
+// their own all the same.
 func TestAReplysIdsComeFromItsStepsStart(t *testing.T) {
 	var got, want []string
-	for _, id := range []string{"20260314-092653-aaaaaa", "20260314-092653-bbbbbb"} {
-		l := newLog(t, session.Header{ID: id, Parent: "20260314-092653-abcdef", Agent: "explore"})
+	for _, h := range []session.Header{
+		{ID: "20260314-092653-aaaaaa", Parent: "20260314-092653-abcdef", Agent: "explore"},
+		{ID: "20260314-092653-bbbbbb", Parent: "20260314-092653-abcdef", Agent: "explore"},
+		{ID: "20260314-092653-cccccc"}, {ID: "20260314-092653-dddddd"},
+	} {
+		l := newLog(t, h)
 		var starts []session.Event
 		for _, d := range sessiontest.Turn(1, "/w", "m", true) {
 			e, err := l.Append(t0, d)
@@ -372,10 +377,10 @@ func TestAReplysIdsComeFromItsStepsStart(t *testing.T) {
 			want = append(want, "msg_"+ReplyID(l.Header(), e)+" req_"+ReplyID(l.Header(), e))
 		}
 	}
-	if len(got) != 4 || !slices.Equal(got, want) {
+	if len(got) != 8 || !slices.Equal(got, want) {
 		t.Errorf("reply ids %q, want %q (msg_ and req_ and ReplyID of each step/start)", got, want)
 	}
-	if distinct := slices.Compact(slices.Sorted(slices.Values(got))); len(distinct) != 4 {
+	if distinct := slices.Compact(slices.Sorted(slices.Values(got))); len(distinct) != 8 {
 		t.Errorf("reply ids %q: two replies share ids", got)
 	}
 }

@@ -213,7 +213,7 @@ func (c *converter) assistant(e session.Event, d session.AssistantMessage) {
 	}
 	id := c.st.Reply
 	if id == "" {
-		id = assistantID(e, d)
+		id = assistantID(c.header, e, d)
 	}
 	c.st.Reply = ""
 	u := claudemsg.UsageOf(d.Usage)
@@ -251,19 +251,26 @@ func (c *converter) cost(model string, u llm.Usage, t time.Time) *float64 {
 // derives from the event as logged (replyID).
 func ReplyID(h session.Header, e session.Event) string {
 	d, _ := e.Data.(session.StepStart)
-	// A subagent's session is never forked, and its id tells its replies
-	// from those of the siblings that start their steps with it.
-	var agent string
-	if h.Parent != "" {
-		agent = h.ID
+	return replyID(e, origin(h), strconv.Itoa(d.Turn), strconv.Itoa(d.Step), d.Model)
+}
+
+// origin is the session a log's replies were first logged in, which their
+// ids name: two sessions whose steps start at the same place in the same
+// millisecond (tack -p run in parallel on one prompt) keep theirs apart.
+// A fork's is the session it was copied from, so its copies keep the
+// original's ids (a fork of a fork names its parent, not the first). A
+// subagent's session is never forked.
+func origin(h session.Header) string {
+	if h.Parent == "" && h.ForkedFrom != "" {
+		return h.ForkedFrom
 	}
-	return replyID(e, agent, strconv.Itoa(d.Turn), strconv.Itoa(d.Step), d.Model)
+	return h.ID
 }
 
 // assistantID is the replyID of the model's reply d, for a reply whose
 // step/start was not seen.
-func assistantID(e session.Event, d session.AssistantMessage) string {
-	parts := []string{d.Text, d.Reasoning}
+func assistantID(h session.Header, e session.Event, d session.AssistantMessage) string {
+	parts := []string{origin(h), d.Text, d.Reasoning}
 	for _, tc := range d.ToolCalls {
 		parts = append(parts, tc.ID, tc.Name, tc.Arguments)
 	}
