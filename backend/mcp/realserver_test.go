@@ -127,11 +127,7 @@ func nodeVersion(node string) string {
 
 // npmDir is where make mcpreal installed the real servers, or a skip.
 func npmDir(t *testing.T) string {
-	dir := os.Getenv(npmDirVariable)
-	if dir == "" {
-		t.Skipf("%s is not set: `make mcpreal` installs %s and %s with npm and runs this test against them",
-			npmDirVariable, everythingPkg, filesystemPkg)
-	}
+	dir := testkit.NPMDir(t, npmDirVariable, everythingPkg+" and "+filesystemPkg, "mcpreal")
 	for _, r := range []realServer{everything, filesystem} {
 		if _, err := os.Stat(r.entry(dir)); err != nil {
 			t.Skipf("%s is not installed in %s=%s (npm install %s there)", r.pkg, npmDirVariable, dir, r.pkg)

@@ -304,14 +304,7 @@ func TestTheTypeScriptAgentSDKsHooksAreCalledBack(t *testing.T) {
 // skips without it or without node.
 func agentSDKDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("TACK_AGENT_SDK")
-	if dir == "" {
-		t.Skip("set TACK_AGENT_SDK to a folder where npm installed @anthropic-ai/claude-agent-sdk and zod to run the real SDK against tack (make agentsdk)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: the Agent SDK needs it")
-	}
-	return dir
+	return testkit.NPMDir(t, "TACK_AGENT_SDK", "@anthropic-ai/claude-agent-sdk and zod", "agentsdk")
 }
 
 // runAgentSDK runs script with node in dir, tack as the SDK's executable
