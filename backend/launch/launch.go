@@ -116,8 +116,12 @@ type Options struct {
 	PluginDirs []PluginDir
 	// Agent names the agent definition the session runs as (claude's
 	// --agent): its prompt opens the system prompt, its tools are the
-	// session's and its model runs, unless flags say otherwise.
+	// session's, less those it disallows, and its model runs, unless
+	// flags say otherwise.
 	Agent string
+	// refused are the tools, built in or MCP, the agent the session runs
+	// as disallows: they are not offered.
+	refused []string
 	// NoPersistence keeps nothing of the session once it closes
 	// (--no-session-persistence): its log, images and spilled output are
 	// removed, and a session resumed goes on in a copy, removed too.
@@ -528,13 +532,14 @@ func (o Options) asAgent(defs []subagent.Definition) (Options, error) {
 	if o.Tools == nil && def.Tools != nil {
 		o.Tools = def.Tools
 	}
+	o.refused = def.Disallowed
 	return o, nil
 }
 
 // builtins is r with only the built-in tools Tools names, when it names
-// any.
+// any, and none the session's agent refuses.
 func (o Options) builtins(r *tools.Registry) *tools.Registry {
-	if o.Tools == nil {
+	if o.Tools == nil && o.refused == nil {
 		return r
 	}
 	keep := map[string]bool{structured.Name: true}
@@ -543,8 +548,33 @@ func (o Options) builtins(r *tools.Registry) *tools.Registry {
 	}
 	out := tools.NewRegistry()
 	for _, t := range r.Tools() {
-		if keep[t.Spec().Name] {
+		name := t.Spec().Name
+		if (o.Tools == nil || keep[name]) && !subagent.Names(o.refused, name) {
 			out.Add(t)
+		}
+	}
+	return out
+}
+
+// unrefused is the tools of source less those the session's agent
+// refuses: an MCP server's, named alone or by its server.
+func (o Options) unrefused(source tools.Source) tools.Source {
+	if o.refused == nil {
+		return source
+	}
+	return refusingSource{Source: source, refused: o.refused}
+}
+
+type refusingSource struct {
+	tools.Source
+	refused []string
+}
+
+func (s refusingSource) Tools() []tools.Tool {
+	var out []tools.Tool
+	for _, t := range s.Source.Tools() {
+		if !subagent.Names(s.refused, t.Spec().Name) {
+			out = append(out, t)
 		}
 	}
 	return out

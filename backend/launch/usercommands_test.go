@@ -157,6 +157,35 @@ func TestSessionRunsAsTheAgentNamed(t *testing.T) {
 	}
 }
 
+// The agent a session runs as takes its disallowedTools away from the
+// session as it does from a subagent: built-in tools by their Claude Code
+// names, an MCP server's by the server's name (the shape of agents that
+// inherit every tool but Write and Edit, seen in public .claude/agents).
+func TestSessionAsAgentIsNotOfferedItsDisallowedTools(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	testkit.WriteTree(t, home, map[string]string{"config.toml": fakeServerTOML("fake", log) + "trusted = true\n"})
+	testkit.WriteTree(t, cwd, map[string]string{".claude/agents/planner.md": "---\nname: planner\ndescription: Plans\n" +
+		"disallowedTools: Write, Edit, mcp__fake\n---\nYou plan and change nothing."})
+	llm := llmtest.New(t, llmtest.ReplyText("A plan."))
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test", Agent: "planner"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	runTurn(t, s, "Plan the change.")
+	offered := llm.Requests()[0].ToolNames()
+	for _, name := range offered {
+		if name == "write" || name == "edit" || strings.HasPrefix(name, "mcp__fake__") {
+			t.Errorf("the session offered %s, which its agent disallows: %v", name, offered)
+		}
+	}
+	if !slices.Contains(offered, "read") || !slices.Contains(offered, "bash") {
+		t.Errorf("want the tools the agent does not disallow offered, got %v", offered)
+	}
+}
+
 // Claude Code's "agent" setting runs sessions as that agent, the
 // project's local file over the user's; one that names no definition is
 // a notice, and the session runs as tack.

@@ -60,18 +60,18 @@ func General() Definition {
 
 // Allowed reports whether the agent may use tool.
 func (d Definition) Allowed(tool string) bool {
-	if slices.Contains(never, tool) || names(d.Disallowed, tool) {
+	if slices.Contains(never, tool) || Names(d.Disallowed, tool) {
 		return false
 	}
 	if d.Tools == nil {
 		return slices.Contains(DefaultTools, tool)
 	}
-	return names(d.Tools, tool)
+	return Names(d.Tools, tool)
 }
 
-// names reports whether list names tool: by its name, or by its MCP
-// server's.
-func names(list []string, tool string) bool {
+// Names reports whether list, a definition's tools or disallowed tools,
+// names tool: by its name, or by its MCP server's.
+func Names(list []string, tool string) bool {
 	return slices.ContainsFunc(list, func(n string) bool {
 		server := strings.TrimSuffix(n, "__*")
 		return n == tool || strings.HasPrefix(server, "mcp__") && strings.Count(server, "__") == 1 &&
