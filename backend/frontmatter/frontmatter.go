@@ -252,14 +252,15 @@ func modelOf(name string) Model {
 // ClaudeModel reports whether name is Claude Code's choice of model rather
 // than a model tack's providers serve: "inherit" or "default", an alias
 // (sonnet, opus, haiku, opusplan, with or without a context suffix such as
-// "sonnet[1m]"), or a Claude model id.
+// "sonnet[1m]"), a Claude model id, or a Claude model's display name
+// ("Claude Sonnet 4.5", as agent files copied from other tools write it).
 func ClaudeModel(name string) bool {
 	base, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(name)), "[")
 	switch base {
 	case "inherit", "default", "sonnet", "opus", "haiku", "opusplan":
 		return true
 	}
-	return strings.HasPrefix(base, "claude-")
+	return strings.HasPrefix(base, "claude-") || strings.HasPrefix(base, "claude ")
 }
 
 // List is a front-matter value that may be written as a YAML sequence or as

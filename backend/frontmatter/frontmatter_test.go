@@ -204,7 +204,7 @@ func TestParseReadsClaudeStyleArgumentHints(t *testing.T) {
 func TestModelReadsClaudeCodesNamesAsTheSessionsModel(t *testing.T) {
 	for value, want := range map[string]Model{
 		"inherit": "", "default": "", "sonnet": "", "Opus": "", "haiku": "", "opusplan": "", "sonnet[1m]": "",
-		"claude-3-5-haiku-20241022": "", "claude-sonnet-4-5": "", `""`: "",
+		"claude-3-5-haiku-20241022": "", "claude-sonnet-4-5": "", `""`: "", "Claude Sonnet 4.5": "", "Claude Sonnet 4.5 (copilot)": "",
 		"deepseek-pro": "deepseek-pro", " qwen2.5-coder:32b ": "qwen2.5-coder:32b", "gpt-4o-mini": "gpt-4o-mini",
 	} {
 		var f struct {

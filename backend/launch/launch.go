@@ -358,8 +358,12 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		o.Agent, problems = settingsAgent(claude, agents)
 		claudeProblems = append(claudeProblems, problems...)
 	}
-	if o, err = o.asAgent(agents); err != nil {
+	var def subagent.Definition
+	if o, def, err = o.asAgent(agents); err != nil {
 		return err
+	}
+	if note := claudeModelNote(def, o.Model); note != "" {
+		claudeProblems = append(claudeProblems, note)
 	}
 	s.children = &taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}
 	s.tasks = task.New(s.children, agents)
@@ -512,11 +516,11 @@ func qualify(provider llm.ProviderConfig, model string) string {
 
 // asAgent is o with the agent definition o.Agent names, of defs, taken
 // where no flag says otherwise: its prompt as SystemPrompt, its tools as
-// Tools, its model as Model. An unknown name is an error that lists the
-// names there are.
-func (o Options) asAgent(defs []subagent.Definition) (Options, error) {
+// Tools, its model as Model; and that definition. An unknown name is an
+// error that lists the names there are.
+func (o Options) asAgent(defs []subagent.Definition) (Options, subagent.Definition, error) {
 	if o.Agent == "" {
-		return o, nil
+		return o, subagent.Definition{}, nil
 	}
 	def, ok := subagent.Find(defs, o.Agent)
 	if !ok {
@@ -524,7 +528,7 @@ func (o Options) asAgent(defs []subagent.Definition) (Options, error) {
 		for _, d := range defs {
 			names = append(names, d.Name)
 		}
-		return o, fmt.Errorf("no agent named %q: the agents are %s (files in .claude/agents or ~/.claude/agents, or --agents)",
+		return o, def, fmt.Errorf("no agent named %q: the agents are %s (files in .claude/agents or ~/.claude/agents, or --agents)",
 			o.Agent, strings.Join(names, ", "))
 	}
 	o.SystemPrompt = cmp.Or(o.SystemPrompt, def.Prompt)
@@ -533,7 +537,18 @@ func (o Options) asAgent(defs []subagent.Definition) (Options, error) {
 		o.Tools = def.Tools
 	}
 	o.refused = def.Disallowed
-	return o, nil
+	return o, def, nil
+}
+
+// claudeModelNote tells that the session's agent names one of Claude
+// Code's models, which tack does not run, when no --model chose another;
+// "" when it does not.
+func claudeModelNote(def subagent.Definition, model string) string {
+	if def.ClaudeModel == "" || model != "" {
+		return ""
+	}
+	return fmt.Sprintf("The %s agent names Claude Code's model %q, which tack's providers do not serve; "+
+		"the session runs on tack's own model (--model or /model choose another).", def.Name, def.ClaudeModel)
 }
 
 // builtins is r with only the built-in tools Tools names, when it names

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tack-agent/tack/backend/agent"
@@ -31,6 +32,9 @@ type taskRunner struct {
 	provider     llm.Provider
 	instructions []prompt.Instruction
 	compactAt    float64
+	// toldModel holds the names of the agents whose Claude Code model the
+	// user was told the session's model replaces: once each.
+	toldModel sync.Map
 }
 
 // subagentBrief opens a subagent's system prompt, before its definition's
@@ -62,6 +66,7 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 	if job.Agent.Model != "" {
 		model = job.Agent.Model
 	}
+	r.tellClaudeModel(job.Agent, model)
 	effort = cmp.Or(how.effort, job.Effort, effort)
 	log, err := r.createChild(parent.SessionID(), job.Agent.Name, model)
 	if err != nil {
@@ -99,6 +104,19 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 	w := &childWatch{job: job, catalog: r.s.Catalog, out: task.Outcome{Progress: task.Progress{Child: id, Model: model}}}
 	child.SendWith(job.Prompt, how.turn)
 	return w.follow(ctx, child, sub, progress)
+}
+
+// tellClaudeModel tells the user, the first time def runs in the session,
+// that the model of Claude Code's it names does not run and model does.
+func (r *taskRunner) tellClaudeModel(def subagent.Definition, model string) {
+	if def.ClaudeModel == "" {
+		return
+	}
+	if _, told := r.toldModel.LoadOrStore(def.Name, true); told {
+		return
+	}
+	r.s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: fmt.Sprintf("The %s agent names Claude Code's model %q, "+
+		"which tack's providers do not serve; it runs on the session's model, %s.", def.Name, def.ClaudeModel, model)})
 }
 
 func record(env *tools.Env, d session.Data) {

@@ -237,6 +237,38 @@ func TestAnAgentDefinitionRestrictsTheChildsTools(t *testing.T) {
 	}
 }
 
+// An agent file that names one of Claude Code's models runs on the
+// session's model, and the user is told so once, however many tasks run
+// it (agent collections write "model: sonnet" or "Claude Sonnet 4.5").
+func TestAnAgentOnClaudesModelRunsOnTheSessionsAndSaysSoOnce(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply(
+		llmtest.ToolCall("task_a", "task", `{"description":"Read A","prompt":"read a.go","agent":"reader"}`, 1),
+		llmtest.ToolCall("task_b", "task", `{"description":"Read B","prompt":"read b.go","agent":"reader"}`, 1)),
+		llmtest.ReplyText("ok"))
+	srv.Route(llmtest.FirstUserMessage("read a.go"), llmtest.ReplyText("package x."))
+	srv.Route(llmtest.FirstUserMessage("read b.go"), llmtest.ReplyText("package x."))
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{".claude/agents/reader.md": "---\nname: reader\ndescription: Reads files\n" +
+		"tools: Read\nmodel: Claude Sonnet 4.5\n---\nRead.\n"})
+	s := openTaskSession(t, srv, home, cwd, "")
+	s.Agent.Send("what is in a.go and b.go?")
+	testkit.Settle(t, s.Agent)
+	for _, r := range srv.Requests() {
+		if r.Model != "deepseek-flash" {
+			t.Errorf("a request named model %q, want the session's deepseek-flash", r.Model)
+		}
+	}
+	var told []string
+	for _, n := range notices(t, s) {
+		if strings.Contains(n, "reader agent names Claude Code's model") {
+			told = append(told, n)
+		}
+	}
+	if len(told) != 1 || !strings.Contains(told[0], `"Claude Sonnet 4.5"`) || !strings.Contains(told[0], "deepseek-flash") {
+		t.Errorf("want one notice naming the agent's model and the one that runs, got %q", told)
+	}
+}
+
 // A model trained on Claude Code calls its Agent tool by that name, with
 // the effort the user asked for: the task tool runs it, the child at that
 // effort, while the parent keeps its own.

@@ -157,6 +157,18 @@ func TestSessionRunsAsTheAgentNamed(t *testing.T) {
 	}
 }
 
+// openAsAgent opens a session on llm run as the agent named name.
+func openAsAgent(t *testing.T, home, cwd string, llm *llmtest.Server, name string) *Session {
+	t.Helper()
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test", Agent: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
 // The agent a session runs as takes its disallowedTools away from the
 // session as it does from a subagent: built-in tools by their Claude Code
 // names, an MCP server's by the server's name (the shape of agents that
@@ -168,12 +180,7 @@ func TestSessionAsAgentIsNotOfferedItsDisallowedTools(t *testing.T) {
 	testkit.WriteTree(t, cwd, map[string]string{".claude/agents/planner.md": "---\nname: planner\ndescription: Plans\n" +
 		"disallowedTools: Write, Edit, mcp__fake\n---\nYou plan and change nothing."})
 	llm := llmtest.New(t, llmtest.ReplyText("A plan."))
-	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL()}
-	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test", Agent: "planner"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := openAsAgent(t, home, cwd, llm, "planner")
 	runTurn(t, s, "Plan the change.")
 	offered := llm.Requests()[0].ToolNames()
 	for _, name := range offered {
@@ -183,6 +190,22 @@ func TestSessionAsAgentIsNotOfferedItsDisallowedTools(t *testing.T) {
 	}
 	if !slices.Contains(offered, "read") || !slices.Contains(offered, "bash") {
 		t.Errorf("want the tools the agent does not disallow offered, got %v", offered)
+	}
+}
+
+// A session run as an agent that names one of Claude Code's models runs
+// on tack's own model, and says so, as --model sonnet does in print mode.
+func TestSessionAsAgentOnClaudesModelRunsTacksOwn(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{".claude/agents/writer.md": "---\nname: writer\ndescription: Writes\nmodel: opus\n---\nYou write."})
+	llm := llmtest.New(t, llmtest.ReplyText("Done."))
+	s := openAsAgent(t, home, cwd, llm, "writer")
+	runTurn(t, s, "Write it.")
+	if model := llm.Requests()[0].Model; model == "opus" || model == "" {
+		t.Errorf("the request named model %q, want tack's own", model)
+	}
+	if got := strings.Join(notices(t, s), "\n"); !strings.Contains(got, `The writer agent names Claude Code's model "opus"`) {
+		t.Errorf("want a notice that the agent's model does not run, got %q", got)
 	}
 }
 

@@ -30,6 +30,11 @@ type Definition struct {
 	Disallowed []string
 	// Model is the model it runs on; "" means the parent's model.
 	Model string
+	// ClaudeModel is the model of Claude Code's the file names (sonnet,
+	// claude-opus-4-1, "Claude Sonnet 4.5"), which no provider of tack's
+	// serves: the agent runs on the parent's model, and the user is told
+	// so. "" when the file names none, or "inherit".
+	ClaudeModel string
 	// Prompt is the file's body: instructions added to the child's system
 	// prompt.
 	Prompt string
@@ -181,11 +186,11 @@ func Find(defs []Definition, name string) (Definition, bool) {
 }
 
 type front struct {
-	Name            string            `yaml:"name"`
-	Description     string            `yaml:"description"`
-	Tools           frontmatter.List  `yaml:"tools"`
-	DisallowedTools frontmatter.List  `yaml:"disallowedTools"`
-	Model           frontmatter.Model `yaml:"model"`
+	Name            string           `yaml:"name"`
+	Description     string           `yaml:"description"`
+	Tools           frontmatter.List `yaml:"tools"`
+	DisallowedTools frontmatter.List `yaml:"disallowedTools"`
+	Model           string           `yaml:"model"`
 }
 
 // parsed is a definition and whether its file had front matter.
@@ -207,11 +212,11 @@ func parse(path string) (parsed, error) {
 	d := Definition{
 		Name:        strings.TrimSpace(f.Name),
 		Description: strings.TrimSpace(f.Description),
-		Model:       string(f.Model),
 		Prompt:      strings.TrimSpace(doc.Body),
 		Path:        path,
 		Disallowed:  toolNames(f.DisallowedTools),
 	}
+	d.Model, d.ClaudeModel = models(f.Model)
 	if d.Name == "" {
 		d.Name = strings.TrimSuffix(filepath.Base(path), ".md")
 	}
@@ -246,4 +251,18 @@ func toolName(t string) string {
 		t = t[:i]
 	}
 	return tools.FromClaude(t)
+}
+
+// models reads a definition's model: the model to run, or the model of
+// Claude Code's named in its place. "inherit" and "default" name the
+// parent's model, which is what runs for either.
+func models(name string) (model, claude string) {
+	name = strings.TrimSpace(name)
+	switch {
+	case strings.EqualFold(name, "inherit") || strings.EqualFold(name, "default"):
+		return "", ""
+	case frontmatter.ClaudeModel(name):
+		return "", name
+	}
+	return name, ""
 }

@@ -35,12 +35,31 @@ func TestLoadReadsClaudeCodeAgentFilesWithProjectFirst(t *testing.T) {
 		t.Errorf("want the project's explore to win, got %+v", explore)
 	}
 	rev, _ := Find(defs, "reviewer")
-	if rev.Model != "" || rev.Description != "Reviews diffs. Use when: a change is ready" {
-		t.Errorf("want Claude's model alias to mean the parent's model, got %+v", rev)
+	if rev.Model != "" || rev.ClaudeModel != "opus" || rev.Description != "Reviews diffs. Use when: a change is ready" {
+		t.Errorf("want Claude's model alias to mean the parent's model, and kept to tell the user, got %+v", rev)
 	}
 	for tool, want := range map[string]bool{"read": true, "grep": true, "glob": true, "bash": true, "write": false, "task": false} {
 		if got := rev.Allowed(tool); got != want {
 			t.Errorf("reviewer, %s: want allowed %v, got %v", tool, want, got)
+		}
+	}
+}
+
+// Agent files name Claude Code's models in every way it reads them, and by
+// the display names other tools write ("Claude Sonnet 4.5", seen in
+// public agent collections): none is a model tack's providers serve.
+// "inherit" asks for the parent's model, and is nothing to tell.
+func TestClaudeCodesModelsMeanTheParentsModel(t *testing.T) {
+	dir := t.TempDir()
+	for model, want := range map[string][2]string{
+		"sonnet": {"", "sonnet"}, "Claude Sonnet 4.5": {"", "Claude Sonnet 4.5"}, "claude-opus-4-1": {"", "claude-opus-4-1"},
+		"inherit": {"", ""}, "deepseek-v4-pro": {"deepseek-v4-pro", ""},
+	} {
+		testkit.WriteFile(t, filepath.Join(dir, "a.md"), "---\nname: a\ndescription: A\nmodel: "+model+"\n---\nDo.\n")
+		defs, problems := Load([]string{dir})
+		a, _ := Find(defs, "a")
+		if len(problems) > 0 || a.Model != want[0] || a.ClaudeModel != want[1] {
+			t.Errorf("model: %s: want model %q, Claude's %q; got %q, %q (problems %v)", model, want[0], want[1], a.Model, a.ClaudeModel, problems)
 		}
 	}
 }

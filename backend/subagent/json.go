@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/tack-agent/tack/backend/frontmatter"
 )
 
 // FromJSON reads subagents defined as claude's --agents flag defines them:
@@ -16,11 +14,11 @@ import (
 // and a model.
 func FromJSON(src []byte) ([]Definition, error) {
 	var byName map[string]struct {
-		Description string            `json:"description"`
-		Prompt      string            `json:"prompt"`
-		Tools       []string          `json:"tools"`
-		Disallowed  []string          `json:"disallowedTools"`
-		Model       frontmatter.Model `json:"model"`
+		Description string   `json:"description"`
+		Prompt      string   `json:"prompt"`
+		Tools       []string `json:"tools"`
+		Disallowed  []string `json:"disallowedTools"`
+		Model       string   `json:"model"`
 	}
 	if err := json.Unmarshal(src, &byName); err != nil {
 		return nil, fmt.Errorf("--agents is not an object of agents by name: %v", err)
@@ -30,8 +28,10 @@ func FromJSON(src []byte) ([]Definition, error) {
 		if strings.TrimSpace(a.Description) == "" || strings.TrimSpace(a.Prompt) == "" {
 			return nil, fmt.Errorf(`--agents: agent %q needs a "description" and a "prompt"`, name)
 		}
-		defs = append(defs, Definition{Name: name, Description: strings.TrimSpace(a.Description), Prompt: strings.TrimSpace(a.Prompt),
-			Model: string(a.Model), Path: "--agents", Tools: toolNames(a.Tools), Disallowed: toolNames(a.Disallowed)})
+		d := Definition{Name: name, Description: strings.TrimSpace(a.Description), Prompt: strings.TrimSpace(a.Prompt),
+			Path: "--agents", Tools: toolNames(a.Tools), Disallowed: toolNames(a.Disallowed)}
+		d.Model, d.ClaudeModel = models(a.Model)
+		defs = append(defs, d)
 	}
 	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
 	return defs, nil

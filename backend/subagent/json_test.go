@@ -13,7 +13,7 @@ func TestAgentsFlagDefinesAgentsAsClaudeCodeWritesThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Definition{
-		{Name: "reviewer", Description: "Reviews", Prompt: "Review.", Tools: []string{"read", "bash", "bash_kill"}, Path: "--agents"},
+		{Name: "reviewer", Description: "Reviews", Prompt: "Review.", Tools: []string{"read", "bash", "bash_kill"}, ClaudeModel: "claude-sonnet-4-5", Path: "--agents"},
 		{Name: "scout", Description: "Looks", Prompt: "Look.", Model: "deepseek-flash", Path: "--agents"},
 	}
 	if !reflect.DeepEqual(defs, want) {
