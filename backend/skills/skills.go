@@ -7,6 +7,7 @@
 package skills
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -112,11 +113,12 @@ func (c *Catalog) Find(name string) (Skill, bool) {
 }
 
 // Load finds the skills of dirs. A name found in an earlier folder shadows
-// it in later ones. A SKILL.md that cannot be used is a problem, with its
-// file and line, and is skipped; past maxSkills, the rest are skipped and
-// reported once.
+// it in later ones; where both are of one source (two of the project's
+// folders) and differ, that is a problem. A SKILL.md that cannot be used
+// is a problem, with its file and line, and is skipped; past maxSkills,
+// the rest are skipped and reported once.
 func Load(dirs []Dir) (*Catalog, []string) {
-	seen := map[string]bool{}
+	seen := map[string]Skill{}
 	c := &Catalog{}
 	var problems, over []string
 	for _, d := range dirs {
@@ -137,14 +139,19 @@ func Load(dirs []Dir) (*Catalog, []string) {
 			}
 			s, err := loadSkill(dir, d.Source)
 			s.Name = d.Prefix + s.Name
+			first, shadowed := seen[s.Name]
 			switch {
 			case err != nil:
 				problems = append(problems, err.Error()+"; the skill is skipped")
-			case seen[s.Name]:
+			case shadowed:
+				if clash(first, s) {
+					problems = append(problems, fmt.Sprintf("%s and %s are both the %s skill of the %s; the first is used: rename the other's folder",
+						first.Dir, s.Dir, s.Name, s.Source))
+				}
 			case len(c.Skills) == maxSkills:
 				over = append(over, dir)
 			default:
-				seen[s.Name] = true
+				seen[s.Name] = s
 				c.Skills = append(c.Skills, s)
 			}
 		}
@@ -157,6 +164,19 @@ func Load(dirs []Dir) (*Catalog, []string) {
 	return c, problems
 }
 
+// clash reports whether later, shadowed by first of its name, is another
+// skill where the user would not expect one to hide the other: of the same
+// source, and not a copy of it (installers put one skill in both
+// .agents/skills and .claude/skills).
+func clash(first, later Skill) bool {
+	if first.Source != later.Source {
+		return false
+	}
+	a, errA := os.ReadFile(first.Path())
+	b, errB := os.ReadFile(later.Path())
+	return errA != nil || errB != nil || !bytes.Equal(a, b)
+}
+
 func loadSkill(dir, source string) (Skill, error) {
 	p := filepath.Join(dir, FileName)
 	var f front
@@ -164,13 +184,14 @@ func loadSkill(dir, source string) (Skill, error) {
 	if err != nil {
 		return Skill{}, err
 	}
-	// A name that cannot be typed as a command ("name: Agent Development"
-	// in Anthropic's own plugin-dev skills) is a display name; the skill is
-	// known by its folder's name, the command Claude Code's docs say it
-	// becomes.
-	name := strings.TrimSpace(f.Name)
-	if name == "" || !validName(name) && validName(filepath.Base(dir)) {
-		name = filepath.Base(dir)
+	// A skill is known by its folder's name, as in Claude Code, where the
+	// front matter's name is only shown ("name: Agent Development" in
+	// Anthropic's own plugin-dev skills) and two folders of one name in
+	// their front matter are two skills. The front matter's name serves
+	// only a folder whose name cannot be typed.
+	name := filepath.Base(dir)
+	if display := strings.TrimSpace(f.Name); !validName(name) && validName(display) {
+		name = display
 	}
 	if !validName(name) {
 		return Skill{}, fmt.Errorf("%s: name %q is not a skill name (lowercase letters, digits and '-', at most 64)", p, name)

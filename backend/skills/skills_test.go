@@ -127,6 +127,44 @@ func TestASkillWithADisplayNameIsKnownByItsFolder(t *testing.T) {
 	}
 }
 
+// One skill written for several agents, in folders named for each, keeps
+// one name in its front matter (OpenRouterTeam/spawn's skills/claude,
+// skills/codex and skills/openclaw are each "name: spawn"): as in Claude
+// Code, each is a skill of its folder's name, none hiding the others.
+func TestSkillsOfOneFrontMatterNameAreKnownByTheirFolders(t *testing.T) {
+	dir := t.TempDir()
+	for _, agent := range []string{"claude", "codex"} {
+		writeSkill(t, filepath.Join(dir, agent), skill("spawn", "Spawn work on "+agent+"."))
+	}
+	c, problems := Load([]Dir{{Path: dir, Source: "project"}})
+	if len(problems) != 0 {
+		t.Fatalf("problems: %q", problems)
+	}
+	if s, ok := c.Find("codex"); !ok || s.Description != "Spawn work on codex." || len(c.Skills) != 2 {
+		t.Errorf("want the skills claude and codex, got %+v", c.Skills)
+	}
+}
+
+// Two different skills of one name in the project's folders are a clash
+// the user is told of, naming both; a copy of one skill in .agents/skills
+// and .claude/skills, as skill installers make, is not.
+func TestTwoProjectSkillsOfOneNameAreAClash(t *testing.T) {
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	writeSkill(t, filepath.Join(root, ".agents/skills/deploy"), skill("deploy", "Deploy to staging."))
+	writeSkill(t, filepath.Join(root, ".claude/skills/deploy"), skill("deploy", "Deploy to production."))
+	writeSkill(t, filepath.Join(root, ".agents/skills/lint"), skill("lint", "Lint."))
+	writeSkill(t, filepath.Join(root, ".claude/skills/lint"), skill("lint", "Lint."))
+	c, problems := Load(Dirs("", "", "", root))
+	if s, _ := c.Find("deploy"); s.Description != "Deploy to staging." {
+		t.Errorf("want the first folder's deploy used, got %+v", s)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], filepath.Join(".agents", "skills", "deploy")+" and ") ||
+		!strings.Contains(problems[0], filepath.Join(".claude", "skills", "deploy")) || !strings.Contains(problems[0], "rename") {
+		t.Errorf("want one problem naming both deploy folders and what to do, got %q", problems)
+	}
+}
+
 func TestSkillToolReturnsTheBodyAndTheFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "pdf")
 	writeSkill(t, dir, skill("pdf", "Fill PDF forms."))
