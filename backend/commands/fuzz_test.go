@@ -8,17 +8,17 @@ import (
 	"unicode/utf8"
 )
 
-var commandName = regexp.MustCompile(`^[a-z0-9_-]+(:[a-z0-9_-]+)*$`)
+var commandName = regexp.MustCompile(`^[a-z0-9_-]+(\.[a-z0-9_-]+)*(:[a-z0-9_-]+(\.[a-z0-9_-]+)*)*$`)
 
 // FuzzParse checks Parse against the command syntax on any line: a command
 // is "/", a name of lowercase letters, digits, '_' and '-' in parts joined
-// by single ':', then the end or whitespace; the name and rawInput rebuild the line exactly, and every
+// by single ':' or '.', then the end or whitespace; the name and rawInput rebuild the line exactly, and every
 // line of that shape is a command.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"/plan", "/plan x", "/plan\tx y", "/plan\nline two", "/plan\u00a0x", "/a_b-9", "/Plan", "/ plan", " /plan",
 		"/", "", "//x", "/plan!", "/plan\xff", "/plan\u2003x", "/model deepseek-v4-pro high", "plain prompt",
-		"/frontend:review x", "/skill:pdf", "/:", "/a:", "/a::b", "/:a",
+		"/frontend:review x", "/skill:pdf", "/:", "/a:", "/a::b", "/:a", "/skill:a.b c", "/a.", "/a..b", "/.a", "/a.:b",
 	} {
 		f.Add(s)
 	}
@@ -40,7 +40,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q): want a command only at a leading slash", line)
 		}
 		if !commandName.MatchString(name) || !ValidName(name) {
-			t.Fatalf("Parse(%q): want a lowercase name of [a-z0-9_-] parts joined by ':', got %q", line, name)
+			t.Fatalf("Parse(%q): want a lowercase name of [a-z0-9_-] parts joined by ':' or '.', got %q", line, name)
 		}
 		if got := "/" + name + rawInput; got != line {
 			t.Fatalf("Parse(%q): want the parts to rebuild the line, got %q", line, got)
@@ -58,7 +58,7 @@ func isCommandLine(line string) bool {
 	if !ok {
 		return false
 	}
-	end := strings.IndexFunc(rest, func(r rune) bool { return !strings.ContainsRune("abcdefghijklmnopqrstuvwxyz0123456789_-:", r) })
+	end := strings.IndexFunc(rest, func(r rune) bool { return !strings.ContainsRune("abcdefghijklmnopqrstuvwxyz0123456789_-:.", r) })
 	if end < 0 {
 		end = len(rest)
 	}

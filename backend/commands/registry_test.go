@@ -35,6 +35,12 @@ func TestParseFollowsCommandSyntax(t *testing.T) {
 		{"/plan/x", "", "", false},
 		{"//plan", "", "", false},
 		{"/plané", "", "", false},
+		{"/skill:research.paper.draft topic", "skill:research.paper.draft", " topic", true},
+		{"/tmp.", "", "", false},
+		{"/e.g. this", "", "", false},
+		{"/a..b", "", "", false},
+		{"/.a", "", "", false},
+		{"/a.:b", "", "", false},
 	}
 	for _, tt := range tests {
 		name, raw, ok := Parse(tt.line)

@@ -62,3 +62,24 @@ func toolsJSON(r llmtest.Request) string {
 	b, _ := json.Marshal(r.Tools)
 	return string(b)
 }
+
+// Skill collections name their skills as words joined by '.' (the shape of
+// 0h-n0/auto-research's research.paper.draft and its fourteen siblings);
+// Claude Code loads them, and here each is listed for the model and is a
+// command the user can type.
+func TestADottedSkillIsListedAndACommand(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{".claude/skills/research.paper.draft/SKILL.md": "---\nname: research.paper.draft\n" +
+		"description: Draft the paper from the lab notebook.\n---\nDraft each section in turn."})
+	llm := llmtest.New(t, llmtest.ReplyText("Drafted."))
+	s := openMCP(t, home, cwd, "ask", llm)
+	runCommand(t, s, "/skill:research.paper.draft on attention")
+	req := llm.Requests()[0]
+	if system := req.Messages[0].Content; !strings.Contains(system, "- research.paper.draft: Draft the paper from the lab notebook.") {
+		t.Errorf("want the skill listed for the model, system prompt:\n%s", system)
+	}
+	user := req.Messages[len(req.Messages)-1].Content
+	if !strings.HasPrefix(user, `<skill name="research.paper.draft">`) || !strings.HasSuffix(user, "on attention") {
+		t.Errorf("/skill:research.paper.draft sent %q", user)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/frontmatter"
 	"github.com/tack-agent/tack/backend/workspace"
 )
@@ -194,7 +195,7 @@ func loadSkill(dir, source string) (Skill, error) {
 		name = display
 	}
 	if !validName(name) {
-		return Skill{}, fmt.Errorf("%s: name %q is not a skill name (lowercase letters, digits and '-', at most 64)", p, name)
+		return Skill{}, fmt.Errorf("%s: name %q is not a skill name (lowercase letters, digits, '-' and '.', at most 64)", p, name)
 	}
 	desc := strings.Join(strings.Fields(f.Description), " ")
 	if desc == "" {
@@ -230,17 +231,20 @@ func firstParagraph(body string) string {
 	return strings.Join(para, " ")
 }
 
+// validName reports whether n may name a skill: the Agent Skills names,
+// and names of words joined by '.' (research.paper.draft), which Claude
+// Code loads too; either can be typed as a command.
 func validName(n string) bool {
-	if n == "" || len(n) > 64 || n[0] == '-' || n[len(n)-1] == '-' {
+	if n == "" || len(n) > 64 || n[0] == '-' || n[len(n)-1] == '-' || strings.Contains(n, ":") {
 		return false
 	}
 	for i := 0; i < len(n); i++ {
 		b := n[i]
-		if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_') {
+		if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_' || b == '.') {
 			return false
 		}
 	}
-	return true
+	return commands.ValidName(n)
 }
 
 // Prompt is the system prompt's skills section: each skill the model may
