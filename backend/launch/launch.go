@@ -362,7 +362,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	if o, def, err = o.asAgent(agents); err != nil {
 		return err
 	}
-	if note := claudeModelNote(def, o.Model); note != "" {
+	if note := sessionAgentNote(def, o.Model); note != "" {
 		claudeProblems = append(claudeProblems, note)
 	}
 	s.children = &taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}
@@ -538,17 +538,6 @@ func (o Options) asAgent(defs []subagent.Definition) (Options, subagent.Definiti
 	}
 	o.refused = def.Disallowed
 	return o, def, nil
-}
-
-// claudeModelNote tells that the session's agent names one of Claude
-// Code's models, which tack does not run, when no --model chose another;
-// "" when it does not.
-func claudeModelNote(def subagent.Definition, model string) string {
-	if def.ClaudeModel == "" || model != "" {
-		return ""
-	}
-	return fmt.Sprintf("The %s agent names Claude Code's model %q, which tack's providers do not serve; "+
-		"the session runs on tack's own model (--model or /model choose another).", def.Name, def.ClaudeModel)
 }
 
 // builtins is r with only the built-in tools Tools names, when it names

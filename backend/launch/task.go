@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,9 +33,9 @@ type taskRunner struct {
 	provider     llm.Provider
 	instructions []prompt.Instruction
 	compactAt    float64
-	// toldModel holds the names of the agents whose Claude Code model the
-	// user was told the session's model replaces: once each.
-	toldModel sync.Map
+	// told holds the names of the agents the user was told of what tack
+	// does not do of their files (agentNote): once each.
+	told sync.Map
 }
 
 // subagentBrief opens a subagent's system prompt, before its definition's
@@ -66,7 +67,7 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 	if job.Agent.Model != "" {
 		model = job.Agent.Model
 	}
-	r.tellClaudeModel(job.Agent, model)
+	r.tellOnce(job.Agent, model)
 	effort = cmp.Or(how.effort, job.Effort, effort)
 	log, err := r.createChild(parent.SessionID(), job.Agent.Name, model)
 	if err != nil {
@@ -91,7 +92,7 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 	}
 	child = agent.New(agent.Config{
 		Log: log, Provider: r.provider, Catalog: r.s.Catalog, Model: model, Effort: effort,
-		System: prompt.Build("", r.s.Cwd, registry.Tools(), r.instructions) + subagentBrief + instructionsOf(job.Agent),
+		System: prompt.Build("", r.s.Cwd, registry.Tools(), r.instructions) + subagentBrief + instructionsOf(job.Agent) + r.preloaded(job.Agent),
 		Tools:  registry, Gate: r.s.Policy, Broker: r.s.Broker, Hooks: childHooks,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   r.s.Cwd, SpillDir: filepath.Join(r.o.Home, "spill", id), Now: r.o.Now,
@@ -102,21 +103,8 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 	_, sub := child.Subscribe()
 	defer sub.Close()
 	w := &childWatch{job: job, catalog: r.s.Catalog, out: task.Outcome{Progress: task.Progress{Child: id, Model: model}}}
-	child.SendWith(job.Prompt, how.turn)
+	child.SendWith(job.Prompt, limited(how.turn, job.Agent))
 	return w.follow(ctx, child, sub, progress)
-}
-
-// tellClaudeModel tells the user, the first time def runs in the session,
-// that the model of Claude Code's it names does not run and model does.
-func (r *taskRunner) tellClaudeModel(def subagent.Definition, model string) {
-	if def.ClaudeModel == "" {
-		return
-	}
-	if _, told := r.toldModel.LoadOrStore(def.Name, true); told {
-		return
-	}
-	r.s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: fmt.Sprintf("The %s agent names Claude Code's model %q, "+
-		"which tack's providers do not serve; it runs on the session's model, %s.", def.Name, def.ClaudeModel, model)})
 }
 
 func record(env *tools.Env, d session.Data) {
@@ -263,6 +251,9 @@ func (w *childWatch) finish(end session.TurnEnd, cancelled bool) task.Outcome {
 		w.out.Err = task.ErrCancelled
 	case end.Reason == session.StopError && end.Error != nil:
 		w.out.Err = errors.New(end.Error.Message)
+	case end.Reason == session.StopMaxSteps && w.job.Agent.MaxTurns > 0:
+		w.out.Answer = strings.TrimSpace(w.answer + "\n\n(The agent stopped at its maxTurns limit of " + strconv.Itoa(w.job.Agent.MaxTurns) +
+			" before it finished: this report may be partial.)")
 	case end.Reason != session.StopCompleted && end.Reason != session.StopMaxTokens:
 		w.out.Err = fmt.Errorf("its turn ended: %s", end.Reason)
 	default:

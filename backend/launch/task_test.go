@@ -269,6 +269,56 @@ func TestAnAgentOnClaudesModelRunsOnTheSessionsAndSaysSoOnce(t *testing.T) {
 	}
 }
 
+// Claude Code's agent files preload skills into the agent and bound its
+// turns; tack does both. Their permissionMode and hooks it does not apply,
+// and a skill there is none of it cannot load: the user is told once.
+func TestAnAgentsSkillsAndMaxTurnsApplyAndTheRestIsTold(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("task_c", "task", `{"description":"Check","prompt":"check a.go","agent":"checker"}`, 1)),
+		llmtest.ReplyText("ok"))
+	srv.Route(llmtest.FirstUserMessage("check a.go"), llmtest.Reply(
+		llmtest.Text("Reading a.go first.", 0), llmtest.ToolCall("read_1", "read", `{"file_path":"a.go"}`, 1)))
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		"a.go": "package x\n",
+		".claude/agents/checker.md": "---\nname: checker\ndescription: Checks\ntools: Read\nmaxTurns: 1\n" +
+			"skills:\n  - go-style\n  - nowhere\npermissionMode: acceptEdits\n" +
+			"hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo done\n---\nCheck.\n",
+		".claude/skills/go-style/SKILL.md": "---\nname: go-style\ndescription: Go style\n---\nWrap errors with context.",
+	})
+	s := openTaskSession(t, srv, home, cwd, "")
+	s.Agent.Send("is a.go fine?")
+	testkit.Settle(t, s.Agent)
+	var child, last llmtest.Request
+	children := 0
+	for _, r := range srv.Requests() {
+		if llmtest.FirstUserMessage("check a.go")(r) && len(r.Messages) == 2 {
+			child = r
+		}
+		if r.ToolResult("task_c") != "" {
+			last = r
+		}
+		if strings.Contains(r.Messages[0].Content, "subagent") {
+			children++
+		}
+	}
+	if children != 1 {
+		t.Errorf("want maxTurns: 1 to stop the child after one request, it made %d", children)
+	}
+	if !strings.Contains(child.Messages[0].Content, `<skill name="go-style">`) || !strings.Contains(child.Messages[0].Content, "Wrap errors with context.") {
+		t.Errorf("want the go-style skill in the child's system prompt, got:\n%s", child.Messages[0].Content)
+	}
+	if got := last.ToolResult("task_c"); !strings.Contains(got, "Reading a.go first.") || !strings.Contains(got, "maxTurns limit of 1") {
+		t.Errorf("want the child's answer so far, said to be partial, got %q", got)
+	}
+	note := strings.Join(notices(t, s), "\n")
+	for _, want := range []string{"The checker agent sets permissionMode and hooks, which tack does not apply", "nowhere"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("notices lack %q:\n%s", want, note)
+		}
+	}
+}
+
 // A model trained on Claude Code calls its Agent tool by that name, with
 // the effort the user asked for: the task tool runs it, the child at that
 // effort, while the parent keeps its own.

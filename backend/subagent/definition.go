@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/frontmatter"
@@ -35,6 +36,18 @@ type Definition struct {
 	// serves: the agent runs on the parent's model, and the user is told
 	// so. "" when the file names none, or "inherit".
 	ClaudeModel string
+	// MaxTurns, when above zero, is how many model requests the agent's
+	// turn may make (Claude Code's maxTurns); its answer so far is then
+	// its report.
+	MaxTurns int
+	// Skills are skills whose instructions open the agent's work, loaded
+	// into its system prompt (Claude Code's skills).
+	Skills []string
+	// Unapplied are the front matter's fields of Claude Code's that tack
+	// reads but does not apply to agents, for a note: permissionMode (the
+	// agent works under the session's mode) and hooks (the session's
+	// hooks run for it).
+	Unapplied []string
 	// Prompt is the file's body: instructions added to the child's system
 	// prompt.
 	Prompt string
@@ -191,6 +204,22 @@ type front struct {
 	Tools           frontmatter.List `yaml:"tools"`
 	DisallowedTools frontmatter.List `yaml:"disallowedTools"`
 	Model           string           `yaml:"model"`
+	MaxTurns        string           `yaml:"maxTurns"`
+	Skills          frontmatter.List `yaml:"skills"`
+	PermissionMode  string           `yaml:"permissionMode"`
+	Hooks           any              `yaml:"hooks"`
+}
+
+// unapplied are the fields of f tack does not apply, in the file's terms.
+func (f front) unapplied() []string {
+	var out []string
+	if mode := strings.TrimSpace(f.PermissionMode); mode != "" && mode != "default" {
+		out = append(out, "permissionMode")
+	}
+	if f.Hooks != nil {
+		out = append(out, "hooks")
+	}
+	return out
 }
 
 // parsed is a definition and whether its file had front matter.
@@ -215,6 +244,13 @@ func parse(path string) (parsed, error) {
 		Prompt:      strings.TrimSpace(doc.Body),
 		Path:        path,
 		Disallowed:  toolNames(f.DisallowedTools),
+		Skills:      []string(f.Skills),
+		Unapplied:   f.unapplied(),
+	}
+	// A count that is not one is no limit: Claude Code's files are not
+	// refused for a field tack can do without.
+	if n, err := strconv.Atoi(strings.TrimSpace(f.MaxTurns)); err == nil && n > 0 {
+		d.MaxTurns = n
 	}
 	d.Model, d.ClaudeModel = models(f.Model)
 	if d.Name == "" {

@@ -166,3 +166,23 @@ func TestAgentsNameServersAndDisallowTools(t *testing.T) {
 		t.Errorf("want --agents' disallowedTools kept, got %+v, %v", flag, err)
 	}
 }
+
+// Claude Code's maxTurns and skills are read; its permissionMode and
+// hooks are kept as fields tack does not apply, for the note. A maxTurns
+// that is no number, or a mode that is the default, asks nothing.
+func TestClaudeCodesFieldsAreReadOrKeptForTheNote(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "a.md"), "---\nname: a\ndescription: A\nmaxTurns: 25\nskills: go-style, api\n"+
+		"permissionMode: plan\nhooks:\n  Stop: []\n---\nDo.\n")
+	testkit.WriteFile(t, filepath.Join(dir, "b.md"), "---\nname: b\ndescription: B\nmaxTurns: many\npermissionMode: default\n---\nDo.\n")
+	defs, problems := Load([]string{dir})
+	a, _ := Find(defs, "a")
+	b, _ := Find(defs, "b")
+	if len(problems) > 0 || a.MaxTurns != 25 || !slices.Equal(a.Skills, []string{"go-style", "api"}) ||
+		!slices.Equal(a.Unapplied, []string{"permissionMode", "hooks"}) {
+		t.Errorf("a: got %+v (problems %v)", a, problems)
+	}
+	if b.MaxTurns != 0 || b.Unapplied != nil {
+		t.Errorf("b: want no limit and nothing unapplied, got %+v", b)
+	}
+}
