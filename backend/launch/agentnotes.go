@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/agent"
+	"github.com/tack-agent/tack/backend/skills"
 	"github.com/tack-agent/tack/backend/subagent"
 )
 
 // sessionAgentNote tells what of the agent the session runs as tack does
 // not do as Claude Code would: the model of Claude Code's it names, when
-// no --model chose another, and the fields it does not apply; "" when
-// there is nothing to tell.
-func sessionAgentNote(def subagent.Definition, model string) string {
+// no --model chose another, the fields it does not apply and the skills
+// it preloads that catalog has none of; "" when there is nothing to tell.
+func sessionAgentNote(def subagent.Definition, model string, catalog *skills.Catalog) string {
 	var says []string
 	if def.ClaudeModel != "" && model == "" {
 		says = append(says, fmt.Sprintf("names Claude Code's model %q, which tack's providers do not serve; "+
@@ -20,6 +21,9 @@ func sessionAgentNote(def subagent.Definition, model string) string {
 	}
 	if len(def.Unapplied) > 0 {
 		says = append(says, unappliedNote(def))
+	}
+	if missing := missingSkills(catalog, def); len(missing) > 0 {
+		says = append(says, missingNote(missing))
 	}
 	return agentNote(def, says)
 }
@@ -37,9 +41,8 @@ func (r *taskRunner) tellOnce(def subagent.Definition, model string) {
 	if len(def.Unapplied) > 0 {
 		says = append(says, unappliedNote(def))
 	}
-	if missing := r.missingSkills(def); len(missing) > 0 {
-		says = append(says, "preloads skills there are none of here: "+strings.Join(missing, ", ")+
-			" (add them to .claude/skills, or take them out of its skills)")
+	if missing := missingSkills(r.s.Skills, def); len(missing) > 0 {
+		says = append(says, missingNote(missing))
 	}
 	note := agentNote(def, says)
 	if note == "" {
@@ -49,6 +52,11 @@ func (r *taskRunner) tellOnce(def subagent.Definition, model string) {
 		return
 	}
 	r.s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: note})
+}
+
+func missingNote(missing []string) string {
+	return "preloads skills there are none of here: " + strings.Join(missing, ", ") +
+		" (add them to .claude/skills, or take them out of its skills)"
 }
 
 func unappliedNote(def subagent.Definition) string {
@@ -64,14 +72,14 @@ func agentNote(def subagent.Definition, says []string) string {
 	return "The " + def.Name + " agent " + strings.Join(says, ". It ") + "."
 }
 
-// preloaded is the system prompt's section of the skills def preloads:
-// each skill's instructions, as /skill:NAME sends them, as Claude Code's
-// agents get the skills their files list. Skills there are none of are
-// left out (tellOnce says so).
-func (r *taskRunner) preloaded(def subagent.Definition) string {
+// preloaded is the system prompt's section of the skills def preloads,
+// of catalog: each skill's instructions, as /skill:NAME sends them, as
+// Claude Code's agents get the skills their files list. Skills there are
+// none of are left out (the notes say so).
+func preloaded(catalog *skills.Catalog, def subagent.Definition) string {
 	var parts []string
 	for _, name := range def.Skills {
-		s, ok := r.s.Skills.Find(name)
+		s, ok := catalog.Find(name)
 		if !ok {
 			continue
 		}
@@ -85,11 +93,11 @@ func (r *taskRunner) preloaded(def subagent.Definition) string {
 	return "\n\n# Skills loaded for you\n\n" + strings.Join(parts, "\n\n")
 }
 
-// missingSkills are the skills def preloads that the session has none of.
-func (r *taskRunner) missingSkills(def subagent.Definition) []string {
+// missingSkills are the skills def preloads that catalog has none of.
+func missingSkills(catalog *skills.Catalog, def subagent.Definition) []string {
 	var out []string
 	for _, name := range def.Skills {
-		if _, ok := r.s.Skills.Find(name); !ok {
+		if _, ok := catalog.Find(name); !ok {
 			out = append(out, name)
 		}
 	}

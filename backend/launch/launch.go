@@ -362,7 +362,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	if o, def, err = o.asAgent(agents); err != nil {
 		return err
 	}
-	if note := sessionAgentNote(def, o.Model); note != "" {
+	if note := sessionAgentNote(def, o.Model, s.Skills); note != "" {
 		claudeProblems = append(claudeProblems, note)
 	}
 	s.children = &taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}
@@ -371,9 +371,12 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	registry = o.builtins(registry)
 	hookRunner, hookProblems := s.newHooks(o, cfg, claude)
 	s.Router = router
+	// The skills the session's agent preloads are read once: an edit to
+	// one must not change the system prompt under the provider's cache.
+	agentSkills := preloaded(s.Skills, def)
 	s.system = func(own, end string) string {
 		own, end = cmp.Or(own, o.SystemPrompt), cmp.Or(end, o.AppendSystemPrompt)
-		return prompt.Build(own, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + addedDirs(o.AddDirs) + appended(end)
+		return prompt.Build(own, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + agentSkills + addedDirs(o.AddDirs) + appended(end)
 	}
 	store, ckptNotices := s.openCheckpoints(o, cfg.Checkpoints)
 	var ckpts agent.Checkpoints

@@ -92,7 +92,7 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 	}
 	child = agent.New(agent.Config{
 		Log: log, Provider: r.provider, Catalog: r.s.Catalog, Model: model, Effort: effort,
-		System: prompt.Build("", r.s.Cwd, registry.Tools(), r.instructions) + subagentBrief + instructionsOf(job.Agent) + r.preloaded(job.Agent),
+		System: prompt.Build("", r.s.Cwd, registry.Tools(), r.instructions) + subagentBrief + instructionsOf(job.Agent) + preloaded(r.s.Skills, job.Agent),
 		Tools:  registry, Gate: r.s.Policy, Broker: r.s.Broker, Hooks: childHooks,
 		Retry: llm.DefaultRetryPolicy(rand.Float64),
 		Cwd:   r.s.Cwd, SpillDir: filepath.Join(r.o.Home, "spill", id), Now: r.o.Now,

@@ -195,17 +195,26 @@ func TestSessionAsAgentIsNotOfferedItsDisallowedTools(t *testing.T) {
 
 // A session run as an agent that names one of Claude Code's models runs
 // on tack's own model, and says so, as --model sonnet does in print mode.
-func TestSessionAsAgentOnClaudesModelRunsTacksOwn(t *testing.T) {
+// Its skills open its work as they do a subagent's, and one there is none
+// of is told.
+func TestSessionAsAgentRunsTacksModelAndItsSkills(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
-	testkit.WriteTree(t, cwd, map[string]string{".claude/agents/writer.md": "---\nname: writer\ndescription: Writes\nmodel: opus\n---\nYou write."})
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/agents/writer.md":            "---\nname: writer\ndescription: Writes\nmodel: opus\nskills: [house-style, nowhere]\n---\nYou write.",
+		".claude/skills/house-style/SKILL.md": "---\nname: house-style\ndescription: House style\n---\nShort sentences.",
+	})
 	llm := llmtest.New(t, llmtest.ReplyText("Done."))
 	s := openAsAgent(t, home, cwd, llm, "writer")
 	runTurn(t, s, "Write it.")
 	if model := llm.Requests()[0].Model; model == "opus" || model == "" {
 		t.Errorf("the request named model %q, want tack's own", model)
 	}
-	if got := strings.Join(notices(t, s), "\n"); !strings.Contains(got, `The writer agent names Claude Code's model "opus"`) {
-		t.Errorf("want a notice that the agent's model does not run, got %q", got)
+	if got := strings.Join(notices(t, s), "\n"); !strings.Contains(got, `The writer agent names Claude Code's model "opus"`) ||
+		!strings.Contains(got, "there are none of here: nowhere") {
+		t.Errorf("want a notice that the agent's model does not run and its skill nowhere is missing, got %q", got)
+	}
+	if system := llm.Requests()[0].Messages[0].Content; !strings.HasPrefix(system, "You write.") || !strings.Contains(system, "Short sentences.") {
+		t.Errorf("want the agent's prompt, then its skill, in the system prompt:\n%s", system)
 	}
 }
 
