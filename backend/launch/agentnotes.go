@@ -9,25 +9,6 @@ import (
 	"github.com/tack-agent/tack/backend/subagent"
 )
 
-// sessionAgentNote tells what of the agent the session runs as tack does
-// not do as Claude Code would: the model of Claude Code's it names, when
-// no --model chose another, the fields it does not apply and the skills
-// it preloads that catalog has none of; "" when there is nothing to tell.
-func sessionAgentNote(def subagent.Definition, model string, catalog *skills.Catalog) string {
-	var says []string
-	if def.ClaudeModel != "" && model == "" {
-		says = append(says, fmt.Sprintf("names Claude Code's model %q, which tack's providers do not serve; "+
-			"the session runs on tack's own model (--model or /model choose another)", def.ClaudeModel))
-	}
-	if len(def.Unapplied) > 0 {
-		says = append(says, unappliedNote(def))
-	}
-	if missing := missingSkills(catalog, def); len(missing) > 0 {
-		says = append(says, missingNote(missing))
-	}
-	return agentNote(def, says)
-}
-
 // tellOnce tells the user, the first time def runs in the session, what
 // of its file tack does not do as Claude Code would: the model of Claude
 // Code's it names (model runs instead), the fields it does not apply and

@@ -1,0 +1,106 @@
+package launch
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+
+	"github.com/tack-agent/tack/backend/skills"
+	"github.com/tack-agent/tack/backend/subagent"
+	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/backend/tools/structured"
+)
+
+// The session run as an agent (claude's --agent, or "agent" in settings):
+// the definition's prompt, tools and model taken where no flag says
+// otherwise, the tools it disallows left out, built in or MCP, and what of
+// its file tack does not do told once at open.
+
+// asAgent is o with the agent definition o.Agent names, of defs, taken
+// where no flag says otherwise: its prompt as SystemPrompt, its tools as
+// Tools, its model as Model; and that definition. An unknown name is an
+// error that lists the names there are.
+func (o Options) asAgent(defs []subagent.Definition) (Options, subagent.Definition, error) {
+	if o.Agent == "" {
+		return o, subagent.Definition{}, nil
+	}
+	def, ok := subagent.Find(defs, o.Agent)
+	if !ok {
+		var names []string
+		for _, d := range defs {
+			names = append(names, d.Name)
+		}
+		return o, def, fmt.Errorf("no agent named %q: the agents are %s (files in .claude/agents or ~/.claude/agents, or --agents)",
+			o.Agent, strings.Join(names, ", "))
+	}
+	o.SystemPrompt = cmp.Or(o.SystemPrompt, def.Prompt)
+	o.Model = cmp.Or(o.Model, def.Model)
+	if o.Tools == nil && def.Tools != nil {
+		o.Tools = def.Tools
+	}
+	o.refused = def.Disallowed
+	return o, def, nil
+}
+
+// builtins is r with only the built-in tools Tools names, when it names
+// any, and none the session's agent refuses.
+func (o Options) builtins(r *tools.Registry) *tools.Registry {
+	if o.Tools == nil && o.refused == nil {
+		return r
+	}
+	keep := map[string]bool{structured.Name: true}
+	for _, name := range o.Tools {
+		keep[tools.FromClaude(name)] = true
+	}
+	out := tools.NewRegistry()
+	for _, t := range r.Tools() {
+		name := t.Spec().Name
+		if (o.Tools == nil || keep[name]) && !subagent.Names(o.refused, name) {
+			out.Add(t)
+		}
+	}
+	return out
+}
+
+// unrefused is the tools of source less those the session's agent
+// refuses: an MCP server's, named alone or by its server.
+func (o Options) unrefused(source tools.Source) tools.Source {
+	if o.refused == nil {
+		return source
+	}
+	return refusingSource{Source: source, refused: o.refused}
+}
+
+type refusingSource struct {
+	tools.Source
+	refused []string
+}
+
+func (s refusingSource) Tools() []tools.Tool {
+	var out []tools.Tool
+	for _, t := range s.Source.Tools() {
+		if !subagent.Names(s.refused, t.Spec().Name) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sessionAgentNote tells what of the agent the session runs as tack does
+// not do as Claude Code would: the model of Claude Code's it names, when
+// no --model chose another, the fields it does not apply and the skills
+// it preloads that catalog has none of; "" when there is nothing to tell.
+func sessionAgentNote(def subagent.Definition, model string, catalog *skills.Catalog) string {
+	var says []string
+	if def.ClaudeModel != "" && model == "" {
+		says = append(says, fmt.Sprintf("names Claude Code's model %q, which tack's providers do not serve; "+
+			"the session runs on tack's own model (--model or /model choose another)", def.ClaudeModel))
+	}
+	if len(def.Unapplied) > 0 {
+		says = append(says, unappliedNote(def))
+	}
+	if missing := missingSkills(catalog, def); len(missing) > 0 {
+		says = append(says, missingNote(missing))
+	}
+	return agentNote(def, says)
+}
