@@ -112,6 +112,25 @@ const (
 	subtypeMaxBudget = "error_max_budget_usd"
 )
 
+// PrintOutcome is how a print run went: the result of every turn,
+// whether any tool call was denied, and the write to Stdout that failed,
+// which stopped the run (see OutputFailed).
+type PrintOutcome struct {
+	Results   []PrintResult
+	Denied    bool
+	OutputErr error
+}
+
+// OK reports whether every turn completed and nothing was denied.
+func (o PrintOutcome) OK() bool {
+	for _, r := range o.Results {
+		if !r.Success() {
+			return false
+		}
+	}
+	return !o.Denied
+}
+
 // PrintResult is the line that ends every turn in stream-json, and the
 // whole output of --output-format json.
 type PrintResult struct {

@@ -1,11 +1,25 @@
 package linemode
 
 import (
+	"context"
 	"slices"
 
 	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// writeInit writes the system/init line. claude -p's says whether each
+// MCP server connected or failed, and lists its tools; scripts check it
+// before they trust a run, so the servers settle first (the first step
+// would wait for them anyway). An Agent SDK's own servers start only once
+// it talks over stdin, so with stream input the line is written at once
+// and the SDK asks mcp_status.
+func (p *printer) writeInit(ctx context.Context) {
+	if !p.o.StreamInput {
+		p.ag.Tools().Refresh(ctx)
+	}
+	writeJSON(p.o.Stdout, p.initMessage())
+}
 
 // initMessage is the system/init line.
 func (p *printer) initMessage() initMessage {

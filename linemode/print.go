@@ -96,25 +96,6 @@ type PrintOptions struct {
 	Now          func() time.Time
 }
 
-// PrintOutcome is how a print run went: the result of every turn,
-// whether any tool call was denied, and the write to Stdout that failed,
-// which stopped the run (see OutputFailed).
-type PrintOutcome struct {
-	Results   []PrintResult
-	Denied    bool
-	OutputErr error
-}
-
-// OK reports whether every turn completed and nothing was denied.
-func (o PrintOutcome) OK() bool {
-	for _, r := range o.Results {
-		if !r.Success() {
-			return false
-		}
-	}
-	return !o.Denied
-}
-
 // Print runs the tasks on the session and writes what the format asks to
 // Stdout, progress and denied calls to Stderr. It returns when the last
 // turn has ended, or when ctx is done (the running turn is cancelled
@@ -145,15 +126,7 @@ func Print(ctx context.Context, s *launch.Session, o PrintOptions) PrintOutcome 
 		p.partial = newPartials(o.Stdout, s.Agent.SessionID(), o.NoReasoning, s.Cwd)
 	}
 	if o.Format == FormatStreamJSON {
-		if !o.StreamInput {
-			// claude -p's init line says whether each MCP server connected
-			// or failed, and lists its tools; scripts check it before
-			// they trust a run. The first step would wait for the servers
-			// anyway. An Agent SDK's own servers start only once it talks
-			// over stdin, so it asks mcp_status instead.
-			s.Agent.Tools().Refresh(ctx)
-		}
-		writeJSON(o.Stdout, p.initMessage())
+		p.writeInit(ctx)
 	}
 	if o.StreamInput {
 		p.channel = cmp.Or(o.SDK, NewSDKChannel())
