@@ -93,8 +93,8 @@ var Emulators = []Emulator{
 		return append([]string{"mlterm", "-g", fmt.Sprintf("%dx%d+0+0", cols, rows), "--title", title, "-e"}, cmd...)
 	}},
 	{Name: "alacritty", Package: "alacritty", tools: []string{"alacritty"}, env: []string{"LIBGL_ALWAYS_SOFTWARE=1"},
-		argv: func(_ string, cols, rows int, title string, cmd []string) []string {
-			return append([]string{"alacritty", "-o", fmt.Sprintf("window.dimensions.columns=%d", cols),
+		argv: func(dir string, cols, rows int, title string, cmd []string) []string {
+			return append([]string{"alacritty", "--socket", filepath.Join(dir, "alacritty.socket"), "-o", fmt.Sprintf("window.dimensions.columns=%d", cols),
 				"-o", fmt.Sprintf("window.dimensions.lines=%d", rows), "-t", title, "-e"}, cmd...)
 		}},
 	{Name: "kitty", Package: "kitty", tools: []string{"kitty"}, env: []string{"LIBGL_ALWAYS_SOFTWARE=1"},
