@@ -23,18 +23,21 @@ import (
 func TestMain(m *testing.M) {
 	ServeIfHelper()
 	if d := os.Getenv(doomedParentEnv); d != "" {
-		doomedParent(d)
+		doomedParent(d, os.Getenv(doomedDirEnv))
 	}
 	os.Exit(m.Run())
 }
 
 // doomedParentEnv makes the test binary a stand-in for tack that starts,
 // sandboxed and unconfined, a sleep in the command's group and one in a
-// session of its own, and waits to be killed.
-const doomedParentEnv = "TACK_SANDBOX_TEST_DOOMED_PARENT"
+// session of its own, and waits to be killed. Its workspace is in
+// doomedDirEnv, a directory of the test's, which outlives the stand-in.
+const (
+	doomedParentEnv = "TACK_SANDBOX_TEST_DOOMED_PARENT"
+	doomedDirEnv    = "TACK_SANDBOX_TEST_DOOMED_DIR"
+)
 
-func doomedParent(duration string) {
-	dir, _ := os.MkdirTemp("", "doomed-")
+func doomedParent(duration, dir string) {
 	sb := New(Options{Workspace: dir, TempDir: dir})
 	bash, _ := exec.LookPath("bash")
 	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
@@ -374,7 +377,7 @@ func BenchmarkSandbox(b *testing.B) {
 func TestCommandsDieWhenTackIsKilled(t *testing.T) {
 	requireSandbox(t, newWorld(t).sb)
 	duration := fmt.Sprintf("%d.%d", 1000+os.Getpid()%1000, time.Now().UnixNano()%1_000_000)
-	parent, out := testkit.StartSelf(t, "^$", doomedParentEnv+"="+duration)
+	parent, out := testkit.StartSelf(t, "^$", doomedParentEnv+"="+duration, doomedDirEnv+"="+t.TempDir())
 	line, _ := bufio.NewReader(out).ReadString('\n')
 	if line != "started\n" {
 		parent.Process.Kill()
