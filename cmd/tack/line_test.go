@@ -204,10 +204,13 @@ func TestLineApprovalFromStdin(t *testing.T) {
 	}
 }
 
-func TestLineShowsToolOutputEscapeSequencesEscaped(t *testing.T) {
+// TestLineShowsEscapeSequencesEscaped: a command's output reaches the
+// model and the screen as a terminal shows it, its title sequence gone;
+// the model's words, which are no terminal's, show theirs escaped.
+func TestLineShowsEscapeSequencesEscaped(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"printf 'a\\033]2;pwned\\007b'","description":"Print"}`, 2)),
-		llmtest.ReplyText("Printed."),
+		llmtest.ReplyText("Printed x\x1b]2;pwned\x07y."),
 	)
 	r := startTack(t, srv, "--ui", "line", "--permission-mode", "full-access")
 	r.write("print the title\n")
@@ -217,8 +220,14 @@ func TestLineShowsToolOutputEscapeSequencesEscaped(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Errorf("want no raw ESC or BEL on stdout, got %q", out)
 	}
-	if !strings.Contains(out, `[tool result] a\x1b]2;pwned\x07b`) {
-		t.Errorf("want the output shown with visible escapes, got %q", out)
+	if !strings.Contains(out, "[tool result] ab\n") {
+		t.Errorf("want the output as a terminal shows it, got %q", out)
+	}
+	if got := srv.Requests()[1].ToolResult("call_1"); got != "ab" {
+		t.Errorf("want the model to read the output as a terminal shows it, got %q", got)
+	}
+	if !strings.Contains(out, `Printed x\x1b]2;pwned\x07y.`) {
+		t.Errorf("want the reply shown with visible escapes, got %q", out)
 	}
 }
 

@@ -36,6 +36,8 @@ type Stream struct {
 	spilled int64
 	failed  bool // the spill file could not be made or written
 	closed  bool
+	escapes escapeFilter
+	plain   []byte // scratch for what escapes lets through
 }
 
 // NewStream makes a stream that spills into dir (no spill when dir is empty)
@@ -51,11 +53,23 @@ func NewStream(dir, pattern string, tailBytes int, spillBytes int64) *Stream {
 	return &Stream{tailBytes: tailBytes, maxSpill: spillBytes, dir: dir, pattern: pattern, failed: dir == ""}
 }
 
-// Write captures p. It never fails: a spill problem only makes the full
+// Write captures p without its terminal control sequences (see
+// escapeFilter). It never fails: a spill problem only makes the full
 // output unavailable.
 func (s *Stream) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.escapes.passes(p) {
+		s.capture(p)
+	} else {
+		s.plain = s.escapes.filter(s.plain[:0], p)
+		s.capture(s.plain)
+	}
+	return len(p), nil
+}
+
+// capture keeps p in the tail and the spill file.
+func (s *Stream) capture(p []byte) {
 	if s.spill == nil && !s.failed && s.total+int64(len(p)) > int64(s.tailBytes) {
 		s.openSpill() // buf still holds every byte so far
 	}
@@ -68,7 +82,6 @@ func (s *Stream) Write(p []byte) (int, error) {
 	}
 	s.total += int64(len(p))
 	s.lines += int64(bytes.Count(p, []byte{'\n'}))
-	return len(p), nil
 }
 
 func (s *Stream) openSpill() {
@@ -107,6 +120,7 @@ func (s *Stream) writeSpill(p []byte) {
 func (s *Stream) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.capture(s.escapes.flush(s.plain[:0]))
 	s.closed = true
 	return s.closeSpill()
 }
