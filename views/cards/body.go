@@ -34,7 +34,7 @@ func body(t Tool, c card.Card, mode Mode, width int, th theme.Theme) []row {
 		}
 		rows = textRows(first, th.Dim)
 	case c.Terminal != nil:
-		rows = terminalBody(t, *c.Terminal, mode, th)
+		rows = terminalBody(t, *c.Terminal, mode, width, th)
 	case len(c.Diffs) > 0:
 		rows = diffBody(c.Diffs, mode, th)
 	case len(c.Todos) > 0:
@@ -43,9 +43,9 @@ func body(t Tool, c card.Card, mode Mode, width int, th theme.Theme) []row {
 		for _, l := range markdown.New(markdown.Options{Colour: th.Colour, Background: th.Background}).Render(c.Body, width) {
 			rows = append(rows, row{text: l, styled: true})
 		}
-		rows = collapse(rows, mode, th)
+		rows = collapse(rows, mode, width, th)
 	default:
-		rows = collapse(textRows(c.Body, th.Dim), mode, th)
+		rows = collapse(textRows(c.Body, th.Dim), mode, width, th)
 		if c.Truncated {
 			rows = append(rows, row{text: "… more results left out", style: th.Dim, clip: true})
 		}
@@ -55,15 +55,15 @@ func body(t Tool, c card.Card, mode Mode, width int, th theme.Theme) []row {
 		if t.Failed {
 			style = th.Error
 		}
-		rows = append(rows, collapse(textRows(t.Output, style), mode, th)...)
+		rows = append(rows, collapse(textRows(t.Output, style), mode, width, th)...)
 	}
 	return rows
 }
 
 // collapse folds content rows in collapsed mode.
-func collapse(rows []row, mode Mode, th theme.Theme) []row {
+func collapse(rows []row, mode Mode, width int, th theme.Theme) []row {
 	if mode == Collapsed {
-		return fold(rows, th)
+		return fold(rows, width, th)
 	}
 	return rows
 }
@@ -72,14 +72,14 @@ func collapse(rows []row, mode Mode, th theme.Theme) []row {
 // the header's line, the workdir the model chose, then the output — its
 // last lines while it runs, head and tail once it ended — and how it
 // ended when it did not succeed.
-func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row {
+func terminalBody(t Tool, v card.TerminalView, mode Mode, width int, th theme.Theme) []row {
 	var rows []row
 	lines := strings.Split(strings.TrimSpace(textfmt.Sanitize(v.Command)), "\n")
 	if len(lines) > 1 {
 		for _, l := range lines {
 			rows = append(rows, row{text: "$ " + l, style: th.Dim})
 		}
-		rows = collapse(rows, mode, th)
+		rows = collapse(rows, mode, width, th)
 	}
 	if cwd := textfmt.SanitizeLine(v.Cwd); cwd != "" {
 		rows = append(rows, row{text: "in " + cwd + sandboxNote(v), style: th.Dim, clip: true})
@@ -99,6 +99,7 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 			output = append([]row{{text: "… +" + lineCount(n+v.DroppedLines), style: th.Dim, clip: true}},
 				output[n:]...)
 		}
+		limitWraps(output, width, LiveRows)
 		rows = append(rows, output...)
 		if t.Elapsed > 0 {
 			rows = append(rows, row{text: "running " + textfmt.Seconds(t.Elapsed), style: th.Dim, clip: true})
@@ -107,7 +108,7 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, th theme.Theme) []row 
 	case len(output) == 0 && v.Background == "" && t.Result != nil:
 		rows = append(rows, row{text: "(no output)", style: th.Dim})
 	default:
-		rows = append(rows, collapse(output, mode, th)...)
+		rows = append(rows, collapse(output, mode, width, th)...)
 	}
 	if r := textfmt.SanitizeLine(v.Refusal); r != "" {
 		rows = append(rows, row{text: r, style: th.Warning})

@@ -231,6 +231,9 @@ type row struct {
 	// gutter makes the row a line of code, which wraps anywhere, not at
 	// spaces, as its characters are all meant.
 	gutter gutter
+	// maxLines, when set, is the most display rows the row wraps to; the
+	// last ends in "…" where text was left out.
+	maxLines int
 }
 
 // gutter is what leads a line of code on its first display row: its
@@ -284,6 +287,15 @@ func (r row) lines(width int) []string {
 		rest = strings.TrimLeft(rest, " ")
 		parts = append(parts[:1], strings.Split(ansi.Wrap(rest, width-len(pad), ""), "\n")...)
 	}
+	if r.maxLines > 0 && len(parts) > r.maxLines {
+		parts = parts[:r.maxLines]
+		last := len(parts) - 1
+		room := width
+		if last > 0 {
+			room -= len(pad)
+		}
+		parts[last] = truncate(parts[last]+"…", room)
+	}
 	for i, p := range parts {
 		if i > 0 {
 			p = pad + p
@@ -318,14 +330,38 @@ func textRows(text string, style lipgloss.Style) []row {
 }
 
 // fold keeps the head and tail of content rows that are longer than a
-// preview, with a row that says how many are left out between them.
-func fold(content []row, th theme.Theme) []row {
-	if len(content) <= PreviewRows+1 {
-		return content
+// preview, with a row that says how many are left out between them. A
+// line too long for the width wraps to a few display rows at the most,
+// as many as a preview's share of it, so one line of a minified file or
+// a JSON blob cannot fill the screen; where only that cut a line short,
+// a last row says how to see all of it.
+func fold(content []row, width int, th theme.Theme) []row {
+	shown, folded := content, len(content) > PreviewRows+1
+	if folded {
+		head, tail := content[:PreviewRows/2], content[len(content)-PreviewRows/2:]
+		more := row{text: "… +" + lineCount(len(content)-PreviewRows) + " (ctrl+o to expand)", style: th.Dim, clip: true}
+		shown = append(append(append([]row{}, head...), more), tail...)
 	}
-	head, tail := content[:PreviewRows/2], content[len(content)-PreviewRows/2:]
-	more := row{text: "… +" + lineCount(len(content)-PreviewRows) + " (ctrl+o to expand)", style: th.Dim, clip: true}
-	return append(append(append([]row{}, head...), more), tail...)
+	cut := limitWraps(shown, width, PreviewRows+1)
+	if cut && !folded {
+		shown = append(shown, row{text: "… long lines cut (ctrl+o to expand)", style: th.Dim, clip: true})
+	}
+	return shown
+}
+
+// limitWraps gives each row that wraps a share of rows display rows, two
+// at the least, and reports whether that cut any short.
+func limitWraps(rows []row, width, budget int) bool {
+	limit := max(2, budget/max(1, len(rows)))
+	cut := false
+	for i, r := range rows {
+		if r.clip || r.styled || r.gutter != (gutter{}) {
+			continue
+		}
+		cut = cut || len(r.lines(width)) > limit
+		rows[i].maxLines = limit
+	}
+	return cut
 }
 
 // lineCount is `1 line` or `1,250 lines`.

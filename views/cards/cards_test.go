@@ -167,6 +167,55 @@ func TestCollapsedCardPreviewsHeadAndTail(t *testing.T) {
 	}
 }
 
+// A collapsed card gives a line too long for the width a few rows, not
+// the screen: `cat` of a minified file is one line of thousands of
+// characters. Expanded, the line is whole; running, the live rows are
+// bounded alike.
+func TestCollapsedCardCutsALongLineToItsPreview(t *testing.T) {
+	minified := strings.Repeat("var a=1;", 600)
+	rows := func(mode Mode, output string, done bool) []string {
+		tool := Tool{Name: "bash", Call: bashCall(), Done: done, Result: &card.Card{Kind: card.Terminal,
+			Terminal: &card.TerminalView{Output: output, ExitCode: intp(0)}}}
+		var plain []string
+		for _, l := range Render(tool, 60, mode, theme.New(false)) {
+			plain = append(plain, ansi.Strip(l))
+		}
+		return plain
+	}
+	lineRows := func(rows []string) (n int) {
+		for _, r := range rows {
+			if strings.Contains(r, "a=1;") {
+				n++
+			}
+		}
+		return n
+	}
+	alone := rows(Collapsed, minified+"\n", true)
+	if n := lineRows(alone); n > PreviewRows+1 {
+		t.Errorf("want one long line in a preview's rows, got %d:\n%s", n, strings.Join(alone, "\n"))
+	}
+	if last := alone[len(alone)-1]; last != "  … long lines cut (ctrl+o to expand)" {
+		t.Errorf("want the last row to say the line was cut, got %q", last)
+	}
+	if !strings.HasSuffix(alone[len(alone)-2], "…") {
+		t.Errorf("want the cut line to end in …, got %q", alone[len(alone)-2])
+	}
+	among := rows(Collapsed, numberedLines(2)+minified+"\n"+numberedLines(20), true)
+	if n := lineRows(among); n != 2 {
+		t.Errorf("want the long line cut to two rows among others, got %d:\n%s", n, strings.Join(among, "\n"))
+	}
+	if got := strings.Join(rows(Expanded, minified+"\n", true), ""); strings.Count(got, "a=1;") != 600 {
+		t.Errorf("want the expanded card to hold the whole line")
+	}
+	if n := lineRows(rows(Collapsed, numberedLines(2)+minified, false)); n > LiveRows {
+		t.Errorf("want the running card's live rows bounded, got %d", n)
+	}
+	short := rows(Collapsed, numberedLines(20), true)
+	if strings.Contains(strings.Join(short, "\n"), "long lines cut") {
+		t.Errorf("want no cut notice where no line was cut")
+	}
+}
+
 func TestHeaderShowsStatusGlyphAndColour(t *testing.T) {
 	th := theme.New(true)
 	tools := sampleTools()
