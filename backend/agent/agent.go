@@ -176,7 +176,7 @@ func New(cfg Config) *Agent {
 	a.nextSeq = cfg.Log.NextSeq()
 	a.system = cfg.System
 	a.model, a.effort = a.proj.Model()
-	a.titled = a.proj.ModelTitled()
+	a.titled = a.proj.Named()
 	if cfg.Model != "" {
 		a.model = cfg.Model
 	}
@@ -482,6 +482,10 @@ func (a *Agent) poke() {
 func (a *Agent) record(d session.Data) (session.Event, error) {
 	a.logMu.Lock()
 	defer a.logMu.Unlock()
+	return a.recordLocked(d)
+}
+
+func (a *Agent) recordLocked(d session.Data) (session.Event, error) {
 	now := a.cfg.Now()
 	e, err := a.cfg.Log.Append(now, d)
 	if err != nil {

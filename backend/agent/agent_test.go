@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -420,6 +421,57 @@ func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
 	}
 	if sum, steps := proj.Usage().Sum, stepUsage(f.log); sum != steps.Add(titleUsage) {
 		t.Fatalf("want the session's usage to be its steps' %+v and the title's %+v, got %+v", steps, titleUsage, sum)
+	}
+}
+
+// gatedTitles holds every session-title request until gate is closed.
+type gatedTitles struct {
+	llm.Provider
+	asked chan struct{}
+	gate  chan struct{}
+}
+
+func (g gatedTitles) Stream(ctx context.Context, req llm.Request) (llm.Stream, error) {
+	if req.Purpose == llm.PurposeTitle {
+		close(g.asked)
+		<-g.gate
+	}
+	return g.Provider.Stream(ctx, req)
+}
+
+// A name the user gives (/rename) stays the session's: the title the
+// model was asked for before it, answered after it, is not logged, and
+// the projection keeps the user's name.
+func TestTheUsersNameOutlivesATitleAskedBeforeIt(t *testing.T) {
+	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("one"), llmtest.ReplyText("two")})
+	f.agent.Close()
+	gated := gatedTitles{Provider: llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: fixtureKey}),
+		asked: make(chan struct{}), gate: make(chan struct{})}
+	f.agent = agent.New(agent.Config{Log: f.log, Provider: gated, Tools: tools.NewRegistry(), RefineTitle: true,
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	f.agent.Send("please fix the flaky test in parser_test.go")
+	f.waitIdle()
+	<-gated.asked
+	if err := f.agent.Rename("Flaky parser"); err != nil {
+		t.Fatal(err)
+	}
+	close(gated.gate)
+	f.agent.Send("and again")
+	f.waitIdle()
+	f.agent.Close() // waits for the title request
+	var titles []session.Title
+	for _, e := range f.log.Events() {
+		if tt, ok := e.Data.(session.Title); ok {
+			titles = append(titles, tt)
+		}
+	}
+	want := []session.Title{{Title: "please fix the flaky test in parser_test.go", Source: session.TitlePrompt},
+		{Title: "Flaky parser", Source: session.TitleUser}}
+	if !reflect.DeepEqual(titles, want) {
+		t.Fatalf("want the prompt's title then the user's name, got %+v", titles)
+	}
+	if name := f.agent.Projection().Name(); name != "Flaky parser" {
+		t.Errorf("want the session named by the user, got %q", name)
 	}
 }
 

@@ -148,7 +148,7 @@ func (a *Agent) runTurn(parent context.Context, in message) {
 	imgs, imgErr := a.attach(prompt, model)
 	a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindPrompt, Text: prompt, Typed: in.typed, Images: imgs})
 	if firstPrompt {
-		a.record(session.Title{Title: titleFromPrompt(in.input()), Source: "prompt"})
+		a.record(session.Title{Title: titleFromPrompt(in.input()), Source: session.TitlePrompt})
 	}
 	if hookContext != "" {
 		a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindContext, Origin: HookOrigin, Text: hookContext})

@@ -46,9 +46,32 @@ func (a *Agent) maybeRefineTitle(ctx context.Context, firstPrompt string) {
 			return
 		}
 		if t := cleanTitle(answer.Content); t != "" {
-			a.record(session.Title{Title: t, Source: "model"})
+			a.recordTitle(session.Title{Title: t, Source: session.TitleModel})
 		}
 	}()
+}
+
+// Rename names the session, as Claude Code's /rename does: /resume lists
+// it by the name, tack --resume finds it by its words, and status lines
+// read it as session_name. Titles tack makes later do not replace it.
+func (a *Agent) Rename(name string) error {
+	a.mu.Lock()
+	a.titled = true
+	a.mu.Unlock()
+	_, err := a.record(session.Title{Title: name, Source: session.TitleUser})
+	return err
+}
+
+// recordTitle records a title tack made unless the user has named the
+// session meanwhile: the check and the record are one step, so a title
+// asked for before a /rename never lands after it.
+func (a *Agent) recordTitle(t session.Title) {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	if a.proj.UserNamed() {
+		return
+	}
+	_, _ = a.recordLocked(t)
 }
 
 // cleanTitle keeps the first line, without quotes or trailing punctuation.

@@ -99,7 +99,7 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 		Images: images.NewStore(session.ImageDir(log.Path())), CompactAt: r.compactAt,
 	})
 	defer child.Close()
-	_, _ = child.Record(session.Title{Title: job.Description, Source: "task"})
+	_, _ = child.Record(session.Title{Title: job.Description, Source: session.TitleTask})
 	_, sub := child.Subscribe()
 	defer sub.Close()
 	w := &childWatch{job: job, catalog: r.s.Catalog, out: task.Outcome{Progress: task.Progress{Child: id, Model: model}}}

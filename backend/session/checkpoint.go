@@ -184,7 +184,8 @@ func encodeProjection(w *wire, p *Projection) {
 	w.bool(p.sawAssistant)
 	w.bool(p.replaced)
 	w.str(p.title)
-	w.bool(p.modelTitle)
+	w.bool(p.named)
+	w.bool(p.userNamed)
 	encodePrompts(w, p)
 	w.str(p.lastAnswer)
 	names := slices.Sorted(maps.Keys(p.commands))
@@ -223,7 +224,7 @@ func decodeProjection(r *unwire, h Header) *Projection {
 	p.step = stepModel{turn: int(r.int()), step: int(r.int()), model: r.str()}
 	p.afterLast = int(r.uint())
 	p.sawAssistant, p.replaced = r.bool(), r.bool()
-	p.title, p.modelTitle = r.str(), r.bool()
+	p.title, p.named, p.userNamed = r.str(), r.bool(), r.bool()
 	p.olderPrompts = decodePromptList(r)
 	p.lastAnswer = r.str()
 	if n := r.count(); n > 0 {

@@ -28,6 +28,7 @@ func foldedEverything() (*Projection, Events) {
 		UserMessage{Turn: 2, Kind: KindPrompt, Text: "second prompt"},
 		TodoWrite{Turn: 2, Todos: []card.TodoItem{{Content: "b", Status: "in_progress"}}},
 		ToolResult{Turn: 2, CallID: "a-c1", Name: "bash", Text: "[pruned]", Replace: &Span{Start: 5, End: 5}},
+		Title{Title: "Release notes", Source: TitleUser},
 	)
 	return projectEvents(data...)
 }
@@ -86,7 +87,7 @@ func TestCheckpointRoundTripsEveryField(t *testing.T) {
 	if got.olderPrompts == nil || len(got.prompts) != 0 {
 		t.Errorf("want the prompts kept encoded until listed, got %d decoded", len(got.prompts))
 	}
-	if want := promptTitle(p.prompts[0]); got.Title() != "Fix files" || promptTitle(got.olderPrompts.first) != want {
+	if want := promptTitle(p.prompts[0]); got.Title() != "Release notes" || promptTitle(got.olderPrompts.first) != want {
 		t.Errorf("want the title and the first prompt (%q) read from the encoded prompts, got %q and %q", want, got.Title(), got.olderPrompts.first)
 	}
 	got.unpack()

@@ -194,7 +194,7 @@ type (
 	}
 	Title struct {
 		Title  string `json:"title"`
-		Source string `json:"source"` // "prompt" or "model"
+		Source string `json:"source"` // TitlePrompt, TitleModel, TitleTask or TitleUser
 	}
 	// ModelSelect records a model or effort change for later steps.
 	ModelSelect struct {
@@ -277,3 +277,13 @@ func (CompactEnd) EventType() string       { return "compact/end" }
 // Duration is how long the tool ran (0 where it never ran or was not
 // timed).
 func (r ToolResult) Duration() time.Duration { return time.Duration(r.DurationMs) * time.Millisecond }
+
+// The sources of a Title: the first prompt, the model's summary of the
+// first turn, a background task's description, or the user's /rename. A
+// name the user gave is not replaced by the ones tack makes.
+const (
+	TitlePrompt = "prompt"
+	TitleModel  = "model"
+	TitleTask   = "task"
+	TitleUser   = "user"
+)

@@ -36,7 +36,7 @@ const (
 	indexMagic  = "tack session index\n"
 	// indexVersion changes whenever this format, or what a Projection
 	// folds from a log, changes: an index of another version is rebuilt.
-	indexVersion = 6
+	indexVersion = 7
 	// sampleCount windows of sampleBytes spread over the covered prefix,
 	// and one that ends where it ends, are checksummed.
 	sampleCount = 8

@@ -236,21 +236,29 @@ func lastTurn(chunk []byte) int {
 	return 0
 }
 
-// lastTitle is the title of the last complete session/title event in chunk.
+// lastTitle is the title of the last complete session/title event in
+// chunk, or of the last the user gave (/rename), which the titles tack
+// makes do not replace.
 func lastTitle(chunk []byte) string {
 	chunk = completeLines(chunk)
 	needle := []byte(`"session/title"`)
 	var text textArena
+	last := ""
 	for {
 		i := bytes.LastIndex(chunk, needle)
 		if i < 0 {
-			return ""
+			return last
 		}
 		start := bytes.LastIndexByte(chunk[:i], '\n') + 1
 		end := i + bytes.IndexByte(chunk[i:], '\n')
 		if d, err := decodeEvent(chunk[start:end], &text); err == nil {
 			if t, ok := d.event.Data.(Title); ok && t.Title != "" {
-				return t.Title
+				if t.Source == TitleUser {
+					return t.Title
+				}
+				if last == "" {
+					last = t.Title
+				}
 			}
 		}
 		chunk = chunk[:start]

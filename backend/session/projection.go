@@ -77,7 +77,8 @@ type Projection struct {
 	sawAssistant bool
 	replaced     bool
 	title        string
-	modelTitle   bool
+	named        bool
+	userNamed    bool
 	prompts      []string
 	// olderPrompts are those before prompts, still encoded, in a
 	// projection read from a checkpoint that has not listed them (bulk.go).
@@ -187,8 +188,12 @@ func (p *Projection) fold(e Event, size int) {
 		p.todos = cloneTodos(d.Todos)
 		p.show(e.Seq)
 	case Title:
+		if p.userNamed && d.Source != TitleUser {
+			break
+		}
 		p.title = strings.Clone(d.Title)
-		p.modelTitle = p.modelTitle || d.Source == "model"
+		p.named = p.named || d.Source == TitleModel || d.Source == TitleUser
+		p.userNamed = p.userNamed || d.Source == TitleUser
 	case ModelSelect:
 		p.model, p.effort = strings.Clone(d.Model), llm.Effort(strings.Clone(string(d.Effort)))
 	case PermissionMode:
@@ -531,17 +536,22 @@ func (p *Projection) Title() string {
 	return ""
 }
 
-// Name is the title the model gave the session, "" before one: not the
-// title made from the first prompt.
+// Name is the name the user gave the session (/rename) or else the title
+// the model gave it, "" before either: not the title made from the first
+// prompt.
 func (p *Projection) Name() string {
-	if !p.modelTitle {
+	if !p.named {
 		return ""
 	}
 	return p.title
 }
 
-// ModelTitled reports whether the model has written a title.
-func (p *Projection) ModelTitled() bool { return p.modelTitle }
+// Named reports whether the session has a name: the user's or the
+// model's title.
+func (p *Projection) Named() bool { return p.named }
+
+// UserNamed reports whether the user named the session (/rename).
+func (p *Projection) UserNamed() bool { return p.userNamed }
 
 // Prompts are the texts the user typed (prompts and steering), in order.
 // The slice is shared and must not be modified.

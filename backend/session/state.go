@@ -93,7 +93,9 @@ func (st *logState) ingest(d decoded, off int64, n int) {
 	case TurnEnd:
 		st.openFrom = e.Seq + 1
 	case Title:
-		st.title, st.titleEnd = &t, off+int64(n)+1
+		if st.title == nil || st.title.Source != TitleUser || t.Source == TitleUser {
+			st.title, st.titleEnd = &t, off+int64(n)+1
+		}
 	}
 }
 
