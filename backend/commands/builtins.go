@@ -23,6 +23,8 @@ type SessionAgent interface {
 	Scan(from int64, types []string, visit func(session.Event) bool) error
 	Model() (string, llm.Effort)
 	SetModel(model string, effort llm.Effort) error
+	// Rename gives the session the user's name for it.
+	Rename(name string) error
 	ToolNames() []string
 }
 
@@ -76,8 +78,8 @@ type Skills interface {
 
 // RegisterBuiltins registers the backend-owned commands globally in reg:
 // /help, /status, /model, /permissions (when deps.Permissions is set),
-// /effort, /export, /exit, /quit, /clear, /new, /resume, /details, /copy
-// and /init.
+// /effort, /export, /exit, /quit, /clear, /new, /resume, /rename,
+// /details, /copy and /init.
 func RegisterBuiltins(reg *Registry, deps Deps) error {
 	cmds := []Command{
 		helpCommand(reg, deps.Keys),
@@ -86,6 +88,7 @@ func RegisterBuiltins(reg *Registry, deps Deps) error {
 		effortCommand(deps.Models),
 		exportCommand(deps),
 		resumeCommand(deps.Sessions),
+		renameCommand(),
 		detailsCommand(),
 		copyCommand(),
 		initCommand(),

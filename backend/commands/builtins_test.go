@@ -111,7 +111,7 @@ func TestEveryBuiltinDeclaresWhetherItRunsWhileRunning(t *testing.T) {
 			t.Errorf("/%s: want WhileRunning %v, got %v", cmd.Name, !idleOnly[cmd.Name], cmd.WhileRunning)
 		}
 	}
-	want := "clear copy details effort exit export help init model new permissions quit resume status"
+	want := "clear copy details effort exit export help init model new permissions quit rename resume status"
 	if strings.Join(names, " ") != want {
 		t.Errorf("built-ins: want %s, got %v", want, names)
 	}
@@ -292,6 +292,7 @@ func TestResumeCommand(t *testing.T) {
 		action     Action
 	}{
 		{"/resume s-0002", "Resuming session s-0002.", Success, ActionResume{ID: "s-0002"}},
+		{"/resume  fix THE parser ", "Resuming session s-0002.", Success, ActionResume{ID: "s-0002"}},
 		{"/resume s-0001", "Session s-0001 is already open.", Error, nil},
 		{"/resume s-9", `No session of this workspace has "s-9" in its title or id; /resume lists them all.`, Success, ActionOpenResumePicker{Search: "s-9"}},
 		{"/resume s-bad", "Session s-bad cannot be resumed: torn header", Error, nil},
@@ -309,6 +310,32 @@ func TestResumeCommand(t *testing.T) {
 		if res.Kind != tt.kind || res.Text != tt.text || !reflect.DeepEqual(res.Action, tt.action) {
 			t.Errorf("%s: want %s %q %#v, got %s %q %#v", tt.line, tt.kind, tt.text, tt.action, res.Kind, res.Text, res.Action)
 		}
+	}
+}
+
+// /rename names the session as Claude Code's does; the name is what
+// /resume finds it by.
+func TestRenameNamesTheSession(t *testing.T) {
+	reg := builtins(t, Deps{})
+	s := newSession()
+	if res := run(t, reg, &fakeSession{fakeAgent: newFakeAgent("s-0009")}, "/rename"); res.Kind != Error || res.Text != "The session has no name yet. Give one: /rename NAME" {
+		t.Errorf("bare /rename: got %+v", res)
+	}
+	if res := run(t, reg, s, "/rename"); res.Text != `The session is named "Counting lines". Give one: /rename NAME` {
+		t.Errorf("bare /rename of a session the model named: got %+v", res)
+	}
+	res := run(t, reg, s, "/rename  Release   notes ")
+	if res.Kind != Success || res.Text != `Session named "Release notes". Resume it later with: tack --resume "Release notes"` {
+		t.Errorf("got %+v", res)
+	}
+	if got := s.Projection().Name(); got != "Release notes" {
+		t.Errorf("want the session named, got %q", got)
+	}
+	if res := run(t, reg, s, "/rename"); res.Text != `The session is named "Release notes". Give one: /rename NAME` {
+		t.Errorf("bare /rename once named: got %+v", res)
+	}
+	if res := run(t, reg, s, "/rename "+strings.Repeat("n", maxNameRunes+1)); res.Kind != Error || !strings.Contains(res.Text, "at most 100") {
+		t.Errorf("want a long name refused, got %+v", res)
 	}
 }
 

@@ -49,6 +49,11 @@ func (f *fakeSession) SetModel(model string, effort llm.Effort) error {
 	return err
 }
 
+func (f *fakeSession) Rename(name string) error {
+	_, err := f.Record(session.Title{Title: name, Source: session.TitleUser})
+	return err
+}
+
 // testModels is a fixed catalog, so goldens do not follow price changes.
 type testModels []llm.Model
 

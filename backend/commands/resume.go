@@ -12,7 +12,7 @@ import (
 func resumeCommand(sessions Sessions) Command {
 	return Command{
 		Name: "resume", Description: "List sessions, or switch to one",
-		Input: Input{Hint: "[id or words of its title]"},
+		Input: Input{Hint: "[id, name or words of its title]"},
 		Handler: func(_ context.Context, inv Invocation) Result {
 			args := strings.Fields(inv.RawInput)
 			current := inv.Agent.SessionID()
@@ -20,8 +20,11 @@ func resumeCommand(sessions Sessions) Command {
 			case len(args) == 0:
 				return resumeList(sessions, current, "")
 			case sessions != nil && !isSession(sessions, args):
-				// As claude --resume TERM: words that are no session's id
-				// search the sessions.
+				// As claude --resume TERM: words that are no session's
+				// id resume the session of that name, or search them.
+				if id, ok := namedSession(sessions, strings.Join(args, " ")); ok {
+					return resumeOne(sessions, current, id)
+				}
 				return resumeList(sessions, current, strings.Join(args, " "))
 			case len(args) > 1:
 				return Fail("Usage: /resume [id]")
@@ -36,6 +39,18 @@ func resumeCommand(sessions Sessions) Command {
 func isSession(sessions Sessions, args []string) bool {
 	list, err := sessions.Sessions()
 	return len(args) == 1 && (err != nil || slices.ContainsFunc(list, func(s session.Summary) bool { return s.ID == args[0] }))
+}
+
+// namedSession is the id of the one session of the listing named name.
+func namedSession(sessions Sessions, name string) (string, bool) {
+	list, err := sessions.Sessions()
+	if err != nil {
+		return "", false
+	}
+	if named := session.Named(list, name); len(named) == 1 {
+		return named[0].ID, true
+	}
+	return "", false
 }
 
 // resumeList opens the picker searching for search ("" for all), with a

@@ -455,7 +455,7 @@ func openLog(o Options, model string) (*session.Log, bool, error) {
 	var err error
 	switch {
 	case o.Resume != "":
-		path, err = session.Find(o.Home, o.Resume)
+		path, err = session.Resolve(o.Home, o.Cwd, o.Resume)
 	case o.Continue:
 		path, err = session.Latest(o.Home, o.Cwd)
 	}

@@ -286,3 +286,46 @@ func TestNestPutsSubagentSessionsUnderTheirParent(t *testing.T) {
 		t.Fatalf("want %s, got %s", want, strings.Join(got, " "))
 	}
 }
+
+// A session the user named is resumed by the name, as claude --resume
+// NAME resumes one /rename named: in this workspace first, then in any;
+// a name two sessions share is refused with their ids.
+func TestResolveFindsASessionByIDOrName(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/proj"
+	named := func(dir, id string, titles ...Title) string {
+		path := PathFor(home, dir, id)
+		data := []Data{TurnStart{Turn: 1}}
+		for _, title := range titles {
+			data = append(data, title)
+		}
+		createLog(t, path, data...)
+		return path
+	}
+	release := named(cwd, "20261101-000000-aaaaaa", Title{Title: "fix the build", Source: TitlePrompt},
+		Title{Title: "Release notes", Source: TitleUser}, Title{Title: "Build fixes", Source: TitleModel})
+	elsewhere := named("/other", "20261102-000000-bbbbbb", Title{Title: "Parser work", Source: TitleUser})
+	named(cwd, "20261103-000000-cccccc", Title{Title: "Twice", Source: TitleUser})
+	named("/other", "20261104-000000-dddddd", Title{Title: "Twice", Source: TitleUser})
+	named(cwd, "20261105-000000-eeeeee", Title{Title: "Shared", Source: TitleUser})
+	named(cwd, "20261106-000000-ffffff", Title{Title: "shared", Source: TitleModel})
+	for term, want := range map[string]string{
+		"20261101-000000-aaaaaa": release,
+		" release   NOTES ":      release,
+		"parser work":            elsewhere,
+		"Twice":                  PathFor(home, cwd, "20261103-000000-cccccc"),
+	} {
+		if got, err := Resolve(home, cwd, term); err != nil || got != want {
+			t.Errorf("%q: want %s, got %s (%v)", term, want, got, err)
+		}
+	}
+	if _, err := Resolve(home, cwd, "Shared"); err == nil || !strings.Contains(err.Error(),
+		`2 sessions are named "Shared"; resume one by its id: 20261106-000000-ffffff, 20261105-000000-eeeeee`) {
+		t.Errorf("want a shared name refused with the ids, got %v", err)
+	}
+	if _, err := Resolve(home, cwd, "Build fixes"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("want a title tack made after the user's name not to name the session, got %v", err)
+	}
+	if p := rebuilt(t, release); p.Title() != "Release notes" || p.Name() != "Release notes" {
+		t.Errorf("want the resumed session to keep the user's name, got title %q, name %q", p.Title(), p.Name())
+	}
+}

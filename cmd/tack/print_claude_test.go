@@ -64,6 +64,30 @@ func TestPrintSaysOnStderrWhatItSkipped(t *testing.T) {
 	}
 }
 
+// A session named with /rename is resumed by its name, as with claude
+// --resume NAME.
+func TestPrintResumesASessionByTheNameItWasGiven(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("First."), llmtest.ReplyText("Second."))
+	home, dir := t.TempDir(), t.TempDir()
+	r := startTackIn(t, srv, home, dir, "-p", "one")
+	r.closeStdin()
+	r.wantExit(0)
+	r = startTackIn(t, srv, home, dir, "-p", "/rename Nightly build", "--continue")
+	r.closeStdin()
+	r.wantExit(0)
+	r = startTackIn(t, srv, home, dir, "-p", "two", "--resume", "nightly  BUILD")
+	r.closeStdin()
+	r.wantExit(0)
+	if msgs := srv.Requests()[1].Messages; len(msgs) < 3 || !strings.Contains(msgs[len(msgs)-3].Content, "one") {
+		t.Errorf("want the run to continue the named session, sent %+v", msgs)
+	}
+	r = startTackIn(t, srv, home, dir, "-p", "three", "--resume", "Weekly build")
+	r.closeStdin()
+	if code := r.exitCode(); code != 1 || !strings.Contains(r.stderr.String(), "no session Weekly build") {
+		t.Errorf("want an unknown name refused, got exit %d, %q", code, r.stderr.String())
+	}
+}
+
 // A script names its session with --session-id and continues it with
 // --resume, or in a copy with --fork-session, as with claude -p; an id
 // cannot be taken twice.

@@ -261,13 +261,14 @@ func renderProfile(colour bool) colorprofile.Profile {
 	return colorprofile.NoTTY
 }
 
-// resumeSearch is what --resume names when that is no session's id: the
-// words to search the picker for; "" when it names a session, or none.
+// resumeSearch is what --resume names when that is neither a session's id
+// nor the name of one: the words to search the picker for; "" when it
+// names a session, or none.
 func resumeSearch(lo launch.Options, o options) string {
 	if !o.resumeSet || o.resume == "" {
 		return ""
 	}
-	if _, err := session.Find(lo.Home, o.resume); err == nil {
+	if _, err := session.Resolve(lo.Home, lo.Cwd, o.resume); err == nil {
 		return ""
 	}
 	return o.resume
