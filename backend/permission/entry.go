@@ -250,7 +250,8 @@ type commandPattern struct {
 	head []string
 	// assigns says the pattern begins with variable assignments
 	// (PYTHONPATH=. python *): it covers the commands that make them, and
-	// a pattern without covers none that make any.
+	// a pattern without covers none that make any. Allowing tries a
+	// command's assignments without the harmless ones too (harmless.go).
 	assigns bool
 }
 
@@ -417,16 +418,18 @@ func (c commandPattern) couldMatch(words []string) bool {
 }
 
 // everyCommand reports whether every simple command of line is covered
-// (by one of cs),
-// none of them in a dangerous form (git -c, find -exec), and nothing
-// writes a file through a redirection.
+// by one of cs, as written or without its harmless assignments
+// (NODE_ENV=test), none of them in a dangerous form (git -c, find -exec),
+// and nothing writes a file through a redirection.
 func everyCommand(l *commandLine, cs ...commandPattern) bool {
 	if !l.accounted || len(l.file.Stmts) == 0 {
 		return false
 	}
 	return matcher{unwrap: true, allows: func(assigns, w []string, allLiteral bool) bool {
-		return !dangerous(w, allLiteral) &&
-			slices.ContainsFunc(cs, func(c commandPattern) bool { return c.matches(assigns, w, allLiteral) })
+		named := withoutHarmless(assigns)
+		return !dangerous(w, allLiteral) && slices.ContainsFunc(cs, func(c commandPattern) bool {
+			return c.matches(assigns, w, allLiteral) || c.matches(named, w, allLiteral)
+		})
 	}}.stmts(l.file.Stmts)
 }
 
@@ -465,14 +468,15 @@ func anyCommand(l *commandLine, c commandPattern) bool {
 		words[0] = path.Base(words[0]) // /bin/rm is rm
 		allLiteral := len(words) == len(call.Args)
 		assigns, _ := assignments(call.Assigns)
-		switch {
-		case mentions && (runsOtherPrograms(words[0]) || dangerous(words, allLiteral)):
-			found = true
-		case allLiteral:
-			found = c.matches(nil, words, true) || c.matches(assigns, words, true)
-		default:
-			found = c.couldMatch(words) || c.couldMatch(append(slices.Clip(assigns), words...))
-		}
+		// Refusing looks past every assignment, and refuses all that
+		// allowing would cover: with or without the harmless ones.
+		found = mentions && (runsOtherPrograms(words[0]) || dangerous(words, allLiteral)) ||
+			slices.ContainsFunc([][]string{nil, assigns, withoutHarmless(assigns)}, func(a []string) bool {
+				if allLiteral {
+					return c.matches(a, words, true)
+				}
+				return c.couldMatch(append(slices.Clip(a), words...))
+			})
 		return !found
 	})
 	return found

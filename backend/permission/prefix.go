@@ -25,8 +25,9 @@ import (
 //   - a simple command assigns variables (FOO=1 git status), or its
 //     program or prefix words are not plain literals (variables, command
 //     substitutions, globs, backslashes); an allow rule that names the
-//     assignments (Bash(PYTHONPATH=. python *)) covers them, nothing else
-//     does;
+//     assignments (Bash(PYTHONPATH=. python *)) covers them, and one that
+//     names none covers those of harmless variables (harmless.go:
+//     NODE_ENV=test npm test);
 //   - a simple command uses a dangerous form of its program (dangerous.go:
 //     git -c, find -exec, sed -i, go test -exec …);
 //   - it uses a construct other than simple commands joined by lists,

@@ -96,6 +96,27 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		{"Bash(/bin/rm *)", "/usr/bin/rm -rf x", false, true},
 		{"Bash(/bin/rm *)", "ls /bin/rm && rmdir x", false, false},
 		{"Bash(.venv/bin/python:*)", "PYTHONPATH=/tmp .venv/bin/python x.py", false, true},
+		// Allowing looks past the assignments Claude Code looks past:
+		// harmless variables (harmless.go) set to literals in front of
+		// the program, and no others.
+		{"Bash(npm test *)", "NODE_ENV=test npm test", true, true},
+		{"Bash(npm test)", "NODE_ENV=test npm test", true, true},
+		{"Bash(cargo test *)", "RUST_BACKTRACE=1 cargo test", true, true},
+		{"Bash(go build *)", "GOOS=linux GOARCH=arm64 CGO_ENABLED=0 go build ./...", true, true},
+		{"Bash(ls *)", "LC_ALL='C' TZ=UTC ls -l", true, true},
+		{"Bash(npm test *)", "NODE_ENV=test timeout 30 npm test", true, true},
+		{"Bash(PYTHONPATH=. python3:*)", "PYTHONUNBUFFERED=1 PYTHONPATH=. python3 x.py", true, true},
+		{"Bash(npm test *)", "NODE_OPTIONS=--require=./x.js npm test", false, true},
+		{"Bash(npm test *)", "NODE_ENV=test NODE_OPTIONS=--inspect npm test", false, true},
+		{"Bash(go build *)", "GOFLAGS=-toolexec=./x go build ./...", false, true},
+		{"Bash(npm test *)", "PATH=.:/usr/bin npm test", false, true},
+		{"Bash(ls *)", "GREP_COLOR=1 BASH_ENV=./x ls", false, true},
+		{"Bash(npm test *)", "NODE_ENV=$(id) npm test", false, true},
+		{"Bash(npm test *)", `TZ="$HOME" npm test`, false, true},
+		{"Bash(npm test *)", "NODE_ENV=~ npm test", false, true},
+		{"Bash(npm test *)", "NODE_ENV+=x npm test", false, true},
+		{"Bash(npm test *)", "timeout 30 NODE_ENV=test npm test", false, true},
+		{"Bash(npm test *)", "NODE_ENV=test", false, false},
 		// Allowing looks through the wrappers Claude Code looks
 		// through, on both sides (Bash(timeout 10 uv run:*) in
 		// OpsiClear/gsplay's settings), and only through options they
