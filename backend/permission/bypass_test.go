@@ -240,24 +240,35 @@ func TestAnAssigningRuleAllowsNothingBashRunsBeyondIt(t *testing.T) {
 		"X=$(CMD) LC_ALL=C ls", "LC_ALL=C ls $(CMD)", "LC_ALL=C ls; CMD", "LC_ALL=C ls > pwned", "LC_ALL=C a[$(CMD)]=1 ls"})
 }
 
-// A rule that names no assignments allows those of harmless variables
-// set to literals, and nothing bash would run beyond them: a value bash
-// expands, another command, or another variable that makes the program
-// run code (git's GIT_CONFIG_* here).
+// harmlessForms run CMD through a command that sets harmless variables.
+var harmlessForms = []string{"NODE_ENV=$(CMD) ls", "NODE_ENV=`CMD` ls", `TZ="$(CMD)" ls`, "LANG=${x:-$(CMD)} ls",
+	"NODE_ENV=test CMD", "NODE_ENV=test ls; CMD", "NODE_ENV=test ls $(CMD)", "NODE_ENV=test ls > pwned",
+	"NODE_ENV=test GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='CMD #' git status",
+	`TERM=dumb GIT_CONFIG_PARAMETERS="'core.fsmonitor'='CMD #'" git status`}
+
+// A rule that names no assignments, and a remembered prefix, allow those
+// of harmless variables set to literals, and nothing bash would run
+// beyond them: a value bash expands, another command, or another variable
+// that makes the program run code (git's GIT_CONFIG_* here).
 func TestHarmlessAssignmentsAllowNothingBashRunsBeyondThem(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed: the forms need it as the oracle")
 	}
-	rules := []string{"Bash(ls *)", "Bash(git status *)"}
+	rules, prefixes := []string{"Bash(ls *)", "Bash(git status *)"}, []string{"ls", "git status"}
 	for _, command := range []string{"NODE_ENV=test ls -a", "LANG=C TZ='Europe/Paris' ls", "NO_COLOR=1 timeout 5 git status"} {
 		if allowing(rules, subject{tool: "bash", command: command}) == "" {
 			t.Errorf("%q did not allow %q", rules, command)
 		}
 	}
-	allowsNone(t, rules, []string{"NODE_ENV=$(CMD) ls", "NODE_ENV=`CMD` ls", `TZ="$(CMD)" ls`, "LANG=${x:-$(CMD)} ls",
-		"NODE_ENV=test CMD", "NODE_ENV=test ls; CMD", "NODE_ENV=test ls $(CMD)", "NODE_ENV=test ls > pwned",
-		"NODE_ENV=test GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='CMD #' git status",
-		`TERM=dumb GIT_CONFIG_PARAMETERS="'core.fsmonitor'='CMD #'" git status`})
+	if !covered("NODE_ENV=test ls -a && LANG=C git status", prefixes) {
+		t.Errorf("remembered %q did not cover harmless assignments", prefixes)
+	}
+	allowsNone(t, rules, harmlessForms)
+	for _, form := range harmlessForms {
+		if command := strings.ReplaceAll(form, "CMD", marker); covered(command, prefixes) {
+			t.Errorf("remembered %q cover %q, which runs beyond them", prefixes, command)
+		}
+	}
 }
 
 // Rules cover a line between them, each command by one rule, and nothing

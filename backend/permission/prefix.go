@@ -25,9 +25,9 @@ import (
 //   - a simple command assigns variables (FOO=1 git status), or its
 //     program or prefix words are not plain literals (variables, command
 //     substitutions, globs, backslashes); an allow rule that names the
-//     assignments (Bash(PYTHONPATH=. python *)) covers them, and one that
-//     names none covers those of harmless variables (harmless.go:
-//     NODE_ENV=test npm test);
+//     assignments (Bash(PYTHONPATH=. python *)) covers them; those of
+//     harmless variables (harmless.go: NODE_ENV=test npm test) are looked
+//     past, by remembered prefixes and by rules that name none;
 //   - a simple command uses a dangerous form of its program (dangerous.go:
 //     git -c, find -exec, sed -i, go test -exec …);
 //   - it uses a construct other than simple commands joined by lists,
@@ -114,10 +114,11 @@ func parse(command string) (*syntax.File, bool) {
 // command, one per distinct simple command in it, in order: the program
 // name, plus the second word when that is a subcommand (a plain word, not
 // a flag or a path). "go build && go test ./..." gives "go build" and
-// "go test". It reports false when some part of the command is one the
-// matcher could not later recognise, runs a program that runs other
-// programs or destroys data, or hides a command in a substitution that the visible ones do
-// not cover.
+// "go test"; NODE_ENV=test npm test gives "npm test". It reports false
+// when some part of the command is one the matcher could not later
+// recognise, sets a variable that is not harmless, runs a program that runs
+// other programs or destroys data, or hides a command in a substitution
+// that the visible ones do not cover.
 func PrefixesFor(command string) ([]string, bool) {
 	f, ok := parse(command)
 	if !ok || len(f.Stmts) == 0 {
@@ -128,7 +129,7 @@ func PrefixesFor(command string) ([]string, bool) {
 		return nil, false
 	}
 	collect := matcher{surface: true, allows: func(assigns, words []string, allLiteral bool) bool {
-		if len(assigns) > 0 || !programWord().MatchString(words[0]) || destroys(words[0]) || dangerous(words, allLiteral) {
+		if len(withoutHarmless(assigns)) > 0 || !programWord().MatchString(words[0]) || destroys(words[0]) || dangerous(words, allLiteral) {
 			return false
 		}
 		prefix := words[0]
@@ -156,7 +157,8 @@ func PrefixesFor(command string) ([]string, bool) {
 }
 
 // covered reports whether every simple command of command begins with one
-// of prefixes (each a space-separated list of words).
+// of prefixes (each a space-separated list of words), setting no variable
+// but harmless ones.
 func covered(command string, prefixes []string) bool {
 	if len(prefixes) == 0 {
 		return false
@@ -171,7 +173,7 @@ func covered(command string, prefixes []string) bool {
 	}
 	starts := startsWithPrefix(words)
 	return matcher{allows: func(assigns, w []string, allLiteral bool) bool {
-		return len(assigns) == 0 && starts(w, allLiteral) && !dangerous(w, allLiteral)
+		return len(withoutHarmless(assigns)) == 0 && starts(w, allLiteral) && !dangerous(w, allLiteral)
 	}}.stmts(f.Stmts)
 }
 
