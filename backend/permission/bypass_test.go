@@ -246,9 +246,9 @@ var harmlessForms = []string{"NODE_ENV=$(CMD) ls", "NODE_ENV=`CMD` ls", `TZ="$(C
 	"NODE_ENV=test GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='CMD #' git status",
 	`TERM=dumb GIT_CONFIG_PARAMETERS="'core.fsmonitor'='CMD #'" git status`}
 
-// A rule that names no assignments, and a remembered prefix, allow those
-// of harmless variables set to literals, and nothing bash would run
-// beyond them: a value bash expands, another command, or another variable
+// A rule that names no assignments, a remembered prefix and plan mode's
+// read-only commands allow those of harmless variables set to literals,
+// and nothing bash would run beyond them: a value bash expands, another command, or another variable
 // that makes the program run code (git's GIT_CONFIG_* here).
 func TestHarmlessAssignmentsAllowNothingBashRunsBeyondThem(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -265,8 +265,12 @@ func TestHarmlessAssignmentsAllowNothingBashRunsBeyondThem(t *testing.T) {
 	}
 	allowsNone(t, rules, harmlessForms)
 	for _, form := range harmlessForms {
-		if command := strings.ReplaceAll(form, "CMD", marker); covered(command, prefixes) {
+		command := strings.ReplaceAll(form, "CMD", marker)
+		if covered(command, prefixes) {
 			t.Errorf("remembered %q cover %q, which runs beyond them", prefixes, command)
+		}
+		if readOnlyCommand(command) {
+			t.Errorf("plan mode takes %q for read-only, and it runs or writes beyond ls and git status", command)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import "strings"
 // NODE_ENV=test npm test. Any other variable (NODE_OPTIONS, PYTHONPATH,
 // LD_PRELOAD, GOFLAGS, PATH, BASH_ENV, GIT_*) can make the program load
 // or run other code, and keeps the command needing a rule that names it.
+// Remembered prefixes and plan mode's read-only commands look past the
+// same assignments.
 // Only assignments of plain literals get this far (assignments in
 // prefix.go): a value with $, backquotes, $( ), globs or a tilde asks.
 // Assignments after a wrapper (timeout 5 NODE_ENV=test npm test) are no
