@@ -85,6 +85,10 @@ func bypassTable() []bypass {
 		unhidden(`echo 'touch OUT' >> ~/.bashrc`, writes, ""),
 		unhidden(`echo 'touch OUT' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`, writes, ""),
 		unhidden(`git config core.fsmonitor 'touch OUT #'`, writes, "git"),
+		// A harmless variable (LANG, NODE_ENV) beside one that runs code,
+		// or set to what a substitution prints.
+		unhidden(`LANG=C GIT_CONFIG_PARAMETERS="'core.fsmonitor'='touch OUT #'" git status`, writes, "git"),
+		unhidden(`NODE_ENV=$(touch OUT) ls`, writes, ""),
 		// /proc/$PPID/environ, and on up: an unconfined command's parent is
 		// the supervisor, whose environment is empty; tack is one above.
 		unhidden(`p=$PPID; while [ "$p" -gt 0 ]; do cat /proc/$p/environ; p=$(cut -d' ' -f4 /proc/$p/stat); done`, reads, ""),
