@@ -114,13 +114,12 @@ type Options struct {
 	// installed (--plugin-dir, --plugin-dir-no-mcp).
 	PluginDirs []PluginDir
 	// Agent names the agent definition the session runs as (claude's
-	// --agent): its prompt opens the system prompt, its tools are the
-	// session's, less those it disallows, and its model runs, unless
-	// flags say otherwise.
+	// --agent): its prompt opens the system prompt and its model runs,
+	// unless flags say otherwise, and only the tools it offers, built in
+	// or MCP, are the session's.
 	Agent string
-	// refused are the tools, built in or MCP, the agent the session runs
-	// as disallows: they are not offered.
-	refused []string
+	// runAs is the definition Agent names; none when it names none.
+	runAs subagent.Definition
 	// NoPersistence keeps nothing of the session once it closes
 	// (--no-session-persistence): its log, images and spilled output are
 	// removed, and a session resumed goes on in a copy, removed too.

@@ -107,7 +107,7 @@ func (s *Session) startMCP(o Options, cfg config.File, registry *tools.Registry,
 		Version:   o.Version, HTTPClient: o.HTTPClient, Relay: o.MCPRelay,
 		StartAfter: firstFrameRoom, StartWhen: o.Background, Later: later,
 	})
-	registry.AddSource(o.unrefused(s.MCP))
+	registry.AddSource(o.offered(s.MCP))
 	s.closers = append(s.closers, s.MCP.Close)
 	s.MCP.Start()
 }

@@ -12,14 +12,14 @@ import (
 )
 
 // The session run as an agent (claude's --agent, or "agent" in settings):
-// the definition's prompt, tools and model taken where no flag says
-// otherwise, the tools it disallows left out, built in or MCP, and what of
-// its file tack does not do told once at open.
+// the definition's prompt and model taken where no flag says otherwise,
+// only the tools it offers, built in or MCP, offered, and what of its file
+// tack does not do told once at open.
 
 // asAgent is o with the agent definition o.Agent names, of defs, taken
-// where no flag says otherwise: its prompt as SystemPrompt, its tools as
-// Tools, its model as Model; and that definition. An unknown name is an
-// error that lists the names there are.
+// where no flag says otherwise: its prompt as SystemPrompt, its model as
+// Model; and that definition. An unknown name is an error that lists the
+// names there are.
 func (o Options) asAgent(defs []subagent.Definition) (Options, subagent.Definition, error) {
 	if o.Agent == "" {
 		return o, subagent.Definition{}, nil
@@ -35,51 +35,52 @@ func (o Options) asAgent(defs []subagent.Definition) (Options, subagent.Definiti
 	}
 	o.SystemPrompt = cmp.Or(o.SystemPrompt, def.Prompt)
 	o.Model = cmp.Or(o.Model, def.Model)
-	if o.Tools == nil && def.Tools != nil {
-		o.Tools = def.Tools
-	}
-	o.refused = def.Disallowed
+	o.runAs = def
 	return o, def, nil
 }
 
 // builtins is r with only the built-in tools Tools names, when it names
-// any, and none the session's agent refuses.
+// any, that the session's agent offers, as Claude Code narrows the tools
+// of --tools to the agent's. Print mode's structured_output is the
+// session's answer, not a tool the agent's file could know of: it stays.
 func (o Options) builtins(r *tools.Registry) *tools.Registry {
-	if o.Tools == nil && o.refused == nil {
+	if o.Tools == nil && o.Agent == "" {
 		return r
 	}
-	keep := map[string]bool{structured.Name: true}
+	keep := map[string]bool{}
 	for _, name := range o.Tools {
 		keep[tools.FromClaude(name)] = true
 	}
 	out := tools.NewRegistry()
 	for _, t := range r.Tools() {
 		name := t.Spec().Name
-		if (o.Tools == nil || keep[name]) && !subagent.Names(o.refused, name) {
+		if name == structured.Name || (o.Tools == nil || keep[name]) && o.runAs.Offers(name) {
 			out.Add(t)
 		}
 	}
 	return out
 }
 
-// unrefused is the tools of source less those the session's agent
-// refuses: an MCP server's, named alone or by its server.
-func (o Options) unrefused(source tools.Source) tools.Source {
-	if o.refused == nil {
+// offered is the tools of source, an MCP server's, that the session's
+// agent offers: named alone or by their server, in its tools or its
+// disallowedTools. The source is asked each time, so a server that
+// connects later, or a list that changes, is kept to them too.
+func (o Options) offered(source tools.Source) tools.Source {
+	if o.Agent == "" {
 		return source
 	}
-	return refusingSource{Source: source, refused: o.refused}
+	return agentSource{Source: source, agent: o.runAs}
 }
 
-type refusingSource struct {
+type agentSource struct {
 	tools.Source
-	refused []string
+	agent subagent.Definition
 }
 
-func (s refusingSource) Tools() []tools.Tool {
+func (s agentSource) Tools() []tools.Tool {
 	var out []tools.Tool
 	for _, t := range s.Source.Tools() {
-		if !subagent.Names(s.refused, t.Spec().Name) {
+		if s.agent.Offers(t.Spec().Name) {
 			out = append(out, t)
 		}
 	}

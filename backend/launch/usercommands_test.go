@@ -151,6 +151,17 @@ func TestSessionRunsAsTheAgentNamed(t *testing.T) {
 	if req.Model != "deepseek-v4-pro" {
 		t.Errorf("the request named model %q", req.Model)
 	}
+	// --tools narrows the agent's tools, as Claude Code's main thread
+	// takes the agent's tools of those --tools left.
+	o.Tools = []string{"Read", "Bash"}
+	narrowed, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(narrowed.Close)
+	if got := narrowed.Agent.Tools().Names(); !slices.Equal(got, []string{"read"}) {
+		t.Errorf("with --tools Read,Bash the session offered %q, want read alone", got)
+	}
 	o.Agent = "auditor"
 	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), `no agent named "auditor": the agents are general, reviewer`) {
 		t.Errorf("want an unknown agent refused with the names, got %v", err)
@@ -191,6 +202,56 @@ func TestSessionAsAgentIsNotOfferedItsDisallowedTools(t *testing.T) {
 	if !slices.Contains(offered, "read") || !slices.Contains(offered, "bash") {
 		t.Errorf("want the tools the agent does not disallow offered, got %v", offered)
 	}
+}
+
+// The tools list of the agent a session runs as keeps MCP tools to those
+// it names, as it keeps a subagent's: a whole server by mcp__jobs__*, one
+// tool by its full name, none of a server it does not name (the shapes of
+// public .claude/agents files: "tools: Read, Grep, Glob, mcp__jobs__*",
+// "mcp__github__issue_read"). A tool that joins later, when a server
+// says its list changed, is kept to them too.
+func TestSessionAsAgentIsOfferedOnlyTheMCPToolsItsToolsName(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	var servers string
+	for _, name := range []string{"jobs", "docs", "other"} {
+		servers += fakeServerTOML(name, log) + "trusted = true\n"
+	}
+	testkit.WriteTree(t, home, map[string]string{"config.toml": servers})
+	testkit.WriteTree(t, cwd, map[string]string{".claude/agents/career.md": "---\nname: career\ndescription: Finds jobs\n" +
+		"tools: Read, Grep, mcp__jobs__*, mcp__docs__echo, mcp__docs__change\n---\nYou find jobs."})
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("call_1", "mcp__jobs__change", `{}`, 1)),
+		llmtest.Reply(llmtest.ToolCall("call_2", "mcp__docs__change", `{}`, 1)),
+		llmtest.ReplyText("Listed."), llmtest.ReplyText("Still listed."))
+	s := openAsAgent(t, home, cwd, llm, "career")
+	runTurn(t, s, "Change both lists.")
+	testkit.Eventually(t, "both servers' added tools", func() bool {
+		var have []string
+		for _, tool := range s.MCP.Tools() {
+			have = append(have, tool.Spec().Name)
+		}
+		return slices.Contains(have, "mcp__jobs__added") && slices.Contains(have, "mcp__docs__added")
+	})
+	runTurn(t, s, "And now?")
+	reqs := llm.Requests()
+	want := "grep mcp__docs__change mcp__docs__echo mcp__jobs__big mcp__jobs__change mcp__jobs__crash mcp__jobs__echo " +
+		"mcp__jobs__fail mcp__jobs__hang mcp__jobs__image read"
+	if got := sortedTools(reqs[0]); got != want {
+		t.Errorf("the session offered\n%s\nwant\n%s", got, want)
+	}
+	want = strings.Replace(want, "mcp__jobs__big", "mcp__jobs__added mcp__jobs__big", 1)
+	if got := sortedTools(reqs[len(reqs)-1]); got != want {
+		t.Errorf("after the lists changed, the session offered\n%s\nwant\n%s", got, want)
+	}
+}
+
+// sortedTools are the names of the tools req offers, sorted, one space
+// between.
+func sortedTools(req llmtest.Request) string {
+	names := req.ToolNames()
+	slices.Sort(names)
+	return strings.Join(names, " ")
 }
 
 // A session run as an agent that names one of Claude Code's models runs

@@ -23,8 +23,9 @@ type Definition struct {
 	Name        string
 	Description string
 	// Tools are the tack tool names the agent may use; nil means
-	// DefaultTools. An MCP server's name, mcp__github or
-	// mcp__github__*, stands for all of its tools.
+	// DefaultTools for a subagent, every tool for a session run as the
+	// agent. An MCP server's name, mcp__github or mcp__github__*, stands
+	// for all of its tools.
 	Tools []string
 	// Disallowed are tools the agent may not use, though Tools or
 	// DefaultTools name them (Claude Code's disallowedTools).
@@ -76,20 +77,23 @@ func General() Definition {
 	}
 }
 
-// Allowed reports whether the agent may use tool.
+// Allowed reports whether the agent may use tool when the task tool
+// starts it: DefaultTools when its definition lists none, and never the
+// tools of the parent's alone.
 func (d Definition) Allowed(tool string) bool {
-	if slices.Contains(never, tool) || Names(d.Disallowed, tool) {
-		return false
-	}
-	if d.Tools == nil {
-		return slices.Contains(DefaultTools, tool)
-	}
-	return Names(d.Tools, tool)
+	return !slices.Contains(never, tool) && (d.Tools != nil || slices.Contains(DefaultTools, tool)) && d.Offers(tool)
 }
 
-// Names reports whether list, a definition's tools or disallowed tools,
+// Offers reports whether the agent, run as the session itself (claude
+// --agent), may use tool, built in or an MCP server's: any its tools
+// name, every one when it names none, less those it disallows.
+func (d Definition) Offers(tool string) bool {
+	return (d.Tools == nil || names(d.Tools, tool)) && !names(d.Disallowed, tool)
+}
+
+// names reports whether list, a definition's tools or disallowed tools,
 // names tool: by its name, or by its MCP server's.
-func Names(list []string, tool string) bool {
+func names(list []string, tool string) bool {
 	return slices.ContainsFunc(list, func(n string) bool {
 		server := strings.TrimSuffix(n, "__*")
 		return n == tool || strings.HasPrefix(server, "mcp__") && strings.Count(server, "__") == 1 &&

@@ -161,6 +161,10 @@ func TestAgentsNameServersAndDisallowTools(t *testing.T) {
 			}
 		}
 	}
+	// Run as the session, an agent that lists no tools has every one.
+	if reviewer, _ := Find(defs, "reviewer"); !reviewer.Offers("write") || reviewer.Offers("bash") {
+		t.Error("want the reviewer run as the session offered write, and bash, which it disallows, not")
+	}
 	flag, err := FromJSON([]byte(`{"scout": {"description": "Looks", "prompt": "Look.", "disallowedTools": ["Bash"]}}`))
 	if err != nil || flag[0].Allowed("bash") || !flag[0].Allowed("read") {
 		t.Errorf("want --agents' disallowedTools kept, got %+v, %v", flag, err)
