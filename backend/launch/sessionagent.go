@@ -88,14 +88,22 @@ func (s agentSource) Tools() []tools.Tool {
 }
 
 // sessionAgentNote tells what of the agent the session runs as tack does
-// not do as Claude Code would: the model of Claude Code's it names, when
-// no --model chose another, the fields it does not apply and the skills
-// it preloads that catalog has none of; "" when there is nothing to tell.
+// not do, or does not do as the file might mean: the model of Claude
+// Code's it names, when no --model chose another, its maxTurns, the fields
+// it does not apply and the skills it preloads that catalog has none of;
+// "" when there is nothing to tell.
 func sessionAgentNote(def subagent.Definition, model string, catalog *skills.Catalog) string {
 	var says []string
 	if def.ClaudeModel != "" && model == "" {
 		says = append(says, fmt.Sprintf("names Claude Code's model %q, which tack's providers do not serve; "+
 			"the session runs on tack's own model (--model or /model choose another)", def.ClaudeModel))
+	}
+	// Claude Code bounds an agent's turns by its maxTurns when the agent
+	// runs as a subagent only; its main thread knows --max-turns alone.
+	if def.MaxTurns > 0 {
+		says = append(says, fmt.Sprintf("sets maxTurns: %d, which bounds it as a subagent only: "+
+			"as in Claude Code, the session run as it is not bounded (in print mode, --max-turns %d bounds each turn)",
+			def.MaxTurns, def.MaxTurns))
 	}
 	if len(def.Unapplied) > 0 {
 		says = append(says, unappliedNote(def))

@@ -279,6 +279,29 @@ func TestSessionAsAgentRunsTacksModelAndItsSkills(t *testing.T) {
 	}
 }
 
+// An agent's maxTurns bounds it as a subagent; Claude Code does not
+// apply it to the main thread of claude --agent, and neither does tack,
+// but says so at open rather than let the file's limit look kept (the
+// shape of public agents that set "maxTurns: 30" beside their tools).
+func TestSessionAsAgentTellsItsMaxTurnsDoNotBoundIt(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/agents/triage.md": "---\nname: triage\ndescription: Triages\ntools: Read\nmaxTurns: 1\n---\nYou triage.",
+		"a.txt":                    "alpha",
+	})
+	llm := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("call_1", "read", `{"file_path":"a.txt"}`, 1)), llmtest.ReplyText("Triaged."))
+	s := openAsAgent(t, home, cwd, llm, "triage")
+	runTurn(t, s, "Triage it.")
+	want := "The triage agent sets maxTurns: 1, which bounds it as a subagent only: as in Claude Code, the session run as it " +
+		"is not bounded (in print mode, --max-turns 1 bounds each turn)."
+	if got := notices(t, s); !slices.Contains(got, want) {
+		t.Errorf("want the notice %q, got %q", want, got)
+	}
+	if n := len(llm.Requests()); n != 2 {
+		t.Errorf("the turn made %d requests, want both it was given", n)
+	}
+}
+
 // Claude Code's "agent" setting runs sessions as that agent, the
 // project's local file over the user's; one that names no definition is
 // a notice, and the session runs as tack.
