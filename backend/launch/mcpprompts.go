@@ -1,10 +1,12 @@
 package launch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,13 +20,18 @@ import (
 // step with the prompts of its ready MCP servers, as Claude Code offers
 // them: added once a server is ready and has listed its prompts, changed
 // when it says they changed, gone when it stops, is turned off or
-// restarts. A name taken by another command keeps that command.
+// restarts. A name taken by another command keeps that command, and of
+// two prompts of one name the first is the command; the user is told of
+// each prompt left out so, once.
 type promptCommands struct {
 	reg *commands.Registry
 	m   *mcp.Manager
+	// warn tells the user of a prompt left out.
+	warn func(string)
 
 	mu   sync.Mutex
 	have map[string]mcp.Prompt // the commands registered, by name
+	told map[string]bool       // the notes of prompts left out, told
 }
 
 // addPromptCommands offers the MCP servers' prompts as commands, after
@@ -33,7 +40,8 @@ func (s *Session) addPromptCommands() {
 	if s.MCP == nil {
 		return
 	}
-	p := &promptCommands{reg: s.Commands, m: s.MCP, have: map[string]mcp.Prompt{}}
+	warn := func(text string) { s.Agent.Notify(agent.Notice{Tone: agent.NoticeWarning, Text: text}) }
+	p := &promptCommands{reg: s.Commands, m: s.MCP, warn: warn, have: map[string]mcp.Prompt{}, told: map[string]bool{}}
 	s.MCP.WatchPrompts(p.sync)
 }
 
@@ -44,12 +52,22 @@ func (p *promptCommands) sync(prompts []mcp.Prompt) {
 	defer p.mu.Unlock()
 	want := map[string]mcp.Prompt{}
 	var order []string
+	var shadowed serverClashes
 	for _, pr := range prompts {
 		name := PromptCommandName(pr.Server, pr.Name)
-		if _, dup := want[name]; !dup {
+		first, dup := want[name]
+		switch {
+		case dup && first.Server == pr.Server:
+			p.tellOnce(sameServer(name, first, pr))
+		case dup:
+			shadowed.add(first.Server, pr.Server, name)
+		default:
 			want[name] = pr
 			order = append(order, name)
 		}
+	}
+	for _, c := range shadowed {
+		p.tellOnce(c.note())
 	}
 	for name, had := range p.have {
 		if now, ok := want[name]; !ok || !reflect.DeepEqual(now, had) {
@@ -61,13 +79,65 @@ func (p *promptCommands) sync(prompts []mcp.Prompt) {
 		if _, ok := p.have[name]; ok {
 			continue
 		}
-		if _, taken := p.reg.Find("", name); taken {
+		if other, taken := p.reg.Find("", name); taken {
+			p.tellOnce(takenName(name, other, want[name]))
 			continue
 		}
 		if p.reg.Register(p.command(name, want[name])) == nil {
 			p.have[name] = want[name]
 		}
 	}
+}
+
+// tellOnce warns the user of note the first time it is made.
+func (p *promptCommands) tellOnce(note string) {
+	if !p.told[note] {
+		p.told[note] = true
+		p.warn(note)
+	}
+}
+
+// serverClashes are the servers whose prompts have the commands of an
+// earlier server's, as when one server is configured twice under names
+// that differ in case or punctuation (github and GitHub): one note a
+// pair of servers, naming the commands, in the order they were met.
+type serverClashes []serverClash
+
+type serverClash struct {
+	first, later string
+	names        []string
+}
+
+func (cs *serverClashes) add(first, later, name string) {
+	for i := range *cs {
+		if c := &(*cs)[i]; c.first == first && c.later == later {
+			if !slices.Contains(c.names, name) {
+				c.names = append(c.names, name)
+			}
+			return
+		}
+	}
+	*cs = append(*cs, serverClash{first: first, later: later, names: []string{name}})
+}
+
+func (c serverClash) note() string {
+	return fmt.Sprintf("The MCP servers %s and %s both have prompts that are /%s: those commands run %s's; "+
+		"to run %s's too, give that server another name in your MCP configuration",
+		c.first, c.later, strings.Join(c.names, ", /"), c.first, c.later)
+}
+
+// sameServer is the note of later, a prompt of the server first is of,
+// whose command name, name, is first's too.
+func sameServer(name string, first, later mcp.Prompt) string {
+	return fmt.Sprintf("The MCP server %s offers the prompts %q and %q, which are both /%s: the command runs %q, "+
+		"and %q has none (ask the server's authors to name them apart)", first.Server, first.Name, later.Name, name, first.Name, later.Name)
+}
+
+// takenName is the note of pr, a prompt whose command name, name, another
+// command has.
+func takenName(name string, other commands.Command, pr mcp.Prompt) string {
+	return fmt.Sprintf("The MCP prompt %q of %s would be /%s, which is a command already (%s), kept as it is; "+
+		"to run the prompt, give its server another name in your MCP configuration", pr.Name, pr.Server, name, cmp.Or(other.Source, "built-in"))
 }
 
 // PromptCommandName is the command that runs a server's prompt, as Claude

@@ -436,3 +436,72 @@ func TestMCPPromptsRunAsSlashCommands(t *testing.T) {
 	}
 	waitCommands(t, s)
 }
+
+// Of MCP prompts that would be one slash command, the first is it and the
+// user is told of the others, once, by a note naming both: the same
+// server configured twice under names that differ in case (gh in one
+// file, GH in another), two prompts of one server whose names differ in
+// case and spaces, and a prompt whose command a command file of the
+// user's already is.
+func TestMCPPromptsOfOneCommandNameAreToldOfOnce(t *testing.T) {
+	srv, _ := goSDKPromptServer(t)
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	open := func(servers string, files map[string]string) *Session {
+		cwd := t.TempDir()
+		testkit.WriteTree(t, cwd, files)
+		env := map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llmtest.New(t).URL()}
+		s, err := Open(Options{Home: t.TempDir(), Cwd: cwd, Getenv: func(k string) string { return env[k] },
+			MCPConfigs: []string{strings.ReplaceAll(servers, "URL", ts.URL)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	twice := open(`{"mcpServers": {"gh": {"type": "http", "url": "URL"}, "GH": {"type": "http", "url": "URL"}}}`, nil)
+	waitCommands(t, twice, "mcp__gh__broken", "mcp__gh__pr_review")
+	testkit.Eventually(t, "the note of the servers", func() bool { return len(promptNotes(t, twice)) > 0 })
+	want := []string{"The MCP servers GH and gh both have prompts that are /mcp__gh__broken, /mcp__gh__pr_review: " +
+		"those commands run GH's; to run gh's too, give that server another name in your MCP configuration"}
+	if got := promptNotes(t, twice); !slices.Equal(got, want) {
+		t.Errorf("got the notes\n%s\nwant\n%s", strings.Join(got, "\n"), want[0])
+	}
+
+	srv.AddPrompt(&sdk.Prompt{Name: "PR Review"}, func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return &sdk.GetPromptResult{}, nil
+	})
+	s := open(`{"mcpServers": {"gh": {"type": "http", "url": "URL"}}}`,
+		map[string]string{".claude/commands/mcp__gh__broken.md": "---\ndescription: Mine\n---\nFix what is broken."})
+	waitCommands(t, s, "mcp__gh__broken", "mcp__gh__pr_review")
+	if cmd, _ := s.Commands.Find("", "mcp__gh__broken"); cmd.Source != "project" {
+		t.Errorf("the user's command gave way to %+v", cmd)
+	}
+	// A change to the list lists them all again; what was told is not
+	// told again.
+	srv.AddPrompt(&sdk.Prompt{Name: "triage"}, func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return &sdk.GetPromptResult{}, nil
+	})
+	waitCommands(t, s, "mcp__gh__broken", "mcp__gh__pr_review", "mcp__gh__triage")
+	want = []string{
+		`The MCP server gh offers the prompts "PR Review" and "pr_review", which are both /mcp__gh__pr_review: ` +
+			`the command runs "PR Review", and "pr_review" has none (ask the server's authors to name them apart)`,
+		`The MCP prompt "broken" of gh would be /mcp__gh__broken, which is a command already (project), kept as it is; ` +
+			`to run the prompt, give its server another name in your MCP configuration`,
+	}
+	if got := promptNotes(t, s); !slices.Equal(got, want) {
+		t.Errorf("got the notes\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// promptNotes are the notices of s that tell of MCP prompts.
+func promptNotes(t *testing.T, s *Session) []string {
+	t.Helper()
+	var out []string
+	for _, n := range notices(t, s) {
+		if strings.HasPrefix(n, "The MCP ") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
