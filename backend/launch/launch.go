@@ -364,7 +364,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		claudeProblems = append(claudeProblems, note)
 	}
 	s.children = &taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}
-	s.tasks = task.New(s.children, agents)
+	s.tasks = task.New(s.children, o.spawnable(agents))
 	registry.Add(s.tasks)
 	registry = o.builtins(registry)
 	hookRunner, hookProblems := s.newHooks(o, cfg, claude)

@@ -36,8 +36,9 @@ func (s *Session) AddHooks(hs []hooks.Hook) error {
 
 // AddAgents offers more agent definitions to the task tool, each
 // replacing one of its name: the Agent SDKs send a program's agents as
-// they initialize.
-func (s *Session) AddAgents(defs []subagent.Definition) { s.tasks.Add(defs) }
+// they initialize. A session run as an agent that names the agents it
+// starts offers only those.
+func (s *Session) AddAgents(defs []subagent.Definition) { s.tasks.Add(s.children.o.spawnable(defs)) }
 
 // Plugins are the Claude Code plugins the session loaded.
 func (s *Session) Plugins() []plugin.Plugin { return s.plugins }

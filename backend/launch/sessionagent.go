@@ -3,6 +3,7 @@ package launch
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/skills"
@@ -59,6 +60,16 @@ func (o Options) builtins(r *tools.Registry) *tools.Registry {
 		}
 	}
 	return out
+}
+
+// spawnable are the agents of defs the session's agent may start with
+// the task tool: those its Agent(worker, researcher) names, when it names
+// any, as Claude Code keeps a main thread's Agent tool to them.
+func (o Options) spawnable(defs []subagent.Definition) []subagent.Definition {
+	if o.runAs.Spawns == nil {
+		return defs
+	}
+	return slices.DeleteFunc(slices.Clone(defs), func(d subagent.Definition) bool { return !slices.Contains(o.runAs.Spawns, d.Name) })
 }
 
 // offered is the tools of source, an MCP server's, that the session's

@@ -15,6 +15,7 @@ import (
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
 	"github.com/tack-agent/tack/backend/session"
+	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -243,6 +244,29 @@ func TestSessionAsAgentIsOfferedOnlyTheMCPToolsItsToolsName(t *testing.T) {
 	want = strings.Replace(want, "mcp__jobs__big", "mcp__jobs__added mcp__jobs__big", 1)
 	if got := sortedTools(reqs[len(reqs)-1]); got != want {
 		t.Errorf("after the lists changed, the session offered\n%s\nwant\n%s", got, want)
+	}
+}
+
+// An agent run as the session whose tools name the agents it starts,
+// Agent(worker) (the orchestrators of public .claude/agents), is offered
+// only those by the task tool, as Claude Code's main thread is; an
+// Agent SDK's agents added later are kept to them too.
+func TestSessionAsAgentStartsOnlyTheAgentsItsToolsName(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/agents/coordinator.md": "---\nname: coordinator\ndescription: Coordinates\ntools: Agent(worker, scout), Read\n---\nDelegate.",
+		".claude/agents/worker.md":      "---\nname: worker\ndescription: Works\n---\nWork.",
+		".claude/agents/researcher.md":  "---\nname: researcher\ndescription: Researches\n---\nResearch.",
+	})
+	llm := llmtest.New(t, llmtest.ReplyText("Planned."))
+	s := openAsAgent(t, home, cwd, llm, "coordinator")
+	runTurn(t, s, "Plan it.")
+	if got := sortedTools(llm.Requests()[0]); got != "read task" {
+		t.Errorf("the session offered %s", got)
+	}
+	s.AddAgents([]subagent.Definition{{Name: "scout", Description: "Scouts"}, {Name: "critic", Description: "Criticises"}})
+	if got := s.AgentNames(); !slices.Equal(got, []string{"scout", "worker"}) {
+		t.Errorf("the task tool offers the agents %q, want scout and worker", got)
 	}
 }
 

@@ -30,6 +30,10 @@ type Definition struct {
 	// Disallowed are tools the agent may not use, though Tools or
 	// DefaultTools name them (Claude Code's disallowedTools).
 	Disallowed []string
+	// Spawns, when not nil, are the agents it may start with the task
+	// tool when the session runs as it: Claude Code's Agent(worker,
+	// researcher) in its tools. (A subagent starts none.)
+	Spawns []string
 	// Model is the model it runs on; "" means the parent's model.
 	Model string
 	// ClaudeModel is the model of Claude Code's the file names (sonnet,
@@ -66,7 +70,10 @@ var DefaultTools = []string{"read", "glob", "grep", "bash", "bash_output", "bash
 
 // never are tools no subagent gets: no nested tasks, and nothing that talks
 // to the user or the plan, which belong to the parent.
-var never = []string{"task", "ask_user_question", "exit_plan_mode"}
+var never = []string{task, "ask_user_question", "exit_plan_mode"}
+
+// task is the tool that starts agents.
+const task = "task"
 
 // General is the built-in agent.
 func General() Definition {
@@ -263,7 +270,7 @@ func parse(path string) (parsed, error) {
 	// "tools: *" is Claude Code's every tool: here, as when the list is
 	// left out, the default set.
 	if f.Tools != nil && !slices.Equal(f.Tools, frontmatter.List{"*"}) {
-		d.Tools = toolNames(f.Tools)
+		d.Tools, d.Spawns = toolNames(f.Tools), spawns(f.Tools)
 	}
 	return parsed{Definition: d, fronted: doc.Present}, nil
 }
@@ -278,6 +285,26 @@ func toolNames(list []string) []string {
 	for _, t := range list {
 		if name := toolName(t); name != "" && !slices.Contains(out, name) {
 			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// spawns are the agents a tools list lets its agent start, run as the
+// session: those its entries Agent(a, b) and Task(a) name, Claude Code's
+// Task being the Agent tool's old name; nil when no entry names any, and
+// the agent may start every one its task tool offers.
+func spawns(list []string) []string {
+	var out []string
+	for _, t := range list {
+		name, inner, ok := strings.Cut(strings.TrimSpace(t), "(")
+		if !ok || tools.FromClaude(strings.TrimSpace(name)) != task {
+			continue
+		}
+		for a := range strings.SplitSeq(strings.TrimSuffix(strings.TrimSpace(inner), ")"), ",") {
+			if a = strings.TrimSpace(a); a != "" && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
 		}
 	}
 	return out

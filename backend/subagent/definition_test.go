@@ -171,6 +171,49 @@ func TestAgentsNameServersAndDisallowTools(t *testing.T) {
 	}
 }
 
+// An orchestrator's tools name the agents it may start, run as the
+// session, in the shapes public agent files write: Agent(worker,
+// researcher) beside the other tools, Task(...), Claude Code's older
+// name, a YAML list, and --agents' JSON. Agent alone limits nothing.
+func TestAnOrchestratorsToolsNameTheAgentsItStarts(t *testing.T) {
+	agents := filepath.Join(t.TempDir(), "agents")
+	testkit.WriteFile(t, filepath.Join(agents, "lead.md"), "---\nname: lead\ndescription: Leads\n"+
+		"tools: Agent(data-collector, etf-analyst), Read, Bash, Glob, Grep\n---\nDelegate.\n")
+	testkit.WriteFile(t, filepath.Join(agents, "old.md"), "---\nname: old\ndescription: Leads\ntools: [Read, \"Task(advisor)\"]\n---\nAsk.\n")
+	testkit.WriteFile(t, filepath.Join(agents, "any.md"), "---\nname: any\ndescription: Leads\ntools: Agent, Read\n---\nAsk.\n")
+	defs, problems := Load([]string{agents})
+	if len(problems) != 0 {
+		t.Fatal(problems)
+	}
+	flag, err := FromJSON([]byte(`{"coordinator": {"description": "C", "prompt": "P", "tools": ["Agent(worker, researcher)", "Read"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		def    Definition
+		spawns []string
+	}{
+		{find(t, defs, "lead"), []string{"data-collector", "etf-analyst"}},
+		{find(t, defs, "old"), []string{"advisor"}},
+		{find(t, defs, "any"), nil},
+		{flag[0], []string{"worker", "researcher"}},
+	} {
+		if !slices.Equal(c.def.Spawns, c.spawns) || !c.def.Offers("task") || !c.def.Offers("read") || c.def.Offers("write") {
+			t.Errorf("%s: want the task tool and read, starting %q, got %+v", c.def.Name, c.spawns, c.def)
+		}
+	}
+}
+
+// find is the definition of defs named name.
+func find(t *testing.T, defs []Definition, name string) Definition {
+	t.Helper()
+	d, ok := Find(defs, name)
+	if !ok {
+		t.Fatalf("no agent %s", name)
+	}
+	return d
+}
+
 // Claude Code's maxTurns and skills are read; its permissionMode and
 // hooks are kept as fields tack does not apply, for the note. A maxTurns
 // that is no number, or a mode that is the default, asks nothing.

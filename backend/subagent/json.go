@@ -29,7 +29,7 @@ func FromJSON(src []byte) ([]Definition, error) {
 			return nil, fmt.Errorf(`--agents: agent %q needs a "description" and a "prompt"`, name)
 		}
 		d := Definition{Name: name, Description: strings.TrimSpace(a.Description), Prompt: strings.TrimSpace(a.Prompt),
-			Path: "--agents", Tools: toolNames(a.Tools), Disallowed: toolNames(a.Disallowed)}
+			Path: "--agents", Tools: toolNames(a.Tools), Disallowed: toolNames(a.Disallowed), Spawns: spawns(a.Tools)}
 		d.Model, d.ClaudeModel = models(a.Model)
 		defs = append(defs, d)
 	}
