@@ -72,7 +72,7 @@ func (o Options) spawnable(defs []subagent.Definition) []subagent.Definition {
 	return slices.DeleteFunc(slices.Clone(defs), func(d subagent.Definition) bool { return !slices.Contains(o.runAs.Spawns, d.Name) })
 }
 
-// offered is the tools of source, an MCP server's, that the session's
+// offered is the tools of source, the MCP servers', that the session's
 // agent offers: named alone or by their server, in its tools or its
 // disallowedTools. The source is asked each time, so a server that
 // connects later, or a list that changes, is kept to them too.
