@@ -70,6 +70,9 @@ type StatusInput struct {
 	// gives both since 2.1.119.
 	Effort   *StatusEffort   `json:"effort,omitempty"`
 	Thinking *StatusThinking `json:"thinking,omitempty"`
+	// Agent names the agent definition the session runs as (--agent, or
+	// "agent" in settings); absent otherwise, as in Claude Code.
+	Agent *StatusAgent `json:"agent,omitempty"`
 	// Columns and Lines are the terminal's size, which the command reads
 	// in COLUMNS and LINES as Claude Code's does since 2.1.153 (its
 	// stdout is a pipe, so tput cannot tell); 0 leaves them out.
@@ -100,6 +103,11 @@ func EffortOf(e llm.Effort) (*StatusEffort, *StatusThinking) {
 		return nil, &StatusThinking{}
 	}
 	return &StatusEffort{Level: string(e)}, &StatusThinking{Enabled: true}
+}
+
+// StatusAgent is the agent definition a session runs as.
+type StatusAgent struct {
+	Name string `json:"name"`
 }
 
 // StatusThinking says whether the model reasons before it answers.

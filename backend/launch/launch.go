@@ -360,6 +360,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	if o, def, err = o.asAgent(agents); err != nil {
 		return err
 	}
+	s.statusLine.runAs(o.Agent)
 	if note := sessionAgentNote(def, o.Model, s.Skills); note != "" {
 		claudeProblems = append(claudeProblems, note)
 	}

@@ -20,6 +20,8 @@ var ErrNoStatusLine = errors.New("no statusLine is set in ~/.claude/settings.jso
 type statusLine struct {
 	line    hooks.StatusLine
 	environ []string
+	// agent names the agent definition the session runs as; "" for none.
+	agent string
 	// fill completes an input with what the session knows of itself.
 	fill func(*hooks.StatusInput)
 }
@@ -62,14 +64,27 @@ func (s *Session) newStatusLine(o Options, files []claudeFile) (*statusLine, []s
 	if line == nil {
 		return nil, problems
 	}
-	return &statusLine{
+	sl := &statusLine{
 		line:    *line,
 		environ: append(bash.WithoutProviderSecrets(o.Environ), "TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd),
-		fill: func(in *hooks.StatusInput) {
-			in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.transcript(), s.Cwd, o.Version
-			in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: s.Policy.Dirs()}
-		},
-	}, problems
+	}
+	sl.fill = func(in *hooks.StatusInput) {
+		in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.transcript(), s.Cwd, o.Version
+		in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: s.Policy.Dirs()}
+		if sl.agent != "" {
+			in.Agent = &hooks.StatusAgent{Name: sl.agent}
+		}
+	}
+	return sl, problems
+}
+
+// runAs names agent as the one the session runs as, once the flags and
+// settings have chosen it (a session without a status line has none to
+// tell).
+func (l *statusLine) runAs(agent string) {
+	if l != nil {
+		l.agent = agent
+	}
 }
 
 // StatusLine runs the status line command of the user's Claude Code

@@ -1,9 +1,11 @@
 package launch
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -109,5 +111,32 @@ func TestStatusLinePrecedenceAndProblems(t *testing.T) {
 	s, _ = openWithClaudeFiles(t, map[string]string{"~/.claude/settings.json": `{"permissions": {}}`})
 	if _, err := s.StatusLine(context.Background(), hooks.StatusInput{}); !errors.Is(err, ErrNoStatusLine) {
 		t.Errorf("without a statusLine: %v", err)
+	}
+}
+
+// A session run as an agent tells the status line its name as Claude
+// Code's agent.name, though the settings that choose the agent are read
+// after the status line is made; a session run as tack has no agent.
+func TestStatusLineNamesTheSessionsAgent(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the status line here is sh")
+	}
+	line := `{"statusLine": {"type": "command", "command": "cat"}%s}`
+	for _, c := range []struct{ agent, want string }{{"", "null"}, {`, "agent": "reviewer"`, `{"name":"reviewer"}`}} {
+		s, _ := openWithClaudeFiles(t, map[string]string{
+			"~/.claude/settings.json":    fmt.Sprintf(line, c.agent),
+			".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews\n---\nYou review code.",
+		})
+		run, err := s.StatusLine(context.Background(), hooks.StatusInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in struct{ Agent json.RawMessage }
+		if err := json.Unmarshal([]byte(strings.Join(run.Rows, "\n")), &in); err != nil {
+			t.Fatalf("stdin %q: %v", run.Rows, err)
+		}
+		if got := cmp.Or(string(in.Agent), "null"); got != c.want {
+			t.Errorf("settings%s: agent %s, want %s", c.agent, got, c.want)
+		}
 	}
 }
