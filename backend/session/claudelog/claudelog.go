@@ -21,8 +21,9 @@ import (
 
 // format is the version of the conversion; a transcript saved by another
 // is written again from the start. 2: a reply's ids derive from its event,
-// not its session, and a priced reply says its costUSD.
-const format = 2
+// not its session, and a priced reply says its costUSD. 3: the model's
+// titles are ai-title lines.
+const format = 3
 
 // flushBytes is how much converted text Sync gathers before writing it.
 const flushBytes = 256 << 10

@@ -39,7 +39,7 @@ func runTool(t *testing.T, stdin string, env []string, bin string, args ...strin
 }
 
 // reply is a turn of two requests to model, each using u: a reply with
-// a tool call, and the answer.
+// a tool call, and the answer; the model titles the session after it.
 func reply(turn int, model string, u llm.Usage) []session.Data {
 	call := llm.ToolCall{ID: "call_" + strings.Repeat("x", turn), Name: "bash", Arguments: `{"command":"ls"}`}
 	return []session.Data{
@@ -49,6 +49,7 @@ func reply(turn int, model string, u llm.Usage) []session.Data {
 		session.ToolResult{Turn: turn, Step: 1, CallID: call.ID, Name: "bash", Text: "a.txt\n"},
 		session.AssistantMessage{Turn: turn, Step: 2, Text: "There is a.txt.", Usage: u, Finish: llm.FinishStop},
 		session.TurnEnd{Turn: turn, Reason: session.StopCompleted},
+		session.Title{Title: "Files of the project", Source: "model"},
 	}
 }
 

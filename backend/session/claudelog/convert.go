@@ -28,6 +28,7 @@ var eventTypes = []string{
 	session.StepStart{}.EventType(), session.UserMessage{}.EventType(), session.SteeringMessage{}.EventType(),
 	session.AssistantMessage{}.EventType(), session.ToolResult{}.EventType(), session.TurnEnd{}.EventType(),
 	session.Rewind{}.EventType(), session.CommandRun{}.EventType(), session.CommandDone{}.EventType(),
+	session.Title{}.EventType(),
 }
 
 // state is where a conversion stands: what the next line follows, and
@@ -122,6 +123,23 @@ func (c *converter) add(e session.Event) {
 		if d.ID == c.st.Compact {
 			c.st.Compact = ""
 		}
+	case session.Title:
+		if d.Source == "model" {
+			c.aiTitle(d.Title)
+		}
+	}
+}
+
+// aiTitle writes the line Claude Code writes when the model titles the
+// session: outside the conversation (no uuid, no parent), the latest of
+// them the session's name to scripts that read it. A title made of the
+// first prompt is none: Claude Code writes no line for it.
+func (c *converter) aiTitle(title string) {
+	if c.dry {
+		return
+	}
+	if err := c.enc.Encode(titleLine{Type: "ai-title", AITitle: title, SessionID: c.base.SessionID}); err != nil && c.err == nil {
+		c.err = err
 	}
 }
 

@@ -112,8 +112,11 @@ func TestClaudeCodeScriptsReadRecordedSessions(t *testing.T) {
 		// Path(transcript_path).stem, which with Claude Code's files is
 		// the session id.
 		backupName = `python3 -c 'import json,sys,pathlib; d=json.load(sys.stdin); print(pathlib.Path(d["transcript_path"]).stem == d["session_id"])'`
-		tokens     = `python3 testdata/scripts/ccstatusline_tokens.py`
-		chain      = `python3 testdata/scripts/chain.py`
+		// Status lines that show the session's name take the latest
+		// ai-title line, the title the model gave it.
+		aiTitle = `jq -r '.transcript_path' | xargs jq -r 'select(.type == "ai-title") | .aiTitle' | tail -n 1`
+		tokens  = `python3 testdata/scripts/ccstatusline_tokens.py`
+		chain   = `python3 testdata/scripts/chain.py`
 	)
 	for _, s := range []script{
 		{"last answer, thopter-swarm", thopter, []string{"jq", "node"}, "bash-card", "A README and `notes.txt`, which lists two things: *buy milk* and *write tests*."},
@@ -121,10 +124,11 @@ func TestClaudeCodeScriptsReadRecordedSessions(t *testing.T) {
 		{"last Bash command", lastBash, []string{"jq"}, "bash-card", "cat notes.txt"},
 		{"edited files", editedFile, []string{"jq"}, "edit-diff", "/workspace/project/main.go"},
 		{"output tokens", outputTokens, []string{"jq"}, "multi-turn-conversation", "206"},
-		{"chat.json, hooks-mastery", chatJSON, []string{"python3"}, "resumed-session", "4"},
+		{"chat.json, hooks-mastery", chatJSON, []string{"python3"}, "resumed-session", "5"},
 		{"backup name, hooks-mastery", backupName, []string{"python3"}, "resumed-session", "True"},
 		{"token widgets, ccstatusline", tokens, []string{"python3"}, "bash-card", "970 75 1826 0 2871 900 0"},
 		{"token widgets after compaction, ccstatusline", tokens, []string{"python3"}, "compaction", "1000 230 0 0 1230 300 1"},
+		{"session name", aiTitle, []string{"jq"}, "multi-turn-conversation", "Scripted session"},
 		{"conversation chain", chain, []string{"python3"}, "steering", "Count the lines of notes.txt\nAlso show its first line"},
 	} {
 		t.Run(s.name, func(t *testing.T) {
