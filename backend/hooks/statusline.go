@@ -116,11 +116,26 @@ type StatusThinking struct {
 }
 
 // StatusDirs are the directory the session works in, the project's and
-// the others it may work in (--add-dir).
+// the others it may work in (--add-dir), and the git repository holding
+// it.
 type StatusDirs struct {
 	CurrentDir string   `json:"current_dir"`
 	ProjectDir string   `json:"project_dir"`
 	AddedDirs  []string `json:"added_dirs"`
+	// GitWorktree names the linked git worktree the session works in;
+	// absent in a main work tree.
+	GitWorktree string `json:"git_worktree,omitempty"`
+	// Repo is the repository as its origin remote names it; absent
+	// outside one or without an origin.
+	Repo *StatusRepo `json:"repo,omitempty"`
+}
+
+// StatusRepo is a repository's host, owner and name (github.com,
+// anthropics, claude-code).
+type StatusRepo struct {
+	Host  string `json:"host"`
+	Owner string `json:"owner"`
+	Name  string `json:"name"`
 }
 
 // StatusStyle is Claude Code's output style; tack has only the default.

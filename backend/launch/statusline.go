@@ -9,6 +9,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/hooks"
 	"github.com/tack-agent/tack/backend/tools/bash"
+	"github.com/tack-agent/tack/backend/workspace"
 )
 
 // ErrNoStatusLine says no settings file the session reads sets a
@@ -70,7 +71,11 @@ func (s *Session) newStatusLine(o Options, files []claudeFile) (*statusLine, []s
 	}
 	sl.fill = func(in *hooks.StatusInput) {
 		in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.transcript(), s.Cwd, o.Version
-		in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: s.Policy.Dirs()}
+		in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: s.Policy.Dirs(),
+			GitWorktree: workspace.WorktreeName(s.Cwd)}
+		if r, ok := workspace.Origin(s.Cwd); ok {
+			in.Workspace.Repo = &hooks.StatusRepo{Host: r.Host, Owner: r.Owner, Name: r.Name}
+		}
 		if sl.agent != "" {
 			in.Agent = &hooks.StatusAgent{Name: sl.agent}
 		}

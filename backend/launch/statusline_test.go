@@ -140,3 +140,47 @@ func TestStatusLineNamesTheSessionsAgent(t *testing.T) {
 		}
 	}
 }
+
+// A session in a linked git worktree of a repository with an origin
+// tells the status line the worktree's name and the repository's
+// identity, as Claude Code's workspace.git_worktree and workspace.repo;
+// outside a repository neither is there.
+func TestStatusLineNamesTheWorktreeAndRepository(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the status line here is sh")
+	}
+	main := t.TempDir()
+	testkit.WriteTree(t, main, map[string]string{
+		".git/config":                          "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@github.com:anthropics/claude-code.git\n",
+		".git/worktrees/feature-xyz/HEAD":      "ref: refs/heads/side\n",
+		".git/worktrees/feature-xyz/commondir": "../..\n",
+	})
+	settings := `{"statusLine": {"type": "command", "command": "cat"}}`
+	for _, c := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{".git": "gitdir: " + filepath.Join(main, ".git", "worktrees", "feature-xyz") + "\n"},
+			`"feature-xyz" {"host":"github.com","owner":"anthropics","name":"claude-code"}`},
+		{map[string]string{}, "null null"},
+	} {
+		c.files["~/.claude/settings.json"] = settings
+		s, _ := openWithClaudeFiles(t, c.files)
+		run, err := s.StatusLine(context.Background(), hooks.StatusInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in struct {
+			Workspace struct {
+				GitWorktree json.RawMessage `json:"git_worktree"`
+				Repo        json.RawMessage
+			}
+		}
+		if err := json.Unmarshal([]byte(strings.Join(run.Rows, "\n")), &in); err != nil {
+			t.Fatalf("stdin %q: %v", run.Rows, err)
+		}
+		if got := cmp.Or(string(in.Workspace.GitWorktree), "null") + " " + cmp.Or(string(in.Workspace.Repo), "null"); got != c.want {
+			t.Errorf("workspace's git_worktree and repo %s, want %s", got, c.want)
+		}
+	}
+}

@@ -154,26 +154,34 @@ func (o Options) excludesFile(r repo, inRepo bool) string {
 	return path
 }
 
-// coreExcludesFile reads core.excludesFile from one git config file: the
-// last value set in a [core] section. Section and key names are matched
-// without case, values may be quoted, and # or ; start a comment outside
-// quotes.
+// coreExcludesFile reads core.excludesFile from one git config file.
 func coreExcludesFile(path string) (string, bool) {
+	return configLast(path, "core", "excludesfile")
+}
+
+// configLast reads the last value of key set in a section of one git
+// config file: section names the section and, in quotes, its subsection
+// (`remote "origin"`). Section and key names are matched without case,
+// a subsection's with; values may be quoted, and # or ; start a comment
+// outside quotes.
+func configLast(path, section, key string) (string, bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", false
 	}
-	value, found, inCore := "", false, false
+	wantName, wantSub, _ := strings.Cut(section, " ")
+	value, found, in := "", false, false
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {
-			section, _, _ := strings.Cut(strings.TrimPrefix(line, "["), "]")
-			inCore = strings.EqualFold(strings.TrimSpace(section), "core")
+			header, _, _ := strings.Cut(strings.TrimPrefix(line, "["), "]")
+			name, sub, _ := strings.Cut(strings.TrimSpace(header), " ")
+			in = strings.EqualFold(name, wantName) && strings.TrimSpace(sub) == wantSub
 			continue
 		}
-		key, raw, ok := strings.Cut(line, "=")
-		if !inCore || !ok || !strings.EqualFold(strings.TrimSpace(key), "excludesfile") {
+		k, raw, ok := strings.Cut(line, "=")
+		if !in || !ok || !strings.EqualFold(strings.TrimSpace(k), key) {
 			continue
 		}
 		value, found = configValue(raw), true
