@@ -65,6 +65,9 @@ type StatusInput struct {
 	ContextWindow  StatusContext `json:"context_window"`
 	// Exceeds200K says the last request's input passed 200,000 tokens.
 	Exceeds200K bool `json:"exceeds_200k_tokens"`
+	// FastMode is Claude Code's fast mode, which tack's providers do not
+	// offer: always false, as Claude Code sends it with the mode off.
+	FastMode bool `json:"fast_mode"`
 	// Effort is the reasoning effort of the next step, absent where the
 	// model does not reason; Thinking says whether it does. Claude Code
 	// gives both since 2.1.119.

@@ -95,13 +95,13 @@ COST=$(echo "$input" | jq -r '.cost.total_cost_usd')
 EVENT=$(echo "$input" | jq -r '.hook_event_name')
 NAME=$(echo "$input" | jq -r '.session_name // empty')
 printf '\033[36m[%s]\033[0m %s | ctx %s%% | $%.2f | %s | %s\n' "$MODEL" "${DIR##*/}" "$PCT" "$COST" "$EVENT" "$NAME"
-echo "$input" | jq -r '"+\(.cost.total_lines_added) -\(.cost.total_lines_removed) · cache \(.context_window.current_usage.cache_read_input_tokens) · \(.output_style.name) · \(.exceeds_200k_tokens) · \(.effort.level) \(.thinking.enabled)"'
+echo "$input" | jq -r '"+\(.cost.total_lines_added) -\(.cost.total_lines_removed) · cache \(.context_window.current_usage.cache_read_input_tokens) · \(.output_style.name) · \(.exceeds_200k_tokens) \(.fast_mode) · \(.effort.level) \(.thinking.enabled)"'
 `), 0o755)
 	rows, err := runStatus(t, script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"\x1b[36m[DeepSeek V4 Pro]\x1b[0m proj | ctx 42% | $0.12 | Status | Parser fix", "+156 -23 · cache 40000 · default · false · high true"}
+	want := []string{"\x1b[36m[DeepSeek V4 Pro]\x1b[0m proj | ctx 42% | $0.12 | Status | Parser fix", "+156 -23 · cache 40000 · default · false false · high true"}
 	if !slices.Equal(rows, want) {
 		t.Errorf("rows %q, want %q", rows, want)
 	}
