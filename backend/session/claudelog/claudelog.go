@@ -22,8 +22,8 @@ import (
 // format is the version of the conversion; a transcript saved by another
 // is written again from the start. 2: a reply's ids derive from its event,
 // not its session, and a priced reply says its costUSD. 3: the model's
-// titles are ai-title lines.
-const format = 3
+// titles are ai-title lines. 4: user lines say their promptId.
+const format = 4
 
 // flushBytes is how much converted text Sync gathers before writing it.
 const flushBytes = 256 << 10

@@ -2,9 +2,12 @@ package claudelog
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -305,6 +308,53 @@ func TestTheModelsTitlesAreAITitleLines(t *testing.T) {
 		if p.ParentUUID == nil || *p.ParentUUID != conv[i].UUID {
 			t.Fatalf("conversation line %d follows %v, want the line before it, %s", i+1, p.ParentUUID, conv[i].UUID)
 		}
+	}
+}
+
+// uuidV4 matches a version 4 UUID, as Claude Code's ids are.
+var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+// Each input of the user's, typed or steering, has a promptId of its
+// own, which the tool results after it carry too, as in Claude Code's
+// transcripts; the model's lines carry none, nor do a subagent's.
+func TestUserLinesSayTheInputTheyAnswerTo(t *testing.T) {
+	l := newLog(t, session.Header{})
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)[:6]...)
+	appendAll(t, l, session.SteeringMessage{Turn: 1, Text: "Also the lexer"})
+	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)[6:]...)
+	appendAll(t, l, sessiontest.Turn(2, "/w", "m", false)...)
+	var got []string
+	ids := map[string]string{}
+	for _, raw := range bytes.Split(bytes.TrimSuffix(syncRead(t, New(l, "test", nil)), []byte("\n")), []byte("\n")) {
+		var line struct {
+			Type, PromptID string
+			ToolUseResult  any
+		}
+		if err := json.Unmarshal(raw, &line); err != nil {
+			t.Fatal(err)
+		}
+		if line.PromptID != "" && ids[line.PromptID] == "" {
+			ids[line.PromptID] = fmt.Sprintf("p%d", len(ids)+1)
+		}
+		kind := line.Type
+		if line.ToolUseResult != nil {
+			kind = "result"
+		}
+		got = append(got, kind+" "+cmp.Or(ids[line.PromptID], "-"))
+	}
+	want := []string{"user p1", "assistant -", "result p1", "user p2", "assistant -", "user p3", "assistant -", "result p3", "assistant -"}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines and their promptIds %q, want %q", got, want)
+	}
+	for id := range ids {
+		if !uuidV4.MatchString(id) {
+			t.Errorf("promptId %q is no UUID", id)
+		}
+	}
+	child := newLog(t, session.Header{ID: "20260314-092700-child0", Parent: "20260314-092653-abcdef"})
+	appendAll(t, child, sessiontest.Turn(1, "/w", "m", true)...)
+	if b := syncRead(t, New(child, "test", nil)); bytes.Contains(b, []byte(`"promptId"`)) {
+		t.Errorf("a subagent's lines carry a promptId:\n%s", b)
 	}
 }
 

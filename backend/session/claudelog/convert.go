@@ -51,6 +51,9 @@ type state struct {
 	// Compact is the id of the /compact command running; its compaction
 	// is a manual one.
 	Compact string `json:"compact,omitempty"`
+	// Prompt is the promptId of the latest input: the user lines after it
+	// carry it.
+	Prompt string `json:"prompt,omitempty"`
 	// Calls are the inputs of the tool calls not yet answered, by id, as
 	// the tool_use showed them: their answers' toolUseResult needs them.
 	Calls map[string]json.RawMessage `json:"calls,omitempty"`
@@ -102,6 +105,7 @@ func (c *converter) add(e session.Event) {
 	case session.UserMessage:
 		c.userMessage(e, d)
 	case session.SteeringMessage:
+		c.prompt(e)
 		c.emit(e, 0, c.userLine(d.Text))
 	case session.AssistantMessage:
 		c.assistant(e, d)
@@ -166,10 +170,24 @@ func (c *converter) emit(e session.Event, part int, l *line) {
 	c.st.Head = uuid
 }
 
+// promptPart is the part of an input's event its promptId derives from,
+// as a line's uuid does from its own: one no line has.
+const promptPart = -1
+
+// prompt makes the input e the one the next user lines answer to, with
+// a promptId of its own, as Claude Code gives each input (typed, queued
+// or a notification). A subagent's lines carry none: the prompt they
+// answer to is its parent's.
+func (c *converter) prompt(e session.Event) {
+	if !c.base.IsSidechain {
+		c.st.Prompt = lineUUID(c.id, e.Seq, promptPart)
+	}
+}
+
 // userLine is a user line whose message has content.
 func (c *converter) userLine(content any) *line {
 	l := c.newLine("user")
-	l.Message = &message{Role: "user", Content: content}
+	l.Message, l.PromptID = &message{Role: "user", Content: content}, c.st.Prompt
 	return l
 }
 
@@ -181,6 +199,7 @@ func (c *converter) userMessage(e session.Event, d session.UserMessage) {
 		c.compaction(e, d.Text)
 	case d.Replace != nil:
 	default:
+		c.prompt(e)
 		l := c.userLine(d.Text)
 		l.IsMeta = d.Kind == session.KindContext
 		c.emit(e, 0, l)

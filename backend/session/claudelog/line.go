@@ -17,18 +17,22 @@ type line struct {
 	ParentUUID *string `json:"parentUuid"`
 	// LogicalParentUUID is, on a compaction's boundary (whose parentUuid
 	// is null), the line the conversation went on from.
-	LogicalParentUUID string   `json:"logicalParentUuid,omitempty"`
-	IsSidechain       bool     `json:"isSidechain"`
-	UserType          string   `json:"userType"`
-	Cwd               string   `json:"cwd"`
-	SessionID         string   `json:"sessionId"`
-	Version           string   `json:"version"`
-	GitBranch         string   `json:"gitBranch"`
-	AgentID           string   `json:"agentId,omitempty"`
-	Type              string   `json:"type"`
-	Subtype           string   `json:"subtype,omitempty"`
-	Message           *message `json:"message,omitempty"`
-	RequestID         string   `json:"requestId,omitempty"`
+	LogicalParentUUID string `json:"logicalParentUuid,omitempty"`
+	IsSidechain       bool   `json:"isSidechain"`
+	// PromptID names, on a user line, the input of the user's it answers
+	// to: a prompt's, steering's or injected context's own, a tool
+	// result's that of the input the tool ran for.
+	PromptID  string   `json:"promptId,omitempty"`
+	UserType  string   `json:"userType"`
+	Cwd       string   `json:"cwd"`
+	SessionID string   `json:"sessionId"`
+	Version   string   `json:"version"`
+	GitBranch string   `json:"gitBranch"`
+	AgentID   string   `json:"agentId,omitempty"`
+	Type      string   `json:"type"`
+	Subtype   string   `json:"subtype,omitempty"`
+	Message   *message `json:"message,omitempty"`
+	RequestID string   `json:"requestId,omitempty"`
 	// CostUSD is what the reply cost, as Claude Code wrote it on
 	// assistant lines before it left costs out: usage counters such as
 	// ccusage take it over their own price list, which lacks most of

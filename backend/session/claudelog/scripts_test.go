@@ -115,8 +115,11 @@ func TestClaudeCodeScriptsReadRecordedSessions(t *testing.T) {
 		// Status lines that show the session's name take the latest
 		// ai-title line, the title the model gave it.
 		aiTitle = `jq -r '.transcript_path' | xargs jq -r 'select(.type == "ai-title") | .aiTitle' | tail -n 1`
-		tokens  = `python3 testdata/scripts/ccstatusline_tokens.py`
-		chain   = `python3 testdata/scripts/chain.py`
+		// Hooks that review what the latest prompt did gather the
+		// tool results of its promptId.
+		lastPrompt = `jq -r '.transcript_path' | xargs jq -rs '(map(select(.type == "user")) | last.promptId) as $p | map(select(.promptId == $p and .toolUseResult != null)) | length'`
+		tokens     = `python3 testdata/scripts/ccstatusline_tokens.py`
+		chain      = `python3 testdata/scripts/chain.py`
 	)
 	for _, s := range []script{
 		{"last answer, thopter-swarm", thopter, []string{"jq", "node"}, "bash-card", "A README and `notes.txt`, which lists two things: *buy milk* and *write tests*."},
@@ -129,6 +132,7 @@ func TestClaudeCodeScriptsReadRecordedSessions(t *testing.T) {
 		{"token widgets, ccstatusline", tokens, []string{"python3"}, "bash-card", "970 75 1826 0 2871 900 0"},
 		{"token widgets after compaction, ccstatusline", tokens, []string{"python3"}, "compaction", "1000 230 0 0 1230 300 1"},
 		{"session name", aiTitle, []string{"jq"}, "multi-turn-conversation", "Scripted session"},
+		{"tool results of the last input", lastPrompt, []string{"jq"}, "steering", "1"},
 		{"conversation chain", chain, []string{"python3"}, "steering", "Count the lines of notes.txt\nAlso show its first line"},
 	} {
 		t.Run(s.name, func(t *testing.T) {
