@@ -54,7 +54,11 @@ type StatusInput struct {
 	// SessionName is the title the model gave the session, absent before
 	// one, as Claude Code's is its AI-generated title (or the name the
 	// user set), never a default.
-	SessionName    string        `json:"session_name,omitempty"`
+	SessionName string `json:"session_name,omitempty"`
+	// PromptID names the user's input being worked on, the latest (a
+	// prompt, steering or a notice tack added), as the promptId of its
+	// lines in the transcript; absent before the first.
+	PromptID       string        `json:"prompt_id,omitempty"`
 	TranscriptPath string        `json:"transcript_path"`
 	Cwd            string        `json:"cwd"`
 	Model          StatusModel   `json:"model"`

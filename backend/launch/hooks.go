@@ -56,7 +56,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 	environ := append(bash.WithoutProviderSecrets(o.Environ),
 		"TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd, "TACK_SESSION_ID="+s.Log.Header().ID)
 	r := hooks.NewRunner(hooks.Options{
-		Hooks: list, SessionID: s.Log.Header().ID, Transcript: s.transcript, Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
+		Hooks: list, SessionID: s.Log.Header().ID, Transcript: s.transcript.path, Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
 		IdleAfter: idleAfter(o),
 		Mode:      func() string { return s.Policy.Label() },
 		// The agent is made after its hooks.

@@ -191,9 +191,9 @@ type Session struct {
 	// background is the session's shell, whose background tasks /bashes
 	// lists.
 	background *bash.Tools
-	// transcript brings the session's Claude Code transcript up to date
-	// and returns its path, for hooks and the status line.
-	transcript func() string
+	// transcript is the session's Claude Code transcript, for hooks and
+	// the status line.
+	transcript *claudeTranscript
 
 	closers []func()
 }

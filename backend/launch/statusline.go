@@ -70,7 +70,8 @@ func (s *Session) newStatusLine(o Options, files []claudeFile) (*statusLine, []s
 		environ: append(bash.WithoutProviderSecrets(o.Environ), "TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd),
 	}
 	sl.fill = func(in *hooks.StatusInput) {
-		in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.transcript(), s.Cwd, o.Version
+		in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.transcript.path(), s.Cwd, o.Version
+		in.PromptID = s.transcript.promptID()
 		in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: s.Policy.Dirs(),
 			GitWorktree: workspace.WorktreeName(s.Cwd)}
 		if r, ok := workspace.Origin(s.Cwd); ok {

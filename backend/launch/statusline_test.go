@@ -184,3 +184,62 @@ func TestStatusLineNamesTheWorktreeAndRepository(t *testing.T) {
 		}
 	}
 }
+
+// The status line's prompt_id names the latest prompt, as the promptId
+// of its lines in the transcript at transcript_path does; there is none
+// before the first.
+func TestStatusLinePromptIDIsTheTranscripts(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the status line here is sh")
+	}
+	home, cwd, user := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"statusLine": {"type": "command", "command": "cat"}}`})
+	llm := llmtest.New(t, llmtest.ReplyText("Ok."), llmtest.ReplyText("Ok."))
+	env := map[string]string{"DEEPSEEK_API_KEY": "test-key", "DEEPSEEK_BASE_URL": llm.URL(), "HOME": user}
+	s, err := Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test",
+		Environ: []string{"PATH=" + os.Getenv("PATH")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	promptID := func() (string, string) {
+		run, err := s.StatusLine(context.Background(), hooks.StatusInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in struct {
+			PromptID       string `json:"prompt_id"`
+			TranscriptPath string `json:"transcript_path"`
+		}
+		if err := json.Unmarshal([]byte(strings.Join(run.Rows, "\n")), &in); err != nil {
+			t.Fatalf("stdin %q: %v", run.Rows, err)
+		}
+		return in.PromptID, in.TranscriptPath
+	}
+	if id, _ := promptID(); id != "" {
+		t.Errorf("prompt_id %q before the first prompt", id)
+	}
+	var ids []string
+	for _, prompt := range []string{"First.", "Second."} {
+		runTurn(t, s, prompt)
+		id, path := promptID()
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want string
+		for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var line struct {
+				PromptID string
+				Message  struct{ Content any }
+			}
+			if json.Unmarshal([]byte(l), &line) == nil && line.Message.Content == prompt {
+				want = line.PromptID
+			}
+		}
+		if id == "" || id != want || slices.Contains(ids, id) {
+			t.Errorf("after %q: prompt_id %q, want the transcript's promptId of the prompt, %q, new (earlier %q)", prompt, id, want, ids)
+		}
+		ids = append(ids, id)
+	}
+}

@@ -85,7 +85,7 @@ func (r *taskRunner) run(ctx context.Context, job task.Job, how childRun, progre
 			_, effort := child.Model()
 			return effort
 		}
-		childHooks = subagentHooks(r.s.hooks, log, r.s.transcriptOf(log, r.o.Version), hookAgentType(job.Agent.Name), childEffort, func(d session.Data) error {
+		childHooks = subagentHooks(r.s.hooks, log, r.s.transcriptOf(log, r.o.Version).path, hookAgentType(job.Agent.Name), childEffort, func(d session.Data) error {
 			_, err := child.Record(d)
 			return err
 		})

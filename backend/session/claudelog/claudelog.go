@@ -72,6 +72,15 @@ func Path(logPath string, h session.Header) string {
 // Path is the transcript's file.
 func (t *Transcript) Path() string { return t.path }
 
+// PromptID is the promptId of the latest input of the user's the
+// transcript held after the last Sync: the status line's prompt_id. It
+// is "" before the first input, and in a subagent's transcript.
+func (t *Transcript) PromptID() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.st.Prompt
+}
+
 // Sync appends to the transcript the lines of the events logged since
 // the last Sync, of this process or an earlier one. On an error the file
 // holds the lines of the last Sync that succeeded, perhaps with part of
