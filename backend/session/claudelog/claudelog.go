@@ -23,7 +23,7 @@ import (
 // is written again from the start. 2: a reply's ids derive from its event,
 // not its session, and a priced reply says its costUSD. 3: the model's
 // titles are ai-title lines. 4: user lines say their promptId.
-const format = 4
+const format = 5
 
 // flushBytes is how much converted text Sync gathers before writing it.
 const flushBytes = 256 << 10

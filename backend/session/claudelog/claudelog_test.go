@@ -281,29 +281,32 @@ func TestSubagentTranscriptIsASidechainOfItsParent(t *testing.T) {
 }
 
 // The titles the model gives the session are Claude Code's ai-title
-// lines, beside the conversation: its chain goes on past them. A title
-// made of the first prompt writes none, as Claude Code has no such title.
-func TestTheModelsTitlesAreAITitleLines(t *testing.T) {
+// lines, and the name the user gives it (/rename) its custom-title line,
+// beside the conversation: its chain goes on past them. A title made of
+// the first prompt writes none, as Claude Code has no such title.
+func TestTheSessionsNamesAreTitleLines(t *testing.T) {
 	l := newLog(t, session.Header{})
-	appendAll(t, l, session.Title{Title: "Fix failing test 1", Source: "prompt"})
+	appendAll(t, l, session.Title{Title: "Fix failing test 1", Source: session.TitlePrompt})
 	appendAll(t, l, sessiontest.Turn(1, "/w", "m", false)...)
-	appendAll(t, l, session.Title{Title: "Parser fix", Source: "model"})
+	appendAll(t, l, session.Title{Title: "Parser fix", Source: session.TitleModel})
 	appendAll(t, l, sessiontest.Turn(2, "/w", "m", false)...)
-	appendAll(t, l, session.Title{Title: "Lexer keeps its last token", Source: "model"})
+	appendAll(t, l, session.Title{Title: "Lexer keeps its last token", Source: session.TitleModel})
+	appendAll(t, l, session.Title{Title: "Lexer work", Source: session.TitleUser})
 	b := syncRead(t, New(l, "test", nil))
 	var titles []string
 	lines := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
 	for _, raw := range lines {
-		if bytes.Contains(raw, []byte(`"ai-title"`)) {
+		if bytes.Contains(raw, []byte(`-title"`)) {
 			titles = append(titles, string(raw))
 		}
 	}
 	want := []string{`{"type":"ai-title","aiTitle":"Parser fix","sessionId":"20260314-092653-abcdef"}`,
-		`{"type":"ai-title","aiTitle":"Lexer keeps its last token","sessionId":"20260314-092653-abcdef"}`}
+		`{"type":"ai-title","aiTitle":"Lexer keeps its last token","sessionId":"20260314-092653-abcdef"}`,
+		`{"type":"custom-title","customTitle":"Lexer work","sessionId":"20260314-092653-abcdef"}`}
 	if !slices.Equal(titles, want) {
 		t.Fatalf("title lines %q, want %q", titles, want)
 	}
-	conv := slices.DeleteFunc(parseLines(t, b), func(p parsed) bool { return p.Type == "ai-title" })
+	conv := slices.DeleteFunc(parseLines(t, b), func(p parsed) bool { return strings.HasSuffix(p.Type, "-title") })
 	for i, p := range conv[1:] {
 		if p.ParentUUID == nil || *p.ParentUUID != conv[i].UUID {
 			t.Fatalf("conversation line %d follows %v, want the line before it, %s", i+1, p.ParentUUID, conv[i].UUID)

@@ -131,3 +131,31 @@ func TestCcstatuslineTokenWidgetsReadATranscript(t *testing.T) {
 		t.Fatalf("ccstatusline showed %q, want input, output, cached and context %q", got, want)
 	}
 }
+
+// ccstatusline's session-name widget reads the name the user gave the
+// session (/rename) from its custom-title line; a model's title it leaves
+// alone, as in Claude Code.
+func TestCcstatuslineShowsTheNameTheUserGave(t *testing.T) {
+	ccstatusline := testkit.ClaudeTool(t, "ccstatusline")
+	l := newLog(t, session.Header{})
+	appendAt(t, l, t0, reply(1, "deepseek-flash", llm.Usage{Input: 100, Output: 10})...)
+	appendAt(t, l, t0, session.Title{Title: "Parser fix", Source: session.TitleModel})
+	tr := New(l, "2.0.0", nil)
+	home := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(home, ".config", "ccstatusline", "settings.json"),
+		`{"version":4,"colorLevel":0,"flexMode":"full","lines":[[{"id":"1","type":"session-name","rawValue":true}]]}`)
+	show := func() string {
+		if err := tr.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		in := `{"session_id":"` + l.Header().ID + `","transcript_path":"` + tr.Path() + `","model":{"id":"deepseek-flash","display_name":"DeepSeek"}}`
+		return strings.TrimSpace(strings.ReplaceAll(runTool(t, in, []string{"HOME=" + home}, ccstatusline), "\u00a0", " "))
+	}
+	if got := show(); strings.Contains(got, "Parser fix") {
+		t.Fatalf("ccstatusline showed the model's title as the session's name: %q", got)
+	}
+	appendAt(t, l, t0.Add(time.Minute), session.Title{Title: "Release notes", Source: session.TitleUser})
+	if got := show(); !strings.Contains(got, "Release notes") {
+		t.Fatalf("ccstatusline showed %q, want the name the user gave, Release notes", got)
+	}
+}

@@ -128,21 +128,27 @@ func (c *converter) add(e session.Event) {
 			c.st.Compact = ""
 		}
 	case session.Title:
-		if d.Source == "model" {
-			c.aiTitle(d.Title)
+		switch d.Source {
+		case session.TitleModel:
+			c.title(titleLine{Type: "ai-title", AITitle: d.Title})
+		case session.TitleUser:
+			c.title(titleLine{Type: "custom-title", CustomTitle: d.Title})
 		}
 	}
 }
 
-// aiTitle writes the line Claude Code writes when the model titles the
-// session: outside the conversation (no uuid, no parent), the latest of
-// them the session's name to scripts that read it. A title made of the
-// first prompt is none: Claude Code writes no line for it.
-func (c *converter) aiTitle(title string) {
+// title writes a line Claude Code writes when the session is named: an
+// ai-title when the model titles it, a custom-title when the user names
+// it (/rename), which scripts rank first. Either stands outside the
+// conversation (no uuid, no parent), the latest the session's name. A
+// title made of the first prompt is none: Claude Code writes no line for
+// it.
+func (c *converter) title(l titleLine) {
 	if c.dry {
 		return
 	}
-	if err := c.enc.Encode(titleLine{Type: "ai-title", AITitle: title, SessionID: c.base.SessionID}); err != nil && c.err == nil {
+	l.SessionID = c.base.SessionID
+	if err := c.enc.Encode(l); err != nil && c.err == nil {
 		c.err = err
 	}
 }

@@ -54,11 +54,13 @@ type line struct {
 	Timestamp     string `json:"timestamp"`
 }
 
-// titleLine names the session, as Claude Code's ai-title lines do.
+// titleLine names the session, as Claude Code's ai-title and
+// custom-title lines do.
 type titleLine struct {
-	Type      string `json:"type"`
-	AITitle   string `json:"aiTitle"`
-	SessionID string `json:"sessionId"`
+	Type        string `json:"type"`
+	AITitle     string `json:"aiTitle,omitempty"`
+	CustomTitle string `json:"customTitle,omitempty"`
+	SessionID   string `json:"sessionId"`
 }
 
 // message is a line's message. Content is a string (a typed prompt) or
