@@ -3,8 +3,10 @@
 package bash
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -103,6 +105,38 @@ func TestBashKeepsTheTailOfLargeOutputAndSpillsAllOfIt(t *testing.T) {
 		t.Fatalf("want the spill file byte-identical to the output (%d bytes), got %d bytes", want.Len(), len(spilled))
 	}
 	matchGolden(t, "bash_large_output", f.normalise("<"+strconv.Itoa(len(body))+" bytes of tail>\n[output truncated; full output: "+notice))
+}
+
+// Binary output (an executable, a compressed stream) reaches neither the
+// model nor the card as text: they read what it is, how long, and where
+// it is saved, byte for byte. NULs in text (find -print0) stay text.
+func TestBashSavesBinaryOutputInsteadOfShowingIt(t *testing.T) {
+	f := newFixture(t, Local{})
+	for _, command := range []string{"cat /bin/sh", "gzip -n -c /bin/sh | head -c 30000"} {
+		t.Run(command, func(t *testing.T) {
+			want, err := exec.Command("bash", "-c", command).Output()
+			if err != nil {
+				t.Skipf("%s: %v", command, err)
+			}
+			res := f.run(t, "bash", map[string]any{"command": command, "description": "Print binary"})
+			head := fmt.Sprintf("[binary output, %d bytes, not shown: saved to ", len(want))
+			path, ok := strings.CutPrefix(res.Text, head)
+			if !ok || !strings.HasSuffix(path, " (look at it with file, xxd or od)]") {
+				t.Fatalf("want %q…, got %.200q", head, res.Text)
+			}
+			path = strings.TrimSuffix(path, " (look at it with file, xxd or od)]")
+			if saved, err := os.ReadFile(path); err != nil || !bytes.Equal(saved, want) {
+				t.Fatalf("want the output saved byte for byte at %s (%d bytes), got %d bytes, %v", path, len(want), len(saved), err)
+			}
+			if out := res.Card.Terminal.Output; !strings.HasPrefix(out, head) {
+				t.Errorf("want the card to say the same, got %.200q", out)
+			}
+		})
+	}
+	res := f.run(t, "bash", map[string]any{"command": "printf 'a.go\\0b.go\\0'", "description": "List"})
+	if res.Text != "a.go\x00b.go\x00" {
+		t.Errorf("want NUL-separated names kept as text, got %q", res.Text)
+	}
 }
 
 // TestBashKillsWhatTheShellLeftRunning: the child would outlive the

@@ -19,8 +19,10 @@ const (
 
 // Stream captures one output stream of a process: the last TailBytes stay in
 // memory, and once the stream outgrows them every byte (from the first one)
-// also goes to a spill file, up to SpillBytes. It is safe for one writer and
-// any number of concurrent readers.
+// also goes to a spill file, up to SpillBytes. Binary output (see
+// looksBinary) is not kept as text: it goes to the spill file whole, and
+// reads say what it is and where. It is safe for one writer and any
+// number of concurrent readers.
 type Stream struct {
 	mu        sync.Mutex
 	tailBytes int
@@ -38,6 +40,10 @@ type Stream struct {
 	closed  bool
 	escapes escapeFilter
 	plain   []byte // scratch for what escapes lets through
+	// received counts the bytes written, before escapes; binary says the
+	// stream's start looked binary.
+	received int64
+	binary   bool
 }
 
 // NewStream makes a stream that spills into dir (no spill when dir is empty)
@@ -59,13 +65,43 @@ func NewStream(dir, pattern string, tailBytes int, spillBytes int64) *Stream {
 func (s *Stream) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.escapes.passes(p) {
+	start := s.received
+	s.received += int64(len(p))
+	if !s.binary && start < sniffBytes && looksBinary(p[:min(int64(len(p)), sniffBytes-start)]) {
+		s.becomeBinary()
+	}
+	switch {
+	case s.binary:
+		if s.spill != nil {
+			s.writeSpill(p)
+		}
+		s.total += int64(len(p))
+	case s.escapes.passes(p):
 		s.capture(p)
-	} else {
+	default:
 		s.plain = s.escapes.filter(s.plain[:0], p)
 		s.capture(s.plain)
 	}
 	return len(p), nil
+}
+
+// becomeBinary stops keeping the stream as text: what it kept goes to the
+// spill file, which takes every byte from now on as it comes.
+func (s *Stream) becomeBinary() {
+	s.binary = true
+	if s.spill == nil && !s.failed {
+		s.openSpill()
+	}
+	s.buf = nil
+}
+
+// binaryNotice is what reads of a binary stream say instead of its bytes.
+func (s *Stream) binaryNotice() string {
+	where := "write it to a file and look at it with file, xxd or od"
+	if s.path != "" {
+		where = "saved to " + s.path + " (look at it with file, xxd or od)"
+	}
+	return fmt.Sprintf("[binary output, %d bytes, not shown: %s]", s.received, where)
 }
 
 // capture keeps p in the tail and the spill file.
@@ -120,7 +156,9 @@ func (s *Stream) writeSpill(p []byte) {
 func (s *Stream) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.capture(s.escapes.flush(s.plain[:0]))
+	if !s.binary {
+		s.capture(s.escapes.flush(s.plain[:0]))
+	}
 	s.closed = true
 	return s.closeSpill()
 }
@@ -155,6 +193,9 @@ type Capture struct {
 func (s *Stream) Tail() Capture {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.binary {
+		return Capture{Text: s.binaryNotice(), SpillPath: s.path}
+	}
 	truncated := s.total > int64(len(s.buf))
 	b := s.buf
 	if truncated {
@@ -186,6 +227,12 @@ type Read struct {
 func (s *Stream) ReadFrom(offset int64) Read {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.binary {
+		if offset >= s.total {
+			return Read{Next: s.total, SpillPath: s.path}
+		}
+		return Read{Text: s.binaryNotice(), Next: s.total, SpillPath: s.path}
+	}
 	start := s.total - int64(len(s.buf))
 	r := Read{SpillPath: s.path}
 	b := s.buf
@@ -232,4 +279,19 @@ func partialRuneSuffix(b []byte) int {
 		return i
 	}
 	return 0
+}
+
+// sniffBytes is how much of a stream's start tells binary output from
+// text, as git's and grep's heuristics look at a file's first 8,000.
+const sniffBytes = 8000
+
+// looksBinary reports whether the start of a stream is binary: it holds a
+// NUL and bytes that are not UTF-8, as an executable, an image or an
+// archive does within its first bytes. NULs in UTF-8 text (find -print0,
+// git ls-files -z) are text.
+func looksBinary(p []byte) bool {
+	if bytes.IndexByte(p, 0) < 0 {
+		return false
+	}
+	return !utf8.Valid(p[:len(p)-partialRuneSuffix(p)])
 }
