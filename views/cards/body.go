@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
+	"github.com/tack-agent/tack/backend/termtext"
 	"github.com/tack-agent/tack/views/markdown"
 	"github.com/tack-agent/tack/views/textfmt"
 	"github.com/tack-agent/tack/views/theme"
@@ -92,7 +93,7 @@ func terminalBody(t Tool, v card.TerminalView, mode Mode, width int, th theme.Th
 			rows = append(rows, row{text: "full output: " + textfmt.SanitizeLine(strings.Join(v.Spill, ", ")), style: th.Dim})
 		}
 	}
-	output := textRows(textfmt.Overprint(v.Output), th.Dim)
+	output := textRows(termtext.Overprint(v.Output), th.Dim)
 	switch {
 	case !t.Done:
 		if n := len(output) - LiveRows; n > 0 {

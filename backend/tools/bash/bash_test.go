@@ -139,6 +139,17 @@ func TestBashSavesBinaryOutputInsteadOfShowingIt(t *testing.T) {
 	}
 }
 
+// A progress bar redrawn in place reaches the model as a terminal leaves
+// it: its last state, not every one (tqdm's and pip's redraws).
+func TestBashGivesTheModelTheLastStateOfARedrawnLine(t *testing.T) {
+	f := newFixture(t, Local{})
+	res := f.run(t, "bash", map[string]any{"command": `for i in 10 50 100; do printf '\r%3d%% [\033[32m%s\033[0m]\033[K' $i done; done; echo; echo ok`,
+		"description": "Show progress"})
+	if res.Text != "100% [done]\nok\n" {
+		t.Errorf("want the last state of the line, got %q", res.Text)
+	}
+}
+
 // TestBashKillsWhatTheShellLeftRunning: the child would outlive the
 // call's timeout, so a call that waited for it would end in a timeout
 // notice; a bare pid as the result shows the call ended with the shell.

@@ -3,7 +3,9 @@ package bash
 import "bytes"
 
 // escapeFilter removes the terminal control sequences of a command's
-// output as it is written: colours (SGR), cursor and mode sequences,
+// output as it is written: colours (SGR), cursor and mode sequences but
+// erase-in-line, which termtext.Overprint applies with the line's
+// carriage returns when the output is read,
 // hyperlinks, titles and other strings (OSC, DCS, APC, PM, SOS), charset
 // designations and the other two-byte escapes (ECMA-48). Commands run
 // without a terminal and with NO_COLOR, but test runners and build tools
@@ -103,6 +105,8 @@ func (f *escapeFilter) step(c byte) (done, pass bool) {
 	case csi:
 		switch {
 		case c >= 0x20 && c <= 0x3f:
+		case c == 'K' && len(f.pending) <= 4 && (len(f.pending) == 3 || f.pending[2] >= '0' && f.pending[2] <= '2'):
+			return false, true // erase in line
 		case c >= 0x40 && c <= 0x7e:
 			return true, false
 		default:

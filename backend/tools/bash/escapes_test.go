@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/backend/termtext"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -25,14 +26,24 @@ var escapeSamples = map[string]string{
 	"tput sgr0":              "\x1b[1mbold\x1b(B\x1b[m plain\n",
 	"modes":                  "\x1b[?25l\x1b[?2004hhidden cursor\x1b[?25h\x1b[?2004l\x1b=\x1b>\n",
 	"erase to end of line":   "progress\x1b[K\n",
+	"progress redrawn":       "fetching\n 10% [#    ]\r 50% [###  ]\r100% [#####]\ndone\n",
+	"spinner erased":         "⠋ building the docs\r\x1b[K⠙ building\r\x1b[0Kbuilt\n",
+	"line erased, then text": "abc\x1b[2Kxy\nlong line\x1b[2K\rnew\n",
+	"npm's progress":         "\x1b[?25l[\x1b[90m..................\x1b[0m] - idealTree: sill\x1b[0K\r\x1b[Kadded 3 packages\n\x1b[?25h",
 	"DCS and APC strings":    "a\x1bP1$r0m\x1b\\b\x1b_Gf=100;AAAA\x1b\\c\n",
 	"private CSI":            "x\x1b[>4;2my\x1b[=5uz\n",
 }
 
+// shown is what the model and the card read of output: its control
+// sequences filtered as it is written, its lines overprinted when read.
+func shown(output string) string {
+	var f escapeFilter
+	return termtext.Overprint(string(f.flush(f.filter(nil, []byte(output)))))
+}
+
 func TestEscapeFilterRemovesWhatATerminalDoesNotShow(t *testing.T) {
 	for name, sample := range escapeSamples {
-		var f escapeFilter
-		got := string(f.flush(f.filter(nil, []byte(sample))))
+		got := shown(sample)
 		if strings.ContainsRune(got, esc) || strings.ContainsRune(got, bel) {
 			t.Errorf("%s: %q still holds a control sequence", name, got)
 		}
@@ -59,8 +70,7 @@ func TestEscapeFilterAgreesWithTmux(t *testing.T) {
 	}
 	for name, sample := range samples {
 		t.Run(name, func(t *testing.T) {
-			var f escapeFilter
-			want := strings.TrimRight(string(f.flush(f.filter(nil, []byte(sample)))), "\n")
+			want := strings.TrimRight(shown(sample), "\n")
 			if got := shownByTmux(t, sample); got != trimRows(want) {
 				t.Errorf("tmux shows\n%s\nthe filter lets through\n%s", got, want)
 			}

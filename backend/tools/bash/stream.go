@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/tack-agent/tack/backend/termtext"
 )
 
 // Default bounds of a captured stream.
@@ -201,7 +203,7 @@ func (s *Stream) Tail() Capture {
 	if truncated {
 		b = trimRuneStart(b)
 	}
-	return Capture{Text: validText(b), Truncated: truncated, SpillPath: s.path, Lines: s.lines}
+	return Capture{Text: readable(b), Truncated: truncated, SpillPath: s.path, Lines: s.lines}
 }
 
 // Total is the number of bytes written so far.
@@ -245,15 +247,20 @@ func (s *Stream) ReadFrom(offset int64) Read {
 	if !s.closed {
 		b = b[:len(b)-partialRuneSuffix(b)]
 	}
-	r.Text = validText(b)
+	r.Text = readable(b)
 	r.Next = offset + int64(len(b))
 	return r
 }
 
-// validText is b as text the model and the session log can carry: invalid
-// UTF-8 (binary output, Latin-1) becomes U+FFFD, so that the result the
-// model reads is the one a resumed session shows.
-func validText(b []byte) string { return strings.ToValidUTF8(string(b), "\uFFFD") }
+// readable is b as text the model and the session log can carry, as a
+// terminal shows it: invalid UTF-8 (Latin-1, a cut rune) becomes U+FFFD,
+// so that the result the model reads is the one a resumed session shows,
+// and a line redrawn in place (a progress bar, a spinner) reads as its
+// last state, not as every one: tqdm's and pip's redraws cost a model
+// more tokens than all the rest of their output.
+func readable(b []byte) string {
+	return termtext.Overprint(strings.ToValidUTF8(string(b), "\uFFFD"))
+}
 
 // trimRuneStart drops continuation bytes at the start of b, so a tail cut
 // in the middle of a rune starts on the next one.

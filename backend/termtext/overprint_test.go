@@ -1,4 +1,4 @@
-package textfmt
+package termtext
 
 import "testing"
 
@@ -13,6 +13,21 @@ func TestOverprintLeavesLinesAsATerminalWould(t *testing.T) {
 		{"中文字\r英", "英文字"},
 		{"trailing\r", "trailing"},
 		{"10%\r100%\r", "100%"},
+	} {
+		if got := Overprint(c.in); got != c.want {
+			t.Errorf("Overprint(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestOverprintErasesAsATerminalWould(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"long status text\r\x1b[Kshort\n", "short\n"},
+		{"long status text\x1b[2K\rshort", "short"},
+		{"⠋ building\r\x1b[0K⠙ building\r\x1b[0Kdone", "done"},
+		{"abc\x1b[2Kxy", "   xy"},
+		{"abcdef\x1b[1K", ""},
+		{"keep \x1b[31mcolour\n", "keep \x1b[31mcolour\n"},
 	} {
 		if got := Overprint(c.in); got != c.want {
 			t.Errorf("Overprint(%q) = %q, want %q", c.in, got, c.want)
