@@ -2,6 +2,8 @@ package termtext
 
 import "testing"
 
+// TestOverprintLeavesLinesAsATerminalWould: the differential test against
+// tmux is backend/tools/bash's TestEscapeFilterAgreesWithTmux.
 func TestOverprintLeavesLinesAsATerminalWould(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"plain\ntext\n", "plain\ntext\n"},
@@ -13,15 +15,7 @@ func TestOverprintLeavesLinesAsATerminalWould(t *testing.T) {
 		{"中文字\r英", "英文字"},
 		{"trailing\r", "trailing"},
 		{"10%\r100%\r", "100%"},
-	} {
-		if got := Overprint(c.in); got != c.want {
-			t.Errorf("Overprint(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
-func TestOverprintErasesAsATerminalWould(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
+		// Erase in line, as spinners and coloured spans use it.
 		{"long status text\r\x1b[Kshort\n", "short\n"},
 		{"long status text\x1b[2K\rshort", "short"},
 		{"⠋ building\r\x1b[0K⠙ building\r\x1b[0Kdone", "done"},
