@@ -50,15 +50,19 @@ func (f *escapeFilter) passes(p []byte) bool {
 
 // filter appends p without its control sequences to out and returns it.
 func (f *escapeFilter) filter(out, p []byte) []byte {
-	for _, c := range p {
+	for i := 0; i < len(p); i++ {
 		if f.state == ground {
-			if c == esc {
-				f.state, f.pending = escape, append(f.pending[:0], c)
-			} else {
-				out = append(out, c)
+			// Text runs to the next ESC: copy it whole.
+			n := bytes.IndexByte(p[i:], esc)
+			if n < 0 {
+				return append(out, p[i:]...)
 			}
+			out = append(out, p[i:i+n]...)
+			i += n
+			f.state, f.pending = escape, append(f.pending[:0], esc)
 			continue
 		}
+		c := p[i]
 		f.pending = append(f.pending, c)
 		done, pass := f.step(c)
 		switch {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tack-agent/tack/backend/termtext"
 	"github.com/tack-agent/tack/snapshots/testkit"
@@ -203,4 +204,30 @@ func TestStreamKeepsOutputWithoutItsColours(t *testing.T) {
 	if want := "green ok\n" + strings.Repeat("x", 20) + "\x1b"; string(spilled) != want {
 		t.Errorf("spill file holds %q, want %q", spilled, want)
 	}
+}
+
+// FuzzEscapeFilter: wherever the writes of a command's output are split,
+// the filter lets the same bytes through; text without an ESC goes
+// through whole; and what a read makes of any of it is valid UTF-8.
+func FuzzEscapeFilter(f *testing.F) {
+	for _, sample := range escapeSamples {
+		f.Add([]byte(sample), uint16(3))
+	}
+	f.Add([]byte("a\x1b]8;;x\x1b[1mb\x1b\x1b[Kc\r\x1b[2Kd"), uint16(5))
+	f.Fuzz(func(t *testing.T, p []byte, cut uint16) {
+		var whole escapeFilter
+		want := whole.flush(whole.filter(nil, p))
+		k := int(cut) % (len(p) + 1)
+		var split escapeFilter
+		got := split.flush(split.filter(split.filter(nil, p[:k]), p[k:]))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("split at %d: %q, whole: %q", k, got, want)
+		}
+		if !bytes.ContainsRune(p, esc) && !bytes.Equal(want, p) {
+			t.Fatalf("text without ESC changed: %q to %q", p, want)
+		}
+		if r := readable(want); !utf8.ValidString(r) {
+			t.Fatalf("read as %q, not UTF-8", r)
+		}
+	})
 }
