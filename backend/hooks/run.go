@@ -17,7 +17,11 @@ const maxOutput = 64 << 10
 // Input is the JSON object a hook reads on stdin. The field names are
 // Claude Code's, so scripts written for it read the same fields.
 type Input struct {
-	SessionID      string `json:"session_id"`
+	SessionID string `json:"session_id"`
+	// PromptID names the user's input the hook runs for, as the promptId
+	// of its lines in the transcript: the latest, or the one being
+	// submitted for user_prompt_submit; absent before the first.
+	PromptID       string `json:"prompt_id,omitempty"`
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	Event          string `json:"hook_event_name"`

@@ -57,6 +57,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		"TACK_PROJECT_DIR="+s.Cwd, "CLAUDE_PROJECT_DIR="+s.Cwd, "TACK_SESSION_ID="+s.Log.Header().ID)
 	r := hooks.NewRunner(hooks.Options{
 		Hooks: list, SessionID: s.Log.Header().ID, Transcript: s.transcript.path, Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
+		PromptID: s.transcript.promptID, TurnPromptID: s.transcript.t.TurnPromptID,
 		IdleAfter: idleAfter(o),
 		Mode:      func() string { return s.Policy.Label() },
 		// The agent is made after its hooks.

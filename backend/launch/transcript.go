@@ -33,5 +33,5 @@ func (c *claudeTranscript) path() string {
 }
 
 // promptID is the promptId of the latest input the transcript held after
-// the last path.
+// the last path: the status line's and hooks' prompt_id.
 func (c *claudeTranscript) promptID() string { return c.t.PromptID() }

@@ -155,3 +155,104 @@ command = "jq -r .transcript_path | xargs jq -r 'select(.type == \"user\" and (.
 		t.Errorf("the Stop hook found the prompts %q, want each once", b)
 	}
 }
+
+// Hooks are told the user's input they run for as prompt_id, as Claude
+// Code tells them: the promptId the transcript's lines of that input
+// carry. UserPromptSubmit, which runs before the prompt is logged, hears
+// the id its lines then get; a steering message is an input of its own
+// for the calls after it; and SessionStart, before any prompt, hears
+// none, nor does a resumed session's hook before its first prompt. jq
+// reads what each hook is told.
+func TestHooksPromptIDIsTheTranscriptsPromptID(t *testing.T) {
+	needs(t, "jq")
+	home, cwd := t.TempDir(), t.TempDir()
+	seen, release := filepath.Join(t.TempDir(), "seen"), filepath.Join(t.TempDir(), "go")
+	record := `command = "jq -c '[.hook_event_name, .prompt_id, .tool_use_id]' >> ` + seen + `"` + "\n"
+	var config string
+	for _, event := range []string{"session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop", "session_end"} {
+		config += "[[hooks." + event + "]]\n" + record
+	}
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600)
+	llm := llmtest.New(t, bashCall("call_1", waitFor(release)), bashCall("call_2", "echo two"), llmtest.ReplyText("Done."),
+		bashCall("call_3", "echo three"), llmtest.ReplyText("Done again."))
+	s := openMCP(t, home, cwd, "full-access", llm)
+	s.Agent.Send("First.")
+	testkit.Eventually(t, "the first call's PreToolUse hook runs", func() bool {
+		b, _ := os.ReadFile(seen)
+		return strings.Contains(string(b), `"call_1"`)
+	})
+	if !s.Agent.SteerTurn("Also the lexer") {
+		t.Fatal("the steering message did not join the turn")
+	}
+	testkit.WriteFile(t, release, "")
+	testkit.Settle(t, s.Agent)
+	runTurn(t, s, "Second.")
+	s.Close()
+
+	inputs, results := transcriptPromptIDs(t, claudelog.Path(s.Log.Path(), s.Log.Header()))
+	heard := func() []string {
+		var got []string
+		for _, l := range strings.Split(strings.TrimSpace(string(testkit.ReadFile(t, seen))), "\n") {
+			var run [3]*string
+			if err := json.Unmarshal([]byte(l), &run); err != nil || run[0] == nil {
+				t.Fatalf("a hook read %q: %v", l, err)
+			}
+			input := "-"
+			if run[1] != nil {
+				input = inputs[*run[1]]
+			}
+			got = append(got, *run[0]+" "+input)
+			if run[2] != nil && run[1] != nil && results[*run[2]] != *run[1] {
+				t.Errorf("%s of %s heard prompt_id %s, the transcript's result of the call carries %q", *run[0], *run[2], *run[1], results[*run[2]])
+			}
+		}
+		return got
+	}
+	want := []string{"SessionStart -", "UserPromptSubmit First.", "PreToolUse First.", "PostToolUse First.",
+		"PreToolUse Also the lexer", "PostToolUse Also the lexer", "Stop Also the lexer",
+		"UserPromptSubmit Second.", "PreToolUse Second.", "PostToolUse Second.", "Stop Second.", "SessionEnd Second."}
+	if got := heard(); !slices.Equal(got, want) {
+		t.Errorf("hooks heard of the inputs (by the transcript's promptIds)\n%q, want\n%q", got, want)
+	}
+	resumed, err := Open(Options{Home: home, Cwd: cwd, Resume: s.Log.Header().ID, Version: "test", PermissionMode: "full-access",
+		Getenv: func(k string) string {
+			return map[string]string{"DEEPSEEK_API_KEY": "k", "DEEPSEEK_BASE_URL": llm.URL()}[k]
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed.Close()
+	if got := heard()[len(want):]; !slices.Contains(got, "SessionEnd -") || slices.ContainsFunc(got, func(h string) bool { return !strings.HasSuffix(h, " -") }) {
+		t.Errorf("a resumed session's hooks before its first prompt heard %q, want no prompt_id", got)
+	}
+}
+
+// transcriptPromptIDs reads the transcript at path: the text of each
+// input by its lines' promptId, and the promptId of each tool result by
+// its call's id.
+func transcriptPromptIDs(t *testing.T, path string) (inputs, results map[string]string) {
+	t.Helper()
+	inputs, results = map[string]string{}, map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(testkit.ReadFile(t, path))), "\n") {
+		var line struct {
+			Type, PromptID string
+			Message        struct{ Content json.RawMessage }
+		}
+		if json.Unmarshal([]byte(l), &line) != nil || line.Type != "user" || line.PromptID == "" {
+			continue
+		}
+		var text string
+		var blocks []struct {
+			ToolUseID string `json:"tool_use_id"`
+		}
+		switch {
+		case json.Unmarshal(line.Message.Content, &text) == nil:
+			inputs[line.PromptID] = text
+		case json.Unmarshal(line.Message.Content, &blocks) == nil:
+			for _, b := range blocks {
+				results[b.ToolUseID] = line.PromptID
+			}
+		}
+	}
+	return inputs, results
+}

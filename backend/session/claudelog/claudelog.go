@@ -22,8 +22,10 @@ import (
 // format is the version of the conversion; a transcript saved by another
 // is written again from the start. 2: a reply's ids derive from its event,
 // not its session, and a priced reply says its costUSD. 3: the model's
-// titles are ai-title lines. 4: user lines say their promptId.
-const format = 5
+// titles are ai-title lines. 4: user lines say their promptId. 5: the
+// user's name is a custom-title line. 6: a prompt's promptId derives from
+// its turn.
+const format = 6
 
 // flushBytes is how much converted text Sync gathers before writing it.
 const flushBytes = 256 << 10
@@ -79,6 +81,17 @@ func (t *Transcript) PromptID() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.st.Prompt
+}
+
+// TurnPromptID is the promptId the prompt that starts turn carries:
+// known before the prompt is logged, so that a UserPromptSubmit hook,
+// which runs before, is told the id the prompt's lines then carry. It is
+// "" in a subagent's transcript.
+func (t *Transcript) TurnPromptID(turn int) string {
+	if h := t.log.Header(); h.Parent == "" {
+		return turnPromptID(h.ID, turn)
+	}
+	return ""
 }
 
 // Sync appends to the transcript the lines of the events logged since

@@ -105,7 +105,7 @@ func (c *converter) add(e session.Event) {
 	case session.UserMessage:
 		c.userMessage(e, d)
 	case session.SteeringMessage:
-		c.prompt(e)
+		c.prompt(lineUUID(c.id, e.Seq, promptPart))
 		c.emit(e, 0, c.userLine(d.Text))
 	case session.AssistantMessage:
 		c.assistant(e, d)
@@ -180,13 +180,25 @@ func (c *converter) emit(e session.Event, part int, l *line) {
 // as a line's uuid does from its own: one no line has.
 const promptPart = -1
 
-// prompt makes the input e the one the next user lines answer to, with
-// a promptId of its own, as Claude Code gives each input (typed, queued
-// or a notification). A subagent's lines carry none: the prompt they
-// answer to is its parent's.
-func (c *converter) prompt(e session.Event) {
+// turnPromptPart is the part a prompt's promptId derives from, with its
+// turn in place of its event's seq: one neither a line nor another input
+// has.
+const turnPromptPart = -2
+
+// turnPromptID is the promptId of the prompt that starts turn of session
+// id: it derives from the turn, not from the prompt's event, so it is
+// known before the prompt is logged.
+func turnPromptID(id string, turn int) string {
+	return lineUUID(id, int64(turn), turnPromptPart)
+}
+
+// prompt makes the input whose promptId is id the one the next user
+// lines answer to, as Claude Code gives each input (typed, queued or a
+// notification) an id of its own. A subagent's lines carry none: the
+// prompt they answer to is its parent's.
+func (c *converter) prompt(id string) {
 	if !c.base.IsSidechain {
-		c.st.Prompt = lineUUID(c.id, e.Seq, promptPart)
+		c.st.Prompt = id
 	}
 }
 
@@ -204,8 +216,11 @@ func (c *converter) userMessage(e session.Event, d session.UserMessage) {
 	case d.Replace != nil && d.Kind == session.KindSummary:
 		c.compaction(e, d.Text)
 	case d.Replace != nil:
+	case d.Kind == session.KindPrompt:
+		c.prompt(turnPromptID(c.id, d.Turn))
+		c.emit(e, 0, c.userLine(d.Text))
 	default:
-		c.prompt(e)
+		c.prompt(lineUUID(c.id, e.Seq, promptPart))
 		l := c.userLine(d.Text)
 		l.IsMeta = d.Kind == session.KindContext
 		c.emit(e, 0, l)
