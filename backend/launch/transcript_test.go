@@ -160,16 +160,19 @@ command = "jq -r .transcript_path | xargs jq -r 'select(.type == \"user\" and (.
 // Code tells them: the promptId the transcript's lines of that input
 // carry. UserPromptSubmit, which runs before the prompt is logged, hears
 // the id its lines then get; a steering message is an input of its own
-// for the calls after it; and SessionStart, before any prompt, hears
-// none, nor does a resumed session's hook before its first prompt. jq
-// reads what each hook is told.
+// for the calls after it, while the context the prompt's hook adds is
+// not (as Claude Code's hook_additional_context is none); and
+// SessionStart, before any prompt, hears none, nor does a resumed
+// session's hook before its first prompt. jq reads what each hook is
+// told.
 func TestHooksPromptIDIsTheTranscriptsPromptID(t *testing.T) {
 	needs(t, "jq")
 	home, cwd := t.TempDir(), t.TempDir()
 	seen, release := filepath.Join(t.TempDir(), "seen"), filepath.Join(t.TempDir(), "go")
 	record := `command = "jq -c '[.hook_event_name, .prompt_id, .tool_use_id]' >> ` + seen + `"` + "\n"
-	var config string
-	for _, event := range []string{"session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop", "session_end"} {
+	// The prompt's hook adds context, which belongs to the prompt.
+	config := "[[hooks.user_prompt_submit]]\n" + strings.Replace(record, "\"\n", "; echo 'The branch is main.'\"\n", 1)
+	for _, event := range []string{"session_start", "pre_tool_use", "post_tool_use", "stop", "session_end"} {
 		config += "[[hooks." + event + "]]\n" + record
 	}
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600)
@@ -228,7 +231,7 @@ func TestHooksPromptIDIsTheTranscriptsPromptID(t *testing.T) {
 }
 
 // transcriptPromptIDs reads the transcript at path: the text of each
-// input by its lines' promptId, and the promptId of each tool result by
+// input (its first line) by its lines' promptId, and the promptId of each tool result by
 // its call's id.
 func transcriptPromptIDs(t *testing.T, path string) (inputs, results map[string]string) {
 	t.Helper()
@@ -247,7 +250,9 @@ func transcriptPromptIDs(t *testing.T, path string) (inputs, results map[string]
 		}
 		switch {
 		case json.Unmarshal(line.Message.Content, &text) == nil:
-			inputs[line.PromptID] = text
+			if _, ok := inputs[line.PromptID]; !ok { // the input's own line, not what a hook added after it
+				inputs[line.PromptID] = text
+			}
 		case json.Unmarshal(line.Message.Content, &blocks) == nil:
 			for _, b := range blocks {
 				results[b.ToolUseID] = line.PromptID

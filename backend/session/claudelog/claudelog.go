@@ -24,7 +24,7 @@ import (
 // not its session, and a priced reply says its costUSD. 3: the model's
 // titles are ai-title lines. 4: user lines say their promptId. 5: the
 // user's name is a custom-title line. 6: a prompt's promptId derives from
-// its turn.
+// its turn, and what hooks add carries the promptId of the input before.
 const format = 6
 
 // flushBytes is how much converted text Sync gathers before writing it.

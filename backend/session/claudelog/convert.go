@@ -209,6 +209,12 @@ func (c *converter) userLine(content any) *line {
 	return l
 }
 
+// hookOrigin marks the context hooks add (agent.HookOrigin, above this
+// package): it is no input of its own but belongs to the one it follows,
+// as Claude Code's hook_additional_context attachments do, so the lines
+// after it go on carrying that input's promptId, which hooks are told.
+const hookOrigin = "hook"
+
 // userMessage is a prompt, or context no one typed (isMeta, as Claude
 // Code marks what it adds), or a compaction's summary.
 func (c *converter) userMessage(e session.Event, d session.UserMessage) {
@@ -220,7 +226,9 @@ func (c *converter) userMessage(e session.Event, d session.UserMessage) {
 		c.prompt(turnPromptID(c.id, d.Turn))
 		c.emit(e, 0, c.userLine(d.Text))
 	default:
-		c.prompt(lineUUID(c.id, e.Seq, promptPart))
+		if d.Kind != session.KindContext || d.Origin != hookOrigin {
+			c.prompt(lineUUID(c.id, e.Seq, promptPart))
+		}
 		l := c.userLine(d.Text)
 		l.IsMeta = d.Kind == session.KindContext
 		c.emit(e, 0, l)

@@ -20,8 +20,9 @@ type line struct {
 	LogicalParentUUID string `json:"logicalParentUuid,omitempty"`
 	IsSidechain       bool   `json:"isSidechain"`
 	// PromptID names, on a user line, the input of the user's it answers
-	// to: a prompt's, steering's or injected context's own, a tool
-	// result's that of the input the tool ran for.
+	// to: a prompt's, steering's or injected context's own (but hooks'
+	// context's that of the input it follows), a tool result's that of
+	// the input the tool ran for.
 	PromptID  string   `json:"promptId,omitempty"`
 	UserType  string   `json:"userType"`
 	Cwd       string   `json:"cwd"`
