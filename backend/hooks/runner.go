@@ -25,9 +25,9 @@ type Options struct {
 	// when a hook is about to run.
 	Transcript func() string
 	// PromptID says the promptId of the user's latest input in the
-	// transcript as Transcript left it, TurnPromptID the one the prompt
-	// that starts turn will carry: sent as prompt_id, as Claude Code
-	// sends its input's, once the user has given one in this process.
+	// transcript as Transcript left it ("" before the first of this
+	// process), TurnPromptID the one the prompt that starts turn will
+	// carry: sent as prompt_id, as Claude Code sends its input's.
 	PromptID     func() string
 	TurnPromptID func(turn int) string
 	Cwd          string
@@ -96,7 +96,6 @@ type Runner struct {
 	mu       sync.Mutex
 	decided  bool // the user answered about the project's hooks
 	approved bool
-	prompted bool // a prompt came in this process
 
 	// bgMu orders starting background runs and the idle notice with
 	// Close. It is not mu, which is held while the user is asked about
@@ -212,8 +211,8 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 	}
 	in.SessionID, in.Cwd = r.opts.SessionID, r.opts.Cwd
 	in.TranscriptPath, in.AgentTranscriptPath = synced(r.opts.Transcript), synced(c.transcript)
-	if in.PromptID == "" {
-		in.PromptID = r.promptID()
+	if in.PromptID == "" && r.opts.PromptID != nil {
+		in.PromptID = r.opts.PromptID()
 	}
 	// Hooks written for Claude Code test tool_name against its names
 	// ("Bash", "Edit"), as the Agent SDKs' callbacks do.
@@ -251,19 +250,6 @@ func (r *Runner) runFor(ctx context.Context, c caller, turn int, event Event, in
 		r.record(c, turn, tool, cmp.Or(in.Source, in.Reason, in.Trigger), callID, res)
 	}
 	return results
-}
-
-// promptID is the prompt_id of a hook run after the transcript was
-// brought up to date: its latest input's, none before the first prompt
-// of this process (Claude Code's hooks hear of none before one).
-func (r *Runner) promptID() string {
-	r.mu.Lock()
-	prompted := r.prompted
-	r.mu.Unlock()
-	if !prompted || r.opts.PromptID == nil {
-		return ""
-	}
-	return r.opts.PromptID()
 }
 
 // effort is the reasoning effort of c's next step.
@@ -434,7 +420,6 @@ func (r *Runner) PromptSubmitted(ctx context.Context, turn int, prompt string) (
 	if r.startContext != "" {
 		extra, r.startContext = append(extra, r.startContext), ""
 	}
-	r.prompted = true
 	r.mu.Unlock()
 	in := Input{Prompt: prompt}
 	if r.opts.TurnPromptID != nil {

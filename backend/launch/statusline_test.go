@@ -187,7 +187,7 @@ func TestStatusLineNamesTheWorktreeAndRepository(t *testing.T) {
 
 // The status line's prompt_id names the latest prompt, as the promptId
 // of its lines in the transcript at transcript_path does; there is none
-// before the first.
+// before the first, in a new session or a resumed one.
 func TestStatusLinePromptIDIsTheTranscripts(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the status line here is sh")
@@ -241,5 +241,17 @@ func TestStatusLinePromptIDIsTheTranscripts(t *testing.T) {
 			t.Errorf("after %q: prompt_id %q, want the transcript's promptId of the prompt, %q, new (earlier %q)", prompt, id, want, ids)
 		}
 		ids = append(ids, id)
+	}
+	// A resumed session names no input before its first, as Claude
+	// Code's names none of an earlier process.
+	s.Close()
+	s, err = Open(Options{Home: home, Cwd: cwd, Getenv: func(k string) string { return env[k] }, Version: "test",
+		Environ: []string{"PATH=" + os.Getenv("PATH")}, Resume: s.Log.Header().ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	if id, _ := promptID(); id != "" {
+		t.Errorf("prompt_id %q in a resumed session before its first prompt", id)
 	}
 }

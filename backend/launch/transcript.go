@@ -10,14 +10,16 @@ import (
 // claudeTranscript is the Claude Code transcript of a log, for hooks and
 // the status line.
 type claudeTranscript struct {
-	t      *claudelog.Transcript
-	once   sync.Once
+	t    *claudelog.Transcript
+	once sync.Once
+	// opened is the seq of the first event this process logs.
+	opened int64
 	notify func(string)
 }
 
 // transcriptOf is the transcript of log for hooks and the status line.
 func (s *Session) transcriptOf(log *session.Log, version string) *claudeTranscript {
-	return &claudeTranscript{t: claudelog.New(log, version, s.Catalog), notify: s.notify}
+	return &claudeTranscript{t: claudelog.New(log, version, s.Catalog), opened: log.NextSeq(), notify: s.notify}
 }
 
 // path is the transcript_path of hooks and the status line: it brings
@@ -33,5 +35,6 @@ func (c *claudeTranscript) path() string {
 }
 
 // promptID is the promptId of the latest input the transcript held after
-// the last path: the status line's and hooks' prompt_id.
-func (c *claudeTranscript) promptID() string { return c.t.PromptID() }
+// the last path, none before the first input of this process: the status
+// line's and hooks' prompt_id.
+func (c *claudeTranscript) promptID() string { return c.t.PromptIDSince(c.opened) }

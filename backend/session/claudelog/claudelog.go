@@ -74,12 +74,18 @@ func Path(logPath string, h session.Header) string {
 // Path is the transcript's file.
 func (t *Transcript) Path() string { return t.path }
 
-// PromptID is the promptId of the latest input of the user's the
-// transcript held after the last Sync: the status line's prompt_id. It
-// is "" before the first input, and in a subagent's transcript.
-func (t *Transcript) PromptID() string {
+// PromptIDSince is the promptId of the latest input of the user's the
+// transcript held after the last Sync, if that input's event is at seq
+// from or after it: the prompt_id of the status line and of hooks, which
+// name no input of an earlier process, as Claude Code's name none before
+// the first input of its own. It is "" before then, and in a subagent's
+// transcript.
+func (t *Transcript) PromptIDSince(from int64) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.st.PromptSeq < from {
+		return ""
+	}
 	return t.st.Prompt
 }
 

@@ -52,8 +52,9 @@ type state struct {
 	// is a manual one.
 	Compact string `json:"compact,omitempty"`
 	// Prompt is the promptId of the latest input: the user lines after it
-	// carry it.
-	Prompt string `json:"prompt,omitempty"`
+	// carry it. PromptSeq is the seq of its event.
+	Prompt    string `json:"prompt,omitempty"`
+	PromptSeq int64  `json:"promptSeq,omitempty"`
 	// Calls are the inputs of the tool calls not yet answered, by id, as
 	// the tool_use showed them: their answers' toolUseResult needs them.
 	Calls map[string]json.RawMessage `json:"calls,omitempty"`
@@ -105,7 +106,7 @@ func (c *converter) add(e session.Event) {
 	case session.UserMessage:
 		c.userMessage(e, d)
 	case session.SteeringMessage:
-		c.prompt(lineUUID(c.id, e.Seq, promptPart))
+		c.prompt(e, lineUUID(c.id, e.Seq, promptPart))
 		c.emit(e, 0, c.userLine(d.Text))
 	case session.AssistantMessage:
 		c.assistant(e, d)
@@ -192,13 +193,13 @@ func turnPromptID(id string, turn int) string {
 	return lineUUID(id, int64(turn), turnPromptPart)
 }
 
-// prompt makes the input whose promptId is id the one the next user
+// prompt makes the input e, whose promptId is id, the one the next user
 // lines answer to, as Claude Code gives each input (typed, queued or a
 // notification) an id of its own. A subagent's lines carry none: the
 // prompt they answer to is its parent's.
-func (c *converter) prompt(id string) {
+func (c *converter) prompt(e session.Event, id string) {
 	if !c.base.IsSidechain {
-		c.st.Prompt = id
+		c.st.Prompt, c.st.PromptSeq = id, e.Seq
 	}
 }
 
@@ -223,11 +224,11 @@ func (c *converter) userMessage(e session.Event, d session.UserMessage) {
 		c.compaction(e, d.Text)
 	case d.Replace != nil:
 	case d.Kind == session.KindPrompt:
-		c.prompt(turnPromptID(c.id, d.Turn))
+		c.prompt(e, turnPromptID(c.id, d.Turn))
 		c.emit(e, 0, c.userLine(d.Text))
 	default:
 		if d.Kind != session.KindContext || d.Origin != hookOrigin {
-			c.prompt(lineUUID(c.id, e.Seq, promptPart))
+			c.prompt(e, lineUUID(c.id, e.Seq, promptPart))
 		}
 		l := c.userLine(d.Text)
 		l.IsMeta = d.Kind == session.KindContext
