@@ -40,7 +40,7 @@ func (p *printer) initMessage() initMessage {
 		}
 	}
 	if p.s.Policy != nil {
-		m.PermissionMode = string(p.s.Policy.Mode())
+		m.PermissionMode = p.s.Policy.ClaudeName()
 	}
 	if p.s.Commands != nil {
 		for _, c := range p.s.Commands.List(p.ag.SessionID()) {

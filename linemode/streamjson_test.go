@@ -236,7 +236,7 @@ func TestStreamJSONInitNamesTheSession(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.SplitN(stdout.String(), "\n", 2)[0]), &init); err != nil {
 		t.Fatal(err)
 	}
-	if init.SessionID != s.Agent.SessionID() || init.CWD != cwd || init.Model == "" || init.PermissionMode != string(s.Policy.Mode()) ||
+	if init.SessionID != s.Agent.SessionID() || init.CWD != cwd || init.Model == "" || init.PermissionMode != "acceptEdits" ||
 		!slices.Contains(init.Tools, "Bash") || !slices.Contains(init.Tools, "Read") || slices.Contains(init.Tools, "bash") ||
 		!slices.Contains(init.SlashCommands, "compact") {
 		t.Errorf("want the init line to name the session, cwd, model, mode, tools (by Claude Code's names) and commands, got %+v", init)

@@ -59,7 +59,7 @@ func (s *Session) newHooks(o Options, cfg config.File, claude []claudeFile) (*ho
 		Hooks: list, SessionID: s.Log.Header().ID, Transcript: s.transcript.path, Cwd: s.Cwd, Environ: environ, Source: startSource(s.Resumed),
 		PromptID: s.transcript.promptID, TurnPromptID: s.transcript.t.TurnPromptID,
 		IdleAfter: idleAfter(o),
-		Mode:      func() string { return s.Policy.Label() },
+		Mode:      func() string { return s.Policy.ClaudeName() },
 		// The agent is made after its hooks.
 		Model:     func() (string, llm.Effort) { return s.Agent.Model() },
 		AgentType: o.Agent,

@@ -44,6 +44,12 @@ var aliases = map[string]Mode{
 	"bypassPermissions": FullAccess,
 }
 
+// claudeNames are the modes as Claude Code names them: its aliases, and
+// for read-only dontAsk, its mode that asks nothing and refuses what no
+// rule allows. dontAsk is not read back as read-only: Claude Code's runs
+// the edits its rules allow, which read-only refuses.
+var claudeNames = map[Mode]string{Ask: "default", Auto: "acceptEdits", FullAccess: "bypassPermissions", ReadOnly: "dontAsk"}
+
 // Modes lists every mode, from most to least restricted.
 func Modes() []Mode { return []Mode{ReadOnly, Ask, Auto, FullAccess} }
 

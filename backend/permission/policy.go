@@ -152,6 +152,19 @@ func (p *Policy) Label() string {
 	return string(p.mode)
 }
 
+// ClaudeName is the mode as Claude Code names it where its hooks and the
+// Agent SDK read it (permission_mode, the init line's permissionMode):
+// plan, default, acceptEdits, bypassPermissions or dontAsk, each of which
+// but dontAsk --permission-mode takes back as the same mode.
+func (p *Policy) ClaudeName() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.plan {
+		return PlanLabel
+	}
+	return claudeNames[p.mode]
+}
+
 // StatusLabel is the mode and the sandbox's state as the status row shows
 // them: "auto · sandboxed", "plan · sandboxed", "full-access · no sandbox",
 // or "auto · no sandbox" where none can be set up (every command then

@@ -406,6 +406,19 @@ func TestParseModeAcceptsAutoEditAsAuto(t *testing.T) {
 			t.Errorf("want %s read as %s, got %q, %v", name, want, got, err)
 		}
 	}
+	// Hooks and the Agent SDK read each mode by Claude Code's name for it,
+	// which --permission-mode takes back as the same mode, but read-only's.
+	for _, m := range Modes() {
+		p := NewPolicy(m, nil)
+		name := p.ClaudeName()
+		if got, err := ParseMode(name); m != ReadOnly && (err != nil || got != m) || name == string(m) {
+			t.Errorf("%s: Claude Code's name %q reads back as %q, %v", m, name, got, err)
+		}
+		p.SetPlan(true)
+		if got := p.ClaudeName(); got != "plan" {
+			t.Errorf("%s in plan mode: want plan, got %q", m, got)
+		}
+	}
 	if _, err := ParseMode("yolo"); err == nil || !strings.Contains(err.Error(), "read-only, ask, auto, full-access") {
 		t.Errorf("want an error listing the modes, got %v", err)
 	}
