@@ -10,9 +10,11 @@
 package customcmd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -51,17 +53,15 @@ type Dir struct {
 // maxFileSize bounds a command file.
 const maxFileSize = 256 << 10
 
-// Dirs are the folders commands are read from, first wins: the project's
-// (.tack/commands, then .claude/commands, in cwd and each parent up to the
-// repository root), then the user's ($TACK_HOME/commands, then
-// ~/.claude/commands, then codex's prompts in codexHome, as
-// /prompts:NAME).
+// Dirs are the folders commands are read from, first wins: the user's
+// ($TACK_HOME/commands, then ~/.claude/commands, then codex's prompts in
+// codexHome, as /prompts:NAME), then the project's (.tack/commands, then
+// .claude/commands, in cwd and each parent up to the repository root).
+// The user's own come first as in Claude Code, where a personal command
+// or skill overrides a project's of its name: a repository cannot take
+// over a command the user made their own.
 func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 	var out []Dir
-	for _, d := range workspace.ProjectChain(cwd) {
-		out = append(out, Dir{Path: filepath.Join(d, ".tack", "commands"), Source: "project"},
-			Dir{Path: filepath.Join(d, ".claude", "commands"), Source: "project"})
-	}
 	if tackHome != "" {
 		out = append(out, Dir{Path: filepath.Join(tackHome, "commands"), Source: "user"})
 	}
@@ -71,13 +71,19 @@ func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 	if codexHome != "" {
 		out = append(out, Dir{Path: filepath.Join(codexHome, "prompts"), Source: "user", Prefix: "prompts:"})
 	}
+	for _, d := range workspace.ProjectChain(cwd) {
+		out = append(out, Dir{Path: filepath.Join(d, ".tack", "commands"), Source: "project"},
+			Dir{Path: filepath.Join(d, ".claude", "commands"), Source: "project"})
+	}
 	return out
 }
 
 // Load reads the commands of dirs. A name found in an earlier folder
-// shadows the same name in later ones (so project commands shadow the
-// user's). A file that cannot be read or named is a problem, with its
-// file and line, and is skipped. Commands are sorted by name.
+// shadows the same name in later ones, and in one folder the file met
+// first shadows a later one whose name differs only in case; each file
+// shadowed so that is another prompt is a problem that names both. A
+// file that cannot be read or named is a problem, with its file and
+// line, and is skipped. Commands are sorted by name.
 func Load(dirs []Dir) ([]Command, []string) {
 	byName := map[string]Command{}
 	var problems []string
@@ -85,8 +91,12 @@ func Load(dirs []Dir) ([]Command, []string) {
 		cmds, probs := loadDir(d)
 		problems = append(problems, probs...)
 		for _, c := range cmds {
-			if _, taken := byName[c.Name]; !taken {
+			first, taken := byName[c.Name]
+			switch {
+			case !taken:
 				byName[c.Name] = c
+			case differ(first, c):
+				problems = append(problems, shadowed(first, c))
 			}
 		}
 	}
@@ -96,6 +106,26 @@ func Load(dirs []Dir) ([]Command, []string) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, problems
+}
+
+// differ reports whether later, shadowed by first, is another prompt and
+// not a copy of it (one file kept in both .tack/commands and
+// .claude/commands, for tack and Claude Code alike).
+func differ(first, later Command) bool {
+	a, errA := os.ReadFile(first.Path)
+	b, errB := os.ReadFile(later.Path)
+	return errA != nil || errB != nil || !bytes.Equal(a, b)
+}
+
+// shadowed is the problem of later, a command file that is first's
+// command too.
+func shadowed(first, later Command) string {
+	why := ""
+	if first.Source == "user" && later.Source == "project" {
+		why = " (your own commands come before the project's, as in Claude Code)"
+	}
+	return fmt.Sprintf("%s and %s are both /%s, which runs the first%s; the second is ignored: rename one of them to have both",
+		first.Path, later.Path, first.Name, why)
 }
 
 func loadDir(d Dir) ([]Command, []string) {

@@ -3,8 +3,10 @@ package customcmd
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,14 +84,12 @@ func TestSplitArgsLikeAShell(t *testing.T) {
 	}
 }
 
-func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
+func TestLoadFindsEveryLocationAndNamespaces(t *testing.T) {
 	root, tackHome, home, codexHome := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	cwd := filepath.Join(root, "sub")
 	testkit.WriteFile(t, filepath.Join(cwd, ".tack/commands/deploy.md"), "---\ndescription: Deploy it\nmodel: deepseek-v4-pro\nallowed-tools: Bash(make deploy:*)\n---\nDeploy $1.")
 	testkit.WriteFile(t, filepath.Join(root, ".claude/commands/frontend/Review.md"), "---\nargument-hint: [component]\n---\nReview the $1 component.")
-	testkit.WriteFile(t, filepath.Join(root, ".claude/commands/deploy.md"), "Deploy from the root: shadowed by the nearer .tack one.")
-	testkit.WriteFile(t, filepath.Join(tackHome, "commands/deploy.md"), "User deploy: shadowed by the project's.")
 	testkit.WriteFile(t, filepath.Join(tackHome, "commands/notes.md"), "---\nmodel: claude-3-5-haiku-20241022\n---\n# Take notes\n\nWrite notes about $ARGUMENTS.")
 	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/explain.md"), "Explain $ARGUMENTS simply.")
 	testkit.WriteFile(t, filepath.Join(home, ".claude/commands/broken.md"), "---\ndescription: x\n\tmodel: tab\n---\nbody")
@@ -130,6 +130,53 @@ func TestLoadFindsEveryLocationNamespacesAndShadows(t *testing.T) {
 	}
 	if len(problems) != 3 {
 		t.Errorf("problems = %q", problems)
+	}
+}
+
+// Of command files that are one command, the first found runs and the
+// user is told of each other one, naming both files: a personal command
+// and the project's of its name (the personal one runs, as in Claude
+// Code), two files of one folder whose names differ only in case, and
+// the same name nearer the working directory and at the repository's
+// root. One prompt kept in both .tack/commands and .claude/commands is no
+// clash.
+func TestCommandFilesOfOneNameRunTheFirstAndTellOfTheRest(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	cwd := filepath.Join(root, "sub")
+	files := map[string]string{
+		filepath.Join(home, ".claude/commands/review.md"): "Review as I like it.",
+		filepath.Join(cwd, ".claude/commands/review.md"):  "Review as the team does.",
+		filepath.Join(cwd, ".tack/commands/Deploy.md"):    "Deploy, capitalised.",
+		filepath.Join(cwd, ".tack/commands/deploy.md"):    "Deploy, lowercase.",
+		filepath.Join(cwd, ".tack/commands/ship.md"):      "Ship it.",
+		filepath.Join(cwd, ".claude/commands/ship.md"):    "Ship it.",
+		filepath.Join(cwd, ".claude/commands/test.md"):    "Test this package.",
+		filepath.Join(root, ".claude/commands/test.md"):   "Test everything.",
+	}
+	for p, body := range files {
+		testkit.WriteFile(t, p, body)
+	}
+	cmds, problems := Load(Dirs("", home, "", cwd))
+	ran := map[string]string{}
+	for _, c := range cmds {
+		ran[c.Name] = c.Body
+	}
+	want := map[string]string{"review": "Review as I like it.", "deploy": "Deploy, capitalised.", "ship": "Ship it.", "test": "Test this package."}
+	if !maps.Equal(ran, want) {
+		t.Errorf("the commands run %q, want %q", ran, want)
+	}
+	p := func(rel string) string { return filepath.Join(root, rel) }
+	wantProblems := []string{
+		p("sub/.tack/commands/Deploy.md") + " and " + p("sub/.tack/commands/deploy.md") + " are both /deploy, which runs the first; " +
+			"the second is ignored: rename one of them to have both",
+		filepath.Join(home, ".claude/commands/review.md") + " and " + p("sub/.claude/commands/review.md") + " are both /review, which runs the first " +
+			"(your own commands come before the project's, as in Claude Code); the second is ignored: rename one of them to have both",
+		p("sub/.claude/commands/test.md") + " and " + p(".claude/commands/test.md") + " are both /test, which runs the first; " +
+			"the second is ignored: rename one of them to have both",
+	}
+	if !slices.Equal(problems, wantProblems) {
+		t.Errorf("got the problems\n%s\nwant\n%s", strings.Join(problems, "\n"), strings.Join(wantProblems, "\n"))
 	}
 }
 
