@@ -12,12 +12,12 @@ import (
 )
 
 // registerCommands builds the session's command registry: the built-ins,
-// /compact, and /permissions, /plan and /add-dir over this session's
-// policy.
-func (s *Session) registerCommands(keys string) error {
+// /compact, /mcp over the servers as o's agent has them, and
+// /permissions, /plan and /add-dir over this session's policy.
+func (s *Session) registerCommands(o Options) error {
 	s.Commands = commands.New(commands.Options{})
 	deps := commands.Deps{
-		Keys:        keys,
+		Keys:        o.HelpKeys,
 		Models:      s.Catalog,
 		Permissions: permissionModes{s},
 		Sessions:    workspaceSessions{home: s.Home, cwd: s.Cwd},
@@ -39,7 +39,7 @@ func (s *Session) registerCommands(keys string) error {
 			return err
 		}
 	}
-	for _, cmd := range []commands.Command{commands.MCPCommand(s.mcpServers()), s.addDirCommand(), commands.BashesCommand(s.background)} {
+	for _, cmd := range []commands.Command{commands.MCPCommand(s.mcpServers(o)), s.addDirCommand(), commands.BashesCommand(s.background)} {
 		if err := s.Commands.Register(cmd); err != nil {
 			return err
 		}
@@ -104,11 +104,11 @@ func (w workspaceSessions) Sessions() ([]session.Summary, error) {
 }
 
 // mcpServers is what /mcp reads: the session's servers, or none.
-func (s *Session) mcpServers() commands.MCPServers {
+func (s *Session) mcpServers(o Options) commands.MCPServers {
 	if s.MCP == nil {
 		return noMCPServers{}
 	}
-	return s.MCP
+	return o.listed(s.MCP)
 }
 
 type noMCPServers struct{}

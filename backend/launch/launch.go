@@ -421,7 +421,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		s.Agent.Notify(n)
 	}
 	s.startMCP(o, cfg, registry, mcpjsonChoices(claude))
-	return s.registerCommands(o.HelpKeys)
+	return s.registerCommands(o)
 }
 
 // Close stops the agent, the tools' background work and the log, in that

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/skills"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/tools"
@@ -14,8 +16,9 @@ import (
 
 // The session run as an agent (claude's --agent, or "agent" in settings):
 // the definition's prompt and model taken where no flag says otherwise,
-// only the tools it offers, built in or MCP, offered, and what of its file
-// tack does not do told once at open.
+// only the tools it offers, built in or MCP, offered (and /mcp says which
+// of the servers' it leaves out), and what of its file tack does not do
+// told once at open.
 
 // asAgent is o with the agent definition o.Agent names, of defs, taken
 // where no flag says otherwise: its prompt as SystemPrompt, its model as
@@ -96,6 +99,26 @@ func (s agentSource) Tools() []tools.Tool {
 		}
 	}
 	return out
+}
+
+// listed is servers as /mcp lists them to the session: for a session run
+// as an agent, each server's tools the agent offers, and apart those it
+// leaves out, so the listing is what the model gets.
+func (o Options) listed(servers *mcp.Manager) commands.MCPServers {
+	if o.Agent == "" {
+		return servers
+	}
+	return agentServers{Manager: servers, agent: o.runAs}
+}
+
+type agentServers struct {
+	*mcp.Manager
+	agent subagent.Definition
+}
+
+func (s agentServers) StatusText() string {
+	return s.Manager.StatusTextOffering(mcp.Offering{Offers: s.agent.Offers,
+		By: "left out by the tools or disallowedTools of the " + s.agent.Name + " agent"})
 }
 
 // sessionAgentNote tells what of the agent the session runs as tack does

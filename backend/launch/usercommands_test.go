@@ -14,6 +14,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/llm/llmtest"
+	"github.com/tack-agent/tack/backend/mcp"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/snapshots/testkit"
@@ -245,6 +246,61 @@ func TestSessionAsAgentIsOfferedOnlyTheMCPToolsItsToolsName(t *testing.T) {
 	if got := sortedTools(reqs[len(reqs)-1]); got != want {
 		t.Errorf("after the lists changed, the session offered\n%s\nwant\n%s", got, want)
 	}
+	// /mcp lists the servers' tools as the model got them, and the rest
+	// apart with what leaves them out.
+	var all, offered []string
+	for _, tool := range s.MCP.Tools() {
+		all = append(all, tool.Spec().Name)
+	}
+	for _, name := range reqs[len(reqs)-1].ToolNames() {
+		if strings.HasPrefix(name, "mcp__") {
+			offered = append(offered, name)
+		}
+	}
+	text := mcpStatus(t, s)
+	listed, left := mcpListed(text)
+	sorted := func(names ...[]string) []string { return slices.Sorted(slices.Values(slices.Concat(names...))) }
+	if !slices.Equal(sorted(listed), sorted(offered)) || !slices.Equal(sorted(listed, left), sorted(all)) {
+		t.Errorf("/mcp lists the tools %q and leaves out %q; the model got %q of %q:\n%s", listed, left, offered, all, text)
+	}
+	if !strings.Contains(text, "\nother · ready · stdio · 7 tools, 0 offered\n  not offered (left out by the tools or disallowedTools of the career agent): ") {
+		t.Errorf("/mcp does not say the career agent leaves out every tool of other:\n%s", text)
+	}
+}
+
+// mcpStatus is what /mcp says in s.
+func mcpStatus(t *testing.T, s *Session) string {
+	t.Helper()
+	exec, ok := s.Commands.Execute(context.Background(), s.Agent, "/mcp", nil)
+	if !ok || exec.Result.Kind != "success" {
+		t.Fatalf("/mcp: %+v (found %v)", exec, ok)
+	}
+	return exec.Result.Text
+}
+
+// mcpListed is the tools a /mcp listing says are offered and those it
+// says are not, by the names the model knows them by.
+func mcpListed(text string) (offered, left []string) {
+	var server string
+	for _, line := range strings.Split(text, "\n") {
+		if name, _, ok := strings.Cut(line, " · "); ok && !strings.HasPrefix(line, " ") {
+			server = name
+		}
+		tools, isOffered := strings.CutPrefix(line, "  tools: ")
+		_, notOffered, isLeft := strings.Cut(line, "  not offered (")
+		if isLeft {
+			_, tools, _ = strings.Cut(notOffered, "): ")
+		}
+		for _, tool := range strings.Split(tools, ", ") {
+			switch {
+			case isOffered:
+				offered = append(offered, mcp.ToolName(server, tool))
+			case isLeft:
+				left = append(left, mcp.ToolName(server, tool))
+			}
+		}
+	}
+	return offered, left
 }
 
 // An agent run as the session whose tools name the agents it starts,

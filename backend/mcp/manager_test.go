@@ -372,7 +372,7 @@ func TestAServerNamedWithSpacesIsRestartedByItsToolsSpelling(t *testing.T) {
 	}
 	st := m.Status()
 	st[0].State = StateFailed
-	if text := statusText(st); !strings.Contains(text, "/mcp restart My_Docs tries again") {
+	if text := statusText(st, Offering{}); !strings.Contains(text, "/mcp restart My_Docs tries again") {
 		t.Errorf("status:\n%s", text)
 	}
 }

@@ -8,7 +8,23 @@ import (
 // StatusText is the /mcp listing: every server with its state, transport,
 // tools and, for a failed one, its error and last stderr lines.
 func (m *Manager) StatusText() string {
-	text := statusText(m.Status())
+	return m.StatusTextOffering(Offering{})
+}
+
+// Offering is what of the servers' tools a session offers the model: those
+// Offers takes, by the name the model knows them by (mcp__server__tool);
+// By says what leaves the rest out. The zero value offers every tool.
+type Offering struct {
+	Offers func(tool string) bool
+	By     string
+}
+
+// StatusTextOffering is StatusText for a session that offers the model
+// only some of the servers' tools, as one run as an agent does: a server's
+// count and tools are those offered, and the rest are listed apart with
+// what leaves them out, so the listing is what the model gets.
+func (m *Manager) StatusTextOffering(o Offering) string {
+	text := statusText(m.Status(), o)
 	m.mu.Lock()
 	skipped := m.skipped
 	m.mu.Unlock()
@@ -18,11 +34,23 @@ func (m *Manager) StatusText() string {
 	return text
 }
 
+// split is the tools of s o offers, and those it leaves out.
+func (o Offering) split(s ServerStatus) (offered, left []string) {
+	for _, t := range s.Tools {
+		if o.Offers == nil || o.Offers(ToolName(s.Name, t)) {
+			offered = append(offered, t)
+		} else {
+			left = append(left, t)
+		}
+	}
+	return offered, left
+}
+
 // NoServersText is the /mcp listing of a session without servers.
 const NoServersText = "No MCP servers are configured. Add an [mcp_servers.NAME] table to $TACK_HOME/config.toml, " +
 	"a .mcp.json to the project, or a server with claude mcp add."
 
-func statusText(servers []ServerStatus) string {
+func statusText(servers []ServerStatus, o Offering) string {
 	if len(servers) == 0 {
 		return NoServersText
 	}
@@ -31,12 +59,19 @@ func statusText(servers []ServerStatus) string {
 	for _, s := range servers {
 		typed := safeName(s.Name)
 		fmt.Fprintf(&b, "\n%s · %s · %s", s.Name, s.State, s.Transport)
+		offered, left := o.split(s)
 		if s.State == StateReady {
 			fmt.Fprintf(&b, " · %s", plural(len(s.Tools), "tool"))
+			if len(left) > 0 {
+				fmt.Fprintf(&b, ", %d offered", len(offered))
+			}
 		}
 		b.WriteString("\n")
-		if len(s.Tools) > 0 {
-			b.WriteString("  tools: " + strings.Join(s.Tools, ", ") + "\n")
+		if len(offered) > 0 {
+			b.WriteString("  tools: " + strings.Join(offered, ", ") + "\n")
+		}
+		if len(left) > 0 {
+			b.WriteString("  not offered (" + o.By + "): " + strings.Join(left, ", ") + "\n")
 		}
 		if s.Error != "" {
 			b.WriteString("  error: " + s.Error + "\n")
