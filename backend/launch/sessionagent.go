@@ -67,12 +67,20 @@ func (o Options) builtins(r *tools.Registry) *tools.Registry {
 
 // spawnable are the agents of defs the session's agent may start with
 // the task tool: those its Agent(worker, researcher) names, when it names
-// any, as Claude Code keeps a main thread's Agent tool to them.
+// any, as Claude Code keeps a main thread's Agent tool to them. One of
+// Claude Code's built-in agents it names (Agent(Explore, worker)) keeps
+// the general agent, which the task tool runs for it.
 func (o Options) spawnable(defs []subagent.Definition) []subagent.Definition {
 	if o.runAs.Spawns == nil {
 		return defs
 	}
-	return slices.DeleteFunc(slices.Clone(defs), func(d subagent.Definition) bool { return !slices.Contains(o.runAs.Spawns, d.Name) })
+	names := slices.Clone(o.runAs.Spawns)
+	for _, name := range o.runAs.Spawns {
+		if _, defined := subagent.Find(defs, name); !defined && subagent.ClaudeCodeAgent(name) {
+			names = append(names, subagent.GeneralName)
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(defs), func(d subagent.Definition) bool { return !slices.Contains(names, d.Name) })
 }
 
 // offered is the tools of source, the MCP servers', that the session's

@@ -308,12 +308,7 @@ func mcpListed(text string) (offered, left []string) {
 // only those by the task tool, as Claude Code's main thread is; an
 // Agent SDK's agents added later are kept to them too.
 func TestSessionAsAgentStartsOnlyTheAgentsItsToolsName(t *testing.T) {
-	home, cwd := t.TempDir(), t.TempDir()
-	testkit.WriteTree(t, cwd, map[string]string{
-		".claude/agents/coordinator.md": "---\nname: coordinator\ndescription: Coordinates\ntools: Agent(worker, scout), Read\n---\nDelegate.",
-		".claude/agents/worker.md":      "---\nname: worker\ndescription: Works\n---\nWork.",
-		".claude/agents/researcher.md":  "---\nname: researcher\ndescription: Researches\n---\nResearch.",
-	})
+	home, cwd := coordinatorTree(t, "Agent(worker, scout), Read")
 	llm := llmtest.New(t, llmtest.ReplyText("Planned."))
 	s := openAsAgent(t, home, cwd, llm, "coordinator")
 	runTurn(t, s, "Plan it.")
@@ -324,6 +319,40 @@ func TestSessionAsAgentStartsOnlyTheAgentsItsToolsName(t *testing.T) {
 	if got := s.AgentNames(); !slices.Equal(got, []string{"scout", "worker"}) {
 		t.Errorf("the task tool offers the agents %q, want scout and worker", got)
 	}
+}
+
+// An orchestrator run as the session that names one of Claude Code's
+// built-in agents among those it starts ("tools: Agent(Explore, worker,
+// test, reviewer), Read, Grep", a main-session coordinator of public
+// .claude/agents) starts it: the task tool runs it as tack's general
+// agent, as it does for any session.
+func TestSessionAsAgentStartsTheClaudeCodeAgentsItsToolsName(t *testing.T) {
+	home, cwd := coordinatorTree(t, "Agent(Explore, worker), Read")
+	llm := llmtest.New(t,
+		llmtest.Reply(llmtest.ToolCall("task_1", "task", `{"description":"Map it","prompt":"map the repository","subagent_type":"Explore"}`, 1)),
+		llmtest.ReplyText("Planned."))
+	llm.Route(llmtest.FirstUserMessage("map the repository"), llmtest.ReplyText("Mapped: one package."))
+	s := openAsAgent(t, home, cwd, llm, "coordinator")
+	if got := s.AgentNames(); !slices.Equal(got, []string{"general", "worker"}) {
+		t.Errorf("the task tool offers the agents %q, want general (for Explore) and worker", got)
+	}
+	runTurn(t, s, "Plan it.")
+	reqs := llm.Requests()
+	if got := reqs[len(reqs)-1].ToolResult("task_1"); !strings.Contains(got, "Mapped: one package.") {
+		t.Errorf("the Explore task answered %q", got)
+	}
+}
+
+// coordinatorTree is a home and a project whose agents are worker,
+// researcher and coordinator, which may use tools.
+func coordinatorTree(t *testing.T, tools string) (home, cwd string) {
+	home, cwd = t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/agents/coordinator.md": "---\nname: coordinator\ndescription: Coordinates\ntools: " + tools + "\n---\nDelegate.",
+		".claude/agents/worker.md":      "---\nname: worker\ndescription: Works\n---\nWork.",
+		".claude/agents/researcher.md":  "---\nname: researcher\ndescription: Researches\n---\nResearch.",
+	})
+	return home, cwd
 }
 
 // sortedTools are the names of the tools req offers, sorted, one space

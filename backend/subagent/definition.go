@@ -63,6 +63,15 @@ type Definition struct {
 // GeneralName is the built-in agent used when a task names none.
 const GeneralName = "general"
 
+// ClaudeCodeAgent reports whether name is one of the built-in agents of
+// Claude Code's Task tool (general-purpose, Explore, Plan), which models
+// trained on it and agent files name. All three research and report,
+// which is what tack's general agent does, so they run as it unless a
+// definition of that name exists.
+func ClaudeCodeAgent(name string) bool {
+	return name == "general-purpose" || name == "Explore" || name == "Plan"
+}
+
 // DefaultTools are what an agent may use when its definition lists none:
 // the tools that only look, and bash, which runs inside the sandbox and
 // asks the parent's permission gate like every call.

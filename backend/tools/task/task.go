@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -106,12 +105,6 @@ type args struct {
 // agent is the agent the call names, under either name.
 func (a args) agent() string { return cmp.Or(a.Agent, a.SubagentType) }
 
-// claudeCodeAgents are the built-in agents of Claude Code's Task tool,
-// which models trained on it name; all three research and report, which
-// is what tack's general agent does, so they run as it unless a
-// definition of that name exists.
-var claudeCodeAgents = []string{"general-purpose", "Explore", "Plan"}
-
 // Add offers more agents, each replacing one of its name: those an Agent
 // SDK defines as it initializes.
 func (t *Tool) Add(defs []subagent.Definition) {
@@ -142,7 +135,7 @@ func (t *Tool) find(name string) (subagent.Definition, bool) {
 	if def, ok := subagent.Find(agents, name); ok {
 		return def, true
 	}
-	if slices.Contains(claudeCodeAgents, name) {
+	if subagent.ClaudeCodeAgent(name) {
 		return subagent.Find(agents, subagent.GeneralName)
 	}
 	return subagent.Definition{}, false
