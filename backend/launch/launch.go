@@ -361,7 +361,7 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 		return err
 	}
 	s.statusLine.runAs(o.Agent)
-	if note := sessionAgentNote(def, o.Model, s.Skills); note != "" {
+	if note := sessionAgentNote(def, o.Model, s.Skills, agents); note != "" {
 		claudeProblems = append(claudeProblems, note)
 	}
 	s.children = &taskRunner{s: s, o: o, provider: router, instructions: instructions, compactAt: cfg.CompactAt}

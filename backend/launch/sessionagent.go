@@ -30,12 +30,8 @@ func (o Options) asAgent(defs []subagent.Definition) (Options, subagent.Definiti
 	}
 	def, ok := subagent.Find(defs, o.Agent)
 	if !ok {
-		var names []string
-		for _, d := range defs {
-			names = append(names, d.Name)
-		}
 		return o, def, fmt.Errorf("no agent named %q: the agents are %s (files in .claude/agents or ~/.claude/agents, or --agents)",
-			o.Agent, strings.Join(names, ", "))
+			o.Agent, agentNames(defs))
 	}
 	o.SystemPrompt = cmp.Or(o.SystemPrompt, def.Prompt)
 	o.Model = cmp.Or(o.Model, def.Model)
@@ -132,9 +128,10 @@ func (s agentServers) StatusText() string {
 // sessionAgentNote tells what of the agent the session runs as tack does
 // not do, or does not do as the file might mean: the model of Claude
 // Code's it names, when no --model chose another, its maxTurns, the fields
-// it does not apply and the skills it preloads that catalog has none of;
-// "" when there is nothing to tell.
-func sessionAgentNote(def subagent.Definition, model string, catalog *skills.Catalog) string {
+// it does not apply, the skills it preloads that catalog has none of and
+// the agents its Agent(...) names that defs has none of; "" when there is
+// nothing to tell.
+func sessionAgentNote(def subagent.Definition, model string, catalog *skills.Catalog, defs []subagent.Definition) string {
 	var says []string
 	if def.ClaudeModel != "" && model == "" {
 		says = append(says, fmt.Sprintf("names Claude Code's model %q, which tack's providers do not serve; "+
@@ -153,5 +150,31 @@ func sessionAgentNote(def subagent.Definition, model string, catalog *skills.Cat
 	if missing := missingSkills(catalog, def); len(missing) > 0 {
 		says = append(says, missingNote(missing))
 	}
+	if missing := missingAgents(def, defs); len(missing) > 0 {
+		says = append(says, fmt.Sprintf("names in its Agent(...) agents there are none of: %s; the agents are %s "+
+			"(add the missing ones to .claude/agents or --agents, or take them out of its tools)",
+			strings.Join(missing, ", "), agentNames(defs)))
+	}
 	return agentNote(def, says)
+}
+
+// missingAgents are the agents def's Agent(...) names that defs has none
+// of, save Claude Code's built-in ones, which the general agent runs.
+func missingAgents(def subagent.Definition, defs []subagent.Definition) []string {
+	var out []string
+	for _, name := range def.Spawns {
+		if _, ok := subagent.Find(defs, name); !ok && !subagent.ClaudeCodeAgent(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// agentNames are the names of defs, joined for a sentence.
+func agentNames(defs []subagent.Definition) string {
+	var names []string
+	for _, d := range defs {
+		names = append(names, d.Name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -306,18 +306,26 @@ func mcpListed(text string) (offered, left []string) {
 // An agent run as the session whose tools name the agents it starts,
 // Agent(worker) (the orchestrators of public .claude/agents), is offered
 // only those by the task tool, as Claude Code's main thread is; an
-// Agent SDK's agents added later are kept to them too.
+// Agent SDK's agents added later are kept to them too. One it names that
+// there is none of is told at open, with the agents there are.
 func TestSessionAsAgentStartsOnlyTheAgentsItsToolsName(t *testing.T) {
-	home, cwd := coordinatorTree(t, "Agent(worker, scout), Read")
+	home, cwd := coordinatorTree(t, "Agent(worker, scout, critic), Read")
 	llm := llmtest.New(t, llmtest.ReplyText("Planned."))
 	s := openAsAgent(t, home, cwd, llm, "coordinator")
+	want := "The coordinator agent names in its Agent(...) agents there are none of: scout, critic; " +
+		"the agents are coordinator, general, researcher, worker " +
+		"(add the missing ones to .claude/agents or --agents, or take them out of its tools)."
+	if got := notices(t, s); !slices.Contains(got, want) {
+		t.Errorf("got the notices\n%s\nwant among them\n%s", strings.Join(got, "\n"), want)
+	}
 	runTurn(t, s, "Plan it.")
 	if got := sortedTools(llm.Requests()[0]); got != "read task" {
 		t.Errorf("the session offered %s", got)
 	}
-	s.AddAgents([]subagent.Definition{{Name: "scout", Description: "Scouts"}, {Name: "critic", Description: "Criticises"}})
-	if got := s.AgentNames(); !slices.Equal(got, []string{"scout", "worker"}) {
-		t.Errorf("the task tool offers the agents %q, want scout and worker", got)
+	s.AddAgents([]subagent.Definition{{Name: "scout", Description: "Scouts"}, {Name: "critic", Description: "Criticises"},
+		{Name: "scribe", Description: "Writes"}})
+	if got := s.AgentNames(); !slices.Equal(got, []string{"critic", "scout", "worker"}) {
+		t.Errorf("the task tool offers the agents %q, want critic, scout and worker", got)
 	}
 }
 
@@ -333,6 +341,9 @@ func TestSessionAsAgentStartsTheClaudeCodeAgentsItsToolsName(t *testing.T) {
 		llmtest.ReplyText("Planned."))
 	llm.Route(llmtest.FirstUserMessage("map the repository"), llmtest.ReplyText("Mapped: one package."))
 	s := openAsAgent(t, home, cwd, llm, "coordinator")
+	if got := strings.Join(notices(t, s), "\n"); strings.Contains(got, "Agent(...)") {
+		t.Errorf("Explore is told of as an agent there is none of:\n%s", got)
+	}
 	if got := s.AgentNames(); !slices.Equal(got, []string{"general", "worker"}) {
 		t.Errorf("the task tool offers the agents %q, want general (for Explore) and worker", got)
 	}
