@@ -209,21 +209,29 @@ func TestAllowRulesNeverCoverWhatBashRunsBeyondThem(t *testing.T) {
 	}
 }
 
-// A rule that names a whole line (a pipe, a list) allows that line and
-// nothing bash would run beyond it.
+// A rule that names a whole line (a pipe, a list) allows that line, with
+// harmless variables set to literals in front of its commands too, and
+// nothing bash would run beyond it: another command, a value bash
+// expands, or another variable that makes a program run code (git's
+// GIT_CONFIG_* here).
 func TestALineRuleAllowsNothingBashRunsBeyondTheLine(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed: the forms need it as the oracle")
 	}
-	rule := []string{"Bash(ls -a | head -3)"}
-	for _, command := range []string{"ls -a | head -3", "ls -a  |  head -3"} {
-		if allowing(rule, subject{tool: "bash", command: command}) == "" {
-			t.Errorf("%s did not allow %q", rule[0], command)
+	rules := []string{"Bash(ls -a | head -3)", "Bash(git status | head -3)"}
+	for _, command := range []string{"ls -a | head -3", "ls -a  |  head -3", "NODE_ENV=test ls -a | LANG=C head -3",
+		"NO_COLOR=1 TERM=dumb git status | head -3"} {
+		if allowing(rules, subject{tool: "bash", command: command}) == "" {
+			t.Errorf("%q did not allow %q", rules, command)
 		}
 	}
-	allowsNone(t, rule, []string{"ls -a | head -3; CMD", "ls -a | head -3 && CMD", "ls -a | head -3\nCMD", "ls -a | head -3 & CMD",
+	allowsNone(t, rules, []string{"ls -a | head -3; CMD", "ls -a | head -3 && CMD", "ls -a | head -3\nCMD", "ls -a | head -3 & CMD",
 		"ls -a | CMD", "ls -a | head -3 | CMD", "CMD | ls -a | head -3", "ls -a | head -3 $(CMD)", "ls -a | head -3 `CMD`",
-		"ls -a | head -3 > pwned", "{ ls -a | head -3; } > pwned", "ls -a | head -3 || CMD"})
+		"ls -a | head -3 > pwned", "{ ls -a | head -3; } > pwned", "ls -a | head -3 || CMD",
+		"NODE_ENV=$(CMD) ls -a | head -3", `ls -a | TZ="$(CMD)" head -3`, "NODE_ENV=test ls -a | head -3; CMD",
+		"NODE_ENV=test ls -a | CMD", "LANG=C ls -a | head -3 > pwned", "NODE_ENV=`CMD` ls -a | head -3",
+		`TERM=dumb GIT_CONFIG_PARAMETERS="'core.fsmonitor'='CMD #'" git status | head -3`,
+		"NODE_ENV=test GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='CMD #' git status | head -3"})
 }
 
 // A rule that names a command's variable assignments allows them and

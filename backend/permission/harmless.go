@@ -9,8 +9,9 @@ import "strings"
 // NODE_ENV=test npm test. Any other variable (NODE_OPTIONS, PYTHONPATH,
 // LD_PRELOAD, GOFLAGS, PATH, BASH_ENV, GIT_*) can make the program load
 // or run other code, and keeps the command needing a rule that names it.
-// Remembered prefixes and plan mode's read-only commands look past the
-// same assignments.
+// Remembered prefixes, plan mode's read-only commands and rules that name
+// a whole line (Bash(npm run build 2>&1 | tail -30), what "don't ask
+// again" saves) look past the same assignments.
 // Only assignments of plain literals get this far (assignments in
 // prefix.go): a value with $, backquotes, $( ), globs or a tilde asks.
 // Assignments after a wrapper (timeout 5 NODE_ENV=test npm test) are no

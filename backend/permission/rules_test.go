@@ -67,6 +67,16 @@ func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
 		{"Bash(npm run build 2>&1 | tail -30)", "npm run build 2>&1 | tail -30; rm -rf x", false, false},
 		{"Bash(npm run build 2>&1 | tail -30)", "npm run build 2>&1 | head -30", false, false},
 		{"Bash(npm run build 2>&1 | tail -30)", "npm run build 2>&1", false, false},
+		// Such a line looks past harmless assignments as a rule with
+		// wildcards does, and past no others.
+		{"Bash(npm run build 2>&1 | tail -30)", "NODE_ENV=production npm run build 2>&1 | tail -30", true, true},
+		{"Bash(npm run build 2>&1 | tail -30)", "NODE_ENV=production npm run build 2>&1 | LC_ALL=C tail -30", true, true},
+		{"Bash(npm run build 2>&1 | tail -30)", "NODE_OPTIONS=--require=./x.js npm run build 2>&1 | tail -30", false, false},
+		{"Bash(npm run build 2>&1 | tail -30)", "NODE_ENV=x NODE_OPTIONS=--inspect npm run build 2>&1 | tail -30", false, false},
+		{"Bash(npm run build 2>&1 | tail -30)", "NODE_ENV=$(id) npm run build 2>&1 | tail -30", false, true},
+		{"Bash(npm run build 2>&1 | tail -30)", "timeout 30 NODE_ENV=x npm run build 2>&1 | tail -30", false, true},
+		{"Bash(npm run build 2>&1 | tail -30)", "NODE_ENV=x; npm run build 2>&1 | tail -30", false, false},
+		{"Bash(NODE_ENV=x npm run build 2>&1 | tail -30)", "npm run build 2>&1 | tail -30", false, false},
 		{`Bash(git add a.go && git commit -m "fix\(ui\): align")`, `git add a.go && git commit -m "fix(ui): align"`, true, true},
 		{"Bash(pgrep -f worker | head -5; tail -20 w.log 2>/dev/null)", "pgrep -f worker | head -5; tail -20 w.log 2>/dev/null", true, true},
 		{"Bash(pgrep -f worker | head -5; tail -20 w.log:*)", "pgrep -f worker | head -5; tail -20 w.log", true, true},
