@@ -65,17 +65,15 @@ type Dir struct {
 	Prefix string
 }
 
-// Dirs are the folders skills are found in, first wins: the project's
-// .tack/skills, .agents/skills and .claude/skills (in cwd and each parent
-// up to the repository root), then the user's $TACK_HOME/skills,
-// ~/.agents/skills, ~/.claude/skills and codex's skills in codexHome.
+// Dirs are the folders skills are found in, first wins: the user's
+// $TACK_HOME/skills, ~/.agents/skills, ~/.claude/skills and codex's
+// skills in codexHome, then the project's .tack/skills, .agents/skills
+// and .claude/skills (in cwd and each parent up to the repository root).
+// The user's come first as in Claude Code, where a personal skill
+// overrides a project's of its name, and as tack's commands do: a
+// repository cannot take over a skill the user made their own.
 func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 	var out []Dir
-	for _, d := range workspace.ProjectChain(cwd) {
-		for _, sub := range []string{".tack", ".agents", ".claude"} {
-			out = append(out, Dir{Path: filepath.Join(d, sub, "skills"), Source: "project"})
-		}
-	}
 	if tackHome != "" {
 		out = append(out, Dir{Path: filepath.Join(tackHome, "skills"), Source: "user"})
 	}
@@ -85,6 +83,11 @@ func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 	}
 	if codexHome != "" {
 		out = append(out, Dir{Path: filepath.Join(codexHome, "skills"), Source: "user"})
+	}
+	for _, d := range workspace.ProjectChain(cwd) {
+		for _, sub := range []string{".tack", ".agents", ".claude"} {
+			out = append(out, Dir{Path: filepath.Join(d, sub, "skills"), Source: "project"})
+		}
 	}
 	return out
 }

@@ -35,13 +35,15 @@ func everyLocation(t *testing.T) (tackHome, home, cwd string) {
 	writeSkill(t, filepath.Join(root, ".claude/skills/claude-root"), skill("claude-root", "From the repository root's .claude."))
 	writeSkill(t, filepath.Join(tackHome, "skills/tack-user"), skill("tack-user", "From $TACK_HOME."))
 	writeSkill(t, filepath.Join(home, ".claude/skills/claude-user"), skill("claude-user", "From ~/.claude."))
-	writeSkill(t, filepath.Join(home, ".claude/skills/tack-local"), skill("tack-local", "Shadowed by the project's."))
+	writeSkill(t, filepath.Join(home, ".claude/skills/tack-local"), skill("tack-local", "Yours, over the project's."))
 	writeSkill(t, filepath.Join(home, ".agents/skills/agents-user"), skill("agents-user", "From ~/.agents."))
 	writeSkill(t, filepath.Join(home, ".codex/skills/codex-user"), skill("codex-user", "From ~/.codex."))
 	return tackHome, home, cwd
 }
 
-func TestSkillsAreFoundInEveryLocationAndProjectOnesShadowTheUsers(t *testing.T) {
+// TestSkillsAreFoundInEveryLocationAndTheUsersShadowTheProjects: as in
+// Claude Code, a personal skill overrides a project's of its name.
+func TestSkillsAreFoundInEveryLocationAndTheUsersShadowTheProjects(t *testing.T) {
 	tackHome, home, cwd := everyLocation(t)
 	c, problems := Load(Dirs(tackHome, home, filepath.Join(home, ".codex"), cwd))
 	if len(problems) != 0 {
@@ -51,11 +53,11 @@ func TestSkillsAreFoundInEveryLocationAndProjectOnesShadowTheUsers(t *testing.T)
 	for _, s := range c.Skills {
 		got = append(got, s.Name+"="+s.Source)
 	}
-	want := "agents-local=project agents-user=user claude-root=project claude-user=user codex-user=user tack-local=project tack-user=user"
+	want := "agents-local=project agents-user=user claude-root=project claude-user=user codex-user=user tack-local=user tack-user=user"
 	if strings.Join(got, " ") != want {
 		t.Errorf("skills = %s\nwant     %s", strings.Join(got, " "), want)
 	}
-	if s, _ := c.Find("tack-local"); s.Description != "From .tack." {
+	if s, _ := c.Find("tack-local"); s.Description != "Yours, over the project's." {
 		t.Errorf("tack-local = %+v", s)
 	}
 }
