@@ -5,14 +5,10 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/llm"
 )
-
-// maxPromptTitle is the length, in runes, of a title made from a prompt.
-const maxPromptTitle = 50
 
 // CompactionMarker stands in the transcript where a replacement rewrote the
 // model's view of history (compaction, pruned tool results). Projections
@@ -188,12 +184,7 @@ func (p *Projection) fold(e Event, size int) {
 		p.todos = cloneTodos(d.Todos)
 		p.show(e.Seq)
 	case Title:
-		if p.userNamed && d.Source != TitleUser {
-			break
-		}
-		p.title = strings.Clone(d.Title)
-		p.named = p.named || d.Source == TitleModel || d.Source == TitleUser
-		p.userNamed = p.userNamed || d.Source == TitleUser
+		p.applyTitle(d)
 	case ModelSelect:
 		p.model, p.effort = strings.Clone(d.Model), llm.Effort(strings.Clone(string(d.Effort)))
 	case PermissionMode:
@@ -521,38 +512,6 @@ func (p *Projection) Len() int { return p.applied }
 // starts until the next todo/write.
 func (p *Projection) Todos() []card.TodoItem { return p.todos }
 
-// Title is the latest session/title, else the first prompt cut to one line
-// of about 50 characters, else "".
-func (p *Projection) Title() string {
-	if p.title != "" {
-		return p.title
-	}
-	if p.olderPrompts != nil {
-		return promptTitle(p.olderPrompts.first)
-	}
-	if len(p.prompts) > 0 {
-		return promptTitle(p.prompts[0])
-	}
-	return ""
-}
-
-// Name is the name the user gave the session (/rename) or else the title
-// the model gave it, "" before either: not the title made from the first
-// prompt.
-func (p *Projection) Name() string {
-	if !p.named {
-		return ""
-	}
-	return p.title
-}
-
-// Named reports whether the session has a name: the user's or the
-// model's title.
-func (p *Projection) Named() bool { return p.named }
-
-// UserNamed reports whether the user named the session (/rename).
-func (p *Projection) UserNamed() bool { return p.userNamed }
-
 // Prompts are the texts the user typed (prompts and steering), in order.
 // The slice is shared and must not be modified.
 func (p *Projection) Prompts() []string {
@@ -589,19 +548,3 @@ func (p *Projection) Created() time.Time { return p.header.Created }
 
 // LastActive is the time of the latest event, else the creation time.
 func (p *Projection) LastActive() time.Time { return p.lastActive }
-
-// promptTitle cuts a prompt to its first non-blank line, spaces collapsed,
-// at most maxPromptTitle runes with an ellipsis when cut.
-func promptTitle(text string) string {
-	var line string
-	for l := range strings.Lines(text) {
-		if line = strings.Join(strings.Fields(l), " "); line != "" {
-			break
-		}
-	}
-	if utf8.RuneCountInString(line) <= maxPromptTitle {
-		return line
-	}
-	runes := []rune(line)
-	return strings.TrimRight(string(runes[:maxPromptTitle-1]), " ") + "…"
-}
