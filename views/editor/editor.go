@@ -175,30 +175,21 @@ func (e *Editor) SetMaxHeight(rows int) {
 
 // SetRunning shows the steering placeholder while a turn runs, and what
 // to do between turns.
-func (e *Editor) SetRunning(running bool) {
-	if e.running != running {
-		e.running = running
-		e.placeholder()
-		e.changed()
-	}
-}
+func (e *Editor) SetRunning(running bool) { e.setHintState(&e.running, running) }
 
 // SetHeld blanks the empty editor's hint while a dialog above it (a
 // question, an approval) takes the keys: Enter and Esc are the dialog's
 // then, not the steering and cancelling the hint names.
-func (e *Editor) SetHeld(held bool) {
-	if e.held != held {
-		e.held = held
-		e.placeholder()
-		e.changed()
-	}
-}
+func (e *Editor) SetHeld(held bool) { e.setHintState(&e.held, held) }
 
 // SetPlainShiftEnter says the terminal sends Shift+Enter as Enter, so the
 // hint offers a backslash before Enter for a new line instead.
-func (e *Editor) SetPlainShiftEnter(plain bool) {
-	if e.plainShiftEnter != plain {
-		e.plainShiftEnter = plain
+func (e *Editor) SetPlainShiftEnter(plain bool) { e.setHintState(&e.plainShiftEnter, plain) }
+
+// setHintState sets one of the states the empty editor's hint depends on.
+func (e *Editor) setHintState(state *bool, v bool) {
+	if *state != v {
+		*state = v
 		e.placeholder()
 		e.changed()
 	}
