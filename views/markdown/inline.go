@@ -143,11 +143,7 @@ type link struct {
 func (e link) overridable() bool { return false }
 
 func (e link) render(r *renderer, w *bytes.Buffer, _ *style) {
-	open, valid := Hyperlink(fileURL(r.dir, e.url))
-	closeLink := ""
-	if valid {
-		closeLink = resetLink
-	}
+	open, closeLink, valid := r.linkTo(e.url)
 	if !e.skipText {
 		for _, c := range e.children {
 			var b bytes.Buffer
@@ -174,11 +170,7 @@ type image struct{ text, url string }
 func (e image) overridable() bool { return false }
 
 func (e image) render(r *renderer, w *bytes.Buffer, _ *style) {
-	open, valid := Hyperlink(fileURL(r.dir, e.url))
-	closeLink := ""
-	if valid {
-		closeLink = resetLink
-	}
+	open, closeLink, _ := r.linkTo(e.url)
 	if e.text != "" {
 		r.text(w, open+e.text+closeLink, r.styles.imageText)
 	}
@@ -191,6 +183,17 @@ type nothing struct{}
 
 func (nothing) overridable() bool                       { return false }
 func (nothing) render(*renderer, *bytes.Buffer, *style) {}
+
+// linkTo is the OSC 8 sequences that open and close a hyperlink to url
+// (a file's path from the renderer's folder), both empty where url is no
+// address a terminal can open.
+func (r *renderer) linkTo(url string) (open, end string, valid bool) {
+	open, valid = Hyperlink(fileURL(r.dir, url))
+	if !valid {
+		return "", "", false
+	}
+	return open, resetLink, true
+}
 
 // Hyperlink opens an OSC 8 hyperlink to target, with an id so terminals
 // join its pieces on wrapped lines; a bare #anchor links nowhere.
