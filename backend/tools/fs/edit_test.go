@@ -70,23 +70,39 @@ func TestEditChangesTheFile(t *testing.T) {
 	}
 }
 
-func TestEditRefusesNonUniqueOldString(t *testing.T) {
-	b := newBench(t)
-	p := b.file("f.txt", "foo\nfoo\nfoo\n")
-	b.readFirst("f.txt")
-	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "foo", "new_string": "bar"})
-	wantError(t, r, "old_string matches 3 places in "+p+"; include more surrounding lines to make it unique, or set replace_all")
-	if got := b.content("f.txt"); got != "foo\nfoo\nfoo\n" {
-		t.Errorf("want the file untouched, got %q", got)
+// TestEditRefusals: each call is refused with the error that says what to
+// do next, and the file stays as it was.
+func TestEditRefusals(t *testing.T) {
+	const binary = "cannot edit %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, " +
+		"change it with bash instead (sed, or iconv to convert it to UTF-8)"
+	for _, tc := range []struct {
+		name, content string
+		read          bool
+		old           string
+		// want is the error, %[1]s or %[1]q standing for the file's path.
+		want string
+	}{
+		{"old_string not unique", "foo\nfoo\nfoo\n", true, "foo",
+			"old_string matches 3 places in %[1]s; include more surrounding lines to make it unique, or set replace_all"},
+		{"old_string missing", "hello\n", true, "hello ",
+			"old_string was not found in %[1]s; read the file again and copy the exact text, including whitespace"},
+		{"not read", "a\n", false, "a", "%[1]s has not been read in this session — read the file, then retry"},
+		{"NUL byte", "a\x00b", false, "a", binary},
+		{"invalid UTF-8 past the read's sniff", strings.Repeat("a\n", sniffLen) + "caf\xe9\n", true, "caf", binary},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(t)
+			p := b.file("f.txt", tc.content)
+			if tc.read {
+				b.readFirst("f.txt")
+			}
+			r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": "z"})
+			wantError(t, r, fmt.Sprintf(tc.want, p))
+			if got := b.content("f.txt"); got != tc.content {
+				t.Errorf("want the file untouched, got %d bytes ending %q", len(got), got[max(len(got)-20, 0):])
+			}
+		})
 	}
-}
-
-func TestEditRefusesMissingOldString(t *testing.T) {
-	b := newBench(t)
-	p := b.file("f.txt", "hello\n")
-	b.readFirst("f.txt")
-	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "hello ", "new_string": "bye"})
-	wantError(t, r, "old_string was not found in "+p+"; read the file again and copy the exact text, including whitespace")
 }
 
 // TestEditWithReadLinePrefixesSaysToDropThem copies lines of read's own
@@ -100,17 +116,6 @@ func TestEditWithReadLinePrefixesSaysToDropThem(t *testing.T) {
 	wantError(t, r, "old_string was not found in "+p+"; it seems to include the line numbers and `→` that read puts before each line, which are not part of the file: copy the text after the `→`")
 }
 
-func TestEditRefusesInvalidUTF8PastTheReadSniff(t *testing.T) {
-	b := newBench(t)
-	p := b.file("f.txt", strings.Repeat("a\n", sniffLen)+"caf\xe9\n")
-	b.readFirst("f.txt")
-	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "caf", "new_string": "tea"})
-	wantError(t, r, fmt.Sprintf("cannot edit %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, change it with bash instead (sed, or iconv to convert it to UTF-8)", p))
-	if got := b.content("f.txt"); !strings.HasSuffix(got, "caf\xe9\n") {
-		t.Errorf("want the file untouched, got tail %q", got[len(got)-10:])
-	}
-}
-
 func TestEditOfFileChangedOnDiskSinceReadIsRefused(t *testing.T) {
 	b := newBench(t)
 	p := b.file("f.txt", "a\nb\n")
@@ -120,20 +125,6 @@ func TestEditOfFileChangedOnDiskSinceReadIsRefused(t *testing.T) {
 	wantError(t, r, p+" changed on disk since it was read — re-read the file, then retry")
 	b.readFirst("f.txt")
 	wantOK(t, b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "a", "new_string": "z"}))
-}
-
-func TestEditWithoutReadIsRefused(t *testing.T) {
-	b := newBench(t)
-	p := b.file("f.txt", "a\n")
-	r := b.run(b.edit, map[string]any{"file_path": "f.txt", "old_string": "a", "new_string": "z"})
-	wantError(t, r, p+" has not been read in this session — read the file, then retry")
-}
-
-func TestEditRefusesBinaryFile(t *testing.T) {
-	b := newBench(t)
-	p := b.file("f.bin", "a\x00b")
-	r := b.run(b.edit, map[string]any{"file_path": "f.bin", "old_string": "a", "new_string": "z"})
-	wantError(t, r, fmt.Sprintf("cannot edit %q: binary file (it contains NUL bytes or invalid UTF-8); only UTF-8 text files are supported, change it with bash instead (sed, or iconv to convert it to UTF-8)", p))
 }
 
 func TestEditArgumentErrors(t *testing.T) {
