@@ -36,7 +36,8 @@ func (*Grep) Spec() tools.Spec {
 			"content shows `path:line:text` for each matching line (absolute paths; `line:text` when path is one file, " +
 			"`path-line-text` for context lines of -A, -B and -C, `--` between groups); count shows `path:matches`. " +
 			"At most 250 entries are shown unless head_limit says otherwise, and lines are cut at 2000 bytes. " +
-			"glob (or include) takes one glob on the file name (or on the path if it has \"/\"); type takes a ripgrep file type. " +
+			"glob (or include) takes globs on the file name (or on the path if one has \"/\"), apart by spaces or commas, " +
+			"\"!\" before one leaving its files out; type takes a ripgrep file type. " +
 			"Honours .gitignore, .ignore, .git/info/exclude and the global git excludes file; skips .git, .hg, " +
 			".svn, .jj and binary files.",
 		Schema: grepSchema,
@@ -98,7 +99,7 @@ type query struct {
 	// lines. It is nil when that could miss a match: \A and \z, and $,
 	// which per line also matches before the "\r" of a CRLF line.
 	whole   *regexp.Regexp
-	include *pathMatcher
+	include *globList
 	types   *pathMatcher // the extensions of a file type
 	// multiline matches whole files, so a match may span lines.
 	multiline bool

@@ -1,13 +1,17 @@
 package search
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tack-agent/tack/backend/workspace"
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
@@ -178,4 +182,200 @@ func TestGrepErrors(t *testing.T) {
 			t.Errorf("%v: want %q, got %q", c.args, c.want, r.Text)
 		}
 	}
+}
+
+// Claude Code's Grep runs ripgrep, so real ripgrep, given the arguments
+// Claude Code gives it, is the oracle for what grep finds: models trained
+// on Claude Code expect its files, counts and lines. Claude Code searches
+// hidden files and leaves out the version-control stores
+// (VCS_DIRECTORIES_TO_EXCLUDE in its GrepTool, as projects that copied it
+// quote it); ripgrep itself honours .gitignore, .ignore, info/exclude and
+// the global excludes file, and skips binary files.
+var claudeCodeRipgrepArgs = []string{"--hidden",
+	"--glob", "!.git", "--glob", "!.svn", "--glob", "!.hg", "--glob", "!.bzr", "--glob", "!.jj", "--glob", "!.sl"}
+
+// ripgrepTree has a file for each rule that decides whether a file is
+// searched, and lines that test the pattern language.
+var ripgrepTree = map[string]string{
+	".gitignore":               "build/\n*.log\n!keep.log\n/rooted.txt\n",
+	".ignore":                  "vendor/\n",
+	"src/main.go":              "package main\n\n// TODO: say hello\nfunc main() { println(\"hello, world\") }\n",
+	"src/main_test.go":         "package main\n\n// todo: lower case\nfunc TestMain() {}\n",
+	"src/deep/nested/a.py":     "def f():\n    return 1  # TODO later\n",
+	".github/workflows/ci.yml": "run: go test ./... # TODO cache\n",
+	".hidden.txt":              "TODO in a hidden file\n",
+	"build/out.txt":            "TODO ignored by a directory pattern\n",
+	"logs/app.log":             "TODO ignored by *.log\n",
+	"logs/keep.log":            "TODO kept by a negation\n",
+	"rooted.txt":               "TODO ignored by a rooted pattern\n",
+	"sub/rooted.txt":           "TODO kept: the rooted pattern is the root's\n",
+	"sub/.gitignore":           "generated.go\n",
+	"sub/generated.go":         "// TODO ignored by a nested .gitignore\n",
+	"sub/ok.go":                "// TODO kept beside it\n",
+	"vendor/lib.go":            "// TODO ignored by .ignore\n",
+	"excluded.txt":             "TODO ignored by info/exclude\n",
+	"global.tmp":               "TODO ignored by the global excludes file\n",
+	".hg/store/data":           "TODO in another VCS's store\n",
+	".jj/repo/data":            "TODO in another VCS's store\n",
+	"bin.dat":                  "TODO\x00\x01\x02 binary\n",
+	"crlf.txt":                 "TODO one\r\nsecond TODO\r\n",
+	"unicode.md":               "Ünïcödé TODO — ☃\nstraße STRASSE\n",
+	"no-newline.txt":           "last line TODO",
+	"words.txt":                "todos\nTODO\nmastodon\n_TODO_\n",
+	"numbers.txt":              "v1.2.3\nv10.20.30\nport 8080\n",
+	"late-binary.dat":          "late match\n" + strings.Repeat("text\n", 40_000) + "\x00 late NUL\n",
+	"latin1.txt":               "caf\xe9 au lait\n",
+}
+
+// ripgrepCases are searches in each output mode with the options Claude
+// Code's Grep passes on to ripgrep (flags, then the pattern; the path
+// searched is args' path, or the tree). notByGrep are files ripgrep finds
+// that grep leaves out on purpose: ripgrep lets a --glob override
+// .gitignore for the files it names, but grep, glob and @ completion list
+// the same files, and a gitignored .env stays out of a search for ".env*".
+var ripgrepCases = []struct {
+	name      string
+	args      map[string]any
+	rg        []string
+	notByGrep []string
+}{
+	{name: "files", args: map[string]any{"pattern": "TODO"}, rg: []string{"-l", "TODO"}},
+	{name: "files_case_insensitive", args: map[string]any{"pattern": "todo", "-i": true}, rg: []string{"-l", "-i", "todo"}},
+	{name: "files_word", args: map[string]any{"pattern": `\bTODO\b`}, rg: []string{"-l", `\bTODO\b`}},
+	{name: "files_glob", args: map[string]any{"pattern": "TODO", "glob": "*.go"}, rg: []string{"-l", "--glob", "*.go", "TODO"},
+		notByGrep: []string{"sub/generated.go"}},
+	{name: "files_brace_glob", args: map[string]any{"pattern": "TODO", "glob": "*.{py,yml}"}, rg: []string{"-l", "--glob", "*.{py,yml}", "TODO"}},
+	{name: "files_glob_list", args: map[string]any{"pattern": "TODO", "glob": "*.py,*.yml"},
+		rg: []string{"-l", "--glob", "*.py", "--glob", "*.yml", "TODO"}},
+	{name: "files_glob_words", args: map[string]any{"pattern": "TODO", "include": "*.py *.md"},
+		rg: []string{"-l", "--glob", "*.py", "--glob", "*.md", "TODO"}},
+	{name: "files_glob_not", args: map[string]any{"pattern": "TODO", "glob": "!*.txt !**/.github/**"},
+		rg: []string{"-l", "--glob", "!*.txt", "--glob", "!**/.github/**", "TODO"}},
+	{name: "files_glob_last_decides", args: map[string]any{"pattern": "TODO", "glob": "*.go !main* src/main.go"},
+		rg: []string{"-l", "--glob", "*.go", "--glob", "!main*", "--glob", "src/main.go", "TODO"}, notByGrep: []string{"sub/generated.go"}},
+	{name: "files_type", args: map[string]any{"pattern": "TODO", "type": "py"}, rg: []string{"-l", "--type", "py", "TODO"}},
+	{name: "files_late_binary", args: map[string]any{"pattern": "late"}, rg: []string{"-l", "late"}},
+	{name: "files_latin1", args: map[string]any{"pattern": "caf"}, rg: []string{"-l", "caf"}},
+	{name: "count", args: map[string]any{"pattern": "TODO", "output_mode": "count"}, rg: []string{"-c", "TODO"}},
+	{name: "count_class", args: map[string]any{"pattern": `v\d+\.\d+`, "output_mode": "count"}, rg: []string{"-c", `v\d+\.\d+`}},
+	{name: "content", args: map[string]any{"pattern": "TODO", "output_mode": "content"}, rg: []string{"-n", "TODO"}},
+	{name: "content_unicode_case", args: map[string]any{"pattern": "ünïcödé|strasse", "output_mode": "content", "-i": true},
+		rg: []string{"-n", "-i", "ünïcödé|strasse"}},
+	{name: "content_anchored", args: map[string]any{"pattern": `^TODO$`, "output_mode": "content"}, rg: []string{"-n", `^TODO$`}},
+	{name: "content_context", args: map[string]any{"pattern": "hello", "output_mode": "content", "-C": 1, "type": "go"},
+		rg: []string{"-n", "-C", "1", "--type", "go", "hello"}},
+	{name: "content_after_before", args: map[string]any{"pattern": "^TODO$", "output_mode": "content", "-A": 1, "-B": 2},
+		rg: []string{"-n", "-B", "2", "-A", "1", "^TODO$"}},
+	{name: "content_multiline", args: map[string]any{"pattern": `todos\nTODO`, "output_mode": "content", "multiline": true},
+		rg: []string{"-n", "-U", "--multiline-dotall", `todos\nTODO`}},
+	{name: "content_multiline_dot", args: map[string]any{"pattern": `say.*?main`, "output_mode": "content", "multiline": true},
+		rg: []string{"-n", "-U", "--multiline-dotall", `say.*?main`}},
+	{name: "content_in_folder", args: map[string]any{"pattern": "TODO", "output_mode": "content", "path": "sub"},
+		rg: []string{"-n", "TODO"}},
+	{name: "content_one_file", args: map[string]any{"pattern": "TODO|todo", "output_mode": "content", "path": "words.txt"},
+		rg: []string{"-n", "TODO|todo"}},
+}
+
+// TestGrepAgreesWithRipgrep runs each case through grep and through
+// ripgrep as Claude Code runs it, over a git work tree with every kind of
+// ignore rule, and compares what they found.
+func TestGrepAgreesWithRipgrep(t *testing.T) {
+	rg := ripgrepOrSkip(t)
+	home, dir := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, dir, ripgrepTree)
+	// ripgrep honours .gitignore files in a git repository only.
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Skipf("git init failed (%v: %s): the comparison needs a git work tree", err, out)
+	}
+	testkit.WriteFile(t, filepath.Join(dir, ".git", "info", "exclude"), "excluded.txt\n")
+	testkit.WriteFile(t, filepath.Join(dir, ".git", "TODO"), "TODO inside .git\n")
+	testkit.WriteFile(t, filepath.Join(home, ".config", "git", "ignore"), "*.tmp\n")
+	if err := os.Symlink(filepath.Join(dir, "src", "main.go"), filepath.Join(dir, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	walker := workspace.New(workspace.Options{Home: home})
+	for _, c := range ripgrepCases {
+		t.Run(c.name, func(t *testing.T) {
+			got := grepLines(dir, run(t, NewGrep(walker), dir, c.args).Text)
+			path, _ := c.args["path"].(string)
+			want := slices.DeleteFunc(ripgrepLines(t, rg, home, dir, path, c.rg), func(l string) bool {
+				return slices.Contains(c.notByGrep, fileOf(l))
+			})
+			if !slices.Equal(got, want) {
+				t.Errorf("grep %v found\n%s\nripgrep %v found\n%s", c.args, strings.Join(got, "\n"), c.rg, strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// ripgrepOrSkip is the ripgrep to compare with: $TACK_RIPGREP (Claude
+// Code's own is vendor/ripgrep/x64-linux/rg in its npm package before
+// 2.1), or rg on PATH.
+func ripgrepOrSkip(t *testing.T) string {
+	t.Helper()
+	if rg := os.Getenv("TACK_RIPGREP"); rg != "" {
+		return rg
+	}
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("ripgrep is not installed (apt-get install ripgrep, or TACK_RIPGREP=path): the comparison with Claude Code's Grep needs it")
+	}
+	return rg
+}
+
+// ripgrepLines runs ripgrep as Claude Code would over the absolute path
+// of path (relative to dir; dir itself when empty), with a HOME of its own
+// for the global excludes file. Each line loses the CR of a CRLF line: grep drops
+// it, which the model would otherwise read as part of the text.
+func ripgrepLines(t *testing.T, rg, home, dir, path string, args []string) []string {
+	t.Helper()
+	cmd := exec.Command(rg, slices.Concat(claudeCodeRipgrepArgs, args, []string{filepath.Join(dir, path)})...)
+	cmd.Dir = dir // the working directory, as Claude Code runs it
+	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1", "LANG=C.UTF-8"}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil && cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("rg %v: %v\n%s", args, err, stderr.String())
+	}
+	return sortedLines(dir, strings.ReplaceAll(string(out), "\r\n", "\n"))
+}
+
+// grepLines is grep's result without the summary that leads the file
+// list and ends the counts, in the order sortedLines gives.
+func grepLines(dir, text string) []string {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l != "" && !strings.HasPrefix(l, "Found ") && l != "No matches found" {
+			lines = append(lines, l)
+		}
+	}
+	return sortedLines(dir, strings.Join(lines, "\n"))
+}
+
+// sortedLines are text's lines with dir left out of the paths, sorted by
+// file but in order within one, since ripgrep searches files in parallel
+// and grep lists them newest first.
+func sortedLines(dir, text string) []string {
+	text = strings.ReplaceAll(strings.TrimRight(text, "\n"), dir+string(filepath.Separator), "")
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	slices.SortStableFunc(lines, func(a, b string) int { return strings.Compare(fileOf(a), fileOf(b)) })
+	return lines
+}
+
+// fileOf is the path a result line starts with: up to the first ':' or,
+// for a context line, the '-' before its line number.
+func fileOf(line string) string {
+	if i := strings.IndexAny(line, ":"); i >= 0 {
+		return line[:i]
+	}
+	for i := 0; i < len(line); i++ {
+		if line[i] == '-' && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
+			return line[:i]
+		}
+	}
+	return line
 }

@@ -66,7 +66,7 @@ func (c *wholeNumber) UnmarshalJSON(b []byte) error {
 var grepSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"pattern":{"type":"string","description":"Regular expression (Go RE2 syntax) to search for."},` +
 	`"path":{"type":"string","description":"File or directory to search, absolute or relative to the working directory. Default: the working directory."},` +
-	`"glob":{"type":"string","description":"One glob limiting the files searched, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\" (include is the same)."},` +
+	`"glob":{"type":"string","description":"Globs limiting the files searched, e.g. \"*.go\", \"src/**/*.{ts,tsx}\" or \"*.ts,*.tsx !*.test.ts\" (include is the same)."},` +
 	`"type":{"type":"string","description":"File type to search, as ripgrep names them: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh and more."},` +
 	`"output_mode":{"type":"string","enum":["files_with_matches","content","count"],"description":"files_with_matches (default) lists the matching files, newest first; content shows matching lines as path:line:text; count shows path:matches."},` +
 	`"-n":{"type":"boolean","description":"Show line numbers in content mode. Default true."},` +
@@ -181,7 +181,7 @@ func newQuery(a grepArgs) (*query, *tools.Result) {
 		q.whole, _ = regexp.Compile("(?m" + flags + ":" + a.Pattern + ")")
 	}
 	if glob := cmpOr(a.Glob, a.Include); glob != "" {
-		if q.include, err = newPathMatcher(glob); err != nil {
+		if q.include, err = newGlobList(glob); err != nil {
 			return fail("invalid glob: %v", err)
 		}
 	}
