@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -378,4 +379,94 @@ func fileOf(line string) string {
 		}
 	}
 	return line
+}
+
+// TestGrepTypesAgreeWithRipgrep searches files named after every glob of
+// every type, grep's and ripgrep's, and a few near misses, by each type with grep and with
+// ripgrep. Ripgrep 13 (Debian 12's) knows the types changedSince13 by
+// fewer globs or not at all; with it, those are skipped.
+func TestGrepTypesAgreeWithRipgrep(t *testing.T) {
+	rg := ripgrepOrSkip(t)
+	home, dir := t.TempDir(), t.TempDir()
+	files := map[string]string{}
+	for _, globs := range [][]string{slices.Concat(slices.Collect(maps.Values(fileTypes))...), ripgrepGlobs(t, rg)} {
+		for _, g := range globs {
+			for _, name := range globSamples(g) {
+				files[name] = "TODO\n"
+			}
+		}
+	}
+	for _, name := range []string{"f.pyc", "f.jsonc", "f.ts.bak", "Makefile.bak", "dockerfile", "f.C.bak"} {
+		files[name] = "TODO\n"
+	}
+	testkit.WriteTree(t, dir, files)
+	older := ripgrepOlderThan14(t, rg)
+	changedSince13 := []string{"elixir", "graphql", "js", "json", "markdown", "md", "php", "py", "svelte", "tf", "ts", "vim", "vue"}
+	for _, typ := range typeNames() {
+		t.Run(typ, func(t *testing.T) {
+			if older && slices.Contains(changedSince13, typ) {
+				t.Skipf("ripgrep before 14 knows %s by fewer globs than ripgrep 14 (Claude Code's) and grep: "+
+					"set TACK_RIPGREP to a ripgrep 14 to compare", typ)
+			}
+			got := grepLines(dir, run(t, NewGrep(noUserConfig), dir, map[string]any{"pattern": "TODO", "type": typ}).Text)
+			want := ripgrepLines(t, rg, home, dir, "", []string{"-l", "--type", typ, "TODO"})
+			if !slices.Equal(got, want) {
+				t.Errorf("type %s: grep found %v, ripgrep %v", typ, got, want)
+			}
+		})
+	}
+	for alias, typ := range typeAliases {
+		a, _ := typeGlobs(alias)
+		if b, ok := typeGlobs(typ); !ok || !slices.Equal(a, b) {
+			t.Errorf("type %s: want the globs of %s, got %v", alias, typ, a)
+		}
+	}
+}
+
+// ripgrepGlobs are the globs of the types rg knows, from its type list.
+func ripgrepGlobs(t *testing.T, rg string) []string {
+	t.Helper()
+	list, err := exec.Command(rg, "--type-list").Output()
+	if err != nil {
+		t.Fatalf("rg --type-list: %v", err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		if name, globs, _ := strings.Cut(line, ": "); fileTypes[name] != nil {
+			out = append(out, strings.Split(globs, ", ")...)
+		}
+	}
+	return out
+}
+
+// globSamples are file names a glob on a name matches: each "*" an "f",
+// each class one name per character in it.
+func globSamples(glob string) []string {
+	i := strings.IndexAny(glob, "*[")
+	if i < 0 {
+		return []string{glob}
+	}
+	if glob[i] == '*' {
+		return globSamples(glob[:i] + "f" + glob[i+1:])
+	}
+	end := strings.IndexByte(glob[i:], ']') + i
+	var out []string
+	for _, c := range glob[i+1 : end] {
+		out = append(out, globSamples(glob[:i]+string(c)+glob[end+1:])...)
+	}
+	return out
+}
+
+// ripgrepOlderThan14 says rg is a ripgrep older than 14.
+func ripgrepOlderThan14(t *testing.T, rg string) bool {
+	t.Helper()
+	version, err := exec.Command(rg, "--version").Output()
+	if err != nil {
+		t.Fatalf("rg --version: %v", err)
+	}
+	var major int
+	if _, err := fmt.Sscanf(string(version), "ripgrep %d.", &major); err != nil {
+		t.Fatalf("rg --version said %q, not ripgrep's version", version)
+	}
+	return major < 14
 }

@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -186,11 +184,11 @@ func newQuery(a grepArgs) (*query, *tools.Result) {
 		}
 	}
 	if a.Type != "" {
-		globs, ok := fileTypes[strings.ToLower(a.Type)]
+		globs, ok := typeGlobs(a.Type)
 		if !ok {
 			return fail("invalid type %q: use one of %s, or a glob", a.Type, strings.Join(typeNames(), ", "))
 		}
-		if q.types, err = newPathMatcher("*.{" + strings.Join(globs, ",") + "}"); err != nil {
+		if q.types, err = newPathMatcher("{" + strings.Join(globs, ",") + "}"); err != nil {
 			return fail("invalid type: %v", err)
 		}
 	}
@@ -202,20 +200,4 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// fileTypes are ripgrep's common file types, as extensions.
-var fileTypes = map[string][]string{
-	"c": {"c", "h"}, "cpp": {"cpp", "cc", "cxx", "hpp", "hh", "hxx", "h"}, "cs": {"cs"}, "csharp": {"cs"},
-	"css": {"css", "scss", "sass", "less"}, "go": {"go"}, "html": {"html", "htm"}, "java": {"java"},
-	"js": {"js", "mjs", "cjs", "jsx"}, "json": {"json", "jsonl"}, "kotlin": {"kt", "kts"}, "lua": {"lua"},
-	"md": {"md", "markdown"}, "markdown": {"md", "markdown"}, "php": {"php"}, "proto": {"proto"},
-	"py": {"py", "pyi"}, "python": {"py", "pyi"}, "rb": {"rb"}, "ruby": {"rb"}, "rs": {"rs"}, "rust": {"rs"},
-	"scala": {"scala"}, "sh": {"sh", "bash", "zsh"}, "sql": {"sql"}, "swift": {"swift"}, "toml": {"toml"},
-	"ts": {"ts", "tsx", "mts", "cts"}, "typescript": {"ts", "tsx", "mts", "cts"}, "txt": {"txt"},
-	"xml": {"xml"}, "yaml": {"yaml", "yml"}, "zig": {"zig"},
-}
-
-func typeNames() []string {
-	return slices.Sorted(maps.Keys(fileTypes))
 }
