@@ -36,7 +36,8 @@ func (*Edit) Spec() tools.Spec {
 		Name: "edit",
 		Description: "Replace an exact string in a UTF-8 text file. old_string must match the file exactly, " +
 			"whitespace included, and occur exactly once unless replace_all is true. The file must have been read " +
-			"in this session and be unchanged on disk since. Line endings of CRLF files are kept.",
+			"in this session and be unchanged on disk since. Line endings of CRLF files are kept, curly quotes in the " +
+			"file match straight ones in old_string, and deleting whole lines removes their line breaks too.",
 		Schema: editSchema,
 		Guidance: "Use edit for targeted changes: copy old_string from the file as read, without the line number and `→` " +
 			"read puts before each line, with enough surrounding lines to be unique. Use replace_all to rename throughout a file. " +
@@ -152,11 +153,13 @@ func (ch editChange) card(cwd string) *card.Card {
 // occurrence with replace_all), and how many places it matched; when it
 // matched none, or several without replace_all, after is "".
 func replacement(before string, a editArgs) (after string, matches int) {
-	old, repl := matchLineEndings(before, *a.OldString, *a.NewString)
+	old, repl := intended(before, *a.OldString, *a.NewString)
 	n := strings.Count(before, old)
 	switch {
 	case n == 0 || (n > 1 && !a.ReplaceAll):
 		return "", n
+	case repl == "" && !strings.HasSuffix(old, "\n"):
+		return deleteLines(before, old, a.ReplaceAll), n
 	case a.ReplaceAll:
 		return strings.ReplaceAll(before, old, repl), n
 	}
@@ -225,18 +228,4 @@ func hasLinePrefixes(s string) bool {
 		seen = true
 	}
 	return seen
-}
-
-// matchLineEndings adapts old and repl to a CRLF file when the model wrote
-// them with LF endings (it reads files without the "\r"), so the edit
-// matches and the file keeps its line endings. Text that already matches
-// as given is left alone.
-func matchLineEndings(content, old, repl string) (string, string) {
-	if strings.Contains(content, old) || !strings.Contains(content, "\r\n") || strings.Contains(old, "\r\n") {
-		return old, repl
-	}
-	crlf := func(s string) string {
-		return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
-	}
-	return crlf(old), crlf(repl)
 }

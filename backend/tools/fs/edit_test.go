@@ -56,6 +56,27 @@ func TestEditChangesTheFile(t *testing.T) {
 			map[string]any{"old_string": "one\ntwo\n", "new_string": "one\n2\n2b\n"}, "one\r\n2\r\n2b\r\nthree\r\n"},
 		{"no trailing newline", "one\ntwo",
 			map[string]any{"old_string": "two", "new_string": "2"}, "one\n2"},
+		// Claude Code's Edit takes curly quotes for straight ones, both
+		// ways; new_string goes in as written.
+		{"curly quotes in the file", "msg := “hello”\nsay(‘hi’)\n",
+			map[string]any{"old_string": `msg := "hello"`, "new_string": `msg := "bye"`}, "msg := \"bye\"\nsay(‘hi’)\n"},
+		{"curly quotes in old_string", "x = 'a' + \"b\"\nx = ’a’\n",
+			map[string]any{"old_string": "x = ‘a’ + “b”", "new_string": "x = 'c'"}, "x = 'c'\nx = ’a’\n"},
+		{"curly quotes in every place", "“a” “a” ”a“\n",
+			map[string]any{"old_string": `"a"`, "new_string": "b", "replace_all": true}, "b b ”a“\n"},
+		// Deleting whole lines takes their line breaks with them.
+		{"delete a line", "a\nb\nc\n",
+			map[string]any{"old_string": "b", "new_string": ""}, "a\nc\n"},
+		{"delete the first line", "a\nb\n",
+			map[string]any{"old_string": "a", "new_string": ""}, "b\n"},
+		{"delete lines of a CRLF file", "a\r\nb\r\nc\r\nd\r\n",
+			map[string]any{"old_string": "b\nc", "new_string": ""}, "a\r\nd\r\n"},
+		{"delete within a line", "foo bar\nbaz\n",
+			map[string]any{"old_string": " bar", "new_string": ""}, "foo\nbaz\n"},
+		{"delete the end of a line", "foo bar\nbaz\n",
+			map[string]any{"old_string": "bar", "new_string": ""}, "foo \nbaz\n"},
+		{"delete every such line", "x\ny\nx\nax\n",
+			map[string]any{"old_string": "x", "new_string": "", "replace_all": true}, "y\na\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBench(t)

@@ -16,7 +16,7 @@ func editDiff(name, before, after string, a editArgs) card.FileDiff {
 	if !a.ReplaceAll {
 		return fileDiff(name, before, after, false)
 	}
-	old, repl := matchLineEndings(before, *a.OldString, *a.NewString)
+	old, repl := intended(before, *a.OldString, *a.NewString)
 	return replaceAllDiff(name, before, after, old, repl)
 }
 
