@@ -39,10 +39,11 @@ func TestEditResultFormat(t *testing.T) {
 	})
 }
 
-// TestEditAgreesWithClaudeCode edits each file of
-// testdata/claudecode/edits.json after reading it and checks that the file
-// holds then what real Claude Code's Edit left in it (record.py recorded
-// it): CRLF line ends kept though old_string and new_string use LF, every
+const claudeCodeEdits = "../../../testdata/claudecode/cc-2.0.0.edits.json"
+
+// TestEditAgreesWithClaudeCode edits each file of claudeCodeEdits after
+// reading it and checks that the file holds then what real Claude Code's
+// Edit left in it (testdata/claudecode/record.py recorded it): CRLF line ends kept though old_string and new_string use LF, every
 // match with replace_all, curly quotes taken for straight ones, a deleted
 // line's break gone with it. tackDiffers are the cases where tack differs
 // on purpose.
@@ -53,7 +54,7 @@ func TestEditAgreesWithClaudeCode(t *testing.T) {
 			Args                map[string]any
 		}
 	}
-	raw, err := os.ReadFile(filepath.Join("testdata", "claudecode", "edits.json"))
+	raw, err := os.ReadFile(claudeCodeEdits)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Records what real Claude Code does, for tests to hold tack to.
+
+Usage: record.py edits|stream CLAUDE_CODE_CLI_JS
+
+CLAUDE_CODE_CLI_JS is the cli.js of Claude Code's npm package (npm pack
+@anthropic-ai/claude-code@2.0.0, untar, package/cli.js; node 20 runs it).
+Nothing reaches Anthropic: a scripted Messages API on 127.0.0.1 answers
+Claude Code's requests with the steps a recording needs.
+
+  edits   has Claude Code read, then edit, a file for each case of
+          cc-2.0.0.edits.json, and rewrites each case's "after" with the
+          file as Claude Code left it.
+  stream  has Claude Code run one turn (a reply of thinking, text and a
+          Read, then a text reply) with -p --output-format stream-json,
+          without and with --include-partial-messages, and keeps what it
+          printed in cc-2.0.0.stream-json.jsonl and
+          cc-2.0.0.stream-json-partial.jsonl.
+"""
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def serve(script):
+    """A Messages API that answers the main loop's requests (those that offer
+    the Edit tool) with the script's steps, one each, and every other request
+    (titles, summaries) with text."""
+    steps = itertools.count()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            req = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+            blocks = [{"type": "text", "text": "ok"}]
+            if any(t.get("name") == "Edit" for t in req.get("tools", [])):
+                i = next(steps)
+                blocks = script[i] if i < len(script) else [{"type": "text", "text": "done"}]
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.end_headers()
+
+            def event(kind, data):
+                data["type"] = kind
+                self.wfile.write(("event: %s\ndata: %s\n\n" % (kind, json.dumps(data))).encode())
+
+            usage = {"input_tokens": 1, "output_tokens": 1}
+            event("message_start", {"message": {"id": "msg_recorded%d" % id(blocks), "type": "message", "role": "assistant",
+                                                "model": req.get("model", ""), "content": [], "stop_reason": None,
+                                                "stop_sequence": None, "usage": usage}})
+            stop = "end_turn"
+            for n, b in enumerate(blocks):
+                if b["type"] == "tool_use":
+                    stop = "tool_use"
+                    event("content_block_start", {"index": n, "content_block": dict(b, input={})})
+                    event("content_block_delta", {"index": n, "delta": {"type": "input_json_delta", "partial_json": json.dumps(b["input"])}})
+                elif b["type"] == "thinking":
+                    event("content_block_start", {"index": n, "content_block": {"type": "thinking", "thinking": "", "signature": ""}})
+                    event("content_block_delta", {"index": n, "delta": {"type": "thinking_delta", "thinking": b["thinking"]}})
+                    event("content_block_delta", {"index": n, "delta": {"type": "signature_delta", "signature": "c2ln"}})
+                else:
+                    event("content_block_start", {"index": n, "content_block": {"type": "text", "text": ""}})
+                    event("content_block_delta", {"index": n, "delta": {"type": "text_delta", "text": b["text"]}})
+                event("content_block_stop", {"index": n})
+            event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 1}})
+            event("message_stop", {})
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def claude(cli, script, args):
+    """Runs Claude Code in a fresh project and home against the script and
+    returns the project's path and what Claude Code printed."""
+    work = tempfile.mkdtemp()
+    home, proj = os.path.join(work, "home"), os.path.join(work, "proj")
+    os.makedirs(home)
+    os.makedirs(proj)
+    with open(os.path.join(home, ".claude.json"), "w") as f:
+        json.dump({"projects": {proj: {"hasTrustDialogAccepted": True, "allowedTools": [], "mcpServers": {}}}}, f)
+    steps = script(proj)
+    server = serve(steps)
+    env = dict(os.environ, HOME=home, ANTHROPIC_API_KEY="sk-recording",
+               ANTHROPIC_BASE_URL="http://127.0.0.1:%d" % server.server_address[1],
+               DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+    out = subprocess.run(["node", cli, "-p"] + args, cwd=proj, env=env, check=True, timeout=600,
+                         capture_output=True, text=True).stdout
+    server.shutdown()
+    return proj, out
+
+
+def edits(cli):
+    fixture = os.path.join(here, "cc-2.0.0.edits.json")
+    data = json.load(open(fixture, encoding="utf-8"))
+
+    def script(proj):
+        steps = []
+        for i, case in enumerate(data["cases"]):
+            path = os.path.join(proj, "e%02d.txt" % i)
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write(case["before"])
+            steps.append([{"type": "tool_use", "id": "r%d" % i, "name": "Read", "input": {"file_path": path}}])
+            steps.append([{"type": "tool_use", "id": "e%d" % i, "name": "Edit", "input": dict(case["args"], file_path=path)}])
+        return steps
+
+    proj, _ = claude(cli, script, ["edit the files", "--permission-mode", "acceptEdits"])
+    for i, case in enumerate(data["cases"]):
+        with open(os.path.join(proj, "e%02d.txt" % i), encoding="utf-8", newline="") as f:
+            case["after"] = f.read()
+    with open(fixture, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+
+
+def stream(cli):
+    def script(proj):
+        with open(os.path.join(proj, "notes.txt"), "w") as f:
+            f.write("buy milk\n")
+        return [[{"type": "thinking", "thinking": "I should read the notes."}, {"type": "text", "text": "Reading."},
+                 {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": os.path.join(proj, "notes.txt")}}],
+                [{"type": "text", "text": "The notes say: buy milk."}]]
+
+    for name, extra in (("stream-json", []), ("stream-json-partial", ["--include-partial-messages"])):
+        _, out = claude(cli, script, ["what do the notes say?", "--output-format", "stream-json", "--verbose"] + extra)
+        with open(os.path.join(here, "cc-2.0.0.%s.jsonl" % name), "w") as f:
+            f.write(out)
+
+
+if __name__ == "__main__":
+    {"edits": edits, "stream": stream}[sys.argv[1]](sys.argv[2])
