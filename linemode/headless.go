@@ -50,7 +50,10 @@ type mcpServer struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// chatMessage is an assistant or user line.
+// chatMessage is an assistant or user line. As claude -p writes them, a
+// reply takes one assistant line for each of its content blocks, all with
+// the reply's id and usage, so a script reading .message.content[0] finds
+// each text, thinking and tool_use block in turn.
 type chatMessage struct {
 	Type            string     `json:"type"` // "assistant" or "user"
 	Message         apiMessage `json:"message"`
@@ -65,12 +68,14 @@ type chatMessage struct {
 // apiMessage is the message inside a chat line, as the Messages API
 // shapes it.
 type apiMessage struct {
-	ID         string            `json:"id,omitempty"`
-	Type       string            `json:"type,omitempty"` // "message" for the assistant
-	Role       string            `json:"role"`
-	Model      string            `json:"model,omitempty"`
-	Content    []claudemsg.Block `json:"content"`
-	StopReason *string           `json:"stop_reason,omitempty"`
+	ID      string            `json:"id,omitempty"`
+	Type    string            `json:"type,omitempty"` // "message" for the assistant
+	Role    string            `json:"role"`
+	Model   string            `json:"model,omitempty"`
+	Content []claudemsg.Block `json:"content"`
+	// StopReason is the reply's on its last block's line, null on the
+	// lines of the blocks before it, absent on a user message.
+	StopReason json.RawMessage `json:"stop_reason,omitempty"`
 	// StopSequence is null on an assistant message (tack sends no stop
 	// sequences), absent on a user one.
 	StopSequence json.RawMessage  `json:"stop_sequence,omitempty"`

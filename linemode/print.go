@@ -510,10 +510,19 @@ func (p *printer) assistant(d session.AssistantMessage, at time.Time) {
 		blocks = append(blocks, claudemsg.ToolUse(c.ID, tools.ClaudeName(c.Name), toolInput(c.Arguments, p.s.Cwd)))
 	}
 	u := claudemsg.UsageOf(d.Usage)
-	writeJSON(p.o.Stdout, chatMessage{Type: "assistant", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
-		ID: "msg_" + t.reply, Type: "message", Role: "assistant", Model: model,
-		Content: blocks, StopReason: &stop, StopSequence: json.RawMessage("null"), Usage: &u,
-	}})
+	if len(blocks) == 0 {
+		blocks = []claudemsg.Block{claudemsg.Text("")}
+	}
+	for i, b := range blocks {
+		reason := json.RawMessage("null")
+		if i == len(blocks)-1 {
+			reason, _ = json.Marshal(stop)
+		}
+		writeJSON(p.o.Stdout, chatMessage{Type: "assistant", SessionID: p.ag.SessionID(), UUID: newUUID(), Message: apiMessage{
+			ID: "msg_" + t.reply, Type: "message", Role: "assistant", Model: model,
+			Content: []claudemsg.Block{b}, StopReason: reason, StopSequence: json.RawMessage("null"), Usage: &u,
+		}})
+	}
 }
 
 // toolResult writes a result as a user line, and takes note of a denied

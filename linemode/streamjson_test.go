@@ -173,6 +173,14 @@ func TestStreamJSONSpeaksTheClaudeMessageShapes(t *testing.T) {
 			if partial != slices.ContainsFunc(lines, func(l streamLine) bool { return l.Type == "stream_event" }) {
 				t.Errorf("want stream events exactly with --include-partial-messages (%v)", partial)
 			}
+			recorded, err := os.ReadFile("../testdata/claudecode/cc-2.0.0." + strings.ReplaceAll(name, "_", "-") + ".jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := messageShapes(t, stdout.String()), messageShapes(t, string(recorded)); !slices.Equal(got, want) {
+				t.Errorf("want the lines of claude -p for the same turn (recorded by testdata/claudecode/record.py)\n%s\ngot\n%s",
+					strings.Join(want, "\n"), strings.Join(got, "\n"))
+			}
 			if partial {
 				golden.File(t, name, eventOutline(t, stdout.String()))
 				return
@@ -180,6 +188,33 @@ func TestStreamJSONSpeaksTheClaudeMessageShapes(t *testing.T) {
 			golden.File(t, name, normaliseStream(stdout.String(), s.Agent.SessionID(), cwd))
 		})
 	}
+}
+
+// messageShapes are the lines of a stream but its stream events, each as
+// its type, subtype and content blocks' types. Stream events are left out:
+// claude -p writes each block's assistant line before the block's
+// content_block_stop, tack after the message's message_stop.
+func messageShapes(t *testing.T, out string) []string {
+	t.Helper()
+	var shapes []string
+	for _, raw := range strings.Split(strings.TrimSpace(out), "\n") {
+		var l struct {
+			Type, Subtype string
+			Message       struct{ Content []struct{ Type string } }
+		}
+		if err := json.Unmarshal([]byte(raw), &l); err != nil {
+			t.Fatalf("%v in %q", err, raw)
+		}
+		if l.Type == "stream_event" {
+			continue
+		}
+		shape := l.Type + " " + l.Subtype
+		for _, b := range l.Message.Content {
+			shape += " " + b.Type
+		}
+		shapes = append(shapes, shape)
+	}
+	return shapes
 }
 
 func TestStreamJSONInputRunsOneTurnPerUserMessage(t *testing.T) {
@@ -291,14 +326,16 @@ func eventOutline(t *testing.T, out string) string {
 		case l.Type == "stream_event":
 			row = "stream_event " + l.Event.Type
 		case l.Type == "assistant":
-			var whole strings.Builder
+			// A reply's blocks come one a line, in the order streamed.
 			for _, b := range l.Message.Content {
-				whole.WriteString(b.Text + b.Thinking + string(b.Input))
+				block := b.Text + b.Thinking + string(b.Input)
+				got, ok := strings.CutPrefix(streamed.String(), block)
+				if !ok {
+					t.Errorf("want the deltas to add up to the block %q, got %q", block, streamed.String())
+				}
+				streamed.Reset()
+				streamed.WriteString(got)
 			}
-			if got := streamed.String(); got != whole.String() {
-				t.Errorf("want the deltas to add up to the message %q, got %q", whole.String(), got)
-			}
-			streamed.Reset()
 		}
 		if len(rows) == 0 || rows[len(rows)-1] != row || !strings.Contains(row, "content_block_delta") {
 			rows = append(rows, row)
@@ -366,7 +403,7 @@ func TestStreamJSONMessageIDsAreTheTranscripts(t *testing.T) {
 		var l ids
 		json.Unmarshal([]byte(raw), &l)
 		switch {
-		case l.Type == "assistant":
+		case l.Type == "assistant" && (len(streamed) == 0 || streamed[len(streamed)-1] != l.Message.ID):
 			streamed = append(streamed, l.Message.ID)
 		case l.Event.Type == "message_start":
 			started = append(started, l.Event.Message.ID)
