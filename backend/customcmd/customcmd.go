@@ -4,9 +4,10 @@
 // them. A file's name is the command (review.md is /review; a subfolder
 // namespaces it: frontend/review.md is /frontend:review), its optional
 // front matter describes it (description, argument-hint, model,
-// allowed-tools), and its body is the prompt, with $ARGUMENTS and $1…$9
-// replaced by what the user typed after the name and each !`command` by
-// what the command printed.
+// allowed-tools, arguments), and its body is the prompt, with $ARGUMENTS
+// and the other placeholders of Claude Code's (or codex's) replaced by
+// what the user typed after the name and each !`command` by what the
+// command printed.
 package customcmd
 
 import (
@@ -34,8 +35,12 @@ type Command struct {
 	Model string
 	// AllowedTools run without asking during the command's turn.
 	AllowedTools []string
-	// Body is the prompt template.
-	Body string
+	// Body is the prompt template, its placeholders in Dialect;
+	// ArgumentNames name the words of the input for $NAME placeholders
+	// (Claude Code's arguments front matter).
+	Body          string
+	Dialect       Dialect
+	ArgumentNames []string
 	// Path is the file it was read from; Source is "project" or "user".
 	Path   string
 	Source string
@@ -45,9 +50,10 @@ type Command struct {
 // starts the names of its commands: codex's prompts are /prompts:NAME, a
 // plugin's /PLUGIN:NAME.
 type Dir struct {
-	Path   string
-	Source string
-	Prefix string
+	Path    string
+	Source  string
+	Prefix  string
+	Dialect Dialect
 }
 
 // maxFileSize bounds a command file.
@@ -69,7 +75,7 @@ func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 		out = append(out, Dir{Path: filepath.Join(userHome, ".claude", "commands"), Source: "user"})
 	}
 	if codexHome != "" {
-		out = append(out, Dir{Path: filepath.Join(codexHome, "prompts"), Source: "user", Prefix: "prompts:"})
+		out = append(out, Dir{Path: filepath.Join(codexHome, "prompts"), Source: "user", Prefix: "prompts:", Dialect: CodexDialect})
 	}
 	for _, d := range workspace.ProjectChain(cwd) {
 		out = append(out, Dir{Path: filepath.Join(d, ".tack", "commands"), Source: "project"},
@@ -161,6 +167,7 @@ type front struct {
 	ArgumentHint frontmatter.Text  `yaml:"argument-hint"`
 	Model        frontmatter.Model `yaml:"model"`
 	AllowedTools frontmatter.List  `yaml:"allowed-tools"`
+	Arguments    frontmatter.List  `yaml:"arguments"`
 }
 
 func loadFile(d Dir, p string) (Command, error) {
@@ -187,7 +194,8 @@ func loadFile(d Dir, p string) (Command, error) {
 	}
 	return Command{
 		Name: name, Description: desc, ArgumentHint: string(f.ArgumentHint), Model: string(f.Model),
-		AllowedTools: f.AllowedTools, Body: body, Path: p, Source: d.Source,
+		AllowedTools: f.AllowedTools, Body: body, Dialect: d.Dialect, ArgumentNames: argumentNames(f.Arguments),
+		Path: p, Source: d.Source,
 	}, nil
 }
 
@@ -207,4 +215,14 @@ func firstLine(body string) string {
 		line = string(r[:79]) + "…"
 	}
 	return line
+}
+
+// argumentNames are the names of Claude Code's arguments front matter,
+// written as a list or as one string apart by spaces or commas.
+func argumentNames(l frontmatter.List) []string {
+	var out []string
+	for _, item := range l {
+		out = append(out, strings.Fields(item)...)
+	}
+	return out
 }

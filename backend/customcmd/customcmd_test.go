@@ -2,6 +2,7 @@ package customcmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"maps"
 	"os"
@@ -16,14 +17,51 @@ import (
 	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
-func TestExpandSubstitutesArgumentsAndPositions(t *testing.T) {
-	c := Command{Body: "Fix issue #$1 with priority $2 ($$5 budget).\nAll: $ARGUMENTS\nMissing: [$3]"}
+// claudeCodeArguments are command files run with arguments through Claude
+// Code 2.1.332, with the prompt it sent (testdata/claudecode/record.py).
+const claudeCodeArguments = "../../testdata/claudecode/cc-2.1.332.command-arguments.json"
+
+// TestExpandFillsPlaceholdersAsClaudeCodeDoes loads each recorded command
+// file and expands its arguments. Claude Code keeps the file's last line
+// break, which tack trims, so its "ARGUMENTS:" follows one more.
+func TestExpandFillsPlaceholdersAsClaudeCodeDoes(t *testing.T) {
+	raw, err := os.ReadFile(claudeCodeArguments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct{ Name, Frontmatter, Body, Args, Expanded string }
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			front := ""
+			if tc.Frontmatter != "" {
+				front = "---\n" + tc.Frontmatter + "\n---\n"
+			}
+			testkit.WriteFile(t, filepath.Join(dir, "cmd.md"), front+tc.Body+"\n")
+			cmds, problems := Load([]Dir{{Path: dir, Source: "project"}})
+			if len(cmds) != 1 || len(problems) > 0 {
+				t.Fatalf("want the command loaded, got %v %q", cmds, problems)
+			}
+			want := strings.TrimSuffix(strings.Replace(tc.Expanded, "\n\n\nARGUMENTS: ", "\n\nARGUMENTS: ", 1), "\n")
+			if got := cmds[0].Expand(tc.Args); got != want {
+				t.Errorf("/cmd %s: got %q, want %q", tc.Args, got, want)
+			}
+		})
+	}
+}
+
+// Codex's prompts fill $1…$9 from the first word and take $$ for a dollar.
+func TestExpandFillsCodexPlaceholders(t *testing.T) {
+	c := Command{Dialect: CodexDialect, Body: "Fix issue #$1 with priority $2 ($$5 budget).\nAll: $ARGUMENTS\nMissing: [$3]"}
 	got := c.Expand(`  123 "very high"  `)
 	want := "Fix issue #123 with priority very high ($5 budget).\nAll: 123 \"very high\"\nMissing: []"
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
-	plain := Command{Body: "Review the staged diff."}
+	plain := Command{Dialect: CodexDialect, Body: "Review the staged diff."}
 	if got := plain.Expand("focus on tests"); got != "Review the staged diff.\n\nfocus on tests" {
 		t.Errorf("a prompt without placeholders lost the input: %q", got)
 	}
@@ -37,7 +75,7 @@ func TestExpandSubstitutesArgumentsAndPositions(t *testing.T) {
 // one-line, closed, non-empty span is a command; without a shell each
 // stays as written.
 func TestExpandRunsTheCommandsAPromptEmbeds(t *testing.T) {
-	c := Command{Body: "Diff: !`git diff $1`\nLog: !`git log -1`\nFix $ARGUMENTS. Not run: !`` !`two\nlines` and !`open"}
+	c := Command{Body: "Diff: !`git diff $0`\nLog: !`git log -1`\nFix $ARGUMENTS. Not run: !`` !`two\nlines` and !`open"}
 	var ran []string
 	got, err := c.expand("main.go", func(command string) (string, error) {
 		ran = append(ran, command)
@@ -200,7 +238,7 @@ func TestRegisteredCommandsSubmitTheirPromptAndNeverShadowBuiltIns(t *testing.T)
 	}
 	problems := Register(reg, []Command{
 		{Name: "help", Body: "my help", Path: "/p/help.md", Source: "project"},
-		{Name: "frontend:review", Description: "Review", ArgumentHint: "[component]", Body: "Review $1.", Model: "m", AllowedTools: []string{"Read"}, Source: "project"},
+		{Name: "frontend:review", Description: "Review", ArgumentHint: "[component]", Body: "Review $0.", Model: "m", AllowedTools: []string{"Read"}, Source: "project"},
 	}, nil)
 	if len(problems) != 1 || !strings.Contains(problems[0], "/p/help.md: /help is a built-in command") {
 		t.Errorf("problems = %q", problems)

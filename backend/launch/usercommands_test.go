@@ -23,7 +23,7 @@ import (
 func TestCustomCommandRunsItsPromptOnItsModelWithItsAllowedTools(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	testkit.WriteTree(t, cwd, map[string]string{".claude/commands/git/status.md": "---\ndescription: Show the status\nmodel: deepseek-v4-pro\n" +
-		"allowed-tools: Bash(echo:*)\n---\nRun `echo $1` and report on $ARGUMENTS."})
+		"allowed-tools: Bash(echo:*)\n---\nRun `echo $0` and report on $ARGUMENTS."})
 	llm := llmtest.New(t,
 		llmtest.Reply(llmtest.ToolCall("call_1", "bash", `{"command":"echo tracked","description":"Print the word"}`, 1)),
 		llmtest.ReplyText("Reported."),
@@ -59,7 +59,7 @@ func TestCustomCommandRunsItsPromptOnItsModelWithItsAllowedTools(t *testing.T) {
 func TestCustomCommandRunsTheShellCommandsItsPromptEmbeds(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	testkit.WriteTree(t, cwd, map[string]string{
-		".claude/commands/greet.md": "---\nallowed-tools: Bash(echo:*)\n---\nGreeting: !`echo hello $1`\nReview $ARGUMENTS.",
+		".claude/commands/greet.md": "---\nallowed-tools: Bash(echo:*)\n---\nGreeting: !`echo hello $0`\nReview $ARGUMENTS.",
 		".claude/commands/list.md":  "---\nallowed-tools: Bash(echo:*)\n---\nFiles: !`ls`",
 	})
 	llm := llmtest.New(t, llmtest.ReplyText("Reviewed."))

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Records what real Claude Code does, for tests to hold tack to.
 
-Usage: record.py edits|stream CLAUDE_CODE_CLI_JS
+Usage: record.py edits|stream|commands CLAUDE_CODE
 
-CLAUDE_CODE_CLI_JS is the cli.js of Claude Code's npm package (npm pack
-@anthropic-ai/claude-code@2.0.0, untar, package/cli.js; node 20 runs it).
-Nothing reaches Anthropic: a scripted Messages API on 127.0.0.1 answers
-Claude Code's requests with the steps a recording needs.
+CLAUDE_CODE is the cli.js of Claude Code's npm package (npm pack
+@anthropic-ai/claude-code@2.0.0, untar, package/cli.js; node 20 runs it)
+or, for commands, the claude binary of a later one (npm pack
+@anthropic-ai/claude-code-linux-x64@2.1.332, package/claude). Nothing
+reaches Anthropic: a scripted Messages API on 127.0.0.1 answers Claude
+Code's requests with the steps a recording needs.
 
   edits   has Claude Code read, then edit, a file for each case of
           cc-2.0.0.edits.json, and rewrites each case's "after" with the
@@ -16,6 +18,10 @@ Claude Code's requests with the steps a recording needs.
           without and with --include-partial-messages, and keeps what it
           printed in cc-2.0.0.stream-json.jsonl and
           cc-2.0.0.stream-json-partial.jsonl.
+  commands
+          runs /cmd ARGS for each case of cc-2.1.332.command-arguments.json
+          (a command file's front matter and body, and the arguments) and
+          keeps in "expanded" the prompt Claude Code sent for it.
 """
 import itertools
 import json
@@ -29,10 +35,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 here = os.path.dirname(os.path.abspath(__file__))
 
 
-def serve(script):
+def serve(script, seen=None):
     """A Messages API that answers the main loop's requests (those that offer
     the Edit tool) with the script's steps, one each, and every other request
-    (titles, summaries) with text."""
+    (titles, summaries) with text. seen, when given, gets every main-loop
+    request."""
     steps = itertools.count()
 
     class Handler(BaseHTTPRequestHandler):
@@ -43,6 +50,8 @@ def serve(script):
             req = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
             blocks = [{"type": "text", "text": "ok"}]
             if any(t.get("name") == "Edit" for t in req.get("tools", [])):
+                if seen is not None:
+                    seen.append(req)
                 i = next(steps)
                 blocks = script[i] if i < len(script) else [{"type": "text", "text": "done"}]
             self.send_response(200)
@@ -79,7 +88,7 @@ def serve(script):
     return server
 
 
-def claude(cli, script, args):
+def claude(cli, script, args, seen=None):
     """Runs Claude Code in a fresh project and home against the script and
     returns the project's path and what Claude Code printed."""
     work = tempfile.mkdtemp()
@@ -89,11 +98,12 @@ def claude(cli, script, args):
     with open(os.path.join(home, ".claude.json"), "w") as f:
         json.dump({"projects": {proj: {"hasTrustDialogAccepted": True, "allowedTools": [], "mcpServers": {}}}}, f)
     steps = script(proj)
-    server = serve(steps)
+    server = serve(steps, seen)
     env = dict(os.environ, HOME=home, ANTHROPIC_API_KEY="sk-recording",
                ANTHROPIC_BASE_URL="http://127.0.0.1:%d" % server.server_address[1],
                DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
-    out = subprocess.run(["node", cli, "-p"] + args, cwd=proj, env=env, check=True, timeout=600,
+    run = ["node", cli] if cli.endswith(".js") else [cli]
+    out = subprocess.run(run + ["-p"] + args, cwd=proj, env=env, check=True, timeout=600,
                          capture_output=True, text=True).stdout
     server.shutdown()
     return proj, out
@@ -136,5 +146,28 @@ def stream(cli):
             f.write(out)
 
 
+def commands(cli):
+    fixture = os.path.join(here, "cc-2.1.332.command-arguments.json")
+    cases = json.load(open(fixture, encoding="utf-8"))
+    for case in cases:
+        def script(proj):
+            os.makedirs(os.path.join(proj, ".claude", "commands"))
+            front = "---\n%s\n---\n" % case["frontmatter"] if case.get("frontmatter") else ""
+            with open(os.path.join(proj, ".claude", "commands", "cmd.md"), "w") as f:
+                f.write(front + case["body"] + "\n")
+            return []
+
+        seen = []
+        claude(cli, script, [("/cmd " + case["args"]).strip()], seen)
+        # The expanded prompt is the text block after the command's tags.
+        blocks = [b.get("text", "") for m in seen[0]["messages"] if m["role"] == "user" and isinstance(m["content"], list)
+                  for b in m["content"] if b.get("type") == "text"]
+        tags = next(i for i, t in enumerate(blocks) if t.startswith("<command-message>"))
+        case["expanded"] = blocks[tags + 1]
+    with open(fixture, "w", encoding="utf-8") as f:
+        json.dump(cases, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+
+
 if __name__ == "__main__":
-    {"edits": edits, "stream": stream}[sys.argv[1]](sys.argv[2])
+    {"edits": edits, "stream": stream, "commands": commands}[sys.argv[1]](sys.argv[2])
