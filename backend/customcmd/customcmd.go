@@ -22,6 +22,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/commands"
 	"github.com/tack-agent/tack/backend/frontmatter"
+	"github.com/tack-agent/tack/backend/promptargs"
 	"github.com/tack-agent/tack/backend/workspace"
 )
 
@@ -39,7 +40,7 @@ type Command struct {
 	// ArgumentNames name the words of the input for $NAME placeholders
 	// (Claude Code's arguments front matter).
 	Body          string
-	Dialect       Dialect
+	Dialect       promptargs.Dialect
 	ArgumentNames []string
 	// Path is the file it was read from; Source is "project" or "user".
 	Path   string
@@ -53,7 +54,7 @@ type Dir struct {
 	Path    string
 	Source  string
 	Prefix  string
-	Dialect Dialect
+	Dialect promptargs.Dialect
 }
 
 // maxFileSize bounds a command file.
@@ -75,7 +76,7 @@ func Dirs(tackHome, userHome, codexHome, cwd string) []Dir {
 		out = append(out, Dir{Path: filepath.Join(userHome, ".claude", "commands"), Source: "user"})
 	}
 	if codexHome != "" {
-		out = append(out, Dir{Path: filepath.Join(codexHome, "prompts"), Source: "user", Prefix: "prompts:", Dialect: CodexDialect})
+		out = append(out, Dir{Path: filepath.Join(codexHome, "prompts"), Source: "user", Prefix: "prompts:", Dialect: promptargs.CodexDialect})
 	}
 	for _, d := range workspace.ProjectChain(cwd) {
 		out = append(out, Dir{Path: filepath.Join(d, ".tack", "commands"), Source: "project"},
@@ -194,7 +195,7 @@ func loadFile(d Dir, p string) (Command, error) {
 	}
 	return Command{
 		Name: name, Description: desc, ArgumentHint: string(f.ArgumentHint), Model: string(f.Model),
-		AllowedTools: f.AllowedTools, Body: body, Dialect: d.Dialect, ArgumentNames: argumentNames(f.Arguments),
+		AllowedTools: f.AllowedTools, Body: body, Dialect: d.Dialect, ArgumentNames: promptargs.Names(f.Arguments),
 		Path: p, Source: d.Source,
 	}, nil
 }
@@ -215,14 +216,4 @@ func firstLine(body string) string {
 		line = string(r[:79]) + "…"
 	}
 	return line
-}
-
-// argumentNames are the names of Claude Code's arguments front matter,
-// written as a list or as one string apart by spaces or commas.
-func argumentNames(l frontmatter.List) []string {
-	var out []string
-	for _, item := range l {
-		out = append(out, strings.Fields(item)...)
-	}
-	return out
 }

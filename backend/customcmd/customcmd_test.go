@@ -53,23 +53,6 @@ func TestExpandFillsPlaceholdersAsClaudeCodeDoes(t *testing.T) {
 	}
 }
 
-// Codex's prompts fill $1…$9 from the first word and take $$ for a dollar.
-func TestExpandFillsCodexPlaceholders(t *testing.T) {
-	c := Command{Dialect: CodexDialect, Body: "Fix issue #$1 with priority $2 ($$5 budget).\nAll: $ARGUMENTS\nMissing: [$3]"}
-	got := c.Expand(`  123 "very high"  `)
-	want := "Fix issue #123 with priority very high ($5 budget).\nAll: 123 \"very high\"\nMissing: []"
-	if got != want {
-		t.Errorf("got %q\nwant %q", got, want)
-	}
-	plain := Command{Dialect: CodexDialect, Body: "Review the staged diff."}
-	if got := plain.Expand("focus on tests"); got != "Review the staged diff.\n\nfocus on tests" {
-		t.Errorf("a prompt without placeholders lost the input: %q", got)
-	}
-	if got := plain.Expand(""); got != "Review the staged diff." {
-		t.Errorf("got %q", got)
-	}
-}
-
 // A prompt's !`command` runs with the arguments filled in, and what it
 // printed goes in as it is: a placeholder in the output stays. Only a
 // one-line, closed, non-empty span is a command; without a shell each
@@ -111,14 +94,6 @@ func TestACustomCommandWhosePromptCommandIsRefusedFails(t *testing.T) {
 		"a Bash entry that covers it in the allowed-tools of /p/ship.md lets it run without asking"
 	if exec.Result.Kind != commands.Error || exec.Result.Text != want || s.text != "" {
 		t.Errorf("got %+v, sent %q", exec.Result, s.text)
-	}
-}
-
-func TestSplitArgsLikeAShell(t *testing.T) {
-	got := SplitArgs(`a "b c" 'd "e"' f\ g ""`)
-	want := []string{"a", "b c", `d "e"`, "f g", ""}
-	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

@@ -12,8 +12,8 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
-	"github.com/tack-agent/tack/backend/customcmd"
 	"github.com/tack-agent/tack/backend/mcp"
+	"github.com/tack-agent/tack/backend/promptargs"
 )
 
 // promptCommands keeps the session's /mcp__<server>__<prompt> commands in
@@ -215,7 +215,7 @@ func argumentHint(pr mcp.Prompt) string {
 // follow its own text, so nothing typed is lost. A required argument left
 // out is an error naming each one missing.
 func promptArguments(pr mcp.Prompt, input string) (args map[string]string, extra string, err error) {
-	words := customcmd.SplitArgs(input)
+	words := promptargs.SplitArgs(input)
 	if len(pr.Arguments) == 0 {
 		return nil, strings.TrimSpace(input), nil
 	}

@@ -49,7 +49,7 @@ func TestSkillsAreListedByteStableAndLoadedByToolAndCommand(t *testing.T) {
 	}
 	user := reqs[2].Messages[len(reqs[2].Messages)-1]
 	if !strings.HasPrefix(user.Content, "<skill name=\"release-notes\">\nReferences in this skill are relative to "+dir) ||
-		!strings.HasSuffix(user.Content, "</skill>\n\nfor v2") {
+		!strings.HasSuffix(user.Content, "</skill>\n\nARGUMENTS: for v2") {
 		t.Errorf("/skill: sent %q", user.Content)
 	}
 	status, _ := s.Commands.Execute(context.Background(), s.Agent, "/status", nil)
@@ -81,5 +81,36 @@ func TestADottedSkillIsListedAndACommand(t *testing.T) {
 	user := req.Messages[len(req.Messages)-1].Content
 	if !strings.HasPrefix(user, `<skill name="research.paper.draft">`) || !strings.HasSuffix(user, "on attention") {
 		t.Errorf("/skill:research.paper.draft sent %q", user)
+	}
+}
+
+// As in Claude Code, /NAME invokes a skill, with its placeholders filled;
+// where a custom command has the name, /NAME is the command's and the
+// skill stays /skill:NAME.
+func TestASkillIsItsOwnCommandWhereTheNameIsFree(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/skills/release-notes/SKILL.md": "---\nname: release-notes\ndescription: Notes.\n---\nWrite the notes for $0.",
+		".claude/skills/review/SKILL.md":        "---\nname: review\ndescription: Review as a skill.\n---\nThe review skill.",
+		".claude/commands/review.md":            "The review command for $ARGUMENTS.",
+	})
+	llm := llmtest.New(t, llmtest.ReplyText("One."), llmtest.ReplyText("Two."), llmtest.ReplyText("Three."))
+	s := openMCP(t, home, cwd, "ask", llm)
+	runCommand(t, s, "/release-notes v2")
+	runCommand(t, s, "/review main.go")
+	runCommand(t, s, "/skill:review main.go")
+	reqs := llm.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("requests: %d", len(reqs))
+	}
+	last := func(i int) string { return reqs[i].Messages[len(reqs[i].Messages)-1].Content }
+	if !strings.Contains(last(0), "<skill name=\"release-notes\">") || !strings.Contains(last(0), "Write the notes for v2.\n</skill>") {
+		t.Errorf("/release-notes sent %q", last(0))
+	}
+	if last(1) != "The review command for main.go." {
+		t.Errorf("/review sent %q, want the custom command's prompt", last(1))
+	}
+	if !strings.Contains(last(2), "The review skill.\n</skill>\n\nARGUMENTS: main.go") {
+		t.Errorf("/skill:review sent %q", last(2))
 	}
 }

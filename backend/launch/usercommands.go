@@ -1,6 +1,8 @@
 package launch
 
 import (
+	"strings"
+
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/customcmd"
@@ -10,12 +12,18 @@ import (
 
 // addUserCommands registers the user's own slash commands (Markdown files
 // in the project's and the user's command folders) and the skills'
-// /skill:NAME commands after every built-in, which they never replace.
+// /skill:NAME commands after every built-in, which they never replace,
+// and each skill as /NAME, as Claude Code invokes it, where no command has
+// that name.
 // Files that cannot be used become notices.
 func (s *Session) addUserCommands(o Options) {
 	cmds, problems := customcmd.Load(append(customcmd.Dirs(o.Home, o.getenv("HOME"), config.CodexHome(o.getenv), s.Cwd), pluginCommandDirs(s.plugins)...))
 	problems = append(problems, customcmd.Register(s.Commands, cmds, s.promptShell)...)
 	for _, c := range s.Skills.Commands() {
+		_, taken := s.Commands.Find("", c.Name)
+		if taken && !strings.HasPrefix(c.Name, skills.CommandPrefix) {
+			continue // the skill stays /skill:NAME
+		}
 		if err := s.Commands.Register(c); err != nil {
 			problems = append(problems, err.Error())
 		}

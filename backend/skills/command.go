@@ -9,6 +9,8 @@ import (
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/commands"
+	"github.com/tack-agent/tack/backend/frontmatter"
+	"github.com/tack-agent/tack/backend/promptargs"
 	"github.com/tack-agent/tack/backend/session"
 )
 
@@ -16,16 +18,26 @@ import (
 const CommandPrefix = "skill:"
 
 // Commands are the /skill:NAME [instructions] commands of the skills the
-// user may invoke. Each sends the skill, then the instructions, as the
-// user's next message.
+// user may invoke, and after them the /NAME ones Claude Code invokes a
+// skill by, which the caller registers where no command has the name.
+// Each sends the skill with the instructions as the user's next message.
 func (c *Catalog) Commands() []commands.Command {
+	var out []commands.Command
+	for _, name := range []func(Skill) string{func(s Skill) string { return CommandPrefix + s.Name }, func(s Skill) string { return s.Name }} {
+		out = append(out, c.commands(name)...)
+	}
+	return out
+}
+
+// commands are the user-invocable skills' commands, each named by name.
+func (c *Catalog) commands(name func(Skill) string) []commands.Command {
 	var out []commands.Command
 	for _, s := range c.Skills {
 		if !s.UserInvocable {
 			continue
 		}
 		out = append(out, commands.Command{
-			Name: CommandPrefix + s.Name, Description: s.Description, Source: s.Source + " skill",
+			Name: name(s), Description: s.Description, Source: s.Source + " skill",
 			Input: commands.Input{Hint: "[instructions]"}, WhileRunning: true,
 			Handler: func(_ context.Context, inv commands.Invocation) commands.Result {
 				sub, ok := inv.Agent.(commands.Expander)
@@ -44,18 +56,21 @@ func (c *Catalog) Commands() []commands.Command {
 	return out
 }
 
-// Message is the user message /skill:NAME sends: the skill in a <skill>
-// element that says where its files are, then the instructions.
+// Message is the user message /NAME (or /skill:NAME) sends: the skill in
+// a <skill> element that says where its files are, its placeholders
+// filled with the instructions as Claude Code fills a skill's ($ARGUMENTS,
+// $0…, $NAME), or the instructions after it where it takes none.
 func (s Skill) Message(instructions string) (string, error) {
-	body, err := s.Body()
+	var f front
+	doc, err := frontmatter.ReadFile(s.Path(), maxFileSize, &f)
 	if err != nil {
 		return "", err
 	}
-	msg := fmt.Sprintf("<skill name=%q>\nReferences in this skill are relative to %s.\n\n%s\n</skill>", s.Name, s.Dir, body)
-	if in := strings.TrimSpace(instructions); in != "" {
-		msg += "\n\n" + in
-	}
-	return msg, nil
+	args := promptargs.NewFiller(promptargs.ClaudeDialect, instructions, promptargs.Names(f.Arguments))
+	var body strings.Builder
+	args.Fill(&body, strings.TrimSpace(doc.Body))
+	msg := fmt.Sprintf("<skill name=%q>\nReferences in this skill are relative to %s.\n\n%s\n</skill>", s.Name, s.Dir, body.String())
+	return args.Unused(msg), nil
 }
 
 // Status is the /status section: the skills loaded in the session (by the
@@ -64,7 +79,7 @@ func (c *Catalog) Status(events []session.Event) string {
 	if len(c.Skills) == 0 {
 		return "none (add SKILL.md folders to .tack/skills, .claude/skills or $TACK_HOME/skills)"
 	}
-	loaded := Loaded(events)
+	loaded := c.Loaded(events)
 	var names []string
 	for _, s := range c.Skills {
 		names = append(names, s.Name)
@@ -86,8 +101,9 @@ func (c *Catalog) LoadTypes() []string {
 	return []string{session.ToolCall{}.EventType(), session.CommandRun{}.EventType()}
 }
 
-// Loaded lists, in first-use order, the skills a session's events loaded.
-func Loaded(events []session.Event) []string {
+// Loaded lists, in first-use order, the skills a session's events loaded:
+// by the skill tool, /skill:NAME or /NAME.
+func (c *Catalog) Loaded(events []session.Event) []string {
 	var out []string
 	add := func(n string) {
 		if n != "" && !slices.Contains(out, n) {
@@ -106,6 +122,8 @@ func Loaded(events []session.Event) []string {
 		case session.CommandRun:
 			if name, ok := strings.CutPrefix(d.Name, CommandPrefix); ok {
 				add(name)
+			} else if _, ok := c.Find(d.Name); ok {
+				add(d.Name)
 			}
 		}
 	}

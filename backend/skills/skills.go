@@ -99,6 +99,9 @@ type front struct {
 	Description            string `yaml:"description"`
 	DisableModelInvocation bool   `yaml:"disable-model-invocation"`
 	UserInvocable          *bool  `yaml:"user-invocable"`
+	// Arguments name the words a /NAME invocation's input fills $NAME
+	// with, as in Claude Code.
+	Arguments frontmatter.List `yaml:"arguments"`
 }
 
 // Catalog is the skills of a session, sorted by name.

@@ -193,22 +193,40 @@ func TestSkillCommandAndStatus(t *testing.T) {
 	writeSkill(t, filepath.Join(filepath.Dir(dir), "hidden"), "---\nname: hidden\ndescription: Model only.\nuser-invocable: false\n---\nx")
 	c, _ := Load([]Dir{{Path: filepath.Dir(dir), Source: "project"}})
 	cmds := c.Commands()
-	if len(cmds) != 1 || cmds[0].Name != "skill:review" || cmds[0].Summary() != "Review code. (project skill)" {
+	if len(cmds) != 2 || cmds[0].Name != "skill:review" || cmds[1].Name != "review" || cmds[0].Summary() != "Review code. (project skill)" {
 		t.Fatalf("commands = %+v", cmds)
 	}
 	s, _ := c.Find("review")
 	msg, _ := s.Message(" focus on errors ")
-	want := "<skill name=\"review\">\nReferences in this skill are relative to " + dir + ".\n\n# review\n\nDo the review thing.\n</skill>\n\nfocus on errors"
+	want := "<skill name=\"review\">\nReferences in this skill are relative to " + dir + ".\n\n# review\n\nDo the review thing.\n</skill>\n\nARGUMENTS: focus on errors"
 	if msg != want {
 		t.Errorf("message:\n%s\nwant:\n%s", msg, want)
 	}
-	events := []session.Event{
-		{Data: session.ToolCall{Name: ToolName, Arguments: `{"name":"hidden"}`}},
-		{Data: session.CommandRun{Name: "skill:review"}},
-		{Data: session.ToolCall{Name: ToolName, Arguments: `{"name":"hidden"}`}},
+	for _, run := range []string{"skill:review", "review"} {
+		events := []session.Event{
+			{Data: session.ToolCall{Name: ToolName, Arguments: `{"name":"hidden"}`}},
+			{Data: session.CommandRun{Name: run}},
+			{Data: session.ToolCall{Name: ToolName, Arguments: `{"name":"hidden"}`}},
+		}
+		if got := c.Status(events); got != "loaded: hidden, review\navailable: hidden, review" {
+			t.Errorf("status after /%s = %q", run, got)
+		}
 	}
-	if got := c.Status(events); got != "loaded: hidden, review\navailable: hidden, review" {
-		t.Errorf("status = %q", got)
+}
+
+// A skill's placeholders are filled as Claude Code fills a command's (see
+// customcmd's recorded cases): the words from $0, and the names its
+// arguments front matter lists.
+func TestSkillMessageFillsItsPlaceholders(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "migrate")
+	writeSkill(t, dir, "---\nname: migrate\ndescription: Migrate.\narguments: [component]\n---\nMigrate $component from $1 to $2 ($ARGUMENTS).")
+	c, _ := Load([]Dir{{Path: filepath.Dir(dir), Source: "project"}})
+	s, _ := c.Find("migrate")
+	msg, err := s.Message(`"Search Bar" React Vue`)
+	want := "<skill name=\"migrate\">\nReferences in this skill are relative to " + dir + ".\n\n" +
+		"Migrate Search Bar from React to Vue (\"Search Bar\" React Vue).\n</skill>"
+	if err != nil || msg != want {
+		t.Errorf("message (%v):\n%s\nwant:\n%s", err, msg, want)
 	}
 }
 
