@@ -31,7 +31,7 @@ func printCommand(t *testing.T, srv *llmtest.Server, files map[string]string, o 
 // limit, which ends it).
 func TestPrintRunsACustomCommand(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("c1", "read", `{"file_path":"go.mod"}`, 1)))
-	review := "---\nargument-hint: [pr] [priority]\nmodel: claude-3-5-haiku-20241022\nallowed-tools: Read\n---\nReview PR #$1 with priority $2.\n"
+	review := "---\nargument-hint: [pr] [priority]\nmodel: claude-3-5-haiku-20241022\nallowed-tools: Read\n---\nReview PR #$0 with priority $1.\n"
 	out, _, _ := printCommand(t, srv, map[string]string{"review.md": review},
 		PrintOptions{Task: "/review 42 high", Format: FormatJSON, Turn: agent.TurnOptions{MaxSteps: 1}})
 	reqs := srv.Requests()
