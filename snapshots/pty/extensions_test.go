@@ -36,7 +36,7 @@ func wantSkillMessage(t *testing.T, srv *llmtest.Server) {
 	}
 	last := reqs[0].Messages[len(reqs[0].Messages)-1]
 	if last.Role != "user" || !strings.HasPrefix(last.Content, `<skill name="release-notes">`) ||
-		!strings.Contains(last.Content, "Group the changes by area.") || !strings.HasSuffix(last.Content, "</skill>\n\nfor v2") {
+		!strings.Contains(last.Content, "Group the changes by area.") || !strings.HasSuffix(last.Content, "</skill>\n\nARGUMENTS: for v2") {
 		t.Errorf("want the skill and the instructions as the user's message, got %+v", last)
 	}
 }
