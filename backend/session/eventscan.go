@@ -63,22 +63,31 @@ func scanAs[T Data](s *scanner, payload func(*scanner, *T)) (Event, bool) {
 	return Event{Type: d.EventType(), Seq: seq, Time: time.UnixMilli(ms), Data: d}, true
 }
 
-func (s *scanner) turnStart(d *TurnStart) {
-	s.Object(func(key []byte) {
-		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
-		default:
+// place decodes the keys that say where in the conversation an event
+// stands, "turn" and "step", and fails on any other key: the last case of
+// an event's decoder. step is nil for an event that has no step.
+func (s *scanner) place(key []byte, turn, step *int) {
+	switch string(key) {
+	case "turn":
+		*turn = s.Int()
+	case "step":
+		if step == nil {
 			s.Fail()
+			return
 		}
-	})
+		*step = s.Int()
+	default:
+		s.Fail()
+	}
+}
+
+func (s *scanner) turnStart(d *TurnStart) {
+	s.Object(func(key []byte) { s.place(key, &d.Turn, nil) })
 }
 
 func (s *scanner) userMessage(d *UserMessage) {
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
 		case "kind":
 			d.Kind = MessageKind(s.Str())
 		case "text":
@@ -90,7 +99,7 @@ func (s *scanner) userMessage(d *UserMessage) {
 		case "replace":
 			pointer(s, &d.Replace, s.span)
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, nil)
 		}
 	})
 }
@@ -98,16 +107,12 @@ func (s *scanner) userMessage(d *UserMessage) {
 func (s *scanner) stepStart(d *StepStart) {
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
-		case "step":
-			d.Step = s.Int()
 		case "model":
 			d.Model = s.Str()
 		case "effort":
 			d.Effort = llm.Effort(s.Str())
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, &d.Step)
 		}
 	})
 }
@@ -116,10 +121,6 @@ func (s *scanner) assistantMessage(d *AssistantMessage) {
 	reasoning := 0
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
-		case "step":
-			d.Step = s.Int()
 		case "text":
 			d.Text = s.Str()
 		case "reasoning":
@@ -131,7 +132,7 @@ func (s *scanner) assistantMessage(d *AssistantMessage) {
 		case "finish":
 			d.Finish = llm.FinishReason(s.Str())
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, &d.Step)
 		}
 	})
 	s.measured += reasoning
@@ -140,10 +141,6 @@ func (s *scanner) assistantMessage(d *AssistantMessage) {
 func (s *scanner) toolCall(d *ToolCall) {
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
-		case "step":
-			d.Step = s.Int()
 		case "call_id":
 			d.CallID = s.Str()
 		case "name":
@@ -153,7 +150,7 @@ func (s *scanner) toolCall(d *ToolCall) {
 		case "card":
 			s.card(&d.Card)
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, &d.Step)
 		}
 	})
 }
@@ -162,10 +159,6 @@ func (s *scanner) toolResult(d *ToolResult) {
 	text := 0
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
-		case "step":
-			d.Step = s.Int()
 		case "call_id":
 			d.CallID = s.Str()
 		case "name":
@@ -183,7 +176,7 @@ func (s *scanner) toolResult(d *ToolResult) {
 		case "duration_ms":
 			d.DurationMs = s.Int64()
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, &d.Step)
 		}
 	})
 	s.measured += text
@@ -192,14 +185,10 @@ func (s *scanner) toolResult(d *ToolResult) {
 func (s *scanner) stepEnd(d *StepEnd) {
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
-		case "step":
-			d.Step = s.Int()
 		case "timing":
 			s.stepTiming(&d.Timing)
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, &d.Step)
 		}
 	})
 }
@@ -207,14 +196,12 @@ func (s *scanner) stepEnd(d *StepEnd) {
 func (s *scanner) turnEnd(d *TurnEnd) {
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
 		case "reason":
 			d.Reason = StopReason(s.Str())
 		case "error":
 			pointer(s, &d.Error, s.failure)
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, nil)
 		}
 	})
 }
@@ -222,12 +209,10 @@ func (s *scanner) turnEnd(d *TurnEnd) {
 func (s *scanner) todoWrite(d *TodoWrite) {
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
 		case "todos":
 			list(s, &d.Todos, s.todoItem)
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, nil)
 		}
 	})
 }
@@ -236,10 +221,6 @@ func (s *scanner) todoWrite(d *TodoWrite) {
 func (s *scanner) checkpoint(d *Checkpoint) {
 	s.Object(func(key []byte) {
 		switch string(key) {
-		case "turn":
-			d.Turn = s.Int()
-		case "step":
-			d.Step = s.Int()
 		case "phase":
 			d.Phase = CheckpointPhase(s.Str())
 		case "id":
@@ -255,7 +236,7 @@ func (s *scanner) checkpoint(d *Checkpoint) {
 		case "notice":
 			d.Notice = s.Str()
 		default:
-			s.Fail()
+			s.place(key, &d.Turn, &d.Step)
 		}
 	})
 }
