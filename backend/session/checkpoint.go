@@ -67,24 +67,17 @@ type unwire struct {
 	next int64
 }
 
-func (r *unwire) uint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errShortIndex
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+func (r *unwire) uint() uint64 { return varint(r, binary.Uvarint) }
 
-func (r *unwire) int() int64 {
+func (r *unwire) int() int64 { return varint(r, binary.Varint) }
+
+// varint reads a number that decode, binary.Uvarint or binary.Varint,
+// reads from the front of what is left.
+func varint[T uint64 | int64](r *unwire, decode func([]byte) (T, int)) T {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(r.b)
+	v, n := decode(r.b)
 	if n <= 0 {
 		r.err = errShortIndex
 		return 0
