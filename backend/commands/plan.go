@@ -74,13 +74,13 @@ func PlanCommand(plans PlanSwitch) Command {
 			msg := strings.TrimSpace(inv.RawInput)
 			running := inv.Agent.Status() == agent.StatusRunning
 			if msg == "off" {
-				return leavePlan(plans, inv, running)
+				return switchPlan(plans, inv, running, false)
 			}
 			sub, ok := inv.Agent.(Submitter)
 			if msg != "" && !ok {
 				return Fail("/plan <message> needs an agent that takes messages; use /plan alone.")
 			}
-			res := enterPlan(plans, inv, running)
+			res := switchPlan(plans, inv, running, true)
 			if res.Kind == Error || msg == "" {
 				return res
 			}
@@ -94,30 +94,34 @@ func PlanCommand(plans PlanSwitch) Command {
 	}
 }
 
-func enterPlan(plans PlanSwitch, inv Invocation, running bool) Result {
-	if !plans.SetPlan(true) {
-		return Succeed("Plan mode is already on.")
-	}
-	if res, ok := recordPlan(plans, inv, true); !ok {
-		return res
-	}
-	if running {
-		return Succeed("Entering plan mode (applies from the next step). Use /plan off to leave.")
-	}
-	return Succeed("Plan mode on. Use /plan off to leave.")
-}
+// planReplies are what /plan says when plan mode already was as asked,
+// when the change applies from the running turn's next step, and when it
+// applies at once.
+type planReplies struct{ already, nextStep, now string }
 
-func leavePlan(plans PlanSwitch, inv Invocation, running bool) Result {
-	if !plans.SetPlan(false) {
-		return Succeed("Plan mode is already inactive.")
+var (
+	enterReplies = planReplies{"Plan mode is already on.",
+		"Entering plan mode (applies from the next step). Use /plan off to leave.", "Plan mode on. Use /plan off to leave."}
+	leaveReplies = planReplies{"Plan mode is already inactive.",
+		"Leaving plan mode (applies from the next step).", "Plan mode off."}
+)
+
+// switchPlan turns plan mode on or off, records the change and says so.
+func switchPlan(plans PlanSwitch, inv Invocation, running, on bool) Result {
+	say := leaveReplies
+	if on {
+		say = enterReplies
 	}
-	if res, ok := recordPlan(plans, inv, false); !ok {
+	if !plans.SetPlan(on) {
+		return Succeed(say.already)
+	}
+	if res, ok := recordPlan(plans, inv, on); !ok {
 		return res
 	}
 	if running {
-		return Succeed("Leaving plan mode (applies from the next step).")
+		return Succeed(say.nextStep)
 	}
-	return Succeed("Plan mode off.")
+	return Succeed(say.now)
 }
 
 // recordPlan logs the change and tells the model. When the log refuses the
