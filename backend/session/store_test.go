@@ -181,29 +181,25 @@ func TestUnknownIgnorableTypeIsSkippedButKeepsItsSeq(t *testing.T) {
 	}
 }
 
-func TestSeqGapIsCorruption(t *testing.T) {
-	path := writeFile(t,
-		`{"type":"session","version":1,"id":"s1","created":1,"cwd":"/w","model":"m"}`,
-		`{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}`,
-		`{"type":"turn/end","seq":2,"time":3,"data":{"turn":1,"reason":"completed"}}`,
-	)
-	_, _, err := Read(path)
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "line 3") ||
-		!strings.Contains(err.Error(), "start a new session, or repair or delete that line") {
-		t.Errorf("want ErrCorrupt naming line 3 and what to do, got %v", err)
-	}
-}
-
-func TestBrokenLineBeforeTheLastIsCorruption(t *testing.T) {
-	path := writeFile(t,
-		`{"type":"session","version":1,"id":"s1","created":1,"cwd":"/w","model":"m"}`,
-		`{"type":"turn/start","seq":0,"ti`,
-		`{"type":"turn/end","seq":1,"time":3,"data":{"turn":1,"reason":"completed"}}`,
-	)
-	_, _, err := Read(path)
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "line 2") ||
-		!strings.Contains(err.Error(), "start a new session, or repair or delete that line") {
-		t.Errorf("want ErrCorrupt naming line 2 and what to do, got %v", err)
+// TestBrokenLogIsCorruptionNamingTheLine pins what Read says of a log
+// broken before its last line: which line, and what to do about it.
+func TestBrokenLogIsCorruptionNamingTheLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, start, end, want string
+	}{
+		{"seq gap", `{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}`,
+			`{"type":"turn/end","seq":2,"time":3,"data":{"turn":1,"reason":"completed"}}`, "line 3"},
+		{"broken line before the last", `{"type":"turn/start","seq":0,"ti`,
+			`{"type":"turn/end","seq":1,"time":3,"data":{"turn":1,"reason":"completed"}}`, "line 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, `{"type":"session","version":1,"id":"s1","created":1,"cwd":"/w","model":"m"}`, tc.start, tc.end)
+			_, _, err := Read(path)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) ||
+				!strings.Contains(err.Error(), "start a new session, or repair or delete that line") {
+				t.Errorf("want ErrCorrupt naming %s and what to do, got %v", tc.want, err)
+			}
+		})
 	}
 }
 
