@@ -84,10 +84,16 @@ func startManager(t *testing.T, servers ...Server) (*Manager, *reports) {
 	m := New(Options{Servers: servers, Report: r.add, Cwd: t.TempDir(), Environ: os.Environ(), Version: "test"})
 	m.Start()
 	t.Cleanup(m.Close)
+	settle(m)
+	return m, r
+}
+
+// settle is m.Settle bounded by 30 seconds: no server still starting or
+// re-reading its tool list.
+func settle(m *Manager) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	m.Settle(ctx)
-	return m, r
 }
 
 func toolByName(t *testing.T, m *Manager, name string) tools.Tool {
@@ -181,9 +187,7 @@ func TestCrashMidCallIsAnErrorResultAndReportedOnce(t *testing.T) {
 	if err := m.Restart("fake"); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	m.Settle(ctx)
+	settle(m)
 	if res := run(t, toolByName(t, m, "mcp__fake__echo"), `{"text":"again"}`, nil); res.Text != "echo: again" {
 		t.Errorf("after restart: %+v", res)
 	}
@@ -254,9 +258,7 @@ func TestSettleWaitsForAServerThatJoinedBeforeItLaunches(t *testing.T) {
 	for _, c := range added {
 		m.launch(c)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	m.Settle(ctx)
+	settle(m)
 	toolByName(t, m, "mcp__late__echo")
 }
 
@@ -432,9 +434,7 @@ func TestServerTurnedOffByNameIsGoneUntilTurnedOn(t *testing.T) {
 	if err := m.SetEnabled("fake", true); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	m.Settle(ctx)
+	settle(m)
 	if res := run(t, toolByName(t, m, "mcp__fake__echo"), `{"text":"back"}`, nil); res.Text != "echo: back" {
 		t.Errorf("turned on again, the server answered %+v", res)
 	}

@@ -197,9 +197,7 @@ func TestTheProgramsServerWinsOverOneThatJoinsLater(t *testing.T) {
 	m.Start()
 	t.Cleanup(m.Close)
 	wantReplacement(t, "setting foo", replace(t, m, programServer("foo", mcptest.EnvPrefix+"=p_")), []string{"foo"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	m.Settle(ctx)
+	settle(m)
 	if got := toolNames(m); !slices.Contains(got, "mcp__foo__p_echo") || slices.Contains(got, "mcp__foo__echo") {
 		t.Errorf("want the program's foo to stay, got the tools %v", got)
 	}

@@ -165,9 +165,7 @@ func startWith(t *testing.T, o Options) *realSession {
 	m := New(o)
 	m.Start()
 	t.Cleanup(m.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	m.Settle(ctx)
+	settle(m)
 	if st := m.Status()[0]; st.State != StateReady {
 		t.Fatalf("server %s is %s, want ready: %s %v; reports %q", srv.Name, st.State, st.Error, st.Stderr, r.all())
 	}
