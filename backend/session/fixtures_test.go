@@ -77,6 +77,17 @@ func writeLog(t testing.TB, raw []byte) string {
 	return path
 }
 
+// openLog opens the log at path, to be closed when the test ends.
+func openLog(t testing.TB, path string) *Log {
+	t.Helper()
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
 // loggedBytes is the text of a log that createLog makes of data, to be
 // written again with writeLog, cut or changed.
 func loggedBytes(t testing.TB, data ...Data) []byte {

@@ -46,11 +46,7 @@ func TestForkCopiesTheSessionUnderANewID(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(ImageDir(forked), "a.png")); err != nil || string(b) != "png" {
 		t.Errorf("image not copied: %q %v", b, err)
 	}
-	l, err := Open(forked)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, forked)
 	if _, err := l.Append(now, TurnStart{Turn: 2}); err != nil {
 		t.Errorf("the fork does not continue: %v", err)
 	}

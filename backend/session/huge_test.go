@@ -84,11 +84,7 @@ func TestHugeLogTornMidLineLoadsFromItsIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, path)
 	if l.st.foldFrom != clean.Size() || l.st.size != clean.Size() {
 		t.Errorf("want the torn line after the index (%d) dropped without folding the log, got a fold from %d to %d",
 			clean.Size(), l.st.foldFrom, l.st.size)
@@ -108,10 +104,7 @@ func TestHugeLogWithAStaleIndexFoldsOnlyTheNewTurns(t *testing.T) {
 	covered, _ := os.Stat(path)
 	more := append(syntheticTurn(turns+1), syntheticTurn(turns+2)...)
 	appendLines(t, path, turns*len(syntheticTurn(1)), more...)
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openLog(t, path)
 	p := l.Projection()
 	if l.st.foldFrom != covered.Size() {
 		t.Errorf("want the fold to start where the index ends (%d), got %d", covered.Size(), l.st.foldFrom)
@@ -133,11 +126,7 @@ func TestHugeLogWithACorruptIndexIsRebuilt(t *testing.T) {
 	end, _ := headEnd(b)
 	b[end/3] ^= 0x01
 	writeIndexBytes(t, path, b)
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, path)
 	if l.st.foldFrom != l.st.headerLen {
 		t.Errorf("want a corrupt index ignored and the log folded from its first event, got a fold from %d", l.st.foldFrom)
 	}
@@ -173,10 +162,7 @@ func TestHugeLogKilledMidTurnIsRepairedAsASmallOne(t *testing.T) {
 	}
 	f.Close()
 
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openLog(t, path)
 	if l.st.foldFrom != covered.Size() {
 		t.Errorf("want the repair to fold from where the index ends (%d), got from %d", covered.Size(), l.st.foldFrom)
 	}

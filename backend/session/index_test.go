@@ -225,10 +225,7 @@ func TestTornLineAfterTheIndexIsRepairedFromTheIndex(t *testing.T) {
 	f.Close()
 
 	want := rebuilt(t, path)
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openLog(t, path)
 	if l.st.foldFrom != clean.Size() {
 		t.Errorf("want the fold to start at the index's end %d, got %d", clean.Size(), l.st.foldFrom)
 	}
@@ -253,11 +250,7 @@ func TestReadEventsFindsAnyLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, path)
 	var seqs []int64
 	var want []Event
 	for i := 0; i < len(all); i += 1 + i%(2*indexStride) {
@@ -288,11 +281,7 @@ func TestReadEventsFindsAnyLine(t *testing.T) {
 func TestHistoryPagesBackThroughTheTranscriptFromStepStarts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	createLog(t, path, manyTurns(20)...)
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, path)
 	want, err := l.Projection().Transcript(l)
 	if err != nil {
 		t.Fatal(err)
@@ -361,10 +350,7 @@ func TestRewindAfterOpeningThroughTheIndex(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	createLog(t, path, manyTurns(12)...)
 	back := rebuilt(t, path).Turns()[4].Seq
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openLog(t, path)
 	if l.st.proj.bulk == nil {
 		t.Fatal("want the projection read through the index to keep its bulk encoded")
 	}
@@ -419,11 +405,7 @@ func TestIndexPartThatChangedIsFoldedAgain(t *testing.T) {
 	createLog(t, path, manyTurns(12)...)
 	want := rebuilt(t, path)
 	back := want.Turns()[4].Seq
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, path)
 	b := readIndexBytes(t, path)
 	end, _ := headEnd(b)
 	for i := end; i < int64(len(b)); i++ {

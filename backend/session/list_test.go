@@ -241,10 +241,7 @@ func TestReopenedLogKeepsRepeatingItsTitle(t *testing.T) {
 		Title{Title: "first prompt", Source: "prompt"},
 		bigAnswer(1),
 		Title{Title: "Scripted session", Source: "model"})
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openLog(t, path)
 	for turn := 2; turn < 4; turn++ {
 		if _, err := l.Append(at(turn), bigAnswer(turn)); err != nil {
 			t.Fatal(err)

@@ -121,10 +121,7 @@ func TestListCountsALogWithoutAnIndexWhole(t *testing.T) {
 			t.Errorf("%d bytes with a garbage index: want %d messages, got %d", info.Size(), want, got)
 		}
 		if !tc.known {
-			l, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			l := openLog(t, path)
 			l.Close()
 			if want, _ = foldedMessages(t, path); listedMessages(t, home, cwd) != want || want == 0 {
 				t.Errorf("want %d messages once opening rebuilt the index, got %d", want, listedMessages(t, home, cwd))

@@ -54,10 +54,7 @@ func TestWriterKilledDuringToolIsRepairedOnceOnOpen(t *testing.T) {
 		t.Errorf("Read: want repairs %#v, got %#v", want, got)
 	}
 
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openLog(t, path)
 	if got := payloads(l.Repaired()); !reflect.DeepEqual(got, want) {
 		t.Errorf("Open: want repairs %#v, got %#v", want, got)
 	}
@@ -102,10 +99,7 @@ func TestTornLastLineIsDroppedAndTruncatedOnOpen(t *testing.T) {
 			if len(events) != 11 {
 				t.Errorf("Read: want the 11 whole events, got %d: %s", len(events), types(events))
 			}
-			l, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			l := openLog(t, path)
 			if err := l.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -153,11 +147,7 @@ func TestCleanLogNeedsNoRepair(t *testing.T) {
 func TestHeaderOnlyLogOpens(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	createLog(t, path)
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, path)
 	if n := len(l.Events()) + len(l.Repaired()); n != 0 {
 		t.Errorf("want no events, got %d", n)
 	}
@@ -167,11 +157,7 @@ func TestHeaderOnlyLogOpens(t *testing.T) {
 // the test ends: its repairs are durable, so nothing is left to repair.
 func reopenRepairsNothing(t *testing.T, path string) *Log {
 	t.Helper()
-	again, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { again.Close() })
+	again := openLog(t, path)
 	if n := len(again.Repaired()); n != 0 {
 		t.Errorf("want a second Open to repair nothing, got %d events: %s", n, types(again.Repaired()))
 	}

@@ -31,11 +31,7 @@ func checkpointedTurns(n int) []Data {
 func TestScanFindsTheEventsOfItsTypesFromASeq(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	createLog(t, path, checkpointedTurns(60)...)
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, path)
 	if _, err := l.Append(at(2000), Checkpoint{Turn: 61, Phase: PhaseTurn, ID: "late"}); err != nil {
 		t.Fatal(err)
 	}

@@ -73,10 +73,7 @@ func TestLogLinesCarryEnvelopeAndIgnorableFlag(t *testing.T) {
 func TestAppendContinuesSeqAfterReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	createLog(t, path, completedTurn(1, "a")...)
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openLog(t, path)
 	e, err := l.Append(at(100), TurnStart{Turn: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -164,11 +161,7 @@ func TestUnknownIgnorableTypeIsSkippedButKeepsItsSeq(t *testing.T) {
 		`{"type":"hook/invoked","seq":1,"time":2,"data":{"hook":"x"},"ignorable":true}`,
 		`{"type":"turn/end","seq":2,"time":3,"data":{"turn":1,"reason":"completed"}}`,
 	)
-	l, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLog(t, path)
 	if got := types(l.Events()); got != "turn/start turn/end" {
 		t.Errorf("want the unknown event skipped, got %s", got)
 	}
