@@ -48,14 +48,14 @@ func TestAgentStopHookVerifiesWithReadOnlyTools(t *testing.T) {
 	if len(main) != 2 || len(verified) != 3 {
 		t.Fatalf("%d requests of the turn and %d of the hook's subagent, want 2 and 3", len(main), len(verified))
 	}
-	if got := main[1].Messages[len(main[1].Messages)-1].Content; !strings.Contains(got, "main.go still has a TODO.") {
+	if got := lastMessage(main[1]).Content; !strings.Contains(got, "main.go still has a TODO.") {
 		t.Errorf("the turn went on without the hook's reason: %q", got)
 	}
 	v := verified[0]
 	if tools := v.ToolNames(); !slices.Equal(slices.Sorted(slices.Values(tools)), []string{"glob", "grep", "read"}) {
 		t.Errorf("the hook's subagent was offered %q, want the read-only tools", tools)
 	}
-	if q := v.Messages[len(v.Messages)-1].Content; !strings.Contains(q, "Verify that main.go has no TODO left.") ||
+	if q := lastMessage(v).Content; !strings.Contains(q, "Verify that main.go has no TODO left.") ||
 		!strings.Contains(q, `"last_assistant_message":"Done."`) {
 		t.Errorf("the hook's subagent was asked %q", q)
 	}

@@ -94,15 +94,11 @@ command = "if grep -q '\"stop_hook_active\":true'; then exit 0; fi; echo '{\"dec
 	llm := llmtest.New(t, llmtest.ReplyText("Done."), llmtest.ReplyText("Tests pass."))
 	s := openMCP(t, home, cwd, "full-access", llm)
 	runTurn(t, s, "Fix it.")
-	reqs := llm.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("want the stop hook to keep the turn going once, got %d requests", len(reqs))
-	}
-	msgs := reqs[0].Messages
-	if c := msgs[len(msgs)-1]; c.Role != "user" || !strings.Contains(c.Content, "The branch is main.") {
+	reqs := requests(t, llm, 2)
+	if c := lastMessage(reqs[0]); c.Role != "user" || !strings.Contains(c.Content, "The branch is main.") {
 		t.Errorf("the prompt hook's context is not in the request: %+v", c)
 	}
-	last := reqs[1].Messages[len(reqs[1].Messages)-1]
+	last := lastMessage(reqs[1])
 	if !strings.Contains(last.Content, "A stop hook asks you to continue: run the tests first") {
 		t.Errorf("the stop hook's reason is not in the second request: %+v", last)
 	}
@@ -515,7 +511,7 @@ func TestPromptStopHookKeepsTheTurnGoing(t *testing.T) {
 	if len(main) != 2 || len(judged) != 2 {
 		t.Fatalf("%d requests of the turn and %d of the hook, want 2 and 2", len(main), len(judged))
 	}
-	if got := main[1].Messages[len(main[1].Messages)-1].Content; !strings.Contains(got, "Run the tests.") {
+	if got := lastMessage(main[1]).Content; !strings.Contains(got, "Run the tests.") {
 		t.Errorf("the turn went on without the hook's reason: %q", got)
 	}
 	if q := judged[0].Messages[1].Content; !strings.Contains(q, `"last_assistant_message":"Fixed it; tests are for later."`) {

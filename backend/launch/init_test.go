@@ -20,12 +20,8 @@ func TestInitAsksTheModelForAgentsMD(t *testing.T) {
 	)
 	s := openMCP(t, home, cwd, "auto", llm)
 	runCommand(t, s, "/init the tests")
-	reqs := llm.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("want 2 requests, got %d", len(reqs))
-	}
-	msgs := reqs[0].Messages
-	prompt := msgs[len(msgs)-1].Content
+	reqs := requests(t, llm, 2)
+	prompt := lastMessage(reqs[0]).Content
 	if !strings.HasPrefix(prompt, "Write AGENTS.md at the root") || !strings.HasSuffix(prompt, "attend to this too: the tests") {
 		t.Errorf("the turn's prompt is %q", prompt)
 	}

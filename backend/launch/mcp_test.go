@@ -110,6 +110,21 @@ func runCommand(t *testing.T, s *Session, line string) {
 	}
 }
 
+// requests are the requests llm got, which must be n.
+func requests(t *testing.T, llm *llmtest.Server, n int) []llmtest.Request {
+	t.Helper()
+	reqs := llm.Requests()
+	if len(reqs) != n {
+		t.Fatalf("want %d requests, got %d (violations %v)", n, len(reqs), llm.Violations())
+	}
+	return reqs
+}
+
+// lastMessage is the message req ends with: what the model was asked.
+func lastMessage(req llmtest.Request) llmtest.Message {
+	return req.Messages[len(req.Messages)-1]
+}
+
 func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	log := filepath.Join(t.TempDir(), "calls.jsonl")
@@ -120,10 +135,7 @@ func TestMCPServerFromConfigOffersToolsAndAnswersCalls(t *testing.T) {
 	)
 	s := openMCP(t, home, cwd, "ask", llm)
 	runTurn(t, s, "Use the echo tool.")
-	reqs := llm.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("want 2 requests, got %d (violations %v)", len(reqs), llm.Violations())
-	}
+	reqs := requests(t, llm, 2)
 	var echo *llmtest.Tool
 	for i, tl := range reqs[0].Tools {
 		if tl.Function.Name == "mcp__fake__echo" {
@@ -404,10 +416,7 @@ func TestMCPToolListChangeTakesEffectBetweenStepsAndHugeResultsSpill(t *testing.
 	)
 	s := openMCP(t, home, cwd, "full-access", llm)
 	runTurn(t, s, "Change the tools, then fetch something big.")
-	reqs := llm.Requests()
-	if len(reqs) != 4 {
-		t.Fatalf("requests: %d", len(reqs))
-	}
+	reqs := requests(t, llm, 4)
 	before, after := toolsJSON(reqs[0]), toolsJSON(reqs[2])
 	if strings.Contains(before, "mcp__fake__added") || !strings.Contains(after, "mcp__fake__added") {
 		t.Fatalf("want the added tool offered after the change only:\n%v\n%v", reqs[0].ToolNames(), reqs[2].ToolNames())

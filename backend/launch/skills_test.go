@@ -26,10 +26,7 @@ func TestSkillsAreListedByteStableAndLoadedByToolAndCommand(t *testing.T) {
 	s := openMCP(t, home, cwd, "ask", llm)
 	runTurn(t, s, "Write the release notes.")
 	runCommand(t, s, "/skill:release-notes for v2")
-	reqs := llm.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("requests: %d", len(reqs))
-	}
+	reqs := requests(t, llm, 3)
 	system := reqs[0].Messages[0].Content
 	if !strings.Contains(system, "- release-notes: Write release notes from the git log.") || strings.Contains(system, "template.md") {
 		t.Errorf("system prompt's skills section:\n%s", system)
@@ -47,7 +44,7 @@ func TestSkillsAreListedByteStableAndLoadedByToolAndCommand(t *testing.T) {
 		!strings.Contains(loaded, "Files: template.md") {
 		t.Errorf("skill tool result:\n%s", loaded)
 	}
-	user := reqs[2].Messages[len(reqs[2].Messages)-1]
+	user := lastMessage(reqs[2])
 	if !strings.HasPrefix(user.Content, "<skill name=\"release-notes\">\nReferences in this skill are relative to "+dir) ||
 		!strings.HasSuffix(user.Content, "</skill>\n\nARGUMENTS: for v2") {
 		t.Errorf("/skill: sent %q", user.Content)
@@ -78,7 +75,7 @@ func TestADottedSkillIsListedAndACommand(t *testing.T) {
 	if system := req.Messages[0].Content; !strings.Contains(system, "- research.paper.draft: Draft the paper from the lab notebook.") {
 		t.Errorf("want the skill listed for the model, system prompt:\n%s", system)
 	}
-	user := req.Messages[len(req.Messages)-1].Content
+	user := lastMessage(req).Content
 	if !strings.HasPrefix(user, `<skill name="research.paper.draft">`) || !strings.HasSuffix(user, "on attention") {
 		t.Errorf("/skill:research.paper.draft sent %q", user)
 	}

@@ -333,7 +333,7 @@ func TestClaudeCodesAgentCallRunsAChildAtItsEffort(t *testing.T) {
 	srv.AssertConsumed(t)
 	efforts := map[string]string{}
 	for _, r := range srv.Requests() {
-		efforts[r.Messages[len(r.Messages)-1].Content] = r.ReasoningEffort
+		efforts[lastMessage(r).Content] = r.ReasoningEffort
 	}
 	if efforts["where is A?"] != "low" || efforts["find A"] != "high" {
 		t.Fatalf("want the child at low effort and the parent at high, got %v", efforts)

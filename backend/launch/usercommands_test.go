@@ -30,11 +30,8 @@ func TestCustomCommandRunsItsPromptOnItsModelWithItsAllowedTools(t *testing.T) {
 	)
 	s := openMCP(t, home, cwd, "ask", llm) // nobody can answer: an ask would be denied
 	runCommand(t, s, "/git:status tracked files")
-	reqs := llm.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("requests: %d", len(reqs))
-	}
-	last := reqs[0].Messages[len(reqs[0].Messages)-1]
+	reqs := requests(t, llm, 2)
+	last := lastMessage(reqs[0])
 	if last.Role != "user" || last.Content != "Run `echo tracked` and report on tracked files." {
 		t.Errorf("the model read %+v", last)
 	}
@@ -65,18 +62,11 @@ func TestCustomCommandRunsTheShellCommandsItsPromptEmbeds(t *testing.T) {
 	llm := llmtest.New(t, llmtest.ReplyText("Reviewed."))
 	s := openMCP(t, home, cwd, "ask", llm)
 	runCommand(t, s, "/greet world")
-	reqs := llm.Requests()
-	if len(reqs) != 1 {
-		t.Fatalf("requests: %d", len(reqs))
-	}
-	if last := reqs[0].Messages[len(reqs[0].Messages)-1]; last.Content != "Greeting: hello world\nReview world." {
+	reqs := requests(t, llm, 1)
+	if last := lastMessage(reqs[0]); last.Content != "Greeting: hello world\nReview world." {
 		t.Errorf("the model read %q", last.Content)
 	}
-	for _, e := range s.Agent.Events() {
-		if d, ok := e.Data.(session.UserMessage); ok && d.Typed != "/greet world" {
-			t.Errorf("want the message logged as typed, /greet world, got %+v", d)
-		}
-	}
+	wantLoggedAsTyped(t, s, "/greet world")
 	exec, _ := s.Commands.Execute(context.Background(), s.Agent, "/list", nil)
 	if exec.Result.Kind != "error" || !strings.Contains(exec.Result.Text, "`ls`, which was refused (permission mode ask)") ||
 		!strings.Contains(exec.Result.Text, filepath.Join(cwd, ".claude", "commands", "list.md")) {
@@ -104,11 +94,8 @@ func TestQueuedCustomCommandRunsItsShellCommandsWhenItsTurnStarts(t *testing.T) 
 		t.Fatalf("/show: %+v", exec.Result)
 	}
 	testkit.Settle(t, s.Agent)
-	reqs := llm.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("requests: %d", len(reqs))
-	}
-	if last := reqs[2].Messages[len(reqs[2].Messages)-1]; last.Content != "Note: after" {
+	reqs := requests(t, llm, 3)
+	if last := lastMessage(reqs[2]); last.Content != "Note: after" {
 		t.Errorf("the queued command's prompt read %q", last.Content)
 	}
 }
@@ -167,6 +154,17 @@ func TestSessionRunsAsTheAgentNamed(t *testing.T) {
 	o.Agent = "auditor"
 	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), `no agent named "auditor": the agents are general, reviewer`) {
 		t.Errorf("want an unknown agent refused with the names, got %v", err)
+	}
+}
+
+// wantLoggedAsTyped checks that s logged its user messages as line, as
+// the user typed it, not as the prompt it became.
+func wantLoggedAsTyped(t *testing.T, s *Session, line string) {
+	t.Helper()
+	for _, e := range s.Agent.Events() {
+		if d, ok := e.Data.(session.UserMessage); ok && d.Typed != line {
+			t.Errorf("want the message logged as typed, %s, got %+v", line, d)
+		}
 	}
 }
 
@@ -534,18 +532,11 @@ func TestMCPPromptsRunAsSlashCommands(t *testing.T) {
 		}
 	}
 	runCommand(t, s, `/mcp__gh__pr_review 456 "tests first"`)
-	reqs := llm.Requests()
-	if len(reqs) != 1 {
-		t.Fatalf("requests: %d", len(reqs))
-	}
-	if last := reqs[0].Messages[len(reqs[0].Messages)-1]; last.Role != "user" || last.Content != `Review PR 456 focusing on "tests first".` {
+	reqs := requests(t, llm, 1)
+	if last := lastMessage(reqs[0]); last.Role != "user" || last.Content != `Review PR 456 focusing on "tests first".` {
 		t.Errorf("the model read %+v", last)
 	}
-	for _, e := range s.Agent.Events() {
-		if d, ok := e.Data.(session.UserMessage); ok && d.Typed != `/mcp__gh__pr_review 456 "tests first"` {
-			t.Errorf("want the message logged as typed, got %+v", d)
-		}
-	}
+	wantLoggedAsTyped(t, s, `/mcp__gh__pr_review 456 "tests first"`)
 	srv.AddPrompt(&sdk.Prompt{Name: "Triage Issue"}, func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 		return &sdk.GetPromptResult{}, nil
 	})
