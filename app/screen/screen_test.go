@@ -161,48 +161,55 @@ func openSettling(t *testing.T) (tea.Model, *terminal, *fakeClock, chan string) 
 	return s.Model(&echo{}), term, clock, settled
 }
 
+// firstFrame hands m msg, which draws the first frame, and waits for the
+// settle wait that frame starts.
+func firstFrame(t *testing.T, m tea.Model, clock *fakeClock, msg tea.Msg) tea.Model {
+	t.Helper()
+	m = handle(m, msg)
+	testkit.Eventually(t, "the settle wait started after the first frame", func() bool { return clock.pending() > 0 })
+	return m
+}
+
+// wantNoSettle fails the test if the start settles, saying what was
+// wanted instead. Settled runs on a goroutine of its own, so a settle
+// the fake clock just fired is given a moment to arrive.
+func wantNoSettle(t *testing.T, settled <-chan string, want string) {
+	t.Helper()
+	select {
+	case row := <-settled:
+		t.Fatalf("want %s, got it settled showing %q", want, row)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
 // Someone typing as the screen appears holds the start's settle off until
 // they pause: each key echoed starts the wait again.
 func TestTheStartSettlesOnceTheKeysPause(t *testing.T) {
 	m, _, clock, settled := openSettling(t)
-	m = handle(m, tea.WindowSizeMsg{Width: 40, Height: 5}) // the first frame: no key yet
-	testkit.Eventually(t, "the settle wait started after the first frame", func() bool { return clock.pending() > 0 })
+	m = firstFrame(t, m, clock, tea.WindowSizeMsg{Width: 40, Height: 5}) // no key yet
 	clock.advance(settleWait - time.Millisecond)
 	m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
 	clock.advance(settleWait - time.Millisecond)
-	select {
-	case row := <-settled:
-		t.Fatalf("want the start unsettled while keys come, got it settled showing %q", row)
-	default:
-	}
+	wantNoSettle(t, settled, "the start unsettled while keys come")
 	clock.advance(time.Millisecond)
 	if row := <-settled; row != "> q" {
 		t.Fatalf("want the start settled once the keys paused, got it settled showing %q", row)
 	}
 	handle(m, tea.KeyPressMsg{Code: 'w', Text: "w"})
 	clock.advance(settleWait)
-	select {
-	case row := <-settled:
-		t.Fatalf("want the start settled once, got it again showing %q", row)
-	default:
-	}
+	wantNoSettle(t, settled, "the start settled once")
 }
 
 // Keys that keep coming hold the settle off no longer than settleLimit.
 func TestTheStartSettlesAtTheLimitWhileKeysKeepComing(t *testing.T) {
 	m, _, clock, settled := openSettling(t)
-	m = handle(m, tea.WindowSizeMsg{Width: 40, Height: 5}) // the first frame
-	testkit.Eventually(t, "the settle wait started after the first frame", func() bool { return clock.pending() > 0 })
+	m = firstFrame(t, m, clock, tea.WindowSizeMsg{Width: 40, Height: 5})
 	gap := settleWait / 2
 	for range int(settleLimit/gap) - 1 {
 		m = handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
 		clock.advance(gap)
 	}
-	select {
-	case row := <-settled:
-		t.Fatalf("want the start unsettled while keys keep coming within the limit, got it settled showing %q", row)
-	default:
-	}
+	wantNoSettle(t, settled, "the start unsettled while keys keep coming within the limit")
 	handle(m, tea.KeyPressMsg{Code: 'q', Text: "q"})
 	clock.advance(gap)
 	if row := <-settled; !strings.HasPrefix(row, "> qq") {
@@ -212,14 +219,9 @@ func TestTheStartSettlesAtTheLimitWhileKeysKeepComing(t *testing.T) {
 
 func TestWithoutAKeyTheStartSettlesAWhileAfterTheFirstFrame(t *testing.T) {
 	m, _, clock, settled := openSettling(t)
-	handle(m, tick{}) // the first frame
-	testkit.Eventually(t, "the settle wait started after the first frame", func() bool { return clock.pending() > 0 })
+	firstFrame(t, m, clock, tick{})
 	clock.advance(settleWait - time.Millisecond)
-	select {
-	case row := <-settled:
-		t.Fatalf("want the start unsettled before the wait is over, got it settled showing %q", row)
-	default:
-	}
+	wantNoSettle(t, settled, "the start unsettled before the wait is over")
 	clock.advance(time.Millisecond)
 	if row := <-settled; row != ">" {
 		t.Fatalf("want the start settled on the first frame, got it showing %q", row)
