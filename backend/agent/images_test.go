@@ -56,16 +56,20 @@ func newImageSession(t *testing.T, model string, script ...llmtest.Response) *im
 	return s
 }
 
-func readShot() llmtest.Response {
-	return llmtest.Reply(llmtest.ToolCall("r1", "read", `{"file_path":"shot.png"}`, 1))
-}
-
-func TestReadOfAPNGSendsAnImagePartToAModelThatTakesImages(t *testing.T) {
-	s := newImageSession(t, "deepseek-flash", readShot(), llmtest.ReplyText("a blank picture"))
+// readShotOn has a session on model read shot.png with the read tool; it
+// is the messages of the request that carried the read's result.
+func readShotOn(t *testing.T, model string) []llmtest.Message {
+	t.Helper()
+	s := newImageSession(t, model, llmtest.Reply(llmtest.ToolCall("r1", "read", `{"file_path":"shot.png"}`, 1)),
+		llmtest.ReplyText("a blank picture"))
 	s.agent.Send("what is in shot.png?")
 	testkit.Settle(t, s.agent)
 	s.srv.AssertConsumed(t)
-	msgs := s.srv.Requests()[1].Messages
+	return s.srv.Requests()[1].Messages
+}
+
+func TestReadOfAPNGSendsAnImagePartToAModelThatTakesImages(t *testing.T) {
+	msgs := readShotOn(t, "deepseek-flash")
 	last := msgs[len(msgs)-1]
 	tool := msgs[len(msgs)-2]
 	if tool.Role != "tool" || !strings.Contains(tool.Content, "Image file") || !strings.Contains(tool.Content, "40×30") {
@@ -77,11 +81,7 @@ func TestReadOfAPNGSendsAnImagePartToAModelThatTakesImages(t *testing.T) {
 }
 
 func TestReadOfAnImageIsRefusedForAModelWithoutImages(t *testing.T) {
-	s := newImageSession(t, "deepseek-v4-pro", readShot(), llmtest.ReplyText("ok"))
-	s.agent.Send("what is in shot.png?")
-	testkit.Settle(t, s.agent)
-	s.srv.AssertConsumed(t)
-	msgs := s.srv.Requests()[1].Messages
+	msgs := readShotOn(t, "deepseek-v4-pro")
 	tool := msgs[len(msgs)-1]
 	if tool.Role != "tool" || !strings.Contains(tool.Content, "the model deepseek-v4-pro does not accept images") {
 		t.Fatalf("want a refusal the model can act on, got %+v", tool)
