@@ -166,9 +166,7 @@ func TestCommandInputKeepsItsTrailingText(t *testing.T) {
 
 // /resume WORDS opens the session picker with the words in its search.
 func TestResumeWithWordsOpensThePickerSearching(t *testing.T) {
-	be := &countingBackend{}
-	m := New(Options{Backend: be, Width: 100, Height: 30})
-	m.Update(subscribedMsg{sessionID: "s-1", sub: be})
+	m, _ := newTestModel(nil)
 	res := commands.Result{Kind: commands.Success, Action: commands.ActionOpenResumePicker{Search: "lexer"}}
 	m.Update(commandMsg{line: "/resume lexer", found: true, exec: commands.Execution{Name: "resume", Result: res}})
 	if s := ansi.Strip(screen(m)); !strings.Contains(s, "Search: lexer") {

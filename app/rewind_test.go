@@ -113,9 +113,7 @@ func TestARewindPutsThePromptBackAndARefusalAsksToConfirm(t *testing.T) {
 }
 
 func TestCommandCardsShowAsToolCards(t *testing.T) {
-	be := &countingBackend{}
-	m := New(Options{Backend: be, Width: 80, Height: 24})
-	m.Update(subscribedMsg{sessionID: "s-1", sub: be})
+	m, _ := newTestModel(nil)
 	diff := card.Card{Kind: card.Diff, Title: "Changes since turn 2 began",
 		Diffs: []card.FileDiff{{Path: "a.txt", Added: 1, Lines: []card.DiffLine{{Op: card.OpAdd, Text: "new line"}}}}}
 	done := session.Event{Type: "command/done", Seq: 1, Data: session.CommandDone{ID: "c", Outcome: "success", Text: "Changes since turn 2 began: 1 file, +1 −0.", Cards: []card.Card{diff}}}
