@@ -111,6 +111,17 @@ func TestLineALineAfterASettledTurnIsAnsweredToo(t *testing.T) {
 const askArgs = `{"questions":[{"id":"db","header":"Database","question":"Which database?",` +
 	`"options":[{"label":"SQLite","description":"a file"},{"label":"Postgres","recommended":true}]}]}`
 
+// askedForADatabase starts tack in line mode on a model that asks the
+// question of askArgs, then answers reply, and waits for the question.
+func askedForADatabase(t *testing.T, reply string) (*llmtest.Server, *process) {
+	t.Helper()
+	srv := llmtest.New(t, llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question", askArgs, 2)), llmtest.ReplyText(reply))
+	r := startTack(t, srv, "--ui", "line")
+	r.write("pick a database\n")
+	r.waitOutput("[Database] Which database?\n  1. Postgres (recommended)\n  2. SQLite\n     a file\n> ")
+	return srv, r
+}
+
 func TestLineAnswersAQuestionFromStdin(t *testing.T) {
 	tests := []struct {
 		name, answer, want string
@@ -121,13 +132,7 @@ func TestLineAnswersAQuestionFromStdin(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := llmtest.New(t,
-				llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question", askArgs, 2)),
-				llmtest.ReplyText("Noted."),
-			)
-			r := startTack(t, srv, "--ui", "line")
-			r.write("pick a database\n")
-			r.waitOutput("[Database] Which database?\n  1. Postgres (recommended)\n  2. SQLite\n     a file\n> ")
+			srv, r := askedForADatabase(t, "Noted.")
 			r.write(tt.answer)
 			r.closeStdin()
 			r.wantExit(0)
@@ -160,13 +165,7 @@ func TestLineReasksAnInvalidAnswer(t *testing.T) {
 }
 
 func TestLineQuestionFailsWhenStdinCloses(t *testing.T) {
-	srv := llmtest.New(t,
-		llmtest.Reply(llmtest.ToolCall("call_1", "ask_user_question", askArgs, 2)),
-		llmtest.ReplyText("I will assume SQLite."),
-	)
-	r := startTack(t, srv, "--ui", "line")
-	r.write("pick a database\n")
-	r.waitOutput("Which database?")
+	srv, r := askedForADatabase(t, "I will assume SQLite.")
 	r.closeStdin()
 	r.wantExit(0)
 	const want = "Error: ask_user_question cannot be answered because stdin is closed"
