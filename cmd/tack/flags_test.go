@@ -6,7 +6,7 @@ import (
 )
 
 func TestFlagsMayFollowTheTask(t *testing.T) {
-	o, err := parseFlags([]string{"fix", "the", "test", "--model", "deepseek-v4-pro", "-C", "sub"}, func(string) string { return "" })
+	o, err := parseFlags([]string{"fix", "the", "test", "--model", "deepseek-v4-pro", "-C", "sub"}, noEnv)
 	if err != nil {
 		t.Fatalf("want flags after the task parsed, got %v", err)
 	}
@@ -16,12 +16,25 @@ func TestFlagsMayFollowTheTask(t *testing.T) {
 }
 
 func TestEverythingAfterDoubleDashIsTheTask(t *testing.T) {
-	o, err := parseFlags([]string{"--model", "m", "--", "explain", "--model"}, func(string) string { return "" })
+	o, err := parseFlags([]string{"--model", "m", "--", "explain", "--model"}, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.task != "explain --model" || o.model != "m" {
 		t.Fatalf("want task %q and model m, got task %q, model %q", "explain --model", o.task, o.model)
+	}
+}
+
+// noEnv is an environment with no variable set.
+func noEnv(string) string { return "" }
+
+// wantUsageError checks that args are refused with a usage error that
+// says want.
+func wantUsageError(t *testing.T, args []string, want string) {
+	t.Helper()
+	_, err := parseFlags(args, noEnv)
+	if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), want) {
+		t.Errorf("%q: want a usage error containing %q, got %v", args, want, err)
 	}
 }
 
@@ -36,19 +49,15 @@ func TestPrintMistakesAreUsageErrors(t *testing.T) {
 		{[]string{"--system-prompt", "a", "--system-prompt-file", "b"}, "--system-prompt and --system-prompt-file cannot be used together"},
 		{[]string{"--append-system-prompt", "a", "--append-system-prompt-file", "b"}, "cannot be used together"},
 	} {
-		_, err := parseFlags(c.args, func(string) string { return "" })
-		if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: want a usage error containing %q, got %v", c.args, c.want, err)
-		}
+		wantUsageError(t, c.args, c.want)
 	}
-	o, err := parseFlags([]string{"-p", "fix it", "--model", "m"}, func(string) string { return "" })
+	o, err := parseFlags([]string{"-p", "fix it", "--model", "m"}, noEnv)
 	if err != nil || o.print != "fix it" || o.model != "m" {
 		t.Fatalf("want -p TASK with a flag after it accepted, got %+v, %v", o, err)
 	}
 }
 
 func TestBarePrintTakesTheTaskFromTheArgumentsOrStdin(t *testing.T) {
-	none := func(string) string { return "" }
 	for _, c := range []struct {
 		args       []string
 		task, from string
@@ -59,7 +68,7 @@ func TestBarePrintTakesTheTaskFromTheArgumentsOrStdin(t *testing.T) {
 		{[]string{"-p", "--model", "m"}, "", ""},
 		{[]string{"-p", "--verbose", "--output-format", "stream-json", "fix it"}, "fix it", "positional"},
 	} {
-		o, err := parseFlags(c.args, none)
+		o, err := parseFlags(c.args, noEnv)
 		if err != nil || !o.printMode() {
 			t.Fatalf("%q: want print mode, got %+v, %v", c.args, o, err)
 		}
@@ -71,7 +80,7 @@ func TestBarePrintTakesTheTaskFromTheArgumentsOrStdin(t *testing.T) {
 			t.Errorf("%q: want task %q from %s, got print %q task %q", c.args, c.task, c.from, o.print, o.task)
 		}
 	}
-	o, err := parseFlags([]string{"--input-format", "stream-json", "--output-format", "stream-json"}, none)
+	o, err := parseFlags([]string{"--input-format", "stream-json", "--output-format", "stream-json"}, noEnv)
 	if err != nil || !o.printMode() {
 		t.Errorf("want --input-format stream-json to mean print mode, got %+v, %v", o, err)
 	}
@@ -79,7 +88,7 @@ func TestBarePrintTakesTheTaskFromTheArgumentsOrStdin(t *testing.T) {
 
 func TestToolListsSplitOutsideParentheses(t *testing.T) {
 	o, err := parseFlags([]string{"-p", "x", "--allowed-tools", "Bash(git log:*) Read,Edit", "--allowedTools", "Write",
-		"--disallowed-tools", "Bash(rm:*), WebFetch"}, func(string) string { return "" })
+		"--disallowed-tools", "Bash(rm:*), WebFetch"}, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,17 +121,13 @@ func TestPrintFlagCombinationsThatCannotWork(t *testing.T) {
 		{[]string{"-p", "x", "--session-mirror"}, "--session-mirror is claude's, and tack does not take it: tack keeps its sessions in"},
 		{[]string{"-p", "x", "--resume-session-at=abc"}, "then /rewind to the turn"},
 	} {
-		_, err := parseFlags(c.args, func(string) string { return "" })
-		if _, ok := err.(errUsage); !ok || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: want a usage error containing %q, got %v", c.args, c.want, err)
-		}
+		wantUsageError(t, c.args, c.want)
 	}
 }
 
 // claude -p scripts pass Claude Code's permission flags; each must start
 // the mode tack has for it, and a wrong name must list tack's modes.
 func TestClaudeCodesPermissionFlagsAreTaken(t *testing.T) {
-	none := func(string) string { return "" }
 	for _, c := range []struct {
 		args []string
 		want string
@@ -131,12 +136,12 @@ func TestClaudeCodesPermissionFlagsAreTaken(t *testing.T) {
 		{[]string{"-p", "x", "--permission-mode", "bypassPermissions"}, "bypassPermissions"},
 		{[]string{"-p", "x", "--dangerously-skip-permissions"}, "full-access"},
 	} {
-		o, err := parseFlags(c.args, none)
+		o, err := parseFlags(c.args, noEnv)
 		if err != nil || o.permissionMode != c.want {
 			t.Errorf("%q: want permission mode %q, got %q, %v", c.args, c.want, o.permissionMode, err)
 		}
 	}
-	_, err := parseFlags([]string{"-p", "x", "--permission-mode", "yolo"}, none)
+	_, err := parseFlags([]string{"-p", "x", "--permission-mode", "yolo"}, noEnv)
 	if err == nil || !strings.Contains(err.Error(), "read-only, ask, auto, full-access") {
 		t.Errorf("want an unknown mode refused with the list of modes, got %v", err)
 	}
@@ -144,7 +149,7 @@ func TestClaudeCodesPermissionFlagsAreTaken(t *testing.T) {
 
 func TestResumeTakesClaudesShortFlag(t *testing.T) {
 	for _, args := range [][]string{{"-r", "abc", "-p", "x"}, {"-p", "x", "-r=abc"}, {"--resume", "abc", "-p", "x"}} {
-		o, err := parseFlags(args, func(string) string { return "" })
+		o, err := parseFlags(args, noEnv)
 		if err != nil || !o.resumeSet || o.resume != "abc" || o.print != "x" {
 			t.Errorf("%q: want session abc resumed for task x, got %+v, %v", args, o, err)
 		}
@@ -158,7 +163,7 @@ func TestFlagMistakesNameFlagsAsHelpWritesThem(t *testing.T) {
 		"--model":            "flag needs an argument: --model",
 		"-p x --max-turns z": `invalid value "z" for flag --max-turns`,
 	} {
-		_, err := parseFlags(strings.Fields(args), func(string) string { return "" })
+		_, err := parseFlags(strings.Fields(args), noEnv)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: want %q, got %v", args, want, err)
 		}
@@ -175,16 +180,16 @@ func TestClaudesEffortAndThinkingFlagsAreRead(t *testing.T) {
 		"-p x --thinking adaptive":              "",
 		"-p x --effort low --thinking disabled": "low",
 	} {
-		o, err := parseFlags(strings.Fields(args), func(string) string { return "" })
+		o, err := parseFlags(strings.Fields(args), noEnv)
 		if err != nil {
 			t.Fatalf("%s: %v", args, err)
 		}
-		lo, err := launchOptions(o, t.TempDir(), t.TempDir(), func(string) string { return "" })
+		lo, err := launchOptions(o, t.TempDir(), t.TempDir(), noEnv)
 		if err != nil || lo.Effort != want {
 			t.Errorf("%s: effort %q (%v), want %q", args, lo.Effort, err, want)
 		}
 	}
-	if _, err := parseFlags([]string{"-p", "x", "--thinking", "sometimes"}, func(string) string { return "" }); err == nil {
+	if _, err := parseFlags([]string{"-p", "x", "--thinking", "sometimes"}, noEnv); err == nil {
 		t.Error("--thinking sometimes was taken")
 	}
 }
@@ -193,7 +198,7 @@ func TestClaudesEffortAndThinkingFlagsAreRead(t *testing.T) {
 // mean something to tack set it, the rest are left out and said so.
 func TestAgentSDKFlagsAreTaken(t *testing.T) {
 	o, err := parseFlags([]string{"-p", "x", "--thinking-display=omitted", "--betas=context-1m-2025-08-07", "--task-budget=5000",
-		"--allow-dangerously-skip-permissions", "--no-session-persistence", "--debug=api,hooks"}, func(string) string { return "" })
+		"--allow-dangerously-skip-permissions", "--no-session-persistence", "--debug=api,hooks"}, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
