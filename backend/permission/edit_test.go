@@ -43,10 +43,15 @@ func newEditWorld(t *testing.T) editWorld {
 	return w
 }
 
-func (w editWorld) policy(mode Mode, b *interact.Broker) *Policy {
+// policy is a policy in mode for w's homes whose approvals an answerer
+// answers with decisions, in turn.
+func (w editWorld) policy(t *testing.T, mode Mode, decisions ...interact.Decision) (*Policy, *answerer) {
+	t.Helper()
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, decisions...)
 	p := newPolicy(mode, b)
 	p.SetHomes(w.tackHome, w.home)
-	return p
+	return p, a
 }
 
 func (w editWorld) call(path string) tools.Call {
@@ -72,9 +77,8 @@ func TestEditsByPlace(t *testing.T) {
 	}
 	for _, c := range cases {
 		for mode, want := range c.want {
-			b := interact.NewBroker()
-			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-			_, err := w.policy(mode, b).Authorize(context.Background(), targetWrite, w.call(c.path))
+			p, a := w.policy(t, mode, interact.Decision{Verdict: interact.Allow})
+			_, err := p.Authorize(context.Background(), targetWrite, w.call(c.path))
 			got := runs
 			switch {
 			case err != nil:
@@ -100,9 +104,7 @@ func TestEditsInAnAddedDirectoryCountAsTheWorkspaces(t *testing.T) {
 		filepath.Join(w.outside, ".git/config"): false,
 		filepath.Join(w.home, "elsewhere.go"):   false,
 	} {
-		b := interact.NewBroker()
-		a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-		p := w.policy(Auto, b)
+		p, a := w.policy(t, Auto, interact.Decision{Verdict: interact.Allow})
 		p.SetDirs([]string{w.outside})
 		if _, err := p.Authorize(context.Background(), targetWrite, w.call(path)); err != nil || (a.count() == 0) != want {
 			t.Errorf("write %s: want it run unasked %v, got asked %d times (%v)", path, want, a.count(), err)
@@ -114,9 +116,7 @@ func TestEditsInAnAddedDirectoryCountAsTheWorkspaces(t *testing.T) {
 // beside those the session started with.
 func TestADirectoryAddedLaterCountsFromTheNextCall(t *testing.T) {
 	w := newEditWorld(t)
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow}, interact.Decision{Verdict: interact.Allow})
-	p := w.policy(Auto, b)
+	p, a := w.policy(t, Auto, interact.Decision{Verdict: interact.Allow}, interact.Decision{Verdict: interact.Allow})
 	p.SetDirs([]string{w.home})
 	file := w.call(filepath.Join(w.outside, "abs.go"))
 	if _, err := p.Authorize(context.Background(), targetWrite, file); err != nil || a.count() != 1 {
@@ -133,9 +133,7 @@ func TestADirectoryAddedLaterCountsFromTheNextCall(t *testing.T) {
 
 func TestProtectedEditsAskEveryTimeAndSayWhy(t *testing.T) {
 	w := newEditWorld(t)
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow}, interact.Decision{Verdict: interact.Allow})
-	p := w.policy(FullAccess, b)
+	p, a := w.policy(t, FullAccess, interact.Decision{Verdict: interact.Allow}, interact.Decision{Verdict: interact.Allow})
 	for range 2 {
 		if _, err := p.Authorize(context.Background(), targetWrite, w.call(".git/config")); err != nil {
 			t.Fatal(err)
@@ -149,9 +147,7 @@ func TestProtectedEditsAskEveryTimeAndSayWhy(t *testing.T) {
 
 func TestOutsideEditsAreRememberedPerDirectory(t *testing.T) {
 	w := newEditWorld(t)
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
-	p := w.policy(Auto, b)
+	p, a := w.policy(t, Auto, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
 	if _, err := p.Authorize(context.Background(), targetWrite, w.call(filepath.Join(w.outside, "a.go"))); err != nil {
 		t.Fatal(err)
 	}
