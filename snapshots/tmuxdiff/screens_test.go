@@ -43,6 +43,17 @@ const wide = "日本語のテキスト 中文 한국어 🙂 👍🏽 👩\u200d
 // keys, with a margin for a loaded machine.
 const readPause = approval.Guard + 100*time.Millisecond
 
+// answerMarkdown starts tack in the terminal o describes on a model that
+// answers with markdown, streamed in parts, and prompts it to the end of
+// the answer.
+func answerMarkdown(t *testing.T, o ptyterm.Options, parts ...llmtest.Part) *run {
+	t.Helper()
+	r := start(t, llmtest.New(t, llmtest.Reply(append([]llmtest.Part{llmtest.Text(markdown, 16)}, parts...)...)), o)
+	r.prompt("Fix the word count")
+	r.waitFor(true, "All tests pass.")
+	return r
+}
+
 var scenarios = []scenario{
 	{"welcome", func(t *testing.T) recording {
 		r := start(t, llmtest.New(t), ptyterm.Options{Cols: 100, Rows: 30})
@@ -51,9 +62,7 @@ var scenarios = []scenario{
 		return r.finish()
 	}},
 	{"markdown", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16))), ptyterm.Options{Cols: 100, Rows: 30})
-		r.prompt("Fix the word count")
-		r.waitFor(true, "All tests pass.")
+		r := answerMarkdown(t, ptyterm.Options{Cols: 100, Rows: 30})
 		r.check("answer")
 		return r.finish()
 	}},
@@ -104,9 +113,7 @@ var scenarios = []scenario{
 		return r.finish()
 	}},
 	{"resize", func(t *testing.T) recording {
-		r := start(t, llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16))), ptyterm.Options{Cols: 100, Rows: 30})
-		r.prompt("Fix the word count")
-		r.waitFor(true, "All tests pass.")
+		r := answerMarkdown(t, ptyterm.Options{Cols: 100, Rows: 30})
 		r.resize(60, 20)
 		r.waitRows(20)
 		r.check("narrower")
@@ -116,10 +123,7 @@ var scenarios = []scenario{
 		return r.finish()
 	}},
 	{"synchronized output", func(t *testing.T) recording {
-		srv := llmtest.New(t, llmtest.Reply(llmtest.Text(markdown, 16), llmtest.Pace(2*time.Millisecond)))
-		r := start(t, srv, ptyterm.Options{Cols: 100, Rows: 30, SynchronizedOutput: true})
-		r.prompt("Fix the word count")
-		r.waitFor(true, "All tests pass.")
+		r := answerMarkdown(t, ptyterm.Options{Cols: 100, Rows: 30, SynchronizedOutput: true}, llmtest.Pace(2*time.Millisecond))
 		r.check("answer")
 		if !strings.Contains(r.term.Raw(), ansi.SetModeSynchronizedOutput) {
 			t.Fatalf("want tack's frames in synchronized updates (mode 2026) where the terminal reports it, got %q", r.term.Raw())
