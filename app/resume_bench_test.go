@@ -33,11 +33,7 @@ func BenchmarkResume(b *testing.B) {
 			continue
 		}
 		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
-			path := filepath.Join(b.TempDir(), "s1.jsonl")
-			h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
-			if err := sessiontest.Write(path, h, n, h.Created); err != nil {
-				b.Fatal(err)
-			}
+			path, _ := writeStory(b, n)
 			resume(b, path).close() // a first open may write what later ones read
 			var held, peak float64
 			var cpu time.Duration
@@ -76,6 +72,18 @@ func (r resumed) close() {
 	r.model.Close()
 	r.agent.Close()
 	r.log.Close()
+}
+
+// writeStory writes a story session s1 of the given number of messages
+// and is its path and header.
+func writeStory(tb testing.TB, messages int) (path string, h session.Header) {
+	tb.Helper()
+	path = filepath.Join(tb.TempDir(), "s1.jsonl")
+	h = session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
+	if err := sessiontest.Write(path, h, messages, h.Created); err != nil {
+		tb.Fatal(err)
+	}
+	return path, h
 }
 
 // resume opens the log at path as tack --resume does and draws the first

@@ -5,16 +5,13 @@ package app
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tack-agent/tack/backend/agent"
 	"github.com/tack-agent/tack/backend/session"
-	"github.com/tack-agent/tack/backend/session/sessiontest"
 )
 
 // TestResumedLongSessionShowsTheLiveScreens: a long session is shown as it
@@ -34,11 +31,7 @@ func TestResumedLongSessionShowsTheLiveScreens(t *testing.T) {
 			if testing.Short() && messages > 1_000 {
 				t.Skip("a 10,000-message session; skipped with -short")
 			}
-			path := filepath.Join(t.TempDir(), "s1.jsonl")
-			h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
-			if err := sessiontest.Write(path, h, messages, h.Created); err != nil {
-				t.Fatal(err)
-			}
+			path, h := writeStory(t, messages)
 			_, events, err := session.Read(path)
 			if err != nil {
 				t.Fatal(err)
@@ -120,11 +113,7 @@ func wantSameScreen(t *testing.T, where string, live, resumed *Model) {
 // keys pressed meanwhile wait for them. Listed, Up recalls them, the
 // latest first.
 func TestResumedSessionRecallsItsPromptsWithUp(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s1.jsonl")
-	h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
-	if err := sessiontest.Write(path, h, 1_000, h.Created); err != nil {
-		t.Fatal(err)
-	}
+	path, _ := writeStory(t, 1_000)
 	r := resume(t, path)
 	m := r.model
 	_, listing := m.Update(tea.KeyPressMsg{Code: tea.KeyUp})
@@ -160,11 +149,7 @@ func TestResumedSessionRecallsItsPromptsWithUp(t *testing.T) {
 // them, Ctrl+R opens at once and lists this session's prompts in the
 // command that reads the other sessions'.
 func TestCtrlRListsAResumedSessionsPromptsWithTheOthers(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s1.jsonl")
-	h := session.Header{ID: "s1", Created: time.Unix(1_795_000_000, 0), Cwd: "/w", Model: "deepseek-v4-flash"}
-	if err := sessiontest.Write(path, h, 1_000, h.Created); err != nil {
-		t.Fatal(err)
-	}
+	path, _ := writeStory(t, 1_000)
 	r := resume(t, path)
 	defer r.close()
 	m := r.model
