@@ -84,6 +84,24 @@ func (f *fixture) waitIdle() {
 	testkit.Settle(f.t, f.agent)
 }
 
+// runTurn sends prompt and waits for the turn it starts to end.
+func (f *fixture) runTurn(prompt string) {
+	f.t.Helper()
+	f.agent.Send(prompt)
+	f.waitIdle()
+}
+
+// lastTurnEnd is how the last turn ended: the last event of the log.
+func (f *fixture) lastTurnEnd() session.TurnEnd {
+	f.t.Helper()
+	evs := f.log.Events()
+	end, ok := evs[len(evs)-1].Data.(session.TurnEnd)
+	if !ok {
+		f.t.Fatalf("want the log to end with the turn's end, got %+v", evs[len(evs)-1].Data)
+	}
+	return end
+}
+
 // types lists the event types of the log, skipping chunk-free noise.
 func types(evs []session.Event) []string {
 	var out []string
@@ -99,8 +117,7 @@ func TestThreeStepTurnIsLoggedInLifecycleOrder(t *testing.T) {
 		llmtest.Reply(llmtest.Reasoning("Now again.", 4), llmtest.ToolCall("call_2", "echo", `{"x":2}`, 2), llmtest.Usage(100, 30, 10, 3), llmtest.Finish("tool_calls")),
 		llmtest.Reply(llmtest.Text("All done.", 3), llmtest.Usage(130, 10, 5, 0), llmtest.Finish("stop")),
 	}, echoTool())
-	f.agent.Send("run the test")
-	f.waitIdle()
+	f.runTurn("run the test")
 	want := []string{
 		"turn/start", "user/message", "session/title",
 		"step/start", "assistant/message", "tool/call", "tool/result", "step/end",
@@ -210,15 +227,14 @@ func TestMaxStepsEndsTheTurnBeforeTheRequestBeyondIt(t *testing.T) {
 	}, echoTool())
 	f.agent.SendWith("loop", agent.TurnOptions{MaxSteps: 2})
 	f.waitIdle()
-	evs := f.log.Events()
-	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	end := f.lastTurnEnd()
 	if end.Reason != session.StopMaxSteps {
 		t.Fatalf("want the turn ended at its step limit, got %+v", end)
 	}
 	if n := len(f.srv.Requests()); n != 2 {
 		t.Fatalf("want 2 model requests, got %d", n)
 	}
-	if got := countType(evs, "tool/result"); got != 2 {
+	if got := countType(f.log.Events(), "tool/result"); got != 2 {
 		t.Errorf("want both steps' tool results recorded, got %d", got)
 	}
 }
@@ -254,11 +270,11 @@ func TestCancelDuringStalledStreamAbortsPromptlyAndDiscardsQueue(t *testing.T) {
 	f.agent.Send("queued follow-up")
 	f.agent.Cancel()
 	f.waitIdle() // the fake never ends a stall: only the cancel settles the turn
-	evs := f.log.Events()
-	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	end := f.lastTurnEnd()
 	if end.Reason != session.StopAborted {
 		t.Fatalf("want aborted, got %+v", end)
 	}
+	evs := f.log.Events()
 	var discarded []string
 	for _, e := range evs {
 		if d, ok := e.Data.(session.InboxDiscard); ok {
@@ -278,8 +294,7 @@ func TestRateLimitIsRetriedWithAnEvent(t *testing.T) {
 		llmtest.RateLimited("1"),
 		llmtest.ReplyText("Recovered."),
 	})
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	var retries []session.Retry
 	for _, e := range f.log.Events() {
 		if r, ok := e.Data.(session.Retry); ok {
@@ -289,22 +304,19 @@ func TestRateLimitIsRetriedWithAnEvent(t *testing.T) {
 	if len(retries) != 1 || retries[0].Attempt != 1 || retries[0].DelayMs != 1000 || retries[0].Failure.Kind != string(llm.ErrRateLimit) {
 		t.Fatalf("want one rate-limit retry honouring Retry-After 1s, got %+v", retries)
 	}
-	evs := f.log.Events()
-	if end := evs[len(evs)-1].Data.(session.TurnEnd); end.Reason != session.StopCompleted {
+	if end := f.lastTurnEnd(); end.Reason != session.StopCompleted {
 		t.Fatalf("want completed after the retry, got %+v", end)
 	}
 }
 
 func TestAuthFailureEndsTurnWithErrorAndNoRetry(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.HTTPError(401, "Authentication Fails")})
-	f.agent.Send("go")
-	f.waitIdle()
-	evs := f.log.Events()
-	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	f.runTurn("go")
+	end := f.lastTurnEnd()
 	if end.Reason != session.StopError || end.Error == nil || end.Error.Kind != string(llm.ErrAuth) {
 		t.Fatalf("want an auth error end, got %+v", end)
 	}
-	if n := countType(evs, "llm/retry"); n != 0 {
+	if n := countType(f.log.Events(), "llm/retry"); n != 0 {
 		t.Fatalf("auth failures must not be retried; retries: %d", n)
 	}
 }
@@ -318,8 +330,7 @@ func TestParallelToolResultsKeepModelOrder(t *testing.T) {
 		llmtest.Reply(llmtest.ToolCall("a", "slow", `{}`, 1), llmtest.ToolCall("b", "echo", `{}`, 1), llmtest.Finish("tool_calls")),
 		llmtest.ReplyText("ok"),
 	}, slow, echoTool())
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	var ids []string
 	for _, e := range f.log.Events() {
 		if r, ok := e.Data.(session.ToolResult); ok {
@@ -336,8 +347,7 @@ func TestUnknownToolGetsAnErrorResult(t *testing.T) {
 		llmtest.Reply(llmtest.ToolCall("a", "nope", `{}`, 1), llmtest.Finish("tool_calls")),
 		llmtest.ReplyText("ok"),
 	}, echoTool())
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	for _, e := range f.log.Events() {
 		if r, ok := e.Data.(session.ToolResult); ok {
 			if !r.IsError || !strings.HasPrefix(r.Text, "Error: unknown tool") {
@@ -381,13 +391,11 @@ func TestFirstCompletedTurnRefinesTheTitleOnce(t *testing.T) {
 	client := llm.NewClient(llm.ClientConfig{BaseURL: f.srv.URL(), APIKey: fixtureKey})
 	f.agent = agent.New(agent.Config{Log: f.log, Provider: client, Tools: tools.NewRegistry(), RefineTitle: true,
 		Sleep: func(context.Context, time.Duration) error { return nil }})
-	f.agent.Send("please fix the flaky test in parser_test.go")
-	f.waitIdle()
+	f.runTurn("please fix the flaky test in parser_test.go")
 	// The title is asked for after the turn, off the loop; Close would
 	// cancel it.
 	waitModelTitle(t, f.log)
-	f.agent.Send("and again")
-	f.waitIdle()
+	f.runTurn("and again")
 	f.agent.Close()
 	var titles []session.Title
 	for _, e := range f.log.Events() {
@@ -449,15 +457,13 @@ func TestTheUsersNameOutlivesATitleAskedBeforeIt(t *testing.T) {
 		asked: make(chan struct{}), gate: make(chan struct{})}
 	f.agent = agent.New(agent.Config{Log: f.log, Provider: gated, Tools: tools.NewRegistry(), RefineTitle: true,
 		Sleep: func(context.Context, time.Duration) error { return nil }})
-	f.agent.Send("please fix the flaky test in parser_test.go")
-	f.waitIdle()
+	f.runTurn("please fix the flaky test in parser_test.go")
 	<-gated.asked
 	if err := f.agent.Rename("Flaky parser"); err != nil {
 		t.Fatal(err)
 	}
 	close(gated.gate)
-	f.agent.Send("and again")
-	f.waitIdle()
+	f.runTurn("and again")
 	f.agent.Close() // waits for the title request
 	var titles []session.Title
 	for _, e := range f.log.Events() {
@@ -507,8 +513,7 @@ func TestOversizedToolResultIsSpilledToAFile(t *testing.T) {
 		llmtest.Reply(llmtest.ToolCall("c1", "big", `{}`, 1), llmtest.Finish("tool_calls")),
 		llmtest.ReplyText("ok"),
 	}, big)
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	for _, e := range f.log.Events() {
 		if r, ok := e.Data.(session.ToolResult); ok {
 			if len(r.Text) > 50_000 || !strings.Contains(r.Text, "Full formatted result stored at") {
@@ -540,8 +545,7 @@ func TestCancelledAnswerKeepsWhatArrived(t *testing.T) {
 	if len(kept) != 1 || kept[0].Text != "The first half of" || kept[0].Finish != llm.FinishCancelled || len(kept[0].ToolCalls) != 0 {
 		t.Fatalf("want the partial answer logged as cancelled, got %+v", kept)
 	}
-	f.agent.Send("go on")
-	f.waitIdle()
+	f.runTurn("go on")
 	reqs := f.srv.Requests()
 	msgs := reqs[len(reqs)-1].Messages
 	if n := len(msgs); n < 3 || msgs[n-2].Role != "assistant" || msgs[n-2].Content != "The first half of" || msgs[n-1].Content != "go on" {

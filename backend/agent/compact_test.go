@@ -61,8 +61,7 @@ func TestContextPastThresholdCompactsAtTheStepBoundary(t *testing.T) {
 	f.agent.Close()
 	f.agent = f.startTiny(echoTool())
 	long := "please do this: " + strings.Repeat("lorem ipsum ", 200)
-	f.agent.Send(long)
-	f.waitIdle()
+	f.runTurn(long)
 
 	reqs := f.srv.Requests()
 	if len(reqs) != 3 {
@@ -129,18 +128,16 @@ func TestContextOverflowCompactsAndRetriesOnce(t *testing.T) {
 	})
 	f.agent.Close()
 	f.agent = f.startTiny()
-	f.agent.Send("first " + strings.Repeat("word ", 300))
-	f.waitIdle()
-	f.agent.Send("second")
-	f.waitIdle()
-	evs := f.log.Events()
-	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	f.runTurn("first " + strings.Repeat("word ", 300))
+	f.runTurn("second")
+	end := f.lastTurnEnd()
 	if end.Reason != session.StopError || end.Error == nil || end.Error.Kind != string(llm.ErrContextOverflow) {
 		t.Fatalf("a second overflow must end the turn with the overflow error, got %+v", end)
 	}
 	if msg := end.Error.Message; !strings.Contains(msg, "even after compaction") || !strings.Contains(msg, "/new") {
 		t.Fatalf("want the error to say compaction did not help and point to /new, got %q", msg)
 	}
+	evs := f.log.Events()
 	if n := countType(evs, "compact/end"); n != 1 {
 		t.Fatalf("want exactly one compaction, got %d", n)
 	}
@@ -214,8 +211,7 @@ func TestPromptSentDuringCompactRunsAfterIt(t *testing.T) {
 		llmtest.ReplyText("Second answer."),
 	})
 	g := f.startGated()
-	f.agent.Send("first " + strings.Repeat("word ", 300))
-	f.waitIdle()
+	f.runTurn("first " + strings.Repeat("word ", 300))
 
 	type outcome struct {
 		res agent.CompactResult
@@ -267,8 +263,7 @@ func TestStoppedCompactLeavesHistoryUntouched(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, []llmtest.Response{llmtest.ReplyText("First answer " + strings.Repeat("x", 900))})
 			g := f.startGated()
-			f.agent.Send("first " + strings.Repeat("word ", 300))
-			f.waitIdle()
+			f.runTurn("first " + strings.Repeat("word ", 300))
 			before := surfaceOf(t, f.log)
 
 			ctx, cancel := context.WithCancel(context.Background())
@@ -306,10 +301,8 @@ func TestOverflowThatCannotBeCompactedSaysWhy(t *testing.T) {
 	})
 	f.agent.Close()
 	f.agent = f.startTiny()
-	f.agent.Send("only prompt")
-	f.waitIdle()
-	evs := f.log.Events()
-	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	f.runTurn("only prompt")
+	end := f.lastTurnEnd()
 	if end.Error == nil || end.Error.Kind != string(llm.ErrContextOverflow) {
 		t.Fatalf("want the turn ended by the overflow, got %+v", end)
 	}
@@ -320,8 +313,7 @@ func TestOverflowThatCannotBeCompactedSaysWhy(t *testing.T) {
 
 func TestCompactWithNothingToSummariseRecordsNothing(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("Short answer.")})
-	f.agent.Send("hi")
-	f.waitIdle()
+	f.runTurn("hi")
 	before := len(f.log.Events())
 	if _, err := f.agent.Compact(context.Background(), ""); !errors.Is(err, agent.ErrNothingToCompact) {
 		t.Fatalf("want ErrNothingToCompact, got %v", err)
@@ -346,8 +338,7 @@ func TestPreCompactHookShapesTheSummary(t *testing.T) {
 		t.Fatal(problems)
 	}
 	f.agent = f.startTinyWith(hooks.NewRunner(hooks.Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ()}), echoTool())
-	f.agent.Send("please do this: " + strings.Repeat("lorem ipsum ", 200))
-	f.waitIdle()
+	f.runTurn("please do this: " + strings.Repeat("lorem ipsum ", 200))
 	summary := f.srv.Requests()[1].Messages
 	if got := summary[len(summary)-1].Content; !strings.HasSuffix(got, "Also follow these instructions for the summary:\nKeep the list of open TODOs.") {
 		t.Errorf("the summary's instructions end %q", got[max(len(got)-120, 0):])
@@ -407,10 +398,8 @@ func TestManualCompactSummarisesAWideWindowsHistory(t *testing.T) {
 	if window := f.agent.CompactThreshold(llm.DefaultModel); window < 500_000 {
 		t.Fatalf("want the default model's window wide, its threshold is %d tokens", window)
 	}
-	f.agent.Send("first " + long)
-	f.waitIdle()
-	f.agent.Send("second")
-	f.waitIdle()
+	f.runTurn("first " + long)
+	f.runTurn("second")
 	res, err := f.agent.Compact(context.Background(), "keep the API notes")
 	if err != nil || res.Items != 2 {
 		t.Fatalf("want the first exchange summarised and the second kept, got %+v, %v", res, err)

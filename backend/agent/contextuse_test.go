@@ -31,8 +31,7 @@ func TestContextUseSplitsTheWindow(t *testing.T) {
 	if before.Used != system+echo+search || before.Messages != 0 {
 		t.Fatalf("want an empty conversation to hold the system prompt and the tools, got %+v", before)
 	}
-	f.agent.Send("hi")
-	f.waitIdle()
+	f.runTurn("hi")
 	after := f.agent.ContextUse()
 	if after.Used != 9100 || after.Messages != 9100-system-echo-search || after.Last.Input != 9000 || after.Free() != after.Window-9100 {
 		t.Fatalf("want the response's count and the conversation the rest of it, got %+v", after)

@@ -35,8 +35,7 @@ func TestToolArgumentsThatAreNotAnObjectAreRejectedBeforeTheToolRuns(t *testing.
 				llmtest.Reply(llmtest.ToolCall("a", "probe", c.args, 1), llmtest.Finish("tool_calls")),
 				llmtest.ReplyText("ok"),
 			}, probe)
-			f.agent.Send("go")
-			f.waitIdle()
+			f.runTurn("go")
 			r, ok := firstToolResult(f.log.Events())
 			if !ok {
 				t.Fatal("no tool result logged")
@@ -75,8 +74,7 @@ func TestACallByClaudeCodesNameRunsTacksTool(t *testing.T) {
 		llmtest.Reply(llmtest.ToolCall("a", "Bash", `{"command":"ls"}`, 1), llmtest.ToolCall("b", "MultiEdit", `{"edits":[]}`, 1), llmtest.Finish("tool_calls")),
 		llmtest.ReplyText("ok"),
 	}, bash, edit)
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	names := map[string]string{}
 	results := map[string]session.ToolResult{}
 	for _, e := range f.log.Events() {
@@ -107,8 +105,7 @@ func TestToolResultsRecordHowLongTheToolRan(t *testing.T) {
 		llmtest.Reply(llmtest.ToolCall("a", "slow", `{}`, 1), llmtest.ToolCall("b", "slow", `[]`, 1)),
 		llmtest.ReplyText("ok"),
 	}, slow)
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	took := map[string]int64{}
 	for _, e := range f.log.Events() {
 		if r, ok := e.Data.(session.ToolResult); ok {

@@ -25,10 +25,8 @@ func TestFailedStreamsAreRetriedAndNeverKept(t *testing.T) {
 		llmtest.ReplyText("The real answer."),
 		llmtest.ReplyText("ok"),
 	})
-	f.agent.Send("go")
-	f.waitIdle()
-	f.agent.Send("next")
-	f.waitIdle()
+	f.runTurn("go")
+	f.runTurn("next")
 	f.srv.AssertConsumed(t)
 	var kinds []string
 	var answers []string
@@ -60,13 +58,12 @@ func TestFailedStreamsAreRetriedAndNeverKept(t *testing.T) {
 // and kept, and the session log says why it was taken as such.
 func TestUnknownFinishReasonKeepsTheAnswerWithANote(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.MustReplay(t, serverFixtures+"gateway-unknown-finish-eos.chunks.jsonl")})
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	f.srv.AssertConsumed(t)
-	evs := f.log.Events()
-	if end := evs[len(evs)-1].Data.(session.TurnEnd); end.Reason != session.StopCompleted {
+	if end := f.lastTurnEnd(); end.Reason != session.StopCompleted {
 		t.Fatalf("want the turn completed, got %+v", end)
 	}
+	evs := f.log.Events()
 	for _, e := range evs {
 		if m, ok := e.Data.(session.AssistantMessage); ok {
 			if m.Text != "The build passes now." || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], `"eos"`) {

@@ -25,10 +25,10 @@ func TestOverloadedModelHandsTheTurnToTheFallback(t *testing.T) {
 	if first, last := reqs[0].Model, reqs[len(reqs)-1].Model; first != "deepseek-v4-flash" || last != "deepseek-v4-pro" {
 		t.Errorf("want the retries on the session's model and the last request on the fallback, got %s then %s", first, last)
 	}
-	evs := f.log.Events()
-	if end := evs[len(evs)-1].Data.(session.TurnEnd); end.Reason != session.StopCompleted {
+	if end := f.lastTurnEnd(); end.Reason != session.StopCompleted {
 		t.Errorf("want the turn completed on the fallback, got %+v", end)
 	}
+	evs := f.log.Events()
 	var starts []string
 	for _, e := range evs {
 		if s, ok := e.Data.(session.StepStart); ok {

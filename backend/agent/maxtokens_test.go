@@ -12,13 +12,11 @@ import (
 // exceed what a small window holds beside the prompt (vllm#20409).
 func TestOutputBoundOnlyForModelsTheCatalogKnows(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("known"), llmtest.ReplyText("unknown")})
-	f.agent.Send("first")
-	f.waitIdle()
+	f.runTurn("first")
 	if err := f.agent.SetModel("llama3.1:8b", llm.EffortOff); err != nil {
 		t.Fatal(err)
 	}
-	f.agent.Send("second")
-	f.waitIdle()
+	f.runTurn("second")
 	reqs := f.srv.Requests()
 	if len(reqs) != 2 || reqs[0].MaxTokens != 384_000 || reqs[1].MaxTokens != 0 {
 		t.Fatalf("want max_tokens 384000 for the catalog's DeepSeek model and none for an unknown one, got %+v", reqs)
@@ -33,8 +31,7 @@ func TestOutputBoundTooLargeForTheWindowIsLoweredNotCompacted(t *testing.T) {
 		{Status: 400, Body: `{"object":"error","message":"This model's maximum context length is 16384 tokens. However, you requested 384100 tokens (100 in the messages, 384000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}`},
 		llmtest.ReplyText("fits now"),
 	})
-	f.agent.Send("hi")
-	f.waitIdle()
+	f.runTurn("hi")
 	reqs := f.srv.Requests()
 	if len(reqs) != 2 || reqs[0].MaxTokens != 384_000 || reqs[1].MaxTokens != 16_284 {
 		t.Fatalf("want the request sent again with max_tokens 16284, got %d requests %+v", len(reqs), reqs)
@@ -55,10 +52,8 @@ func TestOutputBoundTooLargeForTheWindowIsLoweredNotCompacted(t *testing.T) {
 func TestOutputBoundIsLoweredToWhatAVLLMWindowLeaves(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("fits now"), llmtest.ReplyText("still fits")})
 	f.srv.Enforce(llmtest.VLLM(16_384))
-	f.agent.Send("hi")
-	f.waitIdle()
-	f.agent.Send("more")
-	f.waitIdle()
+	f.runTurn("hi")
+	f.runTurn("more")
 	reqs := f.srv.Requests()
 	if len(reqs) != 3 || reqs[0].MaxTokens != 384_000 || reqs[1].MaxTokens+reqs[1].PromptTokens() > 16_384 || reqs[2].MaxTokens != 0 {
 		t.Fatalf("want the second request within the window and the next turn to send no bound, got %d requests %+v", len(reqs), reqs)
@@ -66,8 +61,7 @@ func TestOutputBoundIsLoweredToWhatAVLLMWindowLeaves(t *testing.T) {
 	if v := f.srv.Violations(); len(v) != 1 || f.srv.Remaining() != 0 {
 		t.Fatalf("want only the first request refused and both answers served, got %q", v)
 	}
-	evs := f.log.Events()
-	if end := evs[len(evs)-1].Data.(session.TurnEnd); end.Reason != session.StopCompleted || countType(evs, "compact/start") != 0 {
+	if end := f.lastTurnEnd(); end.Reason != session.StopCompleted || countType(f.log.Events(), "compact/start") != 0 {
 		t.Fatalf("want the turn completed without compaction, got %+v", end)
 	}
 }

@@ -16,16 +16,14 @@ func TestNoteUndoneBeforeARequestNeverReachesTheModel(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.ReplyText("one"), llmtest.ReplyText("two")})
 	f.agent.Note("plan", "PLAN-OFF", "PLAN-ON")
 	f.agent.Note("plan", "PLAN-ON", "PLAN-OFF")
-	f.agent.Send("first")
-	f.waitIdle()
+	f.runTurn("first")
 	if got := f.srv.Requests(); len(got) != 1 || contextNotes(got[0], "PLAN-") != 0 {
 		t.Fatalf("want one request without a plan note after a round trip, got %d requests:\n%s", len(got), got[0].Body)
 	}
 	f.agent.Note("plan", "PLAN-OFF", "PLAN-ON")
 	f.agent.Note("plan", "PLAN-ON", "PLAN-OFF")
 	f.agent.Note("plan", "PLAN-OFF", "PLAN-ON")
-	f.agent.Send("second")
-	f.waitIdle()
+	f.runTurn("second")
 	got := f.srv.Requests()
 	if len(got) != 2 {
 		t.Fatalf("want two requests, got %d", len(got))

@@ -12,8 +12,7 @@ import (
 // no reason to lose a complete answer, but the user is told.
 func TestAnUnknownFinishReasonKeepsTheAnswerWithANote(t *testing.T) {
 	f := newFixture(t, []llmtest.Response{llmtest.Reply(llmtest.Text("All done.", 0), llmtest.Finish("eos"))})
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	var msg session.AssistantMessage
 	var end session.TurnEnd
 	for _, e := range f.log.Events() {

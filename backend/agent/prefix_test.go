@@ -18,8 +18,7 @@ func TestStepRequestsShareTheirPrefix(t *testing.T) {
 		llmtest.Reply(llmtest.Reasoning("two", 2), llmtest.ToolCall("c2", "echo", `{"n":2}`, 2), llmtest.Finish("tool_calls")),
 		llmtest.ReplyText("three"),
 	}, echoTool())
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	reqs := f.srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("want 3 step requests, got %d", len(reqs))

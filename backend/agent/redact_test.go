@@ -18,8 +18,7 @@ func TestSessionLogNeverHoldsTheKey(t *testing.T) {
 		llmtest.HTTPError(503, "upstream refused Authorization: "+llmtest.EchoAuthorization),
 		llmtest.HTTPError(401, "Incorrect API key provided: "+llmtest.EchoKey),
 	})
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	raw, err := os.ReadFile(f.path)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +33,7 @@ func TestSessionLogNeverHoldsTheKey(t *testing.T) {
 			retried = strings.Contains(r.Failure.Message, "Authorization: Bearer "+llm.Redacted)
 		}
 	}
-	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	end := f.lastTurnEnd()
 	if !retried || end.Error == nil || !strings.Contains(end.Error.Message, "Incorrect API key provided: "+llm.Redacted) {
 		t.Fatalf("want both failures logged with the key redacted, got retry %v and end %+v", retried, end.Error)
 	}

@@ -21,8 +21,7 @@ func TestRepeatedIdenticalToolCallsGetRemindersAtThreeFiveAndEight(t *testing.T)
 	}
 	script = append(script, llmtest.ReplyText("done"))
 	f := newFixture(t, script, echoTool())
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 
 	var reminders []string
 	results := 0
@@ -64,8 +63,7 @@ func TestDifferentToolCallsInBetweenResetTheRepeatCount(t *testing.T) {
 	}
 	script = append(script, llmtest.ReplyText("done"))
 	f := newFixture(t, script, echoTool())
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	for _, e := range f.log.Events() {
 		if d, ok := e.Data.(session.UserMessage); ok && d.Origin == agent.RepeatGuardOrigin {
 			t.Fatalf("want no reminder when no call repeats three times in a row, got %q", d.Text)

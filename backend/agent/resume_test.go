@@ -16,13 +16,11 @@ func TestResumedSessionSendsTheIdenticalHistory(t *testing.T) {
 		llmtest.Reply(llmtest.Reasoning("Done thinking.", 3), llmtest.Text("Echoed.", 2)),
 		llmtest.ReplyText("Second answer."),
 	}, echoTool())
-	f.agent.Send("first")
-	f.waitIdle()
+	f.runTurn("first")
 	first := f.srv.Requests()[1].Messages
 
 	f.restart(echoTool())
-	f.agent.Send("second")
-	f.waitIdle()
+	f.runTurn("second")
 
 	reqs := f.srv.Requests()
 	second := reqs[len(reqs)-1].Messages
@@ -76,11 +74,9 @@ func TestResumedSessionSendsBackAServersCallData(t *testing.T) {
 		llmtest.ReplyText("Read both."),
 		llmtest.ReplyText("Second answer."),
 	}, echoTool())
-	f.agent.Send("first")
-	f.waitIdle()
+	f.runTurn("first")
 	f.restart(echoTool())
-	f.agent.Send("second")
-	f.waitIdle()
+	f.runTurn("second")
 	const signature = `"extra_content":{"google":{"thought_signature":"CiQB0e2Kb3Rlc3Qtc2lnbmF0dXJlLUE="}}`
 	for _, i := range []int{1, 2} {
 		if body := string(f.srv.Requests()[i].Body); strings.Count(body, signature) != 1 {

@@ -15,13 +15,12 @@ func TestServerErrorsUntilRetriesRunOutEndTheTurnSayingTackGaveUp(t *testing.T) 
 		script = append(script, llmtest.HTTPError(500, "Server Error"))
 	}
 	f := newFixture(t, script)
-	f.agent.Send("go")
-	f.waitIdle()
+	f.runTurn("go")
 	evs := f.log.Events()
 	if got := countType(evs, "llm/retry"); got != 5 {
 		t.Fatalf("want 5 retries logged, got %d", got)
 	}
-	end := evs[len(evs)-1].Data.(session.TurnEnd)
+	end := f.lastTurnEnd()
 	if end.Reason != session.StopError || end.Error == nil {
 		t.Fatalf("want the turn to end with an error, got %+v", end)
 	}

@@ -21,13 +21,11 @@ func TestThinkingTurnedOnAfterAStepWithoutIt(t *testing.T) {
 	if err := f.agent.SetModel("deepseek-flash", llm.EffortOff); err != nil {
 		t.Fatal(err)
 	}
-	f.agent.Send("first")
-	f.waitIdle()
+	f.runTurn("first")
 	if err := f.agent.SetModel("deepseek-flash", llm.EffortHigh); err != nil {
 		t.Fatal(err)
 	}
-	f.agent.Send("second")
-	f.waitIdle()
+	f.runTurn("second")
 	f.srv.AssertConsumed(t)
 	reqs := f.srv.Requests()
 	if len(reqs) != 3 || reqs[0].Thinking == nil || reqs[0].Thinking.Type != "disabled" || reqs[2].Thinking == nil || reqs[2].Thinking.Type != "enabled" {
