@@ -16,10 +16,7 @@ import (
 func TestLightBackgroundAnswerWithCode(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{100, 30}, {60, 20}} {
 		f := NewFake(header())
-		o := options(f, size.w, size.h)
-		o.Background = theme.Light
-		tt := Start(t, app.New(o), size.w, size.h)
-		tt.WaitText(t, subscribed)
+		tt := start(t, f, size.w, size.h, func(o *app.Options) { o.Background = theme.Light })
 		var l log
 		f.Push(events(running(), turnOpening(&l, 1, "Write a hello world in Go"),
 			bashCall(&l, 1, 1, "c0", "go vet ./...", "vet: bad", 1), l.live(

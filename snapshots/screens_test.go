@@ -38,7 +38,6 @@ func options(be app.Backend, w, h int) app.Options {
 	}
 }
 
-// start runs the chat screen over be at w×h and waits for the banner.
 // startScreen starts the app over a fake session on the 100×30 screen
 // most tests draw, with the log the test's events go into.
 func startScreen(t *testing.T) (*Fake, *Term, *log) {
@@ -46,9 +45,15 @@ func startScreen(t *testing.T) (*Fake, *Term, *log) {
 	return f, start(t, f, 100, 30), &log{}
 }
 
-func start(t *testing.T, be app.Backend, w, h int) *Term {
+// start runs the chat screen over be at w×h, its options tweaked, and
+// waits for the session.
+func start(t *testing.T, be app.Backend, w, h int, tweak ...func(*app.Options)) *Term {
 	t.Helper()
-	tt := Start(t, app.New(options(be, w, h)), w, h)
+	o := options(be, w, h)
+	for _, fn := range tweak {
+		fn(&o)
+	}
+	tt := Start(t, app.New(o), w, h)
 	tt.WaitText(t, subscribed)
 	return tt
 }

@@ -75,10 +75,7 @@ func TestRepresentativeSessionScreens(t *testing.T) {
 			name := bg.name + "_" + sizeName(size.w, size.h)
 			t.Run(name, func(t *testing.T) {
 				f := NewFake(header())
-				o := options(f, size.w, size.h)
-				o.Background = bg.bg
-				tt := Start(t, app.New(o), size.w, size.h)
-				tt.WaitText(t, subscribed)
+				tt := start(t, f, size.w, size.h, func(o *app.Options) { o.Background = bg.bg })
 				var l log
 				f.Push(events(running(), representativeTurn(&l))...)
 				tt.WaitText(t, "Bash(go test ./...)")
