@@ -153,11 +153,7 @@ func TestThreeStepTurnIsLoggedInLifecycleOrder(t *testing.T) {
 }
 
 func TestSteerWhileToolRunsJoinsNextStep(t *testing.T) {
-	block, started, release := blockingTool()
-	f := newFixture(t, []llmtest.Response{
-		llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
-		llmtest.ReplyText("Understood."),
-	}, block)
+	f, started, release := blockingFixture(t, "Understood.")
 	f.agent.Send("start")
 	<-started
 	if !f.agent.AcceptsNextStep() {
@@ -195,12 +191,7 @@ func TestFollowUpsSentWhileBusyBecomeTheNextTurn(t *testing.T) {
 		{"two batched", []string{"second", "third"}, "second\n\nthird"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			block, started, release := blockingTool()
-			f := newFixture(t, []llmtest.Response{
-				llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
-				llmtest.ReplyText("First done."),
-				llmtest.ReplyText("Follow-ups done."),
-			}, block)
+			f, started, release := blockingFixture(t, "First done.", "Follow-ups done.")
 			f.agent.Send("first")
 			<-started
 			for _, text := range tc.followUps {
@@ -596,6 +587,18 @@ func blockingTool() (tool testTool, started, release chan struct{}) {
 		return tools.Result{Text: "unblocked"}
 	}}
 	return tool, started, release
+}
+
+// blockingFixture is a fixture whose model first calls the block tool of
+// blockingTool, then answers with answers in turn.
+func blockingFixture(t *testing.T, answers ...string) (f *fixture, started, release chan struct{}) {
+	t.Helper()
+	block, started, release := blockingTool()
+	script := []llmtest.Response{llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls"))}
+	for _, answer := range answers {
+		script = append(script, llmtest.ReplyText(answer))
+	}
+	return newFixture(t, script, block), started, release
 }
 
 // A message a slash command made of what the user typed goes to the model

@@ -3,18 +3,12 @@ package agent_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/tack-agent/tack/backend/llm/llmtest"
 )
 
 // SteerTurn joins a turn that can take steering, as Steer does, and
 // leaves an idle agent idle: no turn starts, nothing is queued.
 func TestSteerTurnJoinsOnlyARunningTurn(t *testing.T) {
-	block, started, release := blockingTool()
-	f := newFixture(t, []llmtest.Response{
-		llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1), llmtest.Finish("tool_calls")),
-		llmtest.ReplyText("Understood."),
-	}, block)
+	f, started, release := blockingFixture(t, "Understood.")
 	if f.agent.SteerTurn("while idle") {
 		t.Error("SteerTurn joined a turn while the agent was idle")
 	}
