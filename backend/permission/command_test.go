@@ -28,9 +28,7 @@ func escArgs(command, kind string) string {
 }
 
 func TestEscalationAsksAndIsRememberedWithItsKind(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
-	p := newPolicy(Auto, b)
+	p, a := answeredPolicy(t, Auto, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
 	l := &log{}
 	grant, err := p.Authorize(context.Background(), escBash, call(l, escArgs("go mod download", "network")))
 	if err != nil || grant != (tools.Sandbox{Network: true}) {
@@ -59,9 +57,8 @@ func TestEscalationAsksAndIsRememberedWithItsKind(t *testing.T) {
 // In ask mode a command that stays in the sandbox asks too; its approval
 // says so as a fact, not a warning.
 func TestAskModeApprovalOfASandboxedCommandIsConfined(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	if _, err := newPolicy(Ask, b).Authorize(context.Background(), escBash, call(&log{}, `{"command":"ls"}`)); err != nil {
+	p, a := answeredPolicy(t, Ask, interact.Decision{Verdict: interact.Allow})
+	if _, err := p.Authorize(context.Background(), escBash, call(&log{}, `{"command":"ls"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if got := <-a.asked; !got.Confined || got.Why != "Runs in the sandbox." {
@@ -70,9 +67,8 @@ func TestAskModeApprovalOfASandboxedCommandIsConfined(t *testing.T) {
 }
 
 func TestEscalationOutsideRunsUnconfinedOnceApproved(t *testing.T) {
-	b := interact.NewBroker()
-	mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	grant, err := newPolicy(ReadOnly, b).Authorize(context.Background(), escBash, call(&log{}, escArgs("npm i -g x", "outside")))
+	p, _ := answeredPolicy(t, ReadOnly, interact.Decision{Verdict: interact.Allow})
+	grant, err := p.Authorize(context.Background(), escBash, call(&log{}, escArgs("npm i -g x", "outside")))
 	if err != nil || !grant.Off {
 		t.Fatalf("want the approved escalation to run without the sandbox, got %+v, %v", grant, err)
 	}
@@ -96,9 +92,7 @@ func TestPlanModeRefusesEscalationAndRunsReadOnlyCommandsWithoutWritesOrNetwork(
 }
 
 func TestRemembersNothingForCommandsTheParserCannotFollow(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
-	p := newPolicy(Auto, b)
+	p, a := answeredPolicy(t, Auto, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
 	l := &log{}
 	if _, err := p.Authorize(context.Background(), escBash, call(l, escArgs("ls", "outside"))); err != nil {
 		t.Fatal(err)
@@ -118,9 +112,7 @@ func TestRemembersNothingForCommandsTheParserCannotFollow(t *testing.T) {
 }
 
 func TestEscalateAfterARefusalAsksOrDenies(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	p := newPolicy(Auto, b)
+	p, a := answeredPolicy(t, Auto, interact.Decision{Verdict: interact.Allow})
 	e := tools.Escalation{Kind: tools.EscalateNetwork, Justification: "the sandbox refused network access (Could not resolve host)"}
 	grant, err := p.Escalate(context.Background(), escBash, call(&log{}, `{"command":"curl x"}`), e)
 	if err != nil || !grant.Network {

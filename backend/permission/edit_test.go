@@ -47,9 +47,7 @@ func newEditWorld(t *testing.T) editWorld {
 // answers with decisions, in turn.
 func (w editWorld) policy(t *testing.T, mode Mode, decisions ...interact.Decision) (*Policy, *answerer) {
 	t.Helper()
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, decisions...)
-	p := newPolicy(mode, b)
+	p, a := answeredPolicy(t, mode, decisions...)
 	p.SetHomes(w.tackHome, w.home)
 	return p, a
 }
@@ -171,9 +169,8 @@ func (previewingTool) Preview(tools.Call) (card.Card, bool) {
 }
 
 func TestEditApprovalShowsTheToolsPreview(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	if _, err := newPolicy(Ask, b).Authorize(context.Background(), previewingTool{editTool}, call(&log{}, `{"file_path":"a.go"}`)); err != nil {
+	p, a := answeredPolicy(t, Ask, interact.Decision{Verdict: interact.Allow})
+	if _, err := p.Authorize(context.Background(), previewingTool{editTool}, call(&log{}, `{"file_path":"a.go"}`)); err != nil {
 		t.Fatal(err)
 	}
 	got := <-a.asked

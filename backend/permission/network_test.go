@@ -46,9 +46,8 @@ func TestNetworkModeTable(t *testing.T) {
 	}
 	for _, mode := range Modes() {
 		for _, tool := range []tools.Tool{searchTool, fetchTool{}} {
-			b := interact.NewBroker()
-			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-			_, err := newPolicy(mode, b).Authorize(context.Background(), tool, call(&log{}, fetchArgs("https://go.dev/doc")))
+			p, a := answeredPolicy(t, mode, interact.Decision{Verdict: interact.Allow})
+			_, err := p.Authorize(context.Background(), tool, call(&log{}, fetchArgs("https://go.dev/doc")))
 			got := "runs"
 			if a.count() == 1 {
 				got = "asks"
@@ -91,9 +90,8 @@ func TestFetchAllowedForTheSessionCoversItsDomainOnly(t *testing.T) {
 }
 
 func TestAskModeAsksBeforeEveryFetch(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	_, err := newPolicy(Ask, b).Authorize(context.Background(), fetchTool{}, call(&log{}, fetchArgs("https://go.dev/doc")))
+	p, a := answeredPolicy(t, Ask, interact.Decision{Verdict: interact.Allow})
+	_, err := p.Authorize(context.Background(), fetchTool{}, call(&log{}, fetchArgs("https://go.dev/doc")))
 	if err != nil {
 		t.Fatal(err)
 	}

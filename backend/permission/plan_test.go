@@ -112,9 +112,7 @@ func TestPlanModeRunsOnlyReadOnlyCommands(t *testing.T) {
 }
 
 func TestPlanModeDoesNotAskEvenWhenTheModeWould(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-	p := newPolicy(Ask, b)
+	p, a := answeredPolicy(t, Ask, interact.Decision{Verdict: interact.Allow})
 	p.SetPlan(true)
 	l := &log{}
 	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"git status"}`)); err != nil {

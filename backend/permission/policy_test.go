@@ -114,6 +114,15 @@ func mountAnswerer(t *testing.T, b *interact.Broker, decisions ...interact.Decis
 	return a
 }
 
+// answeredPolicy is a policy in mode whose approvals an answerer answers
+// with decisions, in turn.
+func answeredPolicy(t *testing.T, mode Mode, decisions ...interact.Decision) (*Policy, *answerer) {
+	t.Helper()
+	b := interact.NewBroker()
+	a := mountAnswerer(t, b, decisions...)
+	return newPolicy(mode, b), a
+}
+
 // nextAfter waits for the first pending request newer than id: a settled
 // request stays pending until its waiter has taken the answer.
 func nextAfter(ctx context.Context, b *interact.Broker, id int64) *interact.Request {
@@ -152,9 +161,7 @@ func TestModeTable(t *testing.T) {
 	}
 	for _, mode := range Modes() {
 		for _, tool := range []fakeTool{readTool, askTool, writeTool, bashTool} {
-			b := interact.NewBroker()
-			a := mountAnswerer(t, b, interact.Decision{Verdict: interact.Allow})
-			p := newPolicy(mode, b)
+			p, a := answeredPolicy(t, mode, interact.Decision{Verdict: interact.Allow})
 			grant, err := p.Authorize(context.Background(), tool, call(&log{}, `{"command":"ls","file_path":"a.go"}`))
 			got := outcome{runs, grant}
 			switch {
@@ -270,9 +277,7 @@ func TestAllowForSessionRemembersTheBashPrefix(t *testing.T) {
 }
 
 func TestAllowForSessionRemembersEveryPrefixOfACompoundCommand(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
-	p := newPolicy(Ask, b)
+	p, a := answeredPolicy(t, Ask, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
 	l := &log{}
 	if _, err := p.Authorize(context.Background(), bashTool, call(l, `{"command":"go build ./... && go test ./..."}`)); err != nil {
 		t.Fatalf("want the allowed call to run, got %v", err)
@@ -295,9 +300,7 @@ func TestAllowForSessionRemembersEveryPrefixOfACompoundCommand(t *testing.T) {
 }
 
 func TestAllowForSessionRemembersTheToolForEdits(t *testing.T) {
-	b := interact.NewBroker()
-	a := mountAnswerer(t, b, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
-	p := newPolicy(Ask, b)
+	p, a := answeredPolicy(t, Ask, interact.Decision{Verdict: interact.AllowSession}, interact.Decision{Verdict: interact.Deny})
 	l := &log{}
 	if _, err := p.Authorize(context.Background(), writeTool, call(l, `{"file_path":"a.go"}`)); err != nil {
 		t.Fatal(err)
