@@ -2,6 +2,7 @@ package claudemsg
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -28,7 +29,7 @@ func ToolUseResult(call ToolCall) any {
 	}
 	switch name := call.Name; name {
 	case "Bash":
-		out := bashOutput{Stdout: text}
+		out := bashOutput{Stdout: trimBlankLines(text)}
 		if c.Terminal != nil {
 			out.Interrupted, out.BackgroundTaskID = c.Terminal.Interrupted, c.Terminal.Background
 		}
@@ -103,8 +104,9 @@ func fileChange(name string, input json.RawMessage, c *card.Card) any {
 }
 
 // bashOutput is BashOutput's fields that tack knows: the text the model
-// read is the command's output, its streams merged as it saw them; a
-// command started in the background names its task.
+// read is the command's output, its streams merged as it saw them, without
+// the blank lines before and after it, as Claude Code trims its stdout
+// ("hi", not "hi\n"); a command started in the background names its task.
 type bashOutput struct {
 	Stdout           string `json:"stdout"`
 	Stderr           string `json:"stderr"`
@@ -179,4 +181,18 @@ func patch(c *card.Card) []hunk {
 		h.Lines = append(h.Lines, string(l.Op)+l.Text)
 	}
 	return out
+}
+
+// trimBlankLines is s without its leading and trailing lines that hold
+// only white space, as Claude Code trims a command's output.
+func trimBlankLines(s string) string {
+	lines := strings.Split(s, "\n")
+	first, last := 0, len(lines)-1
+	for first <= last && strings.TrimSpace(lines[first]) == "" {
+		first++
+	}
+	for last >= first && strings.TrimSpace(lines[last]) == "" {
+		last--
+	}
+	return strings.Join(lines[first:last+1], "\n")
 }

@@ -29,13 +29,16 @@ type Input struct {
 	// Effort is the reasoning effort of the turn the hook runs in, as the
 	// status line's; Claude Code sends it since 2.1.133, not to the
 	// session's start and end, and not where the model has no level.
-	Effort         *StatusEffort   `json:"effort,omitempty"`
-	ToolName       string          `json:"tool_name,omitempty"`
-	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
-	ToolUseID      string          `json:"tool_use_id,omitempty"`
-	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
-	Prompt         string          `json:"prompt,omitempty"`
-	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
+	Effort       *StatusEffort   `json:"effort,omitempty"`
+	ToolName     string          `json:"tool_name,omitempty"`
+	ToolInput    json.RawMessage `json:"tool_input,omitempty"`
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
+	// DurationMs is how long the tool ran, for post_tool_use and
+	// post_tool_use_failure.
+	DurationMs     *int64 `json:"duration_ms,omitempty"`
+	Prompt         string `json:"prompt,omitempty"`
+	StopHookActive *bool  `json:"stop_hook_active,omitempty"`
 	// LastAssistantMessage is the answer a turn would end on, for stop
 	// and subagent_stop.
 	LastAssistantMessage string `json:"last_assistant_message,omitempty"`

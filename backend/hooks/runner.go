@@ -336,7 +336,9 @@ func (r *Runner) AfterTool(ctx context.Context, turn int, call agent.ToolUse, re
 }
 
 func (r *Runner) afterTool(ctx context.Context, c caller, turn int, call agent.ToolUse, result tools.Result) string {
-	event, in := PostToolUse, Input{ToolName: call.Name, ToolInput: tools.ClaudeInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}
+	ms := result.Duration.Milliseconds()
+	event, in := PostToolUse, Input{ToolName: call.Name, ToolInput: tools.ClaudeInput(call.Args, r.opts.Cwd), ToolUseID: call.ID,
+		DurationMs: &ms}
 	if result.Failed() {
 		interrupted := ctx.Err() != nil
 		event, in.Error, in.IsInterrupt = PostToolUseFailure, result.Text, &interrupted

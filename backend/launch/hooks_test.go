@@ -409,7 +409,8 @@ func TestPostToolUseHooksHearOfOutcomes(t *testing.T) {
 	}
 	raw, _ := os.ReadFile(failed)
 	if lines := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], `"hook_event_name":"PostToolUseFailure"`) ||
-		!strings.Contains(lines[0], `"error":"`) || !strings.Contains(lines[0], `"is_interrupt":false`) || !strings.Contains(lines[0], `"tool_name":"Bash"`) {
+		!strings.Contains(lines[0], `"error":"`) || !strings.Contains(lines[0], `"is_interrupt":false`) || !strings.Contains(lines[0], `"tool_name":"Bash"`) ||
+		!strings.Contains(lines[0], `"duration_ms":`) {
 		t.Errorf("the failure hook read:\n%s", raw)
 	}
 	// Claude Code's scripts read a command's stdout and the file a tool
@@ -428,7 +429,8 @@ func TestPostToolUseHooksHearOfOutcomes(t *testing.T) {
 		_ = json.Unmarshal([]byte(lines[1]), &write)
 	}
 	if len(lines) != 2 || !strings.Contains(lines[0], `"hook_event_name":"PostToolUse"`) ||
-		!strings.Contains(lines[0], `"tool_use_id":"call_ok"`) || !strings.Contains(lines[0], `"stdout":"fine\n"`) ||
+		!strings.Contains(lines[0], `"tool_use_id":"call_ok"`) || !strings.Contains(lines[0], `"stdout":"fine"`) ||
+		!strings.Contains(lines[0], `"duration_ms":`) ||
 		write.ToolName != "Write" || write.ToolResponse.FilePath != filepath.Join(cwd, "notes.txt") || !write.ToolResponse.Success || write.ToolResponse.Type != "create" {
 		t.Errorf("the success hook read:\n%s", raw)
 	}
