@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -373,6 +374,59 @@ func TestDenyWinsOverAllow(t *testing.T) {
 	}
 	if _, err := p.Authorize(context.Background(), bashTool, call(&l, `{"command":"rm -rf build"}`)); err == nil {
 		t.Error("rm ran though a deny rule covers it")
+	}
+}
+
+// claudeCodeDenyRules are commands real Claude Code ran or refused under
+// deny rules (testdata/claudecode/record.py deny).
+const claudeCodeDenyRules = "../../testdata/claudecode/cc-2.1.332.bash-deny-rules.json"
+
+// TestDenyRulesRefuseWhatClaudeCodeRefuses holds Bash deny rules to real
+// Claude Code: each command it refused tack refuses, and each it ran tack
+// runs, but where tack is stricter on purpose.
+func TestDenyRulesRefuseWhatClaudeCodeRefuses(t *testing.T) {
+	raw, err := os.ReadFile(claudeCodeDenyRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded struct {
+		Allow, Deny []string
+		Cases       []struct {
+			Command string
+			Denied  bool
+		}
+	}
+	if err := json.Unmarshal(raw, &recorded); err != nil {
+		t.Fatal(err)
+	}
+	stricter := map[string]string{
+		`git -C . push --dry-run`:  "git's options before the subcommand do not hide it from Bash(git push:*)",
+		`eval "rm -f nothing.txt"`: "eval runs its words as a command, which Bash(rm:*) covers",
+	}
+	var rules Rules
+	for _, e := range recorded.Allow {
+		rules.Allow = append(rules.Allow, Rule{Entry: e, Source: ".claude/settings.json"})
+	}
+	for _, e := range recorded.Deny {
+		rules.Deny = append(rules.Deny, Rule{Entry: e, Source: ".claude/settings.json"})
+	}
+	p := newPolicy(Ask, nil)
+	p.SetRules(rules, nil)
+	for _, c := range recorded.Cases {
+		var l log
+		args, _ := json.Marshal(map[string]string{"command": c.Command})
+		_, err := p.Authorize(context.Background(), bashTool, call(&l, string(args)))
+		var d *Denial
+		denied := errors.As(err, &d)
+		why, isStricter := stricter[c.Command]
+		switch {
+		case c.Denied && !denied:
+			t.Errorf("%q ran; Claude Code's deny rules refuse it", c.Command)
+		case !c.Denied && denied && !isStricter:
+			t.Errorf("%q was refused (%v); Claude Code runs it", c.Command, err)
+		case !c.Denied && !denied && isStricter:
+			t.Errorf("%q ran; tack is meant to refuse it: %s", c.Command, why)
+		}
 	}
 }
 

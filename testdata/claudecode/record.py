@@ -18,6 +18,9 @@ Code's requests with the steps a recording needs.
           without and with --include-partial-messages, and keeps what it
           printed in cc-2.0.0.stream-json.jsonl and
           cc-2.0.0.stream-json-partial.jsonl.
+  deny    has Claude Code run each command of cc-2.1.332.bash-deny-rules.json
+          with its allow and deny rules, and keeps in "denied" whether the
+          rules refused it (the result's permission_denials).
   commands
           runs /cmd ARGS for each case of cc-2.1.332.command-arguments.json
           (a command file's front matter and body, and the arguments) and
@@ -169,5 +172,26 @@ def commands(cli):
         f.write("\n")
 
 
+def deny(cli):
+    fixture = os.path.join(here, "cc-2.1.332.bash-deny-rules.json")
+    data = json.load(open(fixture, encoding="utf-8"))
+
+    def script(proj):
+        os.makedirs(os.path.join(proj, ".claude"))
+        with open(os.path.join(proj, ".claude", "settings.json"), "w") as f:
+            json.dump({"permissions": {"allow": data["allow"], "deny": data["deny"]}}, f)
+        return [[{"type": "tool_use", "id": "toolu_%02d" % i, "name": "Bash", "input": {"command": c["command"], "description": "x"}}]
+                for i, c in enumerate(data["cases"])]
+
+    _, out = claude(cli, script, ["run the commands", "--output-format", "stream-json", "--verbose"])
+    result = [json.loads(line) for line in out.splitlines() if '"type":"result"' in line][-1]
+    denied = {d["tool_input"]["command"] for d in result["permission_denials"]}
+    for c in data["cases"]:
+        c["denied"] = c["command"] in denied
+    with open(fixture, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+
+
 if __name__ == "__main__":
-    {"edits": edits, "stream": stream, "commands": commands}[sys.argv[1]](sys.argv[2])
+    {"edits": edits, "stream": stream, "commands": commands, "deny": deny}[sys.argv[1]](sys.argv[2])
