@@ -385,10 +385,6 @@ const claudeCodeDenyRules = "../../testdata/claudecode/cc-2.1.332.bash-deny-rule
 // Claude Code: each command it refused tack refuses, and each it ran tack
 // runs, but where tack is stricter on purpose.
 func TestDenyRulesRefuseWhatClaudeCodeRefuses(t *testing.T) {
-	raw, err := os.ReadFile(claudeCodeDenyRules)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var recorded struct {
 		Allow, Deny []string
 		Cases       []struct {
@@ -396,22 +392,13 @@ func TestDenyRulesRefuseWhatClaudeCodeRefuses(t *testing.T) {
 			Denied  bool
 		}
 	}
-	if err := json.Unmarshal(raw, &recorded); err != nil {
-		t.Fatal(err)
-	}
+	readRecording(t, claudeCodeDenyRules, &recorded)
 	stricter := map[string]string{
 		`git -C . push --dry-run`:  "git's options before the subcommand do not hide it from Bash(git push:*)",
 		`eval "rm -f nothing.txt"`: "eval runs its words as a command, which Bash(rm:*) covers",
 	}
-	var rules Rules
-	for _, e := range recorded.Allow {
-		rules.Allow = append(rules.Allow, Rule{Entry: e, Source: ".claude/settings.json"})
-	}
-	for _, e := range recorded.Deny {
-		rules.Deny = append(rules.Deny, Rule{Entry: e, Source: ".claude/settings.json"})
-	}
 	p := newPolicy(Ask, nil)
-	p.SetRules(rules, nil)
+	p.SetRules(Rules{Allow: userRules(recorded.Allow), Deny: userRules(recorded.Deny)}, nil)
 	for _, c := range recorded.Cases {
 		var l log
 		args, _ := json.Marshal(map[string]string{"command": c.Command})
@@ -428,6 +415,75 @@ func TestDenyRulesRefuseWhatClaudeCodeRefuses(t *testing.T) {
 			t.Errorf("%q ran; tack is meant to refuse it: %s", c.Command, why)
 		}
 	}
+}
+
+// claudeCodeAllowRules are commands that real Claude Code ran, or not,
+// under allow rules in its default mode (record.py allow).
+const claudeCodeAllowRules = "../../testdata/claudecode/cc-2.1.332.bash-allow-rules.json"
+
+// TestAllowRulesCoverWhatClaudeCodesCover holds Bash allow rules to real
+// Claude Code in its default mode, tack's ask: a command runs unasked
+// where Claude Code's rules let it run, and asks (and, with nobody to
+// answer, is refused) where they do not. The commands Claude Code runs as
+// read-only without any rule say nothing of its rules and are passed over;
+// differs are the commands where tack decides otherwise on purpose.
+func TestAllowRulesCoverWhatClaudeCodesCover(t *testing.T) {
+	var recorded struct {
+		Allow []string
+		Cases []struct {
+			Command  string
+			ReadOnly bool `json:"read_only"`
+			Allowed  bool
+		}
+	}
+	readRecording(t, claudeCodeAllowRules, &recorded)
+	differs := map[string]string{
+		"cd sub && npm run test": "ask mode asks for every command no rule covers, cd among them; " +
+			"Claude Code's default mode runs read-only commands unasked",
+		"npm run test &": "in the background or a subshell the line runs only what the rule allows",
+		"(npm run test)": "in the background or a subshell the line runs only what the rule allows",
+	}
+	p := newPolicy(Ask, nil)
+	p.SetRules(Rules{Allow: userRules(recorded.Allow)}, nil)
+	compared := 0
+	for _, c := range recorded.Cases {
+		if c.ReadOnly {
+			continue
+		}
+		var l log
+		args, _ := json.Marshal(map[string]string{"command": c.Command})
+		_, err := p.Authorize(context.Background(), bashTool, call(&l, string(args)))
+		_, differ := differs[c.Command]
+		if allowed := err == nil; allowed != c.Allowed != differ {
+			t.Errorf("%q: allowed %v (%v), Claude Code's rules: %v (tack differs on purpose: %v)", c.Command, allowed, err, c.Allowed, differ)
+		}
+		compared++
+	}
+	if compared == 0 {
+		t.Error("want commands compared, compared none")
+	}
+}
+
+// readRecording decodes the recording at path into v.
+func readRecording(t *testing.T, path string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// userRules are entries as rules of the user's settings, which apply
+// without the approval a project's wait for.
+func userRules(entries []string) []Rule {
+	var out []Rule
+	for _, e := range entries {
+		out = append(out, Rule{Entry: e, Source: "~/.claude/settings.json"})
+	}
+	return out
 }
 
 func TestEditAllowRulesCoverTheirPathsOnly(t *testing.T) {

@@ -21,6 +21,11 @@ Code's requests with the steps a recording needs.
   deny    has Claude Code run each command of cc-2.1.332.bash-deny-rules.json
           with its allow and deny rules, and keeps in "denied" whether the
           rules refused it (the result's permission_denials).
+  allow   has Claude Code run each command of cc-2.1.332.bash-allow-rules.json
+          in default mode twice, with the allow rules and without, and keeps
+          in "read_only" whether it ran without them (Claude Code runs
+          read-only commands unasked) and in "allowed" whether only the
+          rules let it run.
   commands
           runs /cmd ARGS for each case of cc-2.1.332.command-arguments.json
           (a command file's front matter and body, and the arguments) and
@@ -172,26 +177,46 @@ def commands(cli):
         f.write("\n")
 
 
-def deny(cli):
-    fixture = os.path.join(here, "cc-2.1.332.bash-deny-rules.json")
-    data = json.load(open(fixture, encoding="utf-8"))
-
+def denied_commands(cli, settings, cases, args):
+    """The commands of cases Claude Code refused under settings."""
     def script(proj):
         os.makedirs(os.path.join(proj, ".claude"))
         with open(os.path.join(proj, ".claude", "settings.json"), "w") as f:
-            json.dump({"permissions": {"allow": data["allow"], "deny": data["deny"]}}, f)
+            json.dump(settings, f)
         return [[{"type": "tool_use", "id": "toolu_%02d" % i, "name": "Bash", "input": {"command": c["command"], "description": "x"}}]
-                for i, c in enumerate(data["cases"])]
+                for i, c in enumerate(cases)]
 
-    _, out = claude(cli, script, ["run the commands", "--output-format", "stream-json", "--verbose"])
+    _, out = claude(cli, script, ["run the commands", "--output-format", "stream-json", "--verbose"] + args)
     result = [json.loads(line) for line in out.splitlines() if '"type":"result"' in line][-1]
-    denied = {d["tool_input"]["command"] for d in result["permission_denials"]}
-    for c in data["cases"]:
-        c["denied"] = c["command"] in denied
+    return {d["tool_input"]["command"] for d in result["permission_denials"]}
+
+
+def rewrite(fixture, data):
     with open(fixture, "w", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False, indent=1)
         f.write("\n")
 
 
+def deny(cli):
+    fixture = os.path.join(here, "cc-2.1.332.bash-deny-rules.json")
+    data = json.load(open(fixture, encoding="utf-8"))
+    denied = denied_commands(cli, {"permissions": {"allow": data["allow"], "deny": data["deny"]}}, data["cases"], [])
+    for c in data["cases"]:
+        c["denied"] = c["command"] in denied
+    rewrite(fixture, data)
+
+
+def allow(cli):
+    fixture = os.path.join(here, "cc-2.1.332.bash-allow-rules.json")
+    data = json.load(open(fixture, encoding="utf-8"))
+    default = ["--permission-mode", "default"]
+    with_rules = denied_commands(cli, {"permissions": {"allow": data["allow"]}}, data["cases"], default)
+    without = denied_commands(cli, {}, data["cases"], default)
+    for c in data["cases"]:
+        c["read_only"] = c["command"] not in without
+        c["allowed"] = c["command"] in without and c["command"] not in with_rules
+    rewrite(fixture, data)
+
+
 if __name__ == "__main__":
-    {"edits": edits, "stream": stream, "commands": commands, "deny": deny}[sys.argv[1]](sys.argv[2])
+    {"edits": edits, "stream": stream, "commands": commands, "deny": deny, "allow": allow}[sys.argv[1]](sys.argv[2])
