@@ -43,7 +43,10 @@ type Command struct {
 	// OmitInput keeps the raw input out of command/run, for commands whose
 	// own domain event already records it.
 	OmitInput bool
-	Handler   Handler
+	// Hidden keeps a command that runs out of discovery (/help, menus,
+	// the init line): the second name of a command listed by its first.
+	Hidden  bool
+	Handler Handler
 }
 
 // Summary is the description as discovery shows it: with the source of

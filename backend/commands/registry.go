@@ -142,7 +142,7 @@ func (r *Registry) Find(scope, name string) (Command, bool) {
 }
 
 // List returns the commands the agent scope sees, after shadowing, sorted
-// by name.
+// by name, but the hidden ones.
 func (r *Registry) List(scope string) []Command {
 	r.mu.RLock()
 	merged := make(map[string]Command, len(r.global)+len(r.scoped[scope]))
@@ -155,7 +155,9 @@ func (r *Registry) List(scope string) []Command {
 	r.mu.RUnlock()
 	list := make([]Command, 0, len(merged))
 	for _, cmd := range merged {
-		list = append(list, cmd)
+		if !cmd.Hidden {
+			list = append(list, cmd)
+		}
 	}
 	slices.SortFunc(list, func(a, b Command) int { return strings.Compare(a.Name, b.Name) })
 	return list

@@ -110,4 +110,14 @@ func TestASkillIsItsOwnCommandWhereTheNameIsFree(t *testing.T) {
 	if !strings.Contains(last(2), "The review skill.\n</skill>\n\nARGUMENTS: main.go") {
 		t.Errorf("/skill:review sent %q", last(2))
 	}
+	// Each skill is listed once: by its name where that is its command.
+	var listed []string
+	for _, c := range s.Commands.List(s.Agent.SessionID()) {
+		if strings.HasSuffix(c.Source, "skill") {
+			listed = append(listed, c.Name)
+		}
+	}
+	if strings.Join(listed, " ") != "release-notes skill:review" {
+		t.Errorf("listed skills %q, want release-notes and skill:review", listed)
+	}
 }

@@ -12,17 +12,18 @@ import (
 
 // addUserCommands registers the user's own slash commands (Markdown files
 // in the project's and the user's command folders) and the skills'
-// /skill:NAME commands after every built-in, which they never replace,
-// and each skill as /NAME, as Claude Code invokes it, where no command has
-// that name.
+// commands after every built-in, which they never replace: each skill as
+// /NAME, as Claude Code invokes it, where no command has that name, and
+// as /skill:NAME, listed only where /NAME is another command's.
 // Files that cannot be used become notices.
 func (s *Session) addUserCommands(o Options) {
 	cmds, problems := customcmd.Load(append(customcmd.Dirs(o.Home, o.getenv("HOME"), config.CodexHome(o.getenv), s.Cwd), pluginCommandDirs(s.plugins)...))
 	problems = append(problems, customcmd.Register(s.Commands, cmds, s.promptShell)...)
 	for _, c := range s.Skills.Commands() {
-		_, taken := s.Commands.Find("", c.Name)
-		if taken && !strings.HasPrefix(c.Name, skills.CommandPrefix) {
-			continue // the skill stays /skill:NAME
+		plain := c
+		plain.Name = strings.TrimPrefix(c.Name, skills.CommandPrefix)
+		if _, taken := s.Commands.Find("", plain.Name); !taken && s.Commands.Register(plain) == nil {
+			c.Hidden = true // listed as /NAME, as in Claude Code
 		}
 		if err := s.Commands.Register(c); err != nil {
 			problems = append(problems, err.Error())

@@ -18,26 +18,16 @@ import (
 const CommandPrefix = "skill:"
 
 // Commands are the /skill:NAME [instructions] commands of the skills the
-// user may invoke, and after them the /NAME ones Claude Code invokes a
-// skill by, which the caller registers where no command has the name.
-// Each sends the skill with the instructions as the user's next message.
+// user may invoke. Each sends the skill with the instructions as the
+// user's next message.
 func (c *Catalog) Commands() []commands.Command {
-	var out []commands.Command
-	for _, name := range []func(Skill) string{func(s Skill) string { return CommandPrefix + s.Name }, func(s Skill) string { return s.Name }} {
-		out = append(out, c.commands(name)...)
-	}
-	return out
-}
-
-// commands are the user-invocable skills' commands, each named by name.
-func (c *Catalog) commands(name func(Skill) string) []commands.Command {
 	var out []commands.Command
 	for _, s := range c.Skills {
 		if !s.UserInvocable {
 			continue
 		}
 		out = append(out, commands.Command{
-			Name: name(s), Description: s.Description, Source: s.Source + " skill",
+			Name: CommandPrefix + s.Name, Description: s.Description, Source: s.Source + " skill",
 			Input: commands.Input{Hint: "[instructions]"}, WhileRunning: true,
 			Handler: func(_ context.Context, inv commands.Invocation) commands.Result {
 				sub, ok := inv.Agent.(commands.Expander)

@@ -193,7 +193,7 @@ func TestSkillCommandAndStatus(t *testing.T) {
 	writeSkill(t, filepath.Join(filepath.Dir(dir), "hidden"), "---\nname: hidden\ndescription: Model only.\nuser-invocable: false\n---\nx")
 	c, _ := Load([]Dir{{Path: filepath.Dir(dir), Source: "project"}})
 	cmds := c.Commands()
-	if len(cmds) != 2 || cmds[0].Name != "skill:review" || cmds[1].Name != "review" || cmds[0].Summary() != "Review code. (project skill)" {
+	if len(cmds) != 1 || cmds[0].Name != "skill:review" || cmds[0].Summary() != "Review code. (project skill)" {
 		t.Fatalf("commands = %+v", cmds)
 	}
 	s, _ := c.Find("review")

@@ -46,9 +46,9 @@ func TestSkillCommandInTheTUI(t *testing.T) {
 	r := start(t, setup{srv: srv, dir: skillProject(t)})
 	r.waitIdle()
 	r.script(
-		step{do: typed("/skill:rel")},
-		step{want: []string{"/skill:release-notes", "(project skill)"}, do: key(vt.KeyTab)},
-		step{want: []string{"> /skill:release-notes"}, do: both(typed("for v2"), key(vt.KeyEnter))},
+		step{do: typed("/rel")},
+		step{want: []string{"/release-notes", "(project skill)"}, do: key(vt.KeyTab)},
+		step{want: []string{"> /release-notes"}, do: both(typed("for v2"), key(vt.KeyEnter))},
 		step{want: []string{"Notes written."}},
 	)
 	wantSkillMessage(t, srv)
