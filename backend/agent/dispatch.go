@@ -175,6 +175,7 @@ func (a *Agent) runOne(ctx context.Context, turn int, env *tools.Env, d *dispatc
 	if blocked != nil {
 		return *blocked
 	}
+	call.Args = d.args // as a hook may have rewritten them
 	switch {
 	case a.cfg.Gate == nil:
 	case approved:

@@ -11,9 +11,9 @@ import (
 // Hooks are the user's commands run at points of a turn (backend/hooks).
 // Each method returns promptly when ctx ends and records its own runs.
 type Hooks interface {
-	// BeforeTool runs before a call is authorized: a non-empty block is
-	// the refusal the model reads; allow skips the permission question.
-	BeforeTool(ctx context.Context, turn int, call ToolUse) (block string, allow bool)
+	// BeforeTool runs before a call is authorized and says what the
+	// hooks decided of it.
+	BeforeTool(ctx context.Context, turn int, call ToolUse) ToolVerdict
 	// AfterTool runs after a call ran, isError saying it failed (an error,
 	// or a command that did not succeed); what it returns is added to the
 	// result the model reads.
@@ -43,6 +43,16 @@ const (
 	CompactAuto   = "auto"
 )
 
+// ToolVerdict is what the pre_tool_use hooks decided of a call: Block is
+// the refusal the model reads, where one refused it; Allow skips the
+// permission question; Input, where a hook rewrote the call (Claude
+// Code's updatedInput), is the arguments it runs with instead.
+type ToolVerdict struct {
+	Block string
+	Allow bool
+	Input json.RawMessage
+}
+
 // ToolUse is a tool call as hooks see it.
 type ToolUse struct {
 	ID   string
@@ -60,16 +70,19 @@ const failureKindHook = "hook"
 const maxStopContinuations = 8
 
 // beforeTool runs the pre_tool_use hooks of a call: a refusal result, or
-// whether the hooks approved it.
+// whether the hooks approved it. Arguments a hook rewrote replace d's.
 func (a *Agent) beforeTool(ctx context.Context, turn int, d *dispatch) (*tools.Result, bool) {
 	if a.cfg.Hooks == nil {
 		return nil, false
 	}
-	block, allow := a.cfg.Hooks.BeforeTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args})
-	if block == "" {
-		return nil, allow
+	v := a.cfg.Hooks.BeforeTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args})
+	if v.Block == "" {
+		if v.Input != nil {
+			d.args = v.Input
+		}
+		return nil, v.Allow
 	}
-	r := tools.Errorf("a hook blocked this call: %s", block)
+	r := tools.Errorf("a hook blocked this call: %s", v.Block)
 	r.Code = session.CodeDenied
 	return &r, false
 }

@@ -35,7 +35,7 @@ func TestAgentHooksAskTheVerifier(t *testing.T) {
 	if got := r.Stopping(context.Background(), 1, false, "All done."); got != "The tests were not run." {
 		t.Errorf("the stop went on with %q", got)
 	}
-	block, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"git push"}`)})
+	block := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"git push"}`)}).Block
 	if block != "The tests were not run." {
 		t.Errorf("the call was blocked with %q", block)
 	}

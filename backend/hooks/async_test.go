@@ -112,7 +112,7 @@ func TestAsyncRewakeWakesTheModelOnExit2(t *testing.T) {
 	var g gathered
 	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ(), Record: g.record, Wake: g.text})
 	defer r.Close()
-	block, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"make"}`)})
+	block := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"make"}`)}).Block
 	if block != "" {
 		t.Errorf("an asyncRewake hook blocked the call: %q", block)
 	}
@@ -206,7 +206,7 @@ func TestHookThatSaysItIsAsyncGoesOnInTheBackground(t *testing.T) {
 	var g gathered
 	r := NewRunner(Options{Hooks: hs, Cwd: dir, Environ: os.Environ(), Record: g.record, Inject: g.text})
 	defer r.Close()
-	block, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	block := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)}).Block
 	if block != "" {
 		t.Fatalf("the call waited for the hook's answer and was blocked: %q", block)
 	}

@@ -73,7 +73,8 @@ func TestHookReadsClaudeCodeFieldsOnStdin(t *testing.T) {
 		Environ: os.Environ(), Mode: func() string { return "ask" },
 		Record: func(d session.Data) error { recorded = append(recorded, d.(session.HookRun)); return nil },
 	})
-	block, allow := r.BeforeTool(context.Background(), 3, agent.ToolUse{ID: "call_1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	v := r.BeforeTool(context.Background(), 3, agent.ToolUse{ID: "call_1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	block, allow := v.Block, v.Allow
 	if block != "" || allow {
 		t.Errorf("block %q allow %v", block, allow)
 	}
@@ -221,7 +222,7 @@ func TestIfNarrowsAHandlerToTheCallsItsRuleNames(t *testing.T) {
 	r := NewRunner(Options{Hooks: hs, Cwd: t.TempDir(), Environ: os.Environ()})
 	for command, blocked := range map[string]bool{"ls -la": false, "git status && git push origin main": true, "git pushd": false} {
 		args, _ := json.Marshal(map[string]string{"command": command})
-		reason, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c", Name: "bash", Args: args})
+		reason := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c", Name: "bash", Args: args}).Block
 		if (reason != "") != blocked {
 			t.Errorf("%s: want blocked %v, got reason %q", command, blocked, reason)
 		}
@@ -247,7 +248,7 @@ func TestAsyncHooksRunInTheBackground(t *testing.T) {
 	r := NewRunner(Options{Hooks: hs, Cwd: dir, Environ: os.Environ(),
 		Record: func(d session.Data) error { logged <- d.(session.HookRun); return nil }})
 	defer r.Close()
-	block, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)})
+	block := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"ls"}`)}).Block
 	if _, err := os.Stat(ran); block != "" || err == nil {
 		t.Fatalf("the call waited for the async hook (block %q, ran %v)", block, err == nil)
 	}

@@ -54,7 +54,7 @@ func TestHTTPHooksPostTheInputAndReadTheAnswer(t *testing.T) {
 			recorded = append(recorded, d.(session.HookRun).Outcome+" "+d.(session.HookRun).Reason)
 			return nil
 		}})
-	block, _ := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"git push"}`)})
+	block := r.BeforeTool(context.Background(), 1, agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"git push"}`)}).Block
 	if block != "pushes go through review" {
 		t.Errorf("block %q", block)
 	}

@@ -55,7 +55,7 @@ func TestPromptHooksAskAModel(t *testing.T) {
 		t.Fatalf("asked %q", asked)
 	}
 	call := agent.ToolUse{ID: "c1", Name: "bash", Args: json.RawMessage(`{"command":"rm -rf build"}`)}
-	if block, _ := r.BeforeTool(ctx, 1, call); block != "The tests did not run." {
+	if block := r.BeforeTool(ctx, 1, call).Block; block != "The tests did not run." {
 		t.Errorf("the tool call went on: %q", block)
 	}
 	if last := asked[len(asked)-1]; !strings.HasPrefix(last, "deepseek-flash|Is this command safe?\n\n{") || !strings.Contains(last, "rm -rf build") {

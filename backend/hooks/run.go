@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -93,10 +94,13 @@ type Answer struct {
 	Reason      string `json:"reason"`
 	SystemMsg   string `json:"systemMessage"`
 	HookSpecial *struct {
-		PermissionDecision       string              `json:"permissionDecision"` // "allow", "deny", "ask"
-		PermissionDecisionReason string              `json:"permissionDecisionReason"`
-		AdditionalContext        string              `json:"additionalContext"`
-		Decision                 *PermissionDecision `json:"decision"`
+		PermissionDecision       string `json:"permissionDecision"` // "allow", "deny", "ask"
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+		AdditionalContext        string `json:"additionalContext"`
+		// UpdatedInput is the arguments a pre_tool_use hook rewrote the
+		// call's to, field by field.
+		UpdatedInput map[string]json.RawMessage `json:"updatedInput"`
+		Decision     *PermissionDecision        `json:"decision"`
 		// Action and Content answer an MCP server's form (elicitation,
 		// elicitation_result).
 		Action  string         `json:"action"`
@@ -294,6 +298,35 @@ func pastAsync(out string) string {
 		}
 	}
 	return rest
+}
+
+// updatedInput is args with the fields of each updatedInput the results
+// answered put in, later hooks' over earlier ones', as Claude Code's
+// PreToolUse hooks rewrite a call (a command given a flag, a path moved);
+// nil where no hook rewrote it, or args is no JSON object.
+func updatedInput(args json.RawMessage, results []Result) json.RawMessage {
+	var fields map[string]json.RawMessage
+	for _, res := range results {
+		a := res.Answer
+		if res.Outcome != OutcomeOK || a == nil || a.HookSpecial == nil || len(a.HookSpecial.UpdatedInput) == 0 {
+			continue
+		}
+		if fields == nil && json.Unmarshal(args, &fields) != nil {
+			return nil
+		}
+		if fields == nil {
+			fields = map[string]json.RawMessage{}
+		}
+		maps.Copy(fields, a.HookSpecial.UpdatedInput)
+	}
+	if fields == nil {
+		return nil
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // approves reports whether the answer approves a tool call outright.

@@ -309,11 +309,11 @@ func (r *Runner) record(c caller, turn int, tool, source, callID string, res Res
 // BeforeTool runs pre_tool_use: any block refuses the call (the reasons
 // are what the model reads); an approval with no block skips the
 // permission question.
-func (r *Runner) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (string, bool) {
+func (r *Runner) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) agent.ToolVerdict {
 	return r.beforeTool(ctx, caller{}, turn, call)
 }
 
-func (r *Runner) beforeTool(ctx context.Context, c caller, turn int, call agent.ToolUse) (string, bool) {
+func (r *Runner) beforeTool(ctx context.Context, c caller, turn int, call agent.ToolUse) agent.ToolVerdict {
 	results := r.runFor(ctx, c, turn, PreToolUse, Input{ToolName: call.Name, ToolInput: tools.ClaudeInput(call.Args, r.opts.Cwd), ToolUseID: call.ID}, call.ID)
 	approved := false
 	var blocks []string
@@ -323,7 +323,10 @@ func (r *Runner) beforeTool(ctx context.Context, c caller, turn int, call agent.
 		}
 		approved = approved || res.approves()
 	}
-	return strings.Join(blocks, "\n"), approved && len(blocks) == 0
+	if len(blocks) > 0 {
+		return agent.ToolVerdict{Block: strings.Join(blocks, "\n")}
+	}
+	return agent.ToolVerdict{Allow: approved, Input: updatedInput(call.Args, results)}
 }
 
 // AfterTool runs post_tool_use after a call that succeeded and

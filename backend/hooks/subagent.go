@@ -32,7 +32,7 @@ func (r *Runner) ForSubagent(id string, transcript func() string, agentType stri
 }
 
 // BeforeTool runs pre_tool_use for the subagent's call.
-func (s *Subagent) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) (string, bool) {
+func (s *Subagent) BeforeTool(ctx context.Context, turn int, call agent.ToolUse) agent.ToolVerdict {
 	return s.r.beforeTool(ctx, s.c, turn, call)
 }
 

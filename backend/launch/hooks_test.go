@@ -385,6 +385,22 @@ func TestSubagentsRunTheSessionsToolHooksAndSubagentStop(t *testing.T) {
 	}
 }
 
+// A PreToolUse hook rewrites a call with updatedInput, as real Claude Code
+// 2.1.332 lets it (seen running the same hook against a scripted API):
+// the command the hook wrote runs in place of the model's, the fields it
+// left out as the model sent them, and its allow skips the question.
+func TestPreToolUseHookRewritesTheCall(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash",
+  "hooks": [{"type": "command", "command": "printf '%s' '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"allow\", \"updatedInput\": {\"command\": \"echo rewritten\"}}}'"}]}]}}`})
+	llm := llmtest.New(t, bashCall("call_1", "echo original"), llmtest.ReplyText("Done."))
+	s := openEnv(t, home, cwd, "ask", llm, map[string]string{"HOME": user})
+	runTurn(t, s, "Say it.")
+	if got := llm.Requests()[1].ToolResult("call_1"); got != "rewritten\n" {
+		t.Errorf("the model read %q, want the rewritten command's output", got)
+	}
+}
+
 // PostToolUse runs after a call that succeeded and PostToolUseFailure
 // after one that failed, each alone, as in Claude Code; the failure hook
 // reads the error, and what it says on exit 2 reaches the model with the
