@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -398,6 +399,51 @@ func TestPreToolUseHookRewritesTheCall(t *testing.T) {
 	runTurn(t, s, "Say it.")
 	if got := llm.Requests()[1].ToolResult("call_1"); got != "rewritten\n" {
 		t.Errorf("the model read %q, want the rewritten command's output", got)
+	}
+}
+
+// claudeCodeHookAnswers are PreToolUse answers of pretooluse-hook.py and
+// what real Claude Code made of each (record.py hooks).
+const claudeCodeHookAnswers = "../../testdata/claudecode/cc-2.1.332.pretooluse-answers.json"
+
+// TestPreToolUseAnswersDecideAsInClaudeCode runs the recorded hook under
+// tack: each answer blocks the call where it blocked Claude Code's, and
+// otherwise the model reads what Claude Code's did.
+func TestPreToolUseAnswersDecideAsInClaudeCode(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed: the recorded hook is a Python script")
+	}
+	hook, err := filepath.Abs("../../testdata/claudecode/pretooluse-hook.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded struct {
+		Cases []struct {
+			Name, Read string
+			Blocked    bool
+		}
+	}
+	raw, err := os.ReadFile(claudeCodeHookAnswers)
+	if err != nil || json.Unmarshal(raw, &recorded) != nil {
+		t.Fatalf("read %s: %v", claudeCodeHookAnswers, err)
+	}
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash",
+  "hooks": [{"type": "command", "command": "` + hook + `"}]}]}}`})
+	var replies []llmtest.Response
+	for i, c := range recorded.Cases {
+		replies = append(replies, bashCall(fmt.Sprintf("call_%d", i), "echo "+c.Name))
+	}
+	llm := llmtest.New(t, append(replies, llmtest.ReplyText("Done."))...)
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
+	runTurn(t, s, "Run them.")
+	reqs := llm.Requests()
+	for i, c := range recorded.Cases {
+		got := reqs[i+1].ToolResult(fmt.Sprintf("call_%d", i))
+		blocked := strings.HasPrefix(got, "Error: a hook blocked this call")
+		if blocked != c.Blocked || !blocked && strings.TrimSpace(got) != c.Read {
+			t.Errorf("%s: the model read %q; in Claude Code the call was blocked: %v, and read %q", c.Name, got, c.Blocked, c.Read)
+		}
 	}
 }
 

@@ -26,6 +26,10 @@ Code's requests with the steps a recording needs.
           in "read_only" whether it ran without them (Claude Code runs
           read-only commands unasked) and in "allowed" whether only the
           rules let it run.
+  hooks   runs `echo CASE` for each case of cc-2.1.332.pretooluse-answers.json
+          with pretooluse-hook.py answering as the case says, and keeps in
+          "blocked" whether the call was refused and in "read" what the
+          model read of it.
   commands
           runs /cmd ARGS for each case of cc-2.1.332.command-arguments.json
           (a command file's front matter and body, and the arguments) and
@@ -218,5 +222,32 @@ def allow(cli):
     rewrite(fixture, data)
 
 
+def hooks(cli):
+    fixture = os.path.join(here, "cc-2.1.332.pretooluse-answers.json")
+    data = json.load(open(fixture, encoding="utf-8"))
+
+    def script(proj):
+        os.makedirs(os.path.join(proj, ".claude"))
+        hook = {"type": "command", "command": os.path.join(here, "pretooluse-hook.py")}
+        with open(os.path.join(proj, ".claude", "settings.json"), "w") as f:
+            json.dump({"permissions": {"allow": ["Bash"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}, f)
+        return [[{"type": "tool_use", "id": "toolu_%02d" % i, "name": "Bash", "input": {"command": "echo " + c["name"], "description": "x"}}]
+                for i, c in enumerate(data["cases"])]
+
+    _, out = claude(cli, script, ["run the commands", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"])
+    results = {}
+    for line in out.splitlines():
+        msg = json.loads(line)
+        if msg.get("type") == "user" and isinstance(msg["message"]["content"], list):
+            for b in msg["message"]["content"]:
+                if b.get("type") == "tool_result":
+                    results[b["tool_use_id"]] = b
+    for i, c in enumerate(data["cases"]):
+        r = results["toolu_%02d" % i]
+        c["blocked"] = bool(r.get("is_error"))
+        c["read"] = r["content"] if isinstance(r["content"], str) else json.dumps(r["content"])
+    rewrite(fixture, data)
+
+
 if __name__ == "__main__":
-    {"edits": edits, "stream": stream, "commands": commands, "deny": deny, "allow": allow}[sys.argv[1]](sys.argv[2])
+    {"edits": edits, "stream": stream, "commands": commands, "deny": deny, "allow": allow, "hooks": hooks}[sys.argv[1]](sys.argv[2])
