@@ -108,10 +108,13 @@ type Agent struct {
 	// notices are replayed to each new subscriber.
 	notices []Notice
 
-	mu        sync.Mutex
-	status    Status
-	closing   bool // the running turn no longer takes steering
-	inTurn    bool // a turn (not a job) runs and has not logged its end
+	mu      sync.Mutex
+	status  Status
+	closing bool // the running turn no longer takes steering
+	inTurn  bool // a turn (not a job) runs and has not logged its end
+	// hookStop is why a pre_tool_use hook (continue: false) ends the turn
+	// once the step's calls are answered.
+	hookStop  string
 	steering  []string
 	followUps []message
 	// queuedOpts go with the queued follow-ups; turnOpts are the running

@@ -46,11 +46,13 @@ const (
 // ToolVerdict is what the pre_tool_use hooks decided of a call: Block is
 // the refusal the model reads, where one refused it; Allow skips the
 // permission question; Input, where a hook rewrote the call (Claude
-// Code's updatedInput), is the arguments it runs with instead.
+// Code's updatedInput), is the arguments it runs with instead; Stop, where
+// a hook answered continue: false, is why the turn ends after the step.
 type ToolVerdict struct {
 	Block string
 	Allow bool
 	Input json.RawMessage
+	Stop  string
 }
 
 // ToolUse is a tool call as hooks see it.
@@ -76,6 +78,11 @@ func (a *Agent) beforeTool(ctx context.Context, turn int, d *dispatch) (*tools.R
 		return nil, false
 	}
 	v := a.cfg.Hooks.BeforeTool(ctx, turn, ToolUse{ID: d.call.ID, Name: d.call.Name, Args: d.args})
+	if v.Stop != "" {
+		a.mu.Lock()
+		a.hookStop = v.Stop
+		a.mu.Unlock()
+	}
 	if v.Block == "" {
 		if v.Input != nil {
 			d.args = v.Input
@@ -85,6 +92,20 @@ func (a *Agent) beforeTool(ctx context.Context, turn int, d *dispatch) (*tools.R
 	r := tools.Errorf("a hook blocked this call: %s", v.Block)
 	r.Code = session.CodeDenied
 	return &r, false
+}
+
+// takeHookStop is the turn's end a pre_tool_use hook asked for, if one
+// did, and forgets it.
+func (a *Agent) takeHookStop(turn int) (session.TurnEnd, bool) {
+	a.mu.Lock()
+	reason := a.hookStop
+	a.hookStop = ""
+	a.mu.Unlock()
+	if reason == "" {
+		return session.TurnEnd{}, false
+	}
+	return session.TurnEnd{Turn: turn, Reason: session.StopError, Error: &session.Failure{
+		Kind: failureKindHook, Message: "a pre_tool_use hook stopped the turn: " + reason}}, true
 }
 
 // afterTool adds what the post_tool_use hooks say to the result.

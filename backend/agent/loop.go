@@ -235,8 +235,12 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 			a.guardRepeats(ts, msg.ToolCalls)
 		}
 		a.record(session.StepEnd{Turn: ts.turn, Step: step, Timing: st.timing()})
+		end, stopped := a.takeHookStop(ts.turn)
 		if ctx.Err() != nil {
 			return session.TurnEnd{Turn: ts.turn, Reason: session.StopAborted}
+		}
+		if stopped {
+			return end
 		}
 		if len(msg.ToolCalls) > 0 || a.stopHook(ctx, ts, msg.Text) || !a.takeClosing() {
 			continue // tool results, a stop hook or steering need another request

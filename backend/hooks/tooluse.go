@@ -33,7 +33,7 @@ func (r *Runner) beforeTool(ctx context.Context, c caller, turn int, call agent.
 		approved = approved || res.approves()
 	}
 	if len(blocks) > 0 {
-		return agent.ToolVerdict{Block: strings.Join(blocks, "\n")}
+		return agent.ToolVerdict{Block: strings.Join(blocks, "\n"), Stop: stopReason(results)}
 	}
 	return agent.ToolVerdict{Allow: approved, Input: updatedInput(call.Args, results)}
 }
@@ -120,4 +120,15 @@ func toolResponse(id, tool string, input json.RawMessage, result tools.Result) j
 	}
 	b, _ := json.Marshal(fields)
 	return b
+}
+
+// stopReason is why a hook that answered continue: false stops the turn,
+// as Claude Code stops after such a hook; "" where none did.
+func stopReason(results []Result) string {
+	for _, res := range results {
+		if a := res.Answer; a != nil && a.Continue != nil && !*a.Continue {
+			return res.Reason
+		}
+	}
+	return ""
 }

@@ -402,6 +402,30 @@ func TestPreToolUseHookRewritesTheCall(t *testing.T) {
 	}
 }
 
+// A PreToolUse hook that answers continue: false stops the turn, as it
+// stops Claude Code after the hook: the call is refused with the hook's
+// reason, and no further step asks the model.
+func TestPreToolUseHookThatDoesNotContinueEndsTheTurn(t *testing.T) {
+	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash",
+  "hooks": [{"type": "command", "command": "printf '%s' '{\"continue\": false, \"stopReason\": \"the deploy window is closed\"}'"}]}]}}`})
+	llm := llmtest.New(t, bashCall("call_1", "make deploy"), bashCall("call_2", "make deploy"), llmtest.ReplyText("Done."))
+	s := openEnv(t, home, cwd, "full-access", llm, map[string]string{"HOME": user})
+	runTurn(t, s, "Deploy.")
+	if n := len(llm.Requests()); n != 1 {
+		t.Errorf("want the turn to end after the hook's step, the model asked %d times", n)
+	}
+	var end session.TurnEnd
+	for _, e := range s.Agent.Events() {
+		if d, ok := e.Data.(session.TurnEnd); ok {
+			end = d
+		}
+	}
+	if end.Error == nil || !strings.Contains(end.Error.Message, "the deploy window is closed") {
+		t.Errorf("want the turn ended with the hook's reason, got %+v", end)
+	}
+}
+
 // claudeCodeHookAnswers are PreToolUse answers of pretooluse-hook.py and
 // what real Claude Code made of each (record.py hooks).
 const claudeCodeHookAnswers = "../../testdata/claudecode/cc-2.1.332.pretooluse-answers.json"
