@@ -52,7 +52,11 @@ func matchQuotes(content, old string) string {
 			pattern.WriteString(regexp.QuoteMeta(string(r)))
 		}
 	}
-	if found := regexp.MustCompile(pattern.String()).FindString(content); found != "" {
+	re, err := regexp.Compile(pattern.String())
+	if err != nil { // an old_string too large to compile matches as given
+		return old
+	}
+	if found := re.FindString(content); found != "" {
 		return found
 	}
 	return old
