@@ -40,10 +40,13 @@ func TestEscPutsQueuedMessagesBackInTheEditor(t *testing.T) {
 		step{want: []string{"↳ also the README"}, do: both(typed("and the changelog"), key(vt.KeyTab))},
 		step{want: []string{"» and the changelog", "2 queued"}, do: key(vt.KeyEscape)},
 	)
-	screen := r.waitText("cancelled", "Turn cancelled.", "The 2 queued messages are back in the editor.")
-	rows := strings.Split(strings.TrimRight(screen, "\n "), "\n")
-	editor := strings.Join(rows[len(rows)-2:], "\n")
-	if !strings.Contains(editor, "> also the README") || !strings.Contains(editor, "  and the changelog") {
-		t.Fatalf("want both queued messages in the editor, got:\n%s", frame(screen))
-	}
+	// The editor is the screen's last two rows; waiting for them as well
+	// keeps a screen read mid-frame from failing the test.
+	r.waitScreen("both queued messages in the editor",
+		[]string{"Turn cancelled.", "The 2 queued messages are back in the editor."},
+		func(screen string) bool {
+			rows := strings.Split(strings.TrimRight(screen, "\n "), "\n")
+			editor := strings.Join(rows[max(len(rows)-2, 0):], "\n")
+			return strings.Contains(editor, "> also the README") && strings.Contains(editor, "  and the changelog")
+		})
 }
