@@ -143,14 +143,14 @@ func (a *Agent) failedHook(ctx context.Context, end session.TurnEnd) {
 	}
 }
 
-// promptHook runs the user_prompt_submit hooks; blocked says the turn must
-// not start.
-func (a *Agent) promptHook(ctx context.Context, turn int, prompt string) (context string, blocked bool) {
+// promptHook runs the user_prompt_submit hooks: the context they add, or
+// why the turn must not start.
+func (a *Agent) promptHook(ctx context.Context, turn int, prompt string) (context, block string) {
 	if a.cfg.Hooks == nil {
-		return "", false
+		return "", ""
 	}
-	block, extra := a.cfg.Hooks.PromptSubmitted(ctx, turn, prompt)
-	return extra, block != ""
+	block, context = a.cfg.Hooks.PromptSubmitted(ctx, turn, prompt)
+	return context, block
 }
 
 // stopHook runs the stop hooks when the turn would end on the answer

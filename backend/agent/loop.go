@@ -132,13 +132,14 @@ func (a *Agent) runTurn(parent context.Context, in message) {
 	prompt := in.text
 
 	ts := &turnState{turn: a.turn() + 1}
-	hookContext, blocked := a.promptHook(ctx, ts.turn, prompt)
-	if blocked {
+	hookContext, block := a.promptHook(ctx, ts.turn, prompt)
+	if block != "" {
 		// The prompt never reaches the model; the turn ends at once, so
-		// every front door sees it end (the hook's logged run says why).
+		// every front door sees it end, with the hook's reason, which is
+		// the user's to read (Claude Code shows it too).
 		a.record(session.TurnStart{Turn: ts.turn})
 		a.record(session.TurnEnd{Turn: ts.turn, Reason: session.StopError, Error: &session.Failure{
-			Kind: failureKindHook, Message: "a user_prompt_submit hook blocked the prompt; it was not sent to the model"}})
+			Kind: failureKindHook, Message: "a user_prompt_submit hook blocked the prompt; it was not sent to the model: " + block}})
 		_ = a.sync()
 		return
 	}

@@ -108,7 +108,8 @@ command = "if grep -q '\"stop_hook_active\":true'; then exit 0; fi; echo '{\"dec
 		t.Errorf("a blocked prompt reached the model (%d requests)", n)
 	}
 	end := lastTurnEnd(s)
-	if end.Reason != session.StopError || !strings.Contains(end.Error.Message, "blocked the prompt") {
+	if end.Reason != session.StopError || !strings.Contains(end.Error.Message, "blocked the prompt") ||
+		!strings.Contains(end.Error.Message, "that prompt holds a secret") {
 		t.Errorf("blocked turn ended %+v", end)
 	}
 }
