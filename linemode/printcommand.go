@@ -94,7 +94,7 @@ func (p *printer) commandResult(r commands.Result) PrintResult {
 		Denials: []Denial{}, ModelUsage: map[string]modelUsage{}, StopReason: string(session.StopCompleted), UUID: newUUID(),
 	}
 	if r.Kind == commands.Error {
-		res.IsError, res.Subtype, res.Result = true, subtypeFailed, ""
+		res.IsError, res.Subtype = true, subtypeFailed
 		res.StopReason, res.Errors = string(session.StopError), []string{r.Text}
 		fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine(r.Text))
 	}

@@ -48,6 +48,11 @@ func (p *printer) result(end session.TurnEnd) PrintResult {
 		msg = end.Error.Message
 	}
 	r.Errors = []string{msg}
+	if end.Reason == session.StopError {
+		// As claude -p's: the result of a failed turn is the error's
+		// text, so a script that reads .result learns why.
+		r.Result = msg
+	}
 	if p.stdout.Err() == nil { // else the failed write stopped it, and says so once
 		fmt.Fprintln(p.o.Stderr, "tack: "+textfmt.SanitizeLine("the turn ended ("+string(end.Reason)+"): "+msg))
 	}
@@ -87,7 +92,7 @@ func (p *printer) write(r PrintResult) {
 func PrintFailure(o PrintOptions, err error) PrintResult {
 	msg := err.Error()
 	r := PrintResult{Type: "result", Subtype: subtypeFailed, IsError: true, StopReason: string(session.StopError),
-		Errors: []string{msg}, Denials: []Denial{}, ModelUsage: map[string]modelUsage{}, UUID: newUUID()}
+		Result: msg, Errors: []string{msg}, Denials: []Denial{}, ModelUsage: map[string]modelUsage{}, UUID: newUUID()}
 	fmt.Fprintln(o.Stderr, "tack: "+textfmt.SanitizeLine(msg))
 	if o.Format != "" && o.Format != FormatText {
 		writeJSON(o.Stdout, r)

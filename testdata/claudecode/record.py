@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records what real Claude Code does, for tests to hold tack to.
 
-Usage: record.py edits|stream|commands CLAUDE_CODE
+Usage: record.py edits|stream|commands|deny|allow|hooks|failures CLAUDE_CODE
 
 CLAUDE_CODE is the cli.js of Claude Code's npm package (npm pack
 @anthropic-ai/claude-code@2.0.0, untar, package/cli.js; node 20 runs it)
@@ -30,6 +30,11 @@ Code's requests with the steps a recording needs.
           with pretooluse-hook.py answering as the case says, and keeps in
           "blocked" whether the call was refused and in "read" what the
           model read of it.
+  failures
+          runs each case of cc-2.1.332.print-failures.json (a request the
+          Messages API refuses, a prompt a UserPromptSubmit hook blocks) in
+          each output format, and keeps what claude -p printed on stdout
+          (in json and stream-json, its result object) and its exit code.
   commands
           runs /cmd ARGS for each case of cc-2.1.332.command-arguments.json
           (a command file's front matter and body, and the arguments) and
@@ -66,6 +71,14 @@ def serve(script, seen=None):
                     seen.append(req)
                 i = next(steps)
                 blocks = script[i] if i < len(script) else [{"type": "text", "text": "done"}]
+            if isinstance(blocks, dict):  # {"status": N, "error": {"type": …, "message": …}}
+                body = json.dumps({"type": "error", "error": blocks["error"]}).encode()
+                self.send_response(blocks["status"])
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             self.send_response(200)
             self.send_header("content-type", "text/event-stream")
             self.end_headers()
@@ -100,9 +113,11 @@ def serve(script, seen=None):
     return server
 
 
-def claude(cli, script, args, seen=None):
+def claude(cli, script, args, seen=None, ran=None):
     """Runs Claude Code in a fresh project and home against the script and
-    returns the project's path and what Claude Code printed."""
+    returns the project's path and what Claude Code printed. ran, when
+    given, gets the whole run (exit code, stderr) and a failed run is kept;
+    without it, a failed run is an error."""
     work = tempfile.mkdtemp()
     home, proj = os.path.join(work, "home"), os.path.join(work, "proj")
     os.makedirs(home)
@@ -115,10 +130,12 @@ def claude(cli, script, args, seen=None):
                ANTHROPIC_BASE_URL="http://127.0.0.1:%d" % server.server_address[1],
                DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
     run = ["node", cli] if cli.endswith(".js") else [cli]
-    out = subprocess.run(run + ["-p"] + args, cwd=proj, env=env, check=True, timeout=600,
-                         capture_output=True, text=True).stdout
+    done = subprocess.run(run + ["-p"] + args, cwd=proj, env=env, check=ran is None, timeout=600,
+                          capture_output=True, text=True)
     server.shutdown()
-    return proj, out
+    if ran is not None:
+        ran.append(done)
+    return proj, done.stdout
 
 
 def edits(cli):
@@ -249,5 +266,34 @@ def hooks(cli):
     rewrite(fixture, data)
 
 
+def failures(cli):
+    fixture = os.path.join(here, "cc-2.1.332.print-failures.json")
+    data = json.load(open(fixture, encoding="utf-8"))
+    for case in data:
+        def script(proj):
+            if case.get("block_prompt"):
+                os.makedirs(os.path.join(proj, ".claude"))
+                hook = {"type": "command", "command": "echo %s >&2; exit 2" % json.dumps(case["block_prompt"])}
+                with open(os.path.join(proj, ".claude", "settings.json"), "w") as f:
+                    json.dump({"hooks": {"UserPromptSubmit": [{"hooks": [hook]}]}}, f)
+            if case.get("api_error"):
+                # Claude Code asks again after a refusal before it gives up.
+                return [case["api_error"]] * 10
+            return [[{"type": "text", "text": "done"}]]
+
+        ran = []
+        extra = ["--verbose"] if case["format"] == "stream-json" else []
+        _, out = claude(cli, script, ["hello", "--output-format", case["format"]] + extra, ran=ran)
+        case["exit"] = ran[0].returncode
+        case["stderr_empty"] = ran[0].stderr.strip() == ""
+        if case["format"] == "text":
+            case["stdout"] = out
+        else:
+            result = [json.loads(line) for line in out.splitlines() if line.startswith("{")][-1]
+            case["result"] = {k: result.get(k) for k in ("type", "subtype", "is_error", "result")}
+    rewrite(fixture, data)
+
+
 if __name__ == "__main__":
-    {"edits": edits, "stream": stream, "commands": commands, "deny": deny, "allow": allow, "hooks": hooks}[sys.argv[1]](sys.argv[2])
+    {"edits": edits, "stream": stream, "commands": commands, "deny": deny, "allow": allow, "hooks": hooks,
+     "failures": failures}[sys.argv[1]](sys.argv[2])
