@@ -72,7 +72,7 @@ func whenEmpty(f func(*Model, string)) func(*Model, string) (tea.Cmd, bool) {
 // keyTable is the chat screen's bindings, in the order help lists them.
 func keyTable() []binding {
 	return []binding{
-		{keys: []string{"enter"}, label: "Enter", context: inEditor, help: "send (steer while the agent runs)"},
+		{keys: []string{"enter"}, label: "Enter", help: "send (steer while the agent runs)", run: always((*Model).enter)},
 		{keys: []string{"shift+enter", "alt+enter", "ctrl+j"}, label: "Shift/Alt+Enter, Ctrl+J, \\ Enter", context: inEditor, help: "newline"},
 		{keys: []string{"up", "down"}, label: "Up/Down", context: inEditor, help: "prompt history; menu navigation"},
 		{keys: []string{"tab"}, label: "Tab", help: "accept completion; queue a follow-up while running",

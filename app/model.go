@@ -252,8 +252,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, watchCommands(m.ctx, m.be, msg.commands)
 	case commandMsg:
 		return m, m.commandDone(msg)
-	case editor.SubmitMsg:
-		return m, m.submit(msg.Text)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.PasteMsg:

@@ -17,7 +17,6 @@ import (
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
-	"github.com/tack-agent/tack/views/editor"
 )
 
 // countingBackend counts every call made into it. History reads from
@@ -151,7 +150,7 @@ func (d noIO) step(msg tea.Msg) tea.Cmd {
 }
 
 // run runs cmd, which must call the backend, and steps the message it
-// returns (following an editor submission to the command it becomes).
+// returns.
 func (d noIO) run(cmd tea.Cmd) tea.Msg {
 	d.t.Helper()
 	if cmd == nil {
@@ -159,9 +158,6 @@ func (d noIO) run(cmd tea.Cmd) tea.Msg {
 	}
 	before := d.be.calls.Load()
 	msg := cmd()
-	if s, ok := msg.(editor.SubmitMsg); ok {
-		return d.run(d.step(s))
-	}
 	if d.be.calls.Load() == before {
 		d.t.Fatalf("want the returned command to call the backend, got no call (message %T)", msg)
 	}

@@ -24,7 +24,8 @@ func (b *orderBackend) Steer(text string) { b.add("steer " + text) }
 func (b *orderBackend) Cancel()           { b.add("cancel") }
 
 // What the user sends reaches the agent in the order they sent it, however
-// the commands Update returns are scheduled: here the last runs first.
+// the commands Update returns are scheduled: here the last runs first,
+// each with the messages it yields stepped through Update in turn.
 func TestTheUserMessagesReachTheBackendInOrder(t *testing.T) {
 	be := &orderBackend{countingBackend: &countingBackend{}}
 	m := New(Options{Backend: be, Width: 80, Height: 24})
@@ -33,9 +34,6 @@ func TestTheUserMessagesReachTheBackendInOrder(t *testing.T) {
 	var cmds []tea.Cmd
 	press := func(k string) {
 		_, cmd := m.Update(keys.Key(k))
-		if k == "enter" {
-			_, cmd = m.Update(cmd()) // the editor's submission
-		}
 		cmds = append(cmds, cmd)
 	}
 	keys.TypeText(keys.Into(m), "also handle tabs")
@@ -45,11 +43,29 @@ func TestTheUserMessagesReachTheBackendInOrder(t *testing.T) {
 	press("esc")
 	var wg sync.WaitGroup
 	for _, cmd := range slices.Backward(cmds) {
-		wg.Go(func() { runCommands(cmd) })
+		wg.Go(func() { stepCommands(m, cmd) })
 		wg.Wait()
 	}
 	want := []string{"steer also handle tabs", "send then update the README", "cancel"}
 	if !slices.Equal(be.got, want) {
 		t.Fatalf("want %q, got %q", want, be.got)
+	}
+}
+
+// stepCommands runs cmd and steps what it yields through m's Update, as
+// the program would, down to the commands that yield nothing.
+func stepCommands(m *Model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			stepCommands(m, c)
+		}
+	default:
+		_, next := m.Update(msg)
+		stepCommands(m, next)
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/tack-agent/tack/overlays/sessionpicker"
 	"github.com/tack-agent/tack/snapshots/testkit/keys"
 	"github.com/tack-agent/tack/views/cards"
-	"github.com/tack-agent/tack/views/editor"
 )
 
 // screen is the model's view as plain text.
@@ -142,7 +141,7 @@ func TestDetailsDialogAppliesLive(t *testing.T) {
 func TestResumeWhileATurnRunsGoesToTheRegistry(t *testing.T) {
 	m, be := newTestModel(nil)
 	m.Update(eventsMsg{events: []agent.Event{agent.StatusChanged{Status: agent.StatusRunning}}})
-	_, cmd := m.Update(editor.SubmitMsg{Text: "/resume"})
+	cmd := m.submit("/resume")
 	if m.ov.sessions != nil {
 		t.Fatal("want no session picker while a turn runs, got one")
 	}
@@ -157,7 +156,7 @@ func TestResumeWhileATurnRunsGoesToTheRegistry(t *testing.T) {
 
 func TestCommandInputKeepsItsTrailingText(t *testing.T) {
 	m, be := newTestModel(nil)
-	_, cmd := m.Update(editor.SubmitMsg{Text: "/export notes.md  "})
+	cmd := m.submit("/export notes.md  ")
 	cmd()
 	if got := be.sent.Load(); got != "execute /export notes.md  " {
 		t.Fatalf("want the line passed as typed, got %q", got)

@@ -34,6 +34,18 @@ func (m *Model) followUp() tea.Cmd {
 	return m.out.post(func() { be.Send(text) })
 }
 
+// enter is Enter: the editor's text, if it sends any, is submitted here
+// in Update, so it reaches the outbox before what the keys after it send.
+func (m *Model) enter() tea.Cmd {
+	var text string
+	m.editor, text = m.editor.Submit()
+	if text == "" {
+		m.refreshMenu()
+		return nil
+	}
+	return m.submit(text)
+}
+
 // submit sends what Enter gave: a shell command after `!`, a slash command,
 // else a prompt while idle or steering while running.
 func (m *Model) submit(text string) tea.Cmd {

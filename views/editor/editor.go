@@ -35,9 +35,6 @@ const (
 	maxContentRows = 1 << 30
 )
 
-// SubmitMsg carries the text the user sent with Enter, pastes expanded.
-type SubmitMsg struct{ Text string }
-
 // Editor is the prompt editor. The zero value is not usable; call New.
 type Editor struct {
 	ta      textarea.Model
@@ -322,8 +319,7 @@ func (e Editor) Cursor() *tea.Cursor {
 	return &copied
 }
 
-// Update handles a key or paste. Enter on non-blank text resets the editor,
-// records the text in history and returns a command yielding SubmitMsg.
+// Update handles a key or paste. Enter is Submit's.
 func (e Editor) Update(msg tea.Msg) (Editor, tea.Cmd) {
 	e.changed()
 	switch msg := msg.(type) {
@@ -334,11 +330,6 @@ func (e Editor) Update(msg tea.Msg) (Editor, tea.Cmd) {
 		return e, nil
 	case tea.KeyPressMsg:
 		switch msg.String() {
-		case "enter":
-			if e.escapedEnter() {
-				return e, nil
-			}
-			return e.submit()
 		case "up":
 			if e.ta.Line() == 0 && e.recall(-1) {
 				return e, nil
@@ -407,16 +398,26 @@ func (e *Editor) escapedEnter() bool {
 	return true
 }
 
-func (e Editor) submit() (Editor, tea.Cmd) {
+// Submit is Enter. After a backslash it makes a new line in its place;
+// otherwise it records non-blank text in history, resets the editor and
+// returns the text, pastes expanded. It returns "" when nothing was sent.
+// The owner calls it in its Update, rather than waiting for a message, so
+// what Enter sends is handled before the keys typed after it: Enter then
+// Tab while a turn runs is steering, then a follow-up.
+func (e Editor) Submit() (Editor, string) {
+	e.changed()
+	if e.escapedEnter() {
+		return e, ""
+	}
 	text := e.Value()
 	if strings.TrimSpace(text) == "" {
-		return e, nil
+		return e, ""
 	}
 	if n := len(e.history); n == 0 || e.history[n-1] != text {
 		e.history = append(e.history, text)
 	}
 	e.Reset()
-	return e, func() tea.Msg { return SubmitMsg{Text: text} }
+	return e, text
 }
 
 // recall moves through history by dir, keeping the unsent draft to come

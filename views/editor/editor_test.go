@@ -14,9 +14,9 @@ import (
 
 func TestEnterSubmitsAndClears(t *testing.T) {
 	e := keys.TypeInto(New(theme.New(true), 40), "hello")
-	e, msg := keys.PressOn(e, "enter")
-	if got, ok := msg.(SubmitMsg); !ok || got.Text != "hello" {
-		t.Fatalf("want SubmitMsg{hello}, got %#v", msg)
+	e, sent := e.Submit()
+	if sent != "hello" {
+		t.Fatalf("want hello sent, got %q", sent)
 	}
 	if !e.Empty() {
 		t.Fatalf("want an empty editor after submit, got %q", e.Value())
@@ -25,8 +25,8 @@ func TestEnterSubmitsAndClears(t *testing.T) {
 
 func TestBlankInputIsNotSubmitted(t *testing.T) {
 	e := keys.TypeInto(New(theme.New(true), 40), "   ")
-	if _, msg := keys.PressOn(e, "enter"); msg != nil {
-		t.Fatalf("want nothing submitted, got %#v", msg)
+	if _, sent := e.Submit(); sent != "" {
+		t.Fatalf("want nothing submitted, got %q", sent)
 	}
 }
 
@@ -46,15 +46,15 @@ func TestNewlineKeysInsertNewlines(t *testing.T) {
 // backslash anywhere else is text.
 func TestBackslashThenEnterInsertsANewline(t *testing.T) {
 	e := keys.TypeInto(New(theme.New(true), 40), `a\`)
-	e, msg := keys.PressOn(e, "enter")
+	e, sent := e.Submit()
 	e = keys.TypeInto(e, "b")
-	if msg != nil || e.Value() != "a\nb" {
-		t.Fatalf("want the backslash made a newline, got %q (msg %#v)", e.Value(), msg)
+	if sent != "" || e.Value() != "a\nb" {
+		t.Fatalf("want the backslash made a newline, got %q (sent %q)", e.Value(), sent)
 	}
 	e = keys.TypeInto(New(theme.New(true), 40), `C:\dir\`)
 	e, _ = keys.PressOn(e, "left")
-	if _, msg := keys.PressOn(e, "enter"); msg == nil || msg.(SubmitMsg).Text != `C:\dir\` {
-		t.Fatalf("want a backslash not before the cursor kept and the text sent, got %#v", msg)
+	if _, sent := e.Submit(); sent != `C:\dir\` {
+		t.Fatalf("want a backslash not before the cursor kept and the text sent, got %q", sent)
 	}
 }
 
@@ -107,7 +107,7 @@ func TestUpMovesWithinMultiLineTextBeforeHistory(t *testing.T) {
 
 func TestSubmittedTextJoinsHistory(t *testing.T) {
 	e := keys.TypeInto(New(theme.New(true), 40), "one")
-	e, _ = keys.PressOn(e, "enter")
+	e, _ = e.Submit()
 	e, _ = keys.PressOn(e, "up")
 	if e.Value() != "one" {
 		t.Fatalf("want the sent prompt in history, got %q", e.Value())
@@ -121,8 +121,7 @@ func TestLargePasteIsKeptWhole(t *testing.T) {
 	if !strings.Contains(ansi.Strip(e.View()), "[paste #1 +20000 lines]") {
 		t.Fatalf("want a paste marker, got %q", ansi.Strip(e.View()))
 	}
-	_, msg := keys.PressOn(e, "enter")
-	if got := msg.(SubmitMsg).Text; got != "see: "+big {
+	if _, got := e.Submit(); got != "see: "+big {
 		t.Fatalf("want the whole paste submitted (%d bytes), got %d bytes", len(big)+5, len(got))
 	}
 }
@@ -152,8 +151,7 @@ func TestLargePasteWithCarriageReturnsCountsAndSubmitsNewlines(t *testing.T) {
 		if got := ansi.Strip(e.View()); !strings.Contains(got, "[paste #1 +30 lines]") {
 			t.Fatalf("eol %q: want marker [paste #1 +30 lines], got %q", eol, got)
 		}
-		_, msg := keys.PressOn(e, "enter")
-		if want, got := strings.Repeat("pasted row\n", 30), msg.(SubmitMsg).Text; got != want {
+		if _, got := e.Submit(); got != strings.Repeat("pasted row\n", 30) {
 			t.Fatalf("eol %q: want the paste submitted with LF line ends, got %q", eol, got)
 		}
 	}
@@ -347,7 +345,7 @@ func TestViewIsTheTextareasAfterEveryChange(t *testing.T) {
 		{"idle", func(e Editor) Editor { e.SetRunning(false); return e }},
 		{"history up", func(e Editor) Editor { e, _ = keys.PressOn(e, "up"); return e }},
 		{"history down", func(e Editor) Editor { e, _ = keys.PressOn(e, "down"); return e }},
-		{"submit", func(e Editor) Editor { e = keys.TypeInto(e, "go"); e, _ = keys.PressOn(e, "enter"); return e }},
+		{"submit", func(e Editor) Editor { e = keys.TypeInto(e, "go"); e, _ = e.Submit(); return e }},
 		{"another theme", func(e Editor) Editor { e.SetTheme(theme.New(false)); return e }},
 		{"typed and erased", func(e Editor) Editor {
 			e = keys.TypeInto(e, "ab")
