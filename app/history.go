@@ -23,17 +23,16 @@ import (
 type recallMsg struct{}
 
 // recall is the listing of the session's prompts. An Up or Down that
-// would browse them before they are listed waits in held, with every key
-// pressed after it, and they are handled in order once they are.
+// would browse them before they are listed waits, with every key pressed
+// after it (heldInput), and they are handled in order once they are.
 type recall struct {
 	ready bool
-	held  []tea.KeyPressMsg
 }
 
 // listRecall holds k, a key for the editor's history, and lists the
 // prompts.
 func (m *Model) listRecall(k tea.KeyPressMsg) tea.Cmd {
-	m.recall.held = append(m.recall.held, k)
+	m.input.wait(k)
 	return loadRecall(m.proj.ForDisplay())
 }
 
@@ -48,13 +47,7 @@ func (m *Model) recallListed() {
 // recalled handles the keys held for the listing.
 func (m *Model) recalled() tea.Cmd {
 	m.recallListed()
-	held := m.recall.held
-	m.recall.held = nil
-	var cmds []tea.Cmd
-	for _, k := range held {
-		cmds = append(cmds, m.key(k))
-	}
-	return tea.Batch(cmds...)
+	return m.resumeInput()
 }
 
 // loadRecall lists the prompts of p, a copy of the model's projection

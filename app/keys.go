@@ -18,8 +18,7 @@ const wheelRows = 3
 
 // key handles one key press.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	if len(m.recall.held) > 0 {
-		m.recall.held = append(m.recall.held, k)
+	if m.input.hold(k) {
 		return nil
 	}
 	if rest, ok := m.escThen(k); ok {
@@ -73,14 +72,19 @@ func (m *Model) escThen(k tea.KeyPressMsg) (tea.KeyPressMsg, bool) {
 	return k, true
 }
 
-// paste goes where a key would.
+// paste goes where a key would; one for the editor is checked first, and
+// the input after it waits.
 func (m *Model) paste(p tea.PasteMsg) tea.Cmd {
+	if m.input.hold(p) {
+		return nil
+	}
 	switch {
 	case m.requestOpen():
 		return m.requestKey(p)
 	case m.ov.open():
 		return m.overlayKey(p)
 	}
+	m.input.wait(nil)
 	return checkPaste(p, m.opts.Cwd)
 }
 

@@ -147,6 +147,7 @@ type Model struct {
 	fit      fitted
 	earlier  earlier
 	recall   recall
+	input    heldInput // keys and pastes waiting for an earlier one
 	mouse    bool
 	armedCtC bool // a second Ctrl+C exits
 	armedEsc bool // a second Esc opens the rewind picker
@@ -257,7 +258,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		return m, m.paste(msg)
 	case pasteCheckedMsg:
-		return m, m.editorKey(msg.paste)
+		return m, tea.Batch(m.editorKey(msg.paste), m.resumeInput())
 	case tea.MouseWheelMsg:
 		m.wheel(msg)
 		return m, m.readEarlier()

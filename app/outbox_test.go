@@ -69,3 +69,24 @@ func stepCommands(m *Model, cmd tea.Cmd) {
 		stepCommands(m, next)
 	}
 }
+
+// A paste is checked off the update loop for an image's path; the keys
+// after it wait for it, so a paste then Enter sends the paste, and text
+// typed after a paste follows it.
+func TestKeysAfterAPasteWaitForIt(t *testing.T) {
+	be := &orderBackend{countingBackend: &countingBackend{}}
+	m := New(Options{Backend: be, Width: 80, Height: 24})
+	m.Update(subscribedMsg{sessionID: "s-1", sub: be})
+	keys.TypeText(keys.Into(m), "look: ")
+	var cmds []tea.Cmd
+	for _, msg := range []tea.Msg{tea.PasteMsg{Content: "pasted words"}, keys.Key("!"), keys.Key("enter")} {
+		_, cmd := m.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range slices.Backward(cmds) {
+		stepCommands(m, cmd)
+	}
+	if want := []string{"send look: pasted words!"}; !slices.Equal(be.got, want) {
+		t.Fatalf("want %q, got %q", want, be.got)
+	}
+}
