@@ -110,10 +110,17 @@ func (p *Project) add(servers map[string]json.RawMessage, src []byte, base int, 
 	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		line := config.LineOf(src, base+bytes.Index(src[base:], []byte(`"`+name+`"`)))
 		origin := fmt.Sprintf("%s line %d", p.Path, line)
-		s, err := projectEntry(name, servers[name], func(v string) string { return expandVars(v, getenv) })
+		vars := &expansion{getenv: getenv}
+		s, err := projectEntry(name, servers[name], vars.expand)
 		if err != nil {
 			p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q: %v; it is skipped", origin, name, err))
 			continue
+		}
+		if slices.Sort(vars.missing); len(vars.missing) > 0 {
+			// As Claude Code warns; the server still starts, and says
+			// what it lacks in its own words.
+			p.Problems = append(p.Problems, fmt.Sprintf("%s: server %q: missing environment variables: %s; set them, "+
+				"or give each a default as ${NAME:-value}", origin, name, strings.Join(vars.missing, ", ")))
 		}
 		s.Origin, s.Project = origin, project
 		p.Servers = append(p.Servers, s)
@@ -170,16 +177,25 @@ var varRef = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 })
 
-// expandVars replaces ${VAR} and ${VAR:-default}, as Claude Code does in
-// .mcp.json; an unset variable without a default becomes empty.
-func expandVars(s string, getenv func(string) string) string {
+// expansion replaces ${VAR} and ${VAR:-default} in one server's values,
+// as Claude Code does in .mcp.json, and keeps the names of the variables
+// that are empty or not set and have no default: they become empty.
+type expansion struct {
+	getenv  func(string) string
+	missing []string
+}
+
+func (e *expansion) expand(s string) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
 	return varRef().ReplaceAllStringFunc(s, func(ref string) string {
 		m := varRef().FindStringSubmatch(ref)
-		if v := getenv(m[1]); v != "" {
+		if v := e.getenv(m[1]); v != "" {
 			return v
+		}
+		if m[2] == "" && !slices.Contains(e.missing, m[1]) {
+			e.missing = append(e.missing, m[1])
 		}
 		return m[3]
 	})

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +59,72 @@ func TestProjectServerNamesNeedNotBeIdentifiers(t *testing.T) {
 	}
 	if len(p.Problems) != 2 || !strings.Contains(p.Problems[0], "control character") {
 		t.Errorf("problems = %q, want the empty name and the bell refused", p.Problems)
+	}
+}
+
+// claudeCodeVariables is a stdio server of .mcp.json with ${VAR}
+// references in its arguments and env, the environment Claude Code
+// 2.1.332 read it under, and what it started the server with
+// (testdata/claudecode/record.py mcpvars).
+const claudeCodeVariables = "../../testdata/claudecode/cc-2.1.332.mcp-variables.json"
+
+// TestProjectVariablesExpandAsClaudeCodeExpandsThem loads the recorded
+// server under the recorded environment and wants the arguments and env
+// Claude Code started it with, and a problem naming each variable it
+// lacks. Named differences: a reference to a variable that is not set and
+// has no default becomes empty, where Claude Code leaves it as written;
+// and tack cannot tell a variable set to nothing from one not set, so a
+// default takes the place of either (a shell's ${VAR:-default}), where
+// Claude Code keeps the empty value.
+func TestProjectVariablesExpandAsClaudeCodeExpandsThem(t *testing.T) {
+	var rec struct {
+		Environment map[string]string `json:"environment"`
+		Args        []string          `json:"args"`
+		Env         map[string]string `json:"env"`
+		StartedWith struct {
+			Args []string          `json:"args"`
+			Env  map[string]string `json:"env"`
+		} `json:"started_with"`
+	}
+	raw, err := os.ReadFile(claudeCodeVariables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"probe": map[string]any{
+		"command": "probe", "args": rec.Args, "env": rec.Env}}})
+	if err := os.WriteFile(filepath.Join(dir, ProjectFile), file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := LoadProject(dir, func(k string) string { return rec.Environment[k] })
+	if len(p.Servers) != 1 {
+		t.Fatalf("want the server, got %+v", p)
+	}
+	s := p.Servers[0]
+	differs := map[string]string{"${UNSET}": "", "${EMPTY:-fallback}": "fallback", "CASE_UNSET": ""}
+	for i, ref := range rec.Args {
+		want, ok := differs[ref]
+		if !ok {
+			want = rec.StartedWith.Args[i]
+		}
+		if s.Args[i] != want {
+			t.Errorf("%s: got %q, want %q (Claude Code started the server with %q)", ref, s.Args[i], want, rec.StartedWith.Args[i])
+		}
+	}
+	for name, ref := range rec.Env {
+		want, ok := differs[name]
+		if !ok {
+			want = rec.StartedWith.Env[name]
+		}
+		if s.Env[name] != want {
+			t.Errorf("env %s=%s: got %q, want %q (Claude Code's %q)", name, ref, s.Env[name], want, rec.StartedWith.Env[name])
+		}
+	}
+	want := `server "probe": missing environment variables: EMPTY, UNSET; set them, or give each a default as ${NAME:-value}`
+	if len(p.Problems) != 1 || !strings.HasSuffix(p.Problems[0], want) {
+		t.Errorf("problems = %q, want one ending %q", p.Problems, want)
 	}
 }

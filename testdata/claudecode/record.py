@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records what real Claude Code does, for tests to hold tack to.
 
-Usage: record.py edits|stream|commands|deny|allow|hooks|failures CLAUDE_CODE
+Usage: record.py edits|stream|commands|deny|allow|hooks|failures|mcpvars CLAUDE_CODE
 
 CLAUDE_CODE is the cli.js of Claude Code's npm package (npm pack
 @anthropic-ai/claude-code@2.0.0, untar, package/cli.js; node 20 runs it)
@@ -35,6 +35,11 @@ Code's requests with the steps a recording needs.
           Messages API refuses, a prompt a UserPromptSubmit hook blocks) in
           each output format, and keeps what claude -p printed on stdout
           (in json and stream-json, its result object) and its exit code.
+  mcpvars runs claude -p with the stdio server of
+          cc-2.1.332.mcp-variables.json in .mcp.json (its arguments and env
+          values with ${VAR} and ${VAR:-default} references) under the
+          case's environment, and keeps in "started_with" the arguments
+          and env values the server was started with.
   commands
           runs /cmd ARGS for each case of cc-2.1.332.command-arguments.json
           (a command file's front matter and body, and the arguments) and
@@ -113,7 +118,7 @@ def serve(script, seen=None):
     return server
 
 
-def claude(cli, script, args, seen=None, ran=None):
+def claude(cli, script, args, seen=None, ran=None, env=None):
     """Runs Claude Code in a fresh project and home against the script and
     returns the project's path and what Claude Code printed. ran, when
     given, gets the whole run (exit code, stderr) and a failed run is kept;
@@ -128,7 +133,7 @@ def claude(cli, script, args, seen=None, ran=None):
     server = serve(steps, seen)
     env = dict(os.environ, HOME=home, ANTHROPIC_API_KEY="sk-recording",
                ANTHROPIC_BASE_URL="http://127.0.0.1:%d" % server.server_address[1],
-               DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+               DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1", **(env or {}))
     run = ["node", cli] if cli.endswith(".js") else [cli]
     done = subprocess.run(run + ["-p"] + args, cwd=proj, env=env, check=ran is None, timeout=600,
                           capture_output=True, text=True)
@@ -294,6 +299,30 @@ def failures(cli):
     rewrite(fixture, data)
 
 
+def mcpvars(cli):
+    fixture = os.path.join(here, "cc-2.1.332.mcp-variables.json")
+    data = json.load(open(fixture, encoding="utf-8"))
+    seen = os.path.join(tempfile.mkdtemp(), "started.json")
+    probe = "import json, os, sys; json.dump({'args': sys.argv[1:], 'env': {k: os.environ.get(k) for k in %r}}, open(%r, 'w'))" % (
+        sorted(data["env"]), seen)
+
+    def script(proj):
+        os.makedirs(os.path.join(proj, ".claude"))
+        with open(os.path.join(proj, ".claude", "settings.json"), "w") as f:
+            json.dump({"enableAllProjectMcpServers": True}, f)
+        server = {"command": sys.executable, "args": ["-c", probe] + data["args"], "env": data["env"]}
+        with open(os.path.join(proj, ".mcp.json"), "w") as f:
+            json.dump({"mcpServers": {"probe": server}}, f)
+        return [[{"type": "text", "text": "done"}]]
+
+    for name in data["environment"]:
+        os.environ.pop(name, None)
+    claude(cli, script, ["hello"], env=data["environment"])
+    started = json.load(open(seen))
+    data["started_with"] = {"args": started["args"], "env": started["env"]}
+    rewrite(fixture, data)
+
+
 if __name__ == "__main__":
     {"edits": edits, "stream": stream, "commands": commands, "deny": deny, "allow": allow, "hooks": hooks,
-     "failures": failures}[sys.argv[1]](sys.argv[2])
+     "failures": failures, "mcpvars": mcpvars}[sys.argv[1]](sys.argv[2])
