@@ -2,7 +2,6 @@ package customcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"maps"
 	"os"
@@ -25,14 +24,8 @@ const claudeCodeArguments = "../../testdata/claudecode/cc-2.1.332.command-argume
 // file and expands its arguments. Claude Code keeps the file's last line
 // break, which tack trims, so its "ARGUMENTS:" follows one more.
 func TestExpandFillsPlaceholdersAsClaudeCodeDoes(t *testing.T) {
-	raw, err := os.ReadFile(claudeCodeArguments)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cases []struct{ Name, Frontmatter, Body, Args, Expanded string }
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
+	testkit.ReadJSON(t, claudeCodeArguments, &cases)
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -448,10 +448,7 @@ func TestPreToolUseAnswersDecideAsInClaudeCode(t *testing.T) {
 			Blocked    bool
 		}
 	}
-	raw, err := os.ReadFile(claudeCodeHookAnswers)
-	if err != nil || json.Unmarshal(raw, &recorded) != nil {
-		t.Fatalf("read %s: %v", claudeCodeHookAnswers, err)
-	}
+	testkit.ReadJSON(t, claudeCodeHookAnswers, &recorded)
 	home, user, cwd := t.TempDir(), t.TempDir(), t.TempDir()
 	testkit.WriteTree(t, user, map[string]string{".claude/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash",
   "hooks": [{"type": "command", "command": "` + hook + `"}]}]}}`})

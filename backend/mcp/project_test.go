@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // --mcp-config takes a file in .mcp.json's shape or that JSON itself; its
@@ -86,13 +88,7 @@ func TestProjectVariablesExpandAsClaudeCodeExpandsThem(t *testing.T) {
 			Env  map[string]string `json:"env"`
 		} `json:"started_with"`
 	}
-	raw, err := os.ReadFile(claudeCodeVariables)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		t.Fatal(err)
-	}
+	testkit.ReadJSON(t, claudeCodeVariables, &rec)
 	dir := t.TempDir()
 	file, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"probe": map[string]any{
 		"command": "probe", "args": rec.Args, "env": rec.Env}}})

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/tack-agent/tack/backend/tools/search"
 	"github.com/tack-agent/tack/backend/tools/web"
 	"github.com/tack-agent/tack/backend/workspace"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 func TestCommandEntriesFollowClaudeCodesWildcards(t *testing.T) {
@@ -392,7 +392,7 @@ func TestDenyRulesRefuseWhatClaudeCodeRefuses(t *testing.T) {
 			Denied  bool
 		}
 	}
-	readRecording(t, claudeCodeDenyRules, &recorded)
+	testkit.ReadJSON(t, claudeCodeDenyRules, &recorded)
 	stricter := map[string]string{
 		`git -C . push --dry-run`:  "git's options before the subcommand do not hide it from Bash(git push:*)",
 		`eval "rm -f nothing.txt"`: "eval runs its words as a command, which Bash(rm:*) covers",
@@ -436,7 +436,7 @@ func TestAllowRulesCoverWhatClaudeCodesCover(t *testing.T) {
 			Allowed  bool
 		}
 	}
-	readRecording(t, claudeCodeAllowRules, &recorded)
+	testkit.ReadJSON(t, claudeCodeAllowRules, &recorded)
 	differs := map[string]string{
 		"cd sub && npm run test": "ask mode asks for every command no rule covers, cd among them; " +
 			"Claude Code's default mode runs read-only commands unasked",
@@ -461,18 +461,6 @@ func TestAllowRulesCoverWhatClaudeCodesCover(t *testing.T) {
 	}
 	if compared == 0 {
 		t.Error("want commands compared, compared none")
-	}
-}
-
-// readRecording decodes the recording at path into v.
-func readRecording(t *testing.T, path string, v any) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -46,14 +45,8 @@ type recordedFailure struct {
 // prompt is a failure in tack (is_error, exit 1), since the task was not
 // done, where claude -p exits 0.
 func TestPrintFailuresAgreeWithClaudeCode(t *testing.T) {
-	raw, err := os.ReadFile(claudeCodeFailures)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cases []recordedFailure
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
+	testkit.ReadJSON(t, claudeCodeFailures, &cases)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			home, dir := t.TempDir(), t.TempDir()

@@ -1,7 +1,7 @@
 // Package testkit holds what tests across tack share and that needs no
 // terminal: the bound on waits, Eventually, Settle (an agent's turn to
 // end), StartSelf (the test binary as a helper process), WriteTree,
-// ReadTree and HashTree. Its subpackages hold the rest of the kit: golden
+// ReadTree, ReadJSON and HashTree. Its subpackages hold the rest of the kit: golden
 // files (golden), the colour rules (palette), key presses (keys), a
 // pseudo-terminal harness (ptyterm), the built binary (tackbin), the
 // TestMain of tests that run sandboxed commands (sandboxhelper), the CPU
@@ -12,6 +12,7 @@ package testkit
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -102,6 +103,15 @@ func ReadFile(tb testing.TB, path string) []byte {
 		tb.Fatal(err)
 	}
 	return b
+}
+
+// ReadJSON decodes the JSON file at path into v: a recording of another
+// program's, which a test holds tack to.
+func ReadJSON(tb testing.TB, path string, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(ReadFile(tb, path), v); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
 }
 
 // ReadTree reads the files under dir back in WriteTree's form (slash-

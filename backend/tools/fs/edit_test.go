@@ -12,6 +12,7 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
+	"github.com/tack-agent/tack/snapshots/testkit"
 )
 
 // readFirst reads name so that the session may edit it.
@@ -54,13 +55,7 @@ func TestEditAgreesWithClaudeCode(t *testing.T) {
 			Args                map[string]any
 		}
 	}
-	raw, err := os.ReadFile(claudeCodeEdits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &recorded); err != nil {
-		t.Fatal(err)
-	}
+	testkit.ReadJSON(t, claudeCodeEdits, &recorded)
 	joins := "Claude Code also takes the line break after text that does not fill its line, which joins two lines"
 	tackDiffers := map[string]struct{ after, why string }{
 		"delete within a line":     {"foo\nbaz\n", joins},
