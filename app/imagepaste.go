@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tack-agent/tack/backend/images"
+	"github.com/tack-agent/tack/backend/mention"
 )
 
 // pasteCheckedMsg is a paste into the editor after checking, off the
@@ -15,7 +16,7 @@ type pasteCheckedMsg struct{ paste tea.PasteMsg }
 func checkPaste(p tea.PasteMsg, cwd string) tea.Cmd {
 	return func() tea.Msg {
 		if path := images.PastedPath(p.Content, cwd); path != "" {
-			p.Content = images.MentionFor(path) + " "
+			p.Content = mention.For(path) + " "
 		}
 		return pasteCheckedMsg{p}
 	}

@@ -4,27 +4,24 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
+
+	"github.com/tack-agent/tack/backend/mention"
 )
 
-// Mentions finds the image files a message names with @: `@shot.png`,
-// `@docs/arch diagram.png` written as `@"docs/arch diagram.png"`, or an
-// absolute path. A mention is an image only when its name has an image
-// extension and the file exists; the rest stay text. Paths resolve against
-// cwd; each file is listed once, in order.
+// Mentions finds the image files a message names with @ (mention.Find):
+// `@shot.png`, `@docs/arch diagram.png` written as
+// `@"docs/arch diagram.png"`, or an absolute path. A mention is an image
+// only when its name has an image extension and the file exists; the rest
+// stay text. Paths resolve against cwd; each file is listed once, in
+// order.
 func Mentions(text, cwd string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for i := 0; i < len(text); i++ {
-		if text[i] != '@' || (i > 0 && !unicode.IsSpace(rune(text[i-1])) && text[i-1] != '(') {
+	for _, ref := range mention.Find(text) {
+		if !IsImageName(ref.Name) {
 			continue
 		}
-		name, n := mentionAt(text[i+1:])
-		i += n
-		if name == "" || !IsImageName(name) {
-			continue
-		}
-		path := name
+		path := ref.Name
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(cwd, path)
 		}
@@ -35,23 +32,6 @@ func Mentions(text, cwd string) []string {
 		out = append(out, path)
 	}
 	return out
-}
-
-// mentionAt reads the name after an @: quoted, or up to white space or a
-// closing bracket, without trailing punctuation. n is how many bytes it
-// took.
-func mentionAt(s string) (name string, n int) {
-	if strings.HasPrefix(s, `"`) {
-		if end := strings.IndexByte(s[1:], '"'); end >= 0 {
-			return s[1 : 1+end], end + 2
-		}
-		return "", 0
-	}
-	end := strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ')' })
-	if end < 0 {
-		end = len(s)
-	}
-	return strings.TrimRight(s[:end], ".,;:!?"), end
 }
 
 // PastedPath reads a bracketed paste as a path to an image file, as
@@ -79,13 +59,4 @@ func PastedPath(paste, cwd string) string {
 		return ""
 	}
 	return p
-}
-
-// MentionFor is how a path is written as a mention, quoted when it holds
-// white space.
-func MentionFor(path string) string {
-	if strings.IndexFunc(path, unicode.IsSpace) >= 0 {
-		return `@"` + path + `"`
-	}
-	return "@" + path
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tack-agent/tack/backend/images"
+	"github.com/tack-agent/tack/backend/mention"
 )
 
 // withImages appends an @mention of each --image file to the task, so the
@@ -32,7 +33,7 @@ func withImages(task string, files []string, cwd string) (string, error) {
 		if images.Sniff(head[:n]) == "" || !images.IsImageName(path) {
 			return "", fmt.Errorf("--image %s: not a PNG, JPEG, GIF or WebP image (with a .png, .jpg, .gif or .webp name)", f)
 		}
-		mentions[i] = images.MentionFor(path)
+		mentions[i] = mention.For(path)
 	}
 	return task + "\n\n" + strings.Join(mentions, " "), nil
 }

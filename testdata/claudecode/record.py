@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records what real Claude Code does, for tests to hold tack to.
 
-Usage: record.py edits|stream|commands|deny|allow|hooks|failures|mcpvars CLAUDE_CODE
+Usage: record.py edits|stream|commands|deny|allow|hooks|failures|mcpvars|mentions CLAUDE_CODE
 
 CLAUDE_CODE is the cli.js of Claude Code's npm package (npm pack
 @anthropic-ai/claude-code@2.0.0, untar, package/cli.js; node 20 runs it)
@@ -40,6 +40,11 @@ Code's requests with the steps a recording needs.
           values with ${VAR} and ${VAR:-default} references) under the
           case's environment, and keeps in "started_with" the arguments
           and env values the server was started with.
+  mentions
+          sends one prompt holding every mention of
+          cc-2.1.332.mentions.json (each names a file or folder of its own)
+          and keeps in "attached" what Claude Code attached for it: the
+          Read (file_path, offset, limit) or the folder it listed, or null.
   commands
           runs /cmd ARGS for each case of cc-2.1.332.command-arguments.json
           (a command file's front matter and body, and the arguments) and
@@ -48,6 +53,7 @@ Code's requests with the steps a recording needs.
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -323,6 +329,44 @@ def mcpvars(cli):
     rewrite(fixture, data)
 
 
+def mentions(cli):
+    fixture = os.path.join(here, "cc-2.1.332.mentions.json")
+    cases = json.load(open(fixture, encoding="utf-8"))
+
+    def script(proj):
+        for c in cases:
+            path = os.path.join(proj, c["path"])
+            if c.get("absent"):
+                continue
+            if c["folder"]:
+                os.makedirs(path)
+                with open(os.path.join(path, "inner.go"), "w") as f:
+                    f.write("package inner\n")
+                continue
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write("".join("%s line %d\n" % (c["name"], i) for i in range(1, 9)))
+        with open(os.path.join(proj, ".gitignore"), "w") as f:
+            f.write("*.log\n")
+        return [[{"type": "text", "text": "done"}]]
+
+    seen = []
+    proj, _ = claude(cli, script, [" ; ".join(c["text"] for c in cases)], seen)
+    reminders = "\n".join(b.get("text", "") for m in seen[0]["messages"] if isinstance(m["content"], list)
+                          for b in m["content"])
+    calls = [(tool, json.loads(args)) for tool, args in
+             re.findall(r"Called the (\w+) tool with the following input: (\{.*?\})\n", reminders)]
+    for c in cases:
+        path = os.path.join(proj, c["path"])
+        c["attached"] = None
+        for tool, args in calls:
+            if tool == "Read" and args["file_path"] == path:
+                c["attached"] = {"read": c["path"], "offset": args.get("offset"), "limit": args.get("limit")}
+            elif tool == "Bash" and args["command"] == "ls " + path:
+                c["attached"] = {"folder": c["path"]}
+    rewrite(fixture, cases)
+
+
 if __name__ == "__main__":
     {"edits": edits, "stream": stream, "commands": commands, "deny": deny, "allow": allow, "hooks": hooks,
-     "failures": failures, "mcpvars": mcpvars}[sys.argv[1]](sys.argv[2])
+     "failures": failures, "mcpvars": mcpvars, "mentions": mentions}[sys.argv[1]](sys.argv[2])
