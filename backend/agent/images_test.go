@@ -3,6 +3,7 @@ package agent_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -154,5 +155,73 @@ func TestImagesInHistoryBecomeNotesAfterSwitchingToAModelWithoutImages(t *testin
 		if strings.Contains(m.Content, "look at") && !strings.Contains(m.Content, "[image shot.png not sent: the model deepseek-v4-pro does not accept images]") {
 			t.Fatalf("want a note where the image was, got %q", m.Content)
 		}
+	}
+}
+
+// TestMentionedFilesAreReadIntoThePrompt sends the prompt of Claude
+// Code's recorded mentions (testdata/claudecode/record.py mentions) in a
+// workspace of its files and wants what Claude Code attached there read
+// into the request (a file by the read tool, with a #L suffix's lines; a
+// folder as its entries), and nothing of a file that is not there. A
+// mentioned file counts as read: the model's edit of it needs no read.
+// The named differences of mention.Find hold here too.
+func TestMentionedFilesAreReadIntoThePrompt(t *testing.T) {
+	var cases []struct {
+		Name, Text, Path string
+		Folder, Absent   bool
+		Attached         *struct{ Offset, Limit int }
+	}
+	testkit.ReadJSON(t, "../../testdata/claudecode/cc-2.1.332.mentions.json", &cases)
+	s := newImageSession(t, "deepseek-flash",
+		llmtest.Reply(llmtest.ToolCall("e1", "edit", `{"file_path":"m01.txt","old_string":"plain line 1","new_string":"edited"}`, 1)),
+		llmtest.ReplyText("Done."))
+	files := map[string]string{}
+	var texts []string
+	for _, c := range cases {
+		texts = append(texts, c.Text)
+		switch {
+		case c.Absent:
+		case c.Folder:
+			files[filepath.Join(c.Path, "inner.go")] = "package inner\n"
+		default:
+			var b strings.Builder
+			for i := 1; i <= 8; i++ {
+				fmt.Fprintf(&b, "%s line %d\n", c.Name, i)
+			}
+			files[c.Path] = b.String()
+		}
+	}
+	testkit.WriteTree(t, s.cwd, files)
+	s.agent.Send(strings.Join(texts, " ; "))
+	testkit.Settle(t, s.agent)
+	s.srv.AssertConsumed(t)
+	var context string
+	for _, m := range s.srv.Requests()[0].Messages {
+		if strings.HasPrefix(m.Content, "Mentioned with @: ") {
+			context = m.Content
+		}
+	}
+	if context == "" {
+		t.Fatalf("want the mentioned files in the request, got %+v", s.srv.Requests()[0].Messages)
+	}
+	differs := map[string]bool{"bracket": true, "quoted": true}
+	for _, c := range cases {
+		head := "read " + c.Path + "\n"
+		if c.Folder {
+			head = "folder " + c.Path + "/\ninner.go"
+		}
+		attached := c.Attached != nil || differs[c.Name]
+		if got := strings.Contains(context, head); got != attached {
+			t.Errorf("%s: %s: attached %v, want %v (Claude Code: %v)\n%s", c.Name, c.Text, got, attached, c.Attached != nil, context)
+		}
+		if c.Attached != nil && c.Attached.Offset > 0 {
+			first, after := fmt.Sprintf("%s line %d", c.Name, c.Attached.Offset), fmt.Sprintf("%s line %d", c.Name, c.Attached.Offset+c.Attached.Limit)
+			if !strings.Contains(context, first) || strings.Contains(context, after) {
+				t.Errorf("%s: want %d lines from line %d, got\n%s", c.Name, c.Attached.Limit, c.Attached.Offset, context)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(s.cwd, "m01.txt")); !strings.HasPrefix(string(b), "edited\n") {
+		t.Errorf("want the mentioned file taken as read by edit, got m01.txt %q and the result %q", b, s.srv.Requests()[1].ToolResult("e1"))
 	}
 }

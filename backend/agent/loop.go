@@ -154,6 +154,9 @@ func (a *Agent) runTurn(parent context.Context, in message) {
 	if hookContext != "" {
 		a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindContext, Origin: HookOrigin, Text: hookContext})
 	}
+	if files := a.mentioned(ctx, ts.turn, prompt); files != "" {
+		a.record(session.UserMessage{Turn: ts.turn, Kind: session.KindContext, Origin: MentionsOrigin, Text: files})
+	}
 	var end session.TurnEnd
 	if imgErr != nil {
 		end = session.TurnEnd{Turn: ts.turn, Reason: session.StopError, Error: &session.Failure{Kind: failureKindImages, Message: imgErr.Error()}}
