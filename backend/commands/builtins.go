@@ -120,14 +120,16 @@ func act(action Action, text string) Handler {
 	}
 }
 
-// sessionAgent returns the agent's session view, or the error result for an
-// agent without one.
-func sessionAgent(inv Invocation) (SessionAgent, Result, bool) {
-	sa, ok := inv.Agent.(SessionAgent)
-	if !ok {
-		return nil, Failf("/%s needs an agent with a session log.", inv.Name), false
+// withSession is the handler h of a command that needs the agent's
+// session view; for an agent without one, the command fails saying so.
+func withSession(h func(ctx context.Context, inv Invocation, sa SessionAgent) Result) func(context.Context, Invocation) Result {
+	return func(ctx context.Context, inv Invocation) Result {
+		sa, ok := inv.Agent.(SessionAgent)
+		if !ok {
+			return Failf("/%s needs an agent with a session log.", inv.Name)
+		}
+		return h(ctx, inv, sa)
 	}
-	return sa, Result{}, true
 }
 
 func helpCommand(reg *Registry, keys string) Command {
@@ -155,16 +157,12 @@ func helpCommand(reg *Registry, keys string) Command {
 func copyCommand() Command {
 	return Command{
 		Name: "copy", Description: "Copy the last answer to the clipboard", WhileRunning: true,
-		Handler: func(_ context.Context, inv Invocation) Result {
-			sa, fail, ok := sessionAgent(inv)
-			if !ok {
-				return fail
-			}
+		Handler: withSession(func(_ context.Context, inv Invocation, sa SessionAgent) Result {
 			if text := sa.Projection().LastAnswer(); text != "" {
 				return Result{Kind: Success, Text: "Copied the last answer to the clipboard.", Action: ActionCopy{Text: text}}
 			}
 			return Fail("Nothing to copy yet.")
-		},
+		}),
 	}
 }
 

@@ -18,11 +18,7 @@ func exportCommand(deps Deps) Command {
 	return Command{
 		Name: "export", Description: "Write the transcript to a Markdown file",
 		Input: Input{Hint: "[file]"}, WhileRunning: true,
-		Handler: func(_ context.Context, inv Invocation) Result {
-			sa, fail, ok := sessionAgent(inv)
-			if !ok {
-				return fail
-			}
+		Handler: withSession(func(_ context.Context, inv Invocation, sa SessionAgent) Result {
 			header := sa.Header()
 			path := strings.TrimSpace(inv.RawInput)
 			// The default file is this session's own export: writing it
@@ -46,7 +42,7 @@ func exportCommand(deps Deps) Command {
 				return Failf("Could not export the transcript: %v. Name a writable file: /export <file>.", err)
 			}
 			return Succeed(fmt.Sprintf("Exported the transcript to %s.", path))
-		},
+		}),
 	}
 }
 

@@ -32,14 +32,10 @@ func initCommand() Command {
 	return Command{
 		Name: "init", Description: "Ask the model to write AGENTS.md, the repository's guide for agents (or improve the one there is)",
 		Input: Input{Hint: "[what to focus on]"}, WhileRunning: true,
-		Handler: func(ctx context.Context, inv Invocation) Result {
-			sa, fail, ok := sessionAgent(inv)
-			if !ok {
-				return fail
-			}
+		Handler: withSession(func(ctx context.Context, inv Invocation, sa SessionAgent) Result {
 			dir, focus := sa.Header().Cwd, strings.TrimSpace(inv.RawInput)
 			return SendPrompt(ctx, inv, agent.TurnOptions{}, func(context.Context) (string, error) { return initTask(dir, focus) })
-		},
+		}),
 	}
 }
 

@@ -17,11 +17,7 @@ func modelCommand(models Models) Command {
 	return Command{
 		Name: "model", Description: "List models, or switch model and reasoning effort from the next step",
 		Input: Input{Hint: "[[provider/]model] [effort]"}, WhileRunning: true,
-		Handler: func(_ context.Context, inv Invocation) Result {
-			sa, fail, ok := sessionAgent(inv)
-			if !ok {
-				return fail
-			}
+		Handler: withSession(func(_ context.Context, inv Invocation, sa SessionAgent) Result {
 			current, effort := sa.Model()
 			args := strings.Fields(inv.RawInput)
 			if len(args) == 0 {
@@ -49,7 +45,7 @@ func modelCommand(models Models) Command {
 				return Failf("Could not switch to %s: %v", ref, err)
 			}
 			return Succeed(fmt.Sprintf("Model selected: %s. Reasoning effort: %s. New steps will use it.", ref, want))
-		},
+		}),
 	}
 }
 
@@ -60,11 +56,7 @@ func effortCommand(models Models) Command {
 	return Command{
 		Name: "effort", Description: "Show or set the reasoning effort from the next step",
 		Input: Input{Hint: "[" + effortList(llm.Efforts) + "]"}, WhileRunning: true,
-		Handler: func(ctx context.Context, inv Invocation) Result {
-			sa, fail, ok := sessionAgent(inv)
-			if !ok {
-				return fail
-			}
+		Handler: withSession(func(ctx context.Context, inv Invocation, sa SessionAgent) Result {
 			current, effort := sa.Model()
 			accepted := llm.Efforts
 			if m, ok := findModel(models, current); ok && len(m.Efforts) > 0 {
@@ -82,7 +74,7 @@ func effortCommand(models Models) Command {
 				return Failf("Unknown reasoning effort %q (available: %s).", args[0], effortList(accepted))
 			}
 			return setModel(ctx, inv)
-		},
+		}),
 	}
 }
 

@@ -17,11 +17,7 @@ func renameCommand() Command {
 	return Command{
 		Name: "rename", Description: "Name the session; /resume lists it by the name",
 		Input: Input{Hint: "<name>"}, WhileRunning: true,
-		Handler: func(_ context.Context, inv Invocation) Result {
-			sa, fail, ok := sessionAgent(inv)
-			if !ok {
-				return fail
-			}
+		Handler: withSession(func(_ context.Context, inv Invocation, sa SessionAgent) Result {
 			name := strings.Join(strings.Fields(inv.RawInput), " ")
 			switch {
 			case name == "":
@@ -37,6 +33,6 @@ func renameCommand() Command {
 				return Failf("Could not name the session: %v", err)
 			}
 			return Succeed(fmt.Sprintf("Session named %q. Resume it later with: tack --resume %q", name, name))
-		},
+		}),
 	}
 }

@@ -11,11 +11,7 @@ import (
 func statusCommand(models Models, skills Skills, sandbox, checkpoints Status) Command {
 	return Command{
 		Name: "status", Description: "Show the session, model, usage, context and tools", WhileRunning: true,
-		Handler: func(_ context.Context, inv Invocation) Result {
-			sa, fail, ok := sessionAgent(inv)
-			if !ok {
-				return fail
-			}
+		Handler: withSession(func(_ context.Context, inv Invocation, sa SessionAgent) Result {
 			text := statusCard(sa, models)
 			if sandbox != nil {
 				text += "\n\nPermissions and sandbox\n" + sandbox.Status()
@@ -27,7 +23,7 @@ func statusCommand(models Models, skills Skills, sandbox, checkpoints Status) Co
 				text += "\n\nCheckpoints\n" + checkpoints.Status()
 			}
 			return Succeed(text)
-		},
+		}),
 	}
 }
 
