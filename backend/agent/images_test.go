@@ -225,3 +225,21 @@ func TestMentionedFilesAreReadIntoThePrompt(t *testing.T) {
 		t.Errorf("want the mentioned file taken as read by edit, got m01.txt %q and the result %q", b, s.srv.Requests()[1].ToolResult("e1"))
 	}
 }
+
+// A steering message's mentions are read into the step it joins, as a
+// prompt's are.
+func TestSteeringReadsWhatItMentions(t *testing.T) {
+	s := newImageSession(t, "deepseek-flash", llmtest.Reply(llmtest.ToolCall("call_1", "block", `{}`, 1)), llmtest.ReplyText("Done."))
+	block, started, release := blockingTool()
+	s.agent.Tools().Add(block)
+	testkit.WriteFile(t, filepath.Join(s.cwd, "notes.txt"), "buy milk\n")
+	s.agent.Send("start")
+	<-started
+	s.agent.Steer("also see @notes.txt")
+	close(release)
+	testkit.Settle(t, s.agent)
+	msgs := s.srv.Requests()[1].Messages
+	if last := msgs[len(msgs)-1]; !strings.HasPrefix(last.Content, "Mentioned with @: notes.txt") || !strings.Contains(last.Content, "buy milk") {
+		t.Fatalf("want the steering's mention read after it, got %+v", msgs[len(msgs)-2:])
+	}
+}

@@ -191,7 +191,7 @@ func (a *Agent) runSteps(ctx context.Context, ts *turnState) session.TurnEnd {
 		if a.overSteps(step) {
 			return session.TurnEnd{Turn: ts.turn, Reason: session.StopMaxSteps}
 		}
-		a.flushSteering(ts.turn)
+		a.flushSteering(ctx, ts.turn)
 		a.flushInjected()
 		a.flushNotes(ts.turn)
 		// Tools that changed (MCP servers starting or changing their
@@ -283,8 +283,9 @@ func failed(turn int, err error) session.TurnEnd {
 	return session.TurnEnd{Turn: turn, Reason: session.StopError, Error: &f}
 }
 
-// flushSteering records waiting steering messages so they join this step.
-func (a *Agent) flushSteering(turn int) {
+// flushSteering records waiting steering messages so they join this step,
+// each with what it mentions.
+func (a *Agent) flushSteering(ctx context.Context, turn int) {
 	a.mu.Lock()
 	msgs := a.steering
 	a.steering = nil
@@ -295,6 +296,9 @@ func (a *Agent) flushSteering(turn int) {
 		a.record(session.SteeringMessage{Turn: turn, Text: m, Images: imgs})
 		if err != nil {
 			a.record(session.UserMessage{Turn: turn, Kind: session.KindContext, Origin: imagesOrigin, Text: "Note: " + err.Error()})
+		}
+		if files := a.mentioned(ctx, turn, m); files != "" {
+			a.record(session.UserMessage{Turn: turn, Kind: session.KindContext, Origin: MentionsOrigin, Text: files})
 		}
 	}
 	if len(msgs) > 0 {

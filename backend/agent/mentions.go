@@ -21,8 +21,8 @@ const MentionsOrigin = "@ mentions"
 // maxFolderEntries bounds the listing of a mentioned folder.
 const maxFolderEntries = 200
 
-// mentioned reads what the prompt's @mentions name inside the workspace,
-// as Claude Code attaches them to a prompt: a file through the read tool,
+// mentioned reads what a prompt's or a steering message's @mentions name
+// inside the workspace, as Claude Code attaches them to a message: a file through the read tool,
 // so it counts as read and edit takes it without another read (a #L3-5
 // suffix reads those lines), a folder as its entries. Images are
 // attach's. A mention of what is not there, of what lies outside the
