@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,12 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// proseFiles hold what the model is told about the tool, as
+// tools.ProseFile reads it.
+//
+//go:embed tool.md
+var proseFiles embed.FS
 
 // ToolName is the model's tool for loading a skill.
 const ToolName = "skill"
@@ -26,12 +33,14 @@ func NewTool(c *Catalog) *Tool { return &Tool{catalog: c} }
 
 var _ tools.Tool = (*Tool)(nil)
 
+// toolProse is what the model is told about the tool, from tool.md.
+var toolProse = tools.ProseFile(proseFiles, "tool.md")
+
 // Spec describes the tool.
 func (t *Tool) Spec() tools.Spec {
 	return tools.Spec{
-		Name: ToolName,
-		Description: "Load a skill: its instructions, and the folder its other files are in (read them with the read tool). " +
-			"The skills are listed in the system prompt; load one when the task matches its description.",
+		Name:         ToolName,
+		Description:  toolProse().Description,
 		Schema:       json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The skill's name, as listed"}},"required":["name"],"additionalProperties":false}`),
 		ParallelSafe: true,
 		Access:       tools.AccessRead,

@@ -33,7 +33,7 @@ func (noSearch) Search(context.Context, web.Query) ([]web.Result, error) { retur
 // bash timeouts of bash.DefaultTimeout and bash.MaxTimeout, web_search
 // configured, the task tool offering only the general agent, and
 // structured_output over a one-field schema (its schema is the user's).
-func builtinTools(t *testing.T) []tools.Tool {
+func builtinTools(t testing.TB) []tools.Tool {
 	t.Helper()
 	out := fs.New(fs.NewTracker())
 	out = append(out, search.NewGlob(nil), search.NewGrep(nil))
@@ -64,4 +64,27 @@ func TestBuiltinSpecsGolden(t *testing.T) {
 			s.Name, s.Description, s.Guidance, len(s.Schema), schema.String())
 	}
 	golden.File(t, "specs", b.String())
+}
+
+// BenchmarkBuiltinTools composes the built-in tools and describes each, as
+// a session (or a subagent's) does as it starts.
+func BenchmarkBuiltinTools(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, tool := range builtinTools(b) {
+			_ = tool.Spec()
+		}
+	}
+}
+
+// BenchmarkBuiltinSpecs describes every built-in tool, as every step of
+// the agent does for its request and system prompt.
+func BenchmarkBuiltinSpecs(b *testing.B) {
+	set := builtinTools(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, tool := range set {
+			_ = tool.Spec()
+		}
+	}
 }

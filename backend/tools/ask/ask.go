@@ -6,15 +6,23 @@ package ask
 import (
 	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// proseFiles hold what the model is told about the tool, as
+// tools.ProseFile reads it.
+//
+//go:embed ask.md
+var proseFiles embed.FS
 
 // Question is the ask_user_question tool.
 type Question struct{}
@@ -71,19 +79,20 @@ var schema = json.RawMessage(`{"type":"object","properties":{"questions":{"type"
 	`"required":["id","question"],"additionalProperties":false}}},` +
 	`"required":["questions"],"additionalProperties":false}`)
 
+// askProse is what the model is told about the tool, from ask.md.
+var askProse = tools.ProseFile(proseFiles, "ask.md",
+	"{{max_questions}}", strconv.Itoa(maxQuestions),
+	"{{min_options}}", strconv.Itoa(minOptions),
+	"{{max_options}}", strconv.Itoa(maxOptions))
+
 // Spec describes ask_user_question to the model.
 func (*Question) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "ask_user_question",
-		Description: "Ask the user 1 to 4 questions and wait for the answers. Each question may offer 2 to 4 " +
-			"options (label, description, recommended), allow several choices (multi_select) and a free-text " +
-			"answer (allow_custom, default true). Returns JSON: " +
-			`{"answers":[{"id":"…","selected":["…"],"custom":"…"}]}. There is no timeout.`,
-		Schema: schema,
-		Guidance: "Use ask_user_question when a decision is the user's to make or the request is ambiguous in a " +
-			"way that changes the work; do not ask about things you can find out yourself. Offer concrete options " +
-			"and mark the one you recommend.",
-		Access: tools.AccessInteract,
+		Name:        "ask_user_question",
+		Description: askProse().Description,
+		Schema:      schema,
+		Guidance:    askProse().Guidance,
+		Access:      tools.AccessInteract,
 	}
 }
 

@@ -32,20 +32,11 @@ const bashSchema = `{
 func (b bashTool) Spec() tools.Spec {
 	def, max := b.ts.opts.DefaultTimeout.Milliseconds(), b.ts.opts.MaxTimeout.Milliseconds()
 	return tools.Spec{
-		Name: "bash",
-		Description: "Run a command with `bash -c` and return its output. " +
-			"Each call starts a fresh non-interactive shell with empty stdin: no state (cwd, variables, functions) persists between calls, so pass `workdir` instead of using `cd`. " +
-			"The result starts with status markers, one per line, when there are any: `[timed out after Nms]`, `[killed by signal: SIGNAL]`, and `[exit code: N]` for a non-zero exit; then stdout, then a `[stderr]` section, or `(no output)`. A non-zero exit is a reported fact, not a tool error: read it and react. " +
-			fmt.Sprintf("Timeout: %d ms by default, at most %d ms; when it fires the command's process group gets SIGTERM, then SIGKILL after a grace period. ", def, max) +
-			fmt.Sprintf("Each stream keeps its last %d bytes; when more was produced the result ends with `[output truncated; full output: <path>]` and that file holds the whole stream (up to 64 MiB). ", DefaultTailBytes) +
-			"Processes the command leaves running are killed when it exits. " +
-			"For servers, watchers and other long jobs set `run_in_background: true`: the call returns `started background task <id>` at once and no timeout applies; read its output with `bash_output` and stop it with `bash_kill`. " +
-			"When a background task finishes a notice is added to the conversation, but nothing wakes you: poll with `bash_output`.",
-		Schema: json.RawMessage(fmt.Sprintf(bashSchema, def, max)),
-		Guidance: "Check the [exit code: N] marker on every bash result; investigate failures before moving on. " +
-			"No state persists between bash calls — use workdir, not cd. " +
-			"Run servers and long jobs with run_in_background and poll them with bash_output.",
-		Access: tools.AccessExec,
+		Name:        "bash",
+		Description: b.ts.bashProse().Description,
+		Schema:      json.RawMessage(fmt.Sprintf(bashSchema, def, max)),
+		Guidance:    b.ts.bashProse().Guidance,
+		Access:      tools.AccessExec,
 	}
 }
 

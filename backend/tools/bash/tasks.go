@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/tack-agent/tack/backend/card"
@@ -120,16 +121,14 @@ const taskSchema = `{
 // outputTool reads what a background task wrote since the last read.
 type outputTool struct{ ts *Tools }
 
+// outputProse is what the model is told about bash_output, from output.md.
+var outputProse = tools.ProseFile(proseFiles, "output.md", "{{tail_bytes}}", strconv.Itoa(DefaultTailBytes))
+
 func (outputTool) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "bash_output",
-		Description: "Read new output from a background task started by `bash` with `run_in_background`. " +
-			"Returns only the output produced since the previous bash_output call for that task (`(no new output)` when there is none; stderr in a `[stderr]` section), " +
-			"then a status line: `[status: running]`, `[status: completed, exit code: N]`, `[status: killed by SIGNAL]` or `[status: killed]`. " +
-			fmt.Sprintf("Memory keeps the last %d bytes of each stream; when output was produced faster than you read it, ", DefaultTailBytes) +
-			"`[some output was dropped from memory; full output: <paths>]` names the files that hold all of it. " +
-			"Tasks keep running while you do other work; poll again later for more.",
-		Schema: json.RawMessage(taskSchema),
+		Name:        "bash_output",
+		Description: outputProse().Description,
+		Schema:      json.RawMessage(taskSchema),
 		// It only observes a task this session started.
 		Access:       tools.AccessRead,
 		ParallelSafe: true,
@@ -202,12 +201,14 @@ func joinLines(text string, lines []string) string {
 // killTool stops a background task.
 type killTool struct{ ts *Tools }
 
+// killProse is what the model is told about bash_kill, from kill.md.
+var killProse = tools.ProseFile(proseFiles, "kill.md")
+
 func (killTool) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "bash_kill",
-		Description: "Stop a background task started by `bash`: SIGTERM to its whole process group, then SIGKILL after a grace period. " +
-			"Returns `killed background task <id>`, or `task <id> had already finished` when it had ended on its own.",
-		Schema: json.RawMessage(taskSchema),
+		Name:        "bash_kill",
+		Description: killProse().Description,
+		Schema:      json.RawMessage(taskSchema),
 		// It only stops a task this session started, so it never asks.
 		Access: tools.AccessRead,
 	}

@@ -5,14 +5,22 @@
 package bash
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// proseFiles hold what the model is told about the package's tools, as
+// tools.ProseFile reads it.
+//
+//go:embed bash.md output.md kill.md
+var proseFiles embed.FS
 
 // Timeout bounds of a foreground command.
 const (
@@ -41,6 +49,8 @@ type Options struct {
 type Tools struct {
 	exec Executor
 	opts Options
+	// bashProse is what the model is told about bash, with opts' timeouts.
+	bashProse func() tools.Prose
 
 	mu     sync.Mutex
 	tasks  map[string]*task
@@ -58,7 +68,11 @@ func New(exec Executor, opts Options) *Tools {
 	if opts.MaxTimeout <= 0 {
 		opts.MaxTimeout = MaxTimeout
 	}
-	return &Tools{exec: exec, opts: opts, tasks: map[string]*task{}}
+	prose := tools.ProseFile(proseFiles, "bash.md",
+		"{{default_ms}}", strconv.FormatInt(opts.DefaultTimeout.Milliseconds(), 10),
+		"{{max_ms}}", strconv.FormatInt(opts.MaxTimeout.Milliseconds(), 10),
+		"{{tail_bytes}}", strconv.Itoa(DefaultTailBytes), "{{spill_mib}}", strconv.Itoa(DefaultSpillBytes>>20))
+	return &Tools{exec: exec, opts: opts, bashProse: prose, tasks: map[string]*task{}}
 }
 
 // All lists the tools in registration order: bash, bash_output, bash_kill.

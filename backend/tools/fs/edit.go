@@ -30,19 +30,17 @@ var editSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"replace_all":{"type":"boolean","description":"Replace every occurrence of old_string. Default false."}},` +
 	`"required":["file_path","old_string","new_string"],"additionalProperties":false}`)
 
+// editProse is what the model is told about the tool, from edit.md.
+var editProse = tools.ProseFile(proseFiles, "edit.md")
+
 // Spec describes edit to the model.
 func (*Edit) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "edit",
-		Description: "Replace an exact string in a UTF-8 text file. old_string must match the file exactly, " +
-			"whitespace included, and occur exactly once unless replace_all is true. The file must have been read " +
-			"in this session and be unchanged on disk since. Line endings of CRLF files are kept, curly quotes in the " +
-			"file match straight ones in old_string, and deleting whole lines removes their line breaks too.",
-		Schema: editSchema,
-		Guidance: "Use edit for targeted changes: copy old_string from the file as read, without the line number and `→` " +
-			"read puts before each line, with enough surrounding lines to be unique. Use replace_all to rename throughout a file. " +
-			"If edit says the file changed on disk, read it again before retrying.",
-		Access: tools.AccessEdit,
+		Name:        "edit",
+		Description: editProse().Description,
+		Schema:      editSchema,
+		Guidance:    editProse().Guidance,
+		Access:      tools.AccessEdit,
 	}
 }
 

@@ -5,6 +5,7 @@ package fs
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,12 @@ import (
 
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// proseFiles hold what the model is told about the package's tools, as
+// tools.ProseFile reads it.
+//
+//go:embed read.md write.md edit.md notebook.md
+var proseFiles embed.FS
 
 // Result codes of the read-before-write policy.
 const (

@@ -38,17 +38,17 @@ var notebookSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"edit_mode":{"type":"string","enum":["replace","insert","delete"],"description":"Default replace."}},` +
 	`"required":["notebook_path","new_source"],"additionalProperties":false}`)
 
+// notebookProse is what the model is told about the tool, from notebook.md.
+var notebookProse = tools.ProseFile(proseFiles, "notebook.md")
+
 // Spec describes notebook_edit to the model.
 func (*Notebook) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "notebook_edit",
-		Description: "Replace, insert or delete one cell of a Jupyter notebook (.ipynb). A replaced code cell loses " +
-			"its outputs, which no longer match it. The notebook must have been read in this session and be " +
-			"unchanged on disk since.",
-		Schema: notebookSchema,
-		Guidance: "Use notebook_edit for .ipynb files instead of edit or write: read the notebook, then change a " +
-			"cell by its id.",
-		Access: tools.AccessEdit,
+		Name:        "notebook_edit",
+		Description: notebookProse().Description,
+		Schema:      notebookSchema,
+		Guidance:    notebookProse().Guidance,
+		Access:      tools.AccessEdit,
 	}
 }
 

@@ -51,18 +51,19 @@ var readSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"Maximum number of lines to return. Default and maximum 2000."}},` +
 	`"required":["file_path"],"additionalProperties":false}`)
 
+// readProse is what the model is told about the tool, from read.md.
+var readProse = tools.ProseFile(proseFiles, "read.md",
+	"{{max_lines}}", strconv.Itoa(readLimit),
+	"{{max_kb}}", strconv.Itoa(readMaxBytes/1024),
+	"{{max_line_chars}}", strconv.Itoa(readMaxLineLen))
+
 // Spec describes read to the model.
 func (*Read) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "read",
-		Description: "Read a UTF-8 text file, or a PNG, JPEG, GIF or WebP image (returned as an image for models that take images). " +
-			"Returns lines as `cat -n` shows them: the 1-based line number right-aligned in six columns, then `→`, then the text. " +
-			"Reads at most 2000 lines and 50 KB per call, and cuts lines longer than 2000 characters; " +
-			"the footer says which lines were shown and the offset to continue from. Binary files are refused.",
-		Schema: readSchema,
-		Guidance: "Use read to look at a file before changing it: write and edit refuse a file you have not read in " +
-			"this session, or that changed since you read it. For large files read a window with offset and limit, " +
-			"and follow the footer's offset to continue. The number and `→` before each line are not part of the file.",
+		Name:         "read",
+		Description:  readProse().Description,
+		Schema:       readSchema,
+		Guidance:     readProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessRead,
 	}

@@ -28,17 +28,17 @@ var writeSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"content":{"type":"string","description":"The complete new content of the file."}},` +
 	`"required":["file_path","content"],"additionalProperties":false}`)
 
+// writeProse is what the model is told about the tool, from write.md.
+var writeProse = tools.ProseFile(proseFiles, "write.md")
+
 // Spec describes write to the model.
 func (*Write) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "write",
-		Description: "Create a file, or replace the whole content of an existing one. Missing parent directories are " +
-			"created. An existing file must have been read in this session and be unchanged on disk since.",
-		Schema: writeSchema,
-		Guidance: "Use write to create new files or to rewrite a file completely; prefer edit for changes to part " +
-			"of an existing file. Read an existing file before overwriting it; if the file changed since you read " +
-			"it, read it again and redo your change on the new content.",
-		Access: tools.AccessEdit,
+		Name:        "write",
+		Description: writeProse().Description,
+		Schema:      writeSchema,
+		Guidance:    writeProse().Guidance,
+		Access:      tools.AccessEdit,
 	}
 }
 

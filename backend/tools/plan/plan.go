@@ -6,6 +6,7 @@ package plan
 import (
 	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"strings"
 
@@ -15,6 +16,12 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/tools/ask"
 )
+
+// proseFiles hold what the model is told about the tool, as
+// tools.ProseFile reads it.
+//
+//go:embed plan.md
+var proseFiles embed.FS
 
 // Switch is the session's plan-mode state (*permission.Policy).
 type Switch interface {
@@ -50,17 +57,17 @@ var schema = json.RawMessage(`{"type":"object","properties":{` +
 	`what you will change, in which files, in what order, and how you will check it."}},` +
 	`"required":["plan"],"additionalProperties":false}`)
 
+// planProse is what the model is told about the tool, from plan.md.
+var planProse = tools.ProseFile(proseFiles, "plan.md")
+
 // Spec describes exit_plan_mode to the model.
 func (*Exit) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "exit_plan_mode",
-		Description: "Present your plan to the user for review. If they approve, plan mode ends and you carry " +
-			"out the plan; otherwise you get their feedback and keep planning. Only available in plan mode, " +
-			"where edits and commands that change things are refused.",
-		Schema: schema,
-		Guidance: "In plan mode (the user turns it on with /plan) explore with read-only tools and commands, then " +
-			"call exit_plan_mode once with the whole plan; do not try to edit before the user approves it.",
-		Access: tools.AccessInteract,
+		Name:        "exit_plan_mode",
+		Description: planProse().Description,
+		Schema:      schema,
+		Guidance:    planProse().Guidance,
+		Access:      tools.AccessInteract,
 	}
 }
 

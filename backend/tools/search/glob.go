@@ -36,18 +36,16 @@ var globSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"path":{"type":"string","description":"Directory to search, absolute or relative to the working directory. Default: the working directory."}},` +
 	`"required":["pattern"],"additionalProperties":false}`)
 
+// globProse is what the model is told about the tool, from glob.md.
+var globProse = tools.ProseFile(proseFiles, "glob.md", "{{limit}}", strconv.Itoa(globLimit))
+
 // Spec describes glob to the model.
 func (*Glob) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "glob",
-		Description: "Find files by glob. A pattern without \"/\" matches the file name at any depth; with \"/\" it " +
-			"matches the path relative to the search directory (`**` spans directories, `{a,b}` alternates); " +
-			"an absolute pattern searches below its leading directory. " +
-			"Returns absolute paths, most recently modified first, at most 100. Honours .gitignore, .ignore, " +
-			".git/info/exclude and the global git excludes file; skips .git, .hg, .svn and .jj.",
-		Schema: globSchema,
-		Guidance: "Use glob to find files by name or extension instead of listing directories with bash. " +
-			"Narrow the pattern or path when it reports more than 100 matches.",
+		Name:         "glob",
+		Description:  globProse().Description,
+		Schema:       globSchema,
+		Guidance:     globProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessRead,
 	}

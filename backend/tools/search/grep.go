@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -27,24 +28,18 @@ type Grep struct{ files *workspace.Walker }
 // NewGrep makes the grep tool over the files files lists.
 func NewGrep(files *workspace.Walker) *Grep { return &Grep{files: files} }
 
+// grepProse is what the model is told about the tool, from grep.md.
+var grepProse = tools.ProseFile(proseFiles, "grep.md",
+	"{{limit}}", strconv.Itoa(grepLimit),
+	"{{max_line_bytes}}", strconv.Itoa(grepMaxPreview))
+
 // Spec describes grep to the model.
 func (*Grep) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "grep",
-		Description: "Search file contents with a regular expression (Go RE2 syntax, matched line by line unless multiline). " +
-			"output_mode files_with_matches (the default) lists the absolute paths of matching files, newest first; " +
-			"content shows `path:line:text` for each matching line (absolute paths; `line:text` when path is one file, " +
-			"`path-line-text` for context lines of -A, -B and -C, `--` between groups); count shows `path:matches`. " +
-			"At most 250 entries are shown unless head_limit says otherwise, and lines are cut at 2000 bytes. " +
-			"glob (or include) takes globs on the file name (or on the path if one has \"/\"), apart by spaces or commas, " +
-			"\"!\" before one leaving its files out; type takes a ripgrep file type. " +
-			"Honours .gitignore, .ignore, .git/info/exclude and the global git excludes file; skips .git, .hg, " +
-			".svn, .jj and binary files.",
-		Schema: grepSchema,
-		Guidance: "Use grep to find where something is defined or used before reading files: the default lists " +
-			"the files, output_mode content shows the lines. Escape regular expression metacharacters for literal " +
-			"text (`\\(`, `\\.`), narrow with glob, type or path when there are too many matches, then read the " +
-			"files around the lines found.",
+		Name:         "grep",
+		Description:  grepProse().Description,
+		Schema:       grepSchema,
+		Guidance:     grepProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessRead,
 	}

@@ -5,6 +5,7 @@
 package search
 
 import (
+	"embed"
 	"errors"
 	"io/fs"
 	"os"
@@ -14,6 +15,12 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 	"github.com/tack-agent/tack/backend/workspace"
 )
+
+// proseFiles hold what the model is told about the package's tools, as
+// tools.ProseFile reads it.
+//
+//go:embed glob.md grep.md
+var proseFiles embed.FS
 
 // target resolves the optional path argument against cwd and stats it.
 func target(cwd, p string) (string, fs.FileInfo, *tools.Result) {

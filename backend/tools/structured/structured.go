@@ -6,6 +6,7 @@ package structured
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,12 @@ import (
 	"github.com/tack-agent/tack/backend/card"
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// proseFiles hold what the model is told about the tool, as
+// tools.ProseFile reads it.
+//
+//go:embed structured.md
+var proseFiles embed.FS
 
 // Name is the tool's name.
 const Name = "structured_output"
@@ -42,16 +49,17 @@ func New(schema json.RawMessage) (*Tool, error) {
 	return &Tool{schema: schema, resolved: r}, nil
 }
 
+// structuredProse is what the model is told about the tool, from structured.md.
+var structuredProse = tools.ProseFile(proseFiles, "structured.md")
+
 // Spec describes structured_output to the model.
 func (t *Tool) Spec() tools.Spec {
 	return tools.Spec{
-		Name: Name,
-		Description: "Give the task's final answer as JSON matching this tool's schema: the answer is the call's arguments. " +
-			"Call it once, when the work is done.",
-		Schema: t.schema,
-		Guidance: "This run needs a structured answer: when the work is done, call structured_output with the whole answer " +
-			"as its arguments, matching its schema. A call that does not match says why; fix the answer and call it again.",
-		Access: tools.AccessInteract,
+		Name:        Name,
+		Description: structuredProse().Description,
+		Schema:      t.schema,
+		Guidance:    structuredProse().Guidance,
+		Access:      tools.AccessInteract,
 	}
 }
 

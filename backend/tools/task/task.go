@@ -6,6 +6,7 @@ package task
 import (
 	"cmp"
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,12 @@ import (
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// proseFiles hold what the model is told about the tool, as
+// tools.ProseFile reads it.
+//
+//go:embed task.md
+var proseFiles embed.FS
 
 // MaxRunning bounds the subagents that run at once; further tasks of the
 // step wait for a free slot.
@@ -141,12 +148,14 @@ func (t *Tool) find(name string) (subagent.Definition, bool) {
 	return subagent.Definition{}, false
 }
 
+// taskProse is what the model is told about the tool, from task.md; the
+// description goes on with the list of agents.
+var taskProse = tools.ProseFile(proseFiles, "task.md")
+
 // Spec describes task to the model, listing the agents it may name.
 func (t *Tool) Spec() tools.Spec {
 	var b strings.Builder
-	b.WriteString("Hand a self-contained job to a subagent, which works in its own context with its own tools " +
-		"and answers with a final report; only that report comes back to you. Several task calls in one step run in parallel. " +
-		"Subagents cannot ask the user questions or start tasks of their own. Agents:")
+	b.WriteString(taskProse().Description)
 	agents := t.offered()
 	names := make([]string, len(agents))
 	for i, a := range agents {
@@ -160,11 +169,10 @@ func (t *Tool) Spec() tools.Spec {
 		`"agent":{"type":"string","enum":` + string(nameList) + `,"description":"Which agent runs it. Default general."}},` +
 		`"required":["description","prompt"],"additionalProperties":false}`
 	return tools.Spec{
-		Name:        "task",
-		Description: b.String(),
-		Schema:      json.RawMessage(schema),
-		Guidance: "Use task for broad searches and investigations whose details you do not need to keep in context, " +
-			"or to run independent investigations in parallel. Write each prompt so it stands alone, and say what the report must contain.",
+		Name:         "task",
+		Description:  b.String(),
+		Schema:       json.RawMessage(schema),
+		Guidance:     taskProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessRead,
 	}

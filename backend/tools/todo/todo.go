@@ -6,6 +6,7 @@ package todo
 import (
 	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -15,6 +16,12 @@ import (
 	"github.com/tack-agent/tack/backend/session"
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// proseFiles hold what the model is told about the tool, as
+// tools.ProseFile reads it.
+//
+//go:embed todo.md
+var proseFiles embed.FS
 
 // Write is the todo_write tool. It remembers the list the last call of a
 // turn wrote, the plan a later call of that turn replaces.
@@ -47,18 +54,17 @@ var schema = json.RawMessage(`{"type":"object","properties":{"todos":{"type":"ar
 	`"required":["content","status"],"additionalProperties":false}}},` +
 	`"required":["todos"],"additionalProperties":false}`)
 
+// todoProse is what the model is told about the tool, from todo.md.
+var todoProse = tools.ProseFile(proseFiles, "todo.md")
+
 // Spec describes todo_write to the model.
 func (*Write) Spec() tools.Spec {
 	return tools.Spec{
-		Name: "todo_write",
-		Description: "Replace the todo list for the current task. Send the whole list every time; each item has " +
-			"content and a status of pending, in_progress or completed. At most one item may be in_progress, and " +
-			"contents must be non-empty and distinct. The user sees the list as the plan.",
-		Schema: schema,
-		Guidance: "For tasks with three or more steps, keep a todo list with todo_write: write it before starting, " +
-			"mark one item in_progress while you work on it, and mark items completed as soon as they are done. " +
-			"Skip it for single quick steps.",
-		Access: tools.AccessInteract,
+		Name:        "todo_write",
+		Description: todoProse().Description,
+		Schema:      schema,
+		Guidance:    todoProse().Guidance,
+		Access:      tools.AccessInteract,
 	}
 }
 

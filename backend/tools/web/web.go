@@ -7,6 +7,7 @@ package web
 
 import (
 	"context"
+	"embed"
 	"net/url"
 	"slices"
 	"strings"
@@ -14,6 +15,12 @@ import (
 
 	"github.com/tack-agent/tack/backend/tools"
 )
+
+// proseFiles hold what the model is told about the package's tools, as
+// tools.ProseFile reads it.
+//
+//go:embed search.md fetch.md
+var proseFiles embed.FS
 
 // Page is a fetched page, converted to Markdown.
 type Page struct {
