@@ -13,11 +13,11 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// proseFiles hold what the model is told about the tool, as
+// specFiles hold what the model is told about the tool, as
 // tools.ProseFile reads it.
 //
 //go:embed tool.md
-var proseFiles embed.FS
+var specFiles embed.FS
 
 // ToolName is the model's tool for loading a skill.
 const ToolName = "skill"
@@ -34,7 +34,7 @@ func NewTool(c *Catalog) *Tool { return &Tool{catalog: c} }
 var _ tools.Tool = (*Tool)(nil)
 
 // toolProse is what the model is told about the tool, from tool.md.
-var toolProse = tools.ProseFile(proseFiles, "tool.md")
+var toolProse = tools.ProseFile(specFiles, "tool.md")
 
 // Spec describes the tool.
 func (t *Tool) Spec() tools.Spec {

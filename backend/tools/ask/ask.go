@@ -18,11 +18,11 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// proseFiles hold what the model is told about the tool, as
-// tools.ProseFile reads it.
+// specFiles hold what the model is told about the tool: its prose
+// (tools.ProseFile) and the schema of its arguments (tools.SchemaFile).
 //
-//go:embed ask.md
-var proseFiles embed.FS
+//go:embed ask.md ask.schema.json
+var specFiles embed.FS
 
 // Question is the ask_user_question tool.
 type Question struct{}
@@ -64,23 +64,11 @@ const (
 	maxOptions   = 4
 )
 
-var schema = json.RawMessage(`{"type":"object","properties":{"questions":{"type":"array","minItems":1,"maxItems":4,` +
-	`"description":"Questions to ask together; each is answered separately.","items":{"type":"object","properties":{` +
-	`"id":{"type":"string","description":"Unique id of the question; the answer carries it back."},` +
-	`"header":{"type":"string","description":"Very short label shown above the question, e.g. \"Database\"."},` +
-	`"question":{"type":"string","description":"The full question."},` +
-	`"options":{"type":"array","maxItems":4,"description":"Choices to offer: 2 to 4, or none for a free-text answer.","items":{"type":"object","properties":{` +
-	`"label":{"type":"string","description":"The choice, a few words."},` +
-	`"description":{"type":"string","description":"What choosing it means."},` +
-	`"recommended":{"type":"boolean","description":"Mark the option you recommend."}},` +
-	`"required":["label"],"additionalProperties":false}},` +
-	`"multi_select":{"type":"boolean","description":"Allow choosing several options. Default false."},` +
-	`"allow_custom":{"type":"boolean","description":"Allow a free-text answer. Default true."}},` +
-	`"required":["id","question"],"additionalProperties":false}}},` +
-	`"required":["questions"],"additionalProperties":false}`)
+// schema is the JSON schema of ask_user_question's arguments, from ask.schema.json.
+var schema = tools.SchemaFile(specFiles, "ask.schema.json")
 
 // askProse is what the model is told about the tool, from ask.md.
-var askProse = tools.ProseFile(proseFiles, "ask.md",
+var askProse = tools.ProseFile(specFiles, "ask.md",
 	"{{max_questions}}", strconv.Itoa(maxQuestions),
 	"{{min_options}}", strconv.Itoa(minOptions),
 	"{{max_options}}", strconv.Itoa(maxOptions))
@@ -90,7 +78,7 @@ func (*Question) Spec() tools.Spec {
 	return tools.Spec{
 		Name:        "ask_user_question",
 		Description: askProse().Description,
-		Schema:      schema,
+		Schema:      schema(),
 		Guidance:    askProse().Guidance,
 		Access:      tools.AccessInteract,
 	}

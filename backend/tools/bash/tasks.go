@@ -122,7 +122,7 @@ const taskSchema = `{
 type outputTool struct{ ts *Tools }
 
 // outputProse is what the model is told about bash_output, from output.md.
-var outputProse = tools.ProseFile(proseFiles, "output.md", "{{tail_bytes}}", strconv.Itoa(DefaultTailBytes))
+var outputProse = tools.ProseFile(specFiles, "output.md", "{{tail_bytes}}", strconv.Itoa(DefaultTailBytes))
 
 func (outputTool) Spec() tools.Spec {
 	return tools.Spec{
@@ -202,7 +202,7 @@ func joinLines(text string, lines []string) string {
 type killTool struct{ ts *Tools }
 
 // killProse is what the model is told about bash_kill, from kill.md.
-var killProse = tools.ProseFile(proseFiles, "kill.md")
+var killProse = tools.ProseFile(specFiles, "kill.md")
 
 func (killTool) Spec() tools.Spec {
 	return tools.Spec{

@@ -16,11 +16,11 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// proseFiles hold what the model is told about the package's tools, as
+// specFiles hold what the model is told about the package's tools, as
 // tools.ProseFile reads it.
 //
 //go:embed bash.md output.md kill.md
-var proseFiles embed.FS
+var specFiles embed.FS
 
 // Timeout bounds of a foreground command.
 const (
@@ -68,7 +68,7 @@ func New(exec Executor, opts Options) *Tools {
 	if opts.MaxTimeout <= 0 {
 		opts.MaxTimeout = MaxTimeout
 	}
-	prose := tools.ProseFile(proseFiles, "bash.md",
+	prose := tools.ProseFile(specFiles, "bash.md",
 		"{{default_ms}}", strconv.FormatInt(opts.DefaultTimeout.Milliseconds(), 10),
 		"{{max_ms}}", strconv.FormatInt(opts.MaxTimeout.Milliseconds(), 10),
 		"{{tail_bytes}}", strconv.Itoa(DefaultTailBytes), "{{spill_mib}}", strconv.Itoa(DefaultSpillBytes>>20))

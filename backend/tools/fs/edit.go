@@ -23,22 +23,18 @@ type editArgs struct {
 	ReplaceAll bool    `json:"replace_all"`
 }
 
-var editSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"file_path":{"type":"string","description":"Path of the file to edit, absolute or relative to the working directory."},` +
-	`"old_string":{"type":"string","description":"The exact text to replace, including whitespace and indentation. Must occur exactly once unless replace_all is set."},` +
-	`"new_string":{"type":"string","description":"The text to put in its place. Must differ from old_string."},` +
-	`"replace_all":{"type":"boolean","description":"Replace every occurrence of old_string. Default false."}},` +
-	`"required":["file_path","old_string","new_string"],"additionalProperties":false}`)
+// editSchema is the JSON schema of edit's arguments, from edit.schema.json.
+var editSchema = tools.SchemaFile(specFiles, "edit.schema.json")
 
 // editProse is what the model is told about the tool, from edit.md.
-var editProse = tools.ProseFile(proseFiles, "edit.md")
+var editProse = tools.ProseFile(specFiles, "edit.md")
 
 // Spec describes edit to the model.
 func (*Edit) Spec() tools.Spec {
 	return tools.Spec{
 		Name:        "edit",
 		Description: editProse().Description,
-		Schema:      editSchema,
+		Schema:      editSchema(),
 		Guidance:    editProse().Guidance,
 		Access:      tools.AccessEdit,
 	}

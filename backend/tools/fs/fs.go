@@ -14,11 +14,13 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// proseFiles hold what the model is told about the package's tools, as
-// tools.ProseFile reads it.
+// specFiles hold what the model is told about the package's tools: their
+// prose (tools.ProseFile) and the schemas of their arguments
+// (tools.SchemaFile).
 //
-//go:embed read.md write.md edit.md notebook.md
-var proseFiles embed.FS
+//go:embed read.md read.schema.json write.md write.schema.json
+//go:embed edit.md edit.schema.json notebook.md notebook.schema.json
+var specFiles embed.FS
 
 // Result codes of the read-before-write policy.
 const (

@@ -30,23 +30,18 @@ type notebookArgs struct {
 	EditMode     string `json:"edit_mode"`
 }
 
-var notebookSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"notebook_path":{"type":"string","description":"Path of the .ipynb file, absolute or relative to the working directory."},` +
-	`"cell_id":{"type":"string","description":"The cell's id as read shows it in the notebook's JSON, or cell-N for the N-th cell counting from 0 (for notebooks whose cells have no ids). With insert, the new cell goes after it; at the beginning when left out."},` +
-	`"new_source":{"type":"string","description":"The cell's new source (empty for delete)."},` +
-	`"cell_type":{"type":"string","enum":["code","markdown"],"description":"The cell's type; required with insert, else the cell keeps its own."},` +
-	`"edit_mode":{"type":"string","enum":["replace","insert","delete"],"description":"Default replace."}},` +
-	`"required":["notebook_path","new_source"],"additionalProperties":false}`)
+// notebookSchema is the JSON schema of notebook_edit's arguments, from notebook.schema.json.
+var notebookSchema = tools.SchemaFile(specFiles, "notebook.schema.json")
 
 // notebookProse is what the model is told about the tool, from notebook.md.
-var notebookProse = tools.ProseFile(proseFiles, "notebook.md")
+var notebookProse = tools.ProseFile(specFiles, "notebook.md")
 
 // Spec describes notebook_edit to the model.
 func (*Notebook) Spec() tools.Spec {
 	return tools.Spec{
 		Name:        "notebook_edit",
 		Description: notebookProse().Description,
-		Schema:      notebookSchema,
+		Schema:      notebookSchema(),
 		Guidance:    notebookProse().Guidance,
 		Access:      tools.AccessEdit,
 	}

@@ -45,14 +45,11 @@ type readArgs struct {
 	Pages      string `json:"pages"`
 }
 
-var readSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"file_path":{"type":"string","description":"Path of the file to read, absolute or relative to the working directory."},` +
-	`"offset":{"type":"integer","minimum":1,"description":"1-based line number to start from. Default 1."},` +
-	`"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"Maximum number of lines to return. Default and maximum 2000."}},` +
-	`"required":["file_path"],"additionalProperties":false}`)
+// readSchema is the JSON schema of read's arguments, from read.schema.json.
+var readSchema = tools.SchemaFile(specFiles, "read.schema.json")
 
 // readProse is what the model is told about the tool, from read.md.
-var readProse = tools.ProseFile(proseFiles, "read.md",
+var readProse = tools.ProseFile(specFiles, "read.md",
 	"{{max_lines}}", strconv.Itoa(readLimit),
 	"{{max_kb}}", strconv.Itoa(readMaxBytes/1024),
 	"{{max_line_chars}}", strconv.Itoa(readMaxLineLen))
@@ -62,7 +59,7 @@ func (*Read) Spec() tools.Spec {
 	return tools.Spec{
 		Name:         "read",
 		Description:  readProse().Description,
-		Schema:       readSchema,
+		Schema:       readSchema(),
 		Guidance:     readProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessRead,

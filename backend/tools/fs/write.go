@@ -23,20 +23,18 @@ type writeArgs struct {
 	Content  *string `json:"content"`
 }
 
-var writeSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"file_path":{"type":"string","description":"Path of the file to write, absolute or relative to the working directory."},` +
-	`"content":{"type":"string","description":"The complete new content of the file."}},` +
-	`"required":["file_path","content"],"additionalProperties":false}`)
+// writeSchema is the JSON schema of write's arguments, from write.schema.json.
+var writeSchema = tools.SchemaFile(specFiles, "write.schema.json")
 
 // writeProse is what the model is told about the tool, from write.md.
-var writeProse = tools.ProseFile(proseFiles, "write.md")
+var writeProse = tools.ProseFile(specFiles, "write.md")
 
 // Spec describes write to the model.
 func (*Write) Spec() tools.Spec {
 	return tools.Spec{
 		Name:        "write",
 		Description: writeProse().Description,
-		Schema:      writeSchema,
+		Schema:      writeSchema(),
 		Guidance:    writeProse().Guidance,
 		Access:      tools.AccessEdit,
 	}

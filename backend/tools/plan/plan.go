@@ -17,11 +17,11 @@ import (
 	"github.com/tack-agent/tack/backend/tools/ask"
 )
 
-// proseFiles hold what the model is told about the tool, as
-// tools.ProseFile reads it.
+// specFiles hold what the model is told about the tool: its prose
+// (tools.ProseFile) and the schema of its arguments (tools.SchemaFile).
 //
-//go:embed plan.md
-var proseFiles embed.FS
+//go:embed plan.md plan.schema.json
+var specFiles embed.FS
 
 // Switch is the session's plan-mode state (*permission.Policy).
 type Switch interface {
@@ -52,20 +52,18 @@ type args struct {
 	Plan string `json:"plan"`
 }
 
-var schema = json.RawMessage(`{"type":"object","properties":{` +
-	`"plan":{"type":"string","description":"The complete plan in Markdown, starting with a \"# \" title: ` +
-	`what you will change, in which files, in what order, and how you will check it."}},` +
-	`"required":["plan"],"additionalProperties":false}`)
+// schema is the JSON schema of exit_plan_mode's arguments, from plan.schema.json.
+var schema = tools.SchemaFile(specFiles, "plan.schema.json")
 
 // planProse is what the model is told about the tool, from plan.md.
-var planProse = tools.ProseFile(proseFiles, "plan.md")
+var planProse = tools.ProseFile(specFiles, "plan.md")
 
 // Spec describes exit_plan_mode to the model.
 func (*Exit) Spec() tools.Spec {
 	return tools.Spec{
 		Name:        "exit_plan_mode",
 		Description: planProse().Description,
-		Schema:      schema,
+		Schema:      schema(),
 		Guidance:    planProse().Guidance,
 		Access:      tools.AccessInteract,
 	}

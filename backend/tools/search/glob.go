@@ -31,20 +31,18 @@ type globArgs struct {
 	Path    string `json:"path"`
 }
 
-var globSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"pattern":{"type":"string","description":"Glob to match, e.g. \"*.go\" (basename at any depth) or \"src/**/*.ts\" (path relative to the search directory)."},` +
-	`"path":{"type":"string","description":"Directory to search, absolute or relative to the working directory. Default: the working directory."}},` +
-	`"required":["pattern"],"additionalProperties":false}`)
+// globSchema is the JSON schema of glob's arguments, from glob.schema.json.
+var globSchema = tools.SchemaFile(specFiles, "glob.schema.json")
 
 // globProse is what the model is told about the tool, from glob.md.
-var globProse = tools.ProseFile(proseFiles, "glob.md", "{{limit}}", strconv.Itoa(globLimit))
+var globProse = tools.ProseFile(specFiles, "glob.md", "{{limit}}", strconv.Itoa(globLimit))
 
 // Spec describes glob to the model.
 func (*Glob) Spec() tools.Spec {
 	return tools.Spec{
 		Name:         "glob",
 		Description:  globProse().Description,
-		Schema:       globSchema,
+		Schema:       globSchema(),
 		Guidance:     globProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessRead,

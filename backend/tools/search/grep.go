@@ -29,7 +29,7 @@ type Grep struct{ files *workspace.Walker }
 func NewGrep(files *workspace.Walker) *Grep { return &Grep{files: files} }
 
 // grepProse is what the model is told about the tool, from grep.md.
-var grepProse = tools.ProseFile(proseFiles, "grep.md",
+var grepProse = tools.ProseFile(specFiles, "grep.md",
 	"{{limit}}", strconv.Itoa(grepLimit),
 	"{{max_line_bytes}}", strconv.Itoa(grepMaxPreview))
 
@@ -38,7 +38,7 @@ func (*Grep) Spec() tools.Spec {
 	return tools.Spec{
 		Name:         "grep",
 		Description:  grepProse().Description,
-		Schema:       grepSchema,
+		Schema:       grepSchema(),
 		Guidance:     grepProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessRead,

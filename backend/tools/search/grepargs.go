@@ -61,22 +61,8 @@ func (c *wholeNumber) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var grepSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"pattern":{"type":"string","description":"Regular expression (Go RE2 syntax) to search for."},` +
-	`"path":{"type":"string","description":"File or directory to search, absolute or relative to the working directory. Default: the working directory."},` +
-	`"glob":{"type":"string","description":"Globs limiting the files searched, e.g. \"*.go\", \"src/**/*.{ts,tsx}\" or \"*.ts,*.tsx !*.test.ts\" (include is the same)."},` +
-	`"type":{"type":"string","description":"File type to search, as ripgrep names them: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh and more."},` +
-	`"output_mode":{"type":"string","enum":["files_with_matches","content","count"],"description":"files_with_matches (default) lists the matching files, newest first; content shows matching lines as path:line:text; count shows path:matches."},` +
-	`"-n":{"type":"boolean","description":"Show line numbers in content mode. Default true."},` +
-	`"-i":{"type":"boolean","description":"Match case-insensitively."},` +
-	`"-o":{"type":"boolean","description":"Show only the matched parts of each line, one a line (content mode)."},` +
-	`"-A":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show after each match (content mode)."},` +
-	`"-B":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show before each match (content mode)."},` +
-	`"-C":{"type":"integer","minimum":0,"maximum":50,"description":"Lines to show before and after each match (content mode)."},` +
-	`"head_limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Show at most this many lines, files or counts. Default 250."},` +
-	`"offset":{"type":"integer","minimum":0,"description":"Pass over this many lines, files or counts first, for the next page. Default 0."},` +
-	`"multiline":{"type":"boolean","description":"Let the pattern span lines; . then matches newlines too."}},` +
-	`"required":["pattern"],"additionalProperties":false}`)
+// grepSchema is the JSON schema of grep's arguments, from grep.schema.json.
+var grepSchema = tools.SchemaFile(specFiles, "grep.schema.json")
 
 // grepOptions are the validated arguments.
 type grepOptions struct {

@@ -16,11 +16,12 @@ import (
 	"github.com/tack-agent/tack/backend/workspace"
 )
 
-// proseFiles hold what the model is told about the package's tools, as
-// tools.ProseFile reads it.
+// specFiles hold what the model is told about the package's tools: their
+// prose (tools.ProseFile) and the schemas of their arguments
+// (tools.SchemaFile).
 //
-//go:embed glob.md grep.md
-var proseFiles embed.FS
+//go:embed glob.md glob.schema.json grep.md grep.schema.json
+var specFiles embed.FS
 
 // target resolves the optional path argument against cwd and stats it.
 func target(cwd, p string) (string, fs.FileInfo, *tools.Result) {

@@ -17,11 +17,11 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// proseFiles hold what the model is told about the tool, as
+// specFiles hold what the model is told about the tool, as
 // tools.ProseFile reads it.
 //
 //go:embed structured.md
-var proseFiles embed.FS
+var specFiles embed.FS
 
 // Name is the tool's name.
 const Name = "structured_output"
@@ -50,7 +50,7 @@ func New(schema json.RawMessage) (*Tool, error) {
 }
 
 // structuredProse is what the model is told about the tool, from structured.md.
-var structuredProse = tools.ProseFile(proseFiles, "structured.md")
+var structuredProse = tools.ProseFile(specFiles, "structured.md")
 
 // Spec describes structured_output to the model.
 func (t *Tool) Spec() tools.Spec {

@@ -19,11 +19,11 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// proseFiles hold what the model is told about the tool, as
+// specFiles hold what the model is told about the tool, as
 // tools.ProseFile reads it.
 //
 //go:embed task.md
-var proseFiles embed.FS
+var specFiles embed.FS
 
 // MaxRunning bounds the subagents that run at once; further tasks of the
 // step wait for a free slot.
@@ -150,7 +150,7 @@ func (t *Tool) find(name string) (subagent.Definition, bool) {
 
 // taskProse is what the model is told about the tool, from task.md; the
 // description goes on with the list of agents.
-var taskProse = tools.ProseFile(proseFiles, "task.md")
+var taskProse = tools.ProseFile(specFiles, "task.md")
 
 // Spec describes task to the model, listing the agents it may name.
 func (t *Tool) Spec() tools.Spec {

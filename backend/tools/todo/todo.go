@@ -17,11 +17,11 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// proseFiles hold what the model is told about the tool, as
-// tools.ProseFile reads it.
+// specFiles hold what the model is told about the tool: its prose
+// (tools.ProseFile) and the schema of its arguments (tools.SchemaFile).
 //
-//go:embed todo.md
-var proseFiles embed.FS
+//go:embed todo.md todo.schema.json
+var specFiles embed.FS
 
 // Write is the todo_write tool. It remembers the list the last call of a
 // turn wrote, the plan a later call of that turn replaces.
@@ -46,23 +46,18 @@ type item struct {
 	ActiveForm string `json:"activeForm"`
 }
 
-var schema = json.RawMessage(`{"type":"object","properties":{"todos":{"type":"array",` +
-	`"description":"The complete todo list; it replaces the previous one.","items":{"type":"object","properties":{` +
-	`"content":{"type":"string","description":"What to do, as a short imperative sentence."},` +
-	`"status":{"type":"string","enum":["pending","in_progress","completed"]},` +
-	`"activeForm":{"type":"string","description":"The item as work under way, e.g. \"Running the tests\"; shown while it is in progress."}},` +
-	`"required":["content","status"],"additionalProperties":false}}},` +
-	`"required":["todos"],"additionalProperties":false}`)
+// schema is the JSON schema of todo_write's arguments, from todo.schema.json.
+var schema = tools.SchemaFile(specFiles, "todo.schema.json")
 
 // todoProse is what the model is told about the tool, from todo.md.
-var todoProse = tools.ProseFile(proseFiles, "todo.md")
+var todoProse = tools.ProseFile(specFiles, "todo.md")
 
 // Spec describes todo_write to the model.
 func (*Write) Spec() tools.Spec {
 	return tools.Spec{
 		Name:        "todo_write",
 		Description: todoProse().Description,
-		Schema:      schema,
+		Schema:      schema(),
 		Guidance:    todoProse().Guidance,
 		Access:      tools.AccessInteract,
 	}

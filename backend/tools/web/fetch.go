@@ -39,14 +39,11 @@ type fetchArgs struct {
 	Prompt string `json:"prompt"`
 }
 
-var fetchSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"url":{"type":"string","description":"The http or https address of the page."},` +
-	`"max_chars":{"type":"integer","minimum":1,"maximum":40000,"description":"Most characters of Markdown to return. Default 20000."},` +
-	`"start":{"type":"integer","minimum":0,"description":"Character offset to start from, for the next window of a long page. Default 0."}},` +
-	`"required":["url"],"additionalProperties":false}`)
+// fetchSchema is the JSON schema of web_fetch's arguments, from fetch.schema.json.
+var fetchSchema = tools.SchemaFile(specFiles, "fetch.schema.json")
 
 // fetchProse is what the model is told about the tool, from fetch.md.
-var fetchProse = tools.ProseFile(proseFiles, "fetch.md",
+var fetchProse = tools.ProseFile(specFiles, "fetch.md",
 	"{{default_chars}}", strconv.Itoa(defaultMaxChars),
 	"{{max_chars}}", strconv.Itoa(maxMaxChars),
 	"{{max_mb}}", strconv.Itoa(MaxPageBytes>>20))
@@ -56,7 +53,7 @@ func (*Fetch) Spec() tools.Spec {
 	return tools.Spec{
 		Name:         "web_fetch",
 		Description:  fetchProse().Description,
-		Schema:       fetchSchema,
+		Schema:       fetchSchema(),
 		Guidance:     fetchProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessNetwork,

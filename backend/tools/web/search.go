@@ -40,14 +40,11 @@ type searchArgs struct {
 	BlockedDomains []string `json:"blocked_domains"`
 }
 
-var searchSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"query":{"type":"string","minLength":1,"maxLength":128,"description":"What to search for, 1-128 characters. Supports site:example.com, -site:, \"exact phrases\", lang:en, after:2026-01-01 and before:."},` +
-	`"count":{"type":"integer","minimum":1,"maximum":50,"description":"How many results to return, 1-50. Default 10."},` +
-	`"need_content":{"type":"boolean","description":"Also return each result's page text (up to 4000 characters each). Default false: titles, URLs and summaries."}},` +
-	`"required":["query"],"additionalProperties":false}`)
+// searchSchema is the JSON schema of web_search's arguments, from search.schema.json.
+var searchSchema = tools.SchemaFile(specFiles, "search.schema.json")
 
 // searchProse is what the model is told about the tool, from search.md.
-var searchProse = tools.ProseFile(proseFiles, "search.md",
+var searchProse = tools.ProseFile(specFiles, "search.md",
 	"{{max_query}}", strconv.Itoa(maxQueryRunes),
 	"{{max_results}}", strconv.Itoa(maxCount),
 	"{{default_results}}", strconv.Itoa(defaultCount))
@@ -57,7 +54,7 @@ func (*Search) Spec() tools.Spec {
 	return tools.Spec{
 		Name:         "web_search",
 		Description:  searchProse().Description,
-		Schema:       searchSchema,
+		Schema:       searchSchema(),
 		Guidance:     searchProse().Guidance,
 		ParallelSafe: true,
 		Access:       tools.AccessWebSearch,

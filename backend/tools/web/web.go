@@ -16,11 +16,12 @@ import (
 	"github.com/tack-agent/tack/backend/tools"
 )
 
-// proseFiles hold what the model is told about the package's tools, as
-// tools.ProseFile reads it.
+// specFiles hold what the model is told about the package's tools: their
+// prose (tools.ProseFile) and the schemas of their arguments
+// (tools.SchemaFile).
 //
-//go:embed search.md fetch.md
-var proseFiles embed.FS
+//go:embed search.md search.schema.json fetch.md fetch.schema.json
+var specFiles embed.FS
 
 // Page is a fetched page, converted to Markdown.
 type Page struct {

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -80,4 +82,22 @@ func paragraph(section string) (text string, ok bool) {
 		}
 	}
 	return strings.Join(lines, " "), true
+}
+
+// SchemaFile is the JSON schema of a tool's arguments, read from the file
+// name in files, which the tool's package embeds, when it is first asked
+// for. The file is indented for review; the schema is compact, as the
+// model gets it. A file that is not JSON panics, naming the file.
+func SchemaFile(files fs.FS, name string) func() json.RawMessage {
+	return sync.OnceValue(func() json.RawMessage {
+		raw, err := fs.ReadFile(files, name)
+		var compact bytes.Buffer
+		if err == nil {
+			err = json.Compact(&compact, raw)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("tools: schema file %s: %v", name, err))
+		}
+		return compact.Bytes()
+	})
 }

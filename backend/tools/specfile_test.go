@@ -45,23 +45,45 @@ func TestProseFileMalformedPanics(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			defer wantPanic(t, c.want)
+			defer wantPanic(t, "prose file read.md", c.want)
 			parse("read.md", c.src, c.vars...)
 		})
 	}
 }
 
 func TestProseFileMissingFilePanics(t *testing.T) {
-	defer wantPanic(t, "open read.md")
+	defer wantPanic(t, "prose file read.md", "open read.md")
 	ProseFile(fstest.MapFS{}, "read.md")()
 }
 
 // wantPanic, deferred, fails t unless the test panicked with a message
-// that names read.md and contains want.
-func wantPanic(t *testing.T, want string) {
+// that says each of want.
+func wantPanic(t *testing.T, want ...string) {
 	msg := fmt.Sprint(recover())
-	if !strings.Contains(msg, "prose file read.md") || !strings.Contains(msg, want) {
-		t.Errorf("panic %q, want one naming read.md and saying %q", msg, want)
+	for _, w := range want {
+		if !strings.Contains(msg, w) {
+			t.Errorf("panic %q, want one saying %q", msg, w)
+		}
+	}
+}
+
+func TestSchemaFileIsCompact(t *testing.T) {
+	files := fstest.MapFS{"read.schema.json": {Data: []byte("{\n  \"type\": \"object\",\n  \"required\": [\"file_path\"]\n}\n")}}
+	got := string(SchemaFile(files, "read.schema.json")())
+	if want := `{"type":"object","required":["file_path"]}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestSchemaFileNotJSONPanics(t *testing.T) {
+	for name, files := range map[string]fstest.MapFS{
+		"missing":  {},
+		"not JSON": {"read.schema.json": {Data: []byte("{\"type\": \"object\",}\n")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer wantPanic(t, "schema file read.schema.json")
+			SchemaFile(files, "read.schema.json")()
+		})
 	}
 }
 
