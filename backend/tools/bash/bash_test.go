@@ -238,6 +238,16 @@ func TestBashClampsTimeoutToTheMaximum(t *testing.T) {
 	}
 }
 
+func TestBashSpecStatesTheSessionsTimeouts(t *testing.T) {
+	spec := New(Local{}, Options{DefaultTimeout: 5 * time.Second, MaxTimeout: 9 * time.Second}).All()[0].Spec()
+	if want := "Timeout: 5000 ms by default, at most 9000 ms;"; !strings.Contains(spec.Description, want) {
+		t.Errorf("want the description to say %q, got %q", want, spec.Description)
+	}
+	if want := "(default 5000, at most 9000;"; !strings.Contains(string(spec.Schema), want) {
+		t.Errorf("want the schema to say %q, got %s", want, spec.Schema)
+	}
+}
+
 func TestCommandEnvRemovesProviderKeysAndSetsPlainOutput(t *testing.T) {
 	env := commandEnv([]string{"PATH=/bin", "OPENAI_API_KEY=x", "HF_TOKEN=y", "TERM=xterm", "STRIPE_API_KEY=kept"}, "s9")
 	want := []string{"PATH=/bin", "STRIPE_API_KEY=kept", "NO_COLOR=1", "TERM=dumb", "PAGER=cat", "GIT_PAGER=cat",
