@@ -246,6 +246,10 @@ func TestBashSpecStatesTheSessionsTimeouts(t *testing.T) {
 	if want := "(default 5000, at most 9000;"; !strings.Contains(string(spec.Schema), want) {
 		t.Errorf("want the schema to say %q, got %s", want, spec.Schema)
 	}
+	spec = New(Local{}, Options{}).All()[0].Spec()
+	if want := "Timeout: 120000 ms by default, at most 600000 ms;"; !strings.Contains(spec.Description, want) {
+		t.Errorf("want another session's description to say %q, got %q", want, spec.Description)
+	}
 }
 
 func TestCommandEnvRemovesProviderKeysAndSetsPlainOutput(t *testing.T) {

@@ -68,11 +68,24 @@ func New(exec Executor, opts Options) *Tools {
 	if opts.MaxTimeout <= 0 {
 		opts.MaxTimeout = MaxTimeout
 	}
-	prose := tools.ProseFile(specFiles, "bash.md",
-		"{{default_ms}}", strconv.FormatInt(opts.DefaultTimeout.Milliseconds(), 10),
-		"{{max_ms}}", strconv.FormatInt(opts.MaxTimeout.Milliseconds(), 10),
-		"{{tail_bytes}}", strconv.Itoa(DefaultTailBytes), "{{spill_mib}}", strconv.Itoa(DefaultSpillBytes>>20))
-	return &Tools{exec: exec, opts: opts, bashProse: prose, tasks: map[string]*task{}}
+	return &Tools{exec: exec, opts: opts, bashProse: bashProse(opts.DefaultTimeout, opts.MaxTimeout), tasks: map[string]*task{}}
+}
+
+// bashProses hold bash's prose for each pair of timeouts, read once: every
+// session and subagent has the same ones.
+var bashProses sync.Map
+
+// bashProse is what the model is told about bash with these timeouts.
+func bashProse(def, max time.Duration) func() tools.Prose {
+	key := [2]time.Duration{def, max}
+	if p, ok := bashProses.Load(key); ok {
+		return p.(func() tools.Prose)
+	}
+	p, _ := bashProses.LoadOrStore(key, tools.ProseFile(specFiles, "bash.md",
+		"{{default_ms}}", strconv.FormatInt(def.Milliseconds(), 10),
+		"{{max_ms}}", strconv.FormatInt(max.Milliseconds(), 10),
+		"{{tail_bytes}}", strconv.Itoa(DefaultTailBytes), "{{spill_mib}}", strconv.Itoa(DefaultSpillBytes>>20)))
+	return p.(func() tools.Prose)
 }
 
 // All lists the tools in registration order: bash, bash_output, bash_kill.
