@@ -1,10 +1,12 @@
 package linemode
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
 	"github.com/tack-agent/tack/backend/mcp"
+	"github.com/tack-agent/tack/backend/outputstyle"
 	"github.com/tack-agent/tack/backend/tools"
 )
 
@@ -26,7 +28,7 @@ func (p *printer) initMessage() initMessage {
 	model, _ := p.ag.Model()
 	m := initMessage{
 		Type: "system", Subtype: "init", CWD: p.s.Cwd, SessionID: p.ag.SessionID(), Tools: claudeNames(p.ag.ToolNames()),
-		Model: model, OutputStyle: "default", TackVersion: p.o.Version, UUID: newUUID(),
+		Model: model, OutputStyle: cmp.Or(p.s.OutputStyle, outputstyle.Default), TackVersion: p.o.Version, UUID: newUUID(),
 		SlashCommands: []string{}, Skills: []string{}, Plugins: []plugin{}, Agents: []string{},
 	}
 	m.MCPServers = p.serverStatuses()

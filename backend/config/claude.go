@@ -32,6 +32,9 @@ type ClaudeSettings struct {
 	// EnabledPlugins turns the plugins Claude Code installed on or off,
 	// "name@marketplace": true (or a list of version ranges: on).
 	EnabledPlugins map[string]json.RawMessage `json:"enabledPlugins"`
+	// OutputStyle names the output style whose text ends the system
+	// prompt: a built-in one's or a file's of .claude/output-styles.
+	OutputStyle string `json:"outputStyle"`
 	// StatusLine is the command whose output the full screen shows above
 	// its status row; nil when the file sets none.
 	StatusLine *ClaudeStatusLine `json:"statusLine"`

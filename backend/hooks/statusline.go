@@ -145,7 +145,7 @@ type StatusRepo struct {
 	Name  string `json:"name"`
 }
 
-// StatusStyle is Claude Code's output style; tack has only the default.
+// StatusStyle is the output style the settings chose ("default" for none).
 type StatusStyle struct {
 	Name string `json:"name"`
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tack-agent/tack/backend/config"
 	"github.com/tack-agent/tack/backend/mcp"
+	"github.com/tack-agent/tack/backend/outputstyle"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/subagent"
 	"github.com/tack-agent/tack/backend/trust"
@@ -242,6 +243,29 @@ func settingsAgent(files []claudeFile, defs []subagent.Definition) (string, []st
 		return a, nil
 	}
 	return "", nil
+}
+
+// settingsOutputStyle is the output style the settings files'
+// "outputStyle" names, by Claude Code's order: a file of the project's
+// .claude/output-styles or the user's, else a built-in style. ok is false
+// for none, or for one that is not there, which is a problem.
+func settingsOutputStyle(files []claudeFile, cwd, home string) (style outputstyle.Style, ok bool, problems []string) {
+	for _, f := range byPrecedence(files) {
+		name := strings.TrimSpace(f.settings.OutputStyle)
+		if name == "" {
+			continue
+		}
+		dirs := []string{filepath.Join(cwd, ".claude", "output-styles")}
+		if home != "" {
+			dirs = append(dirs, filepath.Join(home, ".claude", "output-styles"))
+		}
+		style, ok, problem := outputstyle.Find(dirs, name)
+		if problem != "" {
+			problems = append(problems, f.label+": "+problem)
+		}
+		return style, ok, problems
+	}
+	return outputstyle.Style{}, false, nil
 }
 
 // settingsEnv are the variables of the user's own Claude Code settings

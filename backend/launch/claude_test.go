@@ -236,3 +236,59 @@ func TestSettingsDefaultModeStartsTheSession(t *testing.T) {
 		})
 	}
 }
+
+// The settings' outputStyle ends the system prompt with the style's text,
+// as Claude Code's does: the brief then asks for no length of answers,
+// and a custom style without keep-coding-instructions drops the coding
+// work's instructions too. A style that is not there is a notice, and
+// the session keeps tack's own prompt.
+func TestSettingsOutputStyleEndsTheSystemPrompt(t *testing.T) {
+	const coding, concise = "verify your work by running the code", "Keep answers brief"
+	cases := []struct {
+		name, setting, style string
+		want, gone           []string
+		wantName, problem    string
+	}{
+		{name: "none", want: []string{coding, concise}, wantName: "default"},
+		{name: "custom", setting: "Teacher", style: "---\nname: Teacher\n---\nExplain every step.\n",
+			want: []string{"# Output style: Teacher\n\nExplain every step.\n"}, gone: []string{coding, concise}, wantName: "Teacher"},
+		{name: "custom keeping the coding instructions", setting: "teacher",
+			style: "---\nname: Teacher\nkeep-coding-instructions: true\n---\nExplain every step.\n",
+			want:  []string{coding, "Explain every step."}, gone: []string{concise}, wantName: "Teacher"},
+		{name: "built-in", setting: "Learning", want: []string{coding, "TODO(human)"}, gone: []string{concise}, wantName: "Learning"},
+		{name: "missing", setting: "Pirate", want: []string{coding, concise}, wantName: "default",
+			problem: `.claude/settings.json: output style "Pirate" is neither a built-in style`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home, cwd := t.TempDir(), t.TempDir()
+			if c.setting != "" {
+				testkit.WriteTree(t, cwd, map[string]string{".claude/settings.json": `{"outputStyle": "` + c.setting + `"}`})
+			}
+			if c.style != "" {
+				testkit.WriteTree(t, cwd, map[string]string{".claude/output-styles/teacher.md": c.style})
+			}
+			s := openMCP(t, home, cwd, "auto", llmtest.New(t))
+			sys := s.Agent.System()
+			for _, w := range c.want {
+				if !strings.Contains(sys, w) {
+					t.Errorf("want %q in the system prompt, got:\n%s", w, sys)
+				}
+			}
+			for _, g := range c.gone {
+				if strings.Contains(sys, g) {
+					t.Errorf("want no %q in the system prompt, got:\n%s", g, sys)
+				}
+			}
+			if c.style != "" && !strings.HasSuffix(sys, "Explain every step.\n") {
+				t.Errorf("want the style to end the system prompt, got:\n%s", sys)
+			}
+			if s.OutputStyle != c.wantName {
+				t.Errorf("OutputStyle = %q, want %q", s.OutputStyle, c.wantName)
+			}
+			if got := strings.Join(notices(t, s), "\n"); !strings.Contains(got, c.problem) {
+				t.Errorf("want a notice %q, got %q", c.problem, got)
+			}
+		})
+	}
+}

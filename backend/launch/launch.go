@@ -30,6 +30,7 @@ import (
 	"github.com/tack-agent/tack/backend/interact"
 	"github.com/tack-agent/tack/backend/llm"
 	"github.com/tack-agent/tack/backend/mcp"
+	"github.com/tack-agent/tack/backend/outputstyle"
 	"github.com/tack-agent/tack/backend/permission"
 	"github.com/tack-agent/tack/backend/plugin"
 	"github.com/tack-agent/tack/backend/prompt"
@@ -162,6 +163,9 @@ type Session struct {
 	MCP *mcp.Manager
 	// Skills are the skills found for the session.
 	Skills *skills.Catalog
+	// OutputStyle is the name of the output style the settings chose,
+	// outputstyle.Default for none.
+	OutputStyle string
 	// Workspace lists the files of Cwd for the search tools and for
 	// Files.
 	Workspace *workspace.Walker
@@ -318,7 +322,12 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	if o.Unattended {
 		statusProblems = nil // print mode shows no status line
 	}
-	claudeProblems = slices.Concat(claudeProblems, pluginProblems, dirProblems, envProblems, statusProblems)
+	style, styled, styleProblems := settingsOutputStyle(claude, s.Cwd, o.getenv("HOME"))
+	s.OutputStyle = outputstyle.Default
+	if styled {
+		s.OutputStyle = style.Name
+	}
+	claudeProblems = slices.Concat(claudeProblems, pluginProblems, dirProblems, envProblems, statusProblems, styleProblems)
 	rules := permissionRules(claude, cfg.Sandbox.DenyRead, s.Cwd, o.getenv("HOME"))
 	s.Workspace = workspace.New(workspace.Options{Home: o.getenv("HOME"), XDGConfigHome: o.getenv("XDG_CONFIG_HOME"),
 		Hidden: permission.ReadDenied(rules.Deny, s.Cwd, o.getenv("HOME"))})
@@ -375,7 +384,15 @@ func (s *Session) start(o Options, cfg config.File, router *llm.Router, mode per
 	agentSkills := preloaded(s.Skills, def)
 	s.system = func(own, end string) string {
 		own, end = cmp.Or(own, o.SystemPrompt), cmp.Or(end, o.AppendSystemPrompt)
-		return prompt.Build(own, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + agentSkills + addedDirs(o.AddDirs) + appended(end)
+		styleText := ""
+		if styled {
+			// As Claude Code's: a style asks for its own length of answers,
+			// and a custom one drops the coding work's instructions unless
+			// it keeps them; its text ends the prompt, before the caller's.
+			own, styleText = cmp.Or(own, prompt.Brief(s.Cwd, false, style.KeepCoding)), style.Prompt()
+		}
+		return prompt.Build(own, s.Cwd, registry.Tools(), instructions) + s.Skills.Prompt() + agentSkills + addedDirs(o.AddDirs) +
+			styleText + appended(end)
 	}
 	store, ckptNotices := s.openCheckpoints(o, cfg.Checkpoints)
 	var ckpts agent.Checkpoints

@@ -71,7 +71,7 @@ func (s *Session) newStatusLine(o Options, files []claudeFile) (*statusLine, []s
 	}
 	sl.fill = func(in *hooks.StatusInput) {
 		in.SessionID, in.TranscriptPath, in.Cwd, in.Version = s.Log.Header().ID, s.transcript.path(), s.Cwd, o.Version
-		in.PromptID = s.transcript.promptID()
+		in.PromptID, in.OutputStyle.Name = s.transcript.promptID(), s.OutputStyle
 		in.Workspace = hooks.StatusDirs{CurrentDir: s.Cwd, ProjectDir: s.Cwd, AddedDirs: s.Policy.Dirs(),
 			GitWorktree: workspace.WorktreeName(s.Cwd)}
 		if r, ok := workspace.Origin(s.Cwd); ok {

@@ -116,13 +116,18 @@ func TestStatusLinePrecedenceAndProblems(t *testing.T) {
 
 // A session run as an agent tells the status line its name as Claude
 // Code's agent.name, though the settings that choose the agent are read
-// after the status line is made; a session run as tack has no agent.
+// after the status line is made; a session run as tack has no agent. So
+// with the output style the settings choose, as output_style.name.
 func TestStatusLineNamesTheSessionsAgent(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the status line here is sh")
 	}
 	line := `{"statusLine": {"type": "command", "command": "cat"}%s}`
-	for _, c := range []struct{ agent, want string }{{"", "null"}, {`, "agent": "reviewer"`, `{"name":"reviewer"}`}} {
+	for _, c := range []struct{ agent, want, style string }{
+		{"", "null", "default"},
+		{`, "agent": "reviewer"`, `{"name":"reviewer"}`, "default"},
+		{`, "outputStyle": "Concise"`, "null", "Concise"},
+	} {
 		s, _ := openWithClaudeFiles(t, map[string]string{
 			"~/.claude/settings.json":    fmt.Sprintf(line, c.agent),
 			".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews\n---\nYou review code.",
@@ -131,12 +136,15 @@ func TestStatusLineNamesTheSessionsAgent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var in struct{ Agent json.RawMessage }
+		var in struct {
+			Agent       json.RawMessage
+			OutputStyle struct{ Name string } `json:"output_style"`
+		}
 		if err := json.Unmarshal([]byte(strings.Join(run.Rows, "\n")), &in); err != nil {
 			t.Fatalf("stdin %q: %v", run.Rows, err)
 		}
-		if got := cmp.Or(string(in.Agent), "null"); got != c.want {
-			t.Errorf("settings%s: agent %s, want %s", c.agent, got, c.want)
+		if got := cmp.Or(string(in.Agent), "null"); got != c.want || in.OutputStyle.Name != c.style {
+			t.Errorf("settings%s: agent %s, output style %q, want %s and %q", c.agent, got, in.OutputStyle.Name, c.want, c.style)
 		}
 	}
 }

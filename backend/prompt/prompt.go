@@ -21,11 +21,37 @@ import (
 // MaxInstructions caps the project instructions included in the prompt.
 const MaxInstructions = 64 << 10
 
-const brief = `You are tack, a coding agent working in the user's terminal, in the workspace %s.
+// The brief's parts. An output style leaves out the sentence on answers'
+// length, and a custom one the coding work's too, unless it keeps them
+// (Brief).
+const (
+	briefIdentity = "You are tack, a coding agent working in the user's terminal, in the workspace %s."
+	briefWork     = "Work the task through with the tools: read before you change, make focused edits, and verify your work by running the code or its tests."
+	briefConcise  = "Keep answers brief and factual, in Markdown."
+	briefAsk      = "When a request is ambiguous or risky, ask with ask_user_question instead of guessing. Plan multi-step work with todo_write and keep the plan current."
+	briefMentions = "Paths prefixed with @ are files explicitly referenced by the user: tack reads those in the workspace into the message, after it. Use the read tool for any other whose contents are needed; do not claim to have inspected a file before reading it."
+)
 
-Work the task through with the tools: read before you change, make focused edits, and verify your work by running the code or its tests. Keep answers brief and factual, in Markdown. When a request is ambiguous or risky, ask with ask_user_question instead of guessing. Plan multi-step work with todo_write and keep the plan current.
-
-Paths prefixed with @ are files explicitly referenced by the user: tack reads those in the workspace into the message, after it. Use the read tool for any other whose contents are needed; do not claim to have inspected a file before reading it.`
+// Brief is tack's brief for the workspace cwd: with concise, the sentence
+// asking for brief answers; with coding, the instructions for coding
+// work. Build's default has both.
+func Brief(cwd string, concise, coding bool) string {
+	var work []string
+	if coding {
+		work = append(work, briefWork)
+	}
+	if concise {
+		work = append(work, briefConcise)
+	}
+	if coding {
+		work = append(work, briefAsk)
+	}
+	paragraphs := []string{fmt.Sprintf(briefIdentity, cwd)}
+	if len(work) > 0 {
+		paragraphs = append(paragraphs, strings.Join(work, " "))
+	}
+	return strings.Join(append(paragraphs, briefMentions), "\n\n")
+}
 
 // Build returns the system prompt for the workspace cwd with the given
 // tools and instruction files. own, when set, takes the place of tack's
@@ -36,7 +62,7 @@ func Build(own, cwd string, ts []tools.Tool, instructions []Instruction) string 
 	if own != "" {
 		b.WriteString(strings.TrimSpace(own))
 	} else {
-		fmt.Fprintf(&b, brief, cwd)
+		b.WriteString(Brief(cwd, true, true))
 	}
 	var guide []string
 	for _, t := range ts {

@@ -279,6 +279,27 @@ func TestPrintTakesClaudesSystemPromptFlags(t *testing.T) {
 	}
 }
 
+// The output style the settings choose ends the system prompt, before
+// --append-system-prompt's text, and the init line names it as claude
+// -p's does.
+func TestPrintTakesTheSettingsOutputStyle(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ReplyText("Done."))
+	r := startTack(t, srv, "-p", "hi", "--settings", `{"outputStyle": "Concise"}`, "--append-system-prompt", "Answer in French.",
+		"--output-format", "stream-json", "--verbose")
+	r.closeStdin()
+	r.wantExit(0)
+	var init struct {
+		OutputStyle string `json:"output_style"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(r.stdout.String(), "\n", 2)[0]), &init); err != nil || init.OutputStyle != "Concise" {
+		t.Errorf("want the init line to name the style Concise, got %q (%v)", init.OutputStyle, err)
+	}
+	sys := srv.Requests()[0].Messages[0].Content
+	if !strings.Contains(sys, "# Output style: Concise\n\nLead with the result.") || !strings.HasSuffix(sys, "\n\nAnswer in French.") {
+		t.Errorf("want the style's text, then the appended text, at the end of the system prompt, got %q", sys)
+	}
+}
+
 // claude -p's --add-dir: the model's edits and sandboxed commands reach
 // the added directory as they reach the workspace, unasked in auto mode
 // (print mode denies what would ask); a directory that does not exist is
