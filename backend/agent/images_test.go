@@ -161,10 +161,9 @@ func TestImagesInHistoryBecomeNotesAfterSwitchingToAModelWithoutImages(t *testin
 // TestMentionedFilesAreReadIntoThePrompt sends the prompt of Claude
 // Code's recorded mentions (testdata/claudecode/record.py mentions) in a
 // workspace of its files and wants what Claude Code attached there read
-// into the request (a file by the read tool, with a #L suffix's lines; a
-// folder as its entries), and nothing of a file that is not there. A
-// mentioned file counts as read: the model's edit of it needs no read.
-// The named differences of mention.Find hold here too.
+// into the request (by the read tool, with a #L suffix's lines), and
+// nothing of a file that is not there. A mentioned file counts as read:
+// the model's edit of it needs no read.
 func TestMentionedFilesAreReadIntoThePrompt(t *testing.T) {
 	var cases []struct {
 		Name, Text, Path string
@@ -204,13 +203,15 @@ func TestMentionedFilesAreReadIntoThePrompt(t *testing.T) {
 	if context == "" {
 		t.Fatalf("want the mentioned files in the request, got %+v", s.srv.Requests()[0].Messages)
 	}
-	differs := map[string]bool{"bracket": true, "quoted": true}
+	// Named differences: tack reads (@file) and @"quoted" mentions, and
+	// lists no folder (its entries would show names a deny rule hides).
+	differs := map[string]bool{"bracket": true, "quoted": true, "folder": false, "folder-bare": false}
 	for _, c := range cases {
 		head := "read " + c.Path + "\n"
-		if c.Folder {
-			head = "folder " + c.Path + "/\ninner.go"
+		attached, named := differs[c.Name]
+		if !named {
+			attached = c.Attached != nil
 		}
-		attached := c.Attached != nil || differs[c.Name]
 		if got := strings.Contains(context, head); got != attached {
 			t.Errorf("%s: %s: attached %v, want %v (Claude Code: %v)\n%s", c.Name, c.Text, got, attached, c.Attached != nil, context)
 		}

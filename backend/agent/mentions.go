@@ -3,10 +3,10 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tack-agent/tack/backend/images"
@@ -18,16 +18,15 @@ import (
 // name.
 const MentionsOrigin = "@ mentions"
 
-// maxFolderEntries bounds the listing of a mentioned folder.
-const maxFolderEntries = 200
-
-// mentioned reads what a prompt's or a steering message's @mentions name
-// inside the workspace, as Claude Code attaches them to a message: a file through the read tool,
-// so it counts as read and edit takes it without another read (a #L3-5
-// suffix reads those lines), a folder as its entries. Images are
-// attach's. A mention of what is not there, of what lies outside the
-// workspace or of what the permission gate refuses stays text, for the
-// model to read or not. It returns the context to add, "" for none.
+// mentioned reads the files a prompt's or a steering message's @mentions
+// name inside the workspace, as Claude Code attaches them to a message:
+// through the read tool, so each counts as read and edit takes it
+// without another read (a #L3-5 suffix reads those lines). Images are
+// attach's. A mention of what is not there, of a folder, of what lies
+// outside the workspace or of what the permission gate refuses stays
+// text, for the model to look at or not: a folder's listing would show
+// the names of files a deny rule hides (Claude Code lists it).
+// It returns the context to add, "" for none.
 func (a *Agent) mentioned(ctx context.Context, turn int, prompt string) string {
 	var names, parts []string
 	seen := map[mention.Ref]bool{}
@@ -44,17 +43,12 @@ func (a *Agent) mentioned(ctx context.Context, turn int, prompt string) string {
 			continue
 		}
 		seen[ref] = true
-		info, err := os.Stat(ref.Name)
-		switch {
-		case err != nil:
-		case info.IsDir():
-			names = append(names, display(a.cfg.Cwd, ref.Name)+"/")
-			parts = append(parts, a.folderEntries(ref.Name))
-		case info.Mode().IsRegular():
-			if part := a.readMentioned(ctx, turn, ref); part != "" {
-				names = append(names, display(a.cfg.Cwd, ref.Name))
-				parts = append(parts, part)
-			}
+		if info, err := os.Stat(ref.Name); err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if part := a.readMentioned(ctx, turn, ref); part != "" {
+			names = append(names, display(a.cfg.Cwd, ref.Name))
+			parts = append(parts, part)
 		}
 	}
 	if len(parts) == 0 {
@@ -70,23 +64,15 @@ func (a *Agent) mentioned(ctx context.Context, turn int, prompt string) string {
 // own call would run, and returns its text under a line naming the file;
 // "" when the gate refuses the read or it fails.
 func (a *Agent) readMentioned(ctx context.Context, turn int, ref mention.Ref) string {
-	read, ok := a.cfg.Tools.Get("read")
+	var window map[string]any
+	if ref.Line > 0 {
+		window = map[string]any{"offset": ref.Line, "limit": ref.End - ref.Line + 1}
+	}
+	call, ok := a.authorizeRead(ctx, turn, ref.Name, window)
 	if !ok {
 		return ""
 	}
-	args := map[string]any{"file_path": ref.Name}
-	if ref.Line > 0 {
-		args["offset"], args["limit"] = ref.Line, ref.End-ref.Line+1
-	}
-	raw, _ := json.Marshal(args)
-	call := tools.Call{ID: fmt.Sprintf("mention_%d", turn), Args: raw, Turn: turn, Env: a.toolEnv()}
-	if a.cfg.Gate != nil {
-		grant, err := a.cfg.Gate.Authorize(ctx, read, call)
-		if err != nil {
-			return ""
-		}
-		call.Sandbox = grant
-	}
+	read, _ := a.cfg.Tools.Get("read")
 	r := read.Run(ctx, call)
 	if r.Failed() {
 		return ""
@@ -94,31 +80,26 @@ func (a *Agent) readMentioned(ctx context.Context, turn int, ref mention.Ref) st
 	return "read " + display(a.cfg.Cwd, ref.Name) + "\n" + r.Text
 }
 
-// folderEntries lists a mentioned folder as ls does: its entries but the
-// hidden ones, in order, a folder's with a slash.
-func (a *Agent) folderEntries(dir string) string {
-	entries, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue
+// authorizeRead is the read tool's call of path (with more arguments) as
+// the permission gate grants it, as for the model's own call; ok is false
+// without a read tool or when the gate refuses it (a deny rule).
+func (a *Agent) authorizeRead(ctx context.Context, turn int, path string, more map[string]any) (tools.Call, bool) {
+	read, ok := a.cfg.Tools.Get("read")
+	if !ok {
+		return tools.Call{}, false
+	}
+	args := map[string]any{"file_path": path}
+	maps.Copy(args, more)
+	raw, _ := json.Marshal(args)
+	call := tools.Call{ID: "mention_" + strconv.Itoa(turn) + "_" + display(a.cfg.Cwd, path), Args: raw, Turn: turn, Env: a.toolEnv()}
+	if a.cfg.Gate != nil {
+		grant, err := a.cfg.Gate.Authorize(ctx, read, call)
+		if err != nil {
+			return tools.Call{}, false
 		}
-		if e.IsDir() {
-			names = append(names, e.Name()+"/")
-		} else {
-			names = append(names, e.Name())
-		}
+		call.Sandbox = grant
 	}
-	slices.Sort(names)
-	head := "folder " + display(a.cfg.Cwd, dir) + "/"
-	if len(names) > maxFolderEntries {
-		more := len(names) - maxFolderEntries
-		names = append(names[:maxFolderEntries], fmt.Sprintf("… and %d more", more))
-	}
-	if len(names) == 0 {
-		return head + " (empty)"
-	}
-	return head + "\n" + strings.Join(names, "\n")
+	return call, true
 }
 
 // inWorkspace reports whether path is cwd or below it.

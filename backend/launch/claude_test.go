@@ -60,6 +60,28 @@ func TestClaudeCodeDenyRulesBindTheToolsAndTheSandbox(t *testing.T) {
 	}
 }
 
+// A prompt's @mentions are read through the same gate: what a deny rule
+// names stays text, and so does a folder (its listing would name the
+// files the rule hides); what it does not name comes read into the
+// prompt.
+func TestMentionsOfDeniedFilesStayText(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	testkit.WriteTree(t, cwd, map[string]string{
+		".claude/settings.json": `{"permissions": {"deny": ["Read(./.env)", "Read(./secrets/**)"]}}`,
+		".env":                  "API_KEY=sk-live-1234\n",
+		"secrets/prod.pem":      "-----BEGIN KEY-----\n",
+		"main.go":               "package main\n",
+	})
+	llm := llmtest.New(t, llmtest.ReplyText("done"))
+	s := openMCP(t, home, cwd, "auto", llm)
+	runTurn(t, s, "Look at @.env, @secrets/prod.pem, @secrets/ and @main.go.")
+	got := lastMessage(requests(t, llm, 1)[0]).Content
+	if !strings.HasPrefix(got, "Mentioned with @: main.go.") || !strings.Contains(got, "package main") ||
+		strings.Contains(got, "sk-live") || strings.Contains(got, "BEGIN KEY") || strings.Contains(got, "prod.pem") {
+		t.Errorf("want main.go alone read into the prompt, got %q", got)
+	}
+}
+
 // The user's ~/.claude/settings.json allow rules let calls run unasked in
 // ask mode; a project's wait for the user's approval, asked once.
 func TestClaudeCodeAllowRulesOfTheProjectWaitForApproval(t *testing.T) {
