@@ -196,7 +196,7 @@ func TestMentionedFilesAreReadIntoThePrompt(t *testing.T) {
 	s.srv.AssertConsumed(t)
 	var context string
 	for _, m := range s.srv.Requests()[0].Messages {
-		if strings.HasPrefix(m.Content, "Mentioned with @: ") {
+		if strings.HasPrefix(m.Content, "Mentioned with @ and read here") {
 			context = m.Content
 		}
 	}
@@ -240,7 +240,7 @@ func TestSteeringReadsWhatItMentions(t *testing.T) {
 	close(release)
 	testkit.Settle(t, s.agent)
 	msgs := s.srv.Requests()[1].Messages
-	if last := msgs[len(msgs)-1]; !strings.HasPrefix(last.Content, "Mentioned with @: notes.txt") || !strings.Contains(last.Content, "buy milk") {
+	if last := msgs[len(msgs)-1]; !strings.HasPrefix(last.Content, "Mentioned with @ and read here, so there is no need to read again: notes.txt\n") || !strings.Contains(last.Content, "buy milk") {
 		t.Fatalf("want the steering's mention read after it, got %+v", msgs[len(msgs)-2:])
 	}
 }

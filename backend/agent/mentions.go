@@ -56,8 +56,8 @@ func (a *Agent) mentioned(ctx context.Context, turn int, prompt string) string {
 	}
 	// The first line is for the user as well: the transcript shows it
 	// while the context is folded.
-	return "Mentioned with @: " + strings.Join(names, ", ") + ". tack read them here, so there is no need to read " +
-		"them again.\n\n" + strings.Join(parts, "\n\n")
+	return "Mentioned with @ and read here, so there is no need to read again: " + strings.Join(names, ", ") + "\n\n" +
+		strings.Join(parts, "\n\n")
 }
 
 // readMentioned runs the read tool on a mentioned file, as the model's

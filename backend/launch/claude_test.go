@@ -76,7 +76,7 @@ func TestMentionsOfDeniedFilesStayText(t *testing.T) {
 	s := openMCP(t, home, cwd, "auto", llm)
 	runTurn(t, s, "Look at @.env, @secrets/prod.pem, @secrets/ and @main.go.")
 	got := lastMessage(requests(t, llm, 1)[0]).Content
-	if !strings.HasPrefix(got, "Mentioned with @: main.go.") || !strings.Contains(got, "package main") ||
+	if !strings.HasPrefix(got, "Mentioned with @ and read here, so there is no need to read again: main.go\n") || !strings.Contains(got, "package main") ||
 		strings.Contains(got, "sk-live") || strings.Contains(got, "BEGIN KEY") || strings.Contains(got, "prod.pem") {
 		t.Errorf("want main.go alone read into the prompt, got %q", got)
 	}
