@@ -174,6 +174,15 @@ func (s *Sandbox) StartUnconfined(c Command) (Process, error) {
 
 // helper is the running helper for c, confining to the layout of now.
 func (s *Sandbox) helper(c Confinement) (*helperProc, error) {
+	// The layout makes the workspace's cache directory: a prewarm whose
+	// goroutine runs only after Close must not make it in a home the
+	// session's owner is removing.
+	s.p.mu.Lock()
+	closed := s.p.closed
+	s.p.mu.Unlock()
+	if closed {
+		return nil, errClosed
+	}
 	return s.helperOf(helperKind{Confinement: c}, s.Layout())
 }
 

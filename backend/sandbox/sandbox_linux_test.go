@@ -438,3 +438,18 @@ func TestCloseDoesNotWaitForAHelperStillStarting(t *testing.T) {
 		t.Fatalf("want no helper started after Close, got %v", err)
 	}
 }
+
+// A prewarm's goroutine may run only after the session closed the
+// sandbox; it then starts no helper, and makes no cache directory in a
+// home its owner may be removing.
+func TestAClosedSandboxStartsNoHelperAndMakesNoCache(t *testing.T) {
+	caches := filepath.Join(t.TempDir(), "caches")
+	sb := New(Options{Workspace: t.TempDir(), Caches: caches, Disabled: "not needed"})
+	sb.Close()
+	if _, err := sb.helper(Confinement{}); !errors.Is(err, errClosed) {
+		t.Errorf("want the closed sandbox to refuse a helper, got %v", err)
+	}
+	if _, err := os.Stat(caches); !os.IsNotExist(err) {
+		t.Errorf("want no cache directory made after Close, got %v", err)
+	}
+}
