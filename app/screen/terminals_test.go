@@ -99,7 +99,7 @@ func runInEmulators(t *testing.T, helper string, act func(t *testing.T, run emul
 	for _, e := range xvfb.Emulators {
 		t.Run(e.Name, func(t *testing.T) {
 			e.Need(t)
-			run := emulatorRun{Emulator: e, display: display, window: "tack-screen-" + helper, out: filepath.Join(reportDir(t), "report")}
+			run := emulatorRun{Emulator: e, display: display, window: "tack-screen-" + helper, out: filepath.Join(testkit.OrphanDir(t), "report")}
 			cmd := e.Command(t, display, 80, 24, run.window, []string{helperVar + "=" + helper, helperOut + "=" + run.out}, os.Args[0], "-test.run=^$")
 			if err := cmd.Start(); err != nil {
 				t.Fatalf("start %s: %v", e.Name, err)
@@ -118,23 +118,6 @@ func runInEmulators(t *testing.T, helper string, act func(t *testing.T, run emul
 			check(t, run.report())
 		})
 	}
-}
-
-// reportDir is a directory for a helper's report. The helper runs under
-// the emulator, which the test kills when it ends, so it may write once
-// more after the test: t.TempDir's removal would then find the directory
-// not empty and fail the test. This one is removed once the helper has
-// stopped writing to it.
-func reportDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "tack-screen-report-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		testkit.EventuallyWithin(t, emulatorLimit, "the report directory removed", func() bool { return os.RemoveAll(dir) == nil })
-	})
-	return dir
 }
 
 // A widthSample is text whose width terminals may measure differently

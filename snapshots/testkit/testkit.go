@@ -1,7 +1,7 @@
 // Package testkit holds what tests across tack share and that needs no
 // terminal: the bound on waits, Eventually, Settle (an agent's turn to
 // end), StartSelf (the test binary as a helper process), WriteTree,
-// ReadTree, ReadJSON and HashTree. Its subpackages hold the rest of the kit: golden
+// ReadTree, ReadJSON, OrphanDir and HashTree. Its subpackages hold the rest of the kit: golden
 // files (golden), the colour rules (palette), key presses (keys), a
 // pseudo-terminal harness (ptyterm), the built binary (tackbin), the
 // TestMain of tests that run sandboxed commands (sandboxhelper), the CPU
@@ -103,6 +103,23 @@ func ReadFile(tb testing.TB, path string) []byte {
 		tb.Fatal(err)
 	}
 	return b
+}
+
+// OrphanDir is a temporary directory for a process the test cannot wait
+// for, such as the program a terminal emulator runs when the test kills
+// the emulator: it may write to the directory after the test ends, and
+// t.TempDir's removal would then find the directory not empty and fail
+// the test. OrphanDir's is removed once nothing writes to it any more.
+func OrphanDir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.MkdirTemp("", "tack-orphan-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		EventuallyWithin(tb, WaitLimit, "the directory "+dir+" removed", func() bool { return os.RemoveAll(dir) == nil })
+	})
+	return dir
 }
 
 // ReadJSON decodes the JSON file at path into v: a recording of another

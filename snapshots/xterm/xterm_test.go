@@ -75,9 +75,11 @@ func TestScreensInXterm(t *testing.T) {
 	t.Logf("screenshots in %s", shots)
 	for _, sc := range schemes {
 		t.Run(sc.name, func(t *testing.T) {
-			home, dir, url := t.TempDir(), t.TempDir(), startFakeLLM(t, fakellm)
+			// tack runs under xterm, which the test kills: it may still
+			// write its session as it ends.
+			home, dir, url := testkit.OrphanDir(t), testkit.OrphanDir(t), startFakeLLM(t, fakellm)
 			env := []string{
-				"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TACK_HOME=" + home, "LANG=C.UTF-8",
+				"PATH=" + os.Getenv("PATH"), "HOME=" + testkit.OrphanDir(t), "TACK_HOME=" + home, "LANG=C.UTF-8",
 				"DISPLAY=" + display, "DEEPSEEK_API_KEY=fake", "DEEPSEEK_BASE_URL=" + url,
 			}
 			turn := runXterm(t, sc, env, dir, tack, "Fix the word count")
